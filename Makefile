@@ -1,0 +1,116 @@
+# fragtop — GNU make.  `make` builds ./fragtop; `make check` runs every test
+# (plain and ASan+UBSan builds); `make bench`, `make fuzz`, `make install`.
+
+PREFIX	?= /usr/local
+BINDIR	?= $(PREFIX)/bin
+MANDIR	?= $(PREFIX)/share/man
+DESTDIR	?=
+
+CC	?= cc
+CLANG	?= clang
+PKG_CONFIG ?= pkg-config
+CFLAGS	?= -O2 -g
+LDFLAGS	?=
+
+VERSION	:= 0.1
+
+PKGS	:= ncursesw libtracefs libtraceevent libproc2 libzstd
+PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
+
+FT_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+	-Wmissing-prototypes -Wno-missing-field-initializers -I. $(PKG_CFLAGS) \
+	-D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"'
+FT_LDFLAGS := -Wl,--as-needed
+
+SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
+	-fno-sanitize-recover=undefined
+
+MODEL_SRC	:= $(sort $(wildcard model/*.c))
+COLLECT_SRC	:= $(sort $(wildcard collectors/*.c))
+CONTROL_SRC	:= $(sort $(wildcard controls/*.c))
+TUI_SRC		:= $(sort $(wildcard tui/*.c))
+LIB_SRC		:= $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC)
+TEST_SRC	:= $(sort $(wildcard tests/test_*.c))
+FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
+
+B	:= build
+OBJ	= $(patsubst %.c,$(B)/$(1)/%.o,$(2))
+TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
+TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
+FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
+
+.PHONY: all check test-build bench fuzz fuzz-run install uninstall run deps clean
+
+all: fragtop
+
+fragtop: $(call OBJ,plain,$(LIB_SRC) $(TUI_SRC))
+	$(CC) $(CFLAGS) $(FT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/fragtop-san: $(call OBJ,san,$(LIB_SRC) $(TUI_SRC))
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+$(B)/plain/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/san/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_CFLAGS) -MMD -MP -c -o $@ $<
+
+# Each test links the whole library (not the front ends): the linker keeps
+# what it uses.
+$(B)/plain/tests/%: $(B)/plain/tests/%.o $(call OBJ,plain,$(LIB_SRC))
+	$(CC) $(CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
+
+$(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
+	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
+
+test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
+
+check: test-build
+	@tests/run.sh $(B)
+
+$(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench: $(B)/bench fragtop
+	$(B)/bench
+
+# libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
+RUNS	?= 1000000
+$(B)/fuzz/%: tests/fuzz/%.c $(MODEL_SRC)
+	@mkdir -p $(dir $@)
+	$(CLANG) -g -O1 -std=gnu11 -I. -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
+		-o $@ $^ -lm
+
+fuzz: $(FUZZERS)
+
+fuzz-run: fuzz
+	@for f in $(FUZZERS); do \
+		n=$$(basename $$f); corpus=tests/fuzz/corpus/$${n#fuzz_}; \
+		echo "== $$n ($(RUNS) runs)"; \
+		$$f -runs=$(RUNS) -max_len=65536 $$corpus 2>&1 | tail -n 3 || exit 1; \
+	done
+
+install: fragtop
+	install -D -m 0755 fragtop $(DESTDIR)$(BINDIR)/fragtop
+
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/fragtop
+
+deps:
+	scripts/install-deps.sh
+
+# Installs what is missing, builds, and runs fragtop live (needs root for
+# everything; runs with less otherwise).
+run: deps
+	$(MAKE) fragtop
+	./fragtop
+
+clean:
+	rm -rf $(B) fragtop
+
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

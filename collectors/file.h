@@ -1,0 +1,36 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A kernel text file under the root, kept open and re-read with pread
+ * from offset 0.  The buffer is owned by the struct and reused.
+ */
+#ifndef FT_COLLECTORS_FILE_H
+#define FT_COLLECTORS_FILE_H
+
+#include <stddef.h>
+
+/* Refuse to slurp more than this from one kernel file. */
+#define FT_FILE_MAX	(64u << 20)
+
+struct ft_file {
+	const char *rel;	/* path relative to the root, borrowed */
+	int fd;			/* -1 when not open */
+	int err;		/* last open/read error, 0 if fine */
+	char *buf;
+	size_t len, cap;
+};
+
+void ft_file_init(struct ft_file *f, const char *rel);
+/* Open if needed and read the whole file.  0 or -errno (also in f->err). */
+int ft_file_read(struct ft_file *f, int rootfd);
+void ft_file_close(struct ft_file *f);
+
+/*
+ * One-shot read of a small file into @buf (NUL-terminated, at most
+ * @sz - 1 bytes).  Returns the length or -errno.
+ */
+long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz);
+
+/* Open @root as a directory for the *at() calls.  fd or -errno. */
+int ft_root_open(const char *root);
+
+#endif

@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * One live source of samples: the procfs collector, host facts and knob
+ * values under a root, feeding a model sample each tick.  pagetypeinfo is
+ * expensive (the kernel walks every free list under zone->lock with
+ * interrupts off), so it is read at its own, slower cadence.
+ */
+#ifndef FT_COLLECTORS_LIVE_H
+#define FT_COLLECTORS_LIVE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collectors/host.h"
+#include "collectors/procfs.h"
+#include "controls/knobs.h"
+#include "model/sample.h"
+
+#define FT_LIVE_MAX_KNOBS 32
+
+struct ft_live {
+	char root[4096];
+	struct ft_procfs procfs;
+	struct ft_host host;
+	struct ft_sample sample;
+	uint64_t pti_interval_ns;	/* 0: every tick */
+	uint64_t pti_last_ns;		/* 0: never read */
+	struct ft_knob_value knobs[FT_LIVE_MAX_KNOBS];	/* index of ft_knobs[] */
+	unsigned long ticks;
+};
+
+/* 0 or -errno (the root cannot be opened). */
+int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s);
+void ft_live_close(struct ft_live *l);
+
+/*
+ * Collect and update the sample.  @force_pti reads pagetypeinfo now
+ * whatever its cadence.  Returns ft_sample_update()'s result.
+ */
+int ft_live_tick(struct ft_live *l, bool force_pti);
+
+/* Seconds since pagetypeinfo was last parsed, or -1 if never. */
+double ft_live_pti_age(const struct ft_live *l, uint64_t now_ns);
+
+#endif

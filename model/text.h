@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Line and token scanning over a bounded, not necessarily NUL-terminated
+ * buffer.  Every parser in model/ is built on these; none of them reads
+ * past buf + len.
+ */
+#ifndef FT_MODEL_TEXT_H
+#define FT_MODEL_TEXT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct ft_span {
+	const char *p;
+	size_t len;
+};
+
+struct ft_cursor {
+	const char *p;
+	const char *end;
+};
+
+static inline void ft_cursor_init(struct ft_cursor *c, const char *buf, size_t len)
+{
+	c->p = buf;
+	c->end = buf + len;
+}
+
+/* Next line without its '\n'; false at the end of the buffer. */
+bool ft_line_next(struct ft_cursor *c, struct ft_span *line);
+
+/* Next run of non-blank characters in @line; false when none is left. */
+bool ft_tok_next(struct ft_span *line, struct ft_span *tok);
+
+/* Leading blanks of @line. */
+size_t ft_span_indent(const struct ft_span *line);
+
+bool ft_span_eq(const struct ft_span *s, const char *str);
+bool ft_span_starts(const struct ft_span *s, const char *prefix);
+struct ft_span ft_span_trim(struct ft_span s);
+
+/* Drop one trailing character @ch if present (e.g. the ',' in "0,"). */
+struct ft_span ft_span_chop(struct ft_span s, char ch);
+
+/* Decimal unsigned; 0 or -EINVAL (empty, junk) or -ERANGE (overflow). */
+int ft_span_u64(const struct ft_span *s, uint64_t *out);
+/* Decimal signed, optional leading '-'. */
+int ft_span_i64(const struct ft_span *s, int64_t *out);
+
+/* Copy into a fixed buffer; -ENAMETOOLONG if it does not fit. */
+int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz);
+
+#endif

@@ -1,0 +1,71 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/vmstat.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/mm.h"
+#include "model/text.h"
+
+int ft_vmstat_parse(const char *buf, size_t len, struct ft_vmstat *out)
+{
+	struct ft_cursor c;
+	struct ft_span line, name, val, extra;
+	int err;
+
+	out->nr = 0;
+	ft_cursor_init(&c, buf, len);
+	while (ft_line_next(&c, &line)) {
+		struct ft_vmstat_item *it;
+
+		if (!ft_tok_next(&line, &name))
+			continue;
+		if (!ft_tok_next(&line, &val) || ft_tok_next(&line, &extra))
+			return -EINVAL;
+		err = ft_grow((void **)&out->items, &out->cap, out->nr + 1,
+			      sizeof(*out->items), FT_VMSTAT_MAX);
+		if (err)
+			return err;
+		it = &out->items[out->nr];
+		if (ft_span_copy(&name, it->name, sizeof(it->name)))
+			return -EINVAL;
+		if (ft_span_i64(&val, &it->value)) {
+			uint64_t u;
+
+			/* e.g. 18446744073709551615 from a wrapped gauge */
+			if (ft_span_u64(&val, &u))
+				return -EINVAL;
+			it->value = (int64_t)u;
+		}
+		out->nr++;
+	}
+	return out->nr ? 0 : -ENODATA;
+}
+
+void ft_vmstat_release(struct ft_vmstat *vs)
+{
+	free(vs->items);
+	vs->items = NULL;
+	vs->nr = vs->cap = 0;
+}
+
+bool ft_vmstat_get(const struct ft_vmstat *vs, const char *name, int64_t *value,
+		   size_t *hint)
+{
+	size_t i;
+
+	if (hint && *hint < vs->nr && !strcmp(vs->items[*hint].name, name)) {
+		*value = vs->items[*hint].value;
+		return true;
+	}
+	for (i = 0; i < vs->nr; i++) {
+		if (!strcmp(vs->items[i].name, name)) {
+			if (hint)
+				*hint = i;
+			*value = vs->items[i].value;
+			return true;
+		}
+	}
+	return false;
+}

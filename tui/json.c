@@ -1,0 +1,140 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tui/json.h"
+
+#include <math.h>
+
+void ft_json_init(struct ft_json *j, FILE *f, bool pretty)
+{
+	j->f = f;
+	j->depth = 0;
+	j->first[0] = true;
+	j->inline_[0] = false;
+	j->pretty = pretty;
+}
+
+static void put_string(FILE *f, const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	fputc('"', f);
+	for (; *p; p++) {
+		switch (*p) {
+		case '"':  fputs("\\\"", f); break;
+		case '\\': fputs("\\\\", f); break;
+		case '\n': fputs("\\n", f); break;
+		case '\t': fputs("\\t", f); break;
+		case '\r': fputs("\\r", f); break;
+		default:
+			if (*p < 0x20)
+				fprintf(f, "\\u%04x", *p);
+			else
+				fputc(*p, f);
+		}
+	}
+	fputc('"', f);
+}
+
+static void indent(struct ft_json *j)
+{
+	int i;
+
+	if (!j->pretty || j->inline_[j->depth])
+		return;
+	fputc('\n', j->f);
+	for (i = 0; i < j->depth; i++)
+		fputs("  ", j->f);
+}
+
+static void prefix(struct ft_json *j, const char *key)
+{
+	if (!j->first[j->depth])
+		fputs(j->inline_[j->depth] && j->pretty ? ", " : ",", j->f);
+	j->first[j->depth] = false;
+	if (j->depth)
+		indent(j);
+	if (key) {
+		put_string(j->f, key);
+		fputs(j->pretty ? ": " : ":", j->f);
+	}
+}
+
+static void open_(struct ft_json *j, const char *key, char ch, bool inl)
+{
+	prefix(j, key);
+	fputc(ch, j->f);
+	if (j->depth < FT_JSON_MAX_DEPTH - 1)
+		j->depth++;
+	j->first[j->depth] = true;
+	j->inline_[j->depth] = inl || j->inline_[j->depth - 1];
+}
+
+static void close_(struct ft_json *j, char ch)
+{
+	bool empty = j->first[j->depth], inl = j->inline_[j->depth];
+
+	if (j->depth)
+		j->depth--;
+	if (!empty && !inl)
+		indent(j);
+	fputc(ch, j->f);
+}
+
+void ft_json_obj_begin(struct ft_json *j, const char *key) { open_(j, key, '{', false); }
+void ft_json_obj_end(struct ft_json *j) { close_(j, '}'); }
+void ft_json_arr_begin(struct ft_json *j, const char *key) { open_(j, key, '[', false); }
+void ft_json_arr_begin_inline(struct ft_json *j, const char *key) { open_(j, key, '[', true); }
+void ft_json_arr_end(struct ft_json *j) { close_(j, ']'); }
+
+void ft_json_str(struct ft_json *j, const char *key, const char *val)
+{
+	prefix(j, key);
+	if (val)
+		put_string(j->f, val);
+	else
+		fputs("null", j->f);
+}
+
+void ft_json_u64(struct ft_json *j, const char *key, uint64_t val)
+{
+	prefix(j, key);
+	fprintf(j->f, "%llu", (unsigned long long)val);
+}
+
+void ft_json_i64(struct ft_json *j, const char *key, int64_t val)
+{
+	prefix(j, key);
+	fprintf(j->f, "%lld", (long long)val);
+}
+
+void ft_json_double(struct ft_json *j, const char *key, double val)
+{
+	prefix(j, key);
+	if (isfinite(val))
+		fprintf(j->f, "%.6g", val);
+	else
+		fputs("null", j->f);
+}
+
+void ft_json_null(struct ft_json *j, const char *key)
+{
+	prefix(j, key);
+	fputs("null", j->f);
+}
+
+void ft_json_bool(struct ft_json *j, const char *key, bool val)
+{
+	prefix(j, key);
+	fputs(val ? "true" : "false", j->f);
+}
+
+void ft_json_raw(struct ft_json *j, const char *key, const char *val)
+{
+	prefix(j, key);
+	fputs(val, j->f);
+}
+
+void ft_json_end(struct ft_json *j)
+{
+	fputc('\n', j->f);
+	fflush(j->f);
+}

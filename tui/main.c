@@ -1,0 +1,53 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * fragtop: top for Linux memory fragmentation.  Dispatches to the live TUI
+ * (default) or a headless command; only main() exits.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/snapshot.h"
+#include "tui/ui.h"
+
+static const struct {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *help;
+} commands[] = {
+	{ "top", ft_cmd_top, "live TUI (the default)" },
+	{ "snapshot", ft_cmd_snapshot, "print one sample as a table or JSON" },
+};
+
+static void usage(FILE *f)
+{
+	size_t i;
+
+	fprintf(f, "usage: fragtop [COMMAND] [OPTIONS]   (fragtop COMMAND --help)\n\ncommands:\n");
+	for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+		fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].help);
+	fprintf(f, "\nWithout a command, fragtop runs the live TUI with the options given.\n");
+}
+
+int main(int argc, char **argv)
+{
+	size_t i;
+
+	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		ft_ui_usage(stdout);
+		return 0;
+	}
+	if (argc > 1 && !strcmp(argv[1], "--version")) {
+		printf("fragtop %s\n", FT_VERSION);
+		return 0;
+	}
+	if (argc > 1 && argv[1][0] != '-') {
+		for (i = 0; i < sizeof(commands) / sizeof(commands[0]); i++)
+			if (!strcmp(argv[1], commands[i].name))
+				return commands[i].run(argc - 1, argv + 1);
+		fprintf(stderr, "fragtop: unknown command '%s'\n", argv[1]);
+		usage(stderr);
+		return 2;
+	}
+	return ft_cmd_top(argc, argv);
+}
