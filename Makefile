@@ -114,3 +114,4 @@ clean:
 	rm -rf $(B) fragtop
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
+.SECONDARY:

@@ -1,0 +1,55 @@
+#!/bin/sh
+# Capture the kernel files fragtop reads into a root tree (DIR/proc/...,
+# DIR/sys/...), for tests and bug reports: `fragtop snapshot --root DIR`.
+# POSIX sh and cat only, so the same script runs inside a busybox guest.
+#
+# buddyinfo, pagetypeinfo and debugfs extfrag/* are taken together and retried until
+# buddyinfo is unchanged across them, so the kernel's indices match the
+# free lists captured beside them.
+set -u
+dir=${1:?usage: capture-root.sh DIR}
+
+mkdir -p "$dir/proc/sys/kernel" "$dir/proc/sys/vm" \
+	"$dir/sys/kernel/mm/transparent_hugepage" "$dir/sys/kernel/debug/extfrag"
+
+copy() {	# copy /PATH to DIR/PATH if readable
+	[ -r "/$1" ] || return 0
+	cat "/$1" > "$dir/$1" 2>/dev/null || rm -f "$dir/$1"
+}
+
+if [ ! -r /sys/kernel/debug/extfrag/unusable_index ]; then
+	mount -t debugfs none /sys/kernel/debug 2>/dev/null || true
+fi
+
+tries=0
+while :; do
+	cat /proc/buddyinfo > "$dir/proc/buddyinfo"
+	copy proc/pagetypeinfo
+	copy sys/kernel/debug/extfrag/unusable_index
+	copy sys/kernel/debug/extfrag/extfrag_index
+	cat /proc/buddyinfo > "$dir/proc/buddyinfo.check"
+	if cmp -s "$dir/proc/buddyinfo" "$dir/proc/buddyinfo.check" 2>/dev/null ||
+	   [ "$(cat "$dir/proc/buddyinfo")" = "$(cat "$dir/proc/buddyinfo.check")" ]; then
+		break
+	fi
+	tries=$((tries + 1))
+	if [ $tries -ge 50 ]; then
+		echo "capture-root: buddyinfo kept changing; indices may differ" >&2
+		break
+	fi
+done
+rm -f "$dir/proc/buddyinfo.check"
+
+for f in proc/zoneinfo proc/vmstat proc/meminfo proc/iomem \
+	proc/sys/kernel/osrelease proc/sys/kernel/hostname \
+	sys/kernel/mm/transparent_hugepage/enabled \
+	sys/kernel/mm/transparent_hugepage/defrag \
+	sys/kernel/mm/transparent_hugepage/hpage_pmd_size; do
+	copy "$f"
+done
+for f in /proc/sys/vm/watermark_boost_factor /proc/sys/vm/watermark_scale_factor \
+	/proc/sys/vm/min_free_kbytes /proc/sys/vm/extfrag_threshold \
+	/proc/sys/vm/compaction_proactiveness /proc/sys/vm/defrag_mode \
+	/proc/sys/vm/fragment_stall_order /proc/sys/vm/compact_unevictable_allowed; do
+	copy "${f#/}"
+done

@@ -1,0 +1,36 @@
+#!/bin/bash
+# Runs every test binary (plain and ASan+UBSan builds) and every shell test
+# under tests/cli and tests/tui, then prints one closing line
+# "check: N passed, N failed".
+set -u
+B=${1:-build}
+pass=0 fail=0
+failed=()
+export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
+export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+
+run() {	# name command...
+	local name=$1; shift
+	if "$@"; then
+		pass=$((pass + 1))
+	else
+		fail=$((fail + 1)); failed+=("$name")
+		echo "FAILED: $name" >&2
+	fi
+}
+
+for t in "$B"/plain/tests/test_* "$B"/san/tests/test_*; do
+	[ -x "$t" ] || continue
+	case $t in *.o|*.d) continue;; esac
+	run "$t" "$t"
+done
+for s in tests/cli/*.sh tests/tui/*.sh; do
+	[ -f "$s" ] || continue
+	echo "== $s"
+	run "$s" bash "$s" ./fragtop
+	run "$s (asan)" bash "$s" "$B/fragtop-san"
+done
+echo
+[ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
+echo "check: $pass passed, $fail failed"
+[ $fail -eq 0 ]
