@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/sample.h"
+#include "tests/helpers.h"
+
+struct bufs {
+	char *b[FT_SRC_NR];
+	size_t len[FT_SRC_NR];
+};
+
+static const char *const rel[FT_SRC_NR] = {
+	"proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo", "proc/vmstat",
+};
+
+static void load(const char *kernel, struct bufs *b)
+{
+	int i;
+
+	for (i = 0; i < FT_SRC_NR; i++)
+		b->b[i] = fixture_read(kernel, rel[i], &b->len[i]);
+}
+
+static void unload(struct bufs *b)
+{
+	int i;
+
+	for (i = 0; i < FT_SRC_NR; i++)
+		free(b->b[i]);
+}
+
+static void raw_from(struct ft_raw *raw, const struct bufs *b, unsigned int mask, uint64_t t)
+{
+	int i;
+
+	memset(raw, 0, sizeof(*raw));
+	raw->t_ns = t;
+	for (i = 0; i < FT_SRC_NR; i++) {
+		if (!(mask & (1u << i)))
+			continue;
+		raw->src[i].fresh = true;
+		raw->src[i].buf = b->b[i];
+		raw->src[i].len = b->len[i];
+		raw->src[i].err = b->b[i] ? 0 : -ENOENT;
+	}
+}
+
+static void test_join_two_nodes(void **state)
+{
+	struct ft_sample s;
+	struct ft_raw raw;
+	struct bufs b;
+	size_t i, populated = 0;
+
+	(void)state;
+	load("6.1-2node-movable", &b);
+	ft_sample_init(&s);
+	raw_from(&raw, &b, 0xf, 1000000000);
+	assert_int_equal(ft_sample_update(&s, &raw), 0);
+	assert_int_equal(s.valid, 0xf);
+	assert_int_equal(s.nr_zones, 10);
+	assert_int_equal(s.nr_orders, 11);
+	assert_int_equal(s.pageblock_order, 9);
+	for (i = 0; i < s.nr_zones; i++) {
+		const struct ft_zone *z = &s.zones[i];
+
+		if (!ft_zi_populated(z->zi)) {
+			assert_null(z->bi);
+			assert_null(z->pti);
+			continue;
+		}
+		populated++;
+		assert_non_null(z->bi);
+		assert_non_null(z->pti);
+		assert_int_equal(z->bi->node, z->zi->node);
+		assert_string_equal(z->pti->name, z->zi->name);
+	}
+	assert_int_equal(populated, 5);
+	assert_false(s.rates.valid);	/* one sample only */
+
+	/* second tick one second later: rates, and pagetypeinfo kept */
+	raw_from(&raw, &b, 0xf & ~(1u << FT_SRC_PAGETYPEINFO), 2000000000);
+	assert_int_equal(ft_sample_update(&s, &raw), 0);
+	assert_true(ft_sample_has(&s, FT_SRC_PAGETYPEINFO));
+	assert_int_equal(s.src_t_ns[FT_SRC_PAGETYPEINFO], 1000000000);
+	assert_true(s.rates.valid);
+	assert_true(s.rates.dt == 1.0);
+	assert_true(s.rates.v[FT_RATE_COMPACT_STALL] == 0.0);
+	ft_sample_release(&s);
+	unload(&b);
+}
+
+/* No root: pagetypeinfo unreadable.  Everything else still works. */
+static void test_no_pagetypeinfo(void **state)
+{
+	struct ft_sample s;
+	struct ft_raw raw;
+	struct bufs b;
+
+	(void)state;
+	load("6.18-idle", &b);
+	ft_sample_init(&s);
+	s.pageblock_order_fallback = 9;
+	raw_from(&raw, &b, 0xf, 1);
+	raw.src[FT_SRC_PAGETYPEINFO].err = -EACCES;
+	assert_int_equal(ft_sample_update(&s, &raw), 0);
+	assert_false(ft_sample_has(&s, FT_SRC_PAGETYPEINFO));
+	assert_int_equal(s.err[FT_SRC_PAGETYPEINFO], -EACCES);
+	assert_int_equal(s.pageblock_order, 9);
+	assert_int_equal(s.nr_orders, 11);
+	assert_non_null(s.zones[1].bi);
+	assert_null(s.zones[1].pti);
+	assert_int_equal(s.zones[0].unusable[10], 200);	/* DMA, as debugfs says */
+	ft_sample_release(&s);
+	unload(&b);
+}
+
+static void test_bad_zoneinfo(void **state)
+{
+	struct ft_sample s;
+	struct ft_raw raw;
+	struct bufs b;
+	static char junk[] = "this is not zoneinfo\n";
+
+	(void)state;
+	load("6.18-idle", &b);
+	ft_sample_init(&s);
+	raw_from(&raw, &b, 0xf, 1);
+	raw.src[FT_SRC_ZONEINFO].buf = junk;
+	raw.src[FT_SRC_ZONEINFO].len = strlen(junk);
+	assert_int_equal(ft_sample_update(&s, &raw), -EINVAL);
+	assert_int_equal(s.nr_zones, 0);
+	assert_true(ft_sample_has(&s, FT_SRC_BUDDYINFO));
+	/* and recovers on the next good tick */
+	raw_from(&raw, &b, 0xf, 2);
+	assert_int_equal(ft_sample_update(&s, &raw), 0);
+	assert_int_equal(s.nr_zones, 5);
+	ft_sample_release(&s);
+	unload(&b);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_join_two_nodes),
+		cmocka_unit_test(test_no_pagetypeinfo),
+		cmocka_unit_test(test_bad_zoneinfo),
+	};
+	return cmocka_run_group_tests_name("sample", tests, NULL, NULL);
+}

@@ -1,0 +1,60 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <cmocka.h>
+
+#include "model/sysfile.h"
+#include "tests/helpers.h"
+
+static void test_int(void **state)
+{
+	int64_t v;
+
+	(void)state;
+	assert_int_equal(ft_sysfile_parse_int("15000\n", 6, &v), 0);
+	assert_int_equal(v, 15000);
+	assert_int_equal(ft_sysfile_parse_int("  -1 \n", 6, &v), 0);
+	assert_int_equal(v, -1);
+	assert_int_equal(ft_sysfile_parse_int("", 0, &v), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_int("1 2\n", 4, &v), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_int("abc\n", 4, &v), -EINVAL);
+}
+
+static void test_selector(void **state)
+{
+	struct ft_selector sel;
+	size_t len;
+	char *buf = fixture_read("6.18-idle", "sys/kernel/mm/transparent_hugepage/defrag", &len);
+	const char en[] = "always [madvise] never\n";
+
+	(void)state;
+	assert_int_equal(ft_sysfile_parse_selector(en, strlen(en), &sel), 0);
+	assert_int_equal(sel.nr_options, 3);
+	assert_int_equal(sel.selected, 1);
+	assert_string_equal(sel.options[1], "madvise");
+	assert_non_null(buf);
+	assert_int_equal(ft_sysfile_parse_selector(buf, len, &sel), 0);
+	assert_int_equal(sel.nr_options, 5);	/* always defer defer+madvise madvise never */
+	assert_string_equal(sel.options[2], "defer+madvise");
+	free(buf);
+
+	assert_int_equal(ft_sysfile_parse_selector("a b c\n", 6, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("[a] [b]\n", 8, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("[]\n", 3, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("a[b] c\n", 7, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("[a]\nb\n", 6, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("", 0, &sel), -EINVAL);
+	assert_int_equal(ft_sysfile_parse_selector("1 2 3 4 5 6 7 8 [9]", 19, &sel), -E2BIG);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_int),
+		cmocka_unit_test(test_selector),
+	};
+	return cmocka_run_group_tests_name("sysfile", tests, NULL, NULL);
+}
