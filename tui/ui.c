@@ -1,13 +1,367 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The live TUI.  One loop: wait for a key or the next tick, collect, draw.
+ * The terminal is restored on q, SIGINT, SIGTERM and SIGHUP; only main()
+ * exits, after endwin().
+ */
 #include "tui/ui.h"
 
-int ft_cmd_top(int argc, char **argv)
+#include <curses.h>
+#include <errno.h>
+#include <getopt.h>
+#include <locale.h>
+#include <math.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collectors/diag.h"
+#include "tui/draw.h"
+#include "tui/view.h"
+
+#define STATUS_SECS	15
+
+static volatile sig_atomic_t got_signal;
+
+const char *const ft_ui_global_keys[][2] = {
+	{ "q", "quit" },
+	{ "h F1 ?", "this help" },
+	{ "space", "pause / resume sampling" },
+	{ "d", "set the sampling interval (seconds)" },
+	{ "p", "read /proc/pagetypeinfo now" },
+	{ "Ctrl-L", "redraw the screen" },
+	{ NULL, NULL },
+};
+
+static void on_signal(int sig)
 {
-	(void)argc; (void)argv;
-	return 1;
+	got_signal = sig;
+}
+
+void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(ui->status, sizeof(ui->status), fmt, ap);
+	va_end(ap);
+	ui->status_level = level;
+	ui->status_t_ns = ft_now_ns();
+}
+
+static void diag_to_status(enum ft_diag_level level, const char *msg, void *ctx)
+{
+	ft_ui_status(ctx, level, "%s", msg);
+}
+
+static void draw_header(struct ft_ui *ui)
+{
+	const struct ft_live *l = &ui->live;
+	const struct ft_sample *s = &l->sample;
+	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
+	const struct ft_knob_value *bv = &l->knobs[boost - ft_knobs];
+	char mem[64] = "", bf[32] = "n/a";
+	double age;
+	int i, x;
+
+	if (l->host.mem_total_kb) {
+		char a[16], b[16];
+
+		ft_fmt_pages(a, sizeof(a), l->host.mem_avail_kb / 4, 4096);
+		ft_fmt_pages(b, sizeof(b), l->host.mem_total_kb / 4, 4096);
+		snprintf(mem, sizeof(mem), "avail %s of %s", a, b);
+	}
+	if (!bv->err)
+		snprintf(bf, sizeof(bf), "%lld", (long long)bv->num);
+	attron((int)ft_attr(FT_C_HEADER));
+	mvhline(0, 0, ' ', COLS);
+	attroff((int)ft_attr(FT_C_HEADER));
+	ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
+	       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+	if (ui->paused)
+		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
+	else if (strcmp(l->root, "/"))
+		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
+
+	ft_put(1, 0, ft_attr(FT_C_DIM), "sources:");
+	x = 9;
+	for (i = 0; i < FT_SRC_NR; i++) {
+		bool ok = ft_sample_has(s, i);
+		char extra[48] = "";
+
+		if (i == FT_SRC_PAGETYPEINFO && ok) {
+			age = ft_live_pti_age(l, ft_now_ns());
+			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
+		} else if (!ok && s->err[i]) {
+			snprintf(extra, sizeof(extra), ": %s",
+				 s->err[i] == -EACCES ? "needs root" : strerror(-s->err[i]));
+		}
+		ft_put(1, x, ok ? A_NORMAL : ft_attr(FT_C_BAD), "%s%s", ft_source_names[i], extra);
+		x += (int)(strlen(ft_source_names[i]) + strlen(extra)) + 2;
+	}
+	if (mem[0] && x + (int)strlen(mem) < COLS)
+		ft_put(1, COLS - (int)strlen(mem), ft_attr(FT_C_DIM), "%s", mem);
+}
+
+static void draw_status(struct ft_ui *ui)
+{
+	uint64_t now = ft_now_ns();
+	int y = LINES - 1;
+
+	move(y, 0);
+	clrtoeol();
+	if (ui->scroll_info[0] && ui->view != &ft_view_help)
+		ft_put(y, COLS - (int)strlen(ui->scroll_info), A_REVERSE, "%s", ui->scroll_info);
+	if (ui->status[0] && now - ui->status_t_ns < (uint64_t)STATUS_SECS * 1000000000ull) {
+		ft_put(y, 0, ui->status_level >= FT_DIAG_WARN ? ft_attr(FT_C_WARN) : A_NORMAL,
+		       "%s", ui->status);
+		return;
+	}
+	ft_put(y, 0, ft_attr(FT_C_DIM), "q quit  h help  space pause  d interval  p pagetypeinfo");
+}
+
+static void draw(struct ft_ui *ui)
+{
+	erase();
+	draw_header(ui);
+	ui->view->draw(ui, 2, LINES - 3);
+	draw_status(ui);
+	refresh();
+}
+
+/* A line of input on the status row; false if cancelled (Esc or empty). */
+static bool prompt(const char *question, char *buf, int sz)
+{
+	int len = 0, ch;
+
+	buf[0] = '\0';
+	timeout(-1);
+	curs_set(1);
+	for (;;) {
+		move(LINES - 1, 0);
+		clrtoeol();
+		ft_put(LINES - 1, 0, A_BOLD, "%s%s", question, buf);
+		refresh();
+		ch = getch();
+		if (ch == '\n' || ch == KEY_ENTER)
+			break;
+		if (ch == 27 || ch == ERR) {
+			len = 0;
+			break;
+		}
+		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
+			buf[--len] = '\0';
+		else if (ch >= 32 && ch < 127 && len < sz - 1) {
+			buf[len++] = (char)ch;
+			buf[len] = '\0';
+		}
+	}
+	curs_set(0);
+	buf[len] = '\0';
+	return len > 0;
+}
+
+static void ask_interval(struct ft_ui *ui)
+{
+	char buf[32], *end;
+	double v;
+
+	if (!prompt("interval in seconds (0.1-3600): ", buf, sizeof(buf)))
+		return;
+	v = strtod(buf, &end);
+	if (*end || !(v >= 0.1 && v <= 3600)) {
+		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s; keeping %gs",
+			     buf, ui->interval);
+		return;
+	}
+	ui->interval = v;
+	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
+}
+
+static void handle_key(struct ft_ui *ui, int ch, bool *tick_now)
+{
+	if (ui->view == &ft_view_help) {
+		ui->view->key(ui, ch);
+		return;
+	}
+	switch (ch) {
+	case 'q':
+	case 'Q':
+		ui->quit = true;
+		return;
+	case 'h':
+	case '?':
+	case KEY_F(1):
+		ui->prev_view = ui->view;
+		ui->view = &ft_view_help;
+		return;
+	case ' ':
+		ui->paused = !ui->paused;
+		ft_ui_status(ui, FT_DIAG_INFO, ui->paused ? "paused" : "resumed");
+		return;
+	case 'd':
+		ask_interval(ui);
+		return;
+	case 'p':
+		ft_live_tick(&ui->live, true);
+		ft_ui_status(ui, FT_DIAG_INFO, "pagetypeinfo read");
+		return;
+	case 12:	/* Ctrl-L */
+		clearok(curscr, TRUE);
+		return;
+	case KEY_RESIZE:
+		return;
+	}
+	if (ui->view->key && ui->view->key(ui, ch))
+		return;
+	(void)tick_now;
 }
 
 void ft_ui_usage(FILE *f)
 {
-	(void)f;
+	fprintf(f,
+		"\nfragtop [OPTIONS]  (live TUI)\n"
+		"  -d, --delay SECS          sampling interval (default 1)\n"
+		"  --pagetypeinfo-interval SECS\n"
+		"                            how often to read /proc/pagetypeinfo, which the\n"
+		"                            kernel walks under zone->lock (default 10; 0: every tick)\n"
+		"  --root DIR                read /proc and /sys under DIR (a captured tree)\n"
+		"  --no-color                monochrome (also when NO_COLOR is set)\n");
+}
+
+static int parse_seconds(const char *opt, const char *arg, double lo, double hi, double *out)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (*end || !(v >= lo && v <= hi)) {
+		fprintf(stderr, "fragtop: %s: '%s' is not a number of seconds in [%g, %g]\n",
+			opt, arg, lo, hi);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+int ft_cmd_top(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "delay", required_argument, NULL, 'd' },
+		{ "pagetypeinfo-interval", required_argument, NULL, 'P' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ft_ui *ui;
+	const char *root = "/", *nc = getenv("NO_COLOR");
+	bool color = !(nc && *nc);
+	struct sigaction sa;
+	uint64_t next;
+	int c, err;
+
+	ui = calloc(1, sizeof(*ui));
+	if (!ui) {
+		fprintf(stderr, "fragtop: out of memory\n");
+		return 1;
+	}
+	ui->interval = 1;
+	ui->pti_interval = 10;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			if (parse_seconds("--delay", optarg, 0.1, 3600, &ui->interval))
+				goto usage;
+			break;
+		case 'P':
+			if (parse_seconds("--pagetypeinfo-interval", optarg, 0, 86400, &ui->pti_interval))
+				goto usage;
+			break;
+		case 'r':
+			root = optarg;
+			break;
+		case 'C':
+			color = false;
+			break;
+		case 'h':
+			ft_ui_usage(stdout);
+			free(ui);
+			return 0;
+		default:
+			goto usage;
+		}
+	}
+	if (optind != argc)
+		goto usage;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
+		free(ui);
+		return 1;
+	}
+	err = ft_live_open(&ui->live, root, ui->pti_interval);
+	if (err) {
+		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
+		free(ui);
+		return 1;
+	}
+	if (geteuid() != 0 && !strcmp(root, "/"))
+		ft_ui_status(ui, FT_DIAG_WARN, "not root: /proc/pagetypeinfo is unreadable, "
+			     "showing buddyinfo and zoneinfo only (run with sudo for everything)");
+	ft_diag_set_hook(diag_to_status, ui);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+
+	setlocale(LC_ALL, "");
+	if (!initscr()) {
+		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+		ft_live_close(&ui->live);
+		free(ui);
+		return 1;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	ui->color = ft_draw_init_colors(color);
+	ui->view = &ft_view_overview;
+
+	ft_live_tick(&ui->live, false);
+	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
+	while (!ui->quit && !got_signal) {
+		uint64_t now = ft_now_ns();
+		int ch;
+
+		if (!ui->paused && now >= next) {
+			ft_live_tick(&ui->live, false);
+			next = now + (uint64_t)(ui->interval * 1e9);
+			now = ft_now_ns();
+		}
+		draw(ui);
+		timeout(ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1);
+		ch = getch();
+		if (ch != ERR) {
+			bool tick_now = false;
+
+			handle_key(ui, ch, &tick_now);
+			if (ui->paused)
+				next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
+		}
+	}
+	endwin();
+	ft_diag_set_hook(NULL, NULL);
+	ft_live_close(&ui->live);
+	free(ui);
+	return got_signal ? 128 + got_signal : 0;
+
+usage:
+	ft_ui_usage(stderr);
+	free(ui);
+	return 2;
 }

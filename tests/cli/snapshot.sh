@@ -1,0 +1,114 @@
+#!/bin/bash
+# fragtop snapshot: JSON validity and contents on every fixture root, the
+# kernel's own debugfs indices, bad input, a non-root run, and this host.
+# usage: snapshot.sh FRAGTOP_BINARY
+set -u
+FT=${1:-./fragtop}
+FIX=tests/fixtures
+fails=0
+ok()   { echo "ok   $*"; }
+bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+
+# "NODE ZONE v0 v1 ..." with every value as %.3f, from fragtop's JSON or
+# from the kernel's debugfs text, so the two compare digit for digit.
+fmt3() { awk '{ printf "%s %s", $1, $2; for (i = 3; i <= NF; i++) printf " %.3f", $i; printf "\n" }'; }
+indices_from_json() {	# json key
+	jq -r --arg k "$2" '.zones[] | "\(.node) \(.zone) " + (.[$k] | map(tostring) | join(" "))' "$1" | fmt3
+}
+indices_from_debugfs() {	# file
+	sed -e 's/^Node \([0-9]*\), zone */\1 /' "$1" | fmt3
+}
+
+for k in "$FIX"/*/; do
+	k=${k%/}; name=$(basename "$k")
+	out=$tmp/$name.json
+	if ! "$FT" snapshot --json --root "$k" > "$out" 2> "$tmp/$name.err"; then
+		bad "$name: snapshot exits 0"; continue
+	fi
+	check "$name: valid JSON" jq -e . "$out" >/dev/null
+	want=$(awk '/^Node/ { z = $0 } /^ +present/ && $2 > 0 { n++ } END { print n }' "$k/proc/zoneinfo")
+	check "$name: one object per populated zone ($want)" \
+		test "$(jq '.zones | length' "$out")" = "$want"
+	check "$name: required keys" jq -e '.kernel and (.pageblock_order != null) and .vmstat and .sysctl and
+		all(.zones[]; has("node") and has("zone") and has("free_pages") and has("min") and
+		has("low") and has("high") and has("boost") and has("managed") and has("spanned") and
+		has("start_pfn") and has("free_blocks") and has("free_by_type") and
+		has("blocks_by_type") and has("mixed_blocks_by_type") and has("unusable_index") and
+		has("fragmentation_index"))' "$out" >/dev/null
+	# free_pages equal zoneinfo's "pages free" for each populated zone
+	zfree=$(awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
+		/^ +present/ && $2 > 0 { print n, z, f }' "$k/proc/zoneinfo")
+	jfree=$(jq -r '.zones[] | "\(.node) \(.zone) \(.free_pages)"' "$out")
+	check "$name: free_pages = zoneinfo" test "$zfree" = "$jfree"
+	for f in unusable_index:unusable_index extfrag_index:fragmentation_index; do
+		dbg=$k/sys/kernel/debug/extfrag/${f%%:*}
+		[ -f "$dbg" ] || continue
+		a=$(indices_from_debugfs "$dbg")
+		b=$(indices_from_json "$out" "${f##*:}")
+		check "$name: ${f##*:} = kernel's debugfs ${f%%:*}" test "$a" = "$b"
+	done
+done
+
+# the two-node capture: both nodes, Movable zones on both
+j=$tmp/6.1-2node-movable.json
+check "6.1: zones of both nodes" test "$(jq -c '[.zones[] | "\(.node)\(.zone)"]' "$j")" = \
+	'["0DMA","0DMA32","0Movable","1DMA32","1Movable"]'
+check "6.1: boost present, promo absent" jq -e 'all(.zones[]; .boost != null and .promo == null)' "$j" >/dev/null
+# the hand-made 3.10 format
+j=$tmp/old-reserve.json
+check "old: no boost -> null" jq -e 'all(.zones[]; .boost == null)' "$j" >/dev/null
+check "old: Reserve and CMA types" jq -e '.migratetypes == ["Unmovable","Reclaimable","Movable","Reserve","CMA","Isolate"]' "$j" >/dev/null
+check "old: mixed blocks" jq -e '.zones[2].mixed_blocks_by_type.Movable == 402' "$j" >/dev/null
+check "old: >100000 flagged" jq -e '.zones[1].free_by_type_capped == true and .zones[0].free_by_type_capped == false' "$j" >/dev/null
+check "old: missing start_pfn -> null" jq -e '.zones[0].start_pfn == null and .zones[1].start_pfn == 4096' "$j" >/dev/null
+check "old: missing vmstat reported" grep -q "vmstat" "$tmp/old-reserve.err"
+
+# bad input: clear message, sane exit, no crash
+mkdir -p "$tmp/bad/proc"
+echo "garbage" > "$tmp/bad/proc/zoneinfo"
+"$FT" snapshot --root "$tmp/bad" > /dev/null 2> "$tmp/bad.err"; rc=$?
+check "malformed zoneinfo: exit 1" test $rc = 1
+check "malformed zoneinfo: says why" grep -q "no usable zoneinfo" "$tmp/bad.err"
+"$FT" snapshot --root /nonexistent > /dev/null 2> "$tmp/nx.err"; rc=$?
+check "missing root: exit 1 and message" test $rc = 1 -a -s "$tmp/nx.err"
+"$FT" snapshot --interval abc > /dev/null 2>&1; rc=$?
+check "bad --interval: exit 2" test $rc = 2
+"$FT" snapshot --bogus > /dev/null 2>&1; rc=$?
+check "unknown option: exit 2" test $rc = 2
+cp -r "$FIX/6.1-2node-movable" "$tmp/trunc"
+head -c 1500 "$FIX/6.1-2node-movable/proc/pagetypeinfo" > "$tmp/trunc/proc/pagetypeinfo"
+"$FT" snapshot --json --root "$tmp/trunc" > "$tmp/trunc.json" 2>/dev/null; rc=$?
+check "truncated pagetypeinfo: still a snapshot" test $rc = 0
+check "truncated pagetypeinfo: marked, not trusted" jq -e '.sources.pagetypeinfo != "ok" and .migratetypes == null and .zones[0].free_blocks != null' "$tmp/trunc.json" >/dev/null
+
+# this host (live /proc)
+if [ -r /proc/zoneinfo ]; then
+	"$FT" snapshot --json > "$tmp/live.json"
+	check "live: valid JSON" jq -e . "$tmp/live.json" >/dev/null
+	want=$(awk '/^ +present/ && $2 > 0 { n++ } END { print n }' /proc/zoneinfo)
+	check "live: every populated zone" test "$(jq '.zones | length' "$tmp/live.json")" = "$want"
+	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
+		# free lists move under us: equal in at least one of 20 back-to-back tries
+		same=no
+		for i in $(seq 20); do
+			"$FT" snapshot --json > "$tmp/l.json"
+			a=$(indices_from_debugfs /sys/kernel/debug/extfrag/unusable_index)
+			b=$(indices_from_json "$tmp/l.json" unusable_index)
+			[ "$a" = "$b" ] && { same=yes; break; }
+		done
+		check "live: unusable_index = debugfs" test $same = yes
+	fi
+	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$FT" snapshot --json \
+			> "$tmp/nobody.json" 2> "$tmp/nobody.err"; rc=$?
+		check "non-root: exit 0" test $rc = 0
+		check "non-root: says pagetypeinfo needs root" grep -q "needs root" "$tmp/nobody.err"
+		check "non-root: zones from buddyinfo/zoneinfo" jq -e '(.zones | length) > 0 and
+			.sources.pagetypeinfo != "ok" and .zones[0].free_blocks != null and
+			.zones[0].unusable_index != null and .pageblock_order != null' "$tmp/nobody.json" >/dev/null
+	fi
+fi
+
+[ $fails = 0 ]

@@ -1,0 +1,116 @@
+#!/bin/bash
+# Drives the real binary in a private tmux server against a fixture root
+# and checks the screen: the overview dump (tig-style, compared with
+# overview-6.1.screen; UPDATE=1 rewrites it), scrolling, help, the interval
+# prompt, resize, NO_COLOR, and that q, Ctrl-C and SIGTERM all restore the
+# terminal.
+# usage: overview.sh FRAGTOP_BINARY
+set -u
+FT=$(realpath "${1:-./fragtop}")
+ROOT=tests/fixtures/6.1-2node-movable
+EXPECT=tests/tui/overview-6.1.screen
+SOCK=
+n=0
+fails=0
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+T() { tmux -L "$SOCK" "$@"; }
+trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -f "$CONF" "$RC"' EXIT
+command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
+
+screen() { T capture-pane -p -t ft; }
+# wait until the screen matches a regex (5 s)
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "--- screen while waiting for /$1/:"; screen
+	return 1
+}
+dead() { [ "$(T display -p -t ft '#{pane_dead}')" = 1 ]; }
+wait_dead() {
+	local i
+	for i in $(seq 50); do dead && return 0; sleep 0.1; done
+	return 1
+}
+CONF=$(mktemp)
+echo "set -g remain-on-exit on" > "$CONF"
+RC=$(mktemp)
+# Run "env ARGS..." in a fresh private server; its exit status lands in $RC
+# (tmux's own pane_dead_status is racy).
+start() {
+	local cmd=env a
+	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	n=$((n + 1)); SOCK=fragtop-test-$$-$n
+	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	: > "$RC"
+	T -f "$CONF" new-session -d -s ft -x 80 -y 24 "$cmd; echo \$? > $RC"
+}
+rc() { cat "$RC"; }
+
+start TERM=screen "$FT" --root "$ROOT"
+check "overview appears" wait_for '^N0 DMA '
+sleep 1.2	# second tick: rates are computed (zero on a fixture)
+screen | sed -E 's/pagetypeinfo [0-9]+s ago/pagetypeinfo Ns ago/' > "$EXPECT.got"
+if [ "${UPDATE:-}" = 1 ]; then cp "$EXPECT.got" "$EXPECT"; fi
+if diff -u "$EXPECT" "$EXPECT.got"; then ok "80x24 screen dump"; else bad "80x24 screen dump"; fi
+rm -f "$EXPECT.got"
+check "header: kernel, interval, boost factor" wait_for '6\.1\.0-57-amd64  every 1s  boost_factor 15000'
+check "watermark gauge with boost" wait_for 'wmark \[.*m.*l.*h.*\].*boost 0'
+check "scroll hint" wait_for 'zones 1-4 of 5'
+T send-keys -t ft j j j
+check "j scrolls to node 1 Movable" wait_for '^N1 Movable'
+check "scroll position" wait_for 'zones 4-5 of 5'
+T send-keys -t ft g
+check "g back to the top" wait_for '^N0 DMA '
+T send-keys -t ft h
+check "help lists keys" wait_for 'Keys'
+check "help: quit" wait_for '^  q +quit'
+check "help: pause" wait_for 'space +pause'
+check "help: interval" wait_for '^  d +set the sampling interval'
+T send-keys -t ft x
+check "any key leaves help" wait_for '^N0 DMA '
+T send-keys -t ft ' '
+check "space pauses" wait_for 'PAUSED'
+T send-keys -t ft ' '
+check "space resumes" wait_for 'resumed'
+T send-keys -t ft d 2 Enter
+check "d sets the interval" wait_for 'every 2s'
+T send-keys -t ft d a b c Enter
+check "d refuses junk" wait_for "'abc' is not an interval"
+check "and keeps the interval" wait_for 'every 2s'
+T resize-window -t ft -x 120 -y 40
+check "resize: everything fits" wait_for '^N1 Movable'
+screen | grep -q 'zones .* of 5' && bad "resize: no scroll hint left" || ok "resize: no scroll hint left"
+T resize-window -t ft -x 80 -y 24
+check "resize back" wait_for 'zones 1-4 of 5'
+T send-keys -t ft q
+check "q quits" wait_dead
+check "q: exit status 0 (got '$(rc)')" test "$(rc)" = 0
+check "q: terminal restored" test "$(T display -p -t ft '#{alternate_on}')" = 0
+
+start TERM=screen "$FT" --root "$ROOT"
+wait_for '^N0 DMA ' >/dev/null
+T send-keys -t ft C-c
+check "Ctrl-C quits" wait_dead
+check "Ctrl-C: exit status 130 (got '$(rc)')" test "$(rc)" = 130
+check "Ctrl-C: terminal restored" test "$(T display -p -t ft '#{alternate_on}')" = 0
+
+start TERM=screen "$FT" --root "$ROOT"
+wait_for '^N0 DMA ' >/dev/null
+kill -TERM "$(pgrep -P "$(T display -p -t ft '#{pane_pid}')")"
+check "SIGTERM quits" wait_dead
+check "SIGTERM: exit status 143 (got '$(rc)')" test "$(rc)" = 143
+check "SIGTERM: terminal restored" test "$(T display -p -t ft '#{alternate_on}')" = 0
+
+start TERM=screen-256color "$FT" --root "$ROOT"
+wait_for '^N0 DMA ' >/dev/null
+check "colour by default" bash -c "tmux -L $SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
+start TERM=screen-256color NO_COLOR=1 "$FT" --root "$ROOT"
+wait_for '^N0 DMA ' >/dev/null
+check "NO_COLOR: no colour" bash -c "! tmux -L $SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
+
+[ $fails = 0 ]

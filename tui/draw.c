@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tui/draw.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+
+static bool colors_on;
+
+bool ft_draw_init_colors(bool want)
+{
+	colors_on = false;
+	if (!want || !has_colors())
+		return false;
+	start_color();
+	use_default_colors();
+	init_pair(FT_C_HEADER, COLOR_BLACK, COLOR_CYAN);
+	init_pair(FT_C_LABEL, COLOR_CYAN, -1);
+	init_pair(FT_C_OK, COLOR_GREEN, -1);
+	init_pair(FT_C_WARN, COLOR_YELLOW, -1);
+	init_pair(FT_C_BAD, COLOR_RED, -1);
+	init_pair(FT_C_BOOST, COLOR_MAGENTA, -1);
+	init_pair(FT_C_HEAT1, COLOR_BLUE, -1);
+	init_pair(FT_C_HEAT2, COLOR_CYAN, -1);
+	init_pair(FT_C_HEAT3, COLOR_GREEN, -1);
+	init_pair(FT_C_HEAT4, COLOR_YELLOW, -1);
+	init_pair(FT_C_DIM, COLOR_WHITE, -1);
+	colors_on = true;
+	return true;
+}
+
+unsigned int ft_attr(enum ft_color c)
+{
+	if (colors_on) {
+		switch (c) {
+		case FT_C_NONE:
+			return A_NORMAL;
+		case FT_C_HEADER:
+			return COLOR_PAIR(c) | A_BOLD;
+		case FT_C_HEAT4:
+		case FT_C_BAD:
+			return COLOR_PAIR(c) | A_BOLD;
+		case FT_C_DIM:
+			return COLOR_PAIR(c) | A_DIM;
+		default:
+			return COLOR_PAIR(c);
+		}
+	}
+	switch (c) {
+	case FT_C_HEADER:
+		return A_REVERSE;
+	case FT_C_BAD:
+	case FT_C_HEAT4:
+	case FT_C_LABEL:
+		return A_BOLD;
+	case FT_C_BOOST:
+		return A_UNDERLINE;
+	case FT_C_DIM:
+		return A_DIM;
+	default:
+		return A_NORMAL;
+	}
+}
+
+void ft_fmt_count(char *buf, size_t sz, double v, int width)
+{
+	static const char units[] = " kMGTPE";
+	int u = 0;
+
+	if (isnan(v)) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	if (v < 0) {
+		snprintf(buf, sz, "%.0f", v);
+		return;
+	}
+	if (v < 10 && v != floor(v)) {
+		snprintf(buf, sz, "%.1f", v);
+		return;
+	}
+	if (snprintf(buf, sz, "%.0f", v) <= width)
+		return;
+	while (v >= 1000 && u < 6) {
+		v /= 1000;
+		u++;
+	}
+	if (v < 10)
+		snprintf(buf, sz, "%.2f%c", v, units[u]);
+	else if (v < 100)
+		snprintf(buf, sz, "%.1f%c", v, units[u]);
+	else
+		snprintf(buf, sz, "%.0f%c", v, units[u]);
+}
+
+void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size)
+{
+	static const char units[] = "KMGTPE";
+	double v = (double)pages * (double)(page_size > 0 ? page_size : 4096) / 1024;
+	int u = 0;
+
+	while (v >= 1024 && u < 5) {
+		v /= 1024;
+		u++;
+	}
+	if (v < 10 && u)
+		snprintf(buf, sz, "%.2f%c", v, units[u]);
+	else if (v < 100 && u)
+		snprintf(buf, sz, "%.1f%c", v, units[u]);
+	else
+		snprintf(buf, sz, "%.0f%c", v, units[u]);
+}
+
+void ft_fmt_rate(char *buf, size_t sz, double v, int width)
+{
+	ft_fmt_count(buf, sz, v, width);
+}
+
+void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
+{
+	char buf[1024];
+	va_list ap;
+	int room = COLS - x;
+
+	if (y < 0 || y >= LINES || room <= 0)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	attron((int)attr);
+	mvaddnstr(y, x, buf, room);
+	attroff((int)attr);
+}

@@ -1,0 +1,42 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* Drawing helpers shared by the views: colours, number formats, bars. */
+#ifndef FT_TUI_DRAW_H
+#define FT_TUI_DRAW_H
+
+#include <curses.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ft_color {
+	FT_C_NONE,
+	FT_C_HEADER,
+	FT_C_LABEL,
+	FT_C_OK,
+	FT_C_WARN,
+	FT_C_BAD,
+	FT_C_BOOST,
+	FT_C_HEAT1,
+	FT_C_HEAT2,
+	FT_C_HEAT3,
+	FT_C_HEAT4,
+	FT_C_DIM,
+	FT_C_NR
+};
+
+/* Set up colour pairs; false (and no colour) when @want is false or the terminal has none. */
+bool ft_draw_init_colors(bool want);
+/* Attribute for a colour; with colours off, a monochrome stand-in. */
+unsigned int ft_attr(enum ft_color c);
+
+/* "123", "12.3k", "1.23M": fits in @width (>= 4) characters. */
+void ft_fmt_count(char *buf, size_t sz, double v, int width);
+/* 4 KiB pages as "1.66G", "512M", "16K". */
+void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size);
+/* A rate: "-" when NaN, else ft_fmt_count. */
+void ft_fmt_rate(char *buf, size_t sz, double v, int width);
+
+/* mvaddnstr clipped to the screen width. */
+void ft_put(int y, int x, unsigned int attr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+
+#endif

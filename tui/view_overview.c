@@ -1,0 +1,331 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The overview: system-wide rates, then one block per populated zone of
+ * every node: free pages, a watermark gauge with the boost drawn apart,
+ * free blocks per order shaded by their share of free memory, and
+ * pageblocks per migratetype.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "model/frag.h"
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+#define ZONE_LINES	5	/* 4 lines and a gap */
+#define RATE_LINES	4	/* 3 lines of rates and the order ruler */
+
+static int nr_populated(const struct ft_sample *s)
+{
+	size_t i;
+	int n = 0;
+
+	for (i = 0; i < s->nr_zones; i++)
+		n += ft_zi_populated(s->zones[i].zi);
+	return n;
+}
+
+#define RATE_X		13	/* first rate column */
+#define RATE_W		16	/* "label  value" cells */
+
+static void put_rate(int y, int col, const char *label, double v)
+{
+	char buf[32];
+	int x = RATE_X + col * RATE_W;
+
+	ft_fmt_rate(buf, sizeof(buf), v, 5);
+	ft_put(y, x, ft_attr(FT_C_DIM), "%s", label);
+	ft_put(y, x + RATE_W - 7, v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%5s", buf);
+}
+
+static void put_pct(int y, int col, double ratio)
+{
+	int x = RATE_X + col * RATE_W;
+
+	ft_put(y, x, ft_attr(FT_C_DIM), "success");
+	if (isnan(ratio))
+		ft_put(y, x + RATE_W - 7, ft_attr(FT_C_DIM), "    -%%");
+	else
+		ft_put(y, x + RATE_W - 7, ratio < 0.5 ? ft_attr(FT_C_BAD) : ft_attr(FT_C_OK),
+		       "%5.0f%%", ratio * 100);
+}
+
+static void draw_rates(struct ft_ui *ui, int y)
+{
+	const struct ft_rates *r = &ui->live.sample.rates;
+
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction/s");
+	put_rate(y, 0, "stall", r->v[FT_RATE_COMPACT_STALL]);
+	put_rate(y, 1, "ok", r->v[FT_RATE_COMPACT_SUCCESS]);
+	put_rate(y, 2, "fail", r->v[FT_RATE_COMPACT_FAIL]);
+	put_pct(y, 3, r->compact_success);
+
+	ft_put(y + 1, 0, ft_attr(FT_C_LABEL), "THP faults/s");
+	put_rate(y + 1, 0, "alloc", r->v[FT_RATE_THP_FAULT_ALLOC]);
+	put_rate(y + 1, 1, "fallback", r->v[FT_RATE_THP_FAULT_FALLBACK]);
+	put_pct(y + 1, 3, r->thp_success);
+
+	ft_put(y + 2, 0, ft_attr(FT_C_LABEL), "reclaim/s");
+	put_rate(y + 2, 0, "kswapd", r->v[FT_RATE_PGSCAN_KSWAPD]);
+	put_rate(y + 2, 1, "direct", r->v[FT_RATE_PGSCAN_DIRECT]);
+	put_rate(y + 2, 2, "stalls", r->v[FT_RATE_ALLOCSTALL]);
+	put_rate(y + 2, 3, "kcompactd", r->v[FT_RATE_COMPACT_DAEMON_WAKE]);
+}
+
+static void draw_ruler(struct ft_ui *ui, int y)
+{
+	const struct ft_sample *s = &ui->live.sample;
+	int o;
+
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%10s", "order");
+	for (o = 0; o < s->nr_orders && 11 + o * 6 + 6 <= COLS; o++)
+		ft_put(y, 11 + o * 6, o >= s->pageblock_order && s->pageblock_order >= 0 ?
+		       ft_attr(FT_C_LABEL) : ft_attr(FT_C_DIM), "%6d", o);
+}
+
+/*
+ * [====m=l=h++++      ]: free pages filled against a scale of twice the
+ * boosted high watermark (at least four times the base one); m, l, h mark
+ * the base watermarks and + the boost on top of them.
+ */
+static void draw_gauge(int y, int x, int w, const struct ft_zi_zone *zi)
+{
+	uint64_t boost = zi->has & FT_ZI_BOOST ? zi->boost : 0;
+	uint64_t bmin = zi->min - (boost <= zi->min ? boost : 0);
+	uint64_t blow = zi->low - (boost <= zi->low ? boost : 0);
+	uint64_t bhigh = zi->high - (boost <= zi->high ? boost : 0);
+	double scale = fmax(2.0 * (double)zi->high, 4.0 * (double)bhigh);
+	enum ft_color fill;
+	int i, p;
+
+	if (w < 4)
+		return;
+	if (scale <= 0)
+		scale = 1;
+	fill = zi->free < zi->min ? FT_C_BAD : zi->free < zi->low ? FT_C_WARN : FT_C_OK;
+	p = (int)((double)zi->free / scale * w);
+	ft_put(y, x - 1, A_NORMAL, "[");
+	for (i = 0; i < w; i++) {
+		double lo = scale * i / w, hi = scale * (i + 1) / w;
+		char ch = i < p ? '=' : ' ';
+		unsigned int attr = i < p ? ft_attr(fill) : A_NORMAL;
+
+		if (boost && lo < (double)(bhigh + boost) && hi > (double)bhigh) {
+			ch = '+';
+			attr = ft_attr(FT_C_BOOST) | A_BOLD;
+		}
+		if (bmin >= lo && bmin < hi)
+			ch = 'm', attr |= A_BOLD;
+		else if (blow >= lo && blow < hi)
+			ch = 'l', attr |= A_BOLD;
+		else if (bhigh >= lo && bhigh < hi)
+			ch = 'h', attr |= A_BOLD;
+		if (i == w - 1 && (double)zi->free > scale)
+			ch = '>';
+		ft_put(y, x + i, attr, "%c", ch);
+	}
+	ft_put(y, x + w, A_NORMAL, "]");
+}
+
+static enum ft_color heat(double share)
+{
+	if (share >= 0.25)
+		return FT_C_HEAT4;
+	if (share >= 0.10)
+		return FT_C_HEAT3;
+	if (share >= 0.02)
+		return FT_C_HEAT2;
+	if (share > 0)
+		return FT_C_HEAT1;
+	return FT_C_DIM;
+}
+
+static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &ui->live.sample;
+	const struct ft_zi_zone *zi = z->zi;
+	long ps = ui->live.host.page_size;
+	char a[32], b[32], c[32], d[32], e[32];
+	char pgalloc[64];
+	int o, t, x, pbo = s->pageblock_order;
+	double rate;
+
+	/* line 1: identity, free, managed, allocation rate, unusable index */
+	ft_fmt_pages(a, sizeof(a), zi->free, ps);
+	ft_fmt_pages(b, sizeof(b), zi->managed, ps);
+	snprintf(pgalloc, sizeof(pgalloc), "pgalloc_%s", zi->name);
+	for (x = 8; pgalloc[x]; x++)
+		pgalloc[x] = (char)(pgalloc[x] >= 'A' && pgalloc[x] <= 'Z' ?
+				    pgalloc[x] - 'A' + 'a' : pgalloc[x]);
+	rate = s->has_prev ? ft_vmstat_rate(&s->prev_vmstat, &s->vmstat, pgalloc,
+					    s->rates.dt) : NAN;
+	ft_fmt_rate(c, sizeof(c), rate, 5);
+	ft_put(y, 0, A_BOLD, "N%d %-8s", zi->node, zi->name);
+	ft_put(y, 12, A_NORMAL, "free %7llu %6s  managed %6s  alloc %5s/s",
+	       (unsigned long long)zi->free, a, b, c);
+	if (z->bi && pbo >= 0 && pbo < s->nr_orders) {
+		ft_thousandths_format(z->unusable[pbo], d, sizeof(d));
+		ft_put(y, 63, ft_attr(FT_C_DIM), "unusable@%d", pbo);
+		ft_put(y, 74, z->unusable[pbo] > 500 ? ft_attr(FT_C_BAD) :
+		       z->unusable[pbo] > 200 ? ft_attr(FT_C_WARN) : A_NORMAL, "%s", d);
+	}
+	if (lines < 2)
+		return;
+
+	/* line 2: watermark gauge and values */
+	ft_put(y + 1, 2, ft_attr(FT_C_DIM), "wmark");
+	draw_gauge(y + 1, 9, 26, zi);
+	ft_fmt_count(a, sizeof(a), (double)zi->min, 5);
+	ft_fmt_count(b, sizeof(b), (double)zi->low, 5);
+	ft_fmt_count(c, sizeof(c), (double)zi->high, 5);
+	ft_put(y + 1, 37, A_NORMAL, "min %-5s low %-5s high %-5s", a, b, c);
+	if (zi->has & FT_ZI_BOOST) {
+		ft_fmt_count(e, sizeof(e), (double)zi->boost, 5);
+		ft_put(y + 1, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
+		       "boost %s", e);
+	} else {
+		ft_put(y + 1, 68, ft_attr(FT_C_DIM), "boost n/a");
+	}
+	if (lines < 3)
+		return;
+
+	/* line 3: free blocks per order, shaded by share of free pages */
+	ft_put(y + 2, 2, ft_attr(FT_C_DIM), "free");
+	if (z->bi) {
+		double total = 0;
+
+		for (o = 0; o < s->nr_orders; o++)
+			total += (double)z->bi->blocks[o] * (double)(1ull << o);
+		for (o = 0; o < s->nr_orders && 11 + o * 6 + 6 <= COLS; o++) {
+			double share = total > 0 ?
+				(double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
+
+			ft_fmt_count(a, sizeof(a), (double)z->bi->blocks[o], 5);
+			ft_put(y + 2, 11 + o * 6, ft_attr(heat(share)), "%6s", a);
+		}
+	} else {
+		ft_put(y + 2, 11, ft_attr(FT_C_DIM), "n/a (no buddyinfo line)");
+	}
+	if (lines < 4)
+		return;
+
+	/* line 4: pageblocks by migratetype */
+	ft_put(y + 3, 2, ft_attr(FT_C_DIM), "blocks");
+	if (z->pti) {
+		size_t need = 0;
+		bool abbrev;
+
+		for (t = 0; t < s->pti.nr_types; t++) {
+			ft_fmt_count(a, sizeof(a), (double)z->pti->blocks[t], 5);
+			need += strlen(s->pti.types[t]) + strlen(a) + 3;
+		}
+		abbrev = 11 + need > (size_t)COLS;
+		x = 11;
+		for (t = 0; t < s->pti.nr_types; t++) {
+			ft_fmt_count(a, sizeof(a), (double)z->pti->blocks[t], 5);
+			ft_put(y + 3, x, ft_attr(FT_C_DIM), "%.*s", abbrev ? 3 : 16, s->pti.types[t]);
+			x += abbrev ? 4 : (int)strlen(s->pti.types[t]) + 1;
+			ft_put(y + 3, x, A_NORMAL, "%s", a);
+			x += (int)strlen(a) + 2;
+			if (z->pti->has_mixed && z->pti->mixed[t]) {
+				ft_put(y + 3, x - 1, ft_attr(FT_C_WARN), "(%llu mixed)",
+				       (unsigned long long)z->pti->mixed[t]);
+				x += 10;
+			}
+		}
+	} else {
+		ft_put(y + 3, 11, ft_attr(FT_C_DIM), "%s",
+		       s->err[FT_SRC_PAGETYPEINFO] == -EACCES ?
+		       "n/a: /proc/pagetypeinfo needs root" : "n/a: no pagetypeinfo");
+	}
+}
+
+static void overview_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_sample *s = &ui->live.sample;
+	int y = top, shown = 0, skipped = 0, total = nr_populated(s);
+	size_t i;
+
+	if (height < RATE_LINES + 1) {
+		ft_put(top, 0, A_BOLD, "terminal too small");
+		return;
+	}
+	draw_rates(ui, y);
+	draw_ruler(ui, y + 3);
+	y += RATE_LINES;
+	if (ui->scroll > total - 1)
+		ui->scroll = total > 0 ? total - 1 : 0;
+	for (i = 0; i < s->nr_zones; i++) {
+		const struct ft_zone *z = &s->zones[i];
+		int room = top + height - y;
+
+		if (!ft_zi_populated(z->zi))
+			continue;
+		if (skipped < ui->scroll) {
+			skipped++;
+			continue;
+		}
+		if (room < 2)
+			break;
+		draw_zone(ui, y, room < ZONE_LINES - 1 ? room : ZONE_LINES - 1, z);
+		y += ZONE_LINES;
+		shown++;
+	}
+	if (!s->nr_zones)
+		ft_put(y, 0, ft_attr(FT_C_BAD), "no zone data: %s",
+		       s->err[FT_SRC_ZONEINFO] ? strerror(-s->err[FT_SRC_ZONEINFO]) : "waiting");
+	ui->scroll_info[0] = '\0';
+	if (skipped || skipped + shown < total)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "zones %d-%d of %d (j/k)",
+			 skipped + 1, skipped + shown, total);
+}
+
+static bool overview_key(struct ft_ui *ui, int ch)
+{
+	int total = nr_populated(&ui->live.sample);
+
+	switch (ch) {
+	case 'j':
+	case KEY_DOWN:
+		if (ui->scroll < total - 1)
+			ui->scroll++;
+		return true;
+	case 'k':
+	case KEY_UP:
+		if (ui->scroll > 0)
+			ui->scroll--;
+		return true;
+	case KEY_NPAGE:
+		ui->scroll += (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
+		if (ui->scroll > total - 1)
+			ui->scroll = total > 0 ? total - 1 : 0;
+		return true;
+	case KEY_PPAGE:
+		ui->scroll -= (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
+		if (ui->scroll < 0)
+			ui->scroll = 0;
+		return true;
+	case KEY_HOME:
+	case 'g':
+		ui->scroll = 0;
+		return true;
+	}
+	return false;
+}
+
+static const char *const overview_keys[][2] = {
+	{ "j k Up Down", "scroll zones" },
+	{ "PgUp PgDn", "scroll a page of zones" },
+	{ "g Home", "back to the first zone" },
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_overview = {
+	.name = "overview",
+	.draw = overview_draw,
+	.key = overview_key,
+	.keys = overview_keys,
+};
