@@ -41,7 +41,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all check test-build bench fuzz fuzz-run install uninstall run deps clean
+.PHONY: all check check-only test-build bench fuzz fuzz-run install uninstall run deps clean
 
 all: fragtop
 
@@ -69,7 +69,11 @@ $(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
 
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
 
-check: test-build
+check: deps
+	$(MAKE) test-build
+	@tests/run.sh $(B)
+
+check-only: test-build
 	@tests/run.sh $(B)
 
 $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
@@ -90,9 +94,12 @@ fuzz: $(FUZZERS)
 
 fuzz-run: fuzz
 	@for f in $(FUZZERS); do \
-		n=$$(basename $$f); corpus=tests/fuzz/corpus/$${n#fuzz_}; \
+		n=$$(basename $$f); seeds=tests/fuzz/corpus/$${n#fuzz_}; \
+		work=$(B)/fuzz/corpus-$${n#fuzz_}; mkdir -p $$work; \
 		echo "== $$n ($(RUNS) runs)"; \
-		$$f -runs=$(RUNS) -max_len=65536 $$corpus 2>&1 | tail -n 3 || exit 1; \
+		$$f -runs=$(RUNS) -max_len=65536 -print_final_stats=1 $$work $$seeds \
+			> $(B)/fuzz/$$n.log 2>&1 || { tail -n 30 $(B)/fuzz/$$n.log; exit 1; }; \
+		grep -E "stat::number_of_executed_units|Done" $(B)/fuzz/$$n.log; \
 	done
 
 install: fragtop

@@ -4,6 +4,7 @@
 #define FT_MODEL_RATES_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "model/vmstat.h"
 
@@ -26,6 +27,7 @@ enum ft_rate_id {
 struct ft_rate_def {
 	const char *name;	/* label, also the JSON key */
 	const char *counter;	/* vmstat name, or prefix when .prefix */
+	size_t len;		/* strlen(counter) */
 	bool prefix;		/* sum every counter starting with .counter */
 };
 

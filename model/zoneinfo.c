@@ -66,6 +66,13 @@ static int parse_zone_line(struct ft_span line, struct ft_zi_zone *z)
 
 	if (!ft_tok_next(&line, &key))
 		return 0;
+	/* Most lines are counters (nr_*, numa_*, workingset_*, pgpromote_*...). */
+	switch (key.p[0]) {
+	case 'p': case 'b': case 'm': case 'l': case 'h': case 's': case 'c':
+		break;
+	default:
+		return 0;
+	}
 	if (ft_span_eq(&key, "pages")) {
 		/* "pages free N" */
 		if (!ft_tok_next(&line, &key) || !ft_span_eq(&key, "free"))

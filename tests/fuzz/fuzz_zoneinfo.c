@@ -1,0 +1,16 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* libFuzzer target: ft_zoneinfo_parse() on arbitrary bytes. */
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/zoneinfo.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct ft_zoneinfo out;	/* storage reused across runs, as live */
+
+	ft_zoneinfo_parse((const char *)data, size, &out);
+	return 0;
+}
