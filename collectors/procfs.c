@@ -57,8 +57,8 @@ static void report(struct ft_procfs *p, int i, int err)
 		return;
 	}
 	if (i == FT_SRC_PAGETYPEINFO && (err == -EACCES || err == -EPERM))
-		ft_diag(FT_DIAG_WARN, "/%s needs root (mode 0400): no migratetype "
-			"or pageblock data; free blocks come from buddyinfo", src_paths[i]);
+		ft_diag(FT_DIAG_WARN, "/%s needs root: no pageblock or migratetype data",
+			src_paths[i]);
 	else
 		ft_diag(FT_DIAG_WARN, "cannot read /%s: %s", src_paths[i], strerror(-err));
 }

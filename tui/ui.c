@@ -307,9 +307,6 @@ int ft_cmd_top(int argc, char **argv)
 		free(ui);
 		return 1;
 	}
-	if (geteuid() != 0 && !strcmp(root, "/"))
-		ft_ui_status(ui, FT_DIAG_WARN, "not root: /proc/pagetypeinfo is unreadable, "
-			     "showing buddyinfo and zoneinfo only (run with sudo for everything)");
 	ft_diag_set_hook(diag_to_status, ui);
 
 	memset(&sa, 0, sizeof(sa));

@@ -113,4 +113,15 @@ start TERM=screen-256color NO_COLOR=1 "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
 check "NO_COLOR: no colour" bash -c "! tmux -L $SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
 
+# not root, on this host: says why pagetypeinfo is missing and shows the rest
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -r /proc/zoneinfo ]; then
+	start TERM=screen setpriv --reuid=65534 --regid=65534 --clear-groups "$FT"
+	check "non-root: overview from buddyinfo/zoneinfo" wait_for '^N[0-9]+ (DMA32|Normal) '
+	check "non-root: header says pagetypeinfo needs root" wait_for 'pagetypeinfo: needs root'
+	check "non-root: blocks line says why" wait_for 'n/a: /proc/pagetypeinfo needs root'
+	check "non-root: status line says so" wait_for '^/proc/pagetypeinfo needs root: no pageblock or migratetype data'
+	T send-keys -t ft q
+	check "non-root: q quits cleanly" wait_dead
+fi
+
 [ $fails = 0 ]
