@@ -101,13 +101,15 @@ if [ -r /proc/zoneinfo ]; then
 		check "live: unusable_index = debugfs" test $same = yes
 	fi
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
-		setpriv --reuid=65534 --regid=65534 --clear-groups "$FT" snapshot --json \
+		nr=$(mktemp -d); chmod 755 "$nr"; cp "$FT" "$nr/fragtop"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/fragtop" snapshot --json \
 			> "$tmp/nobody.json" 2> "$tmp/nobody.err"; rc=$?
 		check "non-root: exit 0" test $rc = 0
 		check "non-root: says pagetypeinfo needs root" grep -q "needs root" "$tmp/nobody.err"
 		check "non-root: zones from buddyinfo/zoneinfo" jq -e '(.zones | length) > 0 and
 			.sources.pagetypeinfo != "ok" and .zones[0].free_blocks != null and
 			.zones[0].unusable_index != null and .pageblock_order != null' "$tmp/nobody.json" >/dev/null
+		rm -rf "$nr"
 	fi
 fi
 
