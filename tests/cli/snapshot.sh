@@ -89,6 +89,16 @@ if [ -r /proc/zoneinfo ]; then
 	check "live: valid JSON" jq -e . "$tmp/live.json" >/dev/null
 	want=$(awk '/^ +present/ && $2 > 0 { n++ } END { print n }' /proc/zoneinfo)
 	check "live: every populated zone" test "$(jq '.zones | length' "$tmp/live.json")" = "$want"
+	# free pages move under us: equal in at least one of 20 back-to-back tries
+	same=no
+	for i in $(seq 20); do
+		"$FT" snapshot --json > "$tmp/l.json"
+		a=$(jq -r '.zones[] | "\(.node) \(.zone) \(.free_pages)"' "$tmp/l.json")
+		b=$(awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
+			/^ +present/ && $2 > 0 { print n, z, f }' /proc/zoneinfo)
+		[ "$a" = "$b" ] && { same=yes; break; }
+	done
+	check "live: free_pages = /proc/zoneinfo" test $same = yes
 	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
 		# free lists move under us: equal in at least one of 20 back-to-back tries
 		same=no
