@@ -53,3 +53,27 @@ for f in /proc/sys/vm/watermark_boost_factor /proc/sys/vm/watermark_scale_factor
 	/proc/sys/vm/fragment_stall_order /proc/sys/vm/compact_unevictable_allowed; do
 	copy "${f#/}"
 done
+
+# Trace event formats and the ring buffer page header, for the tracepoint
+# decoder's tests (only what fragtop enables; absent events are skipped).
+t=/sys/kernel/tracing
+if [ ! -r $t/events/header_page ]; then
+	mount -t tracefs nodev $t 2>/dev/null || true
+fi
+if [ -r $t/events/header_page ]; then
+	mkdir -p "$dir/sys/kernel/tracing/events"
+	cat $t/events/header_page > "$dir/sys/kernel/tracing/events/header_page"
+	cat $t/events/header_event > "$dir/sys/kernel/tracing/events/header_event" 2>/dev/null
+	for e in kmem/mm_page_alloc_extfrag kmem/mm_fragmentation_stall \
+		compaction/mm_compaction_begin compaction/mm_compaction_end \
+		compaction/mm_compaction_suitable compaction/mm_compaction_deferred \
+		compaction/mm_compaction_kcompactd_wake compaction/mm_compaction_migratepages \
+		compaction/mm_compaction_try_to_compact_pages \
+		vmscan/mm_vmscan_direct_reclaim_begin vmscan/mm_vmscan_direct_reclaim_end \
+		vmscan/mm_vmscan_wakeup_kswapd vmscan/mm_vmscan_kswapd_wake \
+		vmscan/mm_vmscan_kswapd_sleep; do
+		[ -r $t/events/$e/format ] || continue
+		mkdir -p "$dir/sys/kernel/tracing/events/$e"
+		cat $t/events/$e/format > "$dir/sys/kernel/tracing/events/$e/format"
+	done
+fi

@@ -33,6 +33,7 @@ mount -t proc proc /proc
 mount -t sysfs sysfs /sys
 mount -t devtmpfs dev /dev
 mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
 sleep 2
 /bin/capture-root.sh /cap
 echo "@@BEGIN"

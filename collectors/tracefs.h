@@ -1,0 +1,75 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * fragtop's private tracefs instance: created as "fragtop-<pid>", with the
+ * mm events this kernel has enabled in it, removed on close.  Instances
+ * left by a fragtop that died (its pid gone or no longer fragtop) are
+ * removed at start.  Never touches the top-level buffer or
+ * /proc/sys/kernel/ftrace_enabled.
+ *
+ * Ownership: struct ft_trace owns its tracefs_instance; ft_trace_close()
+ * destroys the instance directory and frees it.
+ */
+#ifndef FT_COLLECTORS_TRACEFS_H
+#define FT_COLLECTORS_TRACEFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+enum ft_trace_event {
+	FT_EV_EXTFRAG,
+	FT_EV_FRAG_STALL,		/* patched kernels only */
+	FT_EV_COMPACT_BEGIN,
+	FT_EV_COMPACT_END,
+	FT_EV_COMPACT_SUITABLE,
+	FT_EV_COMPACT_DEFERRED,
+	FT_EV_COMPACT_KCOMPACTD_WAKE,
+	FT_EV_COMPACT_MIGRATEPAGES,
+	FT_EV_RECLAIM_BEGIN,
+	FT_EV_RECLAIM_END,
+	FT_EV_WAKEUP_KSWAPD,
+	FT_EV_KSWAPD_WAKE,
+	FT_EV_KSWAPD_SLEEP,
+	FT_EV_NR
+};
+
+struct ft_trace_event_def {
+	const char *system;
+	const char *event;
+};
+
+extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
+
+#define FT_TRACE_PREFIX "fragtop-"
+
+struct tracefs_instance;
+
+struct ft_trace {
+	struct tracefs_instance *inst;	/* owned */
+	char name[64];
+	unsigned int enabled;		/* bit per enum ft_trace_event */
+};
+
+/*
+ * Remove instances named fragtop-<pid> whose pid is gone or is not a
+ * fragtop process.  Returns how many were removed, or -errno (-ENOENT:
+ * tracefs is not mounted).
+ */
+int ft_trace_remove_stale(void);
+
+/*
+ * Create our instance with a per-CPU buffer of @buffer_kb (0: kernel
+ * default) and enable every listed event this kernel has.  0 or -errno:
+ * -ENOENT no tracefs, -EACCES/-EPERM not root, -ENODEV no event exists.
+ */
+int ft_trace_open(struct ft_trace *t, size_t buffer_kb);
+void ft_trace_close(struct ft_trace *t);
+
+static inline bool ft_trace_has(const struct ft_trace *t, enum ft_trace_event ev)
+{
+	return t->enabled & (1u << ev);
+}
+
+/* One line on why tracing is unavailable, for the status line. */
+const char *ft_trace_strerror(int err);
+
+#endif
