@@ -180,7 +180,7 @@ static void ask_interval(struct ft_ui *ui)
 	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
 }
 
-static void handle_key(struct ft_ui *ui, int ch, bool *tick_now)
+static void handle_key(struct ft_ui *ui, int ch)
 {
 	if (ui->view == &ft_view_help) {
 		ui->view->key(ui, ch);
@@ -214,9 +214,8 @@ static void handle_key(struct ft_ui *ui, int ch, bool *tick_now)
 	case KEY_RESIZE:
 		return;
 	}
-	if (ui->view->key && ui->view->key(ui, ch))
-		return;
-	(void)tick_now;
+	if (ui->view->key)
+		ui->view->key(ui, ch);
 }
 
 void ft_ui_usage(FILE *f)
@@ -344,9 +343,7 @@ int ft_cmd_top(int argc, char **argv)
 		timeout(ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1);
 		ch = getch();
 		if (ch != ERR) {
-			bool tick_now = false;
-
-			handle_key(ui, ch, &tick_now);
+			handle_key(ui, ch);
 			if (ui->paused)
 				next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
 		}
