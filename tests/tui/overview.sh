@@ -15,8 +15,10 @@ fails=0
 ok()  { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-T() { tmux -L "$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -f "$CONF" "$RC"' EXIT
+TMPD=$(mktemp -d)
+# a private server on a socket in our own temp dir (removed at exit)
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$CONF" "$RC" "$TMPD"' EXIT
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 
 screen() { T capture-pane -p -t ft; }
@@ -108,10 +110,10 @@ check "SIGTERM: terminal restored" test "$(T display -p -t ft '#{alternate_on}')
 
 start TERM=screen-256color "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
-check "colour by default" bash -c "tmux -L $SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
+check "colour by default" bash -c "tmux -S $TMPD/$SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
 start TERM=screen-256color NO_COLOR=1 "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
-check "NO_COLOR: no colour" bash -c "! tmux -L $SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
+check "NO_COLOR: no colour" bash -c "! tmux -S $TMPD/$SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
 
 # not root, on this host: says why pagetypeinfo is missing and shows the rest
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -r /proc/zoneinfo ]; then
