@@ -10,22 +10,6 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
-	[FT_EV_EXTFRAG]			= { "kmem", "mm_page_alloc_extfrag" },
-	[FT_EV_FRAG_STALL]		= { "kmem", "mm_fragmentation_stall" },
-	[FT_EV_COMPACT_BEGIN]		= { "compaction", "mm_compaction_begin" },
-	[FT_EV_COMPACT_END]		= { "compaction", "mm_compaction_end" },
-	[FT_EV_COMPACT_SUITABLE]	= { "compaction", "mm_compaction_suitable" },
-	[FT_EV_COMPACT_DEFERRED]	= { "compaction", "mm_compaction_deferred" },
-	[FT_EV_COMPACT_KCOMPACTD_WAKE]	= { "compaction", "mm_compaction_kcompactd_wake" },
-	[FT_EV_COMPACT_MIGRATEPAGES]	= { "compaction", "mm_compaction_migratepages" },
-	[FT_EV_RECLAIM_BEGIN]		= { "vmscan", "mm_vmscan_direct_reclaim_begin" },
-	[FT_EV_RECLAIM_END]		= { "vmscan", "mm_vmscan_direct_reclaim_end" },
-	[FT_EV_WAKEUP_KSWAPD]		= { "vmscan", "mm_vmscan_wakeup_kswapd" },
-	[FT_EV_KSWAPD_WAKE]		= { "vmscan", "mm_vmscan_kswapd_wake" },
-	[FT_EV_KSWAPD_SLEEP]		= { "vmscan", "mm_vmscan_kswapd_sleep" },
-};
-
 /* Is @pid a live fragtop (comm "fragtop" or "fragtop-san")? */
 static bool fragtop_alive(long pid)
 {

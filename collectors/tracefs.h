@@ -15,29 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum ft_trace_event {
-	FT_EV_EXTFRAG,
-	FT_EV_FRAG_STALL,		/* patched kernels only */
-	FT_EV_COMPACT_BEGIN,
-	FT_EV_COMPACT_END,
-	FT_EV_COMPACT_SUITABLE,
-	FT_EV_COMPACT_DEFERRED,
-	FT_EV_COMPACT_KCOMPACTD_WAKE,
-	FT_EV_COMPACT_MIGRATEPAGES,
-	FT_EV_RECLAIM_BEGIN,
-	FT_EV_RECLAIM_END,
-	FT_EV_WAKEUP_KSWAPD,
-	FT_EV_KSWAPD_WAKE,
-	FT_EV_KSWAPD_SLEEP,
-	FT_EV_NR
-};
-
-struct ft_trace_event_def {
-	const char *system;
-	const char *event;
-};
-
-extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
+#include "model/tracedec.h"
 
 #define FT_TRACE_PREFIX "fragtop-"
 

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/events.h"
+
+#include <string.h>
+
+const char *const ft_lat_names[FT_LAT_NR] = {
+	[FT_LAT_COMPACTION] = "compaction",
+	[FT_LAT_RECLAIM] = "direct_reclaim",
+	[FT_LAT_FRAG_STALL] = "fragmentation_stall",
+};
+
+void ft_hist_add(struct ft_hist *h, uint64_t us)
+{
+	int b = us ? 63 - __builtin_clzll(us) : 0;
+
+	if (b >= FT_HIST_BUCKETS)
+		b = FT_HIST_BUCKETS - 1;
+	h->bucket[b]++;
+	h->count++;
+	h->sum_us += us;
+	if (us > h->max_us)
+		h->max_us = us;
+}
+
+double ft_hist_mean(const struct ft_hist *h)
+{
+	return h->count ? (double)h->sum_us / (double)h->count : 0;
+}
+
+uint64_t ft_hist_percentile(const struct ft_hist *h, double p)
+{
+	uint64_t want, seen = 0;
+	int b;
+
+	if (!h->count)
+		return 0;
+	want = (uint64_t)((double)h->count * p / 100.0 + 0.999999);
+	if (want < 1)
+		want = 1;
+	for (b = 0; b < FT_HIST_BUCKETS; b++) {
+		seen += h->bucket[b];
+		if (seen >= want) {
+			uint64_t hi = (2ull << b) - 1;
+
+			return hi < h->max_us ? hi : h->max_us;
+		}
+	}
+	return h->max_us;
+}
+
+void ft_events_init(struct ft_events *ev, int pageblock_order)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->pageblock_order = pageblock_order;
+}
+
+void ft_events_reset(struct ft_events *ev)
+{
+	struct ft_zone_range zones[FT_EV_ZONES];
+	int nr = ev->nr_zones, pbo = ev->pageblock_order, ns = ev->nr_compact_status;
+	int vals[FT_MAX_STATUS];
+
+	memcpy(zones, ev->zones, sizeof(zones));
+	memcpy(vals, ev->compact_status_val, sizeof(vals));
+	ft_events_init(ev, pbo);
+	memcpy(ev->zones, zones, sizeof(zones));
+	ev->nr_zones = nr;
+	memcpy(ev->compact_status_val, vals, sizeof(vals));
+	ev->nr_compact_status = ns;
+}
+
+void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n)
+{
+	if (n > FT_EV_ZONES)
+		n = FT_EV_ZONES;
+	memcpy(ev->zones, z, (size_t)n * sizeof(*z));
+	ev->nr_zones = n;
+}
+
+void ft_events_set_status(struct ft_events *ev, const struct ft_tracedec *d)
+{
+	memcpy(ev->compact_status_val, d->status_val, sizeof(ev->compact_status_val));
+	ev->nr_compact_status = d->nr_status;
+}
+
+static int zone_of(const struct ft_events *ev, uint64_t pfn)
+{
+	int i;
+
+	for (i = 0; i < ev->nr_zones; i++)
+		if (pfn >= ev->zones[i].start && pfn < ev->zones[i].end)
+			return i;
+	return -1;
+}
+
+static void count_pid(struct ft_events *ev, int pid, bool fragmenting)
+{
+	int i;
+
+	for (i = 0; i < ev->nr_pids; i++)
+		if (ev->pids[i].pid == pid)
+			break;
+	if (i == ev->nr_pids) {
+		if (ev->nr_pids == FT_EV_PIDS) {
+			ev->pids_other++;
+			return;
+		}
+		ev->pids[ev->nr_pids++] = (struct ft_pid_count){ .pid = pid };
+	}
+	ev->pids[i].count++;
+	ev->pids[i].fragmenting += fragmenting;
+}
+
+static void add_counts(struct ft_extfrag_counts *c, bool frag, bool own)
+{
+	c->total++;
+	c->fragmenting += frag;
+	c->change_ownership += own;
+}
+
+static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	const typeof(r->u.extfrag) *e = &r->u.extfrag;
+	bool frag = ev->pageblock_order >= 0 && e->fallback_order < ev->pageblock_order;
+	bool own = e->change_ownership != 0;
+	int zone = zone_of(ev, e->pfn);
+	struct ft_recent_fallback *rf;
+
+	add_counts(&ev->extfrag, frag, own);
+	add_counts(zone >= 0 ? &ev->extfrag_zone[zone] : &ev->extfrag_nozone, frag, own);
+	if (e->alloc_mt >= 0 && e->alloc_mt < FT_EV_MT &&
+	    e->fallback_mt >= 0 && e->fallback_mt < FT_EV_MT)
+		ev->pair[e->alloc_mt][e->fallback_mt]++;
+	count_pid(ev, r->pid, frag);
+	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
+	*rf = (struct ft_recent_fallback){
+		.ts = r->ts, .pfn = e->pfn, .zone = zone, .pid = r->pid,
+		.alloc_order = (int8_t)e->alloc_order, .fallback_order = (int8_t)e->fallback_order,
+		.alloc_mt = (int8_t)e->alloc_mt, .fallback_mt = (int8_t)e->fallback_mt,
+		.fragmenting = frag, .change_ownership = own,
+	};
+}
+
+/* Open-addressed by pid; a begin without an end is overwritten by the next one. */
+static struct ft_open_begin *slot(struct ft_open_begin *tab, int pid, bool create)
+{
+	unsigned int h = (unsigned int)pid * 2654435761u, i;
+
+	for (i = 0; i < FT_EV_OPEN; i++) {
+		struct ft_open_begin *s = &tab[(h + i) % FT_EV_OPEN];
+
+		if (s->pid == pid)
+			return s;
+		if (!s->pid)
+			return create ? s : NULL;
+	}
+	return NULL;
+}
+
+static void begin(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r)
+{
+	struct ft_open_begin *s;
+
+	if (r->pid <= 0)
+		return;
+	s = slot(ev->open[src], r->pid, true);
+	if (!s) {
+		ev->unpaired[src]++;
+		return;
+	}
+	s->pid = r->pid;
+	s->ts = r->ts;
+}
+
+static void end(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r)
+{
+	struct ft_open_begin *s = r->pid > 0 ? slot(ev->open[src], r->pid, false) : NULL;
+	unsigned int i, j;
+
+	if (!s || r->ts < s->ts) {
+		ev->unpaired[src]++;
+		return;
+	}
+	ft_hist_add(&ev->lat[src], (r->ts - s->ts) / 1000);
+	/* delete with backward shift so lookups of later entries still work */
+	i = (unsigned int)(s - ev->open[src]);
+	s->pid = 0;
+	for (j = (i + 1) % FT_EV_OPEN; ev->open[src][j].pid; j = (j + 1) % FT_EV_OPEN) {
+		struct ft_open_begin tmp = ev->open[src][j];
+		struct ft_open_begin *dst;
+
+		ev->open[src][j].pid = 0;
+		dst = slot(ev->open[src], tmp.pid, true);
+		*dst = tmp;
+	}
+}
+
+static void compact_end(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	int i;
+
+	for (i = 0; i < ev->nr_compact_status; i++)
+		if (ev->compact_status_val[i] == r->u.compact_end.status)
+			break;
+	ev->compact_status[i < ev->nr_compact_status ? i : FT_MAX_STATUS]++;
+	end(ev, FT_LAT_COMPACTION, r);
+}
+
+void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	ev->records++;
+	if ((unsigned int)r->kind < FT_EV_NR)
+		ev->by_kind[r->kind]++;
+	switch (r->kind) {
+	case FT_EV_EXTFRAG:
+		extfrag(ev, r);
+		break;
+	case FT_EV_FRAG_STALL:
+		ft_hist_add(&ev->lat[FT_LAT_FRAG_STALL], r->u.stall.duration_us);
+		break;
+	case FT_EV_COMPACT_BEGIN:
+		begin(ev, FT_LAT_COMPACTION, r);
+		break;
+	case FT_EV_COMPACT_END:
+		compact_end(ev, r);
+		break;
+	case FT_EV_RECLAIM_BEGIN:
+		begin(ev, FT_LAT_RECLAIM, r);
+		break;
+	case FT_EV_RECLAIM_END:
+		end(ev, FT_LAT_RECLAIM, r);
+		break;
+	default:
+		break;
+	}
+}
+
+void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx)
+{
+	ft_events_add(ctx, r);
+}
+
+int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out, int n)
+{
+	uint64_t have = ev->recent_head < FT_EV_RECENT ? ev->recent_head : FT_EV_RECENT;
+	int i;
+
+	for (i = 0; i < n && (uint64_t)i < have; i++)
+		out[i] = ev->recent[(ev->recent_head - 1 - (uint64_t)i) % FT_EV_RECENT];
+	return i;
+}

@@ -1,0 +1,121 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Aggregation of decoded trace records: extfrag (fallback) events per zone,
+ * fragmenting and ownership-changing, by migratetype pair and by process;
+ * latency histograms from begin/end pairs and the stall event; compaction
+ * outcomes; kcompactd and kswapd wakes; a ring of recent fallbacks.
+ * Pure: records in, counters out.
+ */
+#ifndef FT_MODEL_EVENTS_H
+#define FT_MODEL_EVENTS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/mm.h"
+#include "model/tracedec.h"
+
+#define FT_HIST_BUCKETS	32	/* bucket b: [2^b, 2^(b+1)) us; bucket 0 also holds 0 */
+#define FT_EV_MT	8
+#define FT_EV_ZONES	64
+#define FT_EV_PIDS	512
+#define FT_EV_RECENT	256
+#define FT_EV_OPEN	1024	/* begin events awaiting their end */
+
+struct ft_hist {
+	uint64_t count;
+	uint64_t sum_us;
+	uint64_t max_us;
+	uint64_t bucket[FT_HIST_BUCKETS];
+};
+
+void ft_hist_add(struct ft_hist *h, uint64_t us);
+double ft_hist_mean(const struct ft_hist *h);
+/* Upper bound (us) of the bucket holding the p-th percentile (0 < p <= 100). */
+uint64_t ft_hist_percentile(const struct ft_hist *h, double p);
+
+enum ft_lat_source {
+	FT_LAT_COMPACTION,	/* mm_compaction_begin -> end, per task */
+	FT_LAT_RECLAIM,		/* mm_vmscan_direct_reclaim_begin -> end */
+	FT_LAT_FRAG_STALL,	/* mm_fragmentation_stall duration */
+	FT_LAT_NR
+};
+
+extern const char *const ft_lat_names[FT_LAT_NR];
+
+/* Zone PFN ranges, from zoneinfo, to place an extfrag event. */
+struct ft_zone_range {
+	int node;
+	char name[FT_ZONE_NAME_LEN];
+	uint64_t start, end;	/* [start, end) */
+};
+
+struct ft_extfrag_counts {
+	uint64_t total;
+	uint64_t fragmenting;		/* fallback_order < pageblock_order */
+	uint64_t change_ownership;
+};
+
+struct ft_recent_fallback {
+	uint64_t ts;
+	uint64_t pfn;
+	int zone;			/* index into zones[], -1 unknown */
+	int pid;
+	int8_t alloc_order, fallback_order, alloc_mt, fallback_mt;
+	bool fragmenting, change_ownership;
+};
+
+struct ft_pid_count {
+	int pid;
+	uint64_t count;			/* extfrag events */
+	uint64_t fragmenting;
+};
+
+struct ft_open_begin {
+	int pid;			/* 0: free slot */
+	uint64_t ts;
+};
+
+struct ft_events {
+	int pageblock_order;		/* for "fragmenting"; set by the caller */
+	int nr_zones;
+	struct ft_zone_range zones[FT_EV_ZONES];
+
+	uint64_t records;		/* every record seen */
+	uint64_t by_kind[FT_EV_NR];
+	struct ft_extfrag_counts extfrag;
+	struct ft_extfrag_counts extfrag_zone[FT_EV_ZONES];
+	struct ft_extfrag_counts extfrag_nozone;	/* pfn outside every known zone */
+	uint64_t pair[FT_EV_MT][FT_EV_MT];		/* [alloc_mt][fallback_mt] */
+	int nr_pids;
+	struct ft_pid_count pids[FT_EV_PIDS];
+	uint64_t pids_other;				/* table full */
+
+	struct ft_hist lat[FT_LAT_NR];
+	uint64_t unpaired[FT_LAT_NR];			/* end without begin, or table full */
+	struct ft_open_begin open[FT_LAT_NR][FT_EV_OPEN];
+	uint64_t compact_status[FT_MAX_STATUS + 1];	/* by index in the decoder's list; last: unknown */
+	int compact_status_val[FT_MAX_STATUS];
+	int nr_compact_status;
+
+	uint64_t recent_head;				/* total ever added */
+	struct ft_recent_fallback recent[FT_EV_RECENT];
+};
+
+void ft_events_init(struct ft_events *ev, int pageblock_order);
+/* Forget the counts, keep the zone table and pageblock order. */
+void ft_events_reset(struct ft_events *ev);
+/* Replace the zone table (zoneinfo changed).  Counts stay. */
+void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n);
+/* Copy the compaction status values to count from the decoder. */
+void ft_events_set_status(struct ft_events *ev, const struct ft_tracedec *d);
+
+void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r);
+/* ft_trace_rec_fn adaptor: ctx is a struct ft_events. */
+void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx);
+
+/* @n most recent fallbacks, newest first; returns how many were copied. */
+int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out, int n);
+
+#endif

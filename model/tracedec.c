@@ -1,0 +1,318 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/tracedec.h"
+
+#include <errno.h>
+#include <event-parse.h>
+#include <kbuffer.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/text.h"
+
+const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
+	[FT_EV_EXTFRAG]			= { "kmem", "mm_page_alloc_extfrag" },
+	[FT_EV_FRAG_STALL]		= { "kmem", "mm_fragmentation_stall" },
+	[FT_EV_COMPACT_BEGIN]		= { "compaction", "mm_compaction_begin" },
+	[FT_EV_COMPACT_END]		= { "compaction", "mm_compaction_end" },
+	[FT_EV_COMPACT_SUITABLE]	= { "compaction", "mm_compaction_suitable" },
+	[FT_EV_COMPACT_DEFERRED]	= { "compaction", "mm_compaction_deferred" },
+	[FT_EV_COMPACT_KCOMPACTD_WAKE]	= { "compaction", "mm_compaction_kcompactd_wake" },
+	[FT_EV_COMPACT_MIGRATEPAGES]	= { "compaction", "mm_compaction_migratepages" },
+	[FT_EV_RECLAIM_BEGIN]		= { "vmscan", "mm_vmscan_direct_reclaim_begin" },
+	[FT_EV_RECLAIM_END]		= { "vmscan", "mm_vmscan_direct_reclaim_end" },
+	[FT_EV_WAKEUP_KSWAPD]		= { "vmscan", "mm_vmscan_wakeup_kswapd" },
+	[FT_EV_KSWAPD_WAKE]		= { "vmscan", "mm_vmscan_kswapd_wake" },
+	[FT_EV_KSWAPD_SLEEP]		= { "vmscan", "mm_vmscan_kswapd_sleep" },
+};
+
+int ft_tracedec_init(struct ft_tracedec *d)
+{
+	int i;
+
+	memset(d, 0, sizeof(*d));
+	for (i = 0; i < FT_EV_NR; i++)
+		d->id[i] = -1;
+	d->tep = tep_alloc();
+	if (!d->tep)
+		return -ENOMEM;
+	tep_set_long_size(d->tep, 8);
+	tep_set_page_size(d->tep, 4096);
+	tep_set_file_bigendian(d->tep, TEP_LITTLE_ENDIAN);
+	tep_set_local_bigendian(d->tep, TEP_LITTLE_ENDIAN);
+	return 0;
+}
+
+void ft_tracedec_release(struct ft_tracedec *d)
+{
+	if (d->kbuf)
+		kbuffer_free(d->kbuf);
+	if (d->tep)
+		tep_free(d->tep);
+	d->kbuf = NULL;
+	d->tep = NULL;
+}
+
+int ft_tracedec_header_page(struct ft_tracedec *d, const char *buf, size_t len)
+{
+	char *copy;
+	int err;
+
+	/* libtraceevent wants a mutable buffer */
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	err = tep_parse_header_page(d->tep, copy, len, 8);
+	free(copy);
+	if (err)
+		return -EINVAL;
+	if (d->kbuf)
+		kbuffer_free(d->kbuf);
+	d->kbuf = tep_kbuffer(d->tep);
+	if (!d->kbuf)
+		return -ENOMEM;
+	d->have_header = true;
+	return 0;
+}
+
+static int get_field(struct tep_event *ev, const char *name, struct ft_field *f)
+{
+	struct tep_format_field *tf = tep_find_any_field(ev, name);
+
+	if (!tf || tf->offset < 0 || (tf->size != 1 && tf->size != 2 &&
+				      tf->size != 4 && tf->size != 8))
+		return -EINVAL;
+	f->offset = tf->offset;
+	f->size = tf->size;
+	f->is_signed = tf->flags & TEP_FIELD_IS_SIGNED;
+	f->present = true;
+	return 0;
+}
+
+/* {1, "skipped"}, {2, "deferred"}, ... after "__print_symbolic(REC->status," */
+static void parse_status_names(struct ft_tracedec *d, const char *fmt)
+{
+	const char *p = strstr(fmt, "__print_symbolic(REC->status,");
+
+	d->nr_status = 0;
+	while (p && d->nr_status < FT_MAX_STATUS) {
+		const char *q, *e;
+		char *end;
+		long v;
+
+		p = strchr(p, '{');
+		if (!p)
+			break;
+		v = strtol(p + 1, &end, 0);
+		if (end == p + 1)
+			break;
+		q = strchr(end, '"');
+		e = q ? strchr(q + 1, '"') : NULL;
+		if (!e || (size_t)(e - q - 1) >= sizeof(d->status_name[0]))
+			break;
+		d->status_val[d->nr_status] = (int)v;
+		memcpy(d->status_name[d->nr_status], q + 1, (size_t)(e - q - 1));
+		d->status_name[d->nr_status][e - q - 1] = '\0';
+		d->nr_status++;
+		p = e;
+	}
+}
+
+int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *buf, size_t len)
+{
+	struct tep_event *ev = NULL;
+	struct ft_field ct, cp;
+	char *copy;
+	int i, kind = -1, err = 0;
+
+	for (i = 0; i < FT_EV_NR; i++) {
+		size_t n = strlen(ft_trace_events[i].event);
+
+		if (strcmp(system, ft_trace_events[i].system))
+			continue;
+		/* "name: mm_page_alloc_extfrag\n" */
+		if (len > 6 + n && !memcmp(buf, "name: ", 6) &&
+		    !memcmp(buf + 6, ft_trace_events[i].event, n) &&
+		    (buf[6 + n] == '\n' || buf[6 + n] == '\r')) {
+			kind = i;
+			break;
+		}
+	}
+	if (kind < 0)
+		return -ENOENT;
+	copy = malloc(len + 1);
+	if (!copy)
+		return -ENOMEM;
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	if (tep_parse_format(d->tep, &ev, copy, len, system) || !ev) {
+		free(copy);
+		return -EINVAL;
+	}
+	if (get_field(ev, "common_type", &ct) || get_field(ev, "common_pid", &cp))
+		err = -EINVAL;
+	switch (kind) {
+	case FT_EV_EXTFRAG:
+		err = err ?: get_field(ev, "pfn", &d->f_pfn);
+		err = err ?: get_field(ev, "alloc_order", &d->f_alloc_order);
+		err = err ?: get_field(ev, "fallback_order", &d->f_fallback_order);
+		err = err ?: get_field(ev, "alloc_migratetype", &d->f_alloc_mt);
+		err = err ?: get_field(ev, "fallback_migratetype", &d->f_fallback_mt);
+		err = err ?: get_field(ev, "change_ownership", &d->f_change_ownership);
+		break;
+	case FT_EV_FRAG_STALL:
+		err = err ?: get_field(ev, "nid", &d->f_nid);
+		err = err ?: get_field(ev, "duration", &d->f_duration);
+		break;
+	case FT_EV_COMPACT_END:
+		err = err ?: get_field(ev, "status", &d->f_status);
+		if (!err)
+			parse_status_names(d, copy);
+		break;
+	case FT_EV_KSWAPD_WAKE:
+	case FT_EV_COMPACT_KCOMPACTD_WAKE:
+		err = err ?: get_field(ev, "nid", &d->f_wake_nid);
+		err = err ?: get_field(ev, "order", &d->f_order);
+		break;
+	default:
+		break;
+	}
+	free(copy);
+	if (err)
+		return err;
+	d->common_type_off = ct.offset;
+	d->common_type_size = ct.size;
+	d->common_pid_off = cp.offset;
+	d->id[kind] = ev->id;
+	return 0;
+}
+
+static int64_t field(const unsigned char *data, unsigned int size, const struct ft_field *f,
+		     bool *ok)
+{
+	if (!f->present || (unsigned int)(f->offset + f->size) > size) {
+		*ok = false;
+		return 0;
+	}
+	data += f->offset;
+	switch (f->size) {
+	case 1:
+		return f->is_signed ? (int64_t)(int8_t)data[0] : (int64_t)data[0];
+	case 2: {
+		uint16_t v;
+
+		memcpy(&v, data, 2);
+		return f->is_signed ? (int64_t)(int16_t)v : (int64_t)v;
+	}
+	case 4: {
+		uint32_t v;
+
+		memcpy(&v, data, 4);
+		return f->is_signed ? (int64_t)(int32_t)v : (int64_t)v;
+	}
+	default: {
+		uint64_t v;
+
+		memcpy(&v, data, 8);
+		return (int64_t)v;
+	}
+	}
+}
+
+int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
+		       ft_trace_rec_fn fn, void *ctx)
+{
+	const unsigned char *p = buf;
+	unsigned long long ts;
+	uint64_t commit;
+	void *data;
+	int n = 0, missed;
+
+	/* header: u64 timestamp, long commit; the data size is in the low bits */
+	if (!d->kbuf || len < 16 || len > (1u << 20))
+		goto bad;
+	memcpy(&commit, p + 8, 8);
+	if ((commit & ((1u << 27) - 1)) > len - 16)
+		goto bad;
+	if (kbuffer_load_subbuffer(d->kbuf, (void *)buf) < 0)
+		goto bad;
+	missed = kbuffer_missed_events(d->kbuf);
+	if (missed > 0)
+		d->missed += (uint64_t)missed;
+	else if (missed < 0)
+		d->missed_unknown++;
+	for (data = kbuffer_read_event(d->kbuf, &ts); data;
+	     data = kbuffer_next_event(d->kbuf, NULL)) {
+		const unsigned char *rec = data;
+		int size = kbuffer_event_size(d->kbuf);
+		struct ft_trace_rec r;
+		bool ok = true;
+		int id, kind;
+
+		ts = kbuffer_timestamp(d->kbuf);
+		if (size < 8 || rec + size > p + len || rec < p) {
+			d->bad++;
+			break;
+		}
+		id = (int)field(rec, (unsigned int)size, &(struct ft_field){
+			.offset = d->common_type_off, .size = d->common_type_size,
+			.present = true }, &ok);
+		for (kind = 0; kind < FT_EV_NR; kind++)
+			if (d->id[kind] == id)
+				break;
+		if (kind == FT_EV_NR)
+			continue;
+		memset(&r, 0, sizeof(r));
+		r.kind = kind;
+		r.ts = ts;
+		r.cpu = cpu;
+		r.pid = (int)field(rec, (unsigned int)size, &(struct ft_field){
+			.offset = d->common_pid_off, .size = 4, .is_signed = true,
+			.present = true }, &ok);
+		switch (kind) {
+		case FT_EV_EXTFRAG:
+			r.u.extfrag.pfn = (uint64_t)field(rec, size, &d->f_pfn, &ok);
+			r.u.extfrag.alloc_order = (int)field(rec, size, &d->f_alloc_order, &ok);
+			r.u.extfrag.fallback_order = (int)field(rec, size, &d->f_fallback_order, &ok);
+			r.u.extfrag.alloc_mt = (int)field(rec, size, &d->f_alloc_mt, &ok);
+			r.u.extfrag.fallback_mt = (int)field(rec, size, &d->f_fallback_mt, &ok);
+			r.u.extfrag.change_ownership = (int)field(rec, size, &d->f_change_ownership, &ok);
+			break;
+		case FT_EV_FRAG_STALL:
+			r.u.stall.nid = (int)field(rec, size, &d->f_nid, &ok);
+			r.u.stall.duration_us = (uint64_t)field(rec, size, &d->f_duration, &ok);
+			break;
+		case FT_EV_COMPACT_END:
+			r.u.compact_end.status = (int)field(rec, size, &d->f_status, &ok);
+			break;
+		case FT_EV_KSWAPD_WAKE:
+		case FT_EV_COMPACT_KCOMPACTD_WAKE:
+			r.u.wake.nid = (int)field(rec, size, &d->f_wake_nid, &ok);
+			r.u.wake.order = (int)field(rec, size, &d->f_order, &ok);
+			break;
+		default:
+			break;
+		}
+		if (!ok) {
+			d->bad++;
+			continue;
+		}
+		fn(&r, ctx);
+		n++;
+	}
+	return n;
+bad:
+	d->bad++;
+	return -EINVAL;
+}
+
+const char *ft_tracedec_status_name(const struct ft_tracedec *d, int status)
+{
+	int i;
+
+	for (i = 0; i < d->nr_status; i++)
+		if (d->status_val[i] == status)
+			return d->status_name[i];
+	return NULL;
+}

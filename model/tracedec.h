@@ -1,0 +1,128 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Decoding of raw ftrace sub-buffers (trace_pipe_raw pages) into records
+ * of the mm events fragtop follows.  Pure: it is given the text of
+ * events/header_page and of each event's format file, and the bytes of
+ * sub-buffers; it resolves every field by name from the format (never a
+ * hard-coded offset) and walks sub-buffers with libtraceevent's kbuffer.
+ *
+ * Ownership: struct ft_tracedec owns its tep handle and kbuffer.
+ */
+#ifndef FT_MODEL_TRACEDEC_H
+#define FT_MODEL_TRACEDEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum ft_trace_event {
+	FT_EV_EXTFRAG,
+	FT_EV_FRAG_STALL,		/* kernels with the stall patch only */
+	FT_EV_COMPACT_BEGIN,
+	FT_EV_COMPACT_END,
+	FT_EV_COMPACT_SUITABLE,
+	FT_EV_COMPACT_DEFERRED,
+	FT_EV_COMPACT_KCOMPACTD_WAKE,
+	FT_EV_COMPACT_MIGRATEPAGES,
+	FT_EV_RECLAIM_BEGIN,
+	FT_EV_RECLAIM_END,
+	FT_EV_WAKEUP_KSWAPD,
+	FT_EV_KSWAPD_WAKE,
+	FT_EV_KSWAPD_SLEEP,
+	FT_EV_NR
+};
+
+struct ft_trace_event_def {
+	const char *system;
+	const char *event;
+};
+
+extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
+
+/* One decoded event. */
+struct ft_trace_rec {
+	enum ft_trace_event kind;
+	uint64_t ts;			/* ns, trace clock */
+	int cpu;
+	int pid;
+	union {
+		struct {
+			uint64_t pfn;
+			int alloc_order, fallback_order;
+			int alloc_mt, fallback_mt;
+			int change_ownership;
+		} extfrag;
+		struct {
+			int status;
+		} compact_end;
+		struct {
+			int nid;
+			uint64_t duration_us;
+		} stall;
+		struct {
+			int nid, order;
+		} wake;
+	} u;
+};
+
+/* A field's place in an event record, from its format file. */
+struct ft_field {
+	int offset, size;
+	bool is_signed;
+	bool present;
+};
+
+#define FT_MAX_STATUS 16
+
+struct ft_tracedec {
+	struct tep_handle *tep;		/* owned */
+	struct kbuffer *kbuf;		/* owned */
+	bool have_header;
+	int common_type_off, common_type_size;
+	int common_pid_off;
+	int id[FT_EV_NR];		/* event id, -1 if no format was given */
+	struct ft_field f_pfn, f_alloc_order, f_fallback_order, f_alloc_mt,
+			f_fallback_mt, f_change_ownership, f_status, f_nid,
+			f_duration, f_order, f_wake_nid;
+	/* mm_compaction_end status values and names, from its print fmt */
+	int nr_status;
+	int status_val[FT_MAX_STATUS];
+	char status_name[FT_MAX_STATUS][24];
+	/* per decode call */
+	uint64_t missed;		/* events the kernel said it dropped */
+	uint64_t missed_unknown;	/* sub-buffers flagged lossy without a count */
+	uint64_t bad;			/* malformed sub-buffers or records */
+};
+
+int ft_tracedec_init(struct ft_tracedec *d);
+void ft_tracedec_release(struct ft_tracedec *d);
+
+/* events/header_page text.  0 or -EINVAL. */
+int ft_tracedec_header_page(struct ft_tracedec *d, const char *buf, size_t len);
+
+/*
+ * One event's format text; the event is recognised by its "name:" line
+ * and @system.  0, -ENOENT (not one of ours, ignored), -EINVAL (malformed
+ * or lacking a field we need).
+ */
+int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *buf, size_t len);
+
+static inline bool ft_tracedec_has(const struct ft_tracedec *d, enum ft_trace_event ev)
+{
+	return d->id[ev] >= 0;
+}
+
+typedef void (*ft_trace_rec_fn)(const struct ft_trace_rec *rec, void *ctx);
+
+/*
+ * Decode one sub-buffer of @len bytes read from CPU @cpu, calling @fn for
+ * each record of a known event.  Returns the number of records passed to
+ * @fn, or -EINVAL for a malformed sub-buffer (counted in d->bad).
+ */
+int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
+		       ft_trace_rec_fn fn, void *ctx);
+
+/* Name of a compaction status value ("success", ...), or NULL. */
+const char *ft_tracedec_status_name(const struct ft_tracedec *d, int status);
+
+#endif
