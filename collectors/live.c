@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/live.h"
 
+#include "collectors/diag.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +25,10 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 
 void ft_live_close(struct ft_live *l)
 {
+	ft_trace_close(&l->trace);
+	if (l->tracing)
+		ft_procname_release(&l->procname);
+	l->tracing = false;
 	ft_sample_release(&l->sample);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
@@ -55,8 +61,78 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	err = ft_sample_update(&l->sample, &raw);
 	read_knobs(l);
 	ft_host_refresh(&l->host);
+	ft_live_trace_poll(l);
 	l->ticks++;
 	return err;
+}
+
+/* Keep the aggregator's zone table and pageblock order in step with the sample. */
+static void sync_events(struct ft_live *l)
+{
+	struct ft_zone_range r[FT_EV_ZONES];
+	const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
+	size_t i;
+	int n = 0;
+
+	if (ft_sample_has(&l->sample, FT_SRC_ZONEINFO)) {
+		for (i = 0; i < zi->nr && n < FT_EV_ZONES; i++) {
+			const struct ft_zi_zone *z = &zi->zones[i];
+
+			if (!(z->has & FT_ZI_START_PFN) || !z->spanned)
+				continue;
+			r[n].node = z->node;
+			snprintf(r[n].name, sizeof(r[n].name), "%s", z->name);
+			r[n].start = z->start_pfn;
+			r[n].end = z->start_pfn + z->spanned;
+			n++;
+		}
+		ft_events_set_zones(&l->events, r, n);
+	}
+	if (l->sample.pageblock_order >= 0)
+		l->events.pageblock_order = l->sample.pageblock_order;
+}
+
+int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
+{
+	int err, stale;
+
+	ft_events_init(&l->events, l->sample.pageblock_order >= 0 ?
+		       l->sample.pageblock_order : l->host.pmd_order);
+	if (strcmp(l->root, "/")) {
+		l->trace_err = -EXDEV;
+		return l->trace_err;
+	}
+	stale = ft_trace_remove_stale();
+	if (stale > 0)
+		ft_diag(FT_DIAG_INFO, "removed %d tracefs instance%s left by a fragtop that died",
+			stale, stale > 1 ? "s" : "");
+	err = ft_trace_open(&l->trace, buffer_kb);
+	if (err) {
+		l->trace_err = err;
+		ft_diag(FT_DIAG_WARN, "no tracepoints: %s", ft_trace_strerror(err));
+		return err;
+	}
+	l->tracing = true;
+	l->trace_err = 0;
+	ft_procname_init(&l->procname);
+	ft_events_set_status(&l->events, &l->trace.dec);
+	sync_events(l);
+	return 0;
+}
+
+void ft_live_trace_poll(struct ft_live *l)
+{
+	int i;
+
+	if (!l->tracing)
+		return;
+	sync_events(l);
+
+	ft_trace_drain(&l->trace, ft_events_add_cb, &l->events);
+	l->lost = ft_trace_lost(&l->trace);
+	/* name new pids now: short-lived ones are gone by the report */
+	for (i = 0; i < l->events.nr_pids; i++)
+		ft_procname_get(&l->procname, l->events.pids[i].pid);
 }
 
 double ft_live_pti_age(const struct ft_live *l, uint64_t now_ns)

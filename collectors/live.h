@@ -13,7 +13,10 @@
 
 #include "collectors/host.h"
 #include "collectors/procfs.h"
+#include "collectors/procname.h"
+#include "collectors/tracefs.h"
 #include "controls/knobs.h"
+#include "model/events.h"
 #include "model/sample.h"
 
 #define FT_LIVE_MAX_KNOBS 32
@@ -27,6 +30,15 @@ struct ft_live {
 	uint64_t pti_last_ns;		/* 0: never read */
 	struct ft_knob_value knobs[FT_LIVE_MAX_KNOBS];	/* index of ft_knobs[] */
 	unsigned long ticks;
+
+	/* tracepoints: events accumulate from ft_live_trace_start() on */
+	struct ft_trace trace;
+	bool tracing;
+	int trace_err;			/* why not tracing (0 if tracing or not asked) */
+	struct ft_events events;
+	uint64_t lost;			/* last ft_trace_lost() */
+	/* names of the processes behind fallbacks, taken while they live */
+	struct ft_procname procname;
 };
 
 /* 0 or -errno (the root cannot be opened). */
@@ -38,6 +50,16 @@ void ft_live_close(struct ft_live *l);
  * whatever its cadence.  Returns ft_sample_update()'s result.
  */
 int ft_live_tick(struct ft_live *l, bool force_pti);
+
+/*
+ * Start tracing into a private instance (stale ones of dead fragtops are
+ * removed first).  On failure tracing stays off, the reason is in
+ * l->trace_err and reported once through ft_diag(); everything else works.
+ */
+int ft_live_trace_start(struct ft_live *l, size_t buffer_kb);
+
+/* Read and aggregate what the trace buffers hold (also done by each tick). */
+void ft_live_trace_poll(struct ft_live *l);
 
 /* Seconds since pagetypeinfo was last parsed, or -1 if never. */
 double ft_live_pti_age(const struct ft_live *l, uint64_t now_ns);

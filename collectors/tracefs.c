@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,6 +73,62 @@ int ft_trace_remove_stale(void)
 	return removed;
 }
 
+/* Load header_page and our events' formats into the decoder. */
+static int load_formats(struct ft_trace *t)
+{
+	char *buf;
+	int i, size = 0, err;
+
+	err = ft_tracedec_init(&t->dec);
+	if (err)
+		return err;
+	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	if (!buf)
+		return -EIO;
+	err = ft_tracedec_header_page(&t->dec, buf, (size_t)size);
+	free(buf);
+	if (err)
+		return err;
+	for (i = 0; i < FT_EV_NR; i++) {
+		if (!(t->enabled & (1u << i)))
+			continue;
+		buf = tracefs_event_file_read(NULL, ft_trace_events[i].system,
+					      ft_trace_events[i].event, "format", &size);
+		if (!buf)
+			continue;
+		if (ft_tracedec_format(&t->dec, ft_trace_events[i].system, buf, (size_t)size))
+			t->enabled &= ~(1u << i);	/* cannot decode it: do not count on it */
+		free(buf);
+	}
+	return 0;
+}
+
+static int open_cpus(struct ft_trace *t)
+{
+	int cpu, opened = 0;
+
+	t->nr_cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	if (t->nr_cpus <= 0)
+		t->nr_cpus = 1;
+	t->cpus = calloc((size_t)t->nr_cpus, sizeof(*t->cpus));
+	if (!t->cpus)
+		return -ENOMEM;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		t->cpus[cpu] = tracefs_cpu_open(t->inst, cpu, true);
+		if (!t->cpus[cpu])
+			continue;	/* offline CPU */
+		opened++;
+		if (tracefs_cpu_read_size(t->cpus[cpu]) > t->page_size)
+			t->page_size = tracefs_cpu_read_size(t->cpus[cpu]);
+	}
+	if (!opened)
+		return -ENODEV;
+	if (t->page_size <= 0)
+		t->page_size = (int)sysconf(_SC_PAGESIZE);
+	t->page = malloc((size_t)t->page_size);
+	return t->page ? 0 : -ENOMEM;
+}
+
 int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
 {
 	int i, err = tracing_dir_err();
@@ -95,17 +152,85 @@ int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
 		err = -ENODEV;
 		goto out_destroy;
 	}
+	err = load_formats(t);
+	if (!err)
+		err = open_cpus(t);
+	if (err)
+		goto out_destroy;
 	return 0;
 
 out_destroy:
-	tracefs_instance_destroy(t->inst);
-	tracefs_instance_free(t->inst);
-	t->inst = NULL;
+	ft_trace_close(t);
 	return err;
+}
+
+static long decode(struct ft_trace *t, int cpu, int n, ft_trace_rec_fn fn, void *ctx)
+{
+	int r;
+
+	t->pages_read++;
+	t->bytes_read += (uint64_t)n;
+	r = ft_tracedec_subbuf(&t->dec, t->page, (size_t)n, cpu, fn, ctx);
+	return r > 0 ? r : 0;
+}
+
+long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx)
+{
+	long records = 0;
+	int cpu, n;
+
+	if (!t->inst)
+		return -EBADF;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		struct tracefs_cpu *tc = t->cpus[cpu];
+
+		if (!tc)
+			continue;
+		/* whole pages, zero-copy through a pipe */
+		while ((n = tracefs_cpu_buffered_read(tc, t->page, true)) > 0)
+			records += decode(t, cpu, n, fn, ctx);
+		/* what is left in the page the kernel is still filling */
+		while ((n = tracefs_cpu_read(tc, t->page, true)) > 0)
+			records += decode(t, cpu, n, fn, ctx);
+	}
+	return records;
+}
+
+uint64_t ft_trace_lost(struct ft_trace *t)
+{
+	uint64_t lost = t->dec.missed + t->dec.missed_unknown;
+	int cpu;
+
+	for (cpu = 0; t->inst && cpu < t->nr_cpus; cpu++) {
+		char file[64], *buf, *p;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		buf = tracefs_instance_file_read(t->inst, file, NULL);
+		if (!buf)
+			continue;
+		/* "overrun: N" and "dropped events: N" */
+		if ((p = strstr(buf, "\noverrun:")) || !strncmp(buf, "overrun:", 8))
+			lost += strtoull(strchr(p ? p + 1 : buf, ':') + 1, NULL, 10);
+		if ((p = strstr(buf, "dropped events:")))
+			lost += strtoull(p + 15, NULL, 10);
+		free(buf);
+	}
+	return lost;
 }
 
 void ft_trace_close(struct ft_trace *t)
 {
+	int cpu;
+
+	for (cpu = 0; t->cpus && cpu < t->nr_cpus; cpu++)
+		if (t->cpus[cpu])
+			tracefs_cpu_close(t->cpus[cpu]);
+	free(t->cpus);
+	t->cpus = NULL;
+	free(t->page);
+	t->page = NULL;
+	if (t->dec.tep)
+		ft_tracedec_release(&t->dec);
 	if (!t->inst)
 		return;
 	tracefs_event_disable(t->inst, NULL, NULL);
@@ -125,6 +250,8 @@ const char *ft_trace_strerror(int err)
 		return "tracing needs root";
 	case -ENODEV:
 		return "this kernel has none of the mm tracepoints fragtop uses";
+	case -EXDEV:
+		return "--root is not this host's kernel";
 	default:
 		return strerror(-err);
 	}

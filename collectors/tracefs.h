@@ -20,11 +20,19 @@
 #define FT_TRACE_PREFIX "fragtop-"
 
 struct tracefs_instance;
+struct tracefs_cpu;
 
 struct ft_trace {
 	struct tracefs_instance *inst;	/* owned */
 	char name[64];
 	unsigned int enabled;		/* bit per enum ft_trace_event */
+	int nr_cpus;
+	struct tracefs_cpu **cpus;	/* owned; NULL entries for CPUs not opened */
+	void *page;			/* one sub-buffer, owned */
+	int page_size;
+	struct ft_tracedec dec;		/* formats of this kernel, owned */
+	uint64_t pages_read;
+	uint64_t bytes_read;
 };
 
 /*
@@ -41,6 +49,19 @@ int ft_trace_remove_stale(void);
  */
 int ft_trace_open(struct ft_trace *t, size_t buffer_kb);
 void ft_trace_close(struct ft_trace *t);
+
+/*
+ * Read everything the kernel has buffered on every CPU (whole pages by
+ * splice, then the partial page by read) and decode it, calling @fn for
+ * each record.  Returns the number of records, or -errno.
+ */
+long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx);
+
+/*
+ * Events lost: the kernel's per-CPU overrun and dropped counts for our
+ * instance plus what the sub-buffers said was missed.
+ */
+uint64_t ft_trace_lost(struct ft_trace *t);
 
 static inline bool ft_trace_has(const struct ft_trace *t, enum ft_trace_event ev)
 {

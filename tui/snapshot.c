@@ -4,10 +4,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "collectors/procname.h"
 #include "model/frag.h"
 #include "tui/json.h"
 
@@ -125,6 +127,150 @@ static void json_knobs(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 }
 
+static const char *mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
+{
+	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)
+		return s->pti.types[mt];
+	snprintf(buf, sz, "mt%d", mt);
+	return buf;
+}
+
+static void json_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
+{
+	ft_json_u64(j, "total", c->total);
+	ft_json_u64(j, "fragmenting", c->fragmenting);
+	ft_json_u64(j, "change_ownership", c->change_ownership);
+}
+
+static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *h)
+{
+	int b, last = -1;
+
+	ft_json_obj_begin(j, key);
+	ft_json_u64(j, "count", h->count);
+	ft_json_double(j, "mean_us", h->count ? ft_hist_mean(h) : NAN);
+	ft_json_u64(j, "p50_us", ft_hist_percentile(h, 50));
+	ft_json_u64(j, "p99_us", ft_hist_percentile(h, 99));
+	ft_json_u64(j, "max_us", h->max_us);
+	for (b = 0; b < FT_HIST_BUCKETS; b++)
+		if (h->bucket[b])
+			last = b;
+	/* power-of-two buckets: [lo_us, 2*lo_us), the first from 0 */
+	ft_json_arr_begin(j, "buckets");
+	for (b = 0; b <= last; b++) {
+		ft_json_obj_begin(j, NULL);
+		j->inline_[j->depth] = true;
+		ft_json_u64(j, "lo_us", b ? 1ull << b : 0);
+		ft_json_u64(j, "hi_us", 2ull << b);
+		ft_json_u64(j, "count", h->bucket[b]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
+static void json_events(struct ft_json *j, const struct ft_live *l)
+{
+	const struct ft_events *ev = &l->events;
+	const struct ft_sample *s = &l->sample;
+	struct ft_procname *pn = (struct ft_procname *)&l->procname;
+	char a[16], b[16];
+	int i, k;
+	static const enum ft_trace_event lat_event[FT_LAT_NR] = {
+		[FT_LAT_COMPACTION] = FT_EV_COMPACT_END,
+		[FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
+		[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
+	};
+
+	if (!l->tracing) {
+		ft_json_null(j, "events");
+		ft_json_null(j, "latency");
+		ft_json_str(j, "trace_error", l->trace_err ? ft_trace_strerror(l->trace_err) :
+			    "not traced (use --interval SECS)");
+		return;
+	}
+	ft_json_obj_begin(j, "events");
+	ft_json_u64(j, "lost", l->lost);
+	ft_json_obj_begin(j, "available");
+	for (i = 0; i < FT_EV_NR; i++)
+		ft_json_bool(j, ft_trace_events[i].event, ft_trace_has(&l->trace, i));
+	ft_json_obj_end(j);
+	ft_json_obj_begin(j, "extfrag");
+	json_counts(j, &ev->extfrag);
+	ft_json_i64(j, "pageblock_order", ev->pageblock_order);
+	ft_json_arr_begin(j, "by_zone");
+	for (i = 0; i < ev->nr_zones; i++) {
+		if (!ev->extfrag_zone[i].total)
+			continue;
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", ev->zones[i].node);
+		ft_json_str(j, "zone", ev->zones[i].name);
+		json_counts(j, &ev->extfrag_zone[i]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_arr_begin(j, "by_migratetype");
+	for (i = 0; i < FT_EV_MT; i++)
+		for (k = 0; k < FT_EV_MT; k++) {
+			if (!ev->pair[i][k])
+				continue;
+			ft_json_obj_begin(j, NULL);
+			ft_json_str(j, "alloc", mt_name(s, i, a, sizeof(a)));
+			ft_json_str(j, "fallback", mt_name(s, k, b, sizeof(b)));
+			ft_json_u64(j, "count", ev->pair[i][k]);
+			ft_json_obj_end(j);
+		}
+	ft_json_arr_end(j);
+	ft_json_arr_begin(j, "top_processes");
+	{
+		struct ft_pid_count top[10];
+		int n = 0;
+
+		for (i = 0; i < ev->nr_pids; i++) {
+			int pos = n < 10 ? n++ : 9;
+
+			if (n == 10 && pos == 9 && ev->pids[i].count <= top[9].count)
+				continue;
+			top[pos] = ev->pids[i];
+			while (pos > 0 && top[pos].count > top[pos - 1].count) {
+				struct ft_pid_count t = top[pos];
+
+				top[pos] = top[pos - 1];
+				top[--pos] = t;
+			}
+		}
+		for (i = 0; i < n; i++) {
+			ft_json_obj_begin(j, NULL);
+			ft_json_i64(j, "pid", top[i].pid);
+			ft_json_str(j, "comm", ft_procname_get(pn, top[i].pid));
+			ft_json_u64(j, "count", top[i].count);
+			ft_json_u64(j, "fragmenting", top[i].fragmenting);
+			ft_json_obj_end(j);
+		}
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+	ft_json_obj_begin(j, "compaction_status");
+	for (i = 0; i < ev->nr_compact_status; i++)
+		ft_json_u64(j, l->trace.dec.status_name[i], ev->compact_status[i]);
+	if (ev->compact_status[FT_MAX_STATUS])
+		ft_json_u64(j, "unknown", ev->compact_status[FT_MAX_STATUS]);
+	ft_json_obj_end(j);
+	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
+	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
+	ft_json_u64(j, "wakeup_kswapd", ev->by_kind[FT_EV_WAKEUP_KSWAPD]);
+	ft_json_u64(j, "compaction_deferred", ev->by_kind[FT_EV_COMPACT_DEFERRED]);
+	ft_json_obj_end(j);
+	ft_json_obj_begin(j, "latency");
+	for (i = 0; i < FT_LAT_NR; i++) {
+		if (!ft_trace_has(&l->trace, lat_event[i]))
+			ft_json_null(j, ft_lat_names[i]);	/* absent on this kernel */
+		else
+			json_hist(j, ft_lat_names[i], &ev->lat[i]);
+	}
+	ft_json_obj_end(j);
+}
+
 void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 {
 	const struct ft_sample *s = &l->sample;
@@ -179,6 +325,7 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 		ft_json_i64(&j, s->vmstat.items[i].name, s->vmstat.items[i].value);
 	ft_json_obj_end(&j);
 	json_knobs(&j, l);
+	json_events(&j, l);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
@@ -236,13 +383,23 @@ void ft_snapshot_table(FILE *f, const struct ft_live *l)
 		fprintf(f, "\n(pagetypeinfo: %s)\n", strerror(-s->err[FT_SRC_PAGETYPEINFO]));
 }
 
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
 static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: fragtop snapshot [--json] [--root DIR] [--interval SECS]\n"
 		"  --json           print JSON instead of a table\n"
 		"  --root DIR       read /proc and /sys under DIR (a captured tree)\n"
-		"  --interval SECS  take two samples SECS apart and add rates\n");
+		"  --interval SECS  take two samples SECS apart and add rates, and (as\n"
+		"                   root, live) trace the mm events in between\n"
+		"  --no-trace       no tracepoints\n"
+		"  --trace-buffer-kb KB  per-CPU trace buffer (default 8192)\n");
 }
 
 int ft_cmd_snapshot(int argc, char **argv)
@@ -251,13 +408,17 @@ int ft_cmd_snapshot(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "interval", required_argument, NULL, 'i' },
+		{ "no-trace", no_argument, NULL, 'T' },
+		{ "trace-buffer-kb", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *root = "/";
 	double interval = 0;
-	bool json = false;
+	bool json = false, trace = true;
+	long buffer_kb = 8192;
 	struct ft_live live;
+	struct sigaction sa;
 	char *end;
 	int c, err;
 
@@ -274,6 +435,16 @@ int ft_cmd_snapshot(int argc, char **argv)
 			interval = strtod(optarg, &end);
 			if (*end || !(interval >= 0) || interval > 86400) {
 				fprintf(stderr, "fragtop: --interval: '%s' is not a number of seconds (0-86400)\n", optarg);
+				return 2;
+			}
+			break;
+		case 'T':
+			trace = false;
+			break;
+		case 'B':
+			buffer_kb = strtol(optarg, &end, 10);
+			if (*end || buffer_kb < 4 || buffer_kb > 4 << 20) {
+				fprintf(stderr, "fragtop: --trace-buffer-kb: '%s' is not a size in KiB (4-4194304)\n", optarg);
 				return 2;
 			}
 			break;
@@ -294,13 +465,25 @@ int ft_cmd_snapshot(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 	err = ft_live_tick(&live, true);
 	if (!err && interval > 0) {
-		struct timespec ts = { (time_t)interval,
-				       (long)((interval - floor(interval)) * 1e9) };
+		uint64_t until = ft_now_ns() + (uint64_t)(interval * 1e9);
 
-		while (nanosleep(&ts, &ts) && errno == EINTR)
-			;
+		if (trace)
+			ft_live_trace_start(&live, (size_t)buffer_kb);
+		/* drain the trace buffers often enough that they never overflow */
+		while (!stop && ft_now_ns() < until) {
+			uint64_t left = until - ft_now_ns();
+			struct timespec ts = { 0, (long)(left < 100000000 ? left : 100000000) };
+
+			nanosleep(&ts, NULL);
+			ft_live_trace_poll(&live);
+		}
 		err = ft_live_tick(&live, true);
 	}
 	if (err) {
@@ -313,5 +496,5 @@ int ft_cmd_snapshot(int argc, char **argv)
 	else
 		ft_snapshot_table(stdout, &live);
 	ft_live_close(&live);
-	return 0;
+	return stop ? 128 + stop : 0;
 }
