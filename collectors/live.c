@@ -4,6 +4,7 @@
 #include "collectors/diag.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -45,6 +46,48 @@ static void read_knobs(struct ft_live *l)
 			l->knobs[i].err = -EOPNOTSUPP;
 }
 
+static void update_event_rates(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), m[FT_M_NR];
+	double dt = (double)(now - l->ev_prev_t_ns) / 1e9;
+	int i;
+
+	ft_events_metrics(&l->events, m);
+	for (i = 0; i < FT_M_NR; i++) {
+		l->ev_rate[i] = l->ev_prev_t_ns && dt > 0 ? (double)(m[i] - l->ev_prev[i]) / dt : NAN;
+		if (!isnan(l->ev_rate[i]))
+			ft_series_push(&l->ev_series[i], l->ev_rate[i]);
+		l->ev_prev[i] = m[i];
+	}
+	for (i = 0; i < l->events.nr_zones; i++) {
+		const struct ft_extfrag_counts *c = &l->events.extfrag_zone[i];
+
+		l->zone_extfrag_rate[i] = l->ev_prev_t_ns && dt > 0 ?
+			(double)(c->total - l->zone_prev[i].total) / dt : NAN;
+		l->zone_frag_rate[i] = l->ev_prev_t_ns && dt > 0 ?
+			(double)(c->fragmenting - l->zone_prev[i].fragmenting) / dt : NAN;
+		l->zone_prev[i] = *c;
+	}
+	l->ev_prev_t_ns = now;
+}
+
+void ft_live_zone_extfrag_rate(const struct ft_live *l, int node, const char *zone,
+			       double *total, double *fragmenting)
+{
+	int i;
+
+	*total = *fragmenting = NAN;
+	if (!l->tracing)
+		return;
+	for (i = 0; i < l->events.nr_zones; i++) {
+		if (l->events.zones[i].node == node && !strcmp(l->events.zones[i].name, zone)) {
+			*total = l->zone_extfrag_rate[i];
+			*fragmenting = l->zone_frag_rate[i];
+			return;
+		}
+	}
+}
+
 int ft_live_tick(struct ft_live *l, bool force_pti)
 {
 	unsigned int mask = (1u << FT_SRC_ZONEINFO) | (1u << FT_SRC_BUDDYINFO) |
@@ -62,6 +105,8 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	read_knobs(l);
 	ft_host_refresh(&l->host);
 	ft_live_trace_poll(l);
+	if (l->tracing)
+		update_event_rates(l);
 	l->ticks++;
 	return err;
 }
@@ -115,6 +160,8 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 	l->tracing = true;
 	l->trace_err = 0;
 	ft_procname_init(&l->procname);
+	for (int i = 0; i < FT_M_NR; i++)
+		l->ev_rate[i] = NAN;
 	ft_events_set_status(&l->events, &l->trace.dec);
 	sync_events(l);
 	return 0;

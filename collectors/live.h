@@ -18,6 +18,7 @@
 #include "controls/knobs.h"
 #include "model/events.h"
 #include "model/sample.h"
+#include "model/series.h"
 
 #define FT_LIVE_MAX_KNOBS 32
 
@@ -39,7 +40,18 @@ struct ft_live {
 	uint64_t lost;			/* last ft_trace_lost() */
 	/* names of the processes behind fallbacks, taken while they live */
 	struct ft_procname procname;
+	/* per-tick rates of the event counters, and their history */
+	uint64_t ev_prev[FT_M_NR];
+	uint64_t ev_prev_t_ns;
+	double ev_rate[FT_M_NR];		/* per second over the last tick; NAN before */
+	struct ft_series ev_series[FT_M_NR];
+	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
+	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
 };
+
+/* Fallback rates of a zone over the last tick (NAN when not tracing). */
+void ft_live_zone_extfrag_rate(const struct ft_live *l, int node, const char *zone,
+			       double *total, double *fragmenting);
 
 /* 0 or -errno (the root cannot be opened). */
 int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s);

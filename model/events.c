@@ -249,3 +249,37 @@ int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out,
 		out[i] = ev->recent[(ev->recent_head - 1 - (uint64_t)i) % FT_EV_RECENT];
 	return i;
 }
+
+const char *const ft_ev_metric_names[FT_M_NR] = {
+	[FT_M_EXTFRAG] = "fallbacks (extfrag)",
+	[FT_M_FRAGMENTING] = "  fragmenting",
+	[FT_M_OWNERSHIP] = "  ownership changed",
+	[FT_M_COMPACTION] = "compactions",
+	[FT_M_RECLAIM] = "direct reclaims",
+	[FT_M_KSWAPD_WAKE] = "kswapd wakes",
+	[FT_M_KCOMPACTD_WAKE] = "kcompactd wakes",
+	[FT_M_FRAG_STALL] = "fragmentation stalls",
+};
+
+const enum ft_trace_event ft_ev_metric_event[FT_M_NR] = {
+	[FT_M_EXTFRAG] = FT_EV_EXTFRAG,
+	[FT_M_FRAGMENTING] = FT_EV_EXTFRAG,
+	[FT_M_OWNERSHIP] = FT_EV_EXTFRAG,
+	[FT_M_COMPACTION] = FT_EV_COMPACT_END,
+	[FT_M_RECLAIM] = FT_EV_RECLAIM_END,
+	[FT_M_KSWAPD_WAKE] = FT_EV_KSWAPD_WAKE,
+	[FT_M_KCOMPACTD_WAKE] = FT_EV_COMPACT_KCOMPACTD_WAKE,
+	[FT_M_FRAG_STALL] = FT_EV_FRAG_STALL,
+};
+
+void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
+{
+	out[FT_M_EXTFRAG] = ev->extfrag.total;
+	out[FT_M_FRAGMENTING] = ev->extfrag.fragmenting;
+	out[FT_M_OWNERSHIP] = ev->extfrag.change_ownership;
+	out[FT_M_COMPACTION] = ev->by_kind[FT_EV_COMPACT_END];
+	out[FT_M_RECLAIM] = ev->by_kind[FT_EV_RECLAIM_END];
+	out[FT_M_KSWAPD_WAKE] = ev->by_kind[FT_EV_KSWAPD_WAKE];
+	out[FT_M_KCOMPACTD_WAKE] = ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE];
+	out[FT_M_FRAG_STALL] = ev->by_kind[FT_EV_FRAG_STALL];
+}

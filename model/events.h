@@ -115,6 +115,25 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r);
 /* ft_trace_rec_fn adaptor: ctx is a struct ft_events. */
 void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx);
 
+/* Counters followed per tick (rates, sparklines). */
+enum ft_ev_metric {
+	FT_M_EXTFRAG,
+	FT_M_FRAGMENTING,
+	FT_M_OWNERSHIP,
+	FT_M_COMPACTION,	/* mm_compaction_end */
+	FT_M_RECLAIM,		/* mm_vmscan_direct_reclaim_end */
+	FT_M_KSWAPD_WAKE,
+	FT_M_KCOMPACTD_WAKE,
+	FT_M_FRAG_STALL,
+	FT_M_NR
+};
+
+extern const char *const ft_ev_metric_names[FT_M_NR];
+/* The trace event a metric needs, to tell "absent on this kernel" from 0. */
+extern const enum ft_trace_event ft_ev_metric_event[FT_M_NR];
+
+void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR]);
+
 /* @n most recent fallbacks, newest first; returns how many were copied. */
 int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out, int n);
 

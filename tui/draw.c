@@ -1,9 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tui/draw.h"
 
+#include <langinfo.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
+
+#include "model/series.h"
 
 static bool colors_on;
 
@@ -129,5 +133,55 @@ void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 	va_end(ap);
 	attron((int)attr);
 	mvaddnstr(y, x, buf, room);
+	attroff((int)attr);
+}
+
+static bool utf8(void)
+{
+	static int cached = -1;
+
+	if (cached < 0)
+		cached = !strcmp(nl_langinfo(CODESET), "UTF-8");
+	return cached;
+}
+
+void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max)
+{
+	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = " .:-=+*#%";
+	int i;
+
+	if (y < 0 || y >= LINES)
+		return;
+	for (i = 0; i < w && x + i < COLS; i++) {
+		double v = ft_series_get(s, (unsigned long)(w - 1 - i));
+		int level = 0;
+
+		if (!isnan(v) && max > 0 && v > 0) {
+			level = (int)ceil(v / max * 8);
+			if (level > 8)
+				level = 8;
+		}
+		if (utf8())
+			mvaddstr(y, x + i, blocks[level]);
+		else
+			mvaddch(y, x + i, (chtype)ascii[level]);
+	}
+}
+
+void ft_bar(int y, int x, int w, unsigned int attr)
+{
+	int i;
+
+	if (y < 0 || y >= LINES)
+		return;
+	attron((int)attr);
+	for (i = 0; i < w && x + i < COLS; i++) {
+		if (utf8())
+			mvaddstr(y, x + i, "\u2588");
+		else
+			mvaddch(y, x + i, '#');
+	}
 	attroff((int)attr);
 }

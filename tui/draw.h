@@ -36,6 +36,13 @@ void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size);
 /* A rate: "-" when NaN, else ft_fmt_count. */
 void ft_fmt_rate(char *buf, size_t sz, double v, int width);
 
+struct ft_series;
+
+/* A sparkline of the newest @w values of @s (oldest left), scaled to @max. */
+void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max);
+/* A horizontal bar of @w cells. */
+void ft_bar(int y, int x, int w, unsigned int attr);
+
 /* mvaddnstr clipped to the screen width. */
 void ft_put(int y, int x, unsigned int attr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

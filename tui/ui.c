@@ -25,8 +25,14 @@
 
 static volatile sig_atomic_t got_signal;
 
+static const struct ft_view *const views[] = {
+	&ft_view_overview, &ft_view_events, &ft_view_stalls,
+};
+#define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
+
 const char *const ft_ui_global_keys[][2] = {
 	{ "q", "quit" },
+	{ "1 2 3  Tab", "overview, events, stalls; Tab cycles" },
 	{ "h F1 ?", "this help" },
 	{ "space", "pause / resume sampling" },
 	{ "d", "set the sampling interval (seconds)" },
@@ -85,8 +91,8 @@ static void draw_header(struct ft_ui *ui)
 	else if (strcmp(l->root, "/"))
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
-	ft_put(1, 0, ft_attr(FT_C_DIM), "sources:");
-	x = 9;
+	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");
+	x = 5;
 	for (i = 0; i < FT_SRC_NR; i++) {
 		bool ok = ft_sample_has(s, i);
 		char extra[48] = "";
@@ -100,6 +106,17 @@ static void draw_header(struct ft_ui *ui)
 		}
 		ft_put(1, x, ok ? A_NORMAL : ft_attr(FT_C_BAD), "%s%s", ft_source_names[i], extra);
 		x += (int)(strlen(ft_source_names[i]) + strlen(extra)) + 2;
+	}
+	if (l->tracing) {
+		ft_put(1, x, l->lost ? ft_attr(FT_C_BAD) : A_NORMAL, "trace%s",
+		       l->lost ? " LOST" : "");
+		x += l->lost ? 12 : 7;
+	} else if (l->trace_err && l->trace_err != -EXDEV) {
+		const char *why = l->trace_err == -EACCES || l->trace_err == -EPERM ?
+				  "needs root" : "off";
+
+		ft_put(1, x, ft_attr(FT_C_BAD), "trace: %s", why);
+		x += 9 + (int)strlen(why);
 	}
 	if (mem[0] && x + (int)strlen(mem) < COLS)
 		ft_put(1, COLS - (int)strlen(mem), ft_attr(FT_C_DIM), "%s", mem);
@@ -119,7 +136,7 @@ static void draw_status(struct ft_ui *ui)
 		       "%s", ui->status);
 		return;
 	}
-	ft_put(y, 0, ft_attr(FT_C_DIM), "q quit  h help  space pause  d interval  p pagetypeinfo");
+	ft_put(y, 0, ft_attr(FT_C_DIM), "q quit  h help  1-3/Tab views  space pause  d interval");
 }
 
 static void draw(struct ft_ui *ui)
@@ -208,6 +225,19 @@ static void handle_key(struct ft_ui *ui, int ch)
 		ft_live_tick(&ui->live, true);
 		ft_ui_status(ui, FT_DIAG_INFO, "pagetypeinfo read");
 		return;
+	case '1':
+	case '2':
+	case '3':
+		ui->view = views[ch - '1'];
+		return;
+	case '\t': {
+		int i;
+
+		for (i = 0; i < NR_VIEWS && views[i] != ui->view; i++)
+			;
+		ui->view = views[(i + 1) % NR_VIEWS];
+		return;
+	}
 	case 12:	/* Ctrl-L */
 		clearok(curscr, TRUE);
 		return;
@@ -227,6 +257,8 @@ void ft_ui_usage(FILE *f)
 		"                            how often to read /proc/pagetypeinfo, which the\n"
 		"                            kernel walks under zone->lock (default 10; 0: every tick)\n"
 		"  --root DIR                read /proc and /sys under DIR (a captured tree)\n"
+		"  --no-trace                no tracepoints (fallbacks, stall latencies)\n"
+		"  --trace-buffer-kb KB      per-CPU trace buffer (default 8192)\n"
 		"  --no-color                monochrome (also when NO_COLOR is set)\n");
 }
 
@@ -251,12 +283,16 @@ int ft_cmd_top(int argc, char **argv)
 		{ "pagetypeinfo-interval", required_argument, NULL, 'P' },
 		{ "root", required_argument, NULL, 'r' },
 		{ "no-color", no_argument, NULL, 'C' },
+		{ "no-trace", no_argument, NULL, 'T' },
+		{ "trace-buffer-kb", required_argument, NULL, 'B' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ft_ui *ui;
 	const char *root = "/", *nc = getenv("NO_COLOR");
-	bool color = !(nc && *nc);
+	bool color = !(nc && *nc), trace = true;
+	long buffer_kb = 8192;
+	char *end;
 	struct sigaction sa;
 	uint64_t next;
 	int c, err;
@@ -284,6 +320,17 @@ int ft_cmd_top(int argc, char **argv)
 			break;
 		case 'C':
 			color = false;
+			break;
+		case 'T':
+			trace = false;
+			break;
+		case 'B':
+			buffer_kb = strtol(optarg, &end, 10);
+			if (*end || buffer_kb < 4 || buffer_kb > 4 << 20) {
+				fprintf(stderr, "fragtop: --trace-buffer-kb: '%s' is not a size in KiB (4-4194304)\n",
+					optarg);
+				goto usage;
+			}
 			break;
 		case 'h':
 			ft_ui_usage(stdout);
@@ -329,6 +376,8 @@ int ft_cmd_top(int argc, char **argv)
 	ui->view = &ft_view_overview;
 
 	ft_live_tick(&ui->live, false);
+	if (trace && !strcmp(root, "/"))
+		ft_live_trace_start(&ui->live, (size_t)buffer_kb);
 	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
 	while (!ui->quit && !got_signal) {
 		uint64_t now = ft_now_ns();
@@ -340,8 +389,16 @@ int ft_cmd_top(int argc, char **argv)
 			now = ft_now_ns();
 		}
 		draw(ui);
-		timeout(ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1);
+		/* wake at least every 250 ms to drain the trace buffers */
+		{
+			int ms = ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1;
+
+			if (ui->live.tracing && ms > 250)
+				ms = 250;
+			timeout(ms);
+		}
 		ch = getch();
+		ft_live_trace_poll(&ui->live);
 		if (ch != ERR) {
 			handle_key(ui, ch);
 			if (ui->paused)

@@ -34,6 +34,7 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 		"wmark     [= free  m l h base watermarks  + boost]  scale: 2x boosted high",
 		"free      free blocks per order; brighter = larger share of free memory",
 		"blocks    pageblocks per migratetype (pagetypeinfo, read every few s)",
+		"fb/s      fallbacks (mm_page_alloc_extfrag) in the zone per s, and fragmenting",
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && y < top + height; i++)
 		ft_put(y++, 2, A_NORMAL, "%s", lines[i]);

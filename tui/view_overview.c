@@ -212,10 +212,11 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	if (lines < 4)
 		return;
 
-	/* line 4: pageblocks by migratetype */
+	/* line 4: pageblocks by migratetype, and the zone's fallback rate */
 	ft_put(y + 3, 2, ft_attr(FT_C_DIM), "blocks");
+	x = 11;
 	if (z->pti) {
-		size_t need = 0;
+		size_t need = ui->live.tracing ? 24 : 0;
 		bool abbrev;
 
 		for (t = 0; t < s->pti.nr_types; t++) {
@@ -223,7 +224,6 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 			need += strlen(s->pti.types[t]) + strlen(a) + 3;
 		}
 		abbrev = 11 + need > (size_t)COLS;
-		x = 11;
 		for (t = 0; t < s->pti.nr_types; t++) {
 			ft_fmt_count(a, sizeof(a), (double)z->pti->blocks[t], 5);
 			ft_put(y + 3, x, ft_attr(FT_C_DIM), "%.*s", abbrev ? 3 : 16, s->pti.types[t]);
@@ -240,6 +240,20 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 		ft_put(y + 3, 11, ft_attr(FT_C_DIM), "%s",
 		       s->err[FT_SRC_PAGETYPEINFO] == -EACCES ?
 		       "n/a: /proc/pagetypeinfo needs root" : "n/a: no pagetypeinfo");
+		x = 47;
+	}
+	if (ui->live.tracing) {
+		double fb, frag;
+
+		ft_live_zone_extfrag_rate(&ui->live, zi->node, zi->name, &fb, &frag);
+		ft_fmt_rate(a, sizeof(a), fb, 5);
+		ft_fmt_rate(b, sizeof(b), frag, 5);
+		if (x < COLS - 24)
+			x = COLS - 24;
+		ft_put(y + 3, x, ft_attr(FT_C_DIM), "fb/s");
+		ft_put(y + 3, x + 5, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%5s", a);
+		ft_put(y + 3, x + 11, ft_attr(FT_C_DIM), "frag");
+		ft_put(y + 3, x + 16, frag > 0 ? ft_attr(FT_C_BAD) : A_NORMAL, "%5s", b);
 	}
 }
 

@@ -9,6 +9,7 @@ fails=0
 ok()   { echo "ok   $*"; }
 bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+jqe() { jq -e "$@" > /dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # "NODE ZONE v0 v1 ..." with every value as %.3f, from fragtop's JSON or
@@ -27,16 +28,16 @@ for k in "$FIX"/*/; do
 	if ! "$FT" snapshot --json --root "$k" > "$out" 2> "$tmp/$name.err"; then
 		bad "$name: snapshot exits 0"; continue
 	fi
-	check "$name: valid JSON" jq -e . "$out" >/dev/null
+	check "$name: valid JSON" jqe . "$out"
 	want=$(awk '/^Node/ { z = $0 } /^ +present/ && $2 > 0 { n++ } END { print n }' "$k/proc/zoneinfo")
 	check "$name: one object per populated zone ($want)" \
 		test "$(jq '.zones | length' "$out")" = "$want"
-	check "$name: required keys" jq -e '.kernel and (.pageblock_order != null) and .vmstat and .sysctl and
+	check "$name: required keys" jqe '.kernel and (.pageblock_order != null) and .vmstat and .sysctl and
 		all(.zones[]; has("node") and has("zone") and has("free_pages") and has("min") and
 		has("low") and has("high") and has("boost") and has("managed") and has("spanned") and
 		has("start_pfn") and has("free_blocks") and has("free_by_type") and
 		has("blocks_by_type") and has("mixed_blocks_by_type") and has("unusable_index") and
-		has("fragmentation_index"))' "$out" >/dev/null
+		has("fragmentation_index"))' "$out"
 	# free_pages equal zoneinfo's "pages free" for each populated zone
 	zfree=$(awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
 		/^ +present/ && $2 > 0 { print n, z, f }' "$k/proc/zoneinfo")
@@ -55,14 +56,14 @@ done
 j=$tmp/6.1-2node-movable.json
 check "6.1: zones of both nodes" test "$(jq -c '[.zones[] | "\(.node)\(.zone)"]' "$j")" = \
 	'["0DMA","0DMA32","0Movable","1DMA32","1Movable"]'
-check "6.1: boost present, promo absent" jq -e 'all(.zones[]; .boost != null and .promo == null)' "$j" >/dev/null
+check "6.1: boost present, promo absent" jqe 'all(.zones[]; .boost != null and .promo == null)' "$j"
 # the hand-made 3.10 format
 j=$tmp/old-reserve.json
-check "old: no boost -> null" jq -e 'all(.zones[]; .boost == null)' "$j" >/dev/null
-check "old: Reserve and CMA types" jq -e '.migratetypes == ["Unmovable","Reclaimable","Movable","Reserve","CMA","Isolate"]' "$j" >/dev/null
-check "old: mixed blocks" jq -e '.zones[2].mixed_blocks_by_type.Movable == 402' "$j" >/dev/null
-check "old: >100000 flagged" jq -e '.zones[1].free_by_type_capped == true and .zones[0].free_by_type_capped == false' "$j" >/dev/null
-check "old: missing start_pfn -> null" jq -e '.zones[0].start_pfn == null and .zones[1].start_pfn == 4096' "$j" >/dev/null
+check "old: no boost -> null" jqe 'all(.zones[]; .boost == null)' "$j"
+check "old: Reserve and CMA types" jqe '.migratetypes == ["Unmovable","Reclaimable","Movable","Reserve","CMA","Isolate"]' "$j"
+check "old: mixed blocks" jqe '.zones[2].mixed_blocks_by_type.Movable == 402' "$j"
+check "old: >100000 flagged" jqe '.zones[1].free_by_type_capped == true and .zones[0].free_by_type_capped == false' "$j"
+check "old: missing start_pfn -> null" jqe '.zones[0].start_pfn == null and .zones[1].start_pfn == 4096' "$j"
 check "old: missing vmstat reported" grep -q "vmstat" "$tmp/old-reserve.err"
 
 # bad input: clear message, sane exit, no crash
@@ -81,12 +82,12 @@ cp -r "$FIX/6.1-2node-movable" "$tmp/trunc"
 head -c 1500 "$FIX/6.1-2node-movable/proc/pagetypeinfo" > "$tmp/trunc/proc/pagetypeinfo"
 "$FT" snapshot --json --root "$tmp/trunc" > "$tmp/trunc.json" 2>/dev/null; rc=$?
 check "truncated pagetypeinfo: still a snapshot" test $rc = 0
-check "truncated pagetypeinfo: marked, not trusted" jq -e '.sources.pagetypeinfo != "ok" and .migratetypes == null and .zones[0].free_blocks != null' "$tmp/trunc.json" >/dev/null
+check "truncated pagetypeinfo: marked, not trusted" jqe '.sources.pagetypeinfo != "ok" and .migratetypes == null and .zones[0].free_blocks != null' "$tmp/trunc.json"
 
 # this host (live /proc)
 if [ -r /proc/zoneinfo ]; then
 	"$FT" snapshot --json > "$tmp/live.json"
-	check "live: valid JSON" jq -e . "$tmp/live.json" >/dev/null
+	check "live: valid JSON" jqe . "$tmp/live.json"
 	want=$(awk '/^ +present/ && $2 > 0 { n++ } END { print n }' /proc/zoneinfo)
 	check "live: every populated zone" test "$(jq '.zones | length' "$tmp/live.json")" = "$want"
 	# free pages move under us: equal in at least one of 20 back-to-back tries
@@ -110,15 +111,34 @@ if [ -r /proc/zoneinfo ]; then
 		done
 		check "live: unusable_index = debugfs" test $same = yes
 	fi
+	if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
+		"$FT" snapshot --json --interval 1 > "$tmp/tr.json" 2> "$tmp/tr.err"
+		check "trace: events and latency objects" jqe '.events.lost == 0 and
+			.events.available.mm_page_alloc_extfrag == true and
+			(.events.extfrag.total | type) == "number" and
+			.latency.compaction != null and .latency.direct_reclaim != null' "$tmp/tr.json"
+		check "trace: absent stall event is null, not 0" jqe '.events.available.mm_fragmentation_stall == false and .latency.fragmentation_stall == null' "$tmp/tr.json"
+		check "trace: no instance left behind" test -z "$(ls /sys/kernel/tracing/instances | grep '^fragtop-')"
+		"$FT" snapshot --json --interval 1 --no-trace > "$tmp/nt.json"
+		check "--no-trace: events null" jqe '.events == null' "$tmp/nt.json"
+		"$FT" snapshot --json --interval 1 --root "$FIX/6.18-idle" > "$tmp/rt.json" 2>/dev/null
+		check "--root: not traced, says why" jqe '.events == null and (.trace_error | test("root"))' "$tmp/rt.json"
+		"$FT" snapshot --json --interval 1 --trace-buffer-kb x > /dev/null 2>&1; rc=$?
+		check "bad --trace-buffer-kb: exit 2" test $rc = 2
+	fi
 	if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 		nr=$(mktemp -d); chmod 755 "$nr"; cp "$FT" "$nr/fragtop"
 		setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/fragtop" snapshot --json \
 			> "$tmp/nobody.json" 2> "$tmp/nobody.err"; rc=$?
 		check "non-root: exit 0" test $rc = 0
 		check "non-root: says pagetypeinfo needs root" grep -q "needs root" "$tmp/nobody.err"
-		check "non-root: zones from buddyinfo/zoneinfo" jq -e '(.zones | length) > 0 and
+		check "non-root: zones from buddyinfo/zoneinfo" jqe '(.zones | length) > 0 and
 			.sources.pagetypeinfo != "ok" and .zones[0].free_blocks != null and
-			.zones[0].unusable_index != null and .pageblock_order != null' "$tmp/nobody.json" >/dev/null
+			.zones[0].unusable_index != null and .pageblock_order != null' "$tmp/nobody.json"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/fragtop" snapshot --json \
+			--interval 1 > "$tmp/nobody-tr.json" 2>/dev/null
+		check "non-root: tracing needs root, said in JSON" jqe '.events == null and
+			.trace_error == "tracing needs root"' "$tmp/nobody-tr.json"
 		rm -rf "$nr"
 	fi
 fi

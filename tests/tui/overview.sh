@@ -123,10 +123,40 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -r /proc/zoneinfo ];
 	check "non-root: overview from buddyinfo/zoneinfo" wait_for '^N[0-9]+ (DMA32|Normal) '
 	check "non-root: header says pagetypeinfo needs root" wait_for 'pagetypeinfo: needs root'
 	check "non-root: blocks line says why" wait_for 'n/a: /proc/pagetypeinfo needs root'
-	check "non-root: status line says so" wait_for '^/proc/pagetypeinfo needs root: no pageblock or migratetype data'
+	check "non-root: status line says so" wait_for '^(/proc/pagetypeinfo needs root: no pageblock or migratetype data|no tracepoints: tracing needs root)'
+	check "non-root: header says tracing needs root" wait_for 'trace: needs root'
 	T send-keys -t ft q
 	check "non-root: q quits cleanly" wait_dead
 	rm -rf "$nr"
+fi
+
+# live with tracepoints: the private instance exists while fragtop runs and
+# is gone after q, Ctrl-C and SIGTERM; one left by kill -9 is removed by the
+# next fragtop
+INST=/sys/kernel/tracing/instances
+if [ "$(id -u)" = 0 ] && [ -d $INST ]; then
+	inst_of() { echo "$INST/fragtop-$(pgrep -P "$(T display -p -t ft '#{pane_pid}')")"; }
+	for how in q C-c TERM KILL; do
+		start TERM=screen "$FT"
+		check "live ($how): tracing" wait_for 'vmstat  trace'
+		dir=$(inst_of)
+		check "live ($how): instance $dir exists" test -d "$dir"
+		case $how in
+		TERM|KILL) kill -$how "$(pgrep -P "$(T display -p -t ft '#{pane_pid}')")";;
+		*) T send-keys -t ft "$how";;
+		esac
+		check "live ($how): exits" wait_dead
+		if [ $how = KILL ]; then
+			check "live (KILL): instance left behind" test -d "$dir"
+			start TERM=screen "$FT"
+			check "next start removes the stale instance" wait_for 'removed 1 tracefs instance'
+			check "stale instance gone" test ! -d "$dir"
+			T send-keys -t ft q
+			wait_dead
+		else
+			check "live ($how): instance removed" test ! -d "$dir"
+		fi
+	done
 fi
 
 [ $fails = 0 ]

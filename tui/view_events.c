@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Events: the rate of each traced kind with a sparkline of the last
+ * minutes, lost events, fallbacks by migratetype pair, and a live table of
+ * the most recent fallbacks.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+#define NAME_W	22
+
+static const char *mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
+{
+	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)
+		return s->pti.types[mt];
+	snprintf(buf, sz, "mt%d", mt);
+	return buf;
+}
+
+static void not_tracing(struct ft_ui *ui, int top)
+{
+	const struct ft_live *l = &ui->live;
+
+	ft_put(top + 1, 2, A_BOLD, "No tracepoints.");
+	ft_put(top + 2, 2, A_NORMAL, "%s", l->trace_err ? ft_trace_strerror(l->trace_err) :
+	       "tracing is off (--no-trace)");
+	ft_put(top + 4, 2, ft_attr(FT_C_DIM),
+	       "The overview still works from /proc; fallbacks and stall latencies need");
+	ft_put(top + 5, 2, ft_attr(FT_C_DIM),
+	       "root and tracefs at /sys/kernel/tracing.");
+}
+
+static void events_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_live *l = &ui->live;
+	const struct ft_events *ev = &l->events;
+	const struct ft_sample *s = &l->sample;
+	struct ft_recent_fallback recent[64];
+	uint64_t totals[FT_M_NR];
+	int y = top, i, k, spark_w = COLS - (NAME_W + 20), n, rows;
+	char a[32], b[32], c[32];
+
+	if (!l->tracing) {
+		not_tracing(ui, top);
+		return;
+	}
+	ft_events_metrics(ev, totals);
+	if (spark_w > FT_SERIES_LEN)
+		spark_w = FT_SERIES_LEN;
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "%-*s %8s %10s  last %ds", NAME_W, "event", "/s", "total",
+	       spark_w > 0 ? (int)(spark_w * ui->interval) : 0);
+	y++;
+	for (i = 0; i < FT_M_NR && y < top + height; i++, y++) {
+		const struct ft_series *sr = &l->ev_series[i];
+		double max = ft_series_max(sr, (unsigned long)(spark_w > 0 ? spark_w : 0));
+
+		ft_put(y, 0, A_NORMAL, "%-*s", NAME_W, ft_ev_metric_names[i]);
+		if (!ft_trace_has(&l->trace, ft_ev_metric_event[i])) {
+			ft_put(y, NAME_W + 1, ft_attr(FT_C_DIM), "absent on this kernel");
+			continue;
+		}
+		ft_fmt_rate(a, sizeof(a), l->ev_rate[i], 7);
+		ft_fmt_count(b, sizeof(b), (double)totals[i], 9);
+		ft_put(y, NAME_W + 1, l->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
+		ft_put(y, NAME_W + 10, A_NORMAL, "%10s", b);
+		if (spark_w > 8)
+			ft_sparkline(y, NAME_W + 22, spark_w - 2, sr, max);
+	}
+	ft_put(y, 0, l->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
+	       "lost events %llu   pageblock order %d   buffers read %llu",
+	       (unsigned long long)l->lost, ev->pageblock_order,
+	       (unsigned long long)l->trace.pages_read);
+	y++;
+	/* the three commonest (alloc <- fallback) migratetype pairs */
+	{
+		int best[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+		int x;
+
+		for (i = 0; i < FT_EV_MT; i++)
+			for (k = 0; k < FT_EV_MT; k++) {
+				int p;
+
+				if (!ev->pair[i][k])
+					continue;
+				for (p = 0; p < 3; p++) {
+					if (best[p][0] < 0 || ev->pair[i][k] > ev->pair[best[p][0]][best[p][1]]) {
+						memmove(best[p + 1], best[p], sizeof(best[0]) * (size_t)(2 - p));
+						best[p][0] = i;
+						best[p][1] = k;
+						break;
+					}
+				}
+			}
+		ft_put(y, 0, ft_attr(FT_C_DIM), "alloc<-fallback");
+		x = 16;
+		for (i = 0; i < 3 && best[i][0] >= 0; i++) {
+			char cell[112];
+
+			ft_fmt_count(c, sizeof(c), (double)ev->pair[best[i][0]][best[i][1]], 6);
+			snprintf(cell, sizeof(cell), "%s<-%s %s",
+				 mt_name(s, best[i][0], a, sizeof(a)),
+				 mt_name(s, best[i][1], b, sizeof(b)), c);
+			ft_put(y, x, A_NORMAL, "%s", cell);
+			x += (int)strlen(cell) + 3;
+		}
+		if (best[0][0] < 0)
+			ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
+	}
+	y += 2;
+	if (y >= top + height)
+		return;
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%6s %-10s %10s %5s %-22s %4s %3s %s", "age",
+	       "zone", "pfn", "order", "alloc<-fallback type", "frag", "own", "command");
+	rows = top + height - y;
+	if (rows > (int)(sizeof(recent) / sizeof(recent[0])))
+		rows = (int)(sizeof(recent) / sizeof(recent[0]));
+	n = ft_events_recent(ev, recent, rows);
+	if (!n)
+		ft_put(y, 2, ft_attr(FT_C_DIM), "no fallback since fragtop started");
+	for (i = 0; i < n; i++, y++) {
+		const struct ft_recent_fallback *r = &recent[i];
+		/* trace clock is CLOCK_MONOTONIC-like local clock; age from the newest */
+		double age = (double)(recent[0].ts - r->ts) / 1e9;
+		char zone[24], types[80];
+
+		if (r->zone >= 0)
+			snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node,
+				 ev->zones[r->zone].name);
+		else
+			snprintf(zone, sizeof(zone), "?");
+		snprintf(types, sizeof(types), "%s<-%s", mt_name(s, r->alloc_mt, a, sizeof(a)),
+			 mt_name(s, r->fallback_mt, b, sizeof(b)));
+		ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
+		       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
+		       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
+		       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
+		       ft_procname_get((struct ft_procname *)&l->procname, r->pid));
+	}
+}
+
+static const char *const events_keys[][2] = {
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_events = {
+	.name = "events",
+	.draw = events_draw,
+	.keys = events_keys,
+};
