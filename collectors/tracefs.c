@@ -196,6 +196,12 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx)
 	return records;
 }
 
+void ft_trace_stop(struct ft_trace *t)
+{
+	if (t->inst)
+		tracefs_trace_off(t->inst);
+}
+
 uint64_t ft_trace_lost(struct ft_trace *t)
 {
 	uint64_t lost = t->dec.missed + t->dec.missed_unknown;

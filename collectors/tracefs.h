@@ -57,6 +57,9 @@ void ft_trace_close(struct ft_trace *t);
  */
 long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx);
 
+/* Stop recording (before a last drain, so that nothing recorded is left unread). */
+void ft_trace_stop(struct ft_trace *t);
+
 /*
  * Events lost: the kernel's per-CPU overrun and dropped counts for our
  * instance plus what the sub-buffers said was missed.

@@ -1,6 +1,6 @@
 #!/bin/bash
 # Runs every test binary (plain and ASan+UBSan builds) and every shell test
-# under tests/cli and tests/tui, then prints one closing line
+# under tests/cli and tests/tui (and tests/integration, plain build only), then prints one closing line
 # "check: N passed, N failed".
 set -u
 B=${1:-build}
@@ -29,6 +29,12 @@ for s in tests/cli/*.sh tests/tui/*.sh; do
 	echo "== $s"
 	run "$s" bash "$s" ./fragtop
 	run "$s (asan)" bash "$s" "$B/fragtop-san"
+done
+# the real-kernel workload runs take minutes: once, with the plain build
+for s in tests/integration/*.sh; do
+	[ -f "$s" ] || continue
+	echo "== $s"
+	run "$s" bash "$s" ./fragtop
 done
 echo
 [ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"

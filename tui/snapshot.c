@@ -484,6 +484,9 @@ int ft_cmd_snapshot(int argc, char **argv)
 			nanosleep(&ts, NULL);
 			ft_live_trace_poll(&live);
 		}
+		/* stop recording, then read everything that was recorded */
+		if (live.tracing)
+			ft_trace_stop(&live.trace);
 		err = ft_live_tick(&live, true);
 	}
 	if (err) {

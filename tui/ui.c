@@ -376,7 +376,7 @@ int ft_cmd_top(int argc, char **argv)
 	ui->view = &ft_view_overview;
 
 	ft_live_tick(&ui->live, false);
-	if (trace && !strcmp(root, "/"))
+	if (trace)
 		ft_live_trace_start(&ui->live, (size_t)buffer_kb);
 	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
 	while (!ui->quit && !got_signal) {

@@ -75,6 +75,13 @@ check "help: pause" wait_for 'space +pause'
 check "help: interval" wait_for '^  d +set the sampling interval'
 T send-keys -t ft x
 check "any key leaves help" wait_for '^N0 DMA '
+T send-keys -t ft 2
+check "2: events view says why there is no trace" wait_for "No tracepoints"
+check "2: ... because --root is not this host" wait_for "--root is not this host's kernel"
+T send-keys -t ft 3
+check "3: stalls view says so too" wait_for "No tracepoints: --root"
+T send-keys -t ft Tab
+check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'
 T send-keys -t ft ' '
@@ -139,6 +146,14 @@ if [ "$(id -u)" = 0 ] && [ -d $INST ]; then
 	for how in q C-c TERM KILL; do
 		start TERM=screen "$FT"
 		check "live ($how): tracing" wait_for 'vmstat  trace'
+		if [ $how = q ]; then
+			T send-keys -t ft 2
+			check "live: events view lists the kinds" wait_for '^fallbacks \(extfrag\) '
+			check "live: absent stall event said so" wait_for '^fragmentation stalls +absent on this kernel'
+			T send-keys -t ft 3
+			check "live: stalls view" wait_for '^compaction \(begin->end\)'
+			T send-keys -t ft 1
+		fi
 		dir=$(inst_of)
 		check "live ($how): instance $dir exists" test -d "$dir"
 		case $how in
