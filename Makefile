@@ -80,8 +80,13 @@ $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-bench: $(B)/bench fragtop
+$(B)/bench_trace: tests/bench/bench_trace.c $(call OBJ,plain,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench: $(B)/bench $(B)/bench_trace fragtop
 	$(B)/bench
+	$(B)/bench_trace
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000

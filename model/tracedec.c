@@ -251,6 +251,7 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 		int id, kind;
 
 		ts = kbuffer_timestamp(d->kbuf);
+		d->walked++;
 		if (size < 8 || rec + size > p + len || rec < p) {
 			d->bad++;
 			break;

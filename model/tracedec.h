@@ -92,6 +92,7 @@ struct ft_tracedec {
 	uint64_t missed;		/* events the kernel said it dropped */
 	uint64_t missed_unknown;	/* sub-buffers flagged lossy without a count */
 	uint64_t bad;			/* malformed sub-buffers or records */
+	uint64_t walked;		/* records walked, ours or not */
 };
 
 int ft_tracedec_init(struct ft_tracedec *d);
