@@ -21,7 +21,7 @@ bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 jqe() { jq -e "$@" > /dev/null; }
 
-if [ "$(id -u)" != 0 ] || [ ! -d $T/instances ] || [ ! -x "$WORKLOAD" ] || ! command -v fio >/dev/null; then
+if [ "$(id -u)" != 0 ] || [ ! -d $T/instances ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null; then
 	echo "skip extfrag integration: needs root, tracefs, fio and $WORKLOAD"
 	exit 0
 fi
@@ -51,7 +51,7 @@ run() {	# BOOST -> $tmp/BOOST.json, $tmp/BOOST.ref
 	done
 	sleep 1
 	echo 1 > "$REF/events/kmem/mm_page_alloc_extfrag/enable"
-	"$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
+	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	echo 0 > "$REF/tracing_on"
 	kill -INT "$fpid"
 	wait "$fpid"; echo $? > "$tmp/$boost.rc"; fpid=
