@@ -54,21 +54,6 @@ void ft_events_init(struct ft_events *ev, int pageblock_order)
 	ev->pageblock_order = pageblock_order;
 }
 
-void ft_events_reset(struct ft_events *ev)
-{
-	struct ft_zone_range zones[FT_EV_ZONES];
-	int nr = ev->nr_zones, pbo = ev->pageblock_order, ns = ev->nr_compact_status;
-	int vals[FT_MAX_STATUS];
-
-	memcpy(zones, ev->zones, sizeof(zones));
-	memcpy(vals, ev->compact_status_val, sizeof(vals));
-	ft_events_init(ev, pbo);
-	memcpy(ev->zones, zones, sizeof(zones));
-	ev->nr_zones = nr;
-	memcpy(ev->compact_status_val, vals, sizeof(vals));
-	ev->nr_compact_status = ns;
-}
-
 void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n)
 {
 	if (n > FT_EV_ZONES)

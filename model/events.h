@@ -104,8 +104,6 @@ struct ft_events {
 };
 
 void ft_events_init(struct ft_events *ev, int pageblock_order);
-/* Forget the counts, keep the zone table and pageblock order. */
-void ft_events_reset(struct ft_events *ev);
 /* Replace the zone table (zoneinfo changed).  Counts stay. */
 void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n);
 /* Copy the compaction status values to count from the decoder. */

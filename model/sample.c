@@ -2,6 +2,7 @@
 #include "model/sample.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -121,4 +122,12 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 	if (err)
 		return err;
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
+}
+
+const char *ft_sample_mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
+{
+	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)
+		return s->pti.types[mt];
+	snprintf(buf, sz, "mt%d", mt);
+	return buf;
 }

@@ -87,6 +87,12 @@ void ft_sample_release(struct ft_sample *s);
  */
 int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw);
 
+/*
+ * Name of migratetype number @mt: pagetypeinfo prints the types in the
+ * kernel's enum order, so its column order names them; "mt<N>" without it.
+ */
+const char *ft_sample_mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz);
+
 static inline bool ft_sample_has(const struct ft_sample *s, enum ft_source src)
 {
 	return s->valid & (1u << src);

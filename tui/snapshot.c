@@ -12,6 +12,7 @@
 #include "collectors/procname.h"
 #include "model/frag.h"
 #include "tui/json.h"
+#include "tui/options.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
 {
@@ -127,14 +128,6 @@ static void json_knobs(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 }
 
-static const char *mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
-{
-	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)
-		return s->pti.types[mt];
-	snprintf(buf, sz, "mt%d", mt);
-	return buf;
-}
-
 static void json_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
 {
 	ft_json_u64(j, "total", c->total);
@@ -215,8 +208,8 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 			if (!ev->pair[i][k])
 				continue;
 			ft_json_obj_begin(j, NULL);
-			ft_json_str(j, "alloc", mt_name(s, i, a, sizeof(a)));
-			ft_json_str(j, "fallback", mt_name(s, k, b, sizeof(b)));
+			ft_json_str(j, "alloc", ft_sample_mt_name(s, i, a, sizeof(a)));
+			ft_json_str(j, "fallback", ft_sample_mt_name(s, k, b, sizeof(b)));
 			ft_json_u64(j, "count", ev->pair[i][k]);
 			ft_json_obj_end(j);
 		}
@@ -416,10 +409,9 @@ int ft_cmd_snapshot(int argc, char **argv)
 	const char *root = "/";
 	double interval = 0;
 	bool json = false, trace = true;
-	long buffer_kb = 8192;
+	size_t buffer_kb = 8192;
 	struct ft_live live;
 	struct sigaction sa;
-	char *end;
 	int c, err;
 
 	optind = 1;
@@ -432,21 +424,15 @@ int ft_cmd_snapshot(int argc, char **argv)
 			root = optarg;
 			break;
 		case 'i':
-			interval = strtod(optarg, &end);
-			if (*end || !(interval >= 0) || interval > 86400) {
-				fprintf(stderr, "fragtop: --interval: '%s' is not a number of seconds (0-86400)\n", optarg);
+			if (ft_opt_seconds("--interval", optarg, 0, 86400, &interval))
 				return 2;
-			}
 			break;
 		case 'T':
 			trace = false;
 			break;
 		case 'B':
-			buffer_kb = strtol(optarg, &end, 10);
-			if (*end || buffer_kb < 4 || buffer_kb > 4 << 20) {
-				fprintf(stderr, "fragtop: --trace-buffer-kb: '%s' is not a size in KiB (4-4194304)\n", optarg);
+			if (ft_opt_buffer_kb(optarg, &buffer_kb))
 				return 2;
-			}
 			break;
 		case 'h':
 			usage(stdout);
@@ -475,7 +461,7 @@ int ft_cmd_snapshot(int argc, char **argv)
 		uint64_t until = ft_now_ns() + (uint64_t)(interval * 1e9);
 
 		if (trace)
-			ft_live_trace_start(&live, (size_t)buffer_kb);
+			ft_live_trace_start(&live, buffer_kb);
 		/* drain the trace buffers often enough that they never overflow */
 		while (!stop && ft_now_ns() < until) {
 			uint64_t left = until - ft_now_ns();

@@ -19,6 +19,7 @@
 
 #include "collectors/diag.h"
 #include "tui/draw.h"
+#include "tui/options.h"
 #include "tui/view.h"
 
 #define STATUS_SECS	15
@@ -262,20 +263,6 @@ void ft_ui_usage(FILE *f)
 		"  --no-color                monochrome (also when NO_COLOR is set)\n");
 }
 
-static int parse_seconds(const char *opt, const char *arg, double lo, double hi, double *out)
-{
-	char *end;
-	double v = strtod(arg, &end);
-
-	if (*end || !(v >= lo && v <= hi)) {
-		fprintf(stderr, "fragtop: %s: '%s' is not a number of seconds in [%g, %g]\n",
-			opt, arg, lo, hi);
-		return -1;
-	}
-	*out = v;
-	return 0;
-}
-
 int ft_cmd_top(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -291,8 +278,7 @@ int ft_cmd_top(int argc, char **argv)
 	struct ft_ui *ui;
 	const char *root = "/", *nc = getenv("NO_COLOR");
 	bool color = !(nc && *nc), trace = true;
-	long buffer_kb = 8192;
-	char *end;
+	size_t buffer_kb = 8192;
 	struct sigaction sa;
 	uint64_t next;
 	int c, err;
@@ -308,11 +294,11 @@ int ft_cmd_top(int argc, char **argv)
 	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
-			if (parse_seconds("--delay", optarg, 0.1, 3600, &ui->interval))
+			if (ft_opt_seconds("--delay", optarg, 0.1, 3600, &ui->interval))
 				goto usage;
 			break;
 		case 'P':
-			if (parse_seconds("--pagetypeinfo-interval", optarg, 0, 86400, &ui->pti_interval))
+			if (ft_opt_seconds("--pagetypeinfo-interval", optarg, 0, 86400, &ui->pti_interval))
 				goto usage;
 			break;
 		case 'r':
@@ -325,12 +311,8 @@ int ft_cmd_top(int argc, char **argv)
 			trace = false;
 			break;
 		case 'B':
-			buffer_kb = strtol(optarg, &end, 10);
-			if (*end || buffer_kb < 4 || buffer_kb > 4 << 20) {
-				fprintf(stderr, "fragtop: --trace-buffer-kb: '%s' is not a size in KiB (4-4194304)\n",
-					optarg);
+			if (ft_opt_buffer_kb(optarg, &buffer_kb))
 				goto usage;
-			}
 			break;
 		case 'h':
 			ft_ui_usage(stdout);
@@ -377,7 +359,7 @@ int ft_cmd_top(int argc, char **argv)
 
 	ft_live_tick(&ui->live, false);
 	if (trace)
-		ft_live_trace_start(&ui->live, (size_t)buffer_kb);
+		ft_live_trace_start(&ui->live, buffer_kb);
 	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
 	while (!ui->quit && !got_signal) {
 		uint64_t now = ft_now_ns();

@@ -15,14 +15,6 @@
 
 #define NAME_W	22
 
-static const char *mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
-{
-	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)
-		return s->pti.types[mt];
-	snprintf(buf, sz, "mt%d", mt);
-	return buf;
-}
-
 static void not_tracing(struct ft_ui *ui, int top)
 {
 	const struct ft_live *l = &ui->live;
@@ -104,8 +96,8 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 
 			ft_fmt_count(c, sizeof(c), (double)ev->pair[best[i][0]][best[i][1]], 6);
 			snprintf(cell, sizeof(cell), "%s<-%s %s",
-				 mt_name(s, best[i][0], a, sizeof(a)),
-				 mt_name(s, best[i][1], b, sizeof(b)), c);
+				 ft_sample_mt_name(s, best[i][0], a, sizeof(a)),
+				 ft_sample_mt_name(s, best[i][1], b, sizeof(b)), c);
 			ft_put(y, x, A_NORMAL, "%s", cell);
 			x += (int)strlen(cell) + 3;
 		}
@@ -134,8 +126,8 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 				 ev->zones[r->zone].name);
 		else
 			snprintf(zone, sizeof(zone), "?");
-		snprintf(types, sizeof(types), "%s<-%s", mt_name(s, r->alloc_mt, a, sizeof(a)),
-			 mt_name(s, r->fallback_mt, b, sizeof(b)));
+		snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(s, r->alloc_mt, a, sizeof(a)),
+			 ft_sample_mt_name(s, r->fallback_mt, b, sizeof(b)));
 		ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
 		       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
 		       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,

@@ -90,26 +90,35 @@ if [ -r /proc/zoneinfo ]; then
 	check "live: valid JSON" jqe . "$tmp/live.json"
 	want=$(awk '/^ +present/ && $2 > 0 { n++ } END { print n }' /proc/zoneinfo)
 	check "live: every populated zone" test "$(jq '.zones | length' "$tmp/live.json")" = "$want"
-	# free pages move under us: equal in at least one of 20 back-to-back tries
+	# Free pages move under us.  Read zoneinfo before and after the
+	# snapshot; when the two agree nothing moved, and fragtop must agree too.
+	zfree() { awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
+		/^ +present/ && $2 > 0 { print n, z, f }' /proc/zoneinfo; }
 	same=no
-	for i in $(seq 20); do
+	for i in $(seq 100); do
+		before=$(zfree)
 		"$FT" snapshot --json > "$tmp/l.json"
+		after=$(zfree)
+		[ "$before" = "$after" ] || continue
 		a=$(jq -r '.zones[] | "\(.node) \(.zone) \(.free_pages)"' "$tmp/l.json")
-		b=$(awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
-			/^ +present/ && $2 > 0 { print n, z, f }' /proc/zoneinfo)
-		[ "$a" = "$b" ] && { same=yes; break; }
+		[ "$a" = "$before" ] && same=yes || same="no: zoneinfo '$before', fragtop '$a'"
+		break
 	done
-	check "live: free_pages = /proc/zoneinfo" test $same = yes
+	check "live: free_pages = /proc/zoneinfo ($same)" test "$same" = yes
 	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
-		# free lists move under us: equal in at least one of 20 back-to-back tries
+		# the same sandwich, with buddyinfo around snapshot + debugfs
 		same=no
-		for i in $(seq 20); do
+		for i in $(seq 100); do
+			before=$(cat /proc/buddyinfo)
 			"$FT" snapshot --json > "$tmp/l.json"
 			a=$(indices_from_debugfs /sys/kernel/debug/extfrag/unusable_index)
+			after=$(cat /proc/buddyinfo)
+			[ "$before" = "$after" ] || continue
 			b=$(indices_from_json "$tmp/l.json" unusable_index)
-			[ "$a" = "$b" ] && { same=yes; break; }
+			[ "$a" = "$b" ] && same=yes || same="no: kernel '$a', fragtop '$b'"
+			break
 		done
-		check "live: unusable_index = debugfs" test $same = yes
+		check "live: unusable_index = debugfs ($same)" test "$same" = yes
 	fi
 	if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 		"$FT" snapshot --json --interval 1 > "$tmp/tr.json" 2> "$tmp/tr.err"
