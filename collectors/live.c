@@ -35,7 +35,7 @@ void ft_live_close(struct ft_live *l)
 	ft_procfs_close(&l->procfs);
 }
 
-static void read_knobs(struct ft_live *l)
+void ft_live_read_knobs(struct ft_live *l)
 {
 	size_t i;
 
@@ -102,7 +102,7 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	}
 	ft_procfs_collect(&l->procfs, mask, &raw);
 	err = ft_sample_update(&l->sample, &raw);
-	read_knobs(l);
+	ft_live_read_knobs(l);
 	ft_host_refresh(&l->host);
 	ft_live_trace_poll(l);
 	if (l->tracing)

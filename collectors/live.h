@@ -70,6 +70,9 @@ int ft_live_tick(struct ft_live *l, bool force_pti);
  */
 int ft_live_trace_start(struct ft_live *l, size_t buffer_kb);
 
+/* Re-read every knob's value into l->knobs (each tick does; a control change too). */
+void ft_live_read_knobs(struct ft_live *l);
+
 /* Read and aggregate what the trace buffers hold (also done by each tick). */
 void ft_live_trace_poll(struct ft_live *l);
 

@@ -2,8 +2,9 @@
 /*
  * The table of kernel knobs fragtop knows: where each lives under the
  * root, its type, range, step, unit, default and help.  Everything that
- * reads or (later) writes a knob goes through this table; availability is
- * detected per kernel, never assumed.
+ * reads or writes a knob goes through this table; availability is
+ * detected per kernel, never assumed.  The policy around writes (audit,
+ * undo, --read-only) is in controls/control.h.
  */
 #ifndef FT_CONTROLS_KNOBS_H
 #define FT_CONTROLS_KNOBS_H
@@ -30,8 +31,13 @@ struct ft_knob {
 	int64_t def;		/* FT_KNOB_NO_DEFAULT if computed at boot */
 	const char *unit;
 	const char *help;
-	bool per_node;
+	const char *since;	/* where it appeared, for "absent" messages */
+	bool per_node;		/* a trigger whose value is the node to act on */
+	bool drastic;		/* ask before doing it in the TUI */
 };
+
+/* Longest value text fragtop writes or shows ("defer+madvise", INT64_MIN). */
+#define FT_KNOB_TEXT	32
 
 extern const struct ft_knob ft_knobs[];
 extern const size_t ft_knobs_nr;
@@ -46,5 +52,37 @@ struct ft_knob_value {
 
 /* Read a non-trigger, non-per-node knob under @rootfd. */
 int ft_knob_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v);
+
+/* The value as text: the number, the selected option; "" for triggers. */
+void ft_knob_value_text(const struct ft_knob *k, const struct ft_knob_value *v,
+			char *buf, size_t sz);
+
+/*
+ * Check @text for @k before anything is written.  @cur, when it holds a
+ * readable selector, gives the options a SELECT knob accepts.  On success
+ * @canon holds what to write ("4321", "never"; "1" for a per-node trigger,
+ * whose node is in *@node, -1 otherwise).  On failure returns -EINVAL or
+ * -ERANGE and @why says why in words ("'abc' is not an integer").
+ */
+int ft_knob_validate(const struct ft_knob *k, const char *text,
+		     const struct ft_knob_value *cur, char canon[FT_KNOB_TEXT],
+		     int *node, char *why, size_t why_sz);
+
+/* "0..1000", ">= 0", "node number", or a SELECT's options from @v. */
+void ft_knob_range_text(const struct ft_knob *k, const struct ft_knob_value *v,
+			char *buf, size_t sz);
+
+/* Path of @k under the root, with @node filled in for per-node knobs. */
+void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz);
+
+/* Write @canon (plus a newline) to the knob.  0 or -errno. */
+int ft_knob_write(int rootfd, const struct ft_knob *k, int node, const char *canon);
+
+/*
+ * What an -errno from opening, writing or reading a knob means for an
+ * operator ("absent on this kernel (6.15+)", "permission denied: needs
+ * root", "the kernel rejected the value").
+ */
+const char *ft_knob_strerror(const struct ft_knob *k, int err, char *buf, size_t sz);
 
 #endif

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "tui/knobcmd.h"
 #include "tui/snapshot.h"
 #include "tui/ui.h"
 
@@ -16,6 +17,8 @@ static const struct {
 } commands[] = {
 	{ "top", ft_cmd_top, "live TUI (the default)" },
 	{ "snapshot", ft_cmd_snapshot, "print one sample as a table or JSON" },
+	{ "get", ft_cmd_get, "show the vm knobs (or one knob's value)" },
+	{ "set", ft_cmd_set, "change knobs: validated, read back, undone on failure" },
 };
 
 static void usage(FILE *f)

@@ -27,13 +27,15 @@
 static volatile sig_atomic_t got_signal;
 
 static const struct ft_view *const views[] = {
-	&ft_view_overview, &ft_view_events, &ft_view_stalls,
+	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls,
 };
 #define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
 
 const char *const ft_ui_global_keys[][2] = {
 	{ "q", "quit" },
-	{ "1 2 3  Tab", "overview, events, stalls; Tab cycles" },
+	{ "1 2 3 4  Tab", "overview, events, stalls, controls; Tab cycles" },
+	{ "b B", "watermark_boost_factor one step down / up" },
+	{ "u", "undo the last knob change" },
 	{ "h F1 ?", "this help" },
 	{ "space", "pause / resume sampling" },
 	{ "d", "set the sampling interval (seconds)" },
@@ -125,19 +127,34 @@ static void draw_header(struct ft_ui *ui)
 
 static void draw_status(struct ft_ui *ui)
 {
+	static const char hint[] = "q quit  h help  1-4/Tab views  b/B boost  u undo  space pause  d interval";
 	uint64_t now = ft_now_ns();
-	int y = LINES - 1;
+	int y = LINES - 1, room = COLS;
 
 	move(y, 0);
 	clrtoeol();
-	if (ui->scroll_info[0] && ui->view != &ft_view_help)
+	if (ui->scroll_info[0] && ui->view != &ft_view_help) {
+		room = COLS - (int)strlen(ui->scroll_info) - 1;
 		ft_put(y, COLS - (int)strlen(ui->scroll_info), A_REVERSE, "%s", ui->scroll_info);
+	}
+	if (room <= 0)
+		return;
 	if (ui->status[0] && now - ui->status_t_ns < (uint64_t)STATUS_SECS * 1000000000ull) {
 		ft_put(y, 0, ui->status_level >= FT_DIAG_WARN ? ft_attr(FT_C_WARN) : A_NORMAL,
-		       "%s", ui->status);
+		       "%.*s", room, ui->status);
 		return;
 	}
-	ft_put(y, 0, ft_attr(FT_C_DIM), "q quit  h help  1-3/Tab views  space pause  d interval");
+	/* the hint, cut between two items (they are two blanks apart) */
+	{
+		int n = (int)sizeof(hint) - 1;
+
+		if (n > room) {
+			n = room;
+			while (n > 0 && !(hint[n] == ' ' && hint[n - 1] == ' '))
+				n--;
+		}
+		ft_put(y, 0, ft_attr(FT_C_DIM), "%.*s", n, hint);
+	}
 }
 
 static void draw(struct ft_ui *ui)
@@ -149,8 +166,7 @@ static void draw(struct ft_ui *ui)
 	refresh();
 }
 
-/* A line of input on the status row; false if cancelled (Esc or empty). */
-static bool prompt(const char *question, char *buf, int sz)
+bool ft_ui_prompt(const char *question, char *buf, int sz)
 {
 	int len = 0, ch;
 
@@ -186,7 +202,7 @@ static void ask_interval(struct ft_ui *ui)
 	char buf[32], *end;
 	double v;
 
-	if (!prompt("interval in seconds (0.1-3600): ", buf, sizeof(buf)))
+	if (!ft_ui_prompt("interval in seconds (0.1-3600): ", buf, sizeof(buf)))
 		return;
 	v = strtod(buf, &end);
 	if (*end || !(v >= 0.1 && v <= 3600)) {
@@ -196,6 +212,42 @@ static void ask_interval(struct ft_ui *ui)
 	}
 	ui->interval = v;
 	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
+}
+
+bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
+{
+	char q[256];
+	va_list ap;
+	int ch;
+
+	va_start(ap, fmt);
+	vsnprintf(q, sizeof(q), fmt, ap);
+	va_end(ap);
+	timeout(-1);
+	move(LINES - 1, 0);
+	clrtoeol();
+	ft_put(LINES - 1, 0, ft_attr(FT_C_WARN) | A_BOLD, "%s", q);
+	refresh();
+	do
+		ch = getch();
+	while (ch == KEY_RESIZE);
+	if (ch == 'y' || ch == 'Y')
+		return true;
+	ft_ui_status(ui, FT_DIAG_INFO, "cancelled");
+	return false;
+}
+
+void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a)
+{
+	ft_live_read_knobs(&ui->live);
+	if (!a)
+		return;
+	ft_ui_status(ui, a->outcome == FT_CTL_OK ? FT_DIAG_INFO : FT_DIAG_WARN, "%s", a->msg);
+}
+
+static void boost_step(struct ft_ui *ui, int dir)
+{
+	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"), dir));
 }
 
 static void handle_key(struct ft_ui *ui, int ch)
@@ -229,8 +281,22 @@ static void handle_key(struct ft_ui *ui, int ch)
 	case '1':
 	case '2':
 	case '3':
+	case '4':
 		ui->view = views[ch - '1'];
 		return;
+	case 'b':
+	case 'B':
+		boost_step(ui, ch == 'B' ? 1 : -1);
+		return;
+	case 'u': {
+		const struct ft_audit *a = ft_ctl_undo(ui->ctl);
+
+		if (a)
+			ft_ui_control_done(ui, a);
+		else
+			ft_ui_status(ui, FT_DIAG_INFO, "nothing to undo");
+		return;
+	}
 	case '\t': {
 		int i;
 
@@ -249,6 +315,35 @@ static void handle_key(struct ft_ui *ui, int ch)
 		ui->view->key(ui, ch);
 }
 
+/*
+ * After endwin(): with --restore-on-exit put every changed knob back and
+ * say so; otherwise list what stays changed, so no change goes unnoticed.
+ */
+static void finish_controls(struct ft_ui *ui)
+{
+	size_t from = ft_ctl_audit_kept(ui->ctl), i;
+
+	if (!ft_ctl_nr_changed(ui->ctl))
+		return;
+	if (ui->restore_on_exit) {
+		ft_ctl_restore_all(ui->ctl);
+		for (i = from; i < ft_ctl_audit_kept(ui->ctl); i++)
+			fprintf(stderr, "fragtop: restore: %s\n", ft_ctl_audit_get(ui->ctl, i)->msg);
+		return;
+	}
+	for (i = 0; i < ft_knobs_nr && i < 64; i++) {
+		struct ft_knob_value v;
+		char now[FT_KNOB_TEXT];
+
+		if (!ui->ctl->orig[i][0] || ft_knob_read(ui->ctl->rootfd, &ft_knobs[i], &v))
+			continue;
+		ft_knob_value_text(&ft_knobs[i], &v, now, sizeof(now));
+		if (strcmp(now, ui->ctl->orig[i]))
+			fprintf(stderr, "fragtop: left changed: %s %s (was %s; --restore-on-exit puts it back)\n",
+				ft_knobs[i].name, now, ui->ctl->orig[i]);
+	}
+}
+
 void ft_ui_usage(FILE *f)
 {
 	fprintf(f,
@@ -260,7 +355,9 @@ void ft_ui_usage(FILE *f)
 		"  --root DIR                read /proc and /sys under DIR (a captured tree)\n"
 		"  --no-trace                no tracepoints (fallbacks, stall latencies)\n"
 		"  --trace-buffer-kb KB      per-CPU trace buffer (default 8192)\n"
-		"  --no-color                monochrome (also when NO_COLOR is set)\n");
+		"  --no-color                monochrome (also when NO_COLOR is set)\n"
+		"  --read-only               never write a knob (keys that would are refused)\n"
+		"  --restore-on-exit         on exit, put back every knob fragtop changed\n");
 }
 
 int ft_cmd_top(int argc, char **argv)
@@ -272,10 +369,13 @@ int ft_cmd_top(int argc, char **argv)
 		{ "no-color", no_argument, NULL, 'C' },
 		{ "no-trace", no_argument, NULL, 'T' },
 		{ "trace-buffer-kb", required_argument, NULL, 'B' },
+		{ "read-only", no_argument, NULL, 'R' },
+		{ "restore-on-exit", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ft_ui *ui;
+	bool read_only = false;
 	const char *root = "/", *nc = getenv("NO_COLOR");
 	bool color = !(nc && *nc), trace = true;
 	size_t buffer_kb = 8192;
@@ -314,6 +414,12 @@ int ft_cmd_top(int argc, char **argv)
 			if (ft_opt_buffer_kb(optarg, &buffer_kb))
 				goto usage;
 			break;
+		case 'R':
+			read_only = true;
+			break;
+		case 'E':
+			ui->restore_on_exit = true;
+			break;
 		case 'h':
 			ft_ui_usage(stdout);
 			free(ui);
@@ -335,6 +441,17 @@ int ft_cmd_top(int argc, char **argv)
 		free(ui);
 		return 1;
 	}
+	ui->ctl = malloc(sizeof(*ui->ctl));
+	if (!ui->ctl) {
+		fprintf(stderr, "fragtop: out of memory\n");
+		ft_live_close(&ui->live);
+		free(ui);
+		return 1;
+	}
+	ft_ctl_init(ui->ctl, ui->live.procfs.rootfd,
+		    read_only ? "fragtop runs --read-only" :
+		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
+		    NULL);
 	ft_diag_set_hook(diag_to_status, ui);
 
 	memset(&sa, 0, sizeof(sa));
@@ -389,7 +506,9 @@ int ft_cmd_top(int argc, char **argv)
 	}
 	endwin();
 	ft_diag_set_hook(NULL, NULL);
+	finish_controls(ui);
 	ft_live_close(&ui->live);
+	free(ui->ctl);
 	free(ui);
 	return got_signal ? 128 + got_signal : 0;
 

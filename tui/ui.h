@@ -7,7 +7,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "collectors/diag.h"
 #include "collectors/live.h"
+#include "controls/control.h"
 
 struct ft_view;
 
@@ -22,6 +24,9 @@ struct ft_ui {
 	const struct ft_view *prev_view;	/* to go back from help */
 	int scroll;			/* first line of the scrolled body */
 	char scroll_info[64];		/* set by the view, shown in the status line */
+	struct ft_ctl *ctl;		/* every knob write; NULL before the loop */
+	int ctl_sel;			/* selected knob in the controls view */
+	bool restore_on_exit;
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;
@@ -33,5 +38,14 @@ void ft_ui_usage(FILE *f);
 /* Show a message in the status line (also the diag hook's target). */
 void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+/* A line of input on the status row; false if cancelled (Esc, empty). */
+bool ft_ui_prompt(const char *question, char *buf, int sz);
+
+/* A y/N question on the status row; true only for y or Y. */
+bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* After a control change: re-read the knobs, report the outcome. */
+void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a);
 
 #endif

@@ -25,6 +25,7 @@ struct ft_view {
 extern const struct ft_view ft_view_overview;
 extern const struct ft_view ft_view_events;
 extern const struct ft_view ft_view_stalls;
+extern const struct ft_view ft_view_controls;
 extern const struct ft_view ft_view_help;
 
 #endif

@@ -22,9 +22,13 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 {
 	int y = top;
 
+	const struct ft_view *v = ui->prev_view ? ui->prev_view : &ft_view_overview;
+
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "Keys (any key returns)");
 	y = put_keys(y, top, height, ft_ui_global_keys);
-	y = put_keys(y, top, height, ft_view_overview.keys);
+	if (v->keys[0][0] && y < top + height)
+		ft_put(y++, 0, ft_attr(FT_C_LABEL), "In the %s view", v->name);
+	y = put_keys(y, top, height, v->keys);
 	y++;
 	if (y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), "Overview, per zone");
@@ -38,7 +42,6 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 	};
 	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]) && y < top + height; i++)
 		ft_put(y++, 2, A_NORMAL, "%s", lines[i]);
-	(void)ui;
 }
 
 static bool help_key(struct ft_ui *ui, int ch)

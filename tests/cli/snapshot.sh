@@ -9,7 +9,8 @@ fails=0
 ok()   { echo "ok   $*"; }
 bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-jqe() { jq -e "$@" > /dev/null; }
+# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
+jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # "NODE ZONE v0 v1 ..." with every value as %.3f, from fragtop's JSON or

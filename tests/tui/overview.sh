@@ -81,6 +81,12 @@ check "2: ... because --root is not this host" wait_for "--root is not this host
 T send-keys -t ft 3
 check "3: stalls view says so too" wait_for "No tracepoints: --root"
 T send-keys -t ft Tab
+check "Tab: controls view" wait_for '^  watermark_boost_factor +15000 +15000'
+check "controls under --root are read-only, and say why" wait_for '^read-only: --root'
+T send-keys -t ft b
+check "b under --root: refused, said in the status line" wait_for 'not set to 12500: --root'
+check "... and the fixture is untouched" test "$(cat $ROOT/proc/sys/vm/watermark_boost_factor)" = 15000
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'

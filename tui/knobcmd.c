@@ -1,0 +1,340 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `fragtop set KNOB=VALUE...` and `fragtop get [KNOB...]`: the controls
+ * without a terminal, with the TUI's validation and messages (both go
+ * through controls/).
+ */
+#include "tui/knobcmd.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "collectors/file.h"
+#include "controls/control.h"
+#include "tui/json.h"
+
+static const char *type_name(const struct ft_knob *k)
+{
+	return k->type == FT_KNOB_INT ? "int" : k->type == FT_KNOB_SELECT ? "select" : "trigger";
+}
+
+static void usage_set(FILE *f)
+{
+	fprintf(f,
+		"usage: fragtop set [--root DIR] [--dry-run] KNOB=VALUE...\n"
+		"  Checks every value first (nothing is written if one is invalid), then\n"
+		"  writes each, reads it back and reports old -> new.  If a write fails,\n"
+		"  the knobs already changed by this command are put back.  KNOB is a name\n"
+		"  from 'fragtop get' (\"vm.\" prefix optional); compact_node=N compacts node N.\n"
+		"  --dry-run   validate only\n"
+		"  Exit status: 0 all set, 1 a value was refused or a write failed, 2 usage.\n");
+}
+
+static void usage_get(FILE *f)
+{
+	fprintf(f,
+		"usage: fragtop get [--root DIR] [--json] [KNOB...]\n"
+		"  Without KNOB: every knob with its value, default, range and unit.\n"
+		"  With one KNOB: just its value (for scripts); with several: KNOB=VALUE lines.\n"
+		"  Exit status: 1 if a named knob is unknown, absent or unreadable.\n");
+}
+
+static int open_root(const char *root)
+{
+	int fd = ft_root_open(root);
+
+	if (fd < 0)
+		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-fd));
+	return fd;
+}
+
+int ft_cmd_set(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *root = "/";
+	bool dry = false;
+	struct ft_ctl *ctl;
+	int c, i, rootfd, bad = 0, failed = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			root = optarg;
+			break;
+		case 'n':
+			dry = true;
+			break;
+		case 'h':
+			usage_set(stdout);
+			return 0;
+		default:
+			usage_set(stderr);
+			return 2;
+		}
+	}
+	if (optind == argc) {
+		usage_set(stderr);
+		return 2;
+	}
+	for (i = optind; i < argc; i++) {
+		if (!strchr(argv[i], '=')) {
+			fprintf(stderr, "fragtop: '%s' is not KNOB=VALUE\n", argv[i]);
+			usage_set(stderr);
+			return 2;
+		}
+	}
+	rootfd = open_root(root);
+	if (rootfd < 0)
+		return 1;
+
+	/* 1: validate everything; nothing is written if anything is wrong */
+	for (i = optind; i < argc; i++) {
+		char name[128], canon[FT_KNOB_TEXT], why[160], err_txt[96];
+		const char *eq = strchr(argv[i], '=');
+		const struct ft_knob *k;
+		struct ft_knob_value cur = { .err = -EOPNOTSUPP };
+		int node;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
+		k = ft_knob_find(name);
+		if (!k) {
+			fprintf(stderr, "fragtop: unknown knob '%s' ('fragtop get' lists them)\n", name);
+			bad++;
+			continue;
+		}
+		if (k->type != FT_KNOB_TRIGGER && ft_knob_read(rootfd, k, &cur) == -ENOENT) {
+			fprintf(stderr, "fragtop: %s: %s\n", k->name,
+				ft_knob_strerror(k, cur.err, err_txt, sizeof(err_txt)));
+			bad++;
+			continue;
+		}
+		if (ft_knob_validate(k, eq + 1, &cur, canon, &node, why, sizeof(why))) {
+			fprintf(stderr, "fragtop: %s: %s\n", k->name, why);
+			bad++;
+		}
+	}
+	if (bad) {
+		fprintf(stderr, "fragtop: nothing changed\n");
+		close(rootfd);
+		return 1;
+	}
+	if (dry) {
+		printf("all %d value%s valid; nothing written (--dry-run)\n", argc - optind,
+		       argc - optind == 1 ? "" : "s");
+		close(rootfd);
+		return 0;
+	}
+
+	/* 2: write, read back; undo this command's writes if one fails */
+	ctl = malloc(sizeof(*ctl));
+	if (!ctl) {
+		fprintf(stderr, "fragtop: out of memory\n");
+		close(rootfd);
+		return 1;
+	}
+	ft_ctl_init(ctl, rootfd, NULL);
+	for (i = optind; i < argc && !failed; i++) {
+		char name[128];
+		const char *eq = strchr(argv[i], '=');
+		const struct ft_audit *a;
+
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
+		a = ft_ctl_set(ctl, name, eq + 1);
+		if (a->outcome == FT_CTL_OK) {
+			printf("%s\n", a->msg);
+		} else {
+			fprintf(stderr, "fragtop: %s\n", a->msg);
+			failed++;
+		}
+	}
+	if (failed && ft_ctl_nr_changed(ctl)) {
+		size_t from = ft_ctl_audit_kept(ctl), j;
+
+		fprintf(stderr, "fragtop: putting back what this command changed\n");
+		ft_ctl_restore_all(ctl);
+		for (j = from; j < ft_ctl_audit_kept(ctl); j++)
+			fprintf(stderr, "fragtop: %s\n", ft_ctl_audit_get(ctl, j)->msg);
+	}
+	free(ctl);
+	close(rootfd);
+	return failed ? 1 : 0;
+}
+
+static void get_json(int rootfd)
+{
+	struct ft_json j;
+	size_t i;
+	int o;
+
+	ft_json_init(&j, stdout, true);
+	ft_json_obj_begin(&j, NULL);
+	ft_json_arr_begin(&j, "knobs");
+	for (i = 0; i < ft_knobs_nr; i++) {
+		const struct ft_knob *k = &ft_knobs[i];
+		struct ft_knob_value v = { .err = -EOPNOTSUPP };
+		char txt[96];
+
+		if (k->type != FT_KNOB_TRIGGER)
+			ft_knob_read(rootfd, k, &v);
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "name", k->name);
+		ft_json_str(&j, "type", type_name(k));
+		ft_json_str(&j, "path", k->path);
+		if (k->type == FT_KNOB_TRIGGER) {
+			char path[256];
+
+			ft_knob_path(k, 0, path, sizeof(path));
+			ft_json_bool(&j, "available", faccessat(rootfd, path, F_OK, 0) == 0);
+			ft_json_null(&j, "value");
+		} else {
+			ft_json_bool(&j, "available", v.err != -ENOENT);
+			if (v.err) {
+				ft_json_null(&j, "value");
+				ft_json_str(&j, "error", ft_knob_strerror(k, v.err, txt, sizeof(txt)));
+			} else if (k->type == FT_KNOB_INT) {
+				ft_json_i64(&j, "value", v.num);
+			} else {
+				ft_knob_value_text(k, &v, txt, sizeof(txt));
+				ft_json_str(&j, "value", txt);
+			}
+		}
+		if (k->def == FT_KNOB_NO_DEFAULT)
+			ft_json_null(&j, "default");
+		else
+			ft_json_i64(&j, "default", k->def);
+		if (k->type == FT_KNOB_SELECT) {
+			ft_json_arr_begin_inline(&j, "options");
+			for (o = 0; !v.err && o < v.sel.nr_options; o++)
+				ft_json_str(&j, NULL, v.sel.options[o]);
+			ft_json_arr_end(&j);
+		} else {
+			ft_json_i64(&j, "min", k->min);
+			ft_json_i64(&j, "max", k->max);
+			if (k->type == FT_KNOB_INT)
+				ft_json_i64(&j, "step", k->step);
+		}
+		if (k->unit)
+			ft_json_str(&j, "unit", k->unit);
+		ft_json_str(&j, "help", k->help);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_obj_end(&j);
+	ft_json_end(&j);
+}
+
+static void get_table(int rootfd)
+{
+	size_t i;
+
+	printf("%-28s %-14s %-8s %-24s %s\n", "KNOB", "VALUE", "DEFAULT", "RANGE", "UNIT");
+	for (i = 0; i < ft_knobs_nr; i++) {
+		const struct ft_knob *k = &ft_knobs[i];
+		struct ft_knob_value v = { .err = -EOPNOTSUPP };
+		char val[96], def[24] = "-", range[96];
+
+		if (k->type == FT_KNOB_TRIGGER) {
+			char path[256];
+
+			ft_knob_path(k, 0, path, sizeof(path));
+			snprintf(val, sizeof(val), "%s", faccessat(rootfd, path, F_OK, 0) ?
+				 "absent" : "(action)");
+		} else if (ft_knob_read(rootfd, k, &v)) {
+			ft_knob_strerror(k, v.err, val, sizeof(val));
+			if (v.err == -ENOENT)
+				snprintf(val, sizeof(val), "absent");
+		} else {
+			ft_knob_value_text(k, &v, val, sizeof(val));
+		}
+		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
+			snprintf(def, sizeof(def), "%" PRId64, k->def);
+		ft_knob_range_text(k, &v, range, sizeof(range));
+		printf("%-28s %-14s %-8s %-24s %s\n", k->name, val, def, range, k->unit ? k->unit : "");
+	}
+}
+
+int ft_cmd_get(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "root", required_argument, NULL, 'r' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *root = "/";
+	bool json = false;
+	int c, i, rootfd, failed = 0;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'r':
+			root = optarg;
+			break;
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			usage_get(stdout);
+			return 0;
+		default:
+			usage_get(stderr);
+			return 2;
+		}
+	}
+	rootfd = open_root(root);
+	if (rootfd < 0)
+		return 1;
+	if (optind == argc) {
+		if (json)
+			get_json(rootfd);
+		else
+			get_table(rootfd);
+		close(rootfd);
+		return 0;
+	}
+	if (json) {
+		fprintf(stderr, "fragtop: --json lists every knob; leave out the names\n");
+		close(rootfd);
+		return 2;
+	}
+	for (i = optind; i < argc; i++) {
+		const struct ft_knob *k = ft_knob_find(argv[i]);
+		struct ft_knob_value v;
+		char val[FT_KNOB_TEXT], why[96];
+
+		if (!k) {
+			fprintf(stderr, "fragtop: unknown knob '%s' ('fragtop get' lists them)\n", argv[i]);
+			failed++;
+			continue;
+		}
+		if (k->type == FT_KNOB_TRIGGER) {
+			fprintf(stderr, "fragtop: %s is an action (write-only): it has no value\n", k->name);
+			failed++;
+			continue;
+		}
+		if (ft_knob_read(rootfd, k, &v)) {
+			fprintf(stderr, "fragtop: %s: %s\n", k->name,
+				ft_knob_strerror(k, v.err, why, sizeof(why)));
+			failed++;
+			continue;
+		}
+		ft_knob_value_text(k, &v, val, sizeof(val));
+		if (argc - optind == 1)
+			printf("%s\n", val);
+		else
+			printf("%s=%s\n", k->name, val);
+	}
+	close(rootfd);
+	return failed ? 1 : 0;
+}

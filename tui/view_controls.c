@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Controls: every knob of controls/knobs.c with its value, default, range
+ * and unit; step, type, trigger, undo and restore; below, the session's
+ * audit log, newest first.  All writes go through controls/control.c.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "controls/control.h"
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
+{
+	return ui->ctl && i < 64 && ui->ctl->orig[i][0] && strcmp(ui->ctl->orig[i], now);
+}
+
+static void controls_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_live *l = &ui->live;
+	int y = top, bottom = top + height, rows;
+	size_t i, n;
+
+	if (ui->ctl && ui->ctl->read_only)
+		ft_put(y++, 0, ft_attr(FT_C_WARN), "read-only: %s", ui->ctl->read_only_why);
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "  %-28s %-14s %-8s %-26s %s", "knob", "value", "default",
+	       "range", "unit");
+	for (i = 0; i < ft_knobs_nr && y < bottom; i++, y++) {
+		const struct ft_knob *k = &ft_knobs[i];
+		const struct ft_knob_value *v = &l->knobs[i];
+		char val[96], def[24] = "-", range[96];
+		unsigned int attr = A_NORMAL;
+		bool changed;
+
+		if (k->type == FT_KNOB_TRIGGER) {
+			snprintf(val, sizeof(val), "(action)");
+		} else if (v->err == -ENOENT) {
+			snprintf(val, sizeof(val), "absent");
+			attr = ft_attr(FT_C_DIM);
+		} else if (v->err) {
+			ft_knob_strerror(k, v->err, val, sizeof(val));
+			attr = ft_attr(FT_C_BAD);
+		} else {
+			ft_knob_value_text(k, v, val, sizeof(val));
+		}
+		changed = k->type != FT_KNOB_TRIGGER && !v->err && knob_changed(ui, i, val);
+		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
+			snprintf(def, sizeof(def), "%" PRId64, k->def);
+		ft_knob_range_text(k, v, range, sizeof(range));
+		if ((int)i == ui->ctl_sel)
+			attr |= A_REVERSE;
+		ft_put(y, 0, attr, "%c %-28s %-14s %-8s %-26s %s", changed ? '*' : ' ', k->name, val, def,
+		       range, k->unit ? k->unit : "");
+		if (changed)
+			ft_put(y, 0, ft_attr(FT_C_WARN) | A_BOLD, "*");
+	}
+	if (y < bottom && ui->ctl_sel >= 0 && (size_t)ui->ctl_sel < ft_knobs_nr) {
+		const struct ft_knob *k = &ft_knobs[ui->ctl_sel];
+		const struct ft_knob_value *v = &l->knobs[ui->ctl_sel];
+		char why[96];
+
+		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
+			ft_put(++y, 2, ft_attr(FT_C_DIM), "%s: %s", k->name,
+			       ft_knob_strerror(k, v->err, why, sizeof(why)));
+		else
+			ft_put(++y, 2, ft_attr(FT_C_DIM), "%s", k->help);
+		y += 2;
+	}
+	if (!ui->ctl || y >= bottom)
+		return;
+	n = ft_ctl_audit_kept(ui->ctl);
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "audit log (this session: %llu entr%s, newest first)",
+	       (unsigned long long)ui->ctl->audit_nr, ui->ctl->audit_nr == 1 ? "y" : "ies");
+	rows = bottom - y;
+	for (i = 0; i < n && (int)i < rows; i++) {
+		const struct ft_audit *a = ft_ctl_audit_get(ui->ctl, n - 1 - i);
+		char line[320];
+
+		ft_audit_format(a, line, sizeof(line));
+		ft_put(y++, 2, a->outcome == FT_CTL_OK ? A_NORMAL : ft_attr(FT_C_WARN), "%s", line);
+	}
+	if (!n && y < bottom)
+		ft_put(y, 2, ft_attr(FT_C_DIM), "no changes yet");
+}
+
+/* Enter or e on the selected knob. */
+static void edit(struct ft_ui *ui, const struct ft_knob *k)
+{
+	char buf[64], q[160];
+
+	if (k->type == FT_KNOB_TRIGGER && !k->per_node && k->min == k->max) {
+		if (ft_ui_confirm(ui, "%s: %s. Do it now? [y/N] ", k->name, k->help))
+			ft_ui_control_done(ui, ft_ctl_set_knob(ui->ctl, k, "1"));
+		else
+			ft_ui_status(ui, FT_DIAG_INFO, "%s: cancelled", k->name);
+		return;
+	}
+	if (k->per_node)
+		snprintf(q, sizeof(q), "%s: node to compact: ", k->name);
+	else if (k->type == FT_KNOB_SELECT)
+		snprintf(q, sizeof(q), "%s (one of the options shown): ", k->name);
+	else
+		snprintf(q, sizeof(q), "%s (%" PRId64 "..%" PRId64 "): ", k->name, k->min, k->max);
+	if (!ft_ui_prompt(q, buf, sizeof(buf))) {
+		ft_ui_status(ui, FT_DIAG_INFO, "%s: cancelled", k->name);
+		return;
+	}
+	if (k->drastic && !ft_ui_confirm(ui, "%s=%s: %s. Sure? [y/N] ", k->name, buf, k->help)) {
+		ft_ui_status(ui, FT_DIAG_INFO, "%s: cancelled", k->name);
+		return;
+	}
+	ft_ui_control_done(ui, ft_ctl_set_knob(ui->ctl, k, buf));
+}
+
+static bool controls_key(struct ft_ui *ui, int ch)
+{
+	const struct ft_knob *k;
+	int nr = (int)ft_knobs_nr;
+
+	if (ui->ctl_sel < 0 || ui->ctl_sel >= nr)
+		ui->ctl_sel = 0;
+	k = &ft_knobs[ui->ctl_sel];
+	switch (ch) {
+	case 'j':
+	case KEY_DOWN:
+		ui->ctl_sel = (ui->ctl_sel + 1) % nr;
+		return true;
+	case 'k':
+	case KEY_UP:
+		ui->ctl_sel = (ui->ctl_sel + nr - 1) % nr;
+		return true;
+	case KEY_HOME:
+	case 'g':
+		ui->ctl_sel = 0;
+		return true;
+	case '+':
+	case '=':
+	case KEY_RIGHT:
+	case '-':
+	case KEY_LEFT: {
+		int dir = ch == '+' || ch == '=' || ch == KEY_RIGHT ? 1 : -1;
+
+		if (k->drastic && k->type != FT_KNOB_TRIGGER &&
+		    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name,
+				   dir > 0 ? "up" : "down", k->help))
+			return true;
+		ft_ui_control_done(ui, ft_ctl_step(ui->ctl, k, dir));
+		return true;
+	}
+	case 'e':
+	case '\n':
+	case KEY_ENTER:
+		edit(ui, k);
+		return true;
+	case 'r': {
+		int n = ft_ctl_nr_changed(ui->ctl), failed;
+
+		if (!n) {
+			ft_ui_status(ui, FT_DIAG_INFO, "nothing to restore: every knob has the value fragtop found");
+			return true;
+		}
+		if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
+			return true;
+		failed = ft_ctl_restore_all(ui->ctl);
+		ft_live_read_knobs(&ui->live);
+		if (failed)
+			ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
+		else
+			ft_ui_status(ui, FT_DIAG_INFO, "restored %d knob%s", n, n == 1 ? "" : "s");
+		return true;
+	}
+	}
+	return false;
+}
+
+static const char *const controls_keys[][2] = {
+	{ "j k Up Down", "select a knob" },
+	{ "+ - Right Left", "one step up or down (next or previous option)" },
+	{ "e Enter", "type a value; on an action: run it (asks first)" },
+	{ "r", "restore every knob fragtop changed (asks first)" },
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_controls = {
+	.name = "controls",
+	.draw = controls_draw,
+	.key = controls_key,
+	.keys = controls_keys,
+};
