@@ -30,3 +30,19 @@ double ft_series_max(const struct ft_series *s, unsigned long count)
 	}
 	return m;
 }
+
+double ft_series_mean(const struct ft_series *s, unsigned long count)
+{
+	double sum = 0;
+	unsigned long i, n = 0;
+
+	for (i = 0; i < count && i < s->n && i < FT_SERIES_LEN; i++) {
+		double v = ft_series_get(s, i);
+
+		if (isnan(v))
+			continue;
+		sum += v;
+		n++;
+	}
+	return n ? sum / (double)n : NAN;
+}

@@ -18,4 +18,7 @@ double ft_series_get(const struct ft_series *s, unsigned long back);
 /* Largest of the newest @count values (0 if none). */
 double ft_series_max(const struct ft_series *s, unsigned long count);
 
+/* Mean of the newest @count values, NaNs skipped; NAN if there is none. */
+double ft_series_mean(const struct ft_series *s, unsigned long count);
+
 #endif

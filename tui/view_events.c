@@ -35,7 +35,9 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	const struct ft_sample *s = &l->sample;
 	struct ft_recent_fallback recent[64];
 	uint64_t totals[FT_M_NR];
-	int y = top, i, k, spark_w = COLS - (NAME_W + 20), n, rows;
+	int y = top, i, k, spark_w = COLS - (NAME_W + 29), n, rows;
+	/* the last tick is bursty: a 10 s mean shows what a control change did */
+	unsigned long avg_n = (unsigned long)ceil(10.0 / ui->interval);
 	char a[32], b[32], c[32];
 
 	if (!l->tracing) {
@@ -45,8 +47,8 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	ft_events_metrics(ev, totals);
 	if (spark_w > FT_SERIES_LEN)
 		spark_w = FT_SERIES_LEN;
-	ft_put(y, 0, ft_attr(FT_C_LABEL), "%-*s %8s %10s  last %ds", NAME_W, "event", "/s", "total",
-	       spark_w > 0 ? (int)(spark_w * ui->interval) : 0);
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "%-*s %8s %8s %10s  last %ds", NAME_W, "event", "/s",
+	       "10s avg", "total", spark_w > 0 ? (int)(spark_w * ui->interval) : 0);
 	y++;
 	for (i = 0; i < FT_M_NR && y < top + height; i++, y++) {
 		const struct ft_series *sr = &l->ev_series[i];
@@ -59,10 +61,12 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		}
 		ft_fmt_rate(a, sizeof(a), l->ev_rate[i], 7);
 		ft_fmt_count(b, sizeof(b), (double)totals[i], 9);
+		ft_fmt_rate(c, sizeof(c), ft_series_mean(sr, avg_n), 7);
 		ft_put(y, NAME_W + 1, l->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
-		ft_put(y, NAME_W + 10, A_NORMAL, "%10s", b);
+		ft_put(y, NAME_W + 10, A_NORMAL, "%8s", c);
+		ft_put(y, NAME_W + 19, A_NORMAL, "%10s", b);
 		if (spark_w > 8)
-			ft_sparkline(y, NAME_W + 22, spark_w - 2, sr, max);
+			ft_sparkline(y, NAME_W + 31, spark_w - 2, sr, max);
 	}
 	ft_put(y, 0, l->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
 	       "lost events %llu   pageblock order %d   buffers read %llu",
