@@ -6,7 +6,10 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "collectors/file.h"
 
 int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 {
@@ -20,6 +23,9 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	ft_host_open(&l->host, l->procfs.rootfd, !strcmp(root, "/"));
 	ft_sample_init(&l->sample);
 	l->sample.pageblock_order_fallback = l->host.pmd_order;
+	ft_pbmap_init(&l->map);
+	l->kpf.flags_fd = l->kpf.count_fd = -1;
+	l->map_budget = FT_LIVE_MAP_BUDGET;
 	l->pti_interval_ns = pti_interval_s > 0 ? (uint64_t)(pti_interval_s * 1e9) : 0;
 	return 0;
 }
@@ -31,6 +37,8 @@ void ft_live_close(struct ft_live *l)
 		ft_procname_release(&l->procname);
 	l->tracing = false;
 	ft_sample_release(&l->sample);
+	ft_kpf_close(&l->kpf);
+	ft_pbmap_release(&l->map);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
 }
@@ -88,6 +96,80 @@ void ft_live_zone_extfrag_rate(const struct ft_live *l, int node, const char *zo
 	}
 }
 
+static void map_layout(struct ft_live *l)
+{
+	if (!ft_sample_has(&l->sample, FT_SRC_ZONEINFO) || l->sample.pageblock_order < 0)
+		return;
+	if (ft_pbmap_layout(&l->map, &l->sample.zoneinfo, l->sample.pageblock_order))
+		return;	/* keeps the old layout; -ENOMEM or an absurd span */
+}
+
+static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
+{
+	struct ft_live *l = ctx;
+
+	(void)fragmenting;
+	ft_pbmap_mark(&l->map, pfn, ft_now_ns());
+}
+
+static int map_open(struct ft_live *l)
+{
+	char *buf;
+	long n;
+	int err;
+
+	if (l->kpf.flags_fd >= 0)
+		return 0;
+	err = ft_kpf_open(&l->kpf, l->procfs.rootfd);
+	if (err) {
+		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags %s%s",
+			err == -EACCES || err == -EPERM ? "" : ": ",
+			err == -EACCES || err == -EPERM ? "needs root" : strerror(-err));
+		return err;
+	}
+	buf = malloc(1 << 20);
+	if (buf) {
+		n = ft_file_slurp(l->procfs.rootfd, "proc/iomem", buf, 1 << 20);
+		if (n < 0 || ft_iomem_parse(buf, (size_t)n, l->host.page_size, &l->map.ram) ||
+		    !l->map.ram.known)
+			ft_diag(FT_DIAG_INFO, "pageblock map: no RAM ranges from /proc/iomem; "
+				"holes show only where the kernel says NOPAGE");
+		free(buf);
+	}
+	return 0;
+}
+
+int ft_live_map_enable(struct ft_live *l, bool on)
+{
+	l->map_scan = on;
+	if (!on)
+		return 0;
+	if (l->map_err)
+		return l->map_err;
+	l->map_err = map_open(l);
+	map_layout(l);
+	return l->map_err;
+}
+
+int ft_live_map_scan_all(struct ft_live *l)
+{
+	int err;
+
+	if (!l->map_err)
+		l->map_err = map_open(l);
+	if (l->map_err)
+		return l->map_err;
+	map_layout(l);
+	if (l->map.order < 0)
+		return -ENODATA;
+	err = ft_kpf_scan_all(&l->kpf, &l->map);
+	if (err) {
+		l->map_err = err;
+		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror(-err));
+	}
+	return err;
+}
+
 int ft_live_tick(struct ft_live *l, bool force_pti)
 {
 	unsigned int mask = (1u << FT_SRC_ZONEINFO) | (1u << FT_SRC_BUDDYINFO) |
@@ -102,6 +184,17 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	}
 	ft_procfs_collect(&l->procfs, mask, &raw);
 	err = ft_sample_update(&l->sample, &raw);
+	map_layout(l);
+	if (l->map_scan && !l->map_err) {
+		uint64_t t0 = ft_now_ns();
+		long n = ft_kpf_scan(&l->kpf, &l->map, l->map_budget);
+
+		l->map_scan_ns = ft_now_ns() - t0;
+		if (n < 0) {
+			l->map_err = (int)n;
+			ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
+		}
+	}
 	ft_live_read_knobs(l);
 	ft_host_refresh(&l->host);
 	ft_live_trace_poll(l);
@@ -163,6 +256,8 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 	for (int i = 0; i < FT_M_NR; i++)
 		l->ev_rate[i] = NAN;
 	ft_events_set_status(&l->events, &l->trace.dec);
+	l->events.on_fallback = mark_fallback;
+	l->events.on_fallback_ctx = l;
 	sync_events(l);
 	return 0;
 }

@@ -12,11 +12,13 @@
 #include <stdint.h>
 
 #include "collectors/host.h"
+#include "collectors/kpageflags.h"
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
 #include "collectors/tracefs.h"
 #include "controls/knobs.h"
 #include "model/events.h"
+#include "model/pageblock.h"
 #include "model/sample.h"
 #include "model/series.h"
 
@@ -47,7 +49,21 @@ struct ft_live {
 	struct ft_series ev_series[FT_M_NR];
 	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
 	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
+
+	/*
+	 * The pageblock map: laid out from zoneinfo every tick (cheap), so
+	 * fallbacks mark their blocks from the start; scanned from
+	 * /proc/kpageflags only while map_scan is set, map_budget PFNs a tick.
+	 */
+	struct ft_pbmap map;
+	struct ft_kpf kpf;
+	bool map_scan;
+	int map_err;			/* why the map cannot be scanned (0: fine) */
+	uint64_t map_budget;		/* PFNs per tick */
+	uint64_t map_scan_ns;		/* CPU-ish: wall time of the last tick's scan */
 };
+
+#define FT_LIVE_MAP_BUDGET	(256u << 10)	/* PFNs: 1 GiB of 4K pages, ~15 ms */
 
 /* Fallback rates of a zone over the last tick (NAN when not tracing). */
 void ft_live_zone_extfrag_rate(const struct ft_live *l, int node, const char *zone,
@@ -75,6 +91,16 @@ void ft_live_read_knobs(struct ft_live *l);
 
 /* Read and aggregate what the trace buffers hold (also done by each tick). */
 void ft_live_trace_poll(struct ft_live *l);
+
+/*
+ * Start (or stop) scanning the pageblock map each tick.  Opens
+ * /proc/kpageflags and reads /proc/iomem on first use; on failure returns
+ * -errno, also kept in l->map_err, and says why once through ft_diag().
+ */
+int ft_live_map_enable(struct ft_live *l, bool on);
+
+/* Scan every zone now (the 'R' key, `snapshot --map`).  0 or -errno. */
+int ft_live_map_scan_all(struct ft_live *l);
 
 /* Seconds since pagetypeinfo was last parsed, or -1 if never. */
 double ft_live_pti_age(const struct ft_live *l, uint64_t now_ns);

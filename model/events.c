@@ -117,6 +117,8 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	    e->fallback_mt >= 0 && e->fallback_mt < FT_EV_MT)
 		ev->pair[e->alloc_mt][e->fallback_mt]++;
 	count_pid(ev, r->pid, frag);
+	if (ev->on_fallback)
+		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
 	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
 	*rf = (struct ft_recent_fallback){
 		.ts = r->ts, .pfn = e->pfn, .zone = zone, .pid = r->pid,

@@ -79,6 +79,9 @@ struct ft_open_begin {
 
 struct ft_events {
 	int pageblock_order;		/* for "fragmenting"; set by the caller */
+	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
+	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
+	void *on_fallback_ctx;
 	int nr_zones;
 	struct ft_zone_range zones[FT_EV_ZONES];
 

@@ -37,8 +37,54 @@ static void json_u64s(struct ft_json *j, const char *key, const uint64_t *v, int
 	ft_json_arr_end(j);
 }
 
-static void json_zone(struct ft_json *j, const struct ft_sample *s, const struct ft_zone *z)
+static const struct ft_pbmap_zone *map_zone(const struct ft_live *l, const struct ft_zi_zone *zi)
 {
+	size_t i;
+
+	for (i = 0; i < l->map.nr; i++)
+		if (l->map.zones[i].node == zi->node && !strcmp(l->map.zones[i].name, zi->name))
+			return &l->map.zones[i];
+	return NULL;
+}
+
+static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, int order)
+{
+	uint64_t marked = 0;
+	size_t need;
+	uint32_t b;
+	char *enc;
+	int c;
+
+	if (!mz) {
+		ft_json_null(j, "pageblocks");
+		return;
+	}
+	ft_json_obj_begin(j, "pageblocks");
+	ft_json_u64(j, "total", mz->nr_blocks);
+	for (c = FT_PB_FREE; c < FT_PB_NR; c++)
+		ft_json_u64(j, ft_pb_names[c], mz->count[c]);
+	ft_json_u64(j, "unscanned", mz->count[FT_PB_UNSCANNED]);
+	ft_json_u64(j, "pollution_pages", mz->pollution);
+	for (b = 0; b < mz->nr_blocks; b++)
+		marked += mz->blocks[b].fallbacks != 0;
+	ft_json_u64(j, "blocks_with_fallbacks", marked);
+	/* block i of the map covers PFNs [(first_block + i) << order, +2^order) */
+	ft_json_u64(j, "first_block_pfn", mz->first_block << order);
+	need = ft_pbmap_encode(mz, NULL, 0);
+	enc = malloc(need + 1);
+	if (enc) {
+		ft_pbmap_encode(mz, enc, need + 1);
+		ft_json_str(j, "map", enc);
+		free(enc);
+	} else {
+		ft_json_null(j, "map");
+	}
+	ft_json_obj_end(j);
+}
+
+static void json_zone(struct ft_json *j, const struct ft_live *l, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &l->sample;
 	const struct ft_zi_zone *zi = z->zi;
 	const struct ft_pagetypeinfo *pti = &s->pti;
 	int t;
@@ -104,6 +150,8 @@ static void json_zone(struct ft_json *j, const struct ft_sample *s, const struct
 		ft_json_null(j, "blocks_by_type");
 		ft_json_null(j, "mixed_blocks_by_type");
 	}
+	if (l->map_scan)
+		json_pageblocks(j, l->map_err ? NULL : map_zone(l, zi), l->map.order);
 	ft_json_obj_end(j);
 }
 
@@ -302,7 +350,7 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	ft_json_arr_begin(&j, "zones");
 	for (i = 0; i < s->nr_zones; i++)
 		if (ft_zi_populated(s->zones[i].zi))
-			json_zone(&j, s, &s->zones[i]);
+			json_zone(&j, l, &s->zones[i]);
 	ft_json_arr_end(&j);
 	if (interval_s > 0 && s->rates.valid) {
 		ft_json_obj_begin(&j, "rates");
@@ -317,6 +365,9 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	for (i = 0; ft_sample_has(s, FT_SRC_VMSTAT) && i < s->vmstat.nr; i++)
 		ft_json_i64(&j, s->vmstat.items[i].name, s->vmstat.items[i].value);
 	ft_json_obj_end(&j);
+	if (l->map_scan && l->map_err)
+		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
+			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
 	json_events(&j, l);
 	ft_json_obj_end(&j);
@@ -364,6 +415,16 @@ void ft_snapshot_table(FILE *f, const struct ft_live *l)
 			fprintf(f, " %7s", buf);
 		}
 		fputc('\n', f);
+		if (l->map_scan && !l->map_err && map_zone(l, zi)) {
+			const struct ft_pbmap_zone *mz = map_zone(l, zi);
+			int c;
+
+			fprintf(f, "  map %u blocks: ", mz->nr_blocks);
+			for (c = FT_PB_FREE; c < FT_PB_NR; c++)
+				fprintf(f, " %s %u", ft_pb_names[c], mz->count[c]);
+			fprintf(f, "  (unmovable pages in mixed blocks: %llu)\n",
+				(unsigned long long)mz->pollution);
+		}
 		if (!z->pti)
 			continue;
 		fprintf(f, "  pageblocks     ");
@@ -386,11 +447,13 @@ static void on_signal(int sig)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: fragtop snapshot [--json] [--root DIR] [--interval SECS]\n"
+		"usage: fragtop snapshot [--json] [--map] [--root DIR] [--interval SECS]\n"
 		"  --json           print JSON instead of a table\n"
 		"  --root DIR       read /proc and /sys under DIR (a captured tree)\n"
 		"  --interval SECS  take two samples SECS apart and add rates, and (as\n"
 		"                   root, live) trace the mm events in between\n"
+		"  --map            classify every pageblock from /proc/kpageflags (root;\n"
+		"                   ~0.4 s per 24 GiB) and add the counts and the map\n"
 		"  --no-trace       no tracepoints\n"
 		"  --trace-buffer-kb KB  per-CPU trace buffer (default 8192)\n");
 }
@@ -403,12 +466,13 @@ int ft_cmd_snapshot(int argc, char **argv)
 		{ "interval", required_argument, NULL, 'i' },
 		{ "no-trace", no_argument, NULL, 'T' },
 		{ "trace-buffer-kb", required_argument, NULL, 'B' },
+		{ "map", no_argument, NULL, 'm' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	const char *root = "/";
 	double interval = 0;
-	bool json = false, trace = true;
+	bool json = false, trace = true, map = false;
 	size_t buffer_kb = 8192;
 	struct ft_live live;
 	struct sigaction sa;
@@ -429,6 +493,9 @@ int ft_cmd_snapshot(int argc, char **argv)
 			break;
 		case 'T':
 			trace = false;
+			break;
+		case 'm':
+			map = true;
 			break;
 		case 'B':
 			if (ft_opt_buffer_kb(optarg, &buffer_kb))
@@ -479,6 +546,13 @@ int ft_cmd_snapshot(int argc, char **argv)
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", root, strerror(-err));
 		ft_live_close(&live);
 		return 1;
+	}
+	if (map) {
+		live.map_scan = true;
+		if (ft_live_map_scan_all(&live) && !json)
+			fprintf(stderr, "fragtop: no pageblock map: %s\n",
+				live.map_err == -EACCES || live.map_err == -EPERM ?
+				"/proc/kpageflags needs root" : strerror(-live.map_err));
 	}
 	if (json)
 		ft_snapshot_json(stdout, &live, interval);

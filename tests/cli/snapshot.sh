@@ -149,8 +149,41 @@ if [ -r /proc/zoneinfo ]; then
 			--interval 1 > "$tmp/nobody-tr.json" 2>/dev/null
 		check "non-root: tracing needs root, said in JSON" jqe '.events == null and
 			.trace_error == "tracing needs root"' "$tmp/nobody-tr.json"
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/fragtop" snapshot --json \
+			--map > "$tmp/nobody-map.json" 2>/dev/null; rc=$?
+		check "non-root --map: exit 0, map_error says root" jqe '.map_error ==
+			"/proc/kpageflags needs root" and all(.zones[]; .pageblocks == null)' "$tmp/nobody-map.json"
 		rm -rf "$nr"
 	fi
 fi
+
+# The pageblock map on this kernel: every zone's classes add up to its
+# block count, the blocks that are not holes are the blocks pagetypeinfo
+# counts, and the run-length map decodes to the same counts.
+if [ -r /proc/kpageflags ] && [ "$(id -u)" = 0 ]; then
+	"$FT" snapshot --json --map --no-trace > "$tmp/map.json"; rc=$?
+	check "map: exit 0" test $rc = 0
+	check "map: every zone scanned, classes add up to the total" jqe 'all(.zones[];
+		.pageblocks.unscanned == 0 and .pageblocks.total ==
+		(.pageblocks | .free + .movable + .unmovable + .mixed + .hole))' "$tmp/map.json"
+	check "map: total = pageblocks spanned by start_pfn..start_pfn+spanned" jqe '.pageblock_order as $o |
+		all(.zones[]; .pageblocks.total == ((((.start_pfn + .spanned - 1) / pow(2; $o)) | floor) -
+		((.start_pfn / pow(2; $o)) | floor) + 1))' "$tmp/map.json"
+	check "map: blocks that are not holes = pagetypeinfo's block count" jqe 'all(.zones[];
+		.pageblocks.total - .pageblocks.hole == ([.blocks_by_type[]] | add))' "$tmp/map.json"
+	check "map: the encoded map decodes to the counts" jqe 'all(.zones[]; .pageblocks as $p |
+		[$p.map | scan("([0-9]+)([?fmuxh])") | {(.[1]): (.[0] | tonumber)}] |
+		reduce .[] as $r ({}; . as $acc | ($r | keys[0]) as $k | $acc + {($k): (($acc[$k] // 0) + $r[$k])}) |
+		(.f // 0) == $p.free and (.m // 0) == $p.movable and (.u // 0) == $p.unmovable and
+		(.x // 0) == $p.mixed and (.h // 0) == $p.hole)' "$tmp/map.json"
+	"$FT" snapshot --map --no-trace > "$tmp/map.txt"; rc=$?
+	check "map table: exit 0, one map line per zone" test $rc = 0 -a \
+		"$(grep -c '^  map [0-9]* blocks:' "$tmp/map.txt")" = "$(jq '.zones | length' "$tmp/map.json")"
+else
+	echo "skip map on this kernel: needs root and /proc/kpageflags"
+fi
+"$FT" snapshot --json --map --root "$FIX/6.1-2node-movable" > "$tmp/fixmap.json"; rc=$?
+check "map on a tree without kpageflags: exit 0, says why" jqe '.map_error != null and
+	all(.zones[]; .pageblocks == null)' "$tmp/fixmap.json"
 
 [ $fails = 0 ]

@@ -1,0 +1,163 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "collectors/kpageflags.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <unistd.h>
+
+#define MAX_WORDS	(1u << 20)	/* 8 MiB per batch at most */
+
+int ft_kpf_open(struct ft_kpf *k, int rootfd)
+{
+	*k = (struct ft_kpf){ .flags_fd = -1, .count_fd = -1 };
+	k->flags_fd = openat(rootfd, "proc/kpageflags", O_RDONLY | O_CLOEXEC);
+	if (k->flags_fd < 0)
+		return k->err = -errno;
+	/* optional: without it a flagless page counts as unmovable */
+	k->count_fd = openat(rootfd, "proc/kpagecount", O_RDONLY | O_CLOEXEC);
+	return 0;
+}
+
+void ft_kpf_close(struct ft_kpf *k)
+{
+	if (k->flags_fd >= 0)
+		close(k->flags_fd);
+	if (k->count_fd >= 0)
+		close(k->count_fd);
+	free(k->flags);
+	free(k->counts);
+	*k = (struct ft_kpf){ .flags_fd = -1, .count_fd = -1 };
+}
+
+/* @n words from PFN @pfn; past the end of the file they read as NOPAGE. */
+static int read_words(int fd, uint64_t pfn, uint64_t *out, size_t n)
+{
+	size_t got = 0;
+
+	if (pfn > (UINT64_MAX >> 4) || n > MAX_WORDS)
+		return -EOVERFLOW;
+	while (got < n) {
+		ssize_t r = pread(fd, (char *)(out + got), (n - got) * 8, (off_t)((pfn + got) * 8));
+
+		if (r < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		if (r == 0)
+			break;
+		if (r % 8)
+			return -EIO;
+		got += (size_t)r / 8;
+	}
+	for (; got < n; got++)
+		out[got] = 1ull << FT_KPF_NOPAGE;
+	return 0;
+}
+
+static int grow(struct ft_kpf *k, size_t words)
+{
+	uint64_t *f, *c;
+
+	if (words <= k->cap)
+		return 0;
+	f = realloc(k->flags, words * 8);
+	if (!f)
+		return -ENOMEM;
+	k->flags = f;
+	c = realloc(k->counts, words * 8);
+	if (!c)
+		return -ENOMEM;
+	k->counts = c;
+	k->cap = words;
+	return 0;
+}
+
+/* One batch at the cursor; advances it.  PFNs read or -errno. */
+static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
+{
+	struct ft_pbmap_zone *z;
+	uint32_t nb, per_batch;
+	uint64_t pfn0, i;
+	size_t words;
+	bool need_counts = false;
+	int err;
+
+	if (k->zone >= m->nr) {
+		k->zone = 0;
+		k->block = 0;
+	}
+	z = &m->zones[k->zone];
+	if (k->block >= z->nr_blocks)
+		k->block = 0;
+	per_batch = MAX_WORDS >> m->order;
+	if (per_batch > FT_KPF_BATCH_BLOCKS)
+		per_batch = FT_KPF_BATCH_BLOCKS;
+	if (!per_batch)
+		per_batch = 1;
+	nb = z->nr_blocks - k->block < per_batch ? z->nr_blocks - k->block : per_batch;
+	words = (size_t)nb << m->order;
+	err = grow(k, words);
+	if (err)
+		return err;
+	pfn0 = (z->first_block + k->block) << m->order;
+	err = read_words(k->flags_fd, pfn0, k->flags, words);
+	if (err)
+		return err;
+	for (i = 0; i < words && !need_counts; i++)
+		need_counts = !k->flags[i] && pfn0 + i >= z->start_pfn && pfn0 + i < z->end_pfn;
+	if (need_counts && k->count_fd >= 0 && !read_words(k->count_fd, pfn0, k->counts, words)) {
+		k->count_reads++;
+		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
+	} else {
+		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, NULL);
+	}
+	k->pfns += words;
+	k->block += nb;
+	if (k->block >= z->nr_blocks) {
+		z->scans++;
+		k->block = 0;
+		k->zone = (k->zone + 1) % m->nr;
+	}
+	return (long)words;
+}
+
+long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget)
+{
+	uint64_t done = 0;
+
+	if (k->flags_fd < 0)
+		return k->err ? k->err : -EBADF;
+	if (!m->nr || m->order < 0)
+		return 0;
+	while (done < budget) {
+		long n = scan_batch(k, m);
+
+		if (n < 0)
+			return n;
+		done += (uint64_t)n;
+	}
+	return (long)done;
+}
+
+int ft_kpf_scan_all(struct ft_kpf *k, struct ft_pbmap *m)
+{
+	size_t z;
+
+	if (k->flags_fd < 0)
+		return k->err ? k->err : -EBADF;
+	k->zone = 0;
+	k->block = 0;
+	for (z = 0; z < m->nr; z++) {
+		uint64_t scans = m->zones[z].scans;
+
+		while (m->zones[z].scans == scans) {
+			long n = scan_batch(k, m);
+
+			if (n < 0)
+				return (int)n;
+		}
+	}
+	return 0;
+}

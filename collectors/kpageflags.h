@@ -1,0 +1,47 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Reads /proc/kpageflags (and /proc/kpagecount where a page has no flag)
+ * under the root into the pageblock map, a slice per call: the kernel
+ * spends ~58 ns per PFN producing these words, a whole 24 GiB host ~0.4 s,
+ * so the live view scans a budget of PFNs per tick, round-robin over the
+ * zones, and a full pass on demand.
+ *
+ * Ownership: struct ft_kpf owns its fds and batch buffers; the map is the
+ * caller's.
+ */
+#ifndef FT_COLLECTORS_KPAGEFLAGS_H
+#define FT_COLLECTORS_KPAGEFLAGS_H
+
+#include <stdint.h>
+
+#include "model/pageblock.h"
+
+/* Pageblocks per pread: 64 blocks of 512 pages are 256 KiB of flags. */
+#define FT_KPF_BATCH_BLOCKS	64
+
+struct ft_kpf {
+	int flags_fd, count_fd;		/* -1 when absent */
+	int err;			/* why flags_fd is -1 (0 if open) */
+	uint64_t *flags, *counts;	/* one batch */
+	size_t cap;			/* words */
+	size_t zone;			/* cursor: zone index ... */
+	uint32_t block;			/* ... and block within it */
+	uint64_t pfns;			/* PFNs read, ever */
+	uint64_t count_reads;		/* batches that needed kpagecount */
+};
+
+/* Open the files under @rootfd.  0 or -errno (also in k->err). */
+int ft_kpf_open(struct ft_kpf *k, int rootfd);
+void ft_kpf_close(struct ft_kpf *k);
+
+/*
+ * Scan about @budget PFNs (whole batches) from the cursor on, wrapping
+ * over the zones.  Returns the PFNs read, or -errno (a short file, an I/O
+ * error) after which the cursor stays where it was.
+ */
+long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget);
+
+/* Scan every zone once from the start.  0 or -errno. */
+int ft_kpf_scan_all(struct ft_kpf *k, struct ft_pbmap *m);
+
+#endif

@@ -1,0 +1,135 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The pageblock map: every pageblock of every zone classified from the
+ * flags the kernel exports per page (/proc/kpageflags, with
+ * /proc/kpagecount for pages that carry no flag) and the RAM ranges of
+ * /proc/iomem.  Pure: zone spans, ranges and flag words in, classes out.
+ *
+ * A page is free (BUDDY; or no flag and a zero count: a page on a per-CPU
+ * free list), movable (LRU, ANON, MMAP, THP, HUGE, KSM, SWAPBACKED,
+ * SWAPCACHE, UNEVICTABLE, MLOCKED, DIRTY, WRITEBACK, UPTODATE or
+ * MAPPEDTODISK, and neither SLAB, PGTABLE nor RESERVED), unmovable (SLAB,
+ * PGTABLE, RESERVED, or nothing user-like in RAM) or a hole (NOPAGE,
+ * OFFLINE, outside System RAM, or outside the zone).  A pageblock is free
+ * when all its RAM pages are free, movable or unmovable when it holds only
+ * that kind besides free pages, mixed when it holds both, a hole without
+ * RAM.
+ */
+#ifndef FT_MODEL_PAGEBLOCK_H
+#define FT_MODEL_PAGEBLOCK_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/mm.h"
+#include "model/zoneinfo.h"
+
+/* include/uapi/linux/kernel-page-flags.h, and the kernel-internal bits */
+enum {
+	FT_KPF_LOCKED = 0, FT_KPF_ERROR, FT_KPF_REFERENCED, FT_KPF_UPTODATE,
+	FT_KPF_DIRTY, FT_KPF_LRU, FT_KPF_ACTIVE, FT_KPF_SLAB, FT_KPF_WRITEBACK,
+	FT_KPF_RECLAIM, FT_KPF_BUDDY, FT_KPF_MMAP, FT_KPF_ANON, FT_KPF_SWAPCACHE,
+	FT_KPF_SWAPBACKED, FT_KPF_COMPOUND_HEAD, FT_KPF_COMPOUND_TAIL, FT_KPF_HUGE,
+	FT_KPF_UNEVICTABLE, FT_KPF_HWPOISON, FT_KPF_NOPAGE, FT_KPF_KSM, FT_KPF_THP,
+	FT_KPF_OFFLINE, FT_KPF_ZERO_PAGE, FT_KPF_IDLE, FT_KPF_PGTABLE,
+	FT_KPF_RESERVED = 32, FT_KPF_MLOCKED, FT_KPF_MAPPEDTODISK,
+};
+
+enum ft_pg { FT_PG_FREE, FT_PG_MOVABLE, FT_PG_UNMOVABLE, FT_PG_HOLE, FT_PG_NR };
+
+enum ft_pb {
+	FT_PB_UNSCANNED,	/* not read yet */
+	FT_PB_FREE,
+	FT_PB_MOVABLE,
+	FT_PB_UNMOVABLE,
+	FT_PB_MIXED,
+	FT_PB_HOLE,
+	FT_PB_NR
+};
+
+extern const char *const ft_pg_names[FT_PG_NR];	/* "free", ... */
+extern const char *const ft_pb_names[FT_PB_NR];	/* "unscanned", "free", ... */
+/* One letter per class, for the compact map encoding: "?fmuxh". */
+extern const char ft_pb_letters[FT_PB_NR + 1];
+
+/*
+ * Class of one page in RAM.  @count is its /proc/kpagecount value, or
+ * UINT64_MAX when unknown (then a page without flags counts as unmovable).
+ */
+enum ft_pg ft_page_class(uint64_t flags, uint64_t count);
+
+struct ft_pb_block {
+	uint32_t pages[FT_PG_NR];	/* composition at the last scan */
+	uint8_t cls;			/* enum ft_pb */
+	uint32_t fallbacks;		/* extfrag events that named a page in it */
+	uint64_t mark_ns;		/* when the last one was seen; 0 never */
+};
+
+struct ft_pbmap_zone {
+	int node;
+	char name[FT_ZONE_NAME_LEN];
+	uint64_t start_pfn, end_pfn;	/* the zone's span [start, end) */
+	uint64_t first_block;		/* start_pfn >> order */
+	uint32_t nr_blocks;
+	struct ft_pb_block *blocks;	/* owned */
+	uint32_t count[FT_PB_NR];	/* blocks per class */
+	uint64_t pollution;		/* unmovable pages in mixed blocks */
+	uint64_t scans;			/* complete passes over the zone */
+};
+
+/* System RAM as PFN ranges [start, end); known = false: assume all RAM. */
+struct ft_ram {
+	bool known;
+	size_t nr;
+	uint64_t start[256], end[256];
+};
+
+/*
+ * Top-level "System RAM" lines of /proc/iomem.  A non-root reader sees
+ * all addresses as zero: then @ram->known is false and 0 is returned.
+ * -EINVAL on malformed text, -E2BIG past 256 ranges.
+ */
+int ft_iomem_parse(const char *buf, size_t len, long page_size, struct ft_ram *ram);
+bool ft_ram_has(const struct ft_ram *ram, uint64_t pfn);
+
+struct ft_pbmap {
+	int order;			/* pageblock order; -1 before layout */
+	struct ft_pbmap_zone *zones;	/* populated zones, zoneinfo order */
+	size_t nr, cap;
+	struct ft_ram ram;
+};
+
+void ft_pbmap_init(struct ft_pbmap *m);
+void ft_pbmap_release(struct ft_pbmap *m);
+
+/*
+ * (Re)build the zones from zoneinfo (zones with start_pfn and spanned
+ * pages).  A zone whose span and order did not change keeps its blocks;
+ * others start unscanned.  0, -EINVAL (bad order), -ENOMEM, -E2BIG (a zone
+ * beyond 2^32 blocks).
+ */
+int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order);
+
+/*
+ * Classify @nblocks whole pageblocks of zone @z from block index @block on.
+ * @flags holds one word per PFN from the first PFN of that block
+ * (nblocks << order words); @counts the matching kpagecount words, or NULL.
+ */
+void ft_pbmap_feed(struct ft_pbmap *m, size_t z, uint32_t block, uint32_t nblocks,
+		   const uint64_t *flags, const uint64_t *counts);
+
+/* A fallback named @pfn at @now_ns: mark its block.  false if no zone holds it. */
+bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns);
+
+/* Index of the zone holding @pfn, or -1. */
+int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn);
+
+/*
+ * The compact map of a zone: runs of "<count><letter>" with the letters of
+ * ft_pb_letters ("3f12m1x" = 3 free, 12 movable, 1 mixed).  Returns the
+ * length it needs (like snprintf), writing at most @sz - 1 characters.
+ */
+size_t ft_pbmap_encode(const struct ft_pbmap_zone *z, char *buf, size_t sz);
+
+#endif

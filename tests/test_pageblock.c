@@ -1,0 +1,346 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The pageblock map: page classes, /proc/iomem, and a synthetic root tree
+ * (zoneinfo, iomem, a hand-made kpageflags and kpagecount) whose every
+ * pageblock has a known class, read through the real collector.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "collectors/kpageflags.h"
+#include "model/pageblock.h"
+#include "model/zoneinfo.h"
+
+#define F(bit) (1ull << FT_KPF_##bit)
+#define PB 512			/* pages per pageblock (order 9) */
+
+static void test_page_class(void **state)
+{
+	(void)state;
+	assert_int_equal(ft_page_class(F(BUDDY), 0), FT_PG_FREE);
+	assert_int_equal(ft_page_class(F(BUDDY) | F(UPTODATE), 0), FT_PG_FREE);
+	assert_int_equal(ft_page_class(F(LRU) | F(UPTODATE), 1), FT_PG_MOVABLE);
+	assert_int_equal(ft_page_class(F(ANON) | F(MMAP) | F(SWAPBACKED), 1), FT_PG_MOVABLE);
+	assert_int_equal(ft_page_class(F(THP) | F(COMPOUND_TAIL), 0), FT_PG_MOVABLE);
+	assert_int_equal(ft_page_class(F(HUGE) | F(COMPOUND_TAIL), 0), FT_PG_MOVABLE);
+	assert_int_equal(ft_page_class(F(SLAB), 1), FT_PG_UNMOVABLE);
+	assert_int_equal(ft_page_class(F(SLAB) | F(COMPOUND_TAIL), 0), FT_PG_UNMOVABLE);
+	assert_int_equal(ft_page_class(F(SLAB) | F(ANON), 1), FT_PG_UNMOVABLE);	/* slab wins */
+	assert_int_equal(ft_page_class(F(PGTABLE), 1), FT_PG_UNMOVABLE);
+	assert_int_equal(ft_page_class(F(RESERVED), 1), FT_PG_UNMOVABLE);
+	assert_int_equal(ft_page_class(F(COMPOUND_TAIL), 0), FT_PG_UNMOVABLE);	/* kernel compound */
+	assert_int_equal(ft_page_class(0, 1), FT_PG_UNMOVABLE);
+	assert_int_equal(ft_page_class(0, UINT64_MAX), FT_PG_UNMOVABLE);	/* count unknown */
+	assert_int_equal(ft_page_class(0, 0), FT_PG_FREE);	/* per-CPU list */
+	assert_int_equal(ft_page_class(F(NOPAGE), 0), FT_PG_HOLE);
+	assert_int_equal(ft_page_class(F(OFFLINE), 0), FT_PG_HOLE);
+}
+
+static const char iomem[] =
+	"00000000-00000fff : Reserved\n"
+	"00001000-00dfffff : System RAM\n"
+	"00e00000-00ffffff : Reserved\n"
+	"01000000-02ffffff : System RAM\n"
+	"  01000000-01ffffff : Kernel code\n"
+	"fee00000-fee00fff : Local APIC\n";
+
+static void test_iomem(void **state)
+{
+	static const char zeros[] =
+		"00000000-00000000 : Reserved\n"
+		"00000000-00000000 : System RAM\n";
+	struct ft_ram ram;
+
+	(void)state;
+	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 4096, &ram), 0);
+	assert_true(ram.known);
+	assert_int_equal(ram.nr, 2);
+	assert_int_equal(ram.start[0], 1);
+	assert_int_equal(ram.end[0], 0xe00);
+	assert_int_equal(ram.start[1], 0x1000);
+	assert_int_equal(ram.end[1], 0x3000);
+	assert_true(ft_ram_has(&ram, 1));
+	assert_false(ft_ram_has(&ram, 0));
+	assert_false(ft_ram_has(&ram, 0xe00));
+	assert_true(ft_ram_has(&ram, 0x2fff));
+	/* what a non-root reader sees: unknown, so everything counts as RAM */
+	assert_int_equal(ft_iomem_parse(zeros, strlen(zeros), 4096, &ram), 0);
+	assert_false(ram.known);
+	assert_true(ft_ram_has(&ram, 12345));
+	assert_int_equal(ft_iomem_parse("zz-1 : System RAM\n", 18, 4096, &ram), -EINVAL);
+	assert_int_equal(ft_iomem_parse("0001000-0000fff : System RAM\n", 29, 4096, &ram), -EINVAL);
+	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 1000, &ram), -EINVAL);
+}
+
+/*
+ * Node 0 DMA spans PFNs 1..4095 (blocks 0-7), Normal 4096..12287 (blocks
+ * 8-23).  RAM per iomem: PFNs 1..3583 and 4096..12287.  kpageflags ends at
+ * PFN 12200 (the rest reads as NOPAGE).
+ */
+static const char zoneinfo[] =
+	"Node 0, zone      DMA\n"
+	"  pages free     3000\n"
+	"        boost    0\n"
+	"        min      1\n"
+	"        low      2\n"
+	"        high     3\n"
+	"        spanned  4095\n"
+	"        present  3583\n"
+	"        managed  3583\n"
+	"        cma      0\n"
+	"        protection: (0, 0)\n"
+	"  start_pfn:           1\n"
+	"Node 0, zone   Normal\n"
+	"  pages free     600\n"
+	"        boost    0\n"
+	"        min      10\n"
+	"        low      20\n"
+	"        high     30\n"
+	"        spanned  8192\n"
+	"        present  8192\n"
+	"        managed  8192\n"
+	"        cma      0\n"
+	"        protection: (0, 0)\n"
+	"  start_pfn:           4096\n";
+
+#define NPFN 12200
+static uint64_t flags[NPFN], counts[NPFN];
+
+static void fill(uint64_t block, uint64_t first, uint64_t n, uint64_t f, uint64_t count)
+{
+	uint64_t i;
+
+	for (i = 0; i < n; i++) {
+		flags[block * PB + first + i] = f;
+		counts[block * PB + first + i] = count;
+	}
+}
+
+static void build_pages(void)
+{
+	uint64_t b;
+
+	memset(flags, 0, sizeof(flags));
+	memset(counts, 0, sizeof(counts));
+	/* DMA */
+	fill(0, 0, 16, F(RESERVED), 1);			/* unmovable (+ free) */
+	fill(0, 16, PB - 16, F(BUDDY), 0);
+	fill(1, 0, PB, F(BUDDY), 0);			/* free */
+	fill(2, 0, PB, F(LRU) | F(UPTODATE), 1);	/* movable */
+	fill(3, 0, PB, F(LRU) | F(MMAP), 1);		/* mixed: 1 slab page */
+	fill(3, 100, 1, F(SLAB), 1);
+	fill(4, 0, PB, 0, 0);				/* free: per-CPU lists */
+	fill(5, 0, PB, 0, 1);				/* unmovable: flagless, held */
+	fill(6, 0, PB, F(NOPAGE), 0);			/* hole */
+	fill(7, 0, PB, F(LRU), 1);			/* hole: not RAM per iomem */
+	/* Normal: blocks 8..23 */
+	for (b = 8; b < 18; b++)
+		fill(b, 0, PB, F(ANON) | F(LRU) | F(MMAP), 1);	/* movable */
+	fill(18, 0, PB, F(THP) | F(COMPOUND_TAIL), 0);	/* mixed: 3 page tables */
+	fill(18, 0, 3, F(PGTABLE), 1);
+	fill(19, 0, PB, F(BUDDY), 0);			/* free */
+	fill(20, 0, 1, F(SLAB) | F(COMPOUND_HEAD), 1);	/* unmovable */
+	fill(20, 1, PB - 1, F(SLAB) | F(COMPOUND_TAIL), 0);
+	fill(21, 0, PB, F(HUGE) | F(COMPOUND_TAIL), 0);	/* mixed: 2 reserved */
+	fill(21, 7, 2, F(RESERVED), 1);
+	fill(22, 0, PB, F(KSM) | F(ANON), 1);		/* movable */
+	fill(23, 0, NPFN - 23 * PB, F(LRU), 1);		/* movable + past the end */
+}
+
+static void put(const char *dir, const char *rel, const void *data, size_t len)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, rel);
+	f = fopen(path, "w");
+	assert_non_null(f);
+	assert_int_equal(fwrite(data, 1, len, f), len);
+	fclose(f);
+}
+
+struct tree {
+	char dir[64];
+	int rootfd;
+	struct ft_zoneinfo zi;
+	struct ft_pbmap map;
+	struct ft_kpf kpf;
+};
+
+static int setup(void **state)
+{
+	struct tree *t = calloc(1, sizeof(*t));
+	char proc[128];
+
+	assert_non_null(t);
+	snprintf(t->dir, sizeof(t->dir), "/tmp/fragtop-pb-XXXXXX");
+	assert_non_null(mkdtemp(t->dir));
+	snprintf(proc, sizeof(proc), "%s/proc", t->dir);
+	assert_int_equal(mkdir(proc, 0755), 0);
+	build_pages();
+	put(t->dir, "proc/zoneinfo", zoneinfo, strlen(zoneinfo));
+	put(t->dir, "proc/iomem", iomem, strlen(iomem));
+	put(t->dir, "proc/kpageflags", flags, sizeof(flags));
+	put(t->dir, "proc/kpagecount", counts, sizeof(counts));
+	t->rootfd = open(t->dir, O_RDONLY | O_DIRECTORY);
+	assert_true(t->rootfd >= 0);
+	assert_int_equal(ft_zoneinfo_parse(zoneinfo, strlen(zoneinfo), &t->zi), 0);
+	ft_pbmap_init(&t->map);
+	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 4096, &t->map.ram), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	assert_int_equal(ft_kpf_open(&t->kpf, t->rootfd), 0);
+	*state = t;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct tree *t = *state;
+	char cmd[128];
+
+	ft_kpf_close(&t->kpf);
+	ft_pbmap_release(&t->map);
+	ft_zoneinfo_release(&t->zi);
+	close(t->rootfd);
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", t->dir);
+	if (system(cmd))
+		fprintf(stderr, "could not remove %s\n", t->dir);
+	free(t);
+	return 0;
+}
+
+static void expect(const struct ft_pbmap_zone *z, unsigned fr, unsigned mov, unsigned unm,
+		   unsigned mix, unsigned hole, uint64_t pollution)
+{
+	assert_int_equal(z->count[FT_PB_UNSCANNED], 0);
+	assert_int_equal(z->count[FT_PB_FREE], fr);
+	assert_int_equal(z->count[FT_PB_MOVABLE], mov);
+	assert_int_equal(z->count[FT_PB_UNMOVABLE], unm);
+	assert_int_equal(z->count[FT_PB_MIXED], mix);
+	assert_int_equal(z->count[FT_PB_HOLE], hole);
+	assert_int_equal(fr + mov + unm + mix + hole, z->nr_blocks);
+	assert_int_equal(z->pollution, pollution);
+}
+
+static void test_synthetic_tree_exact(void **state)
+{
+	struct tree *t = *state;
+	const struct ft_pbmap_zone *dma, *normal;
+	char enc[64];
+
+	assert_int_equal(t->map.nr, 2);
+	dma = &t->map.zones[0];
+	normal = &t->map.zones[1];
+	assert_int_equal(dma->nr_blocks, 8);
+	assert_int_equal(normal->nr_blocks, 16);
+	assert_int_equal(normal->first_block, 8);
+	assert_int_equal(dma->count[FT_PB_UNSCANNED], 8);
+	assert_int_equal(ft_kpf_scan_all(&t->kpf, &t->map), 0);
+	expect(dma, 2, 1, 2, 1, 2, 1);
+	expect(normal, 1, 12, 1, 2, 0, 5);
+	assert_int_equal(ft_pbmap_encode(dma, enc, sizeof(enc)), strlen("1u1f1m1x1f1u2h"));
+	assert_string_equal(enc, "1u1f1m1x1f1u2h");
+	ft_pbmap_encode(normal, enc, sizeof(enc));
+	assert_string_equal(enc, "10m1x1f1u1x2m");
+	/* page composition of single blocks */
+	assert_int_equal(dma->blocks[0].pages[FT_PG_HOLE], 1);		/* PFN 0 */
+	assert_int_equal(dma->blocks[0].pages[FT_PG_UNMOVABLE], 15);
+	assert_int_equal(dma->blocks[0].pages[FT_PG_FREE], PB - 16);
+	assert_int_equal(normal->blocks[15].pages[FT_PG_MOVABLE], NPFN - 23 * PB);
+	assert_int_equal(normal->blocks[15].pages[FT_PG_HOLE], 24 * PB - NPFN);
+	assert_true(t->kpf.count_reads > 0);
+	/* a cut encoding still ends with its NUL */
+	assert_int_equal(ft_pbmap_encode(normal, enc, 6), strlen("10m1x1f1u1x2m"));
+	assert_string_equal(enc, "10m1x");
+}
+
+/* Without kpagecount, flagless pages count as unmovable. */
+static void test_without_kpagecount(void **state)
+{
+	struct tree *t = *state;
+
+	close(t->kpf.count_fd);
+	t->kpf.count_fd = -1;
+	assert_int_equal(ft_kpf_scan_all(&t->kpf, &t->map), 0);
+	expect(&t->map.zones[0], 1, 1, 3, 1, 2, 1);
+}
+
+static void test_incremental_and_relayout(void **state)
+{
+	struct tree *t = *state;
+	long n;
+
+	/* one batch per call: DMA first, then Normal, then around again */
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 8 * PB);
+	assert_int_equal(t->map.zones[0].count[FT_PB_UNSCANNED], 0);
+	assert_int_equal(t->map.zones[1].count[FT_PB_UNSCANNED], 16);
+	assert_int_equal(t->map.zones[0].scans, 1);
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 16 * PB);
+	expect(&t->map.zones[1], 1, 12, 1, 2, 0, 5);
+	/* the same layout keeps the scanned blocks */
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	expect(&t->map.zones[1], 1, 12, 1, 2, 0, 5);
+	/* a different order starts over */
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10), 0);
+	assert_int_equal(t->map.zones[1].count[FT_PB_UNSCANNED], t->map.zones[1].nr_blocks);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 99), -EINVAL);
+	/* rescanning after the pages changed moves the counts */
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	fill(19, 0, 1, F(SLAB), 1);	/* the free block gets a slab page */
+	put(t->dir, "proc/kpageflags", flags, sizeof(flags));
+	assert_int_equal(ft_kpf_scan_all(&t->kpf, &t->map), 0);
+	expect(&t->map.zones[1], 0, 12, 2, 2, 0, 5);
+}
+
+static void test_mark(void **state)
+{
+	struct tree *t = *state;
+
+	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 7, 1000));
+	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 400, 2000));
+	assert_int_equal(t->map.zones[1].blocks[3].fallbacks, 2);
+	assert_int_equal(t->map.zones[1].blocks[3].mark_ns, 2000);
+	assert_false(ft_pbmap_mark(&t->map, 999999, 1));
+	assert_int_equal(ft_pbmap_zone_of(&t->map, 0), -1);
+	assert_int_equal(ft_pbmap_zone_of(&t->map, 1), 0);
+	assert_int_equal(ft_pbmap_zone_of(&t->map, 12287), 1);
+}
+
+static void test_no_kpageflags(void **state)
+{
+	struct ft_kpf k;
+	int fd = open("/tmp", O_RDONLY | O_DIRECTORY);
+
+	(void)state;
+	assert_int_equal(ft_kpf_open(&k, fd), -ENOENT);
+	assert_int_equal(ft_kpf_scan(&k, NULL, 100), -ENOENT);
+	ft_kpf_close(&k);
+	close(fd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_page_class),
+		cmocka_unit_test(test_iomem),
+		cmocka_unit_test_setup_teardown(test_synthetic_tree_exact, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_without_kpagecount, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_incremental_and_relayout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_mark, setup, teardown),
+		cmocka_unit_test(test_no_kpageflags),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
