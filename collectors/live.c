@@ -25,7 +25,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->sample.pageblock_order_fallback = l->host.pmd_order;
 	ft_pbmap_init(&l->map);
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
-	l->map_budget = FT_LIVE_MAP_BUDGET;
+	l->map_rate = FT_LIVE_MAP_RATE;
 	l->pti_interval_ns = pti_interval_s > 0 ? (uint64_t)(pti_interval_s * 1e9) : 0;
 	return 0;
 }
@@ -122,8 +122,8 @@ static int map_open(struct ft_live *l)
 		return 0;
 	err = ft_kpf_open(&l->kpf, l->procfs.rootfd);
 	if (err) {
-		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags %s%s",
-			err == -EACCES || err == -EPERM ? "" : ": ",
+		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags%s%s",
+			err == -EACCES || err == -EPERM ? " " : ": ",
 			err == -EACCES || err == -EPERM ? "needs root" : strerror(-err));
 		return err;
 	}
@@ -142,6 +142,7 @@ static int map_open(struct ft_live *l)
 int ft_live_map_enable(struct ft_live *l, bool on)
 {
 	l->map_scan = on;
+	l->map_last_ns = 0;
 	if (!on)
 		return 0;
 	if (l->map_err)
@@ -149,6 +150,31 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	l->map_err = map_open(l);
 	map_layout(l);
 	return l->map_err;
+}
+
+void ft_live_map_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), budget;
+	long n;
+
+	if (!l->map_scan || l->map_err || l->map.order < 0)
+		return;
+	if (!l->map_last_ns)
+		l->map_last_ns = now - 250000000;	/* a first slice right away */
+	budget = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9);
+	if (budget > l->map_rate)
+		budget = l->map_rate;
+	if (budget < ((uint64_t)FT_KPF_BATCH_BLOCKS << l->map.order) / 4)
+		return;		/* not worth a batch yet */
+	l->map_last_ns = now;
+	n = ft_kpf_scan(&l->kpf, &l->map, budget);
+	l->map_scan_ns += ft_now_ns() - now;
+	if (n < 0) {
+		l->map_err = (int)n;
+		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
+		return;
+	}
+	l->map_scan_pfns += (uint64_t)n;
 }
 
 int ft_live_map_scan_all(struct ft_live *l)
@@ -162,7 +188,13 @@ int ft_live_map_scan_all(struct ft_live *l)
 	map_layout(l);
 	if (l->map.order < 0)
 		return -ENODATA;
-	err = ft_kpf_scan_all(&l->kpf, &l->map);
+	{
+		uint64_t t0 = ft_now_ns(), p0 = l->kpf.pfns;
+
+		err = ft_kpf_scan_all(&l->kpf, &l->map);
+		l->map_scan_ns += ft_now_ns() - t0;
+		l->map_scan_pfns += l->kpf.pfns - p0;
+	}
 	if (err) {
 		l->map_err = err;
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror(-err));
@@ -185,16 +217,7 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	ft_procfs_collect(&l->procfs, mask, &raw);
 	err = ft_sample_update(&l->sample, &raw);
 	map_layout(l);
-	if (l->map_scan && !l->map_err) {
-		uint64_t t0 = ft_now_ns();
-		long n = ft_kpf_scan(&l->kpf, &l->map, l->map_budget);
-
-		l->map_scan_ns = ft_now_ns() - t0;
-		if (n < 0) {
-			l->map_err = (int)n;
-			ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
-		}
-	}
+	ft_live_map_poll(l);
 	ft_live_read_knobs(l);
 	ft_host_refresh(&l->host);
 	ft_live_trace_poll(l);

@@ -59,11 +59,13 @@ struct ft_live {
 	struct ft_kpf kpf;
 	bool map_scan;
 	int map_err;			/* why the map cannot be scanned (0: fine) */
-	uint64_t map_budget;		/* PFNs per tick */
-	uint64_t map_scan_ns;		/* CPU-ish: wall time of the last tick's scan */
+	uint64_t map_rate;		/* PFNs per second while scanning */
+	uint64_t map_last_ns;		/* last ft_live_map_poll() that scanned */
+	uint64_t map_scan_ns, map_scan_pfns;	/* time spent and PFNs read, ever */
 };
 
-#define FT_LIVE_MAP_BUDGET	(256u << 10)	/* PFNs: 1 GiB of 4K pages, ~15 ms */
+/* PFNs per second: 4 GiB of 4K pages, ~60 ms of kernel time per second here. */
+#define FT_LIVE_MAP_RATE	(1u << 20)
 
 /* Fallback rates of a zone over the last tick (NAN when not tracing). */
 void ft_live_zone_extfrag_rate(const struct ft_live *l, int node, const char *zone,
@@ -98,6 +100,13 @@ void ft_live_trace_poll(struct ft_live *l);
  * -errno, also kept in l->map_err, and says why once through ft_diag().
  */
 int ft_live_map_enable(struct ft_live *l, bool on);
+
+/*
+ * Scan the share of the map due since the last call (map_rate PFNs per
+ * second, at most one second's worth); called by each tick and between
+ * ticks so that a pass moves smoothly.  Does nothing unless enabled.
+ */
+void ft_live_map_poll(struct ft_live *l);
 
 /* Scan every zone now (the 'R' key, `snapshot --map`).  0 or -errno. */
 int ft_live_map_scan_all(struct ft_live *l);

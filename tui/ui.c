@@ -27,13 +27,13 @@
 static volatile sig_atomic_t got_signal;
 
 static const struct ft_view *const views[] = {
-	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls,
+	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
 };
 #define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
 
 const char *const ft_ui_global_keys[][2] = {
 	{ "q", "quit" },
-	{ "1 2 3 4  Tab", "overview, events, stalls, controls; Tab cycles" },
+	{ "1 2 3 4 5  Tab", "overview, events, stalls, controls, map; Tab cycles" },
 	{ "b B", "watermark_boost_factor one step down / up" },
 	{ "u", "undo the last knob change" },
 	{ "h F1 ?", "this help" },
@@ -127,7 +127,7 @@ static void draw_header(struct ft_ui *ui)
 
 static void draw_status(struct ft_ui *ui)
 {
-	static const char hint[] = "q quit  h help  1-4/Tab views  b/B boost  u undo  space pause  d interval";
+	static const char hint[] = "q quit  h help  1-5/Tab views  b/B boost  u undo  space pause  d interval";
 	uint64_t now = ft_now_ns();
 	int y = LINES - 1, room = COLS;
 
@@ -282,6 +282,7 @@ static void handle_key(struct ft_ui *ui, int ch)
 	case '2':
 	case '3':
 	case '4':
+	case '5':
 		ui->view = views[ch - '1'];
 		return;
 	case 'b':
@@ -356,6 +357,8 @@ void ft_ui_usage(FILE *f)
 		"  --no-trace                no tracepoints (fallbacks, stall latencies)\n"
 		"  --trace-buffer-kb KB      per-CPU trace buffer (default 8192)\n"
 		"  --no-color                monochrome (also when NO_COLOR is set)\n"
+		"  --map-rate PFNS           pageblock map scan speed while the map view is\n"
+		"                            shown, PFNs per second (default 1048576)\n"
 		"  --read-only               never write a knob (keys that would are refused)\n"
 		"  --restore-on-exit         on exit, put back every knob fragtop changed\n");
 }
@@ -370,12 +373,14 @@ int ft_cmd_top(int argc, char **argv)
 		{ "no-trace", no_argument, NULL, 'T' },
 		{ "trace-buffer-kb", required_argument, NULL, 'B' },
 		{ "read-only", no_argument, NULL, 'R' },
+		{ "map-rate", required_argument, NULL, 'M' },
 		{ "restore-on-exit", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ft_ui *ui;
 	bool read_only = false;
+	uint64_t map_rate = FT_LIVE_MAP_RATE;
 	const char *root = "/", *nc = getenv("NO_COLOR");
 	bool color = !(nc && *nc), trace = true;
 	size_t buffer_kb = 8192;
@@ -417,6 +422,18 @@ int ft_cmd_top(int argc, char **argv)
 		case 'R':
 			read_only = true;
 			break;
+		case 'M': {
+			char *end;
+			unsigned long long v = strtoull(optarg, &end, 10);
+
+			if (*end || v < 4096 || v > (1ull << 40)) {
+				fprintf(stderr, "fragtop: --map-rate: '%s' is not a number of PFNs per second "
+					"between 4096 and 2^40\n", optarg);
+				goto usage;
+			}
+			map_rate = v;
+			break;
+		}
 		case 'E':
 			ui->restore_on_exit = true;
 			break;
@@ -441,6 +458,7 @@ int ft_cmd_top(int argc, char **argv)
 		free(ui);
 		return 1;
 	}
+	ui->live.map_rate = map_rate;
 	ui->ctl = malloc(sizeof(*ui->ctl));
 	if (!ui->ctl) {
 		fprintf(stderr, "fragtop: out of memory\n");
@@ -498,6 +516,16 @@ int ft_cmd_top(int argc, char **argv)
 		}
 		ch = getch();
 		ft_live_trace_poll(&ui->live);
+		/* the map is scanned only while it is on screen */
+		{
+			bool want = ui->view == &ft_view_map ||
+				    (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
+
+			if (want != ui->live.map_scan)
+				ft_live_map_enable(&ui->live, want);
+			if (!ui->paused)
+				ft_live_map_poll(&ui->live);
+		}
 		if (ch != ERR) {
 			handle_key(ui, ch);
 			if (ui->paused)

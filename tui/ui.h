@@ -27,6 +27,12 @@ struct ft_ui {
 	struct ft_ctl *ctl;		/* every knob write; NULL before the loop */
 	int ctl_sel;			/* selected knob in the controls view */
 	bool restore_on_exit;
+	/* map view */
+	int map_zone;			/* index into live.map.zones */
+	uint32_t map_bpc;		/* blocks per cell; 0: fit the zone */
+	uint32_t map_cur;		/* cursor cell */
+	int map_top;			/* first row shown */
+	bool map_overlay;
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;

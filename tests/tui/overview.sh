@@ -87,6 +87,8 @@ T send-keys -t ft b
 check "b under --root: refused, said in the status line" wait_for 'not set to 12500: --root'
 check "... and the fixture is untouched" test "$(cat $ROOT/proc/sys/vm/watermark_boost_factor)" = 15000
 T send-keys -t ft Tab
+check "Tab: map view; a tree without kpageflags says so" wait_for 'kpageflags: absent'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'

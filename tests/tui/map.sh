@@ -1,0 +1,97 @@
+#!/bin/bash
+# The map view on this kernel, through a terminal: every zone gets scanned,
+# its classes add up to its block count, the cursor line describes a cell,
+# zoom, zone switching, the overlay toggle and a full rescan; without root
+# it says why.  Needs root and /proc/kpageflags; skipped (passing) otherwise.
+# usage: map.sh FRAGTOP_BINARY
+set -u
+FT=$(realpath "${1:-./fragtop}")
+SOCK=
+n=0
+fails=0
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+if [ "$(id -u)" != 0 ] || [ ! -r /proc/kpageflags ]; then
+	echo "skip: needs root and /proc/kpageflags"; exit 0
+fi
+command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
+TMPD=$(mktemp -d)
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+screen() { T capture-pane -p -t ft; }
+wait_for() {	# regex, 10 s
+	local i
+	for i in $(seq 100); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "--- screen while waiting for /$1/:"; screen
+	return 1
+}
+start() {
+	local cmd a
+	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	n=$((n + 1)); SOCK=fragtop-map-$$-$n
+	cmd=""
+	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	T new-session -d -s ft -x 120 -y 40 "$cmd; sleep 30"
+	wait_for '^fragtop '
+}
+# "free 7  movable 0 ... hole 0" adds up to "N blocks of" in the line above
+sums_up() {
+	local s total sum
+	s=$(screen)
+	total=$(echo "$s" | sed -nE 's/.* ([0-9]+) blocks of .*/\1/p' | head -1)
+	sum=$(echo "$s" | grep -E '^free [0-9]+  movable' | head -1 |
+		sed -nE 's/^free ([0-9]+)  movable ([0-9]+)  unmovable ([0-9]+)  mixed ([0-9]+)  hole ([0-9]+).*/\1+\2+\3+\4+\5/p')
+	[ -n "$total" ] && [ -n "$sum" ] && [ $((sum)) = "$total" ] && ! echo "$s" | grep -q 'unscanned [0-9]'
+}
+
+start "$FT" --no-trace
+T send-keys -t ft 5
+check "5: map view of the first zone" wait_for '^N0 [A-Za-z0-9]+ +PFN 0x'
+check "legend" wait_for '^\. free  m movable  u unmovable  x mixed'
+check "first zone scanned (pass 1)" wait_for 'pass [1-9]'
+check "its classes add up to its blocks" sums_up
+check "pagetypeinfo's counts beside them" wait_for '^pagetypeinfo: Unmovable [0-9]+'
+check "the cursor line describes a cell" wait_for '^cursor (0|0x[0-9a-f]+)-0x[0-9a-f]+: '
+check "... with its page composition" wait_for '^pages: free [0-9]+  movable [0-9]+  unmovable [0-9]+  hole [0-9]+'
+nz=$(screen | sed -nE 's/.*zone 1\/([0-9]+).*/\1/p')
+for i in $(seq 2 "${nz:-1}"); do
+	T send-keys -t ft z
+	check "z: zone $i/$nz shown" wait_for "zone $i/$nz "
+	check "zone $i scanned" wait_for 'pass [1-9]'
+	check "zone $i: classes add up" sums_up
+done
+bpc=$(screen | sed -nE 's/.* ([0-9]+) per cell .*/\1/p')
+if [ "${bpc:-1}" -gt 1 ]; then
+	T send-keys -t ft +
+	check "+ zooms in" wait_for " $((bpc / 2)) per cell "
+	T send-keys -t ft 0
+	check "0 fits the zone again" wait_for " $bpc per cell "
+else
+	T send-keys -t ft -- -
+	check "- zooms out" wait_for " 2 per cell "
+	T send-keys -t ft 0
+	check "0 fits the zone again" wait_for " 1 per cell "
+fi
+T send-keys -t ft Right Right Down
+check "the cursor moves" wait_for '^cursor 0x[0-9a-f]+-0x'
+T send-keys -t ft o
+check "o: overlay on, legend shows the marks" wait_for 'fallback \* 10s \+ 1min ~ earlier'
+T send-keys -t ft R
+check "R: full rescan, timed" wait_for 'full rescan: [0-9]+ ms'
+T send-keys -t ft q
+
+if command -v setpriv > /dev/null; then
+	nr=$(mktemp -d); chmod 755 "$nr"; cp "$FT" "$nr/fragtop"
+	start setpriv --reuid=65534 --regid=65534 --clear-groups "$nr/fragtop" --no-trace
+	T send-keys -t ft 5
+	check "non-root: the map view says kpageflags needs root" wait_for 'kpageflags: needs root'
+	T send-keys -t ft q
+	rm -rf "$nr"
+fi
+
+echo "map.sh: $fails failure(s)"
+[ $fails -eq 0 ]

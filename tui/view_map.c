@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Map: one zone's pageblocks, one cell per block or per group of blocks
+ * when the zone does not fit (a group shows its worst class, upper case
+ * when that class holds at least half of the group).  With the overlay on,
+ * blocks named by fallbacks show '*' (last 10 s), '+' (last minute) or
+ * '~' (earlier).  A cursor shows the PFN range and page composition of the
+ * cell under it.  Scanning /proc/kpageflags runs only while this view is
+ * shown (ui.c), at live.map_rate PFNs per second.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+#define MARGIN	11	/* "0x1234567 " row labels */
+
+/* worst first */
+static const enum ft_pb severity[] = {
+	FT_PB_MIXED, FT_PB_UNMOVABLE, FT_PB_MOVABLE, FT_PB_FREE, FT_PB_HOLE, FT_PB_UNSCANNED,
+};
+
+static const char glyph[FT_PB_NR][2] = {
+	[FT_PB_UNSCANNED] = { '?', '?' },
+	[FT_PB_FREE] = { '.', ':' },
+	[FT_PB_MOVABLE] = { 'm', 'M' },
+	[FT_PB_UNMOVABLE] = { 'u', 'U' },
+	[FT_PB_MIXED] = { 'x', 'X' },
+	[FT_PB_HOLE] = { ' ', ' ' },
+};
+
+static enum ft_color class_color(enum ft_pb c)
+{
+	switch (c) {
+	case FT_PB_MOVABLE:
+		return FT_C_OK;
+	case FT_PB_UNMOVABLE:
+		return FT_C_BAD;
+	case FT_PB_MIXED:
+		return FT_C_WARN;
+	default:
+		return FT_C_DIM;
+	}
+}
+
+struct geom {
+	const struct ft_pbmap_zone *z;
+	uint32_t bpc;		/* blocks per cell */
+	uint32_t cells;
+	int width, rows;	/* cells per row, rows in all */
+	int grid_h;		/* rows on screen */
+};
+
+static uint32_t fit_bpc(uint32_t nr, int width, int height)
+{
+	uint64_t room = (uint64_t)width * (uint64_t)(height > 0 ? height : 1);
+
+	return (uint32_t)((nr + room - 1) / room);
+}
+
+static bool geometry(struct ft_ui *ui, int height, struct geom *g)
+{
+	const struct ft_pbmap *m = &ui->live.map;
+
+	if (!m->nr)
+		return false;
+	if (ui->map_zone >= (int)m->nr)
+		ui->map_zone = 0;
+	g->z = &m->zones[ui->map_zone];
+	g->width = COLS - MARGIN;
+	if (g->width < 8)
+		return false;
+	g->grid_h = height;
+	if (!ui->map_bpc)
+		ui->map_bpc = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
+	if (!ui->map_bpc)
+		ui->map_bpc = 1;
+	g->bpc = ui->map_bpc;
+	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
+	g->rows = (int)((g->cells + (uint32_t)g->width - 1) / (uint32_t)g->width);
+	if (ui->map_cur >= g->cells)
+		ui->map_cur = g->cells ? g->cells - 1 : 0;
+	/* keep the cursor's row on screen */
+	if ((int)(ui->map_cur / (uint32_t)g->width) < ui->map_top)
+		ui->map_top = (int)(ui->map_cur / (uint32_t)g->width);
+	if ((int)(ui->map_cur / (uint32_t)g->width) >= ui->map_top + g->grid_h)
+		ui->map_top = (int)(ui->map_cur / (uint32_t)g->width) - g->grid_h + 1;
+	if (ui->map_top > g->rows - g->grid_h)
+		ui->map_top = g->rows - g->grid_h;
+	if (ui->map_top < 0)
+		ui->map_top = 0;
+	return true;
+}
+
+struct cell {
+	enum ft_pb cls;
+	bool dense;
+	uint32_t first, n;		/* blocks */
+	uint32_t count[FT_PB_NR];
+	uint64_t pages[FT_PG_NR];
+	uint64_t fallbacks, mark_ns;
+};
+
+static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
+{
+	uint32_t b, i;
+
+	memset(out, 0, sizeof(*out));
+	out->first = c * g->bpc;
+	out->n = g->z->nr_blocks - out->first < g->bpc ? g->z->nr_blocks - out->first : g->bpc;
+	for (b = out->first; b < out->first + out->n; b++) {
+		const struct ft_pb_block *pb = &g->z->blocks[b];
+
+		out->count[pb->cls]++;
+		for (i = 0; i < FT_PG_NR; i++)
+			out->pages[i] += pb->pages[i];
+		out->fallbacks += pb->fallbacks;
+		if (pb->mark_ns > out->mark_ns)
+			out->mark_ns = pb->mark_ns;
+	}
+	out->cls = FT_PB_UNSCANNED;
+	for (i = 0; i < sizeof(severity) / sizeof(severity[0]); i++) {
+		if (out->count[severity[i]]) {
+			out->cls = severity[i];
+			break;
+		}
+	}
+	out->dense = out->count[out->cls] * 2 >= out->n;
+}
+
+static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zone *z)
+{
+	const struct ft_sample *s = &ui->live.sample;
+	int c, x = 0, t;
+	size_t i;
+	char buf[64];
+
+	for (c = FT_PB_FREE; c < FT_PB_NR; c++) {
+		snprintf(buf, sizeof(buf), "%s %u  ", ft_pb_names[c], z->count[c]);
+		ft_put(y, x, ft_attr(class_color(c)), "%s", buf);
+		x += (int)strlen(buf);
+	}
+	if (z->count[FT_PB_UNSCANNED]) {
+		snprintf(buf, sizeof(buf), "unscanned %u  ", z->count[FT_PB_UNSCANNED]);
+		ft_put(y, x, ft_attr(FT_C_DIM), "%s", buf);
+		x += (int)strlen(buf);
+	}
+	ft_put(y, x, A_NORMAL, "pollution %llu pages", (unsigned long long)z->pollution);
+	/* pagetypeinfo's view of the same zone, for comparison */
+	for (i = 0; i < s->nr_zones; i++) {
+		const struct ft_zone *sz = &s->zones[i];
+
+		if (sz->zi->node != z->node || strcmp(sz->zi->name, z->name) || !sz->pti)
+			continue;
+		x = 0;
+		ft_put(y + 1, x, ft_attr(FT_C_DIM), "pagetypeinfo:");
+		x = 14;
+		for (t = 0; t < s->pti.nr_types; t++) {
+			snprintf(buf, sizeof(buf), "%s %llu  ", s->pti.types[t],
+				 (unsigned long long)sz->pti->blocks[t]);
+			ft_put(y + 1, x, ft_attr(FT_C_DIM), "%s", buf);
+			x += (int)strlen(buf);
+		}
+	}
+}
+
+static void map_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_live *l = &ui->live;
+	const struct ft_pbmap *m = &l->map;
+	uint64_t now = ft_now_ns();
+	struct geom g;
+	struct cell cur;
+	int y = top, r, x;
+	char a[16];
+
+	if (l->map_err) {
+		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
+		ft_put(y + 2, 2, A_NORMAL, "/proc/kpageflags: %s",
+		       l->map_err == -EACCES || l->map_err == -EPERM ? "needs root" :
+		       l->map_err == -ENOENT ? "absent (a captured tree without it?)" :
+		       strerror(-l->map_err));
+		return;
+	}
+	if (!geometry(ui, height - 6, &g)) {
+		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
+		return;
+	}
+	ft_fmt_pages(a, sizeof(a), 1ull << m->order, 4096);
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "N%d %-8s", g.z->node, g.z->name);
+	ft_put(y, 12, A_NORMAL, "PFN %#llx-%#llx  %u blocks of %s  %u per cell  zone %d/%zu  pass %llu",
+	       (unsigned long long)g.z->start_pfn, (unsigned long long)g.z->end_pfn - 1,
+	       g.z->nr_blocks, a, g.bpc, ui->map_zone + 1, m->nr, (unsigned long long)g.z->scans);
+	y++;
+	draw_counts(y, ui, g.z);
+	y += 2;
+	ft_put(y++, 0, ft_attr(FT_C_DIM),
+	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",
+	       ui->map_overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	for (r = 0; r < g.grid_h && ui->map_top + r < g.rows; r++, y++) {
+		uint32_t c0 = (uint32_t)(ui->map_top + r) * (uint32_t)g.width;
+
+		ft_put(y, 0, ft_attr(FT_C_DIM), "%#9llx",
+		       (unsigned long long)((g.z->first_block + (uint64_t)c0 * g.bpc) << m->order));
+		for (x = 0; x < g.width && c0 + (uint32_t)x < g.cells; x++) {
+			struct cell ce;
+			unsigned int attr;
+			char ch;
+
+			cell_of(&g, c0 + (uint32_t)x, &ce);
+			/* a lone free block is the quiet '.'; ':' marks a mostly free group */
+			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
+			attr = ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
+			if (ui->map_overlay && ce.fallbacks) {
+				double age = (double)(now - ce.mark_ns) / 1e9;
+
+				ch = age < 10 ? '*' : age < 60 ? '+' : '~';
+				attr = ft_attr(FT_C_BOOST) | (age < 60 ? A_REVERSE | A_BOLD : 0);
+			}
+			if (c0 + (uint32_t)x == ui->map_cur)
+				attr = A_REVERSE | A_BOLD;
+			attron((int)attr);
+			mvaddch(y, MARGIN + x, (chtype)(unsigned char)ch);
+			attroff((int)attr);
+		}
+	}
+	/* the cell under the cursor */
+	cell_of(&g, ui->map_cur, &cur);
+	{
+		uint64_t pfn0 = (g.z->first_block + cur.first) << m->order;
+		uint64_t pfn1 = ((g.z->first_block + cur.first + cur.n) << m->order) - 1;
+		char detail[160] = "", seen[48] = "";
+		size_t n = 0;
+		int c;
+
+		for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
+			if (cur.count[c])
+				n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ",
+						      ft_pb_names[c], cur.count[c]);
+		if (cur.fallbacks)
+			snprintf(seen, sizeof(seen), "  fallbacks %llu, last %.0fs ago",
+				 (unsigned long long)cur.fallbacks, (double)(now - cur.mark_ns) / 1e9);
+		ft_put(top + height - 2, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0,
+		       (unsigned long long)pfn1, detail);
+		ft_put(top + height - 1, 0, A_NORMAL,
+		       "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s",
+		       (unsigned long long)cur.pages[FT_PG_FREE],
+		       (unsigned long long)cur.pages[FT_PG_MOVABLE],
+		       (unsigned long long)cur.pages[FT_PG_UNMOVABLE],
+		       (unsigned long long)cur.pages[FT_PG_HOLE], seen);
+	}
+	if (g.rows > g.grid_h)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d",
+			 ui->map_top + 1, ui->map_top + g.grid_h < g.rows ? ui->map_top + g.grid_h : g.rows,
+			 g.rows);
+	else
+		ui->scroll_info[0] = '\0';
+}
+
+static bool map_key(struct ft_ui *ui, int ch)
+{
+	struct ft_live *l = &ui->live;
+	uint32_t width = COLS > MARGIN + 8 ? (uint32_t)(COLS - MARGIN) : 8;
+	uint32_t page = (uint32_t)(LINES > 12 ? LINES - 12 : 1) * width;
+
+	switch (ch) {
+	case KEY_LEFT:
+		if (ui->map_cur)
+			ui->map_cur--;
+		return true;
+	case KEY_RIGHT:
+		ui->map_cur++;
+		return true;
+	case KEY_UP:
+		ui->map_cur = ui->map_cur >= width ? ui->map_cur - width : 0;
+		return true;
+	case KEY_DOWN:
+		ui->map_cur += width;
+		return true;
+	case KEY_PPAGE:
+		ui->map_cur = ui->map_cur >= page ? ui->map_cur - page : 0;
+		return true;
+	case KEY_NPAGE:
+		ui->map_cur += page;
+		return true;
+	case KEY_HOME:
+	case 'g':
+		ui->map_cur = 0;
+		return true;
+	case '+':
+	case '=':
+	case '-': {
+		/* zoom around the block under the cursor */
+		uint64_t block = (uint64_t)ui->map_cur * (ui->map_bpc ? ui->map_bpc : 1);
+
+		if (ch == '-')
+			ui->map_bpc = ui->map_bpc ? ui->map_bpc * 2 : 2;
+		else if (ui->map_bpc > 1)
+			ui->map_bpc /= 2;
+		else
+			ft_ui_status(ui, FT_DIAG_INFO, "one pageblock per cell: fully zoomed in");
+		if (!ui->map_bpc)
+			ui->map_bpc = 1;
+		ui->map_cur = (uint32_t)(block / ui->map_bpc);
+		return true;
+	}
+	case '0':
+		ui->map_bpc = 0;	/* fit the zone again */
+		return true;
+	case 'z':
+	case 'Z':
+		if (l->map.nr) {
+			ui->map_zone = (ui->map_zone + (ch == 'z' ? 1 : (int)l->map.nr - 1)) % (int)l->map.nr;
+			ui->map_bpc = 0;
+			ui->map_cur = 0;
+			ui->map_top = 0;
+		}
+		return true;
+	case 'o':
+		ui->map_overlay = !ui->map_overlay;
+		ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", ui->map_overlay ? "on" : "off");
+		return true;
+	case 'R': {
+		uint64_t t0 = ft_now_ns();
+
+		if (!ft_live_map_scan_all(l))
+			ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
+		return true;
+	}
+	}
+	return false;
+}
+
+static const char *const map_keys[][2] = {
+	{ "arrows PgUp PgDn", "move the cursor (the line below the map describes its cell)" },
+	{ "+ - 0", "zoom in, out, fit the zone" },
+	{ "z Z", "next, previous zone" },
+	{ "o", "overlay the blocks named by fallbacks" },
+	{ "R", "rescan every zone now (~0.4 s per 24 GiB here)" },
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_map = {
+	.name = "map",
+	.draw = map_draw,
+	.key = map_key,
+	.keys = map_keys,
+};
