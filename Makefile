@@ -84,9 +84,14 @@ $(B)/bench_trace: tests/bench/bench_trace.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-bench: $(B)/bench $(B)/bench_trace fragtop
+$(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench: $(B)/bench $(B)/bench_trace $(B)/bench_map fragtop
 	$(B)/bench
 	$(B)/bench_trace
+	$(B)/bench_map
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000

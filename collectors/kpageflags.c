@@ -81,7 +81,6 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 	uint32_t nb, per_batch;
 	uint64_t pfn0, i;
 	size_t words;
-	bool need_counts = false;
 	int err;
 
 	if (k->zone >= m->nr) {
@@ -105,14 +104,27 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 	err = read_words(k->flags_fd, pfn0, k->flags, words);
 	if (err)
 		return err;
-	for (i = 0; i < words && !need_counts; i++)
-		need_counts = !k->flags[i] && pfn0 + i >= z->start_pfn && pfn0 + i < z->end_pfn;
-	if (need_counts && k->count_fd >= 0 && !read_words(k->count_fd, pfn0, k->counts, words)) {
+	/*
+	 * kpagecount only where a page of this zone's RAM has no flag at all
+	 * (a page on a per-CPU free list, or a kernel page): a few hundred
+	 * short runs per host, not the whole range.
+	 */
+	for (i = 0; i < words; i++)
+		k->counts[i] = UINT64_MAX;
+	for (i = 0; i < words && k->count_fd >= 0; i++) {
+		uint64_t j;
+
+		if (k->flags[i] || pfn0 + i < z->start_pfn || pfn0 + i >= z->end_pfn ||
+		    !ft_ram_has(&m->ram, pfn0 + i))
+			continue;
+		for (j = i + 1; j < words && !k->flags[j]; j++)
+			;
+		if (read_words(k->count_fd, pfn0 + i, k->counts + i, j - i))
+			break;
 		k->count_reads++;
-		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
-	} else {
-		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, NULL);
+		i = j;
 	}
+	ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
 	k->pfns += words;
 	k->block += nb;
 	if (k->block >= z->nr_blocks) {

@@ -27,7 +27,7 @@ struct ft_kpf {
 	size_t zone;			/* cursor: zone index ... */
 	uint32_t block;			/* ... and block within it */
 	uint64_t pfns;			/* PFNs read, ever */
-	uint64_t count_reads;		/* batches that needed kpagecount */
+	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
 };
 
 /* Open the files under @rootfd.  0 or -errno (also in k->err). */

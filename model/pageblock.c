@@ -86,9 +86,11 @@ int ft_iomem_parse(const char *buf, size_t len, long page_size, struct ft_ram *r
 			nonzero = true;
 		if (ram->nr == sizeof(ram->start) / sizeof(ram->start[0]))
 			return -E2BIG;
-		ram->start[ram->nr] = (a + ((1ull << shift) - 1)) >> shift;
+		ram->start[ram->nr] = (a >> shift) + ((a & ((1ull << shift) - 1)) != 0);
 		ram->end[ram->nr] = b == UINT64_MAX ? b >> shift : (b + 1) >> shift;
-		ram->nr++;
+		/* a range smaller than a page holds no whole page */
+		if (ram->start[ram->nr] < ram->end[ram->nr])
+			ram->nr++;
 	}
 	ram->known = nonzero && ram->nr;
 	if (!ram->known)
@@ -104,6 +106,19 @@ bool ft_ram_has(const struct ft_ram *ram, uint64_t pfn)
 		return true;
 	for (i = 0; i < ram->nr; i++)
 		if (pfn >= ram->start[i] && pfn < ram->end[i])
+			return true;
+	return false;
+}
+
+/* Is all of [start, end) inside one RAM range? */
+static bool ram_covers(const struct ft_ram *ram, uint64_t start, uint64_t end)
+{
+	size_t i;
+
+	if (!ram->known)
+		return true;
+	for (i = 0; i < ram->nr; i++)
+		if (start >= ram->start[i] && end <= ram->end[i])
 			return true;
 	return false;
 }
@@ -231,15 +246,25 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 		uint32_t pages[FT_PG_NR] = { 0 };
 		enum ft_pb cls;
 
-		for (i = 0; i < per; i++) {
-			uint64_t pfn = pfn0 + i;
-			enum ft_pg pg;
+		if (pfn0 >= z->start_pfn && pfn0 + per <= z->end_pfn &&
+		    ram_covers(&m->ram, pfn0, pfn0 + per)) {
+			/* the common case: the whole block is RAM of this zone */
+			const uint64_t *f = flags + b * per, *c = counts ? counts + b * per : NULL;
 
-			if (pfn < z->start_pfn || pfn >= z->end_pfn || !ft_ram_has(&m->ram, pfn))
-				pg = FT_PG_HOLE;
-			else
-				pg = ft_page_class(flags[b * per + i], counts ? counts[b * per + i] : UINT64_MAX);
-			pages[pg]++;
+			for (i = 0; i < per; i++)
+				pages[ft_page_class(f[i], c ? c[i] : UINT64_MAX)]++;
+		} else {
+			for (i = 0; i < per; i++) {
+				uint64_t pfn = pfn0 + i;
+				enum ft_pg pg;
+
+				if (pfn < z->start_pfn || pfn >= z->end_pfn || !ft_ram_has(&m->ram, pfn))
+					pg = FT_PG_HOLE;
+				else
+					pg = ft_page_class(flags[b * per + i],
+							   counts ? counts[b * per + i] : UINT64_MAX);
+				pages[pg]++;
+			}
 		}
 		cls = block_class(pages);
 		z->count[pb->cls]--;

@@ -80,6 +80,12 @@ static void test_iomem(void **state)
 	assert_int_equal(ft_iomem_parse("zz-1 : System RAM\n", 18, 4096, &ram), -EINVAL);
 	assert_int_equal(ft_iomem_parse("0001000-0000fff : System RAM\n", 29, 4096, &ram), -EINVAL);
 	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 1000, &ram), -EINVAL);
+	/* found by fuzz_pageblock: a RAM range inside one page has no page */
+	assert_int_equal(ft_iomem_parse("00001000-00001fff : System RAM\n100-22f : System RAM\n",
+					52, 4096, &ram), 0);
+	assert_int_equal(ram.nr, 1);
+	assert_int_equal(ram.start[0], 1);
+	assert_int_equal(ram.end[0], 2);
 }
 
 /*

@@ -549,10 +549,8 @@ int ft_cmd_snapshot(int argc, char **argv)
 	}
 	if (map) {
 		live.map_scan = true;
-		if (ft_live_map_scan_all(&live) && !json)
-			fprintf(stderr, "fragtop: no pageblock map: %s\n",
-				live.map_err == -EACCES || live.map_err == -EPERM ?
-				"/proc/kpageflags needs root" : strerror(-live.map_err));
+		/* a failure is reported once by the collector (and as map_error in JSON) */
+		ft_live_map_scan_all(&live);
 	}
 	if (json)
 		ft_snapshot_json(stdout, &live, interval);

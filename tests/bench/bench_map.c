@@ -1,0 +1,138 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * make bench, pageblock map (root, live host): a full scan of every zone
+ * through the collector and classifier against a bare pread of the same
+ * /proc/kpageflags range (goal: classification adds <= 10%), the pure
+ * classification cost per PFN, and the cost of one second's worth of
+ * incremental scanning at the default rate.  One run; nothing asserted.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "collectors/live.h"
+
+static double cpu_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static double wall_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* Read every zone's span of kpageflags in the collector's batch size. */
+static uint64_t bare_pread(int fd, const struct ft_pbmap *m, uint64_t *buf)
+{
+	uint64_t pfns = 0;
+	size_t z;
+
+	for (z = 0; z < m->nr; z++) {
+		const struct ft_pbmap_zone *zn = &m->zones[z];
+		uint32_t b;
+
+		for (b = 0; b < zn->nr_blocks; b += FT_KPF_BATCH_BLOCKS) {
+			uint32_t nb = zn->nr_blocks - b < FT_KPF_BATCH_BLOCKS ?
+				      zn->nr_blocks - b : FT_KPF_BATCH_BLOCKS;
+			size_t words = (size_t)nb << m->order;
+			ssize_t r = pread(fd, buf, words * 8, (off_t)(((zn->first_block + b) << m->order) * 8));
+
+			if (r < 0)
+				return 0;
+			pfns += words;
+		}
+	}
+	return pfns;
+}
+
+int main(void)
+{
+	static struct ft_live l;
+	double best_bare = 1e18, best_full = 1e18, best_cls = 1e18, c0, w0, full_wall = 0;
+	uint64_t pfns = 0, *buf;
+	int fd, rep;
+
+	if (ft_live_open(&l, "/", 0) || ft_live_tick(&l, true)) {
+		fprintf(stderr, "bench_map: cannot sample /proc\n");
+		return 1;
+	}
+	if (ft_live_map_enable(&l, true) || l.map.order < 0) {
+		printf("pageblock map: skipped (%s)\n",
+		       l.map_err ? strerror(-l.map_err) : "no pageblock order");
+		return 0;
+	}
+	fd = open("/proc/kpageflags", O_RDONLY);
+	buf = malloc(((size_t)FT_KPF_BATCH_BLOCKS << l.map.order) * 8);
+	if (fd < 0 || !buf)
+		return 1;
+	printf("\npageblock map (one run, best of 3; kernel time dominates both)\n");
+	for (rep = 0; rep < 3; rep++) {
+		c0 = cpu_ms();
+		pfns = bare_pread(fd, &l.map, buf);
+		if (cpu_ms() - c0 < best_bare)
+			best_bare = cpu_ms() - c0;
+		c0 = cpu_ms();
+		w0 = wall_ms();
+		ft_live_map_scan_all(&l);
+		if (cpu_ms() - c0 < best_full) {
+			best_full = cpu_ms() - c0;
+			full_wall = wall_ms() - w0;
+		}
+	}
+	/* the classifier alone, on flags already in memory (the last batch read) */
+	{
+		const struct ft_pbmap_zone *zn = &l.map.zones[l.map.nr - 1];
+		uint32_t nb = zn->nr_blocks < FT_KPF_BATCH_BLOCKS ? zn->nr_blocks : FT_KPF_BATCH_BLOCKS;
+		size_t words = (size_t)nb << l.map.order;
+		int i;
+
+		if (pread(fd, buf, words * 8, (off_t)((zn->first_block << l.map.order) * 8)) > 0) {
+			for (rep = 0; rep < 3; rep++) {
+				c0 = cpu_ms();
+				for (i = 0; i < 20; i++)
+					ft_pbmap_feed(&l.map, l.map.nr - 1, 0, nb, buf, NULL);
+				if ((cpu_ms() - c0) / (20.0 * (double)words) < best_cls)
+					best_cls = (cpu_ms() - c0) / (20.0 * (double)words);
+			}
+		}
+	}
+	printf("  %llu PFNs (%.1f GiB of 4K pages) in %zu zones, pageblock order %d\n",
+	       (unsigned long long)pfns, (double)pfns * 4096 / (1 << 30), l.map.nr, l.map.order);
+	printf("  bare pread of kpageflags:    %8.1f ms CPU  (%.1f ns/PFN)\n", best_bare,
+	       best_bare * 1e6 / (double)pfns);
+	printf("  full scan + classification:  %8.1f ms CPU  (%.1f ns/PFN, %.1f ms wall; kpagecount read for %llu runs of flagless pages)\n",
+	       best_full, best_full * 1e6 / (double)pfns, full_wall,
+	       (unsigned long long)l.kpf.count_reads / 3);
+	printf("  classification adds %.1f%% to the bare read (goal <= 10%%); the classifier alone: %.2f ns/PFN\n",
+	       (best_full - best_bare) * 100 / best_bare, best_cls * 1e6);
+	/* incremental: one second's worth at the default rate */
+	{
+		double worst = 0, sum = 0;
+
+		for (rep = 0; rep < 5; rep++) {
+			c0 = cpu_ms();
+			ft_kpf_scan(&l.kpf, &l.map, FT_LIVE_MAP_RATE);
+			sum += cpu_ms() - c0;
+			if (cpu_ms() - c0 > worst)
+				worst = cpu_ms() - c0;
+		}
+		printf("  map view open, default rate %u PFNs/s: %.1f ms CPU per 1 s tick (worst %.1f) = %.1f%% of a core;\n"
+		       "  a full pass of this host every %.1f s\n",
+		       FT_LIVE_MAP_RATE, sum / 5, worst, sum / 5 / 10, (double)pfns / FT_LIVE_MAP_RATE);
+	}
+	close(fd);
+	free(buf);
+	ft_live_close(&l);
+	return 0;
+}
