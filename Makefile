@@ -97,8 +97,8 @@ bench: $(B)/bench $(B)/bench_trace $(B)/bench_map fragtop
 RUNS	?= 1000000
 $(B)/fuzz/%: tests/fuzz/%.c $(MODEL_SRC)
 	@mkdir -p $(dir $@)
-	$(CLANG) -g -O1 -std=gnu11 -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent) \
-		-fsanitize=fuzzer,address,undefined -o $@ $^ -lm $(shell $(PKG_CONFIG) --libs libtraceevent)
+	$(CLANG) -g -O1 -std=gnu11 -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent libzstd) \
+		-fsanitize=fuzzer,address,undefined -o $@ $^ -lm $(shell $(PKG_CONFIG) --libs libtraceevent libzstd)
 
 fuzz: $(FUZZERS)
 

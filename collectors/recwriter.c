@@ -1,0 +1,269 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "collectors/recwriter.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <zstd.h>
+
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int write_all(struct ft_recw *w, const void *buf, size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len) {
+		ssize_t n = pwrite(w->fd, p, len, (off_t)w->off);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return w->err = -errno;
+		}
+		p += n;
+		len -= (size_t)n;
+		w->off += (uint64_t)n;
+		w->file_bytes += (uint64_t)n;
+	}
+	return 0;
+}
+
+int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite)
+{
+	struct ft_rec_filehdr h = { .version = FT_REC_VERSION };
+	uint8_t hb[FT_REC_FILE_HDR];
+	struct timespec ts;
+
+	memset(w, 0, sizeof(*w));
+	w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+	if (w->fd < 0)
+		return -errno;
+	w->flush_ns = 2000000000ull;
+	w->sync = true;
+	w->level = 3;
+	w->zctx = ZSTD_createCCtx();
+	if (!w->zctx) {
+		close(w->fd);
+		w->fd = -1;
+		return -ENOMEM;
+	}
+	clock_gettime(CLOCK_REALTIME, &ts);
+	h.created_realtime_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	h.created_mono_ns = mono_ns();
+	ft_rec_filehdr_encode(&h, hb);
+	return write_all(w, hb, sizeof(hb));
+}
+
+static int buf_add(struct ft_recw *w, typeof(w->data) *b, uint16_t type, uint16_t sub,
+		   uint64_t t_ns, const void *data, size_t len)
+{
+	size_t need;
+
+	if (w->err)
+		return w->err;
+	if (len > FT_REC_CHUNK_MAX / 2)
+		return -EFBIG;
+	need = ft_rec_record_size(len);
+	if (b->len + need > b->cap) {
+		size_t ncap = b->cap ? b->cap : 65536;
+		uint8_t *p;
+
+		while (ncap < b->len + need)
+			ncap *= 2;
+		p = realloc(b->buf, ncap);
+		if (!p)
+			return -ENOMEM;
+		b->buf = p;
+		b->cap = ncap;
+	}
+	ft_rec_record_put(b->buf + b->len, type, sub, t_ns, data, (uint32_t)len);
+	b->len += need;
+	if (!b->nr++) {
+		b->t_first = t_ns;
+		b->opened_ns = mono_ns();
+	}
+	b->t_last = t_ns;
+	w->raw_bytes += need;
+	return 0;
+}
+
+/* One chunk: header + payload (compressed when @compress), in one write. */
+static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_t len, uint32_t nr,
+		     uint64_t t_first, uint64_t t_last, bool compress)
+{
+	struct ft_rec_chunk c = {
+		.type = type, .seq = w->seq++, .raw_len = (uint32_t)len, .nr_records = nr,
+		.t_first = t_first, .t_last = t_last,
+	};
+	size_t bound = compress ? ZSTD_compressBound(len) : len, stored;
+	uint8_t *out = malloc(FT_REC_CHUNK_HDR + (bound ? bound : 1));
+	uint64_t at = w->off;
+	int err;
+
+	if (!out)
+		return -ENOMEM;
+	if (compress) {
+		stored = ZSTD_compressCCtx(w->zctx, out + FT_REC_CHUNK_HDR, bound, raw, len, w->level);
+		if (ZSTD_isError(stored)) {
+			free(out);
+			return -EIO;
+		}
+		c.flags = FT_RC_ZSTD;
+	} else {
+		memcpy(out + FT_REC_CHUNK_HDR, raw, len);
+		stored = len;
+	}
+	c.stored_len = (uint32_t)stored;
+	c.payload_crc = ft_crc32c(0, out + FT_REC_CHUNK_HDR, stored);
+	ft_rec_chunk_encode(&c, out);
+	err = write_all(w, out, FT_REC_CHUNK_HDR + stored);
+	free(out);
+	if (err)
+		return err;
+	if (w->sync && fdatasync(w->fd))
+		return w->err = -errno;
+	if (type == FT_RC_META || type == FT_RC_DATA) {
+		struct ft_recw_pending *p = &w->pend[w->nr_pend++];
+
+		*p = (struct ft_recw_pending){ .off = at, .t_first = t_first, .t_last = t_last,
+			.seq = c.seq, .nr_records = nr, .type = type, .flags = c.flags };
+		w->nr_chunks++;
+	}
+	return 0;
+}
+
+static int put_index(struct ft_recw *w)
+{
+	uint8_t buf[8 + FT_RECW_INDEX_EVERY * FT_REC_INDEX_ENTRY];
+	uint64_t at = w->off;
+	int i, err;
+
+	memset(buf, 0, sizeof(buf));
+	for (i = 0; i < 8; i++)
+		buf[i] = (uint8_t)(w->last_index >> (8 * i));
+	for (i = 0; i < w->nr_pend; i++) {
+		uint8_t *e = buf + 8 + i * FT_REC_INDEX_ENTRY;
+		const struct ft_recw_pending *p = &w->pend[i];
+		uint64_t v[3] = { p->off, p->t_first, p->t_last };
+		uint32_t u[2] = { p->seq, p->nr_records };
+
+		for (int k = 0; k < 24; k++)
+			e[k] = (uint8_t)(v[k / 8] >> (8 * (k % 8)));
+		for (int k = 0; k < 4; k++) {
+			e[24 + k] = (uint8_t)(u[0] >> (8 * k));
+			e[32 + k] = (uint8_t)(u[1] >> (8 * k));
+		}
+		e[28] = (uint8_t)p->type;
+		e[29] = (uint8_t)(p->type >> 8);
+		e[30] = (uint8_t)p->flags;
+		e[31] = (uint8_t)(p->flags >> 8);
+	}
+	err = put_chunk(w, FT_RC_INDEX, buf, 8 + (size_t)w->nr_pend * FT_REC_INDEX_ENTRY, 0,
+			w->nr_pend ? w->pend[0].t_first : 0,
+			w->nr_pend ? w->pend[w->nr_pend - 1].t_last : 0, false);
+	if (err)
+		return err;
+	w->last_index = at;
+	w->nr_pend = 0;
+	return 0;
+}
+
+static int flush_buf(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
+{
+	int err;
+
+	if (!b->nr)
+		return 0;
+	if (w->nr_pend == FT_RECW_INDEX_EVERY) {
+		err = put_index(w);
+		if (err)
+			return err;
+	}
+	err = put_chunk(w, type, b->buf, b->len, b->nr, b->t_first, b->t_last, true);
+	if (err)
+		return err;
+	b->len = 0;
+	b->nr = 0;
+	return 0;
+}
+
+int ft_recw_flush(struct ft_recw *w)
+{
+	int err;
+
+	if (w->err)
+		return w->err;
+	err = flush_buf(w, &w->meta, FT_RC_META);
+	if (!err)
+		err = flush_buf(w, &w->data, FT_RC_DATA);
+	return err;
+}
+
+int ft_recw_add(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
+		const void *data, size_t len)
+{
+	int err = buf_add(w, &w->data, type, sub, t_ns, data, len);
+
+	if (!err && w->data.len >= FT_RECW_CHUNK_BYTES)
+		err = ft_recw_flush(w);
+	return err;
+}
+
+int ft_recw_add_meta(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
+		     const void *data, size_t len)
+{
+	return buf_add(w, &w->meta, type, sub, t_ns, data, len);
+}
+
+int ft_recw_tick(struct ft_recw *w, uint64_t now_ns)
+{
+	if ((w->data.nr && now_ns - w->data.opened_ns >= w->flush_ns) || w->meta.nr)
+		return ft_recw_flush(w);
+	return w->err;
+}
+
+static void release(struct ft_recw *w)
+{
+	if (w->fd >= 0)
+		close(w->fd);
+	free(w->data.buf);
+	free(w->meta.buf);
+	ZSTD_freeCCtx(w->zctx);
+	memset(w, 0, sizeof(*w));
+	w->fd = -1;
+}
+
+int ft_recw_close(struct ft_recw *w)
+{
+	uint8_t end[FT_REC_END_PAYLOAD];
+	int err, i;
+
+	err = ft_recw_flush(w);
+	if (!err)
+		err = put_index(w);
+	if (!err) {
+		for (i = 0; i < 8; i++) {
+			end[i] = (uint8_t)(w->last_index >> (8 * i));
+			end[8 + i] = (uint8_t)(w->nr_chunks >> (8 * i));
+		}
+		err = put_chunk(w, FT_RC_END, end, sizeof(end), 0, 0, 0, false);
+	}
+	if (!err && fsync(w->fd))
+		err = -errno;
+	release(w);
+	return err;
+}
+
+void ft_recw_abandon(struct ft_recw *w)
+{
+	release(w);
+}

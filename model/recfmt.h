@@ -1,0 +1,141 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The recording format (model/RECORDING.md has the layout and the reasons):
+ * a file header, then append-only chunks, each a fixed header with its own
+ * CRC and a zstd-compressed payload with a CRC, holding records (type,
+ * sub, length, time, bytes).  Index chunks every so often and an END chunk
+ * on a clean close make seeking cheap; a file cut anywhere (SIGKILL, power
+ * loss) is read by a linear scan up to its last complete chunk, and a
+ * damaged header is skipped by searching for the next chunk magic.
+ *
+ * Pure: bytes come through a pread-like callback, so the reader runs on a
+ * file, a buffer (tests, fuzzing) or anything else.  Every length read
+ * from a file is checked before it sizes an allocation or an offset.
+ */
+#ifndef FT_MODEL_RECFMT_H
+#define FT_MODEL_RECFMT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FT_REC_MAGIC		"FRAGTOP\0"
+#define FT_REC_VERSION		1
+#define FT_REC_FILE_HDR		48
+#define FT_REC_CHUNK_HDR	48
+#define FT_REC_CHUNK_MAGIC	0x4b435446u	/* "FTCK" little-endian */
+#define FT_REC_CHUNK_MAX	(64u << 20)	/* raw or stored payload */
+#define FT_REC_REC_HDR		16
+#define FT_REC_INDEX_ENTRY	40
+#define FT_REC_END_PAYLOAD	16
+
+enum ft_rec_chunk_type {
+	FT_RC_META = 1,		/* host facts, trace formats: read at open */
+	FT_RC_DATA = 2,		/* ticks */
+	FT_RC_INDEX = 3,	/* where the chunks since the previous index are */
+	FT_RC_END = 4,		/* clean close: where the last index is */
+};
+
+enum { FT_RC_ZSTD = 1 };	/* chunk flag: payload is one zstd frame */
+
+enum ft_rec_record_type {
+	FT_RR_HOST = 1,		/* "key=value\n" lines */
+	FT_RR_TICK = 2,		/* a tick starts; data: u64 CLOCK_REALTIME ns */
+	FT_RR_PROC = 3,		/* sub: source (enum ft_source); the file's bytes */
+	FT_RR_KNOB = 4,		/* sub: index in ft_knobs[]; the file's bytes */
+	FT_RR_TRACE_FMT = 5,	/* "name\n" then the format text ("header_page" first) */
+	FT_RR_TRACE_PAGE = 6,	/* sub: cpu; one ring-buffer sub-buffer */
+	FT_RR_AUDIT = 7,	/* a control change, "key=value\n" lines */
+	FT_RR_TRACE_LOST = 8,	/* data: u64 events lost so far */
+};
+
+struct ft_rec_filehdr {
+	uint32_t version;
+	uint64_t created_realtime_ns;
+	uint64_t created_mono_ns;
+};
+
+struct ft_rec_chunk {
+	uint16_t type, flags;
+	uint32_t seq;
+	uint32_t raw_len, stored_len;
+	uint32_t nr_records;
+	uint64_t t_first, t_last;	/* CLOCK_MONOTONIC ns of its records */
+	uint32_t payload_crc;
+};
+
+struct ft_rec_record {
+	uint16_t type, sub;
+	uint32_t len;
+	uint64_t t_ns;
+	const uint8_t *data;
+};
+
+uint32_t ft_crc32c(uint32_t crc, const void *buf, size_t len);
+
+void ft_rec_filehdr_encode(const struct ft_rec_filehdr *h, uint8_t out[FT_REC_FILE_HDR]);
+/* 0, -EINVAL (not a recording), -EPROTONOSUPPORT (a newer version), -EBADMSG (CRC). */
+int ft_rec_filehdr_decode(const uint8_t in[FT_REC_FILE_HDR], struct ft_rec_filehdr *h);
+
+void ft_rec_chunk_encode(const struct ft_rec_chunk *c, uint8_t out[FT_REC_CHUNK_HDR]);
+/* 0, -EINVAL (no magic), -EBADMSG (header CRC), -EFBIG (lengths past the bounds). */
+int ft_rec_chunk_decode(const uint8_t in[FT_REC_CHUNK_HDR], struct ft_rec_chunk *c);
+
+/*
+ * Next record of a raw payload from *@off on.  false at the end or on a
+ * record that does not fit (*@bad is then set).
+ */
+bool ft_rec_next(const uint8_t *raw, size_t len, size_t *off, struct ft_rec_record *out, bool *bad);
+
+/* Append a record to a buffer (the writer's); returns the bytes it takes. */
+size_t ft_rec_record_size(size_t len);
+void ft_rec_record_put(uint8_t *dst, uint16_t type, uint16_t sub, uint64_t t_ns,
+		       const void *data, uint32_t len);
+
+/* Where the reader gets bytes: like pread(2); returns bytes read or -errno. */
+struct ft_rec_src {
+	long (*pread)(void *ctx, void *buf, size_t n, uint64_t off);
+	uint64_t size;
+	void *ctx;
+};
+
+struct ft_rec_chunk_ref {
+	uint64_t off;			/* of the chunk header */
+	struct ft_rec_chunk c;
+};
+
+struct ft_rec_reader {
+	struct ft_rec_src src;
+	struct ft_rec_filehdr hdr;
+	struct ft_rec_chunk_ref *chunks;	/* META, DATA and unknown types, file order */
+	size_t nr, cap;
+	bool clean;			/* an END chunk led to a complete index */
+	bool truncated;			/* the file ends inside a chunk */
+	uint64_t resyncs;		/* damaged headers skipped by searching */
+	uint64_t skipped_bytes;
+	uint64_t unknown;		/* chunks of types this version does not know */
+	uint8_t *stored, *raw;		/* the last loaded chunk */
+	size_t stored_cap, raw_cap;
+	char why[160];			/* the last problem, in words */
+};
+
+/*
+ * Read the file header and build the chunk table: through the index
+ * chain when an END chunk is present and sound, else by a linear scan
+ * that stops at a cut and resynchronises past damaged headers.
+ * 0 or -errno (not a recording, unreadable); r->why says what.
+ */
+int ft_rec_open(struct ft_rec_reader *r, struct ft_rec_src src);
+void ft_rec_close(struct ft_rec_reader *r);
+
+/*
+ * Load chunk @i: read, check the payload CRC, decompress.  0 with *@raw,
+ * *@len valid until the next load; -EBADMSG on a damaged chunk (skip it),
+ * -errno otherwise.
+ */
+int ft_rec_load(struct ft_rec_reader *r, size_t i, const uint8_t **raw, size_t *len);
+
+/* First DATA chunk whose records reach @t_ns (binary search); r->nr if none. */
+size_t ft_rec_find(const struct ft_rec_reader *r, uint64_t t_ns);
+
+#endif
