@@ -11,6 +11,9 @@
 
 #include "collectors/file.h"
 
+static void sync_events(struct ft_live *l);
+static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
+
 int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 {
 	int err;
@@ -54,9 +57,9 @@ void ft_live_read_knobs(struct ft_live *l)
 			l->knobs[i].err = -EOPNOTSUPP;
 }
 
-static void update_event_rates(struct ft_live *l)
+static void update_event_rates(struct ft_live *l, uint64_t now)
 {
-	uint64_t now = ft_now_ns(), m[FT_M_NR];
+	uint64_t m[FT_M_NR];
 	double dt = (double)(now - l->ev_prev_t_ns) / 1e9;
 	int i;
 
@@ -215,16 +218,111 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 		l->pti_last_ns = now;
 	}
 	ft_procfs_collect(&l->procfs, mask, &raw);
-	err = ft_sample_update(&l->sample, &raw);
+	ft_live_trace_poll(l);	/* events up to now belong to this tick */
+	if (l->tap && l->tap->tick)
+		l->tap->tick(l->tap_ctx, &raw);
+	err = ft_live_apply(l, &raw);
+	return err;
+}
+
+int ft_live_apply(struct ft_live *l, const struct ft_raw *raw)
+{
+	int err = ft_sample_update(&l->sample, raw);
+
 	map_layout(l);
-	ft_live_map_poll(l);
-	ft_live_read_knobs(l);
-	ft_host_refresh(&l->host);
-	ft_live_trace_poll(l);
-	if (l->tracing)
-		update_event_rates(l);
+	if (!l->replay) {
+		ft_live_map_poll(l);
+		ft_live_read_knobs(l);
+		ft_host_refresh(&l->host);
+	}
+	if (l->tracing) {
+		sync_events(l);
+		update_event_rates(l, raw->t_ns);
+	}
 	l->ticks++;
 	return err;
+}
+
+void ft_live_open_replay(struct ft_live *l)
+{
+	size_t i;
+
+	memset(l, 0, sizeof(*l));
+	snprintf(l->root, sizeof(l->root), "(recording)");
+	l->replay = true;
+	l->procfs.rootfd = -1;
+	l->kpf.flags_fd = l->kpf.count_fd = -1;
+	l->host.pmd_order = -1;
+	l->host.page_size = 4096;
+	ft_sample_init(&l->sample);
+	l->sample.pageblock_order_fallback = -1;
+	ft_pbmap_init(&l->map);
+	l->map_err = -ENOENT;
+	for (i = 0; i < FT_LIVE_MAX_KNOBS; i++)
+		l->knobs[i].err = -ENOENT;
+	l->trace_err = -ENOENT;	/* until a format arrives */
+}
+
+int ft_live_replay_trace_text(struct ft_live *l, const char *name, const char *buf, size_t len)
+{
+	char system[64];
+	const char *slash = strchr(name, '/');
+	int err, i;
+
+	if (!l->tracing) {
+		err = ft_tracedec_init(&l->trace.dec);
+		if (err)
+			return err;
+		ft_events_init(&l->events, l->sample.pageblock_order);
+		l->events.on_fallback = mark_fallback;
+		l->events.on_fallback_ctx = l;
+		for (i = 0; i < FT_M_NR; i++)
+			l->ev_rate[i] = NAN;
+		l->tracing = true;
+		l->trace_err = 0;
+		ft_procname_init(&l->procname);
+	}
+	if (!strcmp(name, "header_page"))
+		return ft_tracedec_header_page(&l->trace.dec, buf, len);
+	if (!slash || (size_t)(slash - name) >= sizeof(system))
+		return -EINVAL;
+	snprintf(system, sizeof(system), "%.*s", (int)(slash - name), name);
+	err = ft_tracedec_format(&l->trace.dec, system, buf, len);
+	l->trace.enabled = 0;
+	for (i = 0; i < FT_EV_NR; i++)
+		if (ft_tracedec_has(&l->trace.dec, i))
+			l->trace.enabled |= 1u << i;
+	ft_events_set_status(&l->events, &l->trace.dec);
+	return err;
+}
+
+void ft_live_replay_trace_page(struct ft_live *l, int cpu, const void *buf, size_t len)
+{
+	if (!l->tracing)
+		return;
+	sync_events(l);
+	l->trace.pages_read++;
+	l->trace.bytes_read += len;
+	ft_tracedec_subbuf(&l->trace.dec, buf, len, cpu, ft_events_add_cb, &l->events);
+	l->lost = l->trace.dec.missed;
+}
+
+void ft_live_replay_knob(struct ft_live *l, size_t idx, const char *buf, size_t len)
+{
+	const struct ft_knob *k;
+	struct ft_knob_value *v;
+
+	if (idx >= ft_knobs_nr || idx >= FT_LIVE_MAX_KNOBS)
+		return;
+	k = &ft_knobs[idx];
+	v = &l->knobs[idx];
+	memset(v, 0, sizeof(*v));
+	if (k->type == FT_KNOB_INT)
+		v->err = ft_sysfile_parse_int(buf, len, &v->num);
+	else if (k->type == FT_KNOB_SELECT)
+		v->err = ft_sysfile_parse_selector(buf, len, &v->sel);
+	else
+		v->err = -EOPNOTSUPP;
 }
 
 /* Keep the aggregator's zone table and pageblock order in step with the sample. */
@@ -289,10 +387,16 @@ void ft_live_trace_poll(struct ft_live *l)
 {
 	int i;
 
-	if (!l->tracing)
+	if (!l->tracing || l->replay)
 		return;
 	sync_events(l);
 
+	if (l->tap && l->tap->trace_page) {
+		l->trace.tap = l->tap->trace_page;
+		l->trace.tap_ctx = l->tap_ctx;
+	} else {
+		l->trace.tap = NULL;
+	}
 	ft_trace_drain(&l->trace, ft_events_add_cb, &l->events);
 	l->lost = ft_trace_lost(&l->trace);
 	/* name new pids now: short-lived ones are gone by the report */

@@ -24,6 +24,12 @@
 
 #define FT_LIVE_MAX_KNOBS 32
 
+/* What the recorder taps: the raw inputs as they are read. */
+struct ft_live_tap {
+	void (*tick)(void *ctx, const struct ft_raw *raw);
+	void (*trace_page)(void *ctx, int cpu, const void *buf, size_t len);
+};
+
 struct ft_live {
 	char root[4096];
 	struct ft_procfs procfs;
@@ -33,6 +39,9 @@ struct ft_live {
 	uint64_t pti_last_ns;		/* 0: never read */
 	struct ft_knob_value knobs[FT_LIVE_MAX_KNOBS];	/* index of ft_knobs[] */
 	unsigned long ticks;
+	const struct ft_live_tap *tap;	/* NULL: nobody records */
+	void *tap_ctx;
+	bool replay;			/* fed by ft_live_apply(), not by /proc */
 
 	/* tracepoints: events accumulate from ft_live_trace_start() on */
 	struct ft_trace trace;
@@ -80,6 +89,24 @@ void ft_live_close(struct ft_live *l);
  * whatever its cadence.  Returns ft_sample_update()'s result.
  */
 int ft_live_tick(struct ft_live *l, bool force_pti);
+
+/*
+ * The part of a tick after collection: update the sample from @raw (live
+ * or replayed bytes) and everything derived from it.  A live tick is
+ * ft_procfs_collect() + this.
+ */
+int ft_live_apply(struct ft_live *l, const struct ft_raw *raw);
+
+/*
+ * Replay: open a live without a root (host facts come from the
+ * recording), set up the trace decoder from recorded texts ("header_page"
+ * first, then "system/event" formats) and feed recorded sub-buffers.
+ */
+void ft_live_open_replay(struct ft_live *l);
+int ft_live_replay_trace_text(struct ft_live *l, const char *name, const char *buf, size_t len);
+void ft_live_replay_trace_page(struct ft_live *l, int cpu, const void *buf, size_t len);
+/* A recorded knob file's text. */
+void ft_live_replay_knob(struct ft_live *l, size_t idx, const char *buf, size_t len);
 
 /*
  * Start tracing into a private instance (stale ones of dead fragtops are

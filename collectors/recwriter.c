@@ -112,12 +112,35 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 	if (!out)
 		return -ENOMEM;
 	if (compress) {
-		stored = ZSTD_compressCCtx(w->zctx, out + FT_REC_CHUNK_HDR, bound, raw, len, w->level);
+		bool prefix = type == FT_RC_DATA && w->prev_len && w->since_key < FT_REC_KEY_EVERY;
+
+		ZSTD_CCtx_reset(w->zctx, ZSTD_reset_session_and_parameters);
+		ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_compressionLevel, w->level);
+		/* the raw content's checksum: a wrong prefix cannot decode silently */
+		ZSTD_CCtx_setParameter(w->zctx, ZSTD_c_checksumFlag, 1);
+		if (prefix)
+			ZSTD_CCtx_refPrefix(w->zctx, w->prev, w->prev_len);
+		stored = ZSTD_compress2(w->zctx, out + FT_REC_CHUNK_HDR, bound, raw, len);
 		if (ZSTD_isError(stored)) {
 			free(out);
 			return -EIO;
 		}
-		c.flags = FT_RC_ZSTD;
+		c.flags = FT_RC_ZSTD | (prefix ? FT_RC_PREFIX : 0);
+		if (type == FT_RC_DATA) {
+			w->since_key = prefix ? w->since_key + 1 : 1;
+			if (len > w->prev_cap) {
+				uint8_t *p = realloc(w->prev, len);
+
+				if (!p) {
+					free(out);
+					return -ENOMEM;
+				}
+				w->prev = p;
+				w->prev_cap = len;
+			}
+			memcpy(w->prev, raw, len);
+			w->prev_len = len;
+		}
 	} else {
 		memcpy(out + FT_REC_CHUNK_HDR, raw, len);
 		stored = len;
@@ -231,15 +254,21 @@ int ft_recw_tick(struct ft_recw *w, uint64_t now_ns)
 	return w->err;
 }
 
+/* Frees everything; the byte counts stay for the caller's summary. */
 static void release(struct ft_recw *w)
 {
+	uint64_t raw = w->raw_bytes, file = w->file_bytes;
+
 	if (w->fd >= 0)
 		close(w->fd);
 	free(w->data.buf);
 	free(w->meta.buf);
+	free(w->prev);
 	ZSTD_freeCCtx(w->zctx);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;
+	w->raw_bytes = raw;
+	w->file_bytes = file;
 }
 
 int ft_recw_close(struct ft_recw *w)

@@ -44,6 +44,9 @@ struct ft_recw {
 	uint64_t last_index;		/* offset, 0 if none yet */
 	uint64_t nr_chunks;		/* META + DATA chunks written */
 	void *zctx;			/* ZSTD_CCtx */
+	uint8_t *prev;			/* raw payload of the last DATA chunk */
+	size_t prev_len, prev_cap;
+	int since_key;			/* DATA chunks since the last key chunk */
 	int level;
 	uint64_t raw_bytes, file_bytes;
 	int err;			/* first write error; later calls fail with it */

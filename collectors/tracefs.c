@@ -86,9 +86,12 @@ static int load_formats(struct ft_trace *t)
 	if (!buf)
 		return -EIO;
 	err = ft_tracedec_header_page(&t->dec, buf, (size_t)size);
-	free(buf);
-	if (err)
+	if (err) {
+		free(buf);
 		return err;
+	}
+	t->text[FT_EV_NR] = buf;
+	t->text_len[FT_EV_NR] = (size_t)size;
 	for (i = 0; i < FT_EV_NR; i++) {
 		if (!(t->enabled & (1u << i)))
 			continue;
@@ -96,9 +99,13 @@ static int load_formats(struct ft_trace *t)
 					      ft_trace_events[i].event, "format", &size);
 		if (!buf)
 			continue;
-		if (ft_tracedec_format(&t->dec, ft_trace_events[i].system, buf, (size_t)size))
+		if (ft_tracedec_format(&t->dec, ft_trace_events[i].system, buf, (size_t)size)) {
 			t->enabled &= ~(1u << i);	/* cannot decode it: do not count on it */
-		free(buf);
+			free(buf);
+			continue;
+		}
+		t->text[i] = buf;
+		t->text_len[i] = (size_t)size;
 	}
 	return 0;
 }
@@ -170,6 +177,8 @@ static long decode(struct ft_trace *t, int cpu, int n, ft_trace_rec_fn fn, void 
 
 	t->pages_read++;
 	t->bytes_read += (uint64_t)n;
+	if (t->tap)
+		t->tap(t->tap_ctx, cpu, t->page, (size_t)n);
 	r = ft_tracedec_subbuf(&t->dec, t->page, (size_t)n, cpu, fn, ctx);
 	return r > 0 ? r : 0;
 }
@@ -235,6 +244,10 @@ void ft_trace_close(struct ft_trace *t)
 	t->cpus = NULL;
 	free(t->page);
 	t->page = NULL;
+	for (int i = 0; i <= FT_EV_NR; i++) {
+		free(t->text[i]);
+		t->text[i] = NULL;
+	}
 	if (t->dec.tep)
 		ft_tracedec_release(&t->dec);
 	if (!t->inst)

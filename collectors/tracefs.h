@@ -33,6 +33,12 @@ struct ft_trace {
 	struct ft_tracedec dec;		/* formats of this kernel, owned */
 	uint64_t pages_read;
 	uint64_t bytes_read;
+	/* the texts the decoder was built from, for the recorder: [FT_EV_NR] is header_page */
+	char *text[FT_EV_NR + 1];
+	size_t text_len[FT_EV_NR + 1];
+	/* handed every sub-buffer before it is decoded (the recorder); may be NULL */
+	void (*tap)(void *ctx, int cpu, const void *buf, size_t len);
+	void *tap_ctx;
 };
 
 /*

@@ -376,6 +376,7 @@ int ft_rec_open(struct ft_rec_reader *r, struct ft_rec_src src)
 
 	memset(r, 0, sizeof(*r));
 	r->src = src;
+	r->prev_idx = SIZE_MAX;
 	if (src.size < FT_REC_FILE_HDR || rd(r, h, sizeof(h), 0)) {
 		snprintf(r->why, sizeof(r->why), "too short to be a fragtop recording");
 		return -EINVAL;
@@ -401,6 +402,8 @@ void ft_rec_close(struct ft_rec_reader *r)
 	free(r->chunks);
 	free(r->stored);
 	free(r->raw);
+	free(r->prev);
+	ZSTD_freeDCtx(r->dctx);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -418,16 +421,24 @@ static int grow(uint8_t **buf, size_t *cap, size_t need)
 	return 0;
 }
 
-int ft_rec_load(struct ft_rec_reader *r, size_t i, const uint8_t **raw, size_t *len)
+/* Previous DATA chunk before @i, or SIZE_MAX. */
+static size_t prev_data(const struct ft_rec_reader *r, size_t i)
 {
-	struct ft_rec_chunk_ref *ref;
+	while (i-- > 0)
+		if (r->chunks[i].c.type == FT_RC_DATA)
+			return i;
+	return SIZE_MAX;
+}
+
+/* Read, check and decompress chunk @i alone; its prefix must be in r->prev. */
+static int load_one(struct ft_rec_reader *r, size_t i, const uint8_t **raw, size_t *len)
+{
+	struct ft_rec_chunk_ref *ref = &r->chunks[i];
 	struct ft_rec_chunk c;
 	uint8_t h[FT_REC_CHUNK_HDR];
+	size_t n;
 	int err;
 
-	if (i >= r->nr)
-		return -ERANGE;
-	ref = &r->chunks[i];
 	err = rd(r, h, sizeof(h), ref->off);
 	if (err)
 		return err;
@@ -450,14 +461,65 @@ int ft_rec_load(struct ft_rec_reader *r, size_t i, const uint8_t **raw, size_t *
 	err = grow(&r->raw, &r->raw_cap, c.raw_len ? c.raw_len : 1);
 	if (err)
 		return err;
-	{
-		size_t n = ZSTD_decompress(r->raw, c.raw_len, r->stored, c.stored_len);
-
-		if (ZSTD_isError(n) || n != c.raw_len)
+	if (!r->dctx && !(r->dctx = ZSTD_createDCtx()))
+		return -ENOMEM;
+	ZSTD_DCtx_reset(r->dctx, ZSTD_reset_session_and_parameters);
+	if (c.flags & FT_RC_PREFIX) {
+		if (r->prev_idx != prev_data(r, i))
+			return -EBADMSG;
+		if (ZSTD_isError(ZSTD_DCtx_refPrefix(r->dctx, r->prev, r->prev_len)))
 			return -EBADMSG;
 	}
+	n = ZSTD_decompressDCtx(r->dctx, r->raw, c.raw_len, r->stored, c.stored_len);
+	if (ZSTD_isError(n) || n != c.raw_len)
+		return -EBADMSG;
 	*raw = r->raw;
 	*len = c.raw_len;
+	return 0;
+}
+
+/* Keep a DATA chunk's raw payload as the prefix of the next one. */
+static int keep_prev(struct ft_rec_reader *r, size_t i, const uint8_t *raw, size_t len)
+{
+	int err = grow(&r->prev, &r->prev_cap, len ? len : 1);
+
+	if (err)
+		return err;
+	memcpy(r->prev, raw, len);
+	r->prev_len = len;
+	r->prev_idx = i;
+	return 0;
+}
+
+int ft_rec_load(struct ft_rec_reader *r, size_t i, const uint8_t **raw, size_t *len)
+{
+	size_t chain[FT_REC_CHAIN_MAX], n = 0, j;
+	int err;
+
+	if (i >= r->nr)
+		return -ERANGE;
+	if (r->chunks[i].c.type != FT_RC_DATA)
+		return load_one(r, i, raw, len);
+	/* the DATA chunks from the last key chunk (or the cached one) up to @i */
+	for (j = i; ; j = prev_data(r, j)) {
+		if (n == FT_REC_CHAIN_MAX)
+			return -EBADMSG;
+		chain[n++] = j;
+		if (!(r->chunks[j].c.flags & FT_RC_PREFIX) || prev_data(r, j) == r->prev_idx)
+			break;
+		if (prev_data(r, j) == SIZE_MAX)
+			return -EBADMSG;	/* a prefix chain with no key chunk */
+	}
+	while (n--) {
+		err = load_one(r, chain[n], raw, len);
+		if (err) {
+			r->prev_idx = SIZE_MAX;
+			return err;
+		}
+		err = keep_prev(r, chain[n], *raw, *len);
+		if (err)
+			return err;
+	}
 	return 0;
 }
 

@@ -173,6 +173,24 @@ static void test_round_trip_clean(void **state)
 	assert_int_equal(r.chunks[0].c.type, FT_RC_META);
 	assert_int_equal(read_all(&r, &bad), TICKS);
 	assert_int_equal(bad, 0);
+	/* random access decodes the prefix chain back to a key chunk */
+	{
+		static const size_t order[] = { 77, 3, 100, 31, 30, 29, 1, 64 };
+		size_t k;
+
+		for (k = 0; k < sizeof(order) / sizeof(order[0]); k++) {
+			const uint8_t *raw;
+			size_t len, off = 0;
+			struct ft_rec_record rec;
+			bool b;
+
+			assert_int_equal(ft_rec_load(&r, order[k], &raw, &len), 0);
+			assert_true(ft_rec_next(raw, len, &off, &rec, &b));
+			/* data chunk d (file chunk d + 1) starts with tick 2d's TICK record */
+			assert_int_equal(rec.type, FT_RR_TICK);
+			assert_int_equal(rec.t_ns, 1000000000ull * (2 * (order[k] - 1) + 1));
+		}
+	}
 	/* seeking: the chunk holding t = 51 s is the 26th data chunk */
 	assert_int_equal(ft_rec_find(&r, 51000000000ull), 26);
 	assert_int_equal(ft_rec_find(&r, 0), 1);
@@ -254,6 +272,24 @@ static void test_cut_everywhere(void **state)
 	}
 }
 
+/* DATA chunks after file chunk @k that hang on it through their prefix. */
+static int dependants(size_t k)
+{
+	int n = 0;
+
+	for (k++; k < nr_chunk_off; k++) {
+		struct ft_rec_chunk c;
+
+		ft_rec_chunk_decode(file.p + chunk_off[k], &c);
+		if (c.type != FT_RC_DATA)
+			continue;
+		if (!(c.flags & FT_RC_PREFIX))
+			break;
+		n++;
+	}
+	return n;
+}
+
 static void test_flipped_bytes(void **state)
 {
 	struct ft_rec_reader r;
@@ -264,14 +300,19 @@ static void test_flipped_bytes(void **state)
 	write_recording(false);
 	m.len = file.len;
 	m.p = malloc(m.len);
-	/* a byte of chunk 10's payload: that chunk fails its CRC, the rest reads */
+	/*
+	 * A byte of chunk 10's payload: that chunk fails its CRC, and the
+	 * chunks compressed against it up to the next key chunk cannot be
+	 * decoded (the zstd content checksum says so); the rest reads.
+	 */
+	assert_true(dependants(10) > 0 && dependants(10) < FT_REC_KEY_EVERY);
 	memcpy(m.p, file.p, m.len);
 	m.p[chunk_off[10] + FT_REC_CHUNK_HDR + 5] ^= 0x40;
 	assert_int_equal(ft_rec_open(&r, src_of(&m)), 0);
 	assert_int_equal(r.nr, 101);
 	ticks = read_all(&r, &bad);
-	assert_int_equal(bad, 1);
-	assert_int_equal(ticks, TICKS - 2);
+	assert_int_equal(bad, 1 + dependants(10));
+	assert_int_equal(ticks, TICKS - 2 * (1 + dependants(10)));
 	ft_rec_close(&r);
 	/* a byte of chunk 20's header: the scan resynchronises at chunk 21 */
 	memcpy(m.p, file.p, m.len);
@@ -280,9 +321,28 @@ static void test_flipped_bytes(void **state)
 	assert_int_equal(r.resyncs, 1);
 	assert_int_equal(r.skipped_bytes, chunk_off[21] - chunk_off[20]);
 	ticks = read_all(&r, &bad);
-	assert_int_equal(bad, 0);
-	assert_int_equal(ticks, TICKS - 2);
+	assert_int_equal(bad, dependants(20));
+	assert_int_equal(ticks, TICKS - 2 * (1 + dependants(20)));
 	ft_rec_close(&r);
+	/* a key chunk's payload: its whole group goes, the groups around it read */
+	{
+		size_t k;
+		struct ft_rec_chunk c;
+
+		for (k = 2; k < nr_chunk_off; k++) {
+			ft_rec_chunk_decode(file.p + chunk_off[k], &c);
+			if (c.type == FT_RC_DATA && !(c.flags & FT_RC_PREFIX))
+				break;
+		}
+		assert_true(k < nr_chunk_off);
+		memcpy(m.p, file.p, m.len);
+		m.p[chunk_off[k] + FT_REC_CHUNK_HDR + 1] ^= 0x10;
+		assert_int_equal(ft_rec_open(&r, src_of(&m)), 0);
+		ticks = read_all(&r, &bad);
+		assert_int_equal(bad, 1 + dependants(k));
+		assert_int_equal(ticks, TICKS - 2 * (1 + dependants(k)));
+		ft_rec_close(&r);
+	}
 	/* the file header */
 	memcpy(m.p, file.p, m.len);
 	m.p[3] ^= 1;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "tui/knobcmd.h"
+#include "tui/record.h"
 #include "tui/snapshot.h"
 #include "tui/ui.h"
 
@@ -19,6 +20,7 @@ static const struct {
 	{ "snapshot", ft_cmd_snapshot, "print one sample as a table or JSON" },
 	{ "get", ft_cmd_get, "show the vm knobs (or one knob's value)" },
 	{ "set", ft_cmd_set, "change knobs: validated, read back, undone on failure" },
+	{ "record", ft_cmd_record, "record a session to a file, headless" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The recorder: taps a struct ft_live (each tick's /proc bytes, knob
+ * files, trace sub-buffers) and the controls (audit entries) and writes
+ * them to a recording (model/RECORDING.md).  Used by `fragtop record` and
+ * the TUI's -w.
+ *
+ * Ownership: struct ft_recorder owns its writer; the live is borrowed and
+ * must outlive ft_recorder_stop().
+ */
+#ifndef FT_COLLECTORS_RECORDER_H
+#define FT_COLLECTORS_RECORDER_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "collectors/live.h"
+#include "collectors/recwriter.h"
+#include "controls/control.h"
+
+struct ft_recorder {
+	struct ft_recw w;
+	struct ft_live *live;
+	bool open;
+	bool formats_written;
+	int err;			/* first error; recording stopped */
+	uint64_t ticks, pages, audits;
+	char path[4096];
+};
+
+/*
+ * Create @path (refused if it exists unless @overwrite), write the host
+ * facts and install the taps on @l.  0 or -errno.
+ */
+int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite);
+
+/* The controls' audit hook (struct ft_ctl.hook); @ctx is the recorder. */
+void ft_recorder_audit(const struct ft_audit *a, void *ctx);
+
+/* Write what is pending, the index and END; remove the taps.  0 or -errno. */
+int ft_recorder_stop(struct ft_recorder *r);
+
+#endif
