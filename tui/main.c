@@ -8,6 +8,7 @@
 
 #include "tui/knobcmd.h"
 #include "tui/record.h"
+#include "tui/report.h"
 #include "tui/snapshot.h"
 #include "tui/ui.h"
 
@@ -21,6 +22,8 @@ static const struct {
 	{ "get", ft_cmd_get, "show the vm knobs (or one knob's value)" },
 	{ "set", ft_cmd_set, "change knobs: validated, read back, undone on failure" },
 	{ "record", ft_cmd_record, "record a session to a file, headless" },
+	{ "report", ft_cmd_report, "sum up a recording (text or --json)" },
+	{ "compare", ft_cmd_compare, "compare two recordings metric by metric" },
 };
 
 static void usage(FILE *f)

@@ -1,0 +1,595 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tui/report.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/json.h"
+
+static const char *const counter_names[FT_RC_NR] = {
+	[FT_RC_EXTFRAG] = "extfrag",
+	[FT_RC_FRAGMENTING] = "extfrag_fragmenting",
+	[FT_RC_OWNERSHIP] = "extfrag_change_ownership",
+	[FT_RC_THP_ALLOC] = "thp_fault_alloc",
+	[FT_RC_THP_FALLBACK] = "thp_fault_fallback",
+	[FT_RC_COMPACT_STALL] = "compact_stall",
+	[FT_RC_COMPACT_SUCCESS] = "compact_success",
+	[FT_RC_COMPACT_FAIL] = "compact_fail",
+	[FT_RC_RECLAIMS] = "direct_reclaims",
+	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
+	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
+};
+
+static void point(struct ft_report *rep, struct ft_rep_point *pt)
+{
+	const struct ft_live *l = &rep->rp.live;
+	uint64_t m[FT_M_NR] = { 0 };
+	static const struct { enum ft_rep_counter c; const char *name; } vm[] = {
+		{ FT_RC_THP_ALLOC, "thp_fault_alloc" },
+		{ FT_RC_THP_FALLBACK, "thp_fault_fallback" },
+		{ FT_RC_COMPACT_STALL, "compact_stall" },
+		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
+		{ FT_RC_COMPACT_FAIL, "compact_fail" },
+	};
+	size_t i;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->t_ns = rep->rp.t_last;
+	if (l->tracing)
+		ft_events_metrics(&l->events, m);
+	pt->c[FT_RC_EXTFRAG] = (int64_t)m[FT_M_EXTFRAG];
+	pt->c[FT_RC_FRAGMENTING] = (int64_t)m[FT_M_FRAGMENTING];
+	pt->c[FT_RC_OWNERSHIP] = (int64_t)m[FT_M_OWNERSHIP];
+	pt->c[FT_RC_RECLAIMS] = (int64_t)m[FT_M_RECLAIM];
+	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
+	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
+	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
+		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], NULL))
+			pt->c[vm[i].c] = 0;
+	if (l->tracing)
+		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
+}
+
+static int64_t boost_now(const struct ft_report *rep)
+{
+	const struct ft_knob *k = ft_knob_find("watermark_boost_factor");
+	const struct ft_knob_value *v = &rep->rp.live.knobs[k - ft_knobs];
+
+	return v->err ? -1 : v->num;
+}
+
+static void hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b)
+{
+	int i;
+
+	out->count = a->count - b->count;
+	out->sum_us = a->sum_us - b->sum_us;
+	out->max_us = a->max_us;	/* an upper bound for the interval */
+	for (i = 0; i < FT_HIST_BUCKETS; i++)
+		out->bucket[i] = a->bucket[i] - b->bucket[i];
+	/* the interval's max: the top non-empty bucket's bound, capped by the overall max */
+	for (i = FT_HIST_BUCKETS - 1; i >= 0 && !out->bucket[i]; i--)
+		;
+	if (i >= 0 && ((2ull << i) - 1) < out->max_us)
+		out->max_us = (2ull << i) - 1;
+	if (i < 0)
+		out->max_us = 0;
+}
+
+int ft_report_build(struct ft_report *rep, const char *path)
+{
+	struct ft_rep_point prev;
+	size_t seen = 0;
+	int err, lat;
+
+	memset(rep, 0, sizeof(*rep));
+	err = ft_replay_open(&rep->rp, path);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
+		return err;
+	}
+	memset(&prev, 0, sizeof(prev));
+	while ((err = ft_replay_step(&rep->rp)) > 0) {
+		struct ft_rep_point now;
+		bool changed = false;
+		char opened[160] = "";
+
+		point(rep, &now);
+		if (!rep->have_first) {
+			/* the first tick is the baseline: rates start from it */
+			rep->first = now;
+			rep->have_first = true;
+			rep->boost_first = boost_now(rep);
+			rep->iv[0].from = now;
+			rep->iv[0].boost = rep->boost_first;
+			rep->nr_iv = 1;
+			prev = now;
+			seen = rep->rp.nr_audits;
+			continue;
+		}
+		for (; seen < rep->rp.nr_audits; seen++) {
+			const struct ft_replay_audit *a = &rep->rp.audits[seen];
+
+			if (strcmp(a->outcome, "ok"))
+				continue;
+			changed = true;
+			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
+		}
+		if (changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
+			/* the change happened between the previous tick and this one */
+			rep->iv[rep->nr_iv - 1].to = prev;
+			rep->iv[rep->nr_iv].from = prev;
+			rep->iv[rep->nr_iv].boost = boost_now(rep);
+			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", opened);
+			rep->nr_iv++;
+		}
+		prev = now;
+	}
+	if (err < 0) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!rep->have_first) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
+			rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
+		return -ENODATA;
+	}
+	point(rep, &rep->last);
+	rep->iv[rep->nr_iv - 1].to = rep->last;
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		rep->lat_present[lat] = rep->rp.live.tracing &&
+			ft_trace_has(&rep->rp.live.trace, lat == FT_LAT_COMPACTION ? FT_EV_COMPACT_END :
+				     lat == FT_LAT_RECLAIM ? FT_EV_RECLAIM_END : FT_EV_FRAG_STALL);
+	return 0;
+}
+
+void ft_report_release(struct ft_report *rep)
+{
+	ft_replay_close(&rep->rp);
+}
+
+static double secs(const struct ft_report *rep, uint64_t t)
+{
+	return (double)(t - rep->first.t_ns) / 1e9;
+}
+
+static double pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+static void fmt_pct(char *b, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(b, sz, "-");
+	else
+		snprintf(b, sz, "%.1f%%", v);
+}
+
+static const char *when(uint64_t rt_ns, char *b, size_t sz)
+{
+	time_t t = (time_t)(rt_ns / 1000000000ull);
+	struct tm tm;
+
+	if (!rt_ns || !gmtime_r(&t, &tm))
+		snprintf(b, sz, "?");
+	else
+		strftime(b, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	return b;
+}
+
+static void print_lat_line(const char *name, const struct ft_hist *h, bool present)
+{
+	if (!present) {
+		printf("  %-20s absent on the recorded kernel\n", name);
+		return;
+	}
+	printf("  %-20s %8llu %9.0f %8llu %8llu %9llu\n", name, (unsigned long long)h->count,
+	       ft_hist_mean(h), (unsigned long long)(h->count ? ft_hist_percentile(h, 50) + 1 : 0),
+	       (unsigned long long)(h->count ? ft_hist_percentile(h, 99) + 1 : 0),
+	       (unsigned long long)h->max_us);
+}
+
+static void report_text(const struct ft_report *rep)
+{
+	const struct ft_replay *rp = &rep->rp;
+	const struct ft_live *l = &rp->live;
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	char t1[64], t2[32], v[64];
+	double dur = secs(rep, rep->last.t_ns);
+	size_t i;
+	int lat, k;
+
+	printf("recording %s\n", rp->path);
+	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
+	       when(rp->rt_first, t1, sizeof(t1)));
+	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rp->ticks,
+	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
+	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
+	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
+	if (!l->tracing) {
+		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
+	} else {
+		printf("\nextfrag events     total %lld   below pageblock order %d (fragmenting) %lld   "
+		       "ownership changes %lld   lost %llu\n",
+		       (long long)(b[FT_RC_EXTFRAG] - a[FT_RC_EXTFRAG]), l->events.pageblock_order,
+		       (long long)(b[FT_RC_FRAGMENTING] - a[FT_RC_FRAGMENTING]),
+		       (long long)(b[FT_RC_OWNERSHIP] - a[FT_RC_OWNERSHIP]), (unsigned long long)l->lost);
+		for (k = 0; k < l->events.nr_zones; k++)
+			if (l->events.extfrag_zone[k].total)
+				printf("  N%d %-10s total %llu  fragmenting %llu\n", l->events.zones[k].node,
+				       l->events.zones[k].name,
+				       (unsigned long long)l->events.extfrag_zone[k].total,
+				       (unsigned long long)l->events.extfrag_zone[k].fragmenting);
+	}
+	fmt_pct(v, sizeof(v), pct(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC],
+				   b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC] + b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]));
+	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
+	       (long long)(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC]),
+	       (long long)(b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]), v);
+	fmt_pct(v, sizeof(v), pct(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS],
+				   b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]));
+	printf("compaction         stalls %lld   success %lld   fail %lld   success/stall %s\n",
+	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
+	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
+	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
+	if (l->tracing) {
+		printf("\nstalls (us)              count      mean     p50<     p99<       max\n");
+		for (lat = 0; lat < FT_LAT_NR; lat++) {
+			struct ft_hist h;
+
+			hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+			print_lat_line(ft_lat_names[lat], &h, rep->lat_present[lat]);
+		}
+		for (lat = 0; lat < FT_LAT_NR; lat++) {
+			struct ft_hist h;
+			int bk, last = -1;
+
+			hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+			for (bk = 0; bk < FT_HIST_BUCKETS; bk++)
+				if (h.bucket[bk])
+					last = bk;
+			if (last < 0)
+				continue;
+			printf("  %s histogram:", ft_lat_names[lat]);
+			for (bk = 0; bk <= last; bk++)
+				printf(" <%llu:%llu", (unsigned long long)(2ull << bk),
+				       (unsigned long long)h.bucket[bk]);
+			printf("\n");
+		}
+	}
+	printf("\ncontrol changes    %zu\n", rp->nr_audits);
+	for (i = 0; i < rp->nr_audits; i++) {
+		const struct ft_replay_audit *au = &rp->audits[i];
+
+		printf("  %+8.1fs  %-7s %-9s %s\n", (double)((int64_t)au->t_ns - (int64_t)rep->first.t_ns) / 1e9,
+		       au->how, au->outcome, au->msg);
+	}
+	printf("\nintervals between changes\n");
+	printf("  %8s %8s %7s %10s %12s %9s %8s %8s %10s  %s\n", "from s", "to s", "boost", "extfrag",
+	       "fragmenting", "frag/s", "THP ok", "stalls", "compact us", "after");
+	for (k = 0; k < rep->nr_iv; k++) {
+		const struct ft_rep_interval *iv = &rep->iv[k];
+		double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
+		const int64_t *x = iv->from.c, *y = iv->to.c;
+		struct ft_hist h;
+		char thp[16];
+
+		hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
+		fmt_pct(thp, sizeof(thp), pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
+					      y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] +
+					      y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]));
+		printf("  %8.1f %8.1f %7lld %10lld %12lld %9.1f %8s %8lld %10.0f  %s\n",
+		       secs(rep, iv->from.t_ns), secs(rep, iv->to.t_ns), (long long)iv->boost,
+		       (long long)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]),
+		       (long long)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]),
+		       d > 0 ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) / d : 0.0, thp,
+		       (long long)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]), ft_hist_mean(&h),
+		       iv->opened_by[0] ? iv->opened_by : "(start)");
+	}
+}
+
+static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *h, bool present)
+{
+	int b, last = -1;
+
+	if (!present) {
+		ft_json_null(j, key);
+		return;
+	}
+	ft_json_obj_begin(j, key);
+	ft_json_u64(j, "count", h->count);
+	ft_json_double(j, "mean_us", h->count ? ft_hist_mean(h) : NAN);
+	ft_json_u64(j, "p50_us_below", h->count ? ft_hist_percentile(h, 50) + 1 : 0);
+	ft_json_u64(j, "p99_us_below", h->count ? ft_hist_percentile(h, 99) + 1 : 0);
+	ft_json_u64(j, "max_us", h->max_us);
+	for (b = 0; b < FT_HIST_BUCKETS; b++)
+		if (h->bucket[b])
+			last = b;
+	ft_json_arr_begin_inline(j, "buckets_us_below_pow2");
+	for (b = 0; b <= last; b++)
+		ft_json_u64(j, NULL, h->bucket[b]);
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
+static void json_counters(struct ft_json *j, const struct ft_rep_point *from, const struct ft_rep_point *to)
+{
+	int c;
+
+	for (c = 0; c < FT_RC_NR; c++)
+		ft_json_i64(j, counter_names[c], to->c[c] - from->c[c]);
+	ft_json_double(j, "thp_fault_success", pct(to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC],
+		       to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC] +
+		       to->c[FT_RC_THP_FALLBACK] - from->c[FT_RC_THP_FALLBACK]) / 100);
+	ft_json_double(j, "compact_success_per_stall",
+		       pct(to->c[FT_RC_COMPACT_SUCCESS] - from->c[FT_RC_COMPACT_SUCCESS],
+			   to->c[FT_RC_COMPACT_STALL] - from->c[FT_RC_COMPACT_STALL]) / 100);
+}
+
+static void report_json(const struct ft_report *rep)
+{
+	const struct ft_replay *rp = &rep->rp;
+	const struct ft_live *l = &rp->live;
+	struct ft_json j;
+	size_t i;
+	int k, lat;
+
+	ft_json_init(&j, stdout, true);
+	ft_json_obj_begin(&j, NULL);
+	ft_json_str(&j, "file", rp->path);
+	ft_json_str(&j, "hostname", l->host.hostname);
+	ft_json_str(&j, "kernel", l->host.release);
+	ft_json_u64(&j, "start_realtime_ns", rp->rt_first);
+	ft_json_double(&j, "duration_s", secs(rep, rep->last.t_ns));
+	ft_json_u64(&j, "samples", rp->ticks);
+	ft_json_obj_begin(&j, "recording");
+	ft_json_bool(&j, "clean", rp->r.clean);
+	ft_json_bool(&j, "truncated", rp->r.truncated);
+	ft_json_u64(&j, "chunks", rp->r.nr);
+	ft_json_u64(&j, "damaged_chunks", rp->bad_chunks);
+	ft_json_u64(&j, "resyncs", rp->r.resyncs);
+	ft_json_obj_end(&j);
+	ft_json_bool(&j, "traced", l->tracing);
+	ft_json_i64(&j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
+	ft_json_u64(&j, "lost", l->lost);
+	ft_json_obj_begin(&j, "totals");
+	json_counters(&j, &rep->first, &rep->last);
+	ft_json_obj_end(&j);
+	ft_json_arr_begin(&j, "extfrag_by_zone");
+	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
+		ft_json_obj_begin(&j, NULL);
+		ft_json_i64(&j, "node", l->events.zones[k].node);
+		ft_json_str(&j, "zone", l->events.zones[k].name);
+		ft_json_u64(&j, "total", l->events.extfrag_zone[k].total);
+		ft_json_u64(&j, "fragmenting", l->events.extfrag_zone[k].fragmenting);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_obj_begin(&j, "latency");
+	for (lat = 0; lat < FT_LAT_NR; lat++) {
+		struct ft_hist h;
+
+		hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+		json_hist(&j, ft_lat_names[lat], &h, rep->lat_present[lat]);
+	}
+	ft_json_obj_end(&j);
+	ft_json_arr_begin(&j, "controls");
+	for (i = 0; i < rp->nr_audits; i++) {
+		const struct ft_replay_audit *a = &rp->audits[i];
+
+		ft_json_obj_begin(&j, NULL);
+		ft_json_double(&j, "t_s", (double)((int64_t)a->t_ns - (int64_t)rep->first.t_ns) / 1e9);
+		ft_json_str(&j, "knob", a->knob);
+		ft_json_str(&j, "how", a->how);
+		ft_json_str(&j, "outcome", a->outcome);
+		ft_json_str(&j, "old", a->old);
+		ft_json_str(&j, "new", a->new);
+		ft_json_str(&j, "message", a->msg);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_arr_begin(&j, "intervals");
+	for (k = 0; k < rep->nr_iv; k++) {
+		const struct ft_rep_interval *iv = &rep->iv[k];
+
+		ft_json_obj_begin(&j, NULL);
+		ft_json_double(&j, "from_s", secs(rep, iv->from.t_ns));
+		ft_json_double(&j, "to_s", secs(rep, iv->to.t_ns));
+		if (iv->boost >= 0)
+			ft_json_i64(&j, "watermark_boost_factor", iv->boost);
+		else
+			ft_json_null(&j, "watermark_boost_factor");
+		ft_json_str(&j, "after", iv->opened_by);
+		json_counters(&j, &iv->from, &iv->to);
+		for (lat = 0; lat < FT_LAT_NR; lat++) {
+			struct ft_hist h;
+			char key[48];
+
+			hist_sub(&h, &iv->to.lat[lat], &iv->from.lat[lat]);
+			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
+			json_hist(&j, key, &h, rep->lat_present[lat]);
+		}
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_obj_end(&j);
+	ft_json_end(&j);
+}
+
+int ft_cmd_report(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ft_report *rep;
+	bool json = false;
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			printf("usage: fragtop report FILE [--json]\n"
+			       "  Totals, THP and compaction outcomes, stall histograms, every control\n"
+			       "  change, and the same metrics for each interval between changes.\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: fragtop report FILE [--json]\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "usage: fragtop report FILE [--json]\n");
+		return 2;
+	}
+	rep = calloc(1, sizeof(*rep));
+	if (!rep)
+		return 1;
+	err = ft_report_build(rep, argv[optind]);
+	if (!err) {
+		if (json)
+			report_json(rep);
+		else
+			report_text(rep);
+	}
+	ft_report_release(rep);
+	free(rep);
+	return err ? 1 : 0;
+}
+
+/* ---- compare ---- */
+
+struct row {
+	const char *name;
+	double a, b;
+	const char *unit;
+};
+
+static void rows_of(const struct ft_report *r, double v[12])
+{
+	const int64_t *x = r->first.c, *y = r->last.c;
+	struct ft_hist hc, hr, hs;
+
+	hist_sub(&hc, &r->last.lat[FT_LAT_COMPACTION], &r->first.lat[FT_LAT_COMPACTION]);
+	hist_sub(&hr, &r->last.lat[FT_LAT_RECLAIM], &r->first.lat[FT_LAT_RECLAIM]);
+	hist_sub(&hs, &r->last.lat[FT_LAT_FRAG_STALL], &r->first.lat[FT_LAT_FRAG_STALL]);
+	v[0] = r->rp.live.tracing ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) : NAN;
+	v[1] = r->rp.live.tracing ? (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]) : NAN;
+	v[2] = pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
+		   y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
+	v[3] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
+	v[4] = pct(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS], y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
+	v[5] = r->lat_present[FT_LAT_COMPACTION] && hc.count ? ft_hist_mean(&hc) : NAN;
+	v[6] = r->lat_present[FT_LAT_COMPACTION] && hc.count ? (double)ft_hist_percentile(&hc, 99) + 1 : NAN;
+	v[7] = r->lat_present[FT_LAT_RECLAIM] ? (double)hr.count : NAN;
+	v[8] = r->lat_present[FT_LAT_RECLAIM] && hr.count ? ft_hist_mean(&hr) : NAN;
+	v[9] = r->lat_present[FT_LAT_RECLAIM] && hr.count ? (double)ft_hist_percentile(&hr, 99) + 1 : NAN;
+	v[10] = r->lat_present[FT_LAT_FRAG_STALL] ? (double)hs.count : NAN;
+	v[11] = r->lat_present[FT_LAT_FRAG_STALL] && hs.count ? ft_hist_mean(&hs) : NAN;
+}
+
+int ft_cmd_compare(int argc, char **argv)
+{
+	static const char *const names[12] = {
+		"extfrag events < pageblock order", "extfrag events (all)", "THP fault success %",
+		"compaction stalls", "compaction success/stall %", "compaction latency mean us",
+		"compaction latency p99 us <", "direct reclaims", "direct reclaim mean us",
+		"direct reclaim p99 us <", "fragmentation stalls", "fragmentation stall mean us",
+	};
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	struct ft_report *a, *b;
+	double va[12], vb[12];
+	bool json = false;
+	int c, i, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = true;
+			break;
+		case 'h':
+			printf("usage: fragtop compare A B [--json]\n"
+			       "  One row per metric: A, B and the change from A to B in %%.\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: fragtop compare A B [--json]\n");
+			return 2;
+		}
+	}
+	if (optind != argc - 2) {
+		fprintf(stderr, "usage: fragtop compare A B [--json]\n");
+		return 2;
+	}
+	a = calloc(1, sizeof(*a));
+	b = calloc(1, sizeof(*b));
+	if (!a || !b) {
+		free(a);
+		free(b);
+		return 1;
+	}
+	err = ft_report_build(a, argv[optind]);
+	if (!err)
+		err = ft_report_build(b, argv[optind + 1]);
+	if (!err) {
+		rows_of(a, va);
+		rows_of(b, vb);
+		if (json) {
+			struct ft_json j;
+
+			ft_json_init(&j, stdout, true);
+			ft_json_obj_begin(&j, NULL);
+			ft_json_str(&j, "a", argv[optind]);
+			ft_json_str(&j, "b", argv[optind + 1]);
+			ft_json_double(&j, "a_duration_s", secs(a, a->last.t_ns));
+			ft_json_double(&j, "b_duration_s", secs(b, b->last.t_ns));
+			ft_json_arr_begin(&j, "rows");
+			for (i = 0; i < 12; i++) {
+				ft_json_obj_begin(&j, NULL);
+				ft_json_str(&j, "metric", names[i]);
+				ft_json_double(&j, "a", va[i]);
+				ft_json_double(&j, "b", vb[i]);
+				ft_json_double(&j, "change_pct", va[i] ? (vb[i] - va[i]) * 100 / va[i] : NAN);
+				ft_json_obj_end(&j);
+			}
+			ft_json_arr_end(&j);
+			ft_json_obj_end(&j);
+			ft_json_end(&j);
+		} else {
+			printf("%-36s %14s %14s %9s\n", "", "A", "B", "change");
+			printf("%-36s %14.1f %14.1f\n", "duration s", secs(a, a->last.t_ns), secs(b, b->last.t_ns));
+			for (i = 0; i < 12; i++) {
+				char sa[32], sb[32], sc[32];
+
+				snprintf(sa, sizeof(sa), isnan(va[i]) ? "-" : "%.1f", va[i]);
+				snprintf(sb, sizeof(sb), isnan(vb[i]) ? "-" : "%.1f", vb[i]);
+				if (isnan(va[i]) || isnan(vb[i]) || va[i] == 0)
+					snprintf(sc, sizeof(sc), "-");
+				else
+					snprintf(sc, sizeof(sc), "%+.1f%%", (vb[i] - va[i]) * 100 / va[i]);
+				printf("%-36s %14s %14s %9s\n", names[i], sa, sb, sc);
+			}
+			printf("\nA: %s\nB: %s\n", argv[optind], argv[optind + 1]);
+		}
+	}
+	ft_report_release(a);
+	ft_report_release(b);
+	free(a);
+	free(b);
+	return err ? 1 : 0;
+}
