@@ -84,7 +84,8 @@ static void hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct 
 int ft_report_build(struct ft_report *rep, const char *path)
 {
 	struct ft_rep_point prev;
-	size_t seen = 0;
+	char knob_prev[FT_LIVE_MAX_KNOBS][FT_KNOB_TEXT];
+	size_t seen = 0, k;
 	int err, lat;
 
 	memset(rep, 0, sizeof(*rep));
@@ -94,6 +95,7 @@ int ft_report_build(struct ft_report *rep, const char *path)
 		return err;
 	}
 	memset(&prev, 0, sizeof(prev));
+	memset(knob_prev, 0, sizeof(knob_prev));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {
 		struct ft_rep_point now;
 		bool changed = false;
@@ -110,6 +112,9 @@ int ft_report_build(struct ft_report *rep, const char *path)
 			rep->nr_iv = 1;
 			prev = now;
 			seen = rep->rp.nr_audits;
+			for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++)
+				ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], knob_prev[k],
+						   sizeof(knob_prev[k]));
 			continue;
 		}
 		for (; seen < rep->rp.nr_audits; seen++) {
@@ -120,6 +125,20 @@ int ft_report_build(struct ft_report *rep, const char *path)
 			changed = true;
 			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
 		}
+		/* a knob changed by someone else (a script, sysctl) opens an interval too */
+		for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++) {
+			char v[FT_KNOB_TEXT];
+
+			ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], v, sizeof(v));
+			if (strcmp(v, knob_prev[k]) && knob_prev[k][0] && v[0] && !changed) {
+				changed = true;
+				snprintf(opened, sizeof(opened), "%.40s %.32s -> %.32s (outside fragtop)",
+					 ft_knobs[k].name, knob_prev[k], v);
+			}
+		}
+		for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++)
+			ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], knob_prev[k],
+					   sizeof(knob_prev[k]));
 		if (changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
 			/* the change happened between the previous tick and this one */
 			rep->iv[rep->nr_iv - 1].to = prev;

@@ -89,6 +89,8 @@ static void draw_header(struct ft_ui *ui)
 	attroff((int)ft_attr(FT_C_HEADER));
 	ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
 	       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+	if (ui->rec && !ui->rec->err)
+		ft_put(0, COLS - 14, ft_attr(FT_C_BAD) | A_BOLD, " REC ");
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
 	else if (strcmp(l->root, "/"))
@@ -359,6 +361,7 @@ void ft_ui_usage(FILE *f)
 		"  --no-color                monochrome (also when NO_COLOR is set)\n"
 		"  --map-rate PFNS           pageblock map scan speed while the map view is\n"
 		"                            shown, PFNs per second (default 1048576)\n"
+		"  -w, --write FILE          record the session to FILE (see 'fragtop record')\n"
 		"  --read-only               never write a knob (keys that would are refused)\n"
 		"  --restore-on-exit         on exit, put back every knob fragtop changed\n");
 }
@@ -374,11 +377,13 @@ int ft_cmd_top(int argc, char **argv)
 		{ "trace-buffer-kb", required_argument, NULL, 'B' },
 		{ "read-only", no_argument, NULL, 'R' },
 		{ "map-rate", required_argument, NULL, 'M' },
+		{ "write", required_argument, NULL, 'w' },
 		{ "restore-on-exit", no_argument, NULL, 'E' },
 		{ "help", no_argument, NULL, 'h' },
 		{ 0 }
 	};
 	struct ft_ui *ui;
+	const char *record_path = NULL;
 	bool read_only = false;
 	uint64_t map_rate = FT_LIVE_MAP_RATE;
 	const char *root = "/", *nc = getenv("NO_COLOR");
@@ -396,7 +401,7 @@ int ft_cmd_top(int argc, char **argv)
 	ui->interval = 1;
 	ui->pti_interval = 10;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:h", opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "d:w:h", opts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (ft_opt_seconds("--delay", optarg, 0.1, 3600, &ui->interval))
@@ -421,6 +426,9 @@ int ft_cmd_top(int argc, char **argv)
 			break;
 		case 'R':
 			read_only = true;
+			break;
+		case 'w':
+			record_path = optarg;
 			break;
 		case 'M': {
 			char *end;
@@ -495,6 +503,23 @@ int ft_cmd_top(int argc, char **argv)
 	ft_live_tick(&ui->live, false);
 	if (trace)
 		ft_live_trace_start(&ui->live, buffer_kb);
+	if (record_path) {
+		ui->rec = calloc(1, sizeof(*ui->rec));
+		err = ui->rec ? ft_recorder_start(ui->rec, &ui->live, record_path, false) : -ENOMEM;
+		if (err) {
+			endwin();
+			fprintf(stderr, "fragtop: cannot record to %s: %s%s\n", record_path, strerror(-err),
+				err == -EEXIST ? " (fragtop record --force overwrites)" : "");
+			free(ui->rec);
+			ft_live_close(&ui->live);
+			free(ui->ctl);
+			free(ui);
+			return 1;
+		}
+		ui->ctl->hook = ft_recorder_audit;
+		ui->ctl->hook_ctx = ui->rec;
+		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", record_path);
+	}
 	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
 	while (!ui->quit && !got_signal) {
 		uint64_t now = ft_now_ns();
@@ -535,6 +560,16 @@ int ft_cmd_top(int argc, char **argv)
 	endwin();
 	ft_diag_set_hook(NULL, NULL);
 	finish_controls(ui);
+	if (ui->rec) {
+		if (ui->live.tracing)
+			ft_trace_stop(&ui->live.trace);
+		ft_live_tick(&ui->live, false);
+		err = ft_recorder_stop(ui->rec);
+		fprintf(stderr, "fragtop: recorded %llu ticks to %s (%llu bytes)%s%s\n",
+			(unsigned long long)ui->rec->ticks, ui->rec->path,
+			(unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
+		free(ui->rec);
+	}
 	ft_live_close(&ui->live);
 	free(ui->ctl);
 	free(ui);

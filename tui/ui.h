@@ -9,6 +9,7 @@
 
 #include "collectors/diag.h"
 #include "collectors/live.h"
+#include "collectors/recorder.h"
 #include "controls/control.h"
 
 struct ft_view;
@@ -25,6 +26,7 @@ struct ft_ui {
 	int scroll;			/* first line of the scrolled body */
 	char scroll_info[64];		/* set by the view, shown in the status line */
 	struct ft_ctl *ctl;		/* every knob write; NULL before the loop */
+	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	int ctl_sel;			/* selected knob in the controls view */
 	bool restore_on_exit;
 	/* map view */

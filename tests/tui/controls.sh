@@ -14,6 +14,8 @@ fails=0
 ok()  { echo "ok   $*"; }
 bad() { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
+jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 if [ "$(id -u)" != 0 ] || [ ! -w $BOOST ]; then
 	echo "skip: needs root and a writable $BOOST"; exit 0
 fi
@@ -128,5 +130,24 @@ check "--read-only: the kernel's value is unchanged" test "$(cat $BOOST)" = "$or
 T send-keys -t ft q
 wait_exit
 
+# -w: the session and its control changes land in a recording
+start --no-trace -w "$TMPD/s.ftr"
+check "-w: REC in the header" wait_for ' REC( |$)'
+sleep 1.5	# a first recorded tick before the change
+T send-keys -t ft $key
+wait_value $want > /dev/null
+sleep 1.2
+T send-keys -t ft u
+wait_value "$orig" > /dev/null
+sleep 1.2
+T send-keys -t ft q
+wait_exit
+check "-w: says what it recorded" grep -q "recorded [0-9]* ticks to $TMPD/s.ftr" "$TMPD/err"
+"$FT" report --json "$TMPD/s.ftr" > "$TMPD/s.json" 2>/dev/null
+check "-w: report lists both changes and three intervals" jqe '(.controls | length) == 2 and
+	([.controls[].outcome] == ["ok", "ok"]) and .controls[0].new == "'$want'" and
+	(.intervals | length) == 3 and .intervals[1].watermark_boost_factor == '$want'' "$TMPD/s.json"
+
+[ $fails -gt 0 ] && [ -s "$TMPD/s.json" ] && jq -c "{controls, iv: [.intervals[] | {from_s, to_s, watermark_boost_factor, after}]}" "$TMPD/s.json"
 echo "controls.sh (tui): $fails failure(s)"
 [ $fails -eq 0 ]

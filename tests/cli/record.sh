@@ -1,0 +1,80 @@
+#!/bin/bash
+# fragtop record / report / compare: clean stops, a recording killed with
+# SIGKILL, cut and corrupted copies (a clear message or a recovered prefix,
+# never a crash), existing files, and a two-recording compare; all against
+# a fixture root so no root is needed.
+# usage: record.sh FRAGTOP_BINARY
+set -u
+FT=${1:-./fragtop}
+fails=0
+ok()   { echo "ok   $*"; }
+bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
+tmp=$(mktemp -d); trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
+R=$tmp/root; mkdir -p "$R"; cp -r tests/fixtures/6.18-idle/. "$R/"
+
+"$FT" record -o "$tmp/a.ftr" --root "$R" -i 0.2 -t 2 2> "$tmp/a.err"; rc=$?
+check "record --duration: exit 0" test $rc = 0
+check "record: says what it wrote" grep -q "ticks, 0 trace pages" "$tmp/a.err"
+"$FT" report "$tmp/a.ftr" > "$tmp/a.txt"; rc=$?
+check "report: exit 0" test $rc = 0
+check "report: closed cleanly" grep -q "closed cleanly" "$tmp/a.txt"
+"$FT" report --json "$tmp/a.ftr" > "$tmp/a.json"
+check "report --json: samples, duration, intervals" jqe '.samples >= 9 and .duration_s > 1.5 and
+	.recording.clean and (.intervals | length) == 1 and .traced == false' "$tmp/a.json"
+"$FT" record -o "$tmp/a.ftr" --root "$R" -t 1 2> "$tmp/e"; rc=$?
+check "record refuses an existing file" test $rc = 1 -a -n "$(grep 'exists' "$tmp/e")"
+"$FT" record -o "$tmp/a.ftr" --root "$R" -i 0.2 -t 1 --force 2> /dev/null; rc=$?
+check "--force overwrites" test $rc = 0
+
+for sig in INT TERM; do
+	"$FT" record -o "$tmp/$sig.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!
+	sleep 1.5; kill -$sig $pid; wait $pid; rc=$?
+	check "SIG$sig: a clean stop (exit 0)" test $rc = 0
+	"$FT" report --json "$tmp/$sig.ftr" > "$tmp/$sig.json"
+	check "SIG$sig: the file closes cleanly" jqe '.recording.clean and .samples >= 5' "$tmp/$sig.json"
+done
+
+# SIGKILL: everything up to the last synced chunk (2 s) is kept
+"$FT" record -o "$tmp/k.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!
+sleep 5.5; kill -9 $pid; wait $pid 2> /dev/null
+"$FT" report --json "$tmp/k.ftr" > "$tmp/k.json"; rc=$?
+check "killed: report exits 0" test $rc = 0
+check "killed: not clean, read by the scan, >= 3 s of samples kept" jqe '(.recording.clean | not) and
+	.duration_s >= 3 and .samples >= 15' "$tmp/k.json"
+"$FT" report "$tmp/k.ftr" | grep -q "not closed (killed?)"
+check "killed: the text report says so" test $? = 0
+
+# cut copies of a 6 s recording (3 data chunks): every 97 bytes; each
+# reports a prefix or says why, never crashes
+"$FT" record -o "$tmp/c.ftr" --root "$R" -i 0.2 -t 6 2> /dev/null
+size=$(stat -c %s "$tmp/c.ftr"); crashed=0; prefixes=0
+for ((n = 0; n < size; n += 97)); do
+	head -c $n "$tmp/c.ftr" > "$tmp/cut.ftr"
+	"$FT" report "$tmp/cut.ftr" > /dev/null 2> "$tmp/cut.err"; rc=$?
+	[ $rc -ge 2 ] && { crashed=$((crashed + 1)); echo "cut at $n: exit $rc"; cat "$tmp/cut.err"; }
+	[ $rc = 0 ] && prefixes=$((prefixes + 1))
+	[ $rc = 1 ] && ! [ -s "$tmp/cut.err" ] && { crashed=$((crashed + 1)); echo "cut at $n: exit 1 without a message"; }
+done
+check "cut copies: no crash, a message when nothing is left ($prefixes of $((size / 97 + 1)) gave a prefix)" test $crashed = 0
+check "cut copies: those past the first data chunk give a prefix" test $prefixes -gt 0
+# flipped bytes
+crashed=0
+for pos in 3 20 50 60 100 200 400 700 1000 $((size / 2)) $((size - 40)) $((size - 10)); do
+	cp "$tmp/c.ftr" "$tmp/flip.ftr"
+	printf '\xff' | dd of="$tmp/flip.ftr" bs=1 seek=$pos conv=notrunc 2> /dev/null
+	"$FT" report "$tmp/flip.ftr" > /dev/null 2> "$tmp/flip.err"; rc=$?
+	[ $rc -ge 2 ] && { crashed=$((crashed + 1)); echo "flip at $pos: exit $rc"; cat "$tmp/flip.err"; }
+done
+check "flipped bytes: no crash" test $crashed = 0
+"$FT" report tests/fixtures/6.18-idle/proc/zoneinfo 2> "$tmp/e"; rc=$?
+check "not a recording: exit 1, says so" test $rc = 1 -a -n "$(grep 'not a fragtop recording' "$tmp/e")"
+
+"$FT" compare "$tmp/INT.ftr" "$tmp/TERM.ftr" > "$tmp/c.txt"; rc=$?
+check "compare: exit 0, one row per metric" test $rc = 0 -a "$(grep -c '^extfrag events\|^THP\|^compaction\|^direct\|^fragmentation' "$tmp/c.txt")" = 12
+"$FT" compare --json "$tmp/INT.ftr" "$tmp/TERM.ftr" > "$tmp/c.json"
+check "compare --json: rows" jqe '(.rows | length) == 12 and .rows[0].metric == "extfrag events < pageblock order"' "$tmp/c.json"
+
+echo "record.sh: $fails failure(s)"
+[ $fails -eq 0 ]
