@@ -50,6 +50,8 @@ void ft_live_read_knobs(struct ft_live *l)
 {
 	size_t i;
 
+	if (l->replay)
+		return;	/* the recording's values stay */
 	for (i = 0; i < ft_knobs_nr && i < FT_LIVE_MAX_KNOBS; i++)
 		if (ft_knobs[i].type != FT_KNOB_TRIGGER && !ft_knobs[i].per_node)
 			ft_knob_read(l->procfs.rootfd, &ft_knobs[i], &l->knobs[i]);
@@ -251,6 +253,9 @@ void ft_live_open_replay(struct ft_live *l)
 	snprintf(l->root, sizeof(l->root), "(recording)");
 	l->replay = true;
 	l->procfs.rootfd = -1;
+	/* closed files (fd -1): ft_live_close() must not close fd 0 */
+	for (i = 0; i < FT_SRC_NR; i++)
+		ft_file_init(&l->procfs.src[i], NULL);
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->host.pmd_order = -1;
 	l->host.page_size = 4096;

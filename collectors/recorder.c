@@ -132,6 +132,7 @@ int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path
 	}
 	l->tap = &tap;
 	l->tap_ctx = r;
+	l->pti_last_ns = 0;	/* the first recorded tick reads pagetypeinfo */
 	return 0;
 }
 

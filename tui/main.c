@@ -22,6 +22,7 @@ static const struct {
 	{ "get", ft_cmd_get, "show the vm knobs (or one knob's value)" },
 	{ "set", ft_cmd_set, "change knobs: validated, read back, undone on failure" },
 	{ "record", ft_cmd_record, "record a session to a file, headless" },
+	{ "replay", ft_cmd_replay, "the live views driven by a recording" },
 	{ "report", ft_cmd_report, "sum up a recording (text or --json)" },
 	{ "compare", ft_cmd_compare, "compare two recordings metric by metric" },
 };

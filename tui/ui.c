@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "collectors/diag.h"
+#include "collectors/replay.h"
 #include "tui/draw.h"
 #include "tui/options.h"
 #include "tui/view.h"
@@ -65,9 +66,55 @@ static void diag_to_status(enum ft_diag_level level, const char *msg, void *ctx)
 	ft_ui_status(ctx, level, "%s", msg);
 }
 
+/* Recording bounds: first tick and last record, monotonic ns. */
+static void replay_bounds(const struct ft_ui *ui, uint64_t *t0, uint64_t *t1)
+{
+	const struct ft_rec_reader *r = &ui->rp->r;
+	size_t i;
+
+	*t0 = ui->rp->t_first;
+	*t1 = *t0;
+	for (i = r->nr; i-- > 0;)
+		if (r->chunks[i].c.type == FT_RC_DATA) {
+			*t1 = r->chunks[i].c.t_last;
+			break;
+		}
+	if (!*t0)
+		for (i = 0; i < r->nr; i++)
+			if (r->chunks[i].c.type == FT_RC_DATA) {
+				*t0 = r->chunks[i].c.t_first;
+				break;
+			}
+	if (*t1 < *t0)
+		*t1 = *t0;
+}
+
+/* "REPLAY [#####-----] 45/109s x4" on the right of the header. */
+static void draw_timeline(struct ft_ui *ui)
+{
+	uint64_t t0, t1;
+	double pos, len;
+	char bar[24];
+	int w = 20, fill, x;
+
+	replay_bounds(ui, &t0, &t1);
+	len = (double)(t1 - t0) / 1e9;
+	pos = ui->rp->t_last > t0 ? (double)(ui->rp->t_last - t0) / 1e9 : 0;
+	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
+	if (fill > w)
+		fill = w;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, '-', (size_t)(w - fill));
+	bar[w] = '\0';
+	x = COLS - 58;
+	if (x < 50)
+		x = 50;
+	ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY [%s] %.0f/%.0fs x%g", bar, pos, len, ui->speed);
+}
+
 static void draw_header(struct ft_ui *ui)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 	const struct ft_sample *s = &l->sample;
 	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
 	const struct ft_knob_value *bv = &l->knobs[boost - ft_knobs];
@@ -87,13 +134,19 @@ static void draw_header(struct ft_ui *ui)
 	attron((int)ft_attr(FT_C_HEADER));
 	mvhline(0, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_HEADER));
-	ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
-	       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+	if (ui->rp) {
+		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  boost_factor %s",
+		       FT_VERSION, l->host.hostname, l->host.release, bf);
+		draw_timeline(ui);
+	} else {
+		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
+		       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+	}
 	if (ui->rec && !ui->rec->err)
 		ft_put(0, COLS - 14, ft_attr(FT_C_BAD) | A_BOLD, " REC ");
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
-	else if (strcmp(l->root, "/"))
+	else if (strcmp(l->root, "/") && !ui->rp)
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
 	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");
@@ -103,7 +156,7 @@ static void draw_header(struct ft_ui *ui)
 		char extra[48] = "";
 
 		if (i == FT_SRC_PAGETYPEINFO && ok) {
-			age = ft_live_pti_age(l, ft_now_ns());
+			age = ft_live_pti_age(l, ui->rp ? l->sample.t_ns : ft_now_ns());
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
 		} else if (!ok && s->err[i]) {
 			snprintf(extra, sizeof(extra), ": %s",
@@ -241,7 +294,7 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 
 void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a)
 {
-	ft_live_read_knobs(&ui->live);
+	ft_live_read_knobs(ui->l);
 	if (!a)
 		return;
 	ft_ui_status(ui, a->outcome == FT_CTL_OK ? FT_DIAG_INFO : FT_DIAG_WARN, "%s", a->msg);
@@ -252,12 +305,16 @@ static void boost_step(struct ft_ui *ui, int dir)
 	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"), dir));
 }
 
+static bool replay_key(struct ft_ui *ui, int ch);
+
 static void handle_key(struct ft_ui *ui, int ch)
 {
 	if (ui->view == &ft_view_help) {
 		ui->view->key(ui, ch);
 		return;
 	}
+	if (ui->rp && replay_key(ui, ch))
+		return;
 	switch (ch) {
 	case 'q':
 	case 'Q':
@@ -467,6 +524,7 @@ int ft_cmd_top(int argc, char **argv)
 		return 1;
 	}
 	ui->live.map_rate = map_rate;
+	ui->l = &ui->live;
 	ui->ctl = malloc(sizeof(*ui->ctl));
 	if (!ui->ctl) {
 		fprintf(stderr, "fragtop: out of memory\n");
@@ -579,4 +637,270 @@ usage:
 	ft_ui_usage(stderr);
 	free(ui);
 	return 2;
+}
+
+/* ---- fragtop replay ---- */
+
+/* Replay from the start up to the first tick at or after @t_ns. */
+static void replay_seek_time(struct ft_ui *ui, uint64_t t_ns)
+{
+	struct ft_replay *rp = ui->rp;
+	char path[4096];
+
+	if (t_ns <= rp->t_last || !rp->ticks) {
+		snprintf(path, sizeof(path), "%s", rp->path);
+		ft_replay_close(rp);
+		if (ft_replay_open(rp, path)) {
+			ft_ui_status(ui, FT_DIAG_WARN, "cannot reopen %s", path);
+			return;
+		}
+	}
+	while (rp->t_last < t_ns && ft_replay_step(rp) > 0)
+		;
+}
+
+/* Replay from the start up to tick number @n (1 = the first). */
+static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
+{
+	struct ft_replay *rp = ui->rp;
+	char path[4096];
+
+	if (n <= rp->ticks) {
+		snprintf(path, sizeof(path), "%s", rp->path);
+		ft_replay_close(rp);
+		if (ft_replay_open(rp, path))
+			return;
+	}
+	while (rp->ticks < n && ft_replay_step(rp) > 0)
+		;
+}
+
+static void replay_ask_seek(struct ft_ui *ui)
+{
+	char buf[32], *end;
+	uint64_t t0, t1;
+	double v;
+
+	if (!ft_ui_prompt("seek to (seconds from the start, or N%): ", buf, sizeof(buf)))
+		return;
+	replay_bounds(ui, &t0, &t1);
+	v = strtod(buf, &end);
+	if (end == buf || (*end && strcmp(end, "%")) || v < 0 || (*end == '%' && v > 100)) {
+		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is neither seconds nor a percentage", buf);
+		return;
+	}
+	if (*end == '%')
+		v = v / 100 * (double)(t1 - t0) / 1e9;
+	replay_seek_time(ui, t0 + (uint64_t)(v * 1e9));
+	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->t_last - t0) / 1e9,
+		     (unsigned long long)ui->rp->ticks);
+}
+
+static bool replay_key(struct ft_ui *ui, int ch)
+{
+	struct ft_replay *rp = ui->rp;
+
+	switch (ch) {
+	case '.':
+	case KEY_SRIGHT:
+		ui->paused = true;
+		if (ft_replay_step(rp) <= 0)
+			ft_ui_status(ui, FT_DIAG_INFO, "end of the recording");
+		return true;
+	case ',':
+	case KEY_SLEFT:
+		ui->paused = true;
+		if (rp->ticks > 1)
+			replay_seek_tick(ui, rp->ticks - 1);
+		return true;
+	case '>':
+		ui->speed = ui->speed * 2 > 1000 ? 1000 : ui->speed * 2;
+		ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
+		return true;
+	case '<':
+		ui->speed = ui->speed / 2 < 1 ? 1 : ui->speed / 2;
+		ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
+		return true;
+	case 'T':
+		replay_ask_seek(ui);
+		return true;
+	case 'n': {
+		size_t have = rp->nr_audits;
+
+		while (rp->nr_audits == have && ft_replay_step(rp) > 0)
+			;
+		if (rp->nr_audits > have)
+			ft_ui_status(ui, FT_DIAG_INFO, "control change: %s (%s)",
+				     rp->audits[have].msg, rp->audits[have].outcome);
+		else
+			ft_ui_status(ui, FT_DIAG_INFO, "no control change after this point");
+		ui->paused = true;
+		return true;
+	}
+	case 'b':
+	case 'B':
+	case 'u':
+	case 'd':
+	case 'p':
+		ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
+		return true;
+	}
+	return false;
+}
+
+const char *const ft_ui_replay_keys[][2] = {
+	{ "space", "pause / resume" },
+	{ ". ,", "one tick forward / back (pauses)" },
+	{ "> <", "faster / slower (x1 ... x1000)" },
+	{ "T", "seek: seconds from the start, or N%" },
+	{ "n", "run to the next control change" },
+	{ NULL, NULL },
+};
+
+static void ft_replay_usage(FILE *f)
+{
+	fprintf(f,
+		"usage: fragtop replay FILE [--speed N] [--no-color]\n"
+		"  The live views driven by a recording (no root needed).  Keys: space pause,\n"
+		"  . , step forward/back, > < speed, T seek, n next control change, q quit.\n");
+}
+
+int ft_cmd_replay(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "speed", required_argument, NULL, 's' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	const char *nc = getenv("NO_COLOR");
+	bool color = !(nc && *nc), at_end = false;
+	struct ft_ui *ui;
+	struct sigaction sa;
+	uint64_t next;
+	double speed = 1;
+	int c, err;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 's':
+			if (ft_opt_seconds("--speed", optarg, 1, 1000, &speed))
+				return 2;
+			break;
+		case 'C':
+			color = false;
+			break;
+		case 'h':
+			ft_replay_usage(stdout);
+			return 0;
+		default:
+			ft_replay_usage(stderr);
+			return 2;
+		}
+	}
+	if (optind != argc - 1) {
+		ft_replay_usage(stderr);
+		return 2;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n", argv[optind]);
+		return 1;
+	}
+	ui = calloc(1, sizeof(*ui));
+	if (ui)
+		ui->rp = calloc(1, sizeof(*ui->rp));
+	if (!ui || !ui->rp) {
+		free(ui);
+		fprintf(stderr, "fragtop: out of memory\n");
+		return 1;
+	}
+	err = ft_replay_open(ui->rp, argv[optind]);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", argv[optind],
+			ui->rp->r.why[0] ? ui->rp->r.why : strerror(-err));
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui);
+		return 1;
+	}
+	if (ft_replay_step(ui->rp) <= 0) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[optind]);
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui);
+		return 1;
+	}
+	ui->l = &ui->rp->live;
+	ui->speed = speed;
+	ui->interval = 1;
+	ui->ctl = calloc(1, sizeof(*ui->ctl));
+	if (ui->ctl)
+		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	setlocale(LC_ALL, "");
+	if (!initscr()) {
+		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui->ctl);
+		free(ui);
+		return 1;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	ui->color = ft_draw_init_colors(color);
+	ui->view = &ft_view_overview;
+	ft_diag_set_hook(diag_to_status, ui);
+	if (!ui->rp->r.clean)
+		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,
+			     ui->rp->r.why[0] ? ui->rp->r.why : "not closed cleanly: read up to its last complete chunk");
+	next = ft_now_ns();
+	while (!ui->quit && !got_signal) {
+		uint64_t now = ft_now_ns();
+		int ch, ms;
+
+		if (!ui->paused && !at_end && now >= next) {
+			uint64_t before = ui->rp->t_last;
+
+			if (ft_replay_step(ui->rp) <= 0) {
+				at_end = true;
+				ui->paused = true;
+				ft_ui_status(ui, FT_DIAG_INFO, "end of the recording (, steps back, T seeks)");
+			} else {
+				uint64_t dt = ui->rp->t_last > before ? ui->rp->t_last - before : 1000000000ull;
+
+				next = now + (uint64_t)((double)dt / ui->speed);
+			}
+		}
+		draw(ui);
+		now = ft_now_ns();
+		ms = ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1;
+		if (ms > 250)
+			ms = 250;
+		timeout(ms);
+		ch = getch();
+		if (ch != ERR) {
+			bool was_paused = ui->paused;
+
+			handle_key(ui, ch);
+			if (ch == 'T' || ch == ',' || ch == ' ')
+				at_end = false;
+			if (was_paused && !ui->paused)
+				next = ft_now_ns();
+		}
+	}
+	endwin();
+	ft_diag_set_hook(NULL, NULL);
+	ft_replay_close(ui->rp);
+	free(ui->rp);
+	free(ui->ctl);
+	free(ui);
+	return got_signal ? 128 + got_signal : 0;
 }

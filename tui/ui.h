@@ -14,8 +14,13 @@
 
 struct ft_view;
 
+struct ft_replay;
+
 struct ft_ui {
-	struct ft_live live;
+	struct ft_live live;		/* the live host (unused in replay) */
+	struct ft_live *l;		/* what the views show: &live, or the replay's */
+	struct ft_replay *rp;		/* fragtop replay: the recording; NULL live */
+	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */
 	double pti_interval;		/* seconds between pagetypeinfo reads */
 	bool paused;
@@ -41,6 +46,7 @@ struct ft_ui {
 };
 
 int ft_cmd_top(int argc, char **argv);
+int ft_cmd_replay(int argc, char **argv);
 void ft_ui_usage(FILE *f);
 
 /* Show a message in the status line (also the diag hook's target). */

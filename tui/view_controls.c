@@ -21,7 +21,7 @@ static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 
 static void controls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 	int y = top, bottom = top + height, rows;
 	size_t i, n;
 
@@ -166,7 +166,7 @@ static bool controls_key(struct ft_ui *ui, int ch)
 		if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
 			return true;
 		failed = ft_ctl_restore_all(ui->ctl);
-		ft_live_read_knobs(&ui->live);
+		ft_live_read_knobs(ui->l);
 		if (failed)
 			ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
 		else

@@ -17,10 +17,11 @@
 
 static void not_tracing(struct ft_ui *ui, int top)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 
 	ft_put(top + 1, 2, A_BOLD, "No tracepoints.");
-	ft_put(top + 2, 2, A_NORMAL, "%s", l->trace_err ? ft_trace_strerror(l->trace_err) :
+	ft_put(top + 2, 2, A_NORMAL, "%s", l->replay ? "the recording has no tracepoint data (made with --no-trace or without root)" :
+	       l->trace_err ? ft_trace_strerror(l->trace_err) :
 	       "tracing is off (--no-trace)");
 	ft_put(top + 4, 2, ft_attr(FT_C_DIM),
 	       "The overview still works from /proc; fallbacks and stall latencies need");
@@ -30,7 +31,7 @@ static void not_tracing(struct ft_ui *ui, int top)
 
 static void events_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 	const struct ft_events *ev = &l->events;
 	const struct ft_sample *s = &l->sample;
 	struct ft_recent_fallback recent[64];

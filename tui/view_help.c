@@ -7,6 +7,7 @@
 #include "tui/view.h"
 
 extern const char *const ft_ui_global_keys[][2];
+extern const char *const ft_ui_replay_keys[][2];
 
 static int put_keys(int y, int top, int height, const char *const (*keys)[2])
 {
@@ -26,6 +27,11 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "Keys (any key returns)");
 	y = put_keys(y, top, height, ft_ui_global_keys);
+	if (ui->rp) {
+		if (y < top + height)
+			ft_put(y++, 0, ft_attr(FT_C_LABEL), "Replay");
+		y = put_keys(y, top, height, ft_ui_replay_keys);
+	}
 	if (v->keys[0][0] && y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), "In the %s view", v->name);
 	y = put_keys(y, top, height, v->keys);

@@ -63,7 +63,7 @@ static uint32_t fit_bpc(uint32_t nr, int width, int height)
 
 static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 {
-	const struct ft_pbmap *m = &ui->live.map;
+	const struct ft_pbmap *m = &ui->l->map;
 
 	if (!m->nr)
 		return false;
@@ -133,7 +133,7 @@ static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 
 static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zone *z)
 {
-	const struct ft_sample *s = &ui->live.sample;
+	const struct ft_sample *s = &ui->l->sample;
 	int c, x = 0, t;
 	size_t i;
 	char buf[64];
@@ -169,7 +169,7 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 	const struct ft_pbmap *m = &l->map;
 	uint64_t now = ft_now_ns();
 	struct geom g;
@@ -262,7 +262,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 
 static bool map_key(struct ft_ui *ui, int ch)
 {
-	struct ft_live *l = &ui->live;
+	struct ft_live *l = ui->l;
 	uint32_t width = COLS > MARGIN + 8 ? (uint32_t)(COLS - MARGIN) : 8;
 	uint32_t page = (uint32_t)(LINES > 12 ? LINES - 12 : 1) * width;
 

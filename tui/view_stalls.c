@@ -91,12 +91,13 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = &ui->live;
+	const struct ft_live *l = ui->l;
 	const struct ft_events *ev = &l->events;
 	int y = top, i, per, x;
 
 	if (!l->tracing) {
-		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s", l->trace_err ?
+		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
+		       l->replay ? "the recording has no tracepoint data" : l->trace_err ?
 		       ft_trace_strerror(l->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}

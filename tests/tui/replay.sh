@@ -1,0 +1,92 @@
+#!/bin/bash
+# fragtop replay through a terminal: a recording made from a fixture root
+# (and the repo's sample, when present) replays, pauses, steps both ways,
+# changes speed, seeks, runs to the next control change, and works for a
+# non-root user.
+# usage: replay.sh FRAGTOP_BINARY
+set -u
+FT=$(realpath "${1:-./fragtop}")
+SAMPLE=tests/recordings/thpfioscale-boost-0-to-15000.ftr
+SOCK=
+n=0
+fails=0
+ok()  { echo "ok   $*"; }
+bad() { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
+TMPD=$(mktemp -d); chmod 755 "$TMPD"
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+screen() { T capture-pane -p -t ft; }
+wait_for() {
+	local i
+	for i in $(seq 50); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "--- screen while waiting for /$1/:"; screen
+	return 1
+}
+start() {
+	local cmd="" a
+	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	n=$((n + 1)); SOCK=fragtop-replay-$$-$n
+	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	: > "$TMPD/rc"
+	T new-session -d -s ft -x 120 -y 40 "$cmd 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
+}
+pos() { screen | sed -nE '1s/.*REPLAY \[[#-]+\] ([0-9]+)\/([0-9]+)s.*/\1/p'; }
+
+R=$TMPD/root; mkdir -p "$R"; cp -r tests/fixtures/6.18-idle/. "$R/"
+"$FT" record -o "$TMPD/r.ftr" --root "$R" -i 0.5 -t 10 2> /dev/null
+chmod 644 "$TMPD/r.ftr"
+
+start "$FT" replay "$TMPD/r.ftr"
+check "replay: the overview of the recording, a timeline" wait_for 'REPLAY \[[#-]+\] [0-9]+/10s x1'
+check "replay: zones from the recording" wait_for '^N0 Normal '
+T send-keys -t ft ' '
+check "space pauses" wait_for 'PAUSED'
+p0=$(pos)
+T send-keys -t ft T; sleep 0.3; T send-keys -t ft 5 Enter
+check "T 5: seeks to 5 s" wait_for 'at 5\.[0-9] s \(tick'
+T send-keys -t ft . . .
+check ". steps forward (0.5 s a tick)" wait_for 'REPLAY \[[#-]+\] (6|7)/10s'
+T send-keys -t ft , , , , , ,
+check ", steps back" wait_for 'REPLAY \[[#-]+\] (4|5)/10s'
+T send-keys -t ft T; sleep 0.3; T send-keys -t ft 90% Enter
+check "T 90%: seeks" wait_for 'REPLAY \[[#-]+\] (9|10)/10s'
+T send-keys -t ft '>' '>'
+check "> > : x4" wait_for 'x4'
+T send-keys -t ft n
+check "n: says there is no control change left" wait_for 'no control change after this point'
+T send-keys -t ft b
+check "b in replay: refused, said" wait_for 'the recording is not a host'
+T send-keys -t ft 2
+check "events view: this recording has no tracepoints" wait_for 'No tracepoints'
+T send-keys -t ft q
+for i in $(seq 30); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
+check "q exits 0" test "$(cat "$TMPD/rc")" = 0
+T send-keys -t ft q 2>/dev/null
+
+"$FT" replay /dev/null < /dev/null > /dev/null 2> "$TMPD/e"; rc=$?
+check "no terminal: exit 1, points at report" test $rc = 1 -a -n "$(grep "fragtop report" "$TMPD/e")"
+head -c 100 "$TMPD/r.ftr" > "$TMPD/short.ftr"
+start "$FT" replay "$TMPD/short.ftr"
+for i in $(seq 30); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
+check "a recording without a complete sample: exit 1, says so" test "$(cat "$TMPD/rc")" = 1 -a \
+	-n "$(grep 'no complete sample' "$TMPD/err")"
+
+# a non-root user replays a recording (and the repo's sample)
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
+	cp "$FT" "$TMPD/fragtop"
+	for f in "$TMPD/r.ftr" ${SAMPLE:+$(realpath -q "$SAMPLE")}; do
+		[ -f "$f" ] || continue
+		cp "$f" "$TMPD/nr.ftr"; chmod 644 "$TMPD/nr.ftr"
+		start setpriv --reuid=65534 --regid=65534 --clear-groups "$TMPD/fragtop" replay "$TMPD/nr.ftr"
+		check "non-root replays $(basename "$f")" wait_for 'REPLAY \[[#-]+\]'
+		T send-keys -t ft q
+	done
+fi
+
+echo "replay.sh: $fails failure(s)"
+[ $fails -eq 0 ]
