@@ -88,10 +88,16 @@ $(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-bench: $(B)/bench $(B)/bench_trace $(B)/bench_map fragtop
+# bench_rec also links the report front end
+$(B)/bench_rec: tests/bench/bench_rec.c $(call OBJ,plain,$(LIB_SRC) tui/report.c tui/json.c)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec fragtop
 	$(B)/bench
 	$(B)/bench_trace
 	$(B)/bench_map
+	$(B)/bench_rec
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000

@@ -225,6 +225,8 @@ static void apply_tick(struct ft_replay *p, const struct ft_rec_record *rec)
 
 	for (i = 0; i < FT_SRC_NR; i++) {
 		raw.src[i].fresh = p->src_fresh[i];
+		if (p->lean && i != FT_SRC_VMSTAT && p->ticks % p->lean && p->ticks)
+			raw.src[i].fresh = false;
 		raw.src[i].buf = p->src[i];
 		raw.src[i].len = p->src_len[i];
 		p->src_fresh[i] = false;

@@ -49,6 +49,13 @@ struct ft_replay {
 	struct ft_replay_audit *audits;	/* in file order */
 	size_t nr_audits, cap_audits;
 	char host_text[2048];
+	/*
+	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
+	 * parses, which a report reads only for zone ranges and the pageblock
+	 * order) are applied every lean-th tick; vmstat, knobs and trace
+	 * pages every tick.  0: every source every tick (the TUI).
+	 */
+	unsigned int lean;
 };
 
 /*

@@ -25,6 +25,7 @@ static const struct {
 	{ "replay", ft_cmd_replay, "the live views driven by a recording" },
 	{ "report", ft_cmd_report, "sum up a recording (text or --json)" },
 	{ "compare", ft_cmd_compare, "compare two recordings metric by metric" },
+	{ "export", ft_cmd_export, "a recording's time series as CSV or JSON" },
 };
 
 static void usage(FILE *f)

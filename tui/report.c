@@ -90,6 +90,7 @@ int ft_report_build(struct ft_report *rep, const char *path)
 
 	memset(rep, 0, sizeof(*rep));
 	err = ft_replay_open(&rep->rp, path);
+	rep->rp.lean = 60;	/* zone layout once a minute is plenty for a report */
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
 		return err;

@@ -51,5 +51,6 @@ void ft_report_release(struct ft_report *rep);
 
 int ft_cmd_report(int argc, char **argv);
 int ft_cmd_compare(int argc, char **argv);
+int ft_cmd_export(int argc, char **argv);	/* tui/export.c */
 
 #endif

@@ -76,5 +76,34 @@ check "compare: exit 0, one row per metric" test $rc = 0 -a "$(grep -c '^extfrag
 "$FT" compare --json "$tmp/INT.ftr" "$tmp/TERM.ftr" > "$tmp/c.json"
 check "compare --json: rows" jqe '(.rows | length) == 12 and .rows[0].metric == "extfrag events < pageblock order"' "$tmp/c.json"
 
+# the repo's sample: thpfioscale-mini at boost 0, flipped to 15000 from the TUI
+S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
+if [ -f "$S" ]; then
+	"$FT" report --json "$S" > "$tmp/s.json"; rc=$?
+	check "sample: report exits 0" test $rc = 0
+	check "sample: traced, clean, a minute or more of samples" jqe '.traced and .recording.clean and
+		.samples >= 60 and .lost == 0' "$tmp/s.json"
+	check "sample: the flip to 15000 is a control change" jqe 'any(.controls[]; .outcome == "ok" and
+		.knob == "watermark_boost_factor" and .new == "15000")' "$tmp/s.json"
+	check "sample: intervals at boost 0 and at 15000, fallbacks in the first" jqe '
+		any(.intervals[]; .watermark_boost_factor == 0 and .extfrag_fragmenting > 0) and
+		any(.intervals[]; .watermark_boost_factor == 15000)' "$tmp/s.json"
+	check "sample: fragmenting fallbacks add up over the intervals" jqe '
+		([.intervals[].extfrag_fragmenting] | add) == .totals.extfrag_fragmenting' "$tmp/s.json"
+	"$FT" export "$S" --csv > "$tmp/s.csv"; rc=$?
+	check "export --csv: a header and one row per sample" test $rc = 0 -a \
+		"$(($(wc -l < "$tmp/s.csv") - 1))" = "$(jq .samples "$tmp/s.json")"
+	check "export --csv: the fragmenting column adds up to the report's total" test \
+		"$(awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "extfrag_fragmenting") c = i; next }
+			{ s += $c } END { print s }' "$tmp/s.csv")" = "$(jq .totals.extfrag_fragmenting "$tmp/s.json")"
+	"$FT" export "$S" --json > "$tmp/e.json"
+	check "export --json: samples with zones" jqe --argjson n "$(jq .samples "$tmp/s.json")" \
+		'(.samples | length) == $n and (.samples[0].zones | length) > 0 and .samples[5].t_s > 4' "$tmp/e.json"
+else
+	bad "sample recording $S missing"
+fi
+"$FT" export "$tmp/a.ftr" 2> /dev/null; rc=$?
+check "export without --csv/--json: usage, exit 2" test $rc = 2
+
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]

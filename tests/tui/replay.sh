@@ -68,6 +68,14 @@ for i in $(seq 30); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
 check "q exits 0" test "$(cat "$TMPD/rc")" = 0
 T send-keys -t ft q 2>/dev/null
 
+# a recording killed with SIGKILL replays up to its last complete chunk, and says so
+"$FT" record -o "$TMPD/k.ftr" --root "$R" -i 0.25 2> /dev/null & pid=$!
+sleep 5; kill -9 $pid; wait $pid 2> /dev/null
+start "$FT" replay "$TMPD/k.ftr"
+check "killed recording: replays" wait_for 'REPLAY \[[#-]+\] [0-9]+/[2-5]s'
+check "killed recording: says it was not closed" wait_for 'not closed cleanly|ends inside'
+T send-keys -t ft q
+
 "$FT" replay /dev/null < /dev/null > /dev/null 2> "$TMPD/e"; rc=$?
 check "no terminal: exit 1, points at report" test $rc = 1 -a -n "$(grep "fragtop report" "$TMPD/e")"
 head -c 100 "$TMPD/r.ftr" > "$TMPD/short.ftr"

@@ -1,0 +1,197 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `fragtop export FILE --csv|--json`: a recording's time series, one row
+ * per tick, for plotting elsewhere: the counts of events and vmstat
+ * counters in the tick, the boost factor, and per zone (those of the first
+ * tick) the free pages and the unusable index at pageblock order.
+ */
+#include <getopt.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "collectors/replay.h"
+#include "model/frag.h"
+#include "tui/json.h"
+#include "tui/report.h"
+
+static const struct {
+	const char *name;
+	int metric;		/* FT_M_*, or -1 for a vmstat counter */
+	const char *vmstat;
+} cols[] = {
+	{ "extfrag", FT_M_EXTFRAG, NULL },
+	{ "extfrag_fragmenting", FT_M_FRAGMENTING, NULL },
+	{ "compactions", FT_M_COMPACTION, NULL },
+	{ "direct_reclaims", FT_M_RECLAIM, NULL },
+	{ "kswapd_wakes", FT_M_KSWAPD_WAKE, NULL },
+	{ "fragmentation_stalls", FT_M_FRAG_STALL, NULL },
+	{ "compact_stall", -1, "compact_stall" },
+	{ "compact_success", -1, "compact_success" },
+	{ "thp_fault_alloc", -1, "thp_fault_alloc" },
+	{ "thp_fault_fallback", -1, "thp_fault_fallback" },
+};
+#define NR_COLS (sizeof(cols) / sizeof(cols[0]))
+#define MAX_ZONES 64
+
+static void values(const struct ft_live *l, int64_t *v)
+{
+	uint64_t m[FT_M_NR] = { 0 };
+	size_t i;
+
+	if (l->tracing)
+		ft_events_metrics(&l->events, m);
+	for (i = 0; i < NR_COLS; i++) {
+		if (cols[i].metric >= 0)
+			v[i] = l->tracing ? (int64_t)m[cols[i].metric] : 0;
+		else if (!ft_vmstat_get(&l->sample.vmstat, cols[i].vmstat, &v[i], NULL))
+			v[i] = 0;
+	}
+}
+
+int ft_cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "csv", no_argument, NULL, 'c' },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ 0 }
+	};
+	static struct ft_replay rp;
+	struct { int node; char name[FT_ZONE_NAME_LEN]; } zones[MAX_ZONES];
+	int64_t prev[NR_COLS], now[NR_COLS];
+	const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
+	int c, fmt = 0, nz = 0, err, z;
+	struct ft_json j;
+	size_t i;
+
+	optind = 1;
+	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'c':
+			fmt = 'c';
+			break;
+		case 'j':
+			fmt = 'j';
+			break;
+		case 'h':
+			printf("usage: fragtop export FILE --csv|--json\n"
+			       "  One row per tick: seconds, time, boost factor, the events and vmstat\n"
+			       "  counts in that tick, each zone's free pages and unusable index.\n");
+			return 0;
+		default:
+			fprintf(stderr, "usage: fragtop export FILE --csv|--json\n");
+			return 2;
+		}
+	}
+	if (!fmt || optind != argc - 1) {
+		fprintf(stderr, "usage: fragtop export FILE --csv|--json\n");
+		return 2;
+	}
+	err = ft_replay_open(&rp, argv[optind]);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", argv[optind], rp.r.why[0] ? rp.r.why : strerror(-err));
+		ft_replay_close(&rp);
+		return 1;
+	}
+	if (ft_replay_step(&rp) <= 0) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[optind]);
+		ft_replay_close(&rp);
+		return 1;
+	}
+	for (i = 0; i < rp.live.sample.nr_zones && nz < MAX_ZONES; i++) {
+		const struct ft_zi_zone *zi = rp.live.sample.zones[i].zi;
+
+		if (!ft_zi_populated(zi))
+			continue;
+		zones[nz].node = zi->node;
+		memcpy(zones[nz].name, zi->name, sizeof(zones[nz].name));
+		nz++;
+	}
+	values(&rp.live, prev);
+	if (fmt == 'c') {
+		printf("t_s,realtime_s,watermark_boost_factor");
+		for (i = 0; i < NR_COLS; i++)
+			printf(",%s", cols[i].name);
+		for (z = 0; z < nz; z++)
+			printf(",N%d_%s_free_pages,N%d_%s_unusable", zones[z].node, zones[z].name,
+			       zones[z].node, zones[z].name);
+		printf("\n");
+	} else {
+		ft_json_init(&j, stdout, false);
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "file", argv[optind]);
+		ft_json_arr_begin(&j, "samples");
+	}
+	do {
+		const struct ft_live *l = &rp.live;
+		const struct ft_knob_value *bv = &l->knobs[bk - ft_knobs];
+		double t = (double)(rp.t_last - rp.t_first) / 1e9;
+
+		values(l, now);
+		if (fmt == 'c') {
+			printf("%.3f,%.3f,", t, (double)rp.rt_last / 1e9);
+			if (!bv->err)
+				printf("%lld", (long long)bv->num);
+			for (i = 0; i < NR_COLS; i++)
+				printf(",%lld", (long long)(now[i] - prev[i]));
+		} else {
+			ft_json_obj_begin(&j, NULL);
+			ft_json_double(&j, "t_s", t);
+			ft_json_u64(&j, "realtime_ns", rp.rt_last);
+			if (bv->err)
+				ft_json_null(&j, "watermark_boost_factor");
+			else
+				ft_json_i64(&j, "watermark_boost_factor", bv->num);
+			for (i = 0; i < NR_COLS; i++)
+				ft_json_i64(&j, cols[i].name, now[i] - prev[i]);
+			ft_json_arr_begin(&j, "zones");
+		}
+		for (z = 0; z < nz; z++) {
+			const struct ft_zone *found = NULL;
+			char u[16] = "";
+
+			for (i = 0; i < l->sample.nr_zones; i++)
+				if (l->sample.zones[i].zi->node == zones[z].node &&
+				    !strcmp(l->sample.zones[i].zi->name, zones[z].name))
+					found = &l->sample.zones[i];
+			if (found && found->bi && l->sample.pageblock_order >= 0 &&
+			    l->sample.pageblock_order < l->sample.nr_orders)
+				ft_thousandths_format(found->unusable[l->sample.pageblock_order], u, sizeof(u));
+			if (fmt == 'c') {
+				if (found)
+					printf(",%llu,%s", (unsigned long long)found->zi->free, u);
+				else
+					printf(",,");
+			} else {
+				ft_json_obj_begin(&j, NULL);
+				ft_json_i64(&j, "node", zones[z].node);
+				ft_json_str(&j, "zone", zones[z].name);
+				if (found)
+					ft_json_u64(&j, "free_pages", found->zi->free);
+				else
+					ft_json_null(&j, "free_pages");
+				if (u[0])
+					ft_json_raw(&j, "unusable", u);
+				else
+					ft_json_null(&j, "unusable");
+				ft_json_obj_end(&j);
+			}
+		}
+		if (fmt == 'c')
+			printf("\n");
+		else {
+			ft_json_arr_end(&j);
+			ft_json_obj_end(&j);
+		}
+		memcpy(prev, now, sizeof(prev));
+	} while (ft_replay_step(&rp) > 0);
+	if (fmt == 'j') {
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+		ft_json_end(&j);
+	}
+	ft_replay_close(&rp);
+	return 0;
+}
