@@ -124,6 +124,8 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 		k->count_reads++;
 		i = j;
 	}
+	if (k->tap)
+		k->tap(k->tap_ctx, k->zone, pfn0, words, k->flags, k->counts);
 	ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
 	k->pfns += words;
 	k->block += nb;

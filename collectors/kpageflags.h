@@ -28,6 +28,10 @@ struct ft_kpf {
 	uint32_t block;			/* ... and block within it */
 	uint64_t pfns;			/* PFNs read, ever */
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
+	/* handed every batch as read (the recorder); may be NULL */
+	void (*tap)(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
+		    const uint64_t *counts);
+	void *tap_ctx;
 };
 
 /* Open the files under @rootfd.  0 or -errno (also in k->err). */

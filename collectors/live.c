@@ -41,6 +41,8 @@ void ft_live_close(struct ft_live *l)
 	l->tracing = false;
 	ft_sample_release(&l->sample);
 	ft_kpf_close(&l->kpf);
+	free(l->iomem);
+	l->iomem = NULL;
 	ft_pbmap_release(&l->map);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
@@ -139,7 +141,12 @@ static int map_open(struct ft_live *l)
 		    !l->map.ram.known)
 			ft_diag(FT_DIAG_INFO, "pageblock map: no RAM ranges from /proc/iomem; "
 				"holes show only where the kernel says NOPAGE");
-		free(buf);
+		if (n > 0) {
+			l->iomem = buf;
+			l->iomem_len = (size_t)n;
+		} else {
+			free(buf);
+		}
 	}
 	return 0;
 }
@@ -172,6 +179,8 @@ void ft_live_map_poll(struct ft_live *l)
 	if (budget < ((uint64_t)FT_KPF_BATCH_BLOCKS << l->map.order) / 4)
 		return;		/* not worth a batch yet */
 	l->map_last_ns = now;
+	l->kpf.tap = l->tap ? l->tap->kpf_batch : NULL;
+	l->kpf.tap_ctx = l->tap_ctx;
 	n = ft_kpf_scan(&l->kpf, &l->map, budget);
 	l->map_scan_ns += ft_now_ns() - now;
 	if (n < 0) {
@@ -196,6 +205,8 @@ int ft_live_map_scan_all(struct ft_live *l)
 	{
 		uint64_t t0 = ft_now_ns(), p0 = l->kpf.pfns;
 
+		l->kpf.tap = l->tap ? l->tap->kpf_batch : NULL;
+		l->kpf.tap_ctx = l->tap_ctx;
 		err = ft_kpf_scan_all(&l->kpf, &l->map);
 		l->map_scan_ns += ft_now_ns() - t0;
 		l->map_scan_pfns += l->kpf.pfns - p0;
@@ -310,6 +321,45 @@ void ft_live_replay_trace_page(struct ft_live *l, int cpu, const void *buf, size
 	l->trace.bytes_read += len;
 	ft_tracedec_subbuf(&l->trace.dec, buf, len, cpu, ft_events_add_cb, &l->events);
 	l->lost = l->trace.dec.missed;
+}
+
+void ft_live_replay_iomem(struct ft_live *l, const char *buf, size_t len)
+{
+	if (ft_iomem_parse(buf, len, l->host.page_size, &l->map.ram))
+		memset(&l->map.ram, 0, sizeof(l->map.ram));
+}
+
+void ft_live_replay_kpf(struct ft_live *l, size_t zone, const void *data, size_t len)
+{
+	const uint8_t *p = data;
+	uint64_t pfn, words, per, block;
+	size_t z = zone;
+
+	map_layout(l);
+	if (len < 8 || (len - 8) % 16 || l->map.order < 0)
+		return;
+	memcpy(&pfn, p, 8);
+	words = (len - 8) / 16;
+	per = 1ull << l->map.order;
+	/* whole blocks of the zone the recorder named, or nothing */
+	if (z >= l->map.nr || pfn % per || words % per)
+		return;
+	block = pfn >> l->map.order;
+	if (block < l->map.zones[z].first_block ||
+	    block + words / per > l->map.zones[z].first_block + l->map.zones[z].nr_blocks)
+		return;
+	{
+		/* the words are not aligned in the record: copy them */
+		uint64_t *w = malloc(words * 16);
+
+		if (!w)
+			return;
+		memcpy(w, p + 8, words * 16);
+		ft_pbmap_feed(&l->map, z, (uint32_t)(block - l->map.zones[z].first_block),
+			      (uint32_t)(words / per), w, w + words);
+		free(w);
+	}
+	l->map_err = 0;
 }
 
 void ft_live_replay_knob(struct ft_live *l, size_t idx, const char *buf, size_t len)

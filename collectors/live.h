@@ -28,6 +28,8 @@
 struct ft_live_tap {
 	void (*tick)(void *ctx, const struct ft_raw *raw);
 	void (*trace_page)(void *ctx, int cpu, const void *buf, size_t len);
+	void (*kpf_batch)(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
+			  const uint64_t *counts);
 };
 
 struct ft_live {
@@ -71,6 +73,8 @@ struct ft_live {
 	uint64_t map_rate;		/* PFNs per second while scanning */
 	uint64_t map_last_ns;		/* last ft_live_map_poll() that scanned */
 	uint64_t map_scan_ns, map_scan_pfns;	/* time spent and PFNs read, ever */
+	char *iomem;			/* /proc/iomem as read for the map (the recorder's) */
+	size_t iomem_len;
 };
 
 /* PFNs per second: 4 GiB of 4K pages, ~60 ms of kernel time per second here. */
@@ -105,6 +109,9 @@ int ft_live_apply(struct ft_live *l, const struct ft_raw *raw);
 void ft_live_open_replay(struct ft_live *l);
 int ft_live_replay_trace_text(struct ft_live *l, const char *name, const char *buf, size_t len);
 void ft_live_replay_trace_page(struct ft_live *l, int cpu, const void *buf, size_t len);
+/* Recorded /proc/iomem text and kpageflags batches: the map in replay. */
+void ft_live_replay_iomem(struct ft_live *l, const char *buf, size_t len);
+void ft_live_replay_kpf(struct ft_live *l, size_t zone, const void *data, size_t len);
 /* A recorded knob file's text. */
 void ft_live_replay_knob(struct ft_live *l, size_t idx, const char *buf, size_t len);
 

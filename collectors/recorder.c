@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -62,6 +63,10 @@ static void on_tick(void *ctx, const struct ft_raw *raw)
 		return;
 	if (l->tracing && !r->formats_written)
 		write_formats(r);
+	if (l->iomem && !r->iomem_written) {
+		failed(r, ft_recw_add_meta(&r->w, FT_RR_IOMEM, 0, raw->t_ns, l->iomem, l->iomem_len));
+		r->iomem_written = true;
+	}
 	for (i = 0; i < FT_SRC_NR; i++)
 		if (raw->src[i].fresh && !raw->src[i].err)
 			failed(r, ft_recw_add(&r->w, FT_RR_PROC, (uint16_t)i, raw->t_ns,
@@ -95,7 +100,27 @@ static void on_page(void *ctx, int cpu, const void *buf, size_t len)
 	r->pages++;
 }
 
-static const struct ft_live_tap tap = { .tick = on_tick, .trace_page = on_page };
+/* A batch of the pageblock map's input: first PFN, flags, counts. */
+static void on_kpf(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
+		   const uint64_t *counts)
+{
+	struct ft_recorder *r = ctx;
+	uint8_t *buf;
+
+	if (r->err || words > (FT_REC_CHUNK_MAX / 2 - 8) / 16)
+		return;
+	buf = malloc(8 + words * 16);
+	if (!buf)
+		return;
+	memcpy(buf, &pfn, 8);
+	memcpy(buf + 8, flags, words * 8);
+	memcpy(buf + 8 + words * 8, counts, words * 8);
+	failed(r, ft_recw_add(&r->w, FT_RR_KPF, (uint16_t)zone, ft_now_ns(), buf, 8 + words * 16));
+	free(buf);
+	r->kpf_batches++;
+}
+
+static const struct ft_live_tap tap = { .tick = on_tick, .trace_page = on_page, .kpf_batch = on_kpf };
 
 int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite)
 {

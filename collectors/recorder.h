@@ -23,6 +23,8 @@ struct ft_recorder {
 	struct ft_live *live;
 	bool open;
 	bool formats_written;
+	bool iomem_written;
+	uint64_t kpf_batches;
 	int err;			/* first error; recording stopped */
 	uint64_t ticks, pages, audits;
 	char path[4096];

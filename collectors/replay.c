@@ -173,6 +173,8 @@ int ft_replay_open(struct ft_replay *p, const char *path)
 				apply_host(p, &rec);
 			else if (rec.type == FT_RR_TRACE_FMT)
 				apply_format(p, &rec);
+			else if (rec.type == FT_RR_IOMEM)
+				ft_live_replay_iomem(&p->live, (const char *)rec.data, rec.len);
 		}
 		if (bad)
 			p->bad_records++;
@@ -283,6 +285,9 @@ int ft_replay_step(struct ft_replay *p)
 			break;
 		case FT_RR_AUDIT:
 			apply_audit(p, &rec);
+			break;
+		case FT_RR_KPF:
+			ft_live_replay_kpf(&p->live, rec.sub, rec.data, rec.len);
 			break;
 		case FT_RR_TICK:
 			apply_tick(p, &rec);

@@ -57,6 +57,8 @@ enum ft_rec_record_type {
 	FT_RR_TRACE_PAGE = 6,	/* sub: cpu; one ring-buffer sub-buffer */
 	FT_RR_AUDIT = 7,	/* a control change, "key=value\n" lines */
 	FT_RR_TRACE_LOST = 8,	/* data: u64 events lost so far */
+	FT_RR_IOMEM = 9,	/* /proc/iomem's text (META) */
+	FT_RR_KPF = 10,		/* u64 first PFN, then kpageflags words, then kpagecount words */
 };
 
 struct ft_rec_filehdr {

@@ -258,6 +258,19 @@ static void report_text(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
 	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
+	if (!l->map_err && l->map.nr) {
+		printf("pageblock map at the last recorded scan\n");
+		for (k = 0; k < (int)l->map.nr; k++) {
+			const struct ft_pbmap_zone *z = &l->map.zones[k];
+			int c;
+
+			printf("  N%d %-10s %u blocks:", z->node, z->name, z->nr_blocks);
+			for (c = 0; c < FT_PB_NR; c++)
+				if (z->count[c])
+					printf(" %s %u", ft_pb_names[c], z->count[c]);
+			printf("  pollution %llu pages\n", (unsigned long long)z->pollution);
+		}
+	}
 	if (l->tracing) {
 		printf("\nstalls (us)              count      mean     p50<     p99<       max\n");
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
@@ -399,6 +412,21 @@ static void report_json(const struct ft_report *rep)
 		json_hist(&j, ft_lat_names[lat], &h, rep->lat_present[lat]);
 	}
 	ft_json_obj_end(&j);
+	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
+	for (k = 0; !l->map_err && k < (int)l->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &l->map.zones[k];
+		int c;
+
+		ft_json_obj_begin(&j, NULL);
+		ft_json_i64(&j, "node", z->node);
+		ft_json_str(&j, "zone", z->name);
+		ft_json_u64(&j, "total", z->nr_blocks);
+		for (c = 0; c < FT_PB_NR; c++)
+			ft_json_u64(&j, ft_pb_names[c], z->count[c]);
+		ft_json_u64(&j, "pollution_pages", z->pollution);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
 	ft_json_arr_begin(&j, "controls");
 	for (i = 0; i < rp->nr_audits; i++) {
 		const struct ft_replay_audit *a = &rp->audits[i];

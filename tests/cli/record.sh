@@ -16,7 +16,7 @@ R=$tmp/root; mkdir -p "$R"; cp -r tests/fixtures/6.18-idle/. "$R/"
 
 "$FT" record -o "$tmp/a.ftr" --root "$R" -i 0.2 -t 2 2> "$tmp/a.err"; rc=$?
 check "record --duration: exit 0" test $rc = 0
-check "record: says what it wrote" grep -q "ticks, 0 trace pages" "$tmp/a.err"
+check "record: says what it wrote" grep -q "ticks, 0 trace pages, 0 map batches" "$tmp/a.err"
 "$FT" report "$tmp/a.ftr" > "$tmp/a.txt"; rc=$?
 check "report: exit 0" test $rc = 0
 check "report: closed cleanly" grep -q "closed cleanly" "$tmp/a.txt"
@@ -104,6 +104,19 @@ else
 fi
 "$FT" export "$tmp/a.ftr" 2> /dev/null; rc=$?
 check "export without --csv/--json: usage, exit 2" test $rc = 2
+
+# the pageblock map in a recording (root, live host)
+if [ "$(id -u)" = 0 ] && [ -r /proc/kpageflags ]; then
+	"$FT" record -o "$tmp/m.ftr" --no-trace --map-interval 2 -t 5 2> "$tmp/m.err"; rc=$?
+	check "record --map-interval: exit 0, map batches written" test $rc = 0 -a \
+		-n "$(grep -E '[1-9][0-9]* map batches' "$tmp/m.err")"
+	"$FT" report --json "$tmp/m.ftr" > "$tmp/m.json"
+	check "report: the recorded map, every zone scanned and adding up" jqe '(.pageblocks | length) > 0 and
+		all(.pageblocks[]; .unscanned == 0 and .total == .free + .movable + .unmovable + .mixed + .hole)' "$tmp/m.json"
+	"$FT" snapshot --json --map --no-trace > "$tmp/live-map.json"
+	check "report: the recorded map's blocks = the live map's" test \
+		"$(jq -c '[.pageblocks[] | .total]' "$tmp/m.json")" = "$(jq -c '[.zones[] | .pageblocks.total]' "$tmp/live-map.json")"
+fi
 
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]
