@@ -41,7 +41,8 @@ static void counter_values(const struct ft_vmstat *vs, int64_t *sum, bool *found
 		for (d = 0; d < FT_RATE_NR; d++) {
 			const struct ft_rate_def *def = &ft_rate_defs[d];
 
-			if (name[0] != def->counter[0])
+			/* most names differ from the counter in their first two characters */
+			if (name[0] != def->counter[0] || name[1] != def->counter[1])
 				continue;
 			if (def->prefix ? strncmp(name, def->counter, def->len)
 					: strcmp(name, def->counter))

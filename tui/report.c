@@ -49,7 +49,7 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
 	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
 	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
-		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], NULL))
+		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i]))
 			pt->c[vm[i].c] = 0;
 	if (l->tracing)
 		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));

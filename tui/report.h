@@ -43,6 +43,7 @@ struct ft_report {
 	struct ft_rep_interval iv[FT_REP_MAX_INTERVALS];
 	int nr_iv;
 	bool lat_present[FT_LAT_NR];
+	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
 };
 
 /* Replay @path to its end.  0 or -errno (with a message on stderr). */
