@@ -37,6 +37,7 @@ const char *const ft_ui_global_keys[][2] = {
 	{ "1 2 3 4 5  Tab", "overview, events, stalls, controls, map; Tab cycles" },
 	{ "b B", "watermark_boost_factor one step down / up" },
 	{ "u", "undo the last knob change" },
+	{ "w", "start recording to a file / stop recording" },
 	{ "h F1 ?", "this help" },
 	{ "space", "pause / resume sampling" },
 	{ "d", "set the sampling interval (seconds)" },
@@ -307,6 +308,41 @@ static void boost_step(struct ft_ui *ui, int dir)
 
 static bool replay_key(struct ft_ui *ui, int ch);
 
+/* w: start recording (asks for a file) or stop the recording in progress. */
+static void toggle_record(struct ft_ui *ui)
+{
+	char path[1024];
+	int err;
+
+	if (ui->rec) {
+		if (!ft_ui_confirm(ui, "stop recording to %s? [y/N] ", ui->rec->path))
+			return;
+		ui->ctl->hook = NULL;
+		err = ft_recorder_stop(ui->rec);
+		ft_ui_status(ui, err ? FT_DIAG_WARN : FT_DIAG_INFO, "recorded %llu ticks to %s (%llu bytes)%s%s",
+			     (unsigned long long)ui->rec->ticks, ui->rec->path,
+			     (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "",
+			     err ? strerror(-err) : "");
+		free(ui->rec);
+		ui->rec = NULL;
+		return;
+	}
+	if (!ft_ui_prompt("record to file: ", path, sizeof(path)))
+		return;
+	ui->rec = calloc(1, sizeof(*ui->rec));
+	err = ui->rec ? ft_recorder_start(ui->rec, ui->l, path, false) : -ENOMEM;
+	if (err) {
+		ft_ui_status(ui, FT_DIAG_WARN, "cannot record to %s: %s", path,
+			     err == -EEXIST ? "it exists (choose another name)" : strerror(-err));
+		free(ui->rec);
+		ui->rec = NULL;
+		return;
+	}
+	ui->ctl->hook = ft_recorder_audit;
+	ui->ctl->hook_ctx = ui->rec;
+	ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
+}
+
 static void handle_key(struct ft_ui *ui, int ch)
 {
 	if (ui->view == &ft_view_help) {
@@ -347,6 +383,9 @@ static void handle_key(struct ft_ui *ui, int ch)
 	case 'b':
 	case 'B':
 		boost_step(ui, ch == 'B' ? 1 : -1);
+		return;
+	case 'w':
+		toggle_record(ui);
 		return;
 	case 'u': {
 		const struct ft_audit *a = ft_ctl_undo(ui->ctl);
@@ -742,6 +781,7 @@ static bool replay_key(struct ft_ui *ui, int ch)
 	case 'u':
 	case 'd':
 	case 'p':
+	case 'w':
 		ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
 		return true;
 	}

@@ -148,6 +148,27 @@ check "-w: report lists both changes and three intervals" jqe '(.controls | leng
 	([.controls[].outcome] == ["ok", "ok"]) and .controls[0].new == "'$want'" and
 	(.intervals | length) == 3 and .intervals[1].watermark_boost_factor == '$want'' "$TMPD/s.json"
 
+# w: start and stop a recording from inside the TUI
+start --no-trace
+T send-keys -t ft w
+check "w asks for a file" wait_for '^record to file:'
+T send-keys -t ft "$TMPD/w.ftr" Enter
+check "w: recording, REC in the header" wait_for ' REC( |$)'
+sleep 1.5
+T send-keys -t ft $key
+wait_value $want > /dev/null
+sleep 1.2
+T send-keys -t ft u
+wait_value "$orig" > /dev/null
+T send-keys -t ft w
+check "w again asks before stopping" wait_for 'stop recording to .*\[y/N\]'
+T send-keys -t ft y
+check "w: stopped, says what it recorded" wait_for "recorded [0-9]+ ticks to $TMPD/w.ftr"
+"$FT" report --json "$TMPD/w.ftr" > "$TMPD/w.json" 2>/dev/null
+check "w: the recording holds both changes" jqe '(.controls | length) == 2 and .recording.clean' "$TMPD/w.json"
+T send-keys -t ft q
+wait_exit
+
 [ $fails -gt 0 ] && [ -s "$TMPD/s.json" ] && jq -c "{controls, iv: [.intervals[] | {from_s, to_s, watermark_boost_factor, after}]}" "$TMPD/s.json"
 echo "controls.sh (tui): $fails failure(s)"
 [ $fails -eq 0 ]
