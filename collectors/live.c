@@ -116,7 +116,8 @@ static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
 	struct ft_live *l = ctx;
 
 	(void)fragmenting;
-	ft_pbmap_mark(&l->map, pfn, ft_now_ns());
+	/* replay marks in the recording's time, so marks fade as the session did */
+	ft_pbmap_mark(&l->map, pfn, l->replay ? l->sample.t_ns : ft_now_ns());
 }
 
 static int map_open(struct ft_live *l)

@@ -171,7 +171,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_live *l = ui->l;
 	const struct ft_pbmap *m = &l->map;
-	uint64_t now = ft_now_ns();
+	uint64_t now = l->replay ? l->sample.t_ns : ft_now_ns();
 	struct geom g;
 	struct cell cur;
 	int y = top, r, x;
