@@ -5,13 +5,8 @@
 # it even when the test fails).
 # usage: controls.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=${1:-./fragtop}
-fails=0
-ok()   { echo "ok   $*"; }
-bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
-jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 tmp=$(mktemp -d)
 BOOST=/proc/sys/vm/watermark_boost_factor
 orig_boost=

@@ -5,12 +5,8 @@
 # a fixture root so no root is needed.
 # usage: record.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=${1:-./fragtop}
-fails=0
-ok()   { echo "ok   $*"; }
-bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 tmp=$(mktemp -d); trap 'kill -9 $(jobs -p) 2>/dev/null; rm -rf "$tmp"' EXIT
 R=$tmp/root; mkdir -p "$R"; cp -r tests/fixtures/6.18-idle/. "$R/"
 

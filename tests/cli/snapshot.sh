@@ -3,14 +3,9 @@
 # kernel's own debugfs indices, bad input, a non-root run, and this host.
 # usage: snapshot.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=${1:-./fragtop}
 FIX=tests/fixtures
-fails=0
-ok()   { echo "ok   $*"; }
-bad()  { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
-jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 
 # "NODE ZONE v0 v1 ..." with every value as %.3f, from fragtop's JSON or

@@ -14,16 +14,12 @@
 # Restores everything it changes, even on failure.
 # usage: extfrag.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")" && pwd)
 WORKLOAD=${WORKLOAD:-$HERE/../../../shared/tools/thpfioscale-mini.sh}
 T=/sys/kernel/tracing
 REF=$T/instances/fragtoptest-ref-$$
-fails=0
-ok()  { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-jqe() { jq -e "$@" > /dev/null; }
 
 if [ "$(id -u)" != 0 ] || [ ! -d $T/instances ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null; then
 	echo "skip extfrag integration: needs root, tracefs, fio and $WORKLOAD"

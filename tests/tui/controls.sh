@@ -6,16 +6,11 @@
 # when the test fails.  Needs root; skipped (passing) otherwise.
 # usage: controls.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 BOOST=/proc/sys/vm/watermark_boost_factor
 SOCK=
 n=0
-fails=0
-ok()  { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
-# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
-jqe() { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 if [ "$(id -u)" != 0 ] || [ ! -w $BOOST ]; then
 	echo "skip: needs root and a writable $BOOST"; exit 0
 fi
@@ -32,16 +27,6 @@ cleanup() {
 }
 trap cleanup EXIT
 
-screen() { T capture-pane -p -t ft; }
-wait_for() {	# regex on the screen, 5 s
-	local i
-	for i in $(seq 50); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "--- screen while waiting for /$1/:"; screen
-	return 1
-}
 wait_value() {	# the kernel's value, 5 s
 	local i
 	for i in $(seq 50); do

@@ -5,13 +5,11 @@
 # it says why.  Needs root and /proc/kpageflags; skipped (passing) otherwise.
 # usage: map.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
+WAIT_TENTHS=100
 FT=$(realpath "${1:-./fragtop}")
 SOCK=
 n=0
-fails=0
-ok()  { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 if [ "$(id -u)" != 0 ] || [ ! -r /proc/kpageflags ]; then
 	echo "skip: needs root and /proc/kpageflags"; exit 0
 fi
@@ -19,16 +17,6 @@ command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
-screen() { T capture-pane -p -t ft; }
-wait_for() {	# regex, 10 s
-	local i
-	for i in $(seq 100); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "--- screen while waiting for /$1/:"; screen
-	return 1
-}
 start() {
 	local cmd a
 	[ -n "$SOCK" ] && T kill-server 2>/dev/null

@@ -6,32 +6,18 @@
 # terminal.
 # usage: overview.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 ROOT=tests/fixtures/6.1-2node-movable
 EXPECT=tests/tui/overview-6.1.screen
 SOCK=
 n=0
-fails=0
-ok()  { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 TMPD=$(mktemp -d)
 # a private server on a socket in our own temp dir (removed at exit)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$CONF" "$RC" "$TMPD"' EXIT
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 
-screen() { T capture-pane -p -t ft; }
-# wait until the screen matches a regex (5 s)
-wait_for() {
-	local i
-	for i in $(seq 50); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "--- screen while waiting for /$1/:"; screen
-	return 1
-}
 dead() { [ "$(T display -p -t ft '#{pane_dead}')" = 1 ]; }
 wait_dead() {
 	local i

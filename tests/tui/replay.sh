@@ -5,28 +5,15 @@
 # non-root user.
 # usage: replay.sh FRAGTOP_BINARY
 set -u
+. "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 SAMPLE=tests/recordings/thpfioscale-boost-0-to-15000.ftr
 SOCK=
 n=0
-fails=0
-ok()  { echo "ok   $*"; }
-bad() { echo "FAIL $*"; fails=$((fails + 1)); }
-check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d); chmod 755 "$TMPD"
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
-screen() { T capture-pane -p -t ft; }
-wait_for() {
-	local i
-	for i in $(seq 50); do
-		screen | grep -qE -- "$1" && return 0
-		sleep 0.1
-	done
-	echo "--- screen while waiting for /$1/:"; screen
-	return 1
-}
 start() {
 	local cmd="" a
 	[ -n "$SOCK" ] && T kill-server 2>/dev/null

@@ -1,0 +1,22 @@
+# Shared by the shell tests (sourced): result lines, a strict jq check, and
+# the screen helpers of the terminal tests.  Each script counts its
+# failures in $fails and ends with [ $fails -eq 0 ].
+fails=0
+ok()    { echo "ok   $*"; }
+bad()   { echo "FAIL $*"; fails=$((fails + 1)); }
+check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+# jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
+jqe()   { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
+
+# Terminal tests define T (tmux on their private socket) and a session "ft".
+screen() { T capture-pane -p -t ft; }
+# Wait until the screen matches a regex: WAIT_TENTHS tenths of a second (default 50).
+wait_for() {
+	local i
+	for i in $(seq "${WAIT_TENTHS:-50}"); do
+		screen | grep -qE -- "$1" && return 0
+		sleep 0.1
+	done
+	echo "--- screen while waiting for /$1/:"; screen
+	return 1
+}
