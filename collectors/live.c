@@ -232,6 +232,7 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 		l->pti_last_ns = now;
 	}
 	ft_procfs_collect(&l->procfs, mask, &raw);
+	ft_live_read_knobs(l);
 	ft_live_trace_poll(l);	/* events up to now belong to this tick */
 	if (l->tap && l->tap->tick)
 		l->tap->tick(l->tap_ctx, &raw);
@@ -244,9 +245,8 @@ int ft_live_apply(struct ft_live *l, const struct ft_raw *raw)
 	int err = ft_sample_update(&l->sample, raw);
 
 	map_layout(l);
-	if (!l->replay) {
+	if (!l->replay) {	/* knobs were read with the /proc files */
 		ft_live_map_poll(l);
-		ft_live_read_knobs(l);
 		ft_host_refresh(&l->host);
 	}
 	if (l->tracing) {

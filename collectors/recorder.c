@@ -71,16 +71,11 @@ static void on_tick(void *ctx, const struct ft_raw *raw)
 		if (raw->src[i].fresh && !raw->src[i].err)
 			failed(r, ft_recw_add(&r->w, FT_RR_PROC, (uint16_t)i, raw->t_ns,
 					      raw->src[i].buf, raw->src[i].len));
-	for (i = 0; i < ft_knobs_nr; i++) {
-		char buf[256];
-		long n;
-
-		if (ft_knobs[i].type == FT_KNOB_TRIGGER || ft_knobs[i].per_node)
-			continue;
-		n = ft_file_slurp(l->procfs.rootfd, ft_knobs[i].path, buf, sizeof(buf));
-		if (n >= 0)
-			failed(r, ft_recw_add(&r->w, FT_RR_KNOB, (uint16_t)i, raw->t_ns, buf, (size_t)n));
-	}
+	/* the knob files as the tick read them */
+	for (i = 0; i < ft_knobs_nr && i < FT_LIVE_MAX_KNOBS; i++)
+		if (l->knobs[i].raw_len)
+			failed(r, ft_recw_add(&r->w, FT_RR_KNOB, (uint16_t)i, raw->t_ns, l->knobs[i].raw,
+					      l->knobs[i].raw_len));
 	if (l->tracing) {
 		lost = ft_trace_lost(&l->trace);
 		failed(r, ft_recw_add(&r->w, FT_RR_TRACE_LOST, 0, raw->t_ns, &lost, sizeof(lost)));

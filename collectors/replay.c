@@ -79,9 +79,8 @@ static void apply_format(struct ft_replay *p, const struct ft_rec_record *rec)
 		return;
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)(nl - d), d);
-	if (ft_live_replay_trace_text(&p->live, name, nl + 1, rec->len - (size_t)(nl + 1 - d)) &&
-	    strcmp(name, "header_page"))
-		p->bad_records += 0;	/* an event this fragtop cannot decode: it stays off */
+	/* an event this fragtop cannot decode stays off, as it does live */
+	ft_live_replay_trace_text(&p->live, name, nl + 1, rec->len - (size_t)(nl + 1 - d));
 	if (p->live.tracing && p->live.events.pageblock_order < 0)
 		p->live.events.pageblock_order = p->live.sample.pageblock_order_fallback;
 }

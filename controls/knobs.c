@@ -108,6 +108,8 @@ int ft_knob_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v)
 	n = ft_file_slurp(rootfd, k->path, buf, sizeof(buf));
 	if (n < 0)
 		return v->err = (int)n;
+	memcpy(v->raw, buf, (size_t)n);
+	v->raw_len = (size_t)n;
 	if (k->type == FT_KNOB_INT) {
 		v->err = ft_sysfile_parse_int(buf, (size_t)n, &v->num);
 	} else {

@@ -48,6 +48,8 @@ struct ft_knob_value {
 	int err;		/* 0, -ENOENT when absent on this kernel, -errno */
 	int64_t num;		/* FT_KNOB_INT */
 	struct ft_selector sel;	/* FT_KNOB_SELECT */
+	char raw[256];		/* the file as read (the recorder keeps it); raw_len 0 if unread */
+	size_t raw_len;
 };
 
 /* Read a non-trigger, non-per-node knob under @rootfd. */

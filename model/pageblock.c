@@ -155,6 +155,22 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
 	for (i = 0; i < zi->nr; i++)
 		if ((zi->zones[i].has & FT_ZI_START_PFN) && zi->zones[i].spanned)
 			n++;
+	/* every tick asks; nearly always nothing moved: keep it all */
+	if (n == m->nr && order == m->order) {
+		for (i = 0, j = 0; i < zi->nr; i++) {
+			const struct ft_zi_zone *src = &zi->zones[i];
+
+			if (!(src->has & FT_ZI_START_PFN) || !src->spanned)
+				continue;
+			if (m->zones[j].node != src->node || strcmp(m->zones[j].name, src->name) ||
+			    m->zones[j].start_pfn != src->start_pfn ||
+			    m->zones[j].end_pfn - m->zones[j].start_pfn != src->spanned)
+				break;
+			j++;
+		}
+		if (j == n)
+			return 0;
+	}
 	if (n) {
 		nz = calloc(n, sizeof(*nz));
 		if (!nz)

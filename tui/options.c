@@ -1,8 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tui/options.h"
 
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int ft_opt_seconds(const char *opt, const char *arg, double lo, double hi, double *out)
 {
@@ -30,4 +32,15 @@ int ft_opt_buffer_kb(const char *arg, size_t *out)
 	}
 	*out = (size_t)v;
 	return 0;
+}
+
+void ft_opt_catch_stop_signals(void (*fn)(int))
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = fn;
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
 }

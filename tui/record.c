@@ -65,7 +65,6 @@ int ft_cmd_record(int argc, char **argv)
 	uint64_t map_next = 0;
 	bool trace = true, force = false;
 	size_t buffer_kb = 8192;
-	struct sigaction sa;
 	uint64_t start, next;
 	struct stat st;
 	int c, err;
@@ -126,11 +125,7 @@ int ft_cmd_record(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft_opt_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (err) {
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", root, strerror(-err));

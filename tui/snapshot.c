@@ -475,7 +475,6 @@ int ft_cmd_snapshot(int argc, char **argv)
 	bool json = false, trace = true, map = false;
 	size_t buffer_kb = 8192;
 	struct ft_live live;
-	struct sigaction sa;
 	int c, err;
 
 	optind = 1;
@@ -518,11 +517,7 @@ int ft_cmd_snapshot(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft_opt_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (!err && interval > 0) {
 		uint64_t until = ft_now_ns() + (uint64_t)(interval * 1e9);

@@ -308,39 +308,76 @@ static void boost_step(struct ft_ui *ui, int dir)
 
 static bool replay_key(struct ft_ui *ui, int ch);
 
+/* Record the session to @path from now on, control changes included.  0 or -errno. */
+static int start_recording(struct ft_ui *ui, const char *path)
+{
+	int err;
+
+	ui->rec = calloc(1, sizeof(*ui->rec));
+	err = ui->rec ? ft_recorder_start(ui->rec, ui->l, path, false) : -ENOMEM;
+	if (err) {
+		free(ui->rec);
+		ui->rec = NULL;
+		return err;
+	}
+	ui->ctl->hook = ft_recorder_audit;
+	ui->ctl->hook_ctx = ui->rec;
+	return 0;
+}
+
+/* Close the recording; @msg says what it holds.  0 or -errno. */
+static int stop_recording(struct ft_ui *ui, char *msg, size_t sz)
+{
+	int err;
+
+	ui->ctl->hook = NULL;
+	err = ft_recorder_stop(ui->rec);
+	snprintf(msg, sz, "recorded %llu ticks to %.1024s (%llu bytes)%s%s",
+		 (unsigned long long)ui->rec->ticks, ui->rec->path,
+		 (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
+	free(ui->rec);
+	ui->rec = NULL;
+	return err;
+}
+
 /* w: start recording (asks for a file) or stop the recording in progress. */
 static void toggle_record(struct ft_ui *ui)
 {
-	char path[1024];
+	char path[1024], msg[1200];
 	int err;
 
 	if (ui->rec) {
 		if (!ft_ui_confirm(ui, "stop recording to %s? [y/N] ", ui->rec->path))
 			return;
-		ui->ctl->hook = NULL;
-		err = ft_recorder_stop(ui->rec);
-		ft_ui_status(ui, err ? FT_DIAG_WARN : FT_DIAG_INFO, "recorded %llu ticks to %s (%llu bytes)%s%s",
-			     (unsigned long long)ui->rec->ticks, ui->rec->path,
-			     (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "",
-			     err ? strerror(-err) : "");
-		free(ui->rec);
-		ui->rec = NULL;
+		err = stop_recording(ui, msg, sizeof(msg));
+		ft_ui_status(ui, err ? FT_DIAG_WARN : FT_DIAG_INFO, "%s", msg);
 		return;
 	}
 	if (!ft_ui_prompt("record to file: ", path, sizeof(path)))
 		return;
-	ui->rec = calloc(1, sizeof(*ui->rec));
-	err = ui->rec ? ft_recorder_start(ui->rec, ui->l, path, false) : -ENOMEM;
-	if (err) {
+	err = start_recording(ui, path);
+	if (err)
 		ft_ui_status(ui, FT_DIAG_WARN, "cannot record to %s: %s", path,
 			     err == -EEXIST ? "it exists (choose another name)" : strerror(-err));
-		free(ui->rec);
-		ui->rec = NULL;
-		return;
+	else
+		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
+}
+
+/* The terminal for a live or replayed session.  false (and said) if there is none. */
+static bool curses_start(struct ft_ui *ui, bool color)
+{
+	setlocale(LC_ALL, "");
+	if (!initscr()) {
+		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+		return false;
 	}
-	ui->ctl->hook = ft_recorder_audit;
-	ui->ctl->hook_ctx = ui->rec;
-	ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	ui->color = ft_draw_init_colors(color);
+	ui->view = &ft_view_overview;
+	return true;
 }
 
 static void handle_key(struct ft_ui *ui, int ch)
@@ -485,7 +522,6 @@ int ft_cmd_top(int argc, char **argv)
 	const char *root = "/", *nc = getenv("NO_COLOR");
 	bool color = !(nc && *nc), trace = true;
 	size_t buffer_kb = 8192;
-	struct sigaction sa;
 	uint64_t next;
 	int c, err;
 
@@ -577,44 +613,29 @@ int ft_cmd_top(int argc, char **argv)
 		    NULL);
 	ft_diag_set_hook(diag_to_status, ui);
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	ft_opt_catch_stop_signals(on_signal);
 
-	setlocale(LC_ALL, "");
-	if (!initscr()) {
-		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+	if (!curses_start(ui, color)) {
 		ft_live_close(&ui->live);
+		free(ui->ctl);
 		free(ui);
 		return 1;
 	}
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	ui->color = ft_draw_init_colors(color);
-	ui->view = &ft_view_overview;
 
 	ft_live_tick(&ui->live, false);
 	if (trace)
 		ft_live_trace_start(&ui->live, buffer_kb);
 	if (record_path) {
-		ui->rec = calloc(1, sizeof(*ui->rec));
-		err = ui->rec ? ft_recorder_start(ui->rec, &ui->live, record_path, false) : -ENOMEM;
+		err = start_recording(ui, record_path);
 		if (err) {
 			endwin();
 			fprintf(stderr, "fragtop: cannot record to %s: %s%s\n", record_path, strerror(-err),
 				err == -EEXIST ? " (fragtop record --force overwrites)" : "");
-			free(ui->rec);
 			ft_live_close(&ui->live);
 			free(ui->ctl);
 			free(ui);
 			return 1;
 		}
-		ui->ctl->hook = ft_recorder_audit;
-		ui->ctl->hook_ctx = ui->rec;
 		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", record_path);
 	}
 	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
@@ -658,14 +679,14 @@ int ft_cmd_top(int argc, char **argv)
 	ft_diag_set_hook(NULL, NULL);
 	finish_controls(ui);
 	if (ui->rec) {
+		char msg[1200];
+
+		/* a last tick: the events since the previous one go into the file */
 		if (ui->live.tracing)
 			ft_trace_stop(&ui->live.trace);
 		ft_live_tick(&ui->live, false);
-		err = ft_recorder_stop(ui->rec);
-		fprintf(stderr, "fragtop: recorded %llu ticks to %s (%llu bytes)%s%s\n",
-			(unsigned long long)ui->rec->ticks, ui->rec->path,
-			(unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
-		free(ui->rec);
+		stop_recording(ui, msg, sizeof(msg));
+		fprintf(stderr, "fragtop: %s\n", msg);
 	}
 	ft_live_close(&ui->live);
 	free(ui->ctl);
@@ -816,7 +837,6 @@ int ft_cmd_replay(int argc, char **argv)
 	const char *nc = getenv("NO_COLOR");
 	bool color = !(nc && *nc), at_end = false;
 	struct ft_ui *ui;
-	struct sigaction sa;
 	uint64_t next;
 	double speed = 1;
 	int c, err;
@@ -877,26 +897,14 @@ int ft_cmd_replay(int argc, char **argv)
 	ui->ctl = calloc(1, sizeof(*ui->ctl));
 	if (ui->ctl)
 		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
-	setlocale(LC_ALL, "");
-	if (!initscr()) {
-		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+	ft_opt_catch_stop_signals(on_signal);
+	if (!curses_start(ui, color)) {
 		ft_replay_close(ui->rp);
 		free(ui->rp);
 		free(ui->ctl);
 		free(ui);
 		return 1;
 	}
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	ui->color = ft_draw_init_colors(color);
-	ui->view = &ft_view_overview;
 	ft_diag_set_hook(diag_to_status, ui);
 	if (!ui->rp->r.clean)
 		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,

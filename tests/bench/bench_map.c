@@ -14,23 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/bench/clock.h"
 #include "collectors/live.h"
-
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 /* Read every zone's span of kpageflags in the collector's batch size. */
 static uint64_t bare_pread(int fd, const struct ft_pbmap *m, uint64_t *buf)

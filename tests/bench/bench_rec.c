@@ -16,26 +16,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "tests/bench/clock.h"
 #include "collectors/file.h"
 #include "collectors/recorder.h"
 #include "collectors/replay.h"
 #include "tui/report.h"
-
-static double cpu_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
-
-static double wall_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
-}
 
 static long fsize(const char *p)
 {
