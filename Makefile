@@ -27,11 +27,12 @@ FT_LDFLAGS := -Wl,--as-needed
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 
+BASE_SRC	:= $(sort $(wildcard base/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))
 COLLECT_SRC	:= $(sort $(wildcard collectors/*.c))
 CONTROL_SRC	:= $(sort $(wildcard controls/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
-LIB_SRC		:= $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC)
+LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC)
 TEST_SRC	:= $(sort $(wildcard tests/test_*.c))
 FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -41,7 +42,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all check check-only test-build bench fuzz fuzz-run install uninstall run deps clean
+.PHONY: all check check-only check-layers test-build bench fuzz fuzz-run install uninstall run deps clean
 
 all: fragtop
 
@@ -71,10 +72,17 @@ test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
 
 check: deps
 	$(MAKE) test-build
+	@scripts/check-layers.sh
 	@tests/run.sh $(B)
 
 check-only: test-build
+	@scripts/check-layers.sh
 	@tests/run.sh $(B)
+
+# each layer includes only those below it (docs/DESIGN.md)
+check-layers:
+	@mkdir -p $(B)
+	@scripts/check-layers.sh
 
 $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
@@ -88,8 +96,7 @@ $(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-# bench_rec also links the report front end
-$(B)/bench_rec: tests/bench/bench_rec.c $(call OBJ,plain,$(LIB_SRC) tui/report.c tui/json.c)
+$(B)/bench_rec: tests/bench/bench_rec.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
@@ -101,7 +108,7 @@ bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec fragtop
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000
-$(B)/fuzz/%: tests/fuzz/%.c $(MODEL_SRC)
+$(B)/fuzz/%: tests/fuzz/%.c $(MODEL_SRC) $(BASE_SRC)
 	@mkdir -p $(dir $@)
 	$(CLANG) -g -O1 -std=gnu11 -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent libzstd) \
 		-fsanitize=fuzzer,address,undefined -o $@ $^ -lm $(shell $(PKG_CONFIG) --libs libtraceevent libzstd)

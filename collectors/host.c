@@ -8,7 +8,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "collectors/file.h"
+#include "base/file.h"
 #include "model/sysfile.h"
 
 static void read_line(int rootfd, const char *rel, char *dst, size_t sz,

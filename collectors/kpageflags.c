@@ -124,13 +124,14 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 		k->count_reads++;
 		i = j;
 	}
-	if (k->tap)
-		k->tap(k->tap_ctx, k->zone, pfn0, words, k->flags, k->counts);
-	ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
+	/* the live source turns the batch into a session input; alone, feed the map */
+	if (k->emit)
+		k->emit(k->emit_ctx, k->zone, pfn0, words, k->flags, k->counts);
+	else
+		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
 	k->pfns += words;
 	k->block += nb;
 	if (k->block >= z->nr_blocks) {
-		z->scans++;
 		k->block = 0;
 		k->zone = (k->zone + 1) % m->nr;
 	}

@@ -28,10 +28,14 @@ struct ft_kpf {
 	uint32_t block;			/* ... and block within it */
 	uint64_t pfns;			/* PFNs read, ever */
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
-	/* handed every batch as read (the recorder); may be NULL */
-	void (*tap)(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
-		    const uint64_t *counts);
-	void *tap_ctx;
+	/*
+	 * Handed every batch as read instead of feeding the map (the live
+	 * source makes it a session input, which feeds the session's map);
+	 * NULL: the scan feeds @m itself.
+	 */
+	void (*emit)(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
+		     const uint64_t *counts);
+	void *emit_ctx;
 };
 
 /* Open the files under @rootfd.  0 or -errno (also in k->err). */

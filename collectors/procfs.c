@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/procfs.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include "collectors/diag.h"
+#include "base/diag.h"
 
 static const char *const src_paths[FT_SRC_NR] = {
 	[FT_SRC_ZONEINFO]	= "proc/zoneinfo",
@@ -14,14 +16,6 @@ static const char *const src_paths[FT_SRC_NR] = {
 	[FT_SRC_PAGETYPEINFO]	= "proc/pagetypeinfo",
 	[FT_SRC_VMSTAT]		= "proc/vmstat",
 };
-
-uint64_t ft_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 int ft_procfs_open(struct ft_procfs *p, const char *root)
 {

@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collectors/file.h"
+#include "base/file.h"
 #include "model/sample.h"
 
 struct ft_procfs {
@@ -30,7 +30,5 @@ void ft_procfs_close(struct ft_procfs *p);
  * once through ft_diag() (again only if its error changes).
  */
 void ft_procfs_collect(struct ft_procfs *p, unsigned int mask, struct ft_raw *raw);
-
-uint64_t ft_now_ns(void);
 
 #endif

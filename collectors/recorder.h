@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The recorder: taps a struct ft_live (each tick's /proc bytes, knob
- * files, trace sub-buffers) and the controls (audit entries) and writes
- * them to a recording (model/RECORDING.md).  Used by `fragtop record` and
- * the TUI's -w.
+ * The recorder: taps the inputs of a live source (model/session.h: each
+ * tick's /proc bytes, knob files, trace sub-buffers, names, map batches)
+ * and the controls' audit entries, and writes them to a recording
+ * (model/RECORDING.md).  Used by `fragtop record` and the TUI's -w.
  *
  * Ownership: struct ft_recorder owns its writer; the live is borrowed and
  * must outlive ft_recorder_stop().
@@ -16,14 +16,11 @@
 
 #include "collectors/live.h"
 #include "collectors/recwriter.h"
-#include "controls/control.h"
 
 struct ft_recorder {
 	struct ft_recw w;
 	struct ft_live *live;
 	bool open;
-	bool formats_written;
-	bool iomem_written;
 	uint64_t kpf_batches;
 	int err;			/* first error; recording stopped */
 	uint64_t ticks, pages, audits;
@@ -35,9 +32,6 @@ struct ft_recorder {
  * facts and install the taps on @l.  0 or -errno.
  */
 int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite);
-
-/* The controls' audit hook (struct ft_ctl.hook); @ctx is the recorder. */
-void ft_recorder_audit(const struct ft_audit *a, void *ctx);
 
 /* Write what is pending, the index and END; remove the taps.  0 or -errno. */
 int ft_recorder_stop(struct ft_recorder *r);

@@ -29,112 +29,9 @@ static long fd_pread(void *ctx, void *buf, size_t n, uint64_t off)
 	return (long)got;
 }
 
-const char *ft_replay_host(const struct ft_replay *p, const char *key, char *buf, size_t sz)
-{
-	size_t kl = strlen(key);
-	const char *s = p->host_text;
+static int checkpoint(struct ft_replay *p);
 
-	buf[0] = '\0';
-	while (*s) {
-		const char *nl = strchr(s, '\n');
-		size_t ll = nl ? (size_t)(nl - s) : strlen(s);
-
-		if (ll > kl && !strncmp(s, key, kl) && s[kl] == '=') {
-			snprintf(buf, sz, "%.*s", (int)(ll - kl - 1), s + kl + 1);
-			break;
-		}
-		if (!nl)
-			break;
-		s = nl + 1;
-	}
-	return buf;
-}
-
-static void apply_host(struct ft_replay *p, const struct ft_rec_record *rec)
-{
-	char v[256];
-	int order;
-
-	snprintf(p->host_text, sizeof(p->host_text), "%.*s", (int)rec->len, (const char *)rec->data);
-	snprintf(p->live.host.hostname, sizeof(p->live.host.hostname), "%s",
-		 ft_replay_host(p, "hostname", v, sizeof(v)));
-	snprintf(p->live.host.release, sizeof(p->live.host.release), "%s",
-		 ft_replay_host(p, "release", v, sizeof(v)));
-	if (atol(ft_replay_host(p, "page_size", v, sizeof(v))) > 0)
-		p->live.host.page_size = atol(v);
-	p->live.host.pmd_order = atoi(ft_replay_host(p, "pmd_order", v, sizeof(v))[0] ? v : "-1");
-	order = atoi(ft_replay_host(p, "pageblock_order", v, sizeof(v))[0] ? v : "-1");
-	if (order < 0 || order > 20)
-		order = p->live.host.pmd_order;
-	p->live.sample.pageblock_order_fallback = order;
-}
-
-static void apply_format(struct ft_replay *p, const struct ft_rec_record *rec)
-{
-	const char *d = (const char *)rec->data, *nl = memchr(d, '\n', rec->len);
-	char name[128];
-
-	if (!nl || (size_t)(nl - d) >= sizeof(name)) {
-		p->bad_records++;
-		return;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(nl - d), d);
-	/* an event this fragtop cannot decode stays off, as it does live */
-	ft_live_replay_trace_text(&p->live, name, nl + 1, rec->len - (size_t)(nl + 1 - d));
-	if (p->live.tracing && p->live.events.pageblock_order < 0)
-		p->live.events.pageblock_order = p->live.sample.pageblock_order_fallback;
-}
-
-static void field(const char *text, size_t len, const char *key, char *out, size_t sz)
-{
-	size_t kl = strlen(key);
-	const char *s = text, *end = text + len;
-
-	out[0] = '\0';
-	while (s < end) {
-		const char *nl = memchr(s, '\n', (size_t)(end - s));
-		size_t ll = nl ? (size_t)(nl - s) : (size_t)(end - s);
-
-		if (ll > kl && !strncmp(s, key, kl) && s[kl] == '=') {
-			snprintf(out, sz, "%.*s", (int)(ll - kl - 1), s + kl + 1);
-			return;
-		}
-		if (!nl)
-			return;
-		s = nl + 1;
-	}
-}
-
-static void apply_audit(struct ft_replay *p, const struct ft_rec_record *rec)
-{
-	struct ft_replay_audit *a;
-	const char *t = (const char *)rec->data;
-
-	if (p->nr_audits == p->cap_audits) {
-		size_t ncap = p->cap_audits ? p->cap_audits * 2 : 16;
-		struct ft_replay_audit *n;
-
-		if (ncap > 1u << 20)
-			return;
-		n = realloc(p->audits, ncap * sizeof(*n));
-		if (!n)
-			return;
-		p->audits = n;
-		p->cap_audits = ncap;
-	}
-	a = &p->audits[p->nr_audits++];
-	memset(a, 0, sizeof(*a));
-	a->t_ns = rec->t_ns;
-	a->tick = p->ticks;
-	field(t, rec->len, "knob", a->knob, sizeof(a->knob));
-	field(t, rec->len, "old", a->old, sizeof(a->old));
-	field(t, rec->len, "new", a->new, sizeof(a->new));
-	field(t, rec->len, "how", a->how, sizeof(a->how));
-	field(t, rec->len, "outcome", a->outcome, sizeof(a->outcome));
-	field(t, rec->len, "msg", a->msg, sizeof(a->msg));
-}
-
-int ft_replay_open(struct ft_replay *p, const char *path)
+int ft_replay_open(struct ft_replay *p, const char *path, unsigned int lean)
 {
 	struct stat st;
 	size_t i;
@@ -142,15 +39,21 @@ int ft_replay_open(struct ft_replay *p, const char *path)
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->path, sizeof(p->path), "%s", path);
-	ft_live_open_replay(&p->live);
-	p->fd = open(path, O_RDONLY | O_CLOEXEC);
+	ft_session_init(&p->session);
+	p->session.lean = lean;
+	/* a FIFO or a device must not block or feed us forever */
+	p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (p->fd < 0 || fstat(p->fd, &st)) {
 		err = -errno;
 		snprintf(p->r.why, sizeof(p->r.why), "%s", strerror(errno));
-		if (p->fd >= 0)
-			close(p->fd);
-		p->fd = -1;
-		return err;
+		goto fail;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		err = S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+		snprintf(p->r.why, sizeof(p->r.why), "%s",
+			 S_ISDIR(st.st_mode) ? "a directory, not a recording" :
+			 "not a regular file (a FIFO, socket or device is not a recording)");
+		goto fail;
 	}
 	err = ft_rec_open(&p->r, (struct ft_rec_src){ fd_pread, (uint64_t)st.st_size, &p->fd });
 	if (err)
@@ -167,81 +70,87 @@ int ft_replay_open(struct ft_replay *p, const char *path)
 			p->bad_chunks++;
 			continue;
 		}
-		while (ft_rec_next(raw, len, &off, &rec, &bad)) {
-			if (rec.type == FT_RR_HOST)
-				apply_host(p, &rec);
-			else if (rec.type == FT_RR_TRACE_FMT)
-				apply_format(p, &rec);
-			else if (rec.type == FT_RR_IOMEM)
-				ft_live_replay_iomem(&p->live, (const char *)rec.data, rec.len);
-		}
+		while (ft_rec_next(raw, len, &off, &rec, &bad))
+			ft_session_apply(&p->session, &rec);
 		if (bad)
 			p->bad_records++;
 	}
-	return 0;
+	return checkpoint(p);
+
+fail:
+	if (p->fd >= 0)
+		close(p->fd);
+	p->fd = -1;
+	return err;
 }
 
 void ft_replay_close(struct ft_replay *p)
 {
-	int i;
+	size_t i;
 
 	ft_rec_close(&p->r);
 	if (p->fd >= 0)
 		close(p->fd);
-	for (i = 0; i < FT_SRC_NR; i++)
-		free(p->src[i]);
-	free(p->audits);
-	ft_live_close(&p->live);
+	for (i = 0; i < p->nr_ck; i++)
+		free(p->ck[i].blob);
+	free(p->ck);
+	ft_session_release(&p->session);
 	memset(p, 0, sizeof(*p));
 	p->fd = -1;
 }
 
-static void keep_source(struct ft_replay *p, const struct ft_rec_record *rec)
+/* Save the session and the position after the tick just applied (or at open). */
+static int checkpoint(struct ft_replay *p)
 {
-	int s = rec->sub;
+	struct ft_replay_ckpt *c;
+	int err;
 
-	if (s >= FT_SRC_NR)
-		return;
-	if (rec->len + 1 > p->src_cap[s]) {
-		char *n = realloc(p->src[s], rec->len + 1);
+	if (p->nr_ck && p->ck[p->nr_ck - 1].ticks >= p->session.ticks)
+		return 0;	/* have it (or a later one) */
+	if (p->nr_ck == p->cap_ck) {
+		size_t ncap = p->cap_ck ? p->cap_ck * 2 : 64;
+		struct ft_replay_ckpt *n = realloc(p->ck, ncap * sizeof(*n));
 
-		if (!n) {
-			p->bad_records++;
-			return;
-		}
-		p->src[s] = n;
-		p->src_cap[s] = rec->len + 1;
+		if (!n)
+			return -ENOMEM;
+		p->ck = n;
+		p->cap_ck = ncap;
 	}
-	memcpy(p->src[s], rec->data, rec->len);
-	p->src[s][rec->len] = '\0';
-	p->src_len[s] = rec->len;
-	p->src_fresh[s] = true;
+	c = &p->ck[p->nr_ck];
+	memset(c, 0, sizeof(*c));
+	err = ft_session_save(&p->session, &c->blob, &c->len);
+	if (err)
+		return err;
+	c->ticks = p->session.ticks;
+	c->t_ns = p->session.tick_t_ns;
+	c->chunk = p->have_chunk ? p->chunk - 1 : SIZE_MAX;
+	c->next = p->chunk;
+	c->off = p->off;
+	p->ck_bytes += c->len;
+	p->nr_ck++;
+	return 0;
 }
 
-static void apply_tick(struct ft_replay *p, const struct ft_rec_record *rec)
+static int restore(struct ft_replay *p, const struct ft_replay_ckpt *c)
 {
-	struct ft_raw raw = { .t_ns = rec->t_ns };
-	uint64_t rt = 0;
-	int i;
+	int err = ft_session_restore(&p->session, c->blob, c->len);
 
-	for (i = 0; i < FT_SRC_NR; i++) {
-		raw.src[i].fresh = p->src_fresh[i];
-		if (p->lean && i != FT_SRC_VMSTAT && p->ticks % p->lean && p->ticks)
-			raw.src[i].fresh = false;
-		raw.src[i].buf = p->src[i];
-		raw.src[i].len = p->src_len[i];
-		p->src_fresh[i] = false;
+	if (err)
+		return err;
+	p->at_end = false;
+	if (c->chunk == SIZE_MAX) {
+		/* between chunks: the next one loads on the next step */
+		p->have_chunk = false;
+		p->chunk = c->next;
+		return 0;
 	}
-	ft_live_apply(&p->live, &raw);
-	if (rec->len == 8)
-		memcpy(&rt, rec->data, 8);
-	if (!p->ticks) {
-		p->t_first = rec->t_ns;
-		p->rt_first = rt;
-	}
-	p->t_last = rec->t_ns;
-	p->rt_last = rt;
-	p->ticks++;
+	err = ft_rec_load(&p->r, c->chunk, &p->raw, &p->len);
+	if (err)
+		return err;
+	p->chunk = c->chunk + 1;
+	p->off = c->off;
+	p->have_chunk = true;
+	return 0;
 }
 
 int ft_replay_step(struct ft_replay *p)
@@ -253,8 +162,14 @@ int ft_replay_step(struct ft_replay *p)
 		if (!p->have_chunk) {
 			while (p->chunk < p->r.nr && p->r.chunks[p->chunk].c.type != FT_RC_DATA)
 				p->chunk++;
-			if (p->chunk >= p->r.nr)
+			if (p->chunk >= p->r.nr) {
+				p->at_end = true;
+				if (!p->indexed) {
+					p->indexed = true;
+					checkpoint(p);
+				}
 				return 0;
+			}
 			if (ft_rec_load(&p->r, p->chunk++, &p->raw, &p->len)) {
 				p->bad_chunks++;
 				continue;
@@ -268,31 +183,115 @@ int ft_replay_step(struct ft_replay *p)
 			p->have_chunk = false;
 			continue;
 		}
-		switch (rec.type) {
-		case FT_RR_PROC:
-			keep_source(p, &rec);
-			break;
-		case FT_RR_KNOB:
-			ft_live_replay_knob(&p->live, rec.sub, (const char *)rec.data, rec.len);
-			break;
-		case FT_RR_TRACE_PAGE:
-			ft_live_replay_trace_page(&p->live, rec.sub, rec.data, rec.len);
-			break;
-		case FT_RR_TRACE_LOST:
-			if (rec.len == 8)
-				memcpy(&p->live.lost, rec.data, 8);
-			break;
-		case FT_RR_AUDIT:
-			apply_audit(p, &rec);
-			break;
-		case FT_RR_KPF:
-			ft_live_replay_kpf(&p->live, rec.sub, rec.data, rec.len);
-			break;
-		case FT_RR_TICK:
-			apply_tick(p, &rec);
+		if (rec.type == FT_RR_HOST || rec.type == FT_RR_TRACE_FMT || rec.type == FT_RR_IOMEM) {
+			p->bad_records++;	/* META records belong in META chunks */
+			continue;
+		}
+		if (ft_session_apply(&p->session, &rec)) {
+			if (p->session.ticks % FT_REPLAY_CKPT_TICKS == 0)
+				checkpoint(p);
 			return 1;
-		default:
-			break;	/* a newer record type */
 		}
 	}
+}
+
+/* The last checkpoint at or before tick @n, or at or before time @t_ns. */
+static const struct ft_replay_ckpt *find_ck(const struct ft_replay *p, uint64_t n, uint64_t t_ns,
+					    bool by_time)
+{
+	size_t lo = 0, hi = p->nr_ck;
+
+	while (hi - lo > 1) {
+		size_t mid = lo + (hi - lo) / 2;
+		bool before = by_time ? p->ck[mid].t_ns < t_ns : p->ck[mid].ticks <= n;
+
+		if (before)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return p->nr_ck ? &p->ck[lo] : NULL;
+}
+
+static int seek(struct ft_replay *p, uint64_t n, uint64_t t_ns, bool by_time)
+{
+	const struct ft_replay_ckpt *c = find_ck(p, n, t_ns, by_time);
+	struct ft_session *s = &p->session;
+	bool here_ok;
+	int r;
+
+	if (!c)
+		return -ENODATA;
+	/* from where we are when that is at or after the checkpoint and before the target */
+	here_ok = by_time ? s->ticks && s->tick_t_ns < t_ns && s->ticks >= c->ticks :
+			    s->ticks <= n && s->ticks >= c->ticks;
+	if (!here_ok) {
+		r = restore(p, c);
+		if (r)
+			return r;
+	}
+	for (;;) {
+		if (by_time ? s->ticks && s->tick_t_ns >= t_ns : s->ticks >= n)
+			return 1;
+		r = ft_replay_step(p);
+		if (r <= 0)
+			return r;
+	}
+}
+
+int ft_replay_seek_tick(struct ft_replay *p, uint64_t n)
+{
+	return seek(p, n, 0, false);
+}
+
+int ft_replay_seek_time(struct ft_replay *p, uint64_t t_ns)
+{
+	return seek(p, 0, t_ns, true);
+}
+
+int ft_replay_index(struct ft_replay *p, uint64_t max_ticks)
+{
+	uint64_t here = p->session.ticks, i;
+	bool was_end = p->at_end;
+	int r = 1;
+
+	if (p->indexed)
+		return 1;
+	/* from the furthest checkpoint on */
+	if (p->nr_ck && p->ck[p->nr_ck - 1].ticks > here) {
+		r = restore(p, &p->ck[p->nr_ck - 1]);
+		if (r)
+			return r;
+	}
+	for (i = 0; i < max_ticks && (r = ft_replay_step(p)) > 0; i++)
+		;
+	if (r < 0)
+		return r;
+	r = ft_replay_seek_tick(p, here);
+	if (r < 0)
+		return r;
+	p->at_end = was_end;
+	return p->indexed;
+}
+
+void ft_replay_bounds(const struct ft_replay *p, uint64_t *t0, uint64_t *t1)
+{
+	const struct ft_rec_reader *r = &p->r;
+	size_t i;
+
+	*t0 = p->session.first_t_ns;
+	*t1 = *t0;
+	for (i = r->nr; i-- > 0;)
+		if (r->chunks[i].c.type == FT_RC_DATA) {
+			*t1 = r->chunks[i].c.t_last;
+			break;
+		}
+	if (!*t0)
+		for (i = 0; i < r->nr; i++)
+			if (r->chunks[i].c.type == FT_RC_DATA) {
+				*t0 = r->chunks[i].c.t_first;
+				break;
+			}
+	if (*t1 < *t0)
+		*t1 = *t0;
 }

@@ -1,13 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Replays a recording into a struct ft_live: the recorded /proc bytes go
- * through the same parsers, the recorded trace sub-buffers through the
- * same decoder and aggregator, so every view, `report` and `compare` see
- * what the live path would have seen.  Needs no root, no tracefs and not
- * the recording's kernel.
+ * The replay source: reads a recording and hands its records, in file
+ * order, to a session (model/session.h) as the inputs they were live, so
+ * every view, `report` and `compare` see what the live path saw.  Needs no
+ * root, no tracefs and not the recording's kernel, and never looks at the
+ * local /proc.
  *
- * Ownership: struct ft_replay owns the file, the reader, the live it
- * feeds and the copies of the pending tick's inputs.
+ * Seeking: every FT_REPLAY_CKPT_TICKS ticks the session is saved as a
+ * checkpoint (compressed, with the file position), so a seek restores the
+ * nearest checkpoint at or before the target and steps forward at most
+ * that many ticks.  Checkpoints are made as the replay first moves
+ * forward; ft_replay_index() makes them ahead of time.
+ *
+ * Ownership: struct ft_replay owns the file, the reader, the session and
+ * the checkpoints.
  */
 #ifndef FT_COLLECTORS_REPLAY_H
 #define FT_COLLECTORS_REPLAY_H
@@ -15,60 +21,69 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "collectors/live.h"
 #include "model/recfmt.h"
+#include "model/session.h"
 
-struct ft_replay_audit {
-	uint64_t t_ns;			/* monotonic, the recording's clock */
-	uint64_t tick;			/* ticks applied before it */
-	char knob[FT_KNOB_TEXT], old[FT_KNOB_TEXT], new[FT_KNOB_TEXT];
-	char how[16], outcome[16];
-	char msg[192];
+#define FT_REPLAY_CKPT_TICKS	60
+
+struct ft_replay_ckpt {
+	uint64_t ticks;			/* ticks applied when it was taken */
+	uint64_t t_ns;			/* the last tick's time */
+	size_t chunk;			/* the chunk being read (SIZE_MAX: none) */
+	size_t off;			/* and the offset of the next record in it */
+	size_t next;			/* the next chunk to load */
+	void *blob;			/* ft_session_save() */
+	size_t len;
 };
 
 struct ft_replay {
 	int fd;
 	struct ft_rec_reader r;
-	struct ft_live live;
+	struct ft_session session;
 	char path[4096];
 	/* position */
 	size_t chunk;			/* next chunk to load */
 	const uint8_t *raw;		/* current chunk's records */
 	size_t len, off;
 	bool have_chunk;
-	/* the pending tick's inputs (copies: a tick may span chunks) */
-	char *src[FT_SRC_NR];
-	size_t src_len[FT_SRC_NR], src_cap[FT_SRC_NR];
-	bool src_fresh[FT_SRC_NR];
-	/* what has been applied */
-	uint64_t ticks;
-	uint64_t t_first, t_last;	/* monotonic ns of the first and last tick */
-	uint64_t rt_first, rt_last;	/* CLOCK_REALTIME ns of the same */
 	uint64_t bad_chunks;
 	uint64_t bad_records;
-	struct ft_replay_audit *audits;	/* in file order */
-	size_t nr_audits, cap_audits;
-	char host_text[2048];
-	/*
-	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
-	 * parses, which a report reads only for zone ranges and the pageblock
-	 * order) are applied every lean-th tick; vmstat, knobs and trace
-	 * pages every tick.  0: every source every tick (the TUI).
-	 */
-	unsigned int lean;
+	bool at_end;			/* the last step found no further tick */
+	/* checkpoints, in tick order; [0] is the state after open */
+	struct ft_replay_ckpt *ck;
+	size_t nr_ck, cap_ck;
+	bool indexed;			/* checkpoints reach the end */
+	size_t ck_bytes;		/* their compressed size */
 };
 
 /*
- * Open @path, read its META chunks (host facts, trace formats) and set
- * up the live.  0 or -errno, with the reason in p->r.why (or errno's).
+ * Open @path, apply its META chunks (host facts, trace formats, iomem).
+ * @lean: see struct ft_session.lean (0 for the views).  0 or -errno, with
+ * the reason in p->r.why (or errno's).
  */
-int ft_replay_open(struct ft_replay *p, const char *path);
+int ft_replay_open(struct ft_replay *p, const char *path, unsigned int lean);
 void ft_replay_close(struct ft_replay *p);
 
 /* Apply the next tick.  1 if one was applied, 0 at the end, -errno. */
 int ft_replay_step(struct ft_replay *p);
 
-/* A value from the HOST record ("release"), or "" if absent. */
-const char *ft_replay_host(const struct ft_replay *p, const char *key, char *buf, size_t sz);
+/*
+ * Go to tick number @n (1 = the first; 0 = before it), or to the first
+ * tick at or after @t_ns (CLOCK_MONOTONIC of the recording), backwards or
+ * forwards.  1 if there, 0 if the recording ends first (at its end), or
+ * -errno.
+ */
+int ft_replay_seek_tick(struct ft_replay *p, uint64_t n);
+int ft_replay_seek_time(struct ft_replay *p, uint64_t t_ns);
+
+/*
+ * Make checkpoints ahead of the current position, at most @max_ticks
+ * ticks' worth, then come back.  1 when the whole recording is indexed,
+ * 0 if there is more to do, -errno.
+ */
+int ft_replay_index(struct ft_replay *p, uint64_t max_ticks);
+
+/* First and last tick time (monotonic ns) as far as the chunk table tells. */
+void ft_replay_bounds(const struct ft_replay *p, uint64_t *t0, uint64_t *t1);
 
 #endif

@@ -171,21 +171,16 @@ out_destroy:
 	return err;
 }
 
-static long decode(struct ft_trace *t, int cpu, int n, ft_trace_rec_fn fn, void *ctx)
+static void hand(struct ft_trace *t, int cpu, int n, ft_trace_page_fn fn, void *ctx)
 {
-	int r;
-
 	t->pages_read++;
 	t->bytes_read += (uint64_t)n;
-	if (t->tap)
-		t->tap(t->tap_ctx, cpu, t->page, (size_t)n);
-	r = ft_tracedec_subbuf(&t->dec, t->page, (size_t)n, cpu, fn, ctx);
-	return r > 0 ? r : 0;
+	fn(ctx, cpu, t->page, (size_t)n);
 }
 
-long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx)
+long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx)
 {
-	long records = 0;
+	long pages = 0;
 	int cpu, n;
 
 	if (!t->inst)
@@ -196,13 +191,17 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx)
 		if (!tc)
 			continue;
 		/* whole pages, zero-copy through a pipe */
-		while ((n = tracefs_cpu_buffered_read(tc, t->page, true)) > 0)
-			records += decode(t, cpu, n, fn, ctx);
+		while ((n = tracefs_cpu_buffered_read(tc, t->page, true)) > 0) {
+			hand(t, cpu, n, fn, ctx);
+			pages++;
+		}
 		/* what is left in the page the kernel is still filling */
-		while ((n = tracefs_cpu_read(tc, t->page, true)) > 0)
-			records += decode(t, cpu, n, fn, ctx);
+		while ((n = tracefs_cpu_read(tc, t->page, true)) > 0) {
+			hand(t, cpu, n, fn, ctx);
+			pages++;
+		}
 	}
-	return records;
+	return pages;
 }
 
 void ft_trace_stop(struct ft_trace *t)
@@ -213,7 +212,7 @@ void ft_trace_stop(struct ft_trace *t)
 
 uint64_t ft_trace_lost(struct ft_trace *t)
 {
-	uint64_t lost = t->dec.missed + t->dec.missed_unknown;
+	uint64_t lost = 0;
 	int cpu;
 
 	for (cpu = 0; t->inst && cpu < t->nr_cpus; cpu++) {

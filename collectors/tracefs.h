@@ -36,10 +36,10 @@ struct ft_trace {
 	/* the texts the decoder was built from, for the recorder: [FT_EV_NR] is header_page */
 	char *text[FT_EV_NR + 1];
 	size_t text_len[FT_EV_NR + 1];
-	/* handed every sub-buffer before it is decoded (the recorder); may be NULL */
-	void (*tap)(void *ctx, int cpu, const void *buf, size_t len);
-	void *tap_ctx;
 };
+
+/* One sub-buffer of @cpu as read, valid during the call. */
+typedef void (*ft_trace_page_fn)(void *ctx, int cpu, const void *buf, size_t len);
 
 /*
  * Remove instances named fragtop-<pid> whose pid is gone or is not a
@@ -58,17 +58,17 @@ void ft_trace_close(struct ft_trace *t);
 
 /*
  * Read everything the kernel has buffered on every CPU (whole pages by
- * splice, then the partial page by read) and decode it, calling @fn for
- * each record.  Returns the number of records, or -errno.
+ * splice, then the partial page by read), handing each sub-buffer to
+ * @fn.  Returns the number of sub-buffers, or -errno.
  */
-long ft_trace_drain(struct ft_trace *t, ft_trace_rec_fn fn, void *ctx);
+long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx);
 
 /* Stop recording (before a last drain, so that nothing recorded is left unread). */
 void ft_trace_stop(struct ft_trace *t);
 
 /*
- * Events lost: the kernel's per-CPU overrun and dropped counts for our
- * instance plus what the sub-buffers said was missed.
+ * Events lost in the kernel: the per-CPU overrun and dropped counts of
+ * our instance (what the sub-buffers say was missed is the decoder's).
  */
 uint64_t ft_trace_lost(struct ft_trace *t);
 

@@ -2,6 +2,7 @@
 #include "controls/control.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collectors/file.h"
+#include "base/file.h"
 
 #define MAX_KNOBS (int)(sizeof(((struct ft_ctl *)0)->orig) / sizeof(((struct ft_ctl *)0)->orig[0]))
 
@@ -30,6 +31,57 @@ const char *const ft_ctl_how_names[] = {
 	[FT_CTL_UNDO] = "undo",
 	[FT_CTL_RESTORE] = "restore",
 };
+
+int ft_ctl_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v)
+{
+	char buf[sizeof(v->raw) + 1];
+	long n;
+
+	memset(v, 0, sizeof(*v));
+	if (k->type == FT_KNOB_TRIGGER || k->per_node)
+		return v->err = -EOPNOTSUPP;
+	n = ft_file_slurp(rootfd, k->path, buf, sizeof(buf));
+	if (n < 0)
+		return v->err = (int)n;
+	return ft_knob_parse(k, buf, (size_t)n, v);
+}
+
+static int knob_write(int rootfd, const struct ft_knob *k, int node, const char *canon)
+{
+	char path[256], line[FT_KNOB_TEXT + 2];
+	size_t len;
+	ssize_t n;
+	int fd, err = 0;
+
+	ft_knob_path(k, node, path, sizeof(path));
+	len = (size_t)snprintf(line, sizeof(line), "%s\n", canon);
+	if (len >= sizeof(line))
+		return -ENAMETOOLONG;
+	/* O_TRUNC: sysctl and sysfs ignore it; a captured tree needs it. */
+	fd = openat(rootfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do
+		n = write(fd, line, len);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		err = -errno;
+	else if ((size_t)n != len)
+		err = -EIO;
+	if (close(fd) && !err && errno != EINTR)
+		err = -errno;
+	return err;
+}
+
+int ft_audit_text(const struct ft_audit *a, char *buf, size_t sz)
+{
+	return snprintf(buf, sz,
+			"seq=%llu\nt_ns=%lld\nuid=%u\nloginuid=%u\nhow=%s\noutcome=%s\nerr=%d\n"
+			"knob=%s\nnode=%d\nold=%s\nnew=%s\nreadback=%s\nmsg=%s\n",
+			(unsigned long long)a->seq, (long long)a->t_ns, a->uid, a->loginuid,
+			ft_ctl_how_names[a->how], ft_ctl_outcome_names[a->outcome], a->err, a->knob,
+			a->node, a->old, a->new, a->readback, a->msg);
+}
 
 static uint32_t loginuid(void)
 {
@@ -154,7 +206,7 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 	if (c->read_only)
 		return audit_done(c, a, FT_CTL_READ_ONLY, 0, "%s: not set to %s: %s",
 				  k->name, canon, c->read_only_why);
-	err = ft_knob_write(c->rootfd, k, node, canon);
+	err = knob_write(c->rootfd, k, node, canon);
 	if (err) {
 		if (k->per_node && err == -ENOENT)
 			return audit_done(c, a, FT_CTL_ABSENT, err, "%s: there is no node %d",
@@ -168,7 +220,7 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 			return audit_done(c, a, FT_CTL_OK, 0, "%s: node %d triggered", k->name, node);
 		return audit_done(c, a, FT_CTL_OK, 0, "%s: triggered with %s", k->name, canon);
 	}
-	ft_knob_read(c->rootfd, k, &after);
+	ft_ctl_read(c->rootfd, k, &after);
 	ft_knob_path(k, node, path, sizeof(path));
 	if (after.err)
 		ft_file_slurp(c->rootfd, path, raw, sizeof(raw));
@@ -201,7 +253,7 @@ static const struct ft_audit *change(struct ft_ctl *c, const struct ft_knob *k, 
 	int node, err;
 
 	if (k->type != FT_KNOB_TRIGGER) {
-		ft_knob_read(c->rootfd, k, &cur);
+		ft_ctl_read(c->rootfd, k, &cur);
 		ft_knob_value_text(k, &cur, a->old, sizeof(a->old));
 	}
 	snprintf(a->new, sizeof(a->new), "%s", value);
@@ -245,7 +297,7 @@ const struct ft_audit *ft_ctl_step(struct ft_ctl *c, const struct ft_knob *k, in
 		return audit_done(c, a, FT_CTL_INVALID, -EINVAL,
 				  "%s is an action, not a value: it has no steps", k->name);
 	}
-	if (ft_knob_read(c->rootfd, k, &cur)) {
+	if (ft_ctl_read(c->rootfd, k, &cur)) {
 		a = audit_new(c, k->name, FT_CTL_STEP);
 		return audit_done(c, a, errno_outcome(cur.err), cur.err, "%s: cannot read it: %s",
 				  k->name, ft_knob_strerror(k, cur.err, why, sizeof(why)));
@@ -292,7 +344,7 @@ static const struct ft_audit *put_back(struct ft_ctl *c, const struct ft_knob *k
 	struct ft_knob_value cur;
 	char note[FT_KNOB_TEXT + 48] = "";
 
-	if (!ft_knob_read(c->rootfd, k, &cur))
+	if (!ft_ctl_read(c->rootfd, k, &cur))
 		ft_knob_value_text(k, &cur, a->old, sizeof(a->old));
 	if (expect && a->old[0] && strcmp(a->old, expect))
 		snprintf(note, sizeof(note), " (it was changed outside fragtop from %s)", expect);
@@ -325,7 +377,7 @@ int ft_ctl_restore_all(struct ft_ctl *c)
 
 		if (!c->orig[i][0])
 			continue;
-		if (!ft_knob_read(c->rootfd, k, &cur)) {
+		if (!ft_ctl_read(c->rootfd, k, &cur)) {
 			ft_knob_value_text(k, &cur, now, sizeof(now));
 			if (!strcmp(now, c->orig[i]))
 				continue;
@@ -349,7 +401,7 @@ int ft_ctl_nr_changed(struct ft_ctl *c)
 
 		if (!c->orig[i][0])
 			continue;
-		if (!ft_knob_read(c->rootfd, &ft_knobs[i], &cur))
+		if (!ft_ctl_read(c->rootfd, &ft_knobs[i], &cur))
 			ft_knob_value_text(&ft_knobs[i], &cur, now, sizeof(now));
 		if (strcmp(now, c->orig[i]))
 			n++;

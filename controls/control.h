@@ -17,7 +17,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "controls/knobs.h"
+#include "model/knob.h"
 
 enum ft_ctl_outcome {
 	FT_CTL_OK,		/* written and read back as asked */
@@ -73,6 +73,19 @@ struct ft_ctl {
 	void (*hook)(const struct ft_audit *a, void *ctx);
 	void *hook_ctx;
 };
+
+/*
+ * Read a non-trigger, non-per-node knob under @rootfd (what fragtop shows
+ * before and after a change).  0 or -errno, also in v->err.
+ */
+int ft_ctl_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v);
+
+/*
+ * The entry as "key=value\n" lines (what a recording keeps and the session
+ * reads back): seq, t_ns, uid, loginuid, how, outcome, err, knob, node,
+ * old, new, readback, msg.  Returns the length (like snprintf).
+ */
+int ft_audit_text(const struct ft_audit *a, char *buf, size_t sz);
 
 /* @why_read_only: NULL for a writable session, else the reason shown. */
 void ft_ctl_init(struct ft_ctl *c, int rootfd, const char *why_read_only);

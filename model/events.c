@@ -270,3 +270,21 @@ void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
 	out[FT_M_KCOMPACTD_WAKE] = ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE];
 	out[FT_M_FRAG_STALL] = ev->by_kind[FT_EV_FRAG_STALL];
 }
+
+void ft_hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b)
+{
+	int i;
+
+	out->count = a->count - b->count;
+	out->sum_us = a->sum_us - b->sum_us;
+	out->max_us = a->max_us;	/* an upper bound for the interval */
+	for (i = 0; i < FT_HIST_BUCKETS; i++)
+		out->bucket[i] = a->bucket[i] - b->bucket[i];
+	/* the interval's max: the top non-empty bucket's bound, capped by the overall max */
+	for (i = FT_HIST_BUCKETS - 1; i >= 0 && !out->bucket[i]; i--)
+		;
+	if (i >= 0 && ((2ull << i) - 1) < out->max_us)
+		out->max_us = (2ull << i) - 1;
+	if (i < 0)
+		out->max_us = 0;
+}

@@ -32,6 +32,12 @@ struct ft_hist {
 
 void ft_hist_add(struct ft_hist *h, uint64_t us);
 double ft_hist_mean(const struct ft_hist *h);
+/*
+ * @a minus @b (a later and an earlier state of one histogram): the
+ * interval's counts; max_us is the top non-empty bucket's bound, capped
+ * by @a's max.
+ */
+void ft_hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b);
 /* Upper bound (us) of the bucket holding the p-th percentile (0 < p <= 100). */
 uint64_t ft_hist_percentile(const struct ft_hist *h, double p);
 

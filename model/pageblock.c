@@ -292,6 +292,9 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 		if (cls == FT_PB_MIXED)
 			z->pollution += pages[FT_PG_UNMOVABLE];
 	}
+	/* the zone's last block: a pass (scanners go in block order) */
+	if (nblocks && block + nblocks >= z->nr_blocks)
+		z->scans++;
 }
 
 int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn)

@@ -124,6 +124,11 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
 }
 
+int ft_sample_rejoin(struct ft_sample *s)
+{
+	return join(s);
+}
+
 const char *ft_sample_mt_name(const struct ft_sample *s, int mt, char *buf, size_t sz)
 {
 	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO) && mt >= 0 && mt < s->pti.nr_types)

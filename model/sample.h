@@ -87,6 +87,9 @@ void ft_sample_release(struct ft_sample *s);
  */
 int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw);
 
+/* Rebuild the per-zone join after the parsed sources were replaced (a checkpoint). */
+int ft_sample_rejoin(struct ft_sample *s);
+
 /*
  * Name of migratetype number @mt: pagetypeinfo prints the types in the
  * kernel's enum order, so its column order names them; "mt<N>" without it.

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "collectors/diag.h"
+#include "base/diag.h"
 #include "collectors/live.h"
 #include "collectors/procfs.h"
 #include "tests/helpers.h"
@@ -60,10 +60,10 @@ static void test_missing_source_reported_once(void **state)
 		assert_int_equal(ft_live_tick(&l, false), 0);
 	assert_int_equal(diag_count, 1);
 	assert_non_null(strstr(diag_last, "vmstat"));
-	assert_false(ft_sample_has(&l.sample, FT_SRC_VMSTAT));
-	assert_true(ft_sample_has(&l.sample, FT_SRC_PAGETYPEINFO));
+	assert_false(ft_sample_has(&l.session.sample, FT_SRC_VMSTAT));
+	assert_true(ft_sample_has(&l.session.sample, FT_SRC_PAGETYPEINFO));
 	assert_string_equal(l.host.release, "3.10.0-1160.el7.x86_64");
-	assert_int_equal(l.sample.nr_zones, 4);
+	assert_int_equal(l.session.sample.nr_zones, 4);
 	ft_live_close(&l);
 	ft_diag_set_hook(NULL, NULL);
 }
@@ -78,12 +78,12 @@ static void test_knobs_read(void **state)
 	assert_null(ft_knob_find("no_such_knob"));
 	assert_int_equal(ft_live_open(&l, FT_FIXTURES "/6.1-2node-movable", 0), 0);
 	assert_int_equal(ft_live_tick(&l, false), 0);
-	assert_int_equal(l.knobs[k - ft_knobs].err, 0);
-	assert_int_equal(l.knobs[k - ft_knobs].num, 15000);
+	assert_int_equal(l.session.knobs[k - ft_knobs].err, 0);
+	assert_int_equal(l.session.knobs[k - ft_knobs].num, 15000);
 	k = ft_knob_find("fragment_stall_order");	/* unpatched kernel */
-	assert_int_equal(l.knobs[k - ft_knobs].err, -ENOENT);
+	assert_int_equal(l.session.knobs[k - ft_knobs].err, -ENOENT);
 	k = ft_knob_find("defrag_mode");		/* 6.15+ only */
-	assert_int_equal(l.knobs[k - ft_knobs].err, -ENOENT);
+	assert_int_equal(l.session.knobs[k - ft_knobs].err, -ENOENT);
 	ft_live_close(&l);
 }
 

@@ -19,10 +19,13 @@
 #include "collectors/recorder.h"
 #include "collectors/replay.h"
 
-#define TICKS 12
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define TICKS 130	/* past two checkpoints (every FT_REPLAY_CKPT_TICKS) */
 
 /* A digest of what the views show, as text. */
-static char *digest(const struct ft_live *l)
+static char *digest(const struct ft_session *l)
 {
 	const struct ft_sample *s = &l->sample;
 	size_t cap = 1 << 16, n = 0, i;
@@ -83,33 +86,70 @@ static void test_round_trip(void **state)
 	rec.w.sync = false;
 	for (i = 0; i < TICKS; i++) {
 		/* the files change between ticks: the other capture, a knob */
-		if (i == 4 || i == 8) {
+		if (i == 4 || i == 8 || i == 70 || i == 100) {
 			snprintf(cmd, sizeof(cmd), "cp tests/fixtures/%s/proc/zoneinfo tests/fixtures/%s/proc/buddyinfo "
-				 "tests/fixtures/%s/proc/vmstat %s/proc/", i == 4 ? "6.18-frag" : "6.18-idle",
-				 i == 4 ? "6.18-frag" : "6.18-idle", i == 4 ? "6.18-frag" : "6.18-idle", dir);
+				 "tests/fixtures/%s/proc/vmstat %s/proc/", i % 8 ? "6.18-frag" : "6.18-idle",
+				 i % 8 ? "6.18-frag" : "6.18-idle", i % 8 ? "6.18-frag" : "6.18-idle", dir);
 			sh(cmd);
 			snprintf(cmd, sizeof(cmd), "echo %d > %s/proc/sys/vm/watermark_boost_factor", i * 1000, dir);
 			sh(cmd);
 		}
 		assert_int_equal(ft_live_tick(&live, i % 5 == 0), 0);
-		want[i] = digest(&live);
+		want[i] = digest(&live.session);
 	}
 	assert_int_equal(ft_recorder_stop(&rec), 0);
 	assert_int_equal(rec.ticks, TICKS);
 
-	assert_int_equal(ft_replay_open(&rp, file), 0);
+	assert_int_equal(ft_replay_open(&rp, file, 0), 0);
 	assert_true(rp.r.clean);
 	for (i = 0; i < TICKS; i++) {
 		char *got;
 
 		assert_int_equal(ft_replay_step(&rp), 1);
-		got = digest(&rp.live);
+		got = digest(&rp.session);
 		assert_string_equal(got, want[i]);
 		free(got);
-		free(want[i]);
 	}
 	assert_int_equal(ft_replay_step(&rp), 0);
-	assert_string_equal(rp.live.host.release, live.host.release);
+	assert_string_equal(rp.session.host.release, live.host.release);
+	/* checkpoints at open, every FT_REPLAY_CKPT_TICKS and at the end */
+	assert_int_equal(rp.nr_ck, 1 + TICKS / FT_REPLAY_CKPT_TICKS + 1);
+	/* seeks land on the state the live session had, backwards and forwards */
+	{
+		static const int to[] = { 130, 125, 61, 60, 59, 1, 100, 3, 121, 2, 71, 70 };
+		size_t k;
+
+		for (k = 0; k < sizeof(to) / sizeof(to[0]); k++) {
+			char *got;
+
+			assert_int_equal(ft_replay_seek_tick(&rp, (uint64_t)to[k]), 1);
+			assert_int_equal(rp.session.ticks, to[k]);
+			got = digest(&rp.session);
+			assert_string_equal(got, want[to[k] - 1]);
+			free(got);
+		}
+		/* by time: the tick at a recorded time, and one past the end */
+		{
+			uint64_t t = rp.session.tick_t_ns;
+			char *got;
+
+			assert_int_equal(ft_replay_seek_tick(&rp, 90), 1);
+			t = rp.session.tick_t_ns;
+			assert_int_equal(ft_replay_seek_tick(&rp, 5), 1);
+			assert_int_equal(ft_replay_seek_time(&rp, t), 1);
+			assert_int_equal(rp.session.ticks, 90);
+			got = digest(&rp.session);
+			assert_string_equal(got, want[89]);
+			free(got);
+			assert_int_equal(ft_replay_seek_time(&rp, t + 3600ull * 1000000000ull), 0);
+		}
+		/* a step back from the end, then forward again */
+		assert_int_equal(ft_replay_seek_tick(&rp, TICKS - 1), 1);
+		assert_int_equal(ft_replay_step(&rp), 1);
+		assert_int_equal(rp.session.ticks, TICKS);
+	}
+	for (i = 0; i < TICKS; i++)
+		free(want[i]);
 	ft_replay_close(&rp);
 	ft_live_close(&live);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, file);
@@ -121,11 +161,28 @@ static void test_not_a_recording(void **state)
 	static struct ft_replay rp;
 
 	(void)state;
-	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo"), -EINVAL);
+	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo", 0), -EINVAL);
 	assert_string_equal(rp.r.why, "not a fragtop recording (bad magic)");
 	ft_replay_close(&rp);
-	assert_int_equal(ft_replay_open(&rp, "/nonexistent.ftr"), -ENOENT);
+	assert_int_equal(ft_replay_open(&rp, "/nonexistent.ftr", 0), -ENOENT);
 	ft_replay_close(&rp);
+	/* a directory, and a FIFO nobody writes: refused at once, no hang */
+	assert_int_equal(ft_replay_open(&rp, "tests", 0), -EISDIR);
+	assert_non_null(strstr(rp.r.why, "directory"));
+	ft_replay_close(&rp);
+	{
+		char fifo[64] = "/tmp/fragtop-fifo-XXXXXX";
+
+		assert_non_null(mkdtemp(fifo));
+		strcat(fifo, "/f");
+		assert_int_equal(mkfifo(fifo, 0600), 0);
+		assert_int_equal(ft_replay_open(&rp, fifo, 0), -EINVAL);
+		assert_non_null(strstr(rp.r.why, "not a regular file"));
+		ft_replay_close(&rp);
+		unlink(fifo);
+		*strrchr(fifo, '/') = '\0';
+		rmdir(fifo);
+	}
 }
 
 int main(void)

@@ -13,7 +13,7 @@
 
 #include "collectors/replay.h"
 #include "model/frag.h"
-#include "tui/json.h"
+#include "base/json.h"
 #include "tui/report.h"
 
 static const struct {
@@ -35,7 +35,7 @@ static const struct {
 #define NR_COLS (sizeof(cols) / sizeof(cols[0]))
 #define MAX_ZONES 64
 
-static void values(const struct ft_live *l, int64_t *v)
+static void values(const struct ft_session *l, int64_t *v)
 {
 	uint64_t m[FT_M_NR] = { 0 };
 	size_t i;
@@ -89,7 +89,7 @@ int ft_cmd_export(int argc, char **argv)
 		fprintf(stderr, "usage: fragtop export FILE --csv|--json\n");
 		return 2;
 	}
-	err = ft_replay_open(&rp, argv[optind]);
+	err = ft_replay_open(&rp, argv[optind], 0);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", argv[optind], rp.r.why[0] ? rp.r.why : strerror(-err));
 		ft_replay_close(&rp);
@@ -100,8 +100,8 @@ int ft_cmd_export(int argc, char **argv)
 		ft_replay_close(&rp);
 		return 1;
 	}
-	for (i = 0; i < rp.live.sample.nr_zones && nz < MAX_ZONES; i++) {
-		const struct ft_zi_zone *zi = rp.live.sample.zones[i].zi;
+	for (i = 0; i < rp.session.sample.nr_zones && nz < MAX_ZONES; i++) {
+		const struct ft_zi_zone *zi = rp.session.sample.zones[i].zi;
 
 		if (!ft_zi_populated(zi))
 			continue;
@@ -109,7 +109,7 @@ int ft_cmd_export(int argc, char **argv)
 		memcpy(zones[nz].name, zi->name, sizeof(zones[nz].name));
 		nz++;
 	}
-	values(&rp.live, prev);
+	values(&rp.session, prev);
 	if (fmt == 'c') {
 		printf("t_s,realtime_s,watermark_boost_factor");
 		for (i = 0; i < NR_COLS; i++)
@@ -125,13 +125,13 @@ int ft_cmd_export(int argc, char **argv)
 		ft_json_arr_begin(&j, "samples");
 	}
 	do {
-		const struct ft_live *l = &rp.live;
+		const struct ft_session *l = &rp.session;
 		const struct ft_knob_value *bv = &l->knobs[bk - ft_knobs];
-		double t = (double)(rp.t_last - rp.t_first) / 1e9;
+		double t = (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9;
 
 		values(l, now);
 		if (fmt == 'c') {
-			printf("%.3f,%.3f,", t, (double)rp.rt_last / 1e9);
+			printf("%.3f,%.3f,", t, (double)rp.session.tick_rt_ns / 1e9);
 			if (!bv->err)
 				printf("%lld", (long long)bv->num);
 			for (i = 0; i < NR_COLS; i++)
@@ -139,7 +139,7 @@ int ft_cmd_export(int argc, char **argv)
 		} else {
 			ft_json_obj_begin(&j, NULL);
 			ft_json_double(&j, "t_s", t);
-			ft_json_u64(&j, "realtime_ns", rp.rt_last);
+			ft_json_u64(&j, "realtime_ns", rp.session.tick_rt_ns);
 			if (bv->err)
 				ft_json_null(&j, "watermark_boost_factor");
 			else

@@ -13,9 +13,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collectors/file.h"
+#include "base/file.h"
 #include "controls/control.h"
-#include "tui/json.h"
+#include "base/json.h"
 
 static const char *type_name(const struct ft_knob *k)
 {
@@ -112,7 +112,7 @@ int ft_cmd_set(int argc, char **argv)
 			bad++;
 			continue;
 		}
-		if (k->type != FT_KNOB_TRIGGER && ft_knob_read(rootfd, k, &cur) == -ENOENT) {
+		if (k->type != FT_KNOB_TRIGGER && ft_ctl_read(rootfd, k, &cur) == -ENOENT) {
 			fprintf(stderr, "fragtop: %s: %s\n", k->name,
 				ft_knob_strerror(k, cur.err, err_txt, sizeof(err_txt)));
 			bad++;
@@ -185,7 +185,7 @@ static void get_json(int rootfd)
 		char txt[96];
 
 		if (k->type != FT_KNOB_TRIGGER)
-			ft_knob_read(rootfd, k, &v);
+			ft_ctl_read(rootfd, k, &v);
 		ft_json_obj_begin(&j, NULL);
 		ft_json_str(&j, "name", k->name);
 		ft_json_str(&j, "type", type_name(k));
@@ -249,7 +249,7 @@ static void get_table(int rootfd)
 			ft_knob_path(k, 0, path, sizeof(path));
 			snprintf(val, sizeof(val), "%s", faccessat(rootfd, path, F_OK, 0) ?
 				 "absent" : "(action)");
-		} else if (ft_knob_read(rootfd, k, &v)) {
+		} else if (ft_ctl_read(rootfd, k, &v)) {
 			ft_knob_strerror(k, v.err, val, sizeof(val));
 			if (v.err == -ENOENT)
 				snprintf(val, sizeof(val), "absent");
@@ -323,7 +323,7 @@ int ft_cmd_get(int argc, char **argv)
 			failed++;
 			continue;
 		}
-		if (ft_knob_read(rootfd, k, &v)) {
+		if (ft_ctl_read(rootfd, k, &v)) {
 			fprintf(stderr, "fragtop: %s: %s\n", k->name,
 				ft_knob_strerror(k, v.err, why, sizeof(why)));
 			failed++;

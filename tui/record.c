@@ -6,6 +6,8 @@
  */
 #include "tui/record.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -14,7 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
-#include "collectors/diag.h"
+#include "base/diag.h"
 #include "collectors/recorder.h"
 #include "tui/options.h"
 

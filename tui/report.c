@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
+/* `fragtop report` and `fragtop compare`: a built report (collectors/report.h) as text or JSON. */
 #include "tui/report.h"
 
 #include <errno.h>
@@ -9,169 +10,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "tui/json.h"
-
-static const char *const counter_names[FT_RC_NR] = {
-	[FT_RC_EXTFRAG] = "extfrag",
-	[FT_RC_FRAGMENTING] = "extfrag_fragmenting",
-	[FT_RC_OWNERSHIP] = "extfrag_change_ownership",
-	[FT_RC_THP_ALLOC] = "thp_fault_alloc",
-	[FT_RC_THP_FALLBACK] = "thp_fault_fallback",
-	[FT_RC_COMPACT_STALL] = "compact_stall",
-	[FT_RC_COMPACT_SUCCESS] = "compact_success",
-	[FT_RC_COMPACT_FAIL] = "compact_fail",
-	[FT_RC_RECLAIMS] = "direct_reclaims",
-	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
-	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
-};
-
-static void point(struct ft_report *rep, struct ft_rep_point *pt)
-{
-	const struct ft_live *l = &rep->rp.live;
-	uint64_t m[FT_M_NR] = { 0 };
-	static const struct { enum ft_rep_counter c; const char *name; } vm[] = {
-		{ FT_RC_THP_ALLOC, "thp_fault_alloc" },
-		{ FT_RC_THP_FALLBACK, "thp_fault_fallback" },
-		{ FT_RC_COMPACT_STALL, "compact_stall" },
-		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
-		{ FT_RC_COMPACT_FAIL, "compact_fail" },
-	};
-	size_t i;
-
-	memset(pt, 0, sizeof(*pt));
-	pt->t_ns = rep->rp.t_last;
-	if (l->tracing)
-		ft_events_metrics(&l->events, m);
-	pt->c[FT_RC_EXTFRAG] = (int64_t)m[FT_M_EXTFRAG];
-	pt->c[FT_RC_FRAGMENTING] = (int64_t)m[FT_M_FRAGMENTING];
-	pt->c[FT_RC_OWNERSHIP] = (int64_t)m[FT_M_OWNERSHIP];
-	pt->c[FT_RC_RECLAIMS] = (int64_t)m[FT_M_RECLAIM];
-	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
-	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
-	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
-		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i]))
-			pt->c[vm[i].c] = 0;
-	if (l->tracing)
-		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
-}
-
-static int64_t boost_now(const struct ft_report *rep)
-{
-	const struct ft_knob *k = ft_knob_find("watermark_boost_factor");
-	const struct ft_knob_value *v = &rep->rp.live.knobs[k - ft_knobs];
-
-	return v->err ? -1 : v->num;
-}
-
-static void hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b)
-{
-	int i;
-
-	out->count = a->count - b->count;
-	out->sum_us = a->sum_us - b->sum_us;
-	out->max_us = a->max_us;	/* an upper bound for the interval */
-	for (i = 0; i < FT_HIST_BUCKETS; i++)
-		out->bucket[i] = a->bucket[i] - b->bucket[i];
-	/* the interval's max: the top non-empty bucket's bound, capped by the overall max */
-	for (i = FT_HIST_BUCKETS - 1; i >= 0 && !out->bucket[i]; i--)
-		;
-	if (i >= 0 && ((2ull << i) - 1) < out->max_us)
-		out->max_us = (2ull << i) - 1;
-	if (i < 0)
-		out->max_us = 0;
-}
-
-int ft_report_build(struct ft_report *rep, const char *path)
-{
-	struct ft_rep_point prev;
-	char knob_prev[FT_LIVE_MAX_KNOBS][FT_KNOB_TEXT];
-	size_t seen = 0, k;
-	int err, lat;
-
-	memset(rep, 0, sizeof(*rep));
-	err = ft_replay_open(&rep->rp, path);
-	rep->rp.lean = 60;	/* zone layout once a minute is plenty for a report */
-	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
-		return err;
-	}
-	memset(&prev, 0, sizeof(prev));
-	memset(knob_prev, 0, sizeof(knob_prev));
-	while ((err = ft_replay_step(&rep->rp)) > 0) {
-		struct ft_rep_point now;
-		bool changed = false;
-		char opened[160] = "";
-
-		point(rep, &now);
-		if (!rep->have_first) {
-			/* the first tick is the baseline: rates start from it */
-			rep->first = now;
-			rep->have_first = true;
-			rep->boost_first = boost_now(rep);
-			rep->iv[0].from = now;
-			rep->iv[0].boost = rep->boost_first;
-			rep->nr_iv = 1;
-			prev = now;
-			seen = rep->rp.nr_audits;
-			for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++)
-				ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], knob_prev[k],
-						   sizeof(knob_prev[k]));
-			continue;
-		}
-		for (; seen < rep->rp.nr_audits; seen++) {
-			const struct ft_replay_audit *a = &rep->rp.audits[seen];
-
-			if (strcmp(a->outcome, "ok"))
-				continue;
-			changed = true;
-			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
-		}
-		/* a knob changed by someone else (a script, sysctl) opens an interval too */
-		for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++) {
-			char v[FT_KNOB_TEXT];
-
-			ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], v, sizeof(v));
-			if (strcmp(v, knob_prev[k]) && knob_prev[k][0] && v[0] && !changed) {
-				changed = true;
-				snprintf(opened, sizeof(opened), "%.40s %.32s -> %.32s (outside fragtop)",
-					 ft_knobs[k].name, knob_prev[k], v);
-			}
-		}
-		for (k = 0; k < ft_knobs_nr && k < FT_LIVE_MAX_KNOBS; k++)
-			ft_knob_value_text(&ft_knobs[k], &rep->rp.live.knobs[k], knob_prev[k],
-					   sizeof(knob_prev[k]));
-		if (changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
-			/* the change happened between the previous tick and this one */
-			rep->iv[rep->nr_iv - 1].to = prev;
-			rep->iv[rep->nr_iv].from = prev;
-			rep->iv[rep->nr_iv].boost = boost_now(rep);
-			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", opened);
-			rep->nr_iv++;
-		}
-		prev = now;
-	}
-	if (err < 0) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
-		return err;
-	}
-	if (!rep->have_first) {
-		fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
-			rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
-		return -ENODATA;
-	}
-	point(rep, &rep->last);
-	rep->iv[rep->nr_iv - 1].to = rep->last;
-	for (lat = 0; lat < FT_LAT_NR; lat++)
-		rep->lat_present[lat] = rep->rp.live.tracing &&
-			ft_trace_has(&rep->rp.live.trace, lat == FT_LAT_COMPACTION ? FT_EV_COMPACT_END :
-				     lat == FT_LAT_RECLAIM ? FT_EV_RECLAIM_END : FT_EV_FRAG_STALL);
-	return 0;
-}
-
-void ft_report_release(struct ft_report *rep)
-{
-	ft_replay_close(&rep->rp);
-}
+#include "base/json.h"
 
 static double secs(const struct ft_report *rep, uint64_t t)
 {
@@ -218,7 +57,7 @@ static void print_lat_line(const char *name, const struct ft_hist *h, bool prese
 static void report_text(const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
-	const struct ft_live *l = &rp->live;
+	const struct ft_session *l = &rp->session;
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	char t1[64], t2[32], v[64];
 	double dur = secs(rep, rep->last.t_ns);
@@ -227,8 +66,8 @@ static void report_text(const struct ft_report *rep)
 
 	printf("recording %s\n", rp->path);
 	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
-	       when(rp->rt_first, t1, sizeof(t1)));
-	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rp->ticks,
+	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
+	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rp->session.ticks,
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
@@ -276,14 +115,14 @@ static void report_text(const struct ft_report *rep)
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			struct ft_hist h;
 
-			hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
 			print_lat_line(ft_lat_names[lat], &h, rep->lat_present[lat]);
 		}
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			struct ft_hist h;
 			int bk, last = -1;
 
-			hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
 			for (bk = 0; bk < FT_HIST_BUCKETS; bk++)
 				if (h.bucket[bk])
 					last = bk;
@@ -296,9 +135,9 @@ static void report_text(const struct ft_report *rep)
 			printf("\n");
 		}
 	}
-	printf("\ncontrol changes    %zu\n", rp->nr_audits);
-	for (i = 0; i < rp->nr_audits; i++) {
-		const struct ft_replay_audit *au = &rp->audits[i];
+	printf("\ncontrol changes    %zu\n", rp->session.nr_audits);
+	for (i = 0; i < rp->session.nr_audits; i++) {
+		const struct ft_session_audit *au = &rp->session.audits[i];
 
 		printf("  %+8.1fs  %-7s %-9s %s\n", (double)((int64_t)au->t_ns - (int64_t)rep->first.t_ns) / 1e9,
 		       au->how, au->outcome, au->msg);
@@ -313,7 +152,7 @@ static void report_text(const struct ft_report *rep)
 		struct ft_hist h;
 		char thp[16];
 
-		hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
+		ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
 		fmt_pct(thp, sizeof(thp), pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 					      y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] +
 					      y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]));
@@ -356,7 +195,7 @@ static void json_counters(struct ft_json *j, const struct ft_rep_point *from, co
 	int c;
 
 	for (c = 0; c < FT_RC_NR; c++)
-		ft_json_i64(j, counter_names[c], to->c[c] - from->c[c]);
+		ft_json_i64(j, ft_rep_counter_names[c], to->c[c] - from->c[c]);
 	ft_json_double(j, "thp_fault_success", pct(to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC],
 		       to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC] +
 		       to->c[FT_RC_THP_FALLBACK] - from->c[FT_RC_THP_FALLBACK]) / 100);
@@ -368,7 +207,7 @@ static void json_counters(struct ft_json *j, const struct ft_rep_point *from, co
 static void report_json(const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
-	const struct ft_live *l = &rp->live;
+	const struct ft_session *l = &rp->session;
 	struct ft_json j;
 	size_t i;
 	int k, lat;
@@ -378,9 +217,9 @@ static void report_json(const struct ft_report *rep)
 	ft_json_str(&j, "file", rp->path);
 	ft_json_str(&j, "hostname", l->host.hostname);
 	ft_json_str(&j, "kernel", l->host.release);
-	ft_json_u64(&j, "start_realtime_ns", rp->rt_first);
+	ft_json_u64(&j, "start_realtime_ns", rp->session.first_rt_ns);
 	ft_json_double(&j, "duration_s", secs(rep, rep->last.t_ns));
-	ft_json_u64(&j, "samples", rp->ticks);
+	ft_json_u64(&j, "samples", rp->session.ticks);
 	ft_json_obj_begin(&j, "recording");
 	ft_json_bool(&j, "clean", rp->r.clean);
 	ft_json_bool(&j, "truncated", rp->r.truncated);
@@ -408,7 +247,7 @@ static void report_json(const struct ft_report *rep)
 	for (lat = 0; lat < FT_LAT_NR; lat++) {
 		struct ft_hist h;
 
-		hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+		ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
 		json_hist(&j, ft_lat_names[lat], &h, rep->lat_present[lat]);
 	}
 	ft_json_obj_end(&j);
@@ -428,8 +267,8 @@ static void report_json(const struct ft_report *rep)
 	}
 	ft_json_arr_end(&j);
 	ft_json_arr_begin(&j, "controls");
-	for (i = 0; i < rp->nr_audits; i++) {
-		const struct ft_replay_audit *a = &rp->audits[i];
+	for (i = 0; i < rp->session.nr_audits; i++) {
+		const struct ft_session_audit *a = &rp->session.audits[i];
 
 		ft_json_obj_begin(&j, NULL);
 		ft_json_double(&j, "t_s", (double)((int64_t)a->t_ns - (int64_t)rep->first.t_ns) / 1e9);
@@ -459,7 +298,7 @@ static void report_json(const struct ft_report *rep)
 			struct ft_hist h;
 			char key[48];
 
-			hist_sub(&h, &iv->to.lat[lat], &iv->from.lat[lat]);
+			ft_hist_sub(&h, &iv->to.lat[lat], &iv->from.lat[lat]);
 			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
 			json_hist(&j, key, &h, rep->lat_present[lat]);
 		}
@@ -529,11 +368,11 @@ static void rows_of(const struct ft_report *r, double v[12])
 	const int64_t *x = r->first.c, *y = r->last.c;
 	struct ft_hist hc, hr, hs;
 
-	hist_sub(&hc, &r->last.lat[FT_LAT_COMPACTION], &r->first.lat[FT_LAT_COMPACTION]);
-	hist_sub(&hr, &r->last.lat[FT_LAT_RECLAIM], &r->first.lat[FT_LAT_RECLAIM]);
-	hist_sub(&hs, &r->last.lat[FT_LAT_FRAG_STALL], &r->first.lat[FT_LAT_FRAG_STALL]);
-	v[0] = r->rp.live.tracing ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) : NAN;
-	v[1] = r->rp.live.tracing ? (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]) : NAN;
+	ft_hist_sub(&hc, &r->last.lat[FT_LAT_COMPACTION], &r->first.lat[FT_LAT_COMPACTION]);
+	ft_hist_sub(&hr, &r->last.lat[FT_LAT_RECLAIM], &r->first.lat[FT_LAT_RECLAIM]);
+	ft_hist_sub(&hs, &r->last.lat[FT_LAT_FRAG_STALL], &r->first.lat[FT_LAT_FRAG_STALL]);
+	v[0] = r->rp.session.tracing ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) : NAN;
+	v[1] = r->rp.session.tracing ? (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]) : NAN;
 	v[2] = pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 		   y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
 	v[3] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);

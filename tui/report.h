@@ -1,54 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/*
- * `fragtop report FILE` and `fragtop compare A B`: a recording replayed
- * through the model and summed up like the tables of the kernel patches
- * that motivate fragtop, overall and per interval between control changes.
- */
+/* `fragtop report FILE`, `fragtop compare A B` and `fragtop export FILE`. */
 #ifndef FT_TUI_REPORT_H
 #define FT_TUI_REPORT_H
 
-#include <stdbool.h>
-#include <stdint.h>
-
-#include "collectors/replay.h"
-
-/* Counters whose difference over an interval is reported. */
-enum ft_rep_counter {
-	FT_RC_EXTFRAG, FT_RC_FRAGMENTING, FT_RC_OWNERSHIP,
-	FT_RC_THP_ALLOC, FT_RC_THP_FALLBACK,
-	FT_RC_COMPACT_STALL, FT_RC_COMPACT_SUCCESS, FT_RC_COMPACT_FAIL,
-	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS,
-	FT_RC_NR
-};
-
-struct ft_rep_point {			/* the counters at one tick */
-	uint64_t t_ns;
-	int64_t c[FT_RC_NR];
-	struct ft_hist lat[FT_LAT_NR];
-};
-
-struct ft_rep_interval {
-	struct ft_rep_point from, to;
-	int64_t boost;			/* watermark_boost_factor in it; -1 unknown */
-	char opened_by[160];		/* the change that started it; "" for the first */
-};
-
-#define FT_REP_MAX_INTERVALS 256
-
-struct ft_report {
-	struct ft_replay rp;		/* at the end of the recording */
-	struct ft_rep_point first, last;
-	bool have_first;
-	int64_t boost_first;
-	struct ft_rep_interval iv[FT_REP_MAX_INTERVALS];
-	int nr_iv;
-	bool lat_present[FT_LAT_NR];
-	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
-};
-
-/* Replay @path to its end.  0 or -errno (with a message on stderr). */
-int ft_report_build(struct ft_report *rep, const char *path);
-void ft_report_release(struct ft_report *rep);
+#include "collectors/report.h"
 
 int ft_cmd_report(int argc, char **argv);
 int ft_cmd_compare(int argc, char **argv);

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tui/snapshot.h"
 
+#include "base/clock.h"
+
 #include <errno.h>
 #include <getopt.h>
 #include <math.h>
@@ -11,7 +13,7 @@
 
 #include "collectors/procname.h"
 #include "model/frag.h"
-#include "tui/json.h"
+#include "base/json.h"
 #include "tui/options.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
@@ -41,9 +43,9 @@ static const struct ft_pbmap_zone *map_zone(const struct ft_live *l, const struc
 {
 	size_t i;
 
-	for (i = 0; i < l->map.nr; i++)
-		if (l->map.zones[i].node == zi->node && !strcmp(l->map.zones[i].name, zi->name))
-			return &l->map.zones[i];
+	for (i = 0; i < l->session.map.nr; i++)
+		if (l->session.map.zones[i].node == zi->node && !strcmp(l->session.map.zones[i].name, zi->name))
+			return &l->session.map.zones[i];
 	return NULL;
 }
 
@@ -84,7 +86,7 @@ static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, i
 
 static void json_zone(struct ft_json *j, const struct ft_live *l, const struct ft_zone *z)
 {
-	const struct ft_sample *s = &l->sample;
+	const struct ft_sample *s = &l->session.sample;
 	const struct ft_zi_zone *zi = z->zi;
 	const struct ft_pagetypeinfo *pti = &s->pti;
 	int t;
@@ -151,7 +153,7 @@ static void json_zone(struct ft_json *j, const struct ft_live *l, const struct f
 		ft_json_null(j, "mixed_blocks_by_type");
 	}
 	if (l->map_scan)
-		json_pageblocks(j, l->map_err ? NULL : map_zone(l, zi), l->map.order);
+		json_pageblocks(j, l->map_err ? NULL : map_zone(l, zi), l->session.map.order);
 	ft_json_obj_end(j);
 }
 
@@ -160,15 +162,15 @@ static void json_knobs(struct ft_json *j, const struct ft_live *l)
 	size_t i;
 
 	ft_json_obj_begin(j, "sysctl");
-	for (i = 0; i < ft_knobs_nr && i < FT_LIVE_MAX_KNOBS; i++)
-		if (ft_knobs[i].type == FT_KNOB_INT && !l->knobs[i].err)
-			ft_json_i64(j, ft_knobs[i].name, l->knobs[i].num);
+	for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++)
+		if (ft_knobs[i].type == FT_KNOB_INT && !l->session.knobs[i].err)
+			ft_json_i64(j, ft_knobs[i].name, l->session.knobs[i].num);
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "thp");
-	for (i = 0; i < ft_knobs_nr && i < FT_LIVE_MAX_KNOBS; i++) {
-		const struct ft_selector *sel = &l->knobs[i].sel;
+	for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {
+		const struct ft_selector *sel = &l->session.knobs[i].sel;
 
-		if (ft_knobs[i].type != FT_KNOB_SELECT || l->knobs[i].err)
+		if (ft_knobs[i].type != FT_KNOB_SELECT || l->session.knobs[i].err)
 			continue;
 		/* "thp_enabled" -> "enabled" */
 		ft_json_str(j, ft_knobs[i].name + 4, sel->options[sel->selected]);
@@ -212,9 +214,8 @@ static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *
 
 static void json_events(struct ft_json *j, const struct ft_live *l)
 {
-	const struct ft_events *ev = &l->events;
-	const struct ft_sample *s = &l->sample;
-	struct ft_procname *pn = (struct ft_procname *)&l->procname;
+	const struct ft_events *ev = &l->session.events;
+	const struct ft_sample *s = &l->session.sample;
 	char a[16], b[16];
 	int i, k;
 	static const enum ft_trace_event lat_event[FT_LAT_NR] = {
@@ -223,18 +224,18 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
 	};
 
-	if (!l->tracing) {
+	if (!l->session.tracing) {
 		ft_json_null(j, "events");
 		ft_json_null(j, "latency");
-		ft_json_str(j, "trace_error", l->trace_err ? ft_trace_strerror(l->trace_err) :
+		ft_json_str(j, "trace_error", l->session.trace_err ? ft_trace_strerror(l->session.trace_err) :
 			    "not traced (use --interval SECS)");
 		return;
 	}
 	ft_json_obj_begin(j, "events");
-	ft_json_u64(j, "lost", l->lost);
+	ft_json_u64(j, "lost", l->session.lost);
 	ft_json_obj_begin(j, "available");
 	for (i = 0; i < FT_EV_NR; i++)
-		ft_json_bool(j, ft_trace_events[i].event, ft_trace_has(&l->trace, i));
+		ft_json_bool(j, ft_trace_events[i].event, ft_session_has_event(&l->session, i));
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "extfrag");
 	json_counts(j, &ev->extfrag);
@@ -268,10 +269,16 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		int n = 0;
 
 		for (i = 0; i < ev->nr_pids; i++) {
-			int pos = n < 10 ? n++ : 9;
+			int pos;
 
-			if (n == 10 && pos == 9 && ev->pids[i].count <= top[9].count)
-				continue;
+			/* full: only a pid above the tenth replaces it */
+			if (n == 10) {
+				if (ev->pids[i].count <= top[9].count)
+					continue;
+				pos = 9;
+			} else {
+				pos = n++;
+			}
 			top[pos] = ev->pids[i];
 			while (pos > 0 && top[pos].count > top[pos - 1].count) {
 				struct ft_pid_count t = top[pos];
@@ -283,7 +290,8 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		for (i = 0; i < n; i++) {
 			ft_json_obj_begin(j, NULL);
 			ft_json_i64(j, "pid", top[i].pid);
-			ft_json_str(j, "comm", ft_procname_get(pn, top[i].pid));
+			ft_json_str(j, "comm", ft_session_name(&l->session, top[i].pid) ?
+				    ft_session_name(&l->session, top[i].pid) : "?");
 			ft_json_u64(j, "count", top[i].count);
 			ft_json_u64(j, "fragmenting", top[i].fragmenting);
 			ft_json_obj_end(j);
@@ -293,7 +301,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "compaction_status");
 	for (i = 0; i < ev->nr_compact_status; i++)
-		ft_json_u64(j, l->trace.dec.status_name[i], ev->compact_status[i]);
+		ft_json_u64(j, l->session.dec.status_name[i], ev->compact_status[i]);
 	if (ev->compact_status[FT_MAX_STATUS])
 		ft_json_u64(j, "unknown", ev->compact_status[FT_MAX_STATUS]);
 	ft_json_obj_end(j);
@@ -304,7 +312,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "latency");
 	for (i = 0; i < FT_LAT_NR; i++) {
-		if (!ft_trace_has(&l->trace, lat_event[i]))
+		if (!ft_session_has_event(&l->session, lat_event[i]))
 			ft_json_null(j, ft_lat_names[i]);	/* absent on this kernel */
 		else
 			json_hist(j, ft_lat_names[i], &ev->lat[i]);
@@ -314,7 +322,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 
 void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 {
-	const struct ft_sample *s = &l->sample;
+	const struct ft_sample *s = &l->session.sample;
 	struct ft_json j;
 	size_t i;
 	int r;
@@ -322,8 +330,8 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	ft_json_init(&j, f, true);
 	ft_json_obj_begin(&j, NULL);
 	ft_json_str(&j, "fragtop_version", FT_VERSION);
-	ft_json_str(&j, "hostname", l->host.hostname);
-	ft_json_str(&j, "kernel", l->host.release);
+	ft_json_str(&j, "hostname", l->session.host.hostname);
+	ft_json_str(&j, "kernel", l->session.host.release);
 	ft_json_str(&j, "root", l->root);
 	ft_json_i64(&j, "time", (int64_t)time(NULL));
 	if (s->pageblock_order >= 0)
@@ -376,13 +384,13 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 
 void ft_snapshot_table(FILE *f, const struct ft_live *l)
 {
-	const struct ft_sample *s = &l->sample;
+	const struct ft_sample *s = &l->session.sample;
 	char buf[32];
 	size_t i;
 	int o, t;
 
 	fprintf(f, "fragtop %s  host %s  kernel %s  pageblock order %d\n",
-		FT_VERSION, l->host.hostname, l->host.release, s->pageblock_order);
+		FT_VERSION, l->session.host.hostname, l->session.host.release, s->pageblock_order);
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
 		const struct ft_zi_zone *zi = z->zi;

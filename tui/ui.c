@@ -6,6 +6,8 @@
  */
 #include "tui/ui.h"
 
+#include "base/clock.h"
+
 #include <curses.h>
 #include <errno.h>
 #include <getopt.h>
@@ -17,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "collectors/diag.h"
+#include "base/diag.h"
 #include "collectors/replay.h"
 #include "tui/draw.h"
 #include "tui/options.h"
@@ -67,29 +69,6 @@ static void diag_to_status(enum ft_diag_level level, const char *msg, void *ctx)
 	ft_ui_status(ctx, level, "%s", msg);
 }
 
-/* Recording bounds: first tick and last record, monotonic ns. */
-static void replay_bounds(const struct ft_ui *ui, uint64_t *t0, uint64_t *t1)
-{
-	const struct ft_rec_reader *r = &ui->rp->r;
-	size_t i;
-
-	*t0 = ui->rp->t_first;
-	*t1 = *t0;
-	for (i = r->nr; i-- > 0;)
-		if (r->chunks[i].c.type == FT_RC_DATA) {
-			*t1 = r->chunks[i].c.t_last;
-			break;
-		}
-	if (!*t0)
-		for (i = 0; i < r->nr; i++)
-			if (r->chunks[i].c.type == FT_RC_DATA) {
-				*t0 = r->chunks[i].c.t_first;
-				break;
-			}
-	if (*t1 < *t0)
-		*t1 = *t0;
-}
-
 /* "REPLAY [#####-----] 45/109s x4" on the right of the header. */
 static void draw_timeline(struct ft_ui *ui)
 {
@@ -98,9 +77,9 @@ static void draw_timeline(struct ft_ui *ui)
 	char bar[24];
 	int w = 20, fill, x;
 
-	replay_bounds(ui, &t0, &t1);
+	ft_replay_bounds(ui->rp, &t0, &t1);
 	len = (double)(t1 - t0) / 1e9;
-	pos = ui->rp->t_last > t0 ? (double)(ui->rp->t_last - t0) / 1e9 : 0;
+	pos = ui->rp->session.tick_t_ns > t0 ? (double)(ui->rp->session.tick_t_ns - t0) / 1e9 : 0;
 	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
 	if (fill > w)
 		fill = w;
@@ -115,7 +94,7 @@ static void draw_timeline(struct ft_ui *ui)
 
 static void draw_header(struct ft_ui *ui)
 {
-	const struct ft_live *l = ui->l;
+	const struct ft_session *l = ui->s;
 	const struct ft_sample *s = &l->sample;
 	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
 	const struct ft_knob_value *bv = &l->knobs[boost - ft_knobs];
@@ -123,11 +102,11 @@ static void draw_header(struct ft_ui *ui)
 	double age;
 	int i, x;
 
-	if (l->host.mem_total_kb) {
+	if (ui->live && ui->live->host.mem_total_kb) {
 		char a[16], b[16];
 
-		ft_fmt_pages(a, sizeof(a), l->host.mem_avail_kb / 4, 4096);
-		ft_fmt_pages(b, sizeof(b), l->host.mem_total_kb / 4, 4096);
+		ft_fmt_pages(a, sizeof(a), ui->live->host.mem_avail_kb / 4, 4096);
+		ft_fmt_pages(b, sizeof(b), ui->live->host.mem_total_kb / 4, 4096);
 		snprintf(mem, sizeof(mem), "avail %s of %s", a, b);
 	}
 	if (!bv->err)
@@ -147,7 +126,7 @@ static void draw_header(struct ft_ui *ui)
 		ft_put(0, COLS - 14, ft_attr(FT_C_BAD) | A_BOLD, " REC ");
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
-	else if (strcmp(l->root, "/") && !ui->rp)
+	else if (ui->live && strcmp(ui->live->root, "/"))
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
 	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");
@@ -157,7 +136,7 @@ static void draw_header(struct ft_ui *ui)
 		char extra[48] = "";
 
 		if (i == FT_SRC_PAGETYPEINFO && ok) {
-			age = ft_live_pti_age(l, ui->rp ? l->sample.t_ns : ft_now_ns());
+			age = ft_session_pti_age(l);
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
 		} else if (!ok && s->err[i]) {
 			snprintf(extra, sizeof(extra), ": %s",
@@ -293,12 +272,36 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 	return false;
 }
 
+const char *ft_ui_comm(const struct ft_session *s, int pid)
+{
+	const char *c = ft_session_name(s, pid);
+
+	return c ? c : "?";
+}
+
+void ft_ui_read_knobs(struct ft_ui *ui)
+{
+	if (ui->live)
+		ft_live_read_knobs(ui->live);
+}
+
 void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a)
 {
-	ft_live_read_knobs(ui->l);
+	ft_ui_read_knobs(ui);
 	if (!a)
 		return;
 	ft_ui_status(ui, a->outcome == FT_CTL_OK ? FT_DIAG_INFO : FT_DIAG_WARN, "%s", a->msg);
+}
+
+/* Every control change becomes an input of the live session (and of a recording). */
+static void on_audit(const struct ft_audit *a, void *ctx)
+{
+	struct ft_ui *ui = ctx;
+	char text[1024];
+	int n = ft_audit_text(a, text, sizeof(text));
+
+	if (ui->live && n > 0)
+		ft_live_audit(ui->live, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 }
 
 static void boost_step(struct ft_ui *ui, int dir)
@@ -314,14 +317,12 @@ static int start_recording(struct ft_ui *ui, const char *path)
 	int err;
 
 	ui->rec = calloc(1, sizeof(*ui->rec));
-	err = ui->rec ? ft_recorder_start(ui->rec, ui->l, path, false) : -ENOMEM;
+	err = ui->rec ? ft_recorder_start(ui->rec, ui->live, path, false) : -ENOMEM;
 	if (err) {
 		free(ui->rec);
 		ui->rec = NULL;
 		return err;
 	}
-	ui->ctl->hook = ft_recorder_audit;
-	ui->ctl->hook_ctx = ui->rec;
 	return 0;
 }
 
@@ -330,7 +331,6 @@ static int stop_recording(struct ft_ui *ui, char *msg, size_t sz)
 {
 	int err;
 
-	ui->ctl->hook = NULL;
 	err = ft_recorder_stop(ui->rec);
 	snprintf(msg, sz, "recorded %llu ticks to %.1024s (%llu bytes)%s%s",
 		 (unsigned long long)ui->rec->ticks, ui->rec->path,
@@ -407,7 +407,7 @@ static void handle_key(struct ft_ui *ui, int ch)
 		ask_interval(ui);
 		return;
 	case 'p':
-		ft_live_tick(&ui->live, true);
+		ft_live_tick(ui->live, true);
 		ft_ui_status(ui, FT_DIAG_INFO, "pagetypeinfo read");
 		return;
 	case '1':
@@ -471,7 +471,7 @@ static void finish_controls(struct ft_ui *ui)
 		struct ft_knob_value v;
 		char now[FT_KNOB_TEXT];
 
-		if (!ui->ctl->orig[i][0] || ft_knob_read(ui->ctl->rootfd, &ft_knobs[i], &v))
+		if (!ui->ctl->orig[i][0] || ft_ctl_read(ui->ctl->rootfd, &ft_knobs[i], &v))
 			continue;
 		ft_knob_value_text(&ft_knobs[i], &v, now, sizeof(now));
 		if (strcmp(now, ui->ctl->orig[i]))
@@ -592,46 +592,53 @@ int ft_cmd_top(int argc, char **argv)
 		free(ui);
 		return 1;
 	}
-	err = ft_live_open(&ui->live, root, ui->pti_interval);
+	ui->live = calloc(1, sizeof(*ui->live));
+	err = ui->live ? ft_live_open(ui->live, root, ui->pti_interval) : -ENOMEM;
 	if (err) {
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
+		free(ui->live);
 		free(ui);
 		return 1;
 	}
-	ui->live.map_rate = map_rate;
-	ui->l = &ui->live;
+	ui->live->map_rate = map_rate;
+	ui->s = &ui->live->session;
 	ui->ctl = malloc(sizeof(*ui->ctl));
 	if (!ui->ctl) {
 		fprintf(stderr, "fragtop: out of memory\n");
-		ft_live_close(&ui->live);
+		ft_live_close(ui->live);
+		free(ui->live);
 		free(ui);
 		return 1;
 	}
-	ft_ctl_init(ui->ctl, ui->live.procfs.rootfd,
+	ft_ctl_init(ui->ctl, ui->live->procfs.rootfd,
 		    read_only ? "fragtop runs --read-only" :
 		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
 		    NULL);
+	ui->ctl->hook = on_audit;
+	ui->ctl->hook_ctx = ui;
 	ft_diag_set_hook(diag_to_status, ui);
 
 	ft_opt_catch_stop_signals(on_signal);
 
 	if (!curses_start(ui, color)) {
-		ft_live_close(&ui->live);
+		ft_live_close(ui->live);
+		free(ui->live);
 		free(ui->ctl);
 		free(ui);
 		return 1;
 	}
 
-	ft_live_tick(&ui->live, false);
+	ft_live_tick(ui->live, false);
 	if (trace)
-		ft_live_trace_start(&ui->live, buffer_kb);
+		ft_live_trace_start(ui->live, buffer_kb);
 	if (record_path) {
 		err = start_recording(ui, record_path);
 		if (err) {
 			endwin();
 			fprintf(stderr, "fragtop: cannot record to %s: %s%s\n", record_path, strerror(-err),
 				err == -EEXIST ? " (fragtop record --force overwrites)" : "");
-			ft_live_close(&ui->live);
+			ft_live_close(ui->live);
+			free(ui->live);
 			free(ui->ctl);
 			free(ui);
 			return 1;
@@ -644,7 +651,7 @@ int ft_cmd_top(int argc, char **argv)
 		int ch;
 
 		if (!ui->paused && now >= next) {
-			ft_live_tick(&ui->live, false);
+			ft_live_tick(ui->live, false);
 			next = now + (uint64_t)(ui->interval * 1e9);
 			now = ft_now_ns();
 		}
@@ -653,21 +660,21 @@ int ft_cmd_top(int argc, char **argv)
 		{
 			int ms = ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1;
 
-			if (ui->live.tracing && ms > 250)
+			if (ui->live->tracing && ms > 250)
 				ms = 250;
 			timeout(ms);
 		}
 		ch = getch();
-		ft_live_trace_poll(&ui->live);
+		ft_live_trace_poll(ui->live);
 		/* the map is scanned only while it is on screen */
 		{
 			bool want = ui->view == &ft_view_map ||
 				    (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
 
-			if (want != ui->live.map_scan)
-				ft_live_map_enable(&ui->live, want);
+			if (want != ui->live->map_scan)
+				ft_live_map_enable(ui->live, want);
 			if (!ui->paused)
-				ft_live_map_poll(&ui->live);
+				ft_live_map_poll(ui->live);
 		}
 		if (ch != ERR) {
 			handle_key(ui, ch);
@@ -682,13 +689,14 @@ int ft_cmd_top(int argc, char **argv)
 		char msg[1200];
 
 		/* a last tick: the events since the previous one go into the file */
-		if (ui->live.tracing)
-			ft_trace_stop(&ui->live.trace);
-		ft_live_tick(&ui->live, false);
+		if (ui->live->tracing)
+			ft_trace_stop(&ui->live->trace);
+		ft_live_tick(ui->live, false);
 		stop_recording(ui, msg, sizeof(msg));
 		fprintf(stderr, "fragtop: %s\n", msg);
 	}
-	ft_live_close(&ui->live);
+	ft_live_close(ui->live);
+	free(ui->live);
 	free(ui->ctl);
 	free(ui);
 	return got_signal ? 128 + got_signal : 0;
@@ -701,38 +709,18 @@ usage:
 
 /* ---- fragtop replay ---- */
 
-/* Replay from the start up to the first tick at or after @t_ns. */
+/* Go to the first tick at or after @t_ns (from the nearest checkpoint). */
 static void replay_seek_time(struct ft_ui *ui, uint64_t t_ns)
 {
-	struct ft_replay *rp = ui->rp;
-	char path[4096];
-
-	if (t_ns <= rp->t_last || !rp->ticks) {
-		snprintf(path, sizeof(path), "%s", rp->path);
-		ft_replay_close(rp);
-		if (ft_replay_open(rp, path)) {
-			ft_ui_status(ui, FT_DIAG_WARN, "cannot reopen %s", path);
-			return;
-		}
-	}
-	while (rp->t_last < t_ns && ft_replay_step(rp) > 0)
-		;
+	if (ft_replay_seek_time(ui->rp, t_ns) < 0)
+		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
 }
 
-/* Replay from the start up to tick number @n (1 = the first). */
+/* Go to tick number @n (1 = the first). */
 static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
 {
-	struct ft_replay *rp = ui->rp;
-	char path[4096];
-
-	if (n <= rp->ticks) {
-		snprintf(path, sizeof(path), "%s", rp->path);
-		ft_replay_close(rp);
-		if (ft_replay_open(rp, path))
-			return;
-	}
-	while (rp->ticks < n && ft_replay_step(rp) > 0)
-		;
+	if (ft_replay_seek_tick(ui->rp, n) < 0)
+		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
 }
 
 static void replay_ask_seek(struct ft_ui *ui)
@@ -743,7 +731,7 @@ static void replay_ask_seek(struct ft_ui *ui)
 
 	if (!ft_ui_prompt("seek to (seconds from the start, or N%): ", buf, sizeof(buf)))
 		return;
-	replay_bounds(ui, &t0, &t1);
+	ft_replay_bounds(ui->rp, &t0, &t1);
 	v = strtod(buf, &end);
 	if (end == buf || (*end && strcmp(end, "%")) || v < 0 || (*end == '%' && v > 100)) {
 		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is neither seconds nor a percentage", buf);
@@ -752,8 +740,8 @@ static void replay_ask_seek(struct ft_ui *ui)
 	if (*end == '%')
 		v = v / 100 * (double)(t1 - t0) / 1e9;
 	replay_seek_time(ui, t0 + (uint64_t)(v * 1e9));
-	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->t_last - t0) / 1e9,
-		     (unsigned long long)ui->rp->ticks);
+	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
+		     (unsigned long long)ui->rp->session.ticks);
 }
 
 static bool replay_key(struct ft_ui *ui, int ch)
@@ -770,8 +758,8 @@ static bool replay_key(struct ft_ui *ui, int ch)
 	case ',':
 	case KEY_SLEFT:
 		ui->paused = true;
-		if (rp->ticks > 1)
-			replay_seek_tick(ui, rp->ticks - 1);
+		if (rp->session.ticks > 1)
+			replay_seek_tick(ui, rp->session.ticks - 1);
 		return true;
 	case '>':
 		ui->speed = ui->speed * 2 > 1000 ? 1000 : ui->speed * 2;
@@ -785,13 +773,13 @@ static bool replay_key(struct ft_ui *ui, int ch)
 		replay_ask_seek(ui);
 		return true;
 	case 'n': {
-		size_t have = rp->nr_audits;
+		size_t have = rp->session.nr_audits;
 
-		while (rp->nr_audits == have && ft_replay_step(rp) > 0)
+		while (rp->session.nr_audits == have && ft_replay_step(rp) > 0)
 			;
-		if (rp->nr_audits > have)
+		if (rp->session.nr_audits > have)
 			ft_ui_status(ui, FT_DIAG_INFO, "control change: %s (%s)",
-				     rp->audits[have].msg, rp->audits[have].outcome);
+				     rp->session.audits[have].msg, rp->session.audits[have].outcome);
 		else
 			ft_ui_status(ui, FT_DIAG_INFO, "no control change after this point");
 		ui->paused = true;
@@ -875,7 +863,7 @@ int ft_cmd_replay(int argc, char **argv)
 		fprintf(stderr, "fragtop: out of memory\n");
 		return 1;
 	}
-	err = ft_replay_open(ui->rp, argv[optind]);
+	err = ft_replay_open(ui->rp, argv[optind], 0);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", argv[optind],
 			ui->rp->r.why[0] ? ui->rp->r.why : strerror(-err));
@@ -891,7 +879,7 @@ int ft_cmd_replay(int argc, char **argv)
 		free(ui);
 		return 1;
 	}
-	ui->l = &ui->rp->live;
+	ui->s = &ui->rp->session;
 	ui->speed = speed;
 	ui->interval = 1;
 	ui->ctl = calloc(1, sizeof(*ui->ctl));
@@ -915,14 +903,14 @@ int ft_cmd_replay(int argc, char **argv)
 		int ch, ms;
 
 		if (!ui->paused && !at_end && now >= next) {
-			uint64_t before = ui->rp->t_last;
+			uint64_t before = ui->rp->session.tick_t_ns;
 
 			if (ft_replay_step(ui->rp) <= 0) {
 				at_end = true;
 				ui->paused = true;
 				ft_ui_status(ui, FT_DIAG_INFO, "end of the recording (, steps back, T seeks)");
 			} else {
-				uint64_t dt = ui->rp->t_last > before ? ui->rp->t_last - before : 1000000000ull;
+				uint64_t dt = ui->rp->session.tick_t_ns > before ? ui->rp->session.tick_t_ns - before : 1000000000ull;
 
 				next = now + (uint64_t)((double)dt / ui->speed);
 			}

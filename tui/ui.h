@@ -7,7 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-#include "collectors/diag.h"
+#include "base/diag.h"
 #include "collectors/live.h"
 #include "collectors/recorder.h"
 #include "controls/control.h"
@@ -17,9 +17,9 @@ struct ft_view;
 struct ft_replay;
 
 struct ft_ui {
-	struct ft_live live;		/* the live host (unused in replay) */
-	struct ft_live *l;		/* what the views show: &live, or the replay's */
-	struct ft_replay *rp;		/* fragtop replay: the recording; NULL live */
+	struct ft_live *live;		/* the live source; NULL in replay */
+	struct ft_replay *rp;		/* the replay source; NULL live */
+	struct ft_session *s;		/* what the views show: the source's session */
 	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */
 	double pti_interval;		/* seconds between pagetypeinfo reads */
@@ -58,6 +58,12 @@ bool ft_ui_prompt(const char *question, char *buf, int sz);
 
 /* A y/N question on the status row; true only for y or Y. */
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* The command of @pid as the session knows it ("?" if unknown), safe to print. */
+const char *ft_ui_comm(const struct ft_session *s, int pid);
+
+/* Re-read the knobs now (live only): after a control change. */
+void ft_ui_read_knobs(struct ft_ui *ui);
 
 /* After a control change: re-read the knobs, report the outcome. */
 void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a);

@@ -21,7 +21,7 @@ static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 
 static void controls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = ui->l;
+	const struct ft_session *ss = ui->s;
 	int y = top, bottom = top + height, rows;
 	size_t i, n;
 
@@ -31,7 +31,7 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 	       "range", "unit");
 	for (i = 0; i < ft_knobs_nr && y < bottom; i++, y++) {
 		const struct ft_knob *k = &ft_knobs[i];
-		const struct ft_knob_value *v = &l->knobs[i];
+		const struct ft_knob_value *v = &ss->knobs[i];
 		char val[96], def[24] = "-", range[96];
 		unsigned int attr = A_NORMAL;
 		bool changed;
@@ -60,7 +60,7 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 	}
 	if (y < bottom && ui->ctl_sel >= 0 && (size_t)ui->ctl_sel < ft_knobs_nr) {
 		const struct ft_knob *k = &ft_knobs[ui->ctl_sel];
-		const struct ft_knob_value *v = &l->knobs[ui->ctl_sel];
+		const struct ft_knob_value *v = &ss->knobs[ui->ctl_sel];
 		char why[96];
 
 		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
@@ -166,7 +166,7 @@ static bool controls_key(struct ft_ui *ui, int ch)
 		if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
 			return true;
 		failed = ft_ctl_restore_all(ui->ctl);
-		ft_live_read_knobs(ui->l);
+		ft_ui_read_knobs(ui);
 		if (failed)
 			ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
 		else

@@ -17,11 +17,11 @@
 
 static void not_tracing(struct ft_ui *ui, int top)
 {
-	const struct ft_live *l = ui->l;
+	const struct ft_session *ss = ui->s;
 
 	ft_put(top + 1, 2, A_BOLD, "No tracepoints.");
-	ft_put(top + 2, 2, A_NORMAL, "%s", l->replay ? "the recording has no tracepoint data (made with --no-trace or without root)" :
-	       l->trace_err ? ft_trace_strerror(l->trace_err) :
+	ft_put(top + 2, 2, A_NORMAL, "%s", ui->rp ? "the recording has no tracepoint data (made with --no-trace or without root)" :
+	       ss->trace_err ? ft_trace_strerror(ss->trace_err) :
 	       "tracing is off (--no-trace)");
 	ft_put(top + 4, 2, ft_attr(FT_C_DIM),
 	       "The overview still works from /proc; fallbacks and stall latencies need");
@@ -31,9 +31,9 @@ static void not_tracing(struct ft_ui *ui, int top)
 
 static void events_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = ui->l;
-	const struct ft_events *ev = &l->events;
-	const struct ft_sample *s = &l->sample;
+	const struct ft_session *ss = ui->s;
+	const struct ft_events *ev = &ss->events;
+	const struct ft_sample *s = &ss->sample;
 	struct ft_recent_fallback recent[64];
 	uint64_t totals[FT_M_NR];
 	int y = top, i, k, spark_w = COLS - (NAME_W + 29), n, rows;
@@ -41,7 +41,7 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	unsigned long avg_n = (unsigned long)ceil(10.0 / ui->interval);
 	char a[32], b[32], c[32];
 
-	if (!l->tracing) {
+	if (!ss->tracing) {
 		not_tracing(ui, top);
 		return;
 	}
@@ -52,27 +52,27 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	       "10s avg", "total", spark_w > 0 ? (int)(spark_w * ui->interval) : 0);
 	y++;
 	for (i = 0; i < FT_M_NR && y < top + height; i++, y++) {
-		const struct ft_series *sr = &l->ev_series[i];
+		const struct ft_series *sr = &ss->ev_series[i];
 		double max = ft_series_max(sr, (unsigned long)(spark_w > 0 ? spark_w : 0));
 
 		ft_put(y, 0, A_NORMAL, "%-*s", NAME_W, ft_ev_metric_names[i]);
-		if (!ft_trace_has(&l->trace, ft_ev_metric_event[i])) {
+		if (!ft_session_has_event(ss, ft_ev_metric_event[i])) {
 			ft_put(y, NAME_W + 1, ft_attr(FT_C_DIM), "absent on this kernel");
 			continue;
 		}
-		ft_fmt_rate(a, sizeof(a), l->ev_rate[i], 7);
+		ft_fmt_rate(a, sizeof(a), ss->ev_rate[i], 7);
 		ft_fmt_count(b, sizeof(b), (double)totals[i], 9);
 		ft_fmt_rate(c, sizeof(c), ft_series_mean(sr, avg_n), 7);
-		ft_put(y, NAME_W + 1, l->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
+		ft_put(y, NAME_W + 1, ss->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
 		ft_put(y, NAME_W + 10, A_NORMAL, "%8s", c);
 		ft_put(y, NAME_W + 19, A_NORMAL, "%10s", b);
 		if (spark_w > 8)
 			ft_sparkline(y, NAME_W + 31, spark_w - 2, sr, max);
 	}
-	ft_put(y, 0, l->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
+	ft_put(y, 0, ss->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
 	       "lost events %llu   pageblock order %d   buffers read %llu",
-	       (unsigned long long)l->lost, ev->pageblock_order,
-	       (unsigned long long)l->trace.pages_read);
+	       (unsigned long long)ss->lost, ev->pageblock_order,
+	       (unsigned long long)ss->pages);
 	y++;
 	/* the three commonest (alloc <- fallback) migratetype pairs */
 	{
@@ -137,7 +137,7 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
 		       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
 		       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
-		       ft_procname_get((struct ft_procname *)&l->procname, r->pid));
+		       ft_ui_comm(ss, r->pid));
 	}
 }
 

@@ -13,6 +13,8 @@
 #include <string.h>
 
 #include "tui/draw.h"
+
+#include "base/clock.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
@@ -63,7 +65,7 @@ static uint32_t fit_bpc(uint32_t nr, int width, int height)
 
 static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 {
-	const struct ft_pbmap *m = &ui->l->map;
+	const struct ft_pbmap *m = &ui->s->map;
 
 	if (!m->nr)
 		return false;
@@ -133,7 +135,7 @@ static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 
 static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zone *z)
 {
-	const struct ft_sample *s = &ui->l->sample;
+	const struct ft_sample *s = &ui->s->sample;
 	int c, x = 0, t;
 	size_t i;
 	char buf[64];
@@ -169,20 +171,20 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = ui->l;
-	const struct ft_pbmap *m = &l->map;
-	uint64_t now = l->replay ? l->sample.t_ns : ft_now_ns();
+	const struct ft_session *ss = ui->s;
+	const struct ft_pbmap *m = &ss->map;
+	uint64_t now = ss->t_ns;	/* the session's time: marks fade in replay as they did live */
 	struct geom g;
 	struct cell cur;
 	int y = top, r, x;
 	char a[16];
 
-	if (l->map_err) {
+	if (ss->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
 		ft_put(y + 2, 2, A_NORMAL, "/proc/kpageflags: %s",
-		       l->map_err == -EACCES || l->map_err == -EPERM ? "needs root" :
-		       l->map_err == -ENOENT ? "absent (a captured tree without it?)" :
-		       strerror(-l->map_err));
+		       ss->map_err == -EACCES || ss->map_err == -EPERM ? "needs root" :
+		       ss->map_err == -ENOENT ? "absent (a captured tree without it?)" :
+		       strerror(-ss->map_err));
 		return;
 	}
 	if (!geometry(ui, height - 6, &g)) {
@@ -262,7 +264,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 
 static bool map_key(struct ft_ui *ui, int ch)
 {
-	struct ft_live *l = ui->l;
+	struct ft_session *ss = ui->s;
 	uint32_t width = COLS > MARGIN + 8 ? (uint32_t)(COLS - MARGIN) : 8;
 	uint32_t page = (uint32_t)(LINES > 12 ? LINES - 12 : 1) * width;
 
@@ -312,8 +314,8 @@ static bool map_key(struct ft_ui *ui, int ch)
 		return true;
 	case 'z':
 	case 'Z':
-		if (l->map.nr) {
-			ui->map_zone = (ui->map_zone + (ch == 'z' ? 1 : (int)l->map.nr - 1)) % (int)l->map.nr;
+		if (ss->map.nr) {
+			ui->map_zone = (ui->map_zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
 			ui->map_bpc = 0;
 			ui->map_cur = 0;
 			ui->map_top = 0;
@@ -326,7 +328,11 @@ static bool map_key(struct ft_ui *ui, int ch)
 	case 'R': {
 		uint64_t t0 = ft_now_ns();
 
-		if (!ft_live_map_scan_all(l))
+		if (!ui->live) {
+			ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording's map is what it scanned");
+			return true;
+		}
+		if (!ft_live_map_scan_all(ui->live))
 			ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
 		return true;
 	}

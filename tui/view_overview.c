@@ -55,7 +55,7 @@ static void put_pct(int y, int col, double ratio)
 
 static void draw_rates(struct ft_ui *ui, int y)
 {
-	const struct ft_rates *r = &ui->l->sample.rates;
+	const struct ft_rates *r = &ui->s->sample.rates;
 
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction/s");
 	put_rate(y, 0, "stall", r->v[FT_RATE_COMPACT_STALL]);
@@ -77,7 +77,7 @@ static void draw_rates(struct ft_ui *ui, int y)
 
 static void draw_ruler(struct ft_ui *ui, int y)
 {
-	const struct ft_sample *s = &ui->l->sample;
+	const struct ft_sample *s = &ui->s->sample;
 	int o;
 
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%10s", "order");
@@ -145,9 +145,9 @@ static enum ft_color heat(double share)
 
 static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *z)
 {
-	const struct ft_sample *s = &ui->l->sample;
+	const struct ft_sample *s = &ui->s->sample;
 	const struct ft_zi_zone *zi = z->zi;
-	long ps = ui->l->host.page_size;
+	long ps = ui->s->host.page_size;
 	char a[32], b[32], c[32], d[32], e[32];
 	char pgalloc[64];
 	int o, t, x, pbo = s->pageblock_order;
@@ -216,7 +216,7 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	ft_put(y + 3, 2, ft_attr(FT_C_DIM), "blocks");
 	x = 11;
 	if (z->pti) {
-		size_t need = ui->l->tracing ? 24 : 0;
+		size_t need = ui->s->tracing ? 24 : 0;
 		bool abbrev;
 
 		for (t = 0; t < s->pti.nr_types; t++) {
@@ -242,10 +242,10 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 		       "n/a: /proc/pagetypeinfo needs root" : "n/a: no pagetypeinfo");
 		x = 47;
 	}
-	if (ui->l->tracing) {
+	if (ui->s->tracing) {
 		double fb, frag;
 
-		ft_live_zone_extfrag_rate(ui->l, zi->node, zi->name, &fb, &frag);
+		ft_session_zone_extfrag_rate(ui->s, zi->node, zi->name, &fb, &frag);
 		ft_fmt_rate(a, sizeof(a), fb, 5);
 		ft_fmt_rate(b, sizeof(b), frag, 5);
 		if (x < COLS - 24)
@@ -259,7 +259,7 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 
 static void overview_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_sample *s = &ui->l->sample;
+	const struct ft_sample *s = &ui->s->sample;
 	int y = top, shown = 0, skipped = 0, total = nr_populated(s);
 	size_t i;
 
@@ -299,7 +299,7 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 
 static bool overview_key(struct ft_ui *ui, int ch)
 {
-	int total = nr_populated(&ui->l->sample);
+	int total = nr_populated(&ui->s->sample);
 
 	switch (ch) {
 	case 'j':

@@ -91,26 +91,26 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_live *l = ui->l;
-	const struct ft_events *ev = &l->events;
+	const struct ft_session *ss = ui->s;
+	const struct ft_events *ev = &ss->events;
 	int y = top, i, per, x;
 
-	if (!l->tracing) {
+	if (!ss->tracing) {
 		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
-		       l->replay ? "the recording has no tracepoint data" : l->trace_err ?
-		       ft_trace_strerror(l->trace_err) : "tracing is off (--no-trace)");
+		       ui->rp ? "the recording has no tracepoint data" : ss->trace_err ?
+		       ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
 	{
 		int present = 0, absent = 0;
 
 		for (i = 0; i < FT_LAT_NR; i++)
-			present += ft_trace_has(&l->trace, lat_event[i]);
+			present += ft_session_has_event(ss, lat_event[i]);
 		absent = FT_LAT_NR - present;
 		per = present ? (height - 2 - 2 * absent) / present - 1 : 0;
 	}
 	for (i = 0; i < FT_LAT_NR; i++) {
-		if (!ft_trace_has(&l->trace, lat_event[i])) {
+		if (!ft_session_has_event(ss, lat_event[i])) {
 			ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", lat_title[i]);
 			ft_put(y, 30, ft_attr(FT_C_DIM), "absent on this kernel");
 			y += 2;
@@ -127,7 +127,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 
 		if (!ev->compact_status[i])
 			continue;
-		snprintf(buf, sizeof(buf), "%s %llu", l->trace.dec.status_name[i],
+		snprintf(buf, sizeof(buf), "%s %llu", ss->dec.status_name[i],
 			 (unsigned long long)ev->compact_status[i]);
 		ft_put(y, x, A_NORMAL, "%s", buf);
 		x += (int)strlen(buf) + 2;

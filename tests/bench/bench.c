@@ -16,7 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "collectors/file.h"
+#include "base/file.h"
 #include "collectors/procfs.h"
 #include "model/sample.h"
 

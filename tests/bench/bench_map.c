@@ -52,19 +52,19 @@ int main(void)
 		fprintf(stderr, "bench_map: cannot sample /proc\n");
 		return 1;
 	}
-	if (ft_live_map_enable(&l, true) || l.map.order < 0) {
+	if (ft_live_map_enable(&l, true) || l.session.map.order < 0) {
 		printf("pageblock map: skipped (%s)\n",
 		       l.map_err ? strerror(-l.map_err) : "no pageblock order");
 		return 0;
 	}
 	fd = open("/proc/kpageflags", O_RDONLY);
-	buf = malloc(((size_t)FT_KPF_BATCH_BLOCKS << l.map.order) * 8);
+	buf = malloc(((size_t)FT_KPF_BATCH_BLOCKS << l.session.map.order) * 8);
 	if (fd < 0 || !buf)
 		return 1;
 	printf("\npageblock map (one run, best of 3; kernel time dominates both)\n");
 	for (rep = 0; rep < 3; rep++) {
 		c0 = cpu_ms();
-		pfns = bare_pread(fd, &l.map, buf);
+		pfns = bare_pread(fd, &l.session.map, buf);
 		if (cpu_ms() - c0 < best_bare)
 			best_bare = cpu_ms() - c0;
 		c0 = cpu_ms();
@@ -77,23 +77,23 @@ int main(void)
 	}
 	/* the classifier alone, on flags already in memory (the last batch read) */
 	{
-		const struct ft_pbmap_zone *zn = &l.map.zones[l.map.nr - 1];
+		const struct ft_pbmap_zone *zn = &l.session.map.zones[l.session.map.nr - 1];
 		uint32_t nb = zn->nr_blocks < FT_KPF_BATCH_BLOCKS ? zn->nr_blocks : FT_KPF_BATCH_BLOCKS;
-		size_t words = (size_t)nb << l.map.order;
+		size_t words = (size_t)nb << l.session.map.order;
 		int i;
 
-		if (pread(fd, buf, words * 8, (off_t)((zn->first_block << l.map.order) * 8)) > 0) {
+		if (pread(fd, buf, words * 8, (off_t)((zn->first_block << l.session.map.order) * 8)) > 0) {
 			for (rep = 0; rep < 3; rep++) {
 				c0 = cpu_ms();
 				for (i = 0; i < 20; i++)
-					ft_pbmap_feed(&l.map, l.map.nr - 1, 0, nb, buf, NULL);
+					ft_pbmap_feed(&l.session.map, l.session.map.nr - 1, 0, nb, buf, NULL);
 				if ((cpu_ms() - c0) / (20.0 * (double)words) < best_cls)
 					best_cls = (cpu_ms() - c0) / (20.0 * (double)words);
 			}
 		}
 	}
 	printf("  %llu PFNs (%.1f GiB of 4K pages) in %zu zones, pageblock order %d\n",
-	       (unsigned long long)pfns, (double)pfns * 4096 / (1 << 30), l.map.nr, l.map.order);
+	       (unsigned long long)pfns, (double)pfns * 4096 / (1 << 30), l.session.map.nr, l.session.map.order);
 	printf("  bare pread of kpageflags:    %8.1f ms CPU  (%.1f ns/PFN)\n", best_bare,
 	       best_bare * 1e6 / (double)pfns);
 	printf("  full scan + classification:  %8.1f ms CPU  (%.1f ns/PFN, %.1f ms wall; kpagecount read for %llu runs of flagless pages)\n",
@@ -107,7 +107,7 @@ int main(void)
 
 		for (rep = 0; rep < 5; rep++) {
 			c0 = cpu_ms();
-			ft_kpf_scan(&l.kpf, &l.map, FT_LIVE_MAP_RATE);
+			ft_kpf_scan(&l.kpf, &l.session.map, FT_LIVE_MAP_RATE);
 			sum += cpu_ms() - c0;
 			if (cpu_ms() - c0 > worst)
 				worst = cpu_ms() - c0;

@@ -17,10 +17,10 @@
 #include <unistd.h>
 
 #include "tests/bench/clock.h"
-#include "collectors/file.h"
+#include "base/file.h"
 #include "collectors/recorder.h"
 #include "collectors/replay.h"
-#include "tui/report.h"
+#include "collectors/report.h"
 
 static long fsize(const char *p)
 {
@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 			size_t len, k;
 			double w0 = wall_ms();
 
-			if (ft_replay_open(&rp, day))
+			if (ft_replay_open(&rp, day, 0))
 				return 1;
 			k = ft_rec_find(&rp.r, 64800ull * 1000000000ull + (uint64_t)rep * 977000000000ull);
 			if (k >= rp.r.nr || ft_rec_load(&rp.r, k, &raw, &len))
@@ -157,6 +157,50 @@ int main(int argc, char **argv)
 		printf("  open + seek to a time + decode its chunk: %.1f ms (goal <= 50 ms; index chain, then <= %d chunks of prefix chain)\n",
 		       best, FT_REC_KEY_EVERY);
 	}
+	/*
+	 * The replay TUI's seeks: index the day once (checkpoints every
+	 * FT_REPLAY_CKPT_TICKS ticks), then seek to times spread over it,
+	 * backwards and forwards, and step back one tick from each.
+	 */
+	{
+		static struct ft_replay rp;
+		double w0, ci0, seek_worst = 0, seek_sum = 0, back_worst = 0, back_sum = 0;
+		int k, n = 24;
+
+		if (ft_replay_open(&rp, day, 0))
+			return 1;
+		w0 = wall_ms();
+		ci0 = cpu_ms();
+		while (!ft_replay_index(&rp, 1u << 30))
+			;
+		printf("  replay index pass: %.2f s wall, %.2f s CPU; %zu checkpoints, %.1f MB\n",
+		       (wall_ms() - w0) / 1e3, (cpu_ms() - ci0) / 1e3, rp.nr_ck, (double)rp.ck_bytes / 1e6);
+		for (k = 0; k < n; k++) {
+			/* a pseudo-random walk: 37/24 of the day modulo the day */
+			uint64_t sec = 1 + (uint64_t)((k * 37 % n) * 3600 + k * 613 % 3600);
+			double t;
+
+			w0 = wall_ms();
+			if (ft_replay_seek_time(&rp, sec * 1000000000ull) != 1)
+				return 1;
+			t = wall_ms() - w0;
+			seek_sum += t;
+			if (t > seek_worst)
+				seek_worst = t;
+			w0 = wall_ms();
+			if (ft_replay_seek_tick(&rp, rp.session.ticks - 1) != 1)
+				return 1;
+			t = wall_ms() - w0;
+			back_sum += t;
+			if (t > back_worst)
+				back_worst = t;
+		}
+		printf("  seek to a time (%d seeks over the day): mean %.1f ms, worst %.1f ms (goal <= 50 ms)\n",
+		       n, seek_sum / n, seek_worst);
+		printf("  step back one tick: mean %.1f ms, worst %.1f ms (goal <= 50 ms)\n",
+		       back_sum / n, back_worst);
+		ft_replay_close(&rp);
+	}
 	{
 		struct ft_report *r = calloc(1, sizeof(*r));
 		double w0 = wall_ms(), c1 = cpu_ms();
@@ -164,7 +208,7 @@ int main(int argc, char **argv)
 		if (!r || ft_report_build(r, day))	/* as `fragtop report` runs it */
 			return 1;
 		printf("  report on it: %.2f s wall, %.2f s CPU, %llu samples (goal <= 2 s)\n",
-		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3, (unsigned long long)r->rp.ticks);
+		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3, (unsigned long long)r->rp.session.ticks);
 		ft_report_release(r);
 		free(r);
 	}

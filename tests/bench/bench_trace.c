@@ -28,6 +28,19 @@
 #include "tests/helpers.h"
 #include "tests/tracebuf.h"
 
+struct page_ctx {
+	struct ft_tracedec *dec;
+	struct ft_events *ev;
+};
+
+/* What the session does with a live trace page: decode and aggregate. */
+static void decode_page(void *ctx, int cpu, const void *buf, size_t len)
+{
+	struct page_ctx *p = ctx;
+
+	ft_tracedec_subbuf(p->dec, buf, len, cpu, ft_events_add_cb, p->ev);
+}
+
 static double now_s(clockid_t c)
 {
 	struct timespec ts;
@@ -151,7 +164,7 @@ static int live(void)
 	while (now_s(CLOCK_MONOTONIC) - wall0 < 4) {
 		usleep(50000);
 		t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
-		ft_trace_drain(&t, ft_events_add_cb, ev);
+		ft_trace_drain(&t, decode_page, &(struct page_ctx){ &t.dec, ev });
 		cpu += now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
 	}
 	for (k = 0; k < 2; k++) {

@@ -164,8 +164,16 @@ if [ -r /proc/kpageflags ] && [ "$(id -u)" = 0 ]; then
 	check "map: total = pageblocks spanned by start_pfn..start_pfn+spanned" jqe '.pageblock_order as $o |
 		all(.zones[]; .pageblocks.total == ((((.start_pfn + .spanned - 1) / pow(2; $o)) | floor) -
 		((.start_pfn / pow(2; $o)) | floor) + 1))' "$tmp/map.json"
+	# A machine booted with deferred struct page init (this VM: deferred_init=lazy)
+	# initialises memory as it is first used: pagetypeinfo counts only the
+	# initialised blocks (page_zone() of a zeroed struct page is not the zone),
+	# while the free tails of its buddy blocks read like uninitialised pages.
+	# Compare the zones whose memory is initialised (managed within 1/8 of present).
 	check "map: blocks that are not holes = pagetypeinfo's block count" jqe 'all(.zones[];
+		(.managed < .present - .present / 8) or
 		.pageblocks.total - .pageblocks.hole == ([.blocks_by_type[]] | add))' "$tmp/map.json"
+	n=$(jq '[.zones[] | select(.managed < .present - .present / 8)] | length' "$tmp/map.json")
+	[ "$n" = 0 ] || echo "info $n zone(s) still being initialised (deferred init): block count not compared"
 	check "map: the encoded map decodes to the counts" jqe 'all(.zones[]; .pageblocks as $p |
 		[$p.map | scan("([0-9]+)([?fmuxh])") | {(.[1]): (.[0] | tonumber)}] |
 		reduce .[] as $r ({}; . as $acc | ($r | keys[0]) as $k | $acc + {($k): (($acc[$k] // 0) + $r[$k])}) |

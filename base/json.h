@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /* A small streaming JSON writer: commas, nesting and string escaping. */
-#ifndef FT_TUI_JSON_H
-#define FT_TUI_JSON_H
+#ifndef FT_BASE_JSON_H
+#define FT_BASE_JSON_H
 
 #include <stdbool.h>
 #include <stdint.h>

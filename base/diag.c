@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "collectors/diag.h"
+#include "base/diag.h"
 
 #include <stdarg.h>
 #include <stdio.h>

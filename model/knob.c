@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "controls/knobs.h"
+#include "model/knob.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <stdarg.h>
-#include <unistd.h>
 
-#include "collectors/file.h"
 #include "model/text.h"
 
 const struct ft_knob ft_knobs[] = {
@@ -97,26 +94,22 @@ const struct ft_knob *ft_knob_find(const char *name)
 	return NULL;
 }
 
-int ft_knob_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v)
+int ft_knob_parse(const struct ft_knob *k, const char *buf, size_t n, struct ft_knob_value *v)
 {
-	char buf[256];
-	long n;
-
 	memset(v, 0, sizeof(*v));
 	if (k->type == FT_KNOB_TRIGGER || k->per_node)
 		return v->err = -EOPNOTSUPP;
-	n = ft_file_slurp(rootfd, k->path, buf, sizeof(buf));
-	if (n < 0)
-		return v->err = (int)n;
-	memcpy(v->raw, buf, (size_t)n);
-	v->raw_len = (size_t)n;
+	if (n > sizeof(v->raw))
+		return v->err = -E2BIG;
+	memcpy(v->raw, buf, n);
+	v->raw_len = n;
 	if (k->type == FT_KNOB_INT) {
-		v->err = ft_sysfile_parse_int(buf, (size_t)n, &v->num);
+		v->err = ft_sysfile_parse_int(buf, n, &v->num);
 	} else {
-		struct ft_span all = ft_span_trim((struct ft_span){ buf, (size_t)n });
+		struct ft_span all = ft_span_trim((struct ft_span){ buf, n });
 		struct ft_span tok;
 
-		v->err = ft_sysfile_parse_selector(buf, (size_t)n, &v->sel);
+		v->err = ft_sysfile_parse_selector(buf, n, &v->sel);
 		/*
 		 * A captured tree after `fragtop set --root`: a plain file holds
 		 * just the word written.  The kernel always brackets one.
@@ -252,33 +245,6 @@ void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz)
 		snprintf(buf, sz, k->path, node < 0 ? 0 : node);
 	else
 		snprintf(buf, sz, "%s", k->path);
-}
-
-int ft_knob_write(int rootfd, const struct ft_knob *k, int node, const char *canon)
-{
-	char path[256], line[FT_KNOB_TEXT + 2];
-	size_t len;
-	ssize_t n;
-	int fd, err = 0;
-
-	ft_knob_path(k, node, path, sizeof(path));
-	len = (size_t)snprintf(line, sizeof(line), "%s\n", canon);
-	if (len >= sizeof(line))
-		return -ENAMETOOLONG;
-	/* O_TRUNC: sysctl and sysfs ignore it; a captured tree needs it. */
-	fd = openat(rootfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do
-		n = write(fd, line, len);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		err = -errno;
-	else if ((size_t)n != len)
-		err = -EIO;
-	if (close(fd) && !err && errno != EINTR)
-		err = -errno;
-	return err;
 }
 
 const char *ft_knob_strerror(const struct ft_knob *k, int err, char *buf, size_t sz)

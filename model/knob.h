@@ -4,10 +4,11 @@
  * root, its type, range, step, unit, default and help.  Everything that
  * reads or writes a knob goes through this table; availability is
  * detected per kernel, never assumed.  The policy around writes (audit,
- * undo, --read-only) is in controls/control.h.
+ * undo, --read-only) and every read and write of the files are in
+ * controls/control.h; this table and its checks are pure.
  */
-#ifndef FT_CONTROLS_KNOBS_H
-#define FT_CONTROLS_KNOBS_H
+#ifndef FT_MODEL_KNOB_H
+#define FT_MODEL_KNOB_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -52,8 +53,12 @@ struct ft_knob_value {
 	size_t raw_len;
 };
 
-/* Read a non-trigger, non-per-node knob under @rootfd. */
-int ft_knob_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v);
+/*
+ * Parse @n bytes read from a non-trigger, non-per-node knob's file into
+ * @v (the bytes are kept in v->raw for the recorder).  0 or -errno, also
+ * in v->err.
+ */
+int ft_knob_parse(const struct ft_knob *k, const char *buf, size_t n, struct ft_knob_value *v);
 
 /* The value as text: the number, the selected option; "" for triggers. */
 void ft_knob_value_text(const struct ft_knob *k, const struct ft_knob_value *v,
@@ -76,9 +81,6 @@ void ft_knob_range_text(const struct ft_knob *k, const struct ft_knob_value *v,
 
 /* Path of @k under the root, with @node filled in for per-node knobs. */
 void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz);
-
-/* Write @canon (plus a newline) to the knob.  0 or -errno. */
-int ft_knob_write(int rootfd, const struct ft_knob *k, int node, const char *canon);
 
 /*
  * What an -errno from opening, writing or reading a knob means for an

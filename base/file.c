@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "collectors/file.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>

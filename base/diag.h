@@ -4,8 +4,8 @@
  * decides where it goes (stderr for headless commands, the status line in
  * the TUI).
  */
-#ifndef FT_COLLECTORS_DIAG_H
-#define FT_COLLECTORS_DIAG_H
+#ifndef FT_BASE_DIAG_H
+#define FT_BASE_DIAG_H
 
 enum ft_diag_level { FT_DIAG_INFO, FT_DIAG_WARN, FT_DIAG_ERR };
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "tui/json.h"
+#include "base/json.h"
 
 #include <math.h>
 

@@ -3,8 +3,8 @@
  * A kernel text file under the root, kept open and re-read with pread
  * from offset 0.  The buffer is owned by the struct and reused.
  */
-#ifndef FT_COLLECTORS_FILE_H
-#define FT_COLLECTORS_FILE_H
+#ifndef FT_BASE_FILE_H
+#define FT_BASE_FILE_H
 
 #include <stddef.h>
 

@@ -1,0 +1,15 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The two clocks fragtop uses: CLOCK_MONOTONIC stamps every input (ticks,
+ * trace pages, map batches) and CLOCK_REALTIME says when a tick happened
+ * for people.  Views never read a clock: they take the session's time.
+ */
+#ifndef FT_BASE_CLOCK_H
+#define FT_BASE_CLOCK_H
+
+#include <stdint.h>
+
+uint64_t ft_now_ns(void);		/* CLOCK_MONOTONIC */
+uint64_t ft_realtime_ns(void);		/* CLOCK_REALTIME */
+
+#endif

@@ -1,0 +1,153 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "collectors/report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+
+const char *const ft_rep_counter_names[FT_RC_NR] = {
+	[FT_RC_EXTFRAG] = "extfrag",
+	[FT_RC_FRAGMENTING] = "extfrag_fragmenting",
+	[FT_RC_OWNERSHIP] = "extfrag_change_ownership",
+	[FT_RC_THP_ALLOC] = "thp_fault_alloc",
+	[FT_RC_THP_FALLBACK] = "thp_fault_fallback",
+	[FT_RC_COMPACT_STALL] = "compact_stall",
+	[FT_RC_COMPACT_SUCCESS] = "compact_success",
+	[FT_RC_COMPACT_FAIL] = "compact_fail",
+	[FT_RC_RECLAIMS] = "direct_reclaims",
+	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
+	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
+};
+
+static void point(struct ft_report *rep, struct ft_rep_point *pt)
+{
+	const struct ft_session *l = &rep->rp.session;
+	uint64_t m[FT_M_NR] = { 0 };
+	static const struct { enum ft_rep_counter c; const char *name; } vm[] = {
+		{ FT_RC_THP_ALLOC, "thp_fault_alloc" },
+		{ FT_RC_THP_FALLBACK, "thp_fault_fallback" },
+		{ FT_RC_COMPACT_STALL, "compact_stall" },
+		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
+		{ FT_RC_COMPACT_FAIL, "compact_fail" },
+	};
+	size_t i;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->t_ns = rep->rp.session.tick_t_ns;
+	if (l->tracing)
+		ft_events_metrics(&l->events, m);
+	pt->c[FT_RC_EXTFRAG] = (int64_t)m[FT_M_EXTFRAG];
+	pt->c[FT_RC_FRAGMENTING] = (int64_t)m[FT_M_FRAGMENTING];
+	pt->c[FT_RC_OWNERSHIP] = (int64_t)m[FT_M_OWNERSHIP];
+	pt->c[FT_RC_RECLAIMS] = (int64_t)m[FT_M_RECLAIM];
+	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
+	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
+	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
+		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i]))
+			pt->c[vm[i].c] = 0;
+	if (l->tracing)
+		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
+}
+
+static int64_t boost_now(const struct ft_report *rep)
+{
+	const struct ft_knob *k = ft_knob_find("watermark_boost_factor");
+	const struct ft_knob_value *v = &rep->rp.session.knobs[k - ft_knobs];
+
+	return v->err ? -1 : v->num;
+}
+
+int ft_report_build(struct ft_report *rep, const char *path)
+{
+	struct ft_rep_point prev;
+	char knob_prev[FT_SESSION_MAX_KNOBS][FT_KNOB_TEXT];
+	size_t seen = 0, k;
+	int err, lat;
+
+	memset(rep, 0, sizeof(*rep));
+	/* zone layout once a minute is plenty for a report */
+	err = ft_replay_open(&rep->rp, path, 60);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
+		return err;
+	}
+	memset(&prev, 0, sizeof(prev));
+	memset(knob_prev, 0, sizeof(knob_prev));
+	while ((err = ft_replay_step(&rep->rp)) > 0) {
+		struct ft_rep_point now;
+		bool changed = false;
+		char opened[160] = "";
+
+		point(rep, &now);
+		if (!rep->have_first) {
+			/* the first tick is the baseline: rates start from it */
+			rep->first = now;
+			rep->have_first = true;
+			rep->boost_first = boost_now(rep);
+			rep->iv[0].from = now;
+			rep->iv[0].boost = rep->boost_first;
+			rep->nr_iv = 1;
+			prev = now;
+			seen = rep->rp.session.nr_audits;
+			for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
+				ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], knob_prev[k],
+						   sizeof(knob_prev[k]));
+			continue;
+		}
+		for (; seen < rep->rp.session.nr_audits; seen++) {
+			const struct ft_session_audit *a = &rep->rp.session.audits[seen];
+
+			if (strcmp(a->outcome, "ok"))
+				continue;
+			changed = true;
+			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
+		}
+		/* a knob changed by someone else (a script, sysctl) opens an interval too */
+		for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++) {
+			char v[FT_KNOB_TEXT];
+
+			ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], v, sizeof(v));
+			if (strcmp(v, knob_prev[k]) && knob_prev[k][0] && v[0] && !changed) {
+				changed = true;
+				snprintf(opened, sizeof(opened), "%.40s %.32s -> %.32s (outside fragtop)",
+					 ft_knobs[k].name, knob_prev[k], v);
+			}
+		}
+		for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
+			ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], knob_prev[k],
+					   sizeof(knob_prev[k]));
+		if (changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
+			/* the change happened between the previous tick and this one */
+			rep->iv[rep->nr_iv - 1].to = prev;
+			rep->iv[rep->nr_iv].from = prev;
+			rep->iv[rep->nr_iv].boost = boost_now(rep);
+			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", opened);
+			rep->nr_iv++;
+		}
+		prev = now;
+	}
+	if (err < 0) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
+		return err;
+	}
+	if (!rep->have_first) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
+			rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
+		return -ENODATA;
+	}
+	point(rep, &rep->last);
+	rep->iv[rep->nr_iv - 1].to = rep->last;
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		rep->lat_present[lat] = rep->rp.session.tracing &&
+			ft_session_has_event(&rep->rp.session, lat == FT_LAT_COMPACTION ? FT_EV_COMPACT_END :
+				     lat == FT_LAT_RECLAIM ? FT_EV_RECLAIM_END : FT_EV_FRAG_STALL);
+	return 0;
+}
+
+void ft_report_release(struct ft_report *rep)
+{
+	ft_replay_close(&rep->rp);
+}
+

@@ -1,0 +1,769 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/session.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zstd.h>
+
+static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
+
+void ft_session_init(struct ft_session *s)
+{
+	size_t i;
+
+	memset(s, 0, sizeof(*s));
+	s->host.pmd_order = -1;
+	s->host.page_size = 4096;
+	ft_sample_init(&s->sample);
+	ft_pbmap_init(&s->map);
+	ft_events_init(&s->events, -1);
+	s->events.on_fallback = mark_fallback;
+	s->events.on_fallback_ctx = s;
+	s->map_err = -ENODATA;
+	for (i = 0; i < FT_SESSION_MAX_KNOBS; i++)
+		s->knobs[i].err = -ENODATA;
+	for (i = 0; i < FT_M_NR; i++)
+		s->ev_rate[i] = NAN;
+	s->trace_err = -ENODATA;	/* until a format arrives */
+}
+
+void ft_session_release(struct ft_session *s)
+{
+	size_t i;
+
+	ft_sample_release(&s->sample);
+	ft_pbmap_release(&s->map);
+	if (s->dec.tep)
+		ft_tracedec_release(&s->dec);
+	for (i = 0; i < FT_SRC_NR; i++)
+		free(s->pending[i].buf);
+	free(s->audits);
+	memset(s, 0, sizeof(*s));
+}
+
+static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
+{
+	struct ft_session *s = ctx;
+
+	(void)fragmenting;
+	/* in the inputs' time, so that marks fade in replay as they did live */
+	ft_pbmap_mark(&s->map, pfn, s->t_ns);
+}
+
+/* Keep the aggregator's zone table and pageblock order in step with the sample. */
+static void sync_events(struct ft_session *s)
+{
+	struct ft_zone_range r[FT_EV_ZONES];
+	const struct ft_zoneinfo *zi = &s->sample.zoneinfo;
+	size_t i;
+	int n = 0;
+
+	if (ft_sample_has(&s->sample, FT_SRC_ZONEINFO)) {
+		for (i = 0; i < zi->nr && n < FT_EV_ZONES; i++) {
+			const struct ft_zi_zone *z = &zi->zones[i];
+
+			if (!(z->has & FT_ZI_START_PFN) || !z->spanned)
+				continue;
+			r[n].node = z->node;
+			snprintf(r[n].name, sizeof(r[n].name), "%s", z->name);
+			r[n].start = z->start_pfn;
+			r[n].end = z->start_pfn + z->spanned;
+			n++;
+		}
+		ft_events_set_zones(&s->events, r, n);
+	}
+	if (s->sample.pageblock_order >= 0)
+		s->events.pageblock_order = s->sample.pageblock_order;
+	else if (s->events.pageblock_order < 0)
+		s->events.pageblock_order = s->sample.pageblock_order_fallback;
+}
+
+static void map_layout(struct ft_session *s)
+{
+	if (!ft_sample_has(&s->sample, FT_SRC_ZONEINFO) || s->sample.pageblock_order < 0)
+		return;
+	/* keeps the old layout on -ENOMEM or an absurd span */
+	ft_pbmap_layout(&s->map, &s->sample.zoneinfo, s->sample.pageblock_order);
+}
+
+static void update_event_rates(struct ft_session *s, uint64_t now)
+{
+	uint64_t m[FT_M_NR];
+	double dt = (double)(now - s->ev_prev_t_ns) / 1e9;
+	bool have = s->ev_prev_t_ns && now > s->ev_prev_t_ns;
+	int i;
+
+	ft_events_metrics(&s->events, m);
+	for (i = 0; i < FT_M_NR; i++) {
+		s->ev_rate[i] = have ? (double)(m[i] - s->ev_prev[i]) / dt : NAN;
+		if (!isnan(s->ev_rate[i]))
+			ft_series_push(&s->ev_series[i], s->ev_rate[i]);
+		s->ev_prev[i] = m[i];
+	}
+	for (i = 0; i < s->events.nr_zones; i++) {
+		const struct ft_extfrag_counts *c = &s->events.extfrag_zone[i];
+
+		s->zone_extfrag_rate[i] = have ? (double)(c->total - s->zone_prev[i].total) / dt : NAN;
+		s->zone_frag_rate[i] = have ?
+			(double)(c->fragmenting - s->zone_prev[i].fragmenting) / dt : NAN;
+		s->zone_prev[i] = *c;
+	}
+	s->ev_prev_t_ns = now;
+}
+
+void ft_session_zone_extfrag_rate(const struct ft_session *s, int node, const char *zone,
+				  double *total, double *fragmenting)
+{
+	int i;
+
+	*total = *fragmenting = NAN;
+	if (!s->tracing)
+		return;
+	for (i = 0; i < s->events.nr_zones; i++) {
+		if (s->events.zones[i].node == node && !strcmp(s->events.zones[i].name, zone)) {
+			*total = s->zone_extfrag_rate[i];
+			*fragmenting = s->zone_frag_rate[i];
+			return;
+		}
+	}
+}
+
+double ft_session_pti_age(const struct ft_session *s)
+{
+	if (!ft_sample_has(&s->sample, FT_SRC_PAGETYPEINFO))
+		return -1;
+	return (double)(s->tick_t_ns - s->sample.src_t_ns[FT_SRC_PAGETYPEINFO]) / 1e9;
+}
+
+/* "key=value" lines: the value of @key, or "". */
+static void field(const char *text, size_t len, const char *key, char *out, size_t sz)
+{
+	size_t kl = strlen(key);
+	const char *p = text, *end = text + len;
+
+	out[0] = '\0';
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(out, sz, "%.*s", (int)(ll - kl - 1), p + kl + 1);
+			return;
+		}
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
+}
+
+const char *ft_session_host(const struct ft_session *s, const char *key, char *buf, size_t sz)
+{
+	field(s->host.text, strlen(s->host.text), key, buf, sz);
+	return buf;
+}
+
+static void apply_host(struct ft_session *s, const struct ft_rec_record *in)
+{
+	char v[256];
+	long ps;
+	int order;
+
+	snprintf(s->host.text, sizeof(s->host.text), "%.*s", (int)in->len, (const char *)in->data);
+	snprintf(s->host.hostname, sizeof(s->host.hostname), "%.127s",
+		 ft_session_host(s, "hostname", v, sizeof(v)));
+	snprintf(s->host.release, sizeof(s->host.release), "%.127s",
+		 ft_session_host(s, "release", v, sizeof(v)));
+	ps = atol(ft_session_host(s, "page_size", v, sizeof(v)));
+	if (ps >= 512 && ps <= (1l << 24) && !(ps & (ps - 1)))
+		s->host.page_size = ps;
+	ft_session_host(s, "pmd_order", v, sizeof(v));
+	s->host.pmd_order = v[0] ? atoi(v) : -1;
+	if (s->host.pmd_order < -1 || s->host.pmd_order > 20)
+		s->host.pmd_order = -1;
+	ft_session_host(s, "pageblock_order", v, sizeof(v));
+	order = v[0] ? atoi(v) : -1;
+	if (order < 0 || order > 20)
+		order = s->host.pmd_order;
+	s->sample.pageblock_order_fallback = order;
+}
+
+static void start_tracing(struct ft_session *s)
+{
+	int i;
+
+	if (s->tracing)
+		return;
+	if (ft_tracedec_init(&s->dec))
+		return;
+	ft_events_init(&s->events, s->sample.pageblock_order >= 0 ? s->sample.pageblock_order :
+		       s->sample.pageblock_order_fallback);
+	s->events.on_fallback = mark_fallback;
+	s->events.on_fallback_ctx = s;
+	for (i = 0; i < FT_M_NR; i++)
+		s->ev_rate[i] = NAN;
+	s->tracing = true;
+	s->trace_err = 0;
+	sync_events(s);
+}
+
+/* "system/event\n" or "header_page\n", then the format text. */
+static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
+{
+	const char *d = (const char *)in->data, *nl = memchr(d, '\n', in->len);
+	const char *text, *slash;
+	char system[64], name[128];
+	size_t tl;
+	int i, ev = -1;
+
+	if (!nl || (size_t)(nl - d) >= sizeof(name)) {
+		s->bad_inputs++;
+		return;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(nl - d), d);
+	text = nl + 1;
+	tl = in->len - (size_t)(text - d);
+	start_tracing(s);
+	if (!s->tracing)
+		return;
+	if (!strcmp(name, "header_page")) {
+		/* once: a file that repeats it costs nothing */
+		if (s->dec.have_header)
+			return;
+		if (ft_tracedec_header_page(&s->dec, text, tl))
+			s->bad_inputs++;
+		return;
+	}
+	slash = strchr(name, '/');
+	if (!slash || (size_t)(slash - name) >= sizeof(system)) {
+		s->bad_inputs++;
+		return;
+	}
+	snprintf(system, sizeof(system), "%.*s", (int)(slash - name), name);
+	for (i = 0; i < FT_EV_NR; i++)
+		if (!strcmp(ft_trace_events[i].system, system) &&
+		    !strcmp(ft_trace_events[i].event, slash + 1))
+			ev = i;
+	/*
+	 * One format per event: formats do not change within a session, and
+	 * a file that repeats them must not make each repeat a full parse.
+	 */
+	if (ev < 0 || ft_tracedec_has(&s->dec, ev))
+		return;
+	/* an event this fragtop cannot decode stays off, as it does live */
+	ft_tracedec_format(&s->dec, system, text, tl);
+	s->trace_enabled = 0;
+	for (i = 0; i < FT_EV_NR; i++)
+		if (ft_tracedec_has(&s->dec, i))
+			s->trace_enabled |= 1u << i;
+	ft_events_set_status(&s->events, &s->dec);
+}
+
+static void apply_page(struct ft_session *s, const struct ft_rec_record *in)
+{
+	if (!s->tracing)
+		return;
+	sync_events(s);
+	s->pages++;
+	s->page_bytes += in->len;
+	ft_tracedec_subbuf(&s->dec, in->data, in->len, in->sub, ft_events_add_cb, &s->events);
+}
+
+static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
+{
+	if (ft_iomem_parse((const char *)in->data, in->len, s->host.page_size, &s->map.ram))
+		memset(&s->map.ram, 0, sizeof(s->map.ram));
+	s->have_iomem = true;
+}
+
+/* u64 first PFN, then kpageflags words, then kpagecount words; whole blocks of zone @sub. */
+static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
+{
+	uint64_t pfn, words, per, block;
+	size_t z = in->sub;
+	uint64_t *w;
+
+	map_layout(s);
+	if (in->len < 8 || (in->len - 8) % 16 || s->map.order < 0) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&pfn, in->data, 8);
+	words = (in->len - 8) / 16;
+	per = 1ull << s->map.order;
+	if (z >= s->map.nr || pfn % per || words % per) {
+		s->bad_inputs++;
+		return;
+	}
+	block = pfn >> s->map.order;
+	if (block < s->map.zones[z].first_block ||
+	    block + words / per > s->map.zones[z].first_block + s->map.zones[z].nr_blocks) {
+		s->bad_inputs++;
+		return;
+	}
+	/* the words are not aligned in the record: copy them */
+	w = malloc(words * 16);
+	if (!w)
+		return;
+	memcpy(w, in->data + 8, words * 16);
+	ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
+		      (uint32_t)(words / per), w, w + words);
+	free(w);
+	s->map_err = 0;
+}
+
+/* The int32 -errno of an input with FT_INPUT_ERR. */
+static int input_err(const struct ft_rec_record *in)
+{
+	int32_t e = -EIO;
+
+	if (in->len == 4)
+		memcpy(&e, in->data, 4);
+	return e < 0 && e > -4096 ? e : -EIO;
+}
+
+static void apply_knob(struct ft_session *s, const struct ft_rec_record *in)
+{
+	unsigned int k = in->sub & ~FT_INPUT_ERR;
+
+	if (k >= ft_knobs_nr || k >= FT_SESSION_MAX_KNOBS) {
+		s->bad_inputs++;
+		return;
+	}
+	if (in->sub & FT_INPUT_ERR) {
+		memset(&s->knobs[k], 0, sizeof(s->knobs[k]));
+		s->knobs[k].err = input_err(in);
+		return;
+	}
+	ft_knob_parse(&ft_knobs[k], (const char *)in->data, in->len, &s->knobs[k]);
+}
+
+static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_session_audit *a;
+	const char *t = (const char *)in->data;
+
+	if (s->nr_audits == s->cap_audits) {
+		size_t ncap = s->cap_audits ? s->cap_audits * 2 : 16;
+		struct ft_session_audit *n;
+
+		if (ncap > FT_SESSION_MAX_AUDITS) {
+			s->audits_dropped++;
+			return;
+		}
+		n = realloc(s->audits, ncap * sizeof(*n));
+		if (!n) {
+			s->audits_dropped++;
+			return;
+		}
+		s->audits = n;
+		s->cap_audits = ncap;
+	}
+	a = &s->audits[s->nr_audits++];
+	memset(a, 0, sizeof(*a));
+	a->t_ns = in->t_ns;
+	a->tick = s->ticks;
+	field(t, in->len, "knob", a->knob, sizeof(a->knob));
+	field(t, in->len, "old", a->old, sizeof(a->old));
+	field(t, in->len, "new", a->new, sizeof(a->new));
+	field(t, in->len, "how", a->how, sizeof(a->how));
+	field(t, in->len, "outcome", a->outcome, sizeof(a->outcome));
+	field(t, in->len, "msg", a->msg, sizeof(a->msg));
+}
+
+/* u32 pid, then the command (at most 31 bytes, no NUL needed). */
+static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_session_name *n;
+	uint32_t pid;
+	size_t len;
+
+	if (in->len < 5 || in->len > 4 + sizeof(n->comm) - 1) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&pid, in->data, 4);
+	if (!pid || pid > (1u << 22)) {
+		s->bad_inputs++;
+		return;
+	}
+	n = &s->names[pid % FT_SESSION_NAMES];
+	len = in->len - 4;
+	n->pid = (int)pid;
+	memcpy(n->comm, in->data + 4, len);
+	n->comm[len] = '\0';
+}
+
+const char *ft_session_name(const struct ft_session *s, int pid)
+{
+	const struct ft_session_name *n;
+
+	if (pid <= 0)
+		return NULL;
+	n = &s->names[(unsigned int)pid % FT_SESSION_NAMES];
+	return n->pid == pid ? n->comm : NULL;
+}
+
+/*
+ * A /proc text, kept until the tick.  sub has FT_INPUT_ERR set when the
+ * source could not be read: the data is then the int32 -errno.
+ */
+static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
+{
+	int src = in->sub & ~FT_INPUT_ERR;
+
+	if (src >= FT_SRC_NR) {
+		s->bad_inputs++;
+		return;
+	}
+	if (in->len + 1 > s->pending[src].cap) {
+		char *n = realloc(s->pending[src].buf, in->len + 1);
+
+		if (!n) {
+			s->bad_inputs++;
+			return;
+		}
+		s->pending[src].buf = n;
+		s->pending[src].cap = in->len + 1;
+	}
+	memcpy(s->pending[src].buf, in->data, in->len);
+	s->pending[src].buf[in->len] = '\0';
+	s->pending[src].len = in->len;
+	s->pending[src].fresh = true;
+	s->pending_err[src] = in->sub & FT_INPUT_ERR ? input_err(in) : 0;
+}
+
+static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_raw raw = { .t_ns = in->t_ns };
+	uint64_t rt = 0;
+	int i;
+
+	for (i = 0; i < FT_SRC_NR; i++) {
+		raw.src[i].fresh = s->pending[i].fresh;
+		if (s->lean && i != FT_SRC_VMSTAT && s->ticks % s->lean && s->ticks)
+			raw.src[i].fresh = false;
+		raw.src[i].err = s->pending_err[i];
+		raw.src[i].buf = s->pending[i].buf;
+		raw.src[i].len = s->pending[i].len;
+		s->pending[i].fresh = false;
+	}
+	ft_sample_update(&s->sample, &raw);
+	map_layout(s);
+	if (s->tracing) {
+		sync_events(s);
+		update_event_rates(s, in->t_ns);
+	}
+	if (in->len == 8)
+		memcpy(&rt, in->data, 8);
+	if (!s->ticks) {
+		s->first_t_ns = in->t_ns;
+		s->first_rt_ns = rt;
+	}
+	s->tick_t_ns = in->t_ns;
+	s->tick_rt_ns = rt;
+	s->ticks++;
+}
+
+int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
+{
+	if (in->t_ns > s->t_ns)
+		s->t_ns = in->t_ns;
+	switch (in->type) {
+	case FT_RR_HOST:
+		apply_host(s, in);
+		break;
+	case FT_RR_TICK:
+		apply_tick(s, in);
+		return 1;
+	case FT_RR_PROC:
+		apply_proc(s, in);
+		break;
+	case FT_RR_KNOB:
+		apply_knob(s, in);
+		break;
+	case FT_RR_TRACE_FMT:
+		apply_format(s, in);
+		break;
+	case FT_RR_TRACE_PAGE:
+		apply_page(s, in);
+		break;
+	case FT_RR_AUDIT:
+		apply_audit(s, in);
+		break;
+	case FT_RR_TRACE_LOST:
+		if (in->len == 8)
+			memcpy(&s->lost, in->data, 8);
+		else
+			s->bad_inputs++;
+		break;
+	case FT_RR_IOMEM:
+		apply_iomem(s, in);
+		break;
+	case FT_RR_KPF:
+		apply_kpf(s, in);
+		break;
+	case FT_RR_NAME:
+		apply_name(s, in);
+		break;
+	default:
+		break;	/* a newer input type */
+	}
+	return 0;
+}
+
+/* ---- checkpoints ---- */
+
+#define CK_MAGIC	0x4b435446u	/* "FTCK" */
+
+struct ck_buf {
+	uint8_t *p;
+	size_t len, cap;
+	int err;
+};
+
+static void put(struct ck_buf *b, const void *data, size_t n)
+{
+	if (b->err)
+		return;
+	if (b->len + n > b->cap) {
+		size_t ncap = b->cap ? b->cap * 2 : 1 << 16;
+		uint8_t *np;
+
+		while (ncap < b->len + n)
+			ncap *= 2;
+		np = realloc(b->p, ncap);
+		if (!np) {
+			b->err = -ENOMEM;
+			return;
+		}
+		b->p = np;
+		b->cap = ncap;
+	}
+	if (n)
+		memcpy(b->p + b->len, data, n);
+	b->len += n;
+}
+
+static void put_arr(struct ck_buf *b, const void *arr, size_t nr, size_t elsz)
+{
+	uint64_t n = nr;
+
+	put(b, &n, sizeof(n));
+	put(b, arr, nr * elsz);
+}
+
+int ft_session_save(const struct ft_session *s, void **out, size_t *len)
+{
+	struct ck_buf b = { 0 };
+	uint32_t head[2] = { CK_MAGIC, (uint32_t)sizeof(*s) };
+	size_t i, bound, n;
+	void *z;
+
+	put(&b, head, sizeof(head));
+	put(&b, s, sizeof(*s));
+	put_arr(&b, s->sample.zoneinfo.zones, s->sample.zoneinfo.nr, sizeof(*s->sample.zoneinfo.zones));
+	put_arr(&b, s->sample.buddy.zones, s->sample.buddy.nr, sizeof(*s->sample.buddy.zones));
+	put_arr(&b, s->sample.pti.zones, s->sample.pti.nr, sizeof(*s->sample.pti.zones));
+	put_arr(&b, s->sample.vmstat.items, s->sample.vmstat.nr, sizeof(*s->sample.vmstat.items));
+	put_arr(&b, s->sample.prev_vmstat.items, s->sample.prev_vmstat.nr,
+		sizeof(*s->sample.prev_vmstat.items));
+	for (i = 0; i < FT_SRC_NR; i++)
+		put_arr(&b, s->pending[i].buf, s->pending[i].buf ? s->pending[i].len : 0, 1);
+	put_arr(&b, s->map.zones, s->map.nr, sizeof(*s->map.zones));
+	for (i = 0; i < s->map.nr; i++)
+		put_arr(&b, s->map.zones[i].blocks, s->map.zones[i].nr_blocks,
+			sizeof(*s->map.zones[i].blocks));
+	put_arr(&b, s->audits, s->nr_audits, sizeof(*s->audits));
+	if (b.err) {
+		free(b.p);
+		return b.err;
+	}
+	bound = ZSTD_compressBound(b.len);
+	z = malloc(bound + 8);
+	if (!z) {
+		free(b.p);
+		return -ENOMEM;
+	}
+	n = ZSTD_compress((uint8_t *)z + 8, bound, b.p, b.len, 1);
+	free(b.p);
+	if (ZSTD_isError(n)) {
+		free(z);
+		return -EIO;
+	}
+	memcpy(z, &(uint64_t){ b.len }, 8);
+	*out = z;
+	*len = n + 8;
+	return 0;
+}
+
+struct ck_rd {
+	const uint8_t *p;
+	size_t len, off;
+};
+
+static int get(struct ck_rd *r, void *dst, size_t n)
+{
+	if (r->len - r->off < n)
+		return -EBADMSG;
+	if (n)
+		memcpy(dst, r->p + r->off, n);
+	r->off += n;
+	return 0;
+}
+
+/* An array into *@arr (realloc'd), its count into *@nr. */
+static int get_arr(struct ck_rd *r, void **arr, size_t *nr, size_t *cap, size_t elsz)
+{
+	uint64_t n;
+	void *np;
+
+	if (get(r, &n, sizeof(n)) || n > (r->len - r->off) / (elsz ? elsz : 1))
+		return -EBADMSG;
+	if (n > *cap || !*arr) {
+		np = realloc(*arr, n ? n * elsz : 1);
+		if (!np)
+			return -ENOMEM;
+		*arr = np;
+		*cap = n;
+	}
+	*nr = n;
+	return get(r, *arr, n * elsz);
+}
+
+int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
+{
+	struct ft_session *ck = NULL;
+	struct ck_rd r = { 0 };
+	uint64_t raw_len;
+	uint32_t head[2];
+	uint8_t *raw = NULL;
+	size_t i, n, dummy;
+	int err = -EBADMSG;
+
+	if (len < 8)
+		return -EBADMSG;
+	memcpy(&raw_len, blob, 8);
+	if (raw_len < sizeof(head) + sizeof(*s) || raw_len > (1ull << 34))
+		return -EBADMSG;
+	raw = malloc(raw_len);
+	ck = malloc(sizeof(*ck));
+	if (!raw || !ck) {
+		err = -ENOMEM;
+		goto out;
+	}
+	n = ZSTD_decompress(raw, raw_len, (const uint8_t *)blob + 8, len - 8);
+	if (ZSTD_isError(n) || n != raw_len)
+		goto out;
+	r.p = raw;
+	r.len = n;
+	if (get(&r, head, sizeof(head)) || head[0] != CK_MAGIC || head[1] != sizeof(*s) ||
+	    get(&r, ck, sizeof(*ck)))
+		goto out;
+
+	/*
+	 * Plain fields come from the checkpoint; owned storage, the decoder,
+	 * the host facts and the callbacks stay this session's.
+	 */
+	{
+		struct ft_session keep = *s;
+
+		*s = *ck;
+		s->host = keep.host;
+		s->dec = keep.dec;
+		s->tracing = keep.tracing;
+		s->trace_enabled = keep.trace_enabled;
+		s->dec.missed = ck->dec.missed;
+		s->dec.missed_unknown = ck->dec.missed_unknown;
+		s->dec.bad = ck->dec.bad;
+		s->dec.walked = ck->dec.walked;
+		s->events.on_fallback = mark_fallback;
+		s->events.on_fallback_ctx = s;
+		s->sample.zoneinfo.zones = keep.sample.zoneinfo.zones;
+		s->sample.zoneinfo.cap = keep.sample.zoneinfo.cap;
+		s->sample.buddy.zones = keep.sample.buddy.zones;
+		s->sample.buddy.cap = keep.sample.buddy.cap;
+		s->sample.pti.zones = keep.sample.pti.zones;
+		s->sample.pti.cap = keep.sample.pti.cap;
+		s->sample.vmstat.items = keep.sample.vmstat.items;
+		s->sample.vmstat.cap = keep.sample.vmstat.cap;
+		s->sample.prev_vmstat.items = keep.sample.prev_vmstat.items;
+		s->sample.prev_vmstat.cap = keep.sample.prev_vmstat.cap;
+		s->sample.zones = keep.sample.zones;
+		s->sample.cap_zones = keep.sample.cap_zones;
+		for (i = 0; i < FT_SRC_NR; i++) {
+			s->pending[i].buf = keep.pending[i].buf;
+			s->pending[i].cap = keep.pending[i].cap;
+		}
+		/* the map's zones are rebuilt below: free the old blocks first */
+		for (i = 0; i < keep.map.nr; i++)
+			free(keep.map.zones[i].blocks);
+		s->map.zones = keep.map.zones;
+		s->map.cap = keep.map.cap;
+		s->map.nr = 0;
+		s->audits = keep.audits;
+		s->cap_audits = keep.cap_audits;
+	}
+	err = get_arr(&r, (void **)&s->sample.zoneinfo.zones, &s->sample.zoneinfo.nr,
+		      &s->sample.zoneinfo.cap, sizeof(*s->sample.zoneinfo.zones));
+	if (!err)
+		err = get_arr(&r, (void **)&s->sample.buddy.zones, &s->sample.buddy.nr,
+			      &s->sample.buddy.cap, sizeof(*s->sample.buddy.zones));
+	if (!err)
+		err = get_arr(&r, (void **)&s->sample.pti.zones, &s->sample.pti.nr,
+			      &s->sample.pti.cap, sizeof(*s->sample.pti.zones));
+	if (!err)
+		err = get_arr(&r, (void **)&s->sample.vmstat.items, &s->sample.vmstat.nr,
+			      &s->sample.vmstat.cap, sizeof(*s->sample.vmstat.items));
+	if (!err)
+		err = get_arr(&r, (void **)&s->sample.prev_vmstat.items, &s->sample.prev_vmstat.nr,
+			      &s->sample.prev_vmstat.cap, sizeof(*s->sample.prev_vmstat.items));
+	for (i = 0; !err && i < FT_SRC_NR; i++) {
+		err = get_arr(&r, (void **)&s->pending[i].buf, &s->pending[i].len, &s->pending[i].cap, 1);
+		if (!err && s->pending[i].cap <= s->pending[i].len) {
+			char *nb = realloc(s->pending[i].buf, s->pending[i].len + 1);
+
+			if (!nb) {
+				err = -ENOMEM;
+				break;
+			}
+			s->pending[i].buf = nb;
+			s->pending[i].cap = s->pending[i].len + 1;
+		}
+		if (!err)
+			s->pending[i].buf[s->pending[i].len] = '\0';
+	}
+	if (!err)
+		err = get_arr(&r, (void **)&s->map.zones, &s->map.nr, &s->map.cap,
+			      sizeof(*s->map.zones));
+	for (i = 0; i < s->map.nr; i++)
+		s->map.zones[i].blocks = NULL;	/* the checkpoint's pointers mean nothing here */
+	for (i = 0; !err && i < s->map.nr; i++) {
+		size_t cap = 0;
+
+		err = get_arr(&r, (void **)&s->map.zones[i].blocks, &dummy, &cap,
+			      sizeof(*s->map.zones[i].blocks));
+		if (!err && dummy != s->map.zones[i].nr_blocks)
+			err = -EBADMSG;
+	}
+	if (!err)
+		err = get_arr(&r, (void **)&s->audits, &s->nr_audits, &s->cap_audits,
+			      sizeof(*s->audits));
+	if (!err)
+		err = ft_sample_rejoin(&s->sample);
+	if (err) {
+		/* leave a consistent, empty-ish session rather than dangling arrays */
+		for (i = 0; i < s->map.nr; i++)
+			if (!s->map.zones[i].blocks)
+				s->map.zones[i].nr_blocks = 0;
+		s->sample.valid = 0;
+		s->sample.nr_zones = 0;
+		s->nr_audits = s->nr_audits <= s->cap_audits ? s->nr_audits : 0;
+	}
+out:
+	free(raw);
+	free(ck);
+	return err;
+}

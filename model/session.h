@@ -1,0 +1,168 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The session: everything fragtop knows about the host it watches, built
+ * from inputs only.  An input is a record, the very struct a recording
+ * holds (model/RECORDING.md): a /proc text, a knob file, a trace
+ * sub-buffer, a kpageflags batch, a trace format, a control change, a
+ * name.  The live source reads them from the kernel, the replay source
+ * from a file; both hand them to ft_session_apply(), the one function that
+ * changes a session, so live and replay are the same code past the read.
+ *
+ * Pure: bytes in, state out.  Time is the inputs' time (CLOCK_MONOTONIC
+ * of the machine that read them), never the clock of the machine that
+ * shows them.
+ *
+ * Ownership: struct ft_session owns its sample, decoder, map and audit
+ * list.  ft_session_save() makes a self-contained checkpoint (a zstd
+ * blob) that ft_session_restore() brings back into a session opened from
+ * the same formats; the decoder is not in it (formats do not change
+ * after a session starts).
+ */
+#ifndef FT_MODEL_SESSION_H
+#define FT_MODEL_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/events.h"
+#include "model/knob.h"
+#include "model/pageblock.h"
+#include "model/recfmt.h"
+#include "model/sample.h"
+#include "model/series.h"
+#include "model/tracedec.h"
+
+#define FT_SESSION_MAX_KNOBS	32
+#define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
+#define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
+
+/*
+ * A PROC or KNOB input's sub with this bit: the file could not be read,
+ * and the data is its int32 -errno (a non-root pagetypeinfo shows "needs
+ * root", an absent knob "absent").
+ */
+#define FT_INPUT_ERR	0x8000
+
+/* Facts about the watched host, from the HOST input. */
+struct ft_host_facts {
+	char hostname[128];
+	char release[128];
+	long page_size;
+	int pmd_order;			/* -1 if unknown */
+	char text[2048];		/* the HOST input as given ("key=value\n") */
+};
+
+/* A control change, from an AUDIT input. */
+struct ft_session_audit {
+	uint64_t t_ns;			/* the input's time */
+	uint64_t tick;			/* ticks applied before it */
+	char knob[FT_KNOB_TEXT], old[FT_KNOB_TEXT], new[FT_KNOB_TEXT];
+	char how[16], outcome[16];
+	char msg[192];
+};
+
+struct ft_session_name {
+	int pid;			/* 0: free */
+	char comm[32];
+};
+
+struct ft_session {
+	/* the clock: time of the newest input, and of the newest tick */
+	uint64_t t_ns;
+	uint64_t tick_t_ns, tick_rt_ns;	/* CLOCK_MONOTONIC and CLOCK_REALTIME */
+	uint64_t first_t_ns, first_rt_ns;	/* of the first tick */
+	uint64_t ticks;
+
+	struct ft_host_facts host;
+	struct ft_sample sample;
+	struct ft_knob_value knobs[FT_SESSION_MAX_KNOBS];	/* index of ft_knobs[] */
+
+	/* /proc texts given since the last tick (a tick may span chunks) */
+	struct {
+		char *buf;
+		size_t len, cap;
+		bool fresh;
+	} pending[FT_SRC_NR];
+	int pending_err[FT_SRC_NR];	/* -errno of a source that could not be read */
+	/*
+	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
+	 * parses, which a report reads only for zone ranges and the pageblock
+	 * order) are applied every lean-th tick; vmstat, knobs and trace
+	 * pages every tick.  0: every source every tick.
+	 */
+	unsigned int lean;
+
+	/* tracepoints: on from the first format input */
+	bool tracing;
+	int trace_err;			/* why not (set by the source), 0 if tracing */
+	unsigned int trace_enabled;	/* bit per enum ft_trace_event with a format */
+	struct ft_tracedec dec;
+	uint64_t lost;			/* from the LOST input */
+	uint64_t pages, page_bytes;	/* trace sub-buffers applied */
+	struct ft_events events;
+	/* per-tick rates of the event counters, and their history */
+	uint64_t ev_prev[FT_M_NR];
+	uint64_t ev_prev_t_ns;
+	double ev_rate[FT_M_NR];		/* per second over the last tick; NAN before */
+	struct ft_series ev_series[FT_M_NR];
+	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
+	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
+
+	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
+	struct ft_pbmap map;
+	int map_err;			/* why no map data (set by the source), 0 if fine */
+	bool have_iomem;
+
+	/* pid -> command, from NAME inputs (a direct-mapped table) */
+	struct ft_session_name names[FT_SESSION_NAMES];
+
+	/* control changes, in input order */
+	struct ft_session_audit *audits;
+	size_t nr_audits, cap_audits;
+	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
+
+	uint64_t bad_inputs;		/* malformed inputs skipped */
+};
+
+void ft_session_init(struct ft_session *s);
+void ft_session_release(struct ft_session *s);
+
+/*
+ * Apply one input.  Unknown types are skipped (a newer recording); a
+ * malformed input is counted in bad_inputs and changes nothing else.
+ * Returns 1 when the input was a tick (the state is complete for it),
+ * else 0.
+ */
+int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in);
+
+/* A format for @ev was given (the event exists on the recorded kernel). */
+static inline bool ft_session_has_event(const struct ft_session *s, enum ft_trace_event ev)
+{
+	return s->trace_enabled & (1u << ev);
+}
+
+/* Command of @pid from the NAME inputs, or NULL. */
+const char *ft_session_name(const struct ft_session *s, int pid);
+
+/* Fallback rates of a zone over the last tick (NAN when not tracing). */
+void ft_session_zone_extfrag_rate(const struct ft_session *s, int node, const char *zone,
+				  double *total, double *fragmenting);
+
+/* Seconds between the newest tick and the last pagetypeinfo parse, -1 if never. */
+double ft_session_pti_age(const struct ft_session *s);
+
+/* A value from the HOST input ("release"), or "" if absent. */
+const char *ft_session_host(const struct ft_session *s, const char *key, char *buf, size_t sz);
+
+/*
+ * Checkpoints.  ft_session_save() serialises everything but the decoder
+ * and the host facts into a malloc'd, zstd-compressed blob (*@out,
+ * *@len); ft_session_restore() puts it back into @s, which must have been
+ * fed the same HOST and format inputs.  0 or -errno (-EBADMSG: not a
+ * checkpoint of this build).
+ */
+int ft_session_save(const struct ft_session *s, void **out, size_t *len);
+int ft_session_restore(struct ft_session *s, const void *blob, size_t len);
+
+#endif
