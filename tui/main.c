@@ -3,6 +3,7 @@
  * fragtop: top for Linux memory fragmentation.  Dispatches to the live TUI
  * (default) or a headless command; only main() exits.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -38,7 +39,31 @@ static void usage(FILE *f)
 	fprintf(f, "\nWithout a command, fragtop runs the live TUI with the options given.\n");
 }
 
+/*
+ * Output that did not reach its file is a failure, as in git and coreutils:
+ * `fragtop snapshot --json > /dev/full` must not exit 0.
+ */
+static int finish_output(int rc)
+{
+	int err = 0;
+
+	if (fflush(stdout) || ferror(stdout))
+		err = errno ? errno : EIO;
+	if (err) {
+		fprintf(stderr, "fragtop: writing the output: %s\n", strerror(err));
+		return rc ? rc : 1;
+	}
+	return rc;
+}
+
+static int run(int argc, char **argv);
+
 int main(int argc, char **argv)
+{
+	return finish_output(run(argc, argv));
+}
+
+static int run(int argc, char **argv)
 {
 	size_t i;
 

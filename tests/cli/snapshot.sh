@@ -59,6 +59,13 @@ check "old: no boost -> null" jqe 'all(.zones[]; .boost == null)' "$j"
 check "old: Reserve and CMA types" jqe '.migratetypes == ["Unmovable","Reclaimable","Movable","Reserve","CMA","Isolate"]' "$j"
 check "old: mixed blocks" jqe '.zones[2].mixed_blocks_by_type.Movable == 402' "$j"
 check "old: >100000 flagged" jqe '.zones[1].free_by_type_capped == true and .zones[0].free_by_type_capped == false' "$j"
+
+# output that cannot be written is an error, not a silent exit 0
+if [ -w /dev/full ]; then
+	"$FT" snapshot --json --root "$FIX/6.18-idle" > /dev/full 2> "$tmp/full.err"; rc=$?
+	check "stdout full: exit non-zero" test $rc != 0
+	check "stdout full: says why" grep -q "writing the output: No space left on device" "$tmp/full.err"
+fi
 check "old: missing start_pfn -> null" jqe '.zones[0].start_pfn == null and .zones[1].start_pfn == 4096' "$j"
 check "old: missing vmstat reported" grep -q "vmstat" "$tmp/old-reserve.err"
 
