@@ -5,16 +5,15 @@
  * counters in the tick, the boost factor, and per zone (those of the first
  * tick) the free pages and the unusable index at pageblock order.
  */
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/json.h"
 #include "collectors/replay.h"
 #include "model/frag.h"
-#include "base/json.h"
-#include "tui/report.h"
+#include "tui/cli.h"
 
 static const struct {
 	const char *name;
@@ -50,53 +49,40 @@ static void values(const struct ft_session *l, int64_t *v)
 	}
 }
 
-int ft_cmd_export(int argc, char **argv)
+enum { X_CSV, X_JSON, X_NR };
+
+static const struct ft_opt opts[X_NR] = {
+	[X_CSV] = { "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first" },
+	[X_JSON] = { "json", 'j', FT_OPT_FLAG, NULL, "one JSON document" },
+};
+
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "csv", no_argument, NULL, 'c' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct ft_optval v[X_NR];
 	static struct ft_replay rp;
 	struct { int node; char name[FT_ZONE_NAME_LEN]; } zones[MAX_ZONES];
 	int64_t prev[NR_COLS], now[NR_COLS];
 	const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
-	int c, fmt = 0, nz = 0, err, z;
+	int fmt = 0, nz = 0, err, z, first;
 	struct ft_json j;
 	size_t i;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'c':
-			fmt = 'c';
-			break;
-		case 'j':
-			fmt = 'j';
-			break;
-		case 'h':
-			printf("usage: fragtop export FILE --csv|--json\n"
-			       "  One row per tick: seconds, time, boost factor, the events and vmstat\n"
-			       "  counts in that tick, each zone's free pages and unusable index.\n");
-			return 0;
-		default:
-			fprintf(stderr, "usage: fragtop export FILE --csv|--json\n");
-			return 2;
-		}
-	}
-	if (!fmt || optind != argc - 1) {
-		fprintf(stderr, "usage: fragtop export FILE --csv|--json\n");
-		return 2;
-	}
-	err = ft_replay_open(&rp, argv[optind], 0);
+	err = ft_cli_parse(&ft_cmd_export, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	fmt = v[X_CSV].set ? 'c' : v[X_JSON].set ? 'j' : 0;
+	if (!fmt || (v[X_CSV].set && v[X_JSON].set))
+		return ft_cli_usage_error(&ft_cmd_export, "one of --csv and --json");
+	if (first != argc - 1)
+		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
+	err = ft_replay_open(&rp, argv[first], 0);
 	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", argv[optind], rp.r.why[0] ? rp.r.why : strerror(-err));
+		fprintf(stderr, "fragtop: %s: %s\n", argv[first], rp.r.why[0] ? rp.r.why : strerror(-err));
 		ft_replay_close(&rp);
 		return 1;
 	}
 	if (ft_replay_step(&rp) <= 0) {
-		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[optind]);
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[first]);
 		ft_replay_close(&rp);
 		return 1;
 	}
@@ -121,7 +107,7 @@ int ft_cmd_export(int argc, char **argv)
 	} else {
 		ft_json_init(&j, stdout, false);
 		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "file", argv[optind]);
+		ft_json_str(&j, "file", argv[first]);
 		ft_json_arr_begin(&j, "samples");
 	}
 	do {
@@ -195,3 +181,14 @@ int ft_cmd_export(int argc, char **argv)
 	ft_replay_close(&rp);
 	return 0;
 }
+
+const struct ft_cmd ft_cmd_export = {
+	.name = "export",
+	.args = "FILE",
+	.summary = "a recording's time series as CSV or JSON",
+	.about = "One row per tick: seconds, time, boost factor, the events and vmstat\n"
+		 "counts in that tick, each zone's free pages and unusable index.",
+	.opts = opts,
+	.nr_opts = X_NR,
+	.run = run,
+};

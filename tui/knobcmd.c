@@ -4,43 +4,21 @@
  * without a terminal, with the TUI's validation and messages (both go
  * through controls/).
  */
-#include "tui/knobcmd.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/file.h"
-#include "controls/control.h"
 #include "base/json.h"
+#include "controls/control.h"
+#include "tui/cli.h"
 
 static const char *type_name(const struct ft_knob *k)
 {
 	return k->type == FT_KNOB_INT ? "int" : k->type == FT_KNOB_SELECT ? "select" : "trigger";
-}
-
-static void usage_set(FILE *f)
-{
-	fprintf(f,
-		"usage: fragtop set [--root DIR] [--dry-run] KNOB=VALUE...\n"
-		"  Checks every value first (nothing is written if one is invalid), then\n"
-		"  writes each, reads it back and reports old -> new.  If a write fails,\n"
-		"  the knobs already changed by this command are put back.  KNOB is a name\n"
-		"  from 'fragtop get' (\"vm.\" prefix optional); compact_node=N compacts node N.\n"
-		"  --dry-run   validate only\n"
-		"  Exit status: 0 all set, 1 a value was refused or a write failed, 2 usage.\n");
-}
-
-static void usage_get(FILE *f)
-{
-	fprintf(f,
-		"usage: fragtop get [--root DIR] [--json] [KNOB...]\n"
-		"  Without KNOB: every knob with its value, default, range and unit.\n"
-		"  With one KNOB: just its value (for scripts); with several: KNOB=VALUE lines.\n"
-		"  Exit status: 1 if a named knob is unknown, absent or unreadable.\n");
 }
 
 static int open_root(const char *root)
@@ -52,53 +30,37 @@ static int open_root(const char *root)
 	return fd;
 }
 
-int ft_cmd_set(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "dry-run", no_argument, NULL, 'n' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *root = "/";
-	bool dry = false;
-	struct ft_ctl *ctl;
-	int c, i, rootfd, bad = 0, failed = 0;
+enum { S_ROOT, S_DRY, S_NR };
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			root = optarg;
-			break;
-		case 'n':
-			dry = true;
-			break;
-		case 'h':
-			usage_set(stdout);
-			return 0;
-		default:
-			usage_set(stderr);
-			return 2;
-		}
-	}
-	if (optind == argc) {
-		usage_set(stderr);
-		return 2;
-	}
-	for (i = optind; i < argc; i++) {
-		if (!strchr(argv[i], '=')) {
-			fprintf(stderr, "fragtop: '%s' is not KNOB=VALUE\n", argv[i]);
-			usage_set(stderr);
-			return 2;
-		}
-	}
+static const struct ft_opt set_opts[S_NR] = {
+	[S_ROOT] = FT_OPT_ROOT,
+	[S_DRY] = { "dry-run", 'n', FT_OPT_FLAG, NULL, "validate only; write nothing" },
+};
+
+static int run_set(int argc, char **argv)
+{
+	struct ft_optval v[S_NR];
+	const char *root;
+	bool dry;
+	struct ft_ctl *ctl;
+	int i, rootfd, bad = 0, failed = 0, first, rc;
+
+	rc = ft_cli_parse(&ft_cmd_set, argc, argv, v, &first);
+	if (rc >= 0)
+		return rc;
+	root = v[S_ROOT].set ? v[S_ROOT].str : "/";
+	dry = v[S_DRY].set;
+	if (first == argc)
+		return ft_cli_usage_error(&ft_cmd_set, "KNOB=VALUE expected");
+	for (i = first; i < argc; i++)
+		if (!strchr(argv[i], '='))
+			return ft_cli_usage_error(&ft_cmd_set, "'%s' is not KNOB=VALUE", argv[i]);
 	rootfd = open_root(root);
 	if (rootfd < 0)
 		return 1;
 
 	/* 1: validate everything; nothing is written if anything is wrong */
-	for (i = optind; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		char name[128], canon[FT_KNOB_TEXT], why[160], err_txt[96];
 		const char *eq = strchr(argv[i], '=');
 		const struct ft_knob *k;
@@ -129,8 +91,8 @@ int ft_cmd_set(int argc, char **argv)
 		return 1;
 	}
 	if (dry) {
-		printf("all %d value%s valid; nothing written (--dry-run)\n", argc - optind,
-		       argc - optind == 1 ? "" : "s");
+		printf("all %d value%s valid; nothing written (--dry-run)\n", argc - first,
+		       argc - first == 1 ? "" : "s");
 		close(rootfd);
 		return 0;
 	}
@@ -143,7 +105,7 @@ int ft_cmd_set(int argc, char **argv)
 		return 1;
 	}
 	ft_ctl_init(ctl, rootfd, NULL);
-	for (i = optind; i < argc && !failed; i++) {
+	for (i = first; i < argc && !failed; i++) {
 		char name[128];
 		const char *eq = strchr(argv[i], '=');
 		const struct ft_audit *a;
@@ -263,39 +225,29 @@ static void get_table(int rootfd)
 	}
 }
 
-int ft_cmd_get(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "root", required_argument, NULL, 'r' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *root = "/";
-	bool json = false;
-	int c, i, rootfd, failed = 0;
+enum { G_ROOT, G_JSON, G_NR };
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'r':
-			root = optarg;
-			break;
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage_get(stdout);
-			return 0;
-		default:
-			usage_get(stderr);
-			return 2;
-		}
-	}
+static const struct ft_opt get_opts[G_NR] = {
+	[G_ROOT] = FT_OPT_ROOT,
+	[G_JSON] = FT_OPT_JSON,
+};
+
+static int run_get(int argc, char **argv)
+{
+	struct ft_optval ov[G_NR];
+	const char *root;
+	bool json;
+	int i, rootfd, failed = 0, first, rc;
+
+	rc = ft_cli_parse(&ft_cmd_get, argc, argv, ov, &first);
+	if (rc >= 0)
+		return rc;
+	root = ov[G_ROOT].set ? ov[G_ROOT].str : "/";
+	json = ov[G_JSON].set;
 	rootfd = open_root(root);
 	if (rootfd < 0)
 		return 1;
-	if (optind == argc) {
+	if (first == argc) {
 		if (json)
 			get_json(rootfd);
 		else
@@ -308,7 +260,7 @@ int ft_cmd_get(int argc, char **argv)
 		close(rootfd);
 		return 2;
 	}
-	for (i = optind; i < argc; i++) {
+	for (i = first; i < argc; i++) {
 		const struct ft_knob *k = ft_knob_find(argv[i]);
 		struct ft_knob_value v;
 		char val[FT_KNOB_TEXT], why[96];
@@ -330,7 +282,7 @@ int ft_cmd_get(int argc, char **argv)
 			continue;
 		}
 		ft_knob_value_text(k, &v, val, sizeof(val));
-		if (argc - optind == 1)
+		if (argc - first == 1)
 			printf("%s\n", val);
 		else
 			printf("%s=%s\n", k->name, val);
@@ -338,3 +290,29 @@ int ft_cmd_get(int argc, char **argv)
 	close(rootfd);
 	return failed ? 1 : 0;
 }
+
+const struct ft_cmd ft_cmd_set = {
+	.name = "set",
+	.args = "KNOB=VALUE...",
+	.summary = "change knobs: validated, read back, undone on failure",
+	.about = "Checks every value first (nothing is written if one is invalid), then\n"
+		 "writes each, reads it back and reports old -> new.  If a write fails,\n"
+		 "the knobs already changed by this command are put back.  KNOB is a name\n"
+		 "from 'fragtop get' (\"vm.\" prefix optional); compact_node=N compacts node N.\n"
+		 "Exit status: 0 all set, 1 a value was refused or a write failed, 2 usage.",
+	.opts = set_opts,
+	.nr_opts = S_NR,
+	.run = run_set,
+};
+
+const struct ft_cmd ft_cmd_get = {
+	.name = "get",
+	.args = "[KNOB...]",
+	.summary = "show the vm knobs (or one knob's value)",
+	.about = "Without KNOB: every knob with its value, default, range and unit.\n"
+		 "With one KNOB: just its value (for scripts); with several: KNOB=VALUE lines.\n"
+		 "Exit status: 1 if a named knob is unknown, absent or unreadable.",
+	.opts = get_opts,
+	.nr_opts = G_NR,
+	.run = run_get,
+};

@@ -4,20 +4,19 @@
  * written to a recording until --duration, SIGINT, SIGTERM or SIGHUP (all
  * clean stops: the file gets its index and END chunk).
  */
-#include "tui/record.h"
-
-#include "base/clock.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
+#include "base/clock.h"
 #include "base/diag.h"
+#include "base/tick.h"
 #include "collectors/recorder.h"
+#include "tui/cli.h"
 #include "tui/options.h"
 
 static volatile sig_atomic_t stop;
@@ -27,97 +26,55 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: fragtop record -o FILE [OPTIONS]\n"
-		"  -o, --output FILE      the recording (refused if it exists, see --force)\n"
-		"  -i, --interval SECS    sampling interval (default 1)\n"
-		"  -t, --duration SECS    stop after SECS (default: until Ctrl-C/SIGTERM)\n"
-		"  --pagetypeinfo-interval SECS  (default 10; 0: every tick)\n"
-		"  --root DIR             record a captured tree instead of this host\n"
-		"  --no-trace             no tracepoints\n"
-		"  --map-interval SECS    also record a full pageblock map scan (root,\n"
-		"                         /proc/kpageflags) every SECS (~0.3 s of CPU each here)\n"
-		"  --trace-buffer-kb KB   per-CPU trace buffer (default 8192)\n"
-		"  --force                overwrite FILE\n"
-		"A chunk is written and synced every 2 s: killed, the file keeps all but\n"
-		"the last seconds.  Read it with 'fragtop report FILE' or 'fragtop replay FILE'.\n");
-}
+enum { O_OUTPUT, O_INTERVAL, O_DURATION, O_PTI, O_ROOT, O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP, O_NR };
 
-int ft_cmd_record(int argc, char **argv)
+static const struct ft_opt opts[O_NR] = {
+	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
+		       "the recording (refused if it exists, see --force)" },
+	[O_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
+	[O_DURATION] = { "duration", 't', FT_OPT_SECS, "SECS",
+			 "stop after SECS (default: until Ctrl-C, SIGTERM or SIGHUP)", 0.1, 366 * 86400.0 },
+	[O_PTI] = FT_OPT_PTI_INTERVAL,
+	[O_ROOT] = FT_OPT_ROOT,
+	[O_NO_TRACE] = FT_OPT_NO_TRACE,
+	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
+	[O_FORCE] = { "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE" },
+	[O_MAP] = { "map-interval", 0, FT_OPT_SECS, "SECS",
+		    "also record a full pageblock map scan (root, /proc/kpageflags)\n"
+		    "every SECS (~0.3 s of CPU each here)", 1, 86400 },
+};
+
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "duration", required_argument, NULL, 't' },
-		{ "pagetypeinfo-interval", required_argument, NULL, 'P' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "no-trace", no_argument, NULL, 'T' },
-		{ "trace-buffer-kb", required_argument, NULL, 'B' },
-		{ "force", no_argument, NULL, 'f' },
-		{ "map-interval", required_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
 	static struct ft_live live;
 	static struct ft_recorder rec;
-	const char *root = "/", *out = NULL;
-	double interval = 1, duration = 0, pti = 10, map_interval = 0;
+	struct ft_optval v[O_NR];
+	const char *root, *out;
+	double interval, duration, pti, map_interval;
 	uint64_t map_next = 0;
-	bool trace = true, force = false;
-	size_t buffer_kb = 8192;
-	uint64_t start, next;
+	bool trace, force;
+	size_t buffer_kb;
+	uint64_t start;
+	struct ft_tick tick;
 	struct stat st;
-	int c, err;
+	int err, first;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "o:i:t:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'o':
-			out = optarg;
-			break;
-		case 'i':
-			if (ft_opt_seconds("--interval", optarg, 0.1, 3600, &interval))
-				return 2;
-			break;
-		case 't':
-			if (ft_opt_seconds("--duration", optarg, 0.1, 366 * 86400.0, &duration))
-				return 2;
-			break;
-		case 'P':
-			if (ft_opt_seconds("--pagetypeinfo-interval", optarg, 0, 86400, &pti))
-				return 2;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		case 'T':
-			trace = false;
-			break;
-		case 'B':
-			if (ft_opt_buffer_kb(optarg, &buffer_kb))
-				return 2;
-			break;
-		case 'f':
-			force = true;
-			break;
-		case 'm':
-			if (ft_opt_seconds("--map-interval", optarg, 1, 86400, &map_interval))
-				return 2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (!out || optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	err = ft_cli_parse(&ft_cmd_record, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	if (!v[O_OUTPUT].set)
+		return ft_cli_usage_error(&ft_cmd_record, "-o FILE is required");
+	if (first != argc)
+		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
+	out = v[O_OUTPUT].str;
+	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
+	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 1;
+	duration = v[O_DURATION].set ? v[O_DURATION].num : 0;
+	pti = v[O_PTI].set ? v[O_PTI].num : 10;
+	map_interval = v[O_MAP].set ? v[O_MAP].num : 0;
+	trace = !v[O_NO_TRACE].set;
+	force = v[O_FORCE].set;
+	buffer_kb = v[O_BUFFER].set ? (size_t)v[O_BUFFER].num : 8192;
 	if (!force && !stat(out, &st)) {
 		fprintf(stderr, "fragtop: %s exists; not overwriting it (--force does)\n", out);
 		return 1;
@@ -145,9 +102,9 @@ int ft_cmd_record(int argc, char **argv)
 	fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", out, interval,
 		live.tracing ? " with tracepoints" : "");
 	start = ft_now_ns();
-	next = start;
+	ft_tick_start(&tick, (uint64_t)(interval * 1e9), start);
 	while (!stop && !rec.err) {
-		uint64_t now = ft_now_ns();
+		uint64_t now = ft_now_ns(), left;
 
 		if (duration > 0 && now - start >= (uint64_t)(duration * 1e9))
 			break;
@@ -158,15 +115,13 @@ int ft_cmd_record(int argc, char **argv)
 			}
 			map_next = now + (uint64_t)(map_interval * 1e9);
 		}
-		if (now >= next) {
+		if (ft_tick_due(&tick, now)) {
 			ft_live_tick(&live, false);
-			next += (uint64_t)(interval * 1e9);
-			if (next < now)
-				next = now + (uint64_t)(interval * 1e9);
 			continue;
 		}
+		/* drain the trace buffers at least every 100 ms between ticks */
+		left = ft_tick_left_ns(&tick, now);
 		{
-			uint64_t left = next - now;
 			struct timespec ts = { 0, (long)(left < 100000000 ? left : 100000000) };
 
 			nanosleep(&ts, NULL);
@@ -186,3 +141,13 @@ int ft_cmd_record(int argc, char **argv)
 	ft_live_close(&live);
 	return err ? 1 : 0;
 }
+
+const struct ft_cmd ft_cmd_record = {
+	.name = "record",
+	.summary = "record a session to a file, headless",
+	.about = "A chunk is written and synced every 2 s: killed, the file keeps all but\n"
+		 "the last seconds.  Read it with 'fragtop report FILE' or 'fragtop replay FILE'.",
+	.opts = opts,
+	.nr_opts = O_NR,
+	.run = run,
+};

@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `fragtop report` and `fragtop compare`: a built report (collectors/report.h) as text or JSON. */
-#include "tui/report.h"
+#include "collectors/report.h"
 
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <time.h>
 
 #include "base/json.h"
+#include "tui/cli.h"
 
 static double secs(const struct ft_report *rep, uint64_t t)
 {
@@ -309,41 +309,25 @@ static void report_json(const struct ft_report *rep)
 	ft_json_end(&j);
 }
 
-int ft_cmd_report(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct ft_report *rep;
-	bool json = false;
-	int c, err;
+static const struct ft_opt json_only[] = { FT_OPT_JSON };
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			printf("usage: fragtop report FILE [--json]\n"
-			       "  Totals, THP and compaction outcomes, stall histograms, every control\n"
-			       "  change, and the same metrics for each interval between changes.\n");
-			return 0;
-		default:
-			fprintf(stderr, "usage: fragtop report FILE [--json]\n");
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		fprintf(stderr, "usage: fragtop report FILE [--json]\n");
-		return 2;
-	}
+static int run_report(int argc, char **argv)
+{
+	struct ft_optval v[1];
+	struct ft_report *rep;
+	bool json;
+	int err, first;
+
+	err = ft_cli_parse(&ft_cmd_report, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	if (first != argc - 1)
+		return ft_cli_usage_error(&ft_cmd_report, "one recording expected");
+	json = v[0].set;
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return 1;
-	err = ft_report_build(rep, argv[optind]);
+	err = ft_report_build(rep, argv[first]);
 	if (!err) {
 		if (json)
 			report_json(rep);
@@ -386,7 +370,7 @@ static void rows_of(const struct ft_report *r, double v[12])
 	v[11] = r->lat_present[FT_LAT_FRAG_STALL] && hs.count ? ft_hist_mean(&hs) : NAN;
 }
 
-int ft_cmd_compare(int argc, char **argv)
+static int run_compare(int argc, char **argv)
 {
 	static const char *const names[12] = {
 		"extfrag events < pageblock order", "extfrag events (all)", "THP fault success %",
@@ -394,35 +378,18 @@ int ft_cmd_compare(int argc, char **argv)
 		"compaction latency p99 us <", "direct reclaims", "direct reclaim mean us",
 		"direct reclaim p99 us <", "fragmentation stalls", "fragmentation stall mean us",
 	};
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
+	struct ft_optval v[1];
 	struct ft_report *a, *b;
 	double va[12], vb[12];
-	bool json = false;
-	int c, i, err;
+	bool json;
+	int i, err, first;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jh", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			printf("usage: fragtop compare A B [--json]\n"
-			       "  One row per metric: A, B and the change from A to B in %%.\n");
-			return 0;
-		default:
-			fprintf(stderr, "usage: fragtop compare A B [--json]\n");
-			return 2;
-		}
-	}
-	if (optind != argc - 2) {
-		fprintf(stderr, "usage: fragtop compare A B [--json]\n");
-		return 2;
-	}
+	err = ft_cli_parse(&ft_cmd_compare, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	if (first != argc - 2)
+		return ft_cli_usage_error(&ft_cmd_compare, "two recordings expected");
+	json = v[0].set;
 	a = calloc(1, sizeof(*a));
 	b = calloc(1, sizeof(*b));
 	if (!a || !b) {
@@ -430,9 +397,9 @@ int ft_cmd_compare(int argc, char **argv)
 		free(b);
 		return 1;
 	}
-	err = ft_report_build(a, argv[optind]);
+	err = ft_report_build(a, argv[first]);
 	if (!err)
-		err = ft_report_build(b, argv[optind + 1]);
+		err = ft_report_build(b, argv[first + 1]);
 	if (!err) {
 		rows_of(a, va);
 		rows_of(b, vb);
@@ -441,8 +408,8 @@ int ft_cmd_compare(int argc, char **argv)
 
 			ft_json_init(&j, stdout, true);
 			ft_json_obj_begin(&j, NULL);
-			ft_json_str(&j, "a", argv[optind]);
-			ft_json_str(&j, "b", argv[optind + 1]);
+			ft_json_str(&j, "a", argv[first]);
+			ft_json_str(&j, "b", argv[first + 1]);
 			ft_json_double(&j, "a_duration_s", secs(a, a->last.t_ns));
 			ft_json_double(&j, "b_duration_s", secs(b, b->last.t_ns));
 			ft_json_arr_begin(&j, "rows");
@@ -471,7 +438,7 @@ int ft_cmd_compare(int argc, char **argv)
 					snprintf(sc, sizeof(sc), "%+.1f%%", (vb[i] - va[i]) * 100 / va[i]);
 				printf("%-36s %14s %14s %9s\n", names[i], sa, sb, sc);
 			}
-			printf("\nA: %s\nB: %s\n", argv[optind], argv[optind + 1]);
+			printf("\nA: %s\nB: %s\n", argv[first], argv[first + 1]);
 		}
 	}
 	ft_report_release(a);
@@ -480,3 +447,24 @@ int ft_cmd_compare(int argc, char **argv)
 	free(b);
 	return err ? 1 : 0;
 }
+
+const struct ft_cmd ft_cmd_report = {
+	.name = "report",
+	.args = "FILE",
+	.summary = "sum up a recording (text or --json)",
+	.about = "Totals, THP and compaction outcomes, stall histograms, every control\n"
+		 "change, and the same metrics for each interval between changes.",
+	.opts = json_only,
+	.nr_opts = 1,
+	.run = run_report,
+};
+
+const struct ft_cmd ft_cmd_compare = {
+	.name = "compare",
+	.args = "A B",
+	.summary = "compare two recordings metric by metric",
+	.about = "One row per metric: A, B and the change from A to B in %.",
+	.opts = json_only,
+	.nr_opts = 1,
+	.run = run_compare,
+};

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "tui/snapshot.h"
 
-#include "base/clock.h"
-
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-#include "collectors/procname.h"
-#include "model/frag.h"
+#include "base/clock.h"
 #include "base/json.h"
+#include "model/frag.h"
+#include "tui/cli.h"
 #include "tui/options.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
@@ -452,74 +450,42 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-static void usage(FILE *f)
-{
-	fprintf(f,
-		"usage: fragtop snapshot [--json] [--map] [--root DIR] [--interval SECS]\n"
-		"  --json           print JSON instead of a table\n"
-		"  --root DIR       read /proc and /sys under DIR (a captured tree)\n"
-		"  --interval SECS  take two samples SECS apart and add rates, and (as\n"
-		"                   root, live) trace the mm events in between\n"
-		"  --map            classify every pageblock from /proc/kpageflags (root;\n"
-		"                   ~0.4 s per 24 GiB) and add the counts and the map\n"
-		"  --no-trace       no tracepoints\n"
-		"  --trace-buffer-kb KB  per-CPU trace buffer (default 8192)\n");
-}
+enum { O_JSON, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_NR };
 
-int ft_cmd_snapshot(int argc, char **argv)
+static const struct ft_opt opts[O_NR] = {
+	[O_JSON] = FT_OPT_JSON,
+	[O_ROOT] = FT_OPT_ROOT,
+	[O_INTERVAL] = { "interval", 'i', FT_OPT_SECS, "SECS",
+			 "take two samples SECS apart and add rates, and (as root,\n"
+			 "live) trace the mm events in between", 0, 86400 },
+	[O_NO_TRACE] = FT_OPT_NO_TRACE,
+	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
+	[O_MAP] = { "map", 0, FT_OPT_FLAG, NULL,
+		    "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
+		    "per 24 GiB) and add the counts and the map" },
+};
+
+static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "json", no_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "interval", required_argument, NULL, 'i' },
-		{ "no-trace", no_argument, NULL, 'T' },
-		{ "trace-buffer-kb", required_argument, NULL, 'B' },
-		{ "map", no_argument, NULL, 'm' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *root = "/";
-	double interval = 0;
-	bool json = false, trace = true, map = false;
-	size_t buffer_kb = 8192;
+	struct ft_optval v[O_NR];
+	const char *root;
+	double interval;
+	bool json, trace, map;
+	size_t buffer_kb;
 	struct ft_live live;
-	int c, err;
+	int err, first, rc;
 
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "jr:i:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = true;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		case 'i':
-			if (ft_opt_seconds("--interval", optarg, 0, 86400, &interval))
-				return 2;
-			break;
-		case 'T':
-			trace = false;
-			break;
-		case 'm':
-			map = true;
-			break;
-		case 'B':
-			if (ft_opt_buffer_kb(optarg, &buffer_kb))
-				return 2;
-			break;
-		case 'h':
-			usage(stdout);
-			return 0;
-		default:
-			usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc) {
-		usage(stderr);
-		return 2;
-	}
+	rc = ft_cli_parse(&ft_cmd_snapshot, argc, argv, v, &first);
+	if (rc >= 0)
+		return rc;
+	if (first != argc)
+		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
+	json = v[O_JSON].set;
+	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
+	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 0;
+	trace = !v[O_NO_TRACE].set;
+	map = v[O_MAP].set;
+	buffer_kb = v[O_BUFFER].set ? (size_t)v[O_BUFFER].num : 8192;
 	err = ft_live_open(&live, root, 0);
 	if (err) {
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
@@ -562,3 +528,11 @@ int ft_cmd_snapshot(int argc, char **argv)
 	ft_live_close(&live);
 	return stop ? 128 + stop : 0;
 }
+
+const struct ft_cmd ft_cmd_snapshot = {
+	.name = "snapshot",
+	.summary = "print one sample as a table or JSON",
+	.opts = opts,
+	.nr_opts = O_NR,
+	.run = run,
+};

@@ -7,8 +7,6 @@
 
 #include "collectors/live.h"
 
-int ft_cmd_snapshot(int argc, char **argv);
-
 /* The JSON document for one sample (also used by tests and later reports). */
 void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s);
 void ft_snapshot_table(FILE *f, const struct ft_live *l);

@@ -1,16 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The live TUI.  One loop: wait for a key or the next tick, collect, draw.
- * The terminal is restored on q, SIGINT, SIGTERM and SIGHUP; only main()
- * exits, after endwin().
+ * What the live and the replay TUI share: the header, the status line with
+ * its hint, prompts that keep sampling, the shared key table and the key
+ * dispatch.  Only main() exits, after the entry point's endwin().
  */
 #include "tui/ui.h"
 
-#include "base/clock.h"
-
 #include <curses.h>
 #include <errno.h>
-#include <getopt.h>
 #include <locale.h>
 #include <math.h>
 #include <signal.h>
@@ -19,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/diag.h"
+#include "base/clock.h"
 #include "collectors/replay.h"
 #include "tui/draw.h"
 #include "tui/options.h"
@@ -34,23 +31,19 @@ static const struct ft_view *const views[] = {
 };
 #define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
 
-const char *const ft_ui_global_keys[][2] = {
-	{ "q", "quit" },
-	{ "1 2 3 4 5  Tab", "overview, events, stalls, controls, map; Tab cycles" },
-	{ "b B", "watermark_boost_factor one step down / up" },
-	{ "u", "undo the last knob change" },
-	{ "w", "start recording to a file / stop recording" },
-	{ "h F1 ?", "this help" },
-	{ "space", "pause / resume sampling" },
-	{ "d", "set the sampling interval (seconds)" },
-	{ "p", "read /proc/pagetypeinfo now" },
-	{ "Ctrl-L", "redraw the screen" },
-	{ NULL, NULL },
-};
-
 static void on_signal(int sig)
 {
 	got_signal = sig;
+}
+
+void ft_ui_catch_signals(void)
+{
+	ft_opt_catch_stop_signals(on_signal);
+}
+
+int ft_ui_signalled(void)
+{
+	return got_signal;
 }
 
 void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
@@ -64,7 +57,7 @@ void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	ui->status_t_ns = ft_now_ns();
 }
 
-static void diag_to_status(enum ft_diag_level level, const char *msg, void *ctx)
+void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx)
 {
 	ft_ui_status(ctx, level, "%s", msg);
 }
@@ -160,9 +153,38 @@ static void draw_header(struct ft_ui *ui)
 		ft_put(1, COLS - (int)strlen(mem), ft_attr(FT_C_DIM), "%s", mem);
 }
 
+/* The hint: the hinted keys of both tables in hint_pos order, two blanks apart. */
+static void hint_text(const struct ft_ui *ui, char *buf, size_t sz)
+{
+	const struct ft_key *tables[2] = { ft_ui_keys, ui->mode_keys };
+	int pos, last = -1;
+	size_t n = 0;
+
+	buf[0] = '\0';
+	for (;;) {
+		const struct ft_key *next = NULL;
+		int t, i;
+
+		for (t = 0; t < 2; t++)
+			for (i = 0; tables[t] && tables[t][i].label; i++) {
+				const struct ft_key *k = &tables[t][i];
+
+				pos = k->hint_pos;
+				if (k->hint && pos > last && (!next || pos < next->hint_pos))
+					next = k;
+			}
+		if (!next)
+			break;
+		last = next->hint_pos;
+		n += (size_t)snprintf(buf + n, n < sz ? sz - n : 0, "%s%s", n ? "  " : "", next->hint);
+		if (n >= sz)
+			break;
+	}
+}
+
 static void draw_status(struct ft_ui *ui)
 {
-	static const char hint[] = "q quit  h help  1-5/Tab views  b/B boost  u undo  space pause  d interval";
+	char hint[256];
 	uint64_t now = ft_now_ns();
 	int y = LINES - 1, room = COLS;
 
@@ -180,8 +202,9 @@ static void draw_status(struct ft_ui *ui)
 		return;
 	}
 	/* the hint, cut between two items (they are two blanks apart) */
+	hint_text(ui, hint, sizeof(hint));
 	{
-		int n = (int)sizeof(hint) - 1;
+		int n = (int)strlen(hint);
 
 		if (n > room) {
 			n = room;
@@ -192,7 +215,7 @@ static void draw_status(struct ft_ui *ui)
 	}
 }
 
-static void draw(struct ft_ui *ui)
+void ft_ui_draw(struct ft_ui *ui)
 {
 	erase();
 	draw_header(ui);
@@ -201,19 +224,42 @@ static void draw(struct ft_ui *ui)
 	refresh();
 }
 
-bool ft_ui_prompt(const char *question, char *buf, int sz)
+int ft_ui_getch(struct ft_ui *ui, int ms)
+{
+	uint64_t end = ft_now_ns() + (uint64_t)ms * 1000000ull;
+	int ch;
+
+	for (;;) {
+		uint64_t now = ft_now_ns();
+		int wait = now >= end ? 0 : (int)((end - now) / 1000000) + 1;
+
+		/* wake at least every 250 ms: trace buffers and ticks do not wait for keys */
+		timeout(wait > 250 ? 250 : wait);
+		ch = getch();
+		if (ch != ERR || got_signal)
+			return ch;
+		if (ui->idle)
+			ui->idle(ui);
+		if (ft_now_ns() >= end)
+			return ERR;
+	}
+}
+
+bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz)
 {
 	int len = 0, ch;
 
 	buf[0] = '\0';
-	timeout(-1);
 	curs_set(1);
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
 		ft_put(LINES - 1, 0, A_BOLD, "%s%s", question, buf);
 		refresh();
-		ch = getch();
+		/* sampling (and recording) goes on while the operator types */
+		ch = ft_ui_getch(ui, 1000);
+		if (ch == ERR && !got_signal)
+			continue;
 		if (ch == '\n' || ch == KEY_ENTER)
 			break;
 		if (ch == 27 || ch == ERR) {
@@ -232,23 +278,6 @@ bool ft_ui_prompt(const char *question, char *buf, int sz)
 	return len > 0;
 }
 
-static void ask_interval(struct ft_ui *ui)
-{
-	char buf[32], *end;
-	double v;
-
-	if (!ft_ui_prompt("interval in seconds (0.1-3600): ", buf, sizeof(buf)))
-		return;
-	v = strtod(buf, &end);
-	if (*end || !(v >= 0.1 && v <= 3600)) {
-		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s; keeping %gs",
-			     buf, ui->interval);
-		return;
-	}
-	ui->interval = v;
-	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
-}
-
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 {
 	char q[256];
@@ -258,14 +287,13 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(q, sizeof(q), fmt, ap);
 	va_end(ap);
-	timeout(-1);
 	move(LINES - 1, 0);
 	clrtoeol();
 	ft_put(LINES - 1, 0, ft_attr(FT_C_WARN) | A_BOLD, "%s", q);
 	refresh();
 	do
-		ch = getch();
-	while (ch == KEY_RESIZE);
+		ch = ft_ui_getch(ui, 1000);
+	while ((ch == ERR && !got_signal) || ch == KEY_RESIZE);
 	if (ch == 'y' || ch == 'Y')
 		return true;
 	ft_ui_status(ui, FT_DIAG_INFO, "cancelled");
@@ -293,82 +321,20 @@ void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a)
 	ft_ui_status(ui, a->outcome == FT_CTL_OK ? FT_DIAG_INFO : FT_DIAG_WARN, "%s", a->msg);
 }
 
-/* Every control change becomes an input of the live session (and of a recording). */
-static void on_audit(const struct ft_audit *a, void *ctx)
+bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 {
-	struct ft_ui *ui = ctx;
-	char text[1024];
-	int n = ft_audit_text(a, text, sizeof(text));
+	const char *term = getenv("TERM");
 
-	if (ui->live && n > 0)
-		ft_live_audit(ui->live, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
-}
-
-static void boost_step(struct ft_ui *ui, int dir)
-{
-	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"), dir));
-}
-
-static bool replay_key(struct ft_ui *ui, int ch);
-
-/* Record the session to @path from now on, control changes included.  0 or -errno. */
-static int start_recording(struct ft_ui *ui, const char *path)
-{
-	int err;
-
-	ui->rec = calloc(1, sizeof(*ui->rec));
-	err = ui->rec ? ft_recorder_start(ui->rec, ui->live, path, false) : -ENOMEM;
-	if (err) {
-		free(ui->rec);
-		ui->rec = NULL;
-		return err;
-	}
-	return 0;
-}
-
-/* Close the recording; @msg says what it holds.  0 or -errno. */
-static int stop_recording(struct ft_ui *ui, char *msg, size_t sz)
-{
-	int err;
-
-	err = ft_recorder_stop(ui->rec);
-	snprintf(msg, sz, "recorded %llu ticks to %.1024s (%llu bytes)%s%s",
-		 (unsigned long long)ui->rec->ticks, ui->rec->path,
-		 (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
-	free(ui->rec);
-	ui->rec = NULL;
-	return err;
-}
-
-/* w: start recording (asks for a file) or stop the recording in progress. */
-static void toggle_record(struct ft_ui *ui)
-{
-	char path[1024], msg[1200];
-	int err;
-
-	if (ui->rec) {
-		if (!ft_ui_confirm(ui, "stop recording to %s? [y/N] ", ui->rec->path))
-			return;
-		err = stop_recording(ui, msg, sizeof(msg));
-		ft_ui_status(ui, err ? FT_DIAG_WARN : FT_DIAG_INFO, "%s", msg);
-		return;
-	}
-	if (!ft_ui_prompt("record to file: ", path, sizeof(path)))
-		return;
-	err = start_recording(ui, path);
-	if (err)
-		ft_ui_status(ui, FT_DIAG_WARN, "cannot record to %s: %s", path,
-			     err == -EEXIST ? "it exists (choose another name)" : strerror(-err));
-	else
-		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
-}
-
-/* The terminal for a live or replayed session.  false (and said) if there is none. */
-static bool curses_start(struct ft_ui *ui, bool color)
-{
 	setlocale(LC_ALL, "");
-	if (!initscr()) {
-		fprintf(stderr, "fragtop: cannot initialise the terminal\n");
+	/* a terminal that cannot address the cursor draws nothing: say so */
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		fprintf(stderr, "fragtop: the terminal (TERM=%s) cannot run the TUI; "
+			"'fragtop snapshot' prints a sample as text\n", term ? term : "");
+		return false;
+	}
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "fragtop: cannot initialise the terminal (TERM=%s); "
+			"'fragtop snapshot' prints a sample as text\n", term);
 		return false;
 	}
 	cbreak();
@@ -380,563 +346,97 @@ static bool curses_start(struct ft_ui *ui, bool color)
 	return true;
 }
 
-static void handle_key(struct ft_ui *ui, int ch)
+/* ---- the shared keys ---- */
+
+static void key_quit(struct ft_ui *ui, int ch)
 {
+	(void)ch;
+	ui->quit = true;
+}
+
+static void key_help(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	ui->prev_view = ui->view;
+	ui->view = &ft_view_help;
+}
+
+static void key_pause(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	ui->paused = !ui->paused;
+	ui->at_end = false;
+	ft_ui_status(ui, FT_DIAG_INFO, ui->paused ? "paused" : "resumed");
+	if (!ui->paused)
+		ft_tick_restart(&ui->tick, ui->tick.period_ns, ft_now_ns() - ui->tick.period_ns);
+}
+
+static void key_view(struct ft_ui *ui, int ch)
+{
+	ui->view = views[ch - '1'];
+}
+
+static void key_tab(struct ft_ui *ui, int ch)
+{
+	int i;
+
+	(void)ch;
+	for (i = 0; i < NR_VIEWS && views[i] != ui->view; i++)
+		;
+	ui->view = views[(i + 1) % NR_VIEWS];
+}
+
+static void key_redraw(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	clearok(curscr, TRUE);
+}
+
+static void key_none(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+}
+
+const struct ft_key ft_ui_keys[] = {
+	{ "q", { 'q', 'Q' }, "quit", "q quit", 10, key_quit },
+	{ "1 2 3 4 5  Tab", { '1', '2', '3', '4', '5' }, "overview, events, stalls, controls, map; Tab cycles",
+	  "1-5/Tab views", 30, key_view },
+	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
+	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
+	{ "space", { ' ' }, "pause / resume", "space pause", 60, key_pause },
+	{ "Ctrl-L", { 12 }, "redraw the screen", NULL, 0, key_redraw },
+	{ "resize", { KEY_RESIZE }, NULL, NULL, 0, key_none },
+	{ NULL },
+};
+
+static const struct ft_key *find_key(const struct ft_key *table, int ch)
+{
+	int i, c;
+
+	for (i = 0; table && table[i].label; i++)
+		for (c = 0; c < 8 && table[i].codes[c]; c++)
+			if (table[i].codes[c] == ch)
+				return &table[i];
+	return NULL;
+}
+
+void ft_ui_key(struct ft_ui *ui, int ch)
+{
+	const struct ft_key *k;
+
 	if (ui->view == &ft_view_help) {
 		ui->view->key(ui, ch);
 		return;
 	}
-	if (ui->rp && replay_key(ui, ch))
-		return;
-	switch (ch) {
-	case 'q':
-	case 'Q':
-		ui->quit = true;
-		return;
-	case 'h':
-	case '?':
-	case KEY_F(1):
-		ui->prev_view = ui->view;
-		ui->view = &ft_view_help;
-		return;
-	case ' ':
-		ui->paused = !ui->paused;
-		ft_ui_status(ui, FT_DIAG_INFO, ui->paused ? "paused" : "resumed");
-		return;
-	case 'd':
-		ask_interval(ui);
-		return;
-	case 'p':
-		ft_live_tick(ui->live, true);
-		ft_ui_status(ui, FT_DIAG_INFO, "pagetypeinfo read");
-		return;
-	case '1':
-	case '2':
-	case '3':
-	case '4':
-	case '5':
-		ui->view = views[ch - '1'];
-		return;
-	case 'b':
-	case 'B':
-		boost_step(ui, ch == 'B' ? 1 : -1);
-		return;
-	case 'w':
-		toggle_record(ui);
-		return;
-	case 'u': {
-		const struct ft_audit *a = ft_ctl_undo(ui->ctl);
-
-		if (a)
-			ft_ui_control_done(ui, a);
-		else
-			ft_ui_status(ui, FT_DIAG_INFO, "nothing to undo");
-		return;
-	}
-	case '\t': {
-		int i;
-
-		for (i = 0; i < NR_VIEWS && views[i] != ui->view; i++)
-			;
-		ui->view = views[(i + 1) % NR_VIEWS];
-		return;
-	}
-	case 12:	/* Ctrl-L */
-		clearok(curscr, TRUE);
-		return;
-	case KEY_RESIZE:
+	k = find_key(ui->mode_keys, ch);
+	if (!k)
+		k = find_key(ft_ui_keys, ch);
+	if (k) {
+		k->fn(ui, ch);
 		return;
 	}
 	if (ui->view->key)
 		ui->view->key(ui, ch);
-}
-
-/*
- * After endwin(): with --restore-on-exit put every changed knob back and
- * say so; otherwise list what stays changed, so no change goes unnoticed.
- */
-static void finish_controls(struct ft_ui *ui)
-{
-	size_t from = ft_ctl_audit_kept(ui->ctl), i;
-
-	if (!ft_ctl_nr_changed(ui->ctl))
-		return;
-	if (ui->restore_on_exit) {
-		ft_ctl_restore_all(ui->ctl);
-		for (i = from; i < ft_ctl_audit_kept(ui->ctl); i++)
-			fprintf(stderr, "fragtop: restore: %s\n", ft_ctl_audit_get(ui->ctl, i)->msg);
-		return;
-	}
-	for (i = 0; i < ft_knobs_nr && i < 64; i++) {
-		struct ft_knob_value v;
-		char now[FT_KNOB_TEXT];
-
-		if (!ui->ctl->orig[i][0] || ft_ctl_read(ui->ctl->rootfd, &ft_knobs[i], &v))
-			continue;
-		ft_knob_value_text(&ft_knobs[i], &v, now, sizeof(now));
-		if (strcmp(now, ui->ctl->orig[i]))
-			fprintf(stderr, "fragtop: left changed: %s %s (was %s; --restore-on-exit puts it back)\n",
-				ft_knobs[i].name, now, ui->ctl->orig[i]);
-	}
-}
-
-void ft_ui_usage(FILE *f)
-{
-	fprintf(f,
-		"\nfragtop [OPTIONS]  (live TUI)\n"
-		"  -d, --delay SECS          sampling interval (default 1)\n"
-		"  --pagetypeinfo-interval SECS\n"
-		"                            how often to read /proc/pagetypeinfo, which the\n"
-		"                            kernel walks under zone->lock (default 10; 0: every tick)\n"
-		"  --root DIR                read /proc and /sys under DIR (a captured tree)\n"
-		"  --no-trace                no tracepoints (fallbacks, stall latencies)\n"
-		"  --trace-buffer-kb KB      per-CPU trace buffer (default 8192)\n"
-		"  --no-color                monochrome (also when NO_COLOR is set)\n"
-		"  --map-rate PFNS           pageblock map scan speed while the map view is\n"
-		"                            shown, PFNs per second (default 1048576)\n"
-		"  -w, --write FILE          record the session to FILE (see 'fragtop record')\n"
-		"  --read-only               never write a knob (keys that would are refused)\n"
-		"  --restore-on-exit         on exit, put back every knob fragtop changed\n");
-}
-
-int ft_cmd_top(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "delay", required_argument, NULL, 'd' },
-		{ "pagetypeinfo-interval", required_argument, NULL, 'P' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "no-trace", no_argument, NULL, 'T' },
-		{ "trace-buffer-kb", required_argument, NULL, 'B' },
-		{ "read-only", no_argument, NULL, 'R' },
-		{ "map-rate", required_argument, NULL, 'M' },
-		{ "write", required_argument, NULL, 'w' },
-		{ "restore-on-exit", no_argument, NULL, 'E' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	struct ft_ui *ui;
-	const char *record_path = NULL;
-	bool read_only = false;
-	uint64_t map_rate = FT_LIVE_MAP_RATE;
-	const char *root = "/", *nc = getenv("NO_COLOR");
-	bool color = !(nc && *nc), trace = true;
-	size_t buffer_kb = 8192;
-	uint64_t next;
-	int c, err;
-
-	ui = calloc(1, sizeof(*ui));
-	if (!ui) {
-		fprintf(stderr, "fragtop: out of memory\n");
-		return 1;
-	}
-	ui->interval = 1;
-	ui->pti_interval = 10;
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "d:w:h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (ft_opt_seconds("--delay", optarg, 0.1, 3600, &ui->interval))
-				goto usage;
-			break;
-		case 'P':
-			if (ft_opt_seconds("--pagetypeinfo-interval", optarg, 0, 86400, &ui->pti_interval))
-				goto usage;
-			break;
-		case 'r':
-			root = optarg;
-			break;
-		case 'C':
-			color = false;
-			break;
-		case 'T':
-			trace = false;
-			break;
-		case 'B':
-			if (ft_opt_buffer_kb(optarg, &buffer_kb))
-				goto usage;
-			break;
-		case 'R':
-			read_only = true;
-			break;
-		case 'w':
-			record_path = optarg;
-			break;
-		case 'M': {
-			char *end;
-			unsigned long long v = strtoull(optarg, &end, 10);
-
-			if (*end || v < 4096 || v > (1ull << 40)) {
-				fprintf(stderr, "fragtop: --map-rate: '%s' is not a number of PFNs per second "
-					"between 4096 and 2^40\n", optarg);
-				goto usage;
-			}
-			map_rate = v;
-			break;
-		}
-		case 'E':
-			ui->restore_on_exit = true;
-			break;
-		case 'h':
-			ft_ui_usage(stdout);
-			free(ui);
-			return 0;
-		default:
-			goto usage;
-		}
-	}
-	if (optind != argc)
-		goto usage;
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
-		free(ui);
-		return 1;
-	}
-	ui->live = calloc(1, sizeof(*ui->live));
-	err = ui->live ? ft_live_open(ui->live, root, ui->pti_interval) : -ENOMEM;
-	if (err) {
-		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
-		free(ui->live);
-		free(ui);
-		return 1;
-	}
-	ui->live->map_rate = map_rate;
-	ui->s = &ui->live->session;
-	ui->ctl = malloc(sizeof(*ui->ctl));
-	if (!ui->ctl) {
-		fprintf(stderr, "fragtop: out of memory\n");
-		ft_live_close(ui->live);
-		free(ui->live);
-		free(ui);
-		return 1;
-	}
-	ft_ctl_init(ui->ctl, ui->live->procfs.rootfd,
-		    read_only ? "fragtop runs --read-only" :
-		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
-		    NULL);
-	ui->ctl->hook = on_audit;
-	ui->ctl->hook_ctx = ui;
-	ft_diag_set_hook(diag_to_status, ui);
-
-	ft_opt_catch_stop_signals(on_signal);
-
-	if (!curses_start(ui, color)) {
-		ft_live_close(ui->live);
-		free(ui->live);
-		free(ui->ctl);
-		free(ui);
-		return 1;
-	}
-
-	ft_live_tick(ui->live, false);
-	if (trace)
-		ft_live_trace_start(ui->live, buffer_kb);
-	if (record_path) {
-		err = start_recording(ui, record_path);
-		if (err) {
-			endwin();
-			fprintf(stderr, "fragtop: cannot record to %s: %s%s\n", record_path, strerror(-err),
-				err == -EEXIST ? " (fragtop record --force overwrites)" : "");
-			ft_live_close(ui->live);
-			free(ui->live);
-			free(ui->ctl);
-			free(ui);
-			return 1;
-		}
-		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", record_path);
-	}
-	next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
-	while (!ui->quit && !got_signal) {
-		uint64_t now = ft_now_ns();
-		int ch;
-
-		if (!ui->paused && now >= next) {
-			ft_live_tick(ui->live, false);
-			next = now + (uint64_t)(ui->interval * 1e9);
-			now = ft_now_ns();
-		}
-		draw(ui);
-		/* wake at least every 250 ms to drain the trace buffers */
-		{
-			int ms = ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1;
-
-			if (ui->live->tracing && ms > 250)
-				ms = 250;
-			timeout(ms);
-		}
-		ch = getch();
-		ft_live_trace_poll(ui->live);
-		/* the map is scanned only while it is on screen */
-		{
-			bool want = ui->view == &ft_view_map ||
-				    (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
-
-			if (want != ui->live->map_scan)
-				ft_live_map_enable(ui->live, want);
-			if (!ui->paused)
-				ft_live_map_poll(ui->live);
-		}
-		if (ch != ERR) {
-			handle_key(ui, ch);
-			if (ui->paused)
-				next = ft_now_ns() + (uint64_t)(ui->interval * 1e9);
-		}
-	}
-	endwin();
-	ft_diag_set_hook(NULL, NULL);
-	finish_controls(ui);
-	if (ui->rec) {
-		char msg[1200];
-
-		/* a last tick: the events since the previous one go into the file */
-		if (ui->live->tracing)
-			ft_trace_stop(&ui->live->trace);
-		ft_live_tick(ui->live, false);
-		stop_recording(ui, msg, sizeof(msg));
-		fprintf(stderr, "fragtop: %s\n", msg);
-	}
-	ft_live_close(ui->live);
-	free(ui->live);
-	free(ui->ctl);
-	free(ui);
-	return got_signal ? 128 + got_signal : 0;
-
-usage:
-	ft_ui_usage(stderr);
-	free(ui);
-	return 2;
-}
-
-/* ---- fragtop replay ---- */
-
-/* Go to the first tick at or after @t_ns (from the nearest checkpoint). */
-static void replay_seek_time(struct ft_ui *ui, uint64_t t_ns)
-{
-	if (ft_replay_seek_time(ui->rp, t_ns) < 0)
-		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
-}
-
-/* Go to tick number @n (1 = the first). */
-static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
-{
-	if (ft_replay_seek_tick(ui->rp, n) < 0)
-		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
-}
-
-static void replay_ask_seek(struct ft_ui *ui)
-{
-	char buf[32], *end;
-	uint64_t t0, t1;
-	double v;
-
-	if (!ft_ui_prompt("seek to (seconds from the start, or N%): ", buf, sizeof(buf)))
-		return;
-	ft_replay_bounds(ui->rp, &t0, &t1);
-	v = strtod(buf, &end);
-	if (end == buf || (*end && strcmp(end, "%")) || v < 0 || (*end == '%' && v > 100)) {
-		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is neither seconds nor a percentage", buf);
-		return;
-	}
-	if (*end == '%')
-		v = v / 100 * (double)(t1 - t0) / 1e9;
-	replay_seek_time(ui, t0 + (uint64_t)(v * 1e9));
-	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
-		     (unsigned long long)ui->rp->session.ticks);
-}
-
-static bool replay_key(struct ft_ui *ui, int ch)
-{
-	struct ft_replay *rp = ui->rp;
-
-	switch (ch) {
-	case '.':
-	case KEY_SRIGHT:
-		ui->paused = true;
-		if (ft_replay_step(rp) <= 0)
-			ft_ui_status(ui, FT_DIAG_INFO, "end of the recording");
-		return true;
-	case ',':
-	case KEY_SLEFT:
-		ui->paused = true;
-		if (rp->session.ticks > 1)
-			replay_seek_tick(ui, rp->session.ticks - 1);
-		return true;
-	case '>':
-		ui->speed = ui->speed * 2 > 1000 ? 1000 : ui->speed * 2;
-		ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
-		return true;
-	case '<':
-		ui->speed = ui->speed / 2 < 1 ? 1 : ui->speed / 2;
-		ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
-		return true;
-	case 'T':
-		replay_ask_seek(ui);
-		return true;
-	case 'n': {
-		size_t have = rp->session.nr_audits;
-
-		while (rp->session.nr_audits == have && ft_replay_step(rp) > 0)
-			;
-		if (rp->session.nr_audits > have)
-			ft_ui_status(ui, FT_DIAG_INFO, "control change: %s (%s)",
-				     rp->session.audits[have].msg, rp->session.audits[have].outcome);
-		else
-			ft_ui_status(ui, FT_DIAG_INFO, "no control change after this point");
-		ui->paused = true;
-		return true;
-	}
-	case 'b':
-	case 'B':
-	case 'u':
-	case 'd':
-	case 'p':
-	case 'w':
-		ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
-		return true;
-	}
-	return false;
-}
-
-const char *const ft_ui_replay_keys[][2] = {
-	{ "space", "pause / resume" },
-	{ ". ,", "one tick forward / back (pauses)" },
-	{ "> <", "faster / slower (x1 ... x1000)" },
-	{ "T", "seek: seconds from the start, or N%" },
-	{ "n", "run to the next control change" },
-	{ NULL, NULL },
-};
-
-static void ft_replay_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: fragtop replay FILE [--speed N] [--no-color]\n"
-		"  The live views driven by a recording (no root needed).  Keys: space pause,\n"
-		"  . , step forward/back, > < speed, T seek, n next control change, q quit.\n");
-}
-
-int ft_cmd_replay(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "speed", required_argument, NULL, 's' },
-		{ "no-color", no_argument, NULL, 'C' },
-		{ "help", no_argument, NULL, 'h' },
-		{ 0 }
-	};
-	const char *nc = getenv("NO_COLOR");
-	bool color = !(nc && *nc), at_end = false;
-	struct ft_ui *ui;
-	uint64_t next;
-	double speed = 1;
-	int c, err;
-
-	optind = 1;
-	while ((c = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
-		switch (c) {
-		case 's':
-			if (ft_opt_seconds("--speed", optarg, 1, 1000, &speed))
-				return 2;
-			break;
-		case 'C':
-			color = false;
-			break;
-		case 'h':
-			ft_replay_usage(stdout);
-			return 0;
-		default:
-			ft_replay_usage(stderr);
-			return 2;
-		}
-	}
-	if (optind != argc - 1) {
-		ft_replay_usage(stderr);
-		return 2;
-	}
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n", argv[optind]);
-		return 1;
-	}
-	ui = calloc(1, sizeof(*ui));
-	if (ui)
-		ui->rp = calloc(1, sizeof(*ui->rp));
-	if (!ui || !ui->rp) {
-		free(ui);
-		fprintf(stderr, "fragtop: out of memory\n");
-		return 1;
-	}
-	err = ft_replay_open(ui->rp, argv[optind], 0);
-	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", argv[optind],
-			ui->rp->r.why[0] ? ui->rp->r.why : strerror(-err));
-		ft_replay_close(ui->rp);
-		free(ui->rp);
-		free(ui);
-		return 1;
-	}
-	if (ft_replay_step(ui->rp) <= 0) {
-		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[optind]);
-		ft_replay_close(ui->rp);
-		free(ui->rp);
-		free(ui);
-		return 1;
-	}
-	ui->s = &ui->rp->session;
-	ui->speed = speed;
-	ui->interval = 1;
-	ui->ctl = calloc(1, sizeof(*ui->ctl));
-	if (ui->ctl)
-		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
-	ft_opt_catch_stop_signals(on_signal);
-	if (!curses_start(ui, color)) {
-		ft_replay_close(ui->rp);
-		free(ui->rp);
-		free(ui->ctl);
-		free(ui);
-		return 1;
-	}
-	ft_diag_set_hook(diag_to_status, ui);
-	if (!ui->rp->r.clean)
-		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,
-			     ui->rp->r.why[0] ? ui->rp->r.why : "not closed cleanly: read up to its last complete chunk");
-	next = ft_now_ns();
-	while (!ui->quit && !got_signal) {
-		uint64_t now = ft_now_ns();
-		int ch, ms;
-
-		if (!ui->paused && !at_end && now >= next) {
-			uint64_t before = ui->rp->session.tick_t_ns;
-
-			if (ft_replay_step(ui->rp) <= 0) {
-				at_end = true;
-				ui->paused = true;
-				ft_ui_status(ui, FT_DIAG_INFO, "end of the recording (, steps back, T seeks)");
-			} else {
-				uint64_t dt = ui->rp->session.tick_t_ns > before ? ui->rp->session.tick_t_ns - before : 1000000000ull;
-
-				next = now + (uint64_t)((double)dt / ui->speed);
-			}
-		}
-		draw(ui);
-		now = ft_now_ns();
-		ms = ui->paused ? 1000 : (int)((next > now ? next - now : 0) / 1000000) + 1;
-		if (ms > 250)
-			ms = 250;
-		timeout(ms);
-		ch = getch();
-		if (ch != ERR) {
-			bool was_paused = ui->paused;
-
-			handle_key(ui, ch);
-			if (ch == 'T' || ch == ',' || ch == ' ')
-				at_end = false;
-			if (was_paused && !ui->paused)
-				next = ft_now_ns();
-		}
-	}
-	endwin();
-	ft_diag_set_hook(NULL, NULL);
-	ft_replay_close(ui->rp);
-	free(ui->rp);
-	free(ui->ctl);
-	free(ui);
-	return got_signal ? 128 + got_signal : 0;
 }

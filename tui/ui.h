@@ -1,5 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* The live terminal UI: main loop, views, keys, status line. */
+/*
+ * The terminal UI shared by the live TUI (tui/top.c) and the replay TUI
+ * (tui/replay.c): header, status line, prompts, the key tables and their
+ * dispatch, the views.  Each entry point owns its loop and its keys; both
+ * draw the same views from a session.
+ */
 #ifndef FT_TUI_UI_H
 #define FT_TUI_UI_H
 
@@ -8,58 +13,88 @@
 #include <stdio.h>
 
 #include "base/diag.h"
+#include "base/tick.h"
 #include "collectors/live.h"
 #include "collectors/recorder.h"
 #include "controls/control.h"
 
 struct ft_view;
-
 struct ft_replay;
+struct ft_ui;
+
+/*
+ * A key binding (htop's key tables): the codes that trigger it, what help
+ * shows, and the word in the status line's hint.  Tables end with a NULL
+ * label.  The hint shows the bindings of both tables in hint_pos order.
+ */
+struct ft_key {
+	const char *label;		/* as help shows it: "b B" */
+	int codes[8];			/* 0 ends */
+	const char *help;		/* NULL: not listed (a refusal) */
+	const char *hint;		/* "b/B boost", or NULL */
+	int hint_pos;
+	void (*fn)(struct ft_ui *ui, int ch);
+};
 
 struct ft_ui {
 	struct ft_live *live;		/* the live source; NULL in replay */
 	struct ft_replay *rp;		/* the replay source; NULL live */
 	struct ft_session *s;		/* what the views show: the source's session */
+	const struct ft_key *mode_keys;	/* the entry point's own keys */
+	/* the entry point's work between keys: ticks due, trace pages (also while a prompt is open) */
+	void (*idle)(struct ft_ui *ui);
+	struct ft_tick tick;		/* when the next tick is due */
 	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */
 	double pti_interval;		/* seconds between pagetypeinfo reads */
 	bool paused;
+	bool at_end;			/* replay: nothing more to step */
 	bool color;
 	bool quit;
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
-	int scroll;			/* first line of the scrolled body */
 	char scroll_info[64];		/* set by the view, shown in the status line */
-	struct ft_ctl *ctl;		/* every knob write; NULL before the loop */
+	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
-	int ctl_sel;			/* selected knob in the controls view */
 	bool restore_on_exit;
-	/* map view */
-	int map_zone;			/* index into live.map.zones */
-	uint32_t map_bpc;		/* blocks per cell; 0: fit the zone */
-	uint32_t map_cur;		/* cursor cell */
-	int map_top;			/* first row shown */
-	bool map_overlay;
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;
 };
 
-int ft_cmd_top(int argc, char **argv);
-int ft_cmd_replay(int argc, char **argv);
-void ft_ui_usage(FILE *f);
+/* Keys both entry points have (quit, help, views, pause, redraw). */
+extern const struct ft_key ft_ui_keys[];
+
+/* SIGINT, SIGTERM and SIGHUP end the loop; the signal that did, or 0. */
+void ft_ui_catch_signals(void);
+int ft_ui_signalled(void);
+
+/* The terminal: false (and said on stderr) if it cannot run the TUI. */
+bool ft_ui_curses_start(struct ft_ui *ui, bool color);
+
+/* One screen: header, the view, the status line. */
+void ft_ui_draw(struct ft_ui *ui);
+
+/* A key: the help view takes any; then the entry point's keys, the shared ones, the view's. */
+void ft_ui_key(struct ft_ui *ui, int ch);
+
+/* Wait for a key up to @ms, running ui->idle meanwhile; ERR if none came. */
+int ft_ui_getch(struct ft_ui *ui, int ms);
 
 /* Show a message in the status line (also the diag hook's target). */
 void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* A line of input on the status row; false if cancelled (Esc, empty). */
-bool ft_ui_prompt(const char *question, char *buf, int sz);
+/* ft_diag_fn that shows diagnostics in @ctx's status line. */
+void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx);
 
-/* A y/N question on the status row; true only for y or Y. */
+/* A line of input on the status row; false if cancelled (Esc, empty). Sampling goes on. */
+bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz);
+
+/* A y/N question on the status row; true only for y or Y.  Sampling goes on. */
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The command of @pid as the session knows it ("?" if unknown), safe to print. */
+/* The command of @pid as the session knows it ("?" if unknown). */
 const char *ft_ui_comm(const struct ft_session *s, int pid);
 
 /* Re-read the knobs now (live only): after a control change. */

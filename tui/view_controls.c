@@ -14,6 +14,9 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
+/* the view's own state: the selected knob */
+static int sel;
+
 static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 {
 	return ui->ctl && i < 64 && ui->ctl->orig[i][0] && strcmp(ui->ctl->orig[i], now);
@@ -51,16 +54,16 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
 			snprintf(def, sizeof(def), "%" PRId64, k->def);
 		ft_knob_range_text(k, v, range, sizeof(range));
-		if ((int)i == ui->ctl_sel)
+		if ((int)i == sel)
 			attr |= A_REVERSE;
 		ft_put(y, 0, attr, "%c %-28s %-14s %-8s %-26s %s", changed ? '*' : ' ', k->name, val, def,
 		       range, k->unit ? k->unit : "");
 		if (changed)
 			ft_put(y, 0, ft_attr(FT_C_WARN) | A_BOLD, "*");
 	}
-	if (y < bottom && ui->ctl_sel >= 0 && (size_t)ui->ctl_sel < ft_knobs_nr) {
-		const struct ft_knob *k = &ft_knobs[ui->ctl_sel];
-		const struct ft_knob_value *v = &ss->knobs[ui->ctl_sel];
+	if (y < bottom && sel >= 0 && (size_t)sel < ft_knobs_nr) {
+		const struct ft_knob *k = &ft_knobs[sel];
+		const struct ft_knob_value *v = &ss->knobs[sel];
 		char why[96];
 
 		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
@@ -105,7 +108,7 @@ static void edit(struct ft_ui *ui, const struct ft_knob *k)
 		snprintf(q, sizeof(q), "%s (one of the options shown): ", k->name);
 	else
 		snprintf(q, sizeof(q), "%s (%" PRId64 "..%" PRId64 "): ", k->name, k->min, k->max);
-	if (!ft_ui_prompt(q, buf, sizeof(buf))) {
+	if (!ft_ui_prompt(ui, q, buf, sizeof(buf))) {
 		ft_ui_status(ui, FT_DIAG_INFO, "%s: cancelled", k->name);
 		return;
 	}
@@ -121,21 +124,21 @@ static bool controls_key(struct ft_ui *ui, int ch)
 	const struct ft_knob *k;
 	int nr = (int)ft_knobs_nr;
 
-	if (ui->ctl_sel < 0 || ui->ctl_sel >= nr)
-		ui->ctl_sel = 0;
-	k = &ft_knobs[ui->ctl_sel];
+	if (sel < 0 || sel >= nr)
+		sel = 0;
+	k = &ft_knobs[sel];
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
-		ui->ctl_sel = (ui->ctl_sel + 1) % nr;
+		sel = (sel + 1) % nr;
 		return true;
 	case 'k':
 	case KEY_UP:
-		ui->ctl_sel = (ui->ctl_sel + nr - 1) % nr;
+		sel = (sel + nr - 1) % nr;
 		return true;
 	case KEY_HOME:
 	case 'g':
-		ui->ctl_sel = 0;
+		sel = 0;
 		return true;
 	case '+':
 	case '=':

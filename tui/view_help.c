@@ -6,8 +6,22 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-extern const char *const ft_ui_global_keys[][2];
-extern const char *const ft_ui_replay_keys[][2];
+/* A key table's listed bindings (help text set). */
+static int put_table(int y, int top, int height, const struct ft_key *keys)
+{
+	int i;
+
+	for (i = 0; keys && keys[i].label; i++) {
+		if (!keys[i].help)
+			continue;
+		if (y < top + height) {
+			ft_put(y, 2, A_BOLD, "%-14s", keys[i].label);
+			ft_put(y, 17, A_NORMAL, "%s", keys[i].help);
+		}
+		y++;
+	}
+	return y;
+}
 
 static int put_keys(int y, int top, int height, const char *const (*keys)[2])
 {
@@ -26,12 +40,10 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 	const struct ft_view *v = ui->prev_view ? ui->prev_view : &ft_view_overview;
 
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "Keys (any key returns)");
-	y = put_keys(y, top, height, ft_ui_global_keys);
-	if (ui->rp) {
-		if (y < top + height)
-			ft_put(y++, 0, ft_attr(FT_C_LABEL), "Replay");
-		y = put_keys(y, top, height, ft_ui_replay_keys);
-	}
+	y = put_table(y, top, height, ft_ui_keys);
+	if (y < top + height)
+		ft_put(y++, 0, ft_attr(FT_C_LABEL), ui->rp ? "Replay" : "Live");
+	y = put_table(y, top, height, ui->mode_keys);
 	if (v->keys[0][0] && y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), "In the %s view", v->name);
 	y = put_keys(y, top, height, v->keys);

@@ -18,6 +18,15 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
+/* the view's own state */
+static struct {
+	int zone;			/* index into the session's map zones */
+	uint32_t bpc;			/* blocks per cell; 0: fit the zone */
+	uint32_t cur;			/* cursor cell */
+	int top;			/* first row shown */
+	bool overlay;
+} st;
+
 #define MARGIN	11	/* "0x1234567 " row labels */
 
 /* worst first */
@@ -69,31 +78,31 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 
 	if (!m->nr)
 		return false;
-	if (ui->map_zone >= (int)m->nr)
-		ui->map_zone = 0;
-	g->z = &m->zones[ui->map_zone];
+	if (st.zone >= (int)m->nr)
+		st.zone = 0;
+	g->z = &m->zones[st.zone];
 	g->width = COLS - MARGIN;
 	if (g->width < 8)
 		return false;
 	g->grid_h = height;
-	if (!ui->map_bpc)
-		ui->map_bpc = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
-	if (!ui->map_bpc)
-		ui->map_bpc = 1;
-	g->bpc = ui->map_bpc;
+	if (!st.bpc)
+		st.bpc = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
+	if (!st.bpc)
+		st.bpc = 1;
+	g->bpc = st.bpc;
 	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
 	g->rows = (int)((g->cells + (uint32_t)g->width - 1) / (uint32_t)g->width);
-	if (ui->map_cur >= g->cells)
-		ui->map_cur = g->cells ? g->cells - 1 : 0;
+	if (st.cur >= g->cells)
+		st.cur = g->cells ? g->cells - 1 : 0;
 	/* keep the cursor's row on screen */
-	if ((int)(ui->map_cur / (uint32_t)g->width) < ui->map_top)
-		ui->map_top = (int)(ui->map_cur / (uint32_t)g->width);
-	if ((int)(ui->map_cur / (uint32_t)g->width) >= ui->map_top + g->grid_h)
-		ui->map_top = (int)(ui->map_cur / (uint32_t)g->width) - g->grid_h + 1;
-	if (ui->map_top > g->rows - g->grid_h)
-		ui->map_top = g->rows - g->grid_h;
-	if (ui->map_top < 0)
-		ui->map_top = 0;
+	if ((int)(st.cur / (uint32_t)g->width) < st.top)
+		st.top = (int)(st.cur / (uint32_t)g->width);
+	if ((int)(st.cur / (uint32_t)g->width) >= st.top + g->grid_h)
+		st.top = (int)(st.cur / (uint32_t)g->width) - g->grid_h + 1;
+	if (st.top > g->rows - g->grid_h)
+		st.top = g->rows - g->grid_h;
+	if (st.top < 0)
+		st.top = 0;
 	return true;
 }
 
@@ -195,15 +204,15 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "N%d %-8s", g.z->node, g.z->name);
 	ft_put(y, 12, A_NORMAL, "PFN %#llx-%#llx  %u blocks of %s  %u per cell  zone %d/%zu  pass %llu",
 	       (unsigned long long)g.z->start_pfn, (unsigned long long)g.z->end_pfn - 1,
-	       g.z->nr_blocks, a, g.bpc, ui->map_zone + 1, m->nr, (unsigned long long)g.z->scans);
+	       g.z->nr_blocks, a, g.bpc, st.zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
 	draw_counts(y, ui, g.z);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",
-	       ui->map_overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
-	for (r = 0; r < g.grid_h && ui->map_top + r < g.rows; r++, y++) {
-		uint32_t c0 = (uint32_t)(ui->map_top + r) * (uint32_t)g.width;
+	       st.overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	for (r = 0; r < g.grid_h && st.top + r < g.rows; r++, y++) {
+		uint32_t c0 = (uint32_t)(st.top + r) * (uint32_t)g.width;
 
 		ft_put(y, 0, ft_attr(FT_C_DIM), "%#9llx",
 		       (unsigned long long)((g.z->first_block + (uint64_t)c0 * g.bpc) << m->order));
@@ -216,13 +225,13 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			/* a lone free block is the quiet '.'; ':' marks a mostly free group */
 			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
 			attr = ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
-			if (ui->map_overlay && ce.fallbacks) {
+			if (st.overlay && ce.fallbacks) {
 				double age = (double)(now - ce.mark_ns) / 1e9;
 
 				ch = age < 10 ? '*' : age < 60 ? '+' : '~';
 				attr = ft_attr(FT_C_BOOST) | (age < 60 ? A_REVERSE | A_BOLD : 0);
 			}
-			if (c0 + (uint32_t)x == ui->map_cur)
+			if (c0 + (uint32_t)x == st.cur)
 				attr = A_REVERSE | A_BOLD;
 			attron((int)attr);
 			mvaddch(y, MARGIN + x, (chtype)(unsigned char)ch);
@@ -230,7 +239,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		}
 	}
 	/* the cell under the cursor */
-	cell_of(&g, ui->map_cur, &cur);
+	cell_of(&g, st.cur, &cur);
 	{
 		uint64_t pfn0 = (g.z->first_block + cur.first) << m->order;
 		uint64_t pfn1 = ((g.z->first_block + cur.first + cur.n) << m->order) - 1;
@@ -256,7 +265,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	}
 	if (g.rows > g.grid_h)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d",
-			 ui->map_top + 1, ui->map_top + g.grid_h < g.rows ? ui->map_top + g.grid_h : g.rows,
+			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,
 			 g.rows);
 	else
 		ui->scroll_info[0] = '\0';
@@ -270,60 +279,60 @@ static bool map_key(struct ft_ui *ui, int ch)
 
 	switch (ch) {
 	case KEY_LEFT:
-		if (ui->map_cur)
-			ui->map_cur--;
+		if (st.cur)
+			st.cur--;
 		return true;
 	case KEY_RIGHT:
-		ui->map_cur++;
+		st.cur++;
 		return true;
 	case KEY_UP:
-		ui->map_cur = ui->map_cur >= width ? ui->map_cur - width : 0;
+		st.cur = st.cur >= width ? st.cur - width : 0;
 		return true;
 	case KEY_DOWN:
-		ui->map_cur += width;
+		st.cur += width;
 		return true;
 	case KEY_PPAGE:
-		ui->map_cur = ui->map_cur >= page ? ui->map_cur - page : 0;
+		st.cur = st.cur >= page ? st.cur - page : 0;
 		return true;
 	case KEY_NPAGE:
-		ui->map_cur += page;
+		st.cur += page;
 		return true;
 	case KEY_HOME:
 	case 'g':
-		ui->map_cur = 0;
+		st.cur = 0;
 		return true;
 	case '+':
 	case '=':
 	case '-': {
 		/* zoom around the block under the cursor */
-		uint64_t block = (uint64_t)ui->map_cur * (ui->map_bpc ? ui->map_bpc : 1);
+		uint64_t block = (uint64_t)st.cur * (st.bpc ? st.bpc : 1);
 
 		if (ch == '-')
-			ui->map_bpc = ui->map_bpc ? ui->map_bpc * 2 : 2;
-		else if (ui->map_bpc > 1)
-			ui->map_bpc /= 2;
+			st.bpc = st.bpc ? st.bpc * 2 : 2;
+		else if (st.bpc > 1)
+			st.bpc /= 2;
 		else
 			ft_ui_status(ui, FT_DIAG_INFO, "one pageblock per cell: fully zoomed in");
-		if (!ui->map_bpc)
-			ui->map_bpc = 1;
-		ui->map_cur = (uint32_t)(block / ui->map_bpc);
+		if (!st.bpc)
+			st.bpc = 1;
+		st.cur = (uint32_t)(block / st.bpc);
 		return true;
 	}
 	case '0':
-		ui->map_bpc = 0;	/* fit the zone again */
+		st.bpc = 0;	/* fit the zone again */
 		return true;
 	case 'z':
 	case 'Z':
 		if (ss->map.nr) {
-			ui->map_zone = (ui->map_zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
-			ui->map_bpc = 0;
-			ui->map_cur = 0;
-			ui->map_top = 0;
+			st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
+			st.bpc = 0;
+			st.cur = 0;
+			st.top = 0;
 		}
 		return true;
 	case 'o':
-		ui->map_overlay = !ui->map_overlay;
-		ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", ui->map_overlay ? "on" : "off");
+		st.overlay = !st.overlay;
+		ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st.overlay ? "on" : "off");
 		return true;
 	case 'R': {
 		uint64_t t0 = ft_now_ns();

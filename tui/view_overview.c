@@ -15,6 +15,9 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
+/* the view's own state: the first zone shown */
+static int first_zone;
+
 #define ZONE_LINES	5	/* 4 lines and a gap */
 #define RATE_LINES	4	/* 3 lines of rates and the order ruler */
 
@@ -270,15 +273,15 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 	draw_rates(ui, y);
 	draw_ruler(ui, y + 3);
 	y += RATE_LINES;
-	if (ui->scroll > total - 1)
-		ui->scroll = total > 0 ? total - 1 : 0;
+	if (first_zone > total - 1)
+		first_zone = total > 0 ? total - 1 : 0;
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
 		int room = top + height - y;
 
 		if (!ft_zi_populated(z->zi))
 			continue;
-		if (skipped < ui->scroll) {
+		if (skipped < first_zone) {
 			skipped++;
 			continue;
 		}
@@ -304,35 +307,35 @@ static bool overview_key(struct ft_ui *ui, int ch)
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
-		if (ui->scroll < total - 1)
-			ui->scroll++;
+		if (first_zone < total - 1)
+			first_zone++;
 		return true;
 	case 'k':
 	case KEY_UP:
-		if (ui->scroll > 0)
-			ui->scroll--;
+		if (first_zone > 0)
+			first_zone--;
 		return true;
 	case KEY_NPAGE:
-		ui->scroll += (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
-		if (ui->scroll > total - 1)
-			ui->scroll = total > 0 ? total - 1 : 0;
+		first_zone += (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
+		if (first_zone > total - 1)
+			first_zone = total > 0 ? total - 1 : 0;
 		return true;
 	case KEY_PPAGE:
-		ui->scroll -= (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
-		if (ui->scroll < 0)
-			ui->scroll = 0;
+		first_zone -= (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
+		if (first_zone < 0)
+			first_zone = 0;
 		return true;
 	case KEY_HOME:
 	case 'g':
-		ui->scroll = 0;
+		first_zone = 0;
 		return true;
 	}
 	return false;
 }
 
 static const char *const overview_keys[][2] = {
-	{ "j k Up Down", "scroll zones" },
-	{ "PgUp PgDn", "scroll a page of zones" },
+	{ "j k Up Down", "first_zone zones" },
+	{ "PgUp PgDn", "first_zone a page of zones" },
 	{ "g Home", "back to the first zone" },
 	{ NULL, NULL },
 };

@@ -2,7 +2,7 @@
 # fragtop replay through a terminal: a recording made from a fixture root
 # (and the repo's sample, when present) replays, pauses, steps both ways,
 # changes speed, seeks, runs to the next control change, and works for a
-# non-root user.
+# non-root user; prompts keep sampling; TERM=dumb is refused with a reason.
 # usage: replay.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -82,6 +82,28 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 		T send-keys -t ft q
 	done
 fi
+
+# sampling goes on while a prompt waits for the operator: a -w recording
+# with the interval prompt open for 3 s has no gap longer than a tick or two
+start "$FT" --root "$R" -i 0.25 -w "$TMPD/p.ftr"
+check "-w: recording" wait_for 'REC'
+T send-keys -t ft d
+check "d: the interval prompt is open" wait_for 'interval in seconds'
+sleep 3
+T send-keys -t ft Escape
+sleep 0.5
+T send-keys -t ft q
+for i in $(seq 50); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
+"$FT" export "$TMPD/p.ftr" --csv > "$TMPD/p.csv"
+gap=$(awk -F, 'NR > 2 { d = $1 - p; if (d > m) m = d } NR > 1 { p = $1 } END { printf "%.2f", m }' "$TMPD/p.csv")
+echo "longest gap between ticks with a prompt open: $gap s (interval 0.25 s)"
+check "prompt open: sampling went on (no gap over 1 s)" awk -v g="$gap" 'BEGIN { exit !(g > 0 && g <= 1) }'
+
+# a terminal that cannot run the TUI says so and points at snapshot
+start env TERM=dumb "$FT" --root "$R"
+for i in $(seq 30); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
+check "TERM=dumb: exit 1, says the terminal cannot run the TUI" test "$(cat "$TMPD/rc")" = 1 -a \
+	-n "$(grep "cannot run the TUI; 'fragtop snapshot'" "$TMPD/err")"
 
 echo "replay.sh: $fails failure(s)"
 [ $fails -eq 0 ]

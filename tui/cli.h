@@ -1,0 +1,94 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The command line: one table of commands (git's cmd_struct), each with a
+ * table of options that carries its help text (git's parse-options).
+ * From the tables come the parsing, the range checks with one message
+ * style, the usage text and the man page's option lists, so none of them
+ * is written twice.  Shared options are declared once here.
+ */
+#ifndef FT_TUI_CLI_H
+#define FT_TUI_CLI_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+enum ft_opt_type {
+	FT_OPT_FLAG,		/* no argument */
+	FT_OPT_STR,		/* any text (a path, a knob) */
+	FT_OPT_SECS,		/* seconds in [lo, hi] */
+	FT_OPT_UINT,		/* an integer in [lo, hi] */
+};
+
+struct ft_opt {
+	const char *name;	/* long name, without "--" */
+	char short_name;	/* 0: none */
+	enum ft_opt_type type;
+	const char *arg;	/* "SECS", "DIR"; NULL for flags */
+	const char *help;	/* one sentence; \n starts a new line */
+	double lo, hi;		/* FT_OPT_SECS, FT_OPT_UINT */
+	const char *alias;	/* an older long name that still works, or NULL */
+	char alias_short;
+};
+
+struct ft_optval {
+	bool set;
+	const char *str;	/* FT_OPT_STR */
+	double num;		/* FT_OPT_SECS, FT_OPT_UINT */
+};
+
+struct ft_cmd {
+	const char *name;	/* NULL: the live TUI (fragtop [OPTIONS]) */
+	const char *args;	/* after the options in the synopsis ("FILE"), or NULL */
+	const char *summary;	/* one line, for the command list */
+	const char *about;	/* a paragraph after the options, or NULL */
+	const struct ft_opt *opts;
+	size_t nr_opts;
+	int (*run)(int argc, char **argv);
+};
+
+/* Options several commands share, declared once. */
+#define FT_OPT_ROOT { "root", 0, FT_OPT_STR, "DIR", \
+	"read /proc and /sys under DIR (a captured tree)" }
+#define FT_OPT_JSON { "json", 'j', FT_OPT_FLAG, NULL, "print JSON instead of text" }
+#define FT_OPT_NO_TRACE { "no-trace", 0, FT_OPT_FLAG, NULL, \
+	"no tracepoints (fallbacks, stall latencies)" }
+#define FT_OPT_TRACE_BUFFER { "trace-buffer-kb", 0, FT_OPT_UINT, "KB", \
+	"per-CPU trace buffer in KiB (default 8192)", 4, 4194304 }
+#define FT_OPT_PTI_INTERVAL { "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS", \
+	"how often to read /proc/pagetypeinfo, which the kernel\n" \
+	"walks under zone->lock (default 10; 0: every tick)", 0, 86400 }
+#define FT_OPT_NO_COLOR { "no-color", 0, FT_OPT_FLAG, NULL, "monochrome (also when NO_COLOR is set)" }
+/* the sampling interval: -i/--interval everywhere; -d/--delay (top's name) still works */
+#define FT_OPT_INTERVAL(lo, def) { "interval", 'i', FT_OPT_SECS, "SECS", \
+	"seconds between samples (default " def ")", lo, 3600, "delay", 'd' }
+
+/* The commands, each defined beside its code; ft_cmds lists them in order. */
+extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
+	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export;
+extern const struct ft_cmd *const ft_cmds[];
+extern const size_t ft_cmds_nr;
+
+/*
+ * Parse @argv for @cmd into @v (one per option, in table order).
+ * Returns -1 when the command should go on (*@first is the index of the
+ * first operand), else the exit status to return at once: 0 after
+ * --help (usage on stdout), 2 after a usage error (said on stderr).
+ */
+int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, struct ft_optval *v, int *first);
+
+/* The usage of @cmd: synopsis, options with their help, the paragraph. */
+void ft_cli_usage(const struct ft_cmd *cmd, FILE *f);
+
+/* A usage error: "fragtop CMD: MSG" and the synopsis on stderr; returns 2. */
+int ft_cli_usage_error(const struct ft_cmd *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Every command's options as man(7) sections (`fragtop help --roff`). */
+void ft_cli_roff(FILE *f);
+
+/* The entry of command @name, or the TUI's for NULL. */
+const struct ft_cmd *ft_cli_find(const char *name);
+
+#endif

@@ -1,0 +1,239 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The replay TUI (`fragtop replay FILE`): the live views driven by a
+ * recording through the replay source, with a timeline, pause, steps both
+ * ways, speed, seeks (from checkpoints, see collectors/replay.h) and the
+ * next control change.  Keys that would change or sample a host are
+ * refused: a recording is not one.
+ */
+#include <curses.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "collectors/replay.h"
+#include "tui/cli.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+/*
+ * Between keys: the next tick when it is due (the recording's own spacing
+ * divided by the speed), else checkpoints ahead of the position, so that
+ * later seeks are quick.
+ */
+static void replay_idle(struct ft_ui *ui)
+{
+	struct ft_replay *rp = ui->rp;
+	uint64_t before = rp->session.tick_t_ns, dt, period;
+
+	if (ui->paused || ui->at_end || !ft_tick_due(&ui->tick, ft_now_ns())) {
+		if (!rp->indexed)
+			ft_replay_index(rp, 600);
+		return;
+	}
+	if (ft_replay_step(rp) <= 0) {
+		ui->at_end = true;
+		ui->paused = true;
+		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording (, steps back, T seeks)");
+		return;
+	}
+	dt = rp->session.tick_t_ns > before ? rp->session.tick_t_ns - before : 1000000000ull;
+	period = (uint64_t)((double)dt / ui->speed);
+	/* the cadence follows the recording's: the next tick one recorded interval on */
+	ui->tick.next_ns = ui->tick.next_ns - ui->tick.period_ns + (period ? period : 1);
+	ui->tick.period_ns = period ? period : 1;
+}
+
+/* Go to the first tick at or after @t_ns (from the nearest checkpoint). */
+static void replay_seek_time(struct ft_ui *ui, uint64_t t_ns)
+{
+	if (ft_replay_seek_time(ui->rp, t_ns) < 0)
+		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
+}
+
+/* Go to tick number @n (1 = the first). */
+static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
+{
+	if (ft_replay_seek_tick(ui->rp, n) < 0)
+		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
+}
+
+static void key_seek(struct ft_ui *ui, int ch)
+{
+	char buf[32], *end;
+	uint64_t t0, t1;
+	double v;
+
+	(void)ch;
+	if (!ft_ui_prompt(ui, "seek to (seconds from the start, or N%): ", buf, sizeof(buf)))
+		return;
+	ft_replay_bounds(ui->rp, &t0, &t1);
+	v = strtod(buf, &end);
+	if (end == buf || (*end && strcmp(end, "%")) || v < 0 || (*end == '%' && v > 100)) {
+		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is neither seconds nor a percentage", buf);
+		return;
+	}
+	if (*end == '%')
+		v = v / 100 * (double)(t1 - t0) / 1e9;
+	replay_seek_time(ui, t0 + (uint64_t)(v * 1e9));
+	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
+		     (unsigned long long)ui->rp->session.ticks);
+}
+
+static void key_step(struct ft_ui *ui, int ch)
+{
+	struct ft_replay *rp = ui->rp;
+
+	ui->paused = true;
+	if (ch == '.' || ch == KEY_SRIGHT) {
+		if (ft_replay_step(rp) <= 0)
+			ft_ui_status(ui, FT_DIAG_INFO, "end of the recording");
+		return;
+	}
+	ui->at_end = false;
+	if (rp->session.ticks > 1)
+		replay_seek_tick(ui, rp->session.ticks - 1);
+}
+
+static void key_speed(struct ft_ui *ui, int ch)
+{
+	if (ch == '>')
+		ui->speed = ui->speed * 2 > 1000 ? 1000 : ui->speed * 2;
+	else
+		ui->speed = ui->speed / 2 < 1 ? 1 : ui->speed / 2;
+	ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
+}
+
+static void key_next_change(struct ft_ui *ui, int ch)
+{
+	struct ft_replay *rp = ui->rp;
+	size_t have = rp->session.nr_audits;
+
+	(void)ch;
+	while (rp->session.nr_audits == have && ft_replay_step(rp) > 0)
+		;
+	if (rp->session.nr_audits > have)
+		ft_ui_status(ui, FT_DIAG_INFO, "control change: %s (%s)",
+			     rp->session.audits[have].msg, rp->session.audits[have].outcome);
+	else
+		ft_ui_status(ui, FT_DIAG_INFO, "no control change after this point");
+	ui->paused = true;
+}
+
+static void key_refuse(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
+}
+
+static const struct ft_key replay_keys[] = {
+	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
+	  key_step },
+	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
+	{ "T", { 'T' }, "seek: seconds from the start, or N%", "T seek", 66, key_seek },
+	{ "n", { 'n' }, "run to the next control change", NULL, 0, key_next_change },
+	{ "b B u d p w", { 'b', 'B', 'u', 'd', 'p', 'w' }, NULL, NULL, 0, key_refuse },
+	{ NULL },
+};
+
+static const struct ft_opt replay_opts[] = {
+	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000, default 1)", 1, 1000 },
+	FT_OPT_NO_COLOR,
+};
+
+static int run_replay(int argc, char **argv)
+{
+	struct ft_optval v[2];
+	const char *nc = getenv("NO_COLOR");
+	bool color;
+	struct ft_ui *ui;
+	double speed;
+	int err, first;
+
+	err = ft_cli_parse(&ft_cmd_replay, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	if (first != argc - 1)
+		return ft_cli_usage_error(&ft_cmd_replay, "one recording expected");
+	speed = v[0].set ? v[0].num : 1;
+	color = !(nc && *nc) && !v[1].set;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n", argv[first]);
+		return 1;
+	}
+	ui = calloc(1, sizeof(*ui));
+	if (ui)
+		ui->rp = calloc(1, sizeof(*ui->rp));
+	if (!ui || !ui->rp) {
+		free(ui);
+		fprintf(stderr, "fragtop: out of memory\n");
+		return 1;
+	}
+	err = ft_replay_open(ui->rp, argv[first], 0);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", argv[first],
+			ui->rp->r.why[0] ? ui->rp->r.why : strerror(-err));
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui);
+		return 1;
+	}
+	if (ft_replay_step(ui->rp) <= 0) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[first]);
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui);
+		return 1;
+	}
+	ui->s = &ui->rp->session;
+	ui->mode_keys = replay_keys;
+	ui->idle = replay_idle;
+	ui->speed = speed;
+	ui->interval = 1;
+	ui->ctl = calloc(1, sizeof(*ui->ctl));
+	if (ui->ctl)
+		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
+	ft_ui_catch_signals();
+	if (!ft_ui_curses_start(ui, color)) {
+		ft_replay_close(ui->rp);
+		free(ui->rp);
+		free(ui->ctl);
+		free(ui);
+		return 1;
+	}
+	ft_diag_set_hook(ft_ui_diag, ui);
+	if (!ui->rp->r.clean)
+		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,
+			     ui->rp->r.why[0] ? ui->rp->r.why : "not closed cleanly: read up to its last complete chunk");
+	ft_tick_start(&ui->tick, (uint64_t)(1e9 / ui->speed), ft_now_ns() + (uint64_t)(1e9 / ui->speed));
+	while (!ui->quit && !ft_ui_signalled()) {
+		int ch;
+
+		replay_idle(ui);
+		ft_ui_draw(ui);
+		ch = ft_ui_getch(ui, ui->paused || ui->at_end ? 1000 :
+				 (int)(ft_tick_left_ns(&ui->tick, ft_now_ns()) / 1000000) + 1);
+		if (ch != ERR)
+			ft_ui_key(ui, ch);
+	}
+	endwin();
+	ft_diag_set_hook(NULL, NULL);
+	ft_replay_close(ui->rp);
+	free(ui->rp);
+	free(ui->ctl);
+	free(ui);
+	return ft_ui_signalled() ? 128 + ft_ui_signalled() : 0;
+}
+
+const struct ft_cmd ft_cmd_replay = {
+	.name = "replay",
+	.args = "FILE",
+	.summary = "the live views driven by a recording (no root needed)",
+	.about = "Keys: space pause, . , step forward/back, > < speed, T seek, n next control\n"
+		 "change, q quit; the rest as in the live TUI.",
+	.opts = replay_opts,
+	.nr_opts = 2,
+	.run = run_replay,
+};
