@@ -23,6 +23,10 @@ FT_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-missing-field-initializers -I. $(PKG_CFLAGS) \
 	-D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"'
 FT_LDFLAGS := -Wl,--as-needed
+# CI builds with WERROR=1: a warning fails the build
+ifeq ($(WERROR),1)
+FT_CFLAGS += -Werror
+endif
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
@@ -42,7 +46,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all check check-only check-layers test-build bench fuzz fuzz-run install uninstall run deps clean
+.PHONY: all check check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -71,13 +75,13 @@ $(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
 
 check: deps
-	$(MAKE) test-build
+	$(MAKE) test-build fuzz
 	@scripts/check-layers.sh
-	@tests/run.sh $(B)
+	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
-check-only: test-build
+check-only: test-build fuzz
 	@scripts/check-layers.sh
-	@tests/run.sh $(B)
+	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # each layer includes only those below it (docs/DESIGN.md)
 check-layers:
@@ -114,6 +118,24 @@ $(B)/fuzz/%: tests/fuzz/%.c $(MODEL_SRC) $(BASE_SRC)
 		-fsanitize=fuzzer,address,undefined -o $@ $^ -lm $(shell $(PKG_CONFIG) --libs libtraceevent libzstd)
 
 fuzz: $(FUZZERS)
+
+# every seed of every corpus once, through its fuzzer (make check does it)
+fuzz-replay: fuzz
+	@for f in $(FUZZERS); do \
+		n=$$(basename $$f); seeds=tests/fuzz/corpus/$${n#fuzz_}; \
+		$$f -runs=0 $$seeds > $(B)/fuzz/$$n.replay.log 2>&1 || \
+			{ tail -n 30 $(B)/fuzz/$$n.replay.log; echo "fuzz-replay: $$n failed"; exit 1; }; \
+		echo "fuzz-replay: $$n: $$(ls $$seeds | wc -l) seeds, no crash"; \
+	done
+
+# gcc's static analyzer over every source; CI runs it and fails on a finding
+AN_FLAGS := -fanalyzer -Werror
+analyze:
+	@mkdir -p $(B)/analyze
+	@for f in $(LIB_SRC) $(TUI_SRC); do \
+		$(CC) $(CFLAGS) $(FT_CFLAGS) $(AN_FLAGS) -c -o $(B)/analyze/x.o $$f || exit 1; \
+	done
+	@echo "analyze: gcc -fanalyzer found nothing in $(words $(LIB_SRC) $(TUI_SRC)) files"
 
 fuzz-run: fuzz
 	@for f in $(FUZZERS); do \

@@ -178,7 +178,8 @@ static void end(struct ft_events *ev, enum ft_lat_source src, const struct ft_tr
 
 		ev->open[src][j].pid = 0;
 		dst = slot(ev->open[src], tmp.pid, true);
-		*dst = tmp;
+		if (dst)	/* always: the entry just freed is a free slot */
+			*dst = tmp;
 	}
 }
 

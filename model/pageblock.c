@@ -171,11 +171,9 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
 		if (j == n)
 			return 0;
 	}
-	if (n) {
-		nz = calloc(n, sizeof(*nz));
-		if (!nz)
-			return -ENOMEM;
-	}
+	nz = calloc(n ? n : 1, sizeof(*nz));	/* never NULL on success, even for no zone */
+	if (!nz)
+		return -ENOMEM;
 	for (i = 0, n = 0; i < zi->nr; i++) {
 		const struct ft_zi_zone *src = &zi->zones[i];
 		struct ft_pbmap_zone *z;

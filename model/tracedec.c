@@ -90,6 +90,9 @@ static int get_field(struct tep_event *ev, const char *name, struct ft_field *f)
 	return 0;
 }
 
+/* What libtraceevent gets instead of an event's own print format. */
+#define BLANK_PRINT_FMT	"print fmt: \"\"\n"
+
 /* {1, "skipped"}, {2, "deferred"}, ... after "__print_symbolic(REC->status," */
 static void parse_status_names(struct ft_tracedec *d, const char *fmt)
 {
@@ -141,14 +144,30 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	}
 	if (kind < 0)
 		return -ENOENT;
-	copy = malloc(len + 1);
+	copy = malloc(len + sizeof(BLANK_PRINT_FMT));
 	if (!copy)
 		return -ENOMEM;
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
-	if (tep_parse_format(d->tep, &ev, copy, len, system) || !ev) {
-		free(copy);
-		return -EINVAL;
+	/*
+	 * libtraceevent gets the fields only: fragtop never prints an event,
+	 * and its parser of "print fmt" expressions crashes on some hostile
+	 * texts (a recording is untrusted).  The compaction status names are
+	 * read from the text by parse_status_names(), which bounds everything.
+	 */
+	{
+		char *pf = strstr(copy, "\nprint fmt:");
+		size_t keep = pf ? (size_t)(pf - copy) + 1 : len;
+
+		memcpy(copy + keep, BLANK_PRINT_FMT, sizeof(BLANK_PRINT_FMT));
+		if (tep_parse_format(d->tep, &ev, copy, keep + sizeof(BLANK_PRINT_FMT) - 1, system) ||
+		    !ev) {
+			free(copy);
+			return -EINVAL;
+		}
+		/* the status names are in the original text */
+		memcpy(copy, buf, len);
+		copy[len] = '\0';
 	}
 	if (get_field(ev, "common_type", &ct) || get_field(ev, "common_pid", &cp))
 		err = -EINVAL;

@@ -30,6 +30,10 @@ for s in tests/cli/*.sh tests/tui/*.sh; do
 	run "$s" bash "$s" ./fragtop
 	run "$s (asan)" bash "$s" "$B/fragtop-san"
 done
+# every fuzz corpus once (FUZZ_REPLAY=1, as make check sets it)
+if [ "${FUZZ_REPLAY:-}" = 1 ]; then
+	run "fuzz corpora" make -s --no-print-directory fuzz-replay
+fi
 # the real-kernel workload runs take minutes: once, with the plain build
 for s in tests/integration/*.sh; do
 	[ -f "$s" ] || continue

@@ -263,7 +263,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_arr_end(j);
 	ft_json_arr_begin(j, "top_processes");
 	{
-		struct ft_pid_count top[10];
+		struct ft_pid_count top[10] = { 0 };
 		int n = 0;
 
 		for (i = 0; i < ev->nr_pids; i++) {
