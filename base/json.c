@@ -2,6 +2,9 @@
 #include "base/json.h"
 
 #include <math.h>
+#include <string.h>
+
+#include "base/sanitize.h"
 
 void ft_json_init(struct ft_json *j, FILE *f, bool pretty)
 {
@@ -12,24 +15,42 @@ void ft_json_init(struct ft_json *j, FILE *f, bool pretty)
 	j->pretty = pretty;
 }
 
+/*
+ * A JSON string is valid UTF-8 whatever @s holds: bytes that are not
+ * UTF-8 become U+FFFD; controls (C0, DEL, C1) and the bidirectional
+ * controls are written as \u escapes, so a consumer that prints the value
+ * gets no raw control either.
+ */
 static void put_string(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
+	size_t len = strlen(s);
 
 	fputc('"', f);
-	for (; *p; p++) {
-		switch (*p) {
-		case '"':  fputs("\\\"", f); break;
-		case '\\': fputs("\\\\", f); break;
-		case '\n': fputs("\\n", f); break;
-		case '\t': fputs("\\t", f); break;
-		case '\r': fputs("\\r", f); break;
-		default:
-			if (*p < 0x20)
-				fprintf(f, "\\u%04x", *p);
-			else
-				fputc(*p, f);
+	while (len) {
+		uint32_t cp = 0;
+		int n = ft_utf8_next(p, len, &cp);
+
+		if (n <= 0) {
+			fputs("\\ufffd", f);
+			n = 1;
+		} else if (cp == '"') {
+			fputs("\\\"", f);
+		} else if (cp == '\\') {
+			fputs("\\\\", f);
+		} else if (cp == '\n') {
+			fputs("\\n", f);
+		} else if (cp == '\t') {
+			fputs("\\t", f);
+		} else if (cp == '\r') {
+			fputs("\\r", f);
+		} else if (cp < 0x20 || ft_cp_unsafe(cp)) {
+			fprintf(f, "\\u%04x", (unsigned int)cp);
+		} else {
+			fwrite(p, 1, (size_t)n, f);
 		}
+		p += n;
+		len -= (size_t)n;
 	}
 	fputc('"', f);
 }

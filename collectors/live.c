@@ -95,10 +95,14 @@ static void read_knobs(struct ft_live *l, uint64_t t_ns)
 		if (ft_knobs[i].type == FT_KNOB_TRIGGER || ft_knobs[i].per_node)
 			continue;
 		n = ft_file_slurp(l->procfs.rootfd, ft_knobs[i].path, buf, sizeof(buf));
-		if (n < 0)
-			emit_err(l, FT_RR_KNOB, (uint16_t)i, t_ns, (int)n);
-		else
+		if (n >= 0) {
 			emit(l, FT_RR_KNOB, (uint16_t)i, t_ns, buf, (size_t)n);
+			l->knob_err[i] = 0;
+		} else if (l->knob_err[i] != (int)n) {
+			/* an absent knob is said once (and again to a new recording), not every tick */
+			emit_err(l, FT_RR_KNOB, (uint16_t)i, t_ns, (int)n);
+			l->knob_err[i] = (int)n;
+		}
 	}
 }
 

@@ -39,6 +39,7 @@ struct ft_live {
 	uint64_t pti_last_ns;		/* 0: never read */
 	ft_input_fn tap;		/* NULL: nobody records */
 	void *tap_ctx;
+	int knob_err[FT_SESSION_MAX_KNOBS];	/* the last error input given per knob */
 
 	/* tracepoints: inputs from ft_live_trace_start() on */
 	struct ft_trace trace;

@@ -80,6 +80,7 @@ int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path
 	l->tap = on_input;
 	l->tap_ctx = r;
 	l->pti_last_ns = 0;	/* the first recorded tick reads pagetypeinfo */
+	memset(l->knob_err, 0, sizeof(l->knob_err));	/* and says again which knobs are absent */
 	return 0;
 }
 

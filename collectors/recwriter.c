@@ -9,6 +9,8 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/outfile.h"
+
 static uint64_t mono_ns(void)
 {
 	struct timespec ts;
@@ -44,9 +46,9 @@ int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite)
 	struct timespec ts;
 
 	memset(w, 0, sizeof(*w));
-	w->fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC | (overwrite ? O_TRUNC : O_EXCL), 0644);
+	w->fd = ft_outfile_create(path, overwrite);
 	if (w->fd < 0)
-		return -errno;
+		return w->fd;
 	w->flush_ns = 2000000000ull;
 	w->sync = true;
 	w->level = 3;

@@ -53,8 +53,9 @@ struct ft_recw {
 };
 
 /*
- * Create @path (O_EXCL unless @overwrite) and write the file header.
- * 0 or -errno.
+ * Create @path through ft_outfile_create() (mode 0600, never through a
+ * symbolic link; an existing file is replaced, not truncated, only with
+ * @overwrite) and write the file header.  0 or -errno.
  */
 int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite);
 

@@ -46,6 +46,7 @@ struct ft_cmd {
 	const struct ft_opt *opts;
 	size_t nr_opts;
 	int (*run)(int argc, char **argv);
+	bool curses;		/* draws with curses: its output is not sanitised as a stream */
 };
 
 /* Options several commands share, declared once. */

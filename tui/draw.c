@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "model/series.h"
 
 static bool colors_on;
@@ -122,17 +123,20 @@ void ft_fmt_rate(char *buf, size_t sz, double v, int width)
 
 void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 {
-	char buf[1024];
+	char buf[1024], safe[4096];
 	va_list ap;
-	int room = COLS - x;
+	int room = COLS - x, n;
 
 	if (y < 0 || y >= LINES || room <= 0)
 		return;
 	va_start(ap, fmt);
-	vsnprintf(buf, sizeof(buf), fmt, ap);
+	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
+	/* every string on screen passes the sanitiser: names from a recording or a tree too */
+	ft_sanitize(buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, safe,
+		    sizeof(safe));
 	attron((int)attr);
-	mvaddnstr(y, x, buf, room);
+	mvaddnstr(y, x, safe, room);
 	attroff((int)attr);
 }
 

@@ -34,6 +34,28 @@ static const struct {
 #define NR_COLS (sizeof(cols) / sizeof(cols[0]))
 #define MAX_ZONES 64
 
+/*
+ * ",field" as RFC 4180 wants it: quoted (with inner quotes doubled) when it
+ * holds a comma, a quote, a line break or edge blanks; a zone name comes
+ * from the recording and must not shift the columns.
+ */
+static void csv_field(const char *f)
+{
+	size_t n = strlen(f);
+
+	if (!strpbrk(f, ",\"\r\n") && !(n && (f[0] == ' ' || f[n - 1] == ' '))) {
+		printf(",%s", f);
+		return;
+	}
+	fputs(",\"", stdout);
+	for (; *f; f++) {
+		if (*f == '"')
+			fputc('"', stdout);
+		fputc(*f, stdout);
+	}
+	fputc('"', stdout);
+}
+
 static void values(const struct ft_session *l, int64_t *v)
 {
 	uint64_t m[FT_M_NR] = { 0 };
@@ -100,9 +122,14 @@ static int run(int argc, char **argv)
 		printf("t_s,realtime_s,watermark_boost_factor");
 		for (i = 0; i < NR_COLS; i++)
 			printf(",%s", cols[i].name);
-		for (z = 0; z < nz; z++)
-			printf(",N%d_%s_free_pages,N%d_%s_unusable", zones[z].node, zones[z].name,
-			       zones[z].node, zones[z].name);
+		for (z = 0; z < nz; z++) {
+			char f[96];
+
+			snprintf(f, sizeof(f), "N%d_%s_free_pages", zones[z].node, zones[z].name);
+			csv_field(f);
+			snprintf(f, sizeof(f), "N%d_%s_unusable", zones[z].node, zones[z].name);
+			csv_field(f);
+		}
 		printf("\n");
 	} else {
 		ft_json_init(&j, stdout, false);

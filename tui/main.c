@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "tui/cli.h"
 
 static void usage(FILE *f)
@@ -69,6 +70,16 @@ static int run(int argc, char **argv)
 			usage(stderr);
 			return 2;
 		}
+		/*
+		 * A headless command prints names from recordings and trees: every
+		 * byte it writes passes the sanitiser (the TUI's ft_put() does its own).
+		 */
+		if (!cmd->curses && (ft_sanitize_stream(&stdout) || ft_sanitize_stream(&stderr))) {
+			fprintf(stderr, "fragtop: cannot set up the output\n");
+			return 1;
+		}
+		if (!cmd->curses)
+			setvbuf(stderr, NULL, _IOLBF, 0);
 		return cmd->run(argc - 1, argv + 1);
 	}
 	return ft_cli_find(NULL)->run(argc, argv);

@@ -14,6 +14,7 @@
 
 #include "base/clock.h"
 #include "base/diag.h"
+#include "base/outfile.h"
 #include "base/tick.h"
 #include "collectors/recorder.h"
 #include "tui/cli.h"
@@ -75,8 +76,12 @@ static int run(int argc, char **argv)
 	trace = !v[O_NO_TRACE].set;
 	force = v[O_FORCE].set;
 	buffer_kb = v[O_BUFFER].set ? (size_t)v[O_BUFFER].num : 8192;
-	if (!force && !stat(out, &st)) {
-		fprintf(stderr, "fragtop: %s exists; not overwriting it (--force does)\n", out);
+	if (!force && !lstat(out, &st)) {	/* say it before sampling anything */
+		char why[160];
+
+		fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
+			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR :
+					    -EEXIST, "--force", why, sizeof(why)));
 		return 1;
 	}
 	err = ft_live_open(&live, root, pti);
@@ -95,7 +100,10 @@ static int run(int argc, char **argv)
 		ft_live_trace_start(&live, buffer_kb);
 	err = ft_recorder_start(&rec, &live, out, force);
 	if (err) {
-		fprintf(stderr, "fragtop: cannot record to %s: %s\n", out, strerror(-err));
+		char why[160];
+
+		fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
+			ft_outfile_strerror(err, force ? NULL : "--force", why, sizeof(why)));
 		ft_live_close(&live);
 		return 1;
 	}

@@ -236,4 +236,5 @@ const struct ft_cmd ft_cmd_replay = {
 	.opts = replay_opts,
 	.nr_opts = 2,
 	.run = run_replay,
+	.curses = true,
 };

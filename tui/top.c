@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/outfile.h"
 #include "tui/cli.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -133,11 +134,14 @@ static void key_record(struct ft_ui *ui, int ch)
 	if (!ft_ui_prompt(ui, "record to file: ", path, sizeof(path)))
 		return;
 	err = start_recording(ui, path);
-	if (err)
+	if (err) {
+		char why[160];
+
 		ft_ui_status(ui, FT_DIAG_WARN, "cannot record to %s: %s", path,
-			     err == -EEXIST ? "it exists (choose another name)" : strerror(-err));
-	else
-		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
+			     ft_outfile_strerror(err, NULL, why, sizeof(why)));
+		return;
+	}
+	ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
 }
 
 static const struct ft_key live_keys[] = {
@@ -279,8 +283,10 @@ static int run_top(int argc, char **argv)
 		err = start_recording(ui, record_path);
 		if (err) {
 			endwin();
-			fprintf(stderr, "fragtop: cannot record to %s: %s%s\n", record_path, strerror(-err),
-				err == -EEXIST ? " (fragtop record --force overwrites)" : "");
+			char why[160];
+
+			fprintf(stderr, "fragtop: cannot record to %s: %s\n", record_path,
+				ft_outfile_strerror(err, NULL, why, sizeof(why)));
 			ft_live_close(ui->live);
 			free(ui->live);
 			free(ui->ctl);
@@ -328,4 +334,5 @@ const struct ft_cmd ft_cmd_top = {
 	.opts = top_opts,
 	.nr_opts = T_NR,
 	.run = run_top,
+	.curses = true,
 };

@@ -23,6 +23,24 @@ check "report --json: samples, duration, intervals" jqe '.samples >= 9 and .dura
 check "record refuses an existing file" test $rc = 1 -a -n "$(grep 'exists' "$tmp/e")"
 "$FT" record -o "$tmp/a.ftr" --root "$R" -i 0.2 -t 1 --force 2> /dev/null; rc=$?
 check "--force overwrites" test $rc = 0
+check "a recording is 0600 (root-only data)" test "$(stat -c %a "$tmp/a.ftr")" = 600
+
+# a link planted where the recording goes is never written through
+echo "someone's file" > "$tmp/victim"; chmod 644 "$tmp/victim"
+ln -s "$tmp/victim" "$tmp/planted"
+"$FT" record -o "$tmp/planted" --root "$R" -t 1 2> "$tmp/e"; rc=$?
+check "record to a symlink: refused, says why" test $rc = 1 -a -n "$(grep 'symbolic link' "$tmp/e")"
+"$FT" record -o "$tmp/planted" --root "$R" -i 0.2 -t 1 --force 2> /dev/null; rc=$?
+check "--force on a symlink: exit 0" test $rc = 0
+check "--force on a symlink: the target is untouched" test "$(cat "$tmp/victim")" = "someone's file" -a \
+	"$(stat -c %a "$tmp/victim")" = 644
+check "--force on a symlink: the link became the recording" test ! -L "$tmp/planted" -a -f "$tmp/planted"
+"$FT" report "$tmp/planted" > /dev/null; rc=$?
+check "--force on a symlink: the recording reads" test $rc = 0
+ln -s "$tmp/nowhere" "$tmp/dangling"
+"$FT" record -o "$tmp/dangling" --root "$R" -t 1 2> "$tmp/e"; rc=$?
+check "a dangling symlink: refused as a link, nothing created" test $rc = 1 -a ! -e "$tmp/nowhere" -a \
+	-n "$(grep 'symbolic link' "$tmp/e")"
 
 for sig in INT TERM; do
 	"$FT" record -o "$tmp/$sig.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!

@@ -83,6 +83,19 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	done
 fi
 
+# a hostile recording: names with terminal escapes and a bidi override are
+# shown as text; no title change reaches the terminal
+H=$TMPD/hostile; cp -r tests/fixtures/6.18-idle "$H"
+printf 'evil\033]0;pwned\007\n' > "$H/proc/sys/kernel/hostname"
+printf '6.18\xe2\x80\xaeexe.txt\n' > "$H/proc/sys/kernel/osrelease"
+"$FT" record -o "$TMPD/h.ftr" --root "$H" -i 0.25 -t 1 2> /dev/null
+start "$FT" replay "$TMPD/h.ftr"
+check "hostile names: shown escaped" wait_for 'evil\\x1b\]0;pwned\\x07'
+check "hostile names: the bidi override shown as text" wait_for '6\.18\\u\{202e\}exe'
+check "hostile names: no raw bidi override on screen" test -z "$(screen | grep -F "$(printf '\xe2\x80\xae')")"
+check "hostile names: the terminal title is untouched" test "$(T display -p -t ft '#{pane_title}')" != pwned
+T send-keys -t ft q
+
 # sampling goes on while a prompt waits for the operator: a -w recording
 # with the interval prompt open for 3 s has no gap longer than a tick or two
 start "$FT" --root "$R" -i 0.25 -w "$TMPD/p.ftr"

@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The one way fragtop creates an output file (a recording today).  It
+ * runs as root, often in /tmp: so it never writes through a symbolic link
+ * (a planted /tmp/x -> /etc/shadow must not be truncated), creates the
+ * file 0600 (recordings hold root-only data: pagetypeinfo, kpageflags,
+ * physical addresses), and refuses an existing file unless told to
+ * replace it.  Replacing writes a new file beside it and renames it over
+ * the old name: a link at that name is replaced, never followed, and the
+ * old file's readers keep their copy.
+ */
+#ifndef FT_BASE_OUTFILE_H
+#define FT_BASE_OUTFILE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/*
+ * Create @path for writing.  Returns the fd, or -errno: -EEXIST when it
+ * exists and @replace is false, -ELOOP when it is a symbolic link and
+ * @replace is false, -EISDIR for a directory; with @replace, what
+ * creating a file beside it or renaming it over @path says (-EPERM: a
+ * sticky directory protects another user's file there).
+ */
+int ft_outfile_create(const char *path, bool replace);
+
+/*
+ * One line on why ft_outfile_create() failed, for an operator;
+ * @how_to_replace ("--force") is named where it would help, or NULL.
+ */
+const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, size_t sz);
+
+#endif

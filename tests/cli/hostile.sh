@@ -1,0 +1,48 @@
+#!/bin/bash
+# What a hostile tree or recording can put in fragtop's output: a host name
+# with terminal escapes (a title change, an OSC 52 clipboard write), a
+# kernel string with a bidirectional override and a C1 CSI, a byte that is
+# not UTF-8, a zone named 'a,"b' with a screen-clear escape.  Text output
+# shows them escaped (never raw), JSON stays valid UTF-8 with the controls
+# as \u escapes, CSV keeps its columns.
+# usage: hostile.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=${1:-./fragtop}
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+H=$tmp/tree; cp -r tests/fixtures/6.18-idle "$H"
+printf 'evil\033]0;pwned\007\033]52;c;aGk=\007\xff\n' > "$H/proc/sys/kernel/hostname"
+printf '6.18\xe2\x80\xaeexe.txt\xc2\x9b31m\n' > "$H/proc/sys/kernel/osrelease"
+sed -i 's/zone   Normal/zone a,"b\x1b[2J/' "$H/proc/zoneinfo" "$H/proc/buddyinfo"
+
+# raw C0 (but tab and newline), DEL, C1 as UTF-8, bidi controls; and UTF-8 validity
+raw_controls() { LC_ALL=C grep -cP '[\x00-\x08\x0b-\x1f\x7f]|\xc2[\x80-\x9f]|\xe2\x80[\x8e\x8f\xaa-\xae]|\xe2\x81[\xa6-\xa9]|\xd8\x9c' "$1"; }
+clean() { [ "$(raw_controls "$1")" = 0 ] && iconv -f UTF-8 -t UTF-8 "$1" > /dev/null 2>&1; }
+
+"$FT" snapshot --root "$H" > "$tmp/s.txt" 2> "$tmp/s.err"; rc=$?
+check "snapshot text: exit 0" test $rc = 0
+check "snapshot text: no raw control, valid UTF-8" clean "$tmp/s.txt"
+check "snapshot text: the escapes shown as text" grep -qF 'evil\x1b]0;pwned\x07\x1b]52;c;aGk=\x07\xff' "$tmp/s.txt"
+check "snapshot text: the bidi override and C1 shown as text" grep -qF '6.18\u{202e}exe.txt\u{009b}31m' "$tmp/s.txt"
+"$FT" snapshot --json --root "$H" > "$tmp/s.json"
+check "snapshot JSON: no raw control, valid UTF-8" clean "$tmp/s.json"
+check "snapshot JSON: the names kept, as escapes" jqe '(.hostname | startswith("evil\u001b]0;pwned")) and
+	(.kernel | contains("\u202e")) and (.zones[2].zone == "a,\"b\u001b[2J")' "$tmp/s.json"
+
+"$FT" record -o "$tmp/h.ftr" --root "$H" -i 0.2 -t 1 2> /dev/null
+"$FT" report "$tmp/h.ftr" > "$tmp/r.txt"; rc=$?
+check "report text: exit 0, no raw control" test $rc = 0 -a "$(raw_controls "$tmp/r.txt")" = 0
+"$FT" report --json "$tmp/h.ftr" > "$tmp/r.json"
+check "report JSON: valid, no raw control" clean "$tmp/r.json"
+check "report JSON: parses" jqe '.samples > 0' "$tmp/r.json"
+"$FT" export "$tmp/h.ftr" --csv > "$tmp/e.csv"
+check "export CSV: no raw control" clean "$tmp/e.csv"
+check "export CSV: the zone name quoted" grep -qF '"N0_a,""b\x1b[2J_free_pages"' "$tmp/e.csv"
+# every line has the header's number of fields (quotes respected)
+fields() { sed -E 's/"([^"]|"")*"/Q/g' "$1" | awk -F, '{ print NF }' | sort -u; }
+check "export CSV: every row has the header's columns" test "$(fields "$tmp/e.csv" | wc -l)" = 1
+"$FT" export "$tmp/h.ftr" --json > "$tmp/e.json"
+check "export JSON: valid, no raw control" clean "$tmp/e.json"
+
+echo "hostile.sh: $fails failure(s)"
+[ $fails -eq 0 ]

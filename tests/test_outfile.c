@@ -1,0 +1,174 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The output-file opener: mode 0600, never through a symbolic link, an
+ * existing file refused unless replaced, and replacing swaps the name
+ * (a planted link is replaced, its target untouched).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "base/outfile.h"
+
+static char dir[64];
+
+static void path(char *buf, const char *name)
+{
+	snprintf(buf, 256, "%s/%s", dir, name);
+}
+
+static void put(const char *p, const char *text)
+{
+	FILE *f = fopen(p, "w");
+
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static void expect(const char *p, const char *text)
+{
+	char buf[256] = "";
+	FILE *f = fopen(p, "r");
+
+	assert_non_null(f);
+	if (!fgets(buf, sizeof(buf), f))
+		buf[0] = '\0';
+	fclose(f);
+	assert_string_equal(buf, text);
+}
+
+static int setup(void **state)
+{
+	(void)state;
+	snprintf(dir, sizeof(dir), "/tmp/fragtop-outfile-XXXXXX");
+	return mkdtemp(dir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	char cmd[128];
+
+	(void)state;
+	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
+	return system(cmd);
+}
+
+static void test_new_file_0600(void **state)
+{
+	char p[256];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	umask(022);
+	path(p, "new");
+	fd = ft_outfile_create(p, false);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	close(fd);
+}
+
+static void test_existing_refused(void **state)
+{
+	char p[256];
+
+	(void)state;
+	path(p, "old");
+	put(p, "keep me\n");
+	assert_int_equal(ft_outfile_create(p, false), -EEXIST);
+	expect(p, "keep me\n");
+}
+
+static void test_symlink_never_followed(void **state)
+{
+	char target[256], link[256], msg[160];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	path(target, "victim");
+	path(link, "planted");
+	put(target, "root's file\n");
+	assert_int_equal(symlink(target, link), 0);
+	/* refused without replace, with a reason */
+	assert_int_equal(ft_outfile_create(link, false), -ELOOP);
+	assert_non_null(strstr(ft_outfile_strerror(-ELOOP, "--force", msg, sizeof(msg)), "symbolic link"));
+	expect(target, "root's file\n");
+	/* replaced, not followed: the link is now our file, the target unchanged */
+	fd = ft_outfile_create(link, true);
+	assert_true(fd >= 0);
+	assert_int_equal(write(fd, "ours\n", 5), 5);
+	close(fd);
+	assert_int_equal(lstat(link, &st), 0);
+	assert_true(S_ISREG(st.st_mode));
+	assert_int_equal(st.st_mode & 07777, 0600);
+	expect(link, "ours\n");
+	expect(target, "root's file\n");
+}
+
+static void test_dangling_symlink(void **state)
+{
+	char link[256], target[256];
+	struct stat st;
+
+	(void)state;
+	path(link, "dangling");
+	path(target, "nowhere");
+	assert_int_equal(symlink(target, link), 0);
+	assert_int_equal(ft_outfile_create(link, false), -ELOOP);
+	/* the link's target was not created through it */
+	assert_int_equal(lstat(target, &st), -1);
+}
+
+static void test_replace_file(void **state)
+{
+	char p[256];
+	struct stat before, after;
+	int fd;
+
+	(void)state;
+	path(p, "rec");
+	put(p, "old content\n");
+	assert_int_equal(chmod(p, 0644), 0);
+	assert_int_equal(stat(p, &before), 0);
+	fd = ft_outfile_create(p, true);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &after), 0);
+	assert_true(after.st_ino != before.st_ino);	/* a new file, not the old one truncated */
+	assert_int_equal(after.st_mode & 07777, 0600);
+	close(fd);
+	assert_int_equal(stat(p, &after), 0);
+	assert_int_equal(after.st_size, 0);
+}
+
+static void test_directory(void **state)
+{
+	(void)state;
+	assert_int_equal(ft_outfile_create(dir, false), -EISDIR);
+	assert_int_equal(ft_outfile_create(dir, true), -EISDIR);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_new_file_0600),
+		cmocka_unit_test(test_existing_refused),
+		cmocka_unit_test(test_symlink_never_followed),
+		cmocka_unit_test(test_dangling_symlink),
+		cmocka_unit_test(test_replace_file),
+		cmocka_unit_test(test_directory),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}
