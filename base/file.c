@@ -3,8 +3,50 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <linux/openat2.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
+
+int ft_open_under(int rootfd, const char *rel, int flags)
+{
+	struct open_how how = {
+		.flags = (uint64_t)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	struct stat st;
+	int fd;
+
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	if (fd < 0 && errno == ENOSYS)		/* before 5.6: at least not the last component */
+		fd = openat(rootfd, rel, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
+	if (fd < 0)
+		return -errno;
+	/* a FIFO, socket or device in a tree would block or never end */
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return -EBADFD;
+	}
+	/* the O_NONBLOCK was for the open; reads and writes block as usual */
+	fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+	return fd;
+}
+
+const char *ft_file_strerror(int err)
+{
+	switch (-err) {
+	case EBADFD:
+		return "not a regular file (a FIFO or device in the tree?)";
+	case ELOOP:
+	case EXDEV:
+		return "reached through a symbolic link or outside the root; not followed";
+	default:
+		return strerror(-err);
+	}
+}
 
 void ft_file_init(struct ft_file *f, const char *rel)
 {
@@ -36,9 +78,9 @@ int ft_file_read(struct ft_file *f, int rootfd)
 
 	f->len = 0;
 	if (f->fd < 0) {
-		f->fd = openat(rootfd, f->rel, O_RDONLY | O_CLOEXEC);
+		f->fd = ft_open_under(rootfd, f->rel, O_RDONLY);
 		if (f->fd < 0)
-			return f->err = -errno;
+			return f->err = f->fd;
 	}
 	for (;;) {
 		ssize_t n;
@@ -80,9 +122,9 @@ long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz)
 
 	if (!sz)
 		return -EINVAL;
-	fd = openat(rootfd, rel, O_RDONLY | O_CLOEXEC);
+	fd = ft_open_under(rootfd, rel, O_RDONLY);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	while (len < sz - 1) {
 		ssize_t n = read(fd, buf + len, sz - 1 - len);
 

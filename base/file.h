@@ -30,6 +30,19 @@ void ft_file_close(struct ft_file *f);
  */
 long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz);
 
+/*
+ * Open @rel under @rootfd the one way fragtop opens a file of a root
+ * (/proc, /sys, a captured tree), to read or to write: never through a
+ * symbolic link nor out of the root (openat2 RESOLVE_BENEATH |
+ * RESOLVE_NO_SYMLINKS; O_NOFOLLOW before Linux 5.6), without blocking on
+ * the open, and only a regular file (-EBADFD for a FIFO, socket or
+ * device).  @flags: O_RDONLY or O_WRONLY (| O_TRUNC).  fd or -errno.
+ */
+int ft_open_under(int rootfd, const char *rel, int flags);
+
+/* ft_open_under()'s and the reads' errors in words ("not a regular file ..."). */
+const char *ft_file_strerror(int err);
+
 /* Open @root as a directory for the *at() calls.  fd or -errno. */
 int ft_root_open(const char *root);
 

@@ -6,16 +6,23 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/file.h"
+
 #define MAX_WORDS	(1u << 20)	/* 8 MiB per batch at most */
 
 int ft_kpf_open(struct ft_kpf *k, int rootfd)
 {
 	*k = (struct ft_kpf){ .flags_fd = -1, .count_fd = -1 };
-	k->flags_fd = openat(rootfd, "proc/kpageflags", O_RDONLY | O_CLOEXEC);
-	if (k->flags_fd < 0)
-		return k->err = -errno;
+	k->flags_fd = ft_open_under(rootfd, "proc/kpageflags", O_RDONLY);
+	if (k->flags_fd < 0) {
+		k->err = k->flags_fd;
+		k->flags_fd = -1;
+		return k->err;
+	}
 	/* optional: without it a flagless page counts as unmovable */
-	k->count_fd = openat(rootfd, "proc/kpagecount", O_RDONLY | O_CLOEXEC);
+	k->count_fd = ft_open_under(rootfd, "proc/kpagecount", O_RDONLY);
+	if (k->count_fd < 0)
+		k->count_fd = -1;
 	return 0;
 }
 

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/procfs.h"
 
-#include "base/clock.h"
-
 #include <errno.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/diag.h"
+#include "base/file.h"
 
 static const char *const src_paths[FT_SRC_NR] = {
 	[FT_SRC_ZONEINFO]	= "proc/zoneinfo",
@@ -54,7 +54,7 @@ static void report(struct ft_procfs *p, int i, int err)
 		ft_diag(FT_DIAG_WARN, "/%s needs root: no pageblock or migratetype data",
 			src_paths[i]);
 	else
-		ft_diag(FT_DIAG_WARN, "cannot read /%s: %s", src_paths[i], strerror(-err));
+		ft_diag(FT_DIAG_WARN, "cannot read /%s: %s", src_paths[i], ft_file_strerror(err));
 }
 
 void ft_procfs_collect(struct ft_procfs *p, unsigned int mask, struct ft_raw *raw)

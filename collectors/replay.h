@@ -25,6 +25,7 @@
 #include "model/session.h"
 
 #define FT_REPLAY_CKPT_TICKS	60
+#define FT_REPLAY_CKPT_BYTES	(256u << 20)	/* checkpoints kept, compressed */
 
 struct ft_replay_ckpt {
 	uint64_t ticks;			/* ticks applied when it was taken */

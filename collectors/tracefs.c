@@ -2,7 +2,6 @@
 #include "collectors/tracefs.h"
 
 #include <errno.h>
-#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -11,39 +10,93 @@
 #include <tracefs.h>
 #include <unistd.h>
 
-/* Is @pid a live fragtop (comm "fragtop" or "fragtop-san")? */
-static bool fragtop_alive(long pid)
+/* Inode of /proc/@pid/ns/pid ("self" for @pid 0); 0 if unknown. */
+static unsigned long long pid_ns(long pid)
 {
-	char path[64], comm[32] = "";
-	FILE *f;
+	char path[64];
+	struct stat st;
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (pid)
+		snprintf(path, sizeof(path), "/proc/%ld/ns/pid", pid);
+	else
+		snprintf(path, sizeof(path), "/proc/self/ns/pid");
+	return stat(path, &st) ? 0 : (unsigned long long)st.st_ino;
+}
+
+/* Start time of @pid (clock ticks since boot, /proc/PID/stat field 22); 0 if gone. */
+static unsigned long long start_time(long pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long t = 0;
+	size_t n;
+	FILE *f;
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
 	f = fopen(path, "re");
 	if (!f)
-		return false;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
+		return 0;
+	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
-	return !strncmp(comm, "fragtop", 7);
+	buf[n] = '\0';
+	p = strrchr(buf, ')');		/* the command may hold blanks and parentheses */
+	for (i = 2; p && i < 22; i++)
+		p = strchr(p + 1, ' ');
+	if (p)
+		t = strtoull(p + 1, NULL, 10);
+	return t;
+}
+
+int ft_trace_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
+			   unsigned long long start)
+{
+	return snprintf(buf, sz, FT_TRACE_PREFIX "%ld-%llu-%llu", pid, ns, start);
+}
+
+int ft_trace_instance_parse(const char *name, long *pid, unsigned long long *ns,
+			    unsigned long long *start)
+{
+	char again[128];
+	int n = -1;
+
+	if (sscanf(name, FT_TRACE_PREFIX "%ld-%llu-%llu%n", pid, ns, start, &n) != 3 ||
+	    n < 0 || name[n] || *pid <= 0)
+		return -EINVAL;
+	/* only the exact form fragtop writes: no sign, no leading zero, no blank */
+	ft_trace_instance_name(again, sizeof(again), *pid, *ns, *start);
+	return strcmp(again, name) ? -EINVAL : 0;
+}
+
+bool ft_trace_instance_stale(const char *name, long self, unsigned long long self_ns,
+			     unsigned long long (*start_of)(long pid))
+{
+	unsigned long long ns, start;
+	long pid;
+
+	if (ft_trace_instance_parse(name, &pid, &ns, &start))
+		return false;	/* not provably a fragtop's: an older one's, or nobody's */
+	if (!self_ns || ns != self_ns)
+		return false;	/* another PID namespace: its pids mean nothing here */
+	if (pid == self)
+		return false;
+	/* the very process, alive: not stale; a pid reused by another process: stale */
+	return start_of(pid) != start;
 }
 
 static int stale_cb(const char *name, void *ctx)
 {
 	int *removed = ctx;
 	struct tracefs_instance *inst;
-	char *end;
-	long pid;
 
-	if (strncmp(name, FT_TRACE_PREFIX, strlen(FT_TRACE_PREFIX)))
-		return 0;
-	pid = strtol(name + strlen(FT_TRACE_PREFIX), &end, 10);
-	if (*end || pid <= 0 || pid == (long)getpid() || fragtop_alive(pid))
+	if (!ft_trace_instance_stale(name, (long)getpid(), pid_ns(0), start_time))
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
 	if (!inst)
 		return 0;
-	/* Its events must be off before the directory can go. */
-	tracefs_event_disable(inst, NULL, NULL);
+	/*
+	 * Removing an instance turns its events off with it; nothing is
+	 * disabled first, so an instance that cannot be removed keeps working.
+	 */
 	if (!tracefs_instance_destroy(inst))
 		(*removed)++;
 	tracefs_instance_free(inst);
@@ -143,7 +196,8 @@ int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
 	memset(t, 0, sizeof(*t));
 	if (err)
 		return err;
-	snprintf(t->name, sizeof(t->name), FT_TRACE_PREFIX "%ld", (long)getpid());
+	ft_trace_instance_name(t->name, sizeof(t->name), (long)getpid(), pid_ns(0),
+			       start_time((long)getpid()));
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst)
 		return errno ? -errno : -EIO;

@@ -1,10 +1,14 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * fragtop's private tracefs instance: created as "fragtop-<pid>", with the
- * mm events this kernel has enabled in it, removed on close.  Instances
- * left by a fragtop that died (its pid gone or no longer fragtop) are
- * removed at start.  Never touches the top-level buffer or
- * /proc/sys/kernel/ftrace_enabled.
+ * fragtop's private tracefs instance: created as
+ * "fragtop-<pid>-<pid namespace inode>-<start time>", with the mm events
+ * this kernel has enabled in it, removed on close.  At start fragtop
+ * removes the instances that provably belong to a fragtop that died: the
+ * exact name form, the same PID namespace, and that pid gone or now
+ * another process (a different start time).  Anything else, an older
+ * fragtop's "fragtop-<pid>", one from another namespace or a name that
+ * only looks like ours, is left alone, events and all.  Never touches the
+ * top-level buffer or /proc/sys/kernel/ftrace_enabled.
  *
  * Ownership: struct ft_trace owns its tracefs_instance; ft_trace_close()
  * destroys the instance directory and frees it.
@@ -42,11 +46,25 @@ struct ft_trace {
 typedef void (*ft_trace_page_fn)(void *ctx, int cpu, const void *buf, size_t len);
 
 /*
- * Remove instances named fragtop-<pid> whose pid is gone or is not a
- * fragtop process.  Returns how many were removed, or -errno (-ENOENT:
- * tracefs is not mounted).
+ * Remove the instances ft_trace_instance_stale() says belong to a dead
+ * fragtop.  Returns how many were removed, or -errno (-ENOENT: tracefs is
+ * not mounted).
  */
 int ft_trace_remove_stale(void);
+
+/* The instance name of process @pid in PID namespace @ns started at @start. */
+int ft_trace_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
+			   unsigned long long start);
+/* Its inverse: 0 only for a name in exactly that form, else -EINVAL. */
+int ft_trace_instance_parse(const char *name, long *pid, unsigned long long *ns,
+			    unsigned long long *start);
+/*
+ * Whether instance @name is a dead fragtop's, as seen by process @self in
+ * PID namespace @self_ns; @start_of gives a live pid's start time (0 if
+ * the pid is gone).
+ */
+bool ft_trace_instance_stale(const char *name, long self, unsigned long long self_ns,
+			     unsigned long long (*start_of)(long pid));
 
 /*
  * Create our instance with a per-CPU buffer of @buffer_kb (0: kernel

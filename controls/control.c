@@ -58,9 +58,10 @@ static int knob_write(int rootfd, const struct ft_knob *k, int node, const char 
 	if (len >= sizeof(line))
 		return -ENAMETOOLONG;
 	/* O_TRUNC: sysctl and sysfs ignore it; a captured tree needs it. */
-	fd = openat(rootfd, path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	/* never through a symbolic link of a tree, never into a FIFO */
+	fd = ft_open_under(rootfd, path, O_WRONLY | O_TRUNC);
 	if (fd < 0)
-		return -errno;
+		return fd;
 	do
 		n = write(fd, line, len);
 	while (n < 0 && errno == EINTR);
@@ -263,6 +264,11 @@ static const struct ft_audit *change(struct ft_ctl *c, const struct ft_knob *k, 
 		return audit_done(c, a, FT_CTL_INVALID, err, "%s: %s; nothing changed", k->name, why);
 	if (cur.err == -ENOENT)
 		return audit_done(c, a, FT_CTL_ABSENT, cur.err, "%s: %s; nothing changed", k->name,
+				  ft_knob_strerror(k, cur.err, why, sizeof(why)));
+	/* a value fragtop cannot read back is not one it writes blind (a FIFO, a link) */
+	if (k->type != FT_KNOB_TRIGGER && cur.err && cur.err != -EOPNOTSUPP)
+		return audit_done(c, a, errno_outcome(cur.err), cur.err,
+				  "%s: cannot read the current value: %s; nothing changed", k->name,
 				  ft_knob_strerror(k, cur.err, why, sizeof(why)));
 	return apply(c, a, k, node, canon, true, NULL);
 }

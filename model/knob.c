@@ -266,6 +266,14 @@ const char *ft_knob_strerror(const struct ft_knob *k, int err, char *buf, size_t
 	case EINVAL:
 		snprintf(buf, sz, "the kernel rejected the value");
 		break;
+	case EBADFD:
+	case ENXIO:
+		snprintf(buf, sz, "not a regular file (a FIFO or device in the tree?)");
+		break;
+	case ELOOP:
+	case EXDEV:
+		snprintf(buf, sz, "reached through a symbolic link; not followed");
+		break;
 	default:
 		snprintf(buf, sz, "%s", strerror(-err));
 	}

@@ -304,8 +304,11 @@ static void test_undo_and_restore(void **state)
 	}
 }
 
-/* The write is accepted but the file says something else afterwards. */
-static void test_readback_mismatch(void **state)
+/*
+ * A knob file a tree makes a link (to /dev/null here) or a directory: the
+ * current value cannot be read, so nothing is written through it.
+ */
+static void test_unreadable_refused(void **state)
 {
 	struct fake *f = *state;
 	const struct ft_audit *a;
@@ -315,18 +318,19 @@ static void test_readback_mismatch(void **state)
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(symlink("/dev/null", path), 0);
 	a = ft_ctl_set(f->ctl, "watermark_boost_factor", "100");
-	assert_int_equal(a->outcome, FT_CTL_MISMATCH);
-	assert_string_equal(a->readback, "(unreadable)");
-	assert_string_equal(a->msg, "watermark_boost_factor: wrote 100 but it reads back (unreadable) (was ?)");
-	assert_int_equal(f->ctl->undo_nr, 0);	/* nothing known to go back to */
+	assert_int_equal(a->outcome, FT_CTL_FAILED);
+	assert_int_equal(a->err, -ELOOP);
+	assert_string_equal(a->msg, "watermark_boost_factor: cannot read the current value: reached "
+			    "through a symbolic link; not followed; nothing changed");
+	assert_int_equal(f->ctl->undo_nr, 0);
 	snprintf(path, sizeof(path), "%s/proc/sys/vm/extfrag_threshold", f->dir);
-	/* a directory where the file should be: the write fails, nothing recorded */
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(mkdir(path, 0755), 0);
 	a = ft_ctl_set(f->ctl, "extfrag_threshold", "600");
 	assert_int_equal(a->outcome, FT_CTL_FAILED);
-	assert_int_equal(a->err, -EISDIR);
-	assert_string_equal(a->msg, "extfrag_threshold: cannot write 600: Is a directory; nothing changed");
+	assert_int_equal(a->err, -EBADFD);
+	assert_string_equal(a->msg, "extfrag_threshold: cannot read the current value: not a regular "
+			    "file (a FIFO or device in the tree?); nothing changed");
 	assert_int_equal(f->ctl->undo_nr, 0);
 }
 
@@ -374,7 +378,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_only, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_step, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_undo_and_restore, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_readback_mismatch, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_unreadable_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_triggers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_audit_ring, setup, teardown),
 	};

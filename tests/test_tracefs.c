@@ -20,7 +20,15 @@
 
 #define TRACING "/sys/kernel/tracing"
 
-static char stale[128], other[128];
+static char stale[128], other[128], oldform[128], otherns[128];
+
+/* our namespace, for the names this test makes */
+static unsigned long long my_ns(void)
+{
+	struct stat st;
+
+	return stat("/proc/self/ns/pid", &st) ? 0 : (unsigned long long)st.st_ino;
+}
 
 static bool is_dir(const char *p)
 {
@@ -48,8 +56,12 @@ static int setup(void **state)
 	if (geteuid() != 0 || !is_dir(TRACING "/instances"))
 		return 0;
 	/* a pid above pid_max can belong to no process */
-	snprintf(stale, sizeof(stale), TRACING "/instances/" FT_TRACE_PREFIX "%d", 4194305 + 7);
+	snprintf(stale, sizeof(stale), TRACING "/instances/" FT_TRACE_PREFIX "%d-%llu-5", 4194305 + 7,
+		 my_ns());
 	snprintf(other, sizeof(other), TRACING "/instances/notfragtop-test-%d", (int)getpid());
+	/* an older fragtop's name, and one from another PID namespace: not provably stale */
+	snprintf(oldform, sizeof(oldform), TRACING "/instances/" FT_TRACE_PREFIX "%d", 4194305 + 8);
+	snprintf(otherns, sizeof(otherns), TRACING "/instances/" FT_TRACE_PREFIX "1-%llu-5", my_ns() + 1);
 	return 0;
 }
 
@@ -60,6 +72,10 @@ static int teardown(void **state)
 		rmdir(stale);
 	if (other[0])
 		rmdir(other);
+	if (oldform[0])
+		rmdir(oldform);
+	if (otherns[0])
+		rmdir(otherns);
 	return 0;
 }
 
@@ -100,10 +116,26 @@ static void test_remove_stale(void **state)
 		skip();
 	assert_int_equal(mkdir(stale, 0755), 0);
 	assert_int_equal(mkdir(other, 0755), 0);
-	assert_int_equal(ft_trace_open(&mine, 0), 0);
-	assert_true(ft_trace_remove_stale() >= 1);
-	assert_false(is_dir(stale));		/* dead fragtop: removed */
+	assert_int_equal(mkdir(oldform, 0755), 0);
+	assert_int_equal(mkdir(otherns, 0755), 0);
+	{
+		/* another fragtop's tracing goes on: its events are not turned off */
+		char en[512];
+		FILE *f;
+
+		snprintf(en, sizeof(en), "%s/events/kmem/mm_page_alloc_extfrag/enable", otherns);
+		f = fopen(en, "w");
+		assert_non_null(f);
+		fputs("1\n", f);
+		fclose(f);
+		assert_int_equal(ft_trace_open(&mine, 0), 0);
+		assert_true(ft_trace_remove_stale() >= 1);
+		assert_int_equal(read_int(en), 1);
+	}
+	assert_false(is_dir(stale));		/* dead fragtop of our namespace: removed */
 	assert_true(is_dir(other));		/* not ours: kept */
+	assert_true(is_dir(oldform));		/* not provably a fragtop's: kept */
+	assert_true(is_dir(otherns));		/* another namespace's: kept */
 	{
 		char dir[256];
 
@@ -113,9 +145,33 @@ static void test_remove_stale(void **state)
 	ft_trace_close(&mine);
 }
 
+static unsigned long long fake_start(long pid)
+{
+	return pid == 100 ? 777 : pid == 200 ? 888 : 0;	/* 100 and 200 alive */
+}
+
+/* The ownership rule alone, with made-up pids: no tracefs needed. */
+static void test_stale_rule(void **state)
+{
+	(void)state;
+	assert_true(ft_trace_instance_stale("fragtop-300-42-1", 1, 42, fake_start));	/* gone */
+	assert_true(ft_trace_instance_stale("fragtop-100-42-1", 1, 42, fake_start));	/* pid reused */
+	assert_false(ft_trace_instance_stale("fragtop-100-42-777", 1, 42, fake_start));	/* alive */
+	assert_false(ft_trace_instance_stale("fragtop-300-43-1", 1, 42, fake_start));	/* other ns */
+	assert_false(ft_trace_instance_stale("fragtop-1-42-5", 1, 42, fake_start));	/* ourselves */
+	assert_false(ft_trace_instance_stale("fragtop-300", 1, 42, fake_start));	/* old form */
+	assert_false(ft_trace_instance_stale("fragtop-0300-42-1", 1, 42, fake_start));	/* leading 0 */
+	assert_false(ft_trace_instance_stale("fragtop-300-42-1x", 1, 42, fake_start));
+	assert_false(ft_trace_instance_stale("fragtop-+300-42-1", 1, 42, fake_start));
+	assert_false(ft_trace_instance_stale("fragtop- 300-42-1", 1, 42, fake_start));
+	assert_false(ft_trace_instance_stale("fragtop-300-42-1", 1, 0, fake_start));	/* ns unknown */
+	assert_false(ft_trace_instance_stale("notfragtop-300-42-1", 1, 42, fake_start));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_stale_rule),
 		cmocka_unit_test(test_instance_lifecycle),
 		cmocka_unit_test(test_remove_stale),
 	};

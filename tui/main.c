@@ -37,6 +37,8 @@ static int finish_output(int rc)
 	return rc;
 }
 
+static bool sanitized;	/* stdout and stderr are the sanitiser's streams */
+
 static int run(int argc, char **argv)
 {
 	const struct ft_cmd *cmd;
@@ -74,12 +76,14 @@ static int run(int argc, char **argv)
 		 * A headless command prints names from recordings and trees: every
 		 * byte it writes passes the sanitiser (the TUI's ft_put() does its own).
 		 */
-		if (!cmd->curses && (ft_sanitize_stream(&stdout) || ft_sanitize_stream(&stderr))) {
-			fprintf(stderr, "fragtop: cannot set up the output\n");
-			return 1;
-		}
-		if (!cmd->curses)
+		if (!cmd->curses) {
+			if (ft_sanitize_stream(&stdout) || ft_sanitize_stream(&stderr)) {
+				fprintf(stderr, "fragtop: cannot set up the output\n");
+				return 1;
+			}
 			setvbuf(stderr, NULL, _IOLBF, 0);
+			sanitized = true;
+		}
 		return cmd->run(argc - 1, argv + 1);
 	}
 	return ft_cli_find(NULL)->run(argc, argv);
@@ -87,5 +91,13 @@ static int run(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	return finish_output(run(argc, argv));
+	int rc = finish_output(run(argc, argv));
+
+	if (sanitized) {
+		/* what is still buffered goes out, and the streams' state is freed */
+		if (fclose(stdout) && !rc)
+			rc = 1;
+		fclose(stderr);
+	}
+	return rc;
 }

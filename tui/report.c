@@ -136,6 +136,9 @@ static void report_text(const struct ft_report *rep)
 		}
 	}
 	printf("\ncontrol changes    %zu\n", rp->session.nr_audits);
+	if (rp->session.audits_dropped)
+		printf("  (%llu more in the file were not kept: at most %d are)\n",
+		       (unsigned long long)rp->session.audits_dropped, FT_SESSION_MAX_AUDITS);
 	for (i = 0; i < rp->session.nr_audits; i++) {
 		const struct ft_session_audit *au = &rp->session.audits[i];
 
@@ -281,6 +284,7 @@ static void report_json(const struct ft_report *rep)
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
+	ft_json_u64(&j, "controls_not_kept", rp->session.audits_dropped);
 	ft_json_arr_begin(&j, "intervals");
 	for (k = 0; k < rep->nr_iv; k++) {
 		const struct ft_rep_interval *iv = &rep->iv[k];

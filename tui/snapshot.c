@@ -9,6 +9,7 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "base/file.h"
 #include "base/json.h"
 #include "model/frag.h"
 #include "tui/cli.h"
@@ -351,7 +352,7 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	ft_json_obj_begin(&j, "sources");
 	for (r = 0; r < FT_SRC_NR; r++)
 		ft_json_str(&j, ft_source_names[r],
-			    ft_sample_has(s, r) ? "ok" : strerror(-s->err[r]));
+			    ft_sample_has(s, r) ? "ok" : ft_file_strerror(s->err[r]));
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "zones");
 	for (i = 0; i < s->nr_zones; i++)
@@ -440,7 +441,7 @@ void ft_snapshot_table(FILE *f, const struct ft_live *l)
 		fputc('\n', f);
 	}
 	if (!ft_sample_has(s, FT_SRC_PAGETYPEINFO))
-		fprintf(f, "\n(pagetypeinfo: %s)\n", strerror(-s->err[FT_SRC_PAGETYPEINFO]));
+		fprintf(f, "\n(pagetypeinfo: %s)\n", ft_file_strerror(s->err[FT_SRC_PAGETYPEINFO]));
 }
 
 static volatile sig_atomic_t stop;

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/file.h"
 #include "collectors/replay.h"
 #include "tui/draw.h"
 #include "tui/options.h"
@@ -133,7 +134,7 @@ static void draw_header(struct ft_ui *ui)
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
 		} else if (!ok && s->err[i]) {
 			snprintf(extra, sizeof(extra), ": %s",
-				 s->err[i] == -EACCES ? "needs root" : strerror(-s->err[i]));
+				 s->err[i] == -EACCES ? "needs root" : ft_file_strerror(s->err[i]));
 		}
 		ft_put(1, x, ok ? A_NORMAL : ft_attr(FT_C_BAD), "%s%s", ft_source_names[i], extra);
 		x += (int)(strlen(ft_source_names[i]) + strlen(extra)) + 2;

@@ -4,7 +4,8 @@
 # kernel string with a bidirectional override and a C1 CSI, a byte that is
 # not UTF-8, a zone named 'a,"b' with a screen-clear escape.  Text output
 # shows them escaped (never raw), JSON stays valid UTF-8 with the controls
-# as \u escapes, CSV keeps its columns.
+# as \u escapes, CSV keeps its columns.  FIFOs in a tree or given as a
+# recording block nothing; links in a tree are never written through.
 # usage: hostile.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -43,6 +44,39 @@ fields() { sed -E 's/"([^"]|"")*"/Q/g' "$1" | awk -F, '{ print NF }' | sort -u; 
 check "export CSV: every row has the header's columns" test "$(fields "$tmp/e.csv" | wc -l)" = 1
 "$FT" export "$tmp/h.ftr" --json > "$tmp/e.json"
 check "export JSON: valid, no raw control" clean "$tmp/e.json"
+
+# FIFOs in a tree: nothing blocks (each command under a 20 s guard), each says why
+F=$tmp/fifo; cp -r tests/fixtures/6.18-idle "$F"
+rm "$F/proc/vmstat" "$F/proc/sys/vm/watermark_boost_factor"
+mkfifo "$F/proc/vmstat" "$F/proc/sys/vm/watermark_boost_factor"
+timeout 20 "$FT" snapshot --root "$F" > /dev/null 2> "$tmp/f.err"; rc=$?
+check "FIFO in a tree: snapshot does not hang, says why" test $rc = 0 -a -n "$(grep 'vmstat: not a regular file' "$tmp/f.err")"
+timeout 20 "$FT" get --root "$F" > "$tmp/f.out" 2>&1; rc=$?
+check "FIFO in a tree: get does not hang" test $rc != 124 -a -n "$(grep 'not a regular file' "$tmp/f.out")"
+timeout 20 "$FT" set --root "$F" --dry-run watermark_boost_factor=5 > /dev/null 2>&1; rc=$?
+check "FIFO in a tree: set --dry-run does not hang" test $rc != 124
+timeout 20 "$FT" set --root "$F" watermark_boost_factor=5 > /dev/null 2> "$tmp/f.err"; rc=$?
+check "FIFO in a tree: set refuses, nothing written" test $rc = 1 -a -n "$(grep 'nothing changed' "$tmp/f.err")"
+timeout 20 "$FT" record -o "$tmp/f.ftr" --root "$F" -t 1 > /dev/null 2>&1; rc=$?
+check "FIFO in a tree: record does not hang (one clean stop)" test $rc = 0
+timeout 20 "$FT" report "$F/proc/vmstat" > /dev/null 2> "$tmp/f.err"; rc=$?
+check "report on a FIFO: refused at once, says why" test $rc = 1 -a -n "$(grep 'not a regular file' "$tmp/f.err")"
+timeout 20 "$FT" report "$tmp" > /dev/null 2> "$tmp/f.err"; rc=$?
+check "report on a directory: says so" test $rc = 1 -a -n "$(grep 'a directory' "$tmp/f.err")"
+
+# a tree whose directory is a link elsewhere: set never writes through it
+L=$tmp/linked; cp -r tests/fixtures/6.18-idle "$L"
+mkdir -p "$tmp/decoy"; cp -r "$L/proc/sys/vm" "$tmp/decoy/vm"; rm -rf "$L/proc/sys/vm"
+ln -s "$tmp/decoy/vm" "$L/proc/sys/vm"
+before=$(cat "$tmp/decoy/vm/watermark_boost_factor")
+"$FT" set --root "$L" watermark_boost_factor=4321 > /dev/null 2> "$tmp/l.err"; rc=$?
+check "a linked directory in a tree: set refuses" test $rc = 1 -a -n "$(grep 'symbolic link' "$tmp/l.err")"
+check "a linked directory in a tree: the link's target unchanged" \
+	test "$(cat "$tmp/decoy/vm/watermark_boost_factor")" = "$before"
+ln -sf "$tmp/decoy/vm/watermark_boost_factor" "$F/proc/sys/vm/extfrag_threshold"
+"$FT" set --root "$F" extfrag_threshold=600 > /dev/null 2>&1; rc=$?
+check "a linked knob file: set refuses, the target unchanged" test $rc = 1 -a \
+	"$(cat "$tmp/decoy/vm/watermark_boost_factor")" = "$before"
 
 echo "hostile.sh: $fails failure(s)"
 [ $fails -eq 0 ]

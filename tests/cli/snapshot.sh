@@ -97,8 +97,8 @@ if [ -r /proc/zoneinfo ]; then
 	# snapshot; when the two agree nothing moved, and fragtop must agree too.
 	zfree() { awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /pages free/ { f = $3 }
 		/^ +present/ && $2 > 0 { print n, z, f }' /proc/zoneinfo; }
-	same=no
-	for i in $(seq 100); do
+	same=
+	for i in $(seq 300); do
 		before=$(zfree)
 		"$FT" snapshot --json > "$tmp/l.json"
 		after=$(zfree)
@@ -107,7 +107,13 @@ if [ -r /proc/zoneinfo ]; then
 		[ "$a" = "$before" ] && same=yes || same="no: zoneinfo '$before', fragtop '$a'"
 		break
 	done
-	check "live: free_pages = /proc/zoneinfo ($same)" test "$same" = yes
+	# a machine that never holds still for a snapshot (a sanitizer build on a
+	# busy host) cannot be compared; say so rather than blame fragtop
+	if [ -n "$same" ]; then
+		check "live: free_pages = /proc/zoneinfo ($same)" test "$same" = yes
+	else
+		echo "info: free pages moved during each of 300 snapshots; not compared"
+	fi
 	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
 		# the same sandwich, with buddyinfo around snapshot + debugfs
 		same=no
@@ -132,7 +138,7 @@ if [ -r /proc/zoneinfo ]; then
 			.latency.compaction != null and .latency.direct_reclaim != null' "$tmp/tr.json"
 		check "trace: absent stall event is null, not 0" jqe '.events.available.mm_fragmentation_stall == false and .latency.fragmentation_stall == null' "$tmp/tr.json"
 		# its own instance only: another fragtop on the host may have one
-		check "trace: no instance left behind" test ! -e "/sys/kernel/tracing/instances/fragtop-$spid"
+		check "trace: no instance left behind" test -z "$(ls -d /sys/kernel/tracing/instances/fragtop-$spid-* 2>/dev/null)"
 		"$FT" snapshot --json --interval 1 --no-trace > "$tmp/nt.json"
 		check "--no-trace: events null" jqe '.events == null' "$tmp/nt.json"
 		"$FT" snapshot --json --interval 1 --root "$FIX/6.18-idle" > "$tmp/rt.json" 2>/dev/null

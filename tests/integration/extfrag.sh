@@ -64,7 +64,7 @@ run() {	# BOOST -> $tmp/BOOST.json, $tmp/BOOST.ref.*, $tmp/BOOST.outer.*
 	"$FT" snapshot --json --interval 900 > "$tmp/$boost.json" 2> "$tmp/$boost.err" &
 	fpid=$!
 	for i in $(seq 100); do
-		[ "$(cat "$T/instances/fragtop-$fpid/events/kmem/mm_page_alloc_extfrag/enable" 2>/dev/null)" = 1 ] && break
+		[ "$(cat "$T/instances/fragtop-$fpid"-*/events/kmem/mm_page_alloc_extfrag/enable 2>/dev/null)" = 1 ] && break
 		sleep 0.1
 	done
 	sleep 1

@@ -136,7 +136,8 @@ fi
 # next fragtop
 INST=/sys/kernel/tracing/instances
 if [ "$(id -u)" = 0 ] && [ -d $INST ]; then
-	inst_of() { echo "$INST/fragtop-$(pgrep -P "$(T display -p -t ft '#{pane_pid}')")"; }
+	# fragtop-<pid>-<pid namespace>-<start time>
+	inst_of() { ls -d "$INST/fragtop-$(pgrep -P "$(T display -p -t ft '#{pane_pid}')")"-* 2>/dev/null | head -n 1; }
 	for how in q C-c TERM KILL; do
 		start TERM=screen "$FT"
 		check "live ($how): tracing" wait_for 'vmstat  trace'
