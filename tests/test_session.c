@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The session alone: names come only from NAME inputs (a replay never
+ * asks the local /proc: this very process is unknown to it), malformed
+ * inputs change nothing, a repeated format is parsed once, control
+ * changes are bounded, and a checkpoint restores the same state.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "model/session.h"
+
+static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,
+		  size_t len)
+{
+	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = t,
+				    .data = d };
+
+	ft_session_apply(s, &in);
+}
+
+static void name(struct ft_session *s, uint32_t pid, const char *comm)
+{
+	uint8_t rec[64];
+	size_t n = strlen(comm);
+
+	memcpy(rec, &pid, 4);
+	memcpy(rec + 4, comm, n);
+	apply(s, FT_RR_NAME, 0, 1, rec, 4 + n);
+}
+
+static void test_names(void **state)
+{
+	static struct ft_session s;
+
+	(void)state;
+	ft_session_init(&s);
+	/* no NAME input: unknown, even for a pid that is alive here */
+	assert_null(ft_session_name(&s, (int)getpid()));
+	assert_null(ft_session_name(&s, 1));
+	name(&s, 4242, "fio");
+	assert_string_equal(ft_session_name(&s, 4242), "fio");
+	name(&s, 4242, "thpalloc");		/* the pid reused: the newer name */
+	assert_string_equal(ft_session_name(&s, 4242), "thpalloc");
+	name(&s, 4242 + FT_SESSION_NAMES, "other");	/* same slot: the older one is gone */
+	assert_null(ft_session_name(&s, 4242));
+	assert_string_equal(ft_session_name(&s, 4242 + FT_SESSION_NAMES), "other");
+	/* malformed: too short, too long, pid 0 */
+	{
+		uint8_t bad[64] = { 0 };
+		uint64_t before = s.bad_inputs;
+
+		apply(&s, FT_RR_NAME, 0, 1, bad, 4);
+		apply(&s, FT_RR_NAME, 0, 1, bad, 40);
+		memcpy(bad + 4, "x", 1);
+		apply(&s, FT_RR_NAME, 0, 1, bad, 5);
+		assert_int_equal(s.bad_inputs, before + 3);
+	}
+	ft_session_release(&s);
+}
+
+static void test_audits_bounded(void **state)
+{
+	static struct ft_session s;
+	const char a[] = "knob=watermark_boost_factor\nold=15000\nnew=0\nhow=set\noutcome=ok\nmsg=m\n";
+	size_t i;
+
+	(void)state;
+	ft_session_init(&s);
+	for (i = 0; i < FT_SESSION_MAX_AUDITS + 10; i++)
+		apply(&s, FT_RR_AUDIT, 0, i, a, sizeof(a) - 1);
+	assert_int_equal(s.nr_audits, FT_SESSION_MAX_AUDITS);
+	assert_int_equal(s.audits_dropped, 10);
+	assert_string_equal(s.audits[0].knob, "watermark_boost_factor");
+	assert_string_equal(s.audits[0].new, "0");
+	ft_session_release(&s);
+}
+
+/* A tick of the 6.18-idle fixture's texts. */
+static void tick(struct ft_session *s, uint64_t t)
+{
+	static const char *const src[] = { "zoneinfo", "buddyinfo", "pagetypeinfo", "vmstat" };
+	static char buf[1 << 17];
+	char path[256];
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		FILE *f;
+		size_t n;
+
+		snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/proc/%s", src[i]);
+		f = fopen(path, "r");
+		assert_non_null(f);
+		n = fread(buf, 1, sizeof(buf), f);
+		fclose(f);
+		apply(s, FT_RR_PROC, (uint16_t)i, t, buf, n);
+	}
+	apply(s, FT_RR_KNOB, 0, t, "15000\n", 6);
+	apply(s, FT_RR_TICK, 0, t, &t, 8);
+}
+
+static void test_checkpoint(void **state)
+{
+	static struct ft_session s;
+	void *blob;
+	size_t len;
+	uint64_t ticks;
+	size_t zones;
+
+	(void)state;
+	ft_session_init(&s);
+	apply(&s, FT_RR_HOST, 0, 1, "hostname=h\npageblock_order=9\n", 29);
+	tick(&s, 1000000000);
+	name(&s, 77, "kcompactd0");
+	tick(&s, 2000000000);
+	ticks = s.ticks;
+	zones = s.sample.nr_zones;
+	assert_true(zones >= 3);
+	assert_int_equal(ft_session_save(&s, &blob, &len), 0);
+	tick(&s, 3000000000);
+	name(&s, 77, "changed");
+	assert_int_equal(s.ticks, ticks + 1);
+	assert_int_equal(ft_session_restore(&s, blob, len), 0);
+	assert_int_equal(s.ticks, ticks);
+	assert_int_equal(s.tick_t_ns, 2000000000);
+	assert_string_equal(ft_session_name(&s, 77), "kcompactd0");
+	assert_int_equal(s.sample.nr_zones, zones);
+	assert_non_null(s.sample.zones[0].zi);	/* the join points into the restored arrays */
+	assert_int_equal(s.sample.zones[0].zi->node, 0);
+	assert_int_equal(s.knobs[0].num, 15000);
+	/* a damaged checkpoint is refused, and the session still works */
+	((uint8_t *)blob)[len / 2] ^= 0xff;
+	assert_int_not_equal(ft_session_restore(&s, blob, len), 0);
+	assert_int_equal(ft_session_restore(&s, blob, 7), -EBADMSG);
+	free(blob);
+	tick(&s, 4000000000);
+	assert_int_equal(s.sample.nr_zones, zones);
+	ft_session_release(&s);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_names),
+		cmocka_unit_test(test_audits_bounded),
+		cmocka_unit_test(test_checkpoint),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
