@@ -289,3 +289,29 @@ void ft_hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_h
 	if (i < 0)
 		out->max_us = 0;
 }
+
+int ft_events_top_pids(const struct ft_events *ev, struct ft_pid_count *out, int n)
+{
+	int i, have = 0;
+
+	for (i = 0; i < ev->nr_pids && n > 0; i++) {
+		int pos;
+
+		/* full: only a pid above the last one kept replaces it */
+		if (have == n) {
+			if (ev->pids[i].count <= out[n - 1].count)
+				continue;
+			pos = n - 1;
+		} else {
+			pos = have++;
+		}
+		out[pos] = ev->pids[i];
+		while (pos > 0 && out[pos].count > out[pos - 1].count) {
+			struct ft_pid_count t = out[pos];
+
+			out[pos] = out[pos - 1];
+			out[--pos] = t;
+		}
+	}
+	return have;
+}

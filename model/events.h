@@ -141,6 +141,12 @@ extern const enum ft_trace_event ft_ev_metric_event[FT_M_NR];
 
 void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR]);
 
+/*
+ * The @n pids with the most extfrag events, most first (ties keep the
+ * order they arrived in); returns how many were copied.
+ */
+int ft_events_top_pids(const struct ft_events *ev, struct ft_pid_count *out, int n);
+
 /* @n most recent fallbacks, newest first; returns how many were copied. */
 int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out, int n);
 

@@ -336,6 +336,37 @@ static void test_hist(void **state)
 	assert_int_equal(h.bucket[FT_HIST_BUCKETS - 1], 1);
 }
 
+/* The top ten of fifteen pids: ordered, the tenth compared only once written. */
+static void test_top_pids(void **state)
+{
+	static struct ft_events ev;
+	struct ft_pid_count top[10];
+	static const uint64_t counts[15] = { 5, 1, 9, 9, 2, 7, 3, 15, 4, 8, 6, 11, 0, 10, 12 };
+	int i, n;
+
+	(void)state;
+	ft_events_init(&ev, 9);
+	for (i = 0; i < 15; i++) {
+		ev.pids[i].pid = 100 + i;
+		ev.pids[i].count = counts[i];
+	}
+	ev.nr_pids = 15;
+	n = ft_events_top_pids(&ev, top, 10);
+	assert_int_equal(n, 10);
+	{
+		static const uint64_t want[10] = { 15, 12, 11, 10, 9, 9, 8, 7, 6, 5 };
+
+		for (i = 0; i < 10; i++)
+			assert_int_equal(top[i].count, want[i]);
+	}
+	assert_int_equal(top[4].pid, 102);	/* ties keep their arrival order */
+	assert_int_equal(top[5].pid, 103);
+	ev.nr_pids = 3;
+	assert_int_equal(ft_events_top_pids(&ev, top, 10), 3);
+	assert_int_equal(top[0].count, 9);
+	assert_int_equal(ft_events_top_pids(&ev, top, 0), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -344,6 +375,7 @@ int main(void)
 		cmocka_unit_test(test_stall_and_missed),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_hist),
+		cmocka_unit_test(test_top_pids),
 	};
 	return cmocka_run_group_tests_name("tracedec", tests, NULL, NULL);
 }

@@ -264,28 +264,9 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_arr_end(j);
 	ft_json_arr_begin(j, "top_processes");
 	{
-		struct ft_pid_count top[10] = { 0 };
-		int n = 0;
+		struct ft_pid_count top[10];
+		int n = ft_events_top_pids(ev, top, 10);
 
-		for (i = 0; i < ev->nr_pids; i++) {
-			int pos;
-
-			/* full: only a pid above the tenth replaces it */
-			if (n == 10) {
-				if (ev->pids[i].count <= top[9].count)
-					continue;
-				pos = 9;
-			} else {
-				pos = n++;
-			}
-			top[pos] = ev->pids[i];
-			while (pos > 0 && top[pos].count > top[pos - 1].count) {
-				struct ft_pid_count t = top[pos];
-
-				top[pos] = top[pos - 1];
-				top[--pos] = t;
-			}
-		}
 		for (i = 0; i < n; i++) {
 			ft_json_obj_begin(j, NULL);
 			ft_json_i64(j, "pid", top[i].pid);
