@@ -587,7 +587,18 @@ int ft_session_save(const struct ft_session *s, void **out, size_t *len)
 		free(b.p);
 		return -ENOMEM;
 	}
-	n = ZSTD_compress((uint8_t *)z + 8, bound, b.p, b.len, 1);
+	{
+		/* level 1, with a content checksum: a damaged checkpoint is refused */
+		ZSTD_CCtx *cc = ZSTD_createCCtx();
+
+		n = cc ? 0 : (size_t)-1;
+		if (cc && (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 1)) ||
+			   ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1))))
+			n = (size_t)-1;
+		if (cc && !n)
+			n = ZSTD_compress2(cc, (uint8_t *)z + 8, bound, b.p, b.len);
+		ZSTD_freeCCtx(cc);
+	}
 	free(b.p);
 	if (ZSTD_isError(n)) {
 		free(z);
