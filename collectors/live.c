@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -66,6 +67,9 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->session.map_err = 0;
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->map_rate = FT_LIVE_MAP_RATE;
+	ft_file_init(&l->boost_file, "proc/zoneinfo");
+	/* a captured tree does not change: no sampler unless asked */
+	ft_live_boost_set(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
 	l->pti_interval_ns = pti_interval_s > 0 ? (uint64_t)(pti_interval_s * 1e9) : 0;
 	return 0;
 }
@@ -78,6 +82,7 @@ void ft_live_close(struct ft_live *l)
 	l->tracing = false;
 	ft_session_release(&l->session);
 	ft_kpf_close(&l->kpf);
+	ft_file_close(&l->boost_file);
 	free(l->iomem);
 	l->iomem = NULL;
 	ft_host_close(&l->host);
@@ -311,11 +316,81 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 
 		emit(l, FT_RR_TRACE_LOST, 0, raw.t_ns, &lost, sizeof(lost));
 	}
+	if (l->boost_hz && l->boost_acc.nr) {
+		uint8_t rec[2 + FT_BOOST_ZONES * 20];
+		size_t n = ft_boost_encode(&l->boost_acc, rec, sizeof(rec));
+
+		if (n)
+			emit(l, FT_RR_BOOST, 0, raw.t_ns, rec, n);
+	}
 	rt = ft_realtime_ns();
 	emit(l, FT_RR_TICK, 0, raw.t_ns, &rt, sizeof(rt));
 	ft_live_map_poll(l);
 	ft_host_refresh(&l->host);
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
+}
+
+void ft_live_boost_set(struct ft_live *l, unsigned int hz)
+{
+	l->boost_hz = hz;
+	l->boost_next_ns = ft_now_ns();
+	memset(&l->boost_acc, 0, sizeof(l->boost_acc));
+}
+
+void ft_live_boost_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), period, b[FT_BOOST_ZONES];
+	int n;
+
+	if (!l->boost_hz || now < l->boost_next_ns)
+		return;
+	period = 1000000000ull / l->boost_hz;
+	/* the next read on the cadence; reads missed (a slow draw) are skipped */
+	l->boost_next_ns += ((now - l->boost_next_ns) / period + 1) * period;
+	if (ft_file_read(&l->boost_file, l->procfs.rootfd))
+		return;
+	n = ft_boost_scan(l->boost_file.buf, l->boost_file.len, b, FT_BOOST_ZONES);
+	if (n > 0)
+		ft_boost_acc_add(&l->boost_acc, b, n);
+	l->boost_reads++;
+	l->boost_ns += ft_now_ns() - now;
+}
+
+uint64_t ft_live_boost_wait_ns(const struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+
+	if (!l->boost_hz)
+		return UINT64_MAX;
+	return l->boost_next_ns > now ? l->boost_next_ns - now : 0;
+}
+
+void ft_live_wait(struct ft_live *l, uint64_t until_ns)
+{
+	uint64_t last_poll = ft_now_ns();
+
+	for (;;) {
+		uint64_t now = ft_now_ns(), left, w;
+		struct timespec ts;
+
+		if (now >= until_ns)
+			return;
+		left = until_ns - now;
+		w = ft_live_boost_wait_ns(l);
+		if (w > left)
+			w = left;
+		if (w > 100000000)
+			w = 100000000;
+		ts.tv_sec = 0;
+		ts.tv_nsec = (long)w;
+		if (nanosleep(&ts, NULL))
+			return;		/* a signal: the caller looks at its flag */
+		ft_live_boost_poll(l);
+		if (ft_now_ns() - last_poll >= 100000000) {
+			ft_live_trace_poll(l);
+			last_poll = ft_now_ns();
+		}
+	}
 }
 
 /* "system/event\n" (or "header_page\n") and the format text. */

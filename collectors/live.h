@@ -50,6 +50,16 @@ struct ft_live {
 	char named_comm[FT_EV_PIDS][32];
 
 	/*
+	 * The boost sampler: each zone's boost read from zoneinfo boost_hz
+	 * times a second between ticks, folded into one BOOST input a tick.
+	 */
+	unsigned int boost_hz;		/* 0: off (the default for --root) */
+	struct ft_file boost_file;	/* proc/zoneinfo, its own buffer */
+	struct ft_boost_acc boost_acc;
+	uint64_t boost_next_ns;
+	uint64_t boost_reads, boost_ns;	/* reads and the time they took, ever */
+
+	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
 	 * tick (cheap), so fallbacks mark their blocks from the start; it is
 	 * scanned from /proc/kpageflags only while map_scan is set, map_rate
@@ -65,6 +75,8 @@ struct ft_live {
 	size_t iomem_len;
 };
 
+#define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
+
 /* PFNs per second: 4 GiB of 4K pages, ~60 ms of kernel time per second here. */
 #define FT_LIVE_MAP_RATE	(1u << 20)
 
@@ -78,6 +90,21 @@ void ft_live_close(struct ft_live *l);
  * whatever its cadence.  Returns 0 if zoneinfo is valid, else its error.
  */
 int ft_live_tick(struct ft_live *l, bool force_pti);
+
+/*
+ * The boost sampler: @hz reads a second (0 turns it off).  Poll reads when
+ * one is due; ft_live_boost_wait_ns() says how long until the next.
+ */
+void ft_live_boost_set(struct ft_live *l, unsigned int hz);
+void ft_live_boost_poll(struct ft_live *l);
+uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
+
+/*
+ * Sleep until @until_ns (CLOCK_MONOTONIC) or a signal, doing between
+ * times what a headless loop must: boost reads when due, trace pages at
+ * least every 100 ms.
+ */
+void ft_live_wait(struct ft_live *l, uint64_t until_ns);
 
 /*
  * Give @fn the inputs a recording needs before the first tick it sees:

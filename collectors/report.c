@@ -59,6 +59,20 @@ static int64_t boost_now(const struct ft_report *rep)
 	return v->err ? -1 : v->num;
 }
 
+/* The sampler's last tick into the recording's and the interval's sums. */
+static void add_boost(struct ft_report *rep, struct ft_rep_interval *iv)
+{
+	const struct ft_session *s = &rep->rp.session;
+	int i;
+
+	if (s->boost_nr > rep->boost_nr)
+		rep->boost_nr = s->boost_nr;
+	for (i = 0; i < s->boost_nr; i++) {
+		ft_boost_sum(&rep->boost_zone[i], &s->boost[i]);
+		ft_boost_sum(&iv->boost_zone[i], &s->boost[i]);
+	}
+}
+
 int ft_report_build(struct ft_report *rep, const char *path)
 {
 	struct ft_rep_point prev;
@@ -126,6 +140,7 @@ int ft_report_build(struct ft_report *rep, const char *path)
 			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", opened);
 			rep->nr_iv++;
 		}
+		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
 	}
 	if (err < 0) {

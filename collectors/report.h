@@ -34,6 +34,7 @@ struct ft_rep_interval {
 	struct ft_rep_point from, to;
 	int64_t boost;			/* watermark_boost_factor in it; -1 unknown */
 	char opened_by[160];		/* the change that started it; "" for the first */
+	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];	/* the sampler's, summed */
 };
 
 #define FT_REP_MAX_INTERVALS 256
@@ -46,6 +47,9 @@ struct ft_report {
 	struct ft_rep_interval iv[FT_REP_MAX_INTERVALS];
 	int nr_iv;
 	bool lat_present[FT_LAT_NR];
+	/* the boost sampler over the whole recording (after the first tick), by zoneinfo zone */
+	int boost_nr;			/* 0: no sampler in the recording */
+	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];
 	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
 };
 

@@ -60,6 +60,7 @@ enum ft_rec_record_type {
 	FT_RR_IOMEM = 9,	/* /proc/iomem's text (META) */
 	FT_RR_KPF = 10,		/* u64 first PFN, then kpageflags words, then kpagecount words */
 	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen */
+	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
 };
 
 struct ft_rec_filehdr {

@@ -373,6 +373,31 @@ static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
 	field(t, in->len, "msg", a->msg, sizeof(a->msg));
 }
 
+static void apply_boost(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_boost_tick t[FT_BOOST_ZONES];
+	int n = ft_boost_decode(in->data, in->len, t, FT_BOOST_ZONES), i;
+
+	if (n < 0) {
+		s->bad_inputs++;
+		return;
+	}
+	if (n != s->boost_nr)	/* zones came or went: the sums start again */
+		memset(s->boost_total, 0, sizeof(s->boost_total));
+	s->boost_nr = n;
+	for (i = 0; i < n; i++) {
+		s->boost[i] = t[i];
+		ft_boost_sum(&s->boost_total[i], &t[i]);
+	}
+	s->boost_ticks++;
+	s->boost_fresh = true;
+}
+
+const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t zi_index)
+{
+	return zi_index < (size_t)s->boost_nr ? &s->boost[zi_index] : NULL;
+}
+
 /* u32 pid, then the command (at most 31 bytes, no NUL needed). */
 static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 {
@@ -451,6 +476,10 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 		s->pending[i].fresh = false;
 	}
 	ft_sample_update(&s->sample, &raw);
+	/* a tick without the sampler's record (one lost, or none made): nothing seen */
+	if (!s->boost_fresh)
+		memset(s->boost, 0, sizeof(s->boost));
+	s->boost_fresh = false;
 	map_layout(s);
 	if (s->tracing) {
 		sync_events(s);
@@ -507,6 +536,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_NAME:
 		apply_name(s, in);
+		break;
+	case FT_RR_BOOST:
+		apply_boost(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/boost.h"
 #include "model/events.h"
 #include "model/knob.h"
 #include "model/pageblock.h"
@@ -114,6 +115,16 @@ struct ft_session {
 	int map_err;			/* why no map data (set by the source), 0 if fine */
 	bool have_iomem;
 
+	/*
+	 * The boost sampler's, from BOOST inputs, by zone in zoneinfo order:
+	 * the last tick's and the sum since the start.  boost_nr 0: no sampler.
+	 */
+	int boost_nr;
+	struct ft_boost_tick boost[FT_BOOST_ZONES];
+	struct ft_boost_tick boost_total[FT_BOOST_ZONES];
+	uint64_t boost_ticks;
+	bool boost_fresh;		/* a BOOST input since the last tick */
+
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
 	struct ft_session_name names[FT_SESSION_NAMES];
 
@@ -148,6 +159,12 @@ const char *ft_session_name(const struct ft_session *s, int pid);
 /* Fallback rates of a zone over the last tick (NAN when not tracing). */
 void ft_session_zone_extfrag_rate(const struct ft_session *s, int node, const char *zone,
 				  double *total, double *fragmenting);
+
+/*
+ * The sampler's view of zoneinfo zone @zi_index over the last tick, or
+ * NULL without a sampler (or for a zone it did not see).
+ */
+const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t zi_index);
 
 /* Seconds between the newest tick and the last pagetypeinfo parse, -1 if never. */
 double ft_session_pti_age(const struct ft_session *s);

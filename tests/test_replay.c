@@ -52,6 +52,11 @@ static char *digest(const struct ft_session *l)
 	for (i = 0; i < s->vmstat.nr && n < cap - 128; i++)
 		n += (size_t)snprintf(d + n, cap - n, "%s=%lld ", s->vmstat.items[i].name,
 				      (long long)s->vmstat.items[i].value);
+	/* the boost sampler's record, zone by zone */
+	for (i = 0; i < (size_t)l->boost_nr && n < cap - 128; i++)
+		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i, l->boost[i].samples,
+				      l->boost[i].boosted, l->boost[i].episodes,
+				      (unsigned long long)l->boost[i].peak);
 	for (i = 0; i < ft_knobs_nr && n < cap - 128; i++) {
 		char v[FT_KNOB_TEXT];
 
@@ -81,6 +86,7 @@ static void test_round_trip(void **state)
 	sh(cmd);
 	snprintf(file, sizeof(file), "%s.ftr", dir);
 	assert_int_equal(ft_live_open(&live, dir, 0), 0);
+	ft_live_boost_set(&live, 100);	/* off for a tree unless asked */
 	assert_int_equal(ft_live_tick(&live, true), 0);
 	assert_int_equal(ft_recorder_start(&rec, &live, file, true), 0);
 	rec.w.sync = false;
@@ -94,11 +100,28 @@ static void test_round_trip(void **state)
 			snprintf(cmd, sizeof(cmd), "echo %d > %s/proc/sys/vm/watermark_boost_factor", i * 1000, dir);
 			sh(cmd);
 		}
+		/* the sampler reads between ticks: a boost that comes and goes */
+		{
+			int r;
+
+			for (r = 0; r < 3; r++) {
+				/* rewritten in place: the sampler keeps the file open */
+				snprintf(cmd, sizeof(cmd), "sed -E '0,/^ +boost/s/^( +boost +)[0-9]+/\\1%d/' "
+					 "%s/proc/zoneinfo > %s/zi && cat %s/zi > %s/proc/zoneinfo",
+					 (i + r) % 4 ? 0 : 512 * (i + 1), dir, dir, dir, dir);
+				sh(cmd);
+				live.boost_next_ns = 0;		/* due now */
+				ft_live_boost_poll(&live);
+			}
+		}
 		assert_int_equal(ft_live_tick(&live, i % 5 == 0), 0);
 		want[i] = digest(&live.session);
 	}
 	assert_int_equal(ft_recorder_stop(&rec), 0);
 	assert_int_equal(rec.ticks, TICKS);
+	assert_int_equal(live.session.boost_nr, 5);
+	assert_true(live.session.boost_total[0].episodes > 10);
+	assert_int_equal(live.session.boost_total[0].samples, 3 * TICKS);
 
 	assert_int_equal(ft_replay_open(&rp, file, 0), 0);
 	assert_true(rp.r.clean);

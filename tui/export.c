@@ -129,6 +129,10 @@ static int run(int argc, char **argv)
 			csv_field(f);
 			snprintf(f, sizeof(f), "N%d_%s_unusable", zones[z].node, zones[z].name);
 			csv_field(f);
+			snprintf(f, sizeof(f), "N%d_%s_boost_peak", zones[z].node, zones[z].name);
+			csv_field(f);
+			snprintf(f, sizeof(f), "N%d_%s_boosted_fraction", zones[z].node, zones[z].name);
+			csv_field(f);
 		}
 		printf("\n");
 	} else {
@@ -163,20 +167,28 @@ static int run(int argc, char **argv)
 		}
 		for (z = 0; z < nz; z++) {
 			const struct ft_zone *found = NULL;
-			char u[16] = "";
+			const struct ft_boost_tick *bt = NULL;
+			char u[16] = "", bp[24] = "", bf[24] = "";
 
 			for (i = 0; i < l->sample.nr_zones; i++)
 				if (l->sample.zones[i].zi->node == zones[z].node &&
-				    !strcmp(l->sample.zones[i].zi->name, zones[z].name))
+				    !strcmp(l->sample.zones[i].zi->name, zones[z].name)) {
 					found = &l->sample.zones[i];
+					bt = ft_session_boost(l, i);
+				}
+			/* the sampler's tick: peak pages and the share of reads boosted */
+			if (bt && bt->samples) {
+				snprintf(bp, sizeof(bp), "%llu", (unsigned long long)bt->peak);
+				snprintf(bf, sizeof(bf), "%.4f", (double)bt->boosted / bt->samples);
+			}
 			if (found && found->bi && l->sample.pageblock_order >= 0 &&
 			    l->sample.pageblock_order < l->sample.nr_orders)
 				ft_thousandths_format(found->unusable[l->sample.pageblock_order], u, sizeof(u));
 			if (fmt == 'c') {
 				if (found)
-					printf(",%llu,%s", (unsigned long long)found->zi->free, u);
+					printf(",%llu,%s,%s,%s", (unsigned long long)found->zi->free, u, bp, bf);
 				else
-					printf(",,");
+					printf(",,,,");
 			} else {
 				ft_json_obj_begin(&j, NULL);
 				ft_json_i64(&j, "node", zones[z].node);
@@ -189,6 +201,13 @@ static int run(int argc, char **argv)
 					ft_json_raw(&j, "unusable", u);
 				else
 					ft_json_null(&j, "unusable");
+				if (bp[0]) {
+					ft_json_raw(&j, "boost_peak", bp);
+					ft_json_raw(&j, "boosted_fraction", bf);
+				} else {
+					ft_json_null(&j, "boost_peak");
+					ft_json_null(&j, "boosted_fraction");
+				}
 				ft_json_obj_end(&j);
 			}
 		}

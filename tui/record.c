@@ -27,7 +27,8 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_OUTPUT, O_INTERVAL, O_DURATION, O_PTI, O_ROOT, O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP, O_NR };
+enum { O_OUTPUT, O_INTERVAL, O_DURATION, O_PTI, O_ROOT, O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP,
+       O_BOOST, O_NR };
 
 static const struct ft_opt opts[O_NR] = {
 	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
@@ -40,6 +41,7 @@ static const struct ft_opt opts[O_NR] = {
 	[O_NO_TRACE] = FT_OPT_NO_TRACE,
 	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
 	[O_FORCE] = { "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE" },
+	[O_BOOST] = FT_OPT_BOOST_HZ,
 	[O_MAP] = { "map-interval", 0, FT_OPT_SECS, "SECS",
 		    "also record a full pageblock map scan (root, /proc/kpageflags)\n"
 		    "every SECS (~0.3 s of CPU each here)", 1, 86400 },
@@ -89,6 +91,8 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
+	if (v[O_BOOST].set)
+		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
 	ft_opt_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (err) {
@@ -127,14 +131,9 @@ static int run(int argc, char **argv)
 			ft_live_tick(&live, false);
 			continue;
 		}
-		/* drain the trace buffers at least every 100 ms between ticks */
+		/* boost reads and trace pages until the next tick */
 		left = ft_tick_left_ns(&tick, now);
-		{
-			struct timespec ts = { 0, (long)(left < 100000000 ? left : 100000000) };
-
-			nanosleep(&ts, NULL);
-		}
-		ft_live_trace_poll(&live);
+		ft_live_wait(&live, now + left);
 	}
 	/* the last tick covers the time since the one before */
 	if (live.tracing)

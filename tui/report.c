@@ -97,6 +97,21 @@ static void report_text(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
 	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
+	if (rep->boost_nr) {
+		const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
+
+		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    reads\n");
+		for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
+			const struct ft_boost_tick *bz = &rep->boost_zone[k];
+
+			if (!zi->zones[k].present)
+				continue;
+			printf("  N%d %-10s %30llu %7.2f%% %9llu %8llu\n", zi->zones[k].node,
+			       zi->zones[k].name, (unsigned long long)bz->peak,
+			       bz->samples ? 100.0 * bz->boosted / bz->samples : 0.0,
+			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
+		}
+	}
 	if (!l->map_err && l->map.nr) {
 		printf("pageblock map at the last recorded scan\n");
 		for (k = 0; k < (int)l->map.nr; k++) {
@@ -207,6 +222,33 @@ static void json_counters(struct ft_json *j, const struct ft_rep_point *from, co
 			   to->c[FT_RC_COMPACT_STALL] - from->c[FT_RC_COMPACT_STALL]) / 100);
 }
 
+/*
+ * boost_by_zone: the sampler's per zone over a window: peak (pages),
+ * boosted_fraction (0..1 of the reads), episodes, samples (reads).
+ */
+static void json_boost(struct ft_json *j, const struct ft_report *rep,
+		       const struct ft_boost_tick *b)
+{
+	const struct ft_zoneinfo *zi = &rep->rp.session.sample.zoneinfo;
+	int i;
+
+	ft_json_arr_begin(j, "boost_by_zone");
+	for (i = 0; i < rep->boost_nr && (size_t)i < zi->nr; i++) {
+		if (!zi->zones[i].present)
+			continue;
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", zi->zones[i].node);
+		ft_json_str(j, "zone", zi->zones[i].name);
+		ft_json_u64(j, "peak", b[i].peak);
+		ft_json_double(j, "boosted_fraction", b[i].samples ?
+			       (double)b[i].boosted / b[i].samples : 0);
+		ft_json_u64(j, "episodes", b[i].episodes);
+		ft_json_u64(j, "samples", b[i].samples);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
 static void report_json(const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
@@ -285,6 +327,7 @@ static void report_json(const struct ft_report *rep)
 	}
 	ft_json_arr_end(&j);
 	ft_json_u64(&j, "controls_not_kept", rp->session.audits_dropped);
+	json_boost(&j, rep, rep->boost_zone);
 	ft_json_arr_begin(&j, "intervals");
 	for (k = 0; k < rep->nr_iv; k++) {
 		const struct ft_rep_interval *iv = &rep->iv[k];
@@ -298,6 +341,7 @@ static void report_json(const struct ft_report *rep)
 			ft_json_null(&j, "watermark_boost_factor");
 		ft_json_str(&j, "after", iv->opened_by);
 		json_counters(&j, &iv->from, &iv->to);
+		json_boost(&j, rep, iv->boost_zone);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			struct ft_hist h;
 			char key[48];

@@ -358,6 +358,30 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
 	json_events(&j, l);
+	/* the boost sampler over the interval (reads between the two samples) */
+	if (interval_s > 0 && l->session.boost_nr) {
+		const struct ft_session *ss = &l->session;
+
+		ft_json_arr_begin(&j, "boost_by_zone");
+		for (i = 0; i < (size_t)ss->boost_nr && i < s->zoneinfo.nr; i++) {
+			const struct ft_boost_tick *b = &ss->boost_total[i];
+
+			if (!s->zoneinfo.zones[i].present)
+				continue;
+			ft_json_obj_begin(&j, NULL);
+			ft_json_i64(&j, "node", s->zoneinfo.zones[i].node);
+			ft_json_str(&j, "zone", s->zoneinfo.zones[i].name);
+			ft_json_u64(&j, "peak", b->peak);
+			ft_json_double(&j, "boosted_fraction", b->samples ?
+				       (double)b->boosted / b->samples : 0);
+			ft_json_u64(&j, "episodes", b->episodes);
+			ft_json_u64(&j, "samples", b->samples);
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+	} else {
+		ft_json_null(&j, "boost_by_zone");
+	}
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
@@ -432,7 +456,7 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_JSON, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_NR };
+enum { O_JSON, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
 
 static const struct ft_opt opts[O_NR] = {
 	[O_JSON] = FT_OPT_JSON,
@@ -442,6 +466,7 @@ static const struct ft_opt opts[O_NR] = {
 			 "live) trace the mm events in between", 0, 86400 },
 	[O_NO_TRACE] = FT_OPT_NO_TRACE,
 	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
+	[O_BOOST] = FT_OPT_BOOST_HZ,
 	[O_MAP] = { "map", 0, FT_OPT_FLAG, NULL,
 		    "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
 		    "per 24 GiB) and add the counts and the map" },
@@ -473,6 +498,8 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
+	if (v[O_BOOST].set)
+		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
 	ft_opt_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (!err && interval > 0) {
@@ -480,14 +507,9 @@ static int run(int argc, char **argv)
 
 		if (trace)
 			ft_live_trace_start(&live, buffer_kb);
-		/* drain the trace buffers often enough that they never overflow */
-		while (!stop && ft_now_ns() < until) {
-			uint64_t left = until - ft_now_ns();
-			struct timespec ts = { 0, (long)(left < 100000000 ? left : 100000000) };
-
-			nanosleep(&ts, NULL);
-			ft_live_trace_poll(&live);
-		}
+		/* boost reads and trace pages between the two samples */
+		while (!stop && ft_now_ns() < until)
+			ft_live_wait(&live, until);
 		/* stop recording, then read everything that was recorded */
 		if (live.tracing)
 			ft_trace_stop(&live.trace);

@@ -18,14 +18,29 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
+/* The sampler's next read, in ms (at least 1). */
+static int live_idle_ms(struct ft_ui *ui)
+{
+	uint64_t w = ft_live_boost_wait_ns(ui->live);
+
+	return w == UINT64_MAX ? 250 : (int)(w / 1000000) + 1;
+}
+
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
 static void live_idle(struct ft_ui *ui)
 {
+	static uint64_t last_trace_poll;
+	uint64_t now = ft_now_ns();
 	bool want;
 
-	if (!ui->paused && ft_tick_due(&ui->tick, ft_now_ns()))
+	ft_live_boost_poll(ui->live);
+	if (!ui->paused && ft_tick_due(&ui->tick, now))
 		ft_live_tick(ui->live, false);
-	ft_live_trace_poll(ui->live);
+	/* trace pages every 100 ms is plenty (the buffers hold seconds) */
+	if (now - last_trace_poll >= 100000000) {
+		ft_live_trace_poll(ui->live);
+		last_trace_poll = now;
+	}
 	/* the map is scanned only while it is on screen */
 	want = ui->view == &ft_view_map || (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
 	if (want != ui->live->map_scan)
@@ -183,7 +198,7 @@ static void finish_controls(struct ft_ui *ui)
 }
 
 enum { T_INTERVAL, T_PTI, T_ROOT, T_NO_COLOR, T_NO_TRACE, T_BUFFER, T_READ_ONLY, T_MAP_RATE,
-       T_WRITE, T_RESTORE, T_NR };
+       T_WRITE, T_RESTORE, T_BOOST, T_NR };
 
 static const struct ft_opt top_opts[T_NR] = {
 	[T_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
@@ -200,6 +215,7 @@ static const struct ft_opt top_opts[T_NR] = {
 	[T_WRITE] = { "write", 'w', FT_OPT_STR, "FILE", "record the session to FILE (see 'fragtop record')" },
 	[T_RESTORE] = { "restore-on-exit", 0, FT_OPT_FLAG, NULL,
 			"on exit, put back every knob fragtop changed" },
+	[T_BOOST] = FT_OPT_BOOST_HZ,
 };
 
 static int run_top(int argc, char **argv)
@@ -247,9 +263,12 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	ui->live->map_rate = map_rate;
+	if (v[T_BOOST].set)
+		ft_live_boost_set(ui->live, (unsigned int)v[T_BOOST].num);
 	ui->s = &ui->live->session;
 	ui->mode_keys = live_keys;
 	ui->idle = live_idle;
+	ui->idle_ms = live_idle_ms;
 	ui->ctl = malloc(sizeof(*ui->ctl));
 	if (!ui->ctl) {
 		fprintf(stderr, "fragtop: out of memory\n");

@@ -233,9 +233,12 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 	for (;;) {
 		uint64_t now = ft_now_ns();
 		int wait = now >= end ? 0 : (int)((end - now) / 1000000) + 1;
+		int most = ui->idle_ms ? ui->idle_ms(ui) : 250;
 
-		/* wake at least every 250 ms: trace buffers and ticks do not wait for keys */
-		timeout(wait > 250 ? 250 : wait);
+		/* wake at least every 250 ms (or as idle asks): trace buffers, the sampler, ticks */
+		if (most > 250)
+			most = 250;
+		timeout(wait > most ? most : wait);
 		ch = getch();
 		if (ch != ERR || got_signal)
 			return ch;

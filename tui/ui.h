@@ -43,6 +43,8 @@ struct ft_ui {
 	const struct ft_key *mode_keys;	/* the entry point's own keys */
 	/* the entry point's work between keys: ticks due, trace pages (also while a prompt is open) */
 	void (*idle)(struct ft_ui *ui);
+	/* how soon idle wants to run again, ms (the boost sampler's 20); 0: 250 */
+	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */
 	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */

@@ -94,13 +94,17 @@ static void draw_ruler(struct ft_ui *ui, int y)
  * boosted high watermark (at least four times the base one); m, l, h mark
  * the base watermarks and + the boost on top of them.
  */
-static void draw_gauge(int y, int x, int w, const struct ft_zi_zone *zi)
+static void draw_gauge(int y, int x, int w, const struct ft_zi_zone *zi, uint64_t shown_boost)
 {
 	uint64_t boost = zi->has & FT_ZI_BOOST ? zi->boost : 0;
 	uint64_t bmin = zi->min - (boost <= zi->min ? boost : 0);
 	uint64_t blow = zi->low - (boost <= zi->low ? boost : 0);
 	uint64_t bhigh = zi->high - (boost <= zi->high ? boost : 0);
-	double scale = fmax(2.0 * (double)zi->high, 4.0 * (double)bhigh);
+	double scale;
+
+	/* the boost drawn: the tick's peak when the sampler saw one, else the instant one */
+	boost = shown_boost;
+	scale = fmax(2.0 * (double)(bhigh + boost), 4.0 * (double)bhigh);
 	enum ft_color fill;
 	int i, p;
 
@@ -152,6 +156,7 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	const struct ft_zi_zone *zi = z->zi;
 	long ps = ui->s->host.page_size;
 	char a[32], b[32], c[32], d[32], e[32];
+	const struct ft_boost_tick *bt;
 	char pgalloc[64];
 	int o, t, x, pbo = s->pageblock_order;
 	double rate;
@@ -178,14 +183,30 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	if (lines < 2)
 		return;
 
-	/* line 2: watermark gauge and values */
+	/* line 2: watermark gauge and values; the boost is the sampler's peak over the tick */
+	bt = ft_session_boost(ui->s, (size_t)(z - s->zones));
 	ft_put(y + 1, 2, ft_attr(FT_C_DIM), "wmark");
-	draw_gauge(y + 1, 9, 26, zi);
+	draw_gauge(y + 1, 9, 26, zi, bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0);
 	ft_fmt_count(a, sizeof(a), (double)zi->min, 5);
 	ft_fmt_count(b, sizeof(b), (double)zi->low, 5);
 	ft_fmt_count(c, sizeof(c), (double)zi->high, 5);
 	ft_put(y + 1, 37, A_NORMAL, "min %-5s low %-5s high %-5s", a, b, c);
-	if (zi->has & FT_ZI_BOOST) {
+	if (bt) {
+		const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
+		const struct ft_knob_value *bv = &ui->s->knobs[bk - ft_knobs];
+		uint64_t ceil = bv->err ? 0 : ft_boost_ceiling(zi->high, zi->boost, bv->num, pbo);
+
+		ft_fmt_count(e, sizeof(e), (double)bt->peak, 5);
+		ft_put(y + 1, 68, bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
+		       "boost %s", e);
+		/* how much of the tick it was boosted, how often it started, against the ceiling */
+		if (COLS >= 112) {
+			ft_fmt_count(a, sizeof(a), (double)ceil, 5);
+			ft_put(y + 1, 80, bt->boosted ? ft_attr(FT_C_BOOST) : ft_attr(FT_C_DIM),
+			       "%3.0f%% boosted %2u ep  ceil %s",
+			       bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, bt->episodes, a);
+		}
+	} else if (zi->has & FT_ZI_BOOST) {
 		ft_fmt_count(e, sizeof(e), (double)zi->boost, 5);
 		ft_put(y + 1, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
 		       "boost %s", e);

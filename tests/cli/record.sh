@@ -42,6 +42,20 @@ ln -s "$tmp/nowhere" "$tmp/dangling"
 check "a dangling symlink: refused as a link, nothing created" test $rc = 1 -a ! -e "$tmp/nowhere" -a \
 	-n "$(grep 'symbolic link' "$tmp/e")"
 
+# the boost sampler in a recording and its report: off for a tree unless asked
+B=$tmp/boosted; cp -r tests/fixtures/6.18-idle "$B"
+awk '/^Node/ { z = $4 } /^ +boost/ && z == "Normal" { sub(/[0-9]+$/, "4096") } { print }' \
+	"$B/proc/zoneinfo" > "$tmp/zi" && cat "$tmp/zi" > "$B/proc/zoneinfo"
+"$FT" record -o "$tmp/b.ftr" --root "$B" --boost-hz 50 -i 0.5 -t 2 2> /dev/null
+"$FT" report --json "$tmp/b.ftr" > "$tmp/b.json"
+check "report --json: boost_by_zone from the sampler" jqe '(.boost_by_zone | map(select(.zone == "Normal"))[0] |
+	.peak == 4096 and .boosted_fraction == 1 and .episodes == 1 and .samples >= 60) and
+	(.boost_by_zone | map(select(.zone == "DMA"))[0] | .peak == 0 and .episodes == 0) and
+	(.intervals[0].boost_by_zone | length) == (.boost_by_zone | length)' "$tmp/b.json"
+check "record --root without --boost-hz: no sampler" jqe '.boost_by_zone == []' "$tmp/a.json"
+"$FT" export "$tmp/b.ftr" --csv > "$tmp/b.csv"
+check "export --csv: the boost columns" grep -q 'N0_Normal_boost_peak,N0_Normal_boosted_fraction' "$tmp/b.csv"
+
 for sig in INT TERM; do
 	"$FT" record -o "$tmp/$sig.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!
 	sleep 1.5; kill -$sig $pid; wait $pid; rc=$?

@@ -96,6 +96,18 @@ check "hostile names: no raw bidi override on screen" test -z "$(screen | grep -
 check "hostile names: the terminal title is untouched" test "$(T display -p -t ft '#{pane_title}')" != pwned
 T send-keys -t ft q
 
+# the boost sampler's peak, recorded, in the overview: a tree whose Normal
+# zone is boosted by 4096 pages, sampled at 50 Hz (asked: off for a tree)
+B=$TMPD/boosted; cp -r tests/fixtures/6.18-idle "$B"
+awk '/^Node/ { z = $4 } /^ +boost/ && z == "Normal" { sub(/[0-9]+$/, "4096") } { print }' \
+	"$B/proc/zoneinfo" > "$TMPD/zi" && cat "$TMPD/zi" > "$B/proc/zoneinfo"
+"$FT" record -o "$TMPD/b.ftr" --root "$B" --boost-hz 50 -i 0.5 -t 2 2> /dev/null
+start "$FT" replay "$TMPD/b.ftr"
+check "boost sampler: the overview shows the recorded peak, share and episodes" \
+	wait_for 'wmark \[[^]]*\+[^]]*\] .*high +[0-9]+ +boost 4096 +100% boosted +[0-9]+ ep +ceil'
+check "boost sampler: zones never boosted show 0" wait_for 'boost 0 +0% boosted +0 ep'
+T send-keys -t ft q
+
 # sampling goes on while a prompt waits for the operator: a -w recording
 # with the interval prompt open for 3 s has no gap longer than a tick or two
 start "$FT" --root "$R" -i 0.25 -w "$TMPD/p.ftr"
