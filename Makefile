@@ -104,11 +104,17 @@ $(B)/bench_rec: tests/bench/bench_rec.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec fragtop
+$(B)/bench_boost: tests/bench/bench_boost.c $(call OBJ,plain,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boost fragtop
 	$(B)/bench
 	$(B)/bench_trace
 	$(B)/bench_map
 	$(B)/bench_rec
+	$(B)/bench_boost
+	tests/bench/tui_cpu.sh ./fragtop
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000

@@ -103,6 +103,13 @@ int ft_file_read(struct ft_file *f, int rootfd)
 		if (n == 0)
 			break;
 		f->len += (size_t)n;
+		/*
+		 * A short read is the end: files of a root are regular files or
+		 * seq_files, which fill the buffer unless at the end.  Asking
+		 * again would cost a seq_file a second walk to find nothing.
+		 */
+		if (f->len < f->cap)
+			break;
 	}
 	return f->err = 0;
 }

@@ -2,6 +2,8 @@
 #include "collectors/live.h"
 
 #include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -68,6 +70,8 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->map_rate = FT_LIVE_MAP_RATE;
 	ft_file_init(&l->boost_file, "proc/zoneinfo");
+	pthread_mutex_init(&l->boost_lock, NULL);
+	l->boost_threaded = true;
 	/* a captured tree does not change: no sampler unless asked */
 	ft_live_boost_set(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
 	l->pti_interval_ns = pti_interval_s > 0 ? (uint64_t)(pti_interval_s * 1e9) : 0;
@@ -82,7 +86,9 @@ void ft_live_close(struct ft_live *l)
 	l->tracing = false;
 	ft_session_release(&l->session);
 	ft_kpf_close(&l->kpf);
+	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
 	ft_file_close(&l->boost_file);
+	pthread_mutex_destroy(&l->boost_lock);
 	free(l->iomem);
 	l->iomem = NULL;
 	ft_host_close(&l->host);
@@ -316,10 +322,14 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 
 		emit(l, FT_RR_TRACE_LOST, 0, raw.t_ns, &lost, sizeof(lost));
 	}
-	if (l->boost_hz && l->boost_acc.nr) {
+	if (l->boost_hz) {
 		uint8_t rec[2 + FT_BOOST_ZONES * 20];
-		size_t n = ft_boost_encode(&l->boost_acc, rec, sizeof(rec));
+		size_t n = 0;
 
+		pthread_mutex_lock(&l->boost_lock);
+		if (l->boost_acc.nr)
+			n = ft_boost_encode(&l->boost_acc, rec, sizeof(rec));
+		pthread_mutex_unlock(&l->boost_lock);
 		if (n)
 			emit(l, FT_RR_BOOST, 0, raw.t_ns, rec, n);
 	}
@@ -330,37 +340,86 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
 }
 
+/* One read of every zone's boost, folded in. */
+static void boost_read(struct ft_live *l)
+{
+	uint64_t t0 = ft_now_ns(), b[FT_BOOST_ZONES];
+	int n;
+
+	if (ft_file_read(&l->boost_file, l->procfs.rootfd))
+		return;
+	n = ft_boost_scan(l->boost_file.buf, l->boost_file.len, b, FT_BOOST_ZONES);
+	pthread_mutex_lock(&l->boost_lock);
+	if (n > 0)
+		ft_boost_acc_add(&l->boost_acc, b, n);
+	l->boost_reads++;
+	l->boost_ns += ft_now_ns() - t0;
+	pthread_mutex_unlock(&l->boost_lock);
+}
+
+static void *boost_main(void *arg)
+{
+	struct ft_live *l = arg;
+	uint64_t period = 1000000000ull / l->boost_hz, next = ft_now_ns();
+	sigset_t all;
+
+	/* signals are the main thread's: its loops wake on them */
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, NULL);
+	while (!l->boost_stop) {
+		struct timespec ts;
+		uint64_t now;
+
+		boost_read(l);
+		now = ft_now_ns();
+		/* the next read on the cadence; reads missed are skipped */
+		next += (now >= next ? (now - next) / period + 1 : 1) * period;
+		ts.tv_sec = (time_t)(next / 1000000000ull);
+		ts.tv_nsec = (long)(next % 1000000000ull);
+		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !l->boost_stop)
+			;
+	}
+	return NULL;
+}
+
 void ft_live_boost_set(struct ft_live *l, unsigned int hz)
 {
+	if (l->boost_running) {
+		l->boost_stop = true;
+		pthread_join(l->boost_thread, NULL);
+		l->boost_running = false;
+	}
 	l->boost_hz = hz;
 	l->boost_next_ns = ft_now_ns();
+	pthread_mutex_lock(&l->boost_lock);
 	memset(&l->boost_acc, 0, sizeof(l->boost_acc));
+	pthread_mutex_unlock(&l->boost_lock);
+	if (hz && l->boost_threaded) {
+		l->boost_stop = false;
+		if (!pthread_create(&l->boost_thread, NULL, boost_main, l))
+			l->boost_running = true;
+		else
+			l->boost_threaded = false;	/* no thread: the loops poll */
+	}
 }
 
 void ft_live_boost_poll(struct ft_live *l)
 {
-	uint64_t now = ft_now_ns(), period, b[FT_BOOST_ZONES];
-	int n;
+	uint64_t now = ft_now_ns(), period;
 
-	if (!l->boost_hz || now < l->boost_next_ns)
+	if (!l->boost_hz || l->boost_running || now < l->boost_next_ns)
 		return;
 	period = 1000000000ull / l->boost_hz;
 	/* the next read on the cadence; reads missed (a slow draw) are skipped */
 	l->boost_next_ns += ((now - l->boost_next_ns) / period + 1) * period;
-	if (ft_file_read(&l->boost_file, l->procfs.rootfd))
-		return;
-	n = ft_boost_scan(l->boost_file.buf, l->boost_file.len, b, FT_BOOST_ZONES);
-	if (n > 0)
-		ft_boost_acc_add(&l->boost_acc, b, n);
-	l->boost_reads++;
-	l->boost_ns += ft_now_ns() - now;
+	boost_read(l);
 }
 
 uint64_t ft_live_boost_wait_ns(const struct ft_live *l)
 {
 	uint64_t now = ft_now_ns();
 
-	if (!l->boost_hz)
+	if (!l->boost_hz || l->boost_running)
 		return UINT64_MAX;
 	return l->boost_next_ns > now ? l->boost_next_ns - now : 0;
 }

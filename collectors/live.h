@@ -16,6 +16,7 @@
 #ifndef FT_COLLECTORS_LIVE_H
 #define FT_COLLECTORS_LIVE_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -54,10 +55,15 @@ struct ft_live {
 	 * times a second between ticks, folded into one BOOST input a tick.
 	 */
 	unsigned int boost_hz;		/* 0: off (the default for --root) */
+	bool boost_threaded;		/* a thread reads (default); false: ft_live_boost_poll() */
 	struct ft_file boost_file;	/* proc/zoneinfo, its own buffer */
-	struct ft_boost_acc boost_acc;
+	struct ft_boost_acc boost_acc;	/* under boost_lock */
 	uint64_t boost_next_ns;
 	uint64_t boost_reads, boost_ns;	/* reads and the time they took, ever */
+	pthread_mutex_t boost_lock;
+	pthread_t boost_thread;
+	bool boost_running;
+	volatile bool boost_stop;
 
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
@@ -92,8 +98,11 @@ void ft_live_close(struct ft_live *l);
 int ft_live_tick(struct ft_live *l, bool force_pti);
 
 /*
- * The boost sampler: @hz reads a second (0 turns it off).  Poll reads when
- * one is due; ft_live_boost_wait_ns() says how long until the next.
+ * The boost sampler: @hz reads a second (0 turns it off).  A thread of its
+ * own does the reads, sleeping between them, so the TUI's loop does not
+ * wake 50 times a second; with boost_threaded false (tests) the caller
+ * polls: ft_live_boost_poll() reads when one is due and
+ * ft_live_boost_wait_ns() says how long until the next.
  */
 void ft_live_boost_set(struct ft_live *l, unsigned int hz);
 void ft_live_boost_poll(struct ft_live *l);

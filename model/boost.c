@@ -58,12 +58,21 @@ void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr)
 		z->samples++;
 		if (on) {
 			z->boosted++;
-			if (!a->was_boosted[i])
+			/*
+			 * A new episode: the boost was 0, or it is lower than at
+			 * the last read.  While boosted the kernel only adds to it
+			 * (a pageblock per fallback, up to the ceiling); kswapd,
+			 * when done, takes off the boost it started with, so a
+			 * lower value means that episode ended and the rest is a
+			 * newer one's.
+			 */
+			if (!a->was_boosted[i] || boost[i] < a->last[i])
 				z->episodes++;
 			if (boost[i] > z->peak)
 				z->peak = boost[i];
 		}
 		a->was_boosted[i] = on;
+		a->last[i] = boost[i];
 	}
 }
 

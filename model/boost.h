@@ -22,7 +22,7 @@
 struct ft_boost_tick {
 	uint32_t samples;	/* reads */
 	uint32_t boosted;	/* reads that found boost > 0 */
-	uint32_t episodes;	/* boost went from 0 to > 0 */
+	uint32_t episodes;	/* boost went from 0 to > 0, or fell and rose again */
 	uint64_t peak;		/* pages */
 };
 
@@ -31,6 +31,7 @@ struct ft_boost_acc {
 	int nr;					/* zones seen in the last read */
 	struct ft_boost_tick z[FT_BOOST_ZONES];	/* this tick so far */
 	bool was_boosted[FT_BOOST_ZONES];	/* at the last read (episodes span ticks) */
+	uint64_t last[FT_BOOST_ZONES];		/* the value at the last read */
 };
 
 /*

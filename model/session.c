@@ -230,8 +230,10 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	if (!strcmp(name, "header_page")) {
 		/* once: a file that repeats it costs nothing */
-		if (s->dec.have_header)
+		if (s->dec.have_header) {
+			s->formats_repeated++;
 			return;
+		}
 		if (ft_tracedec_header_page(&s->dec, text, tl))
 			s->bad_inputs++;
 		return;
@@ -250,8 +252,12 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 	 * One format per event: formats do not change within a session, and
 	 * a file that repeats them must not make each repeat a full parse.
 	 */
-	if (ev < 0 || ft_tracedec_has(&s->dec, ev))
+	if (ev < 0)
 		return;
+	if (ft_tracedec_has(&s->dec, ev)) {
+		s->formats_repeated++;
+		return;
+	}
 	/* an event this fragtop cannot decode stays off, as it does live */
 	ft_tracedec_format(&s->dec, system, text, tl);
 	s->trace_enabled = 0;

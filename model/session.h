@@ -134,6 +134,7 @@ struct ft_session {
 	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 
 	uint64_t bad_inputs;		/* malformed inputs skipped */
+	uint64_t formats_repeated;	/* format inputs skipped: the event had one */
 };
 
 void ft_session_init(struct ft_session *s);

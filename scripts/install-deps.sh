@@ -3,7 +3,7 @@
 # build, test, fuzz and benchmark.  Installs only what is missing; needs root.
 set -eu
 PKGS="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev
-libproc2-dev libzstd-dev libcmocka-dev clang tmux jq util-linux procps fio"
+libproc2-dev libzstd-dev libcmocka-dev clang tmux jq util-linux procps fio htop"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

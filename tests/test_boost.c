@@ -68,6 +68,12 @@ static void test_episodes(void **state)
 	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 0 }, 2);
 	ft_boost_acc_add(&a, (const uint64_t[]){ 1, 0 }, 2);
 	assert_int_equal(a.z[0].episodes, 1);
+	/* lower than at the last read while boosted: kswapd reset it between reads */
+	ft_boost_acc_add(&a, (const uint64_t[]){ 4096, 0 }, 2);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 512, 0 }, 2);
+	assert_int_equal(a.z[0].episodes, 2);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 1024, 0 }, 2);	/* growing: the same one */
+	assert_int_equal(a.z[0].episodes, 2);
 	/* zones come and go: afresh */
 	ft_boost_acc_add(&a, (const uint64_t[]){ 7, 0, 0 }, 3);
 	assert_int_equal(a.nr, 3);

@@ -2,7 +2,8 @@
 /*
  * The session alone: names come only from NAME inputs (a replay never
  * asks the local /proc: this very process is unknown to it), malformed
- * inputs change nothing, a repeated format is parsed once, control
+ * inputs change nothing, a repeated format is parsed once (a file that
+ * repeats them 1000 times costs one parse each), control
  * changes are bounded, and a checkpoint restores the same state.
  */
 #include <errno.h>
@@ -84,6 +85,38 @@ static void test_audits_bounded(void **state)
 	ft_session_release(&s);
 }
 
+/* A file that repeats its trace formats: each is parsed once. */
+static void test_formats_once(void **state)
+{
+	static struct ft_session s;
+	static char buf[1 << 16];
+	static const char *const files[] = {
+		"header_page", "kmem/mm_page_alloc_extfrag",
+	};
+	int rep, f;
+
+	(void)state;
+	ft_session_init(&s);
+	for (rep = 0; rep < 1000; rep++)
+		for (f = 0; f < 2; f++) {
+			char path[256];
+			size_t hl = (size_t)snprintf(buf, sizeof(buf), "%s\n", files[f]), n;
+			FILE *fp;
+
+			snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s%s",
+				 files[f], f ? "/format" : "");
+			fp = fopen(path, "r");
+			assert_non_null(fp);
+			n = fread(buf + hl, 1, sizeof(buf) - hl, fp);
+			fclose(fp);
+			apply(&s, FT_RR_TRACE_FMT, 0, 1, buf, hl + n);
+		}
+	assert_true(s.tracing);
+	assert_true(ft_session_has_event(&s, FT_EV_EXTFRAG));
+	assert_int_equal(s.formats_repeated, 2 * 999);
+	ft_session_release(&s);
+}
+
 /* A tick of the 6.18-idle fixture's texts. */
 static void tick(struct ft_session *s, uint64_t t)
 {
@@ -151,6 +184,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_audits_bounded),
+		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_checkpoint),
 	};
 

@@ -18,6 +18,8 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
+static void watch_report(struct ft_ui *ui);
+
 /* The sampler's next read, in ms (at least 1). */
 static int live_idle_ms(struct ft_ui *ui)
 {
@@ -34,8 +36,10 @@ static void live_idle(struct ft_ui *ui)
 	bool want;
 
 	ft_live_boost_poll(ui->live);
-	if (!ui->paused && ft_tick_due(&ui->tick, now))
+	if (!ui->paused && ft_tick_due(&ui->tick, now)) {
 		ft_live_tick(ui->live, false);
+		watch_report(ui);
+	}
 	/* trace pages every 100 ms is plenty (the buffers hold seconds) */
 	if (now - last_trace_poll >= 100000000) {
 		ft_live_trace_poll(ui->live);
@@ -50,6 +54,60 @@ static void live_idle(struct ft_ui *ui)
 }
 
 /* Every control change becomes an input of the live session (and of a recording). */
+/*
+ * After a change of watermark_boost_factor, what the boost did over the
+ * next ticks goes to the status line: the operator sees the effect of b/B.
+ */
+#define WATCH_TICKS	5
+
+static struct {
+	uint64_t from_tick;		/* 0: not watching */
+	char change[128];
+	struct ft_boost_tick before[FT_BOOST_ZONES];
+} watch;
+
+static void watch_start(struct ft_ui *ui, const struct ft_audit *a)
+{
+	const struct ft_session *s = ui->s;
+
+	if (!ui->live->boost_hz)
+		return;		/* no sampler: nothing to report */
+	watch.from_tick = s->ticks ? s->ticks : 1;
+	snprintf(watch.change, sizeof(watch.change), "%s %s -> %s", a->knob, a->old, a->new);
+	memcpy(watch.before, s->boost_total, sizeof(watch.before));
+}
+
+static void watch_report(struct ft_ui *ui)
+{
+	const struct ft_session *s = ui->s;
+	const struct ft_zoneinfo *zi = &s->sample.zoneinfo;
+	char msg[256];
+	size_t n;
+	int i, said = 0;
+
+	if (!watch.from_tick || s->ticks < watch.from_tick + WATCH_TICKS)
+		return;
+	if (!s->boost_nr) {	/* the sampler has not seen a tick yet */
+		watch.from_tick = 0;
+		return;
+	}
+	n = (size_t)snprintf(msg, sizeof(msg), "%d s after %s:", WATCH_TICKS, watch.change);
+	for (i = 0; i < s->boost_nr && (size_t)i < zi->nr && n < sizeof(msg); i++) {
+		const struct ft_boost_tick *b = &s->boost_total[i], *a = &watch.before[i];
+		uint32_t reads = b->samples - a->samples, on = b->boosted - a->boosted;
+
+		if (!zi->zones[i].present || !on)
+			continue;
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n, " %s boosted %.0f%%, %u ep;", zi->zones[i].name,
+				      reads ? 100.0 * on / reads : 0.0, b->episodes - a->episodes);
+		said++;
+	}
+	if (!said && n < sizeof(msg))
+		snprintf(msg + n, sizeof(msg) - n, " no zone was boosted");
+	ft_ui_status(ui, FT_DIAG_INFO, "%s", msg);
+	watch.from_tick = 0;
+}
+
 static void on_audit(const struct ft_audit *a, void *ctx)
 {
 	struct ft_ui *ui = ctx;
@@ -62,8 +120,12 @@ static void on_audit(const struct ft_audit *a, void *ctx)
 
 static void key_boost(struct ft_ui *ui, int ch)
 {
-	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"),
-					   ch == 'B' ? 1 : -1));
+	const struct ft_audit *a = ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"),
+					       ch == 'B' ? 1 : -1);
+
+	ft_ui_control_done(ui, a);
+	if (a && a->outcome == FT_CTL_OK)
+		watch_start(ui, a);	/* and say what the boost did over the next ticks */
 }
 
 static void key_undo(struct ft_ui *ui, int ch)

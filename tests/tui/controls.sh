@@ -61,6 +61,8 @@ T send-keys -t ft $key
 check "$key changes the kernel's value to $want" wait_value $want
 check "the status line reports it" wait_for "watermark_boost_factor $orig -> $want"
 check "the header shows the new value" wait_for "boost_factor $want( |$)"
+WAIT_TENTHS=120 check "5 ticks later the status line says what the boost did" \
+	wait_for "5 s after watermark_boost_factor $orig -> $want: .*(boosted [0-9]+%, [0-9]+ ep;|no zone was boosted)"
 T send-keys -t ft 4
 check "4: controls view lists the knob" wait_for "^\* watermark_boost_factor +$want "
 check "the audit log shows the change" wait_for "uid 0 step +ok +watermark_boost_factor $orig -> $want"

@@ -1,0 +1,62 @@
+#!/bin/bash
+# On this real kernel: the boost sampler against an independent reader.
+# While the workload runs at watermark_boost_factor 15000, `fragtop record`
+# (its sampler at the default 50 Hz) and boost-reader.pl (100 Hz, its own
+# parsing of /proc/zoneinfo) watch the Normal zone; fragtop's peak, boosted
+# fraction and episodes must each be within a factor of 2 of the reader's.
+# At factor 0 nothing is boosted and both must say 0.  Changes
+# watermark_boost_factor (through the workload) and restores it; needs
+# root, fio and the workload script; skipped otherwise.
+# usage: boost.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORKLOAD=${WORKLOAD:-$HERE/../../../shared/tools/thpfioscale-mini.sh}
+if [ "$(id -u)" != 0 ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null ||
+   ! grep -q '^ *boost' /proc/zoneinfo; then
+	echo "skip boost integration: needs root, fio, $WORKLOAD and a kernel with boost"
+	exit 0
+fi
+tmp=$(mktemp -d)
+boost0=$(cat /proc/sys/vm/watermark_boost_factor)
+cleanup() {
+	[ -n "${fpid:-}" ] && kill "$fpid" 2>/dev/null
+	[ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null
+	echo "$boost0" > /proc/sys/vm/watermark_boost_factor
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+within2() {	# A B: each within a factor of 2 of the other (0 only with 0)
+	awk -v a="$1" -v b="$2" 'BEGIN { if (a == 0 || b == 0) exit !(a == b);
+		r = a / b; exit !(r >= 0.5 && r <= 2) }'
+}
+
+for boost in 15000 0; do
+	echo "$boost" > /proc/sys/vm/watermark_boost_factor
+	"$FT" record -o "$tmp/$boost.ftr" 2> "$tmp/$boost.err" & fpid=$!
+	perl "$HERE/boost-reader.pl" Normal > "$tmp/$boost.ref" & rpid=$!
+	sleep 1
+	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
+	kill -INT "$fpid"; wait "$fpid"; fpid=
+	kill -TERM "$rpid"; wait "$rpid"; rpid=
+	"$FT" report --json "$tmp/$boost.ftr" > "$tmp/$boost.json"
+	ft=$(jq -c '[.boost_by_zone[] | select(.zone == "Normal")] | {peak: (map(.peak) | max),
+		episodes: (map(.episodes) | add), samples: (map(.samples) | add),
+		boosted_fraction: ((map(.boosted_fraction * .samples) | add) / (map(.samples) | add))}' "$tmp/$boost.json")
+	echo "boost $boost: fragtop $ft; reader $(cat "$tmp/$boost.ref"); workload: $(tail -n 1 "$tmp/work-$boost.log")"
+	fp=$(jq '.peak' <<< "$ft"); fe=$(jq '.episodes' <<< "$ft"); ff=$(jq '.boosted_fraction' <<< "$ft")
+	rp=$(jq '.peak' "$tmp/$boost.ref"); re=$(jq '.episodes' "$tmp/$boost.ref"); rf=$(jq '.boosted_fraction' "$tmp/$boost.ref")
+	check "boost $boost: the sampler read at about 50 Hz" awk -v s="$(jq '.samples' <<< "$ft")" \
+		-v d="$(jq '.duration_s' "$tmp/$boost.json")" 'BEGIN { exit !(s >= 40 * d && s <= 52 * d) }'
+	if [ "$boost" = 0 ]; then
+		check "boost 0: fragtop saw no boost" test "$fp" = 0 -a "$fe" = 0
+		check "boost 0: nor did the reader" test "$rp" = 0 -a "$re" = 0
+	else
+		check "boost $boost: peak within 2x of the reader's ($fp, $rp)" within2 "$fp" "$rp"
+		check "boost $boost: episodes within 2x ($fe, $re)" within2 "$fe" "$re"
+		check "boost $boost: boosted fraction within 2x ($ff, $rf)" within2 "$ff" "$rf"
+	fi
+done 2>&1
+[ $fails = 0 ]
