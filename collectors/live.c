@@ -71,6 +71,14 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->map_rate = FT_LIVE_MAP_RATE;
 	ft_file_init(&l->boost_file, "proc/zoneinfo");
 	pthread_mutex_init(&l->boost_lock, NULL);
+	{
+		pthread_condattr_t ca;
+
+		pthread_condattr_init(&ca);
+		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+		pthread_cond_init(&l->boost_wake, &ca);
+		pthread_condattr_destroy(&ca);
+	}
 	l->boost_threaded = true;
 	/* a captured tree does not change: no sampler unless asked */
 	ft_live_boost_set(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
@@ -89,6 +97,7 @@ void ft_live_close(struct ft_live *l)
 	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
 	ft_file_close(&l->boost_file);
 	pthread_mutex_destroy(&l->boost_lock);
+	pthread_cond_destroy(&l->boost_wake);
 	free(l->iomem);
 	l->iomem = NULL;
 	ft_host_close(&l->host);
@@ -169,6 +178,12 @@ void ft_live_trace_poll(struct ft_live *l)
 		return;
 	ft_trace_drain(&l->trace, on_page, l);
 	name_pids(l);
+	/* fallbacks: watermarks may be boosted now, the sampler to its full rate */
+	if (l->session.events.extfrag.total != l->boost_seen_extfrag) {
+		l->boost_seen_extfrag = l->session.events.extfrag.total;
+		if (l->boost_running)
+			ft_live_boost_heat(l);
+	}
 }
 
 static uint64_t lost_now(struct ft_live *l)
@@ -340,20 +355,39 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
 }
 
-/* One read of every zone's boost, folded in. */
-static void boost_read(struct ft_live *l)
+/*
+ * One read of every zone's boost, folded in with @weight (the full-rate
+ * reads it stands for).  A boost seen keeps the sampler at the full rate.
+ */
+static void boost_read(struct ft_live *l, uint32_t weight)
 {
 	uint64_t t0 = ft_now_ns(), b[FT_BOOST_ZONES];
-	int n;
+	bool any = false;
+	int n, i;
 
 	if (ft_file_read(&l->boost_file, l->procfs.rootfd))
 		return;
 	n = ft_boost_scan(l->boost_file.buf, l->boost_file.len, b, FT_BOOST_ZONES);
+	for (i = 0; i < n; i++)
+		any |= b[i] > 0;
 	pthread_mutex_lock(&l->boost_lock);
 	if (n > 0)
-		ft_boost_acc_add(&l->boost_acc, b, n);
+		ft_boost_acc_add(&l->boost_acc, b, n, weight);
+	if (any)
+		l->boost_hot_until = t0 + FT_LIVE_BOOST_HOT;
 	l->boost_reads++;
 	l->boost_ns += ft_now_ns() - t0;
+	pthread_mutex_unlock(&l->boost_lock);
+}
+
+void ft_live_boost_heat(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+
+	pthread_mutex_lock(&l->boost_lock);
+	if (now >= l->boost_hot_until)
+		pthread_cond_signal(&l->boost_wake);	/* cold: wake it to the full rate */
+	l->boost_hot_until = now + FT_LIVE_BOOST_HOT;
 	pthread_mutex_unlock(&l->boost_lock);
 }
 
@@ -361,23 +395,41 @@ static void *boost_main(void *arg)
 {
 	struct ft_live *l = arg;
 	uint64_t period = 1000000000ull / l->boost_hz, next = ft_now_ns();
+	uint32_t weight = 1;
 	sigset_t all;
 
 	/* signals are the main thread's: its loops wake on them */
 	sigfillset(&all);
 	pthread_sigmask(SIG_BLOCK, &all, NULL);
-	while (!l->boost_stop) {
+	for (;;) {
 		struct timespec ts;
 		uint64_t now;
+		bool hot;
 
-		boost_read(l);
+		boost_read(l, weight);
+		pthread_mutex_lock(&l->boost_lock);
 		now = ft_now_ns();
-		/* the next read on the cadence; reads missed are skipped */
+		hot = now < l->boost_hot_until;
+		weight = hot ? 1 : FT_LIVE_BOOST_SLOW;
+		/* the next read on the cadence (missed ones skipped), slower while cold */
 		next += (now >= next ? (now - next) / period + 1 : 1) * period;
+		if (!hot)
+			next += (FT_LIVE_BOOST_SLOW - 1) * period;
 		ts.tv_sec = (time_t)(next / 1000000000ull);
 		ts.tv_nsec = (long)(next % 1000000000ull);
-		while (clock_nanosleep(CLOCK_MONOTONIC, TIMER_ABSTIME, &ts, NULL) == EINTR && !l->boost_stop)
-			;
+		while (!l->boost_stop &&
+		       pthread_cond_timedwait(&l->boost_wake, &l->boost_lock, &ts) == 0 &&
+		       ft_now_ns() >= l->boost_hot_until)
+			;	/* a wake that did not heat it: keep sleeping */
+		if (l->boost_stop) {
+			pthread_mutex_unlock(&l->boost_lock);
+			break;
+		}
+		if (ft_now_ns() < next) {	/* heated: the full rate from now, this read unweighted */
+			next = ft_now_ns();
+			weight = 1;
+		}
+		pthread_mutex_unlock(&l->boost_lock);
 	}
 	return NULL;
 }
@@ -385,7 +437,10 @@ static void *boost_main(void *arg)
 void ft_live_boost_set(struct ft_live *l, unsigned int hz)
 {
 	if (l->boost_running) {
+		pthread_mutex_lock(&l->boost_lock);
 		l->boost_stop = true;
+		pthread_cond_signal(&l->boost_wake);
+		pthread_mutex_unlock(&l->boost_lock);
 		pthread_join(l->boost_thread, NULL);
 		l->boost_running = false;
 	}
@@ -412,7 +467,7 @@ void ft_live_boost_poll(struct ft_live *l)
 	period = 1000000000ull / l->boost_hz;
 	/* the next read on the cadence; reads missed (a slow draw) are skipped */
 	l->boost_next_ns += ((now - l->boost_next_ns) / period + 1) * period;
-	boost_read(l);
+	boost_read(l, 1);
 }
 
 uint64_t ft_live_boost_wait_ns(const struct ft_live *l)

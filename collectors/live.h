@@ -61,9 +61,17 @@ struct ft_live {
 	uint64_t boost_next_ns;
 	uint64_t boost_reads, boost_ns;	/* reads and the time they took, ever */
 	pthread_mutex_t boost_lock;
+	pthread_cond_t boost_wake;	/* heat, or the end */
 	pthread_t boost_thread;
 	bool boost_running;
-	volatile bool boost_stop;
+	bool boost_stop;		/* under boost_lock */
+	/*
+	 * The sampler reads at the full rate while something happens (a
+	 * boost seen, fallbacks traced) and for FT_LIVE_BOOST_HOT after, else
+	 * at a tenth of it; each slow read counts for the ten it stands for.
+	 */
+	uint64_t boost_hot_until;	/* under boost_lock */
+	uint64_t boost_seen_extfrag;	/* fallbacks traced when last looked */
 
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
@@ -82,6 +90,8 @@ struct ft_live {
 };
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
+#define FT_LIVE_BOOST_SLOW	10	/* ... divided by this while nothing happens */
+#define FT_LIVE_BOOST_HOT	(2ull * 1000000000ull)	/* full rate after a sign, ns */
 
 /* PFNs per second: 4 GiB of 4K pages, ~60 ms of kernel time per second here. */
 #define FT_LIVE_MAP_RATE	(1u << 20)
@@ -107,6 +117,9 @@ int ft_live_tick(struct ft_live *l, bool force_pti);
 void ft_live_boost_set(struct ft_live *l, unsigned int hz);
 void ft_live_boost_poll(struct ft_live *l);
 uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
+
+/* Something happened that boosts watermarks (fallbacks): the full rate now. */
+void ft_live_boost_heat(struct ft_live *l);
 
 /*
  * Sleep until @until_ns (CLOCK_MONOTONIC) or a signal, doing between

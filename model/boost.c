@@ -41,7 +41,7 @@ int ft_boost_scan(const char *buf, size_t len, uint64_t *out, int max)
 	return nr + 1 < max ? nr + 1 : max;
 }
 
-void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr)
+void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr, uint32_t weight)
 {
 	int i;
 
@@ -55,9 +55,9 @@ void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr)
 		struct ft_boost_tick *z = &a->z[i];
 		bool on = boost[i] > 0;
 
-		z->samples++;
+		z->samples += weight;
 		if (on) {
-			z->boosted++;
+			z->boosted += weight;
 			/*
 			 * A new episode: the boost was 0, or it is lower than at
 			 * the last read.  While boosted the kernel only adds to it

@@ -20,8 +20,8 @@
 
 /* One zone over one tick (or, summed, over a window). */
 struct ft_boost_tick {
-	uint32_t samples;	/* reads */
-	uint32_t boosted;	/* reads that found boost > 0 */
+	uint32_t samples;	/* reads, at the full rate's weight */
+	uint32_t boosted;	/* of them, found boost > 0 */
 	uint32_t episodes;	/* boost went from 0 to > 0, or fell and rose again */
 	uint64_t peak;		/* pages */
 };
@@ -41,8 +41,12 @@ struct ft_boost_acc {
  */
 int ft_boost_scan(const char *buf, size_t len, uint64_t *out, int max);
 
-/* One read of every zone. */
-void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr);
+/*
+ * One read of every zone, standing for @weight reads at the full rate (a
+ * sampler that slows down while nothing happens counts each read for the
+ * ones it skipped, so samples and boosted stay shares of time).
+ */
+void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr, uint32_t weight);
 
 /* Fold zone @src into a window's sum (peak: the larger). */
 void ft_boost_sum(struct ft_boost_tick *sum, const struct ft_boost_tick *src);

@@ -46,7 +46,7 @@ static void test_episodes(void **state)
 	(void)state;
 	memset(&a, 0, sizeof(a));
 	for (i = 0; i < 6; i++)
-		ft_boost_acc_add(&a, reads[i], 2);
+		ft_boost_acc_add(&a, reads[i], 2, 1);
 	assert_int_equal(a.z[0].samples, 6);
 	assert_int_equal(a.z[0].boosted, 3);
 	assert_int_equal(a.z[0].episodes, 2);	/* 0 -> 512, and 0 -> 2048 */
@@ -62,20 +62,26 @@ static void test_episodes(void **state)
 	assert_int_equal(t[1].peak, 512);
 	/* the next tick starts from zero counts, but a boost still on is no new episode */
 	assert_int_equal(a.z[0].samples, 0);
-	ft_boost_acc_add(&a, (const uint64_t[]){ 4096, 0 }, 2);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 4096, 0 }, 2, 1);
 	assert_int_equal(a.z[0].episodes, 0);
 	assert_int_equal(a.z[0].peak, 4096);
-	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 0 }, 2);
-	ft_boost_acc_add(&a, (const uint64_t[]){ 1, 0 }, 2);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 0 }, 2, 1);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 1, 0 }, 2, 1);
 	assert_int_equal(a.z[0].episodes, 1);
 	/* lower than at the last read while boosted: kswapd reset it between reads */
-	ft_boost_acc_add(&a, (const uint64_t[]){ 4096, 0 }, 2);
-	ft_boost_acc_add(&a, (const uint64_t[]){ 512, 0 }, 2);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 4096, 0 }, 2, 1);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 512, 0 }, 2, 1);
 	assert_int_equal(a.z[0].episodes, 2);
-	ft_boost_acc_add(&a, (const uint64_t[]){ 1024, 0 }, 2);	/* growing: the same one */
+	ft_boost_acc_add(&a, (const uint64_t[]){ 1024, 0 }, 2, 1);	/* growing: the same one */
 	assert_int_equal(a.z[0].episodes, 2);
+	/* a slowed sampler's read stands for the reads it skipped */
+	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 0 }, 2, 10);
+	assert_int_equal(a.z[1].samples, 6 + 10);	/* six reads since the encode, then one for ten */
+	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 8 }, 2, 10);
+	assert_int_equal(a.z[1].boosted, 10);
+	assert_int_equal(a.z[1].episodes, 1);	/* episodes and peaks are not weighted */
 	/* zones come and go: afresh */
-	ft_boost_acc_add(&a, (const uint64_t[]){ 7, 0, 0 }, 3);
+	ft_boost_acc_add(&a, (const uint64_t[]){ 7, 0, 0 }, 3, 1);
 	assert_int_equal(a.nr, 3);
 	assert_int_equal(a.z[0].samples, 1);
 	assert_int_equal(a.z[0].episodes, 1);

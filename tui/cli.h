@@ -63,7 +63,8 @@ struct ft_cmd {
 #define FT_OPT_NO_COLOR { "no-color", 0, FT_OPT_FLAG, NULL, "monochrome (also when NO_COLOR is set)" }
 #define FT_OPT_BOOST_HZ { "boost-hz", 0, FT_OPT_UINT, "N", \
 	"read each zone's watermark boost N times a second between ticks\n" \
-	"(default 50; 0: off; off for --root unless given)", 0, 1000 }
+	"(default 50; a tenth of it while nothing happens; 0: off; off for\n" \
+	"--root unless given)", 0, 1000 }
 /* the sampling interval: -i/--interval everywhere; -d/--delay (top's name) still works */
 #define FT_OPT_INTERVAL(lo, def) { "interval", 'i', FT_OPT_SECS, "SECS", \
 	"seconds between samples (default " def ")", lo, 3600, "delay", 'd' }
