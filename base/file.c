@@ -41,8 +41,9 @@ const char *ft_file_strerror(int err)
 	case EBADFD:
 		return "not a regular file (a FIFO or device in the tree?)";
 	case ELOOP:
+		return "reached through a symbolic link; not followed";
 	case EXDEV:
-		return "reached through a symbolic link or outside the root; not followed";
+		return "outside the root; not followed";
 	default:
 		return strerror(-err);
 	}

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <stdarg.h>
 
+#include "base/file.h"
 #include "model/text.h"
 
 const struct ft_knob ft_knobs[] = {
@@ -266,16 +267,11 @@ const char *ft_knob_strerror(const struct ft_knob *k, int err, char *buf, size_t
 	case EINVAL:
 		snprintf(buf, sz, "the kernel rejected the value");
 		break;
-	case EBADFD:
-	case ENXIO:
-		snprintf(buf, sz, "not a regular file (a FIFO or device in the tree?)");
+	case ENXIO:	/* a FIFO nobody reads, opened for writing */
+		snprintf(buf, sz, "%s", ft_file_strerror(-EBADFD));
 		break;
-	case ELOOP:
-	case EXDEV:
-		snprintf(buf, sz, "reached through a symbolic link; not followed");
-		break;
-	default:
-		snprintf(buf, sz, "%s", strerror(-err));
+	default:	/* the tree's own cases: a FIFO, a link */
+		snprintf(buf, sz, "%s", ft_file_strerror(err));
 	}
 	return buf;
 }
