@@ -481,29 +481,24 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l)
 
 void ft_live_wait(struct ft_live *l, uint64_t until_ns)
 {
-	uint64_t last_poll = ft_now_ns();
+	uint64_t now = ft_now_ns(), w;
+	struct timespec ts;
 
-	for (;;) {
-		uint64_t now = ft_now_ns(), left, w;
-		struct timespec ts;
-
-		if (now >= until_ns)
-			return;
-		left = until_ns - now;
+	if (now >= until_ns)
+		return;
+	/* one slice: the caller looks at its stop flag between calls */
+	w = until_ns - now;
+	if (w > ft_live_boost_wait_ns(l))
 		w = ft_live_boost_wait_ns(l);
-		if (w > left)
-			w = left;
-		if (w > 100000000)
-			w = 100000000;
-		ts.tv_sec = 0;
-		ts.tv_nsec = (long)w;
-		if (nanosleep(&ts, NULL))
-			return;		/* a signal: the caller looks at its flag */
-		ft_live_boost_poll(l);
-		if (ft_now_ns() - last_poll >= 100000000) {
-			ft_live_trace_poll(l);
-			last_poll = ft_now_ns();
-		}
+	if (w > 100000000)
+		w = 100000000;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)w;
+	nanosleep(&ts, NULL);		/* a signal ends it early: fine */
+	ft_live_boost_poll(l);
+	if (ft_now_ns() - l->wait_trace_ns >= 100000000) {
+		ft_live_trace_poll(l);
+		l->wait_trace_ns = ft_now_ns();
 	}
 }
 

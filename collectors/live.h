@@ -72,6 +72,7 @@ struct ft_live {
 	 */
 	uint64_t boost_hot_until;	/* under boost_lock */
 	uint64_t boost_seen_extfrag;	/* fallbacks traced when last looked */
+	uint64_t wait_trace_ns;		/* ft_live_wait()'s last trace poll */
 
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
@@ -122,9 +123,11 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
 void ft_live_boost_heat(struct ft_live *l);
 
 /*
- * Sleep until @until_ns (CLOCK_MONOTONIC) or a signal, doing between
- * times what a headless loop must: boost reads when due, trace pages at
- * least every 100 ms.
+ * Sleep one slice towards @until_ns (CLOCK_MONOTONIC): at most 100 ms, less
+ * if a boost read is due or a signal comes, then do what a headless loop
+ * must between ticks (boost reads when due, trace pages every 100 ms).
+ * Callers loop on it and look at their stop flag between calls: a signal
+ * that lands outside the sleep is not lost.
  */
 void ft_live_wait(struct ft_live *l, uint64_t until_ns);
 
