@@ -1,6 +1,6 @@
 #!/bin/bash
 # On this real kernel: run the seeds' adverse workload (a small thpfioscale,
-# ../shared/tools/thpfioscale-mini.sh) at boost factor 0 and 15000 while
+# tests/load/thpfioscale-mini.sh) at boost factor 0 and 15000 while
 # `fragtop snapshot --json --interval` traces (stopped by SIGINT once the
 # workload is done, which still prints the report), and check its counts
 # against an independent count of the same events taken in a second
@@ -19,7 +19,9 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")" && pwd)
+# the workload: shared/tools/ beside the checkout when present, else the repo's copy
 WORKLOAD=${WORKLOAD:-$HERE/../../../shared/tools/thpfioscale-mini.sh}
+[ -r "$WORKLOAD" ] || WORKLOAD=$HERE/../load/thpfioscale-mini.sh
 T=/sys/kernel/tracing
 REF=$T/instances/fragtoptest-ref-$$
 OUT=$T/instances/fragtoptest-outer-$$

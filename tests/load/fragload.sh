@@ -1,6 +1,6 @@
 #!/bin/bash
 # A sustained thpfioscale-style load for watching the controls act: the
-# same set-up as ../shared/tools/thpfioscale-mini.sh (a hugetlb reservation
+# same set-up as tests/load/thpfioscale-mini.sh (a hugetlb reservation
 # shrinks usable memory; fio writes 64K files created on open, no
 # fallocate, 150% of usable memory, mixing slab and page cache), repeated in
 # cycles for SECS seconds: the first cycle creates the files, later ones
