@@ -8,6 +8,14 @@ check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; 
 # jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
 jqe()   { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 
+# The host-changing workload: $WORKLOAD if set, else shared/tools/ beside the
+# checkout when present, else the repository's copy in tests/load/.
+workload() {
+	local tests; tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+	WORKLOAD=${WORKLOAD:-$tests/../../shared/tools/thpfioscale-mini.sh}
+	[ -r "$WORKLOAD" ] || WORKLOAD=$tests/load/thpfioscale-mini.sh
+}
+
 # Terminal tests define T (tmux on their private socket) and a session "ft".
 screen() { T capture-pane -p -t ft; }
 # Wait until the screen matches a regex: WAIT_TENTHS tenths of a second (default 50).

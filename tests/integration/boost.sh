@@ -12,9 +12,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")" && pwd)
-# the workload: shared/tools/ beside the checkout when present, else the repo's copy
-WORKLOAD=${WORKLOAD:-$HERE/../../../shared/tools/thpfioscale-mini.sh}
-[ -r "$WORKLOAD" ] || WORKLOAD=$HERE/../load/thpfioscale-mini.sh
+workload
 if [ "$(id -u)" != 0 ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null ||
    ! grep -q '^ *boost' /proc/zoneinfo; then
 	echo "skip boost integration: needs root, fio, $WORKLOAD and a kernel with boost"

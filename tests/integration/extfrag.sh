@@ -19,9 +19,7 @@ set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")" && pwd)
-# the workload: shared/tools/ beside the checkout when present, else the repo's copy
-WORKLOAD=${WORKLOAD:-$HERE/../../../shared/tools/thpfioscale-mini.sh}
-[ -r "$WORKLOAD" ] || WORKLOAD=$HERE/../load/thpfioscale-mini.sh
+workload
 T=/sys/kernel/tracing
 REF=$T/instances/fragtoptest-ref-$$
 OUT=$T/instances/fragtoptest-outer-$$
