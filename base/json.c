@@ -104,6 +104,7 @@ void ft_json_obj_begin(struct ft_json *j, const char *key) { open_(j, key, '{', 
 void ft_json_obj_end(struct ft_json *j) { close_(j, '}'); }
 void ft_json_arr_begin(struct ft_json *j, const char *key) { open_(j, key, '[', false); }
 void ft_json_arr_begin_inline(struct ft_json *j, const char *key) { open_(j, key, '[', true); }
+void ft_json_obj_begin_inline(struct ft_json *j, const char *key) { open_(j, key, '{', true); }
 void ft_json_arr_end(struct ft_json *j) { close_(j, ']'); }
 
 void ft_json_str(struct ft_json *j, const char *key, const char *val)

@@ -24,6 +24,8 @@ void ft_json_obj_end(struct ft_json *j);
 void ft_json_arr_begin(struct ft_json *j, const char *key);
 /* An array printed on one line (for short lists of numbers). */
 void ft_json_arr_begin_inline(struct ft_json *j, const char *key);
+/* An object printed on one line (small records in a long list). */
+void ft_json_obj_begin_inline(struct ft_json *j, const char *key);
 void ft_json_arr_end(struct ft_json *j);
 void ft_json_str(struct ft_json *j, const char *key, const char *val);
 void ft_json_u64(struct ft_json *j, const char *key, uint64_t val);

@@ -2,6 +2,7 @@
 #include "collectors/report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,6 +50,66 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 			pt->c[vm[i].c] = 0;
 	if (l->tracing)
 		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
+	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
+}
+
+/* events.on_latency: keep every value for exact percentiles. */
+static void keep_latency(void *ctx, enum ft_lat_source src, uint64_t us)
+{
+	struct ft_report *rep = ctx;
+
+	if (rep->raw_full[src])
+		return;
+	if (rep->nr_raw[src] == rep->cap_raw[src]) {
+		size_t cap = rep->cap_raw[src] ? rep->cap_raw[src] * 2 : 4096;
+		uint32_t *p = cap <= FT_REP_MAX_RAW ? realloc(rep->raw[src], cap * sizeof(*p)) : NULL;
+
+		if (!p) {
+			rep->raw_full[src] = true;
+			return;
+		}
+		rep->raw[src] = p;
+		rep->cap_raw[src] = cap;
+	}
+	rep->raw[src][rep->nr_raw[src]++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
+}
+
+int ft_report_latency(const struct ft_report *rep, enum ft_lat_source src,
+		      const struct ft_rep_point *from, const struct ft_rep_point *to,
+		      struct ft_rep_lat *out)
+{
+	struct ft_hist h;
+	size_t n = to->lat_n[src] - from->lat_n[src];
+	uint32_t *v;
+
+	ft_hist_sub(&h, &to->lat[src], &from->lat[src]);
+	memset(out, 0, sizeof(*out));
+	out->count = h.count;
+	out->mean_us = h.count ? ft_hist_mean(&h) : NAN;
+	/* exact when every value in between was kept (none dropped, none before the hook) */
+	out->exact = !rep->raw_full[src] && n == h.count;
+	if (!out->exact) {
+		out->p50_us = ft_hist_percentile(&h, 50);
+		out->p90_us = ft_hist_percentile(&h, 90);
+		out->p99_us = ft_hist_percentile(&h, 99);
+		out->p999_us = ft_hist_percentile(&h, 99.9);
+		out->max_us = h.max_us;
+		return 0;
+	}
+	if (!n)
+		return 0;
+	v = malloc(n * sizeof(*v));
+	if (!v)
+		return -ENOMEM;
+	memcpy(v, rep->raw[src] + from->lat_n[src], n * sizeof(*v));
+	ft_pct_sort(v, n);
+	out->p50_us = ft_pct_sorted(v, n, 50);
+	out->p90_us = ft_pct_sorted(v, n, 90);
+	out->p99_us = ft_pct_sorted(v, n, 99);
+	out->p999_us = ft_pct_sorted(v, n, 99.9);
+	out->max_us = v[n - 1];
+	free(v);
+	return 0;
 }
 
 static int64_t boost_now(const struct ft_report *rep)
@@ -87,6 +148,8 @@ int ft_report_build(struct ft_report *rep, const char *path)
 		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
 		return err;
 	}
+	rep->rp.session.events.on_latency = keep_latency;
+	rep->rp.session.events.on_latency_ctx = rep;
 	memset(&prev, 0, sizeof(prev));
 	memset(knob_prev, 0, sizeof(knob_prev));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {
@@ -163,6 +226,10 @@ int ft_report_build(struct ft_report *rep, const char *path)
 
 void ft_report_release(struct ft_report *rep)
 {
+	int i;
+
+	for (i = 0; i < FT_LAT_NR; i++)
+		free(rep->raw[i]);
 	ft_replay_close(&rep->rp);
 }
 

@@ -28,6 +28,7 @@ struct ft_rep_point {			/* the counters at one tick */
 	uint64_t t_ns;
 	int64_t c[FT_RC_NR];
 	struct ft_hist lat[FT_LAT_NR];
+	size_t lat_n[FT_LAT_NR];	/* raw latencies kept so far (ft_report.raw) */
 };
 
 struct ft_rep_interval {
@@ -51,7 +52,34 @@ struct ft_report {
 	int boost_nr;			/* 0: no sampler in the recording */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];
 	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
+	/*
+	 * Every stall latency (us) in arrival order, for exact percentiles;
+	 * past FT_REP_MAX_RAW a source, raw_full is set and the figures come
+	 * from the histogram (within 6.25%).
+	 */
+	uint32_t *raw[FT_LAT_NR];
+	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
+	bool raw_full[FT_LAT_NR];
 };
+
+#define FT_REP_MAX_RAW	(16u << 20)	/* 64 MiB a source */
+
+/* Stall latency figures of one source over a stretch of the recording. */
+struct ft_rep_lat {
+	uint64_t count;
+	double mean_us;
+	uint64_t p50_us, p90_us, p99_us, p999_us, max_us;
+	bool exact;			/* from the raw values, not the histogram */
+};
+
+/*
+ * Stall latency of @src between two points of @rep (first/last, or an
+ * interval's from/to): exact when every value in between was kept.
+ * 0 or -ENOMEM.
+ */
+int ft_report_latency(const struct ft_report *rep, enum ft_lat_source src,
+		      const struct ft_rep_point *from, const struct ft_rep_point *to,
+		      struct ft_rep_lat *out);
 
 /* Replay @path to its end.  0 or -errno (with a message on stderr). */
 int ft_report_build(struct ft_report *rep, const char *path);

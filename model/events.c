@@ -9,45 +9,6 @@ const char *const ft_lat_names[FT_LAT_NR] = {
 	[FT_LAT_FRAG_STALL] = "fragmentation_stall",
 };
 
-void ft_hist_add(struct ft_hist *h, uint64_t us)
-{
-	int b = us ? 63 - __builtin_clzll(us) : 0;
-
-	if (b >= FT_HIST_BUCKETS)
-		b = FT_HIST_BUCKETS - 1;
-	h->bucket[b]++;
-	h->count++;
-	h->sum_us += us;
-	if (us > h->max_us)
-		h->max_us = us;
-}
-
-double ft_hist_mean(const struct ft_hist *h)
-{
-	return h->count ? (double)h->sum_us / (double)h->count : 0;
-}
-
-uint64_t ft_hist_percentile(const struct ft_hist *h, double p)
-{
-	uint64_t want, seen = 0;
-	int b;
-
-	if (!h->count)
-		return 0;
-	want = (uint64_t)((double)h->count * p / 100.0 + 0.999999);
-	if (want < 1)
-		want = 1;
-	for (b = 0; b < FT_HIST_BUCKETS; b++) {
-		seen += h->bucket[b];
-		if (seen >= want) {
-			uint64_t hi = (2ull << b) - 1;
-
-			return hi < h->max_us ? hi : h->max_us;
-		}
-	}
-	return h->max_us;
-}
-
 void ft_events_init(struct ft_events *ev, int pageblock_order)
 {
 	memset(ev, 0, sizeof(*ev));
@@ -128,6 +89,13 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	};
 }
 
+static void latency(struct ft_events *ev, enum ft_lat_source src, uint64_t us)
+{
+	ft_hist_add(&ev->lat[src], us);
+	if (ev->on_latency)
+		ev->on_latency(ev->on_latency_ctx, src, us);
+}
+
 /* Open-addressed by pid; a begin without an end is overwritten by the next one. */
 static struct ft_open_begin *slot(struct ft_open_begin *tab, int pid, bool create)
 {
@@ -168,7 +136,7 @@ static void end(struct ft_events *ev, enum ft_lat_source src, const struct ft_tr
 		ev->unpaired[src]++;
 		return;
 	}
-	ft_hist_add(&ev->lat[src], (r->ts - s->ts) / 1000);
+	latency(ev, src, (r->ts - s->ts) / 1000);
 	/* delete with backward shift so lookups of later entries still work */
 	i = (unsigned int)(s - ev->open[src]);
 	s->pid = 0;
@@ -204,7 +172,7 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 		extfrag(ev, r);
 		break;
 	case FT_EV_FRAG_STALL:
-		ft_hist_add(&ev->lat[FT_LAT_FRAG_STALL], r->u.stall.duration_us);
+		latency(ev, FT_LAT_FRAG_STALL, r->u.stall.duration_us);
 		break;
 	case FT_EV_COMPACT_BEGIN:
 		begin(ev, FT_LAT_COMPACTION, r);
@@ -270,24 +238,6 @@ void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
 	out[FT_M_KSWAPD_WAKE] = ev->by_kind[FT_EV_KSWAPD_WAKE];
 	out[FT_M_KCOMPACTD_WAKE] = ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE];
 	out[FT_M_FRAG_STALL] = ev->by_kind[FT_EV_FRAG_STALL];
-}
-
-void ft_hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b)
-{
-	int i;
-
-	out->count = a->count - b->count;
-	out->sum_us = a->sum_us - b->sum_us;
-	out->max_us = a->max_us;	/* an upper bound for the interval */
-	for (i = 0; i < FT_HIST_BUCKETS; i++)
-		out->bucket[i] = a->bucket[i] - b->bucket[i];
-	/* the interval's max: the top non-empty bucket's bound, capped by the overall max */
-	for (i = FT_HIST_BUCKETS - 1; i >= 0 && !out->bucket[i]; i--)
-		;
-	if (i >= 0 && ((2ull << i) - 1) < out->max_us)
-		out->max_us = (2ull << i) - 1;
-	if (i < 0)
-		out->max_us = 0;
 }
 
 int ft_events_top_pids(const struct ft_events *ev, struct ft_pid_count *out, int n)

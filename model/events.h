@@ -13,33 +13,15 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/hist.h"
 #include "model/mm.h"
 #include "model/tracedec.h"
 
-#define FT_HIST_BUCKETS	32	/* bucket b: [2^b, 2^(b+1)) us; bucket 0 also holds 0 */
 #define FT_EV_MT	8
 #define FT_EV_ZONES	64
 #define FT_EV_PIDS	512
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
-
-struct ft_hist {
-	uint64_t count;
-	uint64_t sum_us;
-	uint64_t max_us;
-	uint64_t bucket[FT_HIST_BUCKETS];
-};
-
-void ft_hist_add(struct ft_hist *h, uint64_t us);
-double ft_hist_mean(const struct ft_hist *h);
-/*
- * @a minus @b (a later and an earlier state of one histogram): the
- * interval's counts; max_us is the top non-empty bucket's bound, capped
- * by @a's max.
- */
-void ft_hist_sub(struct ft_hist *out, const struct ft_hist *a, const struct ft_hist *b);
-/* Upper bound (us) of the bucket holding the p-th percentile (0 < p <= 100). */
-uint64_t ft_hist_percentile(const struct ft_hist *h, double p);
 
 enum ft_lat_source {
 	FT_LAT_COMPACTION,	/* mm_compaction_begin -> end, per task */
@@ -88,6 +70,9 @@ struct ft_events {
 	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
 	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
 	void *on_fallback_ctx;
+	/* told every latency as it is counted (exact percentiles); may be NULL */
+	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
+	void *on_latency_ctx;
 	int nr_zones;
 	struct ft_zone_range zones[FT_EV_ZONES];
 

@@ -198,8 +198,15 @@ static void start_tracing(struct ft_session *s)
 		return;
 	if (ft_tracedec_init(&s->dec))
 		return;
-	ft_events_init(&s->events, s->sample.pageblock_order >= 0 ? s->sample.pageblock_order :
-		       s->sample.pageblock_order_fallback);
+	{
+		void (*on_latency)(void *, enum ft_lat_source, uint64_t) = s->events.on_latency;
+		void *ctx = s->events.on_latency_ctx;
+
+		ft_events_init(&s->events, s->sample.pageblock_order >= 0 ? s->sample.pageblock_order :
+			       s->sample.pageblock_order_fallback);
+		s->events.on_latency = on_latency;
+		s->events.on_latency_ctx = ctx;
+	}
 	s->events.on_fallback = mark_fallback;
 	s->events.on_fallback_ctx = s;
 	for (i = 0; i < FT_M_NR; i++)
@@ -466,6 +473,43 @@ static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
 	s->pending_err[src] = in->sub & FT_INPUT_ERR ? input_err(in) : 0;
 }
 
+/* This tick's stall latencies (the growth of events.lat since the last) into the ring. */
+static void push_lat_tick(struct ft_session *s, uint64_t now)
+{
+	struct ft_lat_tick *t = &s->lat_ring[s->lat_ring_n++ % FT_LAT_RING];
+	int i;
+
+	t->from_ns = s->ticks ? s->tick_t_ns : now;
+	t->to_ns = now;
+	for (i = 0; i < FT_LAT_NR; i++) {
+		ft_hist_sub(&t->h[i], &s->events.lat[i], &s->lat_prev[i]);
+		s->lat_prev[i] = s->events.lat[i];
+	}
+}
+
+double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src, double secs,
+			     struct ft_hist *out)
+{
+	uint64_t have = s->lat_ring_n < FT_LAT_RING ? s->lat_ring_n : FT_LAT_RING, i;
+	uint64_t newest = s->tick_t_ns, from = newest;
+
+	if (secs <= 0) {
+		*out = s->events.lat[src];
+		return s->ticks ? (double)(s->tick_t_ns - s->first_t_ns) / 1e9 : 0;
+	}
+	memset(out, 0, sizeof(*out));
+	for (i = 0; i < have; i++) {
+		const struct ft_lat_tick *t = &s->lat_ring[(s->lat_ring_n - 1 - i) % FT_LAT_RING];
+
+		/* a tick counts when it started within the window (a tenth of a tick's slack) */
+		if ((double)(newest - t->from_ns) > secs * 1e9 + (double)(t->to_ns - t->from_ns) / 10)
+			break;
+		ft_hist_merge(out, &t->h[src]);
+		from = t->from_ns;
+	}
+	return (double)(newest - from) / 1e9;
+}
+
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_raw raw = { .t_ns = in->t_ns };
@@ -490,6 +534,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	if (s->tracing) {
 		sync_events(s);
 		update_event_rates(s, in->t_ns);
+		push_lat_tick(s, in->t_ns);
 	}
 	if (in->len == 8)
 		memcpy(&rt, in->data, 8);
@@ -730,6 +775,8 @@ int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
 		s->dec.walked = ck->dec.walked;
 		s->events.on_fallback = mark_fallback;
 		s->events.on_fallback_ctx = s;
+		s->events.on_latency = keep.events.on_latency;
+		s->events.on_latency_ctx = keep.events.on_latency_ctx;
 		s->sample.zoneinfo.zones = keep.sample.zoneinfo.zones;
 		s->sample.zoneinfo.cap = keep.sample.zoneinfo.cap;
 		s->sample.buddy.zones = keep.sample.buddy.zones;

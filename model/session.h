@@ -37,6 +37,7 @@
 #define FT_SESSION_MAX_KNOBS	32
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
+#define FT_LAT_RING		60	/* ticks of stall histograms kept for windows */
 
 /*
  * A PROC or KNOB input's sub with this bit: the file could not be read,
@@ -109,6 +110,16 @@ struct ft_session {
 	struct ft_series ev_series[FT_M_NR];
 	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
 	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
+	/*
+	 * Stall latencies tick by tick, the newest FT_LAT_RING ticks (each
+	 * the histogram of (from_ns, to_ns]), for "the last 10 s" windows.
+	 */
+	struct ft_hist lat_prev[FT_LAT_NR];	/* events.lat at the last tick */
+	struct ft_lat_tick {
+		uint64_t from_ns, to_ns;
+		struct ft_hist h[FT_LAT_NR];
+	} lat_ring[FT_LAT_RING];
+	uint64_t lat_ring_n;			/* ticks ever pushed */
 
 	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
 	struct ft_pbmap map;
@@ -166,6 +177,15 @@ void ft_session_zone_extfrag_rate(const struct ft_session *s, int node, const ch
  * NULL without a sampler (or for a zone it did not see).
  */
 const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t zi_index);
+
+/*
+ * Stall latencies of @src over the ticks within the last @secs seconds
+ * (0: since the start) into @out.  Returns the seconds it covers: less
+ * than asked when the session, or the ring of FT_LAT_RING ticks, is
+ * shorter.
+ */
+double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src, double secs,
+			     struct ft_hist *out);
 
 /* Seconds between the newest tick and the last pagetypeinfo parse, -1 if never. */
 double ft_session_pti_age(const struct ft_session *s);

@@ -179,6 +179,55 @@ static void test_checkpoint(void **state)
 	ft_session_release(&s);
 }
 
+/* Stall windows: the last 10 s and 1 min from the tick ring, since the start from the total. */
+static void test_lat_window(void **state)
+{
+	static struct ft_session s;
+	static char buf[1 << 16];
+	struct ft_hist h;
+	uint64_t t, k, want;
+	size_t hl, n;
+	FILE *fp;
+
+	(void)state;
+	ft_session_init(&s);
+	hl = (size_t)snprintf(buf, sizeof(buf), "kmem/mm_page_alloc_extfrag\n");
+	fp = fopen("tests/fixtures/6.18-idle/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format", "r");
+	assert_non_null(fp);
+	n = fread(buf + hl, 1, sizeof(buf) - hl, fp);
+	fclose(fp);
+	apply(&s, FT_RR_TRACE_FMT, 0, 1, buf, hl + n);
+	assert_true(s.tracing);
+	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 10, &h) == 0);
+	assert_int_equal(h.count, 0);
+	/* tick k (at k s) brings k stalls of 10*k us, as the decoder would count them */
+	for (k = 1; k <= 100; k++) {
+		for (t = 0; t < k; t++)
+			ft_hist_add(&s.events.lat[FT_LAT_COMPACTION], 10 * k);
+		t = k * 1000000000ull;
+		apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	}
+	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 10, &h) == 10.0);
+	for (want = 0, k = 91; k <= 100; k++)
+		want += k;
+	assert_int_equal(h.count, want);
+	assert_int_equal(h.max_us, 1000);
+	assert_true(ft_hist_percentile(&h, 0.1) >= 910 && ft_hist_percentile(&h, 0.1) <= 910 + 910 / 16);
+	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 60, &h) == 60.0);
+	for (want = 0, k = 41; k <= 100; k++)
+		want += k;
+	assert_int_equal(h.count, want);
+	/* longer than the ring: what it holds, and says so */
+	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 3600, &h) == FT_LAT_RING);
+	assert_int_equal(h.count, want);
+	/* since the start: everything */
+	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 0, &h) == 99.0);
+	assert_int_equal(h.count, 5050);
+	assert_int_equal(ft_session_lat_window(&s, FT_LAT_RECLAIM, 10, &h) > 0, 1);
+	assert_int_equal(h.count, 0);
+	ft_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -186,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_audits_bounded),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_checkpoint),
+		cmocka_unit_test(test_lat_window),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

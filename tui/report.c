@@ -42,16 +42,87 @@ static const char *when(uint64_t rt_ns, char *b, size_t sz)
 	return b;
 }
 
-static void print_lat_line(const char *name, const struct ft_hist *h, bool present)
+/*
+ * @text after what is already on the line (which ends at column @indent - 1),
+ * wrapped at spaces to lines of at most @width columns, each further line
+ * indented by @indent.
+ */
+static void print_wrapped(int indent, int width, const char *text)
 {
+	int room = width - indent;
+
+	if (!*text)
+		printf("\n");
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (cut == 0)	/* one long word: cut it, not inside a UTF-8 character */
+				for (cut = room; cut > 1 && (text[cut] & 0xc0) == 0x80; cut--)
+					;
+		}
+		printf(" %.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			printf("%*s", indent - 1, "");
+	}
+}
+
+static void print_lat_line(const struct ft_report *rep, int src, bool present)
+{
+	struct ft_rep_lat l;
+
 	if (!present) {
-		printf("  %-20s absent on the recorded kernel\n", name);
+		printf("  %-19s absent on the recorded kernel\n", ft_lat_names[src]);
 		return;
 	}
-	printf("  %-20s %8llu %9.0f %8llu %8llu %9llu\n", name, (unsigned long long)h->count,
-	       ft_hist_mean(h), (unsigned long long)(h->count ? ft_hist_percentile(h, 50) + 1 : 0),
-	       (unsigned long long)(h->count ? ft_hist_percentile(h, 99) + 1 : 0),
-	       (unsigned long long)h->max_us);
+	if (ft_report_latency(rep, src, &rep->first, &rep->last, &l)) {
+		printf("  %-19s out of memory\n", ft_lat_names[src]);
+		return;
+	}
+	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", ft_lat_names[src],
+	       (unsigned long long)l.count, l.count ? l.mean_us : 0.0,
+	       (unsigned long long)l.p50_us, (unsigned long long)l.p90_us,
+	       (unsigned long long)l.p99_us, (unsigned long long)l.p999_us,
+	       (unsigned long long)l.max_us, l.exact ? "" : " ~");
+}
+
+/* One row per power of two: "[lo, hi) us  count  bar", the bar against the fullest row. */
+static void print_hist_rows(const char *name, const struct ft_hist *h)
+{
+	uint64_t row[FT_HIST_BUCKETS / FT_HIST_SUB + 1] = { 0 }, peak = 0;
+	int b, r, first = -1, last = -1, nrows = 0;
+
+	for (b = 0; b < (int)FT_HIST_BUCKETS; b++) {
+		r = b / (int)FT_HIST_SUB;
+		row[r] += h->bucket[b];
+		if (h->bucket[b]) {
+			if (first < 0)
+				first = r;
+			last = r;
+		}
+	}
+	if (last < 0)
+		return;
+	for (r = first; r <= last; r++)
+		if (row[r] > peak)
+			peak = row[r];
+	printf("  %s, us\n", name);
+	for (r = first; r <= last; r++, nrows++) {
+		uint64_t lo = ft_hist_bucket_lo((unsigned int)r * FT_HIST_SUB);
+		uint64_t hi = ft_hist_bucket_hi((unsigned int)r * FT_HIST_SUB + FT_HIST_SUB - 1);
+		int w = peak ? (int)((double)row[r] * 40 / (double)peak + 0.5) : 0;
+
+		if (row[r] && !w)
+			w = 1;
+		printf("    [%10llu, %10llu) %9llu %.*s\n", (unsigned long long)lo,
+		       (unsigned long long)hi, (unsigned long long)row[r], w,
+		       "########################################");
+	}
 }
 
 static void report_text(const struct ft_report *rep)
@@ -74,8 +145,8 @@ static void report_text(const struct ft_report *rep)
 	if (!l->tracing) {
 		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
 	} else {
-		printf("\nextfrag events     total %lld   below pageblock order %d (fragmenting) %lld   "
-		       "ownership changes %lld   lost %llu\n",
+		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
+		       "                   ownership changes %lld   lost %llu\n",
 		       (long long)(b[FT_RC_EXTFRAG] - a[FT_RC_EXTFRAG]), l->events.pageblock_order,
 		       (long long)(b[FT_RC_FRAGMENTING] - a[FT_RC_FRAGMENTING]),
 		       (long long)(b[FT_RC_OWNERSHIP] - a[FT_RC_OWNERSHIP]), (unsigned long long)l->lost);
@@ -126,28 +197,18 @@ static void report_text(const struct ft_report *rep)
 		}
 	}
 	if (l->tracing) {
-		printf("\nstalls (us)              count      mean     p50<     p99<       max\n");
+		printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
+		for (lat = 0; lat < FT_LAT_NR; lat++)
+			print_lat_line(rep, lat, rep->lat_present[lat]);
+		for (lat = 0; lat < FT_LAT_NR; lat++)
+			if (rep->raw_full[lat])
+				printf("  ~ %s: too many to keep, percentiles from the histogram "
+				       "(at most 6.25%% high)\n", ft_lat_names[lat]);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			struct ft_hist h;
 
 			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-			print_lat_line(ft_lat_names[lat], &h, rep->lat_present[lat]);
-		}
-		for (lat = 0; lat < FT_LAT_NR; lat++) {
-			struct ft_hist h;
-			int bk, last = -1;
-
-			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-			for (bk = 0; bk < FT_HIST_BUCKETS; bk++)
-				if (h.bucket[bk])
-					last = bk;
-			if (last < 0)
-				continue;
-			printf("  %s histogram:", ft_lat_names[lat]);
-			for (bk = 0; bk <= last; bk++)
-				printf(" <%llu:%llu", (unsigned long long)(2ull << bk),
-				       (unsigned long long)h.bucket[bk]);
-			printf("\n");
+			print_hist_rows(ft_lat_names[lat], &h);
 		}
 	}
 	printf("\ncontrol changes    %zu\n", rp->session.nr_audits);
@@ -157,12 +218,14 @@ static void report_text(const struct ft_report *rep)
 	for (i = 0; i < rp->session.nr_audits; i++) {
 		const struct ft_session_audit *au = &rp->session.audits[i];
 
-		printf("  %+8.1fs  %-7s %-9s %s\n", (double)((int64_t)au->t_ns - (int64_t)rep->first.t_ns) / 1e9,
-		       au->how, au->outcome, au->msg);
+		printf("  %+8.1fs  %-7.7s %-9.9s", (double)((int64_t)au->t_ns - (int64_t)rep->first.t_ns) / 1e9,
+		       au->how, au->outcome);
+		print_wrapped(31, 80, au->msg);
 	}
 	printf("\nintervals between changes\n");
-	printf("  %8s %8s %7s %10s %12s %9s %8s %8s %10s  %s\n", "from s", "to s", "boost", "extfrag",
-	       "fragmenting", "frag/s", "THP ok", "stalls", "compact us", "after");
+	printf("  %7s %7s %6s %8s %9s %8s %7s %7s %9s\n", "from s", "to s", "boost", "extfrag",
+	       "fragment", "frag/s", "THP ok", "stalls", "compact");
+	printf("  %7s %7s %6s %8s %9s %8s %7s %7s %9s\n", "", "", "", "", "", "", "", "", "mean us");
 	for (k = 0; k < rep->nr_iv; k++) {
 		const struct ft_rep_interval *iv = &rep->iv[k];
 		double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
@@ -174,36 +237,48 @@ static void report_text(const struct ft_report *rep)
 		fmt_pct(thp, sizeof(thp), pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 					      y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] +
 					      y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]));
-		printf("  %8.1f %8.1f %7lld %10lld %12lld %9.1f %8s %8lld %10.0f  %s\n",
+		printf("  %7.1f %7.1f %6lld %8lld %9lld %8.1f %7s %7lld %9.0f\n",
 		       secs(rep, iv->from.t_ns), secs(rep, iv->to.t_ns), (long long)iv->boost,
 		       (long long)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]),
 		       (long long)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]),
 		       d > 0 ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) / d : 0.0, thp,
-		       (long long)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]), ft_hist_mean(&h),
-		       iv->opened_by[0] ? iv->opened_by : "(start)");
+		       (long long)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]), ft_hist_mean(&h));
+		printf("  %7s after", "");
+		print_wrapped(16, 80, iv->opened_by[0] ? iv->opened_by : "(start)");
 	}
 }
 
-static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *h, bool present)
+static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, int src,
+		     const struct ft_rep_point *from, const struct ft_rep_point *to)
 {
-	int b, last = -1;
+	struct ft_rep_lat l;
+	struct ft_hist h;
+	unsigned int b;
 
-	if (!present) {
+	if (!rep->lat_present[src] || ft_report_latency(rep, src, from, to, &l)) {
 		ft_json_null(j, key);
 		return;
 	}
+	ft_hist_sub(&h, &to->lat[src], &from->lat[src]);
 	ft_json_obj_begin(j, key);
-	ft_json_u64(j, "count", h->count);
-	ft_json_double(j, "mean_us", h->count ? ft_hist_mean(h) : NAN);
-	ft_json_u64(j, "p50_us_below", h->count ? ft_hist_percentile(h, 50) + 1 : 0);
-	ft_json_u64(j, "p99_us_below", h->count ? ft_hist_percentile(h, 99) + 1 : 0);
-	ft_json_u64(j, "max_us", h->max_us);
-	for (b = 0; b < FT_HIST_BUCKETS; b++)
-		if (h->bucket[b])
-			last = b;
-	ft_json_arr_begin_inline(j, "buckets_us_below_pow2");
-	for (b = 0; b <= last; b++)
-		ft_json_u64(j, NULL, h->bucket[b]);
+	ft_json_u64(j, "count", l.count);
+	ft_json_double(j, "mean_us", l.count ? l.mean_us : NAN);
+	ft_json_u64(j, "p50_us", l.p50_us);
+	ft_json_u64(j, "p90_us", l.p90_us);
+	ft_json_u64(j, "p99_us", l.p99_us);
+	ft_json_u64(j, "p999_us", l.p999_us);
+	ft_json_u64(j, "max_us", l.max_us);
+	ft_json_bool(j, "exact", l.exact);
+	ft_json_arr_begin(j, "buckets");
+	for (b = 0; b < FT_HIST_BUCKETS; b++) {
+		if (!h.bucket[b])
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_u64(j, "lo_us", ft_hist_bucket_lo(b));
+		ft_json_u64(j, "hi_us", ft_hist_bucket_hi(b));
+		ft_json_u64(j, "count", h.bucket[b]);
+		ft_json_obj_end(j);
+	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 }
@@ -289,12 +364,8 @@ static void report_json(const struct ft_report *rep)
 	}
 	ft_json_arr_end(&j);
 	ft_json_obj_begin(&j, "latency");
-	for (lat = 0; lat < FT_LAT_NR; lat++) {
-		struct ft_hist h;
-
-		ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-		json_hist(&j, ft_lat_names[lat], &h, rep->lat_present[lat]);
-	}
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
 	for (k = 0; !l->map_err && k < (int)l->map.nr; k++) {
@@ -343,12 +414,10 @@ static void report_json(const struct ft_report *rep)
 		json_counters(&j, &iv->from, &iv->to);
 		json_boost(&j, rep, iv->boost_zone);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
-			struct ft_hist h;
 			char key[48];
 
-			ft_hist_sub(&h, &iv->to.lat[lat], &iv->from.lat[lat]);
 			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
-			json_hist(&j, key, &h, rep->lat_present[lat]);
+			json_lat(&j, key, rep, lat, &iv->from, &iv->to);
 		}
 		ft_json_obj_end(&j);
 	}
@@ -398,24 +467,24 @@ struct row {
 static void rows_of(const struct ft_report *r, double v[12])
 {
 	const int64_t *x = r->first.c, *y = r->last.c;
-	struct ft_hist hc, hr, hs;
+	struct ft_rep_lat lc, lr, ls;
 
-	ft_hist_sub(&hc, &r->last.lat[FT_LAT_COMPACTION], &r->first.lat[FT_LAT_COMPACTION]);
-	ft_hist_sub(&hr, &r->last.lat[FT_LAT_RECLAIM], &r->first.lat[FT_LAT_RECLAIM]);
-	ft_hist_sub(&hs, &r->last.lat[FT_LAT_FRAG_STALL], &r->first.lat[FT_LAT_FRAG_STALL]);
+	ft_report_latency(r, FT_LAT_COMPACTION, &r->first, &r->last, &lc);
+	ft_report_latency(r, FT_LAT_RECLAIM, &r->first, &r->last, &lr);
+	ft_report_latency(r, FT_LAT_FRAG_STALL, &r->first, &r->last, &ls);
 	v[0] = r->rp.session.tracing ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) : NAN;
 	v[1] = r->rp.session.tracing ? (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]) : NAN;
 	v[2] = pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 		   y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
 	v[3] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
 	v[4] = pct(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS], y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
-	v[5] = r->lat_present[FT_LAT_COMPACTION] && hc.count ? ft_hist_mean(&hc) : NAN;
-	v[6] = r->lat_present[FT_LAT_COMPACTION] && hc.count ? (double)ft_hist_percentile(&hc, 99) + 1 : NAN;
-	v[7] = r->lat_present[FT_LAT_RECLAIM] ? (double)hr.count : NAN;
-	v[8] = r->lat_present[FT_LAT_RECLAIM] && hr.count ? ft_hist_mean(&hr) : NAN;
-	v[9] = r->lat_present[FT_LAT_RECLAIM] && hr.count ? (double)ft_hist_percentile(&hr, 99) + 1 : NAN;
-	v[10] = r->lat_present[FT_LAT_FRAG_STALL] ? (double)hs.count : NAN;
-	v[11] = r->lat_present[FT_LAT_FRAG_STALL] && hs.count ? ft_hist_mean(&hs) : NAN;
+	v[5] = r->lat_present[FT_LAT_COMPACTION] && lc.count ? lc.mean_us : NAN;
+	v[6] = r->lat_present[FT_LAT_COMPACTION] && lc.count ? (double)lc.p99_us : NAN;
+	v[7] = r->lat_present[FT_LAT_RECLAIM] ? (double)lr.count : NAN;
+	v[8] = r->lat_present[FT_LAT_RECLAIM] && lr.count ? lr.mean_us : NAN;
+	v[9] = r->lat_present[FT_LAT_RECLAIM] && lr.count ? (double)lr.p99_us : NAN;
+	v[10] = r->lat_present[FT_LAT_FRAG_STALL] ? (double)ls.count : NAN;
+	v[11] = r->lat_present[FT_LAT_FRAG_STALL] && ls.count ? ls.mean_us : NAN;
 }
 
 static int run_compare(int argc, char **argv)
@@ -423,8 +492,8 @@ static int run_compare(int argc, char **argv)
 	static const char *const names[12] = {
 		"extfrag events < pageblock order", "extfrag events (all)", "THP fault success %",
 		"compaction stalls", "compaction success/stall %", "compaction latency mean us",
-		"compaction latency p99 us <", "direct reclaims", "direct reclaim mean us",
-		"direct reclaim p99 us <", "fragmentation stalls", "fragmentation stall mean us",
+		"compaction latency p99 us", "direct reclaims", "direct reclaim mean us",
+		"direct reclaim p99 us", "fragmentation stalls", "fragmentation stall mean us",
 	};
 	struct ft_optval v[1];
 	struct ft_report *a, *b;

@@ -184,26 +184,31 @@ static void json_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
 	ft_json_u64(j, "change_ownership", c->change_ownership);
 }
 
+/*
+ * A latency histogram: percentiles read from its log-linear buckets (at
+ * most 6.25% above the true value, "exact": false) and the non-empty
+ * buckets as {lo_us, hi_us, count}.
+ */
 static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *h)
 {
-	int b, last = -1;
+	unsigned int b;
 
 	ft_json_obj_begin(j, key);
 	ft_json_u64(j, "count", h->count);
 	ft_json_double(j, "mean_us", h->count ? ft_hist_mean(h) : NAN);
 	ft_json_u64(j, "p50_us", ft_hist_percentile(h, 50));
+	ft_json_u64(j, "p90_us", ft_hist_percentile(h, 90));
 	ft_json_u64(j, "p99_us", ft_hist_percentile(h, 99));
+	ft_json_u64(j, "p999_us", ft_hist_percentile(h, 99.9));
 	ft_json_u64(j, "max_us", h->max_us);
-	for (b = 0; b < FT_HIST_BUCKETS; b++)
-		if (h->bucket[b])
-			last = b;
-	/* power-of-two buckets: [lo_us, 2*lo_us), the first from 0 */
+	ft_json_bool(j, "exact", false);
 	ft_json_arr_begin(j, "buckets");
-	for (b = 0; b <= last; b++) {
-		ft_json_obj_begin(j, NULL);
-		j->inline_[j->depth] = true;
-		ft_json_u64(j, "lo_us", b ? 1ull << b : 0);
-		ft_json_u64(j, "hi_us", 2ull << b);
+	for (b = 0; b < FT_HIST_BUCKETS; b++) {
+		if (!h->bucket[b])
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_u64(j, "lo_us", ft_hist_bucket_lo(b));
+		ft_json_u64(j, "hi_us", ft_hist_bucket_hi(b));
 		ft_json_u64(j, "count", h->bucket[b]);
 		ft_json_obj_end(j);
 	}

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Stalls: one histogram per latency source (direct compaction, direct
- * reclaim, the fragmentation stall where the kernel has it), drawn as bars
- * over power-of-two microsecond buckets like the seed's stall table, with
- * count, mean, p50, p99 and max; then compaction outcomes.
+ * reclaim, the fragmentation stall where the kernel has it) over a window
+ * the operator picks (the last 10 s, the last minute, since the start; `v`
+ * switches, `r` starts counting again), drawn over log-linear microsecond
+ * buckets (model/hist.h) merged to fit the rows, with count, mean and
+ * percentiles read from the buckets; then compaction outcomes.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,42 +26,81 @@ static const char *const lat_title[FT_LAT_NR] = {
 	[FT_LAT_FRAG_STALL] = "fragmentation stall",
 };
 
+static const struct {
+	double secs;			/* 0: since the start */
+	const char *name;
+} windows[] = {
+	{ 10, "last 10 s" },
+	{ 60, "last 1 min" },
+	{ 0, "since start" },
+};
+#define NR_WINDOWS ((int)(sizeof(windows) / sizeof(windows[0])))
+
+#define BAR_FULL_MIN	20	/* a bar is full at the fullest row, or at 20 events if fewer */
+
+/* the view's own state: the window shown and the reset point */
+static int window;
+static bool have_base;
+static uint64_t base_t_ns;
+static struct ft_hist base[FT_LAT_NR];
+
+/* @src over the window; returns the seconds covered, *@since_reset when the reset cut it. */
+static double window_hist(const struct ft_session *ss, int src, struct ft_hist *out, bool *since_reset)
+{
+	double covered = ft_session_lat_window(ss, src, windows[window].secs, out);
+
+	*since_reset = false;
+	if (have_base && (double)(ss->tick_t_ns - base_t_ns) / 1e9 < covered) {
+		ft_hist_sub(out, &ss->events.lat[src], &base[src]);
+		covered = (double)(ss->tick_t_ns - base_t_ns) / 1e9;
+		*since_reset = true;
+	}
+	return covered;
+}
+
 /*
- * Header line, then one bar per bucket from the first to the last non-empty
- * one; when they do not fit in @rows - 1 lines, each line merges @step
- * adjacent buckets ([2^b, 2^(b+step)) us).
+ * Title, the figures, then one bar per row from the first to the last
+ * non-empty bucket; rows merge 2^k buckets (aligned) so they fit in
+ * @rows - 2 lines.  Returns the lines used.
  */
 static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h,
 		     uint64_t unpaired)
 {
-	int b, first = -1, last = -1, bar_w = COLS - 36, shown = 0, step, lines;
-	uint64_t peak = 0, merged[FT_HIST_BUCKETS];
+	uint64_t merged[FT_HIST_BUCKETS], peak = BAR_FULL_MIN;
+	int first = -1, last = -1, shown = 0, lines, bar_w = COLS - 33;
+	unsigned int b, step = 1;
+	char v[7][16];
 
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", title);
 	if (!h->count) {
-		ft_put(y, 30, ft_attr(FT_C_DIM), "no samples yet");
+		ft_put(y, 30, ft_attr(FT_C_DIM), "none in this window");
 		return 1;
 	}
-	ft_put(y, 30, A_NORMAL, "n %llu  mean %.0f  p50 <%llu  p99 <%llu  max %llu us",
-	       (unsigned long long)h->count, ft_hist_mean(h),
-	       (unsigned long long)ft_hist_percentile(h, 50) + 1,
-	       (unsigned long long)ft_hist_percentile(h, 99) + 1,
-	       (unsigned long long)h->max_us);
+	ft_fmt_count(v[0], sizeof(v[0]), (double)h->count, 5);
+	ft_fmt_count(v[1], sizeof(v[1]), ft_hist_mean(h), 5);
+	ft_fmt_count(v[2], sizeof(v[2]), (double)ft_hist_percentile(h, 50), 5);
+	ft_fmt_count(v[3], sizeof(v[3]), (double)ft_hist_percentile(h, 90), 5);
+	ft_fmt_count(v[4], sizeof(v[4]), (double)ft_hist_percentile(h, 99), 5);
+	ft_fmt_count(v[5], sizeof(v[5]), (double)ft_hist_percentile(h, 99.9), 5);
+	ft_fmt_count(v[6], sizeof(v[6]), (double)h->max_us, 5);
+	if (rows < 2)
+		return 1;
+	ft_put(y + 1, 2, A_NORMAL, "n %s  mean %s  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s us",
+	       v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	for (b = 0; b < FT_HIST_BUCKETS; b++) {
 		if (!h->bucket[b])
 			continue;
 		if (first < 0)
-			first = b;
-		last = b;
+			first = (int)b;
+		last = (int)b;
 	}
-	lines = rows - 1 - (unpaired ? 1 : 0);
+	lines = rows - 2 - (unpaired ? 1 : 0);
 	if (lines < 1)
-		return 1;
-	step = (last - first + lines) / lines;
-	if (step < 1)
-		step = 1;
-	for (b = first; b <= last; b += step) {
-		int k;
+		return 2;
+	while ((unsigned int)last / step - (unsigned int)first / step + 1 > (unsigned int)lines)
+		step *= 2;
+	for (b = (unsigned int)first / step * step; b <= (unsigned int)last; b += step) {
+		unsigned int k;
 
 		merged[shown] = 0;
 		for (k = b; k < b + step && k < FT_HIST_BUCKETS; k++)
@@ -69,24 +110,49 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 		shown++;
 	}
 	for (int i = 0; i < shown; i++) {
-		int lo_b = first + i * step, hi_b = lo_b + step;
+		unsigned int lo_b = (unsigned int)first / step * step + (unsigned int)i * step;
+		unsigned int hi_b = lo_b + step - 1 < FT_HIST_BUCKETS ? lo_b + step - 1 : FT_HIST_BUCKETS - 1;
 		int w = (int)((double)merged[i] / (double)peak * bar_w + 0.5);
 		char lo[16], hi[16], cnt[16];
 
-		ft_fmt_count(lo, sizeof(lo), lo_b ? (double)(1ull << lo_b) : 0, 6);
-		ft_fmt_count(hi, sizeof(hi), (double)(1ull << (hi_b < 63 ? hi_b : 63)), 6);
+		ft_fmt_count(lo, sizeof(lo), (double)ft_hist_bucket_lo(lo_b), 6);
+		ft_fmt_count(hi, sizeof(hi), (double)ft_hist_bucket_hi(hi_b), 6);
 		ft_fmt_count(cnt, sizeof(cnt), (double)merged[i], 7);
-		ft_put(y + 1 + i, 2, A_NORMAL, "[%6s, %6s) us %7s ", lo, hi, cnt);
+		ft_put(y + 2 + i, 2, merged[i] ? A_NORMAL : ft_attr(FT_C_DIM), "[%6s, %6s) us %7s ",
+		       lo, hi, cnt);
 		if (merged[i] && w < 1)
 			w = 1;
-		ft_bar(y + 1 + i, 34, w, ft_attr(FT_C_OK));
+		ft_bar(y + 2 + i, 33, w, ft_attr(FT_C_OK));
 	}
 	if (unpaired) {
-		ft_put(y + 1 + shown, 2, ft_attr(FT_C_DIM), "%llu end%s without a begin (or begin table full)",
+		ft_put(y + 2 + shown, 2, ft_attr(FT_C_DIM), "%llu end%s without a begin (or begin table full)",
 		       (unsigned long long)unpaired, unpaired > 1 ? "s" : "");
 		shown++;
 	}
-	return 1 + shown;
+	return 2 + shown;
+}
+
+static void draw_window_line(const struct ft_session *ss, int y)
+{
+	struct ft_hist h;
+	bool since_reset;
+	double covered = window_hist(ss, FT_LAT_COMPACTION, &h, &since_reset);
+	int i, x = 0;
+
+	ft_put(y, x, ft_attr(FT_C_DIM), "window");
+	x += 7;
+	for (i = 0; i < NR_WINDOWS; i++) {
+		ft_put(y, x, i == window ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM),
+		       i == window ? "[%s]" : " %s ", windows[i].name);
+		x += (int)strlen(windows[i].name) + 3;
+	}
+	if (since_reset)
+		ft_put(y, x, ft_attr(FT_C_WARN), "since reset: %.1f s", covered);
+	else if (windows[window].secs > 0 && covered + 0.05 < windows[window].secs)
+		ft_put(y, x, ft_attr(FT_C_DIM), "%.1f s so far", covered);
+	else
+		ft_put(y, x, ft_attr(FT_C_DIM), "%.1f s", covered);
+	ft_put(y, COLS - 22 > x + 24 ? COLS - 22 : x + 24, ft_attr(FT_C_DIM), "v window  r reset");
 }
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
@@ -101,27 +167,37 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		       ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
+	/* a replay sought back before the reset point: the reset no longer applies */
+	if (have_base && (ss->tick_t_ns < base_t_ns ||
+			  ev->lat[FT_LAT_COMPACTION].count < base[FT_LAT_COMPACTION].count))
+		have_base = false;
+	draw_window_line(ss, y);
+	y += 2;
 	{
 		int present = 0, absent = 0;
 
 		for (i = 0; i < FT_LAT_NR; i++)
 			present += ft_session_has_event(ss, lat_event[i]);
 		absent = FT_LAT_NR - present;
-		per = present ? (height - 2 - 2 * absent) / present - 1 : 0;
+		per = present ? (height - 4 - 2 * absent) / present : 0;
 	}
 	for (i = 0; i < FT_LAT_NR; i++) {
+		struct ft_hist h;
+		bool since_reset;
+
 		if (!ft_session_has_event(ss, lat_event[i])) {
 			ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", lat_title[i]);
 			ft_put(y, 30, ft_attr(FT_C_DIM), "absent on this kernel");
 			y += 2;
 			continue;
 		}
-		y += draw_hist(y, per - 1, lat_title[i], &ev->lat[i], ev->unpaired[i]) + 1;
+		window_hist(ss, i, &h, &since_reset);
+		y += draw_hist(y, per - 1, lat_title[i], &h, ev->unpaired[i]) + 1;
 	}
 	if (y >= top + height)
 		y = top + height - 1;
-	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction outcomes");
-	x = 21;
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction outcomes, since start");
+	x = 33;
 	for (i = 0; i < ev->nr_compact_status; i++) {
 		char buf[48];
 
@@ -132,16 +208,38 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y, x, A_NORMAL, "%s", buf);
 		x += (int)strlen(buf) + 2;
 	}
-	if (x == 21)
+	if (x == 33)
 		ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
 }
 
+static bool stalls_key(struct ft_ui *ui, int ch)
+{
+	switch (ch) {
+	case 'v':
+		window = (window + 1) % NR_WINDOWS;
+		return true;
+	case 'r':
+		memcpy(base, ui->s->events.lat, sizeof(base));
+		base_t_ns = ui->s->tick_t_ns;
+		have_base = true;
+		return true;
+	case 'R':
+		have_base = false;
+		return true;
+	}
+	return false;
+}
+
 static const char *const stalls_keys[][2] = {
+	{ "v", "window: last 10 s, last 1 min, since start" },
+	{ "r", "reset: count from now (every window)" },
+	{ "R", "undo the reset" },
 	{ NULL, NULL },
 };
 
 const struct ft_view ft_view_stalls = {
 	.name = "stalls",
 	.draw = stalls_draw,
+	.key = stalls_key,
 	.keys = stalls_keys,
 };

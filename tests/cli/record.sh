@@ -118,6 +118,19 @@ if [ -f "$S" ]; then
 		any(.intervals[]; .watermark_boost_factor == 15000)' "$tmp/s.json"
 	check "sample: fragmenting fallbacks add up over the intervals" jqe '
 		([.intervals[].extfrag_fragmenting] | add) == .totals.extfrag_fragmenting' "$tmp/s.json"
+	# exact percentiles: each is a recorded value's bucket, at its nearest rank
+	check "sample: exact stall percentiles agree with the buckets (nearest rank)" jqe '
+		[[.latency.compaction, .latency.direct_reclaim][] | . as $l |
+		 $l.exact and $l.count > 0 and ($l.buckets | map(.count) | add) == $l.count and
+		 $l.max_us >= $l.p999_us and $l.p999_us >= $l.p99_us and $l.p99_us >= $l.p90_us and
+		 $l.p90_us >= $l.p50_us and
+		 ([["p50_us", 50], ["p90_us", 90], ["p99_us", 99], ["p999_us", 99.9]][] as [$k, $p] |
+		  ($l.count * $p / 100 | ceil) as $rank | $l[$k] as $v |
+		  ([$l.buckets[] | select(.hi_us <= $v) | .count] | add // 0) < $rank and
+		  ([$l.buckets[] | select(.lo_us <= $v) | .count] | add) >= $rank and
+		  any($l.buckets[]; .lo_us <= $v and $v < .hi_us and .count > 0))] | all' "$tmp/s.json"
+	check "sample: the report text fits 80 columns" test \
+		"$("$FT" report "$S" | awk '{ if (length > m) m = length } END { print m }')" -le 80
 	"$FT" export "$S" --csv > "$tmp/s.csv"; rc=$?
 	check "export --csv: a header and one row per sample" test $rc = 0 -a \
 		"$(($(wc -l < "$tmp/s.csv") - 1))" = "$(jq .samples "$tmp/s.json")"

@@ -1,0 +1,50 @@
+#!/bin/bash
+# The stalls view through a terminal, on the repo's sample recording paused
+# at 30 s (compaction stalls under way): the window key switches the last
+# 10 s, the last minute and since the start, each with its own counts; the
+# reset key counts from now; the bars do not fill the width on a few events.
+# usage: stalls.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
+command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
+[ -f "$S" ] || { echo "FAIL sample recording $S missing"; exit 1; }
+TMPD=$(mktemp -d)
+SOCK=fragtop-stalls-$$
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+# the compaction count on the figures line under the title
+ncompact() { screen | awk '/^compaction \(begin->end\)/ { getline; if ($1 == "n") print $2 }'; }
+
+T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
+check "replay starts" wait_for 'REPLAY \['
+T send-keys -t ft ' '
+check "paused" wait_for PAUSED
+T send-keys -t ft T; sleep 0.3; T send-keys -t ft 30 Enter
+check "seek to 30 s" wait_for 'at 30\.[0-9] s \(tick'
+T send-keys -t ft 3
+check "stalls view: the last 10 s by default, a full window" wait_for '^window +\[last 10 s\] .* 10\.0 s '
+check "stalls view: log-linear rows (16 buckets a power of two)" wait_for '\[ +64, +80\) us'
+n10=$(ncompact)
+T send-keys -t ft v
+check "v: the last minute (30 s of it so far)" wait_for '\[last 1 min\] +since start +30\.[0-9] s so far'
+n60=$(ncompact)
+T send-keys -t ft v
+check "v: since the start" wait_for '\[since start\] 30\.[0-9] s '
+nall=$(ncompact)
+echo "compaction stalls: last 10 s $n10, last minute $n60, since start $nall"
+check "the windows count differently: 0 < 10 s < since start" test "${n10:-0}" -gt 0 -a "${n10:-0}" -lt "${nall:-0}"
+check "the minute holds the 30 s there are: = since start" test "${n60:-x}" = "${nall:-y}"
+T send-keys -t ft v
+check "v: back to the last 10 s" wait_for '\[last 10 s\]'
+T send-keys -t ft r
+check "r: counting from now" wait_for 'since reset: 0\.0 s'
+check "r: nothing yet" wait_for '^compaction \(begin->end\) +none in this window'
+T send-keys -t ft R
+check "R: the reset undone" wait_for '\[last 10 s\] .* 10\.0 s '
+# bars: the fullest row fills at most the width, a single event a sliver
+check "a single event is not a full bar" test -z "$(screen | grep -E '^  \[.*\) us +1 +█{8,}')"
+T send-keys -t ft q
+echo "stalls.sh: $fails failure(s)"
+[ $fails -eq 0 ]
