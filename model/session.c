@@ -350,6 +350,10 @@ static void apply_knob(struct ft_session *s, const struct ft_rec_record *in)
 		s->knobs[k].err = input_err(in);
 		return;
 	}
+	/* a value that changes (by fragtop or anyone else) marks the history */
+	if (!s->knobs[k].err && s->knobs[k].raw_len &&
+	    (s->knobs[k].raw_len != in->len || memcmp(s->knobs[k].raw, in->data, in->len)))
+		s->mark_pending = (uint8_t)(k + 1);
 	ft_knob_parse(&ft_knobs[k], (const char *)in->data, in->len, &s->knobs[k]);
 }
 
@@ -510,6 +514,81 @@ double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src,
 	return (double)(newest - from) / 1e9;
 }
 
+const char *const ft_zh_names[FT_ZH_NR] = {
+	[FT_ZH_FREE] = "free pages",
+	[FT_ZH_UNUSABLE] = "unusable index",
+	[FT_ZH_BOOST_PEAK] = "boost peak",
+	[FT_ZH_BOOSTED] = "boosted",
+	[FT_ZH_FRAG_RATE] = "fragmenting/s",
+};
+
+/* This tick's values into the history rings. */
+static void push_history(struct ft_session *s, uint64_t now)
+{
+	const struct ft_sample *sm = &s->sample;
+	size_t slot = s->history_n++ % FT_HISTORY_LEN, i;
+	int pbo = sm->pageblock_order, m;
+
+	for (i = 0; i < FT_BOOST_ZONES; i++)
+		for (m = 0; m < FT_ZH_NR; m++)
+			s->zone_history[i][m][slot] = NAN;
+	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++) {
+		const struct ft_zone *z = &sm->zones[i];
+		const struct ft_zi_zone *zi = z->zi;
+		float *h[FT_ZH_NR];
+		double fb, frag;
+
+		for (m = 0; m < FT_ZH_NR; m++)
+			h[m] = &s->zone_history[i][m][slot];
+		if (!zi)
+			continue;
+		*h[FT_ZH_FREE] = (float)zi->free;
+		if (z->bi && pbo >= 0 && pbo < sm->nr_orders)
+			*h[FT_ZH_UNUSABLE] = (float)z->unusable[pbo] / 1000.0f;
+		if (s->boost_nr && (int)i < s->boost_nr) {
+			*h[FT_ZH_BOOST_PEAK] = (float)s->boost[i].peak;
+			*h[FT_ZH_BOOSTED] = s->boost[i].samples ?
+				(float)s->boost[i].boosted / (float)s->boost[i].samples : 0;
+		} else if (zi->has & FT_ZI_BOOST) {
+			*h[FT_ZH_BOOST_PEAK] = (float)zi->boost;
+		}
+		ft_session_zone_extfrag_rate(s, zi->node, zi->name, &fb, &frag);
+		*h[FT_ZH_FRAG_RATE] = (float)frag;
+	}
+	s->stall_history[slot] = sm->has_prev ? (float)sm->rates.v[FT_RATE_COMPACT_STALL] : NAN;
+	s->history_t_ns[slot] = now;
+	s->history_mark[slot] = s->mark_pending;
+	s->mark_pending = 0;
+}
+
+void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
+			unsigned long back, int n, double *out, uint8_t *marks, uint64_t *t_ns)
+{
+	uint64_t have = s->history_n < FT_HISTORY_LEN ? s->history_n : FT_HISTORY_LEN;
+	int i;
+
+	for (i = 0; i < n; i++) {
+		/* out[n - 1] is @back ticks before the newest */
+		uint64_t age = back + (uint64_t)(n - 1 - i);
+		size_t slot;
+
+		if (age >= have || zi >= FT_BOOST_ZONES || m >= FT_ZH_NR) {
+			out[i] = NAN;
+			if (marks)
+				marks[i] = 0;
+			if (t_ns)
+				t_ns[i] = 0;
+			continue;
+		}
+		slot = (s->history_n - 1 - age) % FT_HISTORY_LEN;
+		out[i] = zi < 0 ? s->stall_history[slot] : s->zone_history[zi][m][slot];
+		if (marks)
+			marks[i] = s->history_mark[slot];
+		if (t_ns)
+			t_ns[i] = s->history_t_ns[slot];
+	}
+}
+
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_raw raw = { .t_ns = in->t_ns };
@@ -536,6 +615,9 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 		update_event_rates(s, in->t_ns);
 		push_lat_tick(s, in->t_ns);
 	}
+	/* a report (lean) reads no history */
+	if (!s->lean)
+		push_history(s, in->t_ns);
 	if (in->len == 8)
 		memcpy(&rt, in->data, 8);
 	if (!s->ticks) {

@@ -38,6 +38,7 @@
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
 #define FT_LAT_RING		60	/* ticks of stall histograms kept for windows */
+#define FT_HISTORY_LEN		600	/* ticks of per-zone history (10 minutes at 1 s) */
 
 /*
  * A PROC or KNOB input's sub with this bit: the file could not be read,
@@ -45,6 +46,18 @@
  * root", an absent knob "absent").
  */
 #define FT_INPUT_ERR	0x8000
+
+/* What the per-zone history follows, tick by tick. */
+enum ft_zh_metric {
+	FT_ZH_FREE,		/* free pages */
+	FT_ZH_UNUSABLE,		/* unusable free index at pageblock order, 0..1 */
+	FT_ZH_BOOST_PEAK,	/* the sampler's peak (pages), else the boost read at the tick */
+	FT_ZH_BOOSTED,		/* share of the tick boosted, 0..1 (the sampler's) */
+	FT_ZH_FRAG_RATE,	/* fragmenting fallbacks per second */
+	FT_ZH_NR
+};
+
+extern const char *const ft_zh_names[FT_ZH_NR];
 
 /* Facts about the watched host, from the HOST input. */
 struct ft_host_facts {
@@ -136,6 +149,20 @@ struct ft_session {
 	uint64_t boost_ticks;
 	bool boost_fresh;		/* a BOOST input since the last tick */
 
+	/*
+	 * History, the newest FT_HISTORY_LEN ticks: per zone (zoneinfo
+	 * order) the ft_zh_metric values, system-wide compaction stalls per
+	 * second, each tick's time, and the knob a tick changed (index + 1 in
+	 * ft_knobs[], 0 for none) so a chart marks control changes.  NAN
+	 * where a value was not known.
+	 */
+	float zone_history[FT_BOOST_ZONES][FT_ZH_NR][FT_HISTORY_LEN];
+	float stall_history[FT_HISTORY_LEN];
+	uint64_t history_t_ns[FT_HISTORY_LEN];
+	uint8_t history_mark[FT_HISTORY_LEN];
+	uint64_t history_n;		/* ticks pushed */
+	uint8_t mark_pending;		/* a knob changed since the last tick */
+
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
 	struct ft_session_name names[FT_SESSION_NAMES];
 
@@ -186,6 +213,16 @@ const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t 
  */
 double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src, double secs,
 			     struct ft_hist *out);
+
+/*
+ * @n values of a history (zone @zi's @m, or with @zi -1 compaction stalls
+ * per second) ending @back ticks before the newest, oldest first, into
+ * @out; NAN before the history starts.  @marks (may be NULL) gets the
+ * ticks' knob marks and @t_ns (may be NULL) their times (0 before the
+ * start).
+ */
+void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
+			unsigned long back, int n, double *out, uint8_t *marks, uint64_t *t_ns);
 
 /* Seconds between the newest tick and the last pagetypeinfo parse, -1 if never. */
 double ft_session_pti_age(const struct ft_session *s);

@@ -7,6 +7,7 @@
  * changes are bounded, and a checkpoint restores the same state.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -228,6 +229,64 @@ static void test_lat_window(void **state)
 	ft_session_release(&s);
 }
 
+/* History: one value per tick per zone, NAN before the start, knob changes marked. */
+static void test_history(void **state)
+{
+	static struct ft_session s;
+	double v[4];
+	uint8_t mk[4];
+	uint64_t t[4], t3 = 3000000000ull;
+	size_t i;
+	int normal = -1;
+
+	(void)state;
+	ft_session_init(&s);
+	apply(&s, FT_RR_HOST, 0, 1, "hostname=h\npageblock_order=9\n", 29);
+	tick(&s, 1000000000);
+	tick(&s, 2000000000);
+	apply(&s, FT_RR_KNOB, 0, t3, "0\n", 2);	/* the boost factor 15000 -> 0 */
+	apply(&s, FT_RR_TICK, 0, t3, &t3, 8);
+	for (i = 0; i < s.sample.nr_zones; i++)
+		if (!strcmp(s.sample.zones[i].zi->name, "Normal"))
+			normal = (int)i;
+	assert_true(normal >= 0);
+	ft_session_history(&s, normal, FT_ZH_FREE, 0, 4, v, mk, t);
+	assert_true(isnan(v[0]));
+	assert_int_equal(t[0], 0);
+	for (i = 1; i < 4; i++) {
+		assert_true(v[i] == (double)s.sample.zones[normal].zi->free);
+		assert_int_equal(t[i], i * 1000000000ull);
+	}
+	assert_int_equal(mk[1], 0);	/* the first value is no change */
+	assert_int_equal(mk[2], 0);	/* nor the same one again */
+	assert_int_equal(mk[3], 1);	/* ft_knobs[0] changed in the third tick */
+	ft_session_history(&s, normal, FT_ZH_UNUSABLE, 0, 1, v, NULL, NULL);
+	assert_true(v[0] >= 0 && v[0] <= 1);
+	assert_true(fabs(v[0] - s.sample.zones[normal].unusable[9] / 1000.0) < 1e-6);
+	/* one tick back: the second tick, unmarked */
+	ft_session_history(&s, normal, FT_ZH_FREE, 1, 1, v, mk, t);
+	assert_int_equal(t[0], 2000000000ull);
+	assert_int_equal(mk[0], 0);
+	/* no sampler, no trace: share boosted and fallback rate unknown */
+	ft_session_history(&s, normal, FT_ZH_BOOSTED, 0, 1, v, NULL, NULL);
+	assert_true(isnan(v[0]));
+	ft_session_history(&s, normal, FT_ZH_FRAG_RATE, 0, 1, v, NULL, NULL);
+	assert_true(isnan(v[0]));
+	/* the ring wraps: the newest FT_HISTORY_LEN ticks stay */
+	for (i = 4; i < FT_HISTORY_LEN + 10; i++) {
+		uint64_t tt = i * 1000000000ull;
+
+		apply(&s, FT_RR_TICK, 0, tt, &tt, 8);
+	}
+	ft_session_history(&s, normal, FT_ZH_FREE, FT_HISTORY_LEN - 2, 2, v, NULL, t);
+	assert_false(isnan(v[0]) || isnan(v[1]));
+	ft_session_history(&s, normal, FT_ZH_FREE, FT_HISTORY_LEN - 1, 2, v, NULL, t);
+	assert_true(isnan(v[0]) && !isnan(v[1]));	/* one past the oldest kept */
+	ft_session_history(&s, FT_BOOST_ZONES, FT_ZH_FREE, 0, 1, v, NULL, NULL);
+	assert_true(isnan(v[0]));
+	ft_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -236,6 +295,7 @@ int main(void)
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_lat_window),
+		cmocka_unit_test(test_history),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

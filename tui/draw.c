@@ -174,6 +174,46 @@ void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max)
 	}
 }
 
+void ft_spark(int y, int x, const double *v, int n, double lo, double hi,
+	      const uint8_t *marks, int cursor)
+{
+	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
+		"\u2585", "\u2586", "\u2587", "\u2588" };
+	static const char ascii[] = " .:-=+*#%";
+	int i;
+
+	if (y < 0 || y >= LINES)
+		return;
+	for (i = 0; i < n && x + i < COLS; i++) {
+		unsigned int attr = A_NORMAL;
+		int level = 0;
+
+		if (!isnan(v[i])) {
+			if (hi > lo)
+				level = (int)ceil((v[i] - lo) / (hi - lo) * 8);
+			else
+				level = v[i] > 0 ? 4 : 0;
+			level = level < 0 ? 0 : level > 8 ? 8 : level;
+		} else {
+			attr = ft_attr(FT_C_DIM);
+		}
+		if (marks && marks[i])
+			attr = ft_attr(FT_C_WARN) | A_BOLD;
+		if (i == cursor)
+			attr |= A_REVERSE;
+		attron((int)attr);
+		if (marks && marks[i] && !level)
+			mvaddch(y, x + i, '|');
+		else if (isnan(v[i]))
+			mvaddch(y, x + i, ' ');
+		else if (utf8())
+			mvaddstr(y, x + i, blocks[level]);
+		else
+			mvaddch(y, x + i, (chtype)ascii[level]);
+		attroff((int)attr);
+	}
+}
+
 void ft_bar(int y, int x, int w, unsigned int attr)
 {
 	int i;

@@ -40,6 +40,14 @@ struct ft_series;
 
 /* A sparkline of the newest @w values of @s (oldest left), scaled to @max. */
 void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max);
+/*
+ * A sparkline of @n values (oldest left) scaled from @lo (empty) to @hi
+ * (full); NaN is blank.  Columns whose @marks entry (may be NULL) is set
+ * are drawn highlighted, a '|' where the value is empty (a control
+ * change); column @cursor (-1: none) in reverse.
+ */
+void ft_spark(int y, int x, const double *v, int n, double lo, double hi,
+	      const uint8_t *marks, int cursor);
 /* A horizontal bar of @w cells. */
 void ft_bar(int y, int x, int w, unsigned int attr);
 

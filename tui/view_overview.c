@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/frag.h"
+#include "tui/chart.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -76,6 +77,29 @@ static void draw_rates(struct ft_ui *ui, int y)
 	put_rate(y + 2, 1, "direct", r->v[FT_RATE_PGSCAN_DIRECT]);
 	put_rate(y + 2, 2, "stalls", r->v[FT_RATE_ALLOCSTALL]);
 	put_rate(y + 2, 3, "kcompactd", r->v[FT_RATE_COMPACT_DAEMON_WAKE]);
+	/* wide: compaction stalls/s over time beside them */
+	if (COLS >= 110)
+		ft_chart_row(ui->s, y, RATE_X + 4 * RATE_W + 2, COLS - (RATE_X + 4 * RATE_W + 2),
+			     FT_CHART_STALLS, FT_ZH_FREE, 0, -1);
+}
+
+/*
+ * History under a zone's block: one chart a line (@lines 5), or two a
+ * line (@lines 3, wide terminals).
+ */
+static void draw_zone_history(struct ft_ui *ui, int y, int lines, int zi)
+{
+	static const enum ft_zh_metric order[] = {
+		FT_ZH_UNUSABLE, FT_ZH_FREE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED, FT_ZH_FRAG_RATE,
+	};
+	int i, half = (COLS - 2) / 2;
+
+	for (i = 0; i < (int)(sizeof(order) / sizeof(order[0])); i++) {
+		if (lines == 5)
+			ft_chart_row(ui->s, y + i, 2, COLS - 2, zi, order[i], 0, -1);
+		else
+			ft_chart_row(ui->s, y + i / 2, 2 + (i % 2) * half, half - 1, zi, order[i], 0, -1);
+	}
 }
 
 static void draw_ruler(struct ft_ui *ui, int y)
@@ -284,7 +308,7 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 static void overview_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_sample *s = &ui->s->sample;
-	int y = top, shown = 0, skipped = 0, total = nr_populated(s);
+	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block;
 	size_t i;
 
 	if (height < RATE_LINES + 1) {
@@ -296,6 +320,12 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 	y += RATE_LINES;
 	if (first_zone > total - 1)
 		first_zone = total > 0 ? total - 1 : 0;
+	/* history under each zone when every zone from the first shown still fits */
+	if (RATE_LINES + (total - first_zone) * (ZONE_LINES + 5) <= height)
+		hist = 5;
+	else if (COLS >= 120 && RATE_LINES + (total - first_zone) * (ZONE_LINES + 3) <= height)
+		hist = 3;
+	block = ZONE_LINES + hist;
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
 		int room = top + height - y;
@@ -309,7 +339,9 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 		if (room < 2)
 			break;
 		draw_zone(ui, y, room < ZONE_LINES - 1 ? room : ZONE_LINES - 1, z);
-		y += ZONE_LINES;
+		if (hist)
+			draw_zone_history(ui, y + ZONE_LINES - 1, hist, (int)i);
+		y += block;
 		shown++;
 	}
 	if (!s->nr_zones)

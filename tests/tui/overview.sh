@@ -75,6 +75,9 @@ check "... and the fixture is untouched" test "$(cat $ROOT/proc/sys/vm/watermark
 T send-keys -t ft Tab
 check "Tab: map view; a tree without kpageflags says so" wait_for 'kpageflags: absent'
 T send-keys -t ft Tab
+check "Tab: history view, the time axis" wait_for '^time '
+check "history view: zones charted, scrollable" wait_for 'zones 1-2 of 5 \(j/k\)'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'

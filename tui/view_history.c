@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * History: per zone, the session's last FT_HISTORY_LEN ticks of unusable
+ * index, free pages, boost (peak and share boosted) and fragmenting
+ * fallbacks/s, plus the system's compaction stalls/s, as sparklines on one
+ * time axis with control changes marked.  A time cursor (Left/Right) reads
+ * every chart at one tick and names the change there; [ ] page through the
+ * ring.  The same in replay: the history is the session's.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "tui/chart.h"
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+#define ZONE_ROWS	(1 + FT_ZH_NR)	/* title and charts */
+
+/* the view's own state: ticks back from the newest, the cursor column, the first zone */
+static unsigned long back;
+static int cursor = -1;
+static int first_zone;
+
+static int chart_w(void)
+{
+	int w = COLS - 2 - FT_CHART_LABEL - FT_CHART_VALUE;
+
+	return w < 4 ? 4 : w > 1024 ? 1024 : w;
+}
+
+static unsigned long kept(const struct ft_session *s)
+{
+	return s->history_n < FT_HISTORY_LEN ? (unsigned long)s->history_n : FT_HISTORY_LEN;
+}
+
+/* The control change at tick time @t (the audit within the tick), or the knob. */
+static void describe_mark(const struct ft_session *s, uint8_t mark, uint64_t t0, uint64_t t1,
+			  char *buf, size_t sz)
+{
+	size_t i;
+
+	for (i = s->nr_audits; i-- > 0;) {
+		const struct ft_session_audit *a = &s->audits[i];
+
+		if (a->t_ns > t0 && a->t_ns <= t1 && !strcmp(a->outcome, "ok")) {
+			snprintf(buf, sz, "%s %s -> %s (%s)", a->knob, a->old, a->new, a->how);
+			return;
+		}
+	}
+	snprintf(buf, sz, "%s changed (outside fragtop)",
+		 mark <= ft_knobs_nr ? ft_knobs[mark - 1].name : "a knob");
+}
+
+static void draw_axis(const struct ft_session *s, int y, int w)
+{
+	static double v[1024];
+	static uint8_t marks[1024];
+	static uint64_t t[1024];
+	int x0 = 2 + FT_CHART_LABEL, i, c = cursor >= 0 ? cursor : w - 1;
+	char what[256] = "", when[64] = "";
+
+	ft_session_history(s, FT_CHART_STALLS, FT_ZH_FREE, back, w, v, marks, t);
+	/* the span and the cursor's tick */
+	for (i = 0; i < w && !t[i]; i++)
+		;
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "time");
+	for (int k = 0; k < w; k++)
+		if (marks[k])
+			ft_put(y, x0 + k, ft_attr(FT_C_WARN) | A_BOLD, "v");
+	/* the span's ends over the marks (the charts below keep them) */
+	if (i < w) {
+		ft_put(y, x0 + i, ft_attr(FT_C_DIM), "%+.0f s", (double)((int64_t)t[i] - (int64_t)s->first_t_ns) / 1e9);
+		ft_put(y, x0 + w - 8, ft_attr(FT_C_DIM), "%+7.0f s", (double)((int64_t)t[w - 1] - (int64_t)s->first_t_ns) / 1e9);
+	}
+	if (t[c]) {
+		uint64_t rt = s->first_rt_ns ? s->first_rt_ns + (t[c] - s->first_t_ns) : 0;
+		time_t sec = (time_t)(rt / 1000000000ull);
+		struct tm tm;
+
+		if (rt && localtime_r(&sec, &tm))
+			strftime(when, sizeof(when), " %H:%M:%S", &tm);
+		if (marks[c])
+			describe_mark(s, marks[c], c > 0 ? t[c - 1] : 0, t[c], what, sizeof(what));
+		ft_put(y + 1, 0, A_NORMAL, "%s %+.1f s%s%s%s", cursor >= 0 ? "cursor" : "newest",
+		       (double)((int64_t)t[c] - (int64_t)s->first_t_ns) / 1e9, when,
+		       what[0] ? "  change: " : "", what);
+	} else {
+		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "no history at the cursor");
+	}
+}
+
+static void history_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_session *s = ui->s;
+	const struct ft_sample *sm = &s->sample;
+	int w = chart_w(), y = top, shown = 0, skipped = 0, total = 0;
+	size_t i;
+
+	if (back + (unsigned long)w > kept(s))
+		back = kept(s) > (unsigned long)w ? kept(s) - (unsigned long)w : 0;
+	if (cursor >= w)
+		cursor = w - 1;
+	draw_axis(s, y, w);
+	ft_chart_row(s, y + 2, 2, COLS - 2, FT_CHART_STALLS, FT_ZH_FREE, back, cursor);
+	y += 4;
+	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++)
+		total += ft_zi_populated(sm->zones[i].zi);
+	if (first_zone > total - 1)
+		first_zone = total > 0 ? total - 1 : 0;
+	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++) {
+		const struct ft_zi_zone *zi = sm->zones[i].zi;
+		int m;
+
+		if (!ft_zi_populated(zi))
+			continue;
+		if (skipped < first_zone) {
+			skipped++;
+			continue;
+		}
+		if (y + ZONE_ROWS > top + height)
+			break;
+		ft_put(y, 0, A_BOLD, "N%d %s", zi->node, zi->name);
+		for (m = 0; m < FT_ZH_NR; m++)
+			ft_chart_row(s, y + 1 + m, 2, COLS - 2, (int)i, (enum ft_zh_metric)m, back, cursor);
+		y += ZONE_ROWS + 1;
+		shown++;
+	}
+	ui->scroll_info[0] = '\0';
+	if (skipped || skipped + shown < total)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "zones %d-%d of %d (j/k)",
+			 skipped + 1, skipped + shown, total);
+}
+
+static bool history_key(struct ft_ui *ui, int ch)
+{
+	int w = chart_w();
+	unsigned long have = kept(ui->s), page = (unsigned long)w / 2;
+
+	switch (ch) {
+	case KEY_LEFT:
+		if (cursor < 0)
+			cursor = w - 1;
+		if (cursor > 0 && (back + (unsigned long)(w - cursor) < have))
+			cursor--;
+		else if (back + (unsigned long)w < have)
+			back++;
+		return true;
+	case KEY_RIGHT:
+		if (cursor >= 0 && cursor < w - 1)
+			cursor++;
+		else if (back > 0)
+			back--;
+		return true;
+	case '[':
+		back = back + page + (unsigned long)w <= have ? back + page :
+			have > (unsigned long)w ? have - (unsigned long)w : 0;
+		return true;
+	case ']':
+		back = back > page ? back - page : 0;
+		return true;
+	case KEY_END:
+		back = 0;
+		cursor = -1;
+		return true;
+	case KEY_HOME:
+		back = have > (unsigned long)w ? have - (unsigned long)w : 0;
+		cursor = have >= (unsigned long)w ? 0 : w - (int)have;	/* the oldest kept */
+		return true;
+	case 'j':
+	case KEY_DOWN:
+		first_zone++;
+		return true;
+	case 'k':
+	case KEY_UP:
+		if (first_zone > 0)
+			first_zone--;
+		return true;
+	}
+	return false;
+}
+
+static const char *const history_keys[][2] = {
+	{ "Left Right", "move the time cursor (every chart read at one tick)" },
+	{ "[ ]", "half a screen back / forward in time" },
+	{ "Home End", "the oldest tick kept / now (cursor off)" },
+	{ "j k Up Down", "scroll zones" },
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_history = {
+	.name = "history",
+	.draw = history_draw,
+	.key = history_key,
+	.keys = history_keys,
+};
