@@ -143,32 +143,57 @@ static void on_page(void *ctx, int cpu, const void *buf, size_t len)
 	emit(l, FT_RR_TRACE_PAGE, (uint16_t)cpu, ft_now_ns(), buf, len);
 }
 
+static void emit_name(struct ft_live *l, int pid, const char *comm, uint16_t sub, uint64_t now)
+{
+	uint8_t rec[4 + 31];
+	size_t n = strnlen(comm, 31);
+
+	memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
+	memcpy(rec + 4, comm, n);
+	emit(l, FT_RR_NAME, sub, now, rec, 4 + n);
+}
+
 /*
- * Name the pids the events named, while they live: a NAME input when a
- * pid is new or its command changed (a reused pid).
+ * Name the processes the events named, while they live: a NAME input for
+ * every row without a command.  One already gone is said to have exited.
  */
 static void name_pids(struct ft_live *l)
 {
-	const struct ft_events *ev = &l->session.events;
+	const struct ft_procs *t = &l->session.events.procs;
 	uint64_t now = ft_now_ns();
 	int i;
 
-	for (i = 0; i < ev->nr_pids && i < FT_EV_PIDS; i++) {
-		int pid = ev->pids[i].pid;
-		const char *comm = ft_procname_get(&l->procname, pid);
-		uint8_t rec[4 + 31];
-		size_t n;
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_proc *p = &t->p[i];
+		const char *comm;
 
-		if (!strcmp(comm, "?") || pid <= 0)
+		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
 			continue;
-		if (l->named[i] == pid && !strcmp(l->named_comm[i], comm))
+		comm = ft_procname_get(&l->procname, p->pid);
+		if (strcmp(comm, "?"))
+			emit_name(l, p->pid, comm, 0, now);
+		else
+			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
+	}
+}
+
+/*
+ * Once a tick: processes that have exited since are said so (NAME with
+ * FT_NAME_EXITED), so their rows are marked and a reused pid starts a new
+ * one; the name cache forgets them.
+ */
+static void reap_pids(struct ft_live *l)
+{
+	const struct ft_procs *t = &l->session.events.procs;
+	uint64_t now = ft_now_ns();
+	int i, pid;
+
+	for (i = 0; i < t->nr; i++) {
+		pid = t->p[i].pid;
+		if (t->p[i].exited || pid <= 0 || !kill(pid, 0) || errno != ESRCH)
 			continue;
-		l->named[i] = pid;
-		snprintf(l->named_comm[i], sizeof(l->named_comm[i]), "%s", comm);
-		n = strnlen(comm, 31);
-		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
-		memcpy(rec + 4, comm, n);
-		emit(l, FT_RR_NAME, 0, now, rec, 4 + n);
+		ft_procname_forget(&l->procname, pid);
+		emit_name(l, pid, "", FT_NAME_EXITED, now);
 	}
 }
 
@@ -335,6 +360,7 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 	if (l->tracing) {
 		uint64_t lost = lost_now(l);
 
+		reap_pids(l);
 		emit(l, FT_RR_TRACE_LOST, 0, raw.t_ns, &lost, sizeof(lost));
 	}
 	if (l->boost_hz) {

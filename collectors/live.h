@@ -47,8 +47,6 @@ struct ft_live {
 	bool tracing;
 	/* names of the processes behind events, taken while they live */
 	struct ft_procname procname;
-	int named[FT_EV_PIDS];		/* pids whose NAME input was given */
-	char named_comm[FT_EV_PIDS][32];
 
 	/*
 	 * The boost sampler: each zone's boost read from zoneinfo boost_hz

@@ -40,3 +40,11 @@ const char *ft_procname_get(struct ft_procname *pn, int pid)
 		 PIDS_VAL(0, str, f->stacks[0], pn->info));
 	return pn->cache[h].comm;
 }
+
+void ft_procname_forget(struct ft_procname *pn, int pid)
+{
+	unsigned int h = (unsigned int)pid % FT_PROCNAME_CACHE;
+
+	if (pn->cache[h].pid == pid)
+		pn->cache[h].pid = 0;
+}

@@ -25,5 +25,7 @@ int ft_procname_init(struct ft_procname *pn);
 void ft_procname_release(struct ft_procname *pn);
 /* The command of @pid, "?" if unknown; the string lives in @pn. */
 const char *ft_procname_get(struct ft_procname *pn, int pid);
+/* @pid has exited: a later process with its number is looked up afresh. */
+void ft_procname_forget(struct ft_procname *pn, int pid);
 
 #endif

@@ -166,6 +166,9 @@ int ft_report_build(struct ft_report *rep, const char *path)
 			rep->iv[0].from = now;
 			rep->iv[0].boost = rep->boost_first;
 			rep->nr_iv = 1;
+			rep->procs_first = malloc(sizeof(*rep->procs_first));
+			if (rep->procs_first)
+				*rep->procs_first = rep->rp.session.events.procs;
 			prev = now;
 			seen = rep->rp.session.nr_audits;
 			for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
@@ -217,6 +220,11 @@ int ft_report_build(struct ft_report *rep, const char *path)
 	}
 	point(rep, &rep->last);
 	rep->iv[rep->nr_iv - 1].to = rep->last;
+	if (rep->rp.session.tracing && rep->procs_first) {
+		rep->procs = malloc(sizeof(*rep->procs));
+		if (rep->procs)
+			ft_procs_sub(rep->procs, &rep->rp.session.events.procs, rep->procs_first);
+	}
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		rep->lat_present[lat] = rep->rp.session.tracing &&
 			ft_session_has_event(&rep->rp.session, lat == FT_LAT_COMPACTION ? FT_EV_COMPACT_END :
@@ -230,6 +238,8 @@ void ft_report_release(struct ft_report *rep)
 
 	for (i = 0; i < FT_LAT_NR; i++)
 		free(rep->raw[i]);
+	free(rep->procs);
+	free(rep->procs_first);
 	ft_replay_close(&rep->rp);
 }
 

@@ -57,6 +57,9 @@ struct ft_report {
 	 * past FT_REP_MAX_RAW a source, raw_full is set and the figures come
 	 * from the histogram (within 6.25%).
 	 */
+	/* per process from the first tick to the last (ft_procs_sub); NULL without tracing */
+	struct ft_procs *procs;
+	struct ft_procs *procs_first;	/* the table at the first tick */
 	uint32_t *raw[FT_LAT_NR];
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
 	bool raw_full[FT_LAT_NR];

@@ -201,6 +201,12 @@ int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst)
 		return errno ? -errno : -EIO;
+	/*
+	 * CLOCK_MONOTONIC timestamps, the clock of every other input, so an
+	 * event's age is now minus its time.  Kernels without "mono" keep
+	 * "local" (sched_clock, also counting from boot).
+	 */
+	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
 	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
 		err = errno ? -errno : -EIO;
 		goto out_destroy;

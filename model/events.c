@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/events.h"
 
+#include <stdio.h>
 #include <string.h>
 
 const char *const ft_lat_names[FT_LAT_NR] = {
@@ -13,6 +14,7 @@ void ft_events_init(struct ft_events *ev, int pageblock_order)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->pageblock_order = pageblock_order;
+	ft_procs_init(&ev->procs);
 }
 
 void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n)
@@ -39,24 +41,6 @@ static int zone_of(const struct ft_events *ev, uint64_t pfn)
 	return -1;
 }
 
-static void count_pid(struct ft_events *ev, int pid, bool fragmenting)
-{
-	int i;
-
-	for (i = 0; i < ev->nr_pids; i++)
-		if (ev->pids[i].pid == pid)
-			break;
-	if (i == ev->nr_pids) {
-		if (ev->nr_pids == FT_EV_PIDS) {
-			ev->pids_other++;
-			return;
-		}
-		ev->pids[ev->nr_pids++] = (struct ft_pid_count){ .pid = pid };
-	}
-	ev->pids[i].count++;
-	ev->pids[i].fragmenting += fragmenting;
-}
-
 static void add_counts(struct ft_extfrag_counts *c, bool frag, bool own)
 {
 	c->total++;
@@ -77,7 +61,11 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	if (e->alloc_mt >= 0 && e->alloc_mt < FT_EV_MT &&
 	    e->fallback_mt >= 0 && e->fallback_mt < FT_EV_MT)
 		ev->pair[e->alloc_mt][e->fallback_mt]++;
-	count_pid(ev, r->pid, frag);
+	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_EXTFRAG, 1);
+	if (frag)
+		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_FRAGMENTING, 1);
+	if (own)
+		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_OWNERSHIP, 1);
 	if (ev->on_fallback)
 		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
 	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
@@ -89,9 +77,19 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	};
 }
 
-static void latency(struct ft_events *ev, enum ft_lat_source src, uint64_t us)
+/* the process counters of a latency source: count, then time */
+static const enum ft_proc_col lat_col[FT_LAT_NR] = {
+	[FT_LAT_COMPACTION] = FT_PC_COMPACTION,
+	[FT_LAT_RECLAIM] = FT_PC_RECLAIM,
+	[FT_LAT_FRAG_STALL] = FT_PC_FRAG_STALL,
+};
+
+static void latency(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r,
+		    uint64_t us)
 {
 	ft_hist_add(&ev->lat[src], us);
+	ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src], 1);
+	ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src] + 1, us);
 	if (ev->on_latency)
 		ev->on_latency(ev->on_latency_ctx, src, us);
 }
@@ -136,7 +134,7 @@ static void end(struct ft_events *ev, enum ft_lat_source src, const struct ft_tr
 		ev->unpaired[src]++;
 		return;
 	}
-	latency(ev, src, (r->ts - s->ts) / 1000);
+	latency(ev, src, r, (r->ts - s->ts) / 1000);
 	/* delete with backward shift so lookups of later entries still work */
 	i = (unsigned int)(s - ev->open[src]);
 	s->pid = 0;
@@ -172,7 +170,7 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 		extfrag(ev, r);
 		break;
 	case FT_EV_FRAG_STALL:
-		latency(ev, FT_LAT_FRAG_STALL, r->u.stall.duration_us);
+		latency(ev, FT_LAT_FRAG_STALL, r, r->u.stall.duration_us);
 		break;
 	case FT_EV_COMPACT_BEGIN:
 		begin(ev, FT_LAT_COMPACTION, r);
@@ -240,28 +238,19 @@ void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
 	out[FT_M_FRAG_STALL] = ev->by_kind[FT_EV_FRAG_STALL];
 }
 
-int ft_events_top_pids(const struct ft_events *ev, struct ft_pid_count *out, int n)
+void ft_events_name(struct ft_events *ev, int pid, const char *comm, uint64_t t_ns)
 {
-	int i, have = 0;
+	uint64_t have = ev->recent_head < FT_EV_RECENT ? ev->recent_head : FT_EV_RECENT, i;
 
-	for (i = 0; i < ev->nr_pids && n > 0; i++) {
-		int pos;
+	ft_procs_name(&ev->procs, pid, comm, t_ns);
+	/* the newest first: stop at one already named (older ones were named before it) */
+	for (i = 0; i < have; i++) {
+		struct ft_recent_fallback *rf = &ev->recent[(ev->recent_head - 1 - i) % FT_EV_RECENT];
 
-		/* full: only a pid above the last one kept replaces it */
-		if (have == n) {
-			if (ev->pids[i].count <= out[n - 1].count)
-				continue;
-			pos = n - 1;
-		} else {
-			pos = have++;
-		}
-		out[pos] = ev->pids[i];
-		while (pos > 0 && out[pos].count > out[pos - 1].count) {
-			struct ft_pid_count t = out[pos];
-
-			out[pos] = out[pos - 1];
-			out[--pos] = t;
-		}
+		if (rf->pid != pid)
+			continue;
+		if (rf->comm[0])
+			break;
+		snprintf(rf->comm, sizeof(rf->comm), "%s", comm);
 	}
-	return have;
 }

@@ -15,11 +15,11 @@
 
 #include "model/hist.h"
 #include "model/mm.h"
+#include "model/procs.h"
 #include "model/tracedec.h"
 
 #define FT_EV_MT	8
 #define FT_EV_ZONES	64
-#define FT_EV_PIDS	512
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
 
@@ -50,14 +50,9 @@ struct ft_recent_fallback {
 	uint64_t pfn;
 	int zone;			/* index into zones[], -1 unknown */
 	int pid;
+	char comm[16];			/* the command at the time, once named ("" before) */
 	int8_t alloc_order, fallback_order, alloc_mt, fallback_mt;
 	bool fragmenting, change_ownership;
-};
-
-struct ft_pid_count {
-	int pid;
-	uint64_t count;			/* extfrag events */
-	uint64_t fragmenting;
 };
 
 struct ft_open_begin {
@@ -82,9 +77,7 @@ struct ft_events {
 	struct ft_extfrag_counts extfrag_zone[FT_EV_ZONES];
 	struct ft_extfrag_counts extfrag_nozone;	/* pfn outside every known zone */
 	uint64_t pair[FT_EV_MT][FT_EV_MT];		/* [alloc_mt][fallback_mt] */
-	int nr_pids;
-	struct ft_pid_count pids[FT_EV_PIDS];
-	uint64_t pids_other;				/* table full */
+	struct ft_procs procs;				/* by process */
 
 	struct ft_hist lat[FT_LAT_NR];
 	uint64_t unpaired[FT_LAT_NR];			/* end without begin, or table full */
@@ -127,10 +120,10 @@ extern const enum ft_trace_event ft_ev_metric_event[FT_M_NR];
 void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR]);
 
 /*
- * The @n pids with the most extfrag events, most first (ties keep the
- * order they arrived in); returns how many were copied.
+ * @pid is @comm from now (a NAME input): the process table learns it, and
+ * recent fallbacks of @pid not yet named take it.
  */
-int ft_events_top_pids(const struct ft_events *ev, struct ft_pid_count *out, int n);
+void ft_events_name(struct ft_events *ev, int pid, const char *comm, uint64_t t_ns);
 
 /* @n most recent fallbacks, newest first; returns how many were copied. */
 int ft_events_recent(const struct ft_events *ev, struct ft_recent_fallback *out, int n);

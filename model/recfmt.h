@@ -59,9 +59,12 @@ enum ft_rec_record_type {
 	FT_RR_TRACE_LOST = 8,	/* data: u64 events lost so far */
 	FT_RR_IOMEM = 9,	/* /proc/iomem's text (META) */
 	FT_RR_KPF = 10,		/* u64 first PFN, then kpageflags words, then kpagecount words */
-	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen */
+	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen;
+				 * sub FT_NAME_EXITED and no command: the process exited */
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
 };
+
+#define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */
 
 struct ft_rec_filehdr {
 	uint32_t version;

@@ -422,7 +422,8 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 	uint32_t pid;
 	size_t len;
 
-	if (in->len < 5 || in->len > 4 + sizeof(n->comm) - 1) {
+	if (in->len < 4 || (in->len == 4) != (in->sub == FT_NAME_EXITED) ||
+	    in->len > 4 + sizeof(n->comm) - 1) {
 		s->bad_inputs++;
 		return;
 	}
@@ -431,11 +432,17 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 		s->bad_inputs++;
 		return;
 	}
+	if (in->sub == FT_NAME_EXITED) {
+		ft_procs_exit(&s->events.procs, (int)pid, in->t_ns);
+		return;
+	}
 	n = &s->names[pid % FT_SESSION_NAMES];
 	len = in->len - 4;
 	n->pid = (int)pid;
 	memcpy(n->comm, in->data + 4, len);
 	n->comm[len] = '\0';
+	if (strlen(n->comm) == len)	/* a NUL inside is not a command */
+		ft_events_name(&s->events, (int)pid, n->comm, in->t_ns);
 }
 
 const char *ft_session_name(const struct ft_session *s, int pid)

@@ -65,6 +65,33 @@ static void test_names(void **state)
 		memcpy(bad + 4, "x", 1);
 		apply(&s, FT_RR_NAME, 0, 1, bad, 5);
 		assert_int_equal(s.bad_inputs, before + 3);
+		/* an exit carries no command, a name always one */
+		memcpy(bad, &(uint32_t){ 4242 }, 4);
+		apply(&s, FT_RR_NAME, FT_NAME_EXITED, 1, bad, 5);
+		apply(&s, FT_RR_NAME, 0, 1, bad, 4);
+		assert_int_equal(s.bad_inputs, before + 5);
+	}
+	/* NAME inputs reach the process table: named, exited, reused */
+	ft_procs_count(&s.events.procs, 777, 1, FT_PC_FRAGMENTING, 2);
+	name(&s, 777, "fio");
+	assert_string_equal(ft_procs_find(&s.events.procs, 777)->comm, "fio");
+	{
+		uint32_t pid = 777;
+
+		apply(&s, FT_RR_NAME, FT_NAME_EXITED, 2, &pid, 4);
+	}
+	assert_null(ft_procs_find(&s.events.procs, 777));
+	{
+		int i, rows = s.events.procs.nr, exited = 0;
+
+		for (i = 0; i < rows; i++)
+			exited += s.events.procs.p[i].pid == 777 && s.events.procs.p[i].exited &&
+				  s.events.procs.p[i].exited_ns == 2 &&
+				  s.events.procs.p[i].c[FT_PC_FRAGMENTING] == 2;
+		assert_int_equal(exited, 1);
+		name(&s, 777, "thpalloc");
+		assert_string_equal(ft_procs_find(&s.events.procs, 777)->comm, "thpalloc");
+		assert_int_equal(s.events.procs.nr, rows + 1);
 	}
 	ft_session_release(&s);
 }

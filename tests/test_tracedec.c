@@ -202,10 +202,17 @@ static void scenario(const char *kernel, uint64_t dma32_pfn, uint64_t other_pfn,
 	assert_int_equal(ev.extfrag_zone[z].total, 1);
 	assert_int_equal(ev.extfrag_zone[z].fragmenting, 0);
 	assert_int_equal(ev.extfrag_nozone.total, 0);
-	assert_int_equal(ev.nr_pids, 2);
-	assert_int_equal(ev.pids[0].pid, 4242);
-	assert_int_equal(ev.pids[0].count, 2);
-	assert_int_equal(ev.pids[0].fragmenting, 1);
+	assert_int_equal(ev.procs.nr, 2);
+	assert_non_null(ft_procs_find(&ev.procs, 4242));
+	assert_int_equal(ft_procs_find(&ev.procs, 4242)->c[FT_PC_EXTFRAG], 2);
+	assert_int_equal(ft_procs_find(&ev.procs, 4242)->c[FT_PC_FRAGMENTING], 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 4242)->c[FT_PC_OWNERSHIP], 1);
+	/* who paid: 4242 compacted for 5 us, 777 reclaimed for 300 us; 999's end had no begin */
+	assert_int_equal(ft_procs_find(&ev.procs, 4242)->c[FT_PC_COMPACTION], 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 4242)->c[FT_PC_COMPACTION_US], 5);
+	assert_int_equal(ft_procs_find(&ev.procs, 777)->c[FT_PC_RECLAIM], 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 777)->c[FT_PC_RECLAIM_US], 300);
+	assert_null(ft_procs_find(&ev.procs, 999));
 	assert_int_equal(ev.lat[FT_LAT_COMPACTION].count, 1);
 	assert_int_equal(ev.lat[FT_LAT_COMPACTION].max_us, 5);
 	assert_int_equal(ev.lat[FT_LAT_COMPACTION].bucket[5], 1);	/* 5 us: its own bucket */
@@ -318,37 +325,6 @@ static void test_malformed(void **state)
 	unload(&d, &k);
 }
 
-/* The top ten of fifteen pids: ordered, the tenth compared only once written. */
-static void test_top_pids(void **state)
-{
-	static struct ft_events ev;
-	struct ft_pid_count top[10];
-	static const uint64_t counts[15] = { 5, 1, 9, 9, 2, 7, 3, 15, 4, 8, 6, 11, 0, 10, 12 };
-	int i, n;
-
-	(void)state;
-	ft_events_init(&ev, 9);
-	for (i = 0; i < 15; i++) {
-		ev.pids[i].pid = 100 + i;
-		ev.pids[i].count = counts[i];
-	}
-	ev.nr_pids = 15;
-	n = ft_events_top_pids(&ev, top, 10);
-	assert_int_equal(n, 10);
-	{
-		static const uint64_t want[10] = { 15, 12, 11, 10, 9, 9, 8, 7, 6, 5 };
-
-		for (i = 0; i < 10; i++)
-			assert_int_equal(top[i].count, want[i]);
-	}
-	assert_int_equal(top[4].pid, 102);	/* ties keep their arrival order */
-	assert_int_equal(top[5].pid, 103);
-	ev.nr_pids = 3;
-	assert_int_equal(ft_events_top_pids(&ev, top, 10), 3);
-	assert_int_equal(top[0].count, 9);
-	assert_int_equal(ft_events_top_pids(&ev, top, 0), 0);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -356,7 +332,6 @@ int main(void)
 		cmocka_unit_test(test_61_two_nodes),
 		cmocka_unit_test(test_stall_and_missed),
 		cmocka_unit_test(test_malformed),
-		cmocka_unit_test(test_top_pids),
 	};
 	return cmocka_run_group_tests_name("tracedec", tests, NULL, NULL);
 }

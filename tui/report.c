@@ -11,6 +11,7 @@
 
 #include "base/json.h"
 #include "tui/cli.h"
+#include "tui/snapshot.h"
 
 static double secs(const struct ft_report *rep, uint64_t t)
 {
@@ -69,6 +70,26 @@ static void print_wrapped(int indent, int width, const char *text)
 			text++;
 		if (*text)
 			printf("%*s", indent - 1, "");
+	}
+}
+
+/* The ten processes that fragmented most, and what they paid in stalls. */
+static void print_processes(const struct ft_procs *t)
+{
+	static const struct ft_procs_filter active = { .active_only = true };
+	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
+
+	if (!n)
+		return;
+	printf("  processes          pid fragment  fallbk compact  cmp ms reclaim  rcl ms\n");
+	for (i = 0; i < n; i++) {
+		const struct ft_proc *p = &t->p[idx[i]];
+
+		printf("  %-15.15s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f\n",
+		       p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?", p->pid,
+		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
+		       (unsigned long long)p->c[FT_PC_COMPACTION], (double)p->c[FT_PC_COMPACTION_US] / 1000,
+		       (unsigned long long)p->c[FT_PC_RECLAIM], (double)p->c[FT_PC_RECLAIM_US] / 1000);
 	}
 }
 
@@ -157,6 +178,8 @@ static void report_text(const struct ft_report *rep)
 				       (unsigned long long)l->events.extfrag_zone[k].total,
 				       (unsigned long long)l->events.extfrag_zone[k].fragmenting);
 	}
+	if (rep->procs)
+		print_processes(rep->procs);
 	fmt_pct(v, sizeof(v), pct(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC],
 				   b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC] + b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]));
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
@@ -363,6 +386,10 @@ static void report_json(const struct ft_report *rep)
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
+	if (rep->procs)
+		ft_json_processes(&j, rep->procs, 0);
+	else
+		ft_json_null(&j, "processes");
 	ft_json_obj_begin(&j, "latency");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);

@@ -216,6 +216,39 @@ static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *
 	ft_json_obj_end(j);
 }
 
+void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
+{
+	static const struct ft_procs_filter active = { .active_only = true };
+	static int idx[FT_PROCS_MAX];
+	int n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, max > 0 ? max : FT_PROCS_MAX);
+	int i, k;
+
+	ft_json_arr_begin(j, "processes");
+	for (i = 0; i < n; i++) {
+		const struct ft_proc *p = &t->p[idx[i]];
+
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_i64(j, "pid", p->pid);
+		ft_json_str(j, "comm", p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?");
+		ft_json_bool(j, "exited", p->exited);
+		for (k = 0; k < FT_PC_NR; k++)
+			ft_json_u64(j, ft_proc_col_names[k], p->c[k]);
+		ft_json_obj_end(j);
+	}
+	for (k = 0; k < FT_PC_NR && !t->other[k]; k++)
+		;
+	if (k < FT_PC_NR) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_i64(j, "pid", -1);
+		ft_json_str(j, "comm", "(other)");
+		ft_json_bool(j, "exited", true);
+		for (k = 0; k < FT_PC_NR; k++)
+			ft_json_u64(j, ft_proc_col_names[k], t->other[k]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
 static void json_events(struct ft_json *j, const struct ft_live *l)
 {
 	const struct ft_events *ev = &l->session.events;
@@ -267,23 +300,8 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 			ft_json_obj_end(j);
 		}
 	ft_json_arr_end(j);
-	ft_json_arr_begin(j, "top_processes");
-	{
-		struct ft_pid_count top[10];
-		int n = ft_events_top_pids(ev, top, 10);
-
-		for (i = 0; i < n; i++) {
-			ft_json_obj_begin(j, NULL);
-			ft_json_i64(j, "pid", top[i].pid);
-			ft_json_str(j, "comm", ft_session_name(&l->session, top[i].pid) ?
-				    ft_session_name(&l->session, top[i].pid) : "?");
-			ft_json_u64(j, "count", top[i].count);
-			ft_json_u64(j, "fragmenting", top[i].fragmenting);
-			ft_json_obj_end(j);
-		}
-	}
-	ft_json_arr_end(j);
 	ft_json_obj_end(j);
+	ft_json_processes(j, &ev->procs, 0);
 	ft_json_obj_begin(j, "compaction_status");
 	for (i = 0; i < ev->nr_compact_status; i++)
 		ft_json_u64(j, l->session.dec.status_name[i], ev->compact_status[i]);

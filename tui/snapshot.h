@@ -11,4 +11,17 @@
 void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s);
 void ft_snapshot_table(FILE *f, const struct ft_live *l);
 
+struct ft_json;
+struct ft_procs;
+
+/*
+ * "processes": every process with a count, most fragmenting first, as
+ * {pid, comm, exited, fragmenting, extfrag, ownership_changes,
+ * compaction_stalls, compaction_us, reclaim_stalls, reclaim_us,
+ * fragmentation_stalls, fragmentation_stall_us}, then {pid -1, comm
+ * "(other)"} for rows folded away when the table was full, so the
+ * counts add up to the totals.  @max: at most that many (0: all).
+ */
+void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max);
+
 #endif

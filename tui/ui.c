@@ -29,7 +29,7 @@ static volatile sig_atomic_t got_signal;
 
 static const struct ft_view *const views[] = {
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history,
+	&ft_view_history, &ft_view_procs,
 };
 #define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
 
@@ -305,13 +305,6 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 	return false;
 }
 
-const char *ft_ui_comm(const struct ft_session *s, int pid)
-{
-	const char *c = ft_session_name(s, pid);
-
-	return c ? c : "?";
-}
-
 void ft_ui_read_knobs(struct ft_ui *ui)
 {
 	if (ui->live)
@@ -406,8 +399,8 @@ static void key_none(struct ft_ui *ui, int ch)
 
 const struct ft_key ft_ui_keys[] = {
 	{ "q", { 'q', 'Q' }, "quit", "q quit", 10, key_quit },
-	{ "1 2 3 4 5 6  Tab", { '1', '2', '3', '4', '5', '6' },
-	  "overview, events, stalls, controls, map, history; Tab cycles", "1-6/Tab views", 30, key_view },
+	{ "1 2 3 4 5 6 7  Tab", { '1', '2', '3', '4', '5', '6', '7' },
+	  "overview, events, stalls, controls, map, history, processes; Tab cycles", "1-7/Tab views", 30, key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
 	{ "space", { ' ' }, "pause / resume", "space pause", 60, key_pause },

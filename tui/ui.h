@@ -96,8 +96,6 @@ bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz);
 /* A y/N question on the status row; true only for y or Y.  Sampling goes on. */
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
-/* The command of @pid as the session knows it ("?" if unknown). */
-const char *ft_ui_comm(const struct ft_session *s, int pid);
 
 /* Re-read the knobs now (live only): after a control change. */
 void ft_ui_read_knobs(struct ft_ui *ui);

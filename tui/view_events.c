@@ -122,8 +122,13 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y, 2, ft_attr(FT_C_DIM), "no fallback since fragtop started");
 	for (i = 0; i < n; i++, y++) {
 		const struct ft_recent_fallback *r = &recent[i];
-		/* trace clock is CLOCK_MONOTONIC-like local clock; age from the newest */
-		double age = (double)(recent[0].ts - r->ts) / 1e9;
+		/*
+		 * Seconds before the newest input: the trace clock is
+		 * CLOCK_MONOTONIC, like the inputs' (older recordings used
+		 * "local", close to it); an event from after the newest
+		 * input is a clock mismatch, shown as 0.
+		 */
+		double age = ss->t_ns > r->ts ? (double)(ss->t_ns - r->ts) / 1e9 : 0;
 		char zone[24], types[80];
 
 		if (r->zone >= 0)
@@ -137,7 +142,7 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
 		       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
 		       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
-		       ft_ui_comm(ss, r->pid));
+		       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");
 	}
 }
 

@@ -4,7 +4,11 @@
 # (its sampler at the default 50 Hz) and boost-reader.pl (100 Hz, its own
 # parsing of /proc/zoneinfo) watch the Normal zone; fragtop's peak, boosted
 # fraction and episodes must each be within a factor of 2 of the reader's.
-# At factor 0 nothing is boosted and both must say 0.  Changes
+# At factor 0 nothing is boosted and both must say 0.  The factor-0
+# recording also answers "who fragments": report --json lists processes
+# whose fragmenting counts add up to the total, the workload's own (fio,
+# thpalloc) among the top three, and replaying it shows their names in the
+# process view.  Changes
 # watermark_boost_factor (through the workload) and restores it; needs
 # root, fio and the workload script; skipped otherwise.
 # usage: boost.sh FRAGTOP_BINARY
@@ -23,6 +27,7 @@ boost0=$(cat /proc/sys/vm/watermark_boost_factor)
 cleanup() {
 	[ -n "${fpid:-}" ] && kill "$fpid" 2>/dev/null
 	[ -n "${rpid:-}" ] && kill "$rpid" 2>/dev/null
+	[ -S "$tmp/tmux" ] && tmux -S "$tmp/tmux" kill-server 2>/dev/null
 	echo "$boost0" > /proc/sys/vm/watermark_boost_factor
 	rm -rf "$tmp"
 }
@@ -53,6 +58,30 @@ for boost in 15000 0; do
 	if [ "$boost" = 0 ]; then
 		check "boost 0: fragtop saw no boost" test "$fp" = 0 -a "$fe" = 0
 		check "boost 0: nor did the reader" test "$rp" = 0 -a "$re" = 0
+		j=$tmp/0.json
+		echo "boost 0: top processes $(jq -c '[.processes[0:5][] | {comm, pid, fragmenting}]' "$j")"
+		check "boost 0: processes' fragmenting add up to the total" \
+			jqe '([.processes[].fragmenting] | add) == .totals.extfrag_fragmenting' "$j"
+		check "boost 0: the workload's processes are among the top three" \
+			jqe '.totals.extfrag_fragmenting > 0 and
+			     ([.processes[0:3][].comm] | any(. == "fio" or . == "thpalloc"))' "$j"
+		check "boost 0: every process that fragmented is named" \
+			jqe '[.processes[] | select(.fragmenting > 0 and .pid > 0) | .comm] | all(. != "?")' "$j"
+		if command -v tmux > /dev/null; then
+			SOCK=$tmp/tmux
+			T() { tmux -S "$SOCK" "$@"; }
+			T new-session -d -s ft -x 120 -y 40 "$FT replay $tmp/0.ftr; sleep 30"
+			wait_for 'REPLAY \[' > /dev/null
+			T send-keys -t ft ' '
+			wait_for PAUSED > /dev/null
+			T send-keys -t ft T; sleep 0.3; T send-keys -t ft 50% Enter; sleep 1
+			T send-keys -t ft 7
+			check "boost 0: replay's process view names the workload" \
+				wait_for '^ +[0-9]+ [ x](fio|thpalloc) '
+			check "boost 0: ... and no fragmenting row is unnamed" \
+				test -z "$(screen | awk '$2 == "?" || $2 == "x?" { print }' | awk '$4 != "0"')"
+			T kill-server
+		fi
 	else
 		check "boost $boost: peak within 2x of the reader's ($fp, $rp)" within2 "$fp" "$rp"
 		check "boost $boost: episodes within 2x ($fe, $re)" within2 "$fe" "$re"

@@ -103,7 +103,12 @@ for boost in 0 15000; do
 			test "$(jq '.events.extfrag.total' "$j")" = "$(cat "$tmp/$boost.ref.total")"
 	fi
 	check "boost $boost: per-zone counts add up" jqe '([.events.extfrag.by_zone[].total] | add // 0) == .events.extfrag.total' "$j"
+	check "boost $boost: per-process fragmenting counts add up" \
+		jqe '([.events.processes[].fragmenting] | add // 0) == .events.extfrag.fragmenting' "$j"
 done 2>&1
+echo "boost 0: top processes $(jq -c '[.events.processes[0:4][] | {comm, fragmenting}]' "$tmp/0.json")"
+check "boost 0: the workload's processes are among the top three" \
+	jqe '[.events.processes[0:3][].comm] | any(. == "fio" or . == "thpalloc")' "$tmp/0.json"
 f0=$(jq '.events.extfrag.fragmenting' "$tmp/0.json")
 f15=$(jq '.events.extfrag.fragmenting' "$tmp/15000.json")
 echo "fragmenting fallbacks: boost 0 -> $f0, boost 15000 -> $f15"

@@ -78,6 +78,8 @@ T send-keys -t ft Tab
 check "Tab: history view, the time axis" wait_for '^time '
 check "history view: zones charted, scrollable" wait_for 'zones 1-2 of 5 \(j/k\)'
 T send-keys -t ft Tab
+check "Tab: process view; a tree without tracepoints says so" wait_for 'No tracepoints: --root'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'

@@ -1,0 +1,99 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Who fragments memory and who pays: per process, the fallbacks it caused
+ * (all, fragmenting, ownership changes) and the stalls it sat in (direct
+ * compaction, direct reclaim, the fragmentation stall: count and time).
+ *
+ * A row is a process: a pid under one command.  The command comes from
+ * NAME inputs (the live source names a pid while it lives); a pid named
+ * again with another command was reused, and starts a new row (the old
+ * one is marked exited).  A row of a process that exited stays, marked,
+ * so views can show it until it ages out.  When the table is full the row
+ * idle the longest is folded into "other", so the rows and "other" always
+ * add up to the totals.  Pure: events and names in, rows out.
+ */
+#ifndef FT_MODEL_PROCS_H
+#define FT_MODEL_PROCS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FT_PROCS_MAX	1024
+#define FT_PROCS_HASH	2048	/* power of two, > FT_PROCS_MAX */
+
+enum ft_proc_col {		/* counters, and the columns a view sorts by */
+	FT_PC_FRAGMENTING,	/* fallbacks below pageblock order */
+	FT_PC_EXTFRAG,		/* every fallback */
+	FT_PC_OWNERSHIP,	/* fallbacks that took the whole block */
+	FT_PC_COMPACTION,	/* direct compactions ended */
+	FT_PC_COMPACTION_US,
+	FT_PC_RECLAIM,		/* direct reclaims ended */
+	FT_PC_RECLAIM_US,
+	FT_PC_FRAG_STALL,	/* fragmentation stalls (patched kernels) */
+	FT_PC_FRAG_STALL_US,
+	FT_PC_NR
+};
+
+extern const char *const ft_proc_col_names[FT_PC_NR];
+
+struct ft_proc {
+	int pid;
+	char comm[32];			/* "" until named */
+	bool exited;
+	uint64_t exited_ns;		/* input time of the exit, when exited */
+	uint64_t last_ns;		/* trace time of its newest event */
+	uint64_t born;			/* rows made before it: tells a reused row apart */
+	uint64_t c[FT_PC_NR];
+};
+
+struct ft_procs {
+	int nr;
+	struct ft_proc p[FT_PROCS_MAX];
+	int16_t hash[FT_PROCS_HASH];	/* pid -> row of its live process, -1 empty */
+	uint64_t other[FT_PC_NR];	/* rows folded away when the table was full */
+	uint64_t folded;		/* how many */
+	uint64_t born;			/* rows ever made */
+};
+
+void ft_procs_init(struct ft_procs *t);
+
+/* Count @n of counter @col for @pid at trace time @ts (a new pid gets a row). */
+void ft_procs_count(struct ft_procs *t, int pid, uint64_t ts, enum ft_proc_col col, uint64_t n);
+
+/*
+ * @pid is @comm (a NAME input at @t_ns): names its row, or, when the row
+ * has another command already, marks it exited and starts a new one.
+ */
+void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns);
+
+/* @pid exited (at input time @t_ns): its row is kept, marked. */
+void ft_procs_exit(struct ft_procs *t, int pid, uint64_t t_ns);
+
+/* The row of @pid's live process, or NULL. */
+const struct ft_proc *ft_procs_find(const struct ft_procs *t, int pid);
+
+/*
+ * @last minus @first (an earlier state of the same table) into @out: each
+ * row's counts since @first; a row @first had that was folded away since
+ * is taken off "other" instead.
+ */
+void ft_procs_sub(struct ft_procs *out, const struct ft_procs *last, const struct ft_procs *first);
+
+/* Filters for ft_procs_sorted(). */
+struct ft_procs_filter {
+	const char *comm;		/* substring of the command; NULL: any */
+	bool hide_exited_before;	/* drop rows exited before @exited_before_ns */
+	uint64_t exited_before_ns;
+	bool active_only;		/* drop rows with no counts */
+};
+
+/*
+ * Indexes of the rows passing @f, sorted by counter @col, most first
+ * (ties: the smaller pid first), into @out (at most @max); returns how
+ * many.
+ */
+int ft_procs_sorted(const struct ft_procs *t, enum ft_proc_col col, const struct ft_procs_filter *f,
+		    int *out, int max);
+
+#endif

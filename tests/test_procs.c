@@ -1,0 +1,195 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The process table: counts by pid, names, exits, a reused pid starting a
+ * new row, folding when full (rows + other = totals), the difference of
+ * two states, sorting and filtering.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/procs.h"
+
+static struct ft_procs t, t0, d;
+
+static uint64_t sum(const struct ft_procs *p, enum ft_proc_col c)
+{
+	uint64_t s = p->other[c];
+	int i;
+
+	for (i = 0; i < p->nr; i++)
+		s += p->p[i].c[c];
+	return s;
+}
+
+static void test_counts_names(void **state)
+{
+	const struct ft_proc *p;
+
+	(void)state;
+	ft_procs_init(&t);
+	ft_procs_count(&t, 100, 5, FT_PC_EXTFRAG, 1);
+	ft_procs_count(&t, 100, 6, FT_PC_FRAGMENTING, 1);
+	ft_procs_count(&t, 200, 7, FT_PC_RECLAIM, 1);
+	ft_procs_count(&t, 200, 7, FT_PC_RECLAIM_US, 250);
+	assert_int_equal(t.nr, 2);
+	p = ft_procs_find(&t, 100);
+	assert_non_null(p);
+	assert_string_equal(p->comm, "");
+	assert_int_equal(p->last_ns, 6);
+	ft_procs_name(&t, 100, "fio", 10);
+	assert_string_equal(ft_procs_find(&t, 100)->comm, "fio");
+	/* the same name again changes nothing */
+	ft_procs_name(&t, 100, "fio", 11);
+	assert_int_equal(t.nr, 2);
+	assert_int_equal(ft_procs_find(&t, 200)->c[FT_PC_RECLAIM_US], 250);
+	assert_null(ft_procs_find(&t, 300));
+	/* a bad column or pid is ignored */
+	ft_procs_count(&t, 100, 1, FT_PC_NR, 1);
+	ft_procs_count(&t, -1, 1, FT_PC_EXTFRAG, 1);
+	assert_int_equal(t.nr, 2);
+}
+
+/* An exited pid keeps its row, marked; its number's next process gets a new row. */
+static void test_exit_and_reuse(void **state)
+{
+	const struct ft_proc *p;
+	int i, seen_old = 0, seen_new = 0;
+
+	(void)state;
+	ft_procs_init(&t);
+	ft_procs_count(&t, 100, 1, FT_PC_FRAGMENTING, 3);
+	ft_procs_name(&t, 100, "fio", 2);
+	ft_procs_exit(&t, 100, 50);
+	assert_null(ft_procs_find(&t, 100));
+	assert_int_equal(t.nr, 1);
+	assert_true(t.p[0].exited);
+	assert_int_equal(t.p[0].exited_ns, 50);
+	ft_procs_count(&t, 100, 60, FT_PC_FRAGMENTING, 1);
+	ft_procs_name(&t, 100, "thpalloc", 61);
+	assert_int_equal(t.nr, 2);
+	p = ft_procs_find(&t, 100);
+	assert_string_equal(p->comm, "thpalloc");
+	assert_int_equal(p->c[FT_PC_FRAGMENTING], 1);
+	/* reuse seen only by a new name: the old row is closed there */
+	ft_procs_count(&t, 100, 70, FT_PC_FRAGMENTING, 2);
+	ft_procs_name(&t, 100, "kworker/0:1", 71);
+	assert_int_equal(t.nr, 3);
+	assert_string_equal(ft_procs_find(&t, 100)->comm, "kworker/0:1");
+	assert_int_equal(ft_procs_find(&t, 100)->c[FT_PC_FRAGMENTING], 0);
+	for (i = 0; i < t.nr; i++) {
+		seen_old += t.p[i].exited && !strcmp(t.p[i].comm, "fio") && t.p[i].c[FT_PC_FRAGMENTING] == 3;
+		seen_new += t.p[i].exited && !strcmp(t.p[i].comm, "thpalloc") &&
+			    t.p[i].c[FT_PC_FRAGMENTING] == 3 && t.p[i].exited_ns == 71;
+	}
+	assert_int_equal(seen_old, 1);
+	assert_int_equal(seen_new, 1);
+	assert_int_equal(sum(&t, FT_PC_FRAGMENTING), 6);
+	/* exiting an unknown pid does nothing */
+	ft_procs_exit(&t, 12345, 80);
+	assert_int_equal(t.nr, 3);
+}
+
+/* Full: the row idle the longest (exited first) folds into other; sums hold. */
+static void test_fold(void **state)
+{
+	int pid;
+
+	(void)state;
+	ft_procs_init(&t);
+	for (pid = 1; pid <= FT_PROCS_MAX; pid++)
+		ft_procs_count(&t, pid, (uint64_t)pid, FT_PC_EXTFRAG, (uint64_t)pid);
+	assert_int_equal(t.nr, FT_PROCS_MAX);
+	ft_procs_exit(&t, 500, 1);
+	ft_procs_count(&t, 5000, 2000, FT_PC_EXTFRAG, 7);	/* folds the exited 500 */
+	assert_int_equal(t.folded, 1);
+	assert_int_equal(t.other[FT_PC_EXTFRAG], 500);
+	ft_procs_count(&t, 5001, 2001, FT_PC_EXTFRAG, 1);	/* folds pid 1: idle longest */
+	assert_null(ft_procs_find(&t, 1));
+	assert_int_equal(t.other[FT_PC_EXTFRAG], 501);
+	assert_non_null(ft_procs_find(&t, 2));
+	assert_int_equal(ft_procs_find(&t, 5000)->c[FT_PC_EXTFRAG], 7);
+	assert_int_equal(sum(&t, FT_PC_EXTFRAG), (uint64_t)FT_PROCS_MAX * (FT_PROCS_MAX + 1) / 2 + 8);
+	/* every live pid is still found through the hash after the deletions */
+	for (pid = 2; pid <= FT_PROCS_MAX; pid++)
+		if (pid != 500)
+			assert_int_equal(ft_procs_find(&t, pid)->c[FT_PC_EXTFRAG], (uint64_t)pid);
+}
+
+/* last - first: counts since first, folded rows taken off other. */
+static void test_sub(void **state)
+{
+	int pid;
+
+	(void)state;
+	ft_procs_init(&t);
+	for (pid = 1; pid <= FT_PROCS_MAX; pid++)
+		ft_procs_count(&t, pid, (uint64_t)pid, FT_PC_FRAGMENTING, 10);
+	t0 = t;
+	ft_procs_count(&t, 7, 5000, FT_PC_FRAGMENTING, 3);
+	ft_procs_count(&t, 99999, 5001, FT_PC_FRAGMENTING, 4);	/* folds pid 1 (10) */
+	ft_procs_sub(&d, &t, &t0);
+	assert_int_equal(ft_procs_find(&d, 7)->c[FT_PC_FRAGMENTING], 3);
+	assert_int_equal(ft_procs_find(&d, 99999)->c[FT_PC_FRAGMENTING], 4);
+	assert_int_equal(ft_procs_find(&d, 8)->c[FT_PC_FRAGMENTING], 0);
+	assert_int_equal(d.other[FT_PC_FRAGMENTING], 0);
+	assert_int_equal(sum(&d, FT_PC_FRAGMENTING), 7);
+}
+
+static void test_sort_filter(void **state)
+{
+	struct ft_procs_filter f = { 0 };
+	int idx[8], n;
+
+	(void)state;
+	ft_procs_init(&t);
+	ft_procs_count(&t, 30, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_count(&t, 10, 1, FT_PC_FRAGMENTING, 9);
+	ft_procs_count(&t, 20, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_count(&t, 20, 1, FT_PC_COMPACTION_US, 1000);
+	ft_procs_name(&t, 10, "fio", 1);
+	ft_procs_name(&t, 20, "thpalloc", 1);
+	ft_procs_name(&t, 30, "fio", 1);
+	ft_procs_name(&t, 40, "idle", 1);		/* named, never counted */
+	n = ft_procs_sorted(&t, FT_PC_FRAGMENTING, NULL, idx, 8);
+	assert_int_equal(n, 4);
+	assert_int_equal(t.p[idx[0]].pid, 10);
+	assert_int_equal(t.p[idx[1]].pid, 20);	/* a tie: the lower pid first */
+	assert_int_equal(t.p[idx[2]].pid, 30);
+	n = ft_procs_sorted(&t, FT_PC_COMPACTION_US, NULL, idx, 1);
+	assert_int_equal(n, 1);
+	assert_int_equal(t.p[idx[0]].pid, 20);
+	f.active_only = true;
+	assert_int_equal(ft_procs_sorted(&t, FT_PC_FRAGMENTING, &f, idx, 8), 3);
+	f.comm = "fio";
+	n = ft_procs_sorted(&t, FT_PC_FRAGMENTING, &f, idx, 8);
+	assert_int_equal(n, 2);
+	assert_int_equal(t.p[idx[0]].pid, 10);
+	assert_int_equal(t.p[idx[1]].pid, 30);
+	/* exited before the cut: hidden */
+	ft_procs_exit(&t, 10, 100);
+	f.hide_exited_before = true;
+	f.exited_before_ns = 200;
+	n = ft_procs_sorted(&t, FT_PC_FRAGMENTING, &f, idx, 8);
+	assert_int_equal(n, 1);
+	assert_int_equal(t.p[idx[0]].pid, 30);
+	f.exited_before_ns = 50;
+	assert_int_equal(ft_procs_sorted(&t, FT_PC_FRAGMENTING, &f, idx, 8), 2);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_counts_names),
+		cmocka_unit_test(test_exit_and_reuse),
+		cmocka_unit_test(test_fold),
+		cmocka_unit_test(test_sub),
+		cmocka_unit_test(test_sort_filter),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

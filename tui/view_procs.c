@@ -1,0 +1,237 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Processes: top's process list for fragmentation.  One row per process
+ * (model/procs.h): fragmenting fallbacks per second and in total, every
+ * fallback, ownership changes, and what it paid: direct compactions,
+ * direct reclaims and fragmentation stalls with the time spent in them.
+ * Sorted by any column (s / S move the sort column, I inverts, htop's
+ * keys where they are free), filtered by command (/), exited processes
+ * kept, marked, for a minute after they exit.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+#define AGE_OUT_NS	(60ull * 1000000000ull)	/* exited rows shown this long */
+
+enum col {
+	C_RATE,			/* fragmenting fallbacks/s over the last tick */
+	C_FRAG, C_EXTFRAG, C_OWN, C_COMPACT, C_COMPACT_MS, C_RECLAIM, C_RECLAIM_MS,
+	C_STALL, C_STALL_MS,
+	C_NR
+};
+
+static const struct {
+	const char *head;
+	int width;
+	enum ft_proc_col pc;	/* the counter; C_RATE: derived */
+	bool ms;		/* counter in us, shown in ms */
+} cols[C_NR] = {
+	[C_RATE] = { "FRAG/s", 7, FT_PC_FRAGMENTING, false },
+	[C_FRAG] = { "FRAG", 8, FT_PC_FRAGMENTING, false },
+	[C_EXTFRAG] = { "FALLBK", 8, FT_PC_EXTFRAG, false },
+	[C_OWN] = { "OWN", 6, FT_PC_OWNERSHIP, false },
+	[C_COMPACT] = { "COMPACT", 7, FT_PC_COMPACTION, false },
+	[C_COMPACT_MS] = { "CMP_MS", 8, FT_PC_COMPACTION_US, true },
+	[C_RECLAIM] = { "RECLAIM", 7, FT_PC_RECLAIM, false },
+	[C_RECLAIM_MS] = { "RCL_MS", 8, FT_PC_RECLAIM_US, true },
+	[C_STALL] = { "FSTALL", 6, FT_PC_FRAG_STALL, false },
+	[C_STALL_MS] = { "FST_MS", 8, FT_PC_FRAG_STALL_US, true },
+};
+
+/* the view's own state: sort, filter, scroll, and the counts at the last tick for rates */
+static int sort_col = C_RATE;
+static bool inverted;
+static char comm_filter[32];
+static int first_row;
+static uint64_t prev_tick, cur_tick_t, prev_tick_t;
+static struct { uint64_t born, frag; } prev[FT_PROCS_MAX], cur[FT_PROCS_MAX];
+static double rate[FT_PROCS_MAX];
+
+/* At a new tick: rates from the counts at the one before. */
+static void update_rates(const struct ft_session *s)
+{
+	const struct ft_procs *t = &s->events.procs;
+	double dt;
+	int i;
+
+	if (s->ticks == prev_tick)
+		return;
+	if (s->ticks != prev_tick + 1 || s->tick_t_ns <= cur_tick_t) {
+		/* a seek, or the first look: no rate until the next tick */
+		memset(cur, 0, sizeof(cur));
+		cur_tick_t = 0;
+	}
+	memcpy(prev, cur, sizeof(prev));
+	prev_tick_t = cur_tick_t;
+	for (i = 0; i < t->nr; i++) {
+		cur[i].born = t->p[i].born + 1;	/* 0: no row */
+		cur[i].frag = t->p[i].c[FT_PC_FRAGMENTING];
+	}
+	cur_tick_t = s->tick_t_ns;
+	prev_tick = s->ticks;
+	dt = prev_tick_t ? (double)(cur_tick_t - prev_tick_t) / 1e9 : 0;
+	for (i = 0; i < FT_PROCS_MAX; i++)
+		rate[i] = dt > 0 && i < t->nr && prev[i].born == cur[i].born ?
+			(double)(cur[i].frag - prev[i].frag) / dt : NAN;
+}
+
+static double value(const struct ft_procs *t, int row, enum col c)
+{
+	if (c == C_RATE)
+		return isnan(rate[row]) ? -1 : rate[row];
+	return (double)t->p[row].c[cols[c].pc];
+}
+
+static int cmp(const void *a, const void *b, void *arg)
+{
+	const struct ft_procs *t = arg;
+	int x = *(const int *)a, y = *(const int *)b;
+	double vx = value(t, x, sort_col), vy = value(t, y, sort_col);
+
+	if (vx != vy)
+		return (vx > vy ? -1 : 1) * (inverted ? -1 : 1);
+	/* ties: the most fragmenting, then the lower pid */
+	if (t->p[x].c[FT_PC_FRAGMENTING] != t->p[y].c[FT_PC_FRAGMENTING])
+		return t->p[x].c[FT_PC_FRAGMENTING] > t->p[y].c[FT_PC_FRAGMENTING] ? -1 : 1;
+	return t->p[x].pid - t->p[y].pid;
+}
+
+static void procs_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_session *s = ui->s;
+	const struct ft_procs *t = &s->events.procs;
+	struct ft_procs_filter f = {
+		.comm = comm_filter,
+		.hide_exited_before = s->t_ns > AGE_OUT_NS,
+		.exited_before_ns = s->t_ns > AGE_OUT_NS ? s->t_ns - AGE_OUT_NS : 0,
+		.active_only = true,
+	};
+	static int idx[FT_PROCS_MAX];
+	int n, i, c, x, y = top, rows;
+	uint64_t frag_total = 0;
+
+	if (!s->tracing) {
+		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
+		       ui->rp ? "the recording has no tracepoint data" : s->trace_err ?
+		       ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
+		return;
+	}
+	update_rates(s);
+	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
+	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, (void *)t);
+	for (i = 0; i < t->nr; i++)
+		frag_total += t->p[i].c[FT_PC_FRAGMENTING];
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%d process%s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
+	       n, n == 1 ? "" : "es", comm_filter[0] ? " matching '" : "", comm_filter,
+	       comm_filter[0] ? "'" : "", cols[sort_col].head, inverted ? " (inverted)" : "",
+	       (unsigned long long)(frag_total + t->other[FT_PC_FRAGMENTING]));
+	if (t->folded)
+		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%llu processes folded into the totals (table full): "
+		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
+		       (unsigned long long)t->other[FT_PC_FRAGMENTING]);
+	y += 2;
+	/* header, the sort column marked */
+	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
+	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s %-15s", "PID", "COMMAND");
+	x = 24;
+	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		       "%*s", cols[c].width, cols[c].head);
+		x += cols[c].width + 1;
+	}
+	y++;
+	rows = top + height - y;
+	if (first_row > n - rows)
+		first_row = n - rows > 0 ? n - rows : 0;
+	if (!n)
+		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", comm_filter[0] ? "no process matches the filter" :
+		       "no process has caused a fallback or stalled yet");
+	for (i = first_row; i < n && y < top + height; i++, y++) {
+		const struct ft_proc *p = &t->p[idx[i]];
+		unsigned int attr = p->exited ? ft_attr(FT_C_DIM) : A_NORMAL;
+		const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
+		char v[32];
+
+		ft_put(y, 0, attr, "%7d %c%-14.14s", p->pid, p->exited ? 'x' : ' ', comm);
+		x = 24;
+		for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+			double d = c == C_RATE ? rate[idx[i]] : (double)p->c[cols[c].pc];
+
+			if (cols[c].ms)
+				d /= 1000;
+			if (c == C_RATE)
+				ft_fmt_rate(v, sizeof(v), d, cols[c].width);
+			else
+				ft_fmt_count(v, sizeof(v), d, cols[c].width);
+			ft_put(y, x, c == C_RATE && d > 0 ? ft_attr(FT_C_WARN) | attr : attr,
+			       "%*s", cols[c].width, v);
+			x += cols[c].width + 1;
+		}
+	}
+	ui->scroll_info[0] = '\0';
+	if (first_row || first_row + rows < n)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)",
+			 first_row + 1, first_row + rows < n ? first_row + rows : n, n);
+}
+
+static bool procs_key(struct ft_ui *ui, int ch)
+{
+	switch (ch) {
+	case 's':
+	case KEY_F(6):
+		sort_col = (sort_col + 1) % C_NR;
+		return true;
+	case 'S':
+		sort_col = (sort_col + C_NR - 1) % C_NR;
+		return true;
+	case 'I':
+		inverted = !inverted;
+		return true;
+	case 'P':		/* htop's P: the "most expensive" column, here fragmenting/s */
+		sort_col = C_RATE;
+		return true;
+	case '/':
+		if (!ft_ui_prompt(ui, "filter by command (empty: none): ", comm_filter, sizeof(comm_filter)))
+			return true;
+		first_row = 0;
+		return true;
+	case 'j':
+	case KEY_DOWN:
+		first_row++;
+		return true;
+	case 'k':
+	case KEY_UP:
+		if (first_row > 0)
+			first_row--;
+		return true;
+	case KEY_NPAGE:
+		first_row += LINES / 2;
+		return true;
+	case KEY_PPAGE:
+		first_row = first_row > LINES / 2 ? first_row - LINES / 2 : 0;
+		return true;
+	}
+	return false;
+}
+
+static const char *const procs_keys[][2] = {
+	{ "s S F6", "sort by the next / previous column" },
+	{ "P", "sort by fragmenting fallbacks/s" },
+	{ "I", "invert the order" },
+	{ "/", "filter by command (empty clears)" },
+	{ "j k PgUp PgDn", "scroll" },
+	{ NULL, NULL },
+};
+
+const struct ft_view ft_view_procs = {
+	.name = "processes",
+	.draw = procs_draw,
+	.key = procs_key,
+	.keys = procs_keys,
+};
