@@ -55,7 +55,7 @@ struct ft_ui {
 	bool quit;
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
-	char scroll_info[64];		/* set by the view, shown in the status line */
+	char scroll_info[96];		/* set by the view, shown in the status line */
 	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "model/frag.h"
@@ -16,8 +17,13 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-/* the view's own state: the first zone shown */
+/* the view's own state: the first zone (or list line) shown, the list's order */
 static int first_zone;
+static int list_order;		/* enum list_order */
+static bool list_mode;		/* drawn as the list last time */
+
+enum list_order { BY_NODE, BY_FALLBACKS, BY_UNUSABLE, NR_ORDERS };
+static const char *const order_names[NR_ORDERS] = { "node", "fragmenting/s", "unusable index" };
 
 #define ZONE_LINES	5	/* 4 lines and a gap */
 #define RATE_LINES	4	/* 3 lines of rates and the order ruler */
@@ -305,6 +311,191 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	}
 }
 
+/*
+ * Many zones (a host with many nodes): one line per zone instead of a
+ * block, a per-node summary line above each node's zones (in node order),
+ * two columns on wide terminals, sortable by the worst (o).
+ */
+#define LIST_W		79
+#define LIST_ZONES	8	/* more zones than this that do not fit: the list */
+
+struct list_item {
+	int zone;		/* index in the sample's zones; -1: a node summary */
+	int node;
+	double key;
+};
+
+static double zone_frag_rate(const struct ft_ui *ui, const struct ft_zi_zone *zi)
+{
+	double fb, frag;
+
+	ft_session_zone_extfrag_rate(ui->s, zi->node, zi->name, &fb, &frag);
+	return frag;
+}
+
+static double zone_unusable(const struct ft_sample *s, const struct ft_zone *z)
+{
+	int pbo = s->pageblock_order;
+
+	return z->bi && pbo >= 0 && pbo < s->nr_orders ? z->unusable[pbo] / 1000.0 : NAN;
+}
+
+static uint64_t zone_mixed(const struct ft_zone *z)
+{
+	uint64_t m = 0;
+	int t;
+
+	if (z->pti && z->pti->has_mixed)
+		for (t = 0; t < FT_MAX_MTYPES; t++)
+			m += z->pti->mixed[t];
+	return m;
+}
+
+static int cmp_items(const void *a, const void *b)
+{
+	const struct list_item *x = a, *y = b;
+	double kx = isnan(x->key) ? -1 : x->key, ky = isnan(y->key) ? -1 : y->key;
+
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	return x->zone - y->zone;
+}
+
+/* The lines of the list, in order: returns how many. */
+static int list_items(struct ft_ui *ui, struct list_item *it, int max)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	int n = 0, last_node = -1;
+	size_t i;
+
+	for (i = 0; i < s->nr_zones && n < max - 1; i++) {
+		const struct ft_zone *z = &s->zones[i];
+
+		if (!ft_zi_populated(z->zi))
+			continue;
+		if (list_order == BY_NODE && z->zi->node != last_node) {
+			it[n++] = (struct list_item){ .zone = -1, .node = z->zi->node };
+			last_node = z->zi->node;
+		}
+		it[n++] = (struct list_item){
+			.zone = (int)i, .node = z->zi->node,
+			.key = list_order == BY_FALLBACKS ? zone_frag_rate(ui, z->zi) :
+			       list_order == BY_UNUSABLE ? zone_unusable(s, z) : 0,
+		};
+	}
+	if (list_order != BY_NODE)
+		qsort(it, (size_t)n, sizeof(*it), cmp_items);
+	return n;
+}
+
+static void draw_node_line(struct ft_ui *ui, int y, int x, int node)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	uint64_t free = 0, mixed = 0;
+	double worst = NAN, fb = 0;
+	char a[16], b[16], w[16];
+	size_t i;
+	int zones = 0;
+
+	for (i = 0; i < s->nr_zones; i++) {
+		const struct ft_zone *z = &s->zones[i];
+		double u, r;
+
+		if (!ft_zi_populated(z->zi) || z->zi->node != node)
+			continue;
+		zones++;
+		free += z->zi->free;
+		mixed += zone_mixed(z);
+		u = zone_unusable(s, z);
+		if (!isnan(u) && (isnan(worst) || u > worst))
+			worst = u;
+		r = zone_frag_rate(ui, z->zi);
+		if (!isnan(r))
+			fb += r;
+	}
+	ft_fmt_pages(a, sizeof(a), free, ui->s->host.page_size);
+	ft_fmt_rate(b, sizeof(b), ui->s->tracing ? fb : NAN, 6);
+	ft_put(y, x, A_BOLD, "node %-3d", node);
+	ft_put(y, x + 9, ft_attr(FT_C_DIM), "%d zones  free %s  worst unusable %s  frag/s %s  mixed %llu",
+	       zones, a, isnan(worst) ? "-" : (snprintf(w, sizeof(w), "%.3f", worst), w), b,
+	       (unsigned long long)mixed);
+}
+
+static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	const struct ft_zi_zone *zi = z->zi;
+	const struct ft_boost_tick *bt = ft_session_boost(ui->s, (size_t)(z - s->zones));
+	double u = zone_unusable(s, z), fb, frag, share[FT_MAX_ORDERS], total = 0, top = 0;
+	char f[16], b[16], r1[16], r2[16];
+	int o;
+
+	ft_session_zone_extfrag_rate(ui->s, zi->node, zi->name, &fb, &frag);
+	ft_fmt_pages(f, sizeof(f), zi->free, ui->s->host.page_size);
+	ft_fmt_count(b, sizeof(b), (double)(bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0), 6);
+	ft_fmt_rate(r1, sizeof(r1), fb, 6);
+	ft_fmt_rate(r2, sizeof(r2), frag, 6);
+	ft_put(y, x, A_NORMAL, "N%-3d %-8.8s %7s", zi->node, zi->name, f);
+	if (isnan(u))
+		ft_put(y, x + 22, ft_attr(FT_C_DIM), "%6s", "-");
+	else
+		ft_put(y, x + 22, u > 0.5 ? ft_attr(FT_C_BAD) : u > 0.2 ? ft_attr(FT_C_WARN) : A_NORMAL,
+		       "%6.3f", u);
+	ft_put(y, x + 29, bt && bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : A_NORMAL, "%6s", b);
+	ft_put(y, x + 36, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%6s", r1);
+	ft_put(y, x + 43, frag > 0 ? ft_attr(FT_C_BAD) : A_NORMAL, "%6s", r2);
+	ft_put(y, x + 50, zone_mixed(z) ? ft_attr(FT_C_WARN) : A_NORMAL, "%5llu",
+	       (unsigned long long)zone_mixed(z));
+	/* free pages by order: a mini histogram of their shares */
+	if (z->bi) {
+		for (o = 0; o < s->nr_orders; o++)
+			total += (double)z->bi->blocks[o] * (double)(1ull << o);
+		for (o = 0; o < s->nr_orders; o++) {
+			share[o] = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
+			top = fmax(top, share[o]);
+		}
+		ft_spark(y, x + 57, share, s->nr_orders < LIST_W - 57 ? s->nr_orders : LIST_W - 57,
+			 0, top, NULL, -1);
+	}
+}
+
+static void draw_list_head(int y, int x)
+{
+	ft_put(y, x, ft_attr(FT_C_LABEL), "%-4s %-8s %7s %6s %6s %6s %6s %5s  %s", "node", "zone",
+	       "free", "unus.", "boost", "fb/s", "frag/s", "mixed", "free by order");
+}
+
+/* Returns the lines (items) that fit, and fills the scroll hint. */
+static void draw_list(struct ft_ui *ui, int y, int rows)
+{
+	static struct list_item it[2 * FT_BOOST_ZONES * 4];
+	int n = list_items(ui, it, (int)(sizeof(it) / sizeof(it[0]))), cols, col, per, i, shown = 0;
+	int zones = 0;
+
+	cols = COLS >= 2 * LIST_W + 2 ? 2 : 1;
+	per = rows - 1;
+	if (per < 1)
+		return;
+	if (first_zone > n - 1)
+		first_zone = n > 0 ? n - 1 : 0;
+	for (col = 0; col < cols; col++)
+		draw_list_head(y, col * (LIST_W + 2));
+	for (col = 0; col < cols; col++)
+		for (i = 0; i < per && first_zone + shown < n; i++, shown++) {
+			const struct list_item *li = &it[first_zone + shown];
+			int x = col * (LIST_W + 2);
+
+			if (li->zone < 0) {
+				draw_node_line(ui, y + 1 + i, x, li->node);
+			} else {
+				draw_zone_line(ui, y + 1 + i, x, &ui->s->sample.zones[li->zone]);
+				zones++;
+			}
+		}
+	snprintf(ui->scroll_info, sizeof(ui->scroll_info), "lines %d-%d of %d (%d zones) by %s, j/k o",
+		 first_zone + 1, first_zone + shown, n, zones, order_names[list_order]);
+}
+
 static void overview_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_sample *s = &ui->s->sample;
@@ -316,8 +507,22 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 		return;
 	}
 	draw_rates(ui, y);
-	draw_ruler(ui, y + 3);
 	y += RATE_LINES;
+	ui->scroll_info[0] = '\0';
+	/*
+	 * Many zones (more than LIST_ZONES) that do not fit as blocks: a line
+	 * each.  A few-zone host keeps its blocks and scrolls.
+	 */
+	if (total > LIST_ZONES && RATE_LINES + total * ZONE_LINES > height) {
+		list_mode = true;
+		draw_list(ui, y, top + height - y);
+		return;
+	}
+	if (list_mode) {	/* back to blocks (a resize): from the first zone */
+		list_mode = false;
+		first_zone = 0;
+	}
+	draw_ruler(ui, y - 1);
 	if (first_zone > total - 1)
 		first_zone = total > 0 ? total - 1 : 0;
 	/* history under each zone when every zone from the first shown still fits */
@@ -360,7 +565,7 @@ static bool overview_key(struct ft_ui *ui, int ch)
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
-		if (first_zone < total - 1)
+		if (first_zone < total - 1 || list_mode)	/* the list clamps when drawn */
 			first_zone++;
 		return true;
 	case 'k':
@@ -369,17 +574,26 @@ static bool overview_key(struct ft_ui *ui, int ch)
 			first_zone--;
 		return true;
 	case KEY_NPAGE:
+		if (list_mode) {
+			first_zone += LINES - 8 > 1 ? LINES - 8 : 1;
+			return true;
+		}
 		first_zone += (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
 		if (first_zone > total - 1)
 			first_zone = total > 0 ? total - 1 : 0;
 		return true;
 	case KEY_PPAGE:
-		first_zone -= (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
+		first_zone -= list_mode ? (LINES - 8 > 1 ? LINES - 8 : 1) :
+			      (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
 		if (first_zone < 0)
 			first_zone = 0;
 		return true;
 	case KEY_HOME:
 	case 'g':
+		first_zone = 0;
+		return true;
+	case 'o':
+		list_order = (list_order + 1) % NR_ORDERS;
 		first_zone = 0;
 		return true;
 	}
@@ -390,6 +604,7 @@ static const char *const overview_keys[][2] = {
 	{ "j k Up Down", "first_zone zones" },
 	{ "PgUp PgDn", "first_zone a page of zones" },
 	{ "g Home", "back to the first zone" },
+	{ "o", "many zones (one line each): order by node, fragmenting/s, unusable index" },
 	{ NULL, NULL },
 };
 
