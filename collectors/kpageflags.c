@@ -81,33 +81,19 @@ static int grow(struct ft_kpf *k, size_t words)
 	return 0;
 }
 
-/* One batch at the cursor; advances it.  PFNs read or -errno. */
-static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
+/* @nb blocks of zone @zi from @block on, into the map (or the emit hook).  PFNs read or -errno. */
+static long scan_at(struct ft_kpf *k, struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nb)
 {
-	struct ft_pbmap_zone *z;
-	uint32_t nb, per_batch;
+	struct ft_pbmap_zone *z = &m->zones[zi];
 	uint64_t pfn0, i;
 	size_t words;
 	int err;
 
-	if (k->zone >= m->nr) {
-		k->zone = 0;
-		k->block = 0;
-	}
-	z = &m->zones[k->zone];
-	if (k->block >= z->nr_blocks)
-		k->block = 0;
-	per_batch = MAX_WORDS >> m->order;
-	if (per_batch > FT_KPF_BATCH_BLOCKS)
-		per_batch = FT_KPF_BATCH_BLOCKS;
-	if (!per_batch)
-		per_batch = 1;
-	nb = z->nr_blocks - k->block < per_batch ? z->nr_blocks - k->block : per_batch;
 	words = (size_t)nb << m->order;
 	err = grow(k, words);
 	if (err)
 		return err;
-	pfn0 = (z->first_block + k->block) << m->order;
+	pfn0 = (z->first_block + block) << m->order;
 	err = read_words(k->flags_fd, pfn0, k->flags, words);
 	if (err)
 		return err;
@@ -133,16 +119,56 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 	}
 	/* the live source turns the batch into a session input; alone, feed the map */
 	if (k->emit)
-		k->emit(k->emit_ctx, k->zone, pfn0, words, k->flags, k->counts);
+		k->emit(k->emit_ctx, zi, pfn0, words, k->flags, k->counts);
 	else
-		ft_pbmap_feed(m, k->zone, k->block, nb, k->flags, k->counts);
+		ft_pbmap_feed(m, zi, block, nb, k->flags, k->counts, k->rescan);
 	k->pfns += words;
+	return (long)words;
+}
+
+/* One batch at the cursor; advances it.  PFNs read or -errno. */
+static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
+{
+	struct ft_pbmap_zone *z;
+	uint32_t nb, per_batch;
+	long n;
+
+	if (k->zone >= m->nr) {
+		k->zone = 0;
+		k->block = 0;
+	}
+	z = &m->zones[k->zone];
+	if (k->block >= z->nr_blocks)
+		k->block = 0;
+	per_batch = MAX_WORDS >> m->order;
+	if (per_batch > FT_KPF_BATCH_BLOCKS)
+		per_batch = FT_KPF_BATCH_BLOCKS;
+	if (!per_batch)
+		per_batch = 1;
+	nb = z->nr_blocks - k->block < per_batch ? z->nr_blocks - k->block : per_batch;
+	n = scan_at(k, m, k->zone, k->block, nb);
+	if (n < 0)
+		return n;
 	k->block += nb;
 	if (k->block >= z->nr_blocks) {
 		k->block = 0;
 		k->zone = (k->zone + 1) % m->nr;
 	}
-	return (long)words;
+	return n;
+}
+
+long ft_kpf_scan_block(struct ft_kpf *k, struct ft_pbmap *m, size_t zone, uint32_t block)
+{
+	if (k->flags_fd < 0)
+		return k->err ? k->err : -EBADF;
+	if (zone >= m->nr || m->order < 0 || block >= m->zones[zone].nr_blocks)
+		return -EINVAL;
+	long n;
+
+	k->rescan = true;
+	n = scan_at(k, m, zone, block, 1);
+	k->rescan = false;
+	return n;
 }
 
 long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget)

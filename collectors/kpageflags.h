@@ -28,6 +28,7 @@ struct ft_kpf {
 	uint32_t block;			/* ... and block within it */
 	uint64_t pfns;			/* PFNs read, ever */
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
+	bool rescan;			/* the batch being emitted is a block out of turn */
 	/*
 	 * Handed every batch as read instead of feeding the map (the live
 	 * source makes it a session input, which feeds the session's map);
@@ -48,6 +49,12 @@ void ft_kpf_close(struct ft_kpf *k);
  * error) after which the cursor stays where it was.
  */
 long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget);
+
+/*
+ * Scan pageblock @block of zone @zone now (a block a fallback named),
+ * without moving the cursor.  PFNs read or -errno.
+ */
+long ft_kpf_scan_block(struct ft_kpf *k, struct ft_pbmap *m, size_t zone, uint32_t block);
 
 /* Scan every zone once from the start.  0 or -errno. */
 int ft_kpf_scan_all(struct ft_kpf *k, struct ft_pbmap *m);

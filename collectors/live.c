@@ -68,7 +68,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->session.trace_err = 0;	/* not asked for yet */
 	l->session.map_err = 0;
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
-	l->map_rate = FT_LIVE_MAP_RATE;
+	l->map_cpu = FT_LIVE_MAP_CPU;
 	ft_file_init(&l->boost_file, "proc/zoneinfo");
 	pthread_mutex_init(&l->boost_lock, NULL);
 	{
@@ -94,6 +94,8 @@ void ft_live_close(struct ft_live *l)
 	l->tracing = false;
 	ft_session_release(&l->session);
 	ft_kpf_close(&l->kpf);
+	for (size_t z = 0; z < FT_LIVE_MAP_ZONES; z++)
+		free(l->map_queued[z]);
 	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
 	ft_file_close(&l->boost_file);
 	pthread_mutex_destroy(&l->boost_lock);
@@ -232,7 +234,8 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 	memcpy(buf, &pfn, 8);
 	memcpy(buf + 8, flags, words * 8);
 	memcpy(buf + 8 + words * 8, counts, words * 8);
-	emit(l, FT_RR_KPF, (uint16_t)zone, ft_now_ns(), buf, 8 + words * 16);
+	emit(l, FT_RR_KPF, (uint16_t)(zone | (l->kpf.rescan ? FT_KPF_RESCAN : 0)), ft_now_ns(), buf,
+	     8 + words * 16);
 	free(buf);
 }
 
@@ -274,6 +277,10 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 {
 	l->map_scan = on;
 	l->map_last_ns = 0;
+	/* rescans are for fallbacks from now on (the pass covers the older ones) */
+	l->map_fb_seen = l->session.events.fb_head;
+	l->map_rescan_lag_max_ns = 0;
+	l->map_rescans = l->map_rescans_late = 0;
 	if (!on)
 		return 0;
 	if (l->map_err)
@@ -283,30 +290,123 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	return l->map_err;
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * Queue the blocks the fallbacks traced since the last look named (once
+ * each: a bit per block), for a rescan before the round-robin goes on.
+ */
+static void map_queue_fallbacks(struct ft_live *l)
+{
+	const struct ft_events *ev = &l->session.events;
+	const struct ft_pbmap *m = &l->session.map;
+	uint64_t h = l->map_fb_seen;
+
+	if (ev->fb_head - h > FT_EV_FB_RING) {	/* the ring went round: the oldest are gone */
+		l->map_fb_missed += ev->fb_head - h - FT_EV_FB_RING;
+		h = ev->fb_head - FT_EV_FB_RING;
+	}
+	for (; h < ev->fb_head; h++) {
+		const struct ft_fb_pfn *f = &ev->fb_ring[h % FT_EV_FB_RING];
+		int z = ft_pbmap_zone_of(m, f->pfn);
+		uint64_t b;
+
+		if (z < 0 || (size_t)z >= FT_LIVE_MAP_ZONES)
+			continue;
+		b = (f->pfn >> m->order) - m->zones[z].first_block;
+		if (b >= m->zones[z].nr_blocks)
+			continue;
+		if (l->map_queued_n[z] != m->zones[z].nr_blocks) {	/* laid out anew */
+			free(l->map_queued[z]);
+			l->map_queued[z] = calloc((m->zones[z].nr_blocks + 7) / 8, 1);
+			l->map_queued_n[z] = l->map_queued[z] ? m->zones[z].nr_blocks : 0;
+		}
+		if (!l->map_queued[z] || l->map_queued[z][b / 8] & (1u << (b % 8)))
+			continue;
+		if (l->map_dirty_n == FT_LIVE_MAP_DIRTY) {
+			l->map_fb_missed++;
+			continue;
+		}
+		l->map_queued[z][b / 8] |= (uint8_t)(1u << (b % 8));
+		l->map_dirty[l->map_dirty_n++] = (struct ft_live_dirty){
+			.zone = (uint32_t)z, .block = (uint32_t)b, .ts = f->ts,
+		};
+	}
+	l->map_fb_seen = ev->fb_head;
+}
+
 void ft_live_map_poll(struct ft_live *l)
 {
-	uint64_t now = ft_now_ns(), budget;
+	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX;
 	struct ft_pbmap *m = &l->session.map;
-	long n;
+	size_t done = 0;
+	long n = 0;
 
-	if (!l->map_scan || l->map_err || m->order < 0)
+	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr)
 		return;
+	/*
+	 * The budget is CPU time: map_cpu of the wall time since the last
+	 * poll (at most a second's worth banked), less what scans cost,
+	 * measured on this thread (the kernel's work for kpageflags, our
+	 * classification, the session input and a recording's write).
+	 */
 	if (!l->map_last_ns)
 		l->map_last_ns = now - 250000000;	/* a first slice right away */
-	budget = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9);
-	if (budget > l->map_rate)
-		budget = l->map_rate;
-	if (budget < ((uint64_t)FT_KPF_BATCH_BLOCKS << m->order) / 4)
-		return;		/* not worth a batch yet */
+	l->map_allow_ns += l->map_cpu * (double)(now - l->map_last_ns);
+	if (l->map_rate)	/* --map-rate: a cap in PFNs per second too */
+		cap = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9) + 1;
+	if (l->map_allow_ns > l->map_cpu * 1e9)
+		l->map_allow_ns = l->map_cpu * 1e9;
 	l->map_last_ns = now;
-	n = ft_kpf_scan(&l->kpf, m, budget);
-	l->map_scan_ns += ft_now_ns() - now;
+	map_queue_fallbacks(l);
+	c0 = thread_cpu_ns();
+	/*
+	 * First the blocks fallbacks named, with up to three quarters of
+	 * the budget (so a storm of fallbacks does not stop the pass), then
+	 * round-robin.
+	 */
+	while (done < l->map_dirty_n && l->map_allow_ns * 0.75 - (double)(thread_cpu_ns() - c0) > 0) {
+		const struct ft_live_dirty *d = &l->map_dirty[done++];
+
+		if (d->zone < FT_LIVE_MAP_ZONES && l->map_queued[d->zone] && d->block < l->map_queued_n[d->zone])
+			l->map_queued[d->zone][d->block / 8] &= (uint8_t)~(1u << (d->block % 8));
+		if (d->zone >= m->nr || d->block >= m->zones[d->zone].nr_blocks)
+			continue;	/* laid out anew since */
+		n = ft_kpf_scan_block(&l->kpf, m, d->zone, d->block);
+		if (n < 0)
+			break;
+		pfns += (uint64_t)n;
+		l->map_rescans++;
+		if (d->ts && ft_now_ns() > d->ts) {
+			uint64_t lag = ft_now_ns() - d->ts;
+
+			if (lag > l->map_rescan_lag_max_ns)
+				l->map_rescan_lag_max_ns = lag;
+			l->map_rescans_late += lag > FT_LIVE_MAP_LATE;
+		}
+	}
+	memmove(l->map_dirty, l->map_dirty + done, (l->map_dirty_n - done) * sizeof(*l->map_dirty));
+	l->map_dirty_n -= done;
+	while (n >= 0 && l->map_allow_ns - (double)(thread_cpu_ns() - c0) > 0 &&
+	       pfns < cap) {
+		n = ft_kpf_scan(&l->kpf, m, 1);	/* one batch */
+		if (n > 0)
+			pfns += (uint64_t)n;
+	}
+	c1 = thread_cpu_ns();
+	l->map_allow_ns -= (double)(c1 - c0);
+	l->map_scan_ns += c1 - c0;
+	l->map_scan_pfns += pfns;
 	if (n < 0) {
 		l->map_err = l->session.map_err = (int)n;
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
-		return;
 	}
-	l->map_scan_pfns += (uint64_t)n;
 }
 
 int ft_live_map_scan_all(struct ft_live *l)

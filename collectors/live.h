@@ -31,6 +31,11 @@
 /* Handed every input before the session applies it (the recorder). */
 typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
 
+#define FT_LIVE_MAP_CPU		0.02	/* the map's default CPU budget: 2% of a core */
+#define FT_LIVE_MAP_DIRTY	4096	/* blocks queued for a rescan */
+#define FT_LIVE_MAP_ZONES	64
+#define FT_LIVE_MAP_LATE	1000000000ull	/* a rescan later than this (a tick) is late */
+
 struct ft_live {
 	char root[4096];
 	struct ft_procfs procfs;
@@ -75,15 +80,31 @@ struct ft_live {
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
 	 * tick (cheap), so fallbacks mark their blocks from the start; it is
-	 * scanned from /proc/kpageflags only while map_scan is set, map_rate
-	 * PFNs a second.
+	 * scanned from /proc/kpageflags only while map_scan is set, within
+	 * map_cpu of a core: first the blocks fallbacks named since the last
+	 * poll, then round-robin.
 	 */
 	struct ft_kpf kpf;
 	bool map_scan;
 	int map_err;			/* why the map cannot be scanned (0: fine) */
-	uint64_t map_rate;		/* PFNs per second while scanning */
+	double map_cpu;			/* share of a core (0.02: 2%) */
+	uint64_t map_rate;		/* at most this many PFNs a poll; 0: no cap */
+	double map_allow_ns;		/* CPU time the scan may still spend (< 0: overspent) */
 	uint64_t map_last_ns;		/* last ft_live_map_poll() that scanned */
-	uint64_t map_scan_ns, map_scan_pfns;	/* time spent and PFNs read, ever */
+	uint64_t map_scan_ns, map_scan_pfns;	/* CPU time spent and PFNs read, ever */
+	/* blocks fallbacks named, to rescan first (a bit per block keeps them once) */
+	struct ft_live_dirty {
+		uint32_t zone, block;
+		uint64_t ts;		/* the fallback's trace time */
+	} map_dirty[FT_LIVE_MAP_DIRTY];
+	size_t map_dirty_n;
+	uint8_t *map_queued[FT_LIVE_MAP_ZONES];
+	uint32_t map_queued_n[FT_LIVE_MAP_ZONES];
+	uint64_t map_fb_seen;		/* events.fb_head when last looked */
+	uint64_t map_fb_missed;		/* fallbacks not queued (ring or queue full) */
+	uint64_t map_rescans;		/* blocks rescanned because a fallback named them */
+	uint64_t map_rescan_lag_max_ns;	/* longest fallback -> rescan */
+	uint64_t map_rescans_late;	/* of them, later than FT_LIVE_MAP_LATE */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
 };
@@ -92,8 +113,6 @@ struct ft_live {
 #define FT_LIVE_BOOST_SLOW	10	/* ... divided by this while nothing happens */
 #define FT_LIVE_BOOST_HOT	(2ull * 1000000000ull)	/* full rate after a sign, ns */
 
-/* PFNs per second: 4 GiB of 4K pages, ~60 ms of kernel time per second here. */
-#define FT_LIVE_MAP_RATE	(1u << 20)
 
 /* 0 or -errno (the root cannot be opened). */
 int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s);

@@ -68,6 +68,7 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_OWNERSHIP, 1);
 	if (ev->on_fallback)
 		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
+	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn, .ts = r->ts };
 	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
 	*rf = (struct ft_recent_fallback){
 		.ts = r->ts, .pfn = e->pfn, .zone = zone, .pid = r->pid,

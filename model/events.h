@@ -22,6 +22,7 @@
 #define FT_EV_ZONES	64
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
+#define FT_EV_FB_RING	4096	/* newest fallback PFNs, for the map's rescans */
 
 enum ft_lat_source {
 	FT_LAT_COMPACTION,	/* mm_compaction_begin -> end, per task */
@@ -88,6 +89,11 @@ struct ft_events {
 
 	uint64_t recent_head;				/* total ever added */
 	struct ft_recent_fallback recent[FT_EV_RECENT];
+	/* every fallback's PFN and time, the newest FT_EV_FB_RING (fb_head: ever added) */
+	uint64_t fb_head;
+	struct ft_fb_pfn {
+		uint64_t pfn, ts;
+	} fb_ring[FT_EV_FB_RING];
 };
 
 void ft_events_init(struct ft_events *ev, int pageblock_order);

@@ -245,7 +245,7 @@ static enum ft_pb block_class(const uint32_t *pages)
 }
 
 void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nblocks,
-		   const uint64_t *flags, const uint64_t *counts)
+		   const uint64_t *flags, const uint64_t *counts, bool rescan)
 {
 	struct ft_pbmap_zone *z;
 	uint64_t per = 1ull << m->order;
@@ -291,7 +291,7 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 			z->pollution += pages[FT_PG_UNMOVABLE];
 	}
 	/* the zone's last block: a pass (scanners go in block order) */
-	if (nblocks && block + nblocks >= z->nr_blocks)
+	if (nblocks && block + nblocks >= z->nr_blocks && !rescan)
 		z->scans++;
 }
 

@@ -115,9 +115,11 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
  * Classify @nblocks whole pageblocks of zone @z from block index @block on.
  * @flags holds one word per PFN from the first PFN of that block
  * (nblocks << order words); @counts the matching kpagecount words, or NULL.
+ * A feed that reaches the zone's last block completes a pass, unless
+ * @rescan (a block read out of turn).
  */
 void ft_pbmap_feed(struct ft_pbmap *m, size_t z, uint32_t block, uint32_t nblocks,
-		   const uint64_t *flags, const uint64_t *counts);
+		   const uint64_t *flags, const uint64_t *counts, bool rescan);
 
 /* A fallback named @pfn at @now_ns: mark its block.  false if no zone holds it. */
 bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns);

@@ -65,6 +65,7 @@ enum ft_rec_record_type {
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */
+#define FT_KPF_RESCAN	0x4000	/* a KPF record's sub bit: one block read out of turn, not a pass */
 
 struct ft_rec_filehdr {
 	uint32_t version;

@@ -295,7 +295,7 @@ static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
 static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 {
 	uint64_t pfn, words, per, block;
-	size_t z = in->sub;
+	size_t z = in->sub & ~FT_KPF_RESCAN;
 	uint64_t *w;
 
 	map_layout(s);
@@ -322,7 +322,7 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	memcpy(w, in->data + 8, words * 16);
 	ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
-		      (uint32_t)(words / per), w, w + words);
+		      (uint32_t)(words / per), w, w + words, in->sub & FT_KPF_RESCAN);
 	free(w);
 	s->map_err = 0;
 }

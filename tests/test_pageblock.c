@@ -310,6 +310,33 @@ static void test_incremental_and_relayout(void **state)
 	expect(&t->map.zones[1], 0, 12, 2, 2, 0, 5);
 }
 
+/* One block read out of turn (a fallback named it): its counts move, the pass count and cursor do not. */
+static void test_rescan_block(void **state)
+{
+	struct tree *t = *state;
+	uint64_t scans;
+	size_t zone;
+	uint32_t block;
+
+	assert_int_equal(ft_kpf_scan_all(&t->kpf, &t->map), 0);
+	expect(&t->map.zones[1], 1, 12, 1, 2, 0, 5);
+	scans = t->map.zones[1].scans;
+	zone = t->kpf.zone;
+	block = t->kpf.block;
+	fill(19, 0, 1, F(SLAB), 1);	/* Normal's block 11 (PFN 4096 is block 8) gets a slab page */
+	put(t->dir, "proc/kpageflags", flags, sizeof(flags));
+	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, 11), PB);
+	expect(&t->map.zones[1], 0, 12, 2, 2, 0, 5);
+	assert_int_equal(t->map.zones[1].scans, scans);
+	assert_int_equal(t->kpf.zone, zone);
+	assert_int_equal(t->kpf.block, block);
+	/* the zone's last block alone is no pass either */
+	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, t->map.zones[1].nr_blocks - 1), PB);
+	assert_int_equal(t->map.zones[1].scans, scans);
+	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, t->map.zones[1].nr_blocks), -EINVAL);
+	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 2, 0), -EINVAL);
+}
+
 static void test_mark(void **state)
 {
 	struct tree *t = *state;
@@ -344,6 +371,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_synthetic_tree_exact, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_without_kpagecount, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_and_relayout, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_rescan_block, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mark, setup, teardown),
 		cmocka_unit_test(test_no_kpageflags),
 	};

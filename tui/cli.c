@@ -145,6 +145,13 @@ static int convert(const struct ft_cmd *cmd, const struct ft_opt *o, const char 
 						  o->name, arg, o->lo, o->hi);
 		v->num = d;
 		return 0;
+	case FT_OPT_NUM:
+		d = strtod(arg, &end);
+		if (end == arg || *end || !(d >= o->lo && d <= o->hi))
+			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]",
+						  o->name, arg, o->lo, o->hi);
+		v->num = d;
+		return 0;
 	case FT_OPT_UINT: {
 		unsigned long long u = strtoull(arg, &end, 10);
 

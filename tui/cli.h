@@ -19,6 +19,7 @@ enum ft_opt_type {
 	FT_OPT_STR,		/* any text (a path, a knob) */
 	FT_OPT_SECS,		/* seconds in [lo, hi] */
 	FT_OPT_UINT,		/* an integer in [lo, hi] */
+	FT_OPT_NUM,		/* a number in [lo, hi] (a percentage) */
 };
 
 struct ft_opt {
@@ -27,7 +28,7 @@ struct ft_opt {
 	enum ft_opt_type type;
 	const char *arg;	/* "SECS", "DIR"; NULL for flags */
 	const char *help;	/* one sentence; \n starts a new line */
-	double lo, hi;		/* FT_OPT_SECS, FT_OPT_UINT */
+	double lo, hi;		/* FT_OPT_SECS, FT_OPT_UINT, FT_OPT_NUM */
 	const char *alias;	/* an older long name that still works, or NULL */
 	char alias_short;
 };
@@ -35,7 +36,7 @@ struct ft_opt {
 struct ft_optval {
 	bool set;
 	const char *str;	/* FT_OPT_STR */
-	double num;		/* FT_OPT_SECS, FT_OPT_UINT */
+	double num;		/* FT_OPT_SECS, FT_OPT_UINT, FT_OPT_NUM */
 };
 
 struct ft_cmd {

@@ -259,7 +259,7 @@ static void finish_controls(struct ft_ui *ui)
 	}
 }
 
-enum { T_INTERVAL, T_PTI, T_ROOT, T_NO_COLOR, T_NO_TRACE, T_BUFFER, T_READ_ONLY, T_MAP_RATE,
+enum { T_INTERVAL, T_PTI, T_ROOT, T_NO_COLOR, T_NO_TRACE, T_BUFFER, T_READ_ONLY, T_MAP_CPU, T_MAP_RATE,
        T_WRITE, T_RESTORE, T_BOOST, T_NR };
 
 static const struct ft_opt top_opts[T_NR] = {
@@ -271,9 +271,13 @@ static const struct ft_opt top_opts[T_NR] = {
 	[T_BUFFER] = FT_OPT_TRACE_BUFFER,
 	[T_READ_ONLY] = { "read-only", 0, FT_OPT_FLAG, NULL,
 			  "never write a knob (keys that would are refused)" },
+	[T_MAP_CPU] = { "map-cpu", 0, FT_OPT_NUM, "PCT",
+			"CPU the pageblock map scan may use while the map view is\n"
+			"shown, % of a core (default 2): blocks fallbacks named first,\n"
+			"then round-robin", 0.1, 100 },
 	[T_MAP_RATE] = { "map-rate", 0, FT_OPT_UINT, "PFNS",
-			 "pageblock map scan speed while the map view is shown,\n"
-			 "PFNs per second (default 1048576)", 4096, 1099511627776.0 },
+			 "also cap the map scan at PFNS PFNs per second (default: no cap)",
+			 4096, 1099511627776.0 },
 	[T_WRITE] = { "write", 'w', FT_OPT_STR, "FILE", "record the session to FILE (see 'fragtop record')" },
 	[T_RESTORE] = { "restore-on-exit", 0, FT_OPT_FLAG, NULL,
 			"on exit, put back every knob fragtop changed" },
@@ -309,7 +313,7 @@ static int run_top(int argc, char **argv)
 	trace = !v[T_NO_TRACE].set;
 	buffer_kb = v[T_BUFFER].set ? (size_t)v[T_BUFFER].num : 8192;
 	read_only = v[T_READ_ONLY].set;
-	map_rate = v[T_MAP_RATE].set ? (uint64_t)v[T_MAP_RATE].num : FT_LIVE_MAP_RATE;
+	map_rate = v[T_MAP_RATE].set ? (uint64_t)v[T_MAP_RATE].num : 0;
 	record_path = v[T_WRITE].set ? v[T_WRITE].str : NULL;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
@@ -325,6 +329,8 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	ui->live->map_rate = map_rate;
+	if (v[T_MAP_CPU].set)
+		ui->live->map_cpu = v[T_MAP_CPU].num / 100;
 	if (v[T_BOOST].set)
 		ft_live_boost_set(ui->live, (unsigned int)v[T_BOOST].num);
 	ui->s = &ui->live->session;

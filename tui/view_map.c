@@ -6,7 +6,8 @@
  * blocks named by fallbacks show '*' (last 10 s), '+' (last minute) or
  * '~' (earlier).  A cursor shows the PFN range and page composition of the
  * cell under it.  Scanning /proc/kpageflags runs only while this view is
- * shown (ui.c), at live.map_rate PFNs per second.
+ * shown (ui.c), within live.map_cpu of a core, the blocks fallbacks named
+ * first (collectors/live.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -25,6 +26,7 @@ static struct {
 	uint32_t cur;			/* cursor cell */
 	int top;			/* first row shown */
 	bool overlay;
+	bool chosen;			/* the zone was picked (first look: the largest) */
 } st;
 
 #define MARGIN	11	/* "0x1234567 " row labels */
@@ -78,6 +80,12 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 
 	if (!m->nr)
 		return false;
+	if (!st.chosen) {	/* open on the largest zone: where fragmentation matters */
+		for (size_t i = 0; i < m->nr; i++)
+			if (m->zones[i].nr_blocks > m->zones[st.zone].nr_blocks)
+				st.zone = (int)i;
+		st.chosen = true;
+	}
 	if (st.zone >= (int)m->nr)
 		st.zone = 0;
 	g->z = &m->zones[st.zone];
@@ -186,7 +194,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	struct geom g;
 	struct cell cur;
 	int y = top, r, x;
-	char a[16];
+	char a[16], scan[80] = "";
 
 	if (ss->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
@@ -207,6 +215,13 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	       g.z->nr_blocks, a, g.bpc, st.zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
 	draw_counts(y, ui, g.z);
+	/* the scan's budget and how fast fallbacks' blocks were read again, in the status line */
+	if (ui->live)
+		snprintf(scan, sizeof(scan),
+			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu over 1 s (max %.0f ms)",
+			 ui->live->map_cpu * 100, (unsigned long long)ui->live->map_rescans,
+			 (unsigned long long)ui->live->map_rescans_late,
+			 (double)ui->live->map_rescan_lag_max_ns / 1e6);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",
@@ -264,11 +279,11 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		       (unsigned long long)cur.pages[FT_PG_HOLE], seen);
 	}
 	if (g.rows > g.grid_h)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d",
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d%s%s",
 			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,
-			 g.rows);
+			 g.rows, scan[0] ? "  " : "", scan);
 	else
-		ui->scroll_info[0] = '\0';
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "%s", scan);
 }
 
 static bool map_key(struct ft_ui *ui, int ch)
@@ -325,6 +340,7 @@ static bool map_key(struct ft_ui *ui, int ch)
 	case 'Z':
 		if (ss->map.nr) {
 			st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
+			st.chosen = true;
 			st.bpc = 0;
 			st.cur = 0;
 			st.top = 0;

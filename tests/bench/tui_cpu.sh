@@ -1,8 +1,10 @@
 #!/bin/bash
 # make bench: the live TUI's CPU (1 s interval, boost sampler at 50 Hz,
 # tracepoints) beside `htop -d 10` (a 1 s refresh), both drawn in tmux at
-# 120x40 for the same 30 s, in one run.  Prints CPU seconds and the ratio;
-# no threshold.  Needs tmux; htop is optional (apt-get install htop).
+# 120x40 for the same 30 s, in one run; then the same with fragtop's map
+# view open (its scan budget: 2% of a core by default).  Prints CPU seconds
+# and the ratios; no threshold.  Needs tmux; htop is optional (apt-get
+# install htop).
 # usage: tui_cpu.sh FRAGTOP_BINARY [SECONDS]
 set -u
 FT=$(realpath "${1:-./fragtop}")
@@ -42,4 +44,18 @@ if [ -n "$hp" ]; then
 		if (b > a) printf "  fragtop / htop: %.2f (goal <= 1)\n", (fb - fa) / (b - a) }'
 else
 	echo "  htop is not installed (apt-get install htop): no comparison"
+fi
+
+# the map view open: its kpageflags scan on top, within --map-cpu (2%)
+T send-keys -t ft 5
+sleep 3
+f0=$(cpu_s "$fp"); [ -n "$hp" ] && h0=$(cpu_s "$hp")
+sleep "$SECS"
+f1=$(cpu_s "$fp"); [ -n "$hp" ] && h1=$(cpu_s "$hp")
+echo "with the map view open, same ${SECS} s"
+awk -v a="$f0" -v b="$f1" -v s="$SECS" 'BEGIN { printf "  fragtop, map view (scan budget 2%% of a core): %.3f s CPU = %.3f%% of a core\n", b - a, (b - a) * 100 / s }'
+if [ -n "$hp" ]; then
+	awk -v a="$h0" -v b="$h1" -v s="$SECS" -v fa="$f0" -v fb="$f1" 'BEGIN {
+		printf "  htop -d 10 (1 s):                             %.3f s CPU = %.3f%% of a core\n", b - a, (b - a) * 100 / s
+		if (b > a) printf "  fragtop (map) / htop: %.2f\n", (fb - fa) / (b - a) }'
 fi
