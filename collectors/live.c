@@ -156,6 +156,40 @@ static void emit_name(struct ft_live *l, int pid, const char *comm, uint16_t sub
 }
 
 /*
+ * The cgroup of @pid from /proc/PID/cgroup: the memory controller's path
+ * on a v1 or hybrid host (memcg is what reclaim and compaction work for),
+ * else the unified hierarchy's ("0::").  0 when found.
+ */
+static int read_cgroup(struct ft_live *l, int pid, char *out, size_t sz)
+{
+	char rel[48], buf[4096], *line, *save = NULL;
+	const char *unified = NULL, *memory = NULL;
+	long n;
+
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	n = ft_file_slurp(l->procfs.rootfd, rel, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		if (c1[1] == ':')
+			unified = c2 + 1;
+		else if (!strncmp(c1 + 1, "memory:", 7))
+			memory = c2 + 1;
+	}
+	if (memory && strcmp(memory, "/"))
+		unified = memory;
+	if (!unified)
+		return -ENOENT;
+	snprintf(out, sz, "%s", unified);
+	return 0;
+}
+
+/*
  * Name the processes the events named, while they live: a NAME input for
  * every row without a command.  One already gone is said to have exited.
  */
@@ -172,9 +206,20 @@ static void name_pids(struct ft_live *l)
 		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
 			continue;
 		comm = ft_procname_get(&l->procname, p->pid);
-		if (strcmp(comm, "?"))
-			emit_name(l, p->pid, comm, 0, now);
-		else
+		if (strcmp(comm, "?")) {
+			char cg[128];
+			int pid = p->pid;	/* the row may move once named */
+
+			emit_name(l, pid, comm, 0, now);
+			if (!read_cgroup(l, pid, cg, sizeof(cg))) {
+				uint8_t rec[4 + 127];
+				size_t len = strnlen(cg, 127);
+
+				memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
+				memcpy(rec + 4, cg, len);
+				emit(l, FT_RR_CGROUP, 0, now, rec, 4 + len);
+			}
+		} else
 			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
 	}
 }

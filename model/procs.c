@@ -113,6 +113,14 @@ const struct ft_proc *ft_procs_find(const struct ft_procs *t, int pid)
 	return t->hash[h] >= 0 ? &t->p[t->hash[h]] : NULL;
 }
 
+void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path)
+{
+	unsigned int h = lookup(t, pid);
+
+	if (pid >= 0 && t->hash[h] >= 0)
+		snprintf(t->p[t->hash[h]].cgroup, sizeof(t->p[0].cgroup), "%s", path);
+}
+
 void ft_procs_exit(struct ft_procs *t, int pid, uint64_t t_ns)
 {
 	unsigned int h = lookup(t, pid);

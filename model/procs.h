@@ -40,6 +40,7 @@ extern const char *const ft_proc_col_names[FT_PC_NR];
 struct ft_proc {
 	int pid;
 	char comm[32];			/* "" until named */
+	char cgroup[128];		/* "" unless a CGROUP input said */
 	bool exited;
 	uint64_t exited_ns;		/* input time of the exit, when exited */
 	uint64_t last_ns;		/* trace time of its newest event */
@@ -66,6 +67,9 @@ void ft_procs_count(struct ft_procs *t, int pid, uint64_t ts, enum ft_proc_col c
  * has another command already, marks it exited and starts a new one.
  */
 void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns);
+
+/* The cgroup of @pid's live process (a CGROUP input). */
+void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path);
 
 /* @pid exited (at input time @t_ns): its row is kept, marked. */
 void ft_procs_exit(struct ft_procs *t, int pid, uint64_t t_ns);

@@ -62,6 +62,7 @@ enum ft_rec_record_type {
 	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen;
 				 * sub FT_NAME_EXITED and no command: the process exited */
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
+	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup path (<= 127 bytes), taken with its name */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

@@ -445,6 +445,27 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 		ft_events_name(&s->events, (int)pid, n->comm, in->t_ns);
 }
 
+static void apply_cgroup(struct ft_session *s, const struct ft_rec_record *in)
+{
+	char path[128];
+	uint32_t pid;
+	size_t len;
+
+	if (in->len < 5 || in->len > 4 + sizeof(path) - 1) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&pid, in->data, 4);
+	len = in->len - 4;
+	memcpy(path, in->data + 4, len);
+	path[len] = '\0';
+	if (!pid || pid > (1u << 22) || strlen(path) != len) {
+		s->bad_inputs++;
+		return;
+	}
+	ft_procs_cgroup(&s->events.procs, (int)pid, path);
+}
+
 const char *ft_session_name(const struct ft_session *s, int pid)
 {
 	const struct ft_session_name *n;
@@ -679,6 +700,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_BOOST:
 		apply_boost(s, in);
+		break;
+	case FT_RR_CGROUP:
+		apply_cgroup(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -48,6 +48,11 @@ static void test_counts_names(void **state)
 	assert_int_equal(t.nr, 2);
 	assert_int_equal(ft_procs_find(&t, 200)->c[FT_PC_RECLAIM_US], 250);
 	assert_null(ft_procs_find(&t, 300));
+	/* a cgroup for a live row; none for an unknown pid */
+	ft_procs_cgroup(&t, 100, "/system.slice/fio.service");
+	ft_procs_cgroup(&t, 999, "/x");
+	assert_string_equal(ft_procs_find(&t, 100)->cgroup, "/system.slice/fio.service");
+	assert_int_equal(t.nr, 2);
 	/* a bad column or pid is ignored */
 	ft_procs_count(&t, 100, 1, FT_PC_NR, 1);
 	ft_procs_count(&t, -1, 1, FT_PC_EXTFRAG, 1);

@@ -57,6 +57,13 @@ static char *digest(const struct ft_session *l)
 		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i, l->boost[i].samples,
 				      l->boost[i].boosted, l->boost[i].episodes,
 				      (unsigned long long)l->boost[i].peak);
+	/* the process table: names, cgroups and exits from NAME and CGROUP records */
+	for (i = 0; i < (size_t)l->events.procs.nr && n < cap - 256; i++) {
+		const struct ft_proc *p = &l->events.procs.p[i];
+
+		n += (size_t)snprintf(d + n, cap - n, "\nproc %d %s %s %d", p->pid, p->comm, p->cgroup,
+				      p->exited);
+	}
 	for (i = 0; i < ft_knobs_nr && n < cap - 128; i++) {
 		char v[FT_KNOB_TEXT];
 
@@ -64,6 +71,36 @@ static char *digest(const struct ft_session *l)
 		n += (size_t)snprintf(d + n, cap - n, "\n%s=%s", ft_knobs[i].name, v);
 	}
 	return d;
+}
+
+/* An input as the live source gives it: applied, and to the recorder. */
+static void input(struct ft_live *l, uint16_t type, uint16_t sub, const void *data, size_t len)
+{
+	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len,
+				    .t_ns = l->session.t_ns, .data = data };
+
+	ft_session_apply(&l->session, &in);
+	if (l->tap)
+		l->tap(l->tap_ctx, &in);
+}
+
+/* NAME (or, with @comm NULL, an exit) and CGROUP records for @pid. */
+static void proc_input(struct ft_live *l, uint32_t pid, const char *comm, const char *cgroup)
+{
+	uint8_t rec[4 + 128];
+	const char *s = comm ? comm : cgroup;
+	size_t n = s ? strlen(s) : 0;
+
+	memcpy(rec, &pid, 4);
+	if (s)
+		memcpy(rec + 4, s, n);
+	if (comm || !cgroup)
+		input(l, FT_RR_NAME, comm ? 0 : FT_NAME_EXITED, rec, 4 + (comm ? n : 0));
+	if (comm && cgroup) {
+		n = strlen(cgroup);
+		memcpy(rec + 4, cgroup, n);
+		input(l, FT_RR_CGROUP, 0, rec, 4 + n);
+	}
 }
 
 static void sh(const char *cmd)
@@ -115,6 +152,15 @@ static void test_round_trip(void **state)
 				ft_live_boost_poll(&live);
 			}
 		}
+		/* processes named, given a cgroup, exited, their pid reused */
+		if (i == 10)
+			proc_input(&live, 4242, "fio", "/system.slice/fio.service");
+		if (i == 11)
+			proc_input(&live, 4243, "thpalloc", NULL);
+		if (i == 65)
+			proc_input(&live, 4242, NULL, NULL);
+		if (i == 66)
+			proc_input(&live, 4242, "kworker/0:1", "/");
 		assert_int_equal(ft_live_tick(&live, i % 5 == 0), 0);
 		want[i] = digest(&live.session);
 	}
@@ -123,6 +169,10 @@ static void test_round_trip(void **state)
 	assert_int_equal(live.session.boost_nr, 5);
 	assert_true(live.session.boost_total[0].episodes > 10);
 	assert_int_equal(live.session.boost_total[0].samples, 3 * TICKS);
+	assert_int_equal(live.session.events.procs.nr, 3);
+	assert_string_equal(ft_procs_find(&live.session.events.procs, 4242)->comm, "kworker/0:1");
+	assert_true(live.session.events.procs.p[0].exited);
+	assert_string_equal(live.session.events.procs.p[0].cgroup, "/system.slice/fio.service");
 
 	assert_int_equal(ft_replay_open(&rp, file, 0), 0);
 	assert_true(rp.r.clean);

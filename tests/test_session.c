@@ -76,6 +76,21 @@ static void test_names(void **state)
 	name(&s, 777, "fio");
 	assert_string_equal(ft_procs_find(&s.events.procs, 777)->comm, "fio");
 	{
+		uint8_t cg[4 + 130];
+		uint64_t before = s.bad_inputs;
+
+		memcpy(cg, &(uint32_t){ 777 }, 4);
+		memcpy(cg + 4, "/user.slice", 11);
+		apply(&s, FT_RR_CGROUP, 0, 1, cg, 15);
+		assert_string_equal(ft_procs_find(&s.events.procs, 777)->cgroup, "/user.slice");
+		apply(&s, FT_RR_CGROUP, 0, 1, cg, 4);		/* no path */
+		apply(&s, FT_RR_CGROUP, 0, 1, cg, 4 + 128);	/* too long */
+		cg[6] = '\0';
+		apply(&s, FT_RR_CGROUP, 0, 1, cg, 15);		/* a NUL inside */
+		assert_int_equal(s.bad_inputs, before + 3);
+		assert_string_equal(ft_procs_find(&s.events.procs, 777)->cgroup, "/user.slice");
+	}
+	{
 		uint32_t pid = 777;
 
 		apply(&s, FT_RR_NAME, FT_NAME_EXITED, 2, &pid, 4);

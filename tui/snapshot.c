@@ -231,6 +231,10 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 		ft_json_i64(j, "pid", p->pid);
 		ft_json_str(j, "comm", p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?");
 		ft_json_bool(j, "exited", p->exited);
+		if (p->cgroup[0])
+			ft_json_str(j, "cgroup", p->cgroup);
+		else
+			ft_json_null(j, "cgroup");
 		for (k = 0; k < FT_PC_NR; k++)
 			ft_json_u64(j, ft_proc_col_names[k], p->c[k]);
 		ft_json_obj_end(j);

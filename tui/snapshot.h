@@ -16,7 +16,8 @@ struct ft_procs;
 
 /*
  * "processes": every process with a count, most fragmenting first, as
- * {pid, comm, exited, fragmenting, extfrag, ownership_changes,
+ * {pid, comm, exited, cgroup (null when unknown), fragmenting, extfrag,
+ * ownership_changes,
  * compaction_stalls, compaction_us, reclaim_stalls, reclaim_us,
  * fragmentation_stalls, fragmentation_stall_us}, then {pid -1, comm
  * "(other)"} for rows folded away when the table was full, so the

@@ -145,6 +145,8 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		       "%*s", cols[c].width, cols[c].head);
 		x += cols[c].width + 1;
 	}
+	if (c == C_NR && x + 10 < COLS)
+		ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
 	y++;
 	rows = top + height - y;
 	if (first_row > n - rows)
@@ -172,6 +174,13 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 			ft_put(y, x, c == C_RATE && d > 0 ? ft_attr(FT_C_WARN) | attr : attr,
 			       "%*s", cols[c].width, v);
 			x += cols[c].width + 1;
+		}
+		/* the cgroup's tail when it is longer than the room: its leaf names it */
+		if (c == C_NR && x + 10 < COLS && p->cgroup[0]) {
+			int room = COLS - x, len = (int)strlen(p->cgroup);
+
+			ft_put(y, x, attr, "%s%s", len > room ? "~" : "",
+			       p->cgroup + (len > room ? len - room + 1 : 0));
 		}
 	}
 	ui->scroll_info[0] = '\0';
