@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 
 const char *const ft_rep_counter_names[FT_RC_NR] = {
@@ -20,6 +21,7 @@ const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_RECLAIMS] = "direct_reclaims",
 	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
 	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
+	[FT_RC_KCOMPACTD_WAKES] = "kcompactd_wakes",
 };
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
@@ -45,6 +47,7 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	pt->c[FT_RC_RECLAIMS] = (int64_t)m[FT_M_RECLAIM];
 	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
 	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
+	pt->c[FT_RC_KCOMPACTD_WAKES] = (int64_t)m[FT_M_KCOMPACTD_WAKE];
 	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
 		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i]))
 			pt->c[vm[i].c] = 0;
@@ -134,9 +137,52 @@ static void add_boost(struct ft_report *rep, struct ft_rep_interval *iv)
 	}
 }
 
-int ft_report_build(struct ft_report *rep, const char *path)
+int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz)
+{
+	unsigned int h, m, s = 0;
+	char *end, tail;
+	double v;
+
+	if (strchr(arg, ':')) {
+		time_t t0 = (time_t)(start_rt_ns / 1000000000ull), t;
+		struct tm tm;
+		int n = sscanf(arg, "%u:%u%c", &h, &m, &tail);
+
+		if (n == 3 && tail == ':' && sscanf(arg, "%u:%u:%u%c", &h, &m, &s, &tail) != 3)
+			n = 0;
+		if ((n != 2 && n != 3) || h > 23 || m > 59 || s > 60) {
+			snprintf(why, sz, "'%s' is neither seconds nor a time of day (HH:MM[:SS])", arg);
+			return -EINVAL;
+		}
+		if (!start_rt_ns || !localtime_r(&t0, &tm)) {
+			snprintf(why, sz, "'%s': the recording does not say when it started", arg);
+			return -EINVAL;
+		}
+		tm.tm_hour = (int)h;
+		tm.tm_min = (int)m;
+		tm.tm_sec = (int)s;
+		tm.tm_isdst = -1;
+		t = mktime(&tm);
+		if (t < t0)
+			t += 86400;	/* the next day's */
+		*secs = (double)t - (double)start_rt_ns / 1e9;
+		if (*secs < 0)
+			*secs = 0;
+		return 0;
+	}
+	v = strtod(arg, &end);
+	if (end == arg || *end || !(v >= 0) || isinf(v)) {
+		snprintf(why, sz, "'%s' is neither seconds nor a time of day (HH:MM[:SS])", arg);
+		return -EINVAL;
+	}
+	*secs = v;
+	return 0;
+}
+
+int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w)
 {
 	struct ft_rep_point prev;
+	bool ended = false;
 	char knob_prev[FT_SESSION_MAX_KNOBS][FT_KNOB_TEXT];
 	size_t seen = 0, k;
 	int err, lat;
@@ -150,6 +196,8 @@ int ft_report_build(struct ft_report *rep, const char *path)
 	}
 	rep->rp.session.events.on_latency = keep_latency;
 	rep->rp.session.events.on_latency_ctx = rep;
+	rep->from_s = 0;
+	rep->to_s = INFINITY;
 	memset(&prev, 0, sizeof(prev));
 	memset(knob_prev, 0, sizeof(knob_prev));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {
@@ -157,6 +205,30 @@ int ft_report_build(struct ft_report *rep, const char *path)
 		bool changed = false;
 		char opened[160] = "";
 
+		if (!rep->start_t_ns) {
+			char why[160];
+
+			/* the window's ends, now that the recording's start is known */
+			rep->start_t_ns = rep->rp.session.tick_t_ns;
+			if (w && ((w->from && ft_rep_window_secs(w->from, rep->rp.session.first_rt_ns,
+								   &rep->from_s, why, sizeof(why))) ||
+				  (w->to && ft_rep_window_secs(w->to, rep->rp.session.first_rt_ns,
+								 &rep->to_s, why, sizeof(why))))) {
+				fprintf(stderr, "fragtop: %s: %s\n", path, why);
+				return -EINVAL;
+			}
+		}
+		{
+			double t = (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9;
+
+			if (t + 1e-6 < rep->from_s)
+				continue;	/* before the window: not even the baseline */
+			if (t > rep->to_s + 1e-6) {
+				ended = true;
+				break;		/* past it: the tick before was the last */
+			}
+		}
+		rep->ticks++;
 		point(rep, &now);
 		if (!rep->have_first) {
 			/* the first tick is the baseline: rates start from it */
@@ -208,22 +280,44 @@ int ft_report_build(struct ft_report *rep, const char *path)
 		}
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
+		/* with an end to the window, the table as of each tick (the next may be past it) */
+		if (w && w->to && rep->procs_first) {
+			if (!rep->procs)
+				rep->procs = malloc(sizeof(*rep->procs));
+			if (rep->procs)
+				*rep->procs = rep->rp.session.events.procs;
+		}
 	}
 	if (err < 0) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
 		return err;
 	}
 	if (!rep->have_first) {
-		fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
-			rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
+		if (rep->start_t_ns)
+			fprintf(stderr, "fragtop: %s: no sample in the window (the recording is %.1f s long)\n",
+				path, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+		else
+			fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
+				rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
 		return -ENODATA;
 	}
-	point(rep, &rep->last);
+	if (ended)
+		rep->last = prev;	/* the session is one tick past the window */
+	else
+		point(rep, &rep->last);
 	rep->iv[rep->nr_iv - 1].to = rep->last;
 	if (rep->rp.session.tracing && rep->procs_first) {
-		rep->procs = malloc(sizeof(*rep->procs));
+		if (!ended || !rep->procs) {	/* else: kept at the window's last tick */
+			if (!rep->procs)
+				rep->procs = malloc(sizeof(*rep->procs));
+			if (rep->procs)
+				*rep->procs = rep->rp.session.events.procs;
+		}
 		if (rep->procs)
-			ft_procs_sub(rep->procs, &rep->rp.session.events.procs, rep->procs_first);
+			ft_procs_sub(rep->procs, rep->procs, rep->procs_first);
+	} else {
+		free(rep->procs);
+		rep->procs = NULL;
 	}
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		rep->lat_present[lat] = rep->rp.session.tracing &&

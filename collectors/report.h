@@ -18,7 +18,7 @@ enum ft_rep_counter {
 	FT_RC_EXTFRAG, FT_RC_FRAGMENTING, FT_RC_OWNERSHIP,
 	FT_RC_THP_ALLOC, FT_RC_THP_FALLBACK,
 	FT_RC_COMPACT_STALL, FT_RC_COMPACT_SUCCESS, FT_RC_COMPACT_FAIL,
-	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS,
+	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS, FT_RC_KCOMPACTD_WAKES,
 	FT_RC_NR
 };
 
@@ -44,6 +44,9 @@ struct ft_report {
 	struct ft_replay rp;		/* at the end of the recording */
 	struct ft_rep_point first, last;
 	bool have_first;
+	double from_s, to_s;		/* the window, seconds from the first tick (to: INFINITY) */
+	uint64_t start_t_ns;		/* the recording's first tick */
+	uint64_t ticks;			/* in the window */
 	int64_t boost_first;
 	struct ft_rep_interval iv[FT_REP_MAX_INTERVALS];
 	int nr_iv;
@@ -84,8 +87,29 @@ int ft_report_latency(const struct ft_report *rep, enum ft_lat_source src,
 		      const struct ft_rep_point *from, const struct ft_rep_point *to,
 		      struct ft_rep_lat *out);
 
-/* Replay @path to its end.  0 or -errno (with a message on stderr). */
-int ft_report_build(struct ft_report *rep, const char *path);
+/*
+ * A stretch of a recording: seconds from its first tick, or a clock time
+ * ("HH:MM" or "HH:MM:SS", local time, the first such time at or after the
+ * recording's start).  Unset ends: the recording's.
+ */
+struct ft_rep_window {
+	const char *from, *to;		/* as given; NULL: the start, the end */
+};
+
+/*
+ * Parse a window end into seconds from the first tick, given the
+ * recording's start (CLOCK_REALTIME ns, 0 if unknown).  0, or -EINVAL
+ * with a message in @why.
+ */
+int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz);
+
+/*
+ * Replay @path to its end (or @w's, NULL: the whole recording).  The
+ * baseline is the first tick at or after the window's start; the last
+ * tick is the last one at or before its end.  0 or -errno (with a
+ * message on stderr).
+ */
+int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
 void ft_report_release(struct ft_report *rep);
 
 #endif

@@ -3,7 +3,8 @@
 # build, test, fuzz and benchmark.  Installs only what is missing; needs root.
 set -eu
 PKGS="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev
-libproc2-dev libzstd-dev libcmocka-dev clang tmux jq util-linux procps fio htop"
+libproc2-dev libzstd-dev libcmocka-dev clang tmux jq util-linux procps fio htop
+libxml2-utils librsvg2-bin"
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||

@@ -66,13 +66,18 @@ struct ft_cmd {
 	"read each zone's watermark boost N times a second between ticks\n" \
 	"(default 50; a tenth of it while nothing happens; 0: off; off for\n" \
 	"--root unless given)", 0, 1000 }
+/* a window of a recording (collectors/report.h) */
+#define FT_OPT_FROM { "from", 0, FT_OPT_STR, "WHEN", \
+	"start at WHEN: seconds into the recording, or a time of day\n" \
+	"(HH:MM[:SS], local) to cut a warm-up or pick a phase" }
+#define FT_OPT_TO { "to", 0, FT_OPT_STR, "WHEN", "end at WHEN (as --from)" }
 /* the sampling interval: -i/--interval everywhere; -d/--delay (top's name) still works */
 #define FT_OPT_INTERVAL(lo, def) { "interval", 'i', FT_OPT_SECS, "SECS", \
 	"seconds between samples (default " def ")", lo, 3600, "delay", 'd' }
 
 /* The commands, each defined beside its code; ft_cmds lists them in order. */
 extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
-	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export;
+	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export, ft_cmd_plot;
 extern const struct ft_cmd *const ft_cmds[];
 extern const size_t ft_cmds_nr;
 

@@ -12,6 +12,7 @@
 
 #include "base/json.h"
 #include "collectors/replay.h"
+#include "collectors/report.h"
 #include "model/frag.h"
 #include "tui/cli.h"
 
@@ -71,11 +72,13 @@ static void values(const struct ft_session *l, int64_t *v)
 	}
 }
 
-enum { X_CSV, X_JSON, X_NR };
+enum { X_CSV, X_JSON, X_FROM, X_TO, X_NR };
 
 static const struct ft_opt opts[X_NR] = {
 	[X_CSV] = { "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first" },
 	[X_JSON] = { "json", 'j', FT_OPT_FLAG, NULL, "one JSON document" },
+	[X_FROM] = FT_OPT_FROM,
+	[X_TO] = FT_OPT_TO,
 };
 
 static int run(int argc, char **argv)
@@ -86,6 +89,8 @@ static int run(int argc, char **argv)
 	int64_t prev[NR_COLS], now[NR_COLS];
 	const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
 	int fmt = 0, nz = 0, err, z, first;
+	double from = 0, to = INFINITY;
+	char why[160];
 	struct ft_json j;
 	size_t i;
 
@@ -118,6 +123,12 @@ static int run(int argc, char **argv)
 		nz++;
 	}
 	values(&rp.session, prev);
+	if ((v[X_FROM].set && ft_rep_window_secs(v[X_FROM].str, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
+	    (v[X_TO].set && ft_rep_window_secs(v[X_TO].str, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
+		fprintf(stderr, "fragtop: %s: %s\n", argv[first], why);
+		ft_replay_close(&rp);
+		return 1;
+	}
 	if (fmt == 'c') {
 		printf("t_s,realtime_s,watermark_boost_factor");
 		for (i = 0; i < NR_COLS; i++)
@@ -147,6 +158,12 @@ static int run(int argc, char **argv)
 		double t = (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9;
 
 		values(l, now);
+		if (t + 1e-6 < from) {	/* before the window: only the counts move on */
+			memcpy(prev, now, sizeof(prev));
+			continue;
+		}
+		if (t > to + 1e-6)
+			break;
 		if (fmt == 'c') {
 			printf("%.3f,%.3f,", t, (double)rp.session.tick_rt_ns / 1e9);
 			if (!bv->err)
@@ -233,7 +250,8 @@ const struct ft_cmd ft_cmd_export = {
 	.args = "FILE",
 	.summary = "a recording's time series as CSV or JSON",
 	.about = "One row per tick: seconds, time, boost factor, the events and vmstat\n"
-		 "counts in that tick, each zone's free pages and unusable index.",
+		 "counts in that tick, each zone's free pages and unusable index;\n"
+		 "--from/--to keep a stretch of the recording.",
 	.opts = opts,
 	.nr_opts = X_NR,
 	.run = run,

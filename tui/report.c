@@ -13,9 +13,24 @@
 #include "tui/cli.h"
 #include "tui/snapshot.h"
 
+/* Seconds into the recording (from its first tick, whatever the window). */
 static double secs(const struct ft_report *rep, uint64_t t)
 {
-	return (double)(t - rep->first.t_ns) / 1e9;
+	return (double)((int64_t)t - (int64_t)rep->start_t_ns) / 1e9;
+}
+
+/* The window's length. */
+static double duration(const struct ft_report *rep)
+{
+	return (double)(rep->last.t_ns - rep->first.t_ns) / 1e9;
+}
+
+/* A control change inside the report's window (it starts after the baseline tick). */
+static bool in_window(const struct ft_report *rep, uint64_t t_ns)
+{
+	if (rep->from_s <= 0 && isinf(rep->to_s))
+		return true;	/* the whole recording: every change */
+	return t_ns > rep->first.t_ns && t_ns <= rep->last.t_ns;
 }
 
 static double pct(int64_t part, int64_t whole)
@@ -36,10 +51,11 @@ static const char *when(uint64_t rt_ns, char *b, size_t sz)
 	time_t t = (time_t)(rt_ns / 1000000000ull);
 	struct tm tm;
 
-	if (!rt_ns || !gmtime_r(&t, &tm))
+	/* local time, as --from/--to read a time of day */
+	if (!rt_ns || !localtime_r(&t, &tm))
 		snprintf(b, sz, "?");
 	else
-		strftime(b, sz, "%Y-%m-%d %H:%M:%S UTC", &tm);
+		strftime(b, sz, "%Y-%m-%d %H:%M:%S %Z", &tm);
 	return b;
 }
 
@@ -152,14 +168,17 @@ static void report_text(const struct ft_report *rep)
 	const struct ft_session *l = &rp->session;
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	char t1[64], t2[32], v[64];
-	double dur = secs(rep, rep->last.t_ns);
+	double dur = duration(rep);
 	size_t i;
 	int lat, k;
 
 	printf("recording %s\n", rp->path);
 	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
 	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
-	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rp->session.ticks,
+	if (rep->from_s > 0 || !isinf(rep->to_s))
+		printf("  window %.1f s to %.1f s into the recording\n", secs(rep, rep->first.t_ns),
+		       secs(rep, rep->last.t_ns));
+	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rep->ticks,
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
@@ -234,14 +253,18 @@ static void report_text(const struct ft_report *rep)
 			print_hist_rows(ft_lat_names[lat], &h);
 		}
 	}
-	printf("\ncontrol changes    %zu\n", rp->session.nr_audits);
+	for (i = 0, k = 0; i < rp->session.nr_audits; i++)
+		k += in_window(rep, rp->session.audits[i].t_ns);
+	printf("\ncontrol changes    %d\n", k);
 	if (rp->session.audits_dropped)
 		printf("  (%llu more in the file were not kept: at most %d are)\n",
 		       (unsigned long long)rp->session.audits_dropped, FT_SESSION_MAX_AUDITS);
 	for (i = 0; i < rp->session.nr_audits; i++) {
 		const struct ft_session_audit *au = &rp->session.audits[i];
 
-		printf("  %+8.1fs  %-7.7s %-9.9s", (double)((int64_t)au->t_ns - (int64_t)rep->first.t_ns) / 1e9,
+		if (!in_window(rep, au->t_ns))
+			continue;
+		printf("  %+8.1fs  %-7.7s %-9.9s", secs(rep, au->t_ns),
 		       au->how, au->outcome);
 		print_wrapped(31, 80, au->msg);
 	}
@@ -361,8 +384,10 @@ static void report_json(const struct ft_report *rep)
 	ft_json_str(&j, "hostname", l->host.hostname);
 	ft_json_str(&j, "kernel", l->host.release);
 	ft_json_u64(&j, "start_realtime_ns", rp->session.first_rt_ns);
-	ft_json_double(&j, "duration_s", secs(rep, rep->last.t_ns));
-	ft_json_u64(&j, "samples", rp->session.ticks);
+	ft_json_double(&j, "duration_s", duration(rep));
+	ft_json_double(&j, "from_s", secs(rep, rep->first.t_ns));
+	ft_json_double(&j, "to_s", secs(rep, rep->last.t_ns));
+	ft_json_u64(&j, "samples", rep->ticks);
 	ft_json_obj_begin(&j, "recording");
 	ft_json_bool(&j, "clean", rp->r.clean);
 	ft_json_bool(&j, "truncated", rp->r.truncated);
@@ -413,8 +438,10 @@ static void report_json(const struct ft_report *rep)
 	for (i = 0; i < rp->session.nr_audits; i++) {
 		const struct ft_session_audit *a = &rp->session.audits[i];
 
+		if (!in_window(rep, a->t_ns))
+			continue;
 		ft_json_obj_begin(&j, NULL);
-		ft_json_double(&j, "t_s", (double)((int64_t)a->t_ns - (int64_t)rep->first.t_ns) / 1e9);
+		ft_json_double(&j, "t_s", secs(rep, a->t_ns));
 		ft_json_str(&j, "knob", a->knob);
 		ft_json_str(&j, "how", a->how);
 		ft_json_str(&j, "outcome", a->outcome);
@@ -453,11 +480,17 @@ static void report_json(const struct ft_report *rep)
 	ft_json_end(&j);
 }
 
-static const struct ft_opt json_only[] = { FT_OPT_JSON };
+enum { R_JSON, R_FROM, R_TO, R_NR };
+static const struct ft_opt report_opts[R_NR] = {
+	[R_JSON] = FT_OPT_JSON,
+	[R_FROM] = FT_OPT_FROM,
+	[R_TO] = FT_OPT_TO,
+};
 
 static int run_report(int argc, char **argv)
 {
-	struct ft_optval v[1];
+	struct ft_optval v[R_NR];
+	struct ft_rep_window w = { 0 };
 	struct ft_report *rep;
 	bool json;
 	int err, first;
@@ -467,11 +500,13 @@ static int run_report(int argc, char **argv)
 		return err;
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_report, "one recording expected");
-	json = v[0].set;
+	json = v[R_JSON].set;
+	w.from = v[R_FROM].set ? v[R_FROM].str : NULL;
+	w.to = v[R_TO].set ? v[R_TO].str : NULL;
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return 1;
-	err = ft_report_build(rep, argv[first]);
+	err = ft_report_build(rep, argv[first], &w);
 	if (!err) {
 		if (json)
 			report_json(rep);
@@ -483,132 +518,15 @@ static int run_report(int argc, char **argv)
 	return err ? 1 : 0;
 }
 
-/* ---- compare ---- */
-
-struct row {
-	const char *name;
-	double a, b;
-	const char *unit;
-};
-
-static void rows_of(const struct ft_report *r, double v[12])
-{
-	const int64_t *x = r->first.c, *y = r->last.c;
-	struct ft_rep_lat lc, lr, ls;
-
-	ft_report_latency(r, FT_LAT_COMPACTION, &r->first, &r->last, &lc);
-	ft_report_latency(r, FT_LAT_RECLAIM, &r->first, &r->last, &lr);
-	ft_report_latency(r, FT_LAT_FRAG_STALL, &r->first, &r->last, &ls);
-	v[0] = r->rp.session.tracing ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) : NAN;
-	v[1] = r->rp.session.tracing ? (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]) : NAN;
-	v[2] = pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
-		   y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
-	v[3] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
-	v[4] = pct(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS], y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
-	v[5] = r->lat_present[FT_LAT_COMPACTION] && lc.count ? lc.mean_us : NAN;
-	v[6] = r->lat_present[FT_LAT_COMPACTION] && lc.count ? (double)lc.p99_us : NAN;
-	v[7] = r->lat_present[FT_LAT_RECLAIM] ? (double)lr.count : NAN;
-	v[8] = r->lat_present[FT_LAT_RECLAIM] && lr.count ? lr.mean_us : NAN;
-	v[9] = r->lat_present[FT_LAT_RECLAIM] && lr.count ? (double)lr.p99_us : NAN;
-	v[10] = r->lat_present[FT_LAT_FRAG_STALL] ? (double)ls.count : NAN;
-	v[11] = r->lat_present[FT_LAT_FRAG_STALL] && ls.count ? ls.mean_us : NAN;
-}
-
-static int run_compare(int argc, char **argv)
-{
-	static const char *const names[12] = {
-		"extfrag events < pageblock order", "extfrag events (all)", "THP fault success %",
-		"compaction stalls", "compaction success/stall %", "compaction latency mean us",
-		"compaction latency p99 us", "direct reclaims", "direct reclaim mean us",
-		"direct reclaim p99 us", "fragmentation stalls", "fragmentation stall mean us",
-	};
-	struct ft_optval v[1];
-	struct ft_report *a, *b;
-	double va[12], vb[12];
-	bool json;
-	int i, err, first;
-
-	err = ft_cli_parse(&ft_cmd_compare, argc, argv, v, &first);
-	if (err >= 0)
-		return err;
-	if (first != argc - 2)
-		return ft_cli_usage_error(&ft_cmd_compare, "two recordings expected");
-	json = v[0].set;
-	a = calloc(1, sizeof(*a));
-	b = calloc(1, sizeof(*b));
-	if (!a || !b) {
-		free(a);
-		free(b);
-		return 1;
-	}
-	err = ft_report_build(a, argv[first]);
-	if (!err)
-		err = ft_report_build(b, argv[first + 1]);
-	if (!err) {
-		rows_of(a, va);
-		rows_of(b, vb);
-		if (json) {
-			struct ft_json j;
-
-			ft_json_init(&j, stdout, true);
-			ft_json_obj_begin(&j, NULL);
-			ft_json_str(&j, "a", argv[first]);
-			ft_json_str(&j, "b", argv[first + 1]);
-			ft_json_double(&j, "a_duration_s", secs(a, a->last.t_ns));
-			ft_json_double(&j, "b_duration_s", secs(b, b->last.t_ns));
-			ft_json_arr_begin(&j, "rows");
-			for (i = 0; i < 12; i++) {
-				ft_json_obj_begin(&j, NULL);
-				ft_json_str(&j, "metric", names[i]);
-				ft_json_double(&j, "a", va[i]);
-				ft_json_double(&j, "b", vb[i]);
-				ft_json_double(&j, "change_pct", va[i] ? (vb[i] - va[i]) * 100 / va[i] : NAN);
-				ft_json_obj_end(&j);
-			}
-			ft_json_arr_end(&j);
-			ft_json_obj_end(&j);
-			ft_json_end(&j);
-		} else {
-			printf("%-36s %14s %14s %9s\n", "", "A", "B", "change");
-			printf("%-36s %14.1f %14.1f\n", "duration s", secs(a, a->last.t_ns), secs(b, b->last.t_ns));
-			for (i = 0; i < 12; i++) {
-				char sa[32], sb[32], sc[32];
-
-				snprintf(sa, sizeof(sa), isnan(va[i]) ? "-" : "%.1f", va[i]);
-				snprintf(sb, sizeof(sb), isnan(vb[i]) ? "-" : "%.1f", vb[i]);
-				if (isnan(va[i]) || isnan(vb[i]) || va[i] == 0)
-					snprintf(sc, sizeof(sc), "-");
-				else
-					snprintf(sc, sizeof(sc), "%+.1f%%", (vb[i] - va[i]) * 100 / va[i]);
-				printf("%-36s %14s %14s %9s\n", names[i], sa, sb, sc);
-			}
-			printf("\nA: %s\nB: %s\n", argv[first], argv[first + 1]);
-		}
-	}
-	ft_report_release(a);
-	ft_report_release(b);
-	free(a);
-	free(b);
-	return err ? 1 : 0;
-}
-
 const struct ft_cmd ft_cmd_report = {
 	.name = "report",
 	.args = "FILE",
 	.summary = "sum up a recording (text or --json)",
-	.about = "Totals, THP and compaction outcomes, stall histograms, every control\n"
-		 "change, and the same metrics for each interval between changes.",
-	.opts = json_only,
-	.nr_opts = 1,
+	.about = "Totals, the processes that fragmented most, THP and compaction outcomes,\n"
+		 "stall latencies (exact percentiles) and histograms, every control change,\n"
+		 "and the same metrics for each interval between changes; --from/--to\n"
+		 "limit it to a stretch of the recording.",
+	.opts = report_opts,
+	.nr_opts = R_NR,
 	.run = run_report,
-};
-
-const struct ft_cmd ft_cmd_compare = {
-	.name = "compare",
-	.args = "A B",
-	.summary = "compare two recordings metric by metric",
-	.about = "One row per metric: A, B and the change from A to B in %.",
-	.opts = json_only,
-	.nr_opts = 1,
-	.run = run_compare,
 };

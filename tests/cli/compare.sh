@@ -1,0 +1,95 @@
+#!/bin/bash
+# report / export / compare / plot on the repo's sample recording (boost 0, then
+# 15000 set from the TUI at +32.6 s): windows cut by seconds and by time
+# of day, groups compared against a golden 80-column table, JSON and CSV
+# for scripts, an SVG that XML tools accept (and rsvg-convert renders when
+# installed) with the control change drawn, hostile names escaped, and
+# clear errors for bad windows, groups and files.
+# usage: compare.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
+[ -f "$S" ] || { echo "FAIL sample recording $S missing"; exit 1; }
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# windows
+"$FT" report --json "$S" --from 2 --to 32 > "$tmp/w1.json"
+check "report --from 2 --to 32: the boost-0 phase, every fragmenting fallback in it" \
+	jqe '.from_s >= 2 and .to_s <= 32 and .totals.extfrag_fragmenting == 11096 and
+	     (.controls | length) == 0' "$tmp/w1.json"
+"$FT" report --json "$S" --from 33 > "$tmp/w2.json"
+check "report --from 33: after the flip, none" jqe '.from_s >= 33 and .totals.extfrag_fragmenting == 0' "$tmp/w2.json"
+"$FT" report --json "$S" > "$tmp/all.json"
+check "report: the whole recording has the change at +32.6 s" \
+	jqe '(.controls | length) == 1 and (.controls[0].t_s * 10 | round) == 326' "$tmp/all.json"
+start=$(TZ=UTC "$FT" report "$S" | sed -nE 's/.*started [0-9-]+ ([0-9:]+) UTC.*/\1/p')
+t30=$(date -u -d "1970-01-01 $start 30 seconds" +%H:%M:%S)
+TZ=UTC "$FT" report --json "$S" --from "$t30" > "$tmp/w3.json"
+check "report --from HH:MM:SS ($t30, 30 s after the start)" jqe '.from_s >= 30 and .from_s < 32' "$tmp/w3.json"
+check "export --from 2 --to 32: the same window, its fragmenting column adds up" test \
+	"$("$FT" export "$S" --csv --from 2 --to 32 | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++)
+		if ($i == "extfrag_fragmenting") c = i; next } { s += $c } END { print s }')" = 11096
+"$FT" report "$S" --from 5000 > /dev/null 2> "$tmp/e"; rc=$?
+check "a window past the end: exit 1, says how long the recording is" \
+	test $rc = 1 -a -n "$(grep 'no sample in the window (the recording is 117.3 s long)' "$tmp/e")"
+"$FT" report "$S" --from 10:61 > /dev/null 2> "$tmp/e"; rc=$?
+check "a bad time: exit 1, says what it takes" test $rc = 1 -a -n "$(grep 'neither seconds nor a time of day' "$tmp/e")"
+
+# compare
+"$FT" compare "before=$S@2..32" "after=$S@33.." > "$tmp/c.txt"; rc=$?
+check "compare: exit 0" test $rc = 0
+if diff -u tests/cli/golden/compare-sample.txt "$tmp/c.txt"; then ok "compare: the golden table"; else bad "compare: the golden table"; fi
+check "compare: every line within 80 columns" test "$(LC_ALL=C.UTF-8 wc -L < "$tmp/c.txt")" -le 80
+check "compare: rates per second, a change per row" grep -qE '^  per second +381\.7 +0 +-100\.0%' "$tmp/c.txt"
+"$FT" compare --json "before=$S@2..32" "after=$S@33.." > "$tmp/c.json"
+check "compare --json: groups, rows with stats, change and the test" jqe '(.groups | length) == 2 and
+	.test == "welch" and (.rows[] | select(.metric == "extfrag_fragmenting_per_s") |
+	.groups[0].n == 1 and .groups[1].change_pct == -100 and .groups[1].significant == null)' "$tmp/c.json"
+"$FT" compare --csv "before=$S@2..32" "after=$S@33.." > "$tmp/c.csv"
+check "compare --csv: a header and a line per metric and group" test \
+	"$(head -1 "$tmp/c.csv")" = "metric,group,n,mean,sd,min,max,change_pct,p_value,significant" -a \
+	"$(($(wc -l < "$tmp/c.csv") - 1))" = "$(jq '(.rows | length) * 2' "$tmp/c.json")"
+# three runs a group (the same windows): the sd and the test appear
+"$FT" compare --json "a=$S@2..12,$S@12..22,$S@22..32" "b=$S@40..60,$S@60..80,$S@80..100" > "$tmp/g.json"
+check "compare groups: n 3, an sd, Welch's p and its verdict" \
+	jqe '.rows[] | select(.metric == "extfrag_fragmenting_per_s") | .groups[0].n == 3 and
+	     .groups[0].sd > 0 and (.groups[1].p_value | type) == "number" and
+	     (.groups[1].significant | type) == "boolean" and (.groups[0].runs | length) == 3' "$tmp/g.json"
+"$FT" compare "a=$S@2..12,$S@12..22,$S@22..32" "b=$S@40..60,$S@60..80,$S@80..100" > "$tmp/g.txt"
+check "compare groups: mean ±sd in the table, within 80 columns" test \
+	-n "$(grep -E '^  per second +[0-9.]+ ±[0-9.]+ ' "$tmp/g.txt")" -a "$(LC_ALL=C.UTF-8 wc -L < "$tmp/g.txt")" -le 80
+"$FT" compare "$S" > /dev/null 2> "$tmp/e"; rc=$?
+check "compare with one group: usage, exit 2" test $rc = 2
+"$FT" compare "a=$S" "b=$tmp/none.ftr" > /dev/null 2> "$tmp/e"; rc=$?
+check "compare with a missing file: exit 1, names it" test $rc = 1 -a -n "$(grep 'none.ftr' "$tmp/e")"
+"$FT" compare "a=$S" "b=" > /dev/null 2> "$tmp/e"; rc=$?
+check "an empty group: exit 2, says so" test $rc = 2 -a -n "$(grep "group 'b' has no recording" "$tmp/e")"
+
+# plot
+"$FT" plot "$S" -o "$tmp/p.svg"; rc=$?
+check "plot: exit 0, an SVG" test $rc = 0 -a -s "$tmp/p.svg"
+if command -v xmllint > /dev/null; then
+	check "plot: xmllint accepts it" xmllint --noout "$tmp/p.svg"
+fi
+check "plot: the flip at +32.6 s drawn and labelled" grep -q '+32.6 s watermark_boost_factor 0 -&gt; 15000' "$tmp/p.svg"
+check "plot: the change outside fragtop too" grep -q 'watermark_boost_factor 15000 -&gt; 0 (outside fragtop)' "$tmp/p.svg"
+if command -v rsvg-convert > /dev/null; then
+	rsvg-convert -o "$tmp/p.png" "$tmp/p.svg"; rc=$?
+	check "plot: rsvg-convert renders a PNG" test $rc = 0 -a -s "$tmp/p.png"
+fi
+"$FT" plot "$S" -o "$tmp/p.svg" 2> "$tmp/e"; rc=$?
+check "plot: an existing output is refused without --force" test $rc = 1 -a -n "$(grep -- '--force' "$tmp/e")"
+"$FT" plot "$S" "$S" --from 10 -o "$tmp/p.svg" --force; rc=$?
+check "plot: two files overlay, a window, --force" test $rc = 0 -a -n "$(grep -c 'stroke-dasharray="7 4"' "$tmp/p.svg")"
+cp "$S" "$tmp/<b>&\"x'.ftr"
+"$FT" plot "$tmp/<b>&\"x'.ftr" -o - > "$tmp/h.svg"
+if command -v xmllint > /dev/null; then
+	check "plot: a file name with markup stays text" xmllint --noout "$tmp/h.svg"
+fi
+check "plot: ... escaped" grep -q '&lt;b&gt;&amp;&quot;x&apos;.ftr' "$tmp/h.svg"
+"$FT" plot "$S" > /dev/null 2> "$tmp/e"; rc=$?
+check "plot without -o: usage, exit 2" test $rc = 2
+echo "compare.sh: $fails failure(s)"
+[ $fails -eq 0 ]
