@@ -148,7 +148,8 @@ int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char
 		struct tm tm;
 		int n = sscanf(arg, "%u:%u%c", &h, &m, &tail);
 
-		if (n == 3 && tail == ':' && sscanf(arg, "%u:%u:%u%c", &h, &m, &s, &tail) != 3)
+		/* HH:MM, or HH:MM:SS and nothing after */
+		if (n == 3 && (tail != ':' || sscanf(arg, "%u:%u:%u%c", &h, &m, &s, &tail) != 3))
 			n = 0;
 		if ((n != 2 && n != 3) || h > 23 || m > 59 || s > 60) {
 			snprintf(why, sz, "'%s' is neither seconds nor a time of day (HH:MM[:SS])", arg);
