@@ -84,3 +84,65 @@ const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, 
 	}
 	return buf;
 }
+
+int ft_atomic_open(struct ft_atomic *a, const char *path)
+{
+	size_t len = strlen(path);
+	int fd, err;
+
+	a->f = NULL;
+	a->tmp = malloc(len + 16);
+	if (!a->tmp)
+		return -ENOMEM;
+	memcpy(a->tmp, path, len);
+	memcpy(a->tmp + len, ".tmp-XXXXXX", 12);
+	fd = mkostemp(a->tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
+	if (fd < 0) {
+		err = -errno;
+		free(a->tmp);
+		a->tmp = NULL;
+		return err;
+	}
+	a->f = fdopen(fd, "w");
+	if (!a->f) {
+		err = -errno;
+		close(fd);
+		unlink(a->tmp);
+		free(a->tmp);
+		a->tmp = NULL;
+		return err;
+	}
+	return 0;
+}
+
+void ft_atomic_abort(struct ft_atomic *a)
+{
+	if (a->f)
+		fclose(a->f);
+	if (a->tmp) {
+		unlink(a->tmp);
+		free(a->tmp);
+	}
+	a->f = NULL;
+	a->tmp = NULL;
+}
+
+int ft_atomic_commit(struct ft_atomic *a, const char *path, mode_t mode)
+{
+	int err = 0;
+
+	if (fflush(a->f) || ferror(a->f) || fsync(fileno(a->f)) || fchmod(fileno(a->f), mode))
+		err = errno ? -errno : -EIO;
+	if (!err && fclose(a->f))
+		err = -errno;
+	else if (err)
+		fclose(a->f);
+	a->f = NULL;
+	if (!err && rename(a->tmp, path))
+		err = -errno;
+	if (err)
+		unlink(a->tmp);
+	free(a->tmp);
+	a->tmp = NULL;
+	return err;
+}

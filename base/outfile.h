@@ -13,6 +13,8 @@
 #define FT_BASE_OUTFILE_H
 
 #include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
 #include <stddef.h>
 
 /*
@@ -29,5 +31,21 @@ int ft_outfile_create(const char *path, bool replace);
  * @how_to_replace ("--force") is named where it would help, or NULL.
  */
 const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, size_t sz);
+
+/*
+ * A file written whole or not at all (node_exporter's textfile collector
+ * reads it at any moment): a temp file beside @path, 0600 while written;
+ * ft_atomic_commit() flushes it to disk, gives it @mode and renames it
+ * over @path (a link there is replaced, not followed).
+ */
+struct ft_atomic {
+	FILE *f;		/* write here */
+	char *tmp;		/* owned */
+};
+
+int ft_atomic_open(struct ft_atomic *a, const char *path);
+/* 0 or -errno (then the temp file is gone and @path untouched). */
+int ft_atomic_commit(struct ft_atomic *a, const char *path, mode_t mode);
+void ft_atomic_abort(struct ft_atomic *a);
 
 #endif

@@ -59,8 +59,10 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	add_counts(&ev->extfrag, frag, own);
 	add_counts(zone >= 0 ? &ev->extfrag_zone[zone] : &ev->extfrag_nozone, frag, own);
 	if (e->alloc_mt >= 0 && e->alloc_mt < FT_EV_MT &&
-	    e->fallback_mt >= 0 && e->fallback_mt < FT_EV_MT)
+	    e->fallback_mt >= 0 && e->fallback_mt < FT_EV_MT) {
 		ev->pair[e->alloc_mt][e->fallback_mt]++;
+		ev->zone_pair[zone >= 0 ? zone : FT_EV_ZONES][frag][e->alloc_mt][e->fallback_mt]++;
+	}
 	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_EXTFRAG, 1);
 	if (frag)
 		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_FRAGMENTING, 1);

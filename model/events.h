@@ -78,6 +78,8 @@ struct ft_events {
 	struct ft_extfrag_counts extfrag_zone[FT_EV_ZONES];
 	struct ft_extfrag_counts extfrag_nozone;	/* pfn outside every known zone */
 	uint64_t pair[FT_EV_MT][FT_EV_MT];		/* [alloc_mt][fallback_mt] */
+	/* by zone (FT_EV_ZONES: outside every zone), fragmenting or not, and pair */
+	uint64_t zone_pair[FT_EV_ZONES + 1][2][FT_EV_MT][FT_EV_MT];
 	struct ft_procs procs;				/* by process */
 
 	struct ft_hist lat[FT_LAT_NR];

@@ -5,6 +5,7 @@
  * counters in the tick, the boost factor, and per zone (those of the first
  * tick) the free pages and the unusable index at pageblock order.
  */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +16,7 @@
 #include "collectors/report.h"
 #include "model/frag.h"
 #include "tui/cli.h"
+#include "tui/metrics.h"
 
 static const struct {
 	const char *name;
@@ -72,14 +74,77 @@ static void values(const struct ft_session *l, int64_t *v)
 	}
 }
 
-enum { X_CSV, X_JSON, X_FROM, X_TO, X_NR };
+enum { X_CSV, X_JSON, X_OPENMETRICS, X_FROM, X_TO, X_NR };
 
 static const struct ft_opt opts[X_NR] = {
 	[X_CSV] = { "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first" },
 	[X_JSON] = { "json", 'j', FT_OPT_FLAG, NULL, "one JSON document" },
+	[X_OPENMETRICS] = { "openmetrics", 0, FT_OPT_FLAG, NULL,
+			    "OpenMetrics with timestamps, every tick, for\n"
+			    "'promtool tsdb create-blocks-from openmetrics' (backfill)" },
 	[X_FROM] = FT_OPT_FROM,
 	[X_TO] = FT_OPT_TO,
 };
+
+/*
+ * The recording as OpenMetrics for a backfill: every tick's samples with
+ * the tick's time, each family's samples together (OpenMetrics does not
+ * let families interleave), so each goes to its own temporary file first
+ * and they are written one after the other.  The replay is at its first
+ * tick.
+ */
+static int openmetrics(struct ft_replay *rp, double from, double to)
+{
+	FILE *tmp[FT_MF_NR] = { 0 };
+	bool started = false;
+	char buf[65536];
+	int f, err = 0;
+	size_t n;
+
+	for (f = 0; f < FT_MF_NR; f++)
+		if (!(tmp[f] = tmpfile())) {
+			err = -errno;
+			goto out;
+		}
+	do {
+		const struct ft_session *l = &rp->session;
+		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
+
+		if (t + 1e-6 < from)
+			continue;
+		if (t > to + 1e-6)
+			break;
+		for (f = 0; f < FT_MF_NR; f++) {
+			struct ft_metrics m = {
+				.openmetrics = true, .only = 1ull << f, .no_head = started,
+				.timestamp_ms = (int64_t)(l->tick_rt_ns / 1000000),
+			};
+
+			if (!m.timestamp_ms)
+				m.timestamp_ms = 1;	/* a recording without wall time: from the epoch */
+			if (ft_metrics_write(tmp[f], l, &m)) {
+				err = -EIO;
+				goto out;
+			}
+		}
+		started = true;
+	} while (ft_replay_step(rp) > 0);
+	for (f = 0; f < FT_MF_NR; f++) {
+		rewind(tmp[f]);
+		while ((n = fread(buf, 1, sizeof(buf), tmp[f])) > 0)
+			fwrite(buf, 1, n, stdout);
+		if (ferror(tmp[f])) {
+			err = -EIO;
+			goto out;
+		}
+	}
+	fputs("# EOF\n", stdout);
+out:
+	for (f = 0; f < FT_MF_NR; f++)
+		if (tmp[f])
+			fclose(tmp[f]);
+	return err;
+}
 
 static int run(int argc, char **argv)
 {
@@ -97,9 +162,9 @@ static int run(int argc, char **argv)
 	err = ft_cli_parse(&ft_cmd_export, argc, argv, v, &first);
 	if (err >= 0)
 		return err;
-	fmt = v[X_CSV].set ? 'c' : v[X_JSON].set ? 'j' : 0;
-	if (!fmt || (v[X_CSV].set && v[X_JSON].set))
-		return ft_cli_usage_error(&ft_cmd_export, "one of --csv and --json");
+	fmt = v[X_CSV].set ? 'c' : v[X_JSON].set ? 'j' : v[X_OPENMETRICS].set ? 'o' : 0;
+	if (!fmt || v[X_CSV].set + v[X_JSON].set + v[X_OPENMETRICS].set > 1)
+		return ft_cli_usage_error(&ft_cmd_export, "one of --csv, --json and --openmetrics");
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
 	err = ft_replay_open(&rp, argv[first], 0);
@@ -128,6 +193,13 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop: %s: %s\n", argv[first], why);
 		ft_replay_close(&rp);
 		return 1;
+	}
+	if (fmt == 'o') {
+		err = openmetrics(&rp, from, to);
+		ft_replay_close(&rp);
+		if (err)
+			fprintf(stderr, "fragtop: %s: %s\n", argv[first], strerror(-err));
+		return err ? 1 : 0;
 	}
 	if (fmt == 'c') {
 		printf("t_s,realtime_s,watermark_boost_factor");

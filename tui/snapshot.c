@@ -11,8 +11,10 @@
 #include "base/clock.h"
 #include "base/file.h"
 #include "base/json.h"
+#include "base/outfile.h"
 #include "model/frag.h"
 #include "tui/cli.h"
+#include "tui/metrics.h"
 #include "tui/options.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
@@ -483,10 +485,15 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_JSON, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
+enum { O_JSON, O_OPENMETRICS, O_OUTPUT, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
 
 static const struct ft_opt opts[O_NR] = {
 	[O_JSON] = FT_OPT_JSON,
+	[O_OPENMETRICS] = { "openmetrics", 0, FT_OPT_FLAG, NULL,
+			    "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them" },
+	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
+		       "write to FILE whole or not at all (a temp file renamed over it,\n"
+		       "mode 0644): for node_exporter's textfile collector" },
 	[O_ROOT] = FT_OPT_ROOT,
 	[O_INTERVAL] = { "interval", 'i', FT_OPT_SECS, "SECS",
 			 "take two samples SECS apart and add rates, and (as root,\n"
@@ -515,6 +522,8 @@ static int run(int argc, char **argv)
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
 	json = v[O_JSON].set;
+	if (json && v[O_OPENMETRICS].set)
+		return ft_cli_usage_error(&ft_cmd_snapshot, "--json or --openmetrics, not both");
 	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
 	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 0;
 	trace = !v[O_NO_TRACE].set;
@@ -552,10 +561,30 @@ static int run(int argc, char **argv)
 		/* a failure is reported once by the collector (and as map_error in JSON) */
 		ft_live_map_scan_all(&live);
 	}
-	if (json)
-		ft_snapshot_json(stdout, &live, interval);
-	else
-		ft_snapshot_table(stdout, &live);
+	{
+		struct ft_atomic out = { stdout, NULL };
+		const char *path = v[O_OUTPUT].set ? v[O_OUTPUT].str : NULL;
+
+		if (path && (err = ft_atomic_open(&out, path))) {
+			fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
+			ft_live_close(&live);
+			return 1;
+		}
+		if (v[O_OPENMETRICS].set) {
+			struct ft_metrics m = { .openmetrics = true, .eof = true };
+
+			ft_metrics_write(out.f, &live.session, &m);
+		} else if (json) {
+			ft_snapshot_json(out.f, &live, interval);
+		} else {
+			ft_snapshot_table(out.f, &live);
+		}
+		if (path && (err = ft_atomic_commit(&out, path, 0644))) {
+			fprintf(stderr, "fragtop: writing %s: %s\n", path, strerror(-err));
+			ft_live_close(&live);
+			return 1;
+		}
+	}
 	ft_live_close(&live);
 	return stop ? 128 + stop : 0;
 }

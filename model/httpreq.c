@@ -1,0 +1,119 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/httpreq.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* End of the head: the offset after the blank line, or 0. */
+static size_t head_end(const char *b, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i + 1 < len; i++) {
+		if (b[i] == '\n' && b[i + 1] == '\n')
+			return i + 2;
+		if (i + 3 < len && b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' && b[i + 3] == '\n')
+			return i + 4;
+	}
+	return 0;
+}
+
+/* Does an Accept value offer OpenMetrics with a q above 0? */
+static bool wants_openmetrics(const char *v, size_t n)
+{
+	static const char type[] = "application/openmetrics-text";
+	size_t i = 0;
+
+	while (i < n) {
+		size_t e = i, k;
+		bool match;
+
+		while (e < n && v[e] != ',')
+			e++;
+		while (i < e && (v[i] == ' ' || v[i] == '\t'))
+			i++;
+		match = e - i >= sizeof(type) - 1 && !strncasecmp(v + i, type, sizeof(type) - 1) &&
+			(e - i == sizeof(type) - 1 || v[i + sizeof(type) - 1] == ';' ||
+			 v[i + sizeof(type) - 1] == ' ');
+		if (match) {
+			/* q=0 (or 0.0...) refuses it */
+			for (k = i; k + 2 < e; k++)
+				if ((v[k] == 'q' || v[k] == 'Q') && v[k + 1] == '=') {
+					char q[8] = "";
+					size_t m = e - (k + 2) < sizeof(q) - 1 ? e - (k + 2) : sizeof(q) - 1;
+
+					memcpy(q, v + k + 2, m);
+					match = strtod(q, NULL) > 0;
+					break;
+				}
+			if (match)
+				return true;
+		}
+		i = e + 1;
+	}
+	return false;
+}
+
+int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
+{
+	size_t end = head_end(buf, len), i, sp1, sp2, eol;
+	const char *p;
+
+	memset(r, 0, sizeof(*r));
+	if (!end)
+		return len >= FT_HTTP_MAX_HEAD ? -431 : 0;
+	if (end > FT_HTTP_MAX_HEAD)
+		return -431;
+	/* request line: METHOD SP TARGET SP HTTP/1.x */
+	for (eol = 0; eol < end && buf[eol] != '\r' && buf[eol] != '\n'; eol++)
+		;
+	for (sp1 = 0; sp1 < eol && buf[sp1] != ' '; sp1++)
+		;
+	for (sp2 = sp1 + 1; sp2 < eol && buf[sp2] != ' '; sp2++)
+		;
+	if (sp1 == 0 || sp1 >= eol || sp2 >= eol || sp2 == sp1 + 1)
+		return -400;
+	for (i = 0; i < sp1; i++)
+		if (buf[i] < 'A' || buf[i] > 'Z')
+			return -400;
+	if (eol - sp2 - 1 != 8 || strncmp(buf + sp2 + 1, "HTTP/1.", 7) ||
+	    buf[sp2 + 8] < '0' || buf[sp2 + 8] > '9')
+		return eol - sp2 - 1 >= 5 && !strncmp(buf + sp2 + 1, "HTTP/", 5) ? -505 : -400;
+	if (sp1 >= sizeof(r->method))
+		return -405;
+	memcpy(r->method, buf, sp1);
+	if (strcmp(r->method, "GET") && strcmp(r->method, "HEAD"))
+		return -405;
+	r->head = !strcmp(r->method, "HEAD");
+	if (sp2 - sp1 - 1 >= sizeof(r->path))
+		return -414;
+	memcpy(r->path, buf + sp1 + 1, sp2 - sp1 - 1);
+	for (i = 0; r->path[i]; i++)
+		if ((unsigned char)r->path[i] <= ' ' || r->path[i] == 0x7f)
+			return -400;
+	/* the query string is not ours */
+	if ((p = strchr(r->path, '?')))
+		r->path[p - r->path] = '\0';
+	/* headers: only Accept matters */
+	for (i = eol; i < end;) {
+		size_t s, e, colon;
+
+		while (i < end && (buf[i] == '\r' || buf[i] == '\n'))
+			i++;
+		s = i;
+		while (i < end && buf[i] != '\r' && buf[i] != '\n')
+			i++;
+		e = i;
+		if (s == e)
+			continue;
+		for (colon = s; colon < e && buf[colon] != ':'; colon++)
+			;
+		if (colon == e || colon == s)
+			return -400;
+		if (colon - s == 6 && !strncasecmp(buf + s, "Accept", 6) &&
+		    wants_openmetrics(buf + colon + 1, e - colon - 1))
+			r->openmetrics = true;
+	}
+	return (int)end;
+}

@@ -1,0 +1,79 @@
+#!/bin/bash
+# fragtop exporter on a fixture tree: the text format and OpenMetrics by
+# Accept, families named as promised, promtool's lint when installed, /
+# and 404/405/505 answers, garbage and oversized requests refused without
+# harm, a silent client dropped, --max-connections answered with 503, a
+# clean stop on SIGTERM; snapshot --openmetrics -o writes a whole file
+# (0644) for node_exporter's textfile collector; export --openmetrics of
+# the sample is a backfill promtool accepts.
+# usage: exporter.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+ROOT=tests/fixtures/6.18-idle
+S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
+tmp=$(mktemp -d)
+PORT=$((20000 + $$ % 20000))
+epid=
+trap '[ -n "$epid" ] && kill "$epid" 2>/dev/null; rm -rf "$tmp"' EXIT
+command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }
+get() { curl -s --max-time 5 "$@"; }
+
+"$FT" exporter --root "$ROOT" --listen "127.0.0.1:$PORT" --max-connections 2 -i 0.5 2> "$tmp/err" & epid=$!
+for i in $(seq 50); do get -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.1; done
+get -D "$tmp/h" -o "$tmp/m.txt" "http://127.0.0.1:$PORT/metrics"
+check "GET /metrics: 200, the text format 0.0.4" grep -q 'Content-Type: text/plain; version=0.0.4' "$tmp/h"
+check "free blocks by node, zone and order" grep -qE '^fragtop_zone_free_blocks\{node="0",zone="Normal",order="10"\} [0-9]+$' "$tmp/m.txt"
+check "by migratetype too, and watermarks by level" test -n "$(grep -E '^fragtop_zone_free_blocks_by_type\{.*migratetype="Movable"' "$tmp/m.txt")" -a \
+	-n "$(grep -E '^fragtop_zone_watermark_pages\{node="0",zone="Normal",level="high"\}' "$tmp/m.txt")"
+check "unusable and fragmentation index, pageblocks, knobs, build info, source health" test \
+	"$(grep -cE '^fragtop_(zone_unusable_free_index|zone_fragmentation_index|zone_pageblocks|vm_knob|build_info|up)\{' "$tmp/m.txt")" -gt 50
+check "a --root tree has no tracepoints: said by fragtop_up" grep -q '^fragtop_up{source="tracepoints"} 0$' "$tmp/m.txt"
+if command -v promtool > /dev/null; then
+	check "promtool check metrics: no problem" promtool check metrics < "$tmp/m.txt"
+fi
+get -D "$tmp/h2" -o "$tmp/om.txt" -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$PORT/metrics"
+check "Accept: OpenMetrics 1.0, ending in # EOF" test -n "$(grep 'Content-Type: application/openmetrics-text; version=1.0.0' "$tmp/h2")" -a \
+	"$(tail -n 1 "$tmp/om.txt")" = "# EOF"
+check "OpenMetrics names families without the sample's suffix (an info family)" \
+	grep -q '^# TYPE fragtop_build info$' "$tmp/om.txt"
+check "/ links to /metrics" test -n "$(get "http://127.0.0.1:$PORT/" | grep 'href="/metrics"')"
+check "404 for anything else" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/x")" = 404
+check "405 for POST" test "$(get -o /dev/null -w '%{http_code}' -X POST "http://127.0.0.1:$PORT/metrics")" = 405
+# garbage, an endless header, a silent client: refused or dropped, the server goes on
+printf 'GARBAGE\x00\xff\r\n\r\n' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$PORT" 2>/dev/null
+head -c 20000 /dev/zero | tr '\0' 'a' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$PORT" 2>/dev/null
+exec 7<>"/dev/tcp/127.0.0.1/$PORT"	# opens, says nothing
+exec 8<>"/dev/tcp/127.0.0.1/$PORT"
+check "more than --max-connections: 503" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 503
+exec 7>&- 8>&-
+sleep 0.3
+check "after all that, scrapes still work" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 200
+kill -TERM "$epid"; wait "$epid"; rc=$?; epid=
+check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $rc = 0 -a -n "$(grep 'exporter stopped after [0-9]* scrapes' "$tmp/err")"
+"$FT" exporter --listen nonsense 2> /dev/null; rc=$?
+check "a bad --listen: usage, exit 2" test $rc = 2
+
+# textfile collector: a whole file, readable by node_exporter's user
+"$FT" snapshot --root "$ROOT" --openmetrics -o "$tmp/fragtop.prom"; rc=$?
+check "snapshot --openmetrics -o: written, 0644, complete" test $rc = 0 -a "$(stat -c %a "$tmp/fragtop.prom")" = 644 -a \
+	"$(tail -n 1 "$tmp/fragtop.prom")" = "# EOF"
+check "... and no temp file left beside it" test "$(ls "$tmp" | grep -c 'fragtop.prom.tmp')" = 0
+ln -s /etc/passwd "$tmp/link.prom"
+"$FT" snapshot --root "$ROOT" --openmetrics -o "$tmp/link.prom"; rc=$?
+check "-o onto a symbolic link replaces the link, never writes through it" test $rc = 0 -a ! -L "$tmp/link.prom" -a \
+	"$(head -c 6 /etc/passwd)" = "root:x"
+
+# backfill
+if [ -f "$S" ]; then
+	"$FT" export "$S" --openmetrics > "$tmp/bf.om"; rc=$?
+	check "export --openmetrics: exit 0, timestamps, # EOF" test $rc = 0 -a "$(tail -n 1 "$tmp/bf.om")" = "# EOF" -a \
+		-n "$(grep -m1 -E '^fragtop_zone_free_pages\{node="0",zone="Normal"\} [0-9]+ 1795992[0-9]{3}\.[0-9]{3}$' "$tmp/bf.om")"
+	check "each family once (no interleaving)" test "$(grep -c '^# TYPE' "$tmp/bf.om")" = "$(grep '^# TYPE' "$tmp/bf.om" | sort -u | wc -l)"
+	if command -v promtool > /dev/null; then
+		promtool tsdb create-blocks-from openmetrics "$tmp/bf.om" "$tmp/tsdb" > "$tmp/bf.log" 2>&1; rc=$?
+		check "promtool tsdb create-blocks-from openmetrics accepts it" test $rc = 0
+	fi
+fi
+echo "exporter.sh: $fails failure(s)"
+[ $fails -eq 0 ]

@@ -1,0 +1,76 @@
+#!/bin/bash
+# A real Prometheus (Debian's package) scrapes `fragtop exporter` on this
+# host every second: after several scrapes its HTTP API has
+# fragtop_zone_free_blocks per (node, zone, order), close to what
+# `fragtop snapshot --json` shows at about the same time, and the stall
+# histogram and lost-events counter series (tracing runs in the
+# exporter).  Both servers are ours and are stopped by PID.  Needs root
+# (tracepoints), prometheus and curl; skipped otherwise.
+# usage: prometheus.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+PROM=$(command -v prometheus || true)
+if [ "$(id -u)" != 0 ] || [ -z "$PROM" ] || ! command -v curl > /dev/null || ! command -v jq > /dev/null; then
+	echo "skip prometheus integration: needs root, prometheus, curl and jq"
+	exit 0
+fi
+tmp=$(mktemp -d)
+EPORT=$((21000 + $$ % 10000)); PPORT=$((EPORT + 10000))
+epid= ppid_=
+cleanup() {
+	[ -n "$epid" ] && kill "$epid" 2>/dev/null
+	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null
+	wait 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+cat > "$tmp/prometheus.yml" <<YML
+global:
+  scrape_interval: 1s
+  scrape_timeout: 1s
+scrape_configs:
+  - job_name: fragtop
+    static_configs:
+      - targets: ['127.0.0.1:$EPORT']
+YML
+"$FT" exporter --listen "127.0.0.1:$EPORT" 2> "$tmp/exporter.log" & epid=$!
+"$PROM" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
+	--web.listen-address="127.0.0.1:$PPORT" > "$tmp/prometheus.log" 2>&1 & ppid_=$!
+q() { curl -s --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1"; }
+for i in $(seq 60); do
+	[ "$(q 'count(up{job="fragtop"} == 1)' | jq -r '.data.result[0].value[1] // 0' 2>/dev/null)" = 1 ] &&
+		[ "$(q 'count_over_time(up{job="fragtop"}[1m])' | jq -r '.data.result[0].value[1] // 0' 2>/dev/null)" -ge 5 ] && break
+	sleep 1
+done
+scrapes=$(q 'count_over_time(up{job="fragtop"}[1m])' | jq -r '.data.result[0].value[1] // 0')
+echo "prometheus scraped fragtop $scrapes times"
+check "Prometheus scraped the exporter several times" test "${scrapes:-0}" -ge 5
+q 'fragtop_zone_free_blocks' > "$tmp/fb.json"
+"$FT" snapshot --json > "$tmp/snap.json"
+want=$(jq '[.zones[] | select(.present > 0) | .free_blocks | length] | add' "$tmp/snap.json")
+got=$(jq '.data.result | length' "$tmp/fb.json")
+echo "fragtop_zone_free_blocks series: $got (snapshot: $want zone/order pairs)"
+check "a series per (node, zone, order)" test "$got" = "$want"
+# close: per zone, the free pages the series add up to within 5% of the snapshot's (or 2 MiB)
+jq -r '.data.result[] | "\(.metric.node) \(.metric.zone) \(.metric.order) \(.value[1])"' "$tmp/fb.json" |
+	awk '{ p[$1" "$2] += $4 * 2 ^ $3 } END { for (z in p) print z, p[z] }' | sort > "$tmp/prom.pages"
+jq -r '.zones[] | select(.present > 0) | "\(.node) \(.zone) \([.free_blocks | to_entries[] | .value * pow(2; .key)] | add)"' \
+	"$tmp/snap.json" | sort > "$tmp/snap.pages"
+echo "free pages from the blocks, Prometheus vs snapshot:"; paste "$tmp/prom.pages" "$tmp/snap.pages"
+check "free blocks close to the snapshot's (pages within 5% or 512)" awk '
+	NR == FNR { a[$1" "$2] = $3; next }
+	{ d = a[$1" "$2] - $3; if (d < 0) d = -d; if (d > 512 && d > 0.05 * $3) bad = 1 }
+	END { exit bad }' "$tmp/prom.pages" "$tmp/snap.pages"
+check "the stall histogram has series" test "$(q 'fragtop_stall_duration_seconds_bucket' | jq '.data.result | length')" -gt 0
+check "the lost-events counter has a series" test "$(q 'fragtop_trace_lost_events_total' | jq '.data.result | length')" = 1
+check "a counter rate is computable (extfrag, may be 0)" test "$(q 'sum(rate(fragtop_extfrag_events_total[30s])) or vector(0)' | jq -r '.status')" = success
+curl -s "http://127.0.0.1:$EPORT/metrics" > "$tmp/scrape.txt"
+if command -v promtool > /dev/null; then
+	check "promtool check metrics on a live scrape: no problem" promtool check metrics < "$tmp/scrape.txt"
+fi
+kill "$epid"; wait "$epid"; rc=$?; epid=
+check "exporter stopped by PID, exit 0" test $rc = 0
+kill "$ppid_"; wait "$ppid_"; ppid_=
+echo "prometheus.sh: $fails failure(s)"
+[ $fails -eq 0 ]

@@ -1,0 +1,86 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The exporter's request head parser: complete, partial, refused, negotiated. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/httpreq.h"
+
+static int parse(const char *s, struct ft_http_req *r)
+{
+	return ft_http_parse(s, strlen(s), r);
+}
+
+static void test_requests(void **state)
+{
+	struct ft_http_req r;
+	const char *get = "GET /metrics HTTP/1.1\r\nHost: h\r\n\r\n";
+	size_t i;
+
+	(void)state;
+	assert_int_equal(parse(get, &r), (int)strlen(get));
+	assert_string_equal(r.method, "GET");
+	assert_string_equal(r.path, "/metrics");
+	assert_false(r.head);
+	assert_false(r.openmetrics);
+	/* every prefix: more needed, never an error */
+	for (i = 0; i < strlen(get); i++)
+		assert_int_equal(ft_http_parse(get, i, &r), 0);
+	/* a pipelined rest is not part of the head */
+	assert_int_equal(parse("HEAD /?a=b HTTP/1.0\n\nGET", &r), 21);
+	assert_true(r.head);
+	assert_string_equal(r.path, "/");
+}
+
+static void test_accept(void **state)
+{
+	struct ft_http_req r;
+
+	(void)state;
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text; version=1.0.0;"
+			  " charset=utf-8,text/plain;version=0.0.4;q=0.5\r\n\r\n", &r) > 0);
+	assert_true(r.openmetrics);
+	assert_true(parse("GET /metrics HTTP/1.1\r\naccept: text/plain, APPLICATION/OPENMETRICS-TEXT\r\n\r\n", &r) > 0);
+	assert_true(r.openmetrics);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;q=0\r\n\r\n", &r) > 0);
+	assert_false(r.openmetrics);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-textx\r\n\r\n", &r) > 0);
+	assert_false(r.openmetrics);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nX-Accept: application/openmetrics-text\r\n\r\n", &r) > 0);
+	assert_false(r.openmetrics);
+}
+
+static void test_refused(void **state)
+{
+	static char big[FT_HTTP_MAX_HEAD + 64];
+	struct ft_http_req r;
+
+	(void)state;
+	assert_int_equal(parse("POST /metrics HTTP/1.1\r\n\r\n", &r), -405);
+	assert_int_equal(parse("DELETEEVERYTHING / HTTP/1.1\r\n\r\n", &r), -405);
+	assert_int_equal(parse("GET /metrics HTTP/2.0\r\n\r\n", &r), -505);
+	assert_int_equal(parse("GET /metrics\r\n\r\n", &r), -400);
+	assert_int_equal(parse("get / HTTP/1.1\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET  HTTP/1.1\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET /a\x01 HTTP/1.1\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET / HTTP/1.1\r\nno colon here\r\n\r\n", &r), -400);
+	memset(big, 'a', sizeof(big) - 1);
+	memcpy(big, "GET /", 5);
+	assert_int_equal(ft_http_parse(big, FT_HTTP_MAX_HEAD, &r), -431);	/* no end in sight */
+	memcpy(big + 300, " HTTP/1.1\r\n\r\n", 13);
+	assert_int_equal(ft_http_parse(big, 313, &r), -414);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_requests),
+		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_refused),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

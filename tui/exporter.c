@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `fragtop exporter`: the live session served to Prometheus.  One thread
+ * samples (ticks, trace drains, the boost sampler's own thread) and serves
+ * a small HTTP/1.1 endpoint from the same poll() loop: GET /metrics in the
+ * text format 0.0.4, or OpenMetrics 1.0 when the Accept header asks for
+ * it; GET / links to it.  A scrape renders the session as it stands, so it
+ * never reads /proc itself: pagetypeinfo (zone->lock) keeps its own
+ * cadence.  Read-only (no knob is written).  Safe on a network: request
+ * heads are bounded (8 KiB), every connection has 10 s to send its
+ * request and take its answer, at most --max-connections are served at
+ * once (the others get 503), each answer closes the connection.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/tick.h"
+#include "collectors/live.h"
+#include "model/httpreq.h"
+#include "tui/cli.h"
+#include "tui/metrics.h"
+#include "tui/options.h"
+
+#define FT_EXPORTER_PORT	9947
+#define CONN_TIMEOUT_NS		(10ull * 1000000000ull)
+#define MAX_CONN		256
+
+struct conn {
+	int fd;				/* -1: free */
+	uint64_t t0;			/* accepted */
+	char in[FT_HTTP_MAX_HEAD];
+	size_t in_len;
+	char *out;			/* the answer, once the request is in */
+	size_t out_len, out_off;
+};
+
+static volatile sig_atomic_t stop;
+
+static void on_signal(int sig)
+{
+	stop = sig;
+}
+
+static void conn_close(struct conn *c)
+{
+	if (c->fd >= 0)
+		close(c->fd);
+	free(c->out);
+	c->fd = -1;
+	c->out = NULL;
+	c->in_len = c->out_len = c->out_off = 0;
+}
+
+/* An answer with @body (of @blen bytes; NULL: none) into c->out. */
+static void answer(struct conn *c, int status, const char *reason, const char *ctype, const char *body,
+		   size_t blen, bool head_only)
+{
+	char *p = NULL;
+	size_t n = 0;
+	FILE *f = open_memstream(&p, &n);
+
+	if (!f) {
+		conn_close(c);
+		return;
+	}
+	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n"
+		"Server: fragtop/" FT_VERSION "\r\n\r\n", status, reason, ctype, blen);
+	if (body && !head_only)
+		fwrite(body, 1, blen, f);
+	if (fclose(f)) {
+		free(p);
+		conn_close(c);
+		return;
+	}
+	c->out = p;
+	c->out_len = n;
+	c->out_off = 0;
+}
+
+static const char *reason_of(int status)
+{
+	switch (status) {
+	case 400: return "Bad Request";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 414: return "URI Too Long";
+	case 431: return "Request Header Fields Too Large";
+	case 503: return "Service Unavailable";
+	case 505: return "HTTP Version Not Supported";
+	default: return "Error";
+	}
+}
+
+static void error_answer(struct conn *c, int status)
+{
+	char body[96];
+	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason_of(status));
+
+	answer(c, status, reason_of(status), "text/plain; charset=utf-8", body, (size_t)n, false);
+}
+
+static void serve(struct conn *c, const struct ft_live *l, uint64_t *scrapes)
+{
+	struct ft_http_req r;
+	int n = ft_http_parse(c->in, c->in_len, &r);
+
+	if (n == 0)
+		return;		/* more to come */
+	if (n < 0) {
+		error_answer(c, -n);
+		return;
+	}
+	if (!strcmp(r.path, "/metrics")) {
+		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true };
+		char *p = NULL;
+		size_t len = 0;
+		FILE *f = open_memstream(&p, &len);
+
+		if (!f || ft_metrics_write(f, &l->session, &m) || fclose(f)) {
+			free(p);
+			error_answer(c, 503);
+			return;
+		}
+		(*scrapes)++;
+		answer(c, 200, "OK", r.openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT, p, len,
+		       r.head);
+		free(p);
+	} else if (!strcmp(r.path, "/")) {
+		static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
+			"<body><h1>fragtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+
+		answer(c, 200, "OK", "text/html; charset=utf-8", page, sizeof(page) - 1, r.head);
+	} else {
+		error_answer(c, 404);
+	}
+}
+
+/* "ADDR:PORT", ":PORT" or "PORT" (IPv4; ADDR defaults to 127.0.0.1). */
+static int parse_listen(const char *arg, struct sockaddr_in *sa)
+{
+	char host[64] = "127.0.0.1";
+	const char *colon = strrchr(arg, ':'), *port = colon ? colon + 1 : arg;
+	char *end;
+	long p = strtol(port, &end, 10);
+
+	if (end == port || *end || p < 1 || p > 65535)
+		return -EINVAL;
+	if (colon && colon > arg) {
+		if ((size_t)(colon - arg) >= sizeof(host))
+			return -EINVAL;
+		memcpy(host, arg, (size_t)(colon - arg));
+		host[colon - arg] = '\0';
+	}
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)p);
+	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -EINVAL;
+}
+
+enum { E_LISTEN, E_ROOT, E_INTERVAL, E_PTI, E_NO_TRACE, E_BUFFER, E_BOOST, E_MAXCONN, E_NR };
+static const struct ft_opt opts[E_NR] = {
+	[E_LISTEN] = { "listen", 'l', FT_OPT_STR, "ADDR:PORT",
+		       "where to serve (default 127.0.0.1:9947; IPv4)" },
+	[E_ROOT] = FT_OPT_ROOT,
+	[E_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
+	[E_PTI] = FT_OPT_PTI_INTERVAL,
+	[E_NO_TRACE] = FT_OPT_NO_TRACE,
+	[E_BUFFER] = FT_OPT_TRACE_BUFFER,
+	[E_BOOST] = FT_OPT_BOOST_HZ,
+	[E_MAXCONN] = { "max-connections", 0, FT_OPT_UINT, "N",
+			"connections served at once (default 16); more get 503", 1, MAX_CONN },
+};
+
+static int run(int argc, char **argv)
+{
+	struct ft_optval v[E_NR];
+	static struct conn conns[MAX_CONN];
+	static struct ft_live live;
+	struct sockaddr_in sa;
+	struct ft_tick tick;
+	const char *root, *listen_at;
+	uint64_t scrapes = 0, last_trace = 0;
+	int err, first, lfd, one = 1, max_conn, i;
+
+	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, v, &first);
+	if (err >= 0)
+		return err;
+	if (first != argc)
+		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
+	listen_at = v[E_LISTEN].set ? v[E_LISTEN].str : "127.0.0.1:9947";
+	if (parse_listen(listen_at, &sa))
+		return ft_cli_usage_error(&ft_cmd_exporter, "--listen: '%s' is not ADDR:PORT (IPv4)", listen_at);
+	root = v[E_ROOT].set ? v[E_ROOT].str : "/";
+	max_conn = v[E_MAXCONN].set ? (int)v[E_MAXCONN].num : 16;
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 64)) {
+		fprintf(stderr, "fragtop: cannot listen on %s: %s\n", listen_at, strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		return 1;
+	}
+	err = ft_live_open(&live, root, v[E_PTI].set ? v[E_PTI].num : 10);
+	if (err) {
+		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
+		close(lfd);
+		return 1;
+	}
+	if (v[E_BOOST].set)
+		ft_live_boost_set(&live, (unsigned int)v[E_BOOST].num);
+	ft_opt_catch_stop_signals(on_signal);
+	signal(SIGPIPE, SIG_IGN);
+	if (ft_live_tick(&live, true))
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", root);
+	/* tracing runs all along, so counters are exact between scrapes */
+	if (!v[E_NO_TRACE].set)
+		ft_live_trace_start(&live, v[E_BUFFER].set ? (size_t)v[E_BUFFER].num : 8192);
+	for (i = 0; i < MAX_CONN; i++)
+		conns[i].fd = -1;
+	fprintf(stderr, "fragtop: exporter on http://%s/metrics every %gs%s\n", listen_at,
+		v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0, live.tracing ? " with tracepoints" : "");
+	ft_tick_start(&tick, (uint64_t)((v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0) * 1e9), ft_now_ns());
+	while (!stop) {
+		struct pollfd pf[MAX_CONN + 1];
+		int idx[MAX_CONN + 1], np = 0, timeout;
+		uint64_t now = ft_now_ns(), left;
+
+		if (ft_tick_due(&tick, now))
+			ft_live_tick(&live, false);
+		if (now - last_trace >= 100000000ull) {	/* trace pages every 100 ms */
+			ft_live_trace_poll(&live);
+			last_trace = now;
+		}
+		left = ft_tick_left_ns(&tick, now);
+		timeout = (int)(left / 1000000) + 1;
+		if (timeout > 100)
+			timeout = 100;
+		pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+		idx[np++] = -1;
+		for (i = 0; i < MAX_CONN; i++) {
+			if (conns[i].fd < 0)
+				continue;
+			if (now - conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
+				conn_close(&conns[i]);
+				continue;
+			}
+			pf[np] = (struct pollfd){ .fd = conns[i].fd, .events = conns[i].out ? POLLOUT : POLLIN };
+			idx[np++] = i;
+		}
+		if (poll(pf, (nfds_t)np, timeout) < 0) {
+			if (errno == EINTR)
+				continue;
+			break;
+		}
+		for (i = 0; i < np; i++) {
+			struct conn *c;
+
+			if (!pf[i].revents)
+				continue;
+			if (idx[i] < 0) {	/* new connections */
+				int fd, busy = 0, k;
+
+				while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+					for (k = 0, busy = 0; k < MAX_CONN; k++)
+						busy += conns[k].fd >= 0;
+					for (k = 0; k < MAX_CONN && conns[k].fd >= 0; k++)
+						;
+					if (busy >= max_conn || k == MAX_CONN) {
+						static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
+							"Content-Length: 0\r\nConnection: close\r\n\r\n";
+
+						if (write(fd, full, sizeof(full) - 1) < 0) {
+							/* the client is gone already */
+						}
+						close(fd);
+						continue;
+					}
+					conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
+				}
+				continue;
+			}
+			c = &conns[idx[i]];
+			if (c->fd < 0)
+				continue;
+			if (pf[i].revents & (POLLERR | POLLNVAL)) {
+				conn_close(c);
+				continue;
+			}
+			if (!c->out) {
+				ssize_t n = read(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len);
+
+				if (n <= 0) {
+					if (n < 0 && (errno == EAGAIN || errno == EINTR))
+						continue;
+					conn_close(c);
+					continue;
+				}
+				c->in_len += (size_t)n;
+				serve(c, &live, &scrapes);
+				if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
+					error_answer(c, 431);
+			} else {
+				ssize_t n = write(c->fd, c->out + c->out_off, c->out_len - c->out_off);
+
+				if (n < 0 && (errno == EAGAIN || errno == EINTR))
+					continue;
+				if (n <= 0) {
+					conn_close(c);
+					continue;
+				}
+				c->out_off += (size_t)n;
+				if (c->out_off == c->out_len) {
+					shutdown(c->fd, SHUT_WR);
+					conn_close(c);
+				}
+			}
+		}
+	}
+	for (i = 0; i < MAX_CONN; i++)
+		conn_close(&conns[i]);
+	close(lfd);
+	ft_live_close(&live);
+	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)scrapes);
+	return 0;
+}
+
+const struct ft_cmd ft_cmd_exporter = {
+	.name = "exporter",
+	.summary = "serve the live session as Prometheus metrics (read-only)",
+	.about = "GET /metrics: text format 0.0.4, or OpenMetrics 1.0 when the client's\n"
+		 "Accept asks for it.  Port 9947 by default: Prometheus's exporter port\n"
+		 "registry (9100-9999) has no free number left, so fragtop does not claim\n"
+		 "one; --listen changes it.  Tracing runs all along: counters are exact\n"
+		 "between scrapes.  No knob is ever written.",
+	.opts = opts,
+	.nr_opts = E_NR,
+	.run = run,
+};

@@ -1,0 +1,363 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "tui/metrics.h"
+
+#include <errno.h>
+#include <math.h>
+#include <string.h>
+
+#include "base/sanitize.h"
+#include "model/frag.h"
+#include "model/knob.h"
+
+/* One family: its name, type and help, as node_exporter writes them. */
+static const struct {
+	const char *name, *type, *help;
+} fam[FT_MF_NR] = {
+	[FT_MF_BUILD] = { "fragtop_build", "info", "fragtop's version and the kernel it watches." },
+	[FT_MF_UP] = { "fragtop_up", "gauge", "1 if the source was read at the last sample, 0 if not." },
+	[FT_MF_FREE_PAGES] = { "fragtop_zone_free_pages", "gauge", "Free pages of the zone (zoneinfo)." },
+	[FT_MF_MANAGED] = { "fragtop_zone_managed_pages", "gauge", "Pages the buddy allocator manages in the zone." },
+	[FT_MF_FREE_BLOCKS] = { "fragtop_zone_free_blocks", "gauge",
+		"Free blocks of the order in the zone (buddyinfo)." },
+	[FT_MF_FREE_BY_TYPE] = { "fragtop_zone_free_blocks_by_type", "gauge",
+		"Free blocks of the order and migratetype (pagetypeinfo)." },
+	[FT_MF_WATERMARK] = { "fragtop_zone_watermark_pages", "gauge",
+		"The zone's watermark (boost included, as zoneinfo prints it)." },
+	[FT_MF_BOOST] = { "fragtop_zone_boost_pages", "gauge", "The watermark boost at the sample (zoneinfo)." },
+	[FT_MF_BOOST_PEAK] = { "fragtop_zone_boost_peak_pages", "gauge",
+		"The largest boost the sampler saw in the last tick." },
+	[FT_MF_BOOSTED] = { "fragtop_zone_boosted_ratio", "gauge",
+		"Share of the last tick the sampler found the zone boosted (0..1)." },
+	[FT_MF_UNUSABLE] = { "fragtop_zone_unusable_free_index", "gauge",
+		"Unusable free space index for an allocation of the order (0..1)." },
+	[FT_MF_FRAGIDX] = { "fragtop_zone_fragmentation_index", "gauge",
+		"Fragmentation index for the order (-1: a free block of it exists)." },
+	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge", "Pageblocks of the migratetype (pagetypeinfo)." },
+	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
+	[FT_MF_EXTFRAG] = { "fragtop_extfrag_events", "counter",
+		"Allocator fallbacks (mm_page_alloc_extfrag) by zone and migratetypes." },
+	[FT_MF_COMPACTION] = { "fragtop_compaction_outcomes", "counter", "Direct compactions by outcome." },
+	[FT_MF_FRAG_STALLS] = { "fragtop_fragmentation_stalls", "counter",
+		"Fragmentation stalls (mm_fragmentation_stall, patched kernels)." },
+	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter", "Trace events the ring buffer dropped." },
+	[FT_MF_STALL_SECONDS] = { "fragtop_stall_duration_seconds", "histogram",
+		"Allocation stalls by source." },
+};
+
+struct out {
+	FILE *f;
+	const struct ft_metrics *m;
+};
+
+/*
+ * A label value: backslash, double quote and newline escaped; control
+ * characters and broken UTF-8 (Prometheus wants UTF-8) as '?'.
+ */
+static void label_value(FILE *f, const char *v)
+{
+	const unsigned char *p = (const unsigned char *)v;
+	size_t len = strlen(v);
+
+	while (len) {
+		uint32_t cp;
+		int n = ft_utf8_next(p, len, &cp);
+
+		if (n <= 0) {
+			fputc('?', f);
+			n = 1;
+		} else if (cp == '\\' || cp == '"') {
+			fprintf(f, "\\%c", (char)cp);
+		} else if (cp == '\n') {
+			fputs("\\n", f);
+		} else if (cp < 0x20 || cp == 0x7f || ft_cp_unsafe(cp)) {
+			fputc('?', f);
+		} else {
+			fwrite(p, 1, (size_t)n, f);
+		}
+		p += n;
+		len -= (size_t)n;
+	}
+}
+
+/*
+ * HELP and TYPE.  OpenMetrics names the family without the sample's
+ * suffix ("fragtop_extfrag_events", type counter, samples ..._total); the
+ * text format names it by the sample ("fragtop_extfrag_events_total") and
+ * has no info type (a gauge "..._info" of 1).
+ */
+static void head(struct out *o, enum ft_mfamily mf)
+{
+	const char *suffix = "", *type = fam[mf].type;
+
+	if (o->m->no_head)
+		return;
+	if (!o->m->openmetrics && !strcmp(type, "counter"))
+		suffix = "_total";
+	if (!o->m->openmetrics && !strcmp(type, "info")) {
+		suffix = "_info";
+		type = "gauge";
+	}
+	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", fam[mf].name, suffix, fam[mf].help,
+		fam[mf].name, suffix, type);
+}
+
+/* name{k="v",...} value [timestamp]; @labels: NULL-ended key, value pairs. */
+static void sample(struct out *o, const char *name, const char *suffix, const char *const *labels, double v)
+{
+	int i;
+
+	fprintf(o->f, "%s%s", name, suffix);
+	if (labels && labels[0]) {
+		fputc('{', o->f);
+		for (i = 0; labels[i]; i += 2) {
+			fprintf(o->f, "%s%s=\"", i ? "," : "", labels[i]);
+			label_value(o->f, labels[i + 1]);
+			fputc('"', o->f);
+		}
+		fputc('}', o->f);
+	}
+	if (isnan(v))
+		fputs(" NaN", o->f);
+	else if (isinf(v))
+		fputs(v > 0 ? " +Inf" : " -Inf", o->f);
+	else if (v == floor(v) && fabs(v) < 9e15)
+		fprintf(o->f, " %.0f", v);
+	else
+		fprintf(o->f, " %.17g", v);
+	/* OpenMetrics timestamps are seconds, the text format's milliseconds */
+	if (o->m->timestamp_ms && o->m->openmetrics)
+		fprintf(o->f, " %lld.%03lld", (long long)(o->m->timestamp_ms / 1000),
+			(long long)(o->m->timestamp_ms % 1000));
+	else if (o->m->timestamp_ms)
+		fprintf(o->f, " %lld", (long long)o->m->timestamp_ms);
+	fputc('\n', o->f);
+}
+
+static bool want(const struct out *o, enum ft_mfamily mf)
+{
+	return !o->m->only || (o->m->only & (1ull << mf));
+}
+
+static void zone_gauges(struct out *o, const struct ft_session *s)
+{
+	const struct ft_sample *sm = &s->sample;
+	char node[16], ord[16];
+	size_t i;
+	int k, t;
+
+	for (int mf = FT_MF_FREE_PAGES; mf <= FT_MF_PAGEBLOCKS; mf++) {
+		if (!want(o, mf))
+			continue;
+		if ((mf == FT_MF_BOOST_PEAK || mf == FT_MF_BOOSTED) && !s->boost_nr)
+			continue;	/* no sampler */
+		head(o, mf);
+		for (i = 0; i < sm->nr_zones; i++) {
+			const struct ft_zone *z = &sm->zones[i];
+			const struct ft_zi_zone *zi = z->zi;
+			const char *l[12] = { "node", node, "zone", zi->name, NULL };
+
+			if (!ft_zi_populated(zi))
+				continue;
+			snprintf(node, sizeof(node), "%d", zi->node);
+			switch (mf) {
+			case FT_MF_FREE_PAGES:
+				sample(o, fam[mf].name, "", l, (double)zi->free);
+				break;
+			case FT_MF_MANAGED:
+				sample(o, fam[mf].name, "", l, (double)zi->managed);
+				break;
+			case FT_MF_WATERMARK: {
+				static const char *const lv[3] = { "min", "low", "high" };
+				const uint64_t v[3] = { zi->min, zi->low, zi->high };
+
+				for (k = 0; k < 3; k++) {
+					l[4] = "level";
+					l[5] = lv[k];
+					l[6] = NULL;
+					sample(o, fam[mf].name, "", l, (double)v[k]);
+				}
+				break;
+			}
+			case FT_MF_BOOST:
+				if (zi->has & FT_ZI_BOOST)
+					sample(o, fam[mf].name, "", l, (double)zi->boost);
+				break;
+			case FT_MF_BOOST_PEAK:
+			case FT_MF_BOOSTED: {
+				const struct ft_boost_tick *b = ft_session_boost(s, i);
+
+				if (b)
+					sample(o, fam[mf].name, "", l, mf == FT_MF_BOOST_PEAK ? (double)b->peak :
+					       b->samples ? (double)b->boosted / b->samples : 0);
+				break;
+			}
+			case FT_MF_FREE_BLOCKS:
+			case FT_MF_UNUSABLE:
+			case FT_MF_FRAGIDX:
+				if (!z->bi)
+					break;
+				for (k = 0; k < sm->nr_orders; k++) {
+					snprintf(ord, sizeof(ord), "%d", k);
+					l[4] = "order";
+					l[5] = ord;
+					l[6] = NULL;
+					sample(o, fam[mf].name, "", l, mf == FT_MF_FREE_BLOCKS ? (double)z->bi->blocks[k] :
+					       mf == FT_MF_UNUSABLE ? z->unusable[k] / 1000.0 : z->fragidx[k] / 1000.0);
+				}
+				break;
+			case FT_MF_FREE_BY_TYPE:
+				if (!z->pti)
+					break;
+				for (t = 0; t < sm->pti.nr_types; t++) {
+					if (!(z->pti->free_seen & (1u << t)))
+						continue;
+					for (k = 0; k < sm->pti.nr_orders; k++) {
+						snprintf(ord, sizeof(ord), "%d", k);
+						l[4] = "order";
+						l[5] = ord;
+						l[6] = "migratetype";
+						l[7] = sm->pti.types[t];
+						l[8] = NULL;
+						sample(o, fam[mf].name, "", l, (double)z->pti->free[t][k]);
+					}
+				}
+				break;
+			case FT_MF_PAGEBLOCKS:
+				if (!z->pti || !z->pti->has_blocks)
+					break;
+				for (t = 0; t < sm->pti.nr_types; t++) {
+					l[4] = "migratetype";
+					l[5] = sm->pti.types[t];
+					l[6] = NULL;
+					sample(o, fam[mf].name, "", l, (double)z->pti->blocks[t]);
+				}
+				break;
+			default:
+				break;
+			}
+		}
+	}
+}
+
+static void events(struct out *o, const struct ft_session *s)
+{
+	const struct ft_events *ev = &s->events;
+	char node[16], a[32], b[32];
+	int z, fr, x, y, i;
+
+	if (want(o, FT_MF_EXTFRAG)) {
+		head(o, FT_MF_EXTFRAG);
+		for (z = 0; z <= ev->nr_zones; z++) {
+			int zi = z < ev->nr_zones ? z : FT_EV_ZONES;
+
+			snprintf(node, sizeof(node), "%d", z < ev->nr_zones ? ev->zones[z].node : -1);
+			for (fr = 0; fr < 2; fr++)
+				for (x = 0; x < FT_EV_MT; x++)
+					for (y = 0; y < FT_EV_MT; y++) {
+						const char *l[] = { "node", node, "zone",
+							z < ev->nr_zones ? ev->zones[z].name : "none",
+							"fragmenting", fr ? "true" : "false",
+							"alloc_migratetype", ft_sample_mt_name(&s->sample, x, a, sizeof(a)),
+							"fallback_migratetype", ft_sample_mt_name(&s->sample, y, b, sizeof(b)),
+							NULL };
+
+						if (ev->zone_pair[zi][fr][x][y])
+							sample(o, fam[FT_MF_EXTFRAG].name, "_total", l,
+							       (double)ev->zone_pair[zi][fr][x][y]);
+					}
+		}
+	}
+	if (want(o, FT_MF_COMPACTION) && ft_session_has_event(s, FT_EV_COMPACT_END)) {
+		head(o, FT_MF_COMPACTION);
+		for (i = 0; i < ev->nr_compact_status; i++) {
+			const char *l[] = { "status", s->dec.status_name[i], NULL };
+
+			sample(o, fam[FT_MF_COMPACTION].name, "_total", l, (double)ev->compact_status[i]);
+		}
+	}
+	if (want(o, FT_MF_FRAG_STALLS) && ft_session_has_event(s, FT_EV_FRAG_STALL)) {
+		head(o, FT_MF_FRAG_STALLS);
+		sample(o, fam[FT_MF_FRAG_STALLS].name, "_total", NULL, (double)ev->by_kind[FT_EV_FRAG_STALL]);
+	}
+	if (want(o, FT_MF_LOST)) {
+		head(o, FT_MF_LOST);
+		sample(o, fam[FT_MF_LOST].name, "_total", NULL, (double)s->lost);
+	}
+	if (want(o, FT_MF_STALL_SECONDS)) {
+		static const enum ft_trace_event need[FT_LAT_NR] = {
+			[FT_LAT_COMPACTION] = FT_EV_COMPACT_END, [FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
+			[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
+		};
+
+		head(o, FT_MF_STALL_SECONDS);
+		for (i = 0; i < FT_LAT_NR; i++) {
+			const struct ft_hist *h = &ev->lat[i];
+			uint64_t cum = 0;
+			unsigned int bk = 0;
+			char le[32];
+			int k;
+
+			if (!ft_session_has_event(s, need[i]))
+				continue;
+			/* buckets at powers of two microseconds, 1 us to 4 s; the log-linear ones sum into them */
+			for (k = 0; k <= 22; k++) {
+				const char *l[] = { "source", ft_lat_names[i], "le", le, NULL };
+				uint64_t bound = 1ull << k;
+
+				for (; bk < FT_HIST_BUCKETS && ft_hist_bucket_hi(bk) <= bound; bk++)
+					cum += h->bucket[bk];
+				snprintf(le, sizeof(le), "%g", (double)bound / 1e6);
+				sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)cum);
+			}
+			{
+				const char *l[] = { "source", ft_lat_names[i], "le", "+Inf", NULL };
+				const char *l2[] = { "source", ft_lat_names[i], NULL };
+
+				sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)h->count);
+				sample(o, fam[FT_MF_STALL_SECONDS].name, "_sum", l2, (double)h->sum_us / 1e6);
+				sample(o, fam[FT_MF_STALL_SECONDS].name, "_count", l2, (double)h->count);
+			}
+		}
+	}
+}
+
+int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
+{
+	struct out o = { f, m };
+	size_t i;
+
+	if (want(&o, FT_MF_BUILD)) {
+		const char *l[] = { "version", FT_VERSION, "kernel", s->host.release, NULL };
+
+		head(&o, FT_MF_BUILD);
+		sample(&o, fam[FT_MF_BUILD].name, "_info", l, 1);
+	}
+	if (want(&o, FT_MF_UP)) {
+		head(&o, FT_MF_UP);
+		for (i = 0; i < FT_SRC_NR; i++) {
+			const char *l[] = { "source", ft_source_names[i], NULL };
+
+			sample(&o, fam[FT_MF_UP].name, "", l, ft_sample_has(&s->sample, (int)i) ? 1 : 0);
+		}
+		{
+			const char *l[] = { "source", "tracepoints", NULL };
+
+			sample(&o, fam[FT_MF_UP].name, "", l, s->tracing ? 1 : 0);
+		}
+	}
+	zone_gauges(&o, s);
+	if (want(&o, FT_MF_KNOB)) {
+		head(&o, FT_MF_KNOB);
+		for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {
+			const char *l[] = { "knob", ft_knobs[i].name, NULL };
+
+			if (ft_knobs[i].type == FT_KNOB_INT && !s->knobs[i].err && s->knobs[i].raw_len)
+				sample(&o, fam[FT_MF_KNOB].name, "", l, (double)s->knobs[i].num);
+		}
+	}
+	if (s->tracing)
+		events(&o, s);
+	if (m->openmetrics && m->eof)
+		fputs("# EOF\n", f);
+	return ferror(f) ? -EIO : 0;
+}

@@ -1,0 +1,41 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A session as Prometheus metrics: the text exposition format 0.0.4 or
+ * OpenMetrics 1.0, named by Prometheus conventions (base units, _total
+ * counters, labels node, zone, order, migratetype, knob).  Used by
+ * `fragtop exporter`, `snapshot --openmetrics` and `export --openmetrics`.
+ */
+#ifndef FT_TUI_METRICS_H
+#define FT_TUI_METRICS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "model/session.h"
+
+#define FT_METRICS_CT_TEXT	"text/plain; version=0.0.4; charset=utf-8"
+#define FT_METRICS_CT_OPENMETRICS "application/openmetrics-text; version=1.0.0; charset=utf-8"
+
+struct ft_metrics {
+	bool openmetrics;
+	/* the sample time (ms since the epoch) on every line; 0: none (a live scrape) */
+	int64_t timestamp_ms;
+	bool eof;		/* end with "# EOF" (OpenMetrics; not between backfill ticks) */
+	/* the families to write (bit per enum ft_mfamily); 0: all */
+	uint64_t only;
+	bool no_head;		/* samples only, no HELP/TYPE (a backfill's later ticks) */
+};
+
+enum ft_mfamily {
+	FT_MF_BUILD, FT_MF_UP, FT_MF_FREE_PAGES, FT_MF_MANAGED, FT_MF_FREE_BLOCKS, FT_MF_FREE_BY_TYPE,
+	FT_MF_WATERMARK, FT_MF_BOOST, FT_MF_BOOST_PEAK, FT_MF_BOOSTED, FT_MF_UNUSABLE, FT_MF_FRAGIDX,
+	FT_MF_PAGEBLOCKS, FT_MF_KNOB, FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
+	FT_MF_STALL_SECONDS,
+	FT_MF_NR
+};
+
+/* Write the families of @m from @s; returns -EIO if @f failed. */
+int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m);
+
+#endif
