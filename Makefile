@@ -115,6 +115,7 @@ bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boos
 	$(B)/bench_rec
 	$(B)/bench_boost
 	tests/bench/tui_cpu.sh ./fragtop
+	tests/bench/exporter_cpu.sh ./fragtop
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
 RUNS	?= 1000000
