@@ -15,6 +15,18 @@ LDFLAGS	?=
 VERSION	:= 0.1
 
 PKGS	:= ncursesw libtracefs libtraceevent libproc2 libzstd
+# a missing library stops the build by its name, not with a missing header
+PKG_DEB_ncursesw := libncurses-dev
+PKG_DEB_libtracefs := libtracefs-dev
+PKG_DEB_libtraceevent := libtraceevent-dev
+PKG_DEB_libproc2 := libproc2-dev
+PKG_DEB_libzstd := libzstd-dev
+ifeq ($(filter clean deps deps-test,$(MAKECMDGOALS)),)
+PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
+ifneq ($(PKG_MISSING),)
+$(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `sudo make deps` installs them)
+endif
+endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
@@ -46,7 +58,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all check check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: all deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -74,10 +86,16 @@ $(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
 
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
 
-check: deps
+check: deps-test
 	$(MAKE) test-build fuzz
 	@scripts/check-layers.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
+
+# the tests that change this host (sysctls, the fio workload), each
+# restoring what it changed; root
+check-host: deps-test
+	$(MAKE) fragtop
+	@HOST=1 tests/run.sh $(B)
 
 check-only: test-build fuzz
 	@scripts/check-layers.sh
@@ -160,8 +178,12 @@ install: fragtop
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fragtop
 
+# what fragtop needs to build and run (make run), and the tests' set too (make check)
 deps:
-	scripts/install-deps.sh
+	scripts/install-deps.sh runtime build
+
+deps-test:
+	scripts/install-deps.sh runtime build test
 
 # Installs what is missing, builds, and runs fragtop live (needs root for
 # everything; runs with less otherwise).

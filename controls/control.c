@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <syslog.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -112,6 +113,33 @@ void ft_ctl_init(struct ft_ctl *c, int rootfd, const char *why_read_only)
 	c->read_only_why = why_read_only;
 }
 
+/* @s for a log line: control characters (a newline would forge a line) as '?'. */
+static const char *log_safe(const char *s, char *buf, size_t sz)
+{
+	size_t i;
+
+	for (i = 0; s[i] && i + 1 < sz; i++)
+		buf[i] = (unsigned char)s[i] < 0x20 || s[i] == 0x7f ? '?' : s[i];
+	buf[i] = '\0';
+	return buf;
+}
+
+/* One line in the system log per control change, whatever its outcome. */
+static void log_entry(const struct ft_audit *a)
+{
+	static bool opened;
+	char k[80], o[80], n[80], m[200];
+
+	if (!opened) {
+		openlog("fragtop", LOG_PID, LOG_AUTHPRIV);
+		opened = true;
+	}
+	syslog(a->outcome == FT_CTL_OK ? LOG_NOTICE : LOG_WARNING,
+	       "uid=%u loginuid=%u %s %s: %s -> %s: %s (%s)", a->uid, a->loginuid, ft_ctl_how_names[a->how],
+	       log_safe(a->knob, k, sizeof(k)), a->old[0] ? log_safe(a->old, o, sizeof(o)) : "?",
+	       log_safe(a->new, n, sizeof(n)), ft_ctl_outcome_names[a->outcome], log_safe(a->msg, m, sizeof(m)));
+}
+
 static struct ft_audit *audit_new(struct ft_ctl *c, const char *knob, enum ft_ctl_how how)
 {
 	struct ft_audit *a = &c->audit[c->audit_nr % FT_CTL_AUDIT_MAX];
@@ -143,6 +171,8 @@ static const struct ft_audit *audit_done(struct ft_ctl *c, struct ft_audit *a,
 	va_start(ap, fmt);
 	vsnprintf(a->msg, sizeof(a->msg), fmt, ap);
 	va_end(ap);
+	if (c->syslog)
+		log_entry(a);
 	if (c->hook)
 		c->hook(a, c->hook_ctx);
 	return a;

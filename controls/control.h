@@ -72,6 +72,12 @@ struct ft_ctl {
 	/* handed every entry as it is added (the recorder) */
 	void (*hook)(const struct ft_audit *a, void *ctx);
 	void *hook_ctx;
+	/*
+	 * Also log every entry to syslog(3) (authpriv: uid, knob, old -> new,
+	 * outcome), so other operators see the change in the system log.
+	 * Set for the real root; a --root tree is not the host.
+	 */
+	bool syslog;
 };
 
 /*

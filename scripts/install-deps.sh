@@ -1,10 +1,25 @@
 #!/bin/sh
-# Installs, on Debian 12 (or a derivative), the packages fragtop needs to
-# build, test, fuzz and benchmark.  Installs only what is missing; needs root.
+# Installs, on Debian 12 (or a derivative), the packages of the sets named
+# (default: runtime build), only those missing; needs root when some are.
+#   runtime  the shared libraries fragtop runs with
+#   build    a compiler and the -dev packages (pkg-config names in the Makefile)
+#   test     what `make check`, `make check-host`, fuzzing and `make bench` use
+# usage: install-deps.sh [runtime] [build] [test]
 set -eu
-PKGS="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev
-libproc2-dev libzstd-dev libcmocka-dev clang tmux jq util-linux procps fio htop
-libxml2-utils librsvg2-bin curl prometheus prometheus-node-exporter"
+RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1"
+BUILD="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev"
+TEST="libcmocka-dev clang tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
+prometheus prometheus-node-exporter mandoc"
+[ $# -eq 0 ] && set -- runtime build
+PKGS=""
+for set in "$@"; do
+	case $set in
+	runtime) PKGS="$PKGS $RUNTIME" ;;
+	build) PKGS="$PKGS $BUILD" ;;
+	test) PKGS="$PKGS $TEST" ;;
+	*) echo "install-deps: unknown set '$set' (runtime, build, test)" >&2; exit 2 ;;
+	esac
+done
 missing=""
 for p in $PKGS; do
 	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" ||
@@ -28,6 +43,9 @@ if [ ! -e /usr/sbin/policy-rc.d ]; then
 	policy=1
 fi
 # shellcheck disable=SC2086
-apt-get install -y -q --no-install-recommends $missing || { [ -n "$policy" ] && rm -f /usr/sbin/policy-rc.d; exit 1; }
+if ! apt-get install -y -q --no-install-recommends $missing; then
+	[ -n "$policy" ] && rm -f /usr/sbin/policy-rc.d
+	exit 1
+fi
 [ -n "$policy" ] && rm -f /usr/sbin/policy-rc.d
 exit 0

@@ -1,7 +1,9 @@
 #!/bin/bash
 # Runs every test binary (plain and ASan+UBSan builds) and every shell test
-# under tests/cli and tests/tui (and tests/integration, plain build only), then prints one closing line
-# "check: N passed, N failed".
+# under tests/cli and tests/tui, none of which changes the host, then prints
+# one closing line "check: N passed, N failed".  With HOST=1 it runs only
+# tests/host/*.sh (plain build), which write real sysctls and run the
+# adverse workload, each restoring what it changed: "check-host: ...".
 set -u
 B=${1:-build}
 pass=0 fail=0
@@ -19,6 +21,21 @@ run() {	# name command...
 	fi
 }
 
+# tests that change the host (real sysctls, the adverse workload): only
+# with HOST=1 (make check-host), once, with the plain build
+if [ "${HOST:-}" = 1 ]; then
+	for s in tests/host/*.sh; do
+		[ -f "$s" ] || continue
+		echo "== $s"
+		run "$s" bash "$s" ./fragtop
+	done
+	echo
+	[ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
+	echo "check-host: $pass passed, $fail failed"
+	[ $fail -eq 0 ]
+	exit
+fi
+
 for t in "$B"/plain/tests/test_* "$B"/san/tests/test_*; do
 	[ -x "$t" ] || continue
 	case $t in *.o|*.d) continue;; esac
@@ -34,12 +51,7 @@ done
 if [ "${FUZZ_REPLAY:-}" = 1 ]; then
 	run "fuzz corpora" make -s --no-print-directory fuzz-replay
 fi
-# the real-kernel workload runs take minutes: once, with the plain build
-for s in tests/integration/*.sh; do
-	[ -f "$s" ] || continue
-	echo "== $s"
-	run "$s" bash "$s" ./fragtop
-done
+
 echo
 [ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
 echo "check: $pass passed, $fail failed"

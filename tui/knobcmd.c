@@ -105,6 +105,7 @@ static int run_set(int argc, char **argv)
 		return 1;
 	}
 	ft_ctl_init(ctl, rootfd, NULL);
+	ctl->syslog = !strcmp(root, "/");	/* the host's own knobs: in the system log too */
 	for (i = first; i < argc && !failed; i++) {
 		char name[128];
 		const char *eq = strchr(argv[i], '=');

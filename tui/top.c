@@ -120,8 +120,11 @@ static void on_audit(const struct ft_audit *a, void *ctx)
 
 static void key_boost(struct ft_ui *ui, int ch)
 {
-	const struct ft_audit *a = ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"),
-					       ch == 'B' ? 1 : -1);
+	const struct ft_audit *a;
+
+	if (!ft_ui_may_write(ui))
+		return;
+	a = ft_ctl_step(ui->ctl, ft_knob_find("watermark_boost_factor"), ch == 'B' ? 1 : -1);
 
 	ft_ui_control_done(ui, a);
 	if (a && a->outcome == FT_CTL_OK)
@@ -130,9 +133,14 @@ static void key_boost(struct ft_ui *ui, int ch)
 
 static void key_undo(struct ft_ui *ui, int ch)
 {
-	const struct ft_audit *a = ft_ctl_undo(ui->ctl);
+	const struct ft_audit *a;
 
 	(void)ch;
+	if (!ft_ctl_nr_changed(ui->ctl)) {
+		ft_ui_status(ui, FT_DIAG_INFO, "nothing to undo");
+		return;
+	}
+	a = ft_ctl_undo(ui->ctl);
 	if (a)
 		ft_ui_control_done(ui, a);
 	else
@@ -351,6 +359,7 @@ static int run_top(int argc, char **argv)
 		    NULL);
 	ui->ctl->hook = on_audit;
 	ui->ctl->hook_ctx = ui;
+	ui->ctl->syslog = !strcmp(root, "/");
 	ft_diag_set_hook(ft_ui_diag, ui);
 
 	ft_ui_catch_signals();

@@ -305,6 +305,19 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 	return false;
 }
 
+bool ft_ui_may_write(struct ft_ui *ui)
+{
+	if (ui->writes_confirmed || !ui->ctl || ui->ctl->read_only)
+		return true;
+	if (!ft_ui_confirm(ui, "change vm knobs on %s? [y/N] ",
+			   ui->s->host.hostname[0] ? ui->s->host.hostname : "this host")) {
+		ft_ui_status(ui, FT_DIAG_INFO, "nothing changed");
+		return false;
+	}
+	ui->writes_confirmed = true;
+	return true;
+}
+
 void ft_ui_read_knobs(struct ft_ui *ui)
 {
 	if (ui->live)

@@ -59,6 +59,7 @@ struct ft_ui {
 	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;
+	bool writes_confirmed;		/* the operator said yes to changing knobs here */
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;
@@ -96,6 +97,13 @@ bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz);
 /* A y/N question on the status row; true only for y or Y.  Sampling goes on. */
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+
+/*
+ * Before a knob write from a key: the first of the session asks once
+ * ("change vm knobs on HOST? y/N", naming the host); later ones go ahead.
+ * A read-only session goes ahead (the controls refuse, and say why).
+ */
+bool ft_ui_may_write(struct ft_ui *ui);
 
 /* Re-read the knobs now (live only): after a control change. */
 void ft_ui_read_knobs(struct ft_ui *ui);

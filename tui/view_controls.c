@@ -95,6 +95,8 @@ static void edit(struct ft_ui *ui, const struct ft_knob *k)
 {
 	char buf[64], q[160];
 
+	if (!ft_ui_may_write(ui))
+		return;
 	if (k->type == FT_KNOB_TRIGGER && !k->per_node && k->min == k->max) {
 		if (ft_ui_confirm(ui, "%s: %s. Do it now? [y/N] ", k->name, k->help))
 			ft_ui_control_done(ui, ft_ctl_set_knob(ui->ctl, k, "1"));
@@ -147,6 +149,8 @@ static bool controls_key(struct ft_ui *ui, int ch)
 	case KEY_LEFT: {
 		int dir = ch == '+' || ch == '=' || ch == KEY_RIGHT ? 1 : -1;
 
+		if (!ft_ui_may_write(ui))
+			return true;
 		if (k->drastic && k->type != FT_KNOB_TRIGGER &&
 		    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name,
 				   dir > 0 ? "up" : "down", k->help))

@@ -1,8 +1,7 @@
 #!/bin/bash
 # fragtop set / get: validation, refusal with nothing changed, absent knobs,
-# roll-back of a half-applied command, non-root, against a fake root; then
-# on this kernel: set watermark_boost_factor and put it back (a trap restores
-# it even when the test fails).
+# roll-back of a half-applied command, non-root, against a fake root (the
+# host's own knobs are tests/host/set.sh's).
 # usage: controls.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -104,26 +103,7 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	rm -rf "$nr"
 fi
 
-# This kernel.  Only with root and a writable sysctl.
-if [ "$(id -u)" = 0 ] && [ -w $BOOST ]; then
-	orig_boost=$(cat $BOOST)
-	new=4321; [ "$orig_boost" = 4321 ] && new=4322
-	"$FT" set watermark_boost_factor=$new > "$tmp/o"; rc=$?
-	check "kernel: set boost exits 0" test $rc = 0
-	check "kernel: $BOOST is $new" test "$(cat $BOOST)" = $new
-	check "kernel: reports old -> new" grep -qx "watermark_boost_factor $orig_boost -> $new" "$tmp/o"
-	check "kernel: get agrees" test "$("$FT" get watermark_boost_factor)" = $new
-	for v in -5 abc; do
-		"$FT" set watermark_boost_factor=$v 2> /dev/null; rc=$?
-		check "kernel: '$v' refused, value kept" test $rc = 1 -a "$(cat $BOOST)" = $new
-	done
-	"$FT" set nosuch_knob=1 2> /dev/null; rc=$?
-	check "kernel: unknown knob refused" test $rc = 1 -a "$(cat $BOOST)" = $new
-	"$FT" set watermark_boost_factor="$orig_boost" > /dev/null
-	check "kernel: put back to $orig_boost" test "$(cat $BOOST)" = "$orig_boost"
-else
-	echo "skip kernel: needs root and a writable $BOOST"
-fi
+# this kernel's own knobs: tests/host/set.sh (make check-host)
 
 echo "controls.sh: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -52,13 +52,25 @@ start() {	# fragtop args...; stderr in $TMPD/err, exit status in $TMPD/rc
 	wait_for '^fragtop '
 }
 
+# the first knob write of a session asks once, naming the host; y goes ahead
+yes_first() {
+	wait_for "change vm knobs on $(hostname)\? \[y/N\]" > /dev/null || bad "the first write asked nothing"
+	T send-keys -t ft y
+}
+
 # b lowers by one step of 2500 (to a multiple of it), B raises; from 0, b cannot go lower.
 if [ "$orig" -ge 2500 ]; then key=b; want=$(( orig % 2500 ? orig - orig % 2500 : orig - 2500 ))
 else key=B; want=2500; fi
 
 start --no-trace
 T send-keys -t ft $key
-check "$key changes the kernel's value to $want" wait_value $want
+check "the first write asks once, naming the host" wait_for "change vm knobs on $(hostname)\? \[y/N\]"
+T send-keys -t ft n
+check "n: nothing changed, said" wait_for "nothing changed"
+check "... the kernel's value untouched" test "$(cat $BOOST)" = "$orig"
+T send-keys -t ft $key
+yes_first
+check "$key (after y) changes the kernel's value to $want" wait_value $want
 check "the status line reports it" wait_for "watermark_boost_factor $orig -> $want"
 check "the header shows the new value" wait_for "boost_factor $want( |$)"
 WAIT_TENTHS=120 check "5 ticks later the status line says what the boost did" \
@@ -94,6 +106,7 @@ check "nothing left changed, nothing reported" test ! -s "$TMPD/err"
 
 start --no-trace
 T send-keys -t ft $key
+yes_first
 wait_value $want > /dev/null
 T send-keys -t ft q
 wait_exit
@@ -104,6 +117,7 @@ echo "$orig" > $BOOST
 
 start --no-trace --restore-on-exit
 T send-keys -t ft $key
+yes_first
 check "--restore-on-exit: the change happens" wait_value $want
 T send-keys -t ft C-c
 wait_exit
@@ -122,6 +136,7 @@ start --no-trace -w "$TMPD/s.ftr"
 check "-w: REC in the header" wait_for ' REC( |$)'
 sleep 1.5	# a first recorded tick before the change
 T send-keys -t ft $key
+yes_first
 wait_value $want > /dev/null
 sleep 1.2
 T send-keys -t ft u
@@ -143,6 +158,7 @@ T send-keys -t ft "$TMPD/w.ftr" Enter
 check "w: recording, REC in the header" wait_for ' REC( |$)'
 sleep 1.5
 T send-keys -t ft $key
+yes_first
 wait_value $want > /dev/null
 sleep 1.2
 T send-keys -t ft u
