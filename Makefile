@@ -172,11 +172,22 @@ fuzz-run: fuzz
 		grep -E "stat::number_of_executed_units|Done" $(B)/fuzz/$$n.log; \
 	done
 
-install: fragtop
+# the man page: docs/fragtop.1.in with the binary's own option and key tables
+fragtop.1: fragtop docs/fragtop.1.in scripts/mkman.sh
+	scripts/mkman.sh ./fragtop $(VERSION) > $@.tmp && mv $@.tmp $@
+
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+UNITDIR ?= /lib/systemd/system
+
+install: fragtop fragtop.1
 	install -D -m 0755 fragtop $(DESTDIR)$(BINDIR)/fragtop
+	install -D -m 0644 fragtop.1 $(DESTDIR)$(MANDIR)/man1/fragtop.1
+	install -D -m 0644 dist/fragtop.bash-completion $(DESTDIR)$(BASHCOMPDIR)/fragtop
+	install -D -m 0644 dist/fragtop-record.service $(DESTDIR)$(UNITDIR)/fragtop-record.service
 
 uninstall:
-	rm -f $(DESTDIR)$(BINDIR)/fragtop
+	rm -f $(DESTDIR)$(BINDIR)/fragtop $(DESTDIR)$(MANDIR)/man1/fragtop.1 \
+		$(DESTDIR)$(BASHCOMPDIR)/fragtop $(DESTDIR)$(UNITDIR)/fragtop-record.service
 
 # what fragtop needs to build and run (make run), and the tests' set too (make check)
 deps:
@@ -192,7 +203,7 @@ run: deps
 	./fragtop
 
 clean:
-	rm -rf $(B) fragtop
+	rm -rf $(B) fragtop fragtop.1
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 .SECONDARY:

@@ -240,7 +240,7 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, struct ft_optv
 }
 
 /* man(7): a backslash and a leading dot or quote must be escaped. */
-static void roff_text(FILE *f, const char *s)
+void ft_cli_roff_text(FILE *f, const char *s)
 {
 	bool bol = true;
 
@@ -267,7 +267,7 @@ void ft_cli_roff(FILE *f)
 		const struct ft_cmd *cmd = ft_cmds[c];
 
 		fprintf(f, ".SS \"fragtop%s%s\"\n", cmd->name ? " " : "", cmd_name(cmd));
-		roff_text(f, cmd->summary);
+		ft_cli_roff_text(f, cmd->summary);
 		fprintf(f, "\n");
 		for (i = 0; i < cmd->nr_opts; i++) {
 			const struct ft_opt *o = &cmd->opts[i];
@@ -276,25 +276,25 @@ void ft_cli_roff(FILE *f)
 			if (o->short_name)
 				fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
 			fprintf(f, "\\fB\\-\\-");
-			roff_text(f, o->name);
+			ft_cli_roff_text(f, o->name);
 			fprintf(f, "\\fR");
 			if (o->arg)
 				fprintf(f, " \\fI%s\\fR", o->arg);
 			fprintf(f, "\n");
-			roff_text(f, o->help);
+			ft_cli_roff_text(f, o->help);
 			if (o->alias) {
 				fprintf(f, " (also \\fB");
 				if (o->alias_short)
 					fprintf(f, "\\-%c\\fR, \\fB", o->alias_short);
 				fprintf(f, "\\-\\-");
-				roff_text(f, o->alias);
+				ft_cli_roff_text(f, o->alias);
 				fprintf(f, "\\fR)");
 			}
 			fprintf(f, "\n");
 		}
 		if (cmd->about) {
 			fprintf(f, ".PP\n");
-			roff_text(f, cmd->about);
+			ft_cli_roff_text(f, cmd->about);
 			fprintf(f, "\n");
 		}
 	}

@@ -95,7 +95,7 @@ static const struct ft_opt opts[X_NR] = {
  */
 static int openmetrics(struct ft_replay *rp, double from, double to)
 {
-	FILE *tmp[FT_MF_NR] = { 0 };
+	static FILE *tmp[FT_MF_NR];	/* closed below on every path */
 	bool started = false;
 	char buf[65536];
 	int f, err = 0;
@@ -140,9 +140,11 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 	}
 	fputs("# EOF\n", stdout);
 out:
-	for (f = 0; f < FT_MF_NR; f++)
+	for (f = 0; f < FT_MF_NR; f++) {
 		if (tmp[f])
 			fclose(tmp[f]);
+		tmp[f] = NULL;
+	}
 	return err;
 }
 

@@ -10,6 +10,7 @@
 
 #include "base/sanitize.h"
 #include "tui/cli.h"
+#include "tui/ui.h"
 
 static void usage(FILE *f)
 {
@@ -47,6 +48,10 @@ static int run(int argc, char **argv)
 			 !strcmp(argv[1], "-h"))) {
 		if (argc > 2 && !strcmp(argv[2], "--roff")) {
 			ft_cli_roff(stdout);	/* the man page's option lists */
+			return 0;
+		}
+		if (argc > 2 && !strcmp(argv[2], "--roff-keys")) {
+			ft_ui_keys_roff(stdout);	/* the man page's KEYS */
 			return 0;
 		}
 		if (argc > 2) {

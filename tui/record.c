@@ -3,7 +3,16 @@
  * `fragtop record -o FILE`: the live collectors without a terminal,
  * written to a recording until --duration, SIGINT, SIGTERM or SIGHUP (all
  * clean stops: the file gets its index and END chunk).
+ *
+ * `fragtop record --dir DIR --rotate daily|hourly|SECS --keep N
+ * [--max-size BYTES]`: continuous recording, like atop's service: one
+ * file a period named by its start (fragtop-YYYYMMDD-HHMMSS.ftr, UTC),
+ * closed cleanly at the boundary, the oldest deleted beyond N files or
+ * BYTES in all; SIGHUP starts a new file (after a log rotation, say),
+ * SIGTERM and SIGINT close the current one cleanly and stop.
  */
+#include <dirent.h>
+#include <stdlib.h>
 
 #include <errno.h>
 #include <signal.h>
@@ -27,12 +36,19 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_OUTPUT, O_INTERVAL, O_DURATION, O_PTI, O_ROOT, O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP,
-       O_BOOST, O_NR };
+enum { O_OUTPUT, O_DIR, O_ROTATE, O_KEEP, O_MAX_SIZE, O_INTERVAL, O_DURATION, O_PTI, O_ROOT,
+       O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP, O_BOOST, O_NR };
 
 static const struct ft_opt opts[O_NR] = {
 	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
 		       "the recording (refused if it exists, see --force)" },
+	[O_DIR] = { "dir", 0, FT_OPT_STR, "DIR",
+		    "record continuously into DIR, a file a period (see --rotate)" },
+	[O_ROTATE] = { "rotate", 0, FT_OPT_STR, "PERIOD",
+		       "with --dir: daily (default), hourly, or a number of seconds" },
+	[O_KEEP] = { "keep", 0, FT_OPT_UINT, "N", "with --dir: keep the newest N files (default 7)", 1, 100000 },
+	[O_MAX_SIZE] = { "max-size", 0, FT_OPT_UINT, "BYTES",
+			 "with --dir: also delete the oldest while all exceed BYTES", 1, 1e18 },
 	[O_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
 	[O_DURATION] = { "duration", 't', FT_OPT_SECS, "SECS",
 			 "stop after SECS (default: until Ctrl-C, SIGTERM or SIGHUP)", 0.1, 366 * 86400.0 },
@@ -47,13 +63,102 @@ static const struct ft_opt opts[O_NR] = {
 		    "every SECS (~0.3 s of CPU each here)", 1, 86400 },
 };
 
+/* The end of the period that holds @now_rt (CLOCK_REALTIME ns): UTC days and hours. */
+static uint64_t period_end(uint64_t now_rt, double rotate_s)
+{
+	uint64_t s = now_rt / 1000000000ull, p = rotate_s > 0 ? (uint64_t)rotate_s : 86400;
+
+	if (rotate_s == -1)	/* hourly */
+		p = 3600;
+	if (rotate_s <= 0)	/* daily, hourly: on the clock */
+		return (s / p + 1) * p * 1000000000ull;
+	return now_rt + p * 1000000000ull;
+}
+
+static int by_name(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/*
+ * Delete the oldest recordings of @dir (fragtop-*.ftr: their names sort by
+ * time) beyond @keep files or @max_size bytes in all; never @current.
+ */
+static void prune(const char *dir, const char *current, unsigned long keep, uint64_t max_size)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL, path[4096];
+	size_t n = 0, cap = 0, i;
+	uint64_t total = 0;
+	struct stat st;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		size_t len = strlen(e->d_name);
+
+		if (strncmp(e->d_name, "fragtop-", 8) || len < 12 || strcmp(e->d_name + len - 4, ".ftr"))
+			continue;
+		if (n == cap) {
+			char **p = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
+
+			if (!p)
+				break;
+			names = p;
+		}
+		if (!(names[n] = strdup(e->d_name)))
+			break;
+		n++;
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), by_name);
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!lstat(path, &st) && S_ISREG(st.st_mode))
+			total += (uint64_t)st.st_size;
+	}
+	for (i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		if (!strcmp(path, current) || (n - i <= keep && (!max_size || total <= max_size)))
+			continue;
+		if (!lstat(path, &st) && S_ISREG(st.st_mode) && !unlink(path)) {
+			total -= (uint64_t)st.st_size;
+			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", path, keep,
+				max_size ? " or --max-size" : "");
+		}
+	}
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+/* DIR/fragtop-YYYYMMDD-HHMMSS.ftr for now (UTC), -N added if that exists. */
+static void file_for_now(char *buf, size_t sz, const char *dir)
+{
+	time_t t = (time_t)(ft_realtime_ns() / 1000000000ull);
+	struct tm tm;
+	struct stat st;
+	char stamp[32] = "unknown";
+	int i;
+
+	if (gmtime_r(&t, &tm))
+		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
+	snprintf(buf, sz, "%s/fragtop-%s.ftr", dir, stamp);
+	for (i = 1; !lstat(buf, &st) && i < 100; i++)
+		snprintf(buf, sz, "%s/fragtop-%s-%d.ftr", dir, stamp, i);
+}
+
 static int run(int argc, char **argv)
 {
 	static struct ft_live live;
 	static struct ft_recorder rec;
 	struct ft_optval v[O_NR];
-	const char *root, *out;
-	double interval, duration, pti, map_interval;
+	const char *root, *out, *dir;
+	char path[4096];
+	double interval, duration, pti, map_interval, rotate = 0;
+	unsigned long keep;
+	uint64_t max_size, next_file = 0;
 	uint64_t map_next = 0;
 	bool trace, force;
 	size_t buffer_kb;
@@ -65,11 +170,33 @@ static int run(int argc, char **argv)
 	err = ft_cli_parse(&ft_cmd_record, argc, argv, v, &first);
 	if (err >= 0)
 		return err;
-	if (!v[O_OUTPUT].set)
-		return ft_cli_usage_error(&ft_cmd_record, "-o FILE is required");
+	if (v[O_OUTPUT].set == v[O_DIR].set)
+		return ft_cli_usage_error(&ft_cmd_record, "-o FILE or --dir DIR (one of them)");
+	if ((v[O_ROTATE].set || v[O_KEEP].set || v[O_MAX_SIZE].set) && !v[O_DIR].set)
+		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep and --max-size go with --dir");
+	dir = v[O_DIR].set ? v[O_DIR].str : NULL;
+	if (v[O_ROTATE].set) {
+		char *end;
+
+		if (!strcmp(v[O_ROTATE].str, "daily"))
+			rotate = 0;
+		else if (!strcmp(v[O_ROTATE].str, "hourly"))
+			rotate = -1;
+		else if ((rotate = strtod(v[O_ROTATE].str, &end)) < 1 || *end || end == v[O_ROTATE].str)
+			return ft_cli_usage_error(&ft_cmd_record, "--rotate: '%s' is not daily, hourly or seconds (>= 1)",
+						  v[O_ROTATE].str);
+	}
+	keep = v[O_KEEP].set ? (unsigned long)v[O_KEEP].num : 7;
+	max_size = v[O_MAX_SIZE].set ? (uint64_t)v[O_MAX_SIZE].num : 0;
+	if (dir && mkdir(dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "fragtop: cannot make %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (dir)
+		file_for_now(path, sizeof(path), dir);
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
-	out = v[O_OUTPUT].str;
+	out = dir ? path : v[O_OUTPUT].str;
 	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
 	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 1;
 	duration = v[O_DURATION].set ? v[O_DURATION].num : 0;
@@ -115,8 +242,36 @@ static int run(int argc, char **argv)
 		live.tracing ? " with tracepoints" : "");
 	start = ft_now_ns();
 	ft_tick_start(&tick, (uint64_t)(interval * 1e9), start);
-	while (!stop && !rec.err) {
+	if (dir) {
+		next_file = period_end(ft_realtime_ns(), rotate);
+		prune(dir, out, keep, max_size);
+	}
+	while ((!stop || (dir && stop == SIGHUP)) && !rec.err) {
 		uint64_t now = ft_now_ns(), left;
+
+		/* a new file at the period's end, or on SIGHUP */
+		if (dir && (stop == SIGHUP || ft_realtime_ns() >= next_file)) {
+			stop = 0;
+			if (live.tracing)
+				ft_live_trace_poll(&live);
+			err = ft_recorder_stop(&rec);
+			fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", out, (unsigned long long)rec.ticks,
+				err ? ": " : "", err ? strerror(-err) : "");
+			file_for_now(path, sizeof(path), dir);
+			err = ft_recorder_start(&rec, &live, out, false);
+			if (err) {
+				char why[160];
+
+				fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
+					ft_outfile_strerror(err, NULL, why, sizeof(why)));
+				ft_live_close(&live);
+				return 1;
+			}
+			fprintf(stderr, "fragtop: recording to %s\n", out);
+			next_file = period_end(ft_realtime_ns(), rotate);
+			prune(dir, out, keep, max_size);
+			continue;
+		}
 
 		if (duration > 0 && now - start >= (uint64_t)(duration * 1e9))
 			break;

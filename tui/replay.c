@@ -128,7 +128,7 @@ static void key_refuse(struct ft_ui *ui, int ch)
 	ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
 }
 
-static const struct ft_key replay_keys[] = {
+const struct ft_key ft_replay_keys[] = {
 	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
 	  key_step },
 	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
@@ -188,7 +188,7 @@ static int run_replay(int argc, char **argv)
 		return 1;
 	}
 	ui->s = &ui->rp->session;
-	ui->mode_keys = replay_keys;
+	ui->mode_keys = ft_replay_keys;
 	ui->idle = replay_idle;
 	ui->speed = speed;
 	ui->interval = 1;

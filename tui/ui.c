@@ -6,6 +6,8 @@
  */
 #include "tui/ui.h"
 
+#include "tui/cli.h"
+
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
@@ -450,4 +452,46 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 	}
 	if (ui->view->key)
 		ui->view->key(ui, ch);
+}
+
+static void keys_roff(FILE *f, const char *title, const struct ft_key *t)
+{
+	int i;
+
+	fprintf(f, ".SS \"%s\"\n", title);
+	for (i = 0; t[i].label; i++) {
+		if (!t[i].help)
+			continue;	/* a refusal, or a code another entry describes */
+		fprintf(f, ".TP\n.B ");
+		ft_cli_roff_text(f, t[i].label);
+		fprintf(f, "\n");
+		ft_cli_roff_text(f, t[i].help);
+		fprintf(f, "\n");
+	}
+}
+
+void ft_ui_keys_roff(FILE *f)
+{
+	static const struct ft_view *const all[] = {
+		&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
+		&ft_view_history, &ft_view_procs,
+	};
+	size_t v;
+	int i;
+
+	keys_roff(f, "Everywhere", ft_ui_keys);
+	keys_roff(f, "Live", ft_live_keys);
+	keys_roff(f, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
+	for (v = 0; v < sizeof(all) / sizeof(all[0]); v++) {
+		if (!all[v]->keys || !all[v]->keys[0][0])
+			continue;
+		fprintf(f, ".SS \"In the %s view\"\n", all[v]->name);
+		for (i = 0; all[v]->keys[i][0]; i++) {
+			fprintf(f, ".TP\n.B ");
+			ft_cli_roff_text(f, all[v]->keys[i][0]);
+			fprintf(f, "\n");
+			ft_cli_roff_text(f, all[v]->keys[i][1]);
+			fprintf(f, "\n");
+		}
+	}
 }

@@ -67,6 +67,11 @@ struct ft_ui {
 
 /* Keys both entry points have (quit, help, views, pause, redraw). */
 extern const struct ft_key ft_ui_keys[];
+/* The live TUI's own keys (tui/top.c) and the replay's (tui/replay.c). */
+extern const struct ft_key ft_live_keys[], ft_replay_keys[];
+
+/* Every key table and every view's keys as man(7) text (the man page's KEYS). */
+void ft_ui_keys_roff(FILE *f);
 
 /* SIGINT, SIGTERM and SIGHUP end the loop; the signal that did, or 0. */
 void ft_ui_catch_signals(void);

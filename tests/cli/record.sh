@@ -163,5 +163,30 @@ if [ "$(id -u)" = 0 ] && [ -r /proc/kpageflags ]; then
 		"$(jq -c '[.pageblocks[] | .total]' "$tmp/m.json")" = "$(jq -c '[.zones[] | .pageblocks.total]' "$tmp/live-map.json")"
 fi
 
+# continuous recording: a file a period, the oldest deleted, each closed cleanly;
+# SIGHUP starts a new file, SIGTERM closes the last one cleanly
+D=$tmp/rotating
+"$FT" record --root tests/fixtures/6.18-idle --dir "$D" --rotate 2 --keep 3 -i 0.5 2> "$tmp/rot.err" & rpid=$!
+sleep 9
+kill -HUP $rpid
+sleep 1.5
+kill -TERM $rpid; wait $rpid; rc=$?
+check "--dir --rotate 2 --keep 3: exit 0 on SIGTERM" test $rc = 0
+check "--keep 3: three files left" test "$(ls "$D" | grep -c '^fragtop-[0-9]\{8\}-[0-9]\{6\}\(-[0-9]*\)\?\.ftr$')" = 3
+check "the oldest were deleted, and said so" grep -q 'deleted .* (beyond --keep 3)' "$tmp/rot.err"
+check "SIGHUP: a new file" test "$(grep -c '^fragtop: recording to ' "$tmp/rot.err")" -ge 5
+ok_all=1
+for f in "$D"/*.ftr; do
+	"$FT" report "$f" 2> /dev/null | grep -q "closed cleanly" || ok_all=0
+done
+check "every kept file reads as closed cleanly" test $ok_all = 1
+check "files are private (0600)" test "$(stat -c %a "$(ls "$D"/*.ftr | head -1)")" = 600
+"$FT" record --dir "$D" -o "$tmp/x.ftr" 2> /dev/null; rc=$?
+check "-o and --dir together: usage, exit 2" test $rc = 2
+"$FT" record --dir "$D" --rotate weekly 2> /dev/null; rc=$?
+check "--rotate weekly: usage, exit 2" test $rc = 2
+"$FT" record -o "$tmp/y.ftr" --keep 3 2> /dev/null; rc=$?
+check "--keep without --dir: usage, exit 2" test $rc = 2
+
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]
