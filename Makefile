@@ -58,7 +58,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: all deb deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -202,8 +202,17 @@ run: deps
 	$(MAKE) fragtop
 	./fragtop
 
+# a Debian package (debhelper) built from a clean copy of the tree in
+# build/deb; the .deb lands here.  Needs debhelper, dpkg-dev, fakeroot.
+deb:
+	rm -rf $(B)/deb && mkdir -p $(B)/deb/fragtop-$(VERSION)
+	git ls-files -z | xargs -0 cp --parents -t $(B)/deb/fragtop-$(VERSION)
+	cd $(B)/deb/fragtop-$(VERSION) && dpkg-buildpackage -us -uc -b
+	cp $(B)/deb/fragtop_$(VERSION)_*.deb .
+	@ls fragtop_$(VERSION)_*.deb
+
 clean:
-	rm -rf $(B) fragtop fragtop.1
+	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)
 .SECONDARY:

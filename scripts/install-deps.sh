@@ -9,7 +9,8 @@ set -eu
 RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1"
 BUILD="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev"
 TEST="libcmocka-dev clang tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
-prometheus prometheus-node-exporter mandoc bash-completion"
+prometheus prometheus-node-exporter mandoc bash-completion
+debhelper dpkg-dev fakeroot lintian"
 [ $# -eq 0 ] && set -- runtime build
 PKGS=""
 for set in "$@"; do
