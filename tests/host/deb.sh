@@ -43,6 +43,11 @@ check "man -w fragtop finds the page" test "$(man -w fragtop 2>/dev/null)" = /us
 check "the completion is installed" test -s /usr/share/bash-completion/completions/fragtop
 check "the unit is installed, not enabled" test -s /lib/systemd/system/fragtop-record.service -a \
 	! -e /etc/systemd/system/multi-user.target.wants/fragtop-record.service
+if command -v systemd-analyze > /dev/null; then
+	systemd-analyze verify /lib/systemd/system/fragtop-record.service > "$tmp/verify" 2>&1; rc=$?
+	check "systemd-analyze verify: the unit is sound" test $rc = 0
+	[ $rc = 0 ] || cat "$tmp/verify"
+fi
 if command -v systemctl > /dev/null && systemctl cat fragtop-record > /dev/null 2>&1; then
 	check "systemctl cat fragtop-record" test -n "$(systemctl cat fragtop-record | grep 'ExecStart=/usr/bin/fragtop record --dir /var/log/fragtop')"
 fi
