@@ -58,7 +58,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deb deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: all deb lab deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -210,6 +210,14 @@ deb:
 	cd $(B)/deb/fragtop-$(VERSION) && dpkg-buildpackage -us -uc -b
 	cp $(B)/deb/fragtop_$(VERSION)_*.deb .
 	@ls fragtop_$(VERSION)_*.deb
+
+# the patched-kernel lab (lab/): build the kernel once (cached in build/lab),
+# boot it under qemu with two NUMA nodes, record the workload into LAB_OUT.
+# KERNEL=path/to/bzImage runs the same experiment on another kernel.
+LAB_OUT ?= lab.ftr
+lab: fragtop
+	scripts/install-deps.sh lab
+	lab/run.sh $(if $(KERNEL),--kernel $(KERNEL)) $(LAB_ARGS) -o $(LAB_OUT)
 
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb

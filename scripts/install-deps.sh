@@ -4,13 +4,15 @@
 #   runtime  the shared libraries fragtop runs with
 #   build    a compiler and the -dev packages (pkg-config names in the Makefile)
 #   test     what `make check`, `make check-host`, fuzzing and `make bench` use
-# usage: install-deps.sh [runtime] [build] [test]
+#   lab      what `make lab` needs to build a kernel and boot it under qemu
+# usage: install-deps.sh [runtime] [build] [test] [lab]
 set -eu
 RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1"
 BUILD="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev"
 TEST="libcmocka-dev clang tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter mandoc bash-completion
 debhelper dpkg-dev fakeroot lintian"
+LAB="linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file"
 [ $# -eq 0 ] && set -- runtime build
 PKGS=""
 for set in "$@"; do
@@ -18,7 +20,8 @@ for set in "$@"; do
 	runtime) PKGS="$PKGS $RUNTIME" ;;
 	build) PKGS="$PKGS $BUILD" ;;
 	test) PKGS="$PKGS $TEST" ;;
-	*) echo "install-deps: unknown set '$set' (runtime, build, test)" >&2; exit 2 ;;
+	lab) PKGS="$PKGS $LAB" ;;
+	*) echo "install-deps: unknown set '$set' (runtime, build, test, lab)" >&2; exit 2 ;;
 	esac
 done
 missing=""

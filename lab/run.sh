@@ -1,0 +1,99 @@
+#!/bin/bash
+# One lab run: boot a kernel (the lab's patched 6.1 by default, or any
+# bzImage with --kernel) under qemu (TCG: no KVM needed) with two NUMA
+# nodes and an initramfs holding busybox, this fragtop with its libraries,
+# and a workload (a static thpalloc faulting THPs while small files and
+# tmpfs data are written and half deleted, in the spirit of thpfioscale);
+# `fragtop record` runs around the workload; the recording comes back over
+# the serial console (base64 between markers) into OUT.
+#   --stall-order N   set vm.fragment_stall_order before the workload
+#   --stall-off-at S  set it to 0 from fragtop (`fragtop set`) S seconds in
+#   --seconds S       how long the workload runs (default 60)
+# usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] -o OUT.ftr
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+TOP=$HERE/..
+CACHE=${LAB_CACHE:-$TOP/build/lab}
+kernel= out= stall_order= stall_off= secs=60
+while [ $# -gt 0 ]; do
+	case $1 in
+	--kernel) kernel=$2; shift 2 ;;
+	--stall-order) stall_order=$2; shift 2 ;;
+	--stall-off-at) stall_off=$2; shift 2 ;;
+	--seconds) secs=$2; shift 2 ;;
+	-o) out=$2; shift 2 ;;
+	*) echo "usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] -o OUT.ftr" >&2; exit 2 ;;
+	esac
+done
+[ -n "$out" ] || { echo "run.sh: -o OUT.ftr is required" >&2; exit 2; }
+command -v qemu-system-x86_64 > /dev/null || { echo "run.sh: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 1; }
+BB=$(command -v busybox) || { echo "run.sh: busybox missing (apt-get install busybox-static)" >&2; exit 1; }
+file "$BB" | grep -q "statically linked" || { echo "run.sh: $BB is not static (apt-get install busybox-static)" >&2; exit 1; }
+[ -x "$TOP/fragtop" ] || make -C "$TOP" -s fragtop
+[ -n "$kernel" ] || kernel=$("$HERE/build-kernel.sh")
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+R=$work/root
+mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,rec,lib,lib64,usr/bin,work}
+cp "$BB" "$R/bin/busybox"
+for a in $("$BB" --list); do [ "$a" = busybox ] || ln -sf busybox "$R/bin/$a"; done
+# fragtop with every library it loads, and the loader
+cp "$TOP/fragtop" "$R/usr/bin/fragtop"
+for lib in $(ldd "$TOP/fragtop" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }'); do
+	mkdir -p "$R$(dirname "$lib")"
+	cp -L "$lib" "$R$lib"
+done
+gcc -O2 -static -o "$R/usr/bin/thpalloc" "$TOP/tests/load/thpalloc.c"
+cat > "$R/init" <<INIT
+#!/bin/sh
+mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
+mount -t tmpfs -o size=95% tmp /tmp; mkdir -p /rec; mount -t tmpfs -o size=24m rec /rec
+mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
+mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+echo always > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+[ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
+echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent)"
+fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 2> /rec/rec.err &
+rec=\$!
+sleep 3
+start=\$(date +%s)
+( if [ -n "$stall_off" ]; then sleep $stall_off; fragtop set fragment_stall_order=0; fi ) &
+# page cache and slab against THP faults, in the spirit of thpfioscale
+# (gentle for now: a heavier fill of tmpfs, which cannot be reclaimed
+# without swap, stalled the guest for minutes under TCG, stall on or off)
+i=0
+while [ \$((\$(date +%s) - start)) -lt $secs ]; do
+	mkdir -p /tmp/f\$i
+	for j in \$(seq 400); do echo \$j > /tmp/f\$i/s\$j; done
+	dd if=/dev/zero of=/tmp/f\$i/big bs=64k count=400 2>/dev/null
+	thpalloc 96 1 > /dev/null 2>&1 &
+	[ \$i -ge 3 ] && rm -rf /tmp/f\$((i - 3))
+	i=\$((i + 1))
+	wait \$!
+done
+sleep 2
+kill -INT \$rec; wait \$rec
+cat /rec/rec.err
+echo "lab: vmstat fragment_stall \$(awk '/^fragment_stall / { print \$2 }' /proc/vmstat)"
+echo "----- fragtop recording begins -----"
+base64 /rec/lab.ftr
+echo "----- fragtop recording ends -----"
+poweroff -f
+INIT
+chmod +x "$R/init"
+(cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
+echo "lab: booting $(basename "$kernel") under qemu (TCG, 2 nodes, 1 GiB); workload ${secs}s" >&2
+timeout $((secs * 4 + 300)) qemu-system-x86_64 -m 1024 -smp 2 \
+	-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
+	-numa node,memdev=m0,cpus=0 -numa node,memdev=m1,cpus=1 \
+	-kernel "$kernel" -initrd "$work/initramfs.gz" -nographic -no-reboot \
+	-append "console=ttyS0 rdinit=/init quiet panic=1 transparent_hugepage=always" > "$work/console.log" 2>&1 || true
+grep '^lab:\|^fragtop:' "$work/console.log" | tr -d '\r' >&2 || true
+sed -n '/^----- fragtop recording begins -----/,/^----- fragtop recording ends -----/p' "$work/console.log" |
+	tr -d '\r' | sed '1d;$d' | base64 -d > "$out" 2> /dev/null || true
+if [ ! -s "$out" ] || ! "$TOP/fragtop" report "$out" > /dev/null 2>&1; then
+	echo "run.sh: no usable recording came back; the console's end:" >&2
+	tail -30 "$work/console.log" | tr -d '\r' >&2
+	exit 1
+fi
+echo "lab: recording in $out" >&2
