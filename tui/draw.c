@@ -151,27 +151,14 @@ static bool utf8(void)
 
 void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max)
 {
-	static const char *const blocks[] = { " ", "\u2581", "\u2582", "\u2583", "\u2584",
-		"\u2585", "\u2586", "\u2587", "\u2588" };
-	static const char ascii[] = " .:-=+*#%";
+	double v[FT_SERIES_LEN];
 	int i;
 
-	if (y < 0 || y >= LINES)
-		return;
-	for (i = 0; i < w && x + i < COLS; i++) {
-		double v = ft_series_get(s, (unsigned long)(w - 1 - i));
-		int level = 0;
-
-		if (!isnan(v) && max > 0 && v > 0) {
-			level = (int)ceil(v / max * 8);
-			if (level > 8)
-				level = 8;
-		}
-		if (utf8())
-			mvaddstr(y, x + i, blocks[level]);
-		else
-			mvaddch(y, x + i, (chtype)ascii[level]);
-	}
+	if (w > FT_SERIES_LEN)
+		w = FT_SERIES_LEN;
+	for (i = 0; i < w; i++)
+		v[i] = ft_series_get(s, (unsigned long)(w - 1 - i));
+	ft_spark(y, x, v, w, 0, max > 0 ? max : 0, NULL, -1);
 }
 
 void ft_spark(int y, int x, const double *v, int n, double lo, double hi,
