@@ -88,11 +88,13 @@ timeout $((secs * 4 + 300)) qemu-system-x86_64 -m 1024 -smp 2 \
 	-numa node,memdev=m0,cpus=0 -numa node,memdev=m1,cpus=1 \
 	-kernel "$kernel" -initrd "$work/initramfs.gz" -nographic -no-reboot \
 	-append "console=ttyS0 rdinit=/init quiet panic=1 transparent_hugepage=always" > "$work/console.log" 2>&1 || true
+# the guest's console stays for a look after a failure or a timeout
+mkdir -p "$CACHE" && tr -d '\r' < "$work/console.log" > "$CACHE/console-last.log" || true
 grep '^lab:\|^fragtop:' "$work/console.log" | tr -d '\r' >&2 || true
 sed -n '/^----- fragtop recording begins -----/,/^----- fragtop recording ends -----/p' "$work/console.log" |
 	tr -d '\r' | sed '1d;$d' | base64 -d > "$out" 2> /dev/null || true
 if [ ! -s "$out" ] || ! "$TOP/fragtop" report "$out" > /dev/null 2>&1; then
-	echo "run.sh: no usable recording came back; the console's end:" >&2
+	echo "run.sh: no usable recording came back (console: $CACHE/console-last.log); its end:" >&2
 	tail -30 "$work/console.log" | tr -d '\r' >&2
 	exit 1
 fi
