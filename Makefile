@@ -222,5 +222,6 @@ lab: fragtop
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb
 
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# dependency files of our objects (not the lab's kernel tree, which has a test.d directory)
+-include $(shell find $(B) -path '$(B)/lab' -prune -o -name '*.d' -type f -print 2>/dev/null)
 .SECONDARY:
