@@ -322,8 +322,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	}
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		rep->lat_present[lat] = rep->rp.session.tracing &&
-			ft_session_has_event(&rep->rp.session, lat == FT_LAT_COMPACTION ? FT_EV_COMPACT_END :
-				     lat == FT_LAT_RECLAIM ? FT_EV_RECLAIM_END : FT_EV_FRAG_STALL);
+			ft_session_has_event(&rep->rp.session, ft_lat_event[lat]);
 	return 0;
 }
 

@@ -10,6 +10,12 @@ const char *const ft_lat_names[FT_LAT_NR] = {
 	[FT_LAT_FRAG_STALL] = "fragmentation_stall",
 };
 
+const enum ft_trace_event ft_lat_event[FT_LAT_NR] = {
+	[FT_LAT_COMPACTION] = FT_EV_COMPACT_END,
+	[FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
+	[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
+};
+
 void ft_events_init(struct ft_events *ev, int pageblock_order)
 {
 	memset(ev, 0, sizeof(*ev));

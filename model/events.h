@@ -32,6 +32,8 @@ enum ft_lat_source {
 };
 
 extern const char *const ft_lat_names[FT_LAT_NR];
+/* The trace event that ends each source's stall: its format says the source exists. */
+extern const enum ft_trace_event ft_lat_event[FT_LAT_NR];
 
 /* Zone PFN ranges, from zoneinfo, to place an extfrag event. */
 struct ft_zone_range {

@@ -284,11 +284,6 @@ static void events(struct out *o, const struct ft_session *s)
 		sample(o, fam[FT_MF_LOST].name, "_total", NULL, (double)s->lost);
 	}
 	if (want(o, FT_MF_STALL_SECONDS)) {
-		static const enum ft_trace_event need[FT_LAT_NR] = {
-			[FT_LAT_COMPACTION] = FT_EV_COMPACT_END, [FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
-			[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
-		};
-
 		head(o, FT_MF_STALL_SECONDS);
 		for (i = 0; i < FT_LAT_NR; i++) {
 			const struct ft_hist *h = &ev->lat[i];
@@ -297,7 +292,7 @@ static void events(struct out *o, const struct ft_session *s)
 			char le[32];
 			int k;
 
-			if (!ft_session_has_event(s, need[i]))
+			if (!ft_session_has_event(s, ft_lat_event[i]))
 				continue;
 			/* buckets at powers of two microseconds, 1 us to 4 s; the log-linear ones sum into them */
 			for (k = 0; k <= 22; k++) {

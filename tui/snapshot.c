@@ -261,11 +261,6 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	const struct ft_sample *s = &l->session.sample;
 	char a[16], b[16];
 	int i, k;
-	static const enum ft_trace_event lat_event[FT_LAT_NR] = {
-		[FT_LAT_COMPACTION] = FT_EV_COMPACT_END,
-		[FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
-		[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
-	};
 
 	if (!l->session.tracing) {
 		ft_json_null(j, "events");
@@ -321,7 +316,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "latency");
 	for (i = 0; i < FT_LAT_NR; i++) {
-		if (!ft_session_has_event(&l->session, lat_event[i]))
+		if (!ft_session_has_event(&l->session, ft_lat_event[i]))
 			ft_json_null(j, ft_lat_names[i]);	/* absent on this kernel */
 		else
 			json_hist(j, ft_lat_names[i], &ev->lat[i]);

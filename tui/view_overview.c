@@ -601,8 +601,8 @@ static bool overview_key(struct ft_ui *ui, int ch)
 }
 
 static const char *const overview_keys[][2] = {
-	{ "j k Up Down", "first_zone zones" },
-	{ "PgUp PgDn", "first_zone a page of zones" },
+	{ "j k Up Down", "scroll zones (or lines)" },
+	{ "PgUp PgDn", "a page of zones (or lines)" },
 	{ "g Home", "back to the first zone" },
 	{ "o", "many zones (one line each): order by node, fragmenting/s, unusable index" },
 	{ NULL, NULL },

@@ -14,12 +14,6 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-static const enum ft_trace_event lat_event[FT_LAT_NR] = {
-	[FT_LAT_COMPACTION] = FT_EV_COMPACT_END,
-	[FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
-	[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
-};
-
 static const char *const lat_title[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = "compaction (begin->end)",
 	[FT_LAT_RECLAIM] = "direct reclaim (begin->end)",
@@ -177,7 +171,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		int present = 0, absent = 0;
 
 		for (i = 0; i < FT_LAT_NR; i++)
-			present += ft_session_has_event(ss, lat_event[i]);
+			present += ft_session_has_event(ss, ft_lat_event[i]);
 		absent = FT_LAT_NR - present;
 		per = present ? (height - 4 - 2 * absent) / present : 0;
 	}
@@ -185,7 +179,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		struct ft_hist h;
 		bool since_reset;
 
-		if (!ft_session_has_event(ss, lat_event[i])) {
+		if (!ft_session_has_event(ss, ft_lat_event[i])) {
 			ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", lat_title[i]);
 			ft_put(y, 30, ft_attr(FT_C_DIM), "absent on this kernel");
 			y += 2;
