@@ -103,14 +103,15 @@ int ft_file_read(struct ft_file *f, int rootfd)
 		}
 		if (n == 0)
 			break;
-		f->len += (size_t)n;
 		/*
-		 * A short read is the end: files of a root are regular files or
-		 * seq_files, which fill the buffer unless at the end.  Asking
-		 * again would cost a seq_file a second walk to find nothing.
+		 * A short read is not the end: a seq_file hands out at most its
+		 * own buffer (a page at first) per read, so /proc/vmstat came
+		 * back 44 bytes short on 6.18 and /proc/zoneinfo without its
+		 * second node on a 2-node 6.1.  Only a read of 0 is the end; at
+		 * the offset where the last read stopped it costs a seq_file no
+		 * walk from the start.
 		 */
-		if (f->len < f->cap)
-			break;
+		f->len += (size_t)n;
 	}
 	return f->err = 0;
 }
