@@ -22,6 +22,7 @@ const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
 	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
 	[FT_RC_KCOMPACTD_WAKES] = "kcompactd_wakes",
+	[FT_RC_VM_FRAG_STALL] = "vmstat_fragment_stall",
 };
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
@@ -34,6 +35,7 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 		{ FT_RC_COMPACT_STALL, "compact_stall" },
 		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
 		{ FT_RC_COMPACT_FAIL, "compact_fail" },
+		{ FT_RC_VM_FRAG_STALL, "fragment_stall" },	/* kernels with the seeds' stall */
 	};
 	size_t i;
 
@@ -48,12 +50,44 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
 	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
 	pt->c[FT_RC_KCOMPACTD_WAKES] = (int64_t)m[FT_M_KCOMPACTD_WAKE];
-	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++)
-		if (!ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i]))
+	_Static_assert(sizeof(vm) / sizeof(vm[0]) <= sizeof(rep->vm_hint) / sizeof(rep->vm_hint[0]),
+		       "a position cache per vmstat counter");
+	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
+		if (ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i])) {
+			rep->vm_seen |= 1u << vm[i].c;
+		} else {
 			pt->c[vm[i].c] = 0;
+			rep->vm_seen &= ~(1u << vm[i].c);
+		}
+	}
 	if (l->tracing)
 		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
+}
+
+/*
+ * A knob's new value seen at this tick that no control change of the
+ * recording explains: someone else changed it after the tick at @since_ns.
+ */
+static void note_outside(struct ft_report *rep, const char *knob, const char *old, const char *new,
+			 uint64_t since_ns)
+{
+	struct ft_session_audit *a;
+
+	if (rep->nr_outside == FT_REP_MAX_OUTSIDE) {
+		rep->outside_dropped++;
+		return;
+	}
+	a = &rep->outside[rep->nr_outside++];
+	memset(a, 0, sizeof(*a));
+	a->t_ns = rep->rp.session.tick_t_ns;
+	snprintf(a->knob, sizeof(a->knob), "%.31s", knob);
+	snprintf(a->old, sizeof(a->old), "%.31s", old);
+	snprintf(a->new, sizeof(a->new), "%.31s", new);
+	snprintf(a->how, sizeof(a->how), "outside");
+	snprintf(a->outcome, sizeof(a->outcome), "seen");
+	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed outside this fragtop, after +%.1f s",
+		 knob, old, new, (double)(since_ns - rep->start_t_ns) / 1e9);
 }
 
 /* events.on_latency: keep every value for exact percentiles. */
@@ -203,7 +237,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	memset(knob_prev, 0, sizeof(knob_prev));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {
 		struct ft_rep_point now;
-		bool changed = false;
+		bool changed = false, ours[FT_SESSION_MAX_KNOBS];
 		char opened[160] = "";
 
 		if (!rep->start_t_ns) {
@@ -249,6 +283,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 						   sizeof(knob_prev[k]));
 			continue;
 		}
+		memset(ours, 0, sizeof(ours));
 		for (; seen < rep->rp.session.nr_audits; seen++) {
 			const struct ft_session_audit *a = &rep->rp.session.audits[seen];
 
@@ -256,13 +291,19 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 				continue;
 			changed = true;
 			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
+			for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
+				if (!strcmp(a->knob, ft_knobs[k].name))
+					ours[k] = true;
 		}
 		/* a knob changed by someone else (a script, sysctl) opens an interval too */
 		for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++) {
 			char v[FT_KNOB_TEXT];
 
 			ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], v, sizeof(v));
-			if (strcmp(v, knob_prev[k]) && knob_prev[k][0] && v[0] && !changed) {
+			if (!strcmp(v, knob_prev[k]) || !knob_prev[k][0] || !v[0] || ours[k])
+				continue;
+			note_outside(rep, ft_knobs[k].name, knob_prev[k], v, prev.t_ns);
+			if (!changed) {
 				changed = true;
 				snprintf(opened, sizeof(opened), "%.40s %.32s -> %.32s (outside fragtop)",
 					 ft_knobs[k].name, knob_prev[k], v);

@@ -19,6 +19,7 @@ enum ft_rep_counter {
 	FT_RC_THP_ALLOC, FT_RC_THP_FALLBACK,
 	FT_RC_COMPACT_STALL, FT_RC_COMPACT_SUCCESS, FT_RC_COMPACT_FAIL,
 	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS, FT_RC_KCOMPACTD_WAKES,
+	FT_RC_VM_FRAG_STALL,		/* /proc/vmstat fragment_stall: the kernel's own count */
 	FT_RC_NR
 };
 
@@ -39,6 +40,7 @@ struct ft_rep_interval {
 };
 
 #define FT_REP_MAX_INTERVALS 256
+#define FT_REP_MAX_OUTSIDE 256
 
 struct ft_report {
 	struct ft_replay rp;		/* at the end of the recording */
@@ -51,10 +53,19 @@ struct ft_report {
 	struct ft_rep_interval iv[FT_REP_MAX_INTERVALS];
 	int nr_iv;
 	bool lat_present[FT_LAT_NR];
+	/*
+	 * Knob changes made outside this recording's fragtop (`fragtop set`,
+	 * sysctl, a script), seen as a new value at a tick: listed with the
+	 * recorded control changes, how "outside", outcome "seen".
+	 */
+	struct ft_session_audit outside[FT_REP_MAX_OUTSIDE];
+	int nr_outside;
+	uint64_t outside_dropped;
 	/* the boost sampler over the whole recording (after the first tick), by zoneinfo zone */
 	int boost_nr;			/* 0: no sampler in the recording */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];
 	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
+	uint32_t vm_seen;		/* 1 << counter: /proc/vmstat had it at the last tick */
 	/*
 	 * Every stall latency (us) in arrival order, for exact percentiles;
 	 * past FT_REP_MAX_RAW a source, raw_full is set and the figures come

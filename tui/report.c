@@ -89,24 +89,52 @@ static void print_wrapped(int indent, int width, const char *text)
 	}
 }
 
-/* The ten processes that fragmented most, and what they paid in stalls. */
-static void print_processes(const struct ft_procs *t)
+/*
+ * The ten processes that fragmented most, and what they paid in stalls;
+ * with the seeds' stall on the recorded kernel, its count too (the name
+ * gives up two columns so the line stays within 80).
+ */
+static void print_processes(const struct ft_procs *t, bool fstall)
 {
 	static const struct ft_procs_filter active = { .active_only = true };
 	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
+	int w = fstall ? 13 : 15;
 
 	if (!n)
 		return;
-	printf("  processes          pid fragment  fallbk compact  cmp ms reclaim  rcl ms\n");
+	printf("  %-*s    pid fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w, "processes",
+	       fstall ? " fstall" : "");
 	for (i = 0; i < n; i++) {
 		const struct ft_proc *p = &t->p[idx[i]];
 
-		printf("  %-15.15s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f\n",
+		printf("  %-*.*s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, w,
 		       p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?", p->pid,
 		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
 		       (unsigned long long)p->c[FT_PC_COMPACTION], (double)p->c[FT_PC_COMPACTION_US] / 1000,
 		       (unsigned long long)p->c[FT_PC_RECLAIM], (double)p->c[FT_PC_RECLAIM_US] / 1000);
+		if (fstall)
+			printf(" %6llu", (unsigned long long)p->c[FT_PC_FRAG_STALL]);
+		printf("\n");
 	}
+}
+
+/*
+ * The control changes in time order: the recording's own and the knob
+ * changes seen from outside it (ft_report.outside).  NULL at the end.
+ */
+static const struct ft_session_audit *next_change(const struct ft_report *rep, int *ia, int *io)
+{
+	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session_audit *a = *ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
+	const struct ft_session_audit *o = *io < rep->nr_outside ? &rep->outside[*io] : NULL;
+
+	if (a && (!o || a->t_ns <= o->t_ns)) {
+		(*ia)++;
+		return a;
+	}
+	if (o)
+		(*io)++;
+	return o;
 }
 
 static void print_lat_line(const struct ft_report *rep, int src, bool present)
@@ -169,6 +197,8 @@ static void report_text(const struct ft_report *rep)
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	char t1[64], t2[32], v[64];
 	double dur = duration(rep);
+	const struct ft_session_audit *au;
+	int ia, io;
 	size_t i;
 	int lat, k;
 
@@ -198,7 +228,7 @@ static void report_text(const struct ft_report *rep)
 				       (unsigned long long)l->events.extfrag_zone[k].fragmenting);
 	}
 	if (rep->procs)
-		print_processes(rep->procs);
+		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL]);
 	fmt_pct(v, sizeof(v), pct(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC],
 				   b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC] + b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]));
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
@@ -242,6 +272,9 @@ static void report_text(const struct ft_report *rep)
 		printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
 		for (lat = 0; lat < FT_LAT_NR; lat++)
 			print_lat_line(rep, lat, rep->lat_present[lat]);
+		if (rep->vm_seen & (1u << FT_RC_VM_FRAG_STALL))
+			printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
+			       (long long)(b[FT_RC_VM_FRAG_STALL] - a[FT_RC_VM_FRAG_STALL]));
 		for (lat = 0; lat < FT_LAT_NR; lat++)
 			if (rep->raw_full[lat])
 				printf("  ~ %s: too many to keep, percentiles from the histogram "
@@ -255,13 +288,17 @@ static void report_text(const struct ft_report *rep)
 	}
 	for (i = 0, k = 0; i < rp->session.nr_audits; i++)
 		k += in_window(rep, rp->session.audits[i].t_ns);
-	printf("\ncontrol changes    %d\n", k);
+	printf("\ncontrol changes    %d", k + rep->nr_outside);
+	if (rep->nr_outside)
+		printf(" (%d of them outside this fragtop)", rep->nr_outside);
+	printf("\n");
 	if (rp->session.audits_dropped)
 		printf("  (%llu more in the file were not kept: at most %d are)\n",
 		       (unsigned long long)rp->session.audits_dropped, FT_SESSION_MAX_AUDITS);
-	for (i = 0; i < rp->session.nr_audits; i++) {
-		const struct ft_session_audit *au = &rp->session.audits[i];
-
+	if (rep->outside_dropped)
+		printf("  (%llu more outside changes not listed: at most %d are)\n",
+		       (unsigned long long)rep->outside_dropped, FT_REP_MAX_OUTSIDE);
+	for (ia = io = 0; (au = next_change(rep, &ia, &io));) {
 		if (!in_window(rep, au->t_ns))
 			continue;
 		printf("  %+8.1fs  %-7.7s %-9.9s", secs(rep, au->t_ns),
@@ -329,12 +366,16 @@ static void json_lat(struct ft_json *j, const char *key, const struct ft_report 
 	ft_json_obj_end(j);
 }
 
-static void json_counters(struct ft_json *j, const struct ft_rep_point *from, const struct ft_rep_point *to)
+static void json_counters(struct ft_json *j, const struct ft_report *rep,
+			  const struct ft_rep_point *from, const struct ft_rep_point *to)
 {
 	int c;
 
 	for (c = 0; c < FT_RC_NR; c++)
-		ft_json_i64(j, ft_rep_counter_names[c], to->c[c] - from->c[c]);
+		if (c == FT_RC_VM_FRAG_STALL && !(rep->vm_seen & (1u << c)))
+			ft_json_null(j, ft_rep_counter_names[c]);	/* not on this kernel */
+		else
+			ft_json_i64(j, ft_rep_counter_names[c], to->c[c] - from->c[c]);
 	ft_json_double(j, "thp_fault_success", pct(to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC],
 		       to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC] +
 		       to->c[FT_RC_THP_FALLBACK] - from->c[FT_RC_THP_FALLBACK]) / 100);
@@ -375,8 +416,8 @@ static void report_json(const struct ft_report *rep)
 	const struct ft_replay *rp = &rep->rp;
 	const struct ft_session *l = &rp->session;
 	struct ft_json j;
-	size_t i;
-	int k, lat;
+	const struct ft_session_audit *a;
+	int k, lat, ia, io;
 
 	ft_json_init(&j, stdout, true);
 	ft_json_obj_begin(&j, NULL);
@@ -399,7 +440,7 @@ static void report_json(const struct ft_report *rep)
 	ft_json_i64(&j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
 	ft_json_u64(&j, "lost", l->lost);
 	ft_json_obj_begin(&j, "totals");
-	json_counters(&j, &rep->first, &rep->last);
+	json_counters(&j, rep, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "extfrag_by_zone");
 	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
@@ -435,9 +476,7 @@ static void report_json(const struct ft_report *rep)
 	}
 	ft_json_arr_end(&j);
 	ft_json_arr_begin(&j, "controls");
-	for (i = 0; i < rp->session.nr_audits; i++) {
-		const struct ft_session_audit *a = &rp->session.audits[i];
-
+	for (ia = io = 0; (a = next_change(rep, &ia, &io));) {
 		if (!in_window(rep, a->t_ns))
 			continue;
 		ft_json_obj_begin(&j, NULL);
@@ -465,7 +504,7 @@ static void report_json(const struct ft_report *rep)
 		else
 			ft_json_null(&j, "watermark_boost_factor");
 		ft_json_str(&j, "after", iv->opened_by);
-		json_counters(&j, &iv->from, &iv->to);
+		json_counters(&j, rep, &iv->from, &iv->to);
 		json_boost(&j, rep, iv->boost_zone);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			char key[48];

@@ -18,12 +18,19 @@ trap 'rm -rf "$tmp"' EXIT
 "$FT" report --json "$S" --from 2 --to 32 > "$tmp/w1.json"
 check "report --from 2 --to 32: the boost-0 phase, every fragmenting fallback in it" \
 	jqe '.from_s >= 2 and .to_s <= 32 and .totals.extfrag_fragmenting == 11096 and
-	     (.controls | length) == 0' "$tmp/w1.json"
+	     ([.controls[] | select(.how != "outside")] | length) == 0' "$tmp/w1.json"
 "$FT" report --json "$S" --from 33 > "$tmp/w2.json"
 check "report --from 33: after the flip, none" jqe '.from_s >= 33 and .totals.extfrag_fragmenting == 0' "$tmp/w2.json"
 "$FT" report --json "$S" > "$tmp/all.json"
 check "report: the whole recording has the change at +32.6 s" \
-	jqe '(.controls | length) == 1 and (.controls[0].t_s * 10 | round) == 326' "$tmp/all.json"
+	jqe '[.controls[] | select(.how != "outside")] | length == 1 and (.[0].t_s * 10 | round) == 326' "$tmp/all.json"
+# the flip to 0 before it was made outside fragtop (between the ticks at 2 and 3 s)
+check "report: the change outside fragtop listed too, at the tick that saw it" \
+	jqe '[.controls[] | select(.how == "outside")] | length == 1 and .[0].knob == "watermark_boost_factor" and
+	     .[0].old == "15000" and .[0].new == "0" and (.[0].t_s | round) == 3' "$tmp/all.json"
+check "report text: the outside change in time order before ours" \
+	bash -c '"$1" report "$2" | grep -A3 "^control changes    2 (1 of them outside this fragtop)" |
+		grep -q "^ *+3.0s  outside seen *watermark_boost_factor 15000 -> 0"' _ "$FT" "$S"
 start=$(TZ=UTC "$FT" report "$S" | sed -nE 's/.*started [0-9-]+ ([0-9:]+) UTC.*/\1/p')
 t30=$(date -u -d "1970-01-01 $start 30 seconds" +%H:%M:%S)
 TZ=UTC "$FT" report --json "$S" --from "$t30" > "$tmp/w3.json"
