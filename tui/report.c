@@ -562,9 +562,11 @@ const struct ft_cmd ft_cmd_report = {
 	.args = "FILE",
 	.summary = "sum up a recording (text or --json)",
 	.about = "Totals, the processes that fragmented most, THP and compaction outcomes,\n"
-		 "stall latencies (exact percentiles) and histograms, every control change,\n"
-		 "and the same metrics for each interval between changes; --from/--to\n"
-		 "limit it to a stretch of the recording.",
+		 "stall latencies (exact percentiles) and histograms (on a kernel with the\n"
+		 "fragmentation stall, beside its /proc/vmstat fragment_stall count), every\n"
+		 "control change (fragtop's, and knob changes seen from outside it), and\n"
+		 "the same metrics for each interval between changes; --from/--to limit\n"
+		 "it to a stretch of the recording.",
 	.opts = report_opts,
 	.nr_opts = R_NR,
 	.run = run_report,
