@@ -211,13 +211,15 @@ deb:
 	cp $(B)/deb/fragtop_$(VERSION)_*.deb .
 	@ls fragtop_$(VERSION)_*.deb
 
-# the patched-kernel lab (lab/): build the kernel once (cached in build/lab),
-# boot it under qemu with two NUMA nodes, record the workload into LAB_OUT.
-# KERNEL=path/to/bzImage runs the same experiment on another kernel.
+# the patched-kernel lab (lab/): build Debian's 6.1 with the seeds' stall
+# and without it (cached in build/lab), boot each under qemu with two NUMA
+# nodes and record the workload: the three recordings in tests/recordings
+# (lab/fixtures.sh).  KERNEL=path/to/bzImage instead runs the same
+# experiment once on another kernel into LAB_OUT (LAB_ARGS: lab/run.sh's).
 LAB_OUT ?= lab.ftr
 lab: fragtop
 	scripts/install-deps.sh lab
-	lab/run.sh $(if $(KERNEL),--kernel $(KERNEL)) $(LAB_ARGS) -o $(LAB_OUT)
+	$(if $(KERNEL),lab/run.sh --kernel $(KERNEL) $(LAB_ARGS) -o $(LAB_OUT),lab/fixtures.sh)
 
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb

@@ -1,31 +1,40 @@
 #!/bin/bash
 # One lab run: boot a kernel (the lab's patched 6.1 by default, or any
 # bzImage with --kernel) under qemu (TCG: no KVM needed) with two NUMA
-# nodes and an initramfs holding busybox, this fragtop with its libraries,
-# and a workload (a static thpalloc faulting THPs while small files and
-# tmpfs data are written and half deleted, in the spirit of thpfioscale);
-# `fragtop record` runs around the workload; the recording comes back over
-# the serial console (base64 between markers) into OUT.
+# nodes, an ext2 scratch disk (virtio-blk, mounted at /data) and an
+# initramfs holding busybox, this fragtop with its libraries, and a
+# workload (lab/workload.sh by default, with lab/fraggen.c and
+# tests/load/thpalloc.c built static); `fragtop record` runs around the
+# workload; the recording comes back over the serial console (base64
+# between markers) into OUT.
 #   --stall-order N   set vm.fragment_stall_order before the workload
-#   --stall-off-at S  set it to 0 from fragtop (`fragtop set`) S seconds in
+#   --stall-off-at S  set it to 0 from fragtop (`fragtop set`) S seconds into
+#                     the workload (0: just before it starts)
 #   --seconds S       how long the workload runs (default 60)
-# usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] -o OUT.ftr
+#   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
+#                     SECS; fraggen, thpalloc and busybox are on its PATH)
+# usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
+#               [--seconds S] [--workload FILE] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60
+kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] [--workload FILE] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--stall-order) stall_order=$2; shift 2 ;;
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
+	--workload) workload=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
-	*) echo "usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] -o OUT.ftr" >&2; exit 2 ;;
+	*) echo "$usage" >&2; exit 2 ;;
 	esac
 done
 [ -n "$out" ] || { echo "run.sh: -o OUT.ftr is required" >&2; exit 2; }
+[ -r "$workload" ] || { echo "run.sh: cannot read the workload $workload" >&2; exit 2; }
+command -v mkfs.ext2 > /dev/null || { echo "run.sh: mkfs.ext2 missing (apt-get install e2fsprogs)" >&2; exit 1; }
 command -v qemu-system-x86_64 > /dev/null || { echo "run.sh: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 1; }
 BB=$(command -v busybox) || { echo "run.sh: busybox missing (apt-get install busybox-static)" >&2; exit 1; }
 file "$BB" | grep -q "statically linked" || { echo "run.sh: $BB is not static (apt-get install busybox-static)" >&2; exit 1; }
@@ -34,7 +43,7 @@ file "$BB" | grep -q "statically linked" || { echo "run.sh: $BB is not static (a
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 R=$work/root
-mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,rec,lib,lib64,usr/bin,work}
+mkdir -p "$R"/{bin,sbin,proc,sys,dev,tmp,rec,data,lab,lib,lib64,usr/bin}
 cp "$BB" "$R/bin/busybox"
 for a in $("$BB" --list); do [ "$a" = busybox ] || ln -sf busybox "$R/bin/$a"; done
 # fragtop with every library it loads, and the loader
@@ -44,37 +53,36 @@ for lib in $(ldd "$TOP/fragtop" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }
 	cp -L "$lib" "$R$lib"
 done
 gcc -O2 -static -o "$R/usr/bin/thpalloc" "$TOP/tests/load/thpalloc.c"
+gcc -O2 -Wall -static -o "$R/usr/bin/fraggen" "$HERE/fraggen.c"
+cp "$workload" "$R/lab/workload.sh"
+# the scratch disk: sparse, so it costs only what the guest writes
+truncate -s 2G "$work/disk.img"
+mkfs.ext2 -q -F "$work/disk.img"
 cat > "$R/init" <<INIT
 #!/bin/sh
 mount -t proc proc /proc; mount -t sysfs sys /sys; mount -t devtmpfs dev /dev 2>/dev/null
+hostname fragtop-lab
 mount -t tmpfs -o size=95% tmp /tmp; mkdir -p /rec; mount -t tmpfs -o size=24m rec /rec
 mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
+mount -t ext2 /dev/vda /data || echo 'lab: no scratch disk at /dev/vda'
 echo always > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 [ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
 echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent)"
 fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 2> /rec/rec.err &
 rec=\$!
 sleep 3
-start=\$(date +%s)
-( if [ -n "$stall_off" ]; then sleep $stall_off; fragtop set fragment_stall_order=0; fi ) &
-# page cache and slab against THP faults, in the spirit of thpfioscale
-# (gentle for now: a heavier fill of tmpfs, which cannot be reclaimed
-# without swap, stalled the guest for minutes under TCG, stall on or off)
-i=0
-while [ \$((\$(date +%s) - start)) -lt $secs ]; do
-	mkdir -p /tmp/f\$i
-	for j in \$(seq 400); do echo \$j > /tmp/f\$i/s\$j; done
-	dd if=/dev/zero of=/tmp/f\$i/big bs=64k count=400 2>/dev/null
-	thpalloc 96 1 > /dev/null 2>&1 &
-	[ \$i -ge 3 ] && rm -rf /tmp/f\$((i - 3))
-	i=\$((i + 1))
-	wait \$!
-done
+if [ "$stall_off" = 0 ]; then
+	fragtop set fragment_stall_order=0 | sed 's/^/lab: /'
+elif [ -n "$stall_off" ]; then
+	( sleep $stall_off; fragtop set fragment_stall_order=0 | sed 's/^/lab: /' ) &
+fi
+SECS=$secs sh /lab/workload.sh
 sleep 2
 kill -INT \$rec; wait \$rec
 cat /rec/rec.err
-echo "lab: vmstat fragment_stall \$(awk '/^fragment_stall / { print \$2 }' /proc/vmstat)"
+fs=\$(awk '/^fragment_stall / { print \$2 }' /proc/vmstat)
+echo "lab: vmstat fragment_stall \${fs:-absent (not a kernel with the stall)}"
 echo "----- fragtop recording begins -----"
 base64 /rec/lab.ftr
 echo "----- fragtop recording ends -----"
@@ -86,6 +94,7 @@ echo "lab: booting $(basename "$kernel") under qemu (TCG, 2 nodes, 1 GiB); workl
 timeout $((secs * 4 + 300)) qemu-system-x86_64 -m 1024 -smp 2 \
 	-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
 	-numa node,memdev=m0,cpus=0 -numa node,memdev=m1,cpus=1 \
+	-drive file="$work/disk.img",format=raw,if=virtio,cache=unsafe \
 	-kernel "$kernel" -initrd "$work/initramfs.gz" -nographic -no-reboot \
 	-append "console=ttyS0 rdinit=/init quiet panic=1 transparent_hugepage=always" > "$work/console.log" 2>&1 || true
 # the guest's console stays for a look after a failure or a timeout

@@ -12,7 +12,7 @@ BUILD="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-de
 TEST="libcmocka-dev clang tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter mandoc bash-completion
 debhelper dpkg-dev fakeroot lintian"
-LAB="linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file"
+LAB="linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file e2fsprogs libc6-dev"
 [ $# -eq 0 ] && set -- runtime build
 PKGS=""
 for set in "$@"; do
