@@ -372,7 +372,8 @@ static void json_counters(struct ft_json *j, const struct ft_report *rep,
 	int c;
 
 	for (c = 0; c < FT_RC_NR; c++)
-		if (c == FT_RC_VM_FRAG_STALL && !(rep->vm_seen & (1u << c)))
+		if ((c == FT_RC_VM_FRAG_STALL && !(rep->vm_seen & (1u << c))) ||
+		    (c == FT_RC_FRAG_STALLS && !rep->lat_present[FT_LAT_FRAG_STALL]))
 			ft_json_null(j, ft_rep_counter_names[c]);	/* not on this kernel */
 		else
 			ft_json_i64(j, ft_rep_counter_names[c], to->c[c] - from->c[c]);
