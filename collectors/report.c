@@ -8,6 +8,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/knobwatch.h"
+
 
 const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_EXTFRAG] = "extfrag",
@@ -88,6 +90,31 @@ static void note_outside(struct ft_report *rep, const char *knob, const char *ol
 	snprintf(a->outcome, sizeof(a->outcome), "seen");
 	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed outside this fragtop, after +%.1f s",
 		 knob, old, new, (double)(since_ns - rep->start_t_ns) / 1e9);
+}
+
+/* The knob changes between two ticks: the first opens an interval. */
+struct tick_changes {
+	struct ft_report *rep;
+	uint64_t since_ns;	/* the tick before */
+	bool changed;
+	char opened[160];	/* what opened it: the last of ours, else the first outside */
+};
+
+static void on_change(void *ctx, const struct ft_knob_change *c)
+{
+	struct tick_changes *t = ctx;
+
+	if (c->audit) {
+		t->changed = true;
+		snprintf(t->opened, sizeof(t->opened), "%s %s -> %s", c->audit->knob, c->old, c->new);
+		return;
+	}
+	note_outside(t->rep, c->knob->name, c->old, c->new, t->since_ns);
+	if (!t->changed) {
+		t->changed = true;
+		snprintf(t->opened, sizeof(t->opened), "%.40s %.32s -> %.32s (outside fragtop)",
+			 c->knob->name, c->old, c->new);
+	}
 }
 
 /* events.on_latency: keep every value for exact percentiles. */
@@ -218,8 +245,8 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 {
 	struct ft_rep_point prev;
 	bool ended = false;
-	char knob_prev[FT_SESSION_MAX_KNOBS][FT_KNOB_TEXT];
-	size_t seen = 0, k;
+	struct ft_knob_watch watch;
+	struct tick_changes tc = { .rep = rep };
 	int err, lat;
 
 	memset(rep, 0, sizeof(*rep));
@@ -234,11 +261,9 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	rep->from_s = 0;
 	rep->to_s = INFINITY;
 	memset(&prev, 0, sizeof(prev));
-	memset(knob_prev, 0, sizeof(knob_prev));
+	memset(&watch, 0, sizeof(watch));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {
 		struct ft_rep_point now;
-		bool changed = false, ours[FT_SESSION_MAX_KNOBS];
-		char opened[160] = "";
 
 		if (!rep->start_t_ns) {
 			char why[160];
@@ -277,47 +302,18 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			if (rep->procs_first)
 				*rep->procs_first = rep->rp.session.events.procs;
 			prev = now;
-			seen = rep->rp.session.nr_audits;
-			for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
-				ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], knob_prev[k],
-						   sizeof(knob_prev[k]));
+			ft_knob_watch_start(&watch, &rep->rp.session);
 			continue;
 		}
-		memset(ours, 0, sizeof(ours));
-		for (; seen < rep->rp.session.nr_audits; seen++) {
-			const struct ft_session_audit *a = &rep->rp.session.audits[seen];
-
-			if (strcmp(a->outcome, "ok"))
-				continue;
-			changed = true;
-			snprintf(opened, sizeof(opened), "%s %s -> %s", a->knob, a->old, a->new);
-			for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
-				if (!strcmp(a->knob, ft_knobs[k].name))
-					ours[k] = true;
-		}
-		/* a knob changed by someone else (a script, sysctl) opens an interval too */
-		for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++) {
-			char v[FT_KNOB_TEXT];
-
-			ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], v, sizeof(v));
-			if (!strcmp(v, knob_prev[k]) || !knob_prev[k][0] || !v[0] || ours[k])
-				continue;
-			note_outside(rep, ft_knobs[k].name, knob_prev[k], v, prev.t_ns);
-			if (!changed) {
-				changed = true;
-				snprintf(opened, sizeof(opened), "%.40s %.32s -> %.32s (outside fragtop)",
-					 ft_knobs[k].name, knob_prev[k], v);
-			}
-		}
-		for (k = 0; k < ft_knobs_nr && k < FT_SESSION_MAX_KNOBS; k++)
-			ft_knob_value_text(&ft_knobs[k], &rep->rp.session.knobs[k], knob_prev[k],
-					   sizeof(knob_prev[k]));
-		if (changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
+		tc.since_ns = prev.t_ns;
+		tc.changed = false;
+		ft_knob_watch_step(&watch, &rep->rp.session, on_change, &tc);
+		if (tc.changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
 			/* the change happened between the previous tick and this one */
 			rep->iv[rep->nr_iv - 1].to = prev;
 			rep->iv[rep->nr_iv].from = prev;
 			rep->iv[rep->nr_iv].boost = boost_now(rep);
-			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", opened);
+			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", tc.opened);
 			rep->nr_iv++;
 		}
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);

@@ -23,6 +23,7 @@
 #include "collectors/report.h"
 #include "model/frag.h"
 #include "model/knob.h"
+#include "model/knobwatch.h"
 #include "tui/cli.h"
 
 #define MAX_FILES	6
@@ -151,17 +152,47 @@ static void pick_zones(struct run *r, const struct ft_session *s)
 	}
 }
 
+/* The knob changes of a tick as marks: every recorded one, and those made outside fragtop. */
+struct mark_ctx {
+	struct run *r;
+	uint64_t start;		/* the first tick */
+	double from;		/* the window's start, s */
+	double t, prev_t;	/* this tick and the one before, s */
+	int err;
+};
+
+static void on_change(void *ctx, const struct ft_knob_change *c)
+{
+	struct mark_ctx *x = ctx;
+	const struct ft_session_audit *a = c->audit;
+	struct mark *m;
+
+	if (a ? (double)(a->t_ns - x->start) / 1e9 < x->from : x->t + 1e-6 < x->from)
+		return;
+	if (!(m = realloc(x->r->marks, (x->r->nr_marks + 1) * sizeof(*m)))) {
+		x->err = -ENOMEM;
+		return;
+	}
+	x->r->marks = m;
+	m += x->r->nr_marks++;
+	/* ours at the audit's time; one from outside between the last tick and this one, as report says */
+	m->t = a ? (double)((int64_t)a->t_ns - (int64_t)x->start) / 1e9 : x->prev_t;
+	snprintf(m->text, sizeof(m->text), "%.60s %.60s -> %.60s%s", a ? a->knob : c->knob->name,
+		 c->old, c->new, a ? "" : " (outside fragtop)");
+}
+
 static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 {
 	static struct ft_replay rp;
 	uint64_t start = 0;
 	double from = 0, to = INFINITY, prev_t = 0;
-	size_t seen = 0;
-	char why[160], knob_prev[FT_SESSION_MAX_KNOBS][FT_KNOB_TEXT];
+	struct ft_knob_watch watch;
+	struct mark_ctx mc = { .r = r };
+	char why[160];
 	int err, z, s;
 
 	memset(r, 0, sizeof(*r));
-	memset(knob_prev, 0, sizeof(knob_prev));
+	memset(&watch, 0, sizeof(watch));
 	r->file = path;
 	err = ft_replay_open(&rp, path, 0);
 	if (err) {
@@ -185,43 +216,14 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 			pick_zones(r, ss);
 		}
 		t = (double)(ss->tick_t_ns - start) / 1e9;
-		for (; seen < ss->nr_audits; seen++) {
-			const struct ft_session_audit *a = &ss->audits[seen];
-			struct mark *m;
-
-			if (strcmp(a->outcome, "ok") || (double)(a->t_ns - start) / 1e9 < from)
-				continue;
-			if (!(m = realloc(r->marks, (r->nr_marks + 1) * sizeof(*m)))) {
-				err = -ENOMEM;
-				break;
-			}
-			r->marks = m;
-			m += r->nr_marks++;
-			m->t = (double)((int64_t)a->t_ns - (int64_t)start) / 1e9;
-			snprintf(m->text, sizeof(m->text), "%.60s %.60s -> %.60s", a->knob, a->old, a->new);
-		}
-		/* a knob changed by someone else (a script, sysctl) is a change too */
-		for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {
-			char now[FT_KNOB_TEXT];
-			bool by_us = false;
-			size_t a;
-			struct mark *m;
-
-			ft_knob_value_text(&ft_knobs[i], &ss->knobs[i], now, sizeof(now));
-			if (knob_prev[i][0] && now[0] && strcmp(now, knob_prev[i]) && t + 1e-6 >= from) {
-				/* fragtop's own change was an AUDIT since the last tick */
-				for (a = 0; a < r->nr_marks; a++)
-					by_us |= r->marks[a].t > prev_t - 1e-6 &&
-						 !strncmp(r->marks[a].text, ft_knobs[i].name, strlen(ft_knobs[i].name));
-				if (!by_us && (m = realloc(r->marks, (r->nr_marks + 1) * sizeof(*m)))) {
-					r->marks = m;
-					m += r->nr_marks++;
-					m->t = prev_t;	/* between the last tick and this one, as report says */
-					snprintf(m->text, sizeof(m->text), "%.60s %.60s -> %.60s (outside fragtop)",
-						 ft_knobs[i].name, knob_prev[i], now);
-				}
-			}
-			snprintf(knob_prev[i], sizeof(knob_prev[i]), "%s", now);
+		mc.start = start;
+		mc.from = from;
+		mc.t = t;
+		mc.prev_t = prev_t;
+		ft_knob_watch_step(&watch, ss, on_change, &mc);
+		if (mc.err) {
+			err = mc.err;
+			break;
 		}
 		prev_t = t;
 		if (t + 1e-6 < from)
