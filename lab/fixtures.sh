@@ -20,9 +20,12 @@ mkdir -p "$out"
 patched=$("$HERE/build-kernel.sh")
 stock=$("$HERE/build-kernel.sh" --stock)
 FT=$HERE/../fragtop
-# the fragmentation stalls a recording's report counts: traced, and /proc/vmstat's
-stalls() { "$FT" report "$1" | awk '$1 == "fragmentation_stall" && $2 ~ /^[0-9]+$/ { print $2 }'; }
-vmstalls() { "$FT" report "$1" | sed -n 's/^  fragmentation stalls in \/proc\/vmstat (fragment_stall): //p'; }
+# the fragmentation stalls a recording's report counts: "TRACED VMSTAT"
+stalls() {
+	"$FT" report "$1" | awk '$1 == "fragmentation_stall" && $2 ~ /^[0-9]+$/ { n = $2 }
+		/^  fragmentation stalls in \/proc\/vmstat \(fragment_stall\): / { v = $NF }
+		END { print n + 0, (v == "" ? "none" : v) }'
+}
 # one run into NAME.tmp; kept (renamed to NAME) only if CHECK accepts it
 run() {
 	local name=$1 check=$2 t0; shift 2
@@ -38,7 +41,7 @@ run() {
 }
 # the stall-on recording must show the stall: 10 or more, the kernel's count the same
 stalled() {
-	local n v; n=$(stalls "$1") v=$(vmstalls "$1")
+	local n v; read -r n v < <(stalls "$1")
 	echo "fixtures: $(basename "$1" .tmp): $n stalls traced, $v in /proc/vmstat" >&2
 	[ "${n:-0}" -ge 10 ] && [ "$n" = "$v" ]
 }
