@@ -5,8 +5,26 @@ fails=0
 ok()    { echo "ok   $*"; }
 bad()   { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }
+# A part that cannot run here (no root, no tracefs, a chroot): said, and
+# named in tests/run.sh's closing lines (it appends to $FT_SKIPS).
+skip() {
+	echo "skip $*"
+	[ -z "${FT_SKIPS:-}" ] || printf '%s: %s\n' "${FT_TEST_NAME:-$(basename "$0")}" "$*" >> "$FT_SKIPS"
+}
+# The whole test cannot run here: exit 77, which tests/run.sh counts as skipped.
+skip_all() { skip "$@"; exit 77; }
 # jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
 jqe()   { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
+
+# Poll a command until it succeeds or SECS seconds have passed (the
+# deadline of a condition, never a bare sleep): until SECS command...
+until_ok() {
+	local end=$((SECONDS + $1)); shift
+	while ! "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep 0.1
+	done
+}
 
 # The host-changing workload: $WORKLOAD if set, else shared/tools/ beside the
 # checkout when present, else the repository's copy in tests/load/.

@@ -109,7 +109,7 @@ static void error_answer(struct conn *c, int status)
 	answer(c, status, reason_of(status), "text/plain; charset=utf-8", body, (size_t)n, false);
 }
 
-static void serve(struct conn *c, const struct ft_live *l, uint64_t *scrapes)
+static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_server *srv)
 {
 	struct ft_http_req r;
 	int n = ft_http_parse(c->in, c->in_len, &r);
@@ -121,7 +121,7 @@ static void serve(struct conn *c, const struct ft_live *l, uint64_t *scrapes)
 		return;
 	}
 	if (!strcmp(r.path, "/metrics")) {
-		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true };
+		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true, .server = srv };
 		char *p = NULL;
 		size_t len = 0;
 		FILE *f = open_memstream(&p, &len);
@@ -131,7 +131,7 @@ static void serve(struct conn *c, const struct ft_live *l, uint64_t *scrapes)
 			error_answer(c, 503);
 			return;
 		}
-		(*scrapes)++;
+		srv->scrapes++;
 		answer(c, 200, "OK", r.openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT, p, len,
 		       r.head);
 		free(p);
@@ -189,7 +189,8 @@ static int run(int argc, char **argv)
 	struct sockaddr_in sa;
 	struct ft_tick tick;
 	const char *root, *listen_at;
-	uint64_t scrapes = 0, last_trace = 0;
+	struct ft_metrics_server srv = { 0 };
+	uint64_t last_trace = 0;
 	int err, first, lfd, one = 1, max_conn, i;
 
 	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, v, &first);
@@ -264,11 +265,12 @@ static int run(int argc, char **argv)
 		}
 		for (i = 0; i < np; i++) {
 			struct conn *c;
+			int k;
 
 			if (!pf[i].revents)
 				continue;
 			if (idx[i] < 0) {	/* new connections */
-				int fd, busy = 0, k;
+				int fd, busy = 0;
 
 				while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
 					for (k = 0, busy = 0; k < MAX_CONN; k++)
@@ -283,6 +285,7 @@ static int run(int argc, char **argv)
 							/* the client is gone already */
 						}
 						close(fd);
+						srv.refused++;
 						continue;
 					}
 					conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
@@ -306,7 +309,9 @@ static int run(int argc, char **argv)
 					continue;
 				}
 				c->in_len += (size_t)n;
-				serve(c, &live, &scrapes);
+				for (k = 0, srv.connections = 0; k < MAX_CONN; k++)
+					srv.connections += conns[k].fd >= 0;
+				serve(c, &live, &srv);
 				if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
 					error_answer(c, 431);
 			} else {
@@ -330,7 +335,7 @@ static int run(int argc, char **argv)
 		conn_close(&conns[i]);
 	close(lfd);
 	ft_live_close(&live);
-	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)scrapes);
+	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)srv.scrapes);
 	return 0;
 }
 

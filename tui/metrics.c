@@ -42,6 +42,11 @@ static const struct {
 	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter", "Trace events the ring buffer dropped." },
 	[FT_MF_STALL_SECONDS] = { "fragtop_stall_duration_seconds", "histogram",
 		"Allocation stalls by source." },
+	[FT_MF_SRV_CONNS] = { "fragtop_exporter_connections", "gauge",
+		"Connections the exporter holds open, this scrape's included." },
+	[FT_MF_SRV_REFUSED] = { "fragtop_exporter_refused_connections", "counter",
+		"Connections answered 503 because --max-connections were open." },
+	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter", "Scrapes of /metrics answered before this one." },
 };
 
 struct out {
@@ -352,6 +357,20 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 	}
 	if (s->tracing)
 		events(&o, s);
+	if (m->server) {
+		if (want(&o, FT_MF_SRV_CONNS)) {
+			head(&o, FT_MF_SRV_CONNS);
+			sample(&o, fam[FT_MF_SRV_CONNS].name, "", NULL, m->server->connections);
+		}
+		if (want(&o, FT_MF_SRV_REFUSED)) {
+			head(&o, FT_MF_SRV_REFUSED);
+			sample(&o, fam[FT_MF_SRV_REFUSED].name, "_total", NULL, (double)m->server->refused);
+		}
+		if (want(&o, FT_MF_SRV_SCRAPES)) {
+			head(&o, FT_MF_SRV_SCRAPES);
+			sample(&o, fam[FT_MF_SRV_SCRAPES].name, "_total", NULL, (double)m->server->scrapes);
+		}
+	}
 	if (m->openmetrics && m->eof)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

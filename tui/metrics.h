@@ -25,13 +25,22 @@ struct ft_metrics {
 	/* the families to write (bit per enum ft_mfamily); 0: all */
 	uint64_t only;
 	bool no_head;		/* samples only, no HELP/TYPE (a backfill's later ticks) */
+	/* the exporter's own state (its families); NULL: not an exporter */
+	const struct ft_metrics_server *server;
+};
+
+/* What `fragtop exporter` says of itself, as node_exporter's promhttp_* do. */
+struct ft_metrics_server {
+	unsigned int connections;	/* open now, the one being answered included */
+	uint64_t refused;		/* answered 503: more than --max-connections */
+	uint64_t scrapes;		/* /metrics answered before this one */
 };
 
 enum ft_mfamily {
 	FT_MF_BUILD, FT_MF_UP, FT_MF_FREE_PAGES, FT_MF_MANAGED, FT_MF_FREE_BLOCKS, FT_MF_FREE_BY_TYPE,
 	FT_MF_WATERMARK, FT_MF_BOOST, FT_MF_BOOST_PEAK, FT_MF_BOOSTED, FT_MF_UNUSABLE, FT_MF_FRAGIDX,
 	FT_MF_PAGEBLOCKS, FT_MF_KNOB, FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
-	FT_MF_STALL_SECONDS,
+	FT_MF_STALL_SECONDS, FT_MF_SRV_CONNS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_NR
 };
 

@@ -20,7 +20,7 @@ command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }
 get() { curl -s --max-time 5 "$@"; }
 
 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$PORT" --max-connections 2 -i 0.5 2> "$tmp/err" & epid=$!
-for i in $(seq 50); do get -o /dev/null "http://127.0.0.1:$PORT/" && break; sleep 0.1; done
+until_ok 60 get -o /dev/null "http://127.0.0.1:$PORT/"
 get -D "$tmp/h" -o "$tmp/m.txt" "http://127.0.0.1:$PORT/metrics"
 check "GET /metrics: 200, the text format 0.0.4" grep -q 'Content-Type: text/plain; version=0.0.4' "$tmp/h"
 check "free blocks by node, zone and order" grep -qE '^fragtop_zone_free_blocks\{node="0",zone="Normal",order="10"\} [0-9]+$' "$tmp/m.txt"
@@ -43,12 +43,23 @@ check "405 for POST" test "$(get -o /dev/null -w '%{http_code}' -X POST "http://
 # garbage, an endless header, a silent client: refused or dropped, the server goes on
 printf 'GARBAGE\x00\xff\r\n\r\n' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$PORT" 2>/dev/null
 head -c 20000 /dev/zero | tr '\0' 'a' | timeout 5 bash -c "cat > /dev/tcp/127.0.0.1/$PORT" 2>/dev/null
+# the exporter's own gauge of open connections (this scrape's included)
+# says when it has really taken a connection: the 503 check waits for it
+conns_are() {
+	get -o "$tmp/self" "http://127.0.0.1:$PORT/metrics" &&
+		[ "$(sed -n 's/^fragtop_exporter_connections //p' "$tmp/self")" = "$1" ]
+}
+refused() { sed -n 's/^fragtop_exporter_refused_connections_total //p' "$tmp/self"; }
+check "the garbage connections are closed (the gauge counts only this scrape)" until_ok 60 conns_are 1
 exec 7<>"/dev/tcp/127.0.0.1/$PORT"	# opens, says nothing
+check "the exporter holds the first idle connection" until_ok 60 conns_are 2
+refused0=$(refused)
 exec 8<>"/dev/tcp/127.0.0.1/$PORT"
+# 8 is in the listening socket's queue before the next client: accepted first
 check "more than --max-connections: 503" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 503
 exec 7>&- 8>&-
-sleep 0.3
-check "after all that, scrapes still work" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 200
+check "after all that, scrapes still work" until_ok 60 conns_are 1
+check "... and the refusal is counted, once" test "$(refused)" = $((refused0 + 1))
 kill -TERM "$epid"; wait "$epid"; rc=$?; epid=
 check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $rc = 0 -a -n "$(grep 'exporter stopped after [0-9]* scrapes' "$tmp/err")"
 "$FT" exporter --listen nonsense 2> /dev/null; rc=$?
