@@ -21,10 +21,14 @@ PKG_DEB_libtracefs := libtracefs-dev
 PKG_DEB_libtraceevent := libtraceevent-dev
 PKG_DEB_libproc2 := libproc2-dev
 PKG_DEB_libzstd := libzstd-dev
-ifeq ($(filter clean deps deps-test,$(MAKECMDGOALS)),)
+# The goals that install what is missing first (run, check, check-host,
+# bench) build in a second make, which parses this file again after the
+# install: so only that one, or a plain `make`, checks the libraries.
+NO_PKG_GOALS := clean deps deps-test run check check-host bench lab
+ifeq ($(filter $(NO_PKG_GOALS),$(MAKECMDGOALS)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
 ifneq ($(PKG_MISSING),)
-$(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `sudo make deps` installs them)
+$(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `make deps` (as root, or with sudo) installs them)
 endif
 endif
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -58,7 +62,7 @@ TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deb lab deps deps-test check check-host check-only check-layers test-build bench fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: all deb lab deps deps-test check check-host check-only check-layers test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -126,7 +130,10 @@ $(B)/bench_boost: tests/bench/bench_boost.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-bench: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boost fragtop
+bench: deps-test
+	$(MAKE) bench-only
+
+bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boost fragtop
 	$(B)/bench
 	$(B)/bench_trace
 	$(B)/bench_map
@@ -196,11 +203,12 @@ deps:
 deps-test:
 	scripts/install-deps.sh runtime build test
 
-# Installs what is missing, builds, and runs fragtop live (needs root for
-# everything; runs with less otherwise).
+# Installs what is missing, builds, and runs fragtop live: as root, or
+# through sudo when there is one (fragtop runs with less otherwise).
 run: deps
 	$(MAKE) fragtop
-	./fragtop
+	@if [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null; then ./fragtop $(ARGS); \
+	else echo "make run: sudo ./fragtop"; sudo ./fragtop $(ARGS); fi
 
 # a Debian package (debhelper) built from a clean copy of the tree in
 # build/deb; the .deb lands here.  Needs debhelper, dpkg-dev, fakeroot.
@@ -217,8 +225,9 @@ deb:
 # (lab/fixtures.sh).  KERNEL=path/to/bzImage instead runs the same
 # experiment once on another kernel into LAB_OUT (LAB_ARGS: lab/run.sh's).
 LAB_OUT ?= lab.ftr
-lab: fragtop
-	scripts/install-deps.sh lab
+lab:
+	scripts/install-deps.sh runtime build lab
+	$(MAKE) fragtop
 	$(if $(KERNEL),lab/run.sh --kernel $(KERNEL) $(LAB_ARGS) -o $(LAB_OUT),lab/fixtures.sh)
 
 clean:

@@ -2,16 +2,18 @@
 # Installs, on Debian 12 (or a derivative), the packages of the sets named
 # (default: runtime build), only those missing; needs root when some are.
 #   runtime  the shared libraries fragtop runs with
-#   build    a compiler and the -dev packages (pkg-config names in the Makefile)
+#   build    make, a compiler and the -dev packages (pkg-config names in the
+#            Makefile): a bare Debian 12 (debootstrap minbase) has none
 #   test     what `make check`, `make check-host`, fuzzing and `make bench` use
 #   lab      what `make lab` needs to build a kernel and boot it under qemu
+# As a user it runs itself again through sudo when something is missing.
 # usage: install-deps.sh [runtime] [build] [test] [lab]
 set -eu
 RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1"
-BUILD="build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev"
+BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev"
 TEST="libcmocka-dev clang tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter mandoc bash-completion
-debhelper dpkg-dev fakeroot lintian"
+debhelper dpkg-dev fakeroot lintian debootstrap git stress-ng"
 LAB="linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file e2fsprogs libc6-dev"
 [ $# -eq 0 ] && set -- runtime build
 PKGS=""
@@ -31,7 +33,12 @@ for p in $PKGS; do
 done
 [ -z "$missing" ] && exit 0
 if [ "$(id -u)" != 0 ]; then
-	echo "install-deps: missing:$missing; run as root (sudo make deps)" >&2
+	# a user installs through sudo when there is one; otherwise say what
+	if command -v sudo >/dev/null 2>&1; then
+		echo "install-deps: missing:$missing; installing with sudo" >&2
+		exec sudo sh "$0" "$@"
+	fi
+	echo "install-deps: missing:$missing; run this as root (there is no sudo)" >&2
 	exit 1
 fi
 echo "install-deps: installing$missing"

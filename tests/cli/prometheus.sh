@@ -12,8 +12,7 @@ set -u
 FT=$(realpath "${1:-./fragtop}")
 PROM=$(command -v prometheus || true)
 if [ "$(id -u)" != 0 ] || [ -z "$PROM" ] || ! command -v curl > /dev/null || ! command -v jq > /dev/null; then
-	echo "skip prometheus integration: needs root, prometheus, curl and jq"
-	exit 0
+	skip_all "prometheus integration: needs root, prometheus, curl and jq"
 fi
 tmp=$(mktemp -d)
 EPORT=$((21000 + $$ % 10000)); PPORT=$((EPORT + 10000))

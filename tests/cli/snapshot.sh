@@ -207,7 +207,7 @@ if [ -r /proc/kpageflags ] && [ "$(id -u)" = 0 ]; then
 	check "map table: exit 0, one map line per zone" test $rc = 0 -a \
 		"$(grep -c '^  map [0-9]* blocks:' "$tmp/map.txt")" = "$(jq '.zones | length' "$tmp/map.json")"
 else
-	echo "skip map on this kernel: needs root and /proc/kpageflags"
+	skip "map on this kernel: needs root and /proc/kpageflags"
 fi
 "$FT" snapshot --json --map --root "$FIX/6.1-2node-movable" > "$tmp/fixmap.json"; rc=$?
 check "map on a tree without kpageflags: exit 0, says why" jqe '.map_error != null and

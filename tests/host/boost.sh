@@ -19,8 +19,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 workload
 if [ "$(id -u)" != 0 ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null ||
    ! grep -q '^ *boost' /proc/zoneinfo; then
-	echo "skip boost integration: needs root, fio, $WORKLOAD and a kernel with boost"
-	exit 0
+	skip_all "boost integration: needs root, fio, $WORKLOAD and a kernel with boost"
 fi
 tmp=$(mktemp -d)
 boost0=$(cat /proc/sys/vm/watermark_boost_factor)

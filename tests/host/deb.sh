@@ -11,12 +11,10 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 if [ "$(id -u)" != 0 ] || ! command -v dpkg-buildpackage > /dev/null || ! command -v dh > /dev/null; then
-	echo "skip: needs root, dpkg-dev and debhelper"
-	exit 0
+	skip_all "needs root, dpkg-dev and debhelper"
 fi
 if dpkg-query -W -f='${Status}' fragtop 2>/dev/null | grep -q "install ok installed"; then
-	echo "skip: a fragtop package is installed already; not touching it"
-	exit 0
+	skip_all "a fragtop package is installed already; not touching it"
 fi
 installed=
 tmp=$(mktemp -d)

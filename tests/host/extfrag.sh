@@ -25,8 +25,7 @@ REF=$T/instances/fragtoptest-ref-$$
 OUT=$T/instances/fragtoptest-outer-$$
 
 if [ "$(id -u)" != 0 ] || [ ! -d $T/instances ] || [ ! -r "$WORKLOAD" ] || ! command -v fio >/dev/null; then
-	echo "skip extfrag integration: needs root, tracefs, fio and $WORKLOAD"
-	exit 0
+	skip_all "extfrag integration: needs root, tracefs, fio and $WORKLOAD"
 fi
 tmp=$(mktemp -d)
 boost0=$(cat /proc/sys/vm/watermark_boost_factor)

@@ -24,8 +24,7 @@ restore() {
 }
 trap restore EXIT
 if [ "$(id -u)" != 0 ] || [ ! -w $BOOST ]; then
-	echo "skip: needs root and a writable $BOOST"
-	exit 0
+	skip_all "needs root and a writable $BOOST"
 fi
 # a syslog socket of our own when nobody listens at /dev/log
 if [ ! -e /dev/log ] && command -v perl > /dev/null; then
@@ -67,7 +66,7 @@ if [ -n "$own_log" ]; then
 elif command -v journalctl > /dev/null; then
 	check "journal: the change" test -n "$(journalctl -q -t fragtop --since '-2 min' | grep "$orig_boost -> $new: ok")"
 else
-	echo "skip syslog: /dev/log belongs to a syslog daemon and there is no journal to read"
+	skip "syslog: /dev/log belongs to a syslog daemon and there is no journal to read"
 fi
 echo "set.sh: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -12,7 +12,7 @@ BOOST=/proc/sys/vm/watermark_boost_factor
 SOCK=
 n=0
 if [ "$(id -u)" != 0 ] || [ ! -w $BOOST ]; then
-	echo "skip: needs root and a writable $BOOST"; exit 0
+	skip_all "needs root and a writable $BOOST"
 fi
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)

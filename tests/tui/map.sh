@@ -11,7 +11,7 @@ FT=$(realpath "${1:-./fragtop}")
 SOCK=
 n=0
 if [ "$(id -u)" != 0 ] || [ ! -r /proc/kpageflags ]; then
-	echo "skip: needs root and /proc/kpageflags"; exit 0
+	skip_all "needs root and /proc/kpageflags"
 fi
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
