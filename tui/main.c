@@ -50,8 +50,9 @@ static int run(int argc, char **argv)
 			ft_cli_roff(stdout);	/* the man page's option lists */
 			return 0;
 		}
-		if (argc > 2 && !strcmp(argv[2], "--roff-keys")) {
-			ft_ui_keys_roff(stdout);	/* the man page's KEYS */
+		if (argc > 2 && (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {
+			/* the man page's KEYS, or the README's key tables */
+			ft_ui_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
 			return 0;
 		}
 		if (argc > 2) {

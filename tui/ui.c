@@ -454,23 +454,46 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 		ui->view->key(ui, ch);
 }
 
-static void keys_roff(FILE *f, const char *title, const struct ft_key *t)
+/* One key and what it does, as a man page's .TP or a README table's row. */
+static void key_line(FILE *f, bool roff, const char *label, const char *help)
+{
+	const char *p;
+
+	if (roff) {
+		fprintf(f, ".TP\n.B ");
+		ft_cli_roff_text(f, label);
+		fprintf(f, "\n");
+		ft_cli_roff_text(f, help);
+		fprintf(f, "\n");
+		return;
+	}
+	fprintf(f, "| `%s` | ", label);
+	for (p = help; *p; p++)
+		fprintf(f, *p == '|' ? "\\|" : "%c", *p);
+	fprintf(f, " |\n");
+}
+
+static void keys_title(FILE *f, bool roff, const char *title)
+{
+	if (roff)
+		fprintf(f, ".SS \"%s\"\n", title);
+	else
+		fprintf(f, "\n%s:\n\n| key | what it does |\n| --- | --- |\n", title);
+}
+
+static void keys_table(FILE *f, bool roff, const char *title, const struct ft_key *t)
 {
 	int i;
 
-	fprintf(f, ".SS \"%s\"\n", title);
+	keys_title(f, roff, title);
 	for (i = 0; t[i].label; i++) {
 		if (!t[i].help)
 			continue;	/* a refusal, or a code another entry describes */
-		fprintf(f, ".TP\n.B ");
-		ft_cli_roff_text(f, t[i].label);
-		fprintf(f, "\n");
-		ft_cli_roff_text(f, t[i].help);
-		fprintf(f, "\n");
+		key_line(f, roff, t[i].label, t[i].help);
 	}
 }
 
-void ft_ui_keys_roff(FILE *f)
+void ft_ui_keys_write(FILE *f, bool roff)
 {
 	static const struct ft_view *const all[] = {
 		&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
@@ -479,19 +502,17 @@ void ft_ui_keys_roff(FILE *f)
 	size_t v;
 	int i;
 
-	keys_roff(f, "Everywhere", ft_ui_keys);
-	keys_roff(f, "Live", ft_live_keys);
-	keys_roff(f, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
+	keys_table(f, roff, "Everywhere", ft_ui_keys);
+	keys_table(f, roff, "Live", ft_live_keys);
+	keys_table(f, roff, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
 	for (v = 0; v < sizeof(all) / sizeof(all[0]); v++) {
+		char title[64];
+
 		if (!all[v]->keys || !all[v]->keys[0][0])
 			continue;
-		fprintf(f, ".SS \"In the %s view\"\n", all[v]->name);
-		for (i = 0; all[v]->keys[i][0]; i++) {
-			fprintf(f, ".TP\n.B ");
-			ft_cli_roff_text(f, all[v]->keys[i][0]);
-			fprintf(f, "\n");
-			ft_cli_roff_text(f, all[v]->keys[i][1]);
-			fprintf(f, "\n");
-		}
+		snprintf(title, sizeof(title), "In the %s view", all[v]->name);
+		keys_title(f, roff, title);
+		for (i = 0; all[v]->keys[i][0]; i++)
+			key_line(f, roff, all[v]->keys[i][0], all[v]->keys[i][1]);
 	}
 }

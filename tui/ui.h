@@ -70,8 +70,8 @@ extern const struct ft_key ft_ui_keys[];
 /* The live TUI's own keys (tui/top.c) and the replay's (tui/replay.c). */
 extern const struct ft_key ft_live_keys[], ft_replay_keys[];
 
-/* Every key table and every view's keys as man(7) text (the man page's KEYS). */
-void ft_ui_keys_roff(FILE *f);
+/* Every key table: the man page's KEYS (@roff) or the README's tables (Markdown). */
+void ft_ui_keys_write(FILE *f, bool roff);
 
 /* SIGINT, SIGTERM and SIGHUP end the loop; the signal that did, or 0. */
 void ft_ui_catch_signals(void);
