@@ -233,6 +233,7 @@ lab:
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb
 
-# dependency files of our objects (not the lab's kernel tree, which has a test.d directory)
--include $(shell find $(B) -path '$(B)/lab' -prune -o -name '*.d' -type f -print 2>/dev/null)
+# dependency files of our objects (not the lab's kernel tree, which has a
+# test.d directory, nor the bare Debian root of tests/host/first-contact.sh)
+-include $(shell find $(B) \( -path '$(B)/lab' -o -path '$(B)/first-contact' \) -prune -o -name '*.d' -type f -print 2>/dev/null)
 .SECONDARY:
