@@ -25,6 +25,8 @@ const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
 	[FT_RC_KCOMPACTD_WAKES] = "kcompactd_wakes",
 	[FT_RC_VM_FRAG_STALL] = "vmstat_fragment_stall",
+	[FT_RC_DIRECT_COMPACT] = "direct_compaction_stalls",
+	[FT_RC_BG_COMPACT] = "background_compactions",
 };
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
@@ -52,6 +54,10 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
 	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
 	pt->c[FT_RC_KCOMPACTD_WAKES] = (int64_t)m[FT_M_KCOMPACTD_WAKE];
+	pt->c[FT_RC_DIRECT_COMPACT] = (int64_t)m[FT_M_COMPACTION];
+	pt->c[FT_RC_BG_COMPACT] = (int64_t)m[FT_M_BG_COMPACTION];
+	if (l->tracing)
+		memcpy(pt->bg, l->events.bg, sizeof(pt->bg));
 	_Static_assert(sizeof(vm) / sizeof(vm[0]) <= sizeof(rep->vm_hint) / sizeof(rep->vm_hint[0]),
 		       "a position cache per vmstat counter");
 	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {

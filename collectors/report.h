@@ -20,6 +20,8 @@ enum ft_rep_counter {
 	FT_RC_COMPACT_STALL, FT_RC_COMPACT_SUCCESS, FT_RC_COMPACT_FAIL,
 	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS, FT_RC_KCOMPACTD_WAKES,
 	FT_RC_VM_FRAG_STALL,		/* /proc/vmstat fragment_stall: the kernel's own count */
+	FT_RC_DIRECT_COMPACT,		/* direct compaction stalls, traced (model/events.h) */
+	FT_RC_BG_COMPACT,		/* background zone compactions, traced */
 	FT_RC_NR
 };
 
@@ -30,6 +32,7 @@ struct ft_rep_point {			/* the counters at one tick */
 	int64_t c[FT_RC_NR];
 	struct ft_hist lat[FT_LAT_NR];
 	size_t lat_n[FT_LAT_NR];	/* raw latencies kept so far (ft_report.raw) */
+	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node */
 };
 
 struct ft_rep_interval {

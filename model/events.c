@@ -2,24 +2,33 @@
 #include "model/events.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 const char *const ft_lat_names[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = "compaction",
 	[FT_LAT_RECLAIM] = "direct_reclaim",
 	[FT_LAT_FRAG_STALL] = "fragmentation_stall",
+	[FT_LAT_BG_COMPACTION] = "background_compaction",
+};
+
+const char *const ft_compact_kind_names[FT_CK_NR] = {
+	[FT_CK_DIRECT] = "direct",
+	[FT_CK_BACKGROUND] = "background",
 };
 
 const enum ft_trace_event ft_lat_event[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = FT_EV_COMPACT_END,
 	[FT_LAT_RECLAIM] = FT_EV_RECLAIM_END,
 	[FT_LAT_FRAG_STALL] = FT_EV_FRAG_STALL,
+	[FT_LAT_BG_COMPACTION] = FT_EV_COMPACT_END,
 };
 
 void ft_events_init(struct ft_events *ev, int pageblock_order)
 {
 	memset(ev, 0, sizeof(*ev));
 	ev->pageblock_order = pageblock_order;
+	ev->status_skipped = ev->status_not_suitable = -1000;
 	ft_procs_init(&ev->procs);
 }
 
@@ -33,8 +42,18 @@ void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, in
 
 void ft_events_set_status(struct ft_events *ev, const struct ft_tracedec *d)
 {
+	int i;
+
 	memcpy(ev->compact_status_val, d->status_val, sizeof(ev->compact_status_val));
 	ev->nr_compact_status = d->nr_status;
+	ev->status_skipped = ev->status_not_suitable = -1000;
+	for (i = 0; i < d->nr_status; i++) {
+		if (!strcmp(d->status_name[i], "skipped"))
+			ev->status_skipped = d->status_val[i];
+		else if (!strcmp(d->status_name[i], "not_suitable_zone"))
+			ev->status_not_suitable = d->status_val[i];
+	}
+	ev->exact_direct = ft_tracedec_has(d, FT_EV_COMPACT_TRY);
 }
 
 static int zone_of(const struct ft_events *ev, uint64_t pfn)
@@ -86,19 +105,24 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	};
 }
 
-/* the process counters of a latency source: count, then time */
+/* the process counters of a latency source: count, then time (background: none) */
 static const enum ft_proc_col lat_col[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = FT_PC_COMPACTION,
 	[FT_LAT_RECLAIM] = FT_PC_RECLAIM,
 	[FT_LAT_FRAG_STALL] = FT_PC_FRAG_STALL,
+	[FT_LAT_BG_COMPACTION] = FT_PC_NR,
 };
 
 static void latency(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r,
 		    uint64_t us)
 {
 	ft_hist_add(&ev->lat[src], us);
-	ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src], 1);
-	ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src] + 1, us);
+	if (lat_col[src] != FT_PC_NR) {
+		/* exact direct stalls are counted by the attempt, not by its zones */
+		if (src != FT_LAT_COMPACTION || !ev->exact_direct)
+			ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src], 1);
+		ft_procs_count(&ev->procs, r->pid, r->ts, lat_col[src] + 1, us);
+	}
 	if (ev->on_latency)
 		ev->on_latency(ev->on_latency_ctx, src, us);
 }
@@ -134,39 +158,210 @@ static void begin(struct ft_events *ev, enum ft_lat_source src, const struct ft_
 	s->ts = r->ts;
 }
 
-static void end(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r)
+/* Delete @s from @tab with a backward shift, so lookups of later entries still work. */
+static void slot_delete(struct ft_open_begin *tab, struct ft_open_begin *s)
 {
-	struct ft_open_begin *s = r->pid > 0 ? slot(ev->open[src], r->pid, false) : NULL;
-	unsigned int i, j;
+	unsigned int i = (unsigned int)(s - tab), j;
 
-	if (!s || r->ts < s->ts) {
-		ev->unpaired[src]++;
-		return;
-	}
-	latency(ev, src, r, (r->ts - s->ts) / 1000);
-	/* delete with backward shift so lookups of later entries still work */
-	i = (unsigned int)(s - ev->open[src]);
 	s->pid = 0;
-	for (j = (i + 1) % FT_EV_OPEN; ev->open[src][j].pid; j = (j + 1) % FT_EV_OPEN) {
-		struct ft_open_begin tmp = ev->open[src][j];
+	for (j = (i + 1) % FT_EV_OPEN; tab[j].pid; j = (j + 1) % FT_EV_OPEN) {
+		struct ft_open_begin tmp = tab[j];
 		struct ft_open_begin *dst;
 
-		ev->open[src][j].pid = 0;
-		dst = slot(ev->open[src], tmp.pid, true);
+		tab[j].pid = 0;
+		dst = slot(tab, tmp.pid, true);
 		if (dst)	/* always: the entry just freed is a free slot */
 			*dst = tmp;
 	}
 }
 
-static void compact_end(struct ft_events *ev, const struct ft_trace_rec *r)
+/* Take @r's begin..end pair of @src: its latency in *@us; false if there was no begin. */
+static bool take_pair(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r, uint64_t *us)
+{
+	struct ft_open_begin *s = r->pid > 0 ? slot(ev->open[src], r->pid, false) : NULL;
+
+	if (!s || r->ts < s->ts) {
+		ev->unpaired[src]++;
+		return false;
+	}
+	*us = (r->ts - s->ts) / 1000;
+	slot_delete(ev->open[src], s);
+	return true;
+}
+
+/* The node of a kcompactd thread, -1 if @pid is not one (by its wake event or its name). */
+static int kcompactd_node(const struct ft_events *ev, int pid)
+{
+	const struct ft_proc *p;
+	int i;
+
+	for (i = 0; i < ev->nr_kcompactd; i++)
+		if (ev->kcompactd[i].pid == pid)
+			return ev->kcompactd[i].nid;
+	p = ft_procs_find(&ev->procs, pid);
+	if (p && !strncmp(p->comm, "kcompactd", 9))
+		return p->comm[9] >= '0' && p->comm[9] <= '9' ? atoi(p->comm + 9) : FT_EV_NODES;
+	return -1;
+}
+
+static void kcompactd_wake(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	int i, nid = r->u.wake.nid >= 0 && r->u.wake.nid < FT_EV_NODES ? r->u.wake.nid : FT_EV_NODES;
+
+	ev->bg[nid].wakes++;
+	for (i = 0; i < ev->nr_kcompactd; i++)
+		if (ev->kcompactd[i].pid == r->pid)
+			return;
+	if (ev->nr_kcompactd < FT_EV_NODES && r->pid > 0)
+		ev->kcompactd[ev->nr_kcompactd++] = (typeof(ev->kcompactd[0])){ r->pid, nid };
+}
+
+/* Count @r's task's open direct attempt @a in compact_stall, once. */
+static void direct_count(struct ft_events *ev, struct ft_open_begin *a, const struct ft_trace_rec *r)
+{
+	if (a->counted)
+		return;
+	a->counted = true;
+	ev->direct_stalls++;
+	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_COMPACTION, 1);
+}
+
+/*
+ * The task of @r has left its direct attempt (a new one, direct reclaim,
+ * a kswapd wake-up, a fallback): one with no zone result at all met its
+ * first zone's watermark untraced, which the kernel counts as SUCCESS.
+ */
+static void direct_close(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	struct ft_open_begin *a;
+
+	if (!ev->exact_direct || r->pid <= 0 || !(a = slot(ev->direct, r->pid, false)))
+		return;
+	if (!a->zones && !a->counted) {
+		direct_count(ev, a, r);
+		ev->direct_silent++;
+	}
+	slot_delete(ev->direct, a);
+}
+
+static void direct_try(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	struct ft_open_begin *a;
+
+	ev->direct_attempts++;
+	direct_close(ev, r);
+	if (r->pid <= 0 || !(a = slot(ev->direct, r->pid, true)))
+		return;
+	*a = (struct ft_open_begin){ .pid = r->pid, .ts = r->ts };
+}
+
+/*
+ * A zone result of a compaction: true for a direct attempt's (counted
+ * when it @counts, i.e. is above SKIPPED), false for background compaction.
+ */
+static bool zone_result(struct ft_events *ev, const struct ft_trace_rec *r, bool counts)
+{
+	struct ft_open_begin *a;
+
+	if (!ev->exact_direct)
+		return kcompactd_node(ev, r->pid) < 0;
+	a = r->pid > 0 ? slot(ev->direct, r->pid, false) : NULL;
+	if (!a)
+		return false;
+	a->zones++;
+	if (counts)
+		direct_count(ev, a, r);
+	return true;
+}
+
+static int bg_node_of(const struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	int z = r->u.compact.zone_start != UINT64_MAX ? zone_of(ev, r->u.compact.zone_start) : -1;
+	int nid = z >= 0 ? ev->zones[z].node : kcompactd_node(ev, r->pid);
+
+	return nid >= 0 && nid < FT_EV_NODES ? nid : FT_EV_NODES;
+}
+
+static void compact_begin(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	bool direct = zone_result(ev, r, true);
+
+	begin(ev, direct ? FT_LAT_COMPACTION : FT_LAT_BG_COMPACTION, r);
+}
+
+/* A zone compaction ended (@paired: with its begin, @us after it), of its kind. */
+static void compact_done(struct ft_events *ev, const struct ft_trace_rec *r, bool direct, bool paired,
+			 uint64_t us)
 {
 	int i;
 
 	for (i = 0; i < ev->nr_compact_status; i++)
-		if (ev->compact_status_val[i] == r->u.compact_end.status)
+		if (ev->compact_status_val[i] == r->u.compact.status)
 			break;
-	ev->compact_status[i < ev->nr_compact_status ? i : FT_MAX_STATUS]++;
-	end(ev, FT_LAT_COMPACTION, r);
+	ev->compact_status[direct ? FT_CK_DIRECT : FT_CK_BACKGROUND][i < ev->nr_compact_status ? i : FT_MAX_STATUS]++;
+	if (!paired)
+		return;
+	latency(ev, direct ? FT_LAT_COMPACTION : FT_LAT_BG_COMPACTION, r, us);
+	if (!direct) {
+		int nid = bg_node_of(ev, r);
+
+		ev->bg[nid].count++;
+		ev->bg[nid].us += us;
+	}
+}
+
+static void compact_end(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	/* the kind its begin had: a direct attempt's pair is in the direct table */
+	bool direct = r->pid > 0 && slot(ev->open[FT_LAT_COMPACTION], r->pid, false);
+	const struct ft_proc *p;
+	bool paired;
+	uint64_t us = 0;
+
+	paired = take_pair(ev, direct ? FT_LAT_COMPACTION : FT_LAT_BG_COMPACTION, r, &us);
+	if (!ev->exact_direct && direct) {
+		/*
+		 * Without attempts a task is direct unless known as kcompactd; one
+		 * not named yet waits (its NAME follows the drain it appeared in)
+		 */
+		direct = kcompactd_node(ev, r->pid) < 0;
+		p = ft_procs_find(&ev->procs, r->pid);
+		if (direct && paired && (!p || !p->comm[0]) && ev->nr_pending < FT_EV_PENDING) {
+			ev->pending[ev->nr_pending++] = (typeof(ev->pending[0])){ .r = *r, .us = us };
+			return;
+		}
+	}
+	compact_done(ev, r, direct, paired, us);
+}
+
+/* Pending compactions of @pid (0: all), now that names are known. */
+static void pending_flush(struct ft_events *ev, int pid)
+{
+	int i, n = 0;
+
+	for (i = 0; i < ev->nr_pending; i++) {
+		const typeof(ev->pending[0]) *p = &ev->pending[i];
+
+		if (pid && p->r.pid != pid) {
+			ev->pending[n++] = *p;
+			continue;
+		}
+		compact_done(ev, &p->r, kcompactd_node(ev, p->r.pid) < 0, true, p->us);
+	}
+	ev->nr_pending = n;
+}
+
+void ft_events_tick(struct ft_events *ev)
+{
+	pending_flush(ev, 0);
+}
+
+static void compact_suitable(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	int st = r->u.compact.status;
+
+	/* CONTINUE counts too: begin and end follow, and their status always does */
+	zone_result(ev, r, st != ev->status_skipped && st != ev->status_not_suitable);
 }
 
 void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
@@ -176,23 +371,44 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 		ev->by_kind[r->kind]++;
 	switch (r->kind) {
 	case FT_EV_EXTFRAG:
+		direct_close(ev, r);
 		extfrag(ev, r);
 		break;
 	case FT_EV_FRAG_STALL:
 		latency(ev, FT_LAT_FRAG_STALL, r, r->u.stall.duration_us);
 		break;
+	case FT_EV_COMPACT_TRY:
+		direct_try(ev, r);
+		break;
+	case FT_EV_COMPACT_DEFERRED:
+		zone_result(ev, r, true);
+		break;
+	case FT_EV_COMPACT_SUITABLE:
+		compact_suitable(ev, r);
+		break;
 	case FT_EV_COMPACT_BEGIN:
-		begin(ev, FT_LAT_COMPACTION, r);
+		compact_begin(ev, r);
 		break;
 	case FT_EV_COMPACT_END:
 		compact_end(ev, r);
 		break;
+	case FT_EV_COMPACT_KCOMPACTD_WAKE:
+		kcompactd_wake(ev, r);
+		break;
+	case FT_EV_WAKEUP_KSWAPD:
+		direct_close(ev, r);
+		break;
 	case FT_EV_RECLAIM_BEGIN:
+		direct_close(ev, r);
 		begin(ev, FT_LAT_RECLAIM, r);
 		break;
-	case FT_EV_RECLAIM_END:
-		end(ev, FT_LAT_RECLAIM, r);
+	case FT_EV_RECLAIM_END: {
+		uint64_t us;
+
+		if (take_pair(ev, FT_LAT_RECLAIM, r, &us))
+			latency(ev, FT_LAT_RECLAIM, r, us);
 		break;
+	}
 	default:
 		break;
 	}
@@ -217,11 +433,12 @@ const char *const ft_ev_metric_names[FT_M_NR] = {
 	[FT_M_EXTFRAG] = "fallbacks (extfrag)",
 	[FT_M_FRAGMENTING] = "  fragmenting",
 	[FT_M_OWNERSHIP] = "  ownership changed",
-	[FT_M_COMPACTION] = "compactions",
+	[FT_M_COMPACTION] = "direct compactions",
 	[FT_M_RECLAIM] = "direct reclaims",
 	[FT_M_KSWAPD_WAKE] = "kswapd wakes",
 	[FT_M_KCOMPACTD_WAKE] = "kcompactd wakes",
 	[FT_M_FRAG_STALL] = "fragmentation stalls",
+	[FT_M_BG_COMPACTION] = "background compactions",
 };
 
 const enum ft_trace_event ft_ev_metric_event[FT_M_NR] = {
@@ -233,6 +450,7 @@ const enum ft_trace_event ft_ev_metric_event[FT_M_NR] = {
 	[FT_M_KSWAPD_WAKE] = FT_EV_KSWAPD_WAKE,
 	[FT_M_KCOMPACTD_WAKE] = FT_EV_COMPACT_KCOMPACTD_WAKE,
 	[FT_M_FRAG_STALL] = FT_EV_FRAG_STALL,
+	[FT_M_BG_COMPACTION] = FT_EV_COMPACT_END,
 };
 
 void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
@@ -240,7 +458,9 @@ void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
 	out[FT_M_EXTFRAG] = ev->extfrag.total;
 	out[FT_M_FRAGMENTING] = ev->extfrag.fragmenting;
 	out[FT_M_OWNERSHIP] = ev->extfrag.change_ownership;
-	out[FT_M_COMPACTION] = ev->by_kind[FT_EV_COMPACT_END];
+	/* exact: attempts counted; otherwise the direct begin/end pairs */
+	out[FT_M_COMPACTION] = ev->exact_direct ? ev->direct_stalls : ev->lat[FT_LAT_COMPACTION].count;
+	out[FT_M_BG_COMPACTION] = ev->lat[FT_LAT_BG_COMPACTION].count;
 	out[FT_M_RECLAIM] = ev->by_kind[FT_EV_RECLAIM_END];
 	out[FT_M_KSWAPD_WAKE] = ev->by_kind[FT_EV_KSWAPD_WAKE];
 	out[FT_M_KCOMPACTD_WAKE] = ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE];
@@ -252,6 +472,7 @@ void ft_events_name(struct ft_events *ev, int pid, const char *comm, uint64_t t_
 	uint64_t have = ev->recent_head < FT_EV_RECENT ? ev->recent_head : FT_EV_RECENT, i;
 
 	ft_procs_name(&ev->procs, pid, comm, t_ns);
+	pending_flush(ev, pid);
 	/* the newest first: stop at one already named (older ones were named before it) */
 	for (i = 0; i < have; i++) {
 		struct ft_recent_fallback *rf = &ev->recent[(ev->recent_head - 1 - i) % FT_EV_RECENT];

@@ -5,6 +5,25 @@
  * latency histograms from begin/end pairs and the stall event; compaction
  * outcomes; kcompactd and kswapd wakes; a ring of recent fallbacks.
  * Pure: records in, counters out.
+ *
+ * Compaction is split as the kernel counts it.  Direct compaction is what
+ * an allocating task stalls in: mm_compaction_try_to_compact_pages opens
+ * an attempt of that task, and the kernel counts it in compact_stall when
+ * the largest of its zones' results is above COMPACT_SKIPPED
+ * (__alloc_pages_direct_compact).  A zone's result shows as
+ * mm_compaction_deferred (DEFERRED), mm_compaction_suitable (its ret:
+ * SKIPPED and NOT_SUITABLE_ZONE do not count, SUCCESS does; CONTINUE is
+ * followed by begin and end, whose status always counts), so the attempt
+ * counts at its first zone result that does.  Newer kernels (6.18 here,
+ * not 6.1) return SUCCESS untraced when the zone's watermark is already met: an attempt
+ * that closes (the task's next attempt, direct reclaim, kswapd wake-up or
+ * fallback) with no zone result at all was that, and counts.  Every other
+ * compaction (kcompactd, proactive, a write to compact_memory) is
+ * background, per node.  A recording made before fragtop traced
+ * try_to_compact_pages has no attempts: there, compactions by a task
+ * known as kcompactd (it emitted mm_compaction_kcompactd_wake, or its name
+ * says so) are background and each other begin/end pair is one direct
+ * stall.
  */
 #ifndef FT_MODEL_EVENTS_H
 #define FT_MODEL_EVENTS_H
@@ -23,11 +42,14 @@
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
 #define FT_EV_FB_RING	4096	/* newest fallback PFNs, for the map's rescans */
+#define FT_EV_NODES	64	/* background compaction by node; more: "unknown" */
+#define FT_EV_PENDING	64	/* compactions of tasks not named yet (recordings without attempts) */
 
 enum ft_lat_source {
 	FT_LAT_COMPACTION,	/* mm_compaction_begin -> end, per task */
 	FT_LAT_RECLAIM,		/* mm_vmscan_direct_reclaim_begin -> end */
 	FT_LAT_FRAG_STALL,	/* mm_fragmentation_stall duration */
+	FT_LAT_BG_COMPACTION,	/* begin -> end of kcompactd, proactive, compact_memory */
 	FT_LAT_NR
 };
 
@@ -61,6 +83,16 @@ struct ft_recent_fallback {
 struct ft_open_begin {
 	int pid;			/* 0: free slot */
 	uint64_t ts;
+	uint32_t zones;			/* direct attempts: zone results seen */
+	bool counted;			/* direct attempts: counted in compact_stall */
+};
+
+enum ft_compact_kind { FT_CK_DIRECT, FT_CK_BACKGROUND, FT_CK_NR };
+extern const char *const ft_compact_kind_names[FT_CK_NR];
+
+struct ft_bg_node {			/* background compaction of one node */
+	uint64_t count, us;		/* begin/end pairs and their time */
+	uint64_t wakes;			/* mm_compaction_kcompactd_wake */
 };
 
 struct ft_events {
@@ -87,9 +119,29 @@ struct ft_events {
 	struct ft_hist lat[FT_LAT_NR];
 	uint64_t unpaired[FT_LAT_NR];			/* end without begin, or table full */
 	struct ft_open_begin open[FT_LAT_NR][FT_EV_OPEN];
-	uint64_t compact_status[FT_MAX_STATUS + 1];	/* by index in the decoder's list; last: unknown */
+	/* compaction outcomes by kind and by index in the decoder's list; last: unknown */
+	uint64_t compact_status[FT_CK_NR][FT_MAX_STATUS + 1];
 	int compact_status_val[FT_MAX_STATUS];
 	int nr_compact_status;
+	/* the status values that are COMPACT_SKIPPED and COMPACT_NOT_SUITABLE_ZONE (-1000: none) */
+	int status_skipped, status_not_suitable;
+
+	/* direct compaction attempts, per task (see the top of this file) */
+	bool exact_direct;		/* try_to_compact_pages is traced */
+	struct ft_open_begin direct[FT_EV_OPEN];
+	uint64_t direct_attempts;	/* try_to_compact_pages */
+	uint64_t direct_stalls;		/* attempts the kernel counts in compact_stall */
+	uint64_t direct_silent;		/* of them, closed with no zone result (SUCCESS untraced) */
+	/* kcompactd threads (the pid that emitted kcompactd_wake) and their nodes */
+	int nr_kcompactd;
+	struct { int pid, nid; } kcompactd[FT_EV_NODES];
+	struct ft_bg_node bg[FT_EV_NODES + 1];		/* by node; last: not known */
+	/* recordings without attempts: ends of unnamed tasks, kind decided by their NAME or the tick */
+	int nr_pending;
+	struct {
+		struct ft_trace_rec r;
+		uint64_t us;
+	} pending[FT_EV_PENDING];
 
 	uint64_t recent_head;				/* total ever added */
 	struct ft_recent_fallback recent[FT_EV_RECENT];
@@ -103,10 +155,15 @@ struct ft_events {
 void ft_events_init(struct ft_events *ev, int pageblock_order);
 /* Replace the zone table (zoneinfo changed).  Counts stay. */
 void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, int n);
-/* Copy the compaction status values to count from the decoder. */
+/*
+ * Copy the compaction status values to count from the decoder, and
+ * whether it traces try_to_compact_pages (direct attempts are exact).
+ */
 void ft_events_set_status(struct ft_events *ev, const struct ft_tracedec *d);
 
 void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r);
+/* A tick closes: compactions waiting for their task's name are counted now. */
+void ft_events_tick(struct ft_events *ev);
 /* ft_trace_rec_fn adaptor: ctx is a struct ft_events. */
 void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx);
 
@@ -115,11 +172,12 @@ enum ft_ev_metric {
 	FT_M_EXTFRAG,
 	FT_M_FRAGMENTING,
 	FT_M_OWNERSHIP,
-	FT_M_COMPACTION,	/* mm_compaction_end */
+	FT_M_COMPACTION,	/* direct compaction stalls (compact_stall) */
 	FT_M_RECLAIM,		/* mm_vmscan_direct_reclaim_end */
 	FT_M_KSWAPD_WAKE,
 	FT_M_KCOMPACTD_WAKE,
 	FT_M_FRAG_STALL,
+	FT_M_BG_COMPACTION,	/* background compactions ended */
 	FT_M_NR
 };
 

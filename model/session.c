@@ -639,6 +639,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->boost_fresh = false;
 	map_layout(s);
 	if (s->tracing) {
+		ft_events_tick(&s->events);
 		sync_events(s);
 		update_event_rates(s, in->t_ns);
 		push_lat_tick(s, in->t_ns);

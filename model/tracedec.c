@@ -18,6 +18,7 @@ const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
 	[FT_EV_COMPACT_DEFERRED]	= { "compaction", "mm_compaction_deferred" },
 	[FT_EV_COMPACT_KCOMPACTD_WAKE]	= { "compaction", "mm_compaction_kcompactd_wake" },
 	[FT_EV_COMPACT_MIGRATEPAGES]	= { "compaction", "mm_compaction_migratepages" },
+	[FT_EV_COMPACT_TRY]		= { "compaction", "mm_compaction_try_to_compact_pages" },
 	[FT_EV_RECLAIM_BEGIN]		= { "vmscan", "mm_vmscan_direct_reclaim_begin" },
 	[FT_EV_RECLAIM_END]		= { "vmscan", "mm_vmscan_direct_reclaim_end" },
 	[FT_EV_WAKEUP_KSWAPD]		= { "vmscan", "mm_vmscan_wakeup_kswapd" },
@@ -93,10 +94,14 @@ static int get_field(struct tep_event *ev, const char *name, struct ft_field *f)
 /* What libtraceevent gets instead of an event's own print format. */
 #define BLANK_PRINT_FMT	"print fmt: \"\"\n"
 
-/* {1, "skipped"}, {2, "deferred"}, ... after "__print_symbolic(REC->status," */
-static void parse_status_names(struct ft_tracedec *d, const char *fmt)
+/* {1, "skipped"}, {2, "deferred"}, ... after "__print_symbolic(REC->@field," */
+static void parse_status_names(struct ft_tracedec *d, const char *fmt, const char *field)
 {
-	const char *p = strstr(fmt, "__print_symbolic(REC->status,");
+	char key[48];
+	const char *p;
+
+	snprintf(key, sizeof(key), "__print_symbolic(REC->%s,", field);
+	p = strstr(fmt, key);
 
 	d->nr_status = 0;
 	while (p && d->nr_status < FT_MAX_STATUS) {
@@ -184,15 +189,34 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 		err = err ?: get_field(ev, "nid", &d->f_nid);
 		err = err ?: get_field(ev, "duration", &d->f_duration);
 		break;
+	/* optional fields: without them the zone's node is not known */
+	case FT_EV_COMPACT_BEGIN:
+		d->f_zone_start = (struct ft_field){ 0 };
+		get_field(ev, "zone_start", &d->f_zone_start);
+		break;
 	case FT_EV_COMPACT_END:
 		err = err ?: get_field(ev, "status", &d->f_status);
+		d->f_zone_start = (struct ft_field){ 0 };
+		get_field(ev, "zone_start", &d->f_zone_start);
 		if (!err)
-			parse_status_names(d, copy);
+			parse_status_names(d, copy, "status");
+		break;
+	case FT_EV_COMPACT_SUITABLE:
+		err = err ?: get_field(ev, "ret", &d->f_ret);
+		d->f_cnid = (struct ft_field){ 0 };
+		get_field(ev, "nid", &d->f_cnid);
+		/* the same table as the end's; the end's format wins when both are given */
+		if (!err && !d->nr_status)
+			parse_status_names(d, copy, "ret");
+		break;
+	case FT_EV_COMPACT_DEFERRED:
+		d->f_cnid = (struct ft_field){ 0 };
+		get_field(ev, "nid", &d->f_cnid);
 		break;
 	case FT_EV_KSWAPD_WAKE:
 	case FT_EV_COMPACT_KCOMPACTD_WAKE:
-		err = err ?: get_field(ev, "nid", &d->f_wake_nid);
-		err = err ?: get_field(ev, "order", &d->f_order);
+		err = err ?: get_field(ev, "nid", &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
+		err = err ?: get_field(ev, "order", &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		break;
 	default:
 		break;
@@ -237,6 +261,16 @@ static int64_t field(const unsigned char *data, unsigned int size, const struct 
 		return (int64_t)v;
 	}
 	}
+}
+
+/* An optional field: @dflt when the format lacks it or the record is too short for it. */
+static int64_t opt_field(const unsigned char *data, unsigned int size, const struct ft_field *f,
+			 int64_t dflt)
+{
+	bool ok = true;
+	int64_t v = f->present ? field(data, size, f, &ok) : dflt;
+
+	return ok ? v : dflt;
 }
 
 int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
@@ -304,12 +338,22 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 			r.u.stall.duration_us = (uint64_t)field(rec, size, &d->f_duration, &ok);
 			break;
 		case FT_EV_COMPACT_END:
-			r.u.compact_end.status = (int)field(rec, size, &d->f_status, &ok);
+			r.u.compact.status = (int)field(rec, size, &d->f_status, &ok);
+			/* fall through */
+		case FT_EV_COMPACT_BEGIN:
+			r.u.compact.zone_start = (uint64_t)opt_field(rec, (unsigned int)size, &d->f_zone_start,
+								     (int64_t)UINT64_MAX);
+			break;
+		case FT_EV_COMPACT_SUITABLE:
+			r.u.compact.status = (int)field(rec, size, &d->f_ret, &ok);
+			/* fall through */
+		case FT_EV_COMPACT_DEFERRED:
+			r.u.compact.nid = (int)opt_field(rec, (unsigned int)size, &d->f_cnid, -1);
 			break;
 		case FT_EV_KSWAPD_WAKE:
 		case FT_EV_COMPACT_KCOMPACTD_WAKE:
-			r.u.wake.nid = (int)field(rec, size, &d->f_wake_nid, &ok);
-			r.u.wake.order = (int)field(rec, size, &d->f_order, &ok);
+			r.u.wake.nid = (int)field(rec, size, &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE], &ok);
+			r.u.wake.order = (int)field(rec, size, &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE], &ok);
 			break;
 		default:
 			break;

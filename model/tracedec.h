@@ -24,6 +24,7 @@ enum ft_trace_event {
 	FT_EV_COMPACT_DEFERRED,
 	FT_EV_COMPACT_KCOMPACTD_WAKE,
 	FT_EV_COMPACT_MIGRATEPAGES,
+	FT_EV_COMPACT_TRY,		/* try_to_compact_pages: direct compaction only */
 	FT_EV_RECLAIM_BEGIN,
 	FT_EV_RECLAIM_END,
 	FT_EV_WAKEUP_KSWAPD,
@@ -52,9 +53,11 @@ struct ft_trace_rec {
 			int alloc_mt, fallback_mt;
 			int change_ownership;
 		} extfrag;
-		struct {
-			int status;
-		} compact_end;
+		struct {		/* begin, end, suitable, deferred */
+			int status;	/* end: status; suitable: ret (a status value) */
+			int nid;	/* suitable, deferred */
+			uint64_t zone_start;	/* begin, end: the zone's first PFN */
+		} compact;
 		struct {
 			int nid;
 			uint64_t duration_us;
@@ -83,8 +86,14 @@ struct ft_tracedec {
 	int id[FT_EV_NR];		/* event id, -1 if no format was given */
 	struct ft_field f_pfn, f_alloc_order, f_fallback_order, f_alloc_mt,
 			f_fallback_mt, f_change_ownership, f_status, f_nid,
-			f_duration, f_order, f_wake_nid;
-	/* mm_compaction_end status values and names, from its print fmt */
+			f_duration, f_zone_start, f_ret, f_cnid;
+	/* kswapd_wake [0] and kcompactd_wake [1] lay nid and order out differently */
+	struct ft_field f_wake_nid[2], f_order[2];
+	/*
+	 * Compaction status values and names, from the print fmt of
+	 * mm_compaction_end (REC->status) or of mm_compaction_suitable
+	 * (REC->ret): both print the kernel's COMPACTION_STATUS table
+	 */
 	int nr_status;
 	int status_val[FT_MAX_STATUS];
 	char status_name[FT_MAX_STATUS][24];

@@ -37,7 +37,8 @@ struct kfmt {
 	char *text[FT_EV_NR];
 };
 
-static void load(const char *kernel, struct ft_tracedec *d, struct kfmt *k)
+/* @kernel's formats, but not those of the events in the bit mask @skip */
+static void load_but(const char *kernel, struct ft_tracedec *d, struct kfmt *k, unsigned int skip)
 {
 	char rel[256], *hp;
 	size_t len;
@@ -52,10 +53,15 @@ static void load(const char *kernel, struct ft_tracedec *d, struct kfmt *k)
 		snprintf(rel, sizeof(rel), EVDIR "%s/%s/format", ft_trace_events[i].system,
 			 ft_trace_events[i].event);
 		k->text[i] = fixture_read(kernel, rel, &len);
-		if (k->text[i])
+		if (k->text[i] && !(skip & (1u << i)))
 			assert_int_equal(ft_tracedec_format(d, ft_trace_events[i].system,
 							    k->text[i], len), 0);
 	}
+}
+
+static void load(const char *kernel, struct ft_tracedec *d, struct kfmt *k)
+{
+	load_but(kernel, d, k, 0);
 }
 
 static void unload(struct ft_tracedec *d, struct kfmt *k)
@@ -155,8 +161,9 @@ static void scenario(const char *kernel, uint64_t dma32_pfn, uint64_t other_pfn,
 	extfrag(&tb, ef, 10, 4242, other_pfn, 9, 9, 1, 2, 0);
 	/* a fragmenting one from another task, unmovable from movable */
 	extfrag(&tb, ef, 10, 777, dma32_pfn + 1, 0, 2, 0, 1, 0);
-	/* direct compaction by 4242: 5 us, success */
-	add(&tb, k.text[FT_EV_COMPACT_BEGIN], 1000, 4242, NULL, NULL, 0);
+	/* direct compaction by 4242 (try_to_compact_pages opens it): 5 us, success */
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 500, 4242, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_COMPACT_BEGIN], 500, 4242, NULL, NULL, 0);
 	{
 		static const char *const st[] = { "status" };
 		int64_t v[] = { 8 };
@@ -183,10 +190,13 @@ static void scenario(const char *kernel, uint64_t dma32_pfn, uint64_t other_pfn,
 	tb_finish(&tb, 0);
 
 	n = ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 1, ft_events_add_cb, &ev);
-	assert_int_equal(n, 9);
+	assert_int_equal(n, 10);
 	assert_int_equal(d.bad, 0);
 	assert_int_equal(d.missed, 0);
-	assert_int_equal(ev.records, 9);
+	assert_int_equal(ev.records, 10);
+	assert_true(ev.exact_direct);
+	assert_int_equal(ev.direct_attempts, 1);
+	assert_int_equal(ev.direct_stalls, 1);
 	assert_int_equal(ev.extfrag.total, 3);
 	assert_int_equal(ev.extfrag.fragmenting, 2);
 	assert_int_equal(ev.extfrag.change_ownership, 1);
@@ -227,7 +237,7 @@ static void scenario(const char *kernel, uint64_t dma32_pfn, uint64_t other_pfn,
 
 		for (i = 0; i < ev.nr_compact_status; i++)
 			if (ev.compact_status_val[i] == 8)
-				found = (int)ev.compact_status[i];
+				found = (int)ev.compact_status[FT_CK_DIRECT][i];
 		assert_int_equal(found, 1);
 	}
 	assert_int_equal(ev.by_kind[FT_EV_KSWAPD_WAKE], 1);
@@ -297,6 +307,137 @@ static void test_stall_and_missed(void **state)
 	unload(&d, &k);
 }
 
+static int status_of(const struct ft_tracedec *d, const char *name)
+{
+	int i;
+
+	for (i = 0; i < d->nr_status; i++)
+		if (!strcmp(d->status_name[i], name))
+			return d->status_val[i];
+	fail_msg("no status %s", name);
+	return -1;
+}
+
+static void suitable(struct tracebuf *tb, const struct kfmt *k, int pid, int nid, int ret)
+{
+	static const char *const f[] = { "nid", "ret" };
+	int64_t v[] = { nid, ret };
+
+	add(tb, k->text[FT_EV_COMPACT_SUITABLE], 10, pid, f, v, 2);
+}
+
+static void compaction(struct tracebuf *tb, const struct kfmt *k, int pid, uint64_t zone_start, int status,
+		       uint32_t us)
+{
+	static const char *const b[] = { "zone_start" }, *const e[] = { "zone_start", "status" };
+	int64_t vb[] = { (int64_t)zone_start }, ve[] = { (int64_t)zone_start, status };
+
+	add(tb, k->text[FT_EV_COMPACT_BEGIN], 10, pid, b, vb, 1);
+	add(tb, k->text[FT_EV_COMPACT_END], us * 1000, pid, e, ve, 2);
+}
+
+/*
+ * The kernel's rule for compact_stall, rebuilt from the trace (model/events.h):
+ * an attempt counts once when a zone's result is above SKIPPED, or when it
+ * ends with no zone result (SUCCESS untraced); kcompactd is background.
+ */
+static void test_direct_attempts(void **state)
+{
+	static const char *const w[] = { "nid", "order" };
+	int64_t wake[] = { 0, 9 };
+	struct ft_tracedec d;
+	struct ft_events ev;
+	struct kfmt k = { 0 };
+	struct tracebuf tb;
+	int skipped, not_suitable, cont, complete;
+	const uint64_t dma32 = 4096;	/* 6.18-idle: node 0 DMA32 starts there */
+
+	(void)state;
+	load("6.18-idle", &d, &k);
+	ft_events_init(&ev, 9);
+	zones_from("6.18-idle", &ev);
+	ft_events_set_status(&ev, &d);
+	assert_true(ev.exact_direct);
+	skipped = status_of(&d, "skipped");
+	not_suitable = status_of(&d, "not_suitable_zone");
+	cont = status_of(&d, "continue");
+	complete = status_of(&d, "complete");
+	tb_init(&tb, 1000);
+	/* 100: a deferred zone counts (DEFERRED > SKIPPED), and only once */
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 100, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_COMPACT_DEFERRED], 10, 100, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_COMPACT_DEFERRED], 10, 100, NULL, NULL, 0);
+	/* 200: skipped and not suitable everywhere: no stall; then a second attempt that compacts */
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 200, NULL, NULL, 0);
+	suitable(&tb, &k, 200, 0, skipped);
+	suitable(&tb, &k, 200, 0, not_suitable);
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 200, NULL, NULL, 0);
+	suitable(&tb, &k, 200, 0, cont);
+	compaction(&tb, &k, 200, dma32, complete, 7);
+	/* 300: an attempt with no zone result, left for direct reclaim: SUCCESS untraced */
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 300, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_RECLAIM_BEGIN], 10, 300, NULL, NULL, 0);
+	/* 400: kcompactd, background, on node 0 */
+	add(&tb, k.text[FT_EV_COMPACT_KCOMPACTD_WAKE], 10, 400, w, wake, 2);
+	suitable(&tb, &k, 400, 0, cont);
+	compaction(&tb, &k, 400, dma32, complete, 11);
+	/* 500: compact_memory written, no attempt: background too */
+	compaction(&tb, &k, 500, dma32, complete, 13);
+	tb_finish(&tb, 0);
+	assert_true(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, ft_events_add_cb, &ev) > 0);
+	assert_int_equal(d.bad, 0);
+	assert_int_equal(ev.direct_attempts, 4);
+	assert_int_equal(ev.direct_stalls, 3);
+	assert_int_equal(ev.direct_silent, 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 100)->c[FT_PC_COMPACTION], 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION], 1);
+	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION_US], 7);
+	assert_int_equal(ft_procs_find(&ev.procs, 300)->c[FT_PC_COMPACTION], 1);
+	assert_null(ft_procs_find(&ev.procs, 400));	/* kcompactd paid no stall */
+	assert_int_equal(ev.lat[FT_LAT_COMPACTION].count, 1);
+	assert_int_equal(ev.lat[FT_LAT_BG_COMPACTION].count, 2);
+	assert_int_equal(ev.bg[0].count, 2);
+	assert_int_equal(ev.bg[0].us, 24);
+	assert_int_equal(ev.bg[0].wakes, 1);
+	{
+		uint64_t m[FT_M_NR];
+
+		ft_events_metrics(&ev, m);
+		assert_int_equal(m[FT_M_COMPACTION], 3);
+		assert_int_equal(m[FT_M_BG_COMPACTION], 2);
+	}
+	unload(&d, &k);
+
+	/*
+	 * A recording without try_to_compact_pages: kcompactd by its wake or
+	 * its name (one named only after its compaction waits for the name),
+	 * every other pair one direct stall.
+	 */
+	load_but("6.18-idle", &d, &k, 1u << FT_EV_COMPACT_TRY);
+	ft_events_init(&ev, 9);
+	zones_from("6.18-idle", &ev);
+	ft_events_set_status(&ev, &d);
+	assert_false(ev.exact_direct);
+	tb_init(&tb, 1000);
+	compaction(&tb, &k, 600, dma32, complete, 5);		/* kcompactd1, named below */
+	compaction(&tb, &k, 700, dma32, complete, 3);		/* a task, named below */
+	add(&tb, k.text[FT_EV_COMPACT_KCOMPACTD_WAKE], 10, 800, w, wake, 2);
+	compaction(&tb, &k, 800, dma32, complete, 2);		/* kcompactd0 by its wake */
+	tb_finish(&tb, 0);
+	assert_true(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, ft_events_add_cb, &ev) > 0);
+	assert_int_equal(ev.nr_pending, 2);
+	ft_events_name(&ev, 600, "kcompactd1", 1);
+	ft_events_name(&ev, 700, "fio", 1);
+	ft_events_tick(&ev);
+	assert_int_equal(ev.nr_pending, 0);
+	assert_int_equal(ev.lat[FT_LAT_COMPACTION].count, 1);
+	assert_int_equal(ev.lat[FT_LAT_BG_COMPACTION].count, 2);
+	assert_int_equal(ft_procs_find(&ev.procs, 700)->c[FT_PC_COMPACTION], 1);
+	assert_true(!ft_procs_find(&ev.procs, 600) || !ft_procs_find(&ev.procs, 600)->c[FT_PC_COMPACTION]);
+	assert_int_equal(ev.bg[0].count, 2);
+	unload(&d, &k);
+}
+
 static void test_malformed(void **state)
 {
 	struct ft_tracedec d;
@@ -331,6 +472,7 @@ int main(void)
 		cmocka_unit_test(test_618),
 		cmocka_unit_test(test_61_two_nodes),
 		cmocka_unit_test(test_stall_and_missed),
+		cmocka_unit_test(test_direct_attempts),
 		cmocka_unit_test(test_malformed),
 	};
 	return cmocka_run_group_tests_name("tracedec", tests, NULL, NULL);

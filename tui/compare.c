@@ -30,7 +30,7 @@
 enum row {
 	R_DURATION,
 	R_FRAG, R_FRAG_S, R_EXTFRAG, R_EXTFRAG_S, R_OWNERSHIP,
-	R_THP_OK, R_COMPACT, R_COMPACT_OK, R_RECLAIMS, R_KSWAPD, R_KCOMPACTD, R_FRAG_STALLS,
+	R_THP_OK, R_COMPACT, R_COMPACT_OK, R_DIRECT_COMPACT, R_BG_COMPACT, R_RECLAIMS, R_KSWAPD, R_KCOMPACTD, R_FRAG_STALLS,
 	R_BOOST_PEAK, R_BOOSTED, R_BOOST_EPISODES,
 	R_LAT0,			/* then p50, p99, max for each latency source */
 	R_NR = R_LAT0 + 3 * FT_LAT_NR
@@ -48,6 +48,8 @@ static const struct {
 	[R_THP_OK] = { "THP fault success %", "thp_fault_success_pct", "%" },
 	[R_COMPACT] = { "compaction stalls", "compact_stall", "" },
 	[R_COMPACT_OK] = { "compaction success %", "compact_success_pct", "%" },
+	[R_DIRECT_COMPACT] = { "direct compactions", "direct_compaction_stalls", "" },
+	[R_BG_COMPACT] = { "bg compactions", "background_compactions", "" },
 	[R_RECLAIMS] = { "direct reclaims", "direct_reclaims", "" },
 	[R_KSWAPD] = { "kswapd wakes", "kswapd_wakes", "" },
 	[R_KCOMPACTD] = { "kcompactd wakes", "kcompactd_wakes", "" },
@@ -59,6 +61,7 @@ static const struct {
 
 static const char *const lat_short[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = "compaction", [FT_LAT_RECLAIM] = "reclaim", [FT_LAT_FRAG_STALL] = "frag stall",
+	[FT_LAT_BG_COMPACTION] = "bg compact",
 };
 static const char *const pct_name[3] = { "p50", "p99", "max" };
 
@@ -100,6 +103,8 @@ static void measure(const struct ft_report *r, double *v)
 		v[R_KSWAPD] = (double)(y[FT_RC_KSWAPD_WAKES] - x[FT_RC_KSWAPD_WAKES]);
 		v[R_KCOMPACTD] = (double)(y[FT_RC_KCOMPACTD_WAKES] - x[FT_RC_KCOMPACTD_WAKES]);
 		v[R_RECLAIMS] = (double)(y[FT_RC_RECLAIMS] - x[FT_RC_RECLAIMS]);
+		v[R_DIRECT_COMPACT] = (double)(y[FT_RC_DIRECT_COMPACT] - x[FT_RC_DIRECT_COMPACT]);
+		v[R_BG_COMPACT] = (double)(y[FT_RC_BG_COMPACT] - x[FT_RC_BG_COMPACT]);
 	}
 	v[R_THP_OK] = pct_of(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 			     y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
@@ -144,7 +149,7 @@ static void row_name(int r, char *buf, size_t sz)
 
 static void row_key(int r, char *buf, size_t sz)
 {
-	static const char *const keys[FT_LAT_NR] = { "compaction", "direct_reclaim", "fragmentation_stall" };
+	static const char *const *const keys = ft_lat_names;
 	static const char *const p[3] = { "p50_us", "p99_us", "max_us" };
 
 	if (r < R_LAT0)

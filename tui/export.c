@@ -25,7 +25,8 @@ static const struct {
 } cols[] = {
 	{ "extfrag", FT_M_EXTFRAG, NULL },
 	{ "extfrag_fragmenting", FT_M_FRAGMENTING, NULL },
-	{ "compactions", FT_M_COMPACTION, NULL },
+	{ "compactions", FT_M_COMPACTION, NULL },	/* direct: stalls (model/events.h) */
+	{ "background_compactions", FT_M_BG_COMPACTION, NULL },
 	{ "direct_reclaims", FT_M_RECLAIM, NULL },
 	{ "kswapd_wakes", FT_M_KSWAPD_WAKE, NULL },
 	{ "fragmentation_stalls", FT_M_FRAG_STALL, NULL },

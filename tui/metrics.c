@@ -36,12 +36,21 @@ static const struct {
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
 	[FT_MF_EXTFRAG] = { "fragtop_extfrag_events", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) by zone and migratetypes." },
-	[FT_MF_COMPACTION] = { "fragtop_compaction_outcomes", "counter", "Direct compactions by outcome." },
+	[FT_MF_COMPACTION] = { "fragtop_compaction_outcomes", "counter",
+		"Zone compactions by kind (direct: an allocating task's; background: kcompactd, proactive, "
+		"compact_memory) and outcome." },
 	[FT_MF_FRAG_STALLS] = { "fragtop_fragmentation_stalls", "counter",
 		"Fragmentation stalls (mm_fragmentation_stall, patched kernels)." },
 	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter", "Trace events the ring buffer dropped." },
 	[FT_MF_STALL_SECONDS] = { "fragtop_stall_duration_seconds", "histogram",
 		"Allocation stalls by source." },
+	[FT_MF_COMPACT_STALLS] = { "fragtop_compaction_stalls", "counter",
+		"Direct compaction stalls, counted as the kernel's compact_stall is." },
+	[FT_MF_BG_COMPACTIONS] = { "fragtop_background_compactions", "counter",
+		"Background zone compactions (kcompactd, proactive, compact_memory) by node." },
+	[FT_MF_BG_COMPACT_SECONDS] = { "fragtop_background_compaction_seconds", "counter",
+		"Time in background zone compactions by node." },
+	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
 	[FT_MF_SRV_CONNS] = { "fragtop_exporter_connections", "gauge",
 		"Connections the exporter holds open, this scrape's included." },
 	[FT_MF_SRV_REFUSED] = { "fragtop_exporter_refused_connections", "counter",
@@ -244,6 +253,36 @@ static void zone_gauges(struct out *o, const struct ft_session *s)
 	}
 }
 
+/* Background compaction by node: the nodes that had any, "unknown" last. */
+static void background(struct out *o, const struct ft_events *ev)
+{
+	static const enum ft_mfamily mf[] = { FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
+					      FT_MF_KCOMPACTD_WAKES };
+	char node[16];
+	size_t f;
+	int n;
+
+	for (f = 0; f < sizeof(mf) / sizeof(mf[0]); f++) {
+		if (!want(o, mf[f]))
+			continue;
+		head(o, mf[f]);
+		for (n = 0; n <= FT_EV_NODES; n++) {
+			const struct ft_bg_node *b = &ev->bg[n];
+			const char *l[] = { "node", node, NULL };
+
+			if (!b->count && !b->wakes && n)
+				continue;	/* node 0 always, so the family has a sample */
+			if (n == FT_EV_NODES)
+				snprintf(node, sizeof(node), "unknown");
+			else
+				snprintf(node, sizeof(node), "%d", n);
+			sample(o, fam[mf[f]].name, "_total", l,
+			       mf[f] == FT_MF_BG_COMPACTIONS ? (double)b->count :
+			       mf[f] == FT_MF_BG_COMPACT_SECONDS ? (double)b->us / 1e6 : (double)b->wakes);
+		}
+	}
+}
+
 static void events(struct out *o, const struct ft_session *s)
 {
 	const struct ft_events *ev = &s->events;
@@ -273,13 +312,26 @@ static void events(struct out *o, const struct ft_session *s)
 		}
 	}
 	if (want(o, FT_MF_COMPACTION) && ft_session_has_event(s, FT_EV_COMPACT_END)) {
-		head(o, FT_MF_COMPACTION);
-		for (i = 0; i < ev->nr_compact_status; i++) {
-			const char *l[] = { "status", s->dec.status_name[i], NULL };
+		int k;
 
-			sample(o, fam[FT_MF_COMPACTION].name, "_total", l, (double)ev->compact_status[i]);
-		}
+		head(o, FT_MF_COMPACTION);
+		for (k = 0; k < FT_CK_NR; k++)
+			for (i = 0; i < ev->nr_compact_status; i++) {
+				const char *l[] = { "kind", ft_compact_kind_names[k], "status", s->dec.status_name[i],
+						    NULL };
+
+				sample(o, fam[FT_MF_COMPACTION].name, "_total", l, (double)ev->compact_status[k][i]);
+			}
 	}
+	if (want(o, FT_MF_COMPACT_STALLS) && ft_session_has_event(s, FT_EV_COMPACT_END)) {
+		uint64_t m[FT_M_NR];
+
+		ft_events_metrics(ev, m);
+		head(o, FT_MF_COMPACT_STALLS);
+		sample(o, fam[FT_MF_COMPACT_STALLS].name, "_total", NULL, (double)m[FT_M_COMPACTION]);
+	}
+	if (ft_session_has_event(s, FT_EV_COMPACT_END))
+		background(o, ev);
 	if (want(o, FT_MF_FRAG_STALLS) && ft_session_has_event(s, FT_EV_FRAG_STALL)) {
 		head(o, FT_MF_FRAG_STALLS);
 		sample(o, fam[FT_MF_FRAG_STALLS].name, "_total", NULL, (double)ev->by_kind[FT_EV_FRAG_STALL]);
@@ -297,7 +349,8 @@ static void events(struct out *o, const struct ft_session *s)
 			char le[32];
 			int k;
 
-			if (!ft_session_has_event(s, ft_lat_event[i]))
+			/* background compaction stalls no task: its time is a counter of its own */
+			if (i == FT_LAT_BG_COMPACTION || !ft_session_has_event(s, ft_lat_event[i]))
 				continue;
 			/* buckets at powers of two microseconds, 1 us to 4 s; the log-linear ones sum into them */
 			for (k = 0; k <= 22; k++) {

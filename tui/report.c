@@ -137,19 +137,25 @@ static const struct ft_session_audit *next_change(const struct ft_report *rep, i
 	return o;
 }
 
+/* the text's row names (the JSON's keys are ft_lat_names[]) */
+static const char *const lat_label[FT_LAT_NR] = {
+	[FT_LAT_COMPACTION] = "compaction", [FT_LAT_RECLAIM] = "direct_reclaim",
+	[FT_LAT_FRAG_STALL] = "fragmentation_stall", [FT_LAT_BG_COMPACTION] = "bg compaction",
+};
+
 static void print_lat_line(const struct ft_report *rep, int src, bool present)
 {
 	struct ft_rep_lat l;
 
 	if (!present) {
-		printf("  %-19s absent on the recorded kernel\n", ft_lat_names[src]);
+		printf("  %-19s absent on the recorded kernel\n", lat_label[src]);
 		return;
 	}
 	if (ft_report_latency(rep, src, &rep->first, &rep->last, &l)) {
-		printf("  %-19s out of memory\n", ft_lat_names[src]);
+		printf("  %-19s out of memory\n", lat_label[src]);
 		return;
 	}
-	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", ft_lat_names[src],
+	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
 	       (unsigned long long)l.count, l.count ? l.mean_us : 0.0,
 	       (unsigned long long)l.p50_us, (unsigned long long)l.p90_us,
 	       (unsigned long long)l.p99_us, (unsigned long long)l.p999_us,
@@ -188,6 +194,36 @@ static void print_hist_rows(const char *name, const struct ft_hist *h)
 		       (unsigned long long)hi, (unsigned long long)row[r], w,
 		       "########################################");
 	}
+}
+
+/* Direct stalls as traced (beside compact_stall above), background by node. */
+static void print_compaction_split(const struct ft_report *rep, const struct ft_rep_point *a,
+				   const struct ft_rep_point *b)
+{
+	int n, col = 0;
+
+	printf("  direct (traced)  stalls %lld   %s\n",
+	       (long long)(b->c[FT_RC_DIRECT_COMPACT] - a->c[FT_RC_DIRECT_COMPACT]),
+	       rep->rp.session.events.exact_direct ? "counted as compact_stall is" :
+	       "(begin/end pairs, untraced attempts)");
+	printf("  background       compactions %lld",
+	       (long long)(b->c[FT_RC_BG_COMPACT] - a->c[FT_RC_BG_COMPACT]));
+	for (n = 0; n <= FT_EV_NODES; n++) {
+		uint64_t cnt = b->bg[n].count - a->bg[n].count, us = b->bg[n].us - a->bg[n].us;
+		uint64_t wakes = b->bg[n].wakes - a->bg[n].wakes;
+
+		if (!cnt && !wakes)
+			continue;
+		if (col++ % 2 == 0)
+			printf("\n   ");
+		if (n < FT_EV_NODES)
+			printf("   N%-2d %llu, %.1f ms, %llu wakes", n, (unsigned long long)cnt, (double)us / 1000.0,
+			       (unsigned long long)wakes);
+		else
+			printf("   N?  %llu, %.1f ms, %llu wakes", (unsigned long long)cnt, (double)us / 1000.0,
+			       (unsigned long long)wakes);
+	}
+	printf("\n");
 }
 
 static void report_text(const struct ft_report *rep)
@@ -240,6 +276,8 @@ static void report_text(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
 	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
+	if (l->tracing)
+		print_compaction_split(rep, &rep->first, &rep->last);
 	if (rep->boost_nr) {
 		const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
 
@@ -283,7 +321,7 @@ static void report_text(const struct ft_report *rep)
 			struct ft_hist h;
 
 			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-			print_hist_rows(ft_lat_names[lat], &h);
+			print_hist_rows(lat_label[lat], &h);
 		}
 	}
 	for (i = 0, k = 0; i < rp->session.nr_audits; i++)
@@ -385,6 +423,34 @@ static void json_counters(struct ft_json *j, const struct ft_report *rep,
 			   to->c[FT_RC_COMPACT_STALL] - from->c[FT_RC_COMPACT_STALL]) / 100);
 }
 
+/* "compaction": how direct stalls were counted, and background compaction by node. */
+static void json_compaction(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_point *a,
+			    const struct ft_rep_point *b)
+{
+	int n;
+
+	ft_json_obj_begin(j, "compaction");
+	ft_json_bool(j, "direct_exact", rep->rp.session.events.exact_direct);
+	ft_json_i64(j, "direct_stalls", b->c[FT_RC_DIRECT_COMPACT] - a->c[FT_RC_DIRECT_COMPACT]);
+	ft_json_i64(j, "background_compactions", b->c[FT_RC_BG_COMPACT] - a->c[FT_RC_BG_COMPACT]);
+	ft_json_arr_begin(j, "background_by_node");
+	for (n = 0; n <= FT_EV_NODES; n++) {
+		if (b->bg[n].count == a->bg[n].count && b->bg[n].wakes == a->bg[n].wakes)
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		if (n < FT_EV_NODES)
+			ft_json_i64(j, "node", n);
+		else
+			ft_json_null(j, "node");
+		ft_json_u64(j, "compactions", b->bg[n].count - a->bg[n].count);
+		ft_json_double(j, "ms", (double)(b->bg[n].us - a->bg[n].us) / 1000.0);
+		ft_json_u64(j, "kcompactd_wakes", b->bg[n].wakes - a->bg[n].wakes);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
 /*
  * boost_by_zone: the sampler's per zone over a window: peak (pages),
  * boosted_fraction (0..1 of the reads), episodes, samples (reads).
@@ -443,6 +509,10 @@ static void report_json(const struct ft_report *rep)
 	ft_json_obj_begin(&j, "totals");
 	json_counters(&j, rep, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
+	if (l->tracing)
+		json_compaction(&j, rep, &rep->first, &rep->last);
+	else
+		ft_json_null(&j, "compaction");
 	ft_json_arr_begin(&j, "extfrag_by_zone");
 	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
 		ft_json_obj_begin(&j, NULL);

@@ -218,6 +218,66 @@ static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *
 	ft_json_obj_end(j);
 }
 
+static void json_outcomes(struct ft_json *j, const struct ft_session *s, const uint64_t *now,
+			  const uint64_t *base)
+{
+	int i;
+
+	ft_json_obj_begin_inline(j, "outcomes");
+	for (i = 0; i < s->events.nr_compact_status; i++)
+		ft_json_u64(j, s->dec.status_name[i], now[i] - (base ? base[i] : 0));
+	if (now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0))
+		ft_json_u64(j, "unknown", now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0));
+	ft_json_obj_end(j);
+}
+
+void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
+			const struct ft_events *base)
+{
+	uint64_t m[FT_M_NR], b[FT_M_NR] = { 0 };
+	int n;
+
+	ft_events_metrics(now, m);
+	if (base)
+		ft_events_metrics(base, b);
+	ft_json_obj_begin(j, "compaction");
+	ft_json_bool(j, "exact", now->exact_direct);
+	ft_json_obj_begin(j, "direct");
+	ft_json_u64(j, "stalls", m[FT_M_COMPACTION] - b[FT_M_COMPACTION]);
+	if (now->exact_direct)
+		ft_json_u64(j, "attempts", now->direct_attempts - (base ? base->direct_attempts : 0));
+	else
+		ft_json_null(j, "attempts");
+	ft_json_u64(j, "silent_success", now->direct_silent - (base ? base->direct_silent : 0));
+	ft_json_u64(j, "compactions", now->lat[FT_LAT_COMPACTION].count -
+		    (base ? base->lat[FT_LAT_COMPACTION].count : 0));
+	json_outcomes(j, s, now->compact_status[FT_CK_DIRECT], base ? base->compact_status[FT_CK_DIRECT] : NULL);
+	ft_json_obj_end(j);
+	ft_json_obj_begin(j, "background");
+	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION] - b[FT_M_BG_COMPACTION]);
+	json_outcomes(j, s, now->compact_status[FT_CK_BACKGROUND],
+		      base ? base->compact_status[FT_CK_BACKGROUND] : NULL);
+	ft_json_arr_begin(j, "by_node");
+	for (n = 0; n <= FT_EV_NODES; n++) {
+		const struct ft_bg_node *x = &now->bg[n], *y = base ? &base->bg[n] : &(struct ft_bg_node){ 0 };
+
+		if (x->count == y->count && x->wakes == y->wakes)
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		if (n < FT_EV_NODES)
+			ft_json_i64(j, "node", n);
+		else
+			ft_json_null(j, "node");
+		ft_json_u64(j, "compactions", x->count - y->count);
+		ft_json_double(j, "ms", (double)(x->us - y->us) / 1000.0);
+		ft_json_u64(j, "kcompactd_wakes", x->wakes - y->wakes);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+	ft_json_obj_end(j);
+}
+
 void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 {
 	static const struct ft_procs_filter active = { .active_only = true };
@@ -303,12 +363,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 	ft_json_processes(j, &ev->procs, 0);
-	ft_json_obj_begin(j, "compaction_status");
-	for (i = 0; i < ev->nr_compact_status; i++)
-		ft_json_u64(j, l->session.dec.status_name[i], ev->compact_status[i]);
-	if (ev->compact_status[FT_MAX_STATUS])
-		ft_json_u64(j, "unknown", ev->compact_status[FT_MAX_STATUS]);
-	ft_json_obj_end(j);
+	ft_json_compaction(j, &l->session, ev, NULL);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
 	ft_json_u64(j, "wakeup_kswapd", ev->by_kind[FT_EV_WAKEUP_KSWAPD]);

@@ -25,4 +25,18 @@ struct ft_procs;
  */
 void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max);
 
+struct ft_session;
+struct ft_events;
+
+/*
+ * "compaction": the split model/events.h describes, from @now minus @base
+ * (NULL: since the start): {exact (try_to_compact_pages traced), direct
+ * {stalls (as compact_stall counts them), attempts (null when not exact),
+ * silent_success, compactions (begin/end pairs), outcomes {status: n}},
+ * background {compactions, outcomes, by_node [{node (null: not known),
+ * compactions, ms, kcompactd_wakes}]}}.
+ */
+void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
+			const struct ft_events *base);
+
 #endif

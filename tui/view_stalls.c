@@ -5,8 +5,10 @@
  * the operator picks (the last 10 s, the last minute, since the start; `v`
  * switches, `r` starts counting again), drawn over log-linear microsecond
  * buckets (model/hist.h) merged to fit the rows, with count, mean and
- * percentiles read from the buckets; then compaction outcomes.
+ * percentiles read from the buckets; then compaction, direct (the stalls
+ * compact_stall counts) and background (kcompactd, by node), with outcomes.
  */
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -15,9 +17,10 @@
 #include "tui/view.h"
 
 static const char *const lat_title[FT_LAT_NR] = {
-	[FT_LAT_COMPACTION] = "compaction (begin->end)",
+	[FT_LAT_COMPACTION] = "direct compaction (begin->end)",
 	[FT_LAT_RECLAIM] = "direct reclaim (begin->end)",
 	[FT_LAT_FRAG_STALL] = "fragmentation stall",
+	[FT_LAT_BG_COMPACTION] = "background compaction",
 };
 
 static const struct {
@@ -67,7 +70,8 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", title);
 	if (!h->count) {
-		ft_put(y, 30, ft_attr(FT_C_DIM), "none in this window");
+		ft_put(y, (int)strlen(title) + 2 > 32 ? (int)strlen(title) + 2 : 32, ft_attr(FT_C_DIM),
+		       "none in this window");
 		return 1;
 	}
 	ft_fmt_count(v[0], sizeof(v[0]), (double)h->count, 5);
@@ -149,11 +153,73 @@ static void draw_window_line(const struct ft_session *ss, int y)
 	ft_put(y, COLS - 22 > x + 24 ? COLS - 22 : x + 24, ft_attr(FT_C_DIM), "v window  r reset");
 }
 
+/* ft_put(), returning the column after what it wrote */
+static int __attribute__((format(printf, 4, 5))) putx(int y, int x, unsigned int attr, const char *fmt, ...)
+{
+	char buf[160];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(buf, sizeof(buf), fmt, ap);
+	va_end(ap);
+	ft_put(y, x, attr, "%s", buf);
+	return x + (int)strlen(buf);
+}
+
+/* "LABEL n" pairs from @x on; returns the column after them. */
+static int draw_outcomes(const struct ft_session *ss, int y, int x, const uint64_t *st)
+{
+	int i, x0 = x;
+
+	for (i = 0; i < ss->events.nr_compact_status && x < COLS - 8; i++) {
+		char buf[48];
+
+		if (!st[i])
+			continue;
+		snprintf(buf, sizeof(buf), "%s %llu", ss->dec.status_name[i], (unsigned long long)st[i]);
+		ft_put(y, x, A_NORMAL, "%s", buf);
+		x += (int)strlen(buf) + 2;
+	}
+	if (x == x0)
+		ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
+	return x;
+}
+
+/* Two lines since the start: direct stalls and their outcomes; background by node. */
+static void draw_compaction(const struct ft_session *ss, int y)
+{
+	const struct ft_events *ev = &ss->events;
+	uint64_t m[FT_M_NR];
+	int n, x;
+
+	ft_events_metrics(ev, m);
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "direct compaction");
+	x = putx(y, 19, A_BOLD, "stalls %llu", (unsigned long long)m[FT_M_COMPACTION]);
+	x = putx(y, x + 1, ft_attr(FT_C_DIM), "%s", ev->exact_direct ? "(as compact_stall)" :
+		   "(begin/end pairs: recorded without try_to_compact_pages)");
+	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_DIRECT]);
+	y++;
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "background");
+	x = putx(y, 19, A_BOLD, "compactions %llu", (unsigned long long)m[FT_M_BG_COMPACTION]);
+	for (n = 0; n <= FT_EV_NODES && x < COLS - 30; n++) {
+		const struct ft_bg_node *b = &ev->bg[n];
+		char node[8];
+
+		if (!b->count && !b->wakes)
+			continue;
+		snprintf(node, sizeof(node), n < FT_EV_NODES ? "N%d" : "N?", n);
+		x = putx(y, x + 2, A_NORMAL, "%s %llu %.0fms wakes %llu", node, (unsigned long long)b->count,
+			   (double)b->us / 1000.0, (unsigned long long)b->wakes);
+	}
+	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_BACKGROUND]);
+}
+
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
 	const struct ft_events *ev = &ss->events;
-	int y = top, i, per, x;
+	struct ft_hist hs[FT_LAT_NR];
+	int y = top, i, per;
 
 	if (!ss->tracing) {
 		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
@@ -168,42 +234,36 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 	draw_window_line(ss, y);
 	y += 2;
 	{
-		int present = 0, absent = 0;
+		/* a source absent, or with nothing in the window, takes two lines; the rest share */
+		int shown = 0, small = 0;
 
-		for (i = 0; i < FT_LAT_NR; i++)
-			present += ft_session_has_event(ss, ft_lat_event[i]);
-		absent = FT_LAT_NR - present;
-		per = present ? (height - 4 - 2 * absent) / present : 0;
+		for (i = 0; i < FT_LAT_NR; i++) {
+			bool since_reset;
+
+			if (!ft_session_has_event(ss, ft_lat_event[i])) {
+				small++;
+				continue;
+			}
+			window_hist(ss, i, &hs[i], &since_reset);
+			if (hs[i].count)
+				shown++;
+			else
+				small++;
+		}
+		per = shown ? (height - 5 - 2 * small) / shown : 0;
 	}
 	for (i = 0; i < FT_LAT_NR; i++) {
-		struct ft_hist h;
-		bool since_reset;
-
 		if (!ft_session_has_event(ss, ft_lat_event[i])) {
 			ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", lat_title[i]);
-			ft_put(y, 30, ft_attr(FT_C_DIM), "absent on this kernel");
+			ft_put(y, 32, ft_attr(FT_C_DIM), "absent on this kernel");
 			y += 2;
 			continue;
 		}
-		window_hist(ss, i, &h, &since_reset);
-		y += draw_hist(y, per - 1, lat_title[i], &h, ev->unpaired[i]) + 1;
+		y += draw_hist(y, hs[i].count ? per - 1 : 2, lat_title[i], &hs[i], ev->unpaired[i]) + 1;
 	}
-	if (y >= top + height)
-		y = top + height - 1;
-	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction outcomes, since start");
-	x = 33;
-	for (i = 0; i < ev->nr_compact_status; i++) {
-		char buf[48];
-
-		if (!ev->compact_status[i])
-			continue;
-		snprintf(buf, sizeof(buf), "%s %llu", ss->dec.status_name[i],
-			 (unsigned long long)ev->compact_status[i]);
-		ft_put(y, x, A_NORMAL, "%s", buf);
-		x += (int)strlen(buf) + 2;
-	}
-	if (x == 33)
-		ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
+	if (y > top + height - 2)
+		y = top + height - 2;
+	draw_compaction(ss, y);
 }
 
 static bool stalls_key(struct ft_ui *ui, int ch)

@@ -66,6 +66,15 @@ check "stock: fragmentation_stall absent, no vmstat counter, no count (null, not
 check "stock, text: says the source is absent" \
 	bash -c '"$1" report "$2" | grep -q "^  fragmentation_stall absent on the recorded kernel"' _ "$FT" "$STOCK"
 
+# compaction split: the lab's kernel compacted only in kcompactd (compact_stall
+# did not grow), so no direct stall; kcompactd's work listed per node apart
+for r in on off stock; do
+	check "$r: direct compaction stalls = the growth of compact_stall; kcompactd's apart" \
+		jqe '.totals.direct_compaction_stalls == .totals.compact_stall and .compaction.background_compactions > 0 and
+		     (.compaction.background_by_node | length) >= 1 and
+		     all(.processes[]; (.comm | startswith("kcompactd") | not) or .compaction_stalls == 0)' "$tmp/$r.json"
+done
+
 # compare: the three side by side, each figure the report's
 "$FT" compare --json stall="$ON" off="$OFF" stock="$STOCK" > "$tmp/cmp.json"
 row() { jq -c --arg m "$1" '[.rows[] | select(.metric == $m) | .groups[].mean]' "$tmp/cmp.json"; }

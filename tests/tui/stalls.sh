@@ -15,7 +15,7 @@ SOCK=fragtop-stalls-$$
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
 # the compaction count on the figures line under the title
-ncompact() { screen | awk '/^compaction \(begin->end\)/ { getline; if ($1 == "n") print $2 }'; }
+ncompact() { screen | awk '/^direct compaction \(begin->end\)/ { getline; if ($1 == "n") print $2 }'; }
 
 T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
 check "replay starts" wait_for 'REPLAY \['
@@ -40,7 +40,7 @@ T send-keys -t ft v
 check "v: back to the last 10 s" wait_for '\[last 10 s\]'
 T send-keys -t ft r
 check "r: counting from now" wait_for 'since reset: 0\.0 s'
-check "r: nothing yet" wait_for '^compaction \(begin->end\) +none in this window'
+check "r: nothing yet" wait_for '^direct compaction \(begin->end\) +none in this window'
 T send-keys -t ft R
 check "R: the reset undone" wait_for '\[last 10 s\] .* 10\.0 s '
 # bars: the fullest row fills at most the width, a single event a sliver
