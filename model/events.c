@@ -80,6 +80,7 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	bool own = e->change_ownership != 0;
 	int zone = zone_of(ev, e->pfn);
 	struct ft_recent_fallback *rf;
+	const struct ft_proc *p;
 
 	add_counts(&ev->extfrag, frag, own);
 	add_counts(zone >= 0 ? &ev->extfrag_zone[zone] : &ev->extfrag_nozone, frag, own);
@@ -103,6 +104,10 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 		.alloc_mt = (int8_t)e->alloc_mt, .fallback_mt = (int8_t)e->fallback_mt,
 		.fragmenting = frag, .change_ownership = own,
 	};
+	/* the name its process has by now (NAME inputs); one not named yet is named when it is */
+	p = ft_procs_find(&ev->procs, r->pid);
+	if (p && p->comm[0])
+		snprintf(rf->comm, sizeof(rf->comm), "%.15s", p->comm);
 }
 
 /* the process counters of a latency source: count, then time (background: none) */

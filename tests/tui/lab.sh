@@ -31,8 +31,16 @@ got=$(screen | awk '/^fragmentation stall$/ { getline; if ($1 == "n") print $2 }
 check "fragmentation stall: n $got = $n" test "${got:-x}" = "$n"
 check "fragmentation stall: histogram rows in us with bars" \
 	test -n "$(screen | awk '/^fragmentation stall$/ { f = 1; next } f && /^  \[ *[0-9]+, *[0-9]+\) us +[0-9]+ +█/ { print; exit }')"
+T send-keys -t ft 2
+check "events view: the latest fallbacks" wait_for ' command$'
+named=$(screen | awk '/ command$/ { f = 1; next } f && / (yes|no) +(yes|no) / { n++; if ($NF == "fraggen" || $NF == "thpalloc") k++; if ($NF == "?") q++ } END { print n + 0, k + 0, q + 0 }')
+read -r nrows nnamed nq <<< "$named"
+check "events view: latest fallbacks named fraggen or thpalloc ($nnamed of $nrows), none '?' ($nq)" \
+	test "$nrows" -gt 0 -a "$nnamed" -gt 0 -a "$nq" = 0
 T send-keys -t ft 7
 check "process view: a stall column" wait_for ' FSTALL +FST_MS'
+kc=$(screen | awk '$2 ~ /kcompactd/ && $7 != 0 { k++ } END { print k + 0 }')
+check "process view: no kcompactd row with a direct compaction" test "$kc" = 0
 # the workload's processes (exited by the end: marked x) with stalls
 stalled=$(screen | awk '$2 ~ /^x?(fraggen|thpalloc)$/ && $(NF - 1) ~ /^[0-9]+$/ && $(NF - 1) > 0 { k++ } END { print k + 0 }')
 check "process view: workload processes that stalled ($stalled rows)" test "$stalled" -ge 2
