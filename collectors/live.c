@@ -189,9 +189,37 @@ static int read_cgroup(struct ft_live *l, int pid, char *out, size_t sz)
 	return 0;
 }
 
+static void emit_group(struct ft_live *l, int pid, int tgid, uint64_t now)
+{
+	uint8_t g[8];
+
+	memcpy(g, &(uint32_t){ (uint32_t)pid }, 4);
+	memcpy(g + 4, &(uint32_t){ (uint32_t)tgid }, 4);
+	emit(l, FT_RR_GROUP, 0, now, g, 8);
+}
+
+/* The thread group of @pid from /proc/PID/status ("Tgid:"), or 0. */
+static int read_tgid(struct ft_live *l, int pid)
+{
+	char rel[48], buf[2048], *p;
+	long n, v;
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+	n = ft_file_slurp(l->procfs.rootfd, rel, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	if (!p)
+		return 0;
+	v = strtol(p + 6, NULL, 10);
+	return v > 0 && v <= (1 << 22) ? (int)v : 0;
+}
+
 /*
  * Name the processes the events named, while they live: a NAME input for
- * every row without a command.  One already gone is said to have exited.
+ * every row without a command, with its thread group and cgroup.  One
+ * already gone is said to have exited.
  */
 static void name_pids(struct ft_live *l)
 {
@@ -209,8 +237,24 @@ static void name_pids(struct ft_live *l)
 		if (strcmp(comm, "?")) {
 			char cg[128];
 			int pid = p->pid;	/* the row may move once named */
+			int tgid = read_tgid(l, pid);
 
 			emit_name(l, pid, comm, 0, now);
+			if (tgid)
+				emit_group(l, pid, tgid, now);
+			/* a thread's process is named by its leader, which may have no event */
+			if (tgid && tgid != pid) {
+				const struct ft_proc *lead = ft_procs_find(t, tgid);
+
+				if (!lead || !lead->comm[0]) {
+					const char *lc = ft_procname_get(&l->procname, tgid);
+
+					if (strcmp(lc, "?")) {
+						emit_name(l, tgid, lc, 0, now);
+						emit_group(l, tgid, tgid, now);
+					}
+				}
+			}
 			if (!read_cgroup(l, pid, cg, sizeof(cg))) {
 				uint8_t rec[4 + 127];
 				size_t len = strnlen(cg, 127);

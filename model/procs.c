@@ -88,6 +88,7 @@ static struct ft_proc *row_of(struct ft_procs *t, int pid, uint64_t ts)
 	r = take_row(t);
 	memset(&t->p[r], 0, sizeof(t->p[r]));
 	t->p[r].pid = pid;
+	t->p[r].threads = 1;
 	t->p[r].born = t->born++;
 	t->p[r].last_ns = ts;
 	t->hash[lookup(t, pid)] = (int16_t)r;
@@ -119,6 +120,58 @@ void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path)
 
 	if (pid >= 0 && t->hash[h] >= 0)
 		snprintf(t->p[t->hash[h]].cgroup, sizeof(t->p[0].cgroup), "%s", path);
+}
+
+void ft_procs_group(struct ft_procs *t, int pid, int tgid)
+{
+	unsigned int h = lookup(t, pid);
+
+	if (pid > 0 && tgid > 0 && t->hash[h] >= 0)
+		t->p[t->hash[h]].tgid = tgid;
+}
+
+void ft_procs_by_process(struct ft_procs *out, const struct ft_procs *in)
+{
+	int i, k;
+
+	ft_procs_init(out);
+	memcpy(out->other, in->other, sizeof(out->other));
+	out->folded = in->folded;
+	out->born = in->born;
+	for (i = 0; i < in->nr; i++) {
+		const struct ft_proc *x = &in->p[i];
+		int key = x->tgid > 0 ? x->tgid : x->pid;
+		unsigned int h = lookup(out, key);
+		struct ft_proc *g;
+
+		if (out->hash[h] < 0) {
+			g = &out->p[out->nr];
+			*g = (struct ft_proc){ .pid = key, .tgid = key, .exited = true, .born = x->born };
+			out->hash[h] = (int16_t)out->nr++;
+		} else {
+			g = &out->p[out->hash[h]];
+		}
+		for (k = 0; k < FT_PC_NR; k++)
+			g->c[k] += x->c[k];
+		g->threads++;
+		if (!x->exited)
+			g->exited = false;
+		if (x->exited && x->exited_ns > g->exited_ns)
+			g->exited_ns = x->exited_ns;
+		if (x->last_ns > g->last_ns)
+			g->last_ns = x->last_ns;
+		if (x->born < g->born)
+			g->born = x->born;
+		if (x->pid == key || !g->comm[0]) {	/* the leader names the process */
+			if (x->comm[0])
+				memcpy(g->comm, x->comm, sizeof(g->comm));
+			if (x->cgroup[0])
+				memcpy(g->cgroup, x->cgroup, sizeof(g->cgroup));
+		}
+	}
+	for (i = 0; i < out->nr; i++)
+		if (!out->p[i].exited)
+			out->p[i].exited_ns = 0;
 }
 
 void ft_procs_exit(struct ft_procs *t, int pid, uint64_t t_ns)

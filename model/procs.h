@@ -38,7 +38,9 @@ enum ft_proc_col {		/* counters, and the columns a view sorts by */
 extern const char *const ft_proc_col_names[FT_PC_NR];
 
 struct ft_proc {
-	int pid;
+	int pid;			/* a thread's id; in ft_procs_by_process()'s rows, the process's */
+	int tgid;			/* its thread group (a GROUP input); 0: not known, its own */
+	int threads;			/* ft_procs_by_process(): thread rows summed in it; else 1 */
 	char comm[32];			/* "" until named */
 	char cgroup[128];		/* "" unless a CGROUP input said */
 	bool exited;
@@ -70,6 +72,18 @@ void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns)
 
 /* The cgroup of @pid's live process (a CGROUP input). */
 void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path);
+
+/* @pid is a thread of process @tgid (a GROUP input, taken with its name). */
+void ft_procs_group(struct ft_procs *t, int pid, int tgid);
+
+/*
+ * @in's thread rows summed by process into @out: one row per thread
+ * group (pid = tgid; a thread whose group is not known is its own), its
+ * command and cgroup the group leader's when it has a row (else the
+ * first thread's), exited when every thread is, @threads the rows summed.
+ * "other" and the fold count are @in's.
+ */
+void ft_procs_by_process(struct ft_procs *out, const struct ft_procs *in);
 
 /* @pid exited (at input time @t_ns): its row is kept, marked. */
 void ft_procs_exit(struct ft_procs *t, int pid, uint64_t t_ns);

@@ -63,6 +63,7 @@ enum ft_rec_record_type {
 				 * sub FT_NAME_EXITED and no command: the process exited */
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
 	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup path (<= 127 bytes), taken with its name */
+	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

@@ -445,6 +445,24 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 		ft_events_name(&s->events, (int)pid, n->comm, in->t_ns);
 }
 
+/* u32 pid, u32 tgid */
+static void apply_group(struct ft_session *s, const struct ft_rec_record *in)
+{
+	uint32_t pid, tgid;
+
+	if (in->len != 8) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&pid, in->data, 4);
+	memcpy(&tgid, in->data + 4, 4);
+	if (!pid || pid > (1u << 22) || !tgid || tgid > (1u << 22)) {
+		s->bad_inputs++;
+		return;
+	}
+	ft_procs_group(&s->events.procs, (int)pid, (int)tgid);
+}
+
 static void apply_cgroup(struct ft_session *s, const struct ft_rec_record *in)
 {
 	char path[128];
@@ -704,6 +722,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_CGROUP:
 		apply_cgroup(s, in);
+		break;
+	case FT_RR_GROUP:
+		apply_group(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

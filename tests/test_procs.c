@@ -186,6 +186,47 @@ static void test_sort_filter(void **state)
 	assert_int_equal(ft_procs_sorted(&t, FT_PC_FRAGMENTING, &f, idx, 8), 2);
 }
 
+/* Threads summed into their process: one row, the leader's name, exited when all are. */
+static void test_by_process(void **state)
+{
+	static struct ft_procs g;
+	const struct ft_proc *r;
+	int i;
+
+	(void)state;
+	ft_procs_init(&t);
+	/* four threads of 100 (a named leader, and threads named otherwise), one lone process */
+	for (i = 0; i < 4; i++) {
+		ft_procs_count(&t, 100 + i, 10 + (uint64_t)i, FT_PC_FRAGMENTING, (uint64_t)(i + 1));
+		ft_procs_name(&t, 100 + i, i ? "worker" : "thpthreads", 1);
+		ft_procs_group(&t, 100 + i, 100);
+	}
+	ft_procs_count(&t, 7, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_name(&t, 7, "fio", 1);
+	ft_procs_count(&t, 8, 1, FT_PC_EXTFRAG, 1);	/* group never said: its own */
+	ft_procs_group(&t, 9, 9);			/* no row: nothing made */
+	assert_int_equal(t.nr, 6);
+	ft_procs_exit(&t, 101, 50);
+	ft_procs_exit(&t, 102, 60);
+	ft_procs_by_process(&g, &t);
+	assert_int_equal(g.nr, 3);
+	r = ft_procs_find(&g, 100);
+	assert_non_null(r);
+	assert_int_equal(r->threads, 4);
+	assert_int_equal(r->c[FT_PC_FRAGMENTING], 1 + 2 + 3 + 4);
+	assert_string_equal(r->comm, "thpthreads");
+	assert_false(r->exited);
+	assert_int_equal(sum(&g, FT_PC_FRAGMENTING), sum(&t, FT_PC_FRAGMENTING));
+	assert_int_equal(ft_procs_find(&g, 7)->threads, 1);
+	assert_int_equal(ft_procs_find(&g, 8)->tgid, 8);
+	/* every thread gone: the process is */
+	ft_procs_exit(&t, 100, 70);
+	ft_procs_exit(&t, 103, 65);
+	ft_procs_by_process(&g, &t);
+	assert_true(g.p[0].exited);
+	assert_int_equal(g.p[0].exited_ns, 70);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -194,6 +235,7 @@ int main(void)
 		cmocka_unit_test(test_fold),
 		cmocka_unit_test(test_sub),
 		cmocka_unit_test(test_sort_filter),
+		cmocka_unit_test(test_by_process),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -94,6 +94,8 @@ static void print_wrapped(int indent, int width, const char *text)
  * with the seeds' stall on the recorded kernel, its count too (the name
  * gives up two columns so the line stays within 80).
  */
+static bool by_thread;	/* --threads: rep->procs has a row per thread */
+
 static void print_processes(const struct ft_procs *t, bool fstall)
 {
 	static const struct ft_procs_filter active = { .active_only = true };
@@ -102,7 +104,8 @@ static void print_processes(const struct ft_procs *t, bool fstall)
 
 	if (!n)
 		return;
-	printf("  %-*s    pid fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w, "processes",
+	printf("  %-*s    pid fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w,
+	       by_thread ? "threads" : "processes",
 	       fstall ? " fstall" : "");
 	for (i = 0; i < n; i++) {
 		const struct ft_proc *p = &t->p[idx[i]];
@@ -590,9 +593,11 @@ static void report_json(const struct ft_report *rep)
 	ft_json_end(&j);
 }
 
-enum { R_JSON, R_FROM, R_TO, R_NR };
+enum { R_JSON, R_FROM, R_TO, R_THREADS, R_NR };
 static const struct ft_opt report_opts[R_NR] = {
 	[R_JSON] = FT_OPT_JSON,
+	[R_THREADS] = { "threads", 'H', FT_OPT_FLAG, NULL,
+			"a process row per thread (default: threads summed by process)" },
 	[R_FROM] = FT_OPT_FROM,
 	[R_TO] = FT_OPT_TO,
 };
@@ -617,6 +622,16 @@ static int run_report(int argc, char **argv)
 	if (!rep)
 		return 1;
 	err = ft_report_build(rep, argv[first], &w);
+	by_thread = v[R_THREADS].set;
+	if (!err && rep->procs && !by_thread) {
+		struct ft_procs *by_process = malloc(sizeof(*by_process));
+
+		if (by_process) {
+			ft_procs_by_process(by_process, rep->procs);
+			memcpy(rep->procs, by_process, sizeof(*by_process));
+			free(by_process);
+		}
+	}
 	if (!err) {
 		if (json)
 			report_json(rep);

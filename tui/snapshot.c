@@ -291,6 +291,11 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 
 		ft_json_obj_begin_inline(j, NULL);
 		ft_json_i64(j, "pid", p->pid);
+		if (p->tgid)
+			ft_json_i64(j, "tgid", p->tgid);
+		else
+			ft_json_null(j, "tgid");
+		ft_json_u64(j, "threads", (uint64_t)p->threads);
 		ft_json_str(j, "comm", p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?");
 		ft_json_bool(j, "exited", p->exited);
 		if (p->cgroup[0])
@@ -362,7 +367,12 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
-	ft_json_processes(j, &ev->procs, 0);
+	{
+		static struct ft_procs by_process;
+
+		ft_procs_by_process(&by_process, &ev->procs);
+		ft_json_processes(j, &by_process, 0);
+	}
 	ft_json_compaction(j, &l->session, ev, NULL);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);

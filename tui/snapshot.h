@@ -15,8 +15,10 @@ struct ft_json;
 struct ft_procs;
 
 /*
- * "processes": every process with a count, most fragmenting first, as
- * {pid, comm, exited, cgroup (null when unknown), fragmenting, extfrag,
+ * "processes": every row of @t with a count (processes, or threads: the
+ * caller's table), most fragmenting first, as {pid, tgid (null when not
+ * known), threads (rows summed in it), comm, exited, cgroup (null when
+ * unknown), fragmenting, extfrag,
  * ownership_changes,
  * compaction_stalls, compaction_us, reclaim_stalls, reclaim_us,
  * fragmentation_stalls, fragmentation_stall_us}, then {pid -1, comm

@@ -1,12 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Processes: top's process list for fragmentation.  One row per process
- * (model/procs.h): fragmenting fallbacks per second and in total, every
+ * Processes: top's process list for fragmentation.  One row per process,
+ * its threads summed (H shows a row per thread, as htop's H does;
+ * model/procs.h): fragmenting fallbacks per second and in total, every
  * fallback, ownership changes, and what it paid: direct compactions,
  * direct reclaims and fragmentation stalls with the time spent in them.
  * Sorted by any column (s / S move the sort column, I inverts, htop's
  * keys where they are free), filtered by command (/), exited processes
- * kept, marked, for a minute after they exit.
+ * kept for a minute after they exit, marked x in the S column.
  */
 #include <math.h>
 #include <stdio.h>
@@ -49,20 +50,25 @@ static int sort_col = C_RATE;
 static bool inverted;
 static char comm_filter[32];
 static int first_row;
+static bool threads;		/* H: a row per thread */
+static struct ft_procs by_process;	/* the rows shown when !threads */
 static uint64_t prev_tick, cur_tick_t, prev_tick_t;
 static struct { uint64_t born, frag; } prev[FT_PROCS_MAX], cur[FT_PROCS_MAX];
 static double rate[FT_PROCS_MAX];
 
-/* At a new tick: rates from the counts at the one before. */
-static void update_rates(const struct ft_session *s)
+/*
+ * At a new tick: rates of @t's rows from the counts at the one before
+ * (rows are matched by when they were made; H starts the rates again).
+ */
+static void update_rates(const struct ft_session *s, const struct ft_procs *t)
 {
-	const struct ft_procs *t = &s->events.procs;
+	static bool rates_threads;
 	double dt;
 	int i;
 
-	if (s->ticks == prev_tick)
+	if (s->ticks == prev_tick && rates_threads == threads)
 		return;
-	if (s->ticks != prev_tick + 1 || s->tick_t_ns <= cur_tick_t) {
+	if (s->ticks != prev_tick + 1 || s->tick_t_ns <= cur_tick_t || rates_threads != threads) {
 		/* a seek, or the first look: no rate until the next tick */
 		memset(cur, 0, sizeof(cur));
 		cur_tick_t = 0;
@@ -75,6 +81,7 @@ static void update_rates(const struct ft_session *s)
 	}
 	cur_tick_t = s->tick_t_ns;
 	prev_tick = s->ticks;
+	rates_threads = threads;
 	dt = prev_tick_t ? (double)(cur_tick_t - prev_tick_t) / 1e9 : 0;
 	for (i = 0; i < FT_PROCS_MAX; i++)
 		rate[i] = dt > 0 && i < t->nr && prev[i].born == cur[i].born ?
@@ -122,13 +129,18 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		       ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
-	update_rates(s);
+	if (!threads) {
+		ft_procs_by_process(&by_process, t);
+		t = &by_process;
+	}
+	update_rates(s, t);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
 	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, (void *)t);
 	for (i = 0; i < t->nr; i++)
 		frag_total += t->p[i].c[FT_PC_FRAGMENTING];
-	ft_put(y, 0, ft_attr(FT_C_DIM), "%d process%s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
-	       n, n == 1 ? "" : "es", comm_filter[0] ? " matching '" : "", comm_filter,
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
+	       n, threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
+	       comm_filter[0] ? " matching '" : "", comm_filter,
 	       comm_filter[0] ? "'" : "", cols[sort_col].head, inverted ? " (inverted)" : "",
 	       (unsigned long long)(frag_total + t->other[FT_PC_FRAGMENTING]));
 	if (t->folded)
@@ -138,8 +150,8 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	y += 2;
 	/* header, the sort column marked */
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
-	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s %-15s", "PID", "COMMAND");
-	x = 24;
+	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", threads ? "TID" : "PID", "COMMAND");
+	x = 26;
 	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
 		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
@@ -160,8 +172,8 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
 		char v[32];
 
-		ft_put(y, 0, attr, "%7d %c%-14.14s", p->pid, p->exited ? 'x' : ' ', comm);
-		x = 24;
+		ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
+		x = 26;
 		for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
 			double d = c == C_RATE ? rate[idx[i]] : (double)p->c[cols[c].pc];
 
@@ -202,6 +214,10 @@ static bool procs_key(struct ft_ui *ui, int ch)
 	case 'I':
 		inverted = !inverted;
 		return true;
+	case 'H':		/* htop's H: threads */
+		threads = !threads;
+		first_row = 0;
+		return true;
 	case 'P':		/* htop's P: the "most expensive" column, here fragmenting/s */
 		sort_col = C_RATE;
 		return true;
@@ -232,6 +248,7 @@ static bool procs_key(struct ft_ui *ui, int ch)
 static const char *const procs_keys[][2] = {
 	{ "s S F6", "sort by the next / previous column" },
 	{ "P", "sort by fragmenting fallbacks/s" },
+	{ "H", "a row per thread / per process (threads summed)" },
 	{ "I", "invert the order" },
 	{ "/", "filter by command (empty clears)" },
 	{ "j k PgUp PgDn", "scroll" },

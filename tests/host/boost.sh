@@ -81,7 +81,7 @@ for boost in 15000 0; do
 			T send-keys -t ft T; sleep 0.3; T send-keys -t ft 50% Enter; sleep 1
 			T send-keys -t ft 7
 			check "boost 0: replay's process view names the workload" \
-				wait_for '^ +[0-9]+ [ x](fio|thpalloc) '
+				wait_for '^ +[0-9]+ [ x] (fio|thpalloc) '
 			T kill-server
 		fi
 	else

@@ -39,10 +39,13 @@ check "events view: latest fallbacks named fraggen or thpalloc ($nnamed of $nrow
 	test "$nrows" -gt 0 -a "$nnamed" -gt 0 -a "$nq" = 0
 T send-keys -t ft 7
 check "process view: a stall column" wait_for ' FSTALL +FST_MS'
-kc=$(screen | awk '$2 ~ /kcompactd/ && $7 != 0 { k++ } END { print k + 0 }')
+kc=$(screen | awk '{ o = $2 == "x" } $(2 + o) ~ /kcompactd/ && $(7 + o) != 0 { k++ } END { print k + 0 }')
 check "process view: no kcompactd row with a direct compaction" test "$kc" = 0
 # the workload's processes (exited by the end: marked x) with stalls
-stalled=$(screen | awk '$2 ~ /^x?(fraggen|thpalloc)$/ && $(NF - 1) ~ /^[0-9]+$/ && $(NF - 1) > 0 { k++ } END { print k + 0 }')
+# rows: PID, S (x: exited, or blank), COMMAND, the counters
+stalled=$(screen | awk '{ c = $2 == "x" ? $3 : $2 } c ~ /^(fraggen|thpalloc)$/ && $(NF - 1) ~ /^[0-9]+$/ && $(NF - 1) > 0 { k++ } END { print k + 0 }')
+check "process view: the exited mark is a column of its own (grep -w thpalloc matches)" \
+	test -n "$(screen | grep -w thpalloc | grep -E '^ +[0-9]+ x thpalloc ')"
 check "process view: workload processes that stalled ($stalled rows)" test "$stalled" -ge 2
 T send-keys -t ft q
 echo "lab.sh: $fails failure(s)"
