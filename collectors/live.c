@@ -221,50 +221,68 @@ static int read_tgid(struct ft_live *l, int pid)
  * every row without a command, with its thread group and cgroup.  One
  * already gone is said to have exited.
  */
-static void name_pids(struct ft_live *l)
+/* Name @pid, with its thread group (and leader) and cgroup; false if it is gone. */
+static bool name_one(struct ft_live *l, int pid, uint64_t now)
 {
 	const struct ft_procs *t = &l->session.events.procs;
+	const char *comm = ft_procname_get(&l->procname, pid);
+	char cg[128];
+	int tgid;
+
+	if (!strcmp(comm, "?"))
+		return false;
+	tgid = read_tgid(l, pid);
+	emit_name(l, pid, comm, 0, now);
+	if (tgid)
+		emit_group(l, pid, tgid, now);
+	/* a thread's process is named by its leader, which may have no event */
+	if (tgid && tgid != pid) {
+		const struct ft_proc *lead = ft_procs_find(t, tgid);
+
+		if (!lead || !lead->comm[0]) {
+			const char *lc = ft_procname_get(&l->procname, tgid);
+
+			if (strcmp(lc, "?")) {
+				emit_name(l, tgid, lc, 0, now);
+				emit_group(l, tgid, tgid, now);
+			}
+		}
+	}
+	if (!read_cgroup(l, pid, cg, sizeof(cg))) {
+		uint8_t rec[4 + 127];
+		size_t len = strnlen(cg, 127);
+
+		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
+		memcpy(rec + 4, cg, len);
+		emit(l, FT_RR_CGROUP, 0, now, rec, 4 + len);
+	}
+	return true;
+}
+
+static void name_pids(struct ft_live *l)
+{
+	const struct ft_session *s = &l->session;
+	const struct ft_procs *t = &s->events.procs;
 	uint64_t now = ft_now_ns();
-	int i;
+	size_t k;
+	int i, last = -1;
 
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
-		const char *comm;
 
 		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
 			continue;
-		comm = ft_procname_get(&l->procname, p->pid);
-		if (strcmp(comm, "?")) {
-			char cg[128];
-			int pid = p->pid;	/* the row may move once named */
-			int tgid = read_tgid(l, pid);
-
-			emit_name(l, pid, comm, 0, now);
-			if (tgid)
-				emit_group(l, pid, tgid, now);
-			/* a thread's process is named by its leader, which may have no event */
-			if (tgid && tgid != pid) {
-				const struct ft_proc *lead = ft_procs_find(t, tgid);
-
-				if (!lead || !lead->comm[0]) {
-					const char *lc = ft_procname_get(&l->procname, tgid);
-
-					if (strcmp(lc, "?")) {
-						emit_name(l, tgid, lc, 0, now);
-						emit_group(l, tgid, tgid, now);
-					}
-				}
-			}
-			if (!read_cgroup(l, pid, cg, sizeof(cg))) {
-				uint8_t rec[4 + 127];
-				size_t len = strnlen(cg, 127);
-
-				memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
-				memcpy(rec + 4, cg, len);
-				emit(l, FT_RR_CGROUP, 0, now, rec, 4 + len);
-			}
-		} else
+		if (!name_one(l, p->pid, now))
 			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
+	}
+	/* the tasks of records waiting for the tick (session.trq): named while they live */
+	for (k = 0; k < s->nr_trq; k++) {
+		int pid = s->trq[k].pid;
+
+		if (pid <= 0 || pid == last || ft_procs_find(t, pid))
+			continue;
+		last = pid;
+		name_one(l, pid, now);
 	}
 }
 

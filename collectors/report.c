@@ -27,6 +27,8 @@ const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_VM_FRAG_STALL] = "vmstat_fragment_stall",
 	[FT_RC_DIRECT_COMPACT] = "direct_compaction_stalls",
 	[FT_RC_BG_COMPACT] = "background_compactions",
+	[FT_RC_DIRECT_ATTEMPTS] = "direct_compaction_attempts",
+	[FT_RC_DIRECT_SILENT] = "direct_compaction_silent_success",
 };
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
@@ -56,6 +58,8 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	pt->c[FT_RC_KCOMPACTD_WAKES] = (int64_t)m[FT_M_KCOMPACTD_WAKE];
 	pt->c[FT_RC_DIRECT_COMPACT] = (int64_t)m[FT_M_COMPACTION];
 	pt->c[FT_RC_BG_COMPACT] = (int64_t)m[FT_M_BG_COMPACTION];
+	pt->c[FT_RC_DIRECT_ATTEMPTS] = l->tracing ? (int64_t)l->events.direct_attempts : 0;
+	pt->c[FT_RC_DIRECT_SILENT] = l->tracing ? (int64_t)l->events.direct_silent : 0;
 	if (l->tracing)
 		memcpy(pt->bg, l->events.bg, sizeof(pt->bg));
 	_Static_assert(sizeof(vm) / sizeof(vm[0]) <= sizeof(rep->vm_hint) / sizeof(rep->vm_hint[0]),

@@ -22,6 +22,8 @@ enum ft_rep_counter {
 	FT_RC_VM_FRAG_STALL,		/* /proc/vmstat fragment_stall: the kernel's own count */
 	FT_RC_DIRECT_COMPACT,		/* direct compaction stalls, traced (model/events.h) */
 	FT_RC_BG_COMPACT,		/* background zone compactions, traced */
+	FT_RC_DIRECT_ATTEMPTS,		/* try_to_compact_pages traced */
+	FT_RC_DIRECT_SILENT,		/* direct stalls with no zone result (SUCCESS untraced) */
 	FT_RC_NR
 };
 

@@ -231,22 +231,13 @@ static void direct_count(struct ft_events *ev, struct ft_open_begin *a, const st
 	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_COMPACTION, 1);
 }
 
-/*
- * The task of @r has left its direct attempt (a new one, direct reclaim,
- * a kswapd wake-up, a fallback): one with no zone result at all met its
- * first zone's watermark untraced, which the kernel counts as SUCCESS.
- */
+/* The task of @r has left its direct attempt (a new one, direct reclaim, a kswapd wake-up, a fallback). */
 static void direct_close(struct ft_events *ev, const struct ft_trace_rec *r)
 {
 	struct ft_open_begin *a;
 
-	if (!ev->exact_direct || r->pid <= 0 || !(a = slot(ev->direct, r->pid, false)))
-		return;
-	if (!a->zones && !a->counted) {
-		direct_count(ev, a, r);
-		ev->direct_silent++;
-	}
-	slot_delete(ev->direct, a);
+	if (ev->exact_direct && r->pid > 0 && (a = slot(ev->direct, r->pid, false)))
+		slot_delete(ev->direct, a);
 }
 
 static void direct_try(struct ft_events *ev, const struct ft_trace_rec *r)
@@ -361,6 +352,20 @@ void ft_events_tick(struct ft_events *ev)
 	pending_flush(ev, 0);
 }
 
+/*
+ * defer_reset follows a zone's SUCCESS (traced or not) in the attempt, or
+ * an allocation that compaction served (counted already): it counts
+ */
+static void compact_defer_reset(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	struct ft_open_begin *a = ev->exact_direct && r->pid > 0 ? slot(ev->direct, r->pid, false) : NULL;
+
+	if (a && !a->counted && !a->zones)
+		ev->direct_silent++;
+	if (a)
+		zone_result(ev, r, true);
+}
+
 static void compact_suitable(struct ft_events *ev, const struct ft_trace_rec *r)
 {
 	int st = r->u.compact.status;
@@ -387,6 +392,9 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 		break;
 	case FT_EV_COMPACT_DEFERRED:
 		zone_result(ev, r, true);
+		break;
+	case FT_EV_COMPACT_DEFER_RESET:
+		compact_defer_reset(ev, r);
 		break;
 	case FT_EV_COMPACT_SUITABLE:
 		compact_suitable(ev, r);

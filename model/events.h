@@ -15,9 +15,11 @@
  * SKIPPED and NOT_SUITABLE_ZONE do not count, SUCCESS does; CONTINUE is
  * followed by begin and end, whose status always counts), so the attempt
  * counts at its first zone result that does.  Newer kernels (6.18 here,
- * not 6.1) return SUCCESS untraced when the zone's watermark is already met: an attempt
- * that closes (the task's next attempt, direct reclaim, kswapd wake-up or
- * fallback) with no zone result at all was that, and counts.  Every other
+ * not 6.1) return from compact_zone() untraced, SUCCESS when the watermark
+ * is met and SKIPPED for a costly async attempt without the free memory to
+ * compact with; a SUCCESS is followed by mm_compaction_defer_reset in the
+ * same attempt (so is an allocation compaction served, counted already),
+ * which counts, and an attempt with neither does not.  Every other
  * compaction (kcompactd, proactive, a write to compact_memory) is
  * background, per node.  A recording made before fragtop traced
  * try_to_compact_pages has no attempts: there, compactions by a task
@@ -131,7 +133,7 @@ struct ft_events {
 	struct ft_open_begin direct[FT_EV_OPEN];
 	uint64_t direct_attempts;	/* try_to_compact_pages */
 	uint64_t direct_stalls;		/* attempts the kernel counts in compact_stall */
-	uint64_t direct_silent;		/* of them, closed with no zone result (SUCCESS untraced) */
+	uint64_t direct_silent;		/* of them, counted by defer_reset alone (SUCCESS untraced) */
 	/* kcompactd threads (the pid that emitted kcompactd_wake) and their nodes */
 	int nr_kcompactd;
 	struct { int pid, nid; } kcompactd[FT_EV_NODES];

@@ -41,7 +41,49 @@ void ft_session_release(struct ft_session *s)
 	for (i = 0; i < FT_SRC_NR; i++)
 		free(s->pending[i].buf);
 	free(s->audits);
+	free(s->trq);
 	memset(s, 0, sizeof(*s));
+}
+
+static int cmp_rec(const void *a, const void *b)
+{
+	const struct ft_trace_rec *x = a, *y = b;
+
+	if (x->ts != y->ts)
+		return x->ts < y->ts ? -1 : 1;
+	return x->cpu - y->cpu;
+}
+
+/* The waiting records in time order into the aggregation (a CPU's own are in order already). */
+static void flush_trace(struct ft_session *s)
+{
+	size_t i;
+
+	if (!s->nr_trq)
+		return;
+	qsort(s->trq, s->nr_trq, sizeof(*s->trq), cmp_rec);
+	for (i = 0; i < s->nr_trq; i++)
+		ft_events_add(&s->events, &s->trq[i]);
+	s->nr_trq = 0;
+}
+
+static void queue_rec(const struct ft_trace_rec *r, void *ctx)
+{
+	struct ft_session *s = ctx;
+
+	if (s->nr_trq == s->cap_trq) {
+		size_t cap = s->cap_trq ? s->cap_trq * 2 : 1024;
+		struct ft_trace_rec *n;
+
+		if (cap > FT_SESSION_TRQ_MAX || !(n = realloc(s->trq, cap * sizeof(*n)))) {
+			flush_trace(s);		/* no room: what waits is counted now */
+			ft_events_add(&s->events, r);
+			return;
+		}
+		s->trq = n;
+		s->cap_trq = cap;
+	}
+	s->trq[s->nr_trq++] = *r;
 }
 
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
@@ -281,7 +323,7 @@ static void apply_page(struct ft_session *s, const struct ft_rec_record *in)
 	sync_events(s);
 	s->pages++;
 	s->page_bytes += in->len;
-	ft_tracedec_subbuf(&s->dec, in->data, in->len, in->sub, ft_events_add_cb, &s->events);
+	ft_tracedec_subbuf(&s->dec, in->data, in->len, in->sub, queue_rec, s);
 }
 
 static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
@@ -657,6 +699,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->boost_fresh = false;
 	map_layout(s);
 	if (s->tracing) {
+		flush_trace(s);
 		ft_events_tick(&s->events);
 		sync_events(s);
 		update_event_rates(s, in->t_ns);
@@ -936,6 +979,10 @@ int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
 		s->map.nr = 0;
 		s->audits = keep.audits;
 		s->cap_audits = keep.cap_audits;
+		/* checkpoints are taken at ticks, when nothing waits */
+		s->trq = keep.trq;
+		s->cap_trq = keep.cap_trq;
+		s->nr_trq = 0;
 	}
 	err = get_arr(&r, (void **)&s->sample.zoneinfo.zones, &s->sample.zoneinfo.nr,
 		      &s->sample.zoneinfo.cap, sizeof(*s->sample.zoneinfo.zones));

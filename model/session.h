@@ -34,6 +34,7 @@
 #include "model/series.h"
 #include "model/tracedec.h"
 
+#define FT_SESSION_TRQ_MAX	(1u << 20)	/* records waiting for the tick, at most */
 #define FT_SESSION_MAX_KNOBS	32
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
@@ -116,6 +117,15 @@ struct ft_session {
 	uint64_t lost;			/* from the LOST input */
 	uint64_t pages, page_bytes;	/* trace sub-buffers applied */
 	struct ft_events events;
+	/*
+	 * A tick's decoded records, put in time order before they are counted:
+	 * every CPU has its own ring buffer, so a task that moved between CPUs
+	 * has its events in several sub-buffers, read one after another, and a
+	 * direct compaction attempt (model/events.h) is only seen right in time
+	 * order.  Counted at TICK (or when FT_SESSION_TRQ_MAX are waiting).
+	 */
+	struct ft_trace_rec *trq;
+	size_t nr_trq, cap_trq;
 	/* per-tick rates of the event counters, and their history */
 	uint64_t ev_prev[FT_M_NR];
 	uint64_t ev_prev_t_ns;

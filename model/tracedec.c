@@ -19,6 +19,7 @@ const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
 	[FT_EV_COMPACT_KCOMPACTD_WAKE]	= { "compaction", "mm_compaction_kcompactd_wake" },
 	[FT_EV_COMPACT_MIGRATEPAGES]	= { "compaction", "mm_compaction_migratepages" },
 	[FT_EV_COMPACT_TRY]		= { "compaction", "mm_compaction_try_to_compact_pages" },
+	[FT_EV_COMPACT_DEFER_RESET]	= { "compaction", "mm_compaction_defer_reset" },
 	[FT_EV_RECLAIM_BEGIN]		= { "vmscan", "mm_vmscan_direct_reclaim_begin" },
 	[FT_EV_RECLAIM_END]		= { "vmscan", "mm_vmscan_direct_reclaim_end" },
 	[FT_EV_WAKEUP_KSWAPD]		= { "vmscan", "mm_vmscan_wakeup_kswapd" },

@@ -25,6 +25,7 @@ enum ft_trace_event {
 	FT_EV_COMPACT_KCOMPACTD_WAKE,
 	FT_EV_COMPACT_MIGRATEPAGES,
 	FT_EV_COMPACT_TRY,		/* try_to_compact_pages: direct compaction only */
+	FT_EV_COMPACT_DEFER_RESET,	/* a zone's SUCCESS, or an allocation compaction served */
 	FT_EV_RECLAIM_BEGIN,
 	FT_EV_RECLAIM_END,
 	FT_EV_WAKEUP_KSWAPD,

@@ -338,8 +338,9 @@ static void compaction(struct tracebuf *tb, const struct kfmt *k, int pid, uint6
 
 /*
  * The kernel's rule for compact_stall, rebuilt from the trace (model/events.h):
- * an attempt counts once when a zone's result is above SKIPPED, or when it
- * ends with no zone result (SUCCESS untraced); kcompactd is background.
+ * an attempt counts once when a zone's result is above SKIPPED (defer_reset
+ * stands for an untraced SUCCESS); one with no such result does not;
+ * kcompactd is background.
  */
 static void test_direct_attempts(void **state)
 {
@@ -374,9 +375,13 @@ static void test_direct_attempts(void **state)
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 200, NULL, NULL, 0);
 	suitable(&tb, &k, 200, 0, cont);
 	compaction(&tb, &k, 200, dma32, complete, 7);
-	/* 300: an attempt with no zone result, left for direct reclaim: SUCCESS untraced */
+	/* 300: SUCCESS untraced (the watermark was met), but defer_reset follows: counts */
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 300, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_COMPACT_DEFER_RESET], 10, 300, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_RECLAIM_BEGIN], 10, 300, NULL, NULL, 0);
+	/* 350: SKIPPED untraced (a costly async attempt without free memory), then reclaim: no stall */
+	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 350, NULL, NULL, 0);
+	add(&tb, k.text[FT_EV_RECLAIM_BEGIN], 10, 350, NULL, NULL, 0);
 	/* 400: kcompactd, background, on node 0 */
 	add(&tb, k.text[FT_EV_COMPACT_KCOMPACTD_WAKE], 10, 400, w, wake, 2);
 	suitable(&tb, &k, 400, 0, cont);
@@ -386,9 +391,10 @@ static void test_direct_attempts(void **state)
 	tb_finish(&tb, 0);
 	assert_true(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, ft_events_add_cb, &ev) > 0);
 	assert_int_equal(d.bad, 0);
-	assert_int_equal(ev.direct_attempts, 4);
+	assert_int_equal(ev.direct_attempts, 5);
 	assert_int_equal(ev.direct_stalls, 3);
 	assert_int_equal(ev.direct_silent, 1);
+	assert_true(!ft_procs_find(&ev.procs, 350) || !ft_procs_find(&ev.procs, 350)->c[FT_PC_COMPACTION]);
 	assert_int_equal(ft_procs_find(&ev.procs, 100)->c[FT_PC_COMPACTION], 1);
 	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION], 1);
 	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION_US], 7);
