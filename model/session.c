@@ -474,9 +474,21 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 		s->bad_inputs++;
 		return;
 	}
+	/*
+	 * An exit, or another command under a pid (reused): the records still
+	 * waiting for the tick came before it, and count for the old process
+	 */
 	if (in->sub == FT_NAME_EXITED) {
+		flush_trace(s);
 		ft_procs_exit(&s->events.procs, (int)pid, in->t_ns);
 		return;
+	}
+	{
+		const struct ft_proc *p = ft_procs_find(&s->events.procs, (int)pid);
+		size_t l = in->len - 4;
+
+		if (p && p->comm[0] && (strlen(p->comm) != l || memcmp(p->comm, in->data + 4, l)))
+			flush_trace(s);
 	}
 	n = &s->names[pid % FT_SESSION_NAMES];
 	len = in->len - 4;

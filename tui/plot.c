@@ -256,7 +256,7 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 
 			if (lt->to_ns == ss->tick_t_ns)
 				for (s = 0; s < FT_LAT_NR; s++)
-					for (i = 0; i < FT_HIST_BUCKETS; i++) {
+					for (i = 0; s != FT_LAT_BG_COMPACTION && i < FT_HIST_BUCKETS; i++) {
 						uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
 						int o = lo ? 63 - __builtin_clzll(lo) : 0;
 
@@ -424,7 +424,7 @@ static void heatmap(FILE *f, const struct run *r, int y0, const struct ft_scale 
 	double (*bins)[OCTAVES] = calloc((size_t)cols, sizeof(*bins));
 	size_t i0 = 0, i1, i;
 
-	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">stall latency (compaction, direct reclaim, "
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">stall latency (direct compaction, direct reclaim, "
 		"fragmentation stall), log2 us; darker: more</text>\n", LEFT, y0 - 8);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
 		LEFT, y0, W - LEFT - RIGHT, PANEL_H);
