@@ -35,6 +35,27 @@ workload() {
 }
 
 # Terminal tests define T (tmux on their private socket) and a session "ft".
+# End that tmux server and every program it ran.  One that has not exited
+# 10 s after the hang-up is killed, and said so: once on a freshly booted
+# machine an ASan build's leak check spun at exit after its terminal went
+# away, and a test must not leave a process eating a core.
+end_tmux() {
+	local pids p q i alive
+	pids=$(T list-panes -a -F '#{pane_pid}' 2> /dev/null)
+	for p in $pids; do
+		for q in $(pgrep -P "$p"); do pids="$pids $q $(pgrep -P "$q" | tr '\n' ' ')"; done
+	done
+	T kill-server 2> /dev/null
+	for i in $(seq 100); do
+		alive=
+		for p in $pids; do kill -0 "$p" 2> /dev/null && alive="$alive $p"; done
+		[ -z "$alive" ] && return 0
+		sleep 0.1
+	done
+	echo "note: killed what the terminal left running:$alive ($(ps -o comm= -p "${alive// /,}" 2> /dev/null | tr '\n' ' '))" >&2
+	kill -9 $alive 2> /dev/null
+	return 0
+}
 screen() { T capture-pane -p -t ft; }
 # Wait until the screen matches a regex: WAIT_TENTHS tenths of a second (default 50).
 wait_for() {

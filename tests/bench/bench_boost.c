@@ -5,15 +5,61 @@
  * thousand times and prints the CPU per read and per second at 50 Hz,
  * against a full zoneinfo parse for scale.  One run, no threshold.
  */
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "collectors/live.h"
 #include "model/zoneinfo.h"
 #include "tests/bench/clock.h"
+
+#define SAMPLE_S	5.0
+
+/* Every thread's scheduler run time but the calling one's, in seconds. */
+static double others_cpu_s(void)
+{
+	char path[300], buf[128];
+	double sum = 0;
+	DIR *d = opendir("/proc/self/task");
+	struct dirent *e;
+	pid_t self = (pid_t)syscall(SYS_gettid);
+
+	if (!d)
+		return 0;
+	while ((e = readdir(d))) {
+		FILE *f;
+		unsigned long long ns;
+
+		if (e->d_name[0] == '.' || atoi(e->d_name) == self)
+			continue;
+		snprintf(path, sizeof(path), "/proc/self/task/%s/schedstat", e->d_name);
+		f = fopen(path, "r");
+		if (f && fgets(buf, sizeof(buf), f) && sscanf(buf, "%llu", &ns) == 1)
+			sum += (double)ns / 1e9;
+		if (f)
+			fclose(f);
+	}
+	closedir(d);
+	return sum;
+}
+
+/* The sampler thread's CPU over SAMPLE_S seconds, kept at the full rate (@hot) or not. */
+static double thread_cpu_s(struct ft_live *l, bool hot)
+{
+	double c0 = others_cpu_s(), end = wall_ms() + SAMPLE_S * 1000;
+
+	while (wall_ms() < end) {
+		if (hot)
+			ft_live_boost_heat(l);
+		usleep(100000);
+	}
+	return others_cpu_s() - c0;
+}
 
 int main(void)
 {
@@ -41,10 +87,27 @@ int main(void)
 	printf("\nboost sampler (one run)\n");
 	printf("  one read of every zone's boost (pread + scan + fold): %.1f us CPU, %zu bytes\n",
 	       per_read, l.boost_file.len);
-	printf("  at %d Hz: %.2f ms CPU per second = %.3f%% of a core (a full zoneinfo parse: %.1f us)\n",
-	       FT_LIVE_BOOST_HZ, per_read * FT_LIVE_BOOST_HZ / 1000, per_read * FT_LIVE_BOOST_HZ / 1e4,
-	       per_parse);
+	printf("  (back to back, no wake-up in it; a full zoneinfo parse: %.1f us)\n", per_parse);
 	ft_zoneinfo_release(&zi);
 	ft_live_close(&l);
+
+	/*
+	 * The sampler as it runs: its own thread, woken FT_LIVE_BOOST_HZ times
+	 * a second while heated (here: heated all along), every wake-up in the
+	 * scheduler's count of that thread; then left alone (idle rate)
+	 */
+	{
+		static struct ft_live t;
+		double hot, idle;
+
+		if (ft_live_open(&t, "/", 10))
+			return 1;
+		ft_live_boost_set(&t, FT_LIVE_BOOST_HZ);
+		hot = thread_cpu_s(&t, true);
+		idle = thread_cpu_s(&t, false);
+		printf("  its thread at %d Hz, wake-ups included: %.3f%% of a core; at the idle rate: %.3f%%\n",
+		       FT_LIVE_BOOST_HZ, hot * 100 / SAMPLE_S, idle * 100 / SAMPLE_S);
+		ft_live_close(&t);
+	}
 	return 0;
 }

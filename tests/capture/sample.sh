@@ -21,7 +21,7 @@ T() { tmux -S "$tmp/tmux" "$@"; }
 cleanup() {
 	[ -n "$tpid" ] && kill "$tpid" 2>/dev/null
 	[ -n "$wpid" ] && kill "$wpid" 2>/dev/null && wait "$wpid" 2>/dev/null
-	T kill-server 2>/dev/null
+	end_tmux
 	echo "$orig" > "$BOOST"
 	rm -rf "$tmp"
 }

@@ -82,7 +82,7 @@ for boost in 15000 0; do
 			T send-keys -t ft 7
 			check "boost 0: replay's process view names the workload" \
 				wait_for '^ +[0-9]+ [ x] (fio|thpalloc) '
-			T kill-server
+			end_tmux
 		fi
 	else
 		check "boost $boost: peak within 2x of the reader's ($fp, $rp)" within2 "$fp" "$rp"

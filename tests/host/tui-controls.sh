@@ -19,7 +19,7 @@ TMPD=$(mktemp -d)
 orig=$(cat $BOOST)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
 cleanup() {
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	if [ "$(cat $BOOST)" != "$orig" ]; then
 		echo "$orig" > $BOOST && echo "restored $BOOST to $orig"
 	fi
@@ -43,7 +43,7 @@ wait_exit() {
 }
 start() {	# fragtop args...; stderr in $TMPD/err, exit status in $TMPD/rc
 	local cmd a
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-ctl-$$-$n
 	cmd=$(printf '%q' "$FT")
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done

@@ -15,9 +15,9 @@ TMPD=$(mktemp -d)
 SOCK=
 n=0
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 start() {	# columns rows: the sample, paused at 100 s
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-history-$$-$n
 	T new-session -d -s ft -x "$1" -y "$2" "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
 	wait_for 'REPLAY \[' > /dev/null

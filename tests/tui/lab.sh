@@ -15,7 +15,7 @@ n=$("$FT" report --json "$S" | jq '.latency.fragmentation_stall.count')
 TMPD=$(mktemp -d)
 SOCK=fragtop-lab-$$
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap 'end_tmux; rm -rf "$TMPD"' EXIT
 
 T new-session -d -s ft -x 160 -y 50 "$FT replay --speed 1000 $(printf '%q' "$(realpath "$S")"); sleep 30"
 check "replay: the patched kernel and the lab's host in the title" \

@@ -13,11 +13,11 @@ TMPD=$(mktemp -d)
 SOCK=
 n=0
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 R=$TMPD/root
 bash "$(dirname "$0")/../fixtures/many-nodes.sh" 64 "$R"
 start() {	# columns rows
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-many-$$-$n
 	T new-session -d -s ft -x "$1" -y "$2" "$FT --root $(printf '%q' "$R"); sleep 30"
 }

@@ -16,10 +16,10 @@ fi
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 start() {
 	local cmd a
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-map-$$-$n
 	cmd=""
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done

@@ -15,7 +15,7 @@ n=0
 TMPD=$(mktemp -d)
 # a private server on a socket in our own temp dir (removed at exit)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$CONF" "$RC" "$TMPD"' EXIT
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$CONF" "$RC" "$TMPD"' EXIT
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 
 dead() { [ "$(T display -p -t ft '#{pane_dead}')" = 1 ]; }
@@ -31,7 +31,7 @@ RC=$(mktemp)
 # (tmux's own pane_dead_status is racy).
 start() {
 	local cmd=env a
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-test-$$-$n
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$RC"
@@ -151,7 +151,7 @@ if [ "$(id -u)" = 0 ] && [ -d $INST ]; then
 			check "live: events view lists the kinds" wait_for '^fallbacks \(extfrag\) '
 			check "live: absent stall event said so" wait_for '^fragmentation stalls +absent on this kernel'
 			T send-keys -t ft 3
-			check "live: stalls view" wait_for '^compaction \(begin->end\)'
+			check "live: stalls view" wait_for '^direct compaction \(begin->end\)'
 			T send-keys -t ft 1
 		fi
 		dir=$(inst_of)

@@ -13,10 +13,10 @@ n=0
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d); chmod 755 "$TMPD"
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap '[ -n "$SOCK" ] && T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 start() {
 	local cmd="" a
-	[ -n "$SOCK" ] && T kill-server 2>/dev/null
+	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-replay-$$-$n
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$TMPD/rc"

@@ -15,7 +15,7 @@ command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
 SOCK=fragtop-sample-$$
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap 'end_tmux; rm -rf "$TMPD"' EXIT
 want=$("$FT" report --json "$S" | jq '.processes[] | select(.comm == "thpthreads") | .fragmenting')
 
 T new-session -d -s ft -x 160 -y 50 "$FT replay --speed 1000 $(printf '%q' "$(realpath "$S")"); sleep 30"

@@ -13,7 +13,7 @@ command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
 SOCK=fragtop-stalls-$$
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
-trap 'T kill-server 2>/dev/null; rm -rf "$TMPD"' EXIT
+trap 'end_tmux; rm -rf "$TMPD"' EXIT
 # the compaction count on the figures line under the title
 ncompact() { screen | awk '/^direct compaction \(begin->end\)/ { getline; if ($1 == "n") print $2 }'; }
 
