@@ -306,18 +306,39 @@ static void reap_pids(struct ft_live *l)
 	}
 }
 
+/*
+ * A fallback below pageblock order came in with this drain (it waits in
+ * the session's queue until the tick): the only kind after which the
+ * kernel boosts a watermark (try_to_claim_block()), and only while
+ * watermark_boost_factor is not 0.
+ */
+static bool boost_may_follow(struct ft_live *l)
+{
+	const struct ft_session *s = &l->session;
+	const struct ft_knob *kb = ft_knob_find("watermark_boost_factor");
+	long k = kb ? kb - ft_knobs : -1;
+	bool found = false;
+	size_t i;
+
+	if (s->nr_trq < l->boost_seen_q)
+		l->boost_seen_q = 0;	/* the queue was counted at a tick */
+	for (i = l->boost_seen_q; i < s->nr_trq && !found; i++)
+		found = s->trq[i].kind == FT_EV_EXTFRAG && s->events.pageblock_order >= 0 &&
+			s->trq[i].u.extfrag.fallback_order < s->events.pageblock_order;
+	l->boost_seen_q = s->nr_trq;
+	if (k >= 0 && k < FT_SESSION_MAX_KNOBS && !s->knobs[k].err && s->knobs[k].raw_len && !s->knobs[k].num)
+		return false;
+	return found;
+}
+
 void ft_live_trace_poll(struct ft_live *l)
 {
 	if (!l->tracing)
 		return;
 	ft_trace_drain(&l->trace, on_page, l);
 	name_pids(l);
-	/* fallbacks: watermarks may be boosted now, the sampler to its full rate */
-	if (l->session.events.extfrag.total != l->boost_seen_extfrag) {
-		l->boost_seen_extfrag = l->session.events.extfrag.total;
-		if (l->boost_running)
-			ft_live_boost_heat(l);
-	}
+	if (l->boost_running && boost_may_follow(l))
+		ft_live_boost_heat(l);
 }
 
 static uint64_t lost_now(struct ft_live *l)
@@ -729,10 +750,18 @@ void ft_live_wait(struct ft_live *l, uint64_t until_ns)
 	ts.tv_nsec = (long)w;
 	nanosleep(&ts, NULL);		/* a signal ends it early: fine */
 	ft_live_boost_poll(l);
-	if (ft_now_ns() - l->wait_trace_ns >= 100000000) {
-		ft_live_trace_poll(l);
-		l->wait_trace_ns = ft_now_ns();
-	}
+	ft_live_trace_maybe_poll(l);
+}
+
+void ft_live_trace_maybe_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), pages = l->session.pages;
+
+	if (now - l->wait_trace_ns < (l->trace_busy ? FT_LIVE_TRACE_BUSY_NS : FT_LIVE_TRACE_IDLE_NS))
+		return;
+	ft_live_trace_poll(l);
+	l->trace_busy = l->session.pages != pages;
+	l->wait_trace_ns = now;
 }
 
 /* "system/event\n" (or "header_page\n") and the format text. */

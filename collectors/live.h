@@ -74,8 +74,9 @@ struct ft_live {
 	 * at a tenth of it; each slow read counts for the ten it stands for.
 	 */
 	uint64_t boost_hot_until;	/* under boost_lock */
-	uint64_t boost_seen_extfrag;	/* fallbacks traced when last looked */
-	uint64_t wait_trace_ns;		/* ft_live_wait()'s last trace poll */
+	size_t boost_seen_q;		/* session.trq records looked at for fallbacks */
+	uint64_t wait_trace_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
+	bool trace_busy;		/* it brought pages */
 
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
@@ -112,6 +113,9 @@ struct ft_live {
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
 #define FT_LIVE_BOOST_SLOW	10	/* ... divided by this while nothing happens */
 #define FT_LIVE_BOOST_HOT	(2ull * 1000000000ull)	/* full rate after a sign, ns */
+/* trace pages drained this often while events come, else less often (the buffers hold seconds) */
+#define FT_LIVE_TRACE_BUSY_NS	100000000ull
+#define FT_LIVE_TRACE_IDLE_NS	500000000ull
 
 
 /* 0 or -errno (the root cannot be opened). */
@@ -135,6 +139,13 @@ int ft_live_tick(struct ft_live *l, bool force_pti);
 void ft_live_boost_set(struct ft_live *l, unsigned int hz);
 void ft_live_boost_poll(struct ft_live *l);
 uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
+
+/*
+ * Drain the trace pages when due: every FT_LIVE_TRACE_BUSY_NS while the
+ * last drain brought pages (so the tasks behind them are named while they
+ * live), every FT_LIVE_TRACE_IDLE_NS while none came.
+ */
+void ft_live_trace_maybe_poll(struct ft_live *l);
 
 /* Something happened that boosts watermarks (fallbacks): the full rate now. */
 void ft_live_boost_heat(struct ft_live *l);

@@ -190,7 +190,6 @@ static int run(int argc, char **argv)
 	struct ft_tick tick;
 	const char *root, *listen_at;
 	struct ft_metrics_server srv = { 0 };
-	uint64_t last_trace = 0;
 	int err, first, lfd, one = 1, max_conn, i;
 
 	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, v, &first);
@@ -238,10 +237,7 @@ static int run(int argc, char **argv)
 
 		if (ft_tick_due(&tick, now))
 			ft_live_tick(&live, false);
-		if (now - last_trace >= 100000000ull) {	/* trace pages every 100 ms */
-			ft_live_trace_poll(&live);
-			last_trace = now;
-		}
+		ft_live_trace_maybe_poll(&live);
 		left = ft_tick_left_ns(&tick, now);
 		timeout = (int)(left / 1000000) + 1;
 		if (timeout > 100)

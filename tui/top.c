@@ -31,7 +31,6 @@ static int live_idle_ms(struct ft_ui *ui)
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
 static void live_idle(struct ft_ui *ui)
 {
-	static uint64_t last_trace_poll;
 	uint64_t now = ft_now_ns();
 	bool want;
 
@@ -40,11 +39,7 @@ static void live_idle(struct ft_ui *ui)
 		ft_live_tick(ui->live, false);
 		watch_report(ui);
 	}
-	/* trace pages every 100 ms is plenty (the buffers hold seconds) */
-	if (now - last_trace_poll >= 100000000) {
-		ft_live_trace_poll(ui->live);
-		last_trace_poll = now;
-	}
+	ft_live_trace_maybe_poll(ui->live);
 	/* the map is scanned only while it is on screen */
 	want = ui->view == &ft_view_map || (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
 	if (want != ui->live->map_scan)
