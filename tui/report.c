@@ -430,27 +430,11 @@ static void json_counters(struct ft_json *j, const struct ft_report *rep,
 static void json_compaction(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_point *a,
 			    const struct ft_rep_point *b)
 {
-	int n;
-
 	ft_json_obj_begin(j, "compaction");
 	ft_json_bool(j, "direct_exact", rep->rp.session.events.exact_direct);
 	ft_json_i64(j, "direct_stalls", b->c[FT_RC_DIRECT_COMPACT] - a->c[FT_RC_DIRECT_COMPACT]);
 	ft_json_i64(j, "background_compactions", b->c[FT_RC_BG_COMPACT] - a->c[FT_RC_BG_COMPACT]);
-	ft_json_arr_begin(j, "background_by_node");
-	for (n = 0; n <= FT_EV_NODES; n++) {
-		if (b->bg[n].count == a->bg[n].count && b->bg[n].wakes == a->bg[n].wakes)
-			continue;
-		ft_json_obj_begin_inline(j, NULL);
-		if (n < FT_EV_NODES)
-			ft_json_i64(j, "node", n);
-		else
-			ft_json_null(j, "node");
-		ft_json_u64(j, "compactions", b->bg[n].count - a->bg[n].count);
-		ft_json_double(j, "ms", (double)(b->bg[n].us - a->bg[n].us) / 1000.0);
-		ft_json_u64(j, "kcompactd_wakes", b->bg[n].wakes - a->bg[n].wakes);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_json_bg_nodes(j, "background_by_node", b->bg, a->bg);
 	ft_json_obj_end(j);
 }
 

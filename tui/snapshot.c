@@ -218,6 +218,31 @@ static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *
 	ft_json_obj_end(j);
 }
 
+void ft_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
+		      const struct ft_bg_node *base)
+{
+	static const struct ft_bg_node zero;
+	int n;
+
+	ft_json_arr_begin(j, key);
+	for (n = 0; n <= FT_EV_NODES; n++) {
+		const struct ft_bg_node *x = &now[n], *y = base ? &base[n] : &zero;
+
+		if (x->count == y->count && x->wakes == y->wakes)
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		if (n < FT_EV_NODES)
+			ft_json_i64(j, "node", n);
+		else
+			ft_json_null(j, "node");
+		ft_json_u64(j, "compactions", x->count - y->count);
+		ft_json_double(j, "ms", (double)(x->us - y->us) / 1000.0);
+		ft_json_u64(j, "kcompactd_wakes", x->wakes - y->wakes);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
 static void json_outcomes(struct ft_json *j, const struct ft_session *s, const uint64_t *now,
 			  const uint64_t *base)
 {
@@ -235,7 +260,6 @@ void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const str
 			const struct ft_events *base)
 {
 	uint64_t m[FT_M_NR], b[FT_M_NR] = { 0 };
-	int n;
 
 	ft_events_metrics(now, m);
 	if (base)
@@ -257,23 +281,7 @@ void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const str
 	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION] - b[FT_M_BG_COMPACTION]);
 	json_outcomes(j, s, now->compact_status[FT_CK_BACKGROUND],
 		      base ? base->compact_status[FT_CK_BACKGROUND] : NULL);
-	ft_json_arr_begin(j, "by_node");
-	for (n = 0; n <= FT_EV_NODES; n++) {
-		const struct ft_bg_node *x = &now->bg[n], *y = base ? &base->bg[n] : &(struct ft_bg_node){ 0 };
-
-		if (x->count == y->count && x->wakes == y->wakes)
-			continue;
-		ft_json_obj_begin_inline(j, NULL);
-		if (n < FT_EV_NODES)
-			ft_json_i64(j, "node", n);
-		else
-			ft_json_null(j, "node");
-		ft_json_u64(j, "compactions", x->count - y->count);
-		ft_json_double(j, "ms", (double)(x->us - y->us) / 1000.0);
-		ft_json_u64(j, "kcompactd_wakes", x->wakes - y->wakes);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_json_bg_nodes(j, "by_node", now->bg, base ? base->bg : NULL);
 	ft_json_obj_end(j);
 	ft_json_obj_end(j);
 }

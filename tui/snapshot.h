@@ -41,4 +41,9 @@ struct ft_events;
 void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
 			const struct ft_events *base);
 
+struct ft_bg_node;
+/* @key: [{node (null: not known), compactions, ms, kcompactd_wakes}], @now - @base (NULL: 0), nodes that had any. */
+void ft_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
+		      const struct ft_bg_node *base);
+
 #endif
