@@ -36,7 +36,7 @@ PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 FT_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
-	-Wmissing-prototypes -Wno-missing-field-initializers -I. $(PKG_CFLAGS) \
+	-Wmissing-prototypes -Wno-missing-field-initializers -Wconversion -Wformat=2 -I. $(PKG_CFLAGS) \
 	-D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"'
 FT_LDFLAGS := -Wl,--as-needed
 # CI builds with WERROR=1: a warning fails the build

@@ -14,7 +14,7 @@
 int ft_open_under(int rootfd, const char *rel, int flags)
 {
 	struct open_how how = {
-		.flags = (uint64_t)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
+		.flags = (__u64)(unsigned int)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
 	struct stat st;

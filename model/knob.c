@@ -242,8 +242,11 @@ void ft_knob_range_text(const struct ft_knob *k, const struct ft_knob_value *v,
 
 void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz)
 {
-	if (k->per_node)
-		snprintf(buf, sz, k->path, node < 0 ? 0 : node);
+	/* a per-node path has "%d" where the node goes; never used as a format */
+	const char *at = k->per_node ? strstr(k->path, "%d") : NULL;
+
+	if (at)
+		snprintf(buf, sz, "%.*s%d%s", (int)(at - k->path), k->path, node < 0 ? 0 : node, at + 2);
 	else
 		snprintf(buf, sz, "%s", k->path);
 }

@@ -337,7 +337,7 @@ static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
 static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 {
 	uint64_t pfn, words, per, block;
-	size_t z = in->sub & ~FT_KPF_RESCAN;
+	size_t z = in->sub & ~(unsigned int)FT_KPF_RESCAN;
 	uint64_t *w;
 
 	map_layout(s);
@@ -381,7 +381,7 @@ static int input_err(const struct ft_rec_record *in)
 
 static void apply_knob(struct ft_session *s, const struct ft_rec_record *in)
 {
-	unsigned int k = in->sub & ~FT_INPUT_ERR;
+	unsigned int k = in->sub & ~(unsigned int)FT_INPUT_ERR;
 
 	if (k >= ft_knobs_nr || k >= FT_SESSION_MAX_KNOBS) {
 		s->bad_inputs++;

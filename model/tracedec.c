@@ -299,7 +299,8 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 	for (data = kbuffer_read_event(d->kbuf, &ts); data;
 	     data = kbuffer_next_event(d->kbuf, NULL)) {
 		const unsigned char *rec = data;
-		int size = kbuffer_event_size(d->kbuf);
+		int isize = kbuffer_event_size(d->kbuf);
+		unsigned int size = isize > 0 ? (unsigned int)isize : 0;
 		struct ft_trace_rec r;
 		bool ok = true;
 		int id, kind;
@@ -310,7 +311,7 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 			d->bad++;
 			break;
 		}
-		id = (int)field(rec, (unsigned int)size, &(struct ft_field){
+		id = (int)field(rec, size, &(struct ft_field){
 			.offset = d->common_type_off, .size = d->common_type_size,
 			.present = true }, &ok);
 		for (kind = 0; kind < FT_EV_NR; kind++)
@@ -322,7 +323,7 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 		r.kind = kind;
 		r.ts = ts;
 		r.cpu = cpu;
-		r.pid = (int)field(rec, (unsigned int)size, &(struct ft_field){
+		r.pid = (int)field(rec, size, &(struct ft_field){
 			.offset = d->common_pid_off, .size = 4, .is_signed = true,
 			.present = true }, &ok);
 		switch (kind) {
@@ -342,14 +343,14 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 			r.u.compact.status = (int)field(rec, size, &d->f_status, &ok);
 			/* fall through */
 		case FT_EV_COMPACT_BEGIN:
-			r.u.compact.zone_start = (uint64_t)opt_field(rec, (unsigned int)size, &d->f_zone_start,
+			r.u.compact.zone_start = (uint64_t)opt_field(rec, size, &d->f_zone_start,
 								     (int64_t)UINT64_MAX);
 			break;
 		case FT_EV_COMPACT_SUITABLE:
 			r.u.compact.status = (int)field(rec, size, &d->f_ret, &ok);
 			/* fall through */
 		case FT_EV_COMPACT_DEFERRED:
-			r.u.compact.nid = (int)opt_field(rec, (unsigned int)size, &d->f_cnid, -1);
+			r.u.compact.nid = (int)opt_field(rec, size, &d->f_cnid, -1);
 			break;
 		case FT_EV_KSWAPD_WAKE:
 		case FT_EV_COMPACT_KCOMPACTD_WAKE:

@@ -71,7 +71,7 @@ static void write_recording(bool clean)
 	w.sync = false;
 	assert_int_equal(ft_recw_add_meta(&w, FT_RR_HOST, 0, 1, "release=6.18\n", 13), 0);
 	for (i = 0; i < TICKS; i++) {
-		uint64_t t = 1000000000ull * (uint64_t)(i + 1);
+		uint64_t t = UINT64_C(1000000000) * ((uint64_t)i + 1);
 		size_t n = tick_payload(i, buf, sizeof(buf));
 
 		assert_int_equal(ft_recw_add(&w, FT_RR_TICK, 0, t, &t, 8), 0);

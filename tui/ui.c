@@ -230,7 +230,7 @@ void ft_ui_draw(struct ft_ui *ui)
 
 int ft_ui_getch(struct ft_ui *ui, int ms)
 {
-	uint64_t end = ft_now_ns() + (uint64_t)ms * 1000000ull;
+	uint64_t end = ft_now_ns() + (ms > 0 ? (uint64_t)ms : 0) * UINT64_C(1000000);
 	int ch;
 
 	for (;;) {
