@@ -67,6 +67,12 @@ static int parse_zone_line(struct ft_span line, struct ft_zi_zone *z)
 	if (!ft_tok_next(&line, &key))
 		return 0;
 	/* Most lines are counters (nr_*, numa_*, workingset_*, pgpromote_*...). */
+	if (key.p[0] == 'n' && ft_span_eq(&key, "nr_free_pages_blocks")) {
+		if (!ft_tok_next(&line, &val) || ft_span_u64(&val, &z->free_blocks))
+			return -EINVAL;
+		z->has |= FT_ZI_FREE_BLOCKS;
+		return 0;
+	}
 	switch (key.p[0]) {
 	case 'p': case 'b': case 'm': case 'l': case 'h': case 's': case 'c':
 		break;

@@ -20,6 +20,7 @@ enum {
 	FT_ZI_MANAGED	= 1u << 8,
 	FT_ZI_CMA	= 1u << 9,
 	FT_ZI_START_PFN	= 1u << 10,	/* absent for empty zones */
+	FT_ZI_FREE_BLOCKS = 1u << 11,	/* nr_free_pages_blocks, 6.15+ */
 	FT_ZI_REQUIRED	= FT_ZI_FREE | FT_ZI_MIN | FT_ZI_LOW | FT_ZI_HIGH |
 			  FT_ZI_SPANNED | FT_ZI_PRESENT | FT_ZI_MANAGED,
 };
@@ -35,6 +36,8 @@ struct ft_zi_zone {
 	unsigned int has;		/* FT_ZI_* */
 	uint64_t free, boost, min, low, high, promo;
 	uint64_t spanned, present, managed, cma, start_pfn;
+	/* free pages in whole free pageblocks (nr_free_pages_blocks, 6.15+) */
+	uint64_t free_blocks;
 	int nr_protection;
 	uint64_t protection[FT_MAX_PROTECTION];
 };

@@ -45,6 +45,12 @@ static void test_618(void **state)
 	assert_true(z->has & FT_ZI_PROMO);
 	assert_int_equal(z->nr_protection, 5);
 	assert_int_equal(z->protection[1], 3018);
+	/* 6.15+: free pages in whole pageblocks, the zone's own counter */
+	assert_true(z->has & FT_ZI_FREE_BLOCKS);
+	assert_int_equal(z->free_blocks, 3584);
+	z = find(&zi, 0, "Normal");
+	assert_non_null(z);
+	assert_int_equal(z->free_blocks, 368128);
 	/* Empty zones are listed, without start_pfn. */
 	z = find(&zi, 0, "Device");
 	assert_non_null(z);
@@ -73,6 +79,7 @@ static void test_61_two_nodes(void **state)
 	assert_true(ft_zi_populated(z));
 	assert_true(z->has & FT_ZI_BOOST);
 	assert_false(z->has & FT_ZI_PROMO);	/* 6.1 has no promo watermark */
+	assert_false(z->has & FT_ZI_FREE_BLOCKS);	/* nor nr_free_pages_blocks (6.15) */
 	z = find(&zi, 1, "DMA32");
 	assert_non_null(z);
 	assert_int_equal(z->start_pfn, 262144);

@@ -17,6 +17,8 @@ static const struct {
 	[FT_MF_UP] = { "fragtop_up", "gauge", "1 if the source was read at the last sample, 0 if not." },
 	[FT_MF_FREE_PAGES] = { "fragtop_zone_free_pages", "gauge", "Free pages of the zone (zoneinfo)." },
 	[FT_MF_MANAGED] = { "fragtop_zone_managed_pages", "gauge", "Pages the buddy allocator manages in the zone." },
+	[FT_MF_FREE_IN_BLOCKS] = { "fragtop_zone_free_pages_in_blocks", "gauge",
+		"Free pages in whole free pageblocks (zoneinfo nr_free_pages_blocks, 6.15+)." },
 	[FT_MF_FREE_BLOCKS] = { "fragtop_zone_free_blocks", "gauge",
 		"Free blocks of the order in the zone (buddyinfo)." },
 	[FT_MF_FREE_BY_TYPE] = { "fragtop_zone_free_blocks_by_type", "gauge",
@@ -164,6 +166,12 @@ static void zone_gauges(struct out *o, const struct ft_session *s)
 			continue;
 		if ((mf == FT_MF_BOOST_PEAK || mf == FT_MF_BOOSTED) && !s->boost_nr)
 			continue;	/* no sampler */
+		if (mf == FT_MF_FREE_IN_BLOCKS) {	/* absent on kernels before 6.15, never 0 */
+			for (i = 0; i < sm->nr_zones && !(sm->zones[i].zi->has & FT_ZI_FREE_BLOCKS); i++)
+				;
+			if (i == sm->nr_zones)
+				continue;
+		}
 		head(o, mf);
 		for (i = 0; i < sm->nr_zones; i++) {
 			const struct ft_zone *z = &sm->zones[i];
@@ -179,6 +187,10 @@ static void zone_gauges(struct out *o, const struct ft_session *s)
 				break;
 			case FT_MF_MANAGED:
 				sample(o, fam[mf].name, "", l, (double)zi->managed);
+				break;
+			case FT_MF_FREE_IN_BLOCKS:
+				if (zi->has & FT_ZI_FREE_BLOCKS)
+					sample(o, fam[mf].name, "", l, (double)zi->free_blocks);
 				break;
 			case FT_MF_WATERMARK: {
 				static const char *const lv[3] = { "min", "low", "high" };

@@ -96,6 +96,11 @@ static void json_zone(struct ft_json *j, const struct ft_live *l, const struct f
 	ft_json_i64(j, "node", zi->node);
 	ft_json_str(j, "zone", zi->name);
 	ft_json_u64(j, "free_pages", zi->free);
+	/* the kernel's own fragmentation gauge: free memory that still makes pageblocks */
+	if (zi->has & FT_ZI_FREE_BLOCKS)
+		ft_json_u64(j, "free_pages_blocks", zi->free_blocks);
+	else
+		ft_json_null(j, "free_pages_blocks");
 	ft_json_u64(j, "min", zi->min);
 	ft_json_u64(j, "low", zi->low);
 	ft_json_u64(j, "high", zi->high);
@@ -505,6 +510,10 @@ void ft_snapshot_table(FILE *f, const struct ft_live *l)
 			zi->has & FT_ZI_BOOST ? (snprintf(buf, sizeof(buf), "%llu",
 				(unsigned long long)zi->boost), buf) : "n/a",
 			(unsigned long long)zi->managed);
+		if (zi->has & FT_ZI_FREE_BLOCKS)
+			fprintf(f, "  free in whole pageblocks %llu (%.1f%% of free)\n",
+				(unsigned long long)zi->free_blocks,
+				zi->free ? 100.0 * (double)zi->free_blocks / (double)zi->free : 0.0);
 		if (!z->bi)
 			continue;
 		fprintf(f, "  %-16s", "order");

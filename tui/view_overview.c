@@ -180,6 +180,12 @@ static enum ft_color heat(double share)
 	return FT_C_DIM;
 }
 
+/* nr_free_pages_blocks / free pages, %: what of free memory still makes whole pageblocks */
+static double free_in_blocks_pct(const struct ft_zi_zone *zi)
+{
+	return zi->free ? 100.0 * (double)zi->free_blocks / (double)zi->free : 0;
+}
+
 static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &ui->s->sample;
@@ -202,8 +208,16 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 					    s->rates.dt) : NAN;
 	ft_fmt_rate(c, sizeof(c), rate, 5);
 	ft_put(y, 0, A_BOLD, "N%d %-8s", zi->node, zi->name);
-	ft_put(y, 12, A_NORMAL, "free %7llu %6s  managed %6s  alloc %5s/s",
-	       (unsigned long long)zi->free, a, b, c);
+	if (zi->has & FT_ZI_FREE_BLOCKS && COLS < 100) {
+		/* 6.15+: the share of free memory in whole pageblocks says more than managed */
+		ft_put(y, 12, A_NORMAL, "free %7llu %6s  in blocks %3.0f%% alloc %5s/s",
+		       (unsigned long long)zi->free, a, free_in_blocks_pct(zi), c);
+	} else {
+		ft_put(y, 12, A_NORMAL, "free %7llu %6s  managed %6s  alloc %5s/s",
+		       (unsigned long long)zi->free, a, b, c);
+		if (zi->has & FT_ZI_FREE_BLOCKS)
+			ft_put(y, 81, A_NORMAL, "in blocks %3.0f%%", free_in_blocks_pct(zi));
+	}
 	if (z->bi && pbo >= 0 && pbo < s->nr_orders) {
 		ft_thousandths_format(z->unusable[pbo], d, sizeof(d));
 		ft_put(y, 63, ft_attr(FT_C_DIM), "unusable@%d", pbo);

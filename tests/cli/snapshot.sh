@@ -39,6 +39,12 @@ for k in "$FIX"/*/; do
 		/^ +present/ && $2 > 0 { print n, z, f }' "$k/proc/zoneinfo")
 	jfree=$(jq -r '.zones[] | "\(.node) \(.zone) \(.free_pages)"' "$out")
 	check "$name: free_pages = zoneinfo" test "$zfree" = "$jfree"
+	# free_pages_blocks: zoneinfo's nr_free_pages_blocks (6.15+), null where the kernel has none
+	zfb=$(awk 'function out() { if (pop) print n, z, b } /^Node/ { out(); n = $2; sub(",", "", n); z = $4; b = "null"; pop = 0 }
+		/nr_free_pages_blocks/ { b = $2 } /^ +present/ { pop = $2 > 0 } END { out() }' "$k/proc/zoneinfo")
+	jfb=$(jq -r '.zones[] | "\(.node) \(.zone) \(.free_pages_blocks)"' "$out")
+	check "$name: free_pages_blocks = zoneinfo's nr_free_pages_blocks, or null ($(echo $jfb | tr '\n' ' ' | cut -c1-60))" \
+		test "$zfb" = "$jfb"
 	for f in unusable_index:unusable_index extfrag_index:fragmentation_index; do
 		dbg=$k/sys/kernel/debug/extfrag/${f%%:*}
 		[ -f "$dbg" ] || continue
@@ -122,6 +128,20 @@ if [ -r /proc/zoneinfo ]; then
 			END { exit bad }' <(echo "$before") <(echo "$a")
 	else
 		echo "info: free pages moved during each of 300 snapshots; not compared"
+	fi
+	# nr_free_pages_blocks read just before and just after: fragtop's value is
+	# one of the two or lies between them, for every zone
+	if grep -q nr_free_pages_blocks /proc/zoneinfo; then
+		fb() { awk '/^Node/ { n = $2; sub(",", "", n); z = $4 } /nr_free_pages_blocks/ { print n, z, $2 }' /proc/zoneinfo; }
+		before=$(fb)
+		"$FT" snapshot --json > "$tmp/fb.json"
+		after=$(fb)
+		got=$(jq -r '.zones[] | select(.free_pages_blocks != null) | "\(.node) \(.zone) \(.free_pages_blocks)"' "$tmp/fb.json")
+		check "live: free_pages_blocks within /proc/zoneinfo's just before and just after" awk '
+			FILENAME == ARGV[1] { b[$1" "$2] = $3; next } FILENAME == ARGV[2] { a[$1" "$2] = $3; next }
+			{ k = $1" "$2; n++; lo = b[k] < a[k] ? b[k] : a[k]; hi = b[k] < a[k] ? a[k] : b[k]
+			  if (!(k in b) || $3 < lo || $3 > hi) bad = 1 }
+			END { exit bad || !n }' <(echo "$before") <(echo "$after") <(echo "$got")
 	fi
 	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
 		# the same sandwich, with buddyinfo around snapshot + debugfs
