@@ -562,15 +562,18 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_JSON, O_OPENMETRICS, O_OUTPUT, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
+enum { O_JSON, O_OPENMETRICS, O_PROMETHEUS, O_OUTPUT, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
 
 static const struct ft_opt opts[O_NR] = {
 	[O_JSON] = FT_OPT_JSON,
 	[O_OPENMETRICS] = { "openmetrics", 0, FT_OPT_FLAG, NULL,
 			    "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them" },
+	[O_PROMETHEUS] = { "prometheus", 0, FT_OPT_FLAG, NULL,
+			   "print Prometheus metrics in the text format 0.0.4: what\n"
+			   "node_exporter's textfile collector reads (it refuses OpenMetrics)" },
 	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
 		       "write to FILE whole or not at all (a temp file renamed over it,\n"
-		       "mode 0644): for node_exporter's textfile collector" },
+		       "mode 0644): with --prometheus, for node_exporter's textfile collector" },
 	[O_ROOT] = FT_OPT_ROOT,
 	[O_INTERVAL] = { "interval", 'i', FT_OPT_SECS, "SECS",
 			 "take two samples SECS apart and add rates, and (as root,\n"
@@ -599,8 +602,8 @@ static int run(int argc, char **argv)
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
 	json = v[O_JSON].set;
-	if (json && v[O_OPENMETRICS].set)
-		return ft_cli_usage_error(&ft_cmd_snapshot, "--json or --openmetrics, not both");
+	if (json + v[O_OPENMETRICS].set + v[O_PROMETHEUS].set > 1)
+		return ft_cli_usage_error(&ft_cmd_snapshot, "one of --json, --openmetrics and --prometheus");
 	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
 	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 0;
 	trace = !v[O_NO_TRACE].set;
@@ -647,8 +650,8 @@ static int run(int argc, char **argv)
 			ft_live_close(&live);
 			return 1;
 		}
-		if (v[O_OPENMETRICS].set) {
-			struct ft_metrics m = { .openmetrics = true, .eof = true };
+		if (v[O_OPENMETRICS].set || v[O_PROMETHEUS].set) {
+			struct ft_metrics m = { .openmetrics = v[O_OPENMETRICS].set, .eof = true };
 
 			ft_metrics_write(out.f, &live.session, &m);
 		} else if (json) {

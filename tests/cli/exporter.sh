@@ -66,10 +66,36 @@ check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $rc = 0 -a -n "$
 check "a bad --listen: usage, exit 2" test $rc = 2
 
 # textfile collector: a whole file, readable by node_exporter's user
-"$FT" snapshot --root "$ROOT" --openmetrics -o "$tmp/fragtop.prom"; rc=$?
-check "snapshot --openmetrics -o: written, 0644, complete" test $rc = 0 -a "$(stat -c %a "$tmp/fragtop.prom")" = 644 -a \
-	"$(tail -n 1 "$tmp/fragtop.prom")" = "# EOF"
+"$FT" snapshot --root "$ROOT" --openmetrics -o "$tmp/fragtop.om"; rc=$?
+check "snapshot --openmetrics -o: written, 0644, complete" test $rc = 0 -a "$(stat -c %a "$tmp/fragtop.om")" = 644 -a \
+	"$(tail -n 1 "$tmp/fragtop.om")" = "# EOF"
+"$FT" snapshot --root "$ROOT" --prometheus -o "$tmp/fragtop.prom"; rc=$?
+check "snapshot --prometheus -o: the text format, no info type, no # EOF" test $rc = 0 -a \
+	"$(stat -c %a "$tmp/fragtop.prom")" = 644 -a "$(grep -c -e '^# EOF' -e ' info$' "$tmp/fragtop.prom")" = 0
 check "... and no temp file left beside it" test "$(ls "$tmp" | grep -c 'fragtop.prom.tmp')" = 0
+# the real textfile collector reads it (and refuses the OpenMetrics file)
+NE=$(command -v prometheus-node-exporter || command -v node_exporter || true)
+if [ -n "$NE" ]; then
+	textfile() {	# DIR: node_exporter's /metrics with only the textfile collector on DIR
+		local port=$((PORT + 1)) pid out
+		"$NE" --collector.disable-defaults --collector.textfile --collector.textfile.directory="$1" \
+			--web.listen-address="127.0.0.1:$port" > "$tmp/ne.log" 2>&1 & pid=$!
+		until_ok 30 get -o "$tmp/ne.txt" "http://127.0.0.1:$port/metrics"
+		kill "$pid"; wait "$pid" 2> /dev/null
+	}
+	mkdir "$tmp/tf" "$tmp/tf-om"
+	cp "$tmp/fragtop.prom" "$tmp/tf/"
+	cp "$tmp/fragtop.om" "$tmp/tf-om/fragtop.prom"
+	textfile "$tmp/tf"
+	check "node_exporter's textfile collector: node_textfile_scrape_error 0, fragtop's families served" test \
+		"$(sed -n 's/^node_textfile_scrape_error //p' "$tmp/ne.txt")" = 0 -a \
+		-n "$(grep -E '^fragtop_zone_free_blocks\{.*node="0".*order="10".*\} [0-9]+$' "$tmp/ne.txt")"
+	textfile "$tmp/tf-om"
+	check "... while the OpenMetrics file is refused (node_textfile_scrape_error 1)" test \
+		"$(sed -n 's/^node_textfile_scrape_error //p' "$tmp/ne.txt")" = 1
+else
+	skip "node_exporter's textfile collector: prometheus-node-exporter not installed"
+fi
 ln -s /etc/passwd "$tmp/link.prom"
 "$FT" snapshot --root "$ROOT" --openmetrics -o "$tmp/link.prom"; rc=$?
 check "-o onto a symbolic link replaces the link, never writes through it" test $rc = 0 -a ! -L "$tmp/link.prom" -a \
