@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include <errno.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -29,11 +30,19 @@
 #include "tui/cli.h"
 #include "tui/options.h"
 
-static volatile sig_atomic_t stop;
+/*
+ * stop: SIGINT or SIGTERM (or SIGHUP without --dir), sticky: no later
+ * signal undoes it (a reload during a stop must not keep the recorder
+ * running).  hup: SIGHUP with --dir, a new file.
+ */
+static volatile sig_atomic_t stop, hup, rotating;
 
 static void on_signal(int sig)
 {
-	stop = sig;
+	if (sig == SIGHUP && rotating)
+		hup = 1;
+	else if (!stop)
+		stop = sig;
 }
 
 enum { O_OUTPUT, O_DIR, O_ROTATE, O_KEEP, O_MAX_SIZE, O_INTERVAL, O_DURATION, O_PTI, O_ROOT,
@@ -182,8 +191,10 @@ static int run(int argc, char **argv)
 			rotate = 0;
 		else if (!strcmp(v[O_ROTATE].str, "hourly"))
 			rotate = -1;
-		else if ((rotate = strtod(v[O_ROTATE].str, &end)) < 1 || *end || end == v[O_ROTATE].str)
-			return ft_cli_usage_error(&ft_cmd_record, "--rotate: '%s' is not daily, hourly or seconds (>= 1)",
+		else if (rotate = strtod(v[O_ROTATE].str, &end), *end || end == v[O_ROTATE].str ||
+			 !isfinite(rotate) || rotate < 1 || rotate > 366 * 86400.0)
+			return ft_cli_usage_error(&ft_cmd_record,
+						  "--rotate: '%s' is not daily, hourly or seconds (1 to a year)",
 						  v[O_ROTATE].str);
 	}
 	keep = v[O_KEEP].set ? (unsigned long)v[O_KEEP].num : 7;
@@ -220,6 +231,7 @@ static int run(int argc, char **argv)
 	}
 	if (v[O_BOOST].set)
 		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
+	rotating = dir != NULL;
 	ft_opt_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (err) {
@@ -246,12 +258,12 @@ static int run(int argc, char **argv)
 		next_file = period_end(ft_realtime_ns(), rotate);
 		prune(dir, out, keep, max_size);
 	}
-	while ((!stop || (dir && stop == SIGHUP)) && !rec.err) {
+	while (!stop && !rec.err) {
 		uint64_t now = ft_now_ns(), left;
 
 		/* a new file at the period's end, or on SIGHUP */
-		if (dir && (stop == SIGHUP || ft_realtime_ns() >= next_file)) {
-			stop = 0;
+		if (dir && (hup || ft_realtime_ns() >= next_file)) {
+			hup = 0;
 			if (live.tracing)
 				ft_live_trace_poll(&live);
 			err = ft_recorder_stop(&rec);

@@ -166,18 +166,26 @@ fi
 # continuous recording: a file a period, the oldest deleted, each closed cleanly;
 # SIGHUP starts a new file, SIGTERM closes the last one cleanly
 D=$tmp/rotating
-"$FT" record --root tests/fixtures/6.18-idle --dir "$D" --rotate 2 --keep 3 -i 0.5 2> "$tmp/rot.err" & rpid=$!
-sleep 9
+files_started() { [ "$(grep -c '^fragtop: recording to ' "$tmp/rot.err")" -ge "$1" ]; }
+# a file turns over 3 s after the last one started; a SIGHUP or a stop right
+# after a turn would leave a file without a sample (a rotation before any
+# tick: issue 26), so each signal goes 1.5 s after a file was seen to start
+# (a pace from an observed event, not a wait for a condition)
+"$FT" record --root tests/fixtures/6.18-idle --dir "$D" --rotate 3 --keep 3 -i 0.5 2> "$tmp/rot.err" & rpid=$!
+until_ok 120 files_started 4 || echo "info: rotation slower than expected"
+sleep 1.5
+n=$(grep -c '^fragtop: recording to ' "$tmp/rot.err")
 kill -HUP $rpid
+until_ok 60 files_started $((n + 1))
 sleep 1.5
 kill -TERM $rpid; wait $rpid; rc=$?
-check "--dir --rotate 2 --keep 3: exit 0 on SIGTERM" test $rc = 0
+check "--dir --rotate 3 --keep 3: exit 0 on SIGTERM" test $rc = 0
 check "--keep 3: three files left" test "$(ls "$D" | grep -c '^fragtop-[0-9]\{8\}-[0-9]\{6\}\(-[0-9]*\)\?\.ftr$')" = 3
 check "the oldest were deleted, and said so" grep -q 'deleted .* (beyond --keep 3)' "$tmp/rot.err"
-check "SIGHUP: a new file" test "$(grep -c '^fragtop: recording to ' "$tmp/rot.err")" -ge 5
+check "SIGHUP: a new file" test "$(grep -c '^fragtop: recording to ' "$tmp/rot.err")" -ge $((n + 1))
 ok_all=1
 for f in "$D"/*.ftr; do
-	"$FT" report "$f" 2> /dev/null | grep -q "closed cleanly" || ok_all=0
+	"$FT" report "$f" 2> /dev/null | grep -q "closed cleanly" || { ok_all=0; echo "not clean: $f: $("$FT" report "$f" 2>&1 | head -n 3 | tr "\n" " ")"; }
 done
 check "every kept file reads as closed cleanly" test $ok_all = 1
 check "files are private (0600)" test "$(stat -c %a "$(ls "$D"/*.ftr | head -1)")" = 600
@@ -187,6 +195,21 @@ check "-o and --dir together: usage, exit 2" test $rc = 2
 check "--rotate weekly: usage, exit 2" test $rc = 2
 "$FT" record -o "$tmp/y.ftr" --keep 3 2> /dev/null; rc=$?
 check "--keep without --dir: usage, exit 2" test $rc = 2
+
+# a stop is sticky: SIGTERM then SIGHUP (a reload during a stop) still ends it, 10 of 10
+exited=0
+for i in $(seq 10); do
+	"$FT" record --root tests/fixtures/6.18-idle --dir "$tmp/sticky" --rotate 60 -i 0.5 2> "$tmp/st.err" & rpid=$!
+	until_ok 60 grep -q '^fragtop: recording to ' "$tmp/st.err"
+	kill -TERM $rpid; kill -HUP $rpid 2> /dev/null
+	until_ok 30 bash -c "! kill -0 $rpid 2> /dev/null" && exited=$((exited + 1))
+	kill -KILL $rpid 2> /dev/null; wait $rpid 2> /dev/null
+done
+check "SIGTERM then SIGHUP: the recorder exits, $exited of 10" test $exited = 10
+for r in nan inf 1e300 1.8e10 0.5 -3; do
+	"$FT" record --dir "$tmp/bad" --rotate "$r" 2> "$tmp/r.err"; rc=$?
+	check "--rotate $r: refused (usage, exit 2), says the range" test $rc = 2 -a -n "$(grep '1 to a year' "$tmp/r.err")"
+done
 
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]
