@@ -145,6 +145,44 @@ static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_ser
 	}
 }
 
+#define ACCEPT_REST_NS	(100ull * 1000000ull)
+
+/*
+ * accept() found no file descriptor left (EMFILE, ENFILE): the clients
+ * waiting are taken with the spare descriptor and told 503 (so they are
+ * answered, not left hanging), and the listening socket rests
+ * for ACCEPT_REST_NS instead of waking poll() at once, forever.
+ */
+static void out_of_fds(int lfd, int *spare, uint64_t *rest_until, struct ft_metrics_server *srv)
+{
+	static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
+		"Content-Length: 0\r\nConnection: close\r\n\r\n";
+	static bool said;
+	int fd, err = errno;
+
+	if (*spare >= 0) {
+		int n;
+
+		close(*spare);
+		/* the waiting clients, one descriptor at a time (a few dozen at most) */
+		for (n = 0; n < 64 && (fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
+			if (write(fd, full, sizeof(full) - 1) < 0) {
+				/* the client is gone already */
+			}
+			close(fd);
+			srv->refused++;
+		}
+		*spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	}
+	*rest_until = ft_now_ns() + ACCEPT_REST_NS;
+	srv->fd_rests++;
+	if (!said) {
+		fprintf(stderr, "fragtop: out of file descriptors (%s): refusing clients, accepting again in 100 ms\n",
+			strerror(err));
+		said = true;
+	}
+}
+
 /* "ADDR:PORT", ":PORT" or "PORT" (IPv4; ADDR defaults to 127.0.0.1). */
 static int parse_listen(const char *arg, struct sockaddr_in *sa)
 {
@@ -190,6 +228,9 @@ static int run(int argc, char **argv)
 	struct ft_tick tick;
 	const char *root, *listen_at;
 	struct ft_metrics_server srv = { 0 };
+	uint64_t accept_rest_until = 0;
+	/* held for the moment there is no descriptor left: a refusal needs one */
+	int spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	int err, first, lfd, one = 1, max_conn, i;
 
 	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, v, &first);
@@ -242,8 +283,13 @@ static int run(int argc, char **argv)
 		timeout = (int)(left / 1000000) + 1;
 		if (timeout > 100)
 			timeout = 100;
-		pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
-		idx[np++] = -1;
+		/* out of file descriptors: the listening socket rests a while (it would spin) */
+		if (now >= accept_rest_until) {
+			pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
+			idx[np++] = -1;
+		} else if (timeout > (int)((accept_rest_until - now) / 1000000) + 1) {
+			timeout = (int)((accept_rest_until - now) / 1000000) + 1;
+		}
 		for (i = 0; i < MAX_CONN; i++) {
 			if (conns[i].fd < 0)
 				continue;
@@ -286,6 +332,8 @@ static int run(int argc, char **argv)
 					}
 					conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
 				}
+				if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+					out_of_fds(lfd, &spare_fd, &accept_rest_until, &srv);
 				continue;
 			}
 			c = &conns[idx[i]];
@@ -329,6 +377,8 @@ static int run(int argc, char **argv)
 	}
 	for (i = 0; i < MAX_CONN; i++)
 		conn_close(&conns[i]);
+	if (spare_fd >= 0)
+		close(spare_fd);
 	close(lfd);
 	ft_live_close(&live);
 	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)srv.scrapes);

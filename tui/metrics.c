@@ -57,6 +57,8 @@ static const struct {
 		"Connections the exporter holds open, this scrape's included." },
 	[FT_MF_SRV_REFUSED] = { "fragtop_exporter_refused_connections", "counter",
 		"Connections answered 503 because --max-connections were open." },
+	[FT_MF_SRV_FD_RESTS] = { "fragtop_exporter_out_of_fds", "counter",
+		"Times accept() found no file descriptor left (the listener rested 100 ms)." },
 	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter", "Scrapes of /metrics answered before this one." },
 };
 
@@ -430,6 +432,10 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 		if (want(&o, FT_MF_SRV_REFUSED)) {
 			head(&o, FT_MF_SRV_REFUSED);
 			sample(&o, fam[FT_MF_SRV_REFUSED].name, "_total", NULL, (double)m->server->refused);
+		}
+		if (want(&o, FT_MF_SRV_FD_RESTS)) {
+			head(&o, FT_MF_SRV_FD_RESTS);
+			sample(&o, fam[FT_MF_SRV_FD_RESTS].name, "_total", NULL, (double)m->server->fd_rests);
 		}
 		if (want(&o, FT_MF_SRV_SCRAPES)) {
 			head(&o, FT_MF_SRV_SCRAPES);

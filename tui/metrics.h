@@ -34,6 +34,7 @@ struct ft_metrics_server {
 	unsigned int connections;	/* open now, the one being answered included */
 	uint64_t refused;		/* answered 503: more than --max-connections */
 	uint64_t scrapes;		/* /metrics answered before this one */
+	uint64_t fd_rests;		/* times accept() ran out of file descriptors */
 };
 
 enum ft_mfamily {
@@ -41,7 +42,7 @@ enum ft_mfamily {
 	FT_MF_WATERMARK, FT_MF_BOOST, FT_MF_BOOST_PEAK, FT_MF_BOOSTED, FT_MF_UNUSABLE, FT_MF_FRAGIDX,
 	FT_MF_PAGEBLOCKS, FT_MF_KNOB, FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
 	FT_MF_STALL_SECONDS, FT_MF_COMPACT_STALLS, FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
-	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
+	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_NR
 };
 

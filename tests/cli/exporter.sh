@@ -61,6 +61,32 @@ exec 7>&- 8>&-
 check "after all that, scrapes still work" until_ok 60 conns_are 1
 check "... and the refusal is counted, once" test "$(refused)" = $((refused0 + 1))
 kill -TERM "$epid"; wait "$epid"; rc=$?; epid=
+
+# out of file descriptors (prlimit --nofile=24, 30 idle connections, 40
+# clients): no spinning, and every client is told 503 or closed, not left hanging
+if command -v prlimit > /dev/null; then
+	P2=$((PORT + 2))
+	prlimit --nofile=24 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$P2" --max-connections 64 -i 0.5 \
+		2> "$tmp/emfile.err" & epid=$!
+	until_ok 60 get -o /dev/null "http://127.0.0.1:$P2/"
+	held=()
+	for i in $(seq 30); do exec {fd}<>"/dev/tcp/127.0.0.1/$P2" && held+=("$fd"); done
+	c0=$(awk '{ print $1 }' /proc/"$epid"/schedstat); t0=$(date +%s%N)
+	cpids=()
+	for i in $(seq 40); do
+		(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P2/metrics"; echo " $?") > "$tmp/emf.$i" & cpids+=($!)
+	done
+	wait "${cpids[@]}"
+	c1=$(awk '{ print $1 }' /proc/"$epid"/schedstat); t1=$(date +%s%N)
+	for fd in "${held[@]}"; do exec {fd}>&-; done
+	answered=$(cat "$tmp"/emf.* | awk '$1 == 503 || $2 == 52 || $2 == 56 { n++ } END { print n + 0 }')
+	pct=$(awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) * 100 / (e - s) }')
+	check "out of fds: $answered of 40 clients told 503 or closed" test "$answered" = 40
+	check "out of fds: the exporter does not spin ($pct% of a core while they came)" \
+		awk -v p="$pct" 'BEGIN { exit !(p < 5) }'
+	check "... said once, and counted" test "$(grep -c 'out of file descriptors' "$tmp/emfile.err")" = 1
+	kill -TERM "$epid"; wait "$epid"; epid=
+fi
 check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $rc = 0 -a -n "$(grep 'exporter stopped after [0-9]* scrapes' "$tmp/err")"
 "$FT" exporter --listen nonsense 2> /dev/null; rc=$?
 check "a bad --listen: usage, exit 2" test $rc = 2
