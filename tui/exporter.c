@@ -268,8 +268,18 @@ static int run(int argc, char **argv)
 		ft_live_trace_start(&live, v[E_BUFFER].set ? (size_t)v[E_BUFFER].num : 8192);
 	for (i = 0; i < MAX_CONN; i++)
 		conns[i].fd = -1;
-	fprintf(stderr, "fragtop: exporter on http://%s/metrics every %gs%s\n", listen_at,
-		v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0, live.tracing ? " with tracepoints" : "");
+	{
+		char addr[INET_ADDRSTRLEN] = "?";
+
+		inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof(addr));
+		fprintf(stderr, "fragtop: exporter on http://%s:%u/metrics every %gs%s\n", addr,
+			(unsigned int)ntohs(sa.sin_port), v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0,
+			live.tracing ? " with tracepoints" : "");
+		/* 127.0.0.0/8 is this host; anything else is a network */
+		if ((ntohl(sa.sin_addr.s_addr) >> 24) != 127)
+			fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
+				"authentication: whoever reaches the port reads the metrics\n", addr);
+	}
 	ft_tick_start(&tick, (uint64_t)((v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0) * 1e9), ft_now_ns());
 	while (!stop) {
 		struct pollfd pf[MAX_CONN + 1];

@@ -62,6 +62,19 @@ check "after all that, scrapes still work" until_ok 60 conns_are 1
 check "... and the refusal is counted, once" test "$(refused)" = $((refused0 + 1))
 kill -TERM "$epid"; wait "$epid"; rc=$?; epid=
 
+# what it listens on, said as an address; beyond loopback, a warning
+P3=$((PORT + 3))
+"$FT" exporter --root "$ROOT" --listen ":$P3" 2> "$tmp/l1.err" & epid=$!
+until_ok 60 grep -q 'exporter on' "$tmp/l1.err"
+kill -TERM "$epid"; wait "$epid"; epid=
+check "--listen :PORT: says http://127.0.0.1:PORT/metrics, no warning" test \
+	-n "$(grep "exporter on http://127.0.0.1:$P3/metrics" "$tmp/l1.err")" -a -z "$(grep warning "$tmp/l1.err")"
+"$FT" exporter --root "$ROOT" --listen "0.0.0.0:$P3" 2> "$tmp/l2.err" & epid=$!
+until_ok 60 grep -q 'exporter on' "$tmp/l2.err"
+kill -TERM "$epid"; wait "$epid"; epid=
+check "--listen 0.0.0.0: warns that anyone who reaches it reads the metrics" \
+	grep -q 'warning: listening beyond loopback (0.0.0.0) with neither TLS nor authentication' "$tmp/l2.err"
+
 # out of file descriptors (prlimit --nofile=24, 30 idle connections, 40
 # clients): no spinning, and every client is told 503 or closed, not left hanging
 if command -v prlimit > /dev/null; then
