@@ -3,7 +3,8 @@
  * `fragtop export FILE --csv|--json`: a recording's time series, one row
  * per tick, for plotting elsewhere: the counts of events and vmstat
  * counters in the tick, the boost factor, and per zone (those of the first
- * tick) the free pages and the unusable index at pageblock order.
+ * tick) the free pages, the unusable index at pageblock order, the boost
+ * sampler's peak and share, and the free pages in whole pageblocks (6.15+).
  */
 #include <errno.h>
 #include <math.h>
@@ -219,6 +220,8 @@ static int run(int argc, char **argv)
 			csv_field(f);
 			snprintf(f, sizeof(f), "N%d_%s_boosted_fraction", zones[z].node, zones[z].name);
 			csv_field(f);
+			snprintf(f, sizeof(f), "N%d_%s_free_pages_blocks", zones[z].node, zones[z].name);
+			csv_field(f);
 		}
 		printf("\n");
 	} else {
@@ -260,7 +263,7 @@ static int run(int argc, char **argv)
 		for (z = 0; z < nz; z++) {
 			const struct ft_zone *found = NULL;
 			const struct ft_boost_tick *bt = NULL;
-			char u[16] = "", bp[24] = "", bf[24] = "";
+			char u[16] = "", bp[24] = "", bf[24] = "", fb[24] = "";
 
 			for (i = 0; i < l->sample.nr_zones; i++)
 				if (l->sample.zones[i].zi->node == zones[z].node &&
@@ -276,11 +279,14 @@ static int run(int argc, char **argv)
 			if (found && found->bi && l->sample.pageblock_order >= 0 &&
 			    l->sample.pageblock_order < l->sample.nr_orders)
 				ft_thousandths_format(found->unusable[l->sample.pageblock_order], u, sizeof(u));
+			/* free pages in whole pageblocks: kernels 6.15+, else empty (null) */
+			if (found && found->zi->has & FT_ZI_FREE_BLOCKS)
+				snprintf(fb, sizeof(fb), "%llu", (unsigned long long)found->zi->free_blocks);
 			if (fmt == 'c') {
 				if (found)
-					printf(",%llu,%s,%s,%s", (unsigned long long)found->zi->free, u, bp, bf);
+					printf(",%llu,%s,%s,%s,%s", (unsigned long long)found->zi->free, u, bp, bf, fb);
 				else
-					printf(",,,,");
+					printf(",,,,,");
 			} else {
 				ft_json_obj_begin(&j, NULL);
 				ft_json_i64(&j, "node", zones[z].node);
@@ -300,6 +306,10 @@ static int run(int argc, char **argv)
 					ft_json_null(&j, "boost_peak");
 					ft_json_null(&j, "boosted_fraction");
 				}
+				if (fb[0])
+					ft_json_raw(&j, "free_pages_blocks", fb);
+				else
+					ft_json_null(&j, "free_pages_blocks");
 				ft_json_obj_end(&j);
 			}
 		}

@@ -61,5 +61,15 @@ check "a knob change made by this fragtop (B: a step), and the workload's from o
 "$FT" plot "$S" -o "$tmp/p.svg" 2> "$tmp/plot.err"; rc=$?
 check "plot: an SVG with the boost, nothing 'not in this recording'" test $rc = 0 -a -s "$tmp/p.svg" -a \
 	"$(grep -c 'not in this recording' "$tmp/p.svg" "$tmp/plot.err" | awk -F: '{ s += $2 } END { print s }')" = 0
+# export: free pages in whole pageblocks per zone and tick (6.18 has them; the lab's 6.1 has not)
+"$FT" export "$S" --json > "$tmp/e.json"
+check "export: free_pages_blocks per zone, at most its free pages" \
+	jqe '[.samples[].zones[] | select(.free_pages != null and .free_pages > 0)] | length > 0 and
+	     all(.free_pages_blocks != null and .free_pages_blocks <= .free_pages)' "$tmp/e.json"
+"$FT" export tests/recordings/lab-6.1-stall.ftr --json > "$tmp/e61.json"
+check "export on 6.1: free_pages_blocks null, never 0" \
+	jqe '[.samples[].zones[].free_pages_blocks] | all(. == null)' "$tmp/e61.json"
+check "export --csv: a free_pages_blocks column per zone" \
+	test "$("$FT" export "$S" --csv | head -n 1 | tr ',' '\n' | grep -c '_free_pages_blocks$')" -ge 3
 echo "sample.sh: $fails failure(s)"
 [ $fails -eq 0 ]
