@@ -46,6 +46,9 @@ endif
 
 SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
+# ThreadSanitizer for the tests that run the live source's threads
+TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
+TSAN_TESTS := test_live_threads test_procfs test_replay
 
 BASE_SRC	:= $(sort $(wildcard base/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))
@@ -60,6 +63,7 @@ B	:= build
 OBJ	= $(patsubst %.c,$(B)/$(1)/%.o,$(2))
 TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
 TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
+TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
 .PHONY: all deb lab deps deps-test check check-host check-only check-layers test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
@@ -80,6 +84,10 @@ $(B)/san/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_CFLAGS) -MMD -MP -c -o $@ $<
 
+$(B)/tsan/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(TSAN_FLAGS) $(FT_CFLAGS) -MMD -MP -c -o $@ $<
+
 # Each test links the whole library (not the front ends): the linker keeps
 # what it uses.
 $(B)/plain/tests/%: $(B)/plain/tests/%.o $(call OBJ,plain,$(LIB_SRC))
@@ -88,7 +96,10 @@ $(B)/plain/tests/%: $(B)/plain/tests/%.o $(call OBJ,plain,$(LIB_SRC))
 $(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
 
-test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN)
+$(B)/tsan/tests/%: $(B)/tsan/tests/%.o $(call OBJ,tsan,$(LIB_SRC))
+	$(CC) $(CFLAGS) $(TSAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
+
+test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 
 check: deps-test
 	$(MAKE) test-build fuzz

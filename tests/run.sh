@@ -1,5 +1,6 @@
 #!/bin/bash
-# Runs every test binary (plain and ASan+UBSan builds) and every shell test
+# Runs every test binary (plain and ASan+UBSan builds, the threaded ones
+# under TSan too) and every shell test
 # under tests/cli and tests/tui, none of which changes the host, then prints
 # one closing line "check: N passed, N failed".  With HOST=1 it runs only
 # tests/host/*.sh (plain build), which write real sysctls and run the
@@ -51,7 +52,8 @@ if [ "${HOST:-}" = 1 ]; then
 	exit
 fi
 
-for t in "$B"/plain/tests/test_* "$B"/san/tests/test_*; do
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+for t in "$B"/plain/tests/test_* "$B"/san/tests/test_* "$B"/tsan/tests/test_*; do
 	[ -x "$t" ] || continue
 	case $t in *.o|*.d) continue;; esac
 	run "$t" "$t"
