@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "base/file.h"
 
+#include "base/grow.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -60,17 +62,9 @@ void ft_file_init(struct ft_file *f, const char *rel)
 
 static int file_grow(struct ft_file *f)
 {
-	size_t ncap = f->cap ? f->cap * 2 : 16384;
-	char *p;
+	int err = ft_grow_from((void **)&f->buf, &f->cap, f->cap + 1, 1, 16384, FT_FILE_MAX);
 
-	if (f->cap >= FT_FILE_MAX)
-		return -EFBIG;
-	p = realloc(f->buf, ncap);
-	if (!p)
-		return -ENOMEM;
-	f->buf = p;
-	f->cap = ncap;
-	return 0;
+	return err == -E2BIG ? -EFBIG : err;
 }
 
 int ft_file_read(struct ft_file *f, int rootfd)

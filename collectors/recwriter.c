@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <zstd.h>
 
+#include "base/grow.h"
 #include "base/outfile.h"
 
 static uint64_t mono_ns(void)
@@ -75,18 +76,8 @@ static int buf_add(struct ft_recw *w, typeof(w->data) *b, uint16_t type, uint16_
 	if (len > FT_REC_CHUNK_MAX / 2)
 		return -EFBIG;
 	need = ft_rec_record_size(len);
-	if (b->len + need > b->cap) {
-		size_t ncap = b->cap ? b->cap : 65536;
-		uint8_t *p;
-
-		while (ncap < b->len + need)
-			ncap *= 2;
-		p = realloc(b->buf, ncap);
-		if (!p)
-			return -ENOMEM;
-		b->buf = p;
-		b->cap = ncap;
-	}
+	if (ft_grow_from((void **)&b->buf, &b->cap, b->len + need, 1, 65536, SIZE_MAX / 2))
+		return -ENOMEM;
 	ft_rec_record_put(b->buf + b->len, type, sub, t_ns, data, (uint32_t)len);
 	b->len += need;
 	if (!b->nr++) {

@@ -9,6 +9,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "base/grow.h"
+
 static long fd_pread(void *ctx, void *buf, size_t n, uint64_t off)
 {
 	int fd = *(int *)ctx;
@@ -114,15 +116,8 @@ static int checkpoint(struct ft_replay *p)
 		return 0;
 	if (p->nr_ck && p->ck[p->nr_ck - 1].ticks >= p->session.ticks)
 		return 0;	/* have it (or a later one) */
-	if (p->nr_ck == p->cap_ck) {
-		size_t ncap = p->cap_ck ? p->cap_ck * 2 : 64;
-		struct ft_replay_ckpt *n = realloc(p->ck, ncap * sizeof(*n));
-
-		if (!n)
-			return -ENOMEM;
-		p->ck = n;
-		p->cap_ck = ncap;
-	}
+	if (ft_grow_from((void **)&p->ck, &p->cap_ck, p->nr_ck + 1, sizeof(*p->ck), 64, SIZE_MAX))
+		return -ENOMEM;
 	c = &p->ck[p->nr_ck];
 	memset(c, 0, sizeof(*c));
 	err = ft_session_save(&p->session, &c->blob, &c->len);

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/grow.h"
 #include "model/knobwatch.h"
 
 
@@ -134,16 +135,10 @@ static void keep_latency(void *ctx, enum ft_lat_source src, uint64_t us)
 
 	if (rep->raw_full[src])
 		return;
-	if (rep->nr_raw[src] == rep->cap_raw[src]) {
-		size_t cap = rep->cap_raw[src] ? rep->cap_raw[src] * 2 : 4096;
-		uint32_t *p = cap <= FT_REP_MAX_RAW ? realloc(rep->raw[src], cap * sizeof(*p)) : NULL;
-
-		if (!p) {
-			rep->raw_full[src] = true;
-			return;
-		}
-		rep->raw[src] = p;
-		rep->cap_raw[src] = cap;
+	if (ft_grow_from((void **)&rep->raw[src], &rep->cap_raw[src], rep->nr_raw[src] + 1, sizeof(uint32_t),
+			 4096, FT_REP_MAX_RAW)) {
+		rep->raw_full[src] = true;
+		return;
 	}
 	rep->raw[src][rep->nr_raw[src]++] = us > UINT32_MAX ? UINT32_MAX : (uint32_t)us;
 }

@@ -7,28 +7,6 @@
 
 #include "model/text.h"
 
-int ft_grow(void **arr, size_t *cap, size_t need, size_t elsz, size_t max)
-{
-	size_t ncap;
-	void *p;
-
-	if (need <= *cap)
-		return 0;
-	if (need > max)
-		return -E2BIG;
-	ncap = *cap ? *cap * 2 : 8;
-	while (ncap < need)
-		ncap *= 2;
-	if (ncap > max)
-		ncap = max;
-	p = realloc(*arr, ncap * elsz);
-	if (!p)
-		return -ENOMEM;
-	*arr = p;
-	*cap = ncap;
-	return 0;
-}
-
 int ft_parse_node_zone(struct ft_span *line, int *node, char *name, size_t namesz)
 {
 	struct ft_span tok;

@@ -10,6 +10,8 @@
 
 #include <stddef.h>
 
+#include "base/grow.h"	/* ft_grow(), for the parsers' tables */
+
 #define FT_MAX_ORDERS		20
 #define FT_MAX_MTYPES		8
 #define FT_ZONE_NAME_LEN	16
@@ -18,11 +20,6 @@
 /* 1024 nodes (x86-64 MAX_NUMNODES) times 6 zone types. */
 #define FT_MAX_ZONES		6144
 
-/*
- * Grow *arr (of elements of @elsz bytes, capacity *cap) to hold @need
- * elements, at most @max.  0, -ENOMEM or -E2BIG.
- */
-int ft_grow(void **arr, size_t *cap, size_t need, size_t elsz, size_t max);
 
 struct ft_span;
 

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "base/grow.h"
+
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
 static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
 static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
@@ -158,21 +160,12 @@ static int rd(struct ft_rec_reader *r, void *buf, size_t n, uint64_t off)
 
 static int add_ref(struct ft_rec_reader *r, uint64_t off, const struct ft_rec_chunk *c)
 {
-	if (r->nr == r->cap) {
-		size_t ncap = r->cap ? r->cap * 2 : 64;
-		struct ft_rec_chunk_ref *p;
+	/* never more chunks than headers fit in the file */
+	int err = ft_grow_from((void **)&r->chunks, &r->cap, r->nr + 1, sizeof(*r->chunks), 64,
+			       r->src.size / FT_REC_CHUNK_HDR + 1);
 
-		/* never more chunks than headers fit in the file */
-		if (ncap > r->src.size / FT_REC_CHUNK_HDR + 1)
-			ncap = r->src.size / FT_REC_CHUNK_HDR + 1;
-		if (ncap <= r->nr)
-			return -EFBIG;
-		p = realloc(r->chunks, ncap * sizeof(*p));
-		if (!p)
-			return -ENOMEM;
-		r->chunks = p;
-		r->cap = ncap;
-	}
+	if (err)
+		return err == -E2BIG ? -EFBIG : err;
 	r->chunks[r->nr].off = off;
 	r->chunks[r->nr].c = *c;
 	r->nr++;

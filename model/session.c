@@ -8,6 +8,8 @@
 #include <string.h>
 #include <zstd.h>
 
+#include "base/grow.h"
+
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
 
 void ft_session_init(struct ft_session *s)
@@ -71,17 +73,11 @@ static void queue_rec(const struct ft_trace_rec *r, void *ctx)
 {
 	struct ft_session *s = ctx;
 
-	if (s->nr_trq == s->cap_trq) {
-		size_t cap = s->cap_trq ? s->cap_trq * 2 : 1024;
-		struct ft_trace_rec *n;
-
-		if (cap > FT_SESSION_TRQ_MAX || !(n = realloc(s->trq, cap * sizeof(*n)))) {
-			flush_trace(s);		/* no room: what waits is counted now */
-			ft_events_add(&s->events, r);
-			return;
-		}
-		s->trq = n;
-		s->cap_trq = cap;
+	if (ft_grow_from((void **)&s->trq, &s->cap_trq, s->nr_trq + 1, sizeof(*s->trq), 1024,
+			 FT_SESSION_TRQ_MAX)) {
+		flush_trace(s);		/* no room: what waits is counted now */
+		ft_events_add(&s->events, r);
+		return;
 	}
 	s->trq[s->nr_trq++] = *r;
 }
@@ -404,21 +400,10 @@ static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
 	struct ft_session_audit *a;
 	const char *t = (const char *)in->data;
 
-	if (s->nr_audits == s->cap_audits) {
-		size_t ncap = s->cap_audits ? s->cap_audits * 2 : 16;
-		struct ft_session_audit *n;
-
-		if (ncap > FT_SESSION_MAX_AUDITS) {
-			s->audits_dropped++;
-			return;
-		}
-		n = realloc(s->audits, ncap * sizeof(*n));
-		if (!n) {
-			s->audits_dropped++;
-			return;
-		}
-		s->audits = n;
-		s->cap_audits = ncap;
+	if (ft_grow_from((void **)&s->audits, &s->cap_audits, s->nr_audits + 1, sizeof(*s->audits), 16,
+			 FT_SESSION_MAX_AUDITS)) {
+		s->audits_dropped++;
+		return;
 	}
 	a = &s->audits[s->nr_audits++];
 	memset(a, 0, sizeof(*a));
@@ -801,19 +786,10 @@ static void put(struct ck_buf *b, const void *data, size_t n)
 {
 	if (b->err)
 		return;
-	if (b->len + n > b->cap) {
-		size_t ncap = b->cap ? b->cap * 2 : 1 << 16;
-		uint8_t *np;
-
-		while (ncap < b->len + n)
-			ncap *= 2;
-		np = realloc(b->p, ncap);
-		if (!np) {
-			b->err = -ENOMEM;
-			return;
-		}
-		b->p = np;
-		b->cap = ncap;
+	if (n > SIZE_MAX - b->len ||
+	    ft_grow_from((void **)&b->p, &b->cap, b->len + n, 1, 1 << 16, SIZE_MAX / 2)) {
+		b->err = -ENOMEM;
+		return;
 	}
 	if (n)
 		memcpy(b->p + b->len, data, n);

@@ -100,6 +100,20 @@ static void test_grow_bounds(void **state)
 	assert_int_equal(ft_grow((void **)&arr, &cap, 10, sizeof(int), 10), 0);
 	assert_int_equal(cap, 10);
 	assert_int_equal(ft_grow((void **)&arr, &cap, 11, sizeof(int), 10), -E2BIG);
+	assert_int_equal(cap, 10);	/* refused: nothing changed */
+	free(arr);
+	/* from a first capacity, doubling past the need, never past max */
+	arr = NULL;
+	cap = 0;
+	assert_int_equal(ft_grow_from((void **)&arr, &cap, 1, sizeof(int), 1000, 5000), 0);
+	assert_int_equal(cap, 1000);
+	assert_int_equal(ft_grow_from((void **)&arr, &cap, 1001, sizeof(int), 1000, 5000), 0);
+	assert_int_equal(cap, 2000);
+	assert_int_equal(ft_grow_from((void **)&arr, &cap, 4500, sizeof(int), 1000, 5000), 0);
+	assert_int_equal(cap, 5000);
+	arr[4499] = 1;
+	/* an element count whose size overflows is refused, not wrapped */
+	assert_int_equal(ft_grow_from((void **)&arr, &cap, SIZE_MAX / 2, 4, 8, SIZE_MAX), -E2BIG);
 	free(arr);
 }
 
