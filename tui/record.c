@@ -17,12 +17,14 @@
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 
 #include "base/clock.h"
+#include "base/grow.h"
 #include "base/diag.h"
 #include "base/outfile.h"
 #include "base/tick.h"
@@ -84,9 +86,14 @@ static uint64_t period_end(uint64_t now_rt, double rotate_s)
 	return now_rt + p * 1000000000ull;
 }
 
+/* A recording's file name; fragtop's are far shorter than a d_name can be. */
+struct rec_name {
+	char s[256];
+};
+
 static int by_name(const void *a, const void *b)
 {
-	return strcmp(*(char *const *)a, *(char *const *)b);
+	return strcmp(((const struct rec_name *)a)->s, ((const struct rec_name *)b)->s);
 }
 
 /*
@@ -97,7 +104,8 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
-	char **names = NULL, path[4096];
+	struct rec_name *names = NULL;
+	char path[4096];
 	size_t n = 0, cap = 0, i;
 	uint64_t total = 0;
 	struct stat st;
@@ -107,28 +115,24 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
-		if (strncmp(e->d_name, "fragtop-", 8) || len < 12 || strcmp(e->d_name + len - 4, ".ftr"))
+		if (strncmp(e->d_name, "fragtop-", 8) || len < 12 || len >= sizeof(names->s) ||
+		    strcmp(e->d_name + len - 4, ".ftr"))
 			continue;
-		if (n == cap) {
-			char **p = realloc(names, (cap = cap ? cap * 2 : 32) * sizeof(*names));
-
-			if (!p)
-				break;
-			names = p;
-		}
-		if (!(names[n] = strdup(e->d_name)))
+		if (ft_grow_from((void **)&names, &cap, n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
 			break;
-		n++;
+		memcpy(names[n++].s, e->d_name, len + 1);
 	}
 	closedir(d);
+	if (!names)
+		return;
 	qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
 		if (!lstat(path, &st) && S_ISREG(st.st_mode))
 			total += (uint64_t)st.st_size;
 	}
 	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i]);
+		snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
 		if (!strcmp(path, current) || (n - i <= keep && (!max_size || total <= max_size)))
 			continue;
 		if (!lstat(path, &st) && S_ISREG(st.st_mode) && !unlink(path)) {
@@ -137,8 +141,6 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 				max_size ? " or --max-size" : "");
 		}
 	}
-	for (i = 0; i < n; i++)
-		free(names[i]);
 	free(names);
 }
 

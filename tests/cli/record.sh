@@ -198,17 +198,20 @@ check "--keep without --dir: usage, exit 2" test $rc = 2
 
 # a stop is sticky: SIGTERM then SIGHUP (a reload during a stop) still ends it, 10 of 10
 exited=0
+[ -d "$tmp" ] || bad "the test's own temporary directory is gone before the sticky-stop runs"
 for i in $(seq 10); do
-	"$FT" record --root tests/fixtures/6.18-idle --dir "$tmp/sticky" --rotate 60 -i 0.5 2> "$tmp/st.err" & rpid=$!
-	until_ok 60 grep -q '^fragtop: recording to ' "$tmp/st.err"
+	st=$(mktemp -d)
+	"$FT" record --root tests/fixtures/6.18-idle --dir "$st/d" --rotate 60 -i 0.5 2> "$st/err" & rpid=$!
+	until_ok 60 grep -q '^fragtop: recording to ' "$st/err"
 	kill -TERM $rpid; kill -HUP $rpid 2> /dev/null
 	until_ok 30 bash -c "! kill -0 $rpid 2> /dev/null" && exited=$((exited + 1))
 	kill -KILL $rpid 2> /dev/null; wait $rpid 2> /dev/null
+	rm -rf "$st"
 done
 check "SIGTERM then SIGHUP: the recorder exits, $exited of 10" test $exited = 10
 for r in nan inf 1e300 1.8e10 0.5 -3; do
-	"$FT" record --dir "$tmp/bad" --rotate "$r" 2> "$tmp/r.err"; rc=$?
-	check "--rotate $r: refused (usage, exit 2), says the range" test $rc = 2 -a -n "$(grep '1 to a year' "$tmp/r.err")"
+	why=$("$FT" record --dir "$tmp/bad" --rotate "$r" 2>&1 > /dev/null); rc=$?
+	check "--rotate $r: refused (usage, exit 2), says the range" test $rc = 2 -a -n "$(grep '1 to a year' <<< "$why")"
 done
 
 echo "record.sh: $fails failure(s)"
