@@ -54,8 +54,12 @@ BASE_SRC	:= $(sort $(wildcard base/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))
 COLLECT_SRC	:= $(sort $(wildcard collectors/*.c))
 CONTROL_SRC	:= $(sort $(wildcard controls/*.c))
+ANALYSIS_SRC	:= $(sort $(wildcard analysis/*.c))
+OUT_SRC		:= $(sort $(wildcard out/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
-LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC)
+CMD_SRC		:= $(sort $(wildcard cmd/*.c))
+LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(OUT_SRC)
+FRONT_SRC	:= $(TUI_SRC) $(CMD_SRC)
 TEST_SRC	:= $(sort $(wildcard tests/test_*.c))
 FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
@@ -70,10 +74,10 @@ FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
 all: fragtop
 
-fragtop: $(call OBJ,plain,$(LIB_SRC) $(TUI_SRC))
+fragtop: $(call OBJ,plain,$(LIB_SRC) $(FRONT_SRC))
 	$(CC) $(CFLAGS) $(FT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
-$(B)/fragtop-san: $(call OBJ,san,$(LIB_SRC) $(TUI_SRC))
+$(B)/fragtop-san: $(call OBJ,san,$(LIB_SRC) $(FRONT_SRC))
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
 
 $(B)/plain/%.o: %.c
@@ -175,10 +179,10 @@ fuzz-replay: fuzz
 AN_FLAGS := -fanalyzer -Werror
 analyze:
 	@mkdir -p $(B)/analyze
-	@for f in $(LIB_SRC) $(TUI_SRC); do \
+	@for f in $(LIB_SRC) $(FRONT_SRC); do \
 		$(CC) $(CFLAGS) $(FT_CFLAGS) $(AN_FLAGS) -c -o $(B)/analyze/x.o $$f || exit 1; \
 	done
-	@echo "analyze: gcc -fanalyzer found nothing in $(words $(LIB_SRC) $(TUI_SRC)) files"
+	@echo "analyze: gcc -fanalyzer found nothing in $(words $(LIB_SRC) $(FRONT_SRC)) files"
 
 fuzz-run: fuzz
 	@for f in $(FUZZERS); do \

@@ -1,24 +1,40 @@
 #!/bin/sh
-# Fails when a file includes a layer above its own (docs/DESIGN.md, "Layers"):
+# Fails when a file includes a layer above or beside its own (docs/DESIGN.md,
+# "Layers"):
 #   base/        nothing of ours but base/
 #   model/       base/, model/             (pure: bytes in, structs out)
 #   collectors/  base/, model/, collectors/
 #   controls/    base/, model/, controls/
-#   tui/         everything below
+#   analysis/    base/, model/, collectors/, analysis/
+#   out/         base/, model/, analysis/, out/   (renderers: no source, no curses)
+#   tui/         base/, model/, collectors/, controls/, analysis/, tui/ (curses only)
+#   cmd/         everything
+# and when a file breaks what its layer is for:
+#   - every .c under tui/ draws with curses (it includes <curses.h> or a
+#     tui/ header that does): headless code belongs in cmd/ or out/;
+#   - nothing outside tui/ and cmd/ includes <curses.h>;
+#   - nothing under collectors/ builds a report (analysis/ does);
+#   - only controls/ opens a file under the root for writing (a knob), and
+#     only collectors/tracefs.c writes tracefs (its own instance).
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
-bad=0
+mkdir -p build
+LAYERS="base model collectors controls analysis out tui cmd"
 allowed() {	# layer -> the layers it may include
 	case $1 in
 	base) echo "base" ;;
 	model) echo "base model" ;;
 	collectors) echo "base model collectors" ;;
 	controls) echo "base model controls" ;;
-	tui) echo "base model collectors controls tui" ;;
+	analysis) echo "base model collectors analysis" ;;
+	out) echo "base model analysis out" ;;
+	tui) echo "base model collectors controls analysis tui" ;;
+	cmd) echo "$LAYERS" ;;
 	esac
 }
-for layer in base model collectors controls tui; do
+{
+for layer in $LAYERS; do
 	ok=$(allowed "$layer")
 	for f in "$layer"/*.c "$layer"/*.h; do
 		[ -f "$f" ] || continue
@@ -30,10 +46,39 @@ for layer in base model collectors controls tui; do
 			esac
 		done
 	done
-done > build/.layers 2>&1 || true
+done
+for f in tui/*.c; do
+	[ -f "$f" ] || continue
+	grep -qE '^#include (<curses\.h>|"tui/(draw|view)\.h")' "$f" ||
+		{ echo "$f: under tui/ but draws nothing with curses (headless code goes to cmd/ or out/)"; echo x; }
+done
+for layer in base model collectors controls analysis out; do
+	grep -ln '^#include <n\{0,1\}curses' "$layer"/*.[ch] 2> /dev/null | while IFS= read -r f; do
+		echo "$f: includes curses outside tui/"; echo x
+	done
+done
+grep -nE '\bft_report_(build|open|add|begin)\w*\(' collectors/*.[ch] 2> /dev/null | while IFS= read -r line; do
+	echo "$line: collectors/ builds a report (that is analysis/)"; echo x
+done
+# kernel writes: a knob (a file under the root opened for writing) only in
+# controls/; tracefs (an instance, its events, its files) only in
+# collectors/tracefs.c
+for f in base/*.c model/*.c collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
+	grep -nE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' "$f" | while IFS= read -r line; do
+		echo "$f:${line%%:*}: opens a file under the root for writing (only controls/ writes knobs)"; echo x
+	done
+done
+for f in base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
+	[ "$f" = collectors/tracefs.c ] && continue
+	grep -nE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' "$f" |
+	while IFS= read -r line; do
+		echo "$f:${line%%:*}: writes tracefs (only collectors/tracefs.c does, in its own instance)"; echo x
+	done
+done
+} > build/.layers 2>&1
 if grep -q '^x$' build/.layers 2>/dev/null; then
 	grep -v '^x$' build/.layers >&2
-	echo "check-layers: includes run up or sideways; see docs/DESIGN.md" >&2
+	echo "check-layers: the layering is broken; see docs/DESIGN.md" >&2
 	exit 1
 fi
-echo "check-layers: every include goes down"
+echo "check-layers: every include goes down; tui/ is curses, collectors/ builds no report"

@@ -10,7 +10,7 @@
 #include <time.h>
 #include <cmocka.h>
 
-#include "collectors/report.h"
+#include "analysis/report.h"
 
 /* 2026-11-29 22:50:08 UTC */
 #define START_NS (1795992608ull * 1000000000ull + 250000000ull)

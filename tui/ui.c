@@ -6,8 +6,6 @@
  */
 #include "tui/ui.h"
 
-#include "tui/cli.h"
-
 #include <curses.h>
 #include <errno.h>
 #include <locale.h>
@@ -22,32 +20,20 @@
 #include "base/file.h"
 #include "collectors/replay.h"
 #include "tui/draw.h"
-#include "tui/options.h"
 #include "tui/view.h"
 
 #define STATUS_SECS	15
 
-static volatile sig_atomic_t got_signal;
-
-static const struct ft_view *const views[] = {
+/* The views in the order of their keys 1 to 7 (help is not one of them). */
+const struct ft_view *const ft_views[] = {
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
 	&ft_view_history, &ft_view_procs,
 };
-#define NR_VIEWS (int)(sizeof(views) / sizeof(views[0]))
+const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
-static void on_signal(int sig)
+static int stopped(const struct ft_ui *ui)
 {
-	got_signal = sig;
-}
-
-void ft_ui_catch_signals(void)
-{
-	ft_opt_catch_stop_signals(on_signal);
-}
-
-int ft_ui_signalled(void)
-{
-	return got_signal;
+	return ui->stop ? *ui->stop : 0;
 }
 
 void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
@@ -243,7 +229,7 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 			most = 250;
 		timeout(wait > most ? most : wait);
 		ch = getch();
-		if (ch != ERR || got_signal)
+		if (ch != ERR || stopped(ui))
 			return ch;
 		if (ui->idle)
 			ui->idle(ui);
@@ -265,7 +251,7 @@ bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz)
 		refresh();
 		/* sampling (and recording) goes on while the operator types */
 		ch = ft_ui_getch(ui, 1000);
-		if (ch == ERR && !got_signal)
+		if (ch == ERR && !stopped(ui))
 			continue;
 		if (ch == '\n' || ch == KEY_ENTER)
 			break;
@@ -300,7 +286,7 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...)
 	refresh();
 	do
 		ch = ft_ui_getch(ui, 1000);
-	while ((ch == ERR && !got_signal) || ch == KEY_RESIZE);
+	while ((ch == ERR && !stopped(ui)) || ch == KEY_RESIZE);
 	if (ch == 'y' || ch == 'Y')
 		return true;
 	ft_ui_status(ui, FT_DIAG_INFO, "cancelled");
@@ -386,7 +372,7 @@ static void key_pause(struct ft_ui *ui, int ch)
 
 static void key_view(struct ft_ui *ui, int ch)
 {
-	ui->view = views[ch - '1'];
+	ui->view = ft_views[ch - '1'];
 }
 
 static void key_tab(struct ft_ui *ui, int ch)
@@ -394,9 +380,9 @@ static void key_tab(struct ft_ui *ui, int ch)
 	int i;
 
 	(void)ch;
-	for (i = 0; i < NR_VIEWS && views[i] != ui->view; i++)
+	for (i = 0; i < ft_views_nr && ft_views[i] != ui->view; i++)
 		;
-	ui->view = views[(i + 1) % NR_VIEWS];
+	ui->view = ft_views[(i + 1) % ft_views_nr];
 }
 
 static void key_redraw(struct ft_ui *ui, int ch)
@@ -454,65 +440,21 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 		ui->view->key(ui, ch);
 }
 
-/* One key and what it does, as a man page's .TP or a README table's row. */
-static void key_line(FILE *f, bool roff, const char *label, const char *help)
+int ft_ui_run(struct ft_ui *ui, bool color)
 {
-	const char *p;
+	if (!ft_ui_curses_start(ui, color))
+		return -1;
+	while (!ui->quit && !stopped(ui)) {
+		int ch;
 
-	if (roff) {
-		fprintf(f, ".TP\n.B ");
-		ft_cli_roff_text(f, label);
-		fprintf(f, "\n");
-		ft_cli_roff_text(f, help);
-		fprintf(f, "\n");
-		return;
+		if (ui->idle)
+			ui->idle(ui);
+		ft_ui_draw(ui);
+		ch = ft_ui_getch(ui, ui->paused || ui->at_end ? 1000 :
+				 (int)(ft_tick_left_ns(&ui->tick, ft_now_ns()) / 1000000) + 1);
+		if (ch != ERR)
+			ft_ui_key(ui, ch);
 	}
-	fprintf(f, "| `%s` | ", label);
-	for (p = help; *p; p++)
-		fprintf(f, *p == '|' ? "\\|" : "%c", *p);
-	fprintf(f, " |\n");
-}
-
-static void keys_title(FILE *f, bool roff, const char *title)
-{
-	if (roff)
-		fprintf(f, ".SS \"%s\"\n", title);
-	else
-		fprintf(f, "\n%s:\n\n| key | what it does |\n| --- | --- |\n", title);
-}
-
-static void keys_table(FILE *f, bool roff, const char *title, const struct ft_key *t)
-{
-	int i;
-
-	keys_title(f, roff, title);
-	for (i = 0; t[i].label; i++) {
-		if (!t[i].help)
-			continue;	/* a refusal, or a code another entry describes */
-		key_line(f, roff, t[i].label, t[i].help);
-	}
-}
-
-void ft_ui_keys_write(FILE *f, bool roff)
-{
-	static const struct ft_view *const all[] = {
-		&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-		&ft_view_history, &ft_view_procs,
-	};
-	size_t v;
-	int i;
-
-	keys_table(f, roff, "Everywhere", ft_ui_keys);
-	keys_table(f, roff, "Live", ft_live_keys);
-	keys_table(f, roff, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
-	for (v = 0; v < sizeof(all) / sizeof(all[0]); v++) {
-		char title[64];
-
-		if (!all[v]->keys || !all[v]->keys[0][0])
-			continue;
-		snprintf(title, sizeof(title), "In the %s view", all[v]->name);
-		keys_title(f, roff, title);
-		for (i = 0; all[v]->keys[i][0]; i++)
-			key_line(f, roff, all[v]->keys[i][0], all[v]->keys[i][1]);
-	}
+	endwin();
+	return 0;
 }

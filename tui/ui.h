@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The terminal UI shared by the live TUI (tui/top.c) and the replay TUI
+ * The terminal UI shared by the live mode (tui/top.c) and the replay mode
  * (tui/replay.c): header, status line, prompts, the key tables and their
- * dispatch, the views.  Each entry point owns its loop and its keys; both
- * draw the same views from a session.
+ * dispatch, the views and the one loop, ft_ui_run().  The commands that
+ * start them (cmd/top.c, cmd/replay.c) set up the source, the controls
+ * and the signals; a mode adds its keys and its work between keys.
  */
 #ifndef FT_TUI_UI_H
 #define FT_TUI_UI_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -53,6 +55,7 @@ struct ft_ui {
 	bool at_end;			/* replay: nothing more to step */
 	bool color;
 	bool quit;
+	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
 	char scroll_info[96];		/* set by the view, shown in the status line */
@@ -70,12 +73,25 @@ extern const struct ft_key ft_ui_keys[];
 /* The live TUI's own keys (tui/top.c) and the replay's (tui/replay.c). */
 extern const struct ft_key ft_live_keys[], ft_replay_keys[];
 
-/* Every key table: the man page's KEYS (@roff) or the README's tables (Markdown). */
-void ft_ui_keys_write(FILE *f, bool roff);
+/* The views of keys 1 to 7, in that order: the one list the keys, the tab bar and help use. */
+extern const struct ft_view *const ft_views[];
+extern const int ft_views_nr;
 
-/* SIGINT, SIGTERM and SIGHUP end the loop; the signal that did, or 0. */
-void ft_ui_catch_signals(void);
-int ft_ui_signalled(void);
+/* The live mode (tui/top.c): its keys, its work between keys, the audit hook. */
+void ft_ui_live_mode(struct ft_ui *ui);
+/* Record the live session to @path from now on (-w, the w key).  0 or -errno. */
+int ft_ui_record_start(struct ft_ui *ui, const char *path);
+/* Close the recording; @msg says what it holds.  0 or -errno. */
+int ft_ui_record_stop(struct ft_ui *ui, char *msg, size_t sz);
+/* The replay mode (tui/replay.c): its keys (the live ones refused) and its stepping. */
+void ft_ui_replay_mode(struct ft_ui *ui);
+
+/*
+ * The loop of both modes: start the terminal, then run what is due, draw,
+ * wait for a key, until q or *ui->stop; endwin() at the end.  -1 if the
+ * terminal could not run the TUI (said on stderr), else 0.
+ */
+int ft_ui_run(struct ft_ui *ui, bool color);
 
 /* The terminal: false (and said on stderr) if it cannot run the TUI. */
 bool ft_ui_curses_start(struct ft_ui *ui, bool color);

@@ -20,7 +20,7 @@
 #include "base/file.h"
 #include "collectors/recorder.h"
 #include "collectors/replay.h"
-#include "collectors/report.h"
+#include "analysis/report.h"
 
 static long fsize(const char *p)
 {

@@ -3,10 +3,10 @@
  * A report: a recording replayed to its end (lean: zone texts once a
  * minute) and summed up like the tables of the kernel patches that
  * motivate fragtop, overall and per interval between control changes.
- * Used by `report`, `compare` and the benches; printed by tui/report.c.
+ * Used by `report`, `compare` and the benches; printed by cmd/report.c.
  */
-#ifndef FT_COLLECTORS_REPORT_H
-#define FT_COLLECTORS_REPORT_H
+#ifndef FT_ANALYSIS_REPORT_H
+#define FT_ANALYSIS_REPORT_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -14,7 +14,7 @@
 #include "base/file.h"
 #include "base/json.h"
 #include "controls/control.h"
-#include "tui/cli.h"
+#include "cmd/cli.h"
 
 static const char *type_name(const struct ft_knob *k)
 {

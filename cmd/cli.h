@@ -6,8 +6,8 @@
  * style, the usage text and the man page's option lists, so none of them
  * is written twice.  Shared options are declared once here.
  */
-#ifndef FT_TUI_CLI_H
-#define FT_TUI_CLI_H
+#ifndef FT_CMD_CLI_H
+#define FT_CMD_CLI_H
 
 #include <stdbool.h>
 #include <stddef.h>
@@ -66,7 +66,7 @@ struct ft_cmd {
 	"read each zone's watermark boost N times a second between ticks\n" \
 	"(default 50; a tenth of it while nothing happens; 0: off; off for\n" \
 	"--root unless given)", 0, 1000 }
-/* a window of a recording (collectors/report.h) */
+/* a window of a recording (analysis/report.h) */
 #define FT_OPT_FROM { "from", 0, FT_OPT_STR, "WHEN", \
 	"start at WHEN: seconds into the recording, or a time of day\n" \
 	"(HH:MM[:SS], local) to cut a warm-up or pick a phase" }

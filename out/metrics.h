@@ -5,8 +5,8 @@
  * counters, labels node, zone, order, migratetype, knob).  Used by
  * `fragtop exporter`, `snapshot --openmetrics` and `export --openmetrics`.
  */
-#ifndef FT_TUI_METRICS_H
-#define FT_TUI_METRICS_H
+#ifndef FT_OUT_METRICS_H
+#define FT_OUT_METRICS_H
 
 #include <stdbool.h>
 #include <stdint.h>

@@ -20,11 +20,12 @@
 #include "base/outfile.h"
 #include "base/sanitize.h"
 #include "base/scale.h"
-#include "collectors/report.h"
+#include "out/xml.h"
+#include "analysis/report.h"
 #include "model/frag.h"
 #include "model/knob.h"
 #include "model/knobwatch.h"
-#include "tui/cli.h"
+#include "cmd/cli.h"
 
 #define MAX_FILES	6
 #define MAX_ZONES	6
@@ -72,37 +73,6 @@ struct run {
 	size_t nr_marks;
 	bool boost, tracing;
 };
-
-/* Text for XML: escaped, control characters and broken UTF-8 as '?'. */
-static void xml_text(FILE *f, const char *s)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	size_t len = strlen(s);
-
-	while (len) {
-		uint32_t cp;
-		int n = ft_utf8_next(p, len, &cp);
-
-		if (n <= 0 || (cp < 0x20 && cp != '\t') || cp == 0x7f || ft_cp_unsafe(cp)) {
-			fputc('?', f);
-			n = n > 0 ? n : 1;
-		} else if (cp == '&') {
-			fputs("&amp;", f);
-		} else if (cp == '<') {
-			fputs("&lt;", f);
-		} else if (cp == '>') {
-			fputs("&gt;", f);
-		} else if (cp == '"') {
-			fputs("&quot;", f);
-		} else if (cp == '\'') {
-			fputs("&apos;", f);
-		} else {
-			fwrite(p, 1, (size_t)n, f);
-		}
-		p += n;
-		len -= (size_t)n;
-	}
-}
 
 static int grow(struct run *r)
 {
@@ -367,7 +337,7 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 				any = true;
 			}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
-	xml_text(f, panels[s].title);
+	ft_xml_text(f, panels[s].title);
 	fprintf(f, "%s%s%s</text>\n", panels[s].unit[0] ? " (" : "", panels[s].unit, panels[s].unit[0] ? ")" : "");
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
 		LEFT, y0, cols, PANEL_H);
@@ -486,7 +456,7 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 	for (k = 0; k < nr; k++) {
 		const char *b = strrchr(runs[k].file, '/');
 
-		xml_text(f, b ? b + 1 : runs[k].file);
+		ft_xml_text(f, b ? b + 1 : runs[k].file);
 		fprintf(f, "%s", k + 1 < nr ? ", " : "");
 	}
 	fprintf(f, "</text>\n");
@@ -496,7 +466,7 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
 			"<text x=\"%d\" y=\"%d\" class=\"t\">", LEFT + z * 130, y, LEFT + z * 130 + 22, y, colors[z],
 			LEFT + z * 130 + 26, y + 4);
-		xml_text(f, runs[0].zone[z]);
+		ft_xml_text(f, runs[0].zone[z]);
 		fprintf(f, "</text>\n");
 	}
 	for (k = 1; k < nr; k++) {
@@ -505,7 +475,7 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" stroke-dasharray=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" class=\"t\">", lx, y, lx + 22, y, dashes[k], lx + 26, y + 4);
-		xml_text(f, b ? b + 1 : runs[k].file);
+		ft_xml_text(f, b ? b + 1 : runs[k].file);
 		fprintf(f, "</text>\n");
 	}
 	for (s = 0; s < S_NR; s++)
@@ -528,7 +498,7 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 			/* inside the first panel, one line down per change */
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"m\">+%.1f s ", px + 4,
 				TOP + 10 + 12 + (int)((m + (size_t)k) % 8) * 12, mk->t);
-			xml_text(f, mk->text);
+			ft_xml_text(f, mk->text);
 			fprintf(f, "</text>\n");
 		}
 	fprintf(f, "</svg>\n");

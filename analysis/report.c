@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "collectors/report.h"
+#include "analysis/report.h"
 
 #include <errno.h>
 #include <math.h>

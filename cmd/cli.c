@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "tui/cli.h"
+#include "cmd/cli.h"
 
 #include <getopt.h>
 #include <math.h>

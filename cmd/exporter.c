@@ -27,9 +27,9 @@
 #include "base/tick.h"
 #include "collectors/live.h"
 #include "model/httpreq.h"
-#include "tui/cli.h"
-#include "tui/metrics.h"
-#include "tui/options.h"
+#include "cmd/cli.h"
+#include "out/metrics.h"
+#include "cmd/signals.h"
 
 #define FT_EXPORTER_PORT	9947
 #define CONN_TIMEOUT_NS		(10ull * 1000000000ull)
@@ -259,7 +259,7 @@ static int run(int argc, char **argv)
 	}
 	if (v[E_BOOST].set)
 		ft_live_boost_set(&live, (unsigned int)v[E_BOOST].num);
-	ft_opt_catch_stop_signals(on_signal);
+	ft_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	if (ft_live_tick(&live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", root);

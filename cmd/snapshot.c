@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "tui/snapshot.h"
-
+/* `fragtop snapshot`: one sample as a table, JSON or Prometheus metrics. */
 #include <errno.h>
 #include <math.h>
 #include <signal.h>
@@ -9,13 +8,15 @@
 #include <time.h>
 
 #include "base/clock.h"
+#include "collectors/live.h"
 #include "base/file.h"
 #include "base/json.h"
 #include "base/outfile.h"
 #include "model/frag.h"
-#include "tui/cli.h"
-#include "tui/metrics.h"
-#include "tui/options.h"
+#include "cmd/cli.h"
+#include "out/metrics.h"
+#include "out/session_json.h"
+#include "cmd/signals.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
 {
@@ -184,155 +185,6 @@ static void json_knobs(struct ft_json *j, const struct ft_live *l)
 	ft_json_obj_end(j);
 }
 
-static void json_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
-{
-	ft_json_u64(j, "total", c->total);
-	ft_json_u64(j, "fragmenting", c->fragmenting);
-	ft_json_u64(j, "change_ownership", c->change_ownership);
-}
-
-/*
- * A latency histogram: percentiles read from its log-linear buckets (at
- * most 6.25% above the true value, "exact": false) and the non-empty
- * buckets as {lo_us, hi_us, count}.
- */
-static void json_hist(struct ft_json *j, const char *key, const struct ft_hist *h)
-{
-	unsigned int b;
-
-	ft_json_obj_begin(j, key);
-	ft_json_u64(j, "count", h->count);
-	ft_json_double(j, "mean_us", h->count ? ft_hist_mean(h) : NAN);
-	ft_json_u64(j, "p50_us", ft_hist_percentile(h, 50));
-	ft_json_u64(j, "p90_us", ft_hist_percentile(h, 90));
-	ft_json_u64(j, "p99_us", ft_hist_percentile(h, 99));
-	ft_json_u64(j, "p999_us", ft_hist_percentile(h, 99.9));
-	ft_json_u64(j, "max_us", h->max_us);
-	ft_json_bool(j, "exact", false);
-	ft_json_arr_begin(j, "buckets");
-	for (b = 0; b < FT_HIST_BUCKETS; b++) {
-		if (!h->bucket[b])
-			continue;
-		ft_json_obj_begin_inline(j, NULL);
-		ft_json_u64(j, "lo_us", ft_hist_bucket_lo(b));
-		ft_json_u64(j, "hi_us", ft_hist_bucket_hi(b));
-		ft_json_u64(j, "count", h->bucket[b]);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-	ft_json_obj_end(j);
-}
-
-void ft_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
-		      const struct ft_bg_node *base)
-{
-	static const struct ft_bg_node zero;
-	int n;
-
-	ft_json_arr_begin(j, key);
-	for (n = 0; n <= FT_EV_NODES; n++) {
-		const struct ft_bg_node *x = &now[n], *y = base ? &base[n] : &zero;
-
-		if (x->count == y->count && x->wakes == y->wakes)
-			continue;
-		ft_json_obj_begin_inline(j, NULL);
-		if (n < FT_EV_NODES)
-			ft_json_i64(j, "node", n);
-		else
-			ft_json_null(j, "node");
-		ft_json_u64(j, "compactions", x->count - y->count);
-		ft_json_double(j, "ms", (double)(x->us - y->us) / 1000.0);
-		ft_json_u64(j, "kcompactd_wakes", x->wakes - y->wakes);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-}
-
-static void json_outcomes(struct ft_json *j, const struct ft_session *s, const uint64_t *now,
-			  const uint64_t *base)
-{
-	int i;
-
-	ft_json_obj_begin_inline(j, "outcomes");
-	for (i = 0; i < s->events.nr_compact_status; i++)
-		ft_json_u64(j, s->dec.status_name[i], now[i] - (base ? base[i] : 0));
-	if (now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0))
-		ft_json_u64(j, "unknown", now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0));
-	ft_json_obj_end(j);
-}
-
-void ft_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
-			const struct ft_events *base)
-{
-	uint64_t m[FT_M_NR], b[FT_M_NR] = { 0 };
-
-	ft_events_metrics(now, m);
-	if (base)
-		ft_events_metrics(base, b);
-	ft_json_obj_begin(j, "compaction");
-	ft_json_bool(j, "exact", now->exact_direct);
-	ft_json_obj_begin(j, "direct");
-	ft_json_u64(j, "stalls", m[FT_M_COMPACTION] - b[FT_M_COMPACTION]);
-	if (now->exact_direct)
-		ft_json_u64(j, "attempts", now->direct_attempts - (base ? base->direct_attempts : 0));
-	else
-		ft_json_null(j, "attempts");
-	ft_json_u64(j, "silent_success", now->direct_silent - (base ? base->direct_silent : 0));
-	ft_json_u64(j, "compactions", now->lat[FT_LAT_COMPACTION].count -
-		    (base ? base->lat[FT_LAT_COMPACTION].count : 0));
-	json_outcomes(j, s, now->compact_status[FT_CK_DIRECT], base ? base->compact_status[FT_CK_DIRECT] : NULL);
-	ft_json_obj_end(j);
-	ft_json_obj_begin(j, "background");
-	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION] - b[FT_M_BG_COMPACTION]);
-	json_outcomes(j, s, now->compact_status[FT_CK_BACKGROUND],
-		      base ? base->compact_status[FT_CK_BACKGROUND] : NULL);
-	ft_json_bg_nodes(j, "by_node", now->bg, base ? base->bg : NULL);
-	ft_json_obj_end(j);
-	ft_json_obj_end(j);
-}
-
-void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
-{
-	static const struct ft_procs_filter active = { .active_only = true };
-	static int idx[FT_PROCS_MAX];
-	int n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, max > 0 ? max : FT_PROCS_MAX);
-	int i, k;
-
-	ft_json_arr_begin(j, "processes");
-	for (i = 0; i < n; i++) {
-		const struct ft_proc *p = &t->p[idx[i]];
-
-		ft_json_obj_begin_inline(j, NULL);
-		ft_json_i64(j, "pid", p->pid);
-		if (p->tgid)
-			ft_json_i64(j, "tgid", p->tgid);
-		else
-			ft_json_null(j, "tgid");
-		ft_json_u64(j, "threads", (uint64_t)p->threads);
-		ft_json_str(j, "comm", p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?");
-		ft_json_bool(j, "exited", p->exited);
-		if (p->cgroup[0])
-			ft_json_str(j, "cgroup", p->cgroup);
-		else
-			ft_json_null(j, "cgroup");
-		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_col_names[k], p->c[k]);
-		ft_json_obj_end(j);
-	}
-	for (k = 0; k < FT_PC_NR && !t->other[k]; k++)
-		;
-	if (k < FT_PC_NR) {
-		ft_json_obj_begin_inline(j, NULL);
-		ft_json_i64(j, "pid", -1);
-		ft_json_str(j, "comm", "(other)");
-		ft_json_bool(j, "exited", true);
-		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_col_names[k], t->other[k]);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-}
-
 static void json_events(struct ft_json *j, const struct ft_live *l)
 {
 	const struct ft_events *ev = &l->session.events;
@@ -354,7 +206,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		ft_json_bool(j, ft_trace_events[i].event, ft_session_has_event(&l->session, i));
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "extfrag");
-	json_counts(j, &ev->extfrag);
+	ft_json_extfrag_counts(j, &ev->extfrag);
 	ft_json_i64(j, "pageblock_order", ev->pageblock_order);
 	ft_json_arr_begin(j, "by_zone");
 	for (i = 0; i < ev->nr_zones; i++) {
@@ -363,7 +215,7 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		ft_json_obj_begin(j, NULL);
 		ft_json_i64(j, "node", ev->zones[i].node);
 		ft_json_str(j, "zone", ev->zones[i].name);
-		json_counts(j, &ev->extfrag_zone[i]);
+		ft_json_extfrag_counts(j, &ev->extfrag_zone[i]);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -397,12 +249,12 @@ static void json_events(struct ft_json *j, const struct ft_live *l)
 		if (!ft_session_has_event(&l->session, ft_lat_event[i]))
 			ft_json_null(j, ft_lat_names[i]);	/* absent on this kernel */
 		else
-			json_hist(j, ft_lat_names[i], &ev->lat[i]);
+			ft_json_hist(j, ft_lat_names[i], &ev->lat[i]);
 	}
 	ft_json_obj_end(j);
 }
 
-void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
+static void snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 {
 	const struct ft_sample *s = &l->session.sample;
 	struct ft_json j;
@@ -488,7 +340,7 @@ void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	ft_json_end(&j);
 }
 
-void ft_snapshot_table(FILE *f, const struct ft_live *l)
+static void snapshot_table(FILE *f, const struct ft_live *l)
 {
 	const struct ft_sample *s = &l->session.sample;
 	char buf[32];
@@ -616,7 +468,7 @@ static int run(int argc, char **argv)
 	}
 	if (v[O_BOOST].set)
 		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
-	ft_opt_catch_stop_signals(on_signal);
+	ft_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (!err && interval > 0) {
 		uint64_t until = ft_now_ns() + (uint64_t)(interval * 1e9);
@@ -655,9 +507,9 @@ static int run(int argc, char **argv)
 
 			ft_metrics_write(out.f, &live.session, &m);
 		} else if (json) {
-			ft_snapshot_json(out.f, &live, interval);
+			snapshot_json(out.f, &live, interval);
 		} else {
-			ft_snapshot_table(out.f, &live);
+			snapshot_table(out.f, &live);
 		}
 		if (path && (err = ft_atomic_commit(&out, path, 0644))) {
 			fprintf(stderr, "fragtop: writing %s: %s\n", path, strerror(-err));

@@ -29,8 +29,8 @@
 #include "base/outfile.h"
 #include "base/tick.h"
 #include "collectors/recorder.h"
-#include "tui/cli.h"
-#include "tui/options.h"
+#include "cmd/cli.h"
+#include "cmd/signals.h"
 
 /*
  * stop: SIGINT or SIGTERM (or SIGHUP without --dir), sticky: no later
@@ -234,7 +234,7 @@ static int run(int argc, char **argv)
 	if (v[O_BOOST].set)
 		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
 	rotating = dir != NULL;
-	ft_opt_catch_stop_signals(on_signal);
+	ft_catch_stop_signals(on_signal);
 	err = ft_live_tick(&live, true);
 	if (err) {
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", root, strerror(-err));

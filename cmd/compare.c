@@ -19,9 +19,10 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "collectors/report.h"
+#include "out/csv.h"
+#include "analysis/report.h"
 #include "model/stats.h"
-#include "tui/cli.h"
+#include "cmd/cli.h"
 
 #define MAX_GROUPS	8
 #define MAX_RUNS	64
@@ -371,29 +372,6 @@ static void print_json(struct group *g, int ng)
 	ft_json_end(&j);
 }
 
-static void csv_str(const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, stdout);
-		return;
-	}
-	putchar('"');
-	for (; *s; s++) {
-		if (*s == '"')
-			putchar('"');
-		putchar(*s);
-	}
-	putchar('"');
-}
-
-static void csv_num(double v)
-{
-	if (isnan(v))
-		printf(",");
-	else
-		printf(",%.6g", v);
-}
-
 static void print_csv(struct group *g, int ng)
 {
 	int k, r;
@@ -408,14 +386,14 @@ static void print_csv(struct group *g, int ng)
 			double p = k ? p_value(&g[0].st[r], s) : NAN;
 
 			printf("%s,", key);
-			csv_str(g[k].name);
+			ft_csv_field(stdout, g[k].name);
 			printf(",%zu", s->n);
-			csv_num(s->mean);
-			csv_num(s->sd);
-			csv_num(s->min);
-			csv_num(s->max);
-			csv_num(k ? change_pct(&g[0].st[r], s) : NAN);
-			csv_num(p);
+			ft_csv_num(stdout, s->mean);
+			ft_csv_num(stdout, s->sd);
+			ft_csv_num(stdout, s->min);
+			ft_csv_num(stdout, s->max);
+			ft_csv_num(stdout, k ? change_pct(&g[0].st[r], s) : NAN);
+			ft_csv_num(stdout, p);
 			printf(",%s\n", isnan(p) ? "" : p < ALPHA ? "yes" : "no");
 		}
 	}

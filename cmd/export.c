@@ -13,11 +13,12 @@
 #include <string.h>
 
 #include "base/json.h"
+#include "out/csv.h"
 #include "collectors/replay.h"
-#include "collectors/report.h"
+#include "analysis/report.h"
 #include "model/frag.h"
-#include "tui/cli.h"
-#include "tui/metrics.h"
+#include "cmd/cli.h"
+#include "out/metrics.h"
 
 static const struct {
 	const char *name;
@@ -37,29 +38,15 @@ static const struct {
 	{ "thp_fault_fallback", -1, "thp_fault_fallback" },
 };
 #define NR_COLS (sizeof(cols) / sizeof(cols[0]))
+/* ",field": a header column; a zone name comes from the recording (out/csv.h quotes it) */
+static void csv_col(const char *f)
+{
+	putchar(',');
+	ft_csv_field(stdout, f);
+}
+
 #define MAX_ZONES 64
 
-/*
- * ",field" as RFC 4180 wants it: quoted (with inner quotes doubled) when it
- * holds a comma, a quote, a line break or edge blanks; a zone name comes
- * from the recording and must not shift the columns.
- */
-static void csv_field(const char *f)
-{
-	size_t n = strlen(f);
-
-	if (!strpbrk(f, ",\"\r\n") && !(n && (f[0] == ' ' || f[n - 1] == ' '))) {
-		printf(",%s", f);
-		return;
-	}
-	fputs(",\"", stdout);
-	for (; *f; f++) {
-		if (*f == '"')
-			fputc('"', stdout);
-		fputc(*f, stdout);
-	}
-	fputc('"', stdout);
-}
 
 static void values(const struct ft_session *l, int64_t *v)
 {
@@ -213,15 +200,15 @@ static int run(int argc, char **argv)
 			char f[96];
 
 			snprintf(f, sizeof(f), "N%d_%s_free_pages", zones[z].node, zones[z].name);
-			csv_field(f);
+			csv_col(f);
 			snprintf(f, sizeof(f), "N%d_%s_unusable", zones[z].node, zones[z].name);
-			csv_field(f);
+			csv_col(f);
 			snprintf(f, sizeof(f), "N%d_%s_boost_peak", zones[z].node, zones[z].name);
-			csv_field(f);
+			csv_col(f);
 			snprintf(f, sizeof(f), "N%d_%s_boosted_fraction", zones[z].node, zones[z].name);
-			csv_field(f);
+			csv_col(f);
 			snprintf(f, sizeof(f), "N%d_%s_free_pages_blocks", zones[z].node, zones[z].name);
-			csv_field(f);
+			csv_col(f);
 		}
 		printf("\n");
 	} else {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* `fragtop report` and `fragtop compare`: a built report (collectors/report.h) as text or JSON. */
-#include "collectors/report.h"
+/* `fragtop report` and `fragtop compare`: a built report (analysis/report.h) as text or JSON. */
+#include "analysis/report.h"
 
 #include <errno.h>
 #include <math.h>
@@ -10,8 +10,8 @@
 #include <time.h>
 
 #include "base/json.h"
-#include "tui/cli.h"
-#include "tui/snapshot.h"
+#include "cmd/cli.h"
+#include "out/session_json.h"
 
 /* Seconds into the recording (from its first tick, whatever the window). */
 static double secs(const struct ft_report *rep, uint64_t t)

@@ -1,15 +1,22 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* `fragtop snapshot`: one sample as a table or as JSON. */
-#ifndef FT_TUI_SNAPSHOT_H
-#define FT_TUI_SNAPSHOT_H
+/* The session's pieces as JSON (base/json.h): snapshot, report and compare write them alike. */
+#ifndef FT_OUT_SESSION_JSON_H
+#define FT_OUT_SESSION_JSON_H
 
-#include <stdio.h>
+#include <stdint.h>
 
-#include "collectors/live.h"
+struct ft_json;
+struct ft_hist;
+struct ft_extfrag_counts;
 
-/* The JSON document for one sample (also used by tests and later reports). */
-void ft_snapshot_json(FILE *f, const struct ft_live *l, double interval_s);
-void ft_snapshot_table(FILE *f, const struct ft_live *l);
+/*
+ * A latency histogram at @key: percentiles read from its log-linear
+ * buckets (at most 6.25% above the true value, "exact": false) and the
+ * non-empty buckets as {lo_us, hi_us, count}.
+ */
+void ft_json_hist(struct ft_json *j, const char *key, const struct ft_hist *h);
+/* {total, fragmenting, change_ownership} of the fallbacks @c counts. */
+void ft_json_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c);
 
 struct ft_json;
 struct ft_procs;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * fragtop: top for Linux memory fragmentation.  Dispatches to the live TUI
- * (default) or a headless command from the table in tui/cli.c; only
+ * (default) or a headless command from the table in cmd/cli.c; only
  * main() exits.
  */
 #include <errno.h>
@@ -9,8 +9,8 @@
 #include <string.h>
 
 #include "base/sanitize.h"
-#include "tui/cli.h"
-#include "tui/ui.h"
+#include "cmd/cli.h"
+#include "cmd/keys.h"
 
 static void usage(FILE *f)
 {
@@ -52,7 +52,7 @@ static int run(int argc, char **argv)
 		}
 		if (argc > 2 && (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {
 			/* the man page's KEYS, or the README's key tables */
-			ft_ui_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
+			ft_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
 			return 0;
 		}
 		if (argc > 2) {

@@ -1,0 +1,72 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The TUI's key tables as documentation: the man page's KEYS section
+ * (`fragtop help --roff-keys`) and the README's tables
+ * (`fragtop help --markdown-keys`), from the tables tui/ dispatches on.
+ */
+#include "cmd/keys.h"
+
+#include <stdio.h>
+
+#include "cmd/cli.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+/* One key and what it does, as a man page's .TP or a README table's row. */
+static void key_line(FILE *f, bool roff, const char *label, const char *help)
+{
+	const char *p;
+
+	if (roff) {
+		fprintf(f, ".TP\n.B ");
+		ft_cli_roff_text(f, label);
+		fprintf(f, "\n");
+		ft_cli_roff_text(f, help);
+		fprintf(f, "\n");
+		return;
+	}
+	fprintf(f, "| `%s` | ", label);
+	for (p = help; *p; p++)
+		fprintf(f, *p == '|' ? "\\|" : "%c", *p);
+	fprintf(f, " |\n");
+}
+
+static void keys_title(FILE *f, bool roff, const char *title)
+{
+	if (roff)
+		fprintf(f, ".SS \"%s\"\n", title);
+	else
+		fprintf(f, "\n%s:\n\n| key | what it does |\n| --- | --- |\n", title);
+}
+
+static void keys_table(FILE *f, bool roff, const char *title, const struct ft_key *t)
+{
+	int i;
+
+	keys_title(f, roff, title);
+	for (i = 0; t[i].label; i++) {
+		if (!t[i].help)
+			continue;	/* a refusal, or a code another entry describes */
+		key_line(f, roff, t[i].label, t[i].help);
+	}
+}
+
+void ft_keys_write(FILE *f, bool roff)
+{
+	const struct ft_view *const *all = ft_views;
+	int v, i;
+
+	keys_table(f, roff, "Everywhere", ft_ui_keys);
+	keys_table(f, roff, "Live", ft_live_keys);
+	keys_table(f, roff, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
+	for (v = 0; v < ft_views_nr; v++) {
+		char title[64];
+
+		if (!all[v]->keys || !all[v]->keys[0][0])
+			continue;
+		snprintf(title, sizeof(title), "In the %s view", all[v]->name);
+		keys_title(f, roff, title);
+		for (i = 0; all[v]->keys[i][0]; i++)
+			key_line(f, roff, all[v]->keys[i][0], all[v]->keys[i][1]);
+	}
+}

@@ -1,0 +1,39 @@
+#!/bin/bash
+# scripts/check-layers.sh on a copy of the tree: clean, it passes; each
+# planted breach of a layer's rule fails it, naming the file.
+# usage: layers.sh [FRAGTOP_BINARY] (unused: the check reads the sources)
+set -u
+. "$(dirname "$0")/../lib.sh"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+fresh() {
+	rm -rf "$tmp/t"; mkdir -p "$tmp/t"
+	cp -r scripts base model collectors controls analysis out tui cmd "$tmp/t/"
+}
+# plant WHAT FILE LINE PATTERN: the check fails and its message matches PATTERN
+plant() {
+	local what=$1 file=$2 line=$3 pat=$4
+	fresh
+	printf '%s\n' "$line" >> "$tmp/t/$file"
+	if sh "$tmp/t/scripts/check-layers.sh" > "$tmp/o" 2>&1; then
+		bad "$what: the check passed"
+	else
+		check "$what: fails, naming $file" grep -q "$pat" "$tmp/o"
+	fi
+}
+fresh
+check "the tree as it is passes" sh "$tmp/t/scripts/check-layers.sh"
+plant "tui/ including cmd/" tui/view_map.c '#include "cmd/cli.h"' "tui/view_map.c.*includes cmd/"
+plant "out/ including a source" out/metrics.c '#include "collectors/live.h"' "out/metrics.c.*includes collectors/"
+plant "model/ including analysis/" model/frag.c '#include "analysis/report.h"' "model/frag.c.*includes analysis/"
+plant "collectors/ including analysis/" collectors/live.c '#include "analysis/report.h"' "collectors/live.c.*includes analysis/"
+plant "analysis/ including out/" analysis/report.c '#include "out/csv.h"' "analysis/report.c.*includes out/"
+plant "a headless file under tui/" tui/headless.c 'int ft_headless(void);' "tui/headless.c: under tui/ but draws nothing"
+plant "curses under analysis/" analysis/report.c '#include <curses.h>' "analysis/report.c: includes curses outside tui/"
+plant "collectors/ building a report" collectors/replay.c 'static int x(void) { return ft_report_build(0, 0, 0); }' \
+	"collectors/replay.c.*builds a report"
+plant "a knob written outside controls/" cmd/knobcmd.c 'static int y(int fd) { return ft_open_under(fd, "proc/sys/vm/x", O_WRONLY); }' \
+	"cmd/knobcmd.c.*for writing"
+plant "tracefs written outside collectors/tracefs.c" collectors/live.c 'static void z(void) { tracefs_event_enable(0, "kmem", 0); }' \
+	"collectors/live.c.*writes tracefs"
+[ $fails -eq 0 ]
