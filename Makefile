@@ -103,6 +103,10 @@ $(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
 $(B)/tsan/tests/%: $(B)/tsan/tests/%.o $(call OBJ,tsan,$(LIB_SRC))
 	$(CC) $(CFLAGS) $(TSAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
 
+# the option parser is the front end's, but has no other dependency
+$(B)/plain/tests/test_cli: $(B)/plain/cmd/cli.o
+$(B)/san/tests/test_cli: $(B)/san/cmd/cli.o
+
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 
 check: deps-test

@@ -203,6 +203,11 @@ static void add_boost(struct ft_report *rep, struct ft_rep_interval *iv)
 	}
 }
 
+int ft_rep_window_where(double t, double from, double to)
+{
+	return t + 1e-6 < from ? -1 : t > to + 1e-6 ? 1 : 0;
+}
+
 int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz)
 {
 	unsigned int h, m, s = 0;
@@ -285,10 +290,11 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 		}
 		{
 			double t = (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9;
+			int where = ft_rep_window_where(t, rep->from_s, rep->to_s);
 
-			if (t + 1e-6 < rep->from_s)
+			if (where < 0)
 				continue;	/* before the window: not even the baseline */
-			if (t > rep->to_s + 1e-6) {
+			if (where > 0) {
 				ended = true;
 				break;		/* past it: the tick before was the last */
 			}

@@ -113,6 +113,14 @@ struct ft_rep_window {
 };
 
 /*
+ * Where a tick @t seconds into a recording lies against the window
+ * [@from, @to] (seconds): -1 before it, 0 in it, 1 past it.  The ends
+ * have a microsecond of slack, so a tick printed as the window's end is
+ * in it.  Report, export and plot cut their windows with it alike.
+ */
+int ft_rep_window_where(double t, double from, double to);
+
+/*
  * Parse a window end into seconds from the first tick, given the
  * recording's start (CLOCK_REALTIME ns, 0 if unknown).  0, or -EINVAL
  * with a message in @why.

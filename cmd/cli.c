@@ -7,22 +7,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-const struct ft_cmd *const ft_cmds[] = {
-	&ft_cmd_top, &ft_cmd_snapshot, &ft_cmd_get, &ft_cmd_set, &ft_cmd_record,
-	&ft_cmd_replay, &ft_cmd_report, &ft_cmd_compare, &ft_cmd_export, &ft_cmd_plot, &ft_cmd_exporter,
-};
-const size_t ft_cmds_nr = sizeof(ft_cmds) / sizeof(ft_cmds[0]);
-
-const struct ft_cmd *ft_cli_find(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ft_cmds_nr; i++)
-		if (name ? ft_cmds[i]->name && !strcmp(ft_cmds[i]->name, name) : !ft_cmds[i]->name)
-			return ft_cmds[i];
-	return NULL;
-}
-
 static const char *cmd_name(const struct ft_cmd *cmd)
 {
 	return cmd->name ? cmd->name : "";
@@ -42,6 +26,23 @@ static int opt_label(const struct ft_opt *o, char *buf, size_t sz)
 	if (o->short_name)
 		snprintf(sh, sizeof(sh), "-%c, ", o->short_name);
 	return snprintf(buf, sz, "%s--%s%s%s", sh, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+}
+
+/*
+ * The row's help and what it says of the default: "... (default 10)", or
+ * inside a closing parenthesis the help already has: "(IPv4; default ...)".
+ */
+static void default_help(const struct ft_opt *o, char *buf, size_t sz)
+{
+	const char *def = o->def_help ? o->def_help : o->def;
+	size_t n = strlen(o->help);
+
+	if (!def)
+		snprintf(buf, sz, "%s", o->help);
+	else if (n && o->help[n - 1] == ')')
+		snprintf(buf, sz, "%.*s; default%s %s)", (int)(n - 1), o->help, o->def_help ? ":" : "", def);
+	else
+		snprintf(buf, sz, "%s (default%s %s)", o->help, o->def_help ? ":" : "", def);
 }
 
 /*
@@ -79,7 +80,7 @@ static void put_wrapped(FILE *f, const char *text, int indent)
 
 void ft_cli_usage(const struct ft_cmd *cmd, FILE *f)
 {
-	char label[64];
+	char label[64], help[1024];
 	size_t i;
 	int w = 0;
 
@@ -101,7 +102,8 @@ void ft_cli_usage(const struct ft_cmd *cmd, FILE *f)
 			fprintf(f, "  %s\n  %*s  ", label, w, "");
 		else
 			fprintf(f, "  %-*s  ", w, label);
-		put_wrapped(f, o->help, w + 4);
+		default_help(o, help, sizeof(help));
+		put_wrapped(f, help, w + 4);
 		if (o->alias)
 			fprintf(f, "  %*s  (also %s%c%s--%s, the older name)\n", w, "",
 				o->alias_short ? "-" : "", o->alias_short ? o->alias_short : ' ',
@@ -126,31 +128,31 @@ int ft_cli_usage_error(const struct ft_cmd *cmd, const char *fmt, ...)
 	return 2;
 }
 
-static int convert(const struct ft_cmd *cmd, const struct ft_opt *o, const char *arg,
-		   struct ft_optval *v)
+/* Store @arg (from the command line, or the row's default) in the row's variable. */
+static int convert(const struct ft_cmd *cmd, const struct ft_opt *o, const char *arg)
 {
-	char *end;
+	char *end, why[160];
 	double d;
 
-	v->set = true;
-	v->str = arg;
 	switch (o->type) {
 	case FT_OPT_FLAG:
+		*(bool *)o->var = true;
+		return 0;
 	case FT_OPT_STR:
+		*(const char **)o->var = arg;
+		return 0;
+	case FT_OPT_CB:
+		why[0] = '\0';
+		if (o->parse(arg, o->var, why, sizeof(why)))
+			return ft_cli_usage_error(cmd, "--%s: '%s' %s", o->name, arg, why);
 		return 0;
 	case FT_OPT_SECS:
-		d = strtod(arg, &end);
-		if (end == arg || *end || !(d >= o->lo && d <= o->hi))
-			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number of seconds in [%g, %g]",
-						  o->name, arg, o->lo, o->hi);
-		v->num = d;
-		return 0;
 	case FT_OPT_NUM:
 		d = strtod(arg, &end);
 		if (end == arg || *end || !(d >= o->lo && d <= o->hi))
-			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number in [%g, %g]",
-						  o->name, arg, o->lo, o->hi);
-		v->num = d;
+			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number%s in [%g, %g]", o->name, arg,
+						  o->type == FT_OPT_SECS ? " of seconds" : "", o->lo, o->hi);
+		*(double *)o->var = d;
 		return 0;
 	case FT_OPT_UINT: {
 		unsigned long long u = strtoull(arg, &end, 10);
@@ -158,24 +160,56 @@ static int convert(const struct ft_cmd *cmd, const struct ft_opt *o, const char 
 		if (end == arg || *end || arg[0] == '-' || !((double)u >= o->lo && (double)u <= o->hi))
 			return ft_cli_usage_error(cmd, "--%s: '%s' is not a whole number in [%.0f, %.0f]",
 						  o->name, arg, o->lo, o->hi);
-		v->num = (double)u;
+		*(uint64_t *)o->var = u;
 		return 0;
 	}
 	}
 	return 2;
 }
 
+/* Every bound variable to its default: the row's, else false, NULL or 0. */
+static int set_defaults(const struct ft_cmd *cmd)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nr_opts; i++) {
+		const struct ft_opt *o = &cmd->opts[i];
+
+		if (o->given)
+			*o->given = false;
+		if (!o->var)
+			continue;
+		if (o->def) {
+			if (convert(cmd, o, o->def)) {
+				fprintf(stderr, "fragtop: --%s: a bad default in the option table\n", o->name);
+				return 1;
+			}
+			continue;
+		}
+		switch (o->type) {
+		case FT_OPT_FLAG: *(bool *)o->var = false; break;
+		case FT_OPT_STR: *(const char **)o->var = NULL; break;
+		case FT_OPT_SECS: case FT_OPT_NUM: *(double *)o->var = 0; break;
+		case FT_OPT_UINT: *(uint64_t *)o->var = 0; break;
+		case FT_OPT_CB: break;	/* the variable's own initial value */
+		}
+	}
+	return 0;
+}
+
 /* getopt's val for option @i and its alias: past every char. */
 #define LONG_VAL(i)	(1000 + (int)(i))
 
-int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, struct ft_optval *v, int *first)
+int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 {
 	struct option *lo;
 	char shorts[128] = ":h";
 	size_t i, n = 0, sl = 2;
 	int c, rc = -1;
 
-	memset(v, 0, cmd->nr_opts * sizeof(*v));
+	*first = 1;
+	if (set_defaults(cmd))
+		return 1;
 	lo = calloc(cmd->nr_opts * 2 + 2, sizeof(*lo));
 	if (!lo) {
 		fprintf(stderr, "fragtop: out of memory\n");
@@ -231,7 +265,9 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, struct ft_optv
 			break;
 		}
 		o = &cmd->opts[i];
-		if (convert(cmd, o, optarg, &v[i]))
+		if (o->given)
+			*o->given = true;
+		if (o->var && convert(cmd, o, optarg))
 			rc = 2;
 	}
 	free(lo);
@@ -259,12 +295,13 @@ void ft_cli_roff_text(FILE *f, const char *s)
 	}
 }
 
-void ft_cli_roff(FILE *f)
+void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr)
 {
+	char help[1024];
 	size_t c, i;
 
-	for (c = 0; c < ft_cmds_nr; c++) {
-		const struct ft_cmd *cmd = ft_cmds[c];
+	for (c = 0; c < nr; c++) {
+		const struct ft_cmd *cmd = cmds[c];
 
 		fprintf(f, ".SS \"fragtop%s%s\"\n", cmd->name ? " " : "", cmd_name(cmd));
 		ft_cli_roff_text(f, cmd->summary);
@@ -281,7 +318,8 @@ void ft_cli_roff(FILE *f)
 			if (o->arg)
 				fprintf(f, " \\fI%s\\fR", o->arg);
 			fprintf(f, "\n");
-			ft_cli_roff_text(f, o->help);
+			default_help(o, help, sizeof(help));
+			ft_cli_roff_text(f, help);
 			if (o->alias) {
 				fprintf(f, " (also \\fB");
 				if (o->alias_short)

@@ -15,13 +15,20 @@
 #include <stdio.h>
 
 enum ft_opt_type {
-	FT_OPT_FLAG,		/* no argument */
-	FT_OPT_STR,		/* any text (a path, a knob) */
-	FT_OPT_SECS,		/* seconds in [lo, hi] */
-	FT_OPT_UINT,		/* an integer in [lo, hi] */
-	FT_OPT_NUM,		/* a number in [lo, hi] (a percentage) */
+	FT_OPT_FLAG,		/* no argument; var: bool */
+	FT_OPT_STR,		/* any text (a path, a knob); var: const char * */
+	FT_OPT_SECS,		/* seconds in [lo, hi]; var: double */
+	FT_OPT_UINT,		/* an integer in [lo, hi]; var: uint64_t */
+	FT_OPT_NUM,		/* a number in [lo, hi] (a percentage); var: double */
+	FT_OPT_CB,		/* a value the row's parse() checks and stores */
 };
 
+/*
+ * One option, bound to its variable (git's parse-options): the parser
+ * stores the value there, after storing the default first, and the help
+ * and the man page say the default from the same row, so it is written
+ * once.
+ */
 struct ft_opt {
 	const char *name;	/* long name, without "--" */
 	char short_name;	/* 0: none */
@@ -31,12 +38,14 @@ struct ft_opt {
 	double lo, hi;		/* FT_OPT_SECS, FT_OPT_UINT, FT_OPT_NUM */
 	const char *alias;	/* an older long name that still works, or NULL */
 	char alias_short;
-};
-
-struct ft_optval {
-	bool set;
-	const char *str;	/* FT_OPT_STR */
-	double num;		/* FT_OPT_SECS, FT_OPT_UINT, FT_OPT_NUM */
+	void *var;		/* where the value goes (see the types) */
+	/* the default as a command line would write it (NULL: false, NULL, 0) */
+	const char *def;
+	/* what the help says of the default instead of "default DEF" */
+	const char *def_help;
+	/* FT_OPT_CB: check @arg and store it in @var; 0, or -1 with the reason in @why */
+	int (*parse)(const char *arg, void *var, char *why, size_t sz);
+	bool *given;		/* set when the command line has the option (NULL: not asked) */
 };
 
 struct ft_cmd {
@@ -50,32 +59,37 @@ struct ft_cmd {
 	bool curses;		/* draws with curses: its output is not sanitised as a stream */
 };
 
-/* Options several commands share, declared once. */
-#define FT_OPT_ROOT { "root", 0, FT_OPT_STR, "DIR", \
-	"read /proc and /sys under DIR (a captured tree)" }
-#define FT_OPT_JSON { "json", 'j', FT_OPT_FLAG, NULL, "print JSON instead of text" }
-#define FT_OPT_NO_TRACE { "no-trace", 0, FT_OPT_FLAG, NULL, \
-	"no tracepoints (fallbacks, stall latencies)" }
-#define FT_OPT_TRACE_BUFFER { "trace-buffer-kb", 0, FT_OPT_UINT, "KB", \
-	"per-CPU trace buffer in KiB (default 8192)", 4, 4194304 }
-#define FT_OPT_PTI_INTERVAL { "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS", \
-	"how often to read /proc/pagetypeinfo, which the kernel\n" \
-	"walks under zone->lock (default 10; 0: every tick)", 0, 86400 }
-#define FT_OPT_NO_COLOR { "no-color", 0, FT_OPT_FLAG, NULL, "monochrome (also when NO_COLOR is set)" }
-#define FT_OPT_BOOST_HZ { "boost-hz", 0, FT_OPT_UINT, "N", \
-	"read each zone's watermark boost N times a second between ticks\n" \
-	"(default 50; a tenth of it while nothing happens; 0: off; off for\n" \
-	"--root unless given)", 0, 1000 }
-/* a window of a recording (analysis/report.h) */
-#define FT_OPT_FROM { "from", 0, FT_OPT_STR, "WHEN", \
-	"start at WHEN: seconds into the recording, or a time of day\n" \
-	"(HH:MM[:SS], local) to cut a warm-up or pick a phase" }
-#define FT_OPT_TO { "to", 0, FT_OPT_STR, "WHEN", "end at WHEN (as --from)" }
-/* the sampling interval: -i/--interval everywhere; -d/--delay (top's name) still works */
-#define FT_OPT_INTERVAL(lo, def) { "interval", 'i', FT_OPT_SECS, "SECS", \
-	"seconds between samples (default " def ")", lo, 3600, "delay", 'd' }
+/* In a struct ft_cmd: its option table and the table's length. */
+#define FT_CMD_OPTS(t)	.opts = (t), .nr_opts = sizeof(t) / sizeof((t)[0])
 
-/* The commands, each defined beside its code; ft_cmds lists them in order. */
+/* Rows several commands share, each bound to @var; declared once. */
+#define FT_OPT_ROOT(v) { "root", 0, FT_OPT_STR, "DIR", \
+	"read /proc and /sys under DIR (a captured tree)", .var = &(v), .def = "/" }
+#define FT_OPT_JSON(v) { "json", 'j', FT_OPT_FLAG, NULL, "print JSON instead of text", .var = &(v) }
+#define FT_OPT_NO_TRACE(v) { "no-trace", 0, FT_OPT_FLAG, NULL, \
+	"no tracepoints (fallbacks, stall latencies)", .var = &(v) }
+/* the per-CPU trace buffer: its default is the live source's (collectors/live.h) */
+#define FT_OPT_TRACE_BUFFER(v) { "trace-buffer-kb", 0, FT_OPT_UINT, "KB", \
+	"per-CPU trace buffer in KiB", 4, 4194304, .var = &(v), .def = ft_live_trace_kb_default }
+#define FT_OPT_PTI_INTERVAL(v) { "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS", \
+	"how often to read /proc/pagetypeinfo, which the kernel\n" \
+	"walks under zone->lock (0: every tick)", 0, 86400, .var = &(v), .def = "10" }
+#define FT_OPT_NO_COLOR(v) { "no-color", 0, FT_OPT_FLAG, NULL, \
+	"monochrome (also when NO_COLOR is set)", .var = &(v) }
+#define FT_OPT_BOOST_HZ(v, g) { "boost-hz", 0, FT_OPT_UINT, "N", \
+	"read each zone's watermark boost N times a second between ticks\n" \
+	"(a tenth of it while nothing happens; 0: off; off for\n" \
+	"--root unless given)", 0, 1000, .var = &(v), .def = "50", .given = &(g) }
+/* a window of a recording (analysis/report.h) */
+#define FT_OPT_FROM(v) { "from", 0, FT_OPT_STR, "WHEN", \
+	"start at WHEN: seconds into the recording, or a time of day\n" \
+	"(HH:MM[:SS], local) to cut a warm-up or pick a phase", .var = &(v) }
+#define FT_OPT_TO(v) { "to", 0, FT_OPT_STR, "WHEN", "end at WHEN (as --from)", .var = &(v) }
+/* the sampling interval: -i/--interval everywhere; -d/--delay (top's name) still works */
+#define FT_OPT_INTERVAL(v, lo, d) { "interval", 'i', FT_OPT_SECS, "SECS", \
+	"seconds between samples", lo, 3600, "delay", 'd', .var = &(v), .def = d }
+
+/* The commands, each defined beside its code; ft_cmds (cmd/main.c) lists them in order. */
 extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
 	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export, ft_cmd_plot,
 	ft_cmd_exporter;
@@ -83,12 +97,13 @@ extern const struct ft_cmd *const ft_cmds[];
 extern const size_t ft_cmds_nr;
 
 /*
- * Parse @argv for @cmd into @v (one per option, in table order).
- * Returns -1 when the command should go on (*@first is the index of the
- * first operand), else the exit status to return at once: 0 after
- * --help (usage on stdout), 2 after a usage error (said on stderr).
+ * Parse @argv for @cmd: every bound variable gets its default, then what
+ * the command line says.  Returns -1 when the command should go on
+ * (*@first is the index of the first operand), else the exit status to
+ * return at once: 0 after --help (usage on stdout), 2 after a usage error
+ * (said on stderr).
  */
-int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, struct ft_optval *v, int *first);
+int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first);
 
 /* The usage of @cmd: synopsis, options with their help, the paragraph. */
 void ft_cli_usage(const struct ft_cmd *cmd, FILE *f);
@@ -97,8 +112,8 @@ void ft_cli_usage(const struct ft_cmd *cmd, FILE *f);
 int ft_cli_usage_error(const struct ft_cmd *cmd, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* Every command's options as man(7) sections (`fragtop help --roff`). */
-void ft_cli_roff(FILE *f);
+/* The options of @cmds as man(7) sections (`fragtop help --roff`). */
+void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr);
 /* @s as man(7) text: backslashes, dashes, a leading dot or quote escaped. */
 void ft_cli_roff_text(FILE *f, const char *s);
 

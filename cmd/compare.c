@@ -399,23 +399,25 @@ static void print_csv(struct group *g, int ng)
 	}
 }
 
-enum { C_JSON, C_CSV, C_FROM, C_TO, C_NR };
-static const struct ft_opt compare_opts[C_NR] = {
-	[C_JSON] = FT_OPT_JSON,
-	[C_CSV] = { "csv", 0, FT_OPT_FLAG, NULL, "print CSV: one line per metric and group" },
-	[C_FROM] = FT_OPT_FROM,
-	[C_TO] = FT_OPT_TO,
+static struct {
+	bool json, csv;
+	struct ft_rep_window window;	/* for every FILE without @FROM..TO */
+} o;
+
+static const struct ft_opt compare_opts[] = {
+	FT_OPT_JSON(o.json),
+	{ "csv", 0, FT_OPT_FLAG, NULL, "print CSV: one line per metric and group", .var = &o.csv },
+	FT_OPT_FROM(o.window.from),
+	FT_OPT_TO(o.window.to),
 };
 
 static int run_compare(int argc, char **argv)
 {
-	struct ft_optval v[C_NR];
-	struct ft_rep_window dflt = { 0 };
 	static struct group g[MAX_GROUPS];
 	struct ft_report *rep;
 	int err, first, ng, k, i, r;
 
-	err = ft_cli_parse(&ft_cmd_compare, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_compare, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	ng = argc - first;
@@ -423,13 +425,11 @@ static int run_compare(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_compare, "two groups (or two recordings) expected");
 	if (ng > MAX_GROUPS)
 		return ft_cli_usage_error(&ft_cmd_compare, "at most %d groups", MAX_GROUPS);
-	if (v[C_JSON].set && v[C_CSV].set)
+	if (o.json && o.csv)
 		return ft_cli_usage_error(&ft_cmd_compare, "--json or --csv, not both");
-	dflt.from = v[C_FROM].set ? v[C_FROM].str : NULL;
-	dflt.to = v[C_TO].set ? v[C_TO].str : NULL;
 	memset(g, 0, sizeof(g));
 	for (k = 0; k < ng; k++)
-		if (parse_group(argv[first + k], &g[k], k, &dflt))
+		if (parse_group(argv[first + k], &g[k], k, &o.window))
 			return 2;
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
@@ -455,9 +455,9 @@ static int run_compare(int argc, char **argv)
 		}
 	}
 	free(rep);
-	if (v[C_JSON].set)
+	if (o.json)
 		print_json(g, ng);
-	else if (v[C_CSV].set)
+	else if (o.csv)
 		print_csv(g, ng);
 	else
 		print_text(g, ng);
@@ -474,7 +474,6 @@ const struct ft_cmd ft_cmd_compare = {
 		 "over its runs (min-max for two, the value for one), and for each group\n"
 		 "after the first the change against the first, marked * where Welch's\n"
 		 "t-test gives p < 0.05.  Rates are per second.",
-	.opts = compare_opts,
-	.nr_opts = C_NR,
+	FT_CMD_OPTS(compare_opts),
 	.run = run_compare,
 };

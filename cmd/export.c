@@ -63,16 +63,19 @@ static void values(const struct ft_session *l, int64_t *v)
 	}
 }
 
-enum { X_CSV, X_JSON, X_OPENMETRICS, X_FROM, X_TO, X_NR };
+static struct {
+	bool csv, json, openmetrics;
+	struct ft_rep_window window;
+} o;
 
-static const struct ft_opt opts[X_NR] = {
-	[X_CSV] = { "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first" },
-	[X_JSON] = { "json", 'j', FT_OPT_FLAG, NULL, "one JSON document" },
-	[X_OPENMETRICS] = { "openmetrics", 0, FT_OPT_FLAG, NULL,
-			    "OpenMetrics with timestamps, every tick, for\n"
-			    "'promtool tsdb create-blocks-from openmetrics' (backfill)" },
-	[X_FROM] = FT_OPT_FROM,
-	[X_TO] = FT_OPT_TO,
+static const struct ft_opt opts[] = {
+	{ "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first", .var = &o.csv },
+	{ "json", 'j', FT_OPT_FLAG, NULL, "one JSON document", .var = &o.json },
+	{ "openmetrics", 0, FT_OPT_FLAG, NULL,
+	  "OpenMetrics with timestamps, every tick, for\n"
+	  "'promtool tsdb create-blocks-from openmetrics' (backfill)", .var = &o.openmetrics },
+	FT_OPT_FROM(o.window.from),
+	FT_OPT_TO(o.window.to),
 };
 
 /*
@@ -99,9 +102,9 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 		const struct ft_session *l = &rp->session;
 		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
 
-		if (t + 1e-6 < from)
+		if (ft_rep_window_where(t, from, to) < 0)
 			continue;
-		if (t > to + 1e-6)
+		if (ft_rep_window_where(t, from, to) > 0)
 			break;
 		for (f = 0; f < FT_MF_NR; f++) {
 			struct ft_metrics m = {
@@ -137,40 +140,152 @@ out:
 	return err;
 }
 
-static int run(int argc, char **argv)
+/* The zones a row has columns for: every populated zone of the first tick. */
+struct zone_key {
+	int node;
+	char name[FT_ZONE_NAME_LEN];
+};
+
+/* The CSV header: the tick's columns, then five per zone. */
+static void csv_header(const struct zone_key *zones, int nz)
 {
-	struct ft_optval v[X_NR];
-	static struct ft_replay rp;
-	struct { int node; char name[FT_ZONE_NAME_LEN]; } zones[MAX_ZONES];
-	int64_t prev[NR_COLS], now[NR_COLS];
-	const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
-	int fmt = 0, nz = 0, err, z, first;
-	double from = 0, to = INFINITY;
-	char why[160];
-	struct ft_json j;
+	static const char *const per_zone[] = {
+		"free_pages", "unusable", "boost_peak", "boosted_fraction", "free_pages_blocks",
+	};
+	size_t i;
+	int z;
+
+	printf("t_s,realtime_s,watermark_boost_factor");
+	for (i = 0; i < NR_COLS; i++)
+		printf(",%s", cols[i].name);
+	for (z = 0; z < nz; z++)
+		for (i = 0; i < sizeof(per_zone) / sizeof(per_zone[0]); i++) {
+			char f[96];
+
+			snprintf(f, sizeof(f), "N%d_%s_%s", zones[z].node, zones[z].name, per_zone[i]);
+			csv_col(f);
+		}
+	printf("\n");
+}
+
+/* A zone's cells in one tick: empty (null) where the recording has no value. */
+struct zone_cells {
+	const struct ft_zone *found;
+	char unusable[16], boost_peak[24], boosted[24], free_blocks[24];
+};
+
+static void zone_cells(const struct ft_session *l, const struct zone_key *key, struct zone_cells *c)
+{
+	const struct ft_boost_tick *bt = NULL;
 	size_t i;
 
-	err = ft_cli_parse(&ft_cmd_export, argc, argv, v, &first);
-	if (err >= 0)
-		return err;
-	fmt = v[X_CSV].set ? 'c' : v[X_JSON].set ? 'j' : v[X_OPENMETRICS].set ? 'o' : 0;
-	if (!fmt || v[X_CSV].set + v[X_JSON].set + v[X_OPENMETRICS].set > 1)
-		return ft_cli_usage_error(&ft_cmd_export, "one of --csv, --json and --openmetrics");
-	if (first != argc - 1)
-		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
-	err = ft_replay_open(&rp, argv[first], 0);
-	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", argv[first], rp.r.why[0] ? rp.r.why : strerror(-err));
-		ft_replay_close(&rp);
-		return 1;
+	memset(c, 0, sizeof(*c));
+	for (i = 0; i < l->sample.nr_zones; i++)
+		if (l->sample.zones[i].zi->node == key->node && !strcmp(l->sample.zones[i].zi->name, key->name)) {
+			c->found = &l->sample.zones[i];
+			bt = ft_session_boost(l, i);
+		}
+	/* the sampler's tick: peak pages and the share of reads boosted */
+	if (bt && bt->samples) {
+		snprintf(c->boost_peak, sizeof(c->boost_peak), "%llu", (unsigned long long)bt->peak);
+		snprintf(c->boosted, sizeof(c->boosted), "%.4f", (double)bt->boosted / bt->samples);
 	}
-	if (ft_replay_step(&rp) <= 0) {
-		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", argv[first]);
-		ft_replay_close(&rp);
-		return 1;
+	if (c->found && c->found->bi && l->sample.pageblock_order >= 0 &&
+	    l->sample.pageblock_order < l->sample.nr_orders)
+		ft_thousandths_format(c->found->unusable[l->sample.pageblock_order], c->unusable,
+				      sizeof(c->unusable));
+	/* free pages in whole pageblocks: kernels 6.15+, else empty (null) */
+	if (c->found && c->found->zi->has & FT_ZI_FREE_BLOCKS)
+		snprintf(c->free_blocks, sizeof(c->free_blocks), "%llu",
+			 (unsigned long long)c->found->zi->free_blocks);
+}
+
+/* @key's value as JSON: the cell, or null when it is empty. */
+static void json_cell(struct ft_json *j, const char *key, const char *cell)
+{
+	if (cell[0])
+		ft_json_raw(j, key, cell);
+	else
+		ft_json_null(j, key);
+}
+
+static void zone_json(struct ft_json *j, const struct zone_key *key, const struct zone_cells *c)
+{
+	ft_json_obj_begin(j, NULL);
+	ft_json_i64(j, "node", key->node);
+	ft_json_str(j, "zone", key->name);
+	if (c->found)
+		ft_json_u64(j, "free_pages", c->found->zi->free);
+	else
+		ft_json_null(j, "free_pages");
+	json_cell(j, "unusable", c->unusable);
+	if (c->boost_peak[0]) {
+		ft_json_raw(j, "boost_peak", c->boost_peak);
+		ft_json_raw(j, "boosted_fraction", c->boosted);
+	} else {
+		ft_json_null(j, "boost_peak");
+		ft_json_null(j, "boosted_fraction");
 	}
-	for (i = 0; i < rp.session.sample.nr_zones && nz < MAX_ZONES; i++) {
-		const struct ft_zi_zone *zi = rp.session.sample.zones[i].zi;
+	json_cell(j, "free_pages_blocks", c->free_blocks);
+	ft_json_obj_end(j);
+}
+
+/* One tick as a CSV line or a JSON object: its counts are @now - @prev. */
+static void row(struct ft_json *j, const struct ft_session *l, double t, const int64_t *now,
+		const int64_t *prev, const struct zone_key *zones, int nz)
+{
+	const struct ft_knob_value *bv = &l->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
+	struct zone_cells c;
+	size_t i;
+	int z;
+
+	if (o.csv) {
+		printf("%.3f,%.3f,", t, (double)l->tick_rt_ns / 1e9);
+		if (!bv->err)
+			printf("%lld", (long long)bv->num);
+		for (i = 0; i < NR_COLS; i++)
+			printf(",%lld", (long long)(now[i] - prev[i]));
+	} else {
+		ft_json_obj_begin(j, NULL);
+		ft_json_double(j, "t_s", t);
+		ft_json_u64(j, "realtime_ns", l->tick_rt_ns);
+		if (bv->err)
+			ft_json_null(j, "watermark_boost_factor");
+		else
+			ft_json_i64(j, "watermark_boost_factor", bv->num);
+		for (i = 0; i < NR_COLS; i++)
+			ft_json_i64(j, cols[i].name, now[i] - prev[i]);
+		ft_json_arr_begin(j, "zones");
+	}
+	for (z = 0; z < nz; z++) {
+		zone_cells(l, &zones[z], &c);
+		if (!o.csv)
+			zone_json(j, &zones[z], &c);
+		else if (c.found)
+			printf(",%llu,%s,%s,%s,%s", (unsigned long long)c.found->zi->free, c.unusable,
+			       c.boost_peak, c.boosted, c.free_blocks);
+		else
+			printf(",,,,,");
+	}
+	if (o.csv) {
+		printf("\n");
+	} else {
+		ft_json_arr_end(j);
+		ft_json_obj_end(j);
+	}
+}
+
+/* Every tick in [@from, @to] as CSV or JSON; the replay is at its first tick. */
+static void rows(struct ft_replay *rp, const char *file, double from, double to)
+{
+	struct zone_key zones[MAX_ZONES];
+	int64_t prev[NR_COLS], now[NR_COLS];
+	struct ft_json j;
+	size_t i;
+	int nz = 0;
+
+	for (i = 0; i < rp->session.sample.nr_zones && nz < MAX_ZONES; i++) {
+		const struct ft_zi_zone *zi = rp->session.sample.zones[i].zi;
 
 		if (!ft_zi_populated(zi))
 			continue;
@@ -178,143 +293,76 @@ static int run(int argc, char **argv)
 		memcpy(zones[nz].name, zi->name, sizeof(zones[nz].name));
 		nz++;
 	}
-	values(&rp.session, prev);
-	if ((v[X_FROM].set && ft_rep_window_secs(v[X_FROM].str, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
-	    (v[X_TO].set && ft_rep_window_secs(v[X_TO].str, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
-		fprintf(stderr, "fragtop: %s: %s\n", argv[first], why);
-		ft_replay_close(&rp);
-		return 1;
-	}
-	if (fmt == 'o') {
-		err = openmetrics(&rp, from, to);
-		ft_replay_close(&rp);
-		if (err)
-			fprintf(stderr, "fragtop: %s: %s\n", argv[first], strerror(-err));
-		return err ? 1 : 0;
-	}
-	if (fmt == 'c') {
-		printf("t_s,realtime_s,watermark_boost_factor");
-		for (i = 0; i < NR_COLS; i++)
-			printf(",%s", cols[i].name);
-		for (z = 0; z < nz; z++) {
-			char f[96];
-
-			snprintf(f, sizeof(f), "N%d_%s_free_pages", zones[z].node, zones[z].name);
-			csv_col(f);
-			snprintf(f, sizeof(f), "N%d_%s_unusable", zones[z].node, zones[z].name);
-			csv_col(f);
-			snprintf(f, sizeof(f), "N%d_%s_boost_peak", zones[z].node, zones[z].name);
-			csv_col(f);
-			snprintf(f, sizeof(f), "N%d_%s_boosted_fraction", zones[z].node, zones[z].name);
-			csv_col(f);
-			snprintf(f, sizeof(f), "N%d_%s_free_pages_blocks", zones[z].node, zones[z].name);
-			csv_col(f);
-		}
-		printf("\n");
+	values(&rp->session, prev);
+	if (o.csv) {
+		csv_header(zones, nz);
 	} else {
 		ft_json_init(&j, stdout, false);
 		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "file", argv[first]);
+		ft_json_str(&j, "file", file);
 		ft_json_arr_begin(&j, "samples");
 	}
 	do {
-		const struct ft_session *l = &rp.session;
-		const struct ft_knob_value *bv = &l->knobs[bk - ft_knobs];
-		double t = (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9;
+		const struct ft_session *l = &rp->session;
+		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
+		int where = ft_rep_window_where(t, from, to);
 
 		values(l, now);
-		if (t + 1e-6 < from) {	/* before the window: only the counts move on */
-			memcpy(prev, now, sizeof(prev));
-			continue;
-		}
-		if (t > to + 1e-6)
+		if (where > 0)
 			break;
-		if (fmt == 'c') {
-			printf("%.3f,%.3f,", t, (double)rp.session.tick_rt_ns / 1e9);
-			if (!bv->err)
-				printf("%lld", (long long)bv->num);
-			for (i = 0; i < NR_COLS; i++)
-				printf(",%lld", (long long)(now[i] - prev[i]));
-		} else {
-			ft_json_obj_begin(&j, NULL);
-			ft_json_double(&j, "t_s", t);
-			ft_json_u64(&j, "realtime_ns", rp.session.tick_rt_ns);
-			if (bv->err)
-				ft_json_null(&j, "watermark_boost_factor");
-			else
-				ft_json_i64(&j, "watermark_boost_factor", bv->num);
-			for (i = 0; i < NR_COLS; i++)
-				ft_json_i64(&j, cols[i].name, now[i] - prev[i]);
-			ft_json_arr_begin(&j, "zones");
-		}
-		for (z = 0; z < nz; z++) {
-			const struct ft_zone *found = NULL;
-			const struct ft_boost_tick *bt = NULL;
-			char u[16] = "", bp[24] = "", bf[24] = "", fb[24] = "";
-
-			for (i = 0; i < l->sample.nr_zones; i++)
-				if (l->sample.zones[i].zi->node == zones[z].node &&
-				    !strcmp(l->sample.zones[i].zi->name, zones[z].name)) {
-					found = &l->sample.zones[i];
-					bt = ft_session_boost(l, i);
-				}
-			/* the sampler's tick: peak pages and the share of reads boosted */
-			if (bt && bt->samples) {
-				snprintf(bp, sizeof(bp), "%llu", (unsigned long long)bt->peak);
-				snprintf(bf, sizeof(bf), "%.4f", (double)bt->boosted / bt->samples);
-			}
-			if (found && found->bi && l->sample.pageblock_order >= 0 &&
-			    l->sample.pageblock_order < l->sample.nr_orders)
-				ft_thousandths_format(found->unusable[l->sample.pageblock_order], u, sizeof(u));
-			/* free pages in whole pageblocks: kernels 6.15+, else empty (null) */
-			if (found && found->zi->has & FT_ZI_FREE_BLOCKS)
-				snprintf(fb, sizeof(fb), "%llu", (unsigned long long)found->zi->free_blocks);
-			if (fmt == 'c') {
-				if (found)
-					printf(",%llu,%s,%s,%s,%s", (unsigned long long)found->zi->free, u, bp, bf, fb);
-				else
-					printf(",,,,,");
-			} else {
-				ft_json_obj_begin(&j, NULL);
-				ft_json_i64(&j, "node", zones[z].node);
-				ft_json_str(&j, "zone", zones[z].name);
-				if (found)
-					ft_json_u64(&j, "free_pages", found->zi->free);
-				else
-					ft_json_null(&j, "free_pages");
-				if (u[0])
-					ft_json_raw(&j, "unusable", u);
-				else
-					ft_json_null(&j, "unusable");
-				if (bp[0]) {
-					ft_json_raw(&j, "boost_peak", bp);
-					ft_json_raw(&j, "boosted_fraction", bf);
-				} else {
-					ft_json_null(&j, "boost_peak");
-					ft_json_null(&j, "boosted_fraction");
-				}
-				if (fb[0])
-					ft_json_raw(&j, "free_pages_blocks", fb);
-				else
-					ft_json_null(&j, "free_pages_blocks");
-				ft_json_obj_end(&j);
-			}
-		}
-		if (fmt == 'c')
-			printf("\n");
-		else {
-			ft_json_arr_end(&j);
-			ft_json_obj_end(&j);
-		}
+		if (!where)	/* before the window only the counts move on */
+			row(&j, l, t, now, prev, zones, nz);
 		memcpy(prev, now, sizeof(prev));
-	} while (ft_replay_step(&rp) > 0);
-	if (fmt == 'j') {
+	} while (ft_replay_step(rp) > 0);
+	if (!o.csv) {
 		ft_json_arr_end(&j);
 		ft_json_obj_end(&j);
 		ft_json_end(&j);
 	}
+}
+
+static int run(int argc, char **argv)
+{
+	static struct ft_replay rp;
+	double from = 0, to = INFINITY;
+	const char *file;
+	char why[160];
+	int err, first;
+
+	err = ft_cli_parse(&ft_cmd_export, argc, argv, &first);
+	if (err >= 0)
+		return err;
+	if (o.csv + o.json + o.openmetrics != 1)
+		return ft_cli_usage_error(&ft_cmd_export, "one of --csv, --json and --openmetrics");
+	if (first != argc - 1)
+		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
+	file = argv[first];
+	err = ft_replay_open(&rp, file, 0);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", file, rp.r.why[0] ? rp.r.why : strerror(-err));
+		ft_replay_close(&rp);
+		return 1;
+	}
+	if (ft_replay_step(&rp) <= 0) {
+		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", file);
+		ft_replay_close(&rp);
+		return 1;
+	}
+	if ((o.window.from && ft_rep_window_secs(o.window.from, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
+	    (o.window.to && ft_rep_window_secs(o.window.to, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
+		fprintf(stderr, "fragtop: %s: %s\n", file, why);
+		ft_replay_close(&rp);
+		return 1;
+	}
+	err = 0;
+	if (o.openmetrics)
+		err = openmetrics(&rp, from, to);
+	else
+		rows(&rp, file, from, to);
 	ft_replay_close(&rp);
-	return 0;
+	if (err)
+		fprintf(stderr, "fragtop: %s: %s\n", file, strerror(-err));
+	return err ? 1 : 0;
 }
 
 const struct ft_cmd ft_cmd_export = {
@@ -324,7 +372,6 @@ const struct ft_cmd ft_cmd_export = {
 	.about = "One row per tick: seconds, time, boost factor, the events and vmstat\n"
 		 "counts in that tick, each zone's free pages and unusable index;\n"
 		 "--from/--to keep a stretch of the recording.",
-	.opts = opts,
-	.nr_opts = X_NR,
+	FT_CMD_OPTS(opts),
 	.run = run,
 };

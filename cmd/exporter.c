@@ -28,6 +28,7 @@
 #include "collectors/live.h"
 #include "model/httpreq.h"
 #include "cmd/cli.h"
+#include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "cmd/signals.h"
 
@@ -183,215 +184,241 @@ static void out_of_fds(int lfd, int *spare, uint64_t *rest_until, struct ft_metr
 	}
 }
 
-/* "ADDR:PORT", ":PORT" or "PORT" (IPv4; ADDR defaults to 127.0.0.1). */
-static int parse_listen(const char *arg, struct sockaddr_in *sa)
+/* "ADDR:PORT", ":PORT" or "PORT" (IPv4; ADDR defaults to 127.0.0.1): --listen's parser. */
+static int parse_listen(const char *arg, void *var, char *why, size_t sz)
 {
+	struct sockaddr_in *sa = var;
 	char host[64] = "127.0.0.1";
 	const char *colon = strrchr(arg, ':'), *port = colon ? colon + 1 : arg;
 	char *end;
 	long p = strtol(port, &end, 10);
 
+	snprintf(why, sz, "is not ADDR:PORT (IPv4)");
 	if (end == port || *end || p < 1 || p > 65535)
-		return -EINVAL;
+		return -1;
 	if (colon && colon > arg) {
 		if ((size_t)(colon - arg) >= sizeof(host))
-			return -EINVAL;
+			return -1;
 		memcpy(host, arg, (size_t)(colon - arg));
 		host[colon - arg] = '\0';
 	}
 	memset(sa, 0, sizeof(*sa));
 	sa->sin_family = AF_INET;
 	sa->sin_port = htons((uint16_t)p);
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -EINVAL;
+	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
 }
 
-enum { E_LISTEN, E_ROOT, E_INTERVAL, E_PTI, E_NO_TRACE, E_BUFFER, E_BOOST, E_MAXCONN, E_NR };
-static const struct ft_opt opts[E_NR] = {
-	[E_LISTEN] = { "listen", 'l', FT_OPT_STR, "ADDR:PORT",
-		       "where to serve (default 127.0.0.1:9947; IPv4)" },
-	[E_ROOT] = FT_OPT_ROOT,
-	[E_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
-	[E_PTI] = FT_OPT_PTI_INTERVAL,
-	[E_NO_TRACE] = FT_OPT_NO_TRACE,
-	[E_BUFFER] = FT_OPT_TRACE_BUFFER,
-	[E_BOOST] = FT_OPT_BOOST_HZ,
-	[E_MAXCONN] = { "max-connections", 0, FT_OPT_UINT, "N",
-			"connections served at once (default 16); more get 503", 1, MAX_CONN },
+static struct {
+	struct ft_live_opts live;
+	struct sockaddr_in listen;
+	double interval;
+	uint64_t max_conn;
+} o;
+
+static const struct ft_opt opts[] = {
+	{ "listen", 'l', FT_OPT_CB, "ADDR:PORT", "where to serve (IPv4)", .var = &o.listen,
+	  .def = "127.0.0.1:9947", .parse = parse_listen },
+	FT_OPT_ROOT(o.live.root),
+	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
+	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
+	FT_OPT_NO_TRACE(o.live.no_trace),
+	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, MAX_CONN,
+	  .var = &o.max_conn, .def = "16" },
 };
+
+/* What the serving loop holds. */
+struct exporter {
+	struct conn conns[MAX_CONN];
+	struct ft_live live;
+	struct ft_metrics_server srv;
+	int lfd;
+	/* held for the moment there is no descriptor left: a refusal needs one */
+	int spare_fd;
+	uint64_t accept_rest_until;
+};
+
+/* The listening socket on o.listen: its fd, or -1 after saying why. */
+static int listen_socket(void)
+{
+	char addr[INET_ADDRSTRLEN] = "?";
+	int lfd, one = 1;
+
+	inet_ntop(AF_INET, &o.listen.sin_addr, addr, sizeof(addr));
+	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
+	    bind(lfd, (struct sockaddr *)&o.listen, sizeof(o.listen)) || listen(lfd, 64)) {
+		fprintf(stderr, "fragtop: cannot listen on %s:%u: %s\n", addr,
+			(unsigned int)ntohs(o.listen.sin_port), strerror(errno));
+		if (lfd >= 0)
+			close(lfd);
+		return -1;
+	}
+	return lfd;
+}
+
+/* The address, and a warning when it is more than this host. */
+static void say_listening(const struct ft_live *live)
+{
+	char addr[INET_ADDRSTRLEN] = "?";
+
+	inet_ntop(AF_INET, &o.listen.sin_addr, addr, sizeof(addr));
+	fprintf(stderr, "fragtop: exporter on http://%s:%u/metrics every %gs%s\n", addr,
+		(unsigned int)ntohs(o.listen.sin_port), o.interval, live->tracing ? " with tracepoints" : "");
+	/* 127.0.0.0/8 is this host; anything else is a network */
+	if ((ntohl(o.listen.sin_addr.s_addr) >> 24) != 127)
+		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
+			"authentication: whoever reaches the port reads the metrics\n", addr);
+}
+
+/* Every waiting connection: a slot each, or a 503 past --max-connections. */
+static void accept_new(struct exporter *x)
+{
+	int fd, k, busy;
+
+	while ((fd = accept4(x->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		for (k = 0, busy = 0; k < MAX_CONN; k++)
+			busy += x->conns[k].fd >= 0;
+		for (k = 0; k < MAX_CONN && x->conns[k].fd >= 0; k++)
+			;
+		if ((uint64_t)busy >= o.max_conn || k == MAX_CONN) {
+			static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
+				"Content-Length: 0\r\nConnection: close\r\n\r\n";
+
+			if (write(fd, full, sizeof(full) - 1) < 0) {
+				/* the client is gone already */
+			}
+			close(fd);
+			x->srv.refused++;
+			continue;
+		}
+		x->conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
+	}
+	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
+		out_of_fds(x->lfd, &x->spare_fd, &x->accept_rest_until, &x->srv);
+}
+
+/* A connection is readable (a request coming) or writable (its answer going). */
+static void conn_io(struct exporter *x, struct conn *c, short revents)
+{
+	ssize_t n;
+	int k;
+
+	if (revents & (POLLERR | POLLNVAL)) {
+		conn_close(c);
+		return;
+	}
+	if (!c->out) {
+		n = read(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len);
+		if (n <= 0) {
+			if (!(n < 0 && (errno == EAGAIN || errno == EINTR)))
+				conn_close(c);
+			return;
+		}
+		c->in_len += (size_t)n;
+		for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
+			x->srv.connections += x->conns[k].fd >= 0;
+		serve(c, &x->live, &x->srv);
+		if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
+			error_answer(c, 431);
+		return;
+	}
+	n = write(c->fd, c->out + c->out_off, c->out_len - c->out_off);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return;
+	if (n <= 0) {
+		conn_close(c);
+		return;
+	}
+	c->out_off += (size_t)n;
+	if (c->out_off == c->out_len) {
+		shutdown(c->fd, SHUT_WR);
+		conn_close(c);
+	}
+}
+
+/* One turn of the loop: a tick when due, trace pages, then poll() the sockets. -1: poll failed. */
+static int serve_once(struct exporter *x, struct ft_tick *tick)
+{
+	struct pollfd pf[MAX_CONN + 1];
+	int idx[MAX_CONN + 1], np = 0, timeout, i;
+	uint64_t now = ft_now_ns();
+
+	if (ft_tick_due(tick, now))
+		ft_live_tick(&x->live, false);
+	ft_live_trace_maybe_poll(&x->live);
+	timeout = (int)(ft_tick_left_ns(tick, now) / 1000000) + 1;
+	if (timeout > 100)
+		timeout = 100;
+	/* out of file descriptors: the listening socket rests a while (it would spin) */
+	if (now >= x->accept_rest_until) {
+		pf[np] = (struct pollfd){ .fd = x->lfd, .events = POLLIN };
+		idx[np++] = -1;
+	} else if (timeout > (int)((x->accept_rest_until - now) / 1000000) + 1) {
+		timeout = (int)((x->accept_rest_until - now) / 1000000) + 1;
+	}
+	for (i = 0; i < MAX_CONN; i++) {
+		if (x->conns[i].fd < 0)
+			continue;
+		if (now - x->conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
+			conn_close(&x->conns[i]);
+			continue;
+		}
+		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = x->conns[i].out ? POLLOUT : POLLIN };
+		idx[np++] = i;
+	}
+	if (poll(pf, (nfds_t)np, timeout) < 0)
+		return errno == EINTR ? 0 : -1;
+	for (i = 0; i < np; i++) {
+		if (!pf[i].revents)
+			continue;
+		if (idx[i] < 0)
+			accept_new(x);
+		else if (x->conns[idx[i]].fd >= 0)
+			conn_io(x, &x->conns[idx[i]], pf[i].revents);
+	}
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
-	struct ft_optval v[E_NR];
-	static struct conn conns[MAX_CONN];
-	static struct ft_live live;
-	struct sockaddr_in sa;
+	static struct exporter x;
 	struct ft_tick tick;
-	const char *root, *listen_at;
-	struct ft_metrics_server srv = { 0 };
-	uint64_t accept_rest_until = 0;
-	/* held for the moment there is no descriptor left: a refusal needs one */
-	int spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	int err, first, lfd, one = 1, max_conn, i;
+	int err, first, i;
 
-	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
-	listen_at = v[E_LISTEN].set ? v[E_LISTEN].str : "127.0.0.1:9947";
-	if (parse_listen(listen_at, &sa))
-		return ft_cli_usage_error(&ft_cmd_exporter, "--listen: '%s' is not ADDR:PORT (IPv4)", listen_at);
-	root = v[E_ROOT].set ? v[E_ROOT].str : "/";
-	max_conn = v[E_MAXCONN].set ? (int)v[E_MAXCONN].num : 16;
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, (struct sockaddr *)&sa, sizeof(sa)) || listen(lfd, 64)) {
-		fprintf(stderr, "fragtop: cannot listen on %s: %s\n", listen_at, strerror(errno));
-		if (lfd >= 0)
-			close(lfd);
+	x.lfd = listen_socket();
+	if (x.lfd < 0)
+		return 1;
+	if (ft_live_from_opts(&x.live, &o.live)) {
+		close(x.lfd);
 		return 1;
 	}
-	err = ft_live_open(&live, root, v[E_PTI].set ? v[E_PTI].num : 10);
-	if (err) {
-		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
-		close(lfd);
-		return 1;
-	}
-	if (v[E_BOOST].set)
-		ft_live_boost_set(&live, (unsigned int)v[E_BOOST].num);
+	x.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ft_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
-	if (ft_live_tick(&live, true))
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", root);
+	if (ft_live_tick(&x.live, true))
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */
-	if (!v[E_NO_TRACE].set)
-		ft_live_trace_start(&live, v[E_BUFFER].set ? (size_t)v[E_BUFFER].num : 8192);
+	ft_live_trace_from_opts(&x.live, &o.live);
 	for (i = 0; i < MAX_CONN; i++)
-		conns[i].fd = -1;
-	{
-		char addr[INET_ADDRSTRLEN] = "?";
-
-		inet_ntop(AF_INET, &sa.sin_addr, addr, sizeof(addr));
-		fprintf(stderr, "fragtop: exporter on http://%s:%u/metrics every %gs%s\n", addr,
-			(unsigned int)ntohs(sa.sin_port), v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0,
-			live.tracing ? " with tracepoints" : "");
-		/* 127.0.0.0/8 is this host; anything else is a network */
-		if ((ntohl(sa.sin_addr.s_addr) >> 24) != 127)
-			fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
-				"authentication: whoever reaches the port reads the metrics\n", addr);
-	}
-	ft_tick_start(&tick, (uint64_t)((v[E_INTERVAL].set ? v[E_INTERVAL].num : 1.0) * 1e9), ft_now_ns());
-	while (!stop) {
-		struct pollfd pf[MAX_CONN + 1];
-		int idx[MAX_CONN + 1], np = 0, timeout;
-		uint64_t now = ft_now_ns(), left;
-
-		if (ft_tick_due(&tick, now))
-			ft_live_tick(&live, false);
-		ft_live_trace_maybe_poll(&live);
-		left = ft_tick_left_ns(&tick, now);
-		timeout = (int)(left / 1000000) + 1;
-		if (timeout > 100)
-			timeout = 100;
-		/* out of file descriptors: the listening socket rests a while (it would spin) */
-		if (now >= accept_rest_until) {
-			pf[np] = (struct pollfd){ .fd = lfd, .events = POLLIN };
-			idx[np++] = -1;
-		} else if (timeout > (int)((accept_rest_until - now) / 1000000) + 1) {
-			timeout = (int)((accept_rest_until - now) / 1000000) + 1;
-		}
-		for (i = 0; i < MAX_CONN; i++) {
-			if (conns[i].fd < 0)
-				continue;
-			if (now - conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
-				conn_close(&conns[i]);
-				continue;
-			}
-			pf[np] = (struct pollfd){ .fd = conns[i].fd, .events = conns[i].out ? POLLOUT : POLLIN };
-			idx[np++] = i;
-		}
-		if (poll(pf, (nfds_t)np, timeout) < 0) {
-			if (errno == EINTR)
-				continue;
-			break;
-		}
-		for (i = 0; i < np; i++) {
-			struct conn *c;
-			int k;
-
-			if (!pf[i].revents)
-				continue;
-			if (idx[i] < 0) {	/* new connections */
-				int fd, busy = 0;
-
-				while ((fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-					for (k = 0, busy = 0; k < MAX_CONN; k++)
-						busy += conns[k].fd >= 0;
-					for (k = 0; k < MAX_CONN && conns[k].fd >= 0; k++)
-						;
-					if (busy >= max_conn || k == MAX_CONN) {
-						static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
-							"Content-Length: 0\r\nConnection: close\r\n\r\n";
-
-						if (write(fd, full, sizeof(full) - 1) < 0) {
-							/* the client is gone already */
-						}
-						close(fd);
-						srv.refused++;
-						continue;
-					}
-					conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
-				}
-				if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-					out_of_fds(lfd, &spare_fd, &accept_rest_until, &srv);
-				continue;
-			}
-			c = &conns[idx[i]];
-			if (c->fd < 0)
-				continue;
-			if (pf[i].revents & (POLLERR | POLLNVAL)) {
-				conn_close(c);
-				continue;
-			}
-			if (!c->out) {
-				ssize_t n = read(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len);
-
-				if (n <= 0) {
-					if (n < 0 && (errno == EAGAIN || errno == EINTR))
-						continue;
-					conn_close(c);
-					continue;
-				}
-				c->in_len += (size_t)n;
-				for (k = 0, srv.connections = 0; k < MAX_CONN; k++)
-					srv.connections += conns[k].fd >= 0;
-				serve(c, &live, &srv);
-				if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
-					error_answer(c, 431);
-			} else {
-				ssize_t n = write(c->fd, c->out + c->out_off, c->out_len - c->out_off);
-
-				if (n < 0 && (errno == EAGAIN || errno == EINTR))
-					continue;
-				if (n <= 0) {
-					conn_close(c);
-					continue;
-				}
-				c->out_off += (size_t)n;
-				if (c->out_off == c->out_len) {
-					shutdown(c->fd, SHUT_WR);
-					conn_close(c);
-				}
-			}
-		}
-	}
+		x.conns[i].fd = -1;
+	say_listening(&x.live);
+	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), ft_now_ns());
+	while (!stop && !serve_once(&x, &tick))
+		;
 	for (i = 0; i < MAX_CONN; i++)
-		conn_close(&conns[i]);
-	if (spare_fd >= 0)
-		close(spare_fd);
-	close(lfd);
-	ft_live_close(&live);
-	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)srv.scrapes);
+		conn_close(&x.conns[i]);
+	if (x.spare_fd >= 0)
+		close(x.spare_fd);
+	close(x.lfd);
+	ft_live_close(&x.live);
+	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
 	return 0;
 }
 
@@ -403,7 +430,6 @@ const struct ft_cmd ft_cmd_exporter = {
 		 "registry (9100-9999) has no free number left, so fragtop does not claim\n"
 		 "one; --listen changes it.  Tracing runs all along: counters are exact\n"
 		 "between scrapes.  No knob is ever written.",
-	.opts = opts,
-	.nr_opts = E_NR,
+	FT_CMD_OPTS(opts),
 	.run = run,
 };

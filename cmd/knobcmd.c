@@ -30,26 +30,28 @@ static int open_root(const char *root)
 	return fd;
 }
 
-enum { S_ROOT, S_DRY, S_NR };
+static struct {
+	const char *root;
+	bool dry_run, json;
+} opt;
 
-static const struct ft_opt set_opts[S_NR] = {
-	[S_ROOT] = FT_OPT_ROOT,
-	[S_DRY] = { "dry-run", 'n', FT_OPT_FLAG, NULL, "validate only; write nothing" },
+static const struct ft_opt set_opts[] = {
+	FT_OPT_ROOT(opt.root),
+	{ "dry-run", 'n', FT_OPT_FLAG, NULL, "validate only; write nothing", .var = &opt.dry_run },
 };
 
 static int run_set(int argc, char **argv)
 {
-	struct ft_optval v[S_NR];
 	const char *root;
 	bool dry;
 	struct ft_ctl *ctl;
 	int i, rootfd, bad = 0, failed = 0, first, rc;
 
-	rc = ft_cli_parse(&ft_cmd_set, argc, argv, v, &first);
+	rc = ft_cli_parse(&ft_cmd_set, argc, argv, &first);
 	if (rc >= 0)
 		return rc;
-	root = v[S_ROOT].set ? v[S_ROOT].str : "/";
-	dry = v[S_DRY].set;
+	root = opt.root;
+	dry = opt.dry_run;
 	if (first == argc)
 		return ft_cli_usage_error(&ft_cmd_set, "KNOB=VALUE expected");
 	for (i = first; i < argc; i++)
@@ -226,25 +228,22 @@ static void get_table(int rootfd)
 	}
 }
 
-enum { G_ROOT, G_JSON, G_NR };
-
-static const struct ft_opt get_opts[G_NR] = {
-	[G_ROOT] = FT_OPT_ROOT,
-	[G_JSON] = FT_OPT_JSON,
+static const struct ft_opt get_opts[] = {
+	FT_OPT_ROOT(opt.root),
+	FT_OPT_JSON(opt.json),
 };
 
 static int run_get(int argc, char **argv)
 {
-	struct ft_optval ov[G_NR];
 	const char *root;
 	bool json;
 	int i, rootfd, failed = 0, first, rc;
 
-	rc = ft_cli_parse(&ft_cmd_get, argc, argv, ov, &first);
+	rc = ft_cli_parse(&ft_cmd_get, argc, argv, &first);
 	if (rc >= 0)
 		return rc;
-	root = ov[G_ROOT].set ? ov[G_ROOT].str : "/";
-	json = ov[G_JSON].set;
+	root = opt.root;
+	json = opt.json;
 	rootfd = open_root(root);
 	if (rootfd < 0)
 		return 1;
@@ -301,8 +300,7 @@ const struct ft_cmd ft_cmd_set = {
 		 "the knobs already changed by this command are put back.  KNOB is a name\n"
 		 "from 'fragtop get' (\"vm.\" prefix optional); compact_node=N compacts node N.\n"
 		 "Exit status: 0 all set, 1 a value was refused or a write failed, 2 usage.",
-	.opts = set_opts,
-	.nr_opts = S_NR,
+	FT_CMD_OPTS(set_opts),
 	.run = run_set,
 };
 
@@ -313,7 +311,6 @@ const struct ft_cmd ft_cmd_get = {
 	.about = "Without KNOB: every knob with its value, default, range and unit.\n"
 		 "With one KNOB: just its value (for scripts); with several: KNOB=VALUE lines.\n"
 		 "Exit status: 1 if a named knob is unknown, absent or unreadable.",
-	.opts = get_opts,
-	.nr_opts = G_NR,
+	FT_CMD_OPTS(get_opts),
 	.run = run_get,
 };

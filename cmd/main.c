@@ -12,6 +12,22 @@
 #include "cmd/cli.h"
 #include "cmd/keys.h"
 
+const struct ft_cmd *const ft_cmds[] = {
+	&ft_cmd_top, &ft_cmd_snapshot, &ft_cmd_get, &ft_cmd_set, &ft_cmd_record,
+	&ft_cmd_replay, &ft_cmd_report, &ft_cmd_compare, &ft_cmd_export, &ft_cmd_plot, &ft_cmd_exporter,
+};
+const size_t ft_cmds_nr = sizeof(ft_cmds) / sizeof(ft_cmds[0]);
+
+const struct ft_cmd *ft_cli_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ft_cmds_nr; i++)
+		if (name ? ft_cmds[i]->name && !strcmp(ft_cmds[i]->name, name) : !ft_cmds[i]->name)
+			return ft_cmds[i];
+	return NULL;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -47,7 +63,7 @@ static int run(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "-h"))) {
 		if (argc > 2 && !strcmp(argv[2], "--roff")) {
-			ft_cli_roff(stdout);	/* the man page's option lists */
+			ft_cli_roff(stdout, ft_cmds, ft_cmds_nr);	/* the man page's option lists */
 			return 0;
 		}
 		if (argc > 2 && (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {

@@ -137,7 +137,7 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 	const struct ft_session_audit *a = c->audit;
 	struct mark *m;
 
-	if (a ? (double)(a->t_ns - x->start) / 1e9 < x->from : x->t + 1e-6 < x->from)
+	if (a ? (double)(a->t_ns - x->start) / 1e9 < x->from : ft_rep_window_where(x->t, x->from, INFINITY) < 0)
 		return;
 	if (!(m = realloc(x->r->marks, (x->r->nr_marks + 1) * sizeof(*m)))) {
 		x->err = -ENOMEM;
@@ -196,9 +196,9 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 			break;
 		}
 		prev_t = t;
-		if (t + 1e-6 < from)
+		if (ft_rep_window_where(t, from, to) < 0)
 			continue;
-		if (t > to + 1e-6)
+		if (ft_rep_window_where(t, from, to) > 0)
 			break;
 		if (r->n == r->cap && (err = grow(r)))
 			break;
@@ -505,46 +505,47 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 	return ferror(f) ? -EIO : 0;
 }
 
-enum { P_OUT, P_FORCE, P_FROM, P_TO, P_NR };
-static const struct ft_opt plot_opts[P_NR] = {
-	[P_OUT] = { "output", 'o', FT_OPT_STR, "FILE", "write the SVG to FILE (required; '-': stdout)" },
-	[P_FORCE] = { "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE" },
-	[P_FROM] = FT_OPT_FROM,
-	[P_TO] = FT_OPT_TO,
+static struct {
+	const char *output;
+	bool force;
+	struct ft_rep_window window;
+} o;
+
+static const struct ft_opt plot_opts[] = {
+	{ "output", 'o', FT_OPT_STR, "FILE", "write the SVG to FILE (required; '-': stdout)", .var = &o.output },
+	{ "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE", .var = &o.force },
+	FT_OPT_FROM(o.window.from),
+	FT_OPT_TO(o.window.to),
 };
 
 static int run_plot(int argc, char **argv)
 {
-	struct ft_optval v[P_NR];
-	struct ft_rep_window w = { 0 };
 	static struct run runs[MAX_FILES];
 	int err, first, nr, k, fd = -1;
 	FILE *f;
 	char why[160];
 
-	err = ft_cli_parse(&ft_cmd_plot, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_plot, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	nr = argc - first;
 	if (nr < 1 || nr > MAX_FILES)
 		return ft_cli_usage_error(&ft_cmd_plot, "one to %d recordings expected", MAX_FILES);
-	if (!v[P_OUT].set)
+	if (!o.output)
 		return ft_cli_usage_error(&ft_cmd_plot, "-o FILE is required");
-	w.from = v[P_FROM].set ? v[P_FROM].str : NULL;
-	w.to = v[P_TO].set ? v[P_TO].str : NULL;
 	for (k = 0; k < nr; k++)
-		if (load(&runs[k], argv[first + k], &w)) {
+		if (load(&runs[k], argv[first + k], &o.window)) {
 			while (k >= 0)
 				release(&runs[k--]);
 			return 1;
 		}
-	if (!strcmp(v[P_OUT].str, "-")) {
+	if (!strcmp(o.output, "-")) {
 		f = stdout;
 	} else {
-		fd = ft_outfile_create(v[P_OUT].str, v[P_FORCE].set);
+		fd = ft_outfile_create(o.output, o.force);
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f) {
-			fprintf(stderr, "fragtop: %s: %s\n", v[P_OUT].str,
+			fprintf(stderr, "fragtop: %s: %s\n", o.output,
 				ft_outfile_strerror(fd < 0 ? fd : -errno, "--force", why, sizeof(why)));
 			if (fd >= 0)
 				close(fd);
@@ -559,7 +560,7 @@ static int run_plot(int argc, char **argv)
 	for (k = 0; k < nr; k++)
 		release(&runs[k]);
 	if (err) {
-		fprintf(stderr, "fragtop: writing %s: %s\n", v[P_OUT].str, strerror(-err));
+		fprintf(stderr, "fragtop: writing %s: %s\n", o.output, strerror(-err));
 		return 1;
 	}
 	return 0;
@@ -574,7 +575,6 @@ const struct ft_cmd ft_cmd_plot = {
 		 "then a heatmap of stall latencies; control changes as labelled lines.\n"
 		 "Several files overlay, one dash pattern each.  Render to PNG with\n"
 		 "rsvg-convert if needed.",
-	.opts = plot_opts,
-	.nr_opts = P_NR,
+	FT_CMD_OPTS(plot_opts),
 	.run = run_plot,
 };

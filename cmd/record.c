@@ -30,6 +30,7 @@
 #include "base/tick.h"
 #include "collectors/recorder.h"
 #include "cmd/cli.h"
+#include "cmd/liveopts.h"
 #include "cmd/signals.h"
 
 /*
@@ -47,31 +48,54 @@ static void on_signal(int sig)
 		stop = sig;
 }
 
-enum { O_OUTPUT, O_DIR, O_ROTATE, O_KEEP, O_MAX_SIZE, O_INTERVAL, O_DURATION, O_PTI, O_ROOT,
-       O_NO_TRACE, O_BUFFER, O_FORCE, O_MAP, O_BOOST, O_NR };
+/* --rotate: daily (0), hourly (-1) or seconds, 1 to a year. */
+static int parse_rotate(const char *arg, void *var, char *why, size_t sz)
+{
+	double *rotate = var;
+	char *end;
 
-static const struct ft_opt opts[O_NR] = {
-	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
-		       "the recording (refused if it exists, see --force)" },
-	[O_DIR] = { "dir", 0, FT_OPT_STR, "DIR",
-		    "record continuously into DIR, a file a period (see --rotate)" },
-	[O_ROTATE] = { "rotate", 0, FT_OPT_STR, "PERIOD",
-		       "with --dir: daily (default), hourly, or a number of seconds" },
-	[O_KEEP] = { "keep", 0, FT_OPT_UINT, "N", "with --dir: keep the newest N files (default 7)", 1, 100000 },
-	[O_MAX_SIZE] = { "max-size", 0, FT_OPT_UINT, "BYTES",
-			 "with --dir: also delete the oldest while all exceed BYTES", 1, 1e18 },
-	[O_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
-	[O_DURATION] = { "duration", 't', FT_OPT_SECS, "SECS",
-			 "stop after SECS (default: until Ctrl-C, SIGTERM or SIGHUP)", 0.1, 366 * 86400.0 },
-	[O_PTI] = FT_OPT_PTI_INTERVAL,
-	[O_ROOT] = FT_OPT_ROOT,
-	[O_NO_TRACE] = FT_OPT_NO_TRACE,
-	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
-	[O_FORCE] = { "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE" },
-	[O_BOOST] = FT_OPT_BOOST_HZ,
-	[O_MAP] = { "map-interval", 0, FT_OPT_SECS, "SECS",
-		    "also record a full pageblock map scan (root, /proc/kpageflags)\n"
-		    "every SECS (~0.3 s of CPU each here)", 1, 86400 },
+	snprintf(why, sz, "is not daily, hourly or seconds (1 to a year)");
+	if (!strcmp(arg, "daily"))
+		*rotate = 0;
+	else if (!strcmp(arg, "hourly"))
+		*rotate = -1;
+	else if (*rotate = strtod(arg, &end), *end || end == arg || !isfinite(*rotate) || *rotate < 1 ||
+		 *rotate > 366 * 86400.0)
+		return -1;
+	return 0;
+}
+
+static struct {
+	struct ft_live_opts live;
+	const char *output, *dir;
+	double rotate, interval, duration, map_interval;
+	uint64_t keep, max_size;
+	bool force, rotate_given, keep_given, max_size_given;
+} o;
+
+static const struct ft_opt opts[] = {
+	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (refused if it exists, see --force)",
+	  .var = &o.output },
+	{ "dir", 0, FT_OPT_STR, "DIR", "record continuously into DIR, a file a period (see --rotate)",
+	  .var = &o.dir },
+	{ "rotate", 0, FT_OPT_CB, "PERIOD", "with --dir: daily, hourly, or a number of seconds",
+	  .var = &o.rotate, .def = "daily", .parse = parse_rotate, .given = &o.rotate_given },
+	{ "keep", 0, FT_OPT_UINT, "N", "with --dir: keep the newest N files", 1, 100000, .var = &o.keep,
+	  .def = "7", .given = &o.keep_given },
+	{ "max-size", 0, FT_OPT_UINT, "BYTES", "with --dir: also delete the oldest while all exceed BYTES",
+	  1, 1e18, .var = &o.max_size, .given = &o.max_size_given },
+	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
+	{ "duration", 't', FT_OPT_SECS, "SECS", "stop after SECS", 0.1, 366 * 86400.0, .var = &o.duration,
+	  .def_help = "until Ctrl-C, SIGTERM or SIGHUP" },
+	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
+	FT_OPT_ROOT(o.live.root),
+	FT_OPT_NO_TRACE(o.live.no_trace),
+	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	{ "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE", .var = &o.force },
+	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	{ "map-interval", 0, FT_OPT_SECS, "SECS",
+	  "also record a full pageblock map scan (root, /proc/kpageflags)\n"
+	  "every SECS (~0.3 s of CPU each here)", 1, 86400, .var = &o.map_interval },
 };
 
 /* The end of the period that holds @now_rt (CLOCK_REALTIME ns): UTC days and hours. */
@@ -160,161 +184,160 @@ static void file_for_now(char *buf, size_t sz, const char *dir)
 		snprintf(buf, sz, "%s/fragtop-%s-%d.ftr", dir, stamp, i);
 }
 
-static int run(int argc, char **argv)
+/* What the recording loop holds. */
+struct recording {
+	struct ft_live live;
+	struct ft_recorder rec;
+	char path[4096];		/* with --dir: the current file */
+	const char *out;		/* the file written now */
+	uint64_t next_file;		/* with --dir: when the period ends (CLOCK_REALTIME ns) */
+};
+
+/* The recorder on r->out from now on.  0, or 1 after saying why (@hint: the option that would help). */
+static int start(struct recording *r, bool force, const char *hint)
 {
-	static struct ft_live live;
-	static struct ft_recorder rec;
-	struct ft_optval v[O_NR];
-	const char *root, *out, *dir;
-	char path[4096];
-	double interval, duration, pti, map_interval, rotate = 0;
-	unsigned long keep;
-	uint64_t max_size, next_file = 0;
-	uint64_t map_next = 0;
-	bool trace, force;
-	size_t buffer_kb;
-	uint64_t start;
+	char why[160];
+	int err = ft_recorder_start(&r->rec, &r->live, r->out, force);
+
+	if (!err)
+		return 0;
+	fprintf(stderr, "fragtop: cannot record to %s: %s\n", r->out,
+		ft_outfile_strerror(err, hint, why, sizeof(why)));
+	return 1;
+}
+
+/* With --dir, at the period's end or on SIGHUP: close the file, open the next, prune.  0 or 1. */
+static int rotate(struct recording *r)
+{
+	int err;
+
+	hup = 0;
+	if (r->live.tracing)
+		ft_live_trace_poll(&r->live);
+	err = ft_recorder_stop(&r->rec);
+	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->out, (unsigned long long)r->rec.ticks,
+		err ? ": " : "", err ? strerror(-err) : "");
+	file_for_now(r->path, sizeof(r->path), o.dir);
+	if (start(r, false, NULL))
+		return 1;
+	fprintf(stderr, "fragtop: recording to %s\n", r->out);
+	r->next_file = period_end(ft_realtime_ns(), o.rotate);
+	prune(o.dir, r->out, (unsigned long)o.keep, o.max_size);
+	return 0;
+}
+
+/* Tick until a signal, --duration or an error: 0, or 1 if a rotation failed. */
+static int record_loop(struct recording *r)
+{
+	uint64_t begin = ft_now_ns(), map_next = 0;
+	double map_interval = o.map_interval;
 	struct ft_tick tick;
-	struct stat st;
-	int err, first;
 
-	err = ft_cli_parse(&ft_cmd_record, argc, argv, v, &first);
-	if (err >= 0)
-		return err;
-	if (v[O_OUTPUT].set == v[O_DIR].set)
-		return ft_cli_usage_error(&ft_cmd_record, "-o FILE or --dir DIR (one of them)");
-	if ((v[O_ROTATE].set || v[O_KEEP].set || v[O_MAX_SIZE].set) && !v[O_DIR].set)
-		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep and --max-size go with --dir");
-	dir = v[O_DIR].set ? v[O_DIR].str : NULL;
-	if (v[O_ROTATE].set) {
-		char *end;
-
-		if (!strcmp(v[O_ROTATE].str, "daily"))
-			rotate = 0;
-		else if (!strcmp(v[O_ROTATE].str, "hourly"))
-			rotate = -1;
-		else if (rotate = strtod(v[O_ROTATE].str, &end), *end || end == v[O_ROTATE].str ||
-			 !isfinite(rotate) || rotate < 1 || rotate > 366 * 86400.0)
-			return ft_cli_usage_error(&ft_cmd_record,
-						  "--rotate: '%s' is not daily, hourly or seconds (1 to a year)",
-						  v[O_ROTATE].str);
-	}
-	keep = v[O_KEEP].set ? (unsigned long)v[O_KEEP].num : 7;
-	max_size = v[O_MAX_SIZE].set ? (uint64_t)v[O_MAX_SIZE].num : 0;
-	if (dir && mkdir(dir, 0700) && errno != EEXIST) {
-		fprintf(stderr, "fragtop: cannot make %s: %s\n", dir, strerror(errno));
-		return 1;
-	}
-	if (dir)
-		file_for_now(path, sizeof(path), dir);
-	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
-	out = dir ? path : v[O_OUTPUT].str;
-	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
-	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 1;
-	duration = v[O_DURATION].set ? v[O_DURATION].num : 0;
-	pti = v[O_PTI].set ? v[O_PTI].num : 10;
-	map_interval = v[O_MAP].set ? v[O_MAP].num : 0;
-	trace = !v[O_NO_TRACE].set;
-	force = v[O_FORCE].set;
-	buffer_kb = v[O_BUFFER].set ? (size_t)v[O_BUFFER].num : 8192;
-	if (!force && !lstat(out, &st)) {	/* say it before sampling anything */
-		char why[160];
-
-		fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
-			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR :
-					    -EEXIST, "--force", why, sizeof(why)));
-		return 1;
-	}
-	err = ft_live_open(&live, root, pti);
-	if (err) {
-		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
-		return 1;
-	}
-	if (v[O_BOOST].set)
-		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
-	rotating = dir != NULL;
-	ft_catch_stop_signals(on_signal);
-	err = ft_live_tick(&live, true);
-	if (err) {
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", root, strerror(-err));
-		ft_live_close(&live);
-		return 1;
-	}
-	if (trace)
-		ft_live_trace_start(&live, buffer_kb);
-	err = ft_recorder_start(&rec, &live, out, force);
-	if (err) {
-		char why[160];
-
-		fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
-			ft_outfile_strerror(err, force ? NULL : "--force", why, sizeof(why)));
-		ft_live_close(&live);
-		return 1;
-	}
-	fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", out, interval,
-		live.tracing ? " with tracepoints" : "");
-	start = ft_now_ns();
-	ft_tick_start(&tick, (uint64_t)(interval * 1e9), start);
-	if (dir) {
-		next_file = period_end(ft_realtime_ns(), rotate);
-		prune(dir, out, keep, max_size);
-	}
-	while (!stop && !rec.err) {
-		uint64_t now = ft_now_ns(), left;
+	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), begin);
+	while (!stop && !r->rec.err) {
+		uint64_t now = ft_now_ns();
 
 		/* a new file at the period's end, or on SIGHUP */
-		if (dir && (hup || ft_realtime_ns() >= next_file)) {
-			hup = 0;
-			if (live.tracing)
-				ft_live_trace_poll(&live);
-			err = ft_recorder_stop(&rec);
-			fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", out, (unsigned long long)rec.ticks,
-				err ? ": " : "", err ? strerror(-err) : "");
-			file_for_now(path, sizeof(path), dir);
-			err = ft_recorder_start(&rec, &live, out, false);
-			if (err) {
-				char why[160];
-
-				fprintf(stderr, "fragtop: cannot record to %s: %s\n", out,
-					ft_outfile_strerror(err, NULL, why, sizeof(why)));
-				ft_live_close(&live);
+		if (o.dir && (hup || ft_realtime_ns() >= r->next_file)) {
+			if (rotate(r))
 				return 1;
-			}
-			fprintf(stderr, "fragtop: recording to %s\n", out);
-			next_file = period_end(ft_realtime_ns(), rotate);
-			prune(dir, out, keep, max_size);
 			continue;
 		}
-
-		if (duration > 0 && now - start >= (uint64_t)(duration * 1e9))
+		if (o.duration > 0 && now - begin >= (uint64_t)(o.duration * 1e9))
 			break;
 		if (map_interval > 0 && now >= map_next) {
-			if (ft_live_map_scan_all(&live)) {
+			if (ft_live_map_scan_all(&r->live)) {
 				fprintf(stderr, "fragtop: no pageblock map in the recording\n");
 				map_interval = 0;
 			}
 			map_next = now + (uint64_t)(map_interval * 1e9);
 		}
 		if (ft_tick_due(&tick, now)) {
-			ft_live_tick(&live, false);
+			ft_live_tick(&r->live, false);
 			continue;
 		}
 		/* boost reads and trace pages until the next tick */
-		left = ft_tick_left_ns(&tick, now);
-		ft_live_wait(&live, now + left);
+		ft_live_wait(&r->live, now + ft_tick_left_ns(&tick, now));
+	}
+	return 0;
+}
+
+/* The options that go together: 0, or a usage error's 2. */
+static int check_args(int argc, char **argv, int first)
+{
+	if (!!o.output == !!o.dir)
+		return ft_cli_usage_error(&ft_cmd_record, "-o FILE or --dir DIR (one of them)");
+	if ((o.rotate_given || o.keep_given || o.max_size_given) && !o.dir)
+		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep and --max-size go with --dir");
+	if (first != argc)
+		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	static struct recording r;
+	struct stat st;
+	int err, first;
+
+	err = ft_cli_parse(&ft_cmd_record, argc, argv, &first);
+	if (err >= 0)
+		return err;
+	err = check_args(argc, argv, first);
+	if (err)
+		return err;
+	if (o.dir && mkdir(o.dir, 0700) && errno != EEXIST) {
+		fprintf(stderr, "fragtop: cannot make %s: %s\n", o.dir, strerror(errno));
+		return 1;
+	}
+	if (o.dir)
+		file_for_now(r.path, sizeof(r.path), o.dir);
+	r.out = o.dir ? r.path : o.output;
+	if (!o.force && !lstat(r.out, &st)) {	/* say it before sampling anything */
+		char why[160];
+
+		fprintf(stderr, "fragtop: cannot record to %s: %s\n", r.out,
+			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR :
+					    -EEXIST, "--force", why, sizeof(why)));
+		return 1;
+	}
+	if (ft_live_from_opts(&r.live, &o.live))
+		return 1;
+	rotating = o.dir != NULL;
+	ft_catch_stop_signals(on_signal);
+	err = ft_live_tick(&r.live, true);
+	if (err) {
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root, strerror(-err));
+		ft_live_close(&r.live);
+		return 1;
+	}
+	ft_live_trace_from_opts(&r.live, &o.live);
+	if (start(&r, o.force, o.force ? NULL : "--force")) {
+		ft_live_close(&r.live);
+		return 1;
+	}
+	fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
+		r.live.tracing ? " with tracepoints" : "");
+	if (o.dir) {
+		r.next_file = period_end(ft_realtime_ns(), o.rotate);
+		prune(o.dir, r.out, (unsigned long)o.keep, o.max_size);
+	}
+	if (record_loop(&r)) {
+		ft_live_close(&r.live);
+		return 1;
 	}
 	/* the last tick covers the time since the one before */
-	if (live.tracing)
-		ft_trace_stop(&live.trace);
-	ft_live_tick(&live, false);
-	err = ft_recorder_stop(&rec);
+	if (r.live.tracing)
+		ft_trace_stop(&r.live.trace);
+	ft_live_tick(&r.live, false);
+	err = ft_recorder_stop(&r.rec);
 	fprintf(stderr, "fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
-		"%llu bytes on disk (%llu before compression)%s%s\n", out,
-		(unsigned long long)rec.ticks, (unsigned long long)rec.pages,
-		(unsigned long long)rec.kpf_batches, (unsigned long long)rec.audits, (unsigned long long)rec.w.file_bytes,
-		(unsigned long long)rec.w.raw_bytes, err ? ": " : "", err ? strerror(-err) : "");
-	ft_live_close(&live);
+		"%llu bytes on disk (%llu before compression)%s%s\n", r.out,
+		(unsigned long long)r.rec.ticks, (unsigned long long)r.rec.pages,
+		(unsigned long long)r.rec.kpf_batches, (unsigned long long)r.rec.audits,
+		(unsigned long long)r.rec.w.file_bytes, (unsigned long long)r.rec.w.raw_bytes,
+		err ? ": " : "", err ? strerror(-err) : "");
+	ft_live_close(&r.live);
 	return err ? 1 : 0;
 }
 
@@ -323,7 +346,6 @@ const struct ft_cmd ft_cmd_record = {
 	.summary = "record a session to a file, headless",
 	.about = "A chunk is written and synced every 2 s: killed, the file keeps all but\n"
 		 "the last seconds.  Read it with 'fragtop report FILE' or 'fragtop replay FILE'.",
-	.opts = opts,
-	.nr_opts = O_NR,
+	FT_CMD_OPTS(opts),
 	.run = run,
 };

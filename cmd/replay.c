@@ -15,27 +15,32 @@
 #include "cmd/signals.h"
 #include "tui/ui.h"
 
+static struct {
+	double speed;
+	bool no_color;
+} o;
+
 static const struct ft_opt replay_opts[] = {
-	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000, default 1)", 1, 1000 },
-	FT_OPT_NO_COLOR,
+	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000)", 1, 1000, .var = &o.speed,
+	  .def = "1" },
+	FT_OPT_NO_COLOR(o.no_color),
 };
 
 static int run_replay(int argc, char **argv)
 {
-	struct ft_optval v[2];
 	const char *nc = getenv("NO_COLOR");
 	bool color;
 	struct ft_ui *ui;
 	double speed;
 	int err, first;
 
-	err = ft_cli_parse(&ft_cmd_replay, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_replay, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_replay, "one recording expected");
-	speed = v[0].set ? v[0].num : 1;
-	color = !(nc && *nc) && !v[1].set;
+	speed = o.speed;
+	color = !(nc && *nc) && !o.no_color;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n", argv[first]);
 		return 1;
@@ -93,8 +98,7 @@ const struct ft_cmd ft_cmd_replay = {
 	.summary = "the live views driven by a recording (no root needed)",
 	.about = "Keys: space pause, . , step forward/back, > < speed, T seek, n next control\n"
 		 "change, q quit; the rest as in the live TUI.",
-	.opts = replay_opts,
-	.nr_opts = 2,
+	FT_CMD_OPTS(replay_opts),
 	.run = run_replay,
 	.curses = true,
 };

@@ -577,36 +577,36 @@ static void report_json(const struct ft_report *rep)
 	ft_json_end(&j);
 }
 
-enum { R_JSON, R_FROM, R_TO, R_THREADS, R_NR };
-static const struct ft_opt report_opts[R_NR] = {
-	[R_JSON] = FT_OPT_JSON,
-	[R_THREADS] = { "threads", 'H', FT_OPT_FLAG, NULL,
-			"a process row per thread (default: threads summed by process)" },
-	[R_FROM] = FT_OPT_FROM,
-	[R_TO] = FT_OPT_TO,
+static struct {
+	bool json, threads;
+	struct ft_rep_window window;
+} o;
+
+static const struct ft_opt report_opts[] = {
+	FT_OPT_JSON(o.json),
+	FT_OPT_FROM(o.window.from),
+	FT_OPT_TO(o.window.to),
+	{ "threads", 'H', FT_OPT_FLAG, NULL, "a process row per thread", .var = &o.threads,
+	  .def_help = "threads summed by process" },
 };
 
 static int run_report(int argc, char **argv)
 {
-	struct ft_optval v[R_NR];
-	struct ft_rep_window w = { 0 };
 	struct ft_report *rep;
 	bool json;
 	int err, first;
 
-	err = ft_cli_parse(&ft_cmd_report, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_report, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_report, "one recording expected");
-	json = v[R_JSON].set;
-	w.from = v[R_FROM].set ? v[R_FROM].str : NULL;
-	w.to = v[R_TO].set ? v[R_TO].str : NULL;
+	json = o.json;
 	rep = calloc(1, sizeof(*rep));
 	if (!rep)
 		return 1;
-	err = ft_report_build(rep, argv[first], &w);
-	by_thread = v[R_THREADS].set;
+	err = ft_report_build(rep, argv[first], &o.window);
+	by_thread = o.threads;
 	if (!err && rep->procs && !by_thread) {
 		struct ft_procs *by_process = malloc(sizeof(*by_process));
 
@@ -637,7 +637,6 @@ const struct ft_cmd ft_cmd_report = {
 		 "control change (fragtop's, and knob changes seen from outside it), and\n"
 		 "the same metrics for each interval between changes; --from/--to limit\n"
 		 "it to a stretch of the recording.",
-	.opts = report_opts,
-	.nr_opts = R_NR,
+	FT_CMD_OPTS(report_opts),
 	.run = run_report,
 };

@@ -14,6 +14,7 @@
 #include "base/outfile.h"
 #include "model/frag.h"
 #include "cmd/cli.h"
+#include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "out/session_json.h"
 #include "cmd/signals.h"
@@ -414,117 +415,116 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
-enum { O_JSON, O_OPENMETRICS, O_PROMETHEUS, O_OUTPUT, O_ROOT, O_INTERVAL, O_NO_TRACE, O_BUFFER, O_MAP, O_BOOST, O_NR };
+static struct {
+	struct ft_live_opts live;
+	bool json, openmetrics, prometheus, map;
+	const char *output;
+	double interval;
+} o;
 
-static const struct ft_opt opts[O_NR] = {
-	[O_JSON] = FT_OPT_JSON,
-	[O_OPENMETRICS] = { "openmetrics", 0, FT_OPT_FLAG, NULL,
-			    "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them" },
-	[O_PROMETHEUS] = { "prometheus", 0, FT_OPT_FLAG, NULL,
-			   "print Prometheus metrics in the text format 0.0.4: what\n"
-			   "node_exporter's textfile collector reads (it refuses OpenMetrics)" },
-	[O_OUTPUT] = { "output", 'o', FT_OPT_STR, "FILE",
-		       "write to FILE whole or not at all (a temp file renamed over it,\n"
-		       "mode 0644): with --prometheus, for node_exporter's textfile collector" },
-	[O_ROOT] = FT_OPT_ROOT,
-	[O_INTERVAL] = { "interval", 'i', FT_OPT_SECS, "SECS",
-			 "take two samples SECS apart and add rates, and (as root,\n"
-			 "live) trace the mm events in between", 0, 86400 },
-	[O_NO_TRACE] = FT_OPT_NO_TRACE,
-	[O_BUFFER] = FT_OPT_TRACE_BUFFER,
-	[O_BOOST] = FT_OPT_BOOST_HZ,
-	[O_MAP] = { "map", 0, FT_OPT_FLAG, NULL,
-		    "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
-		    "per 24 GiB) and add the counts and the map" },
+static const struct ft_opt opts[] = {
+	FT_OPT_JSON(o.json),
+	{ "openmetrics", 0, FT_OPT_FLAG, NULL,
+	  "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them", .var = &o.openmetrics },
+	{ "prometheus", 0, FT_OPT_FLAG, NULL,
+	  "print Prometheus metrics in the text format 0.0.4: what\n"
+	  "node_exporter's textfile collector reads (it refuses OpenMetrics)", .var = &o.prometheus },
+	{ "output", 'o', FT_OPT_STR, "FILE",
+	  "write to FILE whole or not at all (a temp file renamed over it,\n"
+	  "mode 0644): with --prometheus, for node_exporter's textfile collector", .var = &o.output },
+	FT_OPT_ROOT(o.live.root),
+	{ "interval", 'i', FT_OPT_SECS, "SECS",
+	  "take two samples SECS apart and add rates, and (as root,\n"
+	  "live) trace the mm events in between", 0, 86400, .var = &o.interval },
+	FT_OPT_NO_TRACE(o.live.no_trace),
+	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	{ "map", 0, FT_OPT_FLAG, NULL,
+	  "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
+	  "per 24 GiB) and add the counts and the map", .var = &o.map },
 };
+
+/* One sample, or two o.interval apart (tracing between them). 0 or -errno. */
+static int sample(struct ft_live *live)
+{
+	int err = ft_live_tick(live, true);
+
+	if (!err && o.interval > 0) {
+		uint64_t until = ft_now_ns() + (uint64_t)(o.interval * 1e9);
+
+		ft_live_trace_from_opts(live, &o.live);
+		/* boost reads and trace pages between the two samples */
+		while (!stop && ft_now_ns() < until)
+			ft_live_wait(live, until);
+		/* stop recording, then read everything that was recorded */
+		if (live->tracing)
+			ft_trace_stop(&live->trace);
+		err = ft_live_tick(live, true);
+	}
+	return err;
+}
+
+/* The sample as the options ask, to stdout or whole into --output. 0 or 1 after saying why. */
+static int write_out(struct ft_live *live)
+{
+	struct ft_atomic out = { stdout, NULL };
+	const char *path = o.output;
+	int err;
+
+	if (path && (err = ft_atomic_open(&out, path))) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	if (o.openmetrics || o.prometheus) {
+		struct ft_metrics m = { .openmetrics = o.openmetrics, .eof = true };
+
+		ft_metrics_write(out.f, &live->session, &m);
+	} else if (o.json) {
+		snapshot_json(out.f, live, o.interval);
+	} else {
+		snapshot_table(out.f, live);
+	}
+	if (path && (err = ft_atomic_commit(&out, path, 0644))) {
+		fprintf(stderr, "fragtop: writing %s: %s\n", path, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
-	struct ft_optval v[O_NR];
-	const char *root;
-	double interval;
-	bool json, trace, map;
-	size_t buffer_kb;
 	struct ft_live live;
 	int err, first, rc;
 
-	rc = ft_cli_parse(&ft_cmd_snapshot, argc, argv, v, &first);
+	rc = ft_cli_parse(&ft_cmd_snapshot, argc, argv, &first);
 	if (rc >= 0)
 		return rc;
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
-	json = v[O_JSON].set;
-	if (json + v[O_OPENMETRICS].set + v[O_PROMETHEUS].set > 1)
+	if (o.json + o.openmetrics + o.prometheus > 1)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "one of --json, --openmetrics and --prometheus");
-	root = v[O_ROOT].set ? v[O_ROOT].str : "/";
-	interval = v[O_INTERVAL].set ? v[O_INTERVAL].num : 0;
-	trace = !v[O_NO_TRACE].set;
-	map = v[O_MAP].set;
-	buffer_kb = v[O_BUFFER].set ? (size_t)v[O_BUFFER].num : 8192;
-	err = ft_live_open(&live, root, 0);
-	if (err) {
-		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
+	if (ft_live_from_opts(&live, &o.live))
 		return 1;
-	}
-	if (v[O_BOOST].set)
-		ft_live_boost_set(&live, (unsigned int)v[O_BOOST].num);
 	ft_catch_stop_signals(on_signal);
-	err = ft_live_tick(&live, true);
-	if (!err && interval > 0) {
-		uint64_t until = ft_now_ns() + (uint64_t)(interval * 1e9);
-
-		if (trace)
-			ft_live_trace_start(&live, buffer_kb);
-		/* boost reads and trace pages between the two samples */
-		while (!stop && ft_now_ns() < until)
-			ft_live_wait(&live, until);
-		/* stop recording, then read everything that was recorded */
-		if (live.tracing)
-			ft_trace_stop(&live.trace);
-		err = ft_live_tick(&live, true);
-	}
+	err = sample(&live);
 	if (err) {
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", root, strerror(-err));
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root, strerror(-err));
 		ft_live_close(&live);
 		return 1;
 	}
-	if (map) {
+	if (o.map) {
 		live.map_scan = true;
 		/* a failure is reported once by the collector (and as map_error in JSON) */
 		ft_live_map_scan_all(&live);
 	}
-	{
-		struct ft_atomic out = { stdout, NULL };
-		const char *path = v[O_OUTPUT].set ? v[O_OUTPUT].str : NULL;
-
-		if (path && (err = ft_atomic_open(&out, path))) {
-			fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
-			ft_live_close(&live);
-			return 1;
-		}
-		if (v[O_OPENMETRICS].set || v[O_PROMETHEUS].set) {
-			struct ft_metrics m = { .openmetrics = v[O_OPENMETRICS].set, .eof = true };
-
-			ft_metrics_write(out.f, &live.session, &m);
-		} else if (json) {
-			snapshot_json(out.f, &live, interval);
-		} else {
-			snapshot_table(out.f, &live);
-		}
-		if (path && (err = ft_atomic_commit(&out, path, 0644))) {
-			fprintf(stderr, "fragtop: writing %s: %s\n", path, strerror(-err));
-			ft_live_close(&live);
-			return 1;
-		}
-	}
+	rc = write_out(&live);
 	ft_live_close(&live);
-	return stop ? 128 + stop : 0;
+	return rc ? rc : stop ? 128 + stop : 0;
 }
 
 const struct ft_cmd ft_cmd_snapshot = {
 	.name = "snapshot",
 	.summary = "print one sample as a table or JSON",
-	.opts = opts,
-	.nr_opts = O_NR,
+	FT_CMD_OPTS(opts),
 	.run = run,
 };

@@ -14,6 +14,7 @@
 #include "base/clock.h"
 #include "base/outfile.h"
 #include "cmd/cli.h"
+#include "cmd/liveopts.h"
 #include "cmd/signals.h"
 #include "tui/ui.h"
 
@@ -46,129 +47,127 @@ static void finish_controls(struct ft_ui *ui)
 	}
 }
 
-enum { T_INTERVAL, T_PTI, T_ROOT, T_NO_COLOR, T_NO_TRACE, T_BUFFER, T_READ_ONLY, T_MAP_CPU, T_MAP_RATE,
-       T_WRITE, T_RESTORE, T_BOOST, T_NR };
+static struct {
+	struct ft_live_opts live;
+	double interval;
+	bool no_color, read_only, restore;
+	const char *write;
+} o;
 
-static const struct ft_opt top_opts[T_NR] = {
-	[T_INTERVAL] = FT_OPT_INTERVAL(0.1, "1"),
-	[T_PTI] = FT_OPT_PTI_INTERVAL,
-	[T_ROOT] = FT_OPT_ROOT,
-	[T_NO_COLOR] = FT_OPT_NO_COLOR,
-	[T_NO_TRACE] = FT_OPT_NO_TRACE,
-	[T_BUFFER] = FT_OPT_TRACE_BUFFER,
-	[T_READ_ONLY] = { "read-only", 0, FT_OPT_FLAG, NULL,
-			  "never write a knob (keys that would are refused)" },
-	[T_MAP_CPU] = { "map-cpu", 0, FT_OPT_NUM, "PCT",
-			"CPU the pageblock map scan may use while the map view is\n"
-			"shown, % of a core (default 2): blocks fallbacks named first,\n"
-			"then round-robin", 0.1, 100 },
-	[T_MAP_RATE] = { "map-rate", 0, FT_OPT_UINT, "PFNS",
-			 "also cap the map scan at PFNS PFNs per second (default: no cap)",
-			 4096, 1099511627776.0 },
-	[T_WRITE] = { "write", 'w', FT_OPT_STR, "FILE", "record the session to FILE (see 'fragtop record')" },
-	[T_RESTORE] = { "restore-on-exit", 0, FT_OPT_FLAG, NULL,
-			"on exit, put back every knob fragtop changed" },
-	[T_BOOST] = FT_OPT_BOOST_HZ,
+static const struct ft_opt top_opts[] = {
+	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
+	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
+	FT_OPT_ROOT(o.live.root),
+	FT_OPT_NO_COLOR(o.no_color),
+	FT_OPT_NO_TRACE(o.live.no_trace),
+	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	{ "read-only", 0, FT_OPT_FLAG, NULL, "never write a knob (keys that would are refused)",
+	  .var = &o.read_only },
+	{ "map-cpu", 0, FT_OPT_NUM, "PCT",
+	  "CPU the pageblock map scan may use while the map view is\n"
+	  "shown, % of a core: blocks fallbacks named first, then\n"
+	  "round-robin", 0.1, 100, .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
+	{ "map-rate", 0, FT_OPT_UINT, "PFNS", "also cap the map scan at PFNS PFNs per second",
+	  4096, 1099511627776.0, .var = &o.live.map_rate, .def_help = "no cap" },
+	{ "write", 'w', FT_OPT_STR, "FILE", "record the session to FILE (see 'fragtop record')",
+	  .var = &o.write },
+	{ "restore-on-exit", 0, FT_OPT_FLAG, NULL, "on exit, put back every knob fragtop changed",
+	  .var = &o.restore },
+	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
 };
+
+static void free_ui(struct ft_ui *ui)
+{
+	if (ui->live)
+		ft_live_close(ui->live);
+	free(ui->live);
+	free(ui->ctl);
+	free(ui);
+}
+
+/* The UI over a live source under --root, with its controls: NULL after saying why. */
+static struct ft_ui *open_ui(void)
+{
+	const char *root = o.live.root;
+	struct ft_ui *ui = calloc(1, sizeof(*ui));
+
+	if (ui) {
+		ui->live = calloc(1, sizeof(*ui->live));
+		ui->ctl = malloc(sizeof(*ui->ctl));
+	}
+	if (!ui || !ui->live || !ui->ctl) {
+		fprintf(stderr, "fragtop: out of memory\n");
+		if (ui) {
+			free(ui->live);
+			ui->live = NULL;
+			free_ui(ui);
+		}
+		return NULL;
+	}
+	if (ft_live_from_opts(ui->live, &o.live)) {
+		free(ui->live);
+		ui->live = NULL;
+		free_ui(ui);
+		return NULL;
+	}
+	ui->interval = o.interval;
+	ui->pti_interval = o.live.pti_interval;
+	ui->restore_on_exit = o.restore;
+	ft_ctl_init(ui->ctl, ui->live->procfs.rootfd,
+		    o.read_only ? "fragtop runs --read-only" :
+		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
+		    NULL);
+	ui->ctl->syslog = !strcmp(root, "/");
+	ft_ui_live_mode(ui);
+	return ui;
+}
 
 static int run_top(int argc, char **argv)
 {
-	struct ft_optval v[T_NR];
+	const char *nc = getenv("NO_COLOR");
 	struct ft_ui *ui;
-	const char *record_path, *root, *nc = getenv("NO_COLOR");
-	bool read_only, color, trace;
-	uint64_t map_rate;
-	size_t buffer_kb;
 	int err, first;
 
-	err = ft_cli_parse(&ft_cmd_top, argc, argv, v, &first);
+	err = ft_cli_parse(&ft_cmd_top, argc, argv, &first);
 	if (err >= 0)
 		return err;
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_top, "'%s': unknown command ('fragtop help' lists them)",
 					  argv[first]);
-	ui = calloc(1, sizeof(*ui));
-	if (!ui) {
-		fprintf(stderr, "fragtop: out of memory\n");
-		return 1;
-	}
-	ui->interval = v[T_INTERVAL].set ? v[T_INTERVAL].num : 1;
-	ui->pti_interval = v[T_PTI].set ? v[T_PTI].num : 10;
-	ui->restore_on_exit = v[T_RESTORE].set;
-	root = v[T_ROOT].set ? v[T_ROOT].str : "/";
-	color = !(nc && *nc) && !v[T_NO_COLOR].set;
-	trace = !v[T_NO_TRACE].set;
-	buffer_kb = v[T_BUFFER].set ? (size_t)v[T_BUFFER].num : 8192;
-	read_only = v[T_READ_ONLY].set;
-	map_rate = v[T_MAP_RATE].set ? (uint64_t)v[T_MAP_RATE].num : 0;
-	record_path = v[T_WRITE].set ? v[T_WRITE].str : NULL;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
-		free(ui);
 		return 1;
 	}
-	ui->live = calloc(1, sizeof(*ui->live));
-	err = ui->live ? ft_live_open(ui->live, root, ui->pti_interval) : -ENOMEM;
-	if (err) {
-		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
-		free(ui->live);
-		free(ui);
+	ui = open_ui();
+	if (!ui)
 		return 1;
-	}
-	ui->live->map_rate = map_rate;
-	if (v[T_MAP_CPU].set)
-		ui->live->map_cpu = v[T_MAP_CPU].num / 100;
-	if (v[T_BOOST].set)
-		ft_live_boost_set(ui->live, (unsigned int)v[T_BOOST].num);
-	ui->ctl = malloc(sizeof(*ui->ctl));
-	if (!ui->ctl) {
-		fprintf(stderr, "fragtop: out of memory\n");
-		ft_live_close(ui->live);
-		free(ui->live);
-		free(ui);
-		return 1;
-	}
-	ft_ctl_init(ui->ctl, ui->live->procfs.rootfd,
-		    read_only ? "fragtop runs --read-only" :
-		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
-		    NULL);
-	ft_ui_live_mode(ui);
-	ui->ctl->syslog = !strcmp(root, "/");
 	ui->stop = ft_catch_stop();
 	ft_diag_set_hook(ft_ui_diag, ui);
-
 	ft_live_tick(ui->live, false);
-	if (trace)
-		ft_live_trace_start(ui->live, buffer_kb);
-	if (record_path) {
-		err = ft_ui_record_start(ui, record_path);
+	ft_live_trace_from_opts(ui->live, &o.live);
+	if (o.write) {
+		err = ft_ui_record_start(ui, o.write);
 		if (err) {
 			char why[160];
 
 			ft_diag_set_hook(NULL, NULL);
-			fprintf(stderr, "fragtop: cannot record to %s: %s\n", record_path,
+			fprintf(stderr, "fragtop: cannot record to %s: %s\n", o.write,
 				ft_outfile_strerror(err, NULL, why, sizeof(why)));
-			ft_live_close(ui->live);
-			free(ui->live);
-			free(ui->ctl);
-			free(ui);
+			free_ui(ui);
 			return 1;
 		}
-		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", record_path);
+		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", o.write);
 	}
 	ft_tick_start(&ui->tick, (uint64_t)(ui->interval * 1e9), ft_now_ns() + (uint64_t)(ui->interval * 1e9));
-	if (ft_ui_run(ui, color) < 0) {
-		ft_diag_set_hook(NULL, NULL);
+	err = ft_ui_run(ui, !(nc && *nc) && !o.no_color);
+	ft_diag_set_hook(NULL, NULL);
+	if (err < 0) {
 		if (ui->rec)
 			ft_recorder_stop(ui->rec);
 		free(ui->rec);
-		ft_live_close(ui->live);
-		free(ui->live);
-		free(ui->ctl);
-		free(ui);
+		free_ui(ui);
 		return 1;
 	}
-	ft_diag_set_hook(NULL, NULL);
 	finish_controls(ui);
 	if (ui->rec) {
 		char msg[1200];
@@ -180,10 +179,7 @@ static int run_top(int argc, char **argv)
 		ft_ui_record_stop(ui, msg, sizeof(msg));
 		fprintf(stderr, "fragtop: %s\n", msg);
 	}
-	ft_live_close(ui->live);
-	free(ui->live);
-	free(ui->ctl);
-	free(ui);
+	free_ui(ui);
 	return ft_stop_signal() ? 128 + ft_stop_signal() : 0;
 }
 
@@ -191,8 +187,7 @@ const struct ft_cmd ft_cmd_top = {
 	.name = NULL,
 	.summary = "the live TUI: per node and zone, free memory by order and migratetype,\n"
 		   "pageblocks, watermarks and boost, fallbacks and stalls; keys change the vm knobs",
-	.opts = top_opts,
-	.nr_opts = T_NR,
+	FT_CMD_OPTS(top_opts),
 	.run = run_top,
 	.curses = true,
 };

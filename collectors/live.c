@@ -818,10 +818,19 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 	}
 }
 
+const char ft_live_trace_kb_default[] = "8192";
+
+size_t ft_live_trace_kb(void)
+{
+	return (size_t)strtoul(ft_live_trace_kb_default, NULL, 10);
+}
+
 int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 {
 	int err, stale, i;
 
+	if (!buffer_kb)
+		buffer_kb = ft_live_trace_kb();
 	if (strcmp(l->root, "/")) {
 		l->session.trace_err = -EXDEV;
 		return -EXDEV;

@@ -166,12 +166,21 @@ void ft_live_wait(struct ft_live *l, uint64_t until_ns);
 void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx);
 
 /*
+ * The per-CPU trace buffer a live source asks for unless told, in KiB, as
+ * the command line writes it: the option's default (cmd/cli.h) and the
+ * benches read it here, so it is written once.
+ */
+extern const char ft_live_trace_kb_default[];
+/* ft_live_trace_kb_default as a number. */
+size_t ft_live_trace_kb(void);
+
+/*
  * Start tracing into a private instance (stale ones of dead fragtops are
  * removed first).  On failure tracing stays off, the reason is in
  * session.trace_err and reported once through ft_diag(); everything else
  * works.
  */
-int ft_live_trace_start(struct ft_live *l, size_t buffer_kb);
+int ft_live_trace_start(struct ft_live *l, size_t buffer_kb);	/* 0: the default */
 
 /* A control change ("key=value\n" lines, controls/control.h): an AUDIT input. */
 void ft_live_audit(struct ft_live *l, const char *text, size_t len);

@@ -67,7 +67,7 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_rec: cannot sample /proc\n");
 		return 1;
 	}
-	ft_live_trace_start(&l, 8192);	/* as `fragtop record` does; fine if it fails */
+	ft_live_trace_start(&l, 0);	/* as `fragtop record` does; fine if it fails */
 	/* the cost of a tick without and with the recorder */
 	for (i = 0; i < 10; i++) {
 		c0 = cpu_ms();

@@ -22,6 +22,7 @@
 #include <tracefs.h>
 #include <unistd.h>
 
+#include "collectors/live.h"
 #include "collectors/tracefs.h"
 #include "model/events.h"
 #include "model/tracedec.h"
@@ -147,7 +148,7 @@ static int live(void)
 		printf("live reader: skipped (needs root)\n");
 		return 0;
 	}
-	err = ft_trace_open(&t, 8192);
+	err = ft_trace_open(&t, ft_live_trace_kb());
 	if (err) {
 		printf("live reader: skipped (%s)\n", ft_trace_strerror(err));
 		return 0;

@@ -1,0 +1,28 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "cmd/liveopts.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o)
+{
+	const char *root = o->root ? o->root : "/";
+	int err = ft_live_open(l, root, o->pti_interval);
+
+	if (err) {
+		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
+		return 1;
+	}
+	l->map_rate = o->map_rate;
+	if (o->map_cpu_given)
+		l->map_cpu = o->map_cpu / 100;
+	if (o->boost_given)
+		ft_live_boost_set(l, (unsigned int)o->boost_hz);
+	return 0;
+}
+
+void ft_live_trace_from_opts(struct ft_live *l, const struct ft_live_opts *o)
+{
+	if (!o->no_trace)
+		ft_live_trace_start(l, (size_t)o->trace_kb);
+}
