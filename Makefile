@@ -70,7 +70,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deb lab deps deps-test check check-host check-only check-layers test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -112,6 +112,7 @@ test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 check: deps-test
 	$(MAKE) test-build fuzz
 	@scripts/check-layers.sh
+	@scripts/fn-length.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # the tests that change this host (sysctls, the fio workload), each
@@ -122,12 +123,18 @@ check-host: deps-test
 
 check-only: test-build fuzz
 	@scripts/check-layers.sh
+	@scripts/fn-length.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # each layer includes only those below it (docs/DESIGN.md)
 check-layers:
 	@mkdir -p $(B)
 	@scripts/check-layers.sh
+
+# no function of the front end (cmd/, out/, tui/) over 100 lines
+fn-length:
+	@mkdir -p $(B)
+	@scripts/fn-length.sh
 
 $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)

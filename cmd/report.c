@@ -229,17 +229,12 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 	printf("\n");
 }
 
-static void report_text(const struct ft_report *rep)
+/* The head: the file, the host, the window, how the file ended. */
+static void text_head(const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
 	const struct ft_session *l = &rp->session;
-	const int64_t *a = rep->first.c, *b = rep->last.c;
-	char t1[64], t2[32], v[64];
-	double dur = duration(rep);
-	const struct ft_session_audit *au;
-	int ia, io;
-	size_t i;
-	int lat, k;
+	char t1[64], t2[32];
 
 	printf("recording %s\n", rp->path);
 	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
@@ -247,10 +242,19 @@ static void report_text(const struct ft_report *rep)
 	if (rep->from_s > 0 || !isinf(rep->to_s))
 		printf("  window %.1f s to %.1f s into the recording\n", secs(rep, rep->first.t_ns),
 		       secs(rep, rep->last.t_ns));
-	printf("  %.1f s, %llu samples; %s%s%s\n", dur, (unsigned long long)rep->ticks,
+	printf("  %.1f s, %llu samples; %s%s%s\n", duration(rep), (unsigned long long)rep->ticks,
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
+}
+
+/* Fallbacks in all and by zone, then the processes behind them. */
+static void text_extfrag(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	int k;
+
 	if (!l->tracing) {
 		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
 	} else {
@@ -268,6 +272,14 @@ static void report_text(const struct ft_report *rep)
 	}
 	if (rep->procs)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL]);
+}
+
+/* THP faults, compaction outcomes and the direct/background split. */
+static void text_outcomes(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	char v[64];
+
 	fmt_pct(v, sizeof(v), pct(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC],
 				   b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC] + b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]));
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
@@ -279,8 +291,16 @@ static void report_text(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
 	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
-	if (l->tracing)
+	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
+}
+
+/* The boost by zone, and the pageblock map's classes at its last scan. */
+static void text_boost_map(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	int k, c;
+
 	if (rep->boost_nr) {
 		const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
 
@@ -296,46 +316,63 @@ static void report_text(const struct ft_report *rep)
 			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
 		}
 	}
-	if (!l->map_err && l->map.nr) {
-		printf("pageblock map at the last recorded scan\n");
-		for (k = 0; k < (int)l->map.nr; k++) {
-			const struct ft_pbmap_zone *z = &l->map.zones[k];
-			int c;
+	if (l->map_err || !l->map.nr)
+		return;
+	printf("pageblock map at the last recorded scan\n");
+	for (k = 0; k < (int)l->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &l->map.zones[k];
 
-			printf("  N%d %-10s %u blocks:", z->node, z->name, z->nr_blocks);
-			for (c = 0; c < FT_PB_NR; c++)
-				if (z->count[c])
-					printf(" %s %u", ft_pb_names[c], z->count[c]);
-			printf("  pollution %llu pages\n", (unsigned long long)z->pollution);
-		}
+		printf("  N%d %-10s %u blocks:", z->node, z->name, z->nr_blocks);
+		for (c = 0; c < FT_PB_NR; c++)
+			if (z->count[c])
+				printf(" %s %u", ft_pb_names[c], z->count[c]);
+		printf("  pollution %llu pages\n", (unsigned long long)z->pollution);
 	}
-	if (l->tracing) {
-		printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
-		for (lat = 0; lat < FT_LAT_NR; lat++)
-			print_lat_line(rep, lat, rep->lat_present[lat]);
-		if (rep->vm_seen & (1u << FT_RC_VM_FRAG_STALL))
-			printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
-			       (long long)(b[FT_RC_VM_FRAG_STALL] - a[FT_RC_VM_FRAG_STALL]));
-		for (lat = 0; lat < FT_LAT_NR; lat++)
-			if (rep->raw_full[lat])
-				printf("  ~ %s: too many to keep, percentiles from the histogram "
-				       "(at most 6.25%% high)\n", ft_lat_names[lat]);
-		for (lat = 0; lat < FT_LAT_NR; lat++) {
-			struct ft_hist h;
+}
 
-			ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-			print_hist_rows(lat_label[lat], &h);
-		}
+/* Stall latencies: percentiles, the kernel's own count, histograms. */
+static void text_stalls(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	int lat;
+
+	if (!rep->rp.session.tracing)
+		return;
+	printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		print_lat_line(rep, lat, rep->lat_present[lat]);
+	if (rep->vm_seen & (1u << FT_RC_VM_FRAG_STALL))
+		printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
+		       (long long)(b[FT_RC_VM_FRAG_STALL] - a[FT_RC_VM_FRAG_STALL]));
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		if (rep->raw_full[lat])
+			printf("  ~ %s: too many to keep, percentiles from the histogram "
+			       "(at most 6.25%% high)\n", ft_lat_names[lat]);
+	for (lat = 0; lat < FT_LAT_NR; lat++) {
+		struct ft_hist h;
+
+		ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+		print_hist_rows(lat_label[lat], &h);
 	}
-	for (i = 0, k = 0; i < rp->session.nr_audits; i++)
-		k += in_window(rep, rp->session.audits[i].t_ns);
+}
+
+/* Every control change in the window, fragtop's and those seen from outside, in time order. */
+static void text_changes(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session_audit *au;
+	int ia, io, k;
+	size_t i;
+
+	for (i = 0, k = 0; i < l->nr_audits; i++)
+		k += in_window(rep, l->audits[i].t_ns);
 	printf("\ncontrol changes    %d", k + rep->nr_outside);
 	if (rep->nr_outside)
 		printf(" (%d of them outside this fragtop)", rep->nr_outside);
 	printf("\n");
-	if (rp->session.audits_dropped)
+	if (l->audits_dropped)
 		printf("  (%llu more in the file were not kept: at most %d are)\n",
-		       (unsigned long long)rp->session.audits_dropped, FT_SESSION_MAX_AUDITS);
+		       (unsigned long long)l->audits_dropped, FT_SESSION_MAX_AUDITS);
 	if (rep->outside_dropped)
 		printf("  (%llu more outside changes not listed: at most %d are)\n",
 		       (unsigned long long)rep->outside_dropped, FT_REP_MAX_OUTSIDE);
@@ -346,6 +383,13 @@ static void report_text(const struct ft_report *rep)
 		       au->how, au->outcome);
 		print_wrapped(31, 80, au->msg);
 	}
+}
+
+/* A row per interval between control changes. */
+static void text_intervals(const struct ft_report *rep)
+{
+	int k;
+
 	printf("\nintervals between changes\n");
 	printf("  %7s %7s %6s %8s %9s %8s %7s %7s %9s\n", "from s", "to s", "boost", "extfrag",
 	       "fragment", "frag/s", "THP ok", "stalls", "compact");
@@ -370,6 +414,17 @@ static void report_text(const struct ft_report *rep)
 		printf("  %7s after", "");
 		print_wrapped(16, 80, iv->opened_by[0] ? iv->opened_by : "(start)");
 	}
+}
+
+static void report_text(const struct ft_report *rep)
+{
+	text_head(rep);
+	text_extfrag(rep);
+	text_outcomes(rep);
+	text_boost_map(rep);
+	text_stalls(rep);
+	text_changes(rep);
+	text_intervals(rep);
 }
 
 static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, int src,
@@ -465,34 +520,129 @@ static void json_boost(struct ft_json *j, const struct ft_report *rep,
 	ft_json_arr_end(j);
 }
 
-static void report_json(const struct ft_report *rep)
+/* The head: file, host, window, how the file ended. */
+static void json_head(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
 	const struct ft_session *l = &rp->session;
-	struct ft_json j;
+
+	ft_json_str(j, "file", rp->path);
+	ft_json_str(j, "hostname", l->host.hostname);
+	ft_json_str(j, "kernel", l->host.release);
+	ft_json_u64(j, "start_realtime_ns", rp->session.first_rt_ns);
+	ft_json_double(j, "duration_s", duration(rep));
+	ft_json_double(j, "from_s", secs(rep, rep->first.t_ns));
+	ft_json_double(j, "to_s", secs(rep, rep->last.t_ns));
+	ft_json_u64(j, "samples", rep->ticks);
+	ft_json_obj_begin(j, "recording");
+	ft_json_bool(j, "clean", rp->r.clean);
+	ft_json_bool(j, "truncated", rp->r.truncated);
+	ft_json_u64(j, "chunks", rp->r.nr);
+	ft_json_u64(j, "damaged_chunks", rp->bad_chunks);
+	ft_json_u64(j, "resyncs", rp->r.resyncs);
+	ft_json_obj_end(j);
+	ft_json_bool(j, "traced", l->tracing);
+	ft_json_i64(j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
+	ft_json_u64(j, "lost", l->lost);
+}
+
+/* The elements of "extfrag_by_zone": fallbacks by zone. */
+static void json_extfrag_zones(struct ft_json *j, const struct ft_session *l)
+{
+	int k;
+
+	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", l->events.zones[k].node);
+		ft_json_str(j, "zone", l->events.zones[k].name);
+		ft_json_u64(j, "total", l->events.extfrag_zone[k].total);
+		ft_json_u64(j, "fragmenting", l->events.extfrag_zone[k].fragmenting);
+		ft_json_obj_end(j);
+	}
+}
+
+/* The elements of "pageblocks": the classes of the last recorded map scan. */
+static void json_pageblocks(struct ft_json *j, const struct ft_session *l)
+{
+	int k, c;
+
+	for (k = 0; !l->map_err && k < (int)l->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &l->map.zones[k];
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", z->node);
+		ft_json_str(j, "zone", z->name);
+		ft_json_u64(j, "total", z->nr_blocks);
+		for (c = 0; c < FT_PB_NR; c++)
+			ft_json_u64(j, ft_pb_names[c], z->count[c]);
+		ft_json_u64(j, "pollution_pages", z->pollution);
+		ft_json_obj_end(j);
+	}
+}
+
+/* "controls": every change in the window, in time order. */
+static void json_controls(struct ft_json *j, const struct ft_report *rep)
+{
 	const struct ft_session_audit *a;
-	int k, lat, ia, io;
+	int ia, io;
+
+	ft_json_arr_begin(j, "controls");
+	for (ia = io = 0; (a = next_change(rep, &ia, &io));) {
+		if (!in_window(rep, a->t_ns))
+			continue;
+		ft_json_obj_begin(j, NULL);
+		ft_json_double(j, "t_s", secs(rep, a->t_ns));
+		ft_json_str(j, "knob", a->knob);
+		ft_json_str(j, "how", a->how);
+		ft_json_str(j, "outcome", a->outcome);
+		ft_json_str(j, "old", a->old);
+		ft_json_str(j, "new", a->new);
+		ft_json_str(j, "message", a->msg);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_u64(j, "controls_not_kept", rep->rp.session.audits_dropped);
+}
+
+/* "intervals": the metrics of each stretch between control changes. */
+static void json_intervals(struct ft_json *j, const struct ft_report *rep)
+{
+	int k, lat;
+
+	ft_json_arr_begin(j, "intervals");
+	for (k = 0; k < rep->nr_iv; k++) {
+		const struct ft_rep_interval *iv = &rep->iv[k];
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_double(j, "from_s", secs(rep, iv->from.t_ns));
+		ft_json_double(j, "to_s", secs(rep, iv->to.t_ns));
+		if (iv->boost >= 0)
+			ft_json_i64(j, "watermark_boost_factor", iv->boost);
+		else
+			ft_json_null(j, "watermark_boost_factor");
+		ft_json_str(j, "after", iv->opened_by);
+		json_counters(j, rep, &iv->from, &iv->to);
+		json_boost(j, rep, iv->boost_zone);
+		for (lat = 0; lat < FT_LAT_NR; lat++) {
+			char key[48];
+
+			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
+			json_lat(j, key, rep, lat, &iv->from, &iv->to);
+		}
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+static void report_json(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_json j;
+	int lat;
 
 	ft_json_init(&j, stdout, true);
 	ft_json_obj_begin(&j, NULL);
-	ft_json_str(&j, "file", rp->path);
-	ft_json_str(&j, "hostname", l->host.hostname);
-	ft_json_str(&j, "kernel", l->host.release);
-	ft_json_u64(&j, "start_realtime_ns", rp->session.first_rt_ns);
-	ft_json_double(&j, "duration_s", duration(rep));
-	ft_json_double(&j, "from_s", secs(rep, rep->first.t_ns));
-	ft_json_double(&j, "to_s", secs(rep, rep->last.t_ns));
-	ft_json_u64(&j, "samples", rep->ticks);
-	ft_json_obj_begin(&j, "recording");
-	ft_json_bool(&j, "clean", rp->r.clean);
-	ft_json_bool(&j, "truncated", rp->r.truncated);
-	ft_json_u64(&j, "chunks", rp->r.nr);
-	ft_json_u64(&j, "damaged_chunks", rp->bad_chunks);
-	ft_json_u64(&j, "resyncs", rp->r.resyncs);
-	ft_json_obj_end(&j);
-	ft_json_bool(&j, "traced", l->tracing);
-	ft_json_i64(&j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
-	ft_json_u64(&j, "lost", l->lost);
+	json_head(&j, rep);
 	ft_json_obj_begin(&j, "totals");
 	json_counters(&j, rep, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
@@ -500,15 +650,9 @@ static void report_json(const struct ft_report *rep)
 		json_compaction(&j, rep, &rep->first, &rep->last);
 	else
 		ft_json_null(&j, "compaction");
+	/* extfrag_by_zone goes before the processes, pageblocks after the latencies */
 	ft_json_arr_begin(&j, "extfrag_by_zone");
-	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
-		ft_json_obj_begin(&j, NULL);
-		ft_json_i64(&j, "node", l->events.zones[k].node);
-		ft_json_str(&j, "zone", l->events.zones[k].name);
-		ft_json_u64(&j, "total", l->events.extfrag_zone[k].total);
-		ft_json_u64(&j, "fragmenting", l->events.extfrag_zone[k].fragmenting);
-		ft_json_obj_end(&j);
-	}
+	json_extfrag_zones(&j, l);
 	ft_json_arr_end(&j);
 	if (rep->procs)
 		ft_json_processes(&j, rep->procs, 0);
@@ -519,60 +663,11 @@ static void report_json(const struct ft_report *rep)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
-	for (k = 0; !l->map_err && k < (int)l->map.nr; k++) {
-		const struct ft_pbmap_zone *z = &l->map.zones[k];
-		int c;
-
-		ft_json_obj_begin(&j, NULL);
-		ft_json_i64(&j, "node", z->node);
-		ft_json_str(&j, "zone", z->name);
-		ft_json_u64(&j, "total", z->nr_blocks);
-		for (c = 0; c < FT_PB_NR; c++)
-			ft_json_u64(&j, ft_pb_names[c], z->count[c]);
-		ft_json_u64(&j, "pollution_pages", z->pollution);
-		ft_json_obj_end(&j);
-	}
+	json_pageblocks(&j, l);
 	ft_json_arr_end(&j);
-	ft_json_arr_begin(&j, "controls");
-	for (ia = io = 0; (a = next_change(rep, &ia, &io));) {
-		if (!in_window(rep, a->t_ns))
-			continue;
-		ft_json_obj_begin(&j, NULL);
-		ft_json_double(&j, "t_s", secs(rep, a->t_ns));
-		ft_json_str(&j, "knob", a->knob);
-		ft_json_str(&j, "how", a->how);
-		ft_json_str(&j, "outcome", a->outcome);
-		ft_json_str(&j, "old", a->old);
-		ft_json_str(&j, "new", a->new);
-		ft_json_str(&j, "message", a->msg);
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
-	ft_json_u64(&j, "controls_not_kept", rp->session.audits_dropped);
+	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);
-	ft_json_arr_begin(&j, "intervals");
-	for (k = 0; k < rep->nr_iv; k++) {
-		const struct ft_rep_interval *iv = &rep->iv[k];
-
-		ft_json_obj_begin(&j, NULL);
-		ft_json_double(&j, "from_s", secs(rep, iv->from.t_ns));
-		ft_json_double(&j, "to_s", secs(rep, iv->to.t_ns));
-		if (iv->boost >= 0)
-			ft_json_i64(&j, "watermark_boost_factor", iv->boost);
-		else
-			ft_json_null(&j, "watermark_boost_factor");
-		ft_json_str(&j, "after", iv->opened_by);
-		json_counters(&j, rep, &iv->from, &iv->to);
-		json_boost(&j, rep, iv->boost_zone);
-		for (lat = 0; lat < FT_LAT_NR; lat++) {
-			char key[48];
-
-			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
-			json_lat(&j, key, rep, lat, &iv->from, &iv->to);
-		}
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
+	json_intervals(&j, rep);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }

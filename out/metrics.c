@@ -156,113 +156,145 @@ static bool want(const struct out *o, enum ft_mfamily mf)
 	return !o->m->only || (o->m->only & (1ull << mf));
 }
 
+/* Per order: free blocks, the unusable index or the fragmentation index of zone @z. */
+static void order_samples(struct out *o, const struct ft_sample *sm, int mf, const struct ft_zone *z,
+			  const char **l)
+{
+	char ord[16];
+	int k;
+
+	if (!z->bi)
+		return;
+	for (k = 0; k < sm->nr_orders; k++) {
+		snprintf(ord, sizeof(ord), "%d", k);
+		l[4] = "order";
+		l[5] = ord;
+		l[6] = NULL;
+		sample(o, fam[mf].name, "", l, mf == FT_MF_FREE_BLOCKS ? (double)z->bi->blocks[k] :
+		       mf == FT_MF_UNUSABLE ? z->unusable[k] / 1000.0 : z->fragidx[k] / 1000.0);
+	}
+}
+
+/* Per migratetype (pagetypeinfo): free pages by order, or pageblocks. */
+static void type_samples(struct out *o, const struct ft_sample *sm, int mf, const struct ft_zone *z,
+			 const char **l)
+{
+	char ord[16];
+	int k, t;
+
+	if (!z->pti || (mf == FT_MF_PAGEBLOCKS && !z->pti->has_blocks))
+		return;
+	for (t = 0; t < sm->pti.nr_types; t++) {
+		if (mf == FT_MF_PAGEBLOCKS) {
+			l[4] = "migratetype";
+			l[5] = sm->pti.types[t];
+			l[6] = NULL;
+			sample(o, fam[mf].name, "", l, (double)z->pti->blocks[t]);
+			continue;
+		}
+		if (!(z->pti->free_seen & (1u << t)))
+			continue;
+		for (k = 0; k < sm->pti.nr_orders; k++) {
+			snprintf(ord, sizeof(ord), "%d", k);
+			l[4] = "order";
+			l[5] = ord;
+			l[6] = "migratetype";
+			l[7] = sm->pti.types[t];
+			l[8] = NULL;
+			sample(o, fam[mf].name, "", l, (double)z->pti->free[t][k]);
+		}
+	}
+}
+
+/* Family @mf's samples for zone @i (labels node and zone in @l). */
+static void zone_samples(struct out *o, const struct ft_session *s, int mf, size_t i, const char **l)
+{
+	const struct ft_zone *z = &s->sample.zones[i];
+	const struct ft_zi_zone *zi = z->zi;
+	static const char *const lv[3] = { "min", "low", "high" };
+	const uint64_t wm[3] = { zi->min, zi->low, zi->high };
+	const struct ft_boost_tick *b;
+	int k;
+
+	switch (mf) {
+	case FT_MF_FREE_PAGES:
+		sample(o, fam[mf].name, "", l, (double)zi->free);
+		break;
+	case FT_MF_MANAGED:
+		sample(o, fam[mf].name, "", l, (double)zi->managed);
+		break;
+	case FT_MF_FREE_IN_BLOCKS:
+		if (zi->has & FT_ZI_FREE_BLOCKS)
+			sample(o, fam[mf].name, "", l, (double)zi->free_blocks);
+		break;
+	case FT_MF_WATERMARK:
+		for (k = 0; k < 3; k++) {
+			l[4] = "level";
+			l[5] = lv[k];
+			l[6] = NULL;
+			sample(o, fam[mf].name, "", l, (double)wm[k]);
+		}
+		break;
+	case FT_MF_BOOST:
+		if (zi->has & FT_ZI_BOOST)
+			sample(o, fam[mf].name, "", l, (double)zi->boost);
+		break;
+	case FT_MF_BOOST_PEAK:
+	case FT_MF_BOOSTED:
+		b = ft_session_boost(s, i);
+		if (b)
+			sample(o, fam[mf].name, "", l, mf == FT_MF_BOOST_PEAK ? (double)b->peak :
+			       b->samples ? (double)b->boosted / b->samples : 0);
+		break;
+	case FT_MF_FREE_BLOCKS:
+	case FT_MF_UNUSABLE:
+	case FT_MF_FRAGIDX:
+		order_samples(o, &s->sample, mf, z, l);
+		break;
+	case FT_MF_FREE_BY_TYPE:
+	case FT_MF_PAGEBLOCKS:
+		type_samples(o, &s->sample, mf, z, l);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Whether family @mf has nothing to say here: no boost sampler, or a kernel before 6.15. */
+static bool zone_family_absent(const struct ft_session *s, int mf)
+{
+	const struct ft_sample *sm = &s->sample;
+	size_t i;
+
+	if ((mf == FT_MF_BOOST_PEAK || mf == FT_MF_BOOSTED) && !s->boost_nr)
+		return true;	/* no sampler */
+	if (mf != FT_MF_FREE_IN_BLOCKS)
+		return false;
+	/* absent on kernels before 6.15, never 0 */
+	for (i = 0; i < sm->nr_zones; i++)
+		if (sm->zones[i].zi->has & FT_ZI_FREE_BLOCKS)
+			return false;
+	return true;
+}
+
 static void zone_gauges(struct out *o, const struct ft_session *s)
 {
 	const struct ft_sample *sm = &s->sample;
-	char node[16], ord[16];
+	char node[16];
 	size_t i;
-	int k, t;
 
 	for (int mf = FT_MF_FREE_PAGES; mf <= FT_MF_PAGEBLOCKS; mf++) {
-		if (!want(o, mf))
+		if (!want(o, mf) || zone_family_absent(s, mf))
 			continue;
-		if ((mf == FT_MF_BOOST_PEAK || mf == FT_MF_BOOSTED) && !s->boost_nr)
-			continue;	/* no sampler */
-		if (mf == FT_MF_FREE_IN_BLOCKS) {	/* absent on kernels before 6.15, never 0 */
-			for (i = 0; i < sm->nr_zones && !(sm->zones[i].zi->has & FT_ZI_FREE_BLOCKS); i++)
-				;
-			if (i == sm->nr_zones)
-				continue;
-		}
 		head(o, mf);
 		for (i = 0; i < sm->nr_zones; i++) {
-			const struct ft_zone *z = &sm->zones[i];
-			const struct ft_zi_zone *zi = z->zi;
+			const struct ft_zi_zone *zi = sm->zones[i].zi;
 			const char *l[12] = { "node", node, "zone", zi->name, NULL };
 
 			if (!ft_zi_populated(zi))
 				continue;
 			snprintf(node, sizeof(node), "%d", zi->node);
-			switch (mf) {
-			case FT_MF_FREE_PAGES:
-				sample(o, fam[mf].name, "", l, (double)zi->free);
-				break;
-			case FT_MF_MANAGED:
-				sample(o, fam[mf].name, "", l, (double)zi->managed);
-				break;
-			case FT_MF_FREE_IN_BLOCKS:
-				if (zi->has & FT_ZI_FREE_BLOCKS)
-					sample(o, fam[mf].name, "", l, (double)zi->free_blocks);
-				break;
-			case FT_MF_WATERMARK: {
-				static const char *const lv[3] = { "min", "low", "high" };
-				const uint64_t v[3] = { zi->min, zi->low, zi->high };
-
-				for (k = 0; k < 3; k++) {
-					l[4] = "level";
-					l[5] = lv[k];
-					l[6] = NULL;
-					sample(o, fam[mf].name, "", l, (double)v[k]);
-				}
-				break;
-			}
-			case FT_MF_BOOST:
-				if (zi->has & FT_ZI_BOOST)
-					sample(o, fam[mf].name, "", l, (double)zi->boost);
-				break;
-			case FT_MF_BOOST_PEAK:
-			case FT_MF_BOOSTED: {
-				const struct ft_boost_tick *b = ft_session_boost(s, i);
-
-				if (b)
-					sample(o, fam[mf].name, "", l, mf == FT_MF_BOOST_PEAK ? (double)b->peak :
-					       b->samples ? (double)b->boosted / b->samples : 0);
-				break;
-			}
-			case FT_MF_FREE_BLOCKS:
-			case FT_MF_UNUSABLE:
-			case FT_MF_FRAGIDX:
-				if (!z->bi)
-					break;
-				for (k = 0; k < sm->nr_orders; k++) {
-					snprintf(ord, sizeof(ord), "%d", k);
-					l[4] = "order";
-					l[5] = ord;
-					l[6] = NULL;
-					sample(o, fam[mf].name, "", l, mf == FT_MF_FREE_BLOCKS ? (double)z->bi->blocks[k] :
-					       mf == FT_MF_UNUSABLE ? z->unusable[k] / 1000.0 : z->fragidx[k] / 1000.0);
-				}
-				break;
-			case FT_MF_FREE_BY_TYPE:
-				if (!z->pti)
-					break;
-				for (t = 0; t < sm->pti.nr_types; t++) {
-					if (!(z->pti->free_seen & (1u << t)))
-						continue;
-					for (k = 0; k < sm->pti.nr_orders; k++) {
-						snprintf(ord, sizeof(ord), "%d", k);
-						l[4] = "order";
-						l[5] = ord;
-						l[6] = "migratetype";
-						l[7] = sm->pti.types[t];
-						l[8] = NULL;
-						sample(o, fam[mf].name, "", l, (double)z->pti->free[t][k]);
-					}
-				}
-				break;
-			case FT_MF_PAGEBLOCKS:
-				if (!z->pti || !z->pti->has_blocks)
-					break;
-				for (t = 0; t < sm->pti.nr_types; t++) {
-					l[4] = "migratetype";
-					l[5] = sm->pti.types[t];
-					l[6] = NULL;
-					sample(o, fam[mf].name, "", l, (double)z->pti->blocks[t]);
-				}
-				break;
-			default:
-				break;
-			}
+			zone_samples(o, s, mf, i, l);
 		}
 	}
 }

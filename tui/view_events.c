@@ -29,23 +29,17 @@ static void not_tracing(struct ft_ui *ui, int top)
 	       "root and tracefs at /sys/kernel/tracing.");
 }
 
-static void events_draw(struct ft_ui *ui, int top, int height)
+/* The event counters: rate, 10 s mean, total and a sparkline each.  Returns the next row. */
+static int counters(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
-	const struct ft_events *ev = &ss->events;
-	const struct ft_sample *s = &ss->sample;
-	struct ft_recent_fallback recent[64];
 	uint64_t totals[FT_M_NR];
-	int y = top, i, k, spark_w = COLS - (NAME_W + 29), n, rows;
+	int y = top, i, spark_w = COLS - (NAME_W + 29);
 	/* the last tick is bursty: a 10 s mean shows what a control change did */
 	unsigned long avg_n = (unsigned long)ceil(10.0 / ui->interval);
 	char a[32], b[32], c[32];
 
-	if (!ss->tracing) {
-		not_tracing(ui, top);
-		return;
-	}
-	ft_events_metrics(ev, totals);
+	ft_events_metrics(&ss->events, totals);
 	if (spark_w > FT_SERIES_LEN)
 		spark_w = FT_SERIES_LEN;
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%-*s %8s %8s %10s  last %ds", NAME_W, "event", "/s",
@@ -71,44 +65,85 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	}
 	ft_put(y, 0, ss->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
 	       "lost events %llu   pageblock order %d   buffers read %llu",
-	       (unsigned long long)ss->lost, ev->pageblock_order,
-	       (unsigned long long)ss->pages);
-	y++;
-	/* the three commonest (alloc <- fallback) migratetype pairs */
-	{
-		int best[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
-		int x;
+	       (unsigned long long)ss->lost, ss->events.pageblock_order, (unsigned long long)ss->pages);
+	return y + 1;
+}
 
-		for (i = 0; i < FT_EV_MT; i++)
-			for (k = 0; k < FT_EV_MT; k++) {
-				int p;
+/* The three commonest (alloc <- fallback) migratetype pairs, on row @y. */
+static void top_pairs(struct ft_ui *ui, int y)
+{
+	const struct ft_events *ev = &ui->s->events;
+	int best[3][2] = { { -1, -1 }, { -1, -1 }, { -1, -1 } };
+	char a[32], b[32], c[32];
+	int i, k, p, x;
 
-				if (!ev->pair[i][k])
-					continue;
-				for (p = 0; p < 3; p++) {
-					if (best[p][0] < 0 || ev->pair[i][k] > ev->pair[best[p][0]][best[p][1]]) {
-						memmove(best[p + 1], best[p], sizeof(best[0]) * (size_t)(2 - p));
-						best[p][0] = i;
-						best[p][1] = k;
-						break;
-					}
+	for (i = 0; i < FT_EV_MT; i++)
+		for (k = 0; k < FT_EV_MT; k++) {
+			if (!ev->pair[i][k])
+				continue;
+			for (p = 0; p < 3; p++) {
+				if (best[p][0] < 0 || ev->pair[i][k] > ev->pair[best[p][0]][best[p][1]]) {
+					memmove(best[p + 1], best[p], sizeof(best[0]) * (size_t)(2 - p));
+					best[p][0] = i;
+					best[p][1] = k;
+					break;
 				}
 			}
-		ft_put(y, 0, ft_attr(FT_C_DIM), "alloc<-fallback");
-		x = 16;
-		for (i = 0; i < 3 && best[i][0] >= 0; i++) {
-			char cell[112];
-
-			ft_fmt_count(c, sizeof(c), (double)ev->pair[best[i][0]][best[i][1]], 6);
-			snprintf(cell, sizeof(cell), "%s<-%s %s",
-				 ft_sample_mt_name(s, best[i][0], a, sizeof(a)),
-				 ft_sample_mt_name(s, best[i][1], b, sizeof(b)), c);
-			ft_put(y, x, A_NORMAL, "%s", cell);
-			x += (int)strlen(cell) + 3;
 		}
-		if (best[0][0] < 0)
-			ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
+	ft_put(y, 0, ft_attr(FT_C_DIM), "alloc<-fallback");
+	x = 16;
+	for (i = 0; i < 3 && best[i][0] >= 0; i++) {
+		char cell[112];
+
+		ft_fmt_count(c, sizeof(c), (double)ev->pair[best[i][0]][best[i][1]], 6);
+		snprintf(cell, sizeof(cell), "%s<-%s %s",
+			 ft_sample_mt_name(&ui->s->sample, best[i][0], a, sizeof(a)),
+			 ft_sample_mt_name(&ui->s->sample, best[i][1], b, sizeof(b)), c);
+		ft_put(y, x, A_NORMAL, "%s", cell);
+		x += (int)strlen(cell) + 3;
 	}
+	if (best[0][0] < 0)
+		ft_put(y, x, ft_attr(FT_C_DIM), "none yet");
+}
+
+/* One recent fallback on row @y. */
+static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback *r)
+{
+	const struct ft_session *ss = ui->s;
+	const struct ft_events *ev = &ss->events;
+	/*
+	 * Seconds before the newest input: the trace clock is
+	 * CLOCK_MONOTONIC, like the inputs' (older recordings used
+	 * "local", close to it); an event from after the newest
+	 * input is a clock mismatch, shown as 0.
+	 */
+	double age = ss->t_ns > r->ts ? (double)(ss->t_ns - r->ts) / 1e9 : 0;
+	char zone[24], types[80], a[32], b[32];
+
+	if (r->zone >= 0)
+		snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node, ev->zones[r->zone].name);
+	else
+		snprintf(zone, sizeof(zone), "?");
+	snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(&ss->sample, r->alloc_mt, a, sizeof(a)),
+		 ft_sample_mt_name(&ss->sample, r->fallback_mt, b, sizeof(b)));
+	ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
+	       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
+	       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
+	       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
+	       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");
+}
+
+static void events_draw(struct ft_ui *ui, int top, int height)
+{
+	struct ft_recent_fallback recent[64];
+	int y, i, n, rows;
+
+	if (!ui->s->tracing) {
+		not_tracing(ui, top);
+		return;
+	}
+	y = counters(ui, top, height);
+	top_pairs(ui, y);
 	y += 2;
 	if (y >= top + height)
 		return;
@@ -117,33 +152,11 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	rows = top + height - y;
 	if (rows > (int)(sizeof(recent) / sizeof(recent[0])))
 		rows = (int)(sizeof(recent) / sizeof(recent[0]));
-	n = ft_events_recent(ev, recent, rows);
+	n = ft_events_recent(&ui->s->events, recent, rows);
 	if (!n)
 		ft_put(y, 2, ft_attr(FT_C_DIM), "no fallback since fragtop started");
-	for (i = 0; i < n; i++, y++) {
-		const struct ft_recent_fallback *r = &recent[i];
-		/*
-		 * Seconds before the newest input: the trace clock is
-		 * CLOCK_MONOTONIC, like the inputs' (older recordings used
-		 * "local", close to it); an event from after the newest
-		 * input is a clock mismatch, shown as 0.
-		 */
-		double age = ss->t_ns > r->ts ? (double)(ss->t_ns - r->ts) / 1e9 : 0;
-		char zone[24], types[80];
-
-		if (r->zone >= 0)
-			snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node,
-				 ev->zones[r->zone].name);
-		else
-			snprintf(zone, sizeof(zone), "?");
-		snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(s, r->alloc_mt, a, sizeof(a)),
-			 ft_sample_mt_name(s, r->fallback_mt, b, sizeof(b)));
-		ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
-		       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
-		       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
-		       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
-		       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");
-	}
+	for (i = 0; i < n; i++, y++)
+		recent_row(ui, y, &recent[i]);
 }
 
 static const char *const events_keys[][2] = {

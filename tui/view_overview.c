@@ -186,18 +186,16 @@ static double free_in_blocks_pct(const struct ft_zi_zone *zi)
 	return zi->free ? 100.0 * (double)zi->free_blocks / (double)zi->free : 0;
 }
 
-static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *z)
+/* A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate, unusable index. */
+static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &ui->s->sample;
 	const struct ft_zi_zone *zi = z->zi;
 	long ps = ui->s->host.page_size;
-	char a[32], b[32], c[32], d[32], e[32];
-	const struct ft_boost_tick *bt;
-	char pgalloc[64];
-	int o, t, x, pbo = s->pageblock_order;
+	char a[32], b[32], c[32], d[32], pgalloc[64];
+	int x, pbo = s->pageblock_order;
 	double rate;
 
-	/* line 1: identity, free, managed, allocation rate, unusable index */
 	ft_fmt_pages(a, sizeof(a), zi->free, ps);
 	ft_fmt_pages(b, sizeof(b), zi->managed, ps);
 	snprintf(pgalloc, sizeof(pgalloc), "pgalloc_%s", zi->name);
@@ -224,65 +222,75 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 		ft_put(y, 74, z->unusable[pbo] > 500 ? ft_attr(FT_C_BAD) :
 		       z->unusable[pbo] > 200 ? ft_attr(FT_C_WARN) : A_NORMAL, "%s", d);
 	}
-	if (lines < 2)
-		return;
+}
 
-	/* line 2: watermark gauge and values; the boost is the sampler's peak over the tick */
-	bt = ft_session_boost(ui->s, (size_t)(z - s->zones));
-	ft_put(y + 1, 2, ft_attr(FT_C_DIM), "wmark");
-	draw_gauge(y + 1, 9, 26, zi, bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0);
+/* Line 2: the watermark gauge and values; the boost is the sampler's peak over the tick. */
+static void zone_wmark(struct ft_ui *ui, int y, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	const struct ft_zi_zone *zi = z->zi;
+	const struct ft_boost_tick *bt = ft_session_boost(ui->s, (size_t)(z - s->zones));
+	char a[32], b[32], c[32], e[32];
+
+	ft_put(y, 2, ft_attr(FT_C_DIM), "wmark");
+	draw_gauge(y, 9, 26, zi, bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0);
 	ft_fmt_count(a, sizeof(a), (double)zi->min, 5);
 	ft_fmt_count(b, sizeof(b), (double)zi->low, 5);
 	ft_fmt_count(c, sizeof(c), (double)zi->high, 5);
-	ft_put(y + 1, 37, A_NORMAL, "min %-5s low %-5s high %-5s", a, b, c);
+	ft_put(y, 37, A_NORMAL, "min %-5s low %-5s high %-5s", a, b, c);
 	if (bt) {
 		const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
 		const struct ft_knob_value *bv = &ui->s->knobs[bk - ft_knobs];
-		uint64_t ceil = bv->err ? 0 : ft_boost_ceiling(zi->high, zi->boost, bv->num, pbo);
+		uint64_t ceil = bv->err ? 0 : ft_boost_ceiling(zi->high, zi->boost, bv->num, s->pageblock_order);
 
 		ft_fmt_count(e, sizeof(e), (double)bt->peak, 5);
-		ft_put(y + 1, 68, bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
-		       "boost %s", e);
+		ft_put(y, 68, bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM), "boost %s", e);
 		/* how much of the tick it was boosted, how often it started, against the ceiling */
 		if (COLS >= 112) {
 			ft_fmt_count(a, sizeof(a), (double)ceil, 5);
-			ft_put(y + 1, 80, bt->boosted ? ft_attr(FT_C_BOOST) : ft_attr(FT_C_DIM),
+			ft_put(y, 80, bt->boosted ? ft_attr(FT_C_BOOST) : ft_attr(FT_C_DIM),
 			       "%3.0f%% boosted %2u ep  ceil %s",
 			       bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, bt->episodes, a);
 		}
 	} else if (zi->has & FT_ZI_BOOST) {
 		ft_fmt_count(e, sizeof(e), (double)zi->boost, 5);
-		ft_put(y + 1, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
-		       "boost %s", e);
+		ft_put(y, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM), "boost %s", e);
 	} else {
-		ft_put(y + 1, 68, ft_attr(FT_C_DIM), "boost n/a");
+		ft_put(y, 68, ft_attr(FT_C_DIM), "boost n/a");
 	}
-	if (lines < 3)
+}
+
+/* Line 3: free blocks per order, shaded by their share of free pages. */
+static void zone_free(struct ft_ui *ui, int y, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	double total = 0;
+	char a[32];
+	int o;
+
+	ft_put(y, 2, ft_attr(FT_C_DIM), "free");
+	if (!z->bi) {
+		ft_put(y, 11, ft_attr(FT_C_DIM), "n/a (no buddyinfo line)");
 		return;
-
-	/* line 3: free blocks per order, shaded by share of free pages */
-	ft_put(y + 2, 2, ft_attr(FT_C_DIM), "free");
-	if (z->bi) {
-		double total = 0;
-
-		for (o = 0; o < s->nr_orders; o++)
-			total += (double)z->bi->blocks[o] * (double)(1ull << o);
-		for (o = 0; o < s->nr_orders && 11 + o * 6 + 6 <= COLS; o++) {
-			double share = total > 0 ?
-				(double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
-
-			ft_fmt_count(a, sizeof(a), (double)z->bi->blocks[o], 5);
-			ft_put(y + 2, 11 + o * 6, ft_attr(heat(share)), "%6s", a);
-		}
-	} else {
-		ft_put(y + 2, 11, ft_attr(FT_C_DIM), "n/a (no buddyinfo line)");
 	}
-	if (lines < 4)
-		return;
+	for (o = 0; o < s->nr_orders; o++)
+		total += (double)z->bi->blocks[o] * (double)(1ull << o);
+	for (o = 0; o < s->nr_orders && 11 + o * 6 + 6 <= COLS; o++) {
+		double share = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
 
-	/* line 4: pageblocks by migratetype, and the zone's fallback rate */
-	ft_put(y + 3, 2, ft_attr(FT_C_DIM), "blocks");
-	x = 11;
+		ft_fmt_count(a, sizeof(a), (double)z->bi->blocks[o], 5);
+		ft_put(y, 11 + o * 6, ft_attr(heat(share)), "%6s", a);
+	}
+}
+
+/* Line 4: pageblocks by migratetype, then the zone's fallback rate. */
+static void zone_blocks(struct ft_ui *ui, int y, const struct ft_zone *z)
+{
+	const struct ft_sample *s = &ui->s->sample;
+	char a[32], b[32];
+	int t, x = 11;
+
+	ft_put(y, 2, ft_attr(FT_C_DIM), "blocks");
 	if (z->pti) {
 		size_t need = ui->s->tracing ? 24 : 0;
 		bool abbrev;
@@ -294,18 +302,18 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 		abbrev = 11 + need > (size_t)COLS;
 		for (t = 0; t < s->pti.nr_types; t++) {
 			ft_fmt_count(a, sizeof(a), (double)z->pti->blocks[t], 5);
-			ft_put(y + 3, x, ft_attr(FT_C_DIM), "%.*s", abbrev ? 3 : 16, s->pti.types[t]);
+			ft_put(y, x, ft_attr(FT_C_DIM), "%.*s", abbrev ? 3 : 16, s->pti.types[t]);
 			x += abbrev ? 4 : (int)strlen(s->pti.types[t]) + 1;
-			ft_put(y + 3, x, A_NORMAL, "%s", a);
+			ft_put(y, x, A_NORMAL, "%s", a);
 			x += (int)strlen(a) + 2;
 			if (z->pti->has_mixed && z->pti->mixed[t]) {
-				ft_put(y + 3, x - 1, ft_attr(FT_C_WARN), "(%llu mixed)",
+				ft_put(y, x - 1, ft_attr(FT_C_WARN), "(%llu mixed)",
 				       (unsigned long long)z->pti->mixed[t]);
 				x += 10;
 			}
 		}
 	} else {
-		ft_put(y + 3, 11, ft_attr(FT_C_DIM), "%s",
+		ft_put(y, 11, ft_attr(FT_C_DIM), "%s",
 		       s->err[FT_SRC_PAGETYPEINFO] == -EACCES ?
 		       "n/a: /proc/pagetypeinfo needs root" : "n/a: no pagetypeinfo");
 		x = 47;
@@ -313,16 +321,28 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
 	if (ui->s->tracing) {
 		double fb, frag;
 
-		ft_session_zone_extfrag_rate(ui->s, zi->node, zi->name, &fb, &frag);
+		ft_session_zone_extfrag_rate(ui->s, z->zi->node, z->zi->name, &fb, &frag);
 		ft_fmt_rate(a, sizeof(a), fb, 5);
 		ft_fmt_rate(b, sizeof(b), frag, 5);
 		if (x < COLS - 24)
 			x = COLS - 24;
-		ft_put(y + 3, x, ft_attr(FT_C_DIM), "fb/s");
-		ft_put(y + 3, x + 5, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%5s", a);
-		ft_put(y + 3, x + 11, ft_attr(FT_C_DIM), "frag");
-		ft_put(y + 3, x + 16, frag > 0 ? ft_attr(FT_C_BAD) : A_NORMAL, "%5s", b);
+		ft_put(y, x, ft_attr(FT_C_DIM), "fb/s");
+		ft_put(y, x + 5, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%5s", a);
+		ft_put(y, x + 11, ft_attr(FT_C_DIM), "frag");
+		ft_put(y, x + 16, frag > 0 ? ft_attr(FT_C_BAD) : A_NORMAL, "%5s", b);
 	}
+}
+
+/* A zone's block of up to four lines, as many as @lines allows. */
+static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *z)
+{
+	zone_head(ui, y, z);
+	if (lines >= 2)
+		zone_wmark(ui, y + 1, z);
+	if (lines >= 3)
+		zone_free(ui, y + 2, z);
+	if (lines >= 4)
+		zone_blocks(ui, y + 3, z);
 }
 
 /*

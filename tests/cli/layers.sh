@@ -1,6 +1,7 @@
 #!/bin/bash
 # scripts/check-layers.sh on a copy of the tree: clean, it passes; each
-# planted breach of a layer's rule fails it, naming the file.
+# planted breach of a layer's rule fails it, naming the file.  Then
+# scripts/fn-length.sh: a planted function over 100 lines fails it.
 # usage: layers.sh [FRAGTOP_BINARY] (unused: the check reads the sources)
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -36,4 +37,22 @@ plant "a knob written outside controls/" cmd/knobcmd.c 'static int y(int fd) { r
 	"cmd/knobcmd.c.*for writing"
 plant "tracefs written outside collectors/tracefs.c" collectors/live.c 'static void z(void) { tracefs_event_enable(0, "kmem", 0); }' \
 	"collectors/live.c.*writes tracefs"
+
+# scripts/fn-length.sh: a planted 101-line function in tui/ fails it, a 100-line one does not
+fresh
+check "fn-length: the tree as it is passes" sh "$tmp/t/scripts/fn-length.sh"
+longfn() {	# FILE LINES: a function of LINES lines, name to closing brace
+	{ echo "int ft_planted(void);"; echo "int ft_planted(void)"; echo "{"; echo "	int x = 0;"
+	  for i in $(seq $(($2 - 5))); do echo "	x++;"; done; echo "	return x;"; echo "}"; } >> "$1"
+}
+longfn "$tmp/t/tui/view_help.c" 100
+check "fn-length: a function of 100 lines passes" sh "$tmp/t/scripts/fn-length.sh"
+fresh
+longfn "$tmp/t/tui/view_help.c" 101
+if sh "$tmp/t/scripts/fn-length.sh" > "$tmp/o" 2>&1; then
+	bad "fn-length: a function of 101 lines passed"
+else
+	check "fn-length: a function of 101 lines fails, named with its length" \
+		grep -q "101  tui/view_help.c:[0-9]*  ft_planted" "$tmp/o"
+fi
 [ $fails -eq 0 ]
