@@ -80,6 +80,8 @@ struct ft_cmd {
 	"read each zone's watermark boost N times a second between ticks\n" \
 	"(a tenth of it while nothing happens; 0: off; off for\n" \
 	"--root unless given)", 0, 1000, .var = &(v), .def = "50", .given = &(g) }
+#define FT_OPT_NO_CONFIG(v) { "no-config", 0, FT_OPT_FLAG, NULL, \
+	"neither read nor write the settings file (fragtoprc)", .var = &(v) }
 /* a window of a recording (analysis/report.h) */
 #define FT_OPT_FROM(v) { "from", 0, FT_OPT_STR, "WHEN", \
 	"start at WHEN: seconds into the recording, or a time of day\n" \

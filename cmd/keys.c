@@ -53,20 +53,24 @@ static void keys_table(FILE *f, bool roff, const char *title, const struct ft_ke
 
 void ft_keys_write(FILE *f, bool roff)
 {
-	const struct ft_view *const *all = ft_views;
+	char title[160];
+	size_t n = 0;
 	int v, i;
 
 	keys_table(f, roff, "Everywhere", ft_ui_keys);
 	keys_table(f, roff, "Live", ft_live_keys);
-	keys_table(f, roff, "Replay (b B u d p w are refused: a recording is not a host)", ft_replay_keys);
+	/* replay refuses the live keys: the title names them from the live table */
+	n = (size_t)snprintf(title, sizeof(title), "Replay (");
+	for (i = 0; ft_live_keys[i].label && n < sizeof(title); i++)
+		n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " " : "", ft_live_keys[i].label);
+	if (n < sizeof(title))
+		snprintf(title + n, sizeof(title) - n, " are refused: a recording is not a host)");
+	keys_table(f, roff, title, ft_replay_keys);
 	for (v = 0; v < ft_views_nr; v++) {
-		char title[64];
-
-		if (!all[v]->keys || !all[v]->keys[0][0])
+		if (!ft_views[v]->keys || !ft_views[v]->keys[0].label)
 			continue;
-		snprintf(title, sizeof(title), "In the %s view", all[v]->name);
-		keys_title(f, roff, title);
-		for (i = 0; all[v]->keys[i][0]; i++)
-			key_line(f, roff, all[v]->keys[i][0], all[v]->keys[i][1]);
+		snprintf(title, sizeof(title), "In the %s view", ft_views[v]->name);
+		keys_table(f, roff, title, ft_views[v]->keys);
 	}
+	keys_table(f, roff, "In the setup view (F2)", ft_view_setup.keys);
 }

@@ -12,22 +12,25 @@
 #include "base/clock.h"
 #include "collectors/replay.h"
 #include "cmd/cli.h"
+#include "cmd/rc.h"
 #include "cmd/signals.h"
 #include "tui/ui.h"
 
 static struct {
 	double speed;
-	bool no_color;
+	bool no_color, no_config;
 } o;
 
 static const struct ft_opt replay_opts[] = {
 	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000)", 1, 1000, .var = &o.speed,
 	  .def = "1" },
 	FT_OPT_NO_COLOR(o.no_color),
+	FT_OPT_NO_CONFIG(o.no_config),
 };
 
 static int run_replay(int argc, char **argv)
 {
+	static struct ft_rc_file rc;
 	const char *nc = getenv("NO_COLOR");
 	bool color;
 	struct ft_ui *ui;
@@ -75,6 +78,11 @@ static int run_replay(int argc, char **argv)
 	if (ui->ctl)
 		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
 	ft_ui_replay_mode(ui);
+	if (!o.no_config) {
+		ft_rc_file_load(&rc);
+		color = color && rc.rc.color != 0;
+	}
+	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);
 	ui->stop = ft_catch_stop();
 	ft_diag_set_hook(ft_ui_diag, ui);
 	if (!ui->rp->r.clean)
@@ -83,6 +91,8 @@ static int run_replay(int argc, char **argv)
 	ft_tick_start(&ui->tick, (uint64_t)(1e9 / ui->speed), ft_now_ns() + (uint64_t)(1e9 / ui->speed));
 	err = ft_ui_run(ui, color);
 	ft_diag_set_hook(NULL, NULL);
+	if (err >= 0 && !o.no_config)
+		ft_cmd_rc_finish(&rc);
 	ft_replay_close(ui->rp);
 	free(ui->rp);
 	free(ui->ctl);

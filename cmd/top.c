@@ -15,6 +15,7 @@
 #include "base/outfile.h"
 #include "cmd/cli.h"
 #include "cmd/liveopts.h"
+#include "cmd/rc.h"
 #include "cmd/signals.h"
 #include "tui/ui.h"
 
@@ -50,12 +51,13 @@ static void finish_controls(struct ft_ui *ui)
 static struct {
 	struct ft_live_opts live;
 	double interval;
-	bool no_color, read_only, restore;
+	bool interval_given, no_color, read_only, restore, no_config;
 	const char *write;
 } o;
 
 static const struct ft_opt top_opts[] = {
-	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
+	{ "interval", 'i', FT_OPT_SECS, "SECS", "seconds between samples", 0.1, 3600, "delay", 'd',
+	  .var = &o.interval, .def = "1", .given = &o.interval_given },
 	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_COLOR(o.no_color),
@@ -74,6 +76,7 @@ static const struct ft_opt top_opts[] = {
 	{ "restore-on-exit", 0, FT_OPT_FLAG, NULL, "on exit, put back every knob fragtop changed",
 	  .var = &o.restore },
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	FT_OPT_NO_CONFIG(o.no_config),
 };
 
 static void free_ui(struct ft_ui *ui)
@@ -124,6 +127,7 @@ static struct ft_ui *open_ui(void)
 
 static int run_top(int argc, char **argv)
 {
+	static struct ft_rc_file rc;
 	const char *nc = getenv("NO_COLOR");
 	struct ft_ui *ui;
 	int err, first;
@@ -138,9 +142,15 @@ static int run_top(int argc, char **argv)
 		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
 		return 1;
 	}
+	if (!o.no_config) {
+		ft_rc_file_load(&rc);
+		if (rc.rc.interval > 0 && !o.interval_given)
+			o.interval = rc.rc.interval;	/* -i says more than the file */
+	}
 	ui = open_ui();
 	if (!ui)
 		return 1;
+	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);
 	ui->stop = ft_catch_stop();
 	ft_diag_set_hook(ft_ui_diag, ui);
 	ft_live_tick(ui->live, false);
@@ -159,7 +169,7 @@ static int run_top(int argc, char **argv)
 		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", o.write);
 	}
 	ft_tick_start(&ui->tick, (uint64_t)(ui->interval * 1e9), ft_now_ns() + (uint64_t)(ui->interval * 1e9));
-	err = ft_ui_run(ui, !(nc && *nc) && !o.no_color);
+	err = ft_ui_run(ui, !(nc && *nc) && !o.no_color && (o.no_config || rc.rc.color != 0));
 	ft_diag_set_hook(NULL, NULL);
 	if (err < 0) {
 		if (ui->rec)
@@ -169,6 +179,8 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	finish_controls(ui);
+	if (!o.no_config)
+		ft_cmd_rc_finish(&rc);
 	if (ui->rec) {
 		char msg[1200];
 

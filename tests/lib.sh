@@ -2,6 +2,14 @@
 # the screen helpers of the terminal tests.  Each script counts its
 # failures in $fails and ends with [ $fails -eq 0 ].
 fails=0
+# The TUI reads and writes fragtoprc under XDG_CONFIG_HOME: tests/run.sh
+# gives each test a directory of its own; a test run by hand gets one
+# here (left in /tmp), never the real ~/.config.
+[ -n "${FT_TEST_NAME:-}" ] || XDG_CONFIG_HOME=$(mktemp -d -t fragtop-test-config.XXXXXX)
+export XDG_CONFIG_HOME
+# Before each start of the TUI in a test: no fragtoprc from the run before
+# (the view it quit on would be the next run's first).
+fresh_config() { rm -rf "${XDG_CONFIG_HOME:?}/fragtop"; }
 ok()    { echo "ok   $*"; }
 bad()   { echo "FAIL $*"; fails=$((fails + 1)); }
 check() { local what=$1; shift; if "$@"; then ok "$what"; else bad "$what"; fi; }

@@ -16,8 +16,12 @@ export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 
 run() {	# name command...
-	local name=$1 rc; shift
-	FT_TEST_NAME=$name "$@"; rc=$?
+	local name=$1 rc cfg; shift
+	# each test its own settings directory: the TUI writes fragtoprc on
+	# quit, and no test may touch the real one or see another test's
+	cfg=$(mktemp -d)
+	FT_TEST_NAME=$name XDG_CONFIG_HOME=$cfg "$@"; rc=$?
+	rm -rf "$cfg"
 	if [ $rc = 0 ]; then
 		pass=$((pass + 1))
 	elif [ $rc = 77 ]; then

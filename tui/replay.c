@@ -122,19 +122,12 @@ static void key_next_change(struct ft_ui *ui, int ch)
 	ui->paused = true;
 }
 
-static void key_refuse(struct ft_ui *ui, int ch)
-{
-	(void)ch;
-	ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording is not a host; nothing to change or sample");
-}
-
 const struct ft_key ft_replay_keys[] = {
 	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
 	  key_step },
 	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
 	{ "T", { 'T' }, "seek: seconds from the start, or N%", "T seek", 66, key_seek },
 	{ "n", { 'n' }, "run to the next control change", NULL, 0, key_next_change },
-	{ "b B u d p w", { 'b', 'B', 'u', 'd', 'p', 'w' }, NULL, NULL, 0, key_refuse },
 	{ NULL },
 };
 

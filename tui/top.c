@@ -154,9 +154,7 @@ static void key_interval(struct ft_ui *ui, int ch)
 			     buf, ui->interval);
 		return;
 	}
-	ui->interval = v;
-	ft_tick_restart(&ui->tick, (uint64_t)(v * 1e9), ft_now_ns());
-	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
+	ft_ui_set_interval(ui, v);
 }
 
 static void key_pti(struct ft_ui *ui, int ch)

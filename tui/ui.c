@@ -205,11 +205,40 @@ static void draw_status(struct ft_ui *ui)
 	}
 }
 
+/* The tab bar's row, and where the last draw put each view's tab. */
+#define TAB_ROW	2
+static int tab_x[16 + 1];
+
+static void draw_tabs(struct ft_ui *ui)
+{
+	int i, x = 0;
+
+	attron((int)ft_attr(FT_C_DIM));
+	mvhline(TAB_ROW, 0, ' ', COLS);
+	attroff((int)ft_attr(FT_C_DIM));
+	for (i = 0; i < ft_views_nr && i < 16; i++) {
+		const struct ft_view *v = ft_views[i];
+		bool on = v == ui->view || (ui->view == &ft_view_help && v == ui->prev_view);
+
+		tab_x[i] = x;
+		if (x + (int)strlen(v->name) + 3 > COLS)
+			break;
+		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, v->name);
+		x += (int)strlen(v->name) + 4;
+	}
+	for (; i < ft_views_nr && i < 16; i++)
+		tab_x[i] = x;
+	tab_x[i] = x;
+	if (ui->view == &ft_view_setup && x + 9 < COLS)
+		ft_put(TAB_ROW, x, A_REVERSE | A_BOLD, " setup ");
+}
+
 void ft_ui_draw(struct ft_ui *ui)
 {
 	erase();
 	draw_header(ui);
-	ui->view->draw(ui, 2, LINES - 3);
+	draw_tabs(ui);
+	ui->view->draw(ui, TAB_ROW + 1, LINES - TAB_ROW - 2);
 	draw_status(ui);
 	refresh();
 }
@@ -340,9 +369,21 @@ bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 	noecho();
 	keypad(stdscr, TRUE);
 	curs_set(0);
+	/* clicks and the wheel; a press is enough (no wait to tell clicks from drags) */
+	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
+	mouseinterval(0);
+	ui->color_wanted = color;
 	ui->color = ft_draw_init_colors(color);
 	ui->view = &ft_view_overview;
 	return true;
+}
+
+void ft_ui_set_interval(struct ft_ui *ui, double v)
+{
+	ui->interval = v;
+	ui->interval_set = true;
+	ft_tick_restart(&ui->tick, (uint64_t)(v * 1e9), ft_now_ns());
+	ft_ui_status(ui, FT_DIAG_INFO, "sampling every %gs", v);
 }
 
 /* ---- the shared keys ---- */
@@ -398,15 +439,44 @@ static void key_none(struct ft_ui *ui, int ch)
 	(void)ch;
 }
 
+/* F2: the setup view, and back. */
+static void key_setup(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	if (ui->view == &ft_view_setup) {
+		ui->view = ui->prev_view ? ui->prev_view : &ft_view_overview;
+		return;
+	}
+	ui->prev_view = ui->view;
+	ui->view = &ft_view_setup;
+}
+
+static void key_mouse(struct ft_ui *ui, int ch);
+
 const struct ft_key ft_ui_keys[] = {
-	{ "q", { 'q', 'Q' }, "quit", "q quit", 10, key_quit },
+	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", "q quit", 10, key_quit },
 	{ "1 2 3 4 5 6 7  Tab", { '1', '2', '3', '4', '5', '6', '7' },
 	  "overview, events, stalls, controls, map, history, processes; Tab cycles", "1-7/Tab views", 30, key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
+	{ "F2", { KEY_F(2) }, "setup: the settings fragtoprc keeps between runs", "F2 setup", 25, key_setup },
 	{ "space", { ' ' }, "pause / resume", "space pause", 60, key_pause },
 	{ "Ctrl-L", { 12 }, "redraw the screen", NULL, 0, key_redraw },
+	{ "mouse", { KEY_MOUSE }, "click a tab (its view), a column header (sort by it) or a map "
+	  "cell (the cursor); the wheel scrolls", NULL, 0, key_mouse },
 	{ "resize", { KEY_RESIZE }, NULL, NULL, 0, key_none },
+	{ NULL },
+};
+
+/* F3, F4 and F6 where the view has no search, filter or sort of its own. */
+static void key_not_here(struct ft_ui *ui, int ch)
+{
+	ft_ui_status(ui, FT_DIAG_INFO, "%s: not in the %s view (the processes view has it)",
+		     ch == KEY_F(3) ? "F3 search" : ch == KEY_F(4) ? "F4 filter" : "F6 sort", ui->view->name);
+}
+
+static const struct ft_key fallback_keys[] = {
+	{ "F3 F4 F6", { KEY_F(3), KEY_F(4), KEY_F(6) }, NULL, NULL, 0, key_not_here },
 	{ NULL },
 };
 
@@ -421,29 +491,104 @@ static const struct ft_key *find_key(const struct ft_key *table, int ch)
 	return NULL;
 }
 
+/*
+ * A key: the entry point's keys, then in replay a live key is refused (a
+ * recording is not a host), then the shared keys, the view's, and the
+ * fallbacks.  The help view takes any key but the mouse.
+ */
 void ft_ui_key(struct ft_ui *ui, int ch)
 {
 	const struct ft_key *k;
 
-	if (ui->view == &ft_view_help) {
-		ui->view->key(ui, ch);
+	if (ui->view == &ft_view_help && ch != KEY_MOUSE && ch != KEY_RESIZE) {
+		ui->view = ui->prev_view ? ui->prev_view : &ft_view_overview;
 		return;
 	}
 	k = find_key(ui->mode_keys, ch);
-	if (!k)
-		k = find_key(ft_ui_keys, ch);
-	if (k) {
-		k->fn(ui, ch);
+	if (!k && ui->rp && (k = find_key(ft_live_keys, ch))) {
+		ft_ui_status(ui, FT_DIAG_INFO, "replay: '%s' is the live TUI's (%s); a recording is not a host",
+			     k->label, k->help);
 		return;
 	}
-	if (ui->view->key)
-		ui->view->key(ui, ch);
+	if (!k)
+		k = find_key(ft_ui_keys, ch);
+	if (!k)
+		k = find_key(ui->view->keys, ch);
+	if (!k)
+		k = find_key(fallback_keys, ch);
+	if (k)
+		k->fn(ui, ch);
+}
+
+/* A click or the wheel, from ncurses' KEY_MOUSE. */
+static void key_mouse(struct ft_ui *ui, int ch)
+{
+	const struct ft_key *k;
+	MEVENT ev;
+	int i, dir;
+
+	(void)ch;
+	if (getmouse(&ev) != OK)
+		return;
+	dir = ev.bstate & BUTTON4_PRESSED ? -1 : ev.bstate & BUTTON5_PRESSED ? 1 : 0;
+	if (dir) {
+		if (ui->view->wheel)
+			ui->view->wheel(ui, dir);
+		else if ((k = find_key(ui->view->keys, dir < 0 ? KEY_UP : KEY_DOWN)))
+			k->fn(ui, dir < 0 ? KEY_UP : KEY_DOWN);
+		return;
+	}
+	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return;
+	if (ev.y == TAB_ROW) {
+		for (i = 0; i < ft_views_nr && i < 16; i++)
+			if (ev.x >= tab_x[i] && ev.x < tab_x[i + 1]) {
+				ui->view = ft_views[i];
+				return;
+			}
+		return;
+	}
+	if (ev.y > TAB_ROW && ev.y < LINES - 1 && ui->view->click)
+		ui->view->click(ui, ev.y, ev.x);
+}
+
+void ft_ui_rc_apply(struct ft_ui *ui, const struct ft_rc *rc)
+{
+	int i;
+
+	for (i = 0; i < ft_views_nr; i++) {
+		if (ft_views[i]->load)
+			ft_views[i]->load(ui, rc);
+		if (!strcmp(rc->view, ft_views[i]->name))
+			ui->view = ft_views[i];
+	}
+	if (rc->view[0] && strcmp(ui->view->name, rc->view) && !ui->status[0])
+		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: view=%s is no view of fragtop", rc->view);
+}
+
+void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc)
+{
+	const struct ft_view *v = ui->view == &ft_view_help || ui->view == &ft_view_setup ?
+				  ui->prev_view : ui->view;
+	int i;
+
+	snprintf(rc->view, sizeof(rc->view), "%s", v ? v->name : ft_views[0]->name);
+	/* what the command line said is not a setting: only what changed in the TUI is kept */
+	if (ui->interval_set)
+		rc->interval = ui->interval;
+	if (ui->color_set)
+		rc->color = ui->color_wanted;
+	for (i = 0; i < ft_views_nr; i++)
+		if (ft_views[i]->save)
+			ft_views[i]->save(ui, rc);
 }
 
 int ft_ui_run(struct ft_ui *ui, bool color)
 {
 	if (!ft_ui_curses_start(ui, color))
 		return -1;
+	if (ui->rc)
+		ft_ui_rc_apply(ui, ui->rc);
 	while (!ui->quit && !stopped(ui)) {
 		int ch;
 
@@ -455,6 +600,8 @@ int ft_ui_run(struct ft_ui *ui, bool color)
 		if (ch != ERR)
 			ft_ui_key(ui, ch);
 	}
+	if (ui->rc)
+		ft_ui_rc_collect(ui, ui->rc);
 	endwin();
 	return 0;
 }

@@ -19,6 +19,7 @@
 #include "collectors/live.h"
 #include "collectors/recorder.h"
 #include "controls/control.h"
+#include "model/rcfile.h"
 
 struct ft_view;
 struct ft_replay;
@@ -53,7 +54,9 @@ struct ft_ui {
 	double pti_interval;		/* seconds between pagetypeinfo reads */
 	bool paused;
 	bool at_end;			/* replay: nothing more to step */
-	bool color;
+	bool color;			/* colours are on */
+	bool color_wanted;		/* the scheme asked for (the setup view toggles it) */
+	bool color_set, interval_set;	/* changed in the TUI: the rc file keeps them */
 	bool quit;
 	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
 	const struct ft_view *view;	/* current */
@@ -63,6 +66,10 @@ struct ft_ui {
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;
 	bool writes_confirmed;		/* the operator said yes to changing knobs here */
+	/* the rc file's settings: applied when the loop starts, collected when it ends; NULL: none */
+	struct ft_rc *rc;
+	const char *rc_path;		/* where they are kept, for the setup view ("": not kept) */
+	const char *rc_note;		/* why they will not be written, or NULL */
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;
@@ -76,6 +83,11 @@ extern const struct ft_key ft_live_keys[], ft_replay_keys[];
 /* The views of keys 1 to 7, in that order: the one list the keys, the tab bar and help use. */
 extern const struct ft_view *const ft_views[];
 extern const int ft_views_nr;
+
+/* Each view takes what @rc keeps (and the view to open on). */
+void ft_ui_rc_apply(struct ft_ui *ui, const struct ft_rc *rc);
+/* The settings now, for the rc file: the view, the interval, the scheme, each view's. */
+void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc);
 
 /* The live mode (tui/top.c): its keys, its work between keys, the audit hook. */
 void ft_ui_live_mode(struct ft_ui *ui);
@@ -125,6 +137,9 @@ bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format
  * A read-only session goes ahead (the controls refuse, and say why).
  */
 bool ft_ui_may_write(struct ft_ui *ui);
+
+/* Sample every @v seconds from now on (live; d and the setup view). */
+void ft_ui_set_interval(struct ft_ui *ui, double v);
 
 /* Re-read the knobs now (live only): after a control change. */
 void ft_ui_read_knobs(struct ft_ui *ui);

@@ -1,8 +1,12 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * A view is one screen of the TUI: a name, a draw function for the body
- * between the header and the status line, and a key handler for the keys
- * it owns.  The table of views is in ui.c.
+ * A view is one screen of the TUI, an object as htop's Panel or tmux's
+ * window modes: a name (its tab, help's title, the rc file's word), a
+ * draw function for the body between the tab bar and the status line,
+ * its own key table (struct ft_key: codes, help, handler; help, the man
+ * page and the README are written from it), and what it does with the
+ * mouse.  Its state is its own file's.  The list of views is ft_views
+ * (tui/ui.c).
  */
 #ifndef FT_TUI_VIEW_H
 #define FT_TUI_VIEW_H
@@ -11,15 +15,26 @@
 #include <stdbool.h>
 
 struct ft_ui;
+struct ft_key;
+struct ft_rc;
 
 struct ft_view {
 	const char *name;
 	/* Draw rows [top, top + height) of stdscr. */
 	void (*draw)(struct ft_ui *ui, int top, int height);
-	/* true if the key was handled. */
-	bool (*key)(struct ft_ui *ui, int ch);
-	/* Key help lines: { key, text } pairs ending with { NULL, NULL }. */
-	const char *const (*keys)[2];
+	/* The view's keys, ending with a NULL label; NULL: none. */
+	const struct ft_key *keys;
+	/*
+	 * A left click at screen row @y, column @x of the body (the row a
+	 * column header or a map cell is on, as the last draw put it); true
+	 * if it did something.  NULL: clicks do nothing here.
+	 */
+	bool (*click)(struct ft_ui *ui, int y, int x);
+	/* The wheel: @dir -1 up, +1 down.  NULL: it sends Up and Down as keys. */
+	void (*wheel)(struct ft_ui *ui, int dir);
+	/* What the view keeps in the rc file (model/rcfile.h): taken at the start, given back at quit. */
+	void (*load)(struct ft_ui *ui, const struct ft_rc *rc);
+	void (*save)(const struct ft_ui *ui, struct ft_rc *rc);
 };
 
 extern const struct ft_view ft_view_overview;
@@ -30,5 +45,6 @@ extern const struct ft_view ft_view_map;
 extern const struct ft_view ft_view_history;
 extern const struct ft_view ft_view_procs;
 extern const struct ft_view ft_view_help;
+extern const struct ft_view ft_view_setup;
 
 #endif

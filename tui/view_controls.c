@@ -121,80 +121,79 @@ static void edit(struct ft_ui *ui, const struct ft_knob *k)
 	ft_ui_control_done(ui, ft_ctl_set_knob(ui->ctl, k, buf));
 }
 
-static bool controls_key(struct ft_ui *ui, int ch)
+/* The knob under the cursor (the cursor kept in the table). */
+static const struct ft_knob *selected(void)
 {
-	const struct ft_knob *k;
-	int nr = (int)ft_knobs_nr;
-
-	if (sel < 0 || sel >= nr)
+	if (sel < 0 || sel >= (int)ft_knobs_nr)
 		sel = 0;
-	k = &ft_knobs[sel];
-	switch (ch) {
-	case 'j':
-	case KEY_DOWN:
-		sel = (sel + 1) % nr;
-		return true;
-	case 'k':
-	case KEY_UP:
-		sel = (sel + nr - 1) % nr;
-		return true;
-	case KEY_HOME:
-	case 'g':
-		sel = 0;
-		return true;
-	case '+':
-	case '=':
-	case KEY_RIGHT:
-	case '-':
-	case KEY_LEFT: {
-		int dir = ch == '+' || ch == '=' || ch == KEY_RIGHT ? 1 : -1;
-
-		if (!ft_ui_may_write(ui))
-			return true;
-		if (k->drastic && k->type != FT_KNOB_TRIGGER &&
-		    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name,
-				   dir > 0 ? "up" : "down", k->help))
-			return true;
-		ft_ui_control_done(ui, ft_ctl_step(ui->ctl, k, dir));
-		return true;
-	}
-	case 'e':
-	case '\n':
-	case KEY_ENTER:
-		edit(ui, k);
-		return true;
-	case 'r': {
-		int n = ft_ctl_nr_changed(ui->ctl), failed;
-
-		if (!n) {
-			ft_ui_status(ui, FT_DIAG_INFO, "nothing to restore: every knob has the value fragtop found");
-			return true;
-		}
-		if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
-			return true;
-		failed = ft_ctl_restore_all(ui->ctl);
-		ft_ui_read_knobs(ui);
-		if (failed)
-			ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
-		else
-			ft_ui_status(ui, FT_DIAG_INFO, "restored %d knob%s", n, n == 1 ? "" : "s");
-		return true;
-	}
-	}
-	return false;
+	return &ft_knobs[sel];
 }
 
-static const char *const controls_keys[][2] = {
-	{ "j k Up Down", "select a knob" },
-	{ "+ - Right Left", "one step up or down (next or previous option)" },
-	{ "e Enter", "type a value; on an action: run it (asks first)" },
-	{ "r", "restore every knob fragtop changed (asks first)" },
-	{ NULL, NULL },
+static void key_select(struct ft_ui *ui, int ch)
+{
+	int nr = (int)ft_knobs_nr;
+
+	(void)ui;
+	selected();
+	if (ch == 'j' || ch == KEY_DOWN)
+		sel = (sel + 1) % nr;
+	else if (ch == 'k' || ch == KEY_UP)
+		sel = (sel + nr - 1) % nr;
+	else
+		sel = 0;
+}
+
+static void key_step(struct ft_ui *ui, int ch)
+{
+	const struct ft_knob *k = selected();
+	int dir = ch == '+' || ch == '=' || ch == KEY_RIGHT ? 1 : -1;
+
+	if (!ft_ui_may_write(ui))
+		return;
+	if (k->drastic && k->type != FT_KNOB_TRIGGER &&
+	    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name, dir > 0 ? "up" : "down", k->help))
+		return;
+	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, k, dir));
+}
+
+static void key_edit(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	edit(ui, selected());
+}
+
+static void key_restore(struct ft_ui *ui, int ch)
+{
+	int n = ft_ctl_nr_changed(ui->ctl), failed;
+
+	(void)ch;
+	if (!n) {
+		ft_ui_status(ui, FT_DIAG_INFO, "nothing to restore: every knob has the value fragtop found");
+		return;
+	}
+	if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
+		return;
+	failed = ft_ctl_restore_all(ui->ctl);
+	ft_ui_read_knobs(ui);
+	if (failed)
+		ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
+	else
+		ft_ui_status(ui, FT_DIAG_INFO, "restored %d knob%s", n, n == 1 ? "" : "s");
+}
+
+static const struct ft_key controls_keys[] = {
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP, 'g', KEY_HOME }, "select a knob (g Home: the first)",
+	  NULL, 0, key_select },
+	{ "+ - Right Left", { '+', '=', KEY_RIGHT, '-', KEY_LEFT }, "one step up or down (next or previous option)",
+	  NULL, 0, key_step },
+	{ "e Enter", { 'e', '\n', KEY_ENTER }, "type a value; on an action: run it (asks first)", NULL, 0,
+	  key_edit },
+	{ "r", { 'r' }, "restore every knob fragtop changed (asks first)", NULL, 0, key_restore },
+	{ NULL },
 };
 
 const struct ft_view ft_view_controls = {
 	.name = "controls",
 	.draw = controls_draw,
-	.key = controls_key,
 	.keys = controls_keys,
 };

@@ -159,12 +159,8 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		recent_row(ui, y, &recent[i]);
 }
 
-static const char *const events_keys[][2] = {
-	{ NULL, NULL },
-};
 
 const struct ft_view ft_view_events = {
 	.name = "events",
 	.draw = events_draw,
-	.keys = events_keys,
 };

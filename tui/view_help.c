@@ -23,14 +23,19 @@ static int put_table(int y, int top, int height, const struct ft_key *keys)
 	return y;
 }
 
-static int put_keys(int y, int top, int height, const char *const (*keys)[2])
+/* In replay: the live keys it refuses, by their labels. */
+static int put_refused(int y, int top, int height)
 {
+	char labels[128];
+	size_t n = 0;
 	int i;
 
-	for (i = 0; keys[i][0]; i++, y++)
-		if (y < top + height)
-			ft_put(y, 2, A_BOLD, "%-14s", keys[i][0]), ft_put(y, 17, A_NORMAL, "%s", keys[i][1]);
-	return y;
+	labels[0] = '\0';
+	for (i = 0; ft_live_keys[i].label && n < sizeof(labels); i++)
+		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s%s", n ? " " : "", ft_live_keys[i].label);
+	if (y < top + height)
+		ft_put(y, 2, ft_attr(FT_C_DIM), "%s: refused (a recording is not a host)", labels);
+	return y + 1;
 }
 
 static void help_draw(struct ft_ui *ui, int top, int height)
@@ -44,9 +49,11 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 	if (y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), ui->rp ? "Replay" : "Live");
 	y = put_table(y, top, height, ui->mode_keys);
-	if (v->keys[0][0] && y < top + height)
+	if (ui->rp)
+		y = put_refused(y, top, height);
+	if (v->keys && v->keys[0].label && y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), "In the %s view", v->name);
-	y = put_keys(y, top, height, v->keys);
+	y = put_table(y, top, height, v->keys);
 	y++;
 	if (y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_LABEL), "Overview, per zone");
@@ -62,18 +69,8 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y++, 2, A_NORMAL, "%s", lines[i]);
 }
 
-static bool help_key(struct ft_ui *ui, int ch)
-{
-	(void)ch;
-	ui->view = ui->prev_view ? ui->prev_view : &ft_view_overview;
-	return true;
-}
-
-static const char *const help_keys[][2] = { { NULL, NULL } };
-
+/* Any key returns to the view before (tui/ui.c), so help has none of its own. */
 const struct ft_view ft_view_help = {
 	.name = "help",
 	.draw = help_draw,
-	.key = help_key,
-	.keys = help_keys,
 };

@@ -134,7 +134,8 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 			 skipped + 1, skipped + shown, total);
 }
 
-static bool history_key(struct ft_ui *ui, int ch)
+/* The time cursor and the window into the history: Left Right, [ ], Home End. */
+static void key_time(struct ft_ui *ui, int ch)
 {
 	int w = chart_w();
 	unsigned long have = kept(ui->s), page = (unsigned long)w / 2;
@@ -147,52 +148,51 @@ static bool history_key(struct ft_ui *ui, int ch)
 			cursor--;
 		else if (back + (unsigned long)w < have)
 			back++;
-		return true;
+		break;
 	case KEY_RIGHT:
 		if (cursor >= 0 && cursor < w - 1)
 			cursor++;
 		else if (back > 0)
 			back--;
-		return true;
+		break;
 	case '[':
 		back = back + page + (unsigned long)w <= have ? back + page :
 			have > (unsigned long)w ? have - (unsigned long)w : 0;
-		return true;
+		break;
 	case ']':
 		back = back > page ? back - page : 0;
-		return true;
+		break;
 	case KEY_END:
 		back = 0;
 		cursor = -1;
-		return true;
+		break;
 	case KEY_HOME:
 		back = have > (unsigned long)w ? have - (unsigned long)w : 0;
 		cursor = have >= (unsigned long)w ? 0 : w - (int)have;	/* the oldest kept */
-		return true;
-	case 'j':
-	case KEY_DOWN:
-		first_zone++;
-		return true;
-	case 'k':
-	case KEY_UP:
-		if (first_zone > 0)
-			first_zone--;
-		return true;
+		break;
 	}
-	return false;
 }
 
-static const char *const history_keys[][2] = {
-	{ "Left Right", "move the time cursor (every chart read at one tick)" },
-	{ "[ ]", "half a screen back / forward in time" },
-	{ "Home End", "the oldest tick kept / now (cursor off)" },
-	{ "j k Up Down", "scroll zones" },
-	{ NULL, NULL },
+static void key_zones(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == 'j' || ch == KEY_DOWN)
+		first_zone++;
+	else if (first_zone > 0)
+		first_zone--;
+}
+
+static const struct ft_key history_keys[] = {
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "move the time cursor (every chart read at one tick)", NULL, 0,
+	  key_time },
+	{ "[ ]", { '[', ']' }, "half a screen back / forward in time", NULL, 0, key_time },
+	{ "Home End", { KEY_HOME, KEY_END }, "the oldest tick kept / now (cursor off)", NULL, 0, key_time },
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones", NULL, 0, key_zones },
+	{ NULL },
 };
 
 const struct ft_view ft_view_history = {
 	.name = "history",
 	.draw = history_draw,
-	.key = history_key,
 	.keys = history_keys,
 };

@@ -27,6 +27,10 @@ static struct {
 	int top;			/* first row shown */
 	bool overlay;
 	bool chosen;			/* the zone was picked (first look: the largest) */
+	char want[32];			/* the rc file's zone ("N0 Normal"), until it is there */
+	char shown[32];			/* the zone the last draw showed, for the rc file */
+	int grid_y, grid_rows;		/* where the last draw put the grid */
+	uint32_t grid_w, grid_cells;
 } st;
 
 #define MARGIN	11	/* "0x1234567 " row labels */
@@ -80,10 +84,19 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 
 	if (!m->nr)
 		return false;
-	if (!st.chosen) {	/* open on the largest zone: where fragmentation matters */
-		for (size_t i = 0; i < m->nr; i++)
+	if (!st.chosen) {	/* the rc file's zone, else the largest: where fragmentation matters */
+		char name[32];
+		int want = -1;
+
+		for (size_t i = 0; i < m->nr; i++) {
+			snprintf(name, sizeof(name), "N%d %s", m->zones[i].node, m->zones[i].name);
+			if (st.want[0] && !strcmp(name, st.want))
+				want = (int)i;
 			if (m->zones[i].nr_blocks > m->zones[st.zone].nr_blocks)
 				st.zone = (int)i;
+		}
+		if (want >= 0)
+			st.zone = want;
 		st.chosen = true;
 	}
 	if (st.zone >= (int)m->nr)
@@ -186,13 +199,36 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 	}
 }
 
+/* The cell under the cursor: its PFNs, its blocks' classes, its pages, its fallbacks; rows @y and @y + 1. */
+static void draw_cursor(const struct geom *g, int order, uint64_t now, int y)
+{
+	uint64_t pfn0, pfn1;
+	char detail[160] = "", seen[48] = "";
+	struct cell cur;
+	size_t n = 0;
+	int c;
+
+	cell_of(g, st.cur, &cur);
+	pfn0 = (g->z->first_block + cur.first) << order;
+	pfn1 = ((g->z->first_block + cur.first + cur.n) << order) - 1;
+	for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
+		if (cur.count[c])
+			n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ", ft_pb_names[c], cur.count[c]);
+	if (cur.fallbacks)
+		snprintf(seen, sizeof(seen), "  fallbacks %llu, last %.0fs ago",
+			 (unsigned long long)cur.fallbacks, (double)(now - cur.mark_ns) / 1e9);
+	ft_put(y, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0, (unsigned long long)pfn1, detail);
+	ft_put(y + 1, 0, A_NORMAL, "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s",
+	       (unsigned long long)cur.pages[FT_PG_FREE], (unsigned long long)cur.pages[FT_PG_MOVABLE],
+	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE], (unsigned long long)cur.pages[FT_PG_HOLE], seen);
+}
+
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
 	const struct ft_pbmap *m = &ss->map;
 	uint64_t now = ss->t_ns;	/* the session's time: marks fade in replay as they did live */
 	struct geom g;
-	struct cell cur;
 	int y = top, r, x;
 	char a[16], scan[80] = "";
 
@@ -226,6 +262,10 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",
 	       st.overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	st.grid_y = y;
+	st.grid_w = (uint32_t)g.width;
+	st.grid_cells = g.cells;
+	snprintf(st.shown, sizeof(st.shown), "N%d %s", g.z->node, g.z->name);
 	for (r = 0; r < g.grid_h && st.top + r < g.rows; r++, y++) {
 		uint32_t c0 = (uint32_t)(st.top + r) * (uint32_t)g.width;
 
@@ -253,31 +293,9 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			attroff((int)attr);
 		}
 	}
+	st.grid_rows = r;
 	/* the cell under the cursor */
-	cell_of(&g, st.cur, &cur);
-	{
-		uint64_t pfn0 = (g.z->first_block + cur.first) << m->order;
-		uint64_t pfn1 = ((g.z->first_block + cur.first + cur.n) << m->order) - 1;
-		char detail[160] = "", seen[48] = "";
-		size_t n = 0;
-		int c;
-
-		for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
-			if (cur.count[c])
-				n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ",
-						      ft_pb_names[c], cur.count[c]);
-		if (cur.fallbacks)
-			snprintf(seen, sizeof(seen), "  fallbacks %llu, last %.0fs ago",
-				 (unsigned long long)cur.fallbacks, (double)(now - cur.mark_ns) / 1e9);
-		ft_put(top + height - 2, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0,
-		       (unsigned long long)pfn1, detail);
-		ft_put(top + height - 1, 0, A_NORMAL,
-		       "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s",
-		       (unsigned long long)cur.pages[FT_PG_FREE],
-		       (unsigned long long)cur.pages[FT_PG_MOVABLE],
-		       (unsigned long long)cur.pages[FT_PG_UNMOVABLE],
-		       (unsigned long long)cur.pages[FT_PG_HOLE], seen);
-	}
+	draw_cursor(&g, m->order, now, top + height - 2);
 	if (g.rows > g.grid_h)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d%s%s",
 			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,
@@ -286,97 +304,137 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "%s", scan);
 }
 
-static bool map_key(struct ft_ui *ui, int ch)
+/* The cursor: a cell, a row, a page, or the first. */
+static void key_cursor(struct ft_ui *ui, int ch)
 {
-	struct ft_session *ss = ui->s;
 	uint32_t width = COLS > MARGIN + 8 ? (uint32_t)(COLS - MARGIN) : 8;
 	uint32_t page = (uint32_t)(LINES > 12 ? LINES - 12 : 1) * width;
 
+	(void)ui;
 	switch (ch) {
 	case KEY_LEFT:
 		if (st.cur)
 			st.cur--;
-		return true;
+		break;
 	case KEY_RIGHT:
 		st.cur++;
-		return true;
+		break;
 	case KEY_UP:
 		st.cur = st.cur >= width ? st.cur - width : 0;
-		return true;
+		break;
 	case KEY_DOWN:
 		st.cur += width;
-		return true;
+		break;
 	case KEY_PPAGE:
 		st.cur = st.cur >= page ? st.cur - page : 0;
-		return true;
+		break;
 	case KEY_NPAGE:
 		st.cur += page;
-		return true;
-	case KEY_HOME:
-	case 'g':
+		break;
+	default:	/* g, Home */
 		st.cur = 0;
-		return true;
-	case '+':
-	case '=':
-	case '-': {
-		/* zoom around the block under the cursor */
-		uint64_t block = (uint64_t)st.cur * (st.bpc ? st.bpc : 1);
-
-		if (ch == '-')
-			st.bpc = st.bpc ? st.bpc * 2 : 2;
-		else if (st.bpc > 1)
-			st.bpc /= 2;
-		else
-			ft_ui_status(ui, FT_DIAG_INFO, "one pageblock per cell: fully zoomed in");
-		if (!st.bpc)
-			st.bpc = 1;
-		st.cur = (uint32_t)(block / st.bpc);
-		return true;
+		break;
 	}
-	case '0':
-		st.bpc = 0;	/* fit the zone again */
-		return true;
-	case 'z':
-	case 'Z':
-		if (ss->map.nr) {
-			st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
-			st.chosen = true;
-			st.bpc = 0;
-			st.cur = 0;
-			st.top = 0;
-		}
-		return true;
-	case 'o':
-		st.overlay = !st.overlay;
-		ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st.overlay ? "on" : "off");
-		return true;
-	case 'R': {
-		uint64_t t0 = ft_now_ns();
-
-		if (!ui->live) {
-			ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording's map is what it scanned");
-			return true;
-		}
-		if (!ft_live_map_scan_all(ui->live))
-			ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
-		return true;
-	}
-	}
-	return false;
 }
 
-static const char *const map_keys[][2] = {
-	{ "arrows PgUp PgDn", "move the cursor (the line below the map describes its cell)" },
-	{ "+ - 0", "zoom in, out, fit the zone" },
-	{ "z Z", "next, previous zone" },
-	{ "o", "overlay the blocks named by fallbacks" },
-	{ "R", "rescan every zone now (~0.4 s per 24 GiB here)" },
-	{ NULL, NULL },
+/* Zoom around the block under the cursor, or fit the zone again (0). */
+static void key_zoom(struct ft_ui *ui, int ch)
+{
+	uint64_t block = (uint64_t)st.cur * (st.bpc ? st.bpc : 1);
+
+	if (ch == '0') {
+		st.bpc = 0;
+		return;
+	}
+	if (ch == '-')
+		st.bpc = st.bpc ? st.bpc * 2 : 2;
+	else if (st.bpc > 1)
+		st.bpc /= 2;
+	else
+		ft_ui_status(ui, FT_DIAG_INFO, "one pageblock per cell: fully zoomed in");
+	if (!st.bpc)
+		st.bpc = 1;
+	st.cur = (uint32_t)(block / st.bpc);
+}
+
+static void key_zone(struct ft_ui *ui, int ch)
+{
+	const struct ft_session *ss = ui->s;
+
+	if (!ss->map.nr)
+		return;
+	st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
+	st.chosen = true;
+	st.bpc = 0;
+	st.cur = 0;
+	st.top = 0;
+}
+
+static void key_overlay(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	st.overlay = !st.overlay;
+	ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st.overlay ? "on" : "off");
+}
+
+static void key_rescan(struct ft_ui *ui, int ch)
+{
+	uint64_t t0 = ft_now_ns();
+
+	(void)ch;
+	if (!ui->live) {
+		ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording's map is what it scanned");
+		return;
+	}
+	if (!ft_live_map_scan_all(ui->live))
+		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
+}
+
+/* A click on a cell puts the cursor there. */
+static bool map_click(struct ft_ui *ui, int y, int x)
+{
+	uint32_t c;
+
+	(void)ui;
+	if (y < st.grid_y || y >= st.grid_y + st.grid_rows || x < MARGIN || (uint32_t)(x - MARGIN) >= st.grid_w)
+		return false;
+	c = (uint32_t)(st.top + y - st.grid_y) * st.grid_w + (uint32_t)(x - MARGIN);
+	if (c >= st.grid_cells)
+		return false;
+	st.cur = c;
+	return true;
+}
+
+static void map_load(struct ft_ui *ui, const struct ft_rc *rc)
+{
+	(void)ui;
+	snprintf(st.want, sizeof(st.want), "%s", rc->map_zone);
+}
+
+static void map_save(const struct ft_ui *ui, struct ft_rc *rc)
+{
+	(void)ui;
+	if (st.shown[0])
+		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st.shown);
+	else
+		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st.want);
+}
+
+static const struct ft_key map_keys[] = {
+	{ "arrows PgUp PgDn", { KEY_LEFT, KEY_RIGHT, KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, 'g' },
+	  "move the cursor, or click a cell (the line below the map describes it)", NULL, 0, key_cursor },
+	{ "+ - 0", { '+', '=', '-', '0' }, "zoom in, out, fit the zone", NULL, 0, key_zoom },
+	{ "z Z", { 'z', 'Z' }, "next, previous zone", NULL, 0, key_zone },
+	{ "o", { 'o' }, "overlay the blocks named by fallbacks", NULL, 0, key_overlay },
+	{ "R", { 'R' }, "rescan every zone now (~0.4 s per 24 GiB here)", NULL, 0, key_rescan },
+	{ NULL },
 };
 
 const struct ft_view ft_view_map = {
 	.name = "map",
 	.draw = map_draw,
-	.key = map_key,
 	.keys = map_keys,
+	.click = map_click,
+	.load = map_load,
+	.save = map_save,
 };

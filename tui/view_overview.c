@@ -565,6 +565,9 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 	else if (COLS >= 120 && RATE_LINES + (total - first_zone) * (ZONE_LINES + 3) <= height)
 		hist = 3;
 	block = ZONE_LINES + hist;
+	/* zones that do not all fit with a gap between them lose the gaps: one more zone whole */
+	if (!hist && RATE_LINES + (total - first_zone) * ZONE_LINES > height)
+		block = ZONE_LINES - 1;
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
 		int room = top + height - y;
@@ -592,59 +595,57 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 			 skipped + 1, skipped + shown, total);
 }
 
-static bool overview_key(struct ft_ui *ui, int ch)
+/* One zone (or line) up or down, a page of them, or back to the first. */
+static void key_scroll(struct ft_ui *ui, int ch)
 {
 	int total = nr_populated(&ui->s->sample);
+	int page = list_mode ? (LINES - 8 > 1 ? LINES - 8 : 1) :
+		   (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
 
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
 		if (first_zone < total - 1 || list_mode)	/* the list clamps when drawn */
 			first_zone++;
-		return true;
+		break;
 	case 'k':
 	case KEY_UP:
 		if (first_zone > 0)
 			first_zone--;
-		return true;
+		break;
 	case KEY_NPAGE:
-		if (list_mode) {
-			first_zone += LINES - 8 > 1 ? LINES - 8 : 1;
-			return true;
-		}
-		first_zone += (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
-		if (first_zone > total - 1)
+		first_zone += page;
+		if (!list_mode && first_zone > total - 1)
 			first_zone = total > 0 ? total - 1 : 0;
-		return true;
+		break;
 	case KEY_PPAGE:
-		first_zone -= list_mode ? (LINES - 8 > 1 ? LINES - 8 : 1) :
-			      (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
-		if (first_zone < 0)
-			first_zone = 0;
-		return true;
-	case KEY_HOME:
-	case 'g':
+		first_zone = first_zone > page ? first_zone - page : 0;
+		break;
+	default:	/* g, Home */
 		first_zone = 0;
-		return true;
-	case 'o':
-		list_order = (list_order + 1) % NR_ORDERS;
-		first_zone = 0;
-		return true;
+		break;
 	}
-	return false;
 }
 
-static const char *const overview_keys[][2] = {
-	{ "j k Up Down", "scroll zones (or lines)" },
-	{ "PgUp PgDn", "a page of zones (or lines)" },
-	{ "g Home", "back to the first zone" },
-	{ "o", "many zones (one line each): order by node, fragmenting/s, unusable index" },
-	{ NULL, NULL },
+static void key_order(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	list_order = (list_order + 1) % NR_ORDERS;
+	first_zone = 0;
+}
+
+static const struct ft_key overview_keys[] = {
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones (or lines)", NULL, 0, key_scroll },
+	{ "PgUp PgDn", { KEY_PPAGE, KEY_NPAGE }, "a page of zones (or lines)", NULL, 0, key_scroll },
+	{ "g Home", { 'g', KEY_HOME }, "back to the first zone", NULL, 0, key_scroll },
+	{ "o", { 'o' }, "many zones (one line each): order by node, fragmenting/s, unusable index", NULL, 0,
+	  key_order },
+	{ NULL },
 };
 
 const struct ft_view ft_view_overview = {
 	.name = "overview",
 	.draw = overview_draw,
-	.key = overview_key,
 	.keys = overview_keys,
 };

@@ -45,12 +45,16 @@ static const struct {
 	[C_STALL_MS] = { "FST_MS", 8, FT_PC_FRAG_STALL_US, true },
 };
 
-/* the view's own state: sort, filter, scroll, and the counts at the last tick for rates */
+/* the view's own state: sort, filter, search, scroll, and where the last draw put the header */
 static int sort_col = C_RATE;
 static bool inverted;
 static char comm_filter[32];
+static char search[32];		/* F3: the command searched for; its first match is marked */
 static int first_row;
 static bool threads;		/* H: a row per thread */
+static int header_y = -1;	/* the column header's row at the last draw */
+static int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
+static int match_row = -1;	/* the F3 match's place in the sorted rows */
 static struct ft_procs by_process;	/* the rows shown when !threads */
 static uint64_t prev_tick, cur_tick_t, prev_tick_t;
 static struct { uint64_t born, frag; } prev[FT_PROCS_MAX], cur[FT_PROCS_MAX];
@@ -109,6 +113,57 @@ static int cmp(const void *a, const void *b, void *arg)
 	return t->p[x].pid - t->p[y].pid;
 }
 
+/* The column header, the sort column marked; where each column is, for a click. */
+static void draw_header(int y)
+{
+	int c, x = 26;
+
+	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
+	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", threads ? "TID" : "PID", "COMMAND");
+	header_y = y;
+	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		       "%*s", cols[c].width, cols[c].head);
+		col_x[c] = x;
+		x += cols[c].width + 1;
+	}
+	if (c == C_NR && x + 10 < COLS)
+		ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
+	for (; c <= C_NR; c++)
+		col_x[c] = x;
+}
+
+/* Process @p (row @row of the table) on screen row @y; @match: F3 found it. */
+static void draw_row(int y, const struct ft_proc *p, int row, bool match)
+{
+	unsigned int attr = (p->exited ? ft_attr(FT_C_DIM) : A_NORMAL) | (match ? A_REVERSE : 0);
+	const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
+	char v[32];
+	int c, x = 26;
+
+	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
+	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+		double d = c == C_RATE ? rate[row] : (double)p->c[cols[c].pc];
+
+		if (cols[c].ms)
+			d /= 1000;
+		if (c == C_RATE)
+			ft_fmt_rate(v, sizeof(v), d, cols[c].width);
+		else
+			ft_fmt_count(v, sizeof(v), d, cols[c].width);
+		ft_put(y, x, c == C_RATE && d > 0 ? ft_attr(FT_C_WARN) | attr : attr,
+		       "%*s", cols[c].width, v);
+		x += cols[c].width + 1;
+	}
+	/* the cgroup's tail when it is longer than the room: its leaf names it */
+	if (c == C_NR && x + 10 < COLS && p->cgroup[0]) {
+		int room = COLS - x, len = (int)strlen(p->cgroup);
+
+		ft_put(y, x, attr, "%s%s", len > room ? "~" : "",
+		       p->cgroup + (len > room ? len - room + 1 : 0));
+	}
+}
+
 static void procs_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *s = ui->s;
@@ -120,7 +175,7 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		.active_only = true,
 	};
 	static int idx[FT_PROCS_MAX];
-	int n, i, c, x, y = top, rows;
+	int n, i, y = top, rows;
 	uint64_t frag_total = 0;
 
 	if (!s->tracing) {
@@ -148,116 +203,145 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
 		       (unsigned long long)t->other[FT_PC_FRAGMENTING]);
 	y += 2;
-	/* header, the sort column marked */
-	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
-	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", threads ? "TID" : "PID", "COMMAND");
-	x = 26;
-	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
-		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
-		       "%*s", cols[c].width, cols[c].head);
-		x += cols[c].width + 1;
-	}
-	if (c == C_NR && x + 10 < COLS)
-		ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
-	y++;
+	draw_header(y++);
 	rows = top + height - y;
+	match_row = -1;
+	for (i = 0; search[0] && i < n && match_row < 0; i++)
+		if (strstr(t->p[idx[i]].comm, search))
+			match_row = i;
+	if (match_row >= 0 && (match_row < first_row || match_row >= first_row + rows))
+		first_row = match_row;	/* bring the match into sight */
 	if (first_row > n - rows)
 		first_row = n - rows > 0 ? n - rows : 0;
 	if (!n)
 		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", comm_filter[0] ? "no process matches the filter" :
 		       "no process has caused a fallback or stalled yet");
-	for (i = first_row; i < n && y < top + height; i++, y++) {
-		const struct ft_proc *p = &t->p[idx[i]];
-		unsigned int attr = p->exited ? ft_attr(FT_C_DIM) : A_NORMAL;
-		const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
-		char v[32];
-
-		ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
-		x = 26;
-		for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
-			double d = c == C_RATE ? rate[idx[i]] : (double)p->c[cols[c].pc];
-
-			if (cols[c].ms)
-				d /= 1000;
-			if (c == C_RATE)
-				ft_fmt_rate(v, sizeof(v), d, cols[c].width);
-			else
-				ft_fmt_count(v, sizeof(v), d, cols[c].width);
-			ft_put(y, x, c == C_RATE && d > 0 ? ft_attr(FT_C_WARN) | attr : attr,
-			       "%*s", cols[c].width, v);
-			x += cols[c].width + 1;
-		}
-		/* the cgroup's tail when it is longer than the room: its leaf names it */
-		if (c == C_NR && x + 10 < COLS && p->cgroup[0]) {
-			int room = COLS - x, len = (int)strlen(p->cgroup);
-
-			ft_put(y, x, attr, "%s%s", len > room ? "~" : "",
-			       p->cgroup + (len > room ? len - room + 1 : 0));
-		}
-	}
+	for (i = first_row; i < n && y < top + height; i++, y++)
+		draw_row(y, &t->p[idx[i]], idx[i], i == match_row);
 	ui->scroll_info[0] = '\0';
 	if (first_row || first_row + rows < n)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)",
 			 first_row + 1, first_row + rows < n ? first_row + rows : n, n);
 }
 
-static bool procs_key(struct ft_ui *ui, int ch)
+static void key_sort(struct ft_ui *ui, int ch)
 {
-	switch (ch) {
-	case 's':
-	case KEY_F(6):
-		sort_col = (sort_col + 1) % C_NR;
-		return true;
-	case 'S':
-		sort_col = (sort_col + C_NR - 1) % C_NR;
-		return true;
-	case 'I':
-		inverted = !inverted;
-		return true;
-	case 'H':		/* htop's H: threads */
-		threads = !threads;
+	(void)ui;
+	sort_col = ch == 'S' ? (sort_col + C_NR - 1) % C_NR : (sort_col + 1) % C_NR;
+}
+
+static void key_sort_rate(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	sort_col = C_RATE;
+}
+
+static void key_invert(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	inverted = !inverted;
+}
+
+static void key_threads(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	(void)ch;
+	threads = !threads;
+	first_row = 0;
+}
+
+static void key_filter(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	if (ft_ui_prompt(ui, "filter by command (empty: none): ", comm_filter, sizeof(comm_filter)) ||
+	    !comm_filter[0])
 		first_row = 0;
-		return true;
-	case 'P':		/* htop's P: the "most expensive" column, here fragmenting/s */
-		sort_col = C_RATE;
-		return true;
-	case '/':
-		if (!ft_ui_prompt(ui, "filter by command (empty: none): ", comm_filter, sizeof(comm_filter)))
+}
+
+/* F3: the first row whose command holds the text, marked and brought into sight. */
+static void key_search(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	if (!ft_ui_prompt(ui, "search for a command (empty: none): ", search, sizeof(search)))
+		search[0] = '\0';
+}
+
+static void scroll_by(int n)
+{
+	first_row = first_row + n > 0 ? first_row + n : 0;
+}
+
+static void key_scroll(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	scroll_by(ch == 'j' || ch == KEY_DOWN ? 1 : ch == 'k' || ch == KEY_UP ? -1 :
+		  ch == KEY_NPAGE ? LINES / 2 : -(LINES / 2));
+}
+
+static void procs_wheel(struct ft_ui *ui, int dir)
+{
+	(void)ui;
+	scroll_by(dir * 3);
+}
+
+/* A click on a column's header sorts by it; on the sort column, inverts. */
+static bool procs_click(struct ft_ui *ui, int y, int x)
+{
+	int c;
+
+	(void)ui;
+	if (y != header_y)
+		return false;
+	for (c = 0; c < C_NR; c++)
+		if (x >= col_x[c] && x < col_x[c + 1]) {
+			if (c == sort_col)
+				inverted = !inverted;
+			else
+				sort_col = c;
 			return true;
-		first_row = 0;
-		return true;
-	case 'j':
-	case KEY_DOWN:
-		first_row++;
-		return true;
-	case 'k':
-	case KEY_UP:
-		if (first_row > 0)
-			first_row--;
-		return true;
-	case KEY_NPAGE:
-		first_row += LINES / 2;
-		return true;
-	case KEY_PPAGE:
-		first_row = first_row > LINES / 2 ? first_row - LINES / 2 : 0;
-		return true;
-	}
+		}
 	return false;
 }
 
-static const char *const procs_keys[][2] = {
-	{ "s S F6", "sort by the next / previous column" },
-	{ "P", "sort by fragmenting fallbacks/s" },
-	{ "H", "a row per thread / per process (threads summed)" },
-	{ "I", "invert the order" },
-	{ "/", "filter by command (empty clears)" },
-	{ "j k PgUp PgDn", "scroll" },
-	{ NULL, NULL },
+static const struct ft_key procs_keys[] = {
+	{ "s S F6", { 's', 'S', KEY_F(6) }, "sort by the next / previous column (or click its header)",
+	  NULL, 0, key_sort },
+	{ "P", { 'P' }, "sort by fragmenting fallbacks/s", NULL, 0, key_sort_rate },
+	{ "H", { 'H' }, "a row per thread / per process (threads summed)", NULL, 0, key_threads },
+	{ "I", { 'I' }, "invert the order", NULL, 0, key_invert },
+	{ "/ F4", { '/', KEY_F(4) }, "filter by command (empty clears)", NULL, 0, key_filter },
+	{ "F3", { KEY_F(3) }, "search: mark the first command holding the text", NULL, 0, key_search },
+	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0,
+	  key_scroll },
+	{ NULL },
 };
+
+/* The rc file keeps the sort column, by its header. */
+static void procs_load(struct ft_ui *ui, const struct ft_rc *rc)
+{
+	int c;
+
+	for (c = 0; c < C_NR; c++)
+		if (!strcmp(rc->sort, cols[c].head))
+			sort_col = c;
+	if (rc->sort[0] && strcmp(rc->sort, cols[sort_col].head) && !ui->status[0])
+		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: sort=%s is no column of the processes view", rc->sort);
+}
+
+static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
+{
+	(void)ui;
+	snprintf(rc->sort, sizeof(rc->sort), "%s", cols[sort_col].head);
+}
 
 const struct ft_view ft_view_procs = {
 	.name = "processes",
 	.draw = procs_draw,
-	.key = procs_key,
 	.keys = procs_keys,
+	.click = procs_click,
+	.wheel = procs_wheel,
+	.load = procs_load,
+	.save = procs_save,
 };

@@ -266,34 +266,33 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 	draw_compaction(ss, y);
 }
 
-static bool stalls_key(struct ft_ui *ui, int ch)
+static void key_window(struct ft_ui *ui, int ch)
 {
-	switch (ch) {
-	case 'v':
-		window = (window + 1) % NR_WINDOWS;
-		return true;
-	case 'r':
-		memcpy(base, ui->s->events.lat, sizeof(base));
-		base_t_ns = ui->s->tick_t_ns;
-		have_base = true;
-		return true;
-	case 'R':
-		have_base = false;
-		return true;
-	}
-	return false;
+	(void)ui;
+	(void)ch;
+	window = (window + 1) % NR_WINDOWS;
 }
 
-static const char *const stalls_keys[][2] = {
-	{ "v", "window: last 10 s, last 1 min, since start" },
-	{ "r", "reset: count from now (every window)" },
-	{ "R", "undo the reset" },
-	{ NULL, NULL },
+static void key_reset(struct ft_ui *ui, int ch)
+{
+	if (ch == 'R') {
+		have_base = false;
+		return;
+	}
+	memcpy(base, ui->s->events.lat, sizeof(base));
+	base_t_ns = ui->s->tick_t_ns;
+	have_base = true;
+}
+
+static const struct ft_key stalls_keys[] = {
+	{ "v", { 'v' }, "window: last 10 s, last 1 min, since start", NULL, 0, key_window },
+	{ "r", { 'r' }, "reset: count from now (every window)", NULL, 0, key_reset },
+	{ "R", { 'R' }, "undo the reset", NULL, 0, key_reset },
+	{ NULL },
 };
 
 const struct ft_view ft_view_stalls = {
 	.name = "stalls",
 	.draw = stalls_draw,
-	.key = stalls_key,
 	.keys = stalls_keys,
 };

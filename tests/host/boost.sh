@@ -74,6 +74,7 @@ for boost in 15000 0; do
 		if command -v tmux > /dev/null; then
 			SOCK=$tmp/tmux
 			T() { tmux -S "$SOCK" "$@"; }
+			fresh_config
 			T new-session -d -s ft -x 120 -y 40 "$FT replay $tmp/0.ftr; sleep 30"
 			wait_for 'REPLAY \[' > /dev/null
 			T send-keys -t ft ' '

@@ -48,6 +48,7 @@ start() {	# fragtop args...; stderr in $TMPD/err, exit status in $TMPD/rc
 	cmd=$(printf '%q' "$FT")
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$TMPD/rc"
+	fresh_config
 	T new-session -d -s ft -x 120 -y 40 "$cmd 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
 	wait_for '^fragtop '
 }

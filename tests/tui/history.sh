@@ -19,6 +19,7 @@ trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 start() {	# columns rows: the sample, paused at 100 s
 	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-history-$$-$n
+	fresh_config
 	T new-session -d -s ft -x "$1" -y "$2" "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
 	wait_for 'REPLAY \[' > /dev/null
 	T send-keys -t ft ' '

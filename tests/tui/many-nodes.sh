@@ -19,6 +19,7 @@ bash "$(dirname "$0")/../fixtures/many-nodes.sh" 64 "$R"
 start() {	# columns rows
 	[ -n "$SOCK" ] && end_tmux
 	n=$((n + 1)); SOCK=fragtop-many-$$-$n
+	fresh_config
 	T new-session -d -s ft -x "$1" -y "$2" "$FT --root $(printf '%q' "$R"); sleep 30"
 }
 zone_lines() { screen | grep -oE 'N[0-9]+ +(DMA|DMA32|Movable) +[0-9.]+[KMG]' | wc -l; }

@@ -23,6 +23,7 @@ start() {
 	n=$((n + 1)); SOCK=fragtop-map-$$-$n
 	cmd=""
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	fresh_config
 	T new-session -d -s ft -x 120 -y 40 "$cmd; sleep 30"
 	wait_for '^fragtop '
 }

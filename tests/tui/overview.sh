@@ -35,6 +35,7 @@ start() {
 	n=$((n + 1)); SOCK=fragtop-test-$$-$n
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$RC"
+	fresh_config
 	T -f "$CONF" new-session -d -s ft -x 80 -y 24 "$cmd; echo \$? > $RC"
 }
 rc() { cat "$RC"; }
@@ -56,7 +57,7 @@ T send-keys -t ft g
 check "g back to the top" wait_for '^N0 DMA '
 T send-keys -t ft h
 check "help lists keys" wait_for 'Keys'
-check "help: quit" wait_for '^  q +quit'
+check "help: quit (q, F10)" wait_for '^  q F10 +quit'
 check "help: pause" wait_for 'space +pause'
 check "help: interval" wait_for '^  d +set the sampling interval'
 T send-keys -t ft x

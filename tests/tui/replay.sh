@@ -20,6 +20,7 @@ start() {
 	n=$((n + 1)); SOCK=fragtop-replay-$$-$n
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$TMPD/rc"
+	fresh_config
 	T new-session -d -s ft -x 120 -y 40 "$cmd 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
 }
 pos() { screen | sed -nE '1s/.*REPLAY \[[#-]+\] ([0-9]+)\/([0-9]+)s.*/\1/p'; }
@@ -47,7 +48,7 @@ check "> > : x4" wait_for 'x4'
 T send-keys -t ft n
 check "n: says there is no control change left" wait_for 'no control change after this point'
 T send-keys -t ft b
-check "b in replay: refused, said" wait_for 'the recording is not a host'
+check "b in replay: refused as a live key, said" wait_for "replay: 'b B' is the live TUI's .*a recording is not a host"
 T send-keys -t ft 2
 check "events view: this recording has no tracepoints" wait_for 'No tracepoints'
 T send-keys -t ft q

@@ -1,0 +1,134 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Setup (F2), as htop's: the settings fragtoprc keeps between runs, where
+ * the file is and whether it will be written on quit.  The interval and
+ * the colour scheme change here; the sort column, the map's zone and the
+ * view to open on are kept as they are when fragtop quits, and are set
+ * in their views.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+enum row { R_INTERVAL, R_COLOR, R_NR };
+
+static int sel;
+
+/* The interval steps of Left and Right. */
+static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600 };
+#define NR_STEPS (int)(sizeof(steps) / sizeof(steps[0]))
+
+static void setup_draw(struct ft_ui *ui, int top, int height)
+{
+	struct ft_rc now;
+	int y = top;
+
+	ft_rc_init(&now);
+	ft_ui_rc_collect(ui, &now);
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "Setup (F2 or Esc returns)");
+	y++;
+	ft_put(y, 0, sel == R_INTERVAL ? A_REVERSE : A_NORMAL, "  %-22s", "interval");
+	if (ui->live)
+		ft_put(y++, 25, A_BOLD, "%gs   (Left Right: a step, Enter: type it)", ui->interval);
+	else
+		ft_put(y++, 25, ft_attr(FT_C_DIM), "the recording's (> < set the replay's speed)");
+	ft_put(y, 0, sel == R_COLOR ? A_REVERSE : A_NORMAL, "  %-22s", "colour scheme");
+	ft_put(y++, 25, A_BOLD, "%s%s", ui->color_wanted ? "default" : "monochrome",
+	       ui->color_wanted && !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
+	y++;
+	ft_put(y++, 0, ft_attr(FT_C_DIM), "  kept as they are when fragtop quits:");
+	ft_put(y, 2, A_NORMAL, "%-22s", "view to open on");
+	ft_put(y++, 25, A_BOLD, "%s", now.view);
+	ft_put(y, 2, A_NORMAL, "%-22s", "processes sorted by");
+	ft_put(y++, 25, A_BOLD, "%s   (s S F6, or a click on a header, in the processes view)", now.sort);
+	ft_put(y, 2, A_NORMAL, "%-22s", "map zone");
+	ft_put(y++, 25, A_BOLD, "%s", now.map_zone[0] ? now.map_zone : "(the largest)");
+	y++;
+	if (y < top + height)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  file  %s", ui->rc_path && ui->rc_path[0] ? ui->rc_path :
+		       "none: --no-config, or no HOME");
+	if (y < top + height && ui->rc_note)
+		ft_put(y++, 0, ft_attr(FT_C_WARN), "  %s", ui->rc_note);
+	else if (y < top + height && ui->rc)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  written when fragtop quits");
+}
+
+static void key_back(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	ui->view = ui->prev_view ? ui->prev_view : ft_views[0];
+}
+
+static void key_select(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	sel = (sel + (ch == 'k' || ch == KEY_UP ? R_NR - 1 : 1)) % R_NR;
+}
+
+static void step_interval(struct ft_ui *ui, int dir)
+{
+	int i;
+
+	if (!ui->live)
+		return;
+	for (i = 0; i < NR_STEPS - 1 && steps[i] < ui->interval; i++)
+		;
+	/* i: the first step at or above the interval */
+	if (dir > 0)
+		i = steps[i] > ui->interval ? i : i + 1;
+	else
+		i = i - 1;
+	if (i < 0)
+		i = 0;
+	if (i >= NR_STEPS)
+		i = NR_STEPS - 1;
+	ft_ui_set_interval(ui, steps[i]);
+}
+
+static void toggle_color(struct ft_ui *ui)
+{
+	ui->color_wanted = !ui->color_wanted;
+	ui->color_set = true;
+	ui->color = ft_draw_init_colors(ui->color_wanted);
+	ft_ui_status(ui, FT_DIAG_INFO, "colour scheme: %s", ui->color_wanted ? "default" : "monochrome");
+}
+
+static void key_change(struct ft_ui *ui, int ch)
+{
+	char buf[32], *end;
+	double v;
+
+	if (sel == R_COLOR) {
+		toggle_color(ui);
+		return;
+	}
+	if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+') {
+		step_interval(ui, ch == KEY_RIGHT || ch == '+' ? 1 : -1);
+		return;
+	}
+	if (!ui->live || !ft_ui_prompt(ui, "interval in seconds (0.1-3600): ", buf, sizeof(buf)))
+		return;
+	v = strtod(buf, &end);
+	if (*end || !(v >= 0.1 && v <= 3600))
+		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s", buf);
+	else
+		ft_ui_set_interval(ui, v);
+}
+
+static const struct ft_key setup_keys[] = {
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a setting", NULL, 0, key_select },
+	{ "Left Right Enter", { KEY_LEFT, KEY_RIGHT, '-', '+', '\n', KEY_ENTER }, "change it", NULL, 0,
+	  key_change },
+	{ "Esc", { 27 }, "back (as F2)", NULL, 0, key_back },
+	{ NULL },
+};
+
+const struct ft_view ft_view_setup = {
+	.name = "setup",
+	.draw = setup_draw,
+	.keys = setup_keys,
+};
