@@ -257,17 +257,16 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	bool ended = false;
 	struct ft_knob_watch watch;
 	struct tick_changes tc = { .rep = rep };
+	/* zone layout once a minute is plenty for a report; every latency kept for exact percentiles */
+	const struct ft_session_opts so = { .lean = 60, .on_latency = keep_latency, .on_latency_ctx = rep };
 	int err, lat;
 
 	memset(rep, 0, sizeof(*rep));
-	/* zone layout once a minute is plenty for a report */
-	err = ft_replay_open(&rep->rp, path, 60);
+	err = ft_replay_open(&rep->rp, path, &so);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
 		return err;
 	}
-	rep->rp.session.events.on_latency = keep_latency;
-	rep->rp.session.events.on_latency_ctx = rep;
 	rep->from_s = 0;
 	rep->to_s = INFINITY;
 	memset(&prev, 0, sizeof(prev));

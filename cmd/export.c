@@ -337,7 +337,7 @@ static int run(int argc, char **argv)
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
 	file = argv[first];
-	err = ft_replay_open(&rp, file, 0);
+	err = ft_replay_open(&rp, file, NULL);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", file, rp.r.why[0] ? rp.r.why : strerror(-err));
 		ft_replay_close(&rp);

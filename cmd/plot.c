@@ -164,7 +164,7 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 	memset(r, 0, sizeof(*r));
 	memset(&watch, 0, sizeof(watch));
 	r->file = path;
-	err = ft_replay_open(&rp, path, 0);
+	err = ft_replay_open(&rp, path, NULL);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, rp.r.why[0] ? rp.r.why : strerror(-err));
 		ft_replay_close(&rp);

@@ -56,7 +56,7 @@ static int run_replay(int argc, char **argv)
 		fprintf(stderr, "fragtop: out of memory\n");
 		return 1;
 	}
-	err = ft_replay_open(ui->rp, argv[first], 0);
+	err = ft_replay_open(ui->rp, argv[first], NULL);
 	if (err) {
 		fprintf(stderr, "fragtop: %s: %s\n", argv[first],
 			ui->rp->r.why[0] ? ui->rp->r.why : strerror(-err));

@@ -82,13 +82,15 @@ static int grow(struct ft_kpf *k, size_t words)
 }
 
 /* @nb blocks of zone @zi from @block on, into the map (or the emit hook).  PFNs read or -errno. */
-static long scan_at(struct ft_kpf *k, struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nb)
+static long scan_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nb)
 {
-	struct ft_pbmap_zone *z = &m->zones[zi];
+	const struct ft_pbmap_zone *z = &m->zones[zi];
 	uint64_t pfn0, i;
 	size_t words;
 	int err;
 
+	if (!k->emit)
+		return -EINVAL;
 	words = (size_t)nb << m->order;
 	err = grow(k, words);
 	if (err)
@@ -117,19 +119,16 @@ static long scan_at(struct ft_kpf *k, struct ft_pbmap *m, size_t zi, uint32_t bl
 		k->count_reads++;
 		i = j;
 	}
-	/* the live source turns the batch into a session input; alone, feed the map */
-	if (k->emit)
-		k->emit(k->emit_ctx, zi, pfn0, words, k->flags, k->counts);
-	else
-		ft_pbmap_feed(m, zi, block, nb, k->flags, k->counts, k->rescan);
+	/* the live source turns the batch into a session input, which feeds the session's map */
+	k->emit(k->emit_ctx, zi, pfn0, words, k->flags, k->counts);
 	k->pfns += words;
 	return (long)words;
 }
 
 /* One batch at the cursor; advances it.  PFNs read or -errno. */
-static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
+static long scan_batch(struct ft_kpf *k, const struct ft_pbmap *m)
 {
-	struct ft_pbmap_zone *z;
+	const struct ft_pbmap_zone *z;
 	uint32_t nb, per_batch;
 	long n;
 
@@ -157,7 +156,7 @@ static long scan_batch(struct ft_kpf *k, struct ft_pbmap *m)
 	return n;
 }
 
-long ft_kpf_scan_block(struct ft_kpf *k, struct ft_pbmap *m, size_t zone, uint32_t block)
+long ft_kpf_scan_block(struct ft_kpf *k, const struct ft_pbmap *m, size_t zone, uint32_t block)
 {
 	if (k->flags_fd < 0)
 		return k->err ? k->err : -EBADF;
@@ -171,7 +170,7 @@ long ft_kpf_scan_block(struct ft_kpf *k, struct ft_pbmap *m, size_t zone, uint32
 	return n;
 }
 
-long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget)
+long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget)
 {
 	uint64_t done = 0;
 
@@ -189,7 +188,7 @@ long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget)
 	return (long)done;
 }
 
-int ft_kpf_scan_all(struct ft_kpf *k, struct ft_pbmap *m)
+int ft_kpf_scan_all(struct ft_kpf *k, const struct ft_pbmap *m)
 {
 	size_t z;
 

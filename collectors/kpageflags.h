@@ -30,9 +30,9 @@ struct ft_kpf {
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
 	bool rescan;			/* the batch being emitted is a block out of turn */
 	/*
-	 * Handed every batch as read instead of feeding the map (the live
-	 * source makes it a session input, which feeds the session's map);
-	 * NULL: the scan feeds @m itself.
+	 * Handed every batch as read (required: a scan without it is
+	 * -EINVAL).  The scanner reads the map's layout only; the live source
+	 * makes each batch a KPF input, which feeds the session's map.
 	 */
 	void (*emit)(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
 		     const uint64_t *counts);
@@ -48,15 +48,15 @@ void ft_kpf_close(struct ft_kpf *k);
  * over the zones.  Returns the PFNs read, or -errno (a short file, an I/O
  * error) after which the cursor stays where it was.
  */
-long ft_kpf_scan(struct ft_kpf *k, struct ft_pbmap *m, uint64_t budget);
+long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget);
 
 /*
  * Scan pageblock @block of zone @zone now (a block a fallback named),
  * without moving the cursor.  PFNs read or -errno.
  */
-long ft_kpf_scan_block(struct ft_kpf *k, struct ft_pbmap *m, size_t zone, uint32_t block);
+long ft_kpf_scan_block(struct ft_kpf *k, const struct ft_pbmap *m, size_t zone, uint32_t block);
 
 /* Scan every zone once from the start.  0 or -errno. */
-int ft_kpf_scan_all(struct ft_kpf *k, struct ft_pbmap *m);
+int ft_kpf_scan_all(struct ft_kpf *k, const struct ft_pbmap *m);
 
 #endif

@@ -34,6 +34,34 @@ static void emit_err(struct ft_live *l, uint16_t type, uint16_t sub, uint64_t t_
 	emit(l, type, sub | FT_INPUT_ERR, t_ns, &e, sizeof(e));
 }
 
+/* The trace's or the map's status (FT_RS_TRACE, FT_RS_MAP) as a SOURCE input: -errno, or 0. */
+static void emit_status(struct ft_live *l, enum ft_rs what, int err)
+{
+	int32_t e = err;
+
+	emit(l, FT_RR_SOURCE, (uint16_t)what, ft_now_ns(), &e, sizeof(e));
+}
+
+/* Before a tick: memory, and the map scan's cost while it runs. */
+static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
+{
+	uint8_t b[32];
+
+	ft_host_refresh(&l->host);
+	if (l->host.mem_total_kb) {
+		memcpy(b, &l->host.mem_total_kb, 8);
+		memcpy(b + 8, &l->host.mem_avail_kb, 8);
+		emit(l, FT_RR_SOURCE, FT_RS_MEMORY, t_ns, b, 16);
+	}
+	if (l->map_scan && !l->map_err) {
+		memcpy(b, &l->map_cpu, 8);
+		memcpy(b + 8, &l->map_rescans, 8);
+		memcpy(b + 16, &l->map_rescans_late, 8);
+		memcpy(b + 24, &l->map_rescan_lag_max_ns, 8);
+		emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 32);
+	}
+}
+
 /* The HOST input: what a reader of the session needs to know of the host. */
 static size_t host_text(struct ft_live *l, char *buf, size_t sz)
 {
@@ -65,8 +93,8 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	ft_host_open(&l->host, l->procfs.rootfd, !strcmp(root, "/"));
 	ft_session_init(&l->session);
 	emit(l, FT_RR_HOST, 0, ft_now_ns(), host, host_text(l, host, sizeof(host)));
-	l->session.trace_err = 0;	/* not asked for yet */
-	l->session.map_err = 0;
+	emit_status(l, FT_RS_TRACE, 0);	/* not asked for yet */
+	emit_status(l, FT_RS_MAP, 0);
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->map_cpu = FT_LIVE_MAP_CPU;
 	ft_file_init(&l->boost_file, "proc/zoneinfo");
@@ -414,7 +442,7 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	if (l->map_err)
 		return l->map_err;
 	l->map_err = map_open(l);
-	l->session.map_err = l->map_err;
+	emit_status(l, FT_RS_MAP, l->map_err);
 	return l->map_err;
 }
 
@@ -472,7 +500,7 @@ static void map_queue_fallbacks(struct ft_live *l)
 void ft_live_map_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX;
-	struct ft_pbmap *m = &l->session.map;
+	const struct ft_pbmap *m = &l->session.map;
 	size_t done = 0;
 	long n = 0;
 
@@ -532,7 +560,8 @@ void ft_live_map_poll(struct ft_live *l)
 	l->map_scan_ns += c1 - c0;
 	l->map_scan_pfns += pfns;
 	if (n < 0) {
-		l->map_err = l->session.map_err = (int)n;
+		l->map_err = (int)n;
+		emit_status(l, FT_RS_MAP, l->map_err);
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
 	}
 }
@@ -544,7 +573,7 @@ int ft_live_map_scan_all(struct ft_live *l)
 
 	if (!l->map_err)
 		l->map_err = map_open(l);
-	l->session.map_err = l->map_err;
+	emit_status(l, FT_RS_MAP, l->map_err);
 	if (l->map_err)
 		return l->map_err;
 	if (l->session.map.order < 0)
@@ -555,7 +584,8 @@ int ft_live_map_scan_all(struct ft_live *l)
 	l->map_scan_ns += ft_now_ns() - t0;
 	l->map_scan_pfns += l->kpf.pfns - p0;
 	if (err) {
-		l->map_err = l->session.map_err = err;
+		l->map_err = err;
+		emit_status(l, FT_RS_MAP, err);
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror(-err));
 	}
 	return err;
@@ -602,10 +632,10 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 		if (n)
 			emit(l, FT_RR_BOOST, 0, raw.t_ns, rec, n);
 	}
+	emit_source_tick(l, raw.t_ns);
 	rt = ft_realtime_ns();
 	emit(l, FT_RR_TICK, 0, raw.t_ns, &rt, sizeof(rt));
 	ft_live_map_poll(l);
-	ft_host_refresh(&l->host);
 	return ft_sample_has(s, FT_SRC_ZONEINFO) ? 0 : s->err[FT_SRC_ZONEINFO];
 }
 
@@ -832,7 +862,7 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 	if (!buffer_kb)
 		buffer_kb = ft_live_trace_kb();
 	if (strcmp(l->root, "/")) {
-		l->session.trace_err = -EXDEV;
+		emit_status(l, FT_RS_TRACE, -EXDEV);
 		return -EXDEV;
 	}
 	stale = ft_trace_remove_stale();
@@ -841,7 +871,7 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 			stale, stale > 1 ? "s" : "");
 	err = ft_trace_open(&l->trace, buffer_kb);
 	if (err) {
-		l->session.trace_err = err;
+		emit_status(l, FT_RS_TRACE, err);
 		ft_diag(FT_DIAG_WARN, "no tracepoints: %s", ft_trace_strerror(err));
 		return err;
 	}

@@ -33,7 +33,7 @@ static long fd_pread(void *ctx, void *buf, size_t n, uint64_t off)
 
 static int checkpoint(struct ft_replay *p);
 
-int ft_replay_open(struct ft_replay *p, const char *path, unsigned int lean)
+int ft_replay_open(struct ft_replay *p, const char *path, const struct ft_session_opts *opts)
 {
 	struct stat st;
 	size_t i;
@@ -41,8 +41,7 @@ int ft_replay_open(struct ft_replay *p, const char *path, unsigned int lean)
 
 	memset(p, 0, sizeof(*p));
 	snprintf(p->path, sizeof(p->path), "%s", path);
-	ft_session_init(&p->session);
-	p->session.lean = lean;
+	ft_session_init_opts(&p->session, opts);
 	/* a FIFO or a device must not block or feed us forever */
 	p->fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
 	if (p->fd < 0 || fstat(p->fd, &st)) {
@@ -218,7 +217,7 @@ static const struct ft_replay_ckpt *find_ck(const struct ft_replay *p, uint64_t 
 static int seek(struct ft_replay *p, uint64_t n, uint64_t t_ns, bool by_time)
 {
 	const struct ft_replay_ckpt *c = find_ck(p, n, t_ns, by_time);
-	struct ft_session *s = &p->session;
+	const struct ft_session *s = &p->session;
 	bool here_ok;
 	int r;
 

@@ -59,10 +59,10 @@ struct ft_replay {
 
 /*
  * Open @path, apply its META chunks (host facts, trace formats, iomem).
- * @lean: see struct ft_session.lean (0 for the views).  0 or -errno, with
+ * @opts: how the session is kept (struct ft_session_opts; NULL for the views).  0 or -errno, with
  * the reason in p->r.why (or errno's).
  */
-int ft_replay_open(struct ft_replay *p, const char *path, unsigned int lean);
+int ft_replay_open(struct ft_replay *p, const char *path, const struct ft_session_opts *opts);
 void ft_replay_close(struct ft_replay *p);
 
 /* Apply the next tick.  1 if one was applied, 0 at the end, -errno. */

@@ -64,6 +64,19 @@ enum ft_rec_record_type {
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
 	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup path (<= 127 bytes), taken with its name */
 	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
+	FT_RR_SOURCE = 15,	/* sub: enum ft_rs; what the source says of itself (below) */
+};
+
+/*
+ * SOURCE records: the live source's own state, so the views read it from
+ * the session like everything else.
+ */
+enum ft_rs {
+	FT_RS_TRACE = 0,	/* i32: why tracing is off (-errno), 0: not asked for */
+	FT_RS_MAP = 1,		/* i32: why there is no pageblock map (-errno), 0: fine */
+	FT_RS_MEMORY = 2,	/* u64 MemTotal kB, u64 MemAvailable kB (/proc/meminfo) */
+	FT_RS_MAPSCAN = 3,	/* f64 CPU share allowed, u64 rescans after fallbacks,
+				 * u64 of them over 1 s late, u64 the latest lag in ns */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

@@ -32,6 +32,16 @@ void ft_session_init(struct ft_session *s)
 	s->trace_err = -ENODATA;	/* until a format arrives */
 }
 
+void ft_session_init_opts(struct ft_session *s, const struct ft_session_opts *o)
+{
+	ft_session_init(s);
+	if (!o)
+		return;
+	s->lean = o->lean;
+	s->events.on_latency = o->on_latency;
+	s->events.on_latency_ctx = o->on_latency_ctx;
+}
+
 void ft_session_release(struct ft_session *s)
 {
 	size_t i;
@@ -716,6 +726,49 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->ticks++;
 }
 
+/* What the source says of itself: trace and map status, memory, the map scan's cost. */
+static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
+{
+	int32_t e;
+
+	switch (in->sub) {
+	case FT_RS_TRACE:
+	case FT_RS_MAP:
+		if (in->len != 4 || (memcpy(&e, in->data, 4), e > 0)) {
+			s->bad_inputs++;
+			return;
+		}
+		if (in->sub == FT_RS_TRACE)
+			s->trace_err = e;
+		else
+			s->map_err = e;
+		return;
+	case FT_RS_MEMORY:
+		if (in->len != 16) {
+			s->bad_inputs++;
+			return;
+		}
+		memcpy(&s->mem_total_kb, in->data, 8);
+		memcpy(&s->mem_avail_kb, in->data + 8, 8);
+		return;
+	case FT_RS_MAPSCAN:
+		if (in->len != 32) {
+			s->bad_inputs++;
+			return;
+		}
+		memcpy(&s->mapscan.cpu, in->data, 8);
+		memcpy(&s->mapscan.rescans, in->data + 8, 8);
+		memcpy(&s->mapscan.rescans_late, in->data + 16, 8);
+		memcpy(&s->mapscan.lag_max_ns, in->data + 24, 8);
+		if (!isfinite(s->mapscan.cpu))
+			s->mapscan.cpu = 0;
+		s->mapscan.known = true;
+		return;
+	default:
+		return;	/* a newer kind */
+	}
+}
+
 int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 {
 	if (in->t_ns > s->t_ns)
@@ -765,6 +818,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_GROUP:
 		apply_group(s, in);
+		break;
+	case FT_RR_SOURCE:
+		apply_source(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -111,7 +111,7 @@ struct ft_session {
 
 	/* tracepoints: on from the first format input */
 	bool tracing;
-	int trace_err;			/* why not (set by the source), 0 if tracing */
+	int trace_err;			/* why not (SOURCE input), 0 if tracing or not asked */
 	unsigned int trace_enabled;	/* bit per enum ft_trace_event with a format */
 	struct ft_tracedec dec;
 	uint64_t lost;			/* from the LOST input */
@@ -146,8 +146,16 @@ struct ft_session {
 
 	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
 	struct ft_pbmap map;
-	int map_err;			/* why no map data (set by the source), 0 if fine */
+	int map_err;			/* why no map data (SOURCE input), 0 if fine */
 	bool have_iomem;
+	/* the live map scan's cost and lag (SOURCE input); known: one arrived */
+	struct ft_mapscan {
+		bool known;
+		double cpu;		/* the share of a core it may use */
+		uint64_t rescans, rescans_late, lag_max_ns;
+	} mapscan;
+	/* /proc/meminfo (SOURCE input); 0: not known */
+	uint64_t mem_total_kb, mem_avail_kb;
 
 	/*
 	 * The boost sampler's, from BOOST inputs, by zone in zoneinfo order:
@@ -186,6 +194,19 @@ struct ft_session {
 };
 
 void ft_session_init(struct ft_session *s);
+
+/*
+ * How a session is kept, fixed when it is made (not its contents, which
+ * change only through ft_session_apply()): report mode (lean, above), and
+ * a hook handed every stall latency as it is counted (report's exact
+ * percentiles).
+ */
+struct ft_session_opts {
+	unsigned int lean;
+	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
+	void *on_latency_ctx;
+};
+void ft_session_init_opts(struct ft_session *s, const struct ft_session_opts *o);
 void ft_session_release(struct ft_session *s);
 
 /*

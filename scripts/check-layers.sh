@@ -15,7 +15,10 @@
 #   - nothing outside tui/ and cmd/ includes <curses.h>;
 #   - nothing under collectors/ builds a report (analysis/ does);
 #   - only controls/ opens a file under the root for writing (a knob), and
-#     only collectors/tracefs.c writes tracefs (its own instance).
+#     only collectors/tracefs.c writes tracefs (its own instance);
+#   - no session field is assigned, and no writable pointer into a session
+#     is taken, outside model/ (inputs change it); a view (tui/view_*.c)
+#     never reads the live or replay source, only the session.
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -73,6 +76,23 @@ for f in base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c out/*.c tui
 	grep -nE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' "$f" |
 	while IFS= read -r line; do
 		echo "$f:${line%%:*}: writes tracefs (only collectors/tracefs.c does, in its own instance)"; echo x
+	done
+done
+# the session changes only through ft_session_apply() (docs/DESIGN.md, Data
+# flow): no field of it is assigned outside model/, no non-const pointer
+# into it is taken there; and a view reads the session only, never its source
+for f in collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
+	grep -nE 'session\.[A-Za-z_][A-Za-z0-9_.]*(\[[^]]*\])?[A-Za-z0-9_.]*[[:space:]]*(([-+*/|&^]|<<|>>)?=[^=]|\+\+|--)' "$f" |
+	while IFS= read -r line; do
+		echo "$f:${line%%:*}: assigns a session field (only inputs change the session)"; echo x
+	done
+	grep -nE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*session\b' "$f" | while IFS= read -r line; do
+		echo "$f:${line%%:*}: a writable pointer into the session (make it const)"; echo x
+	done
+done
+for f in tui/view_*.c; do
+	grep -nE 'ui->(live|rp)->' "$f" | while IFS= read -r line; do
+		echo "$f:${line%%:*}: a view reads the source (views read ui->s, the session)"; echo x
 	done
 done
 } > build/.layers 2>&1

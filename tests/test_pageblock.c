@@ -183,6 +183,16 @@ struct tree {
 	struct ft_kpf kpf;
 };
 
+/* The scanner hands every batch over (as the live source makes it an input); here it feeds the tree's map. */
+static void feed(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *fl,
+		 const uint64_t *cn)
+{
+	struct tree *t = ctx;
+	uint32_t block = (uint32_t)((pfn >> t->map.order) - t->map.zones[zone].first_block);
+
+	ft_pbmap_feed(&t->map, zone, block, (uint32_t)(words >> t->map.order), fl, cn, t->kpf.rescan);
+}
+
 static int setup(void **state)
 {
 	struct tree *t = calloc(1, sizeof(*t));
@@ -205,6 +215,8 @@ static int setup(void **state)
 	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 4096, &t->map.ram), 0);
 	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
 	assert_int_equal(ft_kpf_open(&t->kpf, t->rootfd), 0);
+	t->kpf.emit = feed;
+	t->kpf.emit_ctx = t;
 	*state = t;
 	return 0;
 }

@@ -174,7 +174,7 @@ static void test_round_trip(void **state)
 	assert_true(live.session.events.procs.p[0].exited);
 	assert_string_equal(live.session.events.procs.p[0].cgroup, "/system.slice/fio.service");
 
-	assert_int_equal(ft_replay_open(&rp, file, 0), 0);
+	assert_int_equal(ft_replay_open(&rp, file, 0), NULL);
 	assert_true(rp.r.clean);
 	for (i = 0; i < TICKS; i++) {
 		char *got;
@@ -235,13 +235,13 @@ static void test_not_a_recording(void **state)
 	static struct ft_replay rp;
 
 	(void)state;
-	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo", 0), -EINVAL);
+	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo", NULL), -EINVAL);
 	assert_string_equal(rp.r.why, "not a fragtop recording (bad magic)");
 	ft_replay_close(&rp);
-	assert_int_equal(ft_replay_open(&rp, "/nonexistent.ftr", 0), -ENOENT);
+	assert_int_equal(ft_replay_open(&rp, "/nonexistent.ftr", NULL), -ENOENT);
 	ft_replay_close(&rp);
 	/* a directory, and a FIFO nobody writes: refused at once, no hang */
-	assert_int_equal(ft_replay_open(&rp, "tests", 0), -EISDIR);
+	assert_int_equal(ft_replay_open(&rp, "tests", NULL), -EISDIR);
 	assert_non_null(strstr(rp.r.why, "directory"));
 	ft_replay_close(&rp);
 	{
@@ -250,7 +250,7 @@ static void test_not_a_recording(void **state)
 		assert_non_null(mkdtemp(fifo));
 		strcat(fifo, "/f");
 		assert_int_equal(mkfifo(fifo, 0600), 0);
-		assert_int_equal(ft_replay_open(&rp, fifo, 0), -EINVAL);
+		assert_int_equal(ft_replay_open(&rp, fifo, NULL), -EINVAL);
 		assert_non_null(strstr(rp.r.why, "not a regular file"));
 		ft_replay_close(&rp);
 		unlink(fifo);

@@ -15,6 +15,7 @@
 
 #include "base/clock.h"
 #include "collectors/replay.h"
+#include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
@@ -131,8 +132,32 @@ const struct ft_key ft_replay_keys[] = {
 	{ NULL },
 };
 
+/* "REPLAY [#####-----] 45/109s x4" on the right of the header. */
+static void draw_timeline(struct ft_ui *ui)
+{
+	uint64_t t0, t1;
+	double pos, len;
+	char bar[24];
+	int w = 20, fill, x;
+
+	ft_replay_bounds(ui->rp, &t0, &t1);
+	len = (double)(t1 - t0) / 1e9;
+	pos = ui->rp->session.tick_t_ns > t0 ? (double)(ui->rp->session.tick_t_ns - t0) / 1e9 : 0;
+	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
+	if (fill > w)
+		fill = w;
+	memset(bar, '#', (size_t)fill);
+	memset(bar + fill, '-', (size_t)(w - fill));
+	bar[w] = '\0';
+	x = COLS - 58;
+	if (x < 50)
+		x = 50;
+	ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY [%s] %.0f/%.0fs x%g", bar, pos, len, ui->speed);
+}
+
 void ft_ui_replay_mode(struct ft_ui *ui)
 {
+	ui->header = draw_timeline;
 	ui->s = &ui->rp->session;
 	ui->mode_keys = ft_replay_keys;
 	ui->idle = replay_idle;

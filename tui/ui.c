@@ -18,7 +18,6 @@
 
 #include "base/clock.h"
 #include "base/file.h"
-#include "collectors/replay.h"
 #include "tui/draw.h"
 #include "tui/view.h"
 
@@ -52,44 +51,21 @@ void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx)
 	ft_ui_status(ctx, level, "%s", msg);
 }
 
-/* "REPLAY [#####-----] 45/109s x4" on the right of the header. */
-static void draw_timeline(struct ft_ui *ui)
-{
-	uint64_t t0, t1;
-	double pos, len;
-	char bar[24];
-	int w = 20, fill, x;
-
-	ft_replay_bounds(ui->rp, &t0, &t1);
-	len = (double)(t1 - t0) / 1e9;
-	pos = ui->rp->session.tick_t_ns > t0 ? (double)(ui->rp->session.tick_t_ns - t0) / 1e9 : 0;
-	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
-	if (fill > w)
-		fill = w;
-	memset(bar, '#', (size_t)fill);
-	memset(bar + fill, '-', (size_t)(w - fill));
-	bar[w] = '\0';
-	x = COLS - 58;
-	if (x < 50)
-		x = 50;
-	ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY [%s] %.0f/%.0fs x%g", bar, pos, len, ui->speed);
-}
-
 static void draw_header(struct ft_ui *ui)
 {
 	const struct ft_session *l = ui->s;
 	const struct ft_sample *s = &l->sample;
 	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
 	const struct ft_knob_value *bv = &l->knobs[boost - ft_knobs];
-	char mem[64] = "", bf[32] = "n/a";
+	char mem[64] = "", bf[32] = "n/a", root[256];
 	double age;
 	int i, x;
 
-	if (ui->live && ui->live->host.mem_total_kb) {
+	if (l->mem_total_kb) {
 		char a[16], b[16];
 
-		ft_fmt_pages(a, sizeof(a), ui->live->host.mem_avail_kb / 4, 4096);
-		ft_fmt_pages(b, sizeof(b), ui->live->host.mem_total_kb / 4, 4096);
+		ft_fmt_pages(a, sizeof(a), l->mem_avail_kb / 4, 4096);
+		ft_fmt_pages(b, sizeof(b), l->mem_total_kb / 4, 4096);
 		snprintf(mem, sizeof(mem), "avail %s of %s", a, b);
 	}
 	if (!bv->err)
@@ -100,16 +76,17 @@ static void draw_header(struct ft_ui *ui)
 	if (ui->rp) {
 		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  boost_factor %s",
 		       FT_VERSION, l->host.hostname, l->host.release, bf);
-		draw_timeline(ui);
 	} else {
 		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
 		       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
 	}
+	if (ui->header)		/* the mode's part: replay's timeline */
+		ui->header(ui);
 	if (ui->rec && !ui->rec->err)
 		ft_put(0, COLS - 14, ft_attr(FT_C_BAD) | A_BOLD, " REC ");
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
-	else if (ui->live && strcmp(ui->live->root, "/"))
+	else if (ui->live && strcmp(ft_session_host(l, "root", root, sizeof(root)), "/"))
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
 	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");

@@ -42,10 +42,12 @@ struct ft_key {
 struct ft_ui {
 	struct ft_live *live;		/* the live source; NULL in replay */
 	struct ft_replay *rp;		/* the replay source; NULL live */
-	struct ft_session *s;		/* what the views show: the source's session */
+	const struct ft_session *s;	/* what the views show: the source's session, read only */
 	const struct ft_key *mode_keys;	/* the entry point's own keys */
 	/* the entry point's work between keys: ticks due, trace pages (also while a prompt is open) */
 	void (*idle)(struct ft_ui *ui);
+	/* the mode's part of the header (replay: the timeline), or NULL */
+	void (*header)(struct ft_ui *ui);
 	/* how soon idle wants to run again, ms (the boost sampler's 20); 0: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */

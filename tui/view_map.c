@@ -252,12 +252,12 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	y++;
 	draw_counts(y, ui, g.z);
 	/* the scan's budget and how fast fallbacks' blocks were read again, in the status line */
-	if (ui->live)
+	if (ss->mapscan.known)
 		snprintf(scan, sizeof(scan),
 			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu over 1 s (max %.0f ms)",
-			 ui->live->map_cpu * 100, (unsigned long long)ui->live->map_rescans,
-			 (unsigned long long)ui->live->map_rescans_late,
-			 (double)ui->live->map_rescan_lag_max_ns / 1e6);
+			 ss->mapscan.cpu * 100, (unsigned long long)ss->mapscan.rescans,
+			 (unsigned long long)ss->mapscan.rescans_late,
+			 (double)ss->mapscan.lag_max_ns / 1e6);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",

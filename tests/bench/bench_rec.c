@@ -145,7 +145,7 @@ int main(int argc, char **argv)
 			size_t len, k;
 			double w0 = wall_ms();
 
-			if (ft_replay_open(&rp, day, 0))
+			if (ft_replay_open(&rp, day, NULL))
 				return 1;
 			k = ft_rec_find(&rp.r, 64800ull * 1000000000ull + (uint64_t)rep * 977000000000ull);
 			if (k >= rp.r.nr || ft_rec_load(&rp.r, k, &raw, &len))
@@ -167,7 +167,7 @@ int main(int argc, char **argv)
 		double w0, ci0, seek_worst = 0, seek_sum = 0, back_worst = 0, back_sum = 0;
 		int k, n = 24;
 
-		if (ft_replay_open(&rp, day, 0))
+		if (ft_replay_open(&rp, day, NULL))
 			return 1;
 		w0 = wall_ms();
 		ci0 = cpu_ms();

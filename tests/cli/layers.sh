@@ -1,6 +1,7 @@
 #!/bin/bash
 # scripts/check-layers.sh on a copy of the tree: clean, it passes; each
-# planted breach of a layer's rule fails it, naming the file.  Then
+# planted breach of a layer's rule fails it, naming the file (the session
+# written outside model/ and a view reading its source among them).  Then
 # scripts/fn-length.sh: a planted function over 100 lines fails it.
 # usage: layers.sh [FRAGTOP_BINARY] (unused: the check reads the sources)
 set -u
@@ -37,6 +38,14 @@ plant "a knob written outside controls/" cmd/knobcmd.c 'static int y(int fd) { r
 	"cmd/knobcmd.c.*for writing"
 plant "tracefs written outside collectors/tracefs.c" collectors/live.c 'static void z(void) { tracefs_event_enable(0, "kmem", 0); }' \
 	"collectors/live.c.*writes tracefs"
+plant "live.c writing a session field" collectors/live.c 'static void w(struct ft_live *l) { l->session.map_err = 0; }' \
+	"collectors/live.c.*assigns a session field"
+plant "a report bumping a session counter" analysis/report.c 'static void w(struct ft_report *r) { r->rp.session.lost++; }' \
+	"analysis/report.c.*assigns a session field"
+plant "a writable pointer into the session" collectors/live.c 'static void w(struct ft_live *l) { struct ft_pbmap *m = &l->session.map; (void)m; }' \
+	"collectors/live.c.*writable pointer into the session"
+plant "a view reading the live source" tui/view_map.c 'static double w(struct ft_ui *ui) { return ui->live->map_cpu; }' \
+	"tui/view_map.c.*a view reads the source"
 
 # scripts/fn-length.sh: a planted 101-line function in tui/ fails it, a 100-line one does not
 fresh
