@@ -17,6 +17,7 @@
 #include "collectors/replay.h"
 #include "analysis/report.h"
 #include "model/frag.h"
+#include "model/zonefield.h"
 #include "cmd/cli.h"
 #include "out/metrics.h"
 
@@ -146,12 +147,15 @@ struct zone_key {
 	char name[FT_ZONE_NAME_LEN];
 };
 
-/* The CSV header: the tick's columns, then five per zone. */
+/* The zone fields of a row, in order (model/zonefield.h): a new one is its id here. */
+static const enum ft_zf zone_cols[] = {
+	FT_ZF_FREE, FT_ZF_UNUSABLE_PBO, FT_ZF_BOOST_PEAK, FT_ZF_BOOSTED, FT_ZF_FREE_IN_BLOCKS,
+};
+#define NR_ZONE_COLS (sizeof(zone_cols) / sizeof(zone_cols[0]))
+
+/* The CSV header: the tick's columns, then the zone fields of each zone. */
 static void csv_header(const struct zone_key *zones, int nz)
 {
-	static const char *const per_zone[] = {
-		"free_pages", "unusable", "boost_peak", "boosted_fraction", "free_pages_blocks",
-	};
 	size_t i;
 	int z;
 
@@ -159,75 +163,52 @@ static void csv_header(const struct zone_key *zones, int nz)
 	for (i = 0; i < NR_COLS; i++)
 		printf(",%s", cols[i].name);
 	for (z = 0; z < nz; z++)
-		for (i = 0; i < sizeof(per_zone) / sizeof(per_zone[0]); i++) {
+		for (i = 0; i < NR_ZONE_COLS; i++) {
 			char f[96];
 
-			snprintf(f, sizeof(f), "N%d_%s_%s", zones[z].node, zones[z].name, per_zone[i]);
+			snprintf(f, sizeof(f), "N%d_%s_%s", zones[z].node, zones[z].name,
+				 ft_zone_fields[zone_cols[i]].key);
 			csv_col(f);
 		}
 	printf("\n");
 }
 
-/* A zone's cells in one tick: empty (null) where the recording has no value. */
-struct zone_cells {
-	const struct ft_zone *found;
-	char unusable[16], boost_peak[24], boosted[24], free_blocks[24];
-};
-
-static void zone_cells(const struct ft_session *l, const struct zone_key *key, struct zone_cells *c)
+/* The session's index of the zone @key names this tick, or -1. */
+static int zone_index(const struct ft_session *l, const struct zone_key *key)
 {
-	const struct ft_boost_tick *bt = NULL;
 	size_t i;
+	int found = -1;
 
-	memset(c, 0, sizeof(*c));
 	for (i = 0; i < l->sample.nr_zones; i++)
-		if (l->sample.zones[i].zi->node == key->node && !strcmp(l->sample.zones[i].zi->name, key->name)) {
-			c->found = &l->sample.zones[i];
-			bt = ft_session_boost(l, i);
-		}
-	/* the sampler's tick: peak pages and the share of reads boosted */
-	if (bt && bt->samples) {
-		snprintf(c->boost_peak, sizeof(c->boost_peak), "%llu", (unsigned long long)bt->peak);
-		snprintf(c->boosted, sizeof(c->boosted), "%.4f", (double)bt->boosted / bt->samples);
-	}
-	if (c->found && c->found->bi && l->sample.pageblock_order >= 0 &&
-	    l->sample.pageblock_order < l->sample.nr_orders)
-		ft_thousandths_format(c->found->unusable[l->sample.pageblock_order], c->unusable,
-				      sizeof(c->unusable));
-	/* free pages in whole pageblocks: kernels 6.15+, else empty (null) */
-	if (c->found && c->found->zi->has & FT_ZI_FREE_BLOCKS)
-		snprintf(c->free_blocks, sizeof(c->free_blocks), "%llu",
-			 (unsigned long long)c->found->zi->free_blocks);
+		if (l->sample.zones[i].zi->node == key->node && !strcmp(l->sample.zones[i].zi->name, key->name))
+			found = (int)i;
+	return found;
 }
 
-/* @key's value as JSON: the cell, or null when it is empty. */
-static void json_cell(struct ft_json *j, const char *key, const char *cell)
+/* A zone's fields in one tick: CSV cells (empty where absent) or a JSON object (null). */
+static void zone_out(struct ft_json *j, const struct ft_session *l, const struct zone_key *key)
 {
-	if (cell[0])
-		ft_json_raw(j, key, cell);
-	else
-		ft_json_null(j, key);
-}
+	int i = zone_index(l, key);
+	char v[32];
+	size_t c;
 
-static void zone_json(struct ft_json *j, const struct zone_key *key, const struct zone_cells *c)
-{
-	ft_json_obj_begin(j, NULL);
-	ft_json_i64(j, "node", key->node);
-	ft_json_str(j, "zone", key->name);
-	if (c->found)
-		ft_json_u64(j, "free_pages", c->found->zi->free);
-	else
-		ft_json_null(j, "free_pages");
-	json_cell(j, "unusable", c->unusable);
-	if (c->boost_peak[0]) {
-		ft_json_raw(j, "boost_peak", c->boost_peak);
-		ft_json_raw(j, "boosted_fraction", c->boosted);
-	} else {
-		ft_json_null(j, "boost_peak");
-		ft_json_null(j, "boosted_fraction");
+	if (!o.csv) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", key->node);
+		ft_json_str(j, "zone", key->name);
 	}
-	json_cell(j, "free_pages_blocks", c->free_blocks);
-	ft_json_obj_end(j);
+	for (c = 0; c < NR_ZONE_COLS; c++) {
+		bool have = i >= 0 && ft_zone_field_text(l, (size_t)i, zone_cols[c], v, sizeof(v));
+
+		if (o.csv)
+			printf(",%s", have ? v : "");
+		else if (have)
+			ft_json_raw(j, ft_zone_fields[zone_cols[c]].key, v);
+		else
+			ft_json_null(j, ft_zone_fields[zone_cols[c]].key);
+	}
+	if (!o.csv)
+		ft_json_obj_end(j);
 }
 
 /* One tick as a CSV line or a JSON object: its counts are @now - @prev. */
@@ -235,7 +216,6 @@ static void row(struct ft_json *j, const struct ft_session *l, double t, const i
 		const int64_t *prev, const struct zone_key *zones, int nz)
 {
 	const struct ft_knob_value *bv = &l->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
-	struct zone_cells c;
 	size_t i;
 	int z;
 
@@ -257,16 +237,8 @@ static void row(struct ft_json *j, const struct ft_session *l, double t, const i
 			ft_json_i64(j, cols[i].name, now[i] - prev[i]);
 		ft_json_arr_begin(j, "zones");
 	}
-	for (z = 0; z < nz; z++) {
-		zone_cells(l, &zones[z], &c);
-		if (!o.csv)
-			zone_json(j, &zones[z], &c);
-		else if (c.found)
-			printf(",%llu,%s,%s,%s,%s", (unsigned long long)c.found->zi->free, c.unusable,
-			       c.boost_peak, c.boosted, c.free_blocks);
-		else
-			printf(",,,,,");
-	}
+	for (z = 0; z < nz; z++)
+		zone_out(j, l, &zones[z]);
 	if (o.csv) {
 		printf("\n");
 	} else {

@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "base/outfile.h"
 #include "model/frag.h"
+#include "model/zonefield.h"
 #include "cmd/cli.h"
 #include "cmd/liveopts.h"
 #include "out/metrics.h"
@@ -87,40 +88,33 @@ static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, i
 	ft_json_obj_end(j);
 }
 
+/* A zone's scalar fields in snapshot's JSON, in order (model/zonefield.h). */
+static const enum ft_zf zone_fields[] = {
+	FT_ZF_FREE, FT_ZF_FREE_IN_BLOCKS, FT_ZF_MIN, FT_ZF_LOW, FT_ZF_HIGH, FT_ZF_BOOST, FT_ZF_PROMO,
+	FT_ZF_MANAGED, FT_ZF_PRESENT, FT_ZF_SPANNED, FT_ZF_START_PFN,
+};
+
 static void json_zone(struct ft_json *j, const struct ft_live *l, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &l->session.sample;
 	const struct ft_zi_zone *zi = z->zi;
 	const struct ft_pagetypeinfo *pti = &s->pti;
+	char v[32];
+	size_t f;
 	int t;
 
 	ft_json_obj_begin(j, NULL);
 	ft_json_i64(j, "node", zi->node);
 	ft_json_str(j, "zone", zi->name);
-	ft_json_u64(j, "free_pages", zi->free);
-	/* the kernel's own fragmentation gauge: free memory that still makes pageblocks */
-	if (zi->has & FT_ZI_FREE_BLOCKS)
-		ft_json_u64(j, "free_pages_blocks", zi->free_blocks);
-	else
-		ft_json_null(j, "free_pages_blocks");
-	ft_json_u64(j, "min", zi->min);
-	ft_json_u64(j, "low", zi->low);
-	ft_json_u64(j, "high", zi->high);
-	if (zi->has & FT_ZI_BOOST)
-		ft_json_u64(j, "boost", zi->boost);
-	else
-		ft_json_null(j, "boost");
-	if (zi->has & FT_ZI_PROMO)
-		ft_json_u64(j, "promo", zi->promo);
-	else
-		ft_json_null(j, "promo");
-	ft_json_u64(j, "managed", zi->managed);
-	ft_json_u64(j, "present", zi->present);
-	ft_json_u64(j, "spanned", zi->spanned);
-	if (zi->has & FT_ZI_START_PFN)
-		ft_json_u64(j, "start_pfn", zi->start_pfn);
-	else
-		ft_json_null(j, "start_pfn");
+	/* the kernel's own fragmentation gauge (free_pages_blocks) among them */
+	for (f = 0; f < sizeof(zone_fields) / sizeof(zone_fields[0]); f++) {
+		const char *key = ft_zone_fields[zone_fields[f]].key;
+
+		if (ft_zone_field_text(&l->session, (size_t)(z - s->zones), zone_fields[f], v, sizeof(v)))
+			ft_json_raw(j, key, v);
+		else
+			ft_json_null(j, key);
+	}
 	if (z->bi) {
 		json_u64s(j, "free_blocks", z->bi->blocks, s->nr_orders);
 		json_thousandths(j, "unusable_index", z->unusable, s->nr_orders);

@@ -8,6 +8,7 @@
 #include "base/sanitize.h"
 #include "model/frag.h"
 #include "model/knob.h"
+#include "model/zonefield.h"
 
 /* One family: its name, type and help, as node_exporter writes them. */
 static const struct {
@@ -15,21 +16,12 @@ static const struct {
 } fam[FT_MF_NR] = {
 	[FT_MF_BUILD] = { "fragtop_build", "info", "fragtop's version and the kernel it watches." },
 	[FT_MF_UP] = { "fragtop_up", "gauge", "1 if the source was read at the last sample, 0 if not." },
-	[FT_MF_FREE_PAGES] = { "fragtop_zone_free_pages", "gauge", "Free pages of the zone (zoneinfo)." },
-	[FT_MF_MANAGED] = { "fragtop_zone_managed_pages", "gauge", "Pages the buddy allocator manages in the zone." },
-	[FT_MF_FREE_IN_BLOCKS] = { "fragtop_zone_free_pages_in_blocks", "gauge",
-		"Free pages in whole free pageblocks (zoneinfo nr_free_pages_blocks, 6.15+)." },
 	[FT_MF_FREE_BLOCKS] = { "fragtop_zone_free_blocks", "gauge",
 		"Free blocks of the order in the zone (buddyinfo)." },
 	[FT_MF_FREE_BY_TYPE] = { "fragtop_zone_free_blocks_by_type", "gauge",
 		"Free blocks of the order and migratetype (pagetypeinfo)." },
 	[FT_MF_WATERMARK] = { "fragtop_zone_watermark_pages", "gauge",
 		"The zone's watermark (boost included, as zoneinfo prints it)." },
-	[FT_MF_BOOST] = { "fragtop_zone_boost_pages", "gauge", "The watermark boost at the sample (zoneinfo)." },
-	[FT_MF_BOOST_PEAK] = { "fragtop_zone_boost_peak_pages", "gauge",
-		"The largest boost the sampler saw in the last tick." },
-	[FT_MF_BOOSTED] = { "fragtop_zone_boosted_ratio", "gauge",
-		"Share of the last tick the sampler found the zone boosted (0..1)." },
 	[FT_MF_UNUSABLE] = { "fragtop_zone_unusable_free_index", "gauge",
 		"Unusable free space index for an allocation of the order (0..1)." },
 	[FT_MF_FRAGIDX] = { "fragtop_zone_fragmentation_index", "gauge",
@@ -61,6 +53,29 @@ static const struct {
 		"Times accept() found no file descriptor left (the listener rested 100 ms)." },
 	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter", "Scrapes of /metrics answered before this one." },
 };
+
+/* The zone gauges the field registry describes (model/zonefield.h): a family each. */
+static const int zone_field_of[FT_MF_NR] = {
+	[FT_MF_FREE_PAGES] = FT_ZF_FREE + 1, [FT_MF_MANAGED] = FT_ZF_MANAGED + 1,
+	[FT_MF_FREE_IN_BLOCKS] = FT_ZF_FREE_IN_BLOCKS + 1, [FT_MF_BOOST] = FT_ZF_BOOST + 1,
+	[FT_MF_BOOST_PEAK] = FT_ZF_BOOST_PEAK + 1, [FT_MF_BOOSTED] = FT_ZF_BOOSTED + 1,
+};
+
+/* A family's name, type and help: the registry's for a zone field, else fam[]'s. */
+static void family(enum ft_mfamily mf, const char **name, const char **type, const char **help)
+{
+	int zf = zone_field_of[mf] - 1;
+
+	if (zf >= 0) {
+		*name = ft_zone_fields[zf].metric;
+		*type = ft_zone_fields[zf].kind == FT_ZF_COUNTER ? "counter" : "gauge";
+		*help = ft_zone_fields[zf].help;
+		return;
+	}
+	*name = fam[mf].name;
+	*type = fam[mf].type;
+	*help = fam[mf].help;
+}
 
 struct out {
 	FILE *f;
@@ -105,18 +120,18 @@ static void label_value(FILE *f, const char *v)
  */
 static void head(struct out *o, enum ft_mfamily mf)
 {
-	const char *suffix = "", *type = fam[mf].type;
+	const char *suffix = "", *name, *type, *help;
 
 	if (o->m->no_head)
 		return;
+	family(mf, &name, &type, &help);
 	if (!o->m->openmetrics && !strcmp(type, "counter"))
 		suffix = "_total";
 	if (!o->m->openmetrics && !strcmp(type, "info")) {
 		suffix = "_info";
 		type = "gauge";
 	}
-	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", fam[mf].name, suffix, fam[mf].help,
-		fam[mf].name, suffix, type);
+	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help, name, suffix, type);
 }
 
 /* name{k="v",...} value [timestamp]; @labels: NULL-ended key, value pairs. */
@@ -213,20 +228,17 @@ static void zone_samples(struct out *o, const struct ft_session *s, int mf, size
 	const struct ft_zi_zone *zi = z->zi;
 	static const char *const lv[3] = { "min", "low", "high" };
 	const uint64_t wm[3] = { zi->min, zi->low, zi->high };
-	const struct ft_boost_tick *b;
 	int k;
 
+	if (zone_field_of[mf]) {	/* one value, absent where the registry says so */
+		const struct ft_zone_field *f = &ft_zone_fields[zone_field_of[mf] - 1];
+		struct ft_zv v;
+
+		if (f->get(s, i, &v))
+			sample(o, f->metric, "", l, v.d);
+		return;
+	}
 	switch (mf) {
-	case FT_MF_FREE_PAGES:
-		sample(o, fam[mf].name, "", l, (double)zi->free);
-		break;
-	case FT_MF_MANAGED:
-		sample(o, fam[mf].name, "", l, (double)zi->managed);
-		break;
-	case FT_MF_FREE_IN_BLOCKS:
-		if (zi->has & FT_ZI_FREE_BLOCKS)
-			sample(o, fam[mf].name, "", l, (double)zi->free_blocks);
-		break;
 	case FT_MF_WATERMARK:
 		for (k = 0; k < 3; k++) {
 			l[4] = "level";
@@ -234,17 +246,6 @@ static void zone_samples(struct out *o, const struct ft_session *s, int mf, size
 			l[6] = NULL;
 			sample(o, fam[mf].name, "", l, (double)wm[k]);
 		}
-		break;
-	case FT_MF_BOOST:
-		if (zi->has & FT_ZI_BOOST)
-			sample(o, fam[mf].name, "", l, (double)zi->boost);
-		break;
-	case FT_MF_BOOST_PEAK:
-	case FT_MF_BOOSTED:
-		b = ft_session_boost(s, i);
-		if (b)
-			sample(o, fam[mf].name, "", l, mf == FT_MF_BOOST_PEAK ? (double)b->peak :
-			       b->samples ? (double)b->boosted / b->samples : 0);
 		break;
 	case FT_MF_FREE_BLOCKS:
 	case FT_MF_UNUSABLE:

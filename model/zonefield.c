@@ -1,0 +1,123 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "model/zonefield.h"
+
+#include <stdio.h>
+
+#include "model/frag.h"
+
+static const struct ft_zi_zone *zi_of(const struct ft_session *s, size_t i)
+{
+	return i < s->sample.nr_zones ? s->sample.zones[i].zi : NULL;
+}
+
+static bool uint_value(struct ft_zv *v, uint64_t u)
+{
+	v->u = u;
+	v->d = (double)u;
+	return true;
+}
+
+#define ZI_GETTER(fn, expr, need)						\
+static bool fn(const struct ft_session *s, size_t i, struct ft_zv *v)		\
+{										\
+	const struct ft_zi_zone *zi = zi_of(s, i);				\
+										\
+	if (!zi || ((need) && !(zi->has & (need))))				\
+		return false;							\
+	return uint_value(v, (expr));						\
+}
+
+ZI_GETTER(get_free, zi->free, 0)
+ZI_GETTER(get_free_in_blocks, zi->free_blocks, FT_ZI_FREE_BLOCKS)
+ZI_GETTER(get_min, zi->min, 0)
+ZI_GETTER(get_low, zi->low, 0)
+ZI_GETTER(get_high, zi->high, 0)
+ZI_GETTER(get_boost, zi->boost, FT_ZI_BOOST)
+ZI_GETTER(get_promo, zi->promo, FT_ZI_PROMO)
+ZI_GETTER(get_managed, zi->managed, 0)
+ZI_GETTER(get_present, zi->present, 0)
+ZI_GETTER(get_spanned, zi->spanned, 0)
+ZI_GETTER(get_start_pfn, zi->start_pfn, FT_ZI_START_PFN)
+
+/* The unusable free space index at pageblock order (buddyinfo). */
+static bool get_unusable_pbo(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	const struct ft_sample *sm = &s->sample;
+	int pbo = sm->pageblock_order;
+
+	if (i >= sm->nr_zones || !sm->zones[i].bi || pbo < 0 || pbo >= sm->nr_orders)
+		return false;
+	v->thousandths = sm->zones[i].unusable[pbo];
+	v->d = v->thousandths / 1000.0;
+	return true;
+}
+
+/* The boost sampler's last tick: absent without a sampler or before its first read. */
+static bool get_boost_peak(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	const struct ft_boost_tick *b = ft_session_boost(s, i);
+
+	return b && b->samples && uint_value(v, b->peak);
+}
+
+static bool get_boosted(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	const struct ft_boost_tick *b = ft_session_boost(s, i);
+
+	if (!b || !b->samples)
+		return false;
+	v->d = (double)b->boosted / b->samples;
+	return true;
+}
+
+const struct ft_zone_field ft_zone_fields[FT_ZF_NR] = {
+	[FT_ZF_FREE] = { "free_pages", "fragtop_zone_free_pages", "pages", FT_ZF_GAUGE,
+			 "Free pages of the zone (zoneinfo).", FT_ZF_UINT, get_free },
+	[FT_ZF_FREE_IN_BLOCKS] = { "free_pages_blocks", "fragtop_zone_free_pages_in_blocks", "pages", FT_ZF_GAUGE,
+				   "Free pages in whole free pageblocks (zoneinfo nr_free_pages_blocks, 6.15+).",
+				   FT_ZF_UINT, get_free_in_blocks },
+	[FT_ZF_MIN] = { "min", NULL, "pages", FT_ZF_GAUGE, "The min watermark.", FT_ZF_UINT, get_min },
+	[FT_ZF_LOW] = { "low", NULL, "pages", FT_ZF_GAUGE, "The low watermark.", FT_ZF_UINT, get_low },
+	[FT_ZF_HIGH] = { "high", NULL, "pages", FT_ZF_GAUGE, "The high watermark.", FT_ZF_UINT, get_high },
+	[FT_ZF_BOOST] = { "boost", "fragtop_zone_boost_pages", "pages", FT_ZF_GAUGE,
+			  "The watermark boost at the sample (zoneinfo).", FT_ZF_UINT, get_boost },
+	[FT_ZF_PROMO] = { "promo", NULL, "pages", FT_ZF_GAUGE, "The promo watermark (tiered memory).",
+			  FT_ZF_UINT, get_promo },
+	[FT_ZF_MANAGED] = { "managed", "fragtop_zone_managed_pages", "pages", FT_ZF_GAUGE,
+			    "Pages the buddy allocator manages in the zone.", FT_ZF_UINT, get_managed },
+	[FT_ZF_PRESENT] = { "present", NULL, "pages", FT_ZF_GAUGE, "Physical pages the zone spans, less holes.",
+			    FT_ZF_UINT, get_present },
+	[FT_ZF_SPANNED] = { "spanned", NULL, "pages", FT_ZF_GAUGE, "Pages the zone spans, holes included.",
+			    FT_ZF_UINT, get_spanned },
+	[FT_ZF_START_PFN] = { "start_pfn", NULL, "pfn", FT_ZF_GAUGE, "The zone's first page frame.", FT_ZF_UINT,
+			      get_start_pfn },
+	[FT_ZF_UNUSABLE_PBO] = { "unusable", NULL, "index", FT_ZF_GAUGE,
+				 "Unusable free space index at pageblock order (0..1).", FT_ZF_INDEX,
+				 get_unusable_pbo },
+	[FT_ZF_BOOST_PEAK] = { "boost_peak", "fragtop_zone_boost_peak_pages", "pages", FT_ZF_GAUGE,
+			       "The largest boost the sampler saw in the last tick.", FT_ZF_UINT, get_boost_peak },
+	[FT_ZF_BOOSTED] = { "boosted_fraction", "fragtop_zone_boosted_ratio", "ratio", FT_ZF_GAUGE,
+			    "Share of the last tick the sampler found the zone boosted (0..1).", FT_ZF_RATIO,
+			    get_boosted },
+};
+
+bool ft_zone_field_text(const struct ft_session *s, size_t i, enum ft_zf f, char *buf, size_t sz)
+{
+	struct ft_zv v = { 0 };
+
+	buf[0] = '\0';
+	if (f >= FT_ZF_NR || !ft_zone_fields[f].get(s, i, &v))
+		return false;
+	switch (ft_zone_fields[f].fmt) {
+	case FT_ZF_UINT:
+		snprintf(buf, sz, "%llu", (unsigned long long)v.u);
+		break;
+	case FT_ZF_RATIO:
+		snprintf(buf, sz, "%.4f", v.d);
+		break;
+	case FT_ZF_INDEX:
+		ft_thousandths_format(v.thousandths, buf, sz);
+		break;
+	}
+	return true;
+}
