@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/procrates.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -56,46 +57,12 @@ static int header_y = -1;	/* the column header's row at the last draw */
 static int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
 static int match_row = -1;	/* the F3 match's place in the sorted rows */
 static struct ft_procs by_process;	/* the rows shown when !threads */
-static uint64_t prev_tick, cur_tick_t, prev_tick_t;
-static struct { uint64_t born, frag; } prev[FT_PROCS_MAX], cur[FT_PROCS_MAX];
-static double rate[FT_PROCS_MAX];
-
-/*
- * At a new tick: rates of @t's rows from the counts at the one before
- * (rows are matched by when they were made; H starts the rates again).
- */
-static void update_rates(const struct ft_session *s, const struct ft_procs *t)
-{
-	static bool rates_threads;
-	double dt;
-	int i;
-
-	if (s->ticks == prev_tick && rates_threads == threads)
-		return;
-	if (s->ticks != prev_tick + 1 || s->tick_t_ns <= cur_tick_t || rates_threads != threads) {
-		/* a seek, or the first look: no rate until the next tick */
-		memset(cur, 0, sizeof(cur));
-		cur_tick_t = 0;
-	}
-	memcpy(prev, cur, sizeof(prev));
-	prev_tick_t = cur_tick_t;
-	for (i = 0; i < t->nr; i++) {
-		cur[i].born = t->p[i].born + 1;	/* 0: no row */
-		cur[i].frag = t->p[i].c[FT_PC_FRAGMENTING];
-	}
-	cur_tick_t = s->tick_t_ns;
-	prev_tick = s->ticks;
-	rates_threads = threads;
-	dt = prev_tick_t ? (double)(cur_tick_t - prev_tick_t) / 1e9 : 0;
-	for (i = 0; i < FT_PROCS_MAX; i++)
-		rate[i] = dt > 0 && i < t->nr && prev[i].born == cur[i].born ?
-			(double)(cur[i].frag - prev[i].frag) / dt : NAN;
-}
+static struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
 
 static double value(const struct ft_procs *t, int row, enum col c)
 {
 	if (c == C_RATE)
-		return isnan(rate[row]) ? -1 : rate[row];
+		return isnan(ft_proc_rate(&rates, row)) ? -1 : ft_proc_rate(&rates, row);
 	return (double)t->p[row].c[cols[c].pc];
 }
 
@@ -143,7 +110,7 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
 	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
-		double d = c == C_RATE ? rate[row] : (double)p->c[cols[c].pc];
+		double d = c == C_RATE ? ft_proc_rate(&rates, row) : (double)p->c[cols[c].pc];
 
 		if (cols[c].ms)
 			d /= 1000;
@@ -188,7 +155,7 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		ft_procs_by_process(&by_process, t);
 		t = &by_process;
 	}
-	update_rates(s, t);
+	ft_proc_rates_update(&rates, s, t, threads);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
 	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, (void *)t);
 	for (i = 0; i < t->nr; i++)

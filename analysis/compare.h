@@ -1,0 +1,62 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `fragtop compare` computes, apart from how it prints: the metrics
+ * of one run (a recording or a stretch of it), per group of runs their
+ * mean, sd, min and max (model/stats.h), and per group after the first
+ * its change against the first and Welch's p.  Rates are per second, so
+ * runs of different lengths compare.
+ */
+#ifndef FT_ANALYSIS_COMPARE_H
+#define FT_ANALYSIS_COMPARE_H
+
+#include <stddef.h>
+
+#include "analysis/report.h"
+#include "model/stats.h"
+
+#define FT_CMP_MAX_GROUPS	8
+#define FT_CMP_MAX_RUNS		64
+#define FT_CMP_ALPHA		0.05	/* significant: Welch's p below this */
+
+/* The metrics of a run, in table order. */
+enum ft_cmp_row {
+	FT_CMP_DURATION,
+	FT_CMP_FRAG, FT_CMP_FRAG_S, FT_CMP_EXTFRAG, FT_CMP_EXTFRAG_S, FT_CMP_OWNERSHIP,
+	FT_CMP_THP_OK, FT_CMP_COMPACT, FT_CMP_COMPACT_OK, FT_CMP_DIRECT_COMPACT, FT_CMP_BG_COMPACT,
+	FT_CMP_RECLAIMS, FT_CMP_KSWAPD, FT_CMP_KCOMPACTD, FT_CMP_FRAG_STALLS,
+	FT_CMP_BOOST_PEAK, FT_CMP_BOOSTED, FT_CMP_BOOST_EPISODES,
+	FT_CMP_LAT0,		/* then p50, p99, max for each latency source */
+	FT_CMP_NR = FT_CMP_LAT0 + 3 * FT_LAT_NR
+};
+
+struct ft_cmp_run {
+	char *file;
+	struct ft_rep_window w;
+	double v[FT_CMP_NR];	/* NAN: not in this run (no tracepoints, no sampler) */
+};
+
+struct ft_cmp_group {
+	char name[32];
+	int nr;
+	struct ft_cmp_run run[FT_CMP_MAX_RUNS];
+	struct ft_stats st[FT_CMP_NR];
+};
+
+/* Row @r's label for the text table ("  per second" under its count). */
+void ft_cmp_row_name(int r, char *buf, size_t sz);
+/* Row @r's key for JSON and CSV ("extfrag_fragmenting_per_s"). */
+void ft_cmp_row_key(int r, char *buf, size_t sz);
+/* The metrics of one report into @v (FT_CMP_NR values). */
+void ft_cmp_measure_report(const struct ft_report *r, double *v);
+/*
+ * Build every run's report (one at a time: each is large, only its
+ * metrics are kept) and each group's statistics.  0, or -1 after a
+ * report said why on stderr.
+ */
+int ft_cmp_measure(struct ft_cmp_group *g, int ng);
+/* The change of @g's mean against @base's, %; NAN when either has no run or the base is 0. */
+double ft_cmp_change_pct(const struct ft_stats *base, const struct ft_stats *g);
+/* Welch's p of @g against @base; NAN when a group has fewer than 2 runs. */
+double ft_cmp_p_value(const struct ft_stats *base, const struct ft_stats *g);
+
+#endif
