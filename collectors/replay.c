@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "base/grow.h"
+#include "model/checkpoint.h"
 
 static long fd_pread(void *ctx, void *buf, size_t n, uint64_t off)
 {

@@ -13,10 +13,8 @@
  * shows them.
  *
  * Ownership: struct ft_session owns its sample, decoder, map and audit
- * list.  ft_session_save() makes a self-contained checkpoint (a zstd
- * blob) that ft_session_restore() brings back into a session opened from
- * the same formats; the decoder is not in it (formats do not change
- * after a session starts).
+ * list.  Its checkpoints (model/checkpoint.h) are self-contained zstd
+ * blobs that bring it back in a session opened from the same formats.
  */
 #ifndef FT_MODEL_SESSION_H
 #define FT_MODEL_SESSION_H
@@ -261,14 +259,5 @@ double ft_session_pti_age(const struct ft_session *s);
 /* A value from the HOST input ("release"), or "" if absent. */
 const char *ft_session_host(const struct ft_session *s, const char *key, char *buf, size_t sz);
 
-/*
- * Checkpoints.  ft_session_save() serialises everything but the decoder
- * and the host facts into a malloc'd, zstd-compressed blob (*@out,
- * *@len); ft_session_restore() puts it back into @s, which must have been
- * fed the same HOST and format inputs.  0 or -errno (-EBADMSG: not a
- * checkpoint of this build).
- */
-int ft_session_save(const struct ft_session *s, void **out, size_t *len);
-int ft_session_restore(struct ft_session *s, const void *blob, size_t len);
 
 #endif

@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "model/checkpoint.h"
 #include "model/session.h"
 
 static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "model/recfmt.h"
+#include "model/checkpoint.h"
 #include "model/session.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
