@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	printf("  live, %d ticks at 1 s%s: %ld bytes, of which %ld once per file (formats);\n"
 	       "  %.2f MB per hour (goal <= 1 MB/h; atop ~14 MB/h here)\n",
 	       ticks, l.tracing ? " with tracepoints" : "", fsize(live_file), meta,
-	       (fsize(live_file) - meta) * 3600.0 / ticks / 1e6);
+	       (double)(fsize(live_file) - meta) * 3600.0 / ticks / 1e6);
 	printf("  tick CPU without the recorder %.2f ms, with it %.2f ms (the recorder: %.2f ms a tick, %.3f%% of a core at 1 s)\n",
 	       tick_plain / 10, tick_rec / ticks, tick_rec / ticks - tick_plain / 10,
 	       (tick_rec / ticks - tick_plain / 10) / 10);
@@ -117,7 +117,7 @@ int main(int argc, char **argv)
 		w0 = wall_ms();
 		ft_recw_add_meta(&w, FT_RR_HOST, 0, 1, "hostname=synthetic\npageblock_order=9\n", 37);
 		for (i = 0; i < 86400; i++) {
-			t = 1000000000ull * (uint64_t)(i + 1);
+			t = 1000000000ull * (unsigned long long)(i + 1);
 			for (s = 0; s < 4; s++) {
 				size_t n;
 
@@ -132,7 +132,7 @@ int main(int argc, char **argv)
 		}
 		ft_recw_close(&w);
 		printf("  synthetic 24 h (86,400 ticks): %ld bytes (%.1f MB), written in %.1f s\n", fsize(day),
-		       fsize(day) / 1e6, (wall_ms() - w0) / 1e3);
+		       (double)fsize(day) / 1e6, (wall_ms() - w0) / 1e3);
 	}
 	/* open + seek + load the chunk at 3/4 of the day */
 	{
@@ -147,7 +147,7 @@ int main(int argc, char **argv)
 
 			if (ft_replay_open(&rp, day, NULL))
 				return 1;
-			k = ft_rec_find(&rp.r, 64800ull * 1000000000ull + (uint64_t)rep * 977000000000ull);
+			k = ft_rec_find(&rp.r, 64800ull * 1000000000ull + (unsigned long long)rep * 977000000000ull);
 			if (k >= rp.r.nr || ft_rec_load(&rp.r, k, &raw, &len))
 				return 1;
 			if (wall_ms() - w0 < best)

@@ -47,7 +47,7 @@ static double now_s(clockid_t c)
 	struct timespec ts;
 
 	clock_gettime(c, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 static int offline(void)
@@ -82,7 +82,7 @@ static int offline(void)
 			memset(rec, 0, sizeof(rec));
 			tb_set(rec, fmt, "common_type", tb_id(fmt));
 			tb_set(rec, fmt, "common_pid", 1000 + (i % 7));
-			tb_set(rec, fmt, "pfn", 4096 + (uint64_t)(p * 131 + i) % 5000000);
+			tb_set(rec, fmt, "pfn", 4096 + (int64_t)(p * 131 + i) % 5000000);
 			tb_set(rec, fmt, "fallback_order", i % 11);
 			tb_set(rec, fmt, "alloc_migratetype", i % 3);
 			tb_set(rec, fmt, "fallback_migratetype", (i + 1) % 3);
@@ -111,7 +111,7 @@ static int offline(void)
 	dt = now_s(CLOCK_PROCESS_CPUTIME_ID) - t0;
 	printf("offline decode+aggregate: %llu extfrag events in %.3f s CPU = %.1f M events/s "
 	       "(%.1f ns/event; goal > 20 M/s)\n", (unsigned long long)events, dt,
-	       events / dt / 1e6, dt * 1e9 / events);
+	       (double)events / dt / 1e6, dt * 1e9 / (double)events);
 	ft_tracedec_release(&d);
 	free(ev);
 	free(pages);
@@ -174,7 +174,7 @@ static int live(void)
 	}
 	printf("live reader: %llu records in 4 s (%.0f/s), reader CPU %.3f s = %.1f ns/event "
 	       "(goal < 100 ns), %llu pages, lost %llu\n",
-	       (unsigned long long)t.dec.walked, t.dec.walked / 4.0, cpu,
+	       (unsigned long long)t.dec.walked, (double)t.dec.walked / 4.0, cpu,
 	       cpu * 1e9 / (double)(t.dec.walked ? t.dec.walked : 1),
 	       (unsigned long long)t.pages_read, (unsigned long long)ft_trace_lost(&t));
 	ft_trace_close(&t);
