@@ -38,7 +38,7 @@ static void usage(FILE *f)
 			fprintf(f, "  %-10s %s\n", ft_cmds[i]->name, ft_cmds[i]->summary);
 	fprintf(f, "  %-10s %s\n", "help", "this list, or 'help COMMAND' for a command's options");
 	fprintf(f, "\nWithout a command, fragtop runs the live TUI:\n\n");
-	ft_cli_usage(ft_cli_find(NULL), f);
+	ft_cli_usage(&ft_cmd_top, f);
 }
 
 /*
@@ -108,7 +108,7 @@ static int run(int argc, char **argv)
 		}
 		return cmd->run(argc - 1, argv + 1);
 	}
-	return ft_cli_find(NULL)->run(argc, argv);
+	return ft_cmd_top.run(argc, argv);	/* no command: the live TUI */
 }
 
 int main(int argc, char **argv)
