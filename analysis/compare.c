@@ -26,6 +26,7 @@ static const struct {
 	[FT_CMP_BOOST_PEAK] = { "boost peak (pages)", "boost_peak_pages", "" },
 	[FT_CMP_BOOSTED] = { "boosted %", "boosted_pct", "%" },
 	[FT_CMP_BOOST_EPISODES] = { "boost episodes", "boost_episodes", "" },
+	[FT_CMP_IN_BLOCKS] = { "free in pageblocks %", "free_in_pageblocks_pct", "%" },
 };
 
 static const char *const lat_short[FT_LAT_NR] = {
@@ -84,6 +85,8 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 		v[FT_CMP_BOOST_EPISODES] = (double)eps;
 		v[FT_CMP_BOOSTED] = samples ? 100.0 * (double)boosted / (double)samples : NAN;
 	}
+	/* the mean over the run of free memory's share in whole pageblocks (6.15+) */
+	v[FT_CMP_IN_BLOCKS] = ft_rep_level_mean(&r->in_blocks);
 	for (s = 0; s < FT_LAT_NR; s++) {
 		struct ft_rep_lat l;
 

@@ -203,6 +203,35 @@ static void add_boost(struct ft_report *rep, struct ft_rep_interval *iv)
 	}
 }
 
+static void level_add(struct ft_rep_level *lv, double v)
+{
+	if (!lv->n || v < lv->min)
+		lv->min = v;
+	if (!lv->n || v > lv->max)
+		lv->max = v;
+	lv->sum += v;
+	lv->last = v;
+	lv->n++;
+}
+
+/* The tick's share of free memory in whole free pageblocks (vmstat, 6.15+), when the kernel has it. */
+static void add_in_blocks(struct ft_report *rep, struct ft_rep_interval *iv)
+{
+	const struct ft_vmstat *vs = &rep->rp.session.sample.vmstat;
+	int64_t free, blocks;
+
+	if (!ft_vmstat_get(vs, "nr_free_pages", &free, &rep->in_blocks_hint[0]) ||
+	    !ft_vmstat_get(vs, "nr_free_pages_blocks", &blocks, &rep->in_blocks_hint[1]) || free <= 0)
+		return;
+	level_add(&rep->in_blocks, 100.0 * (double)blocks / (double)free);
+	level_add(&iv->in_blocks, 100.0 * (double)blocks / (double)free);
+}
+
+double ft_rep_level_mean(const struct ft_rep_level *lv)
+{
+	return lv->n ? lv->sum / (double)lv->n : NAN;
+}
+
 int ft_rep_window_where(double t, double from, double to)
 {
 	return t + 1e-6 < from ? -1 : t > to + 1e-6 ? 1 : 0;
@@ -327,6 +356,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			rep->nr_iv++;
 		}
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
+		add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
 		/* with an end to the window, the table as of each tick (the next may be past it) */
 		if (w && w->to && rep->procs_first) {

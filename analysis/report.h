@@ -37,8 +37,19 @@ struct ft_rep_point {			/* the counters at one tick */
 	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node */
 };
 
+/*
+ * A level over the ticks of a stretch (not a count): free memory's share
+ * in whole free pageblocks, host-wide from /proc/vmstat (6.15+).  n 0:
+ * the kernel has no such counter.
+ */
+struct ft_rep_level {
+	uint64_t n;
+	double sum, min, max, last;
+};
+
 struct ft_rep_interval {
 	struct ft_rep_point from, to;
+	struct ft_rep_level in_blocks;
 	int64_t boost;			/* watermark_boost_factor in it; -1 unknown */
 	char opened_by[160];		/* the change that started it; "" for the first */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];	/* the sampler's, summed */
@@ -69,6 +80,9 @@ struct ft_report {
 	/* the boost sampler over the whole recording (after the first tick), by zoneinfo zone */
 	int boost_nr;			/* 0: no sampler in the recording */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];
+	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
+	struct ft_rep_level in_blocks;
+	size_t in_blocks_hint[2];
 	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
 	uint32_t vm_seen;		/* 1 << counter: /proc/vmstat had it at the last tick */
 	/*
@@ -119,6 +133,9 @@ struct ft_rep_window {
  * in it.  Report, export and plot cut their windows with it alike.
  */
 int ft_rep_window_where(double t, double from, double to);
+
+/* A level's mean over its ticks; NAN when it has none. */
+double ft_rep_level_mean(const struct ft_rep_level *lv);
 
 /*
  * Parse a window end into seconds from the first tick, given the

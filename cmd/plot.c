@@ -37,7 +37,7 @@
 #define GAP		46
 #define TOP		64
 
-enum series { S_FRAG, S_PEAK, S_BOOSTED, S_UNUSABLE, S_FREE, S_NR };
+enum series { S_FRAG, S_PEAK, S_BOOSTED, S_UNUSABLE, S_FREE, S_IN_BLOCKS, S_NR };
 
 static const struct {
 	const char *title, *unit;
@@ -48,6 +48,7 @@ static const struct {
 	[S_BOOSTED] = { "share of the tick boosted", "%", false },
 	[S_UNUSABLE] = { "unusable free space index at pageblock order", "", false },
 	[S_FREE] = { "free pages", "pages", false },
+	[S_IN_BLOCKS] = { "free memory in whole free pageblocks, 6.15+", "%", false },
 };
 
 static const char *const colors[MAX_ZONES] = {
@@ -211,11 +212,13 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 			for (s = 0; s < S_NR; s++) {
 				static const enum ft_zh_metric m[S_NR] = {
 					FT_ZH_FRAG_RATE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED, FT_ZH_UNUSABLE, FT_ZH_FREE,
+					FT_ZH_IN_BLOCKS,
 				};
 
 				ft_session_history(ss, r->zi[z], m[s], 0, 1, &v[s], NULL, NULL);
 			}
 			v[S_BOOSTED] *= 100;
+			v[S_IN_BLOCKS] *= 100;
 			for (s = 0; s < S_NR; s++)
 				r->v[s][z][r->n] = v[s];
 		}
@@ -347,7 +350,10 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 		axis_x(f, y0, x, false);
 		return;
 	}
-	if (s == S_UNUSABLE || s == S_BOOSTED) {
+	if (s == S_IN_BLOCKS) {		/* a share: the whole 0-100% */
+		lo = 0;
+		hi = 100;
+	} else if (s == S_UNUSABLE || s == S_BOOSTED) {
 		lo = 0;
 		hi = s == S_BOOSTED ? fmax(hi, 1) : fmax(hi, 0.1);
 	} else if (s != S_FREE) {

@@ -293,6 +293,12 @@ static void text_outcomes(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
 	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
+	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
+	if (rep->in_blocks.n)
+		printf("free in pageblocks mean %.1f%%   min %.1f%%   last %.1f%%   (of free memory, vmstat)\n",
+		       ft_rep_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
+	else
+		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }
 
 /* The boost by zone, and the pageblock map's classes at its last scan. */
@@ -520,6 +526,21 @@ static void json_boost(struct ft_json *j, const struct ft_report *rep,
 	ft_json_arr_end(j);
 }
 
+/* @key: a level's {mean, min, max, last}, or null when the kernel has no such counter. */
+static void json_level(struct ft_json *j, const char *key, const struct ft_rep_level *lv)
+{
+	if (!lv->n) {
+		ft_json_null(j, key);
+		return;
+	}
+	ft_json_obj_begin_inline(j, key);
+	ft_json_double(j, "mean", ft_rep_level_mean(lv));
+	ft_json_double(j, "min", lv->min);
+	ft_json_double(j, "max", lv->max);
+	ft_json_double(j, "last", lv->last);
+	ft_json_obj_end(j);
+}
+
 /* The head: file, host, window, how the file ended. */
 static void json_head(struct ft_json *j, const struct ft_report *rep)
 {
@@ -623,6 +644,7 @@ static void json_intervals(struct ft_json *j, const struct ft_report *rep)
 		ft_json_str(j, "after", iv->opened_by);
 		json_counters(j, rep, &iv->from, &iv->to);
 		json_boost(j, rep, iv->boost_zone);
+		json_level(j, "free_in_pageblocks_pct", &iv->in_blocks);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			char key[48];
 
@@ -667,6 +689,7 @@ static void report_json(const struct ft_report *rep)
 	ft_json_arr_end(&j);
 	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);
+	json_level(&j, "free_in_pageblocks_pct", &rep->in_blocks);
 	json_intervals(&j, rep);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);

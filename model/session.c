@@ -614,6 +614,7 @@ const char *const ft_zh_names[FT_ZH_NR] = {
 	[FT_ZH_BOOST_PEAK] = "boost peak",
 	[FT_ZH_BOOSTED] = "boosted",
 	[FT_ZH_FRAG_RATE] = "fragmenting/s",
+	[FT_ZH_IN_BLOCKS] = "free in pageblocks",
 };
 
 /* This tick's values into the history rings. */
@@ -648,6 +649,9 @@ static void push_history(struct ft_session *s, uint64_t now)
 		}
 		ft_session_zone_extfrag_rate(s, zi->node, zi->name, &fb, &frag);
 		*h[FT_ZH_FRAG_RATE] = (float)frag;
+		/* the kernel's own fragmentation gauge (6.15+): absent stays NAN, never 0 */
+		if (zi->has & FT_ZI_FREE_BLOCKS && zi->free)
+			*h[FT_ZH_IN_BLOCKS] = (float)((double)zi->free_blocks / (double)zi->free);
 	}
 	s->stall_history[slot] = sm->has_prev ? (float)sm->rates.v[FT_RATE_COMPACT_STALL] : NAN;
 	s->history_t_ns[slot] = now;

@@ -53,6 +53,7 @@ enum ft_zh_metric {
 	FT_ZH_BOOST_PEAK,	/* the sampler's peak (pages), else the boost read at the tick */
 	FT_ZH_BOOSTED,		/* share of the tick boosted, 0..1 (the sampler's) */
 	FT_ZH_FRAG_RATE,	/* fragmenting fallbacks per second */
+	FT_ZH_IN_BLOCKS,	/* share of free pages in whole free pageblocks, 0..1 (6.15+; else NAN) */
 	FT_ZH_NR
 };
 

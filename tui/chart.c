@@ -14,6 +14,7 @@ static const char *const labels[FT_ZH_NR] = {
 	[FT_ZH_BOOST_PEAK] = "boost peak",
 	[FT_ZH_BOOSTED] = "boosted",
 	[FT_ZH_FRAG_RATE] = "frag fb/s",
+	[FT_ZH_IN_BLOCKS] = "in blocks",
 };
 
 void ft_chart_fmt(const struct ft_session *s, enum ft_zh_metric m, int zi, double v,
@@ -35,6 +36,7 @@ void ft_chart_fmt(const struct ft_session *s, enum ft_zh_metric m, int zi, doubl
 		snprintf(buf, sz, "%.3f", v);
 		break;
 	case FT_ZH_BOOSTED:
+	case FT_ZH_IN_BLOCKS:
 		snprintf(buf, sz, "%.0f%%", v * 100);
 		break;
 	default:
@@ -63,7 +65,7 @@ int ft_chart_row(const struct ft_session *s, int y, int x, int width, int zi,
 		lo = fmin(lo, v[i]);
 		hi = fmax(hi, v[i]);
 	}
-	if (zi != FT_CHART_STALLS && (m == FT_ZH_UNUSABLE || m == FT_ZH_BOOSTED)) {
+	if (zi != FT_CHART_STALLS && (m == FT_ZH_UNUSABLE || m == FT_ZH_BOOSTED || m == FT_ZH_IN_BLOCKS)) {
 		lo = 0;		/* shares: a fixed 0..1 scale */
 		hi = 1;
 	} else if (zi != FT_CHART_STALLS && m == FT_ZH_FREE && hi > lo) {
