@@ -37,6 +37,25 @@ int ft_open_under(int rootfd, const char *rel, int flags)
 	return fd;
 }
 
+DIR *ft_opendir_under(int rootfd, const char *rel)
+{
+	struct open_how how = {
+		.flags = (__u64)(unsigned int)(O_RDONLY | O_DIRECTORY | O_CLOEXEC),
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
+	};
+	int fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	DIR *d;
+
+	if (fd < 0 && errno == ENOSYS)
+		fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
+	if (fd < 0)
+		return NULL;
+	d = fdopendir(fd);
+	if (!d)
+		close(fd);
+	return d;
+}
+
 const char *ft_file_strerror(int err)
 {
 	switch (-err) {

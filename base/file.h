@@ -6,6 +6,7 @@
 #ifndef FT_BASE_FILE_H
 #define FT_BASE_FILE_H
 
+#include <dirent.h>
 #include <stddef.h>
 
 /* Refuse to slurp more than this from one kernel file. */
@@ -39,6 +40,13 @@ long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz);
  * device).  @flags: O_RDONLY or O_WRONLY (| O_TRUNC).  fd or -errno.
  */
 int ft_open_under(int rootfd, const char *rel, int flags);
+
+/*
+ * Directory @rel under @rootfd, as ft_open_under() opens files (beneath
+ * the root, no symbolic link): a DIR to readdir() and closedir(), or NULL
+ * with errno set.
+ */
+DIR *ft_opendir_under(int rootfd, const char *rel);
 
 /* ft_open_under()'s and the reads' errors in words ("not a regular file ..."). */
 const char *ft_file_strerror(int err);

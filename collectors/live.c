@@ -13,6 +13,7 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/file.h"
+#include "collectors/thp.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
 static void emit(struct ft_live *l, uint16_t type, uint16_t sub, uint64_t t_ns, const void *data,
@@ -42,10 +43,12 @@ static void emit_status(struct ft_live *l, enum ft_rs what, int err)
 	emit(l, FT_RR_SOURCE, (uint16_t)what, ft_now_ns(), &e, sizeof(e));
 }
 
-/* Before a tick: memory, and the map scan's cost while it runs. */
+/* Before a tick: memory, multi-size THP, and the map scan's cost while it runs. */
 static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 {
+	static char thp[32768];
 	uint8_t b[32];
+	long n = 0;
 
 	ft_host_refresh(&l->host);
 	if (l->host.mem_total_kb) {
@@ -53,6 +56,13 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		memcpy(b + 8, &l->host.mem_avail_kb, 8);
 		emit(l, FT_RR_SOURCE, FT_RS_MEMORY, t_ns, b, 16);
 	}
+	/* absent before 6.8 (or in a tree without it): no input, not an error */
+	if (!l->no_thp)
+		n = ft_thp_read(l->procfs.rootfd, thp, sizeof(thp));
+	if (n > 0)
+		emit(l, FT_RR_THP, 0, t_ns, thp, (size_t)n);
+	else if (n == -ENOENT)
+		l->no_thp = true;
 	if (l->map_scan && !l->map_err) {
 		memcpy(b, &l->map_cpu, 8);
 		memcpy(b + 8, &l->map_rescans, 8);

@@ -87,6 +87,7 @@ struct ft_live {
 	 */
 	struct ft_kpf kpf;
 	bool map_scan;
+	bool no_thp;			/* no multi-size THP here: not looked for again */
 	int map_err;			/* why the map cannot be scanned (0: fine) */
 	double map_cpu;			/* share of a core (0.02: 2%) */
 	uint64_t map_rate;		/* at most this many PFNs a poll; 0: no cap */

@@ -65,6 +65,7 @@ enum ft_rec_record_type {
 	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup path (<= 127 bytes), taken with its name */
 	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
 	FT_RR_SOURCE = 15,	/* sub: enum ft_rs; what the source says of itself (below) */
+	FT_RR_THP = 16,		/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */
 };
 
 /*

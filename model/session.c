@@ -772,6 +772,17 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 	}
 }
 
+/* Multi-size THP's tick: the one before kept for rates. */
+static void apply_thp(struct ft_session *s, const struct ft_rec_record *in)
+{
+	s->thp_prev = s->thp;
+	s->thp_prev_t_ns = s->thp_t_ns;
+	if (ft_thp_parse((const char *)in->data, in->len, &s->thp))
+		s->bad_inputs++;
+	s->thp_t_ns = in->t_ns;
+	s->thp_ticks++;
+}
+
 int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 {
 	if (in->t_ns > s->t_ns)
@@ -824,6 +835,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_SOURCE:
 		apply_source(s, in);
+		break;
+	case FT_RR_THP:
+		apply_thp(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -23,6 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/thp.h"
 #include "model/boost.h"
 #include "model/events.h"
 #include "model/knob.h"
@@ -155,6 +156,12 @@ struct ft_session {
 	} mapscan;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
+	/*
+	 * Multi-size THP (THP inputs, model/thp.h): the last tick's and the
+	 * one before, for rates; thp_ticks 0: none on this kernel.
+	 */
+	struct ft_thp thp, thp_prev;
+	uint64_t thp_t_ns, thp_prev_t_ns, thp_ticks;
 
 	/*
 	 * The boost sampler's, from BOOST inputs, by zone in zoneinfo order:

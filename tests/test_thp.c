@@ -1,0 +1,127 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Multi-size THP: the collector reads every size directory of the 6.18
+ * fixture (captured from the development host) with the counters its
+ * stats/ lists, and the parser gives them back by size and name; a tree
+ * with no sizes (the 6.1 fixture) is -ENOENT; malformed lines are
+ * skipped and counted; settings keep their selected word.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "base/file.h"
+#include "collectors/thp.h"
+#include "model/thp.h"
+
+static char buf[65536];
+
+/* The value of the fixture file @rel (a number), or -1. */
+static long long fixture_num(const char *rel)
+{
+	char path[512], v[64];
+	FILE *f;
+	long long n = -1;
+
+	snprintf(path, sizeof(path), "tests/fixtures/6.18-mthp/sys/kernel/mm/transparent_hugepage/%s", rel);
+	f = fopen(path, "r");
+	if (f && fgets(v, sizeof(v), f))
+		n = atoll(v);
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static void test_fixture(void **state)
+{
+	static struct ft_thp t;
+	int fd = ft_root_open("tests/fixtures/6.18-mthp"), i;
+	const struct ft_thp_size *z;
+	char sel[32];
+	uint64_t v;
+	long n;
+
+	(void)state;
+	assert_true(fd >= 0);
+	n = ft_thp_read(fd, buf, sizeof(buf));
+	close(fd);
+	assert_true(n > 0);
+	assert_int_equal(ft_thp_parse(buf, (size_t)n, &t), 0);
+	assert_int_equal(t.nr, 9);		/* 8 kB to 2 MiB */
+	for (i = 1; i < t.nr; i++)
+		assert_true(t.s[i].kb > t.s[i - 1].kb);	/* smallest first */
+	assert_int_equal(t.s[0].kb, 8);
+	assert_string_equal(t.s[0].enabled, "");	/* 8 kB is shmem-only */
+	assert_true(t.s[0].shmem[0]);
+	z = ft_thp_find(&t, 64);
+	assert_non_null(z);
+	assert_int_equal(z->nr_stats, 18);		/* as the stats/ directory lists them */
+	assert_true(ft_thp_stat(z, "anon_fault_fallback_charge", &v));
+	assert_true(ft_thp_stat(z, "split_deferred", &v));
+	assert_false(ft_thp_stat(z, "no_such_counter", &v));
+	z = ft_thp_find(&t, 2048);
+	assert_non_null(z);
+	assert_true(ft_thp_stat(z, "anon_fault_alloc", &v));
+	assert_int_equal((long long)v, fixture_num("hugepages-2048kB/stats/anon_fault_alloc"));
+	assert_true(ft_thp_stat(z, "anon_fault_fallback", &v));
+	assert_int_equal((long long)v, fixture_num("hugepages-2048kB/stats/anon_fault_fallback"));
+	assert_string_equal(ft_thp_selected(z->enabled, sel, sizeof(sel)), "inherit");
+	assert_null(ft_thp_find(&t, 4));
+}
+
+static void test_no_sizes(void **state)
+{
+	int fd = ft_root_open("tests/fixtures/6.1-2node-movable");
+
+	(void)state;
+	assert_true(fd >= 0);
+	assert_int_equal(ft_thp_read(fd, buf, sizeof(buf)), -ENOENT);
+	close(fd);
+}
+
+static void test_parse(void **state)
+{
+	static struct ft_thp t;
+	static const char text[] =
+		"64 enabled always inherit [madvise] never\n"
+		"64 stats/anon_fault_alloc 12\n"
+		"16 stats/anon_fault_alloc 3\n"
+		"64 stats/anon_fault_fallback 4\n"
+		"x stats/a 1\n"			/* no size */
+		"64 stats/Bad-Name 1\n"		/* not a counter's name */
+		"64 stats/split -1\n"		/* not a count */
+		"64\n"				/* no name */
+		"0 enabled [never]\n"		/* no such size */
+		"64 shmem_enabled \033[31m[never]\n";	/* control bytes blanked */
+	uint64_t v;
+	char sel[16];
+
+	(void)state;
+	assert_int_equal(ft_thp_parse(text, sizeof(text) - 1, &t), 5);
+	assert_int_equal(t.nr, 2);
+	assert_int_equal(t.s[0].kb, 16);
+	assert_true(ft_thp_stat(&t.s[1], "anon_fault_alloc", &v) && v == 12);
+	assert_true(ft_thp_stat(&t.s[1], "anon_fault_fallback", &v) && v == 4);
+	assert_string_equal(ft_thp_selected(t.s[1].enabled, sel, sizeof(sel)), "madvise");
+	assert_null(strchr(t.s[1].shmem, '\033'));
+	assert_string_equal(ft_thp_selected("always never", sel, sizeof(sel)), "");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_fixture),
+		cmocka_unit_test(test_no_sizes),
+		cmocka_unit_test(test_parse),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
