@@ -306,6 +306,7 @@ static void snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
+	ft_json_thp(&j, &l->session);
 	json_events(&j, l);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (interval_s > 0 && l->session.boost_nr) {

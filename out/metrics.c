@@ -8,6 +8,7 @@
 #include "base/sanitize.h"
 #include "model/frag.h"
 #include "model/knob.h"
+#include "model/thp.h"
 #include "model/zonefield.h"
 
 /* One family: its name, type and help, as node_exporter writes them. */
@@ -28,6 +29,22 @@ static const struct {
 		"Fragmentation index for the order (-1: a free block of it exists)." },
 	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge", "Pageblocks of the migratetype (pagetypeinfo)." },
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
+	[FT_MF_THP_ENABLED] = { "fragtop_thp_size_enabled", "gauge",
+		"1 for the setting a THP size's enabled file selects, 0 for the others it lists." },
+	[FT_MF_THP_SHMEM_ENABLED] = { "fragtop_thp_size_shmem_enabled", "gauge",
+		"1 for the setting a THP size's shmem_enabled file selects, 0 for the others it lists." },
+	[FT_MF_THP_ANON] = { "fragtop_thp_anon_faults", "counter",
+		"Anonymous page faults that asked for a THP of the size, by result (stats/anon_fault_*)." },
+	[FT_MF_THP_SHMEM] = { "fragtop_thp_shmem_allocations", "counter",
+		"shmem allocations that asked for a THP of the size, by result (stats/shmem_*)." },
+	[FT_MF_THP_SPLITS] = { "fragtop_thp_splits", "counter",
+		"THPs of the size split, failed to split or queued for a deferred split (stats/split*)." },
+	[FT_MF_THP_SWPOUT] = { "fragtop_thp_swapouts", "counter",
+		"THPs of the size swapped out whole, or split to be swapped out (stats/swpout*)." },
+	[FT_MF_THP_ANON_FOLIOS] = { "fragtop_thp_anon_folios", "gauge",
+		"Anonymous THPs of the size in use (stats/nr_anon)." },
+	[FT_MF_THP_PARTIAL] = { "fragtop_thp_anon_partially_mapped_folios", "gauge",
+		"Anonymous THPs of the size partly unmapped (stats/nr_anon_partially_mapped)." },
 	[FT_MF_EXTFRAG] = { "fragtop_extfrag_events", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) by zone and migratetypes." },
 	[FT_MF_COMPACTION] = { "fragtop_compaction_outcomes", "counter",
@@ -421,6 +438,94 @@ static void events(struct out *o, const struct ft_session *s)
 	}
 }
 
+/* Which stats/ counter feeds which family, with its result label (NULL: none). */
+static const struct {
+	enum ft_mfamily mf;
+	const char *stat, *result;
+} thp_stats[] = {
+	{ FT_MF_THP_ANON, "anon_fault_alloc", "alloc" },
+	{ FT_MF_THP_ANON, "anon_fault_fallback", "fallback" },
+	{ FT_MF_THP_ANON, "anon_fault_fallback_charge", "fallback_charge" },
+	{ FT_MF_THP_SHMEM, "shmem_alloc", "alloc" },
+	{ FT_MF_THP_SHMEM, "shmem_fallback", "fallback" },
+	{ FT_MF_THP_SHMEM, "shmem_fallback_charge", "fallback_charge" },
+	{ FT_MF_THP_SPLITS, "split", "split" },
+	{ FT_MF_THP_SPLITS, "split_failed", "failed" },
+	{ FT_MF_THP_SPLITS, "split_deferred", "deferred" },
+	{ FT_MF_THP_SWPOUT, "swpout", "swpout" },
+	{ FT_MF_THP_SWPOUT, "swpout_fallback", "fallback" },
+	{ FT_MF_THP_ANON_FOLIOS, "nr_anon", NULL },
+	{ FT_MF_THP_PARTIAL, "nr_anon_partially_mapped", NULL },
+};
+
+/* A setting file's words, 1 for the [selected] one and 0 for the rest. */
+static void thp_setting(struct out *o, enum ft_mfamily mf, const char *size, const char *text)
+{
+	char w[32];
+	const char *p = text;
+
+	while (*p) {
+		size_t n = strcspn(p, " ");
+		bool on = n > 2 && p[0] == '[' && p[n - 1] == ']';
+		const char *l[] = { "size", size, "setting", w, NULL };
+
+		if (n && n - (on ? 2 : 0) < sizeof(w)) {
+			snprintf(w, sizeof(w), "%.*s", (int)(n - (on ? 2 : 0)), p + (on ? 1 : 0));
+			sample(o, fam[mf].name, "", l, on ? 1 : 0);
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+}
+
+/* Multi-size THP, by size: the settings, then each family of counters. */
+static void thp(struct out *o, const struct ft_session *s)
+{
+	const struct ft_thp *t = &s->thp;
+	enum ft_mfamily mf;
+	char size[16];
+	size_t k;
+	int i;
+
+	if (!s->thp_ticks || !t->nr)
+		return;
+	for (mf = FT_MF_THP_ENABLED; mf <= FT_MF_THP_PARTIAL; mf++) {
+		bool any = false;
+
+		if (!want(o, mf))
+			continue;
+		for (i = 0; i < t->nr && !any; i++)
+			for (k = 0; k < sizeof(thp_stats) / sizeof(thp_stats[0]) && !any; k++) {
+				uint64_t v;
+
+				any = mf == FT_MF_THP_ENABLED ? t->s[i].enabled[0] :
+				      mf == FT_MF_THP_SHMEM_ENABLED ? t->s[i].shmem[0] :
+				      thp_stats[k].mf == mf && ft_thp_stat(&t->s[i], thp_stats[k].stat, &v);
+			}
+		if (!any)	/* not on this kernel: the family is left out */
+			continue;
+		head(o, mf);
+		for (i = 0; i < t->nr; i++) {
+			ft_thp_size_label(t->s[i].kb, size, sizeof(size));
+			if (mf == FT_MF_THP_ENABLED || mf == FT_MF_THP_SHMEM_ENABLED) {
+				thp_setting(o, mf, size, mf == FT_MF_THP_ENABLED ? t->s[i].enabled : t->s[i].shmem);
+				continue;
+			}
+			for (k = 0; k < sizeof(thp_stats) / sizeof(thp_stats[0]); k++) {
+				const char *l[] = { "size", size, "result", thp_stats[k].result, NULL };
+				uint64_t v;
+
+				if (thp_stats[k].mf != mf || !ft_thp_stat(&t->s[i], thp_stats[k].stat, &v))
+					continue;
+				if (!thp_stats[k].result)
+					l[2] = NULL;
+				sample(o, fam[mf].name, strcmp(fam[mf].type, "counter") ? "" : "_total", l, (double)v);
+			}
+		}
+	}
+}
+
 int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
 {
 	struct out o = { f, m };
@@ -455,6 +560,7 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 				sample(&o, fam[FT_MF_KNOB].name, "", l, (double)s->knobs[i].num);
 		}
 	}
+	thp(&o, s);
 	if (s->tracing)
 		events(&o, s);
 	if (m->server) {

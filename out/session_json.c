@@ -6,6 +6,7 @@
 
 #include "base/json.h"
 #include "model/session.h"
+#include "model/thp.h"
 
 void ft_json_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
 {
@@ -146,6 +147,39 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 		ft_json_bool(j, "exited", true);
 		for (k = 0; k < FT_PC_NR; k++)
 			ft_json_u64(j, ft_proc_col_names[k], t->other[k]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+void ft_json_thp(struct ft_json *j, const struct ft_session *s)
+{
+	const struct ft_thp *t = &s->thp;
+	char v[32];
+	int i, k;
+
+	if (!s->thp_ticks || !t->nr) {
+		ft_json_null(j, "thp_sizes");
+		return;
+	}
+	ft_json_arr_begin(j, "thp_sizes");
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_thp_size *z = &t->s[i];
+
+		ft_json_obj_begin(j, NULL);
+		ft_json_u64(j, "size_kb", z->kb);
+		if (z->enabled[0])
+			ft_json_str(j, "enabled", ft_thp_selected(z->enabled, v, sizeof(v)));
+		else
+			ft_json_null(j, "enabled");
+		if (z->shmem[0])
+			ft_json_str(j, "shmem_enabled", ft_thp_selected(z->shmem, v, sizeof(v)));
+		else
+			ft_json_null(j, "shmem_enabled");
+		ft_json_obj_begin_inline(j, "stats");
+		for (k = 0; k < z->nr_stats; k++)
+			ft_json_u64(j, z->stat_name[k], z->stat[k]);
+		ft_json_obj_end(j);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

@@ -53,4 +53,11 @@ struct ft_bg_node;
 void ft_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
 		      const struct ft_bg_node *base);
 
+/*
+ * "thp_sizes": multi-size THP by size, [{size_kb, enabled, shmem_enabled
+ * (the selected words; null where the size has no such file), stats
+ * {counter: value, as the kernel's stats/ lists them}}], null without any.
+ */
+void ft_json_thp(struct ft_json *j, const struct ft_session *s);
+
 #endif
