@@ -23,10 +23,10 @@
 
 #define STATUS_SECS	15
 
-/* The views in the order of their keys 1 to 7 (help is not one of them). */
+/* The views in the order of their keys 1 to 8 (help and setup are not among them). */
 const struct ft_view *const ft_views[] = {
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history, &ft_view_procs,
+	&ft_view_history, &ft_view_procs, &ft_view_thp,
 };
 const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
@@ -188,8 +188,13 @@ static int tab_x[16 + 1];
 
 static void draw_tabs(struct ft_ui *ui)
 {
-	int i, x = 0;
+	int i, x = 0, gap = 1, need = 0;
 
+	/* a blank between tabs when they all fit with it */
+	for (i = 0; i < ft_views_nr; i++)
+		need += (int)strlen(ft_views[i]->name) + 4;
+	if (need - 1 > COLS)
+		gap = 0;
 	attron((int)ft_attr(FT_C_DIM));
 	mvhline(TAB_ROW, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_DIM));
@@ -201,7 +206,7 @@ static void draw_tabs(struct ft_ui *ui)
 		if (x + (int)strlen(v->name) + 3 > COLS)
 			break;
 		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, v->name);
-		x += (int)strlen(v->name) + 4;
+		x += (int)strlen(v->name) + 3 + gap;
 	}
 	for (; i < ft_views_nr && i < 16; i++)
 		tab_x[i] = x;
@@ -432,8 +437,9 @@ static void key_mouse(struct ft_ui *ui, int ch);
 
 const struct ft_key ft_ui_keys[] = {
 	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", "q quit", 10, key_quit },
-	{ "1 2 3 4 5 6 7  Tab", { '1', '2', '3', '4', '5', '6', '7' },
-	  "overview, events, stalls, controls, map, history, processes; Tab cycles", "1-7/Tab views", 30, key_view },
+	{ "1 2 3 4 5 6 7 8  Tab", { '1', '2', '3', '4', '5', '6', '7', '8' },
+	  "overview, events, stalls, controls, map, history, processes, thp; Tab cycles", "1-8/Tab views", 30,
+	  key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
 	{ "F2", { KEY_F(2) }, "setup: the settings fragtoprc keeps between runs", "F2 setup", 25, key_setup },

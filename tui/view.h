@@ -44,6 +44,7 @@ extern const struct ft_view ft_view_controls;
 extern const struct ft_view ft_view_map;
 extern const struct ft_view ft_view_history;
 extern const struct ft_view ft_view_procs;
+extern const struct ft_view ft_view_thp;
 extern const struct ft_view ft_view_help;
 extern const struct ft_view ft_view_setup;
 

@@ -81,6 +81,8 @@ check "history view: zones charted, scrollable" wait_for 'zones 1-2 of 5 \(j/k\)
 T send-keys -t ft Tab
 check "Tab: process view; a tree without tracepoints says so" wait_for 'No tracepoints: --root'
 T send-keys -t ft Tab
+check "Tab: thp view; a 6.1 tree without multi-size THP says so" wait_for 'No multi-size THP here'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'

@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * THP by size (6.10+ counters): per size the kernel lists, its anon and
+ * shmem settings (the selected word), the faults that asked for it per
+ * second over the last tick (alloc, fallback), their success %, splits
+ * and swap-outs per second, and the counts since boot.  A fallback by
+ * size says which orders free memory no longer serves.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "tui/draw.h"
+#include "tui/ui.h"
+#include "tui/view.h"
+
+static int first_row;
+
+/* @name's growth per second over the last tick; NAN before two ticks or without the counter. */
+static double per_s(const struct ft_session *s, const struct ft_thp_size *z, const char *name)
+{
+	const struct ft_thp_size *p = ft_thp_find(&s->thp_prev, z->kb);
+	uint64_t a, b;
+	double dt = (double)(s->thp_t_ns - s->thp_prev_t_ns) / 1e9;
+
+	if (!p || s->thp_ticks < 2 || dt <= 0 || !ft_thp_stat(z, name, &b) || !ft_thp_stat(p, name, &a) || b < a)
+		return NAN;
+	return (double)(b - a) / dt;
+}
+
+static void cell_rate(int y, int x, int w, double v, bool bad)
+{
+	char buf[16];
+
+	ft_fmt_rate(buf, sizeof(buf), v, w);
+	ft_put(y, x, bad && v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%*s", w, isnan(v) ? "-" : buf);
+}
+
+static void cell_count(int y, int x, int w, const struct ft_thp_size *z, const char *name)
+{
+	char buf[16];
+	uint64_t v;
+
+	if (!ft_thp_stat(z, name, &v)) {
+		ft_put(y, x, ft_attr(FT_C_DIM), "%*s", w, "-");
+		return;
+	}
+	ft_fmt_count(buf, sizeof(buf), (double)v, w);
+	ft_put(y, x, A_NORMAL, "%*s", w, buf);
+}
+
+static void row(const struct ft_session *s, int y, const struct ft_thp_size *z)
+{
+	char size[16], en[24], sh[24];
+	double alloc = per_s(s, z, "anon_fault_alloc"), fb = per_s(s, z, "anon_fault_fallback");
+	bool on;
+
+	ft_thp_size_label(z->kb, size, sizeof(size));
+	ft_thp_selected(z->enabled, en, sizeof(en));
+	ft_thp_selected(z->shmem, sh, sizeof(sh));
+	on = en[0] && strcmp(en, "never");
+	ft_put(y, 0, on ? A_BOLD : A_NORMAL, "%7s", size);
+	ft_put(y, 8, on ? ft_attr(FT_C_OK) : ft_attr(FT_C_DIM), "%-8s", en[0] ? en : "-");
+	ft_put(y, 17, ft_attr(FT_C_DIM), "%-11s", sh[0] ? sh : "-");
+	cell_rate(y, 29, 8, alloc, false);
+	cell_rate(y, 38, 8, fb, true);
+	if (!isnan(alloc) && !isnan(fb) && alloc + fb > 0)
+		ft_put(y, 47, fb > alloc ? ft_attr(FT_C_BAD) : A_NORMAL, "%5.1f%%", 100 * alloc / (alloc + fb));
+	else
+		ft_put(y, 47, ft_attr(FT_C_DIM), "%6s", "-");
+	cell_rate(y, 54, 7, per_s(s, z, "split"), false);
+	cell_rate(y, 62, 7, per_s(s, z, "swpout_fallback"), true);
+	cell_count(y, 70, 9, z, "anon_fault_alloc");
+	cell_count(y, 80, 9, z, "anon_fault_fallback");
+	cell_count(y, 90, 8, z, "nr_anon");
+}
+
+static void thp_draw(struct ft_ui *ui, int top, int height)
+{
+	const struct ft_session *s = ui->s;
+	const struct ft_thp *t = &s->thp;
+	int y = top, i;
+
+	if (!s->thp_ticks || !t->nr) {
+		ft_put(top + 1, 2, A_BOLD, "No multi-size THP here.");
+		ft_put(top + 2, 2, A_NORMAL, "%s", ui->rp ? "the recording has no THP input (made before fragtop read it, "
+		       "or on a kernel before 6.8)" : "/sys/kernel/mm/transparent_hugepage/hugepages-*kB: "
+		       "kernels 6.8+ (counters 6.10+)");
+		return;
+	}
+	ft_put(y++, 0, ft_attr(FT_C_DIM), "anonymous THP faults by size: the last tick per second, then since boot; "
+	       "a fallback: the size could not be served");
+	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
+	ft_put(y++, 0, A_REVERSE | A_BOLD, "%7s %-8s %-11s %8s %8s %6s %7s %7s %9s %9s %8s", "SIZE", "ANON", "SHMEM",
+	       "ALLOC/s", "FALLBK/s", "OK%", "SPLIT/s", "SWPFB/s", "ALLOC", "FALLBACK", "IN USE");
+	if (first_row > t->nr - 1)
+		first_row = t->nr > 0 ? t->nr - 1 : 0;
+	for (i = first_row; i < t->nr && y < top + height; i++, y++)
+		row(s, y, &t->s[i]);
+	ui->scroll_info[0] = '\0';
+	if (first_row || first_row + (top + height - 2 - top) < t->nr)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1,
+			 i, t->nr);
+}
+
+static void key_scroll(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == 'j' || ch == KEY_DOWN)
+		first_row++;
+	else if (first_row > 0)
+		first_row--;
+}
+
+static const struct ft_key thp_keys[] = {
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll the sizes", NULL, 0, key_scroll },
+	{ NULL },
+};
+
+const struct ft_view ft_view_thp = {
+	.name = "thp",
+	.draw = thp_draw,
+	.keys = thp_keys,
+};
