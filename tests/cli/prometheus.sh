@@ -64,6 +64,24 @@ check "free blocks close to the snapshot's (pages within 5% or 512)" awk '
 check "the stall histogram has series" test "$(q 'fragtop_stall_duration_seconds_bucket' | jq '.data.result | length')" -gt 0
 check "the lost-events counter has a series" test "$(q 'fragtop_trace_lost_events_total' | jq '.data.result | length')" = 1
 check "a counter rate is computable (extfrag, may be 0)" test "$(q 'sum(rate(fragtop_extfrag_events_total[30s])) or vector(0)' | jq -r '.status')" = success
+# multi-size THP (6.10+): a series per size and result, as many as the sizes' stats/ have
+if ls /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats/anon_fault_alloc > /dev/null 2>&1; then
+	want=0
+	for d in /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats; do
+		for f in anon_fault_alloc anon_fault_fallback anon_fault_fallback_charge; do
+			[ -f "$d/$f" ] && want=$((want + 1))
+		done
+	done
+	q 'fragtop_thp_anon_faults_total' > "$tmp/thp.json"
+	got=$(jq '.data.result | length' "$tmp/thp.json")
+	echo "fragtop_thp_anon_faults_total series: $got (sysfs: $want size/result files)"
+	check "THP anon faults: one series per size x result" test "$got" = "$want"
+	check "... each with a size and a result label" \
+		jqe '[.data.result[].metric | select(.size | test("^[0-9]+kB$")) | select(.result == "alloc" or
+		      .result == "fallback" or .result == "fallback_charge")] | length > 0' "$tmp/thp.json"
+else
+	skip "no multi-size THP counters on this kernel: the THP series are not checked"
+fi
 curl -s "http://127.0.0.1:$EPORT/metrics" > "$tmp/scrape.txt"
 if command -v promtool > /dev/null; then
 	check "promtool check metrics on a live scrape: no problem" promtool check metrics < "$tmp/scrape.txt"
