@@ -16,6 +16,7 @@
 
 /* the view's own state: the selected knob */
 static int sel;
+static int first;	/* the first knob shown: the list scrolls to keep sel in sight */
 
 static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 {
@@ -32,7 +33,17 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y++, 0, ft_attr(FT_C_WARN), "read-only: %s", ui->ctl->read_only_why);
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "  %-28s %-14s %-8s %-26s %s", "knob", "value", "default",
 	       "range", "unit");
-	for (i = 0; i < ft_knobs_nr && y < bottom; i++, y++) {
+	/* the knobs that fit with the help below them, the selected one among them */
+	rows = (bottom - y - 3) * 2 / 3;	/* a third for the help and the audit log */
+	if (rows < 5)
+		rows = 5;
+	if (sel < first)
+		first = sel;
+	if (sel >= first + rows)
+		first = sel - rows + 1;
+	if (first < 0)
+		first = 0;
+	for (i = (size_t)first; i < ft_knobs_nr && y < bottom && (int)i < first + rows; i++, y++) {
 		const struct ft_knob *k = &ft_knobs[i];
 		const struct ft_knob_value *v = &ss->knobs[i];
 		char val[96], def[24] = "-", range[96];
