@@ -329,6 +329,13 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 		}
 		rep->ticks++;
 		point(rep, &now);
+		/* THP by size: the first tick of the window that has it, and every one after */
+		if (rep->rp.session.thp_ticks) {
+			if (!rep->have_thp)
+				rep->thp_first = rep->rp.session.thp;
+			rep->thp_last = rep->rp.session.thp;
+			rep->have_thp = true;
+		}
 		if (!rep->have_first) {
 			/* the first tick is the baseline: rates start from it */
 			rep->first = now;

@@ -80,6 +80,12 @@ struct ft_report {
 	/* the boost sampler over the whole recording (after the first tick), by zoneinfo zone */
 	int boost_nr;			/* 0: no sampler in the recording */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];
+	/*
+	 * Multi-size THP at the window's first tick that had it and at its
+	 * last: the per-size counts in the window are their difference.
+	 */
+	bool have_thp;
+	struct ft_thp thp_first, thp_last;
 	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
 	struct ft_rep_level in_blocks;
 	size_t in_blocks_hint[2];

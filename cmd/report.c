@@ -12,6 +12,7 @@
 #include "base/json.h"
 #include "cmd/cli.h"
 #include "out/session_json.h"
+#include "model/thp.h"
 
 /* Seconds into the recording (from its first tick, whatever the window). */
 static double secs(const struct ft_report *rep, uint64_t t)
@@ -301,6 +302,48 @@ static void text_outcomes(const struct ft_report *rep)
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }
 
+/* Counter @name of size @kb over the window; false when either end lacks it (or it went back). */
+static bool thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name, uint64_t *d)
+{
+	const struct ft_thp_size *a = ft_thp_find(&rep->thp_first, z->kb);
+	uint64_t x, y;
+
+	if (!a || !ft_thp_stat(a, name, &x) || !ft_thp_stat(z, name, &y) || y < x)
+		return false;
+	*d = y - x;
+	return true;
+}
+
+/* THP by size: each size that was on, or served or fell back, in the window. */
+static void text_thp(const struct ft_report *rep)
+{
+	const struct ft_thp *t = &rep->thp_last;
+	char size[16], en[24], pc[16];
+	int i, shown = 0;
+
+	if (!rep->have_thp)
+		return;
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_thp_size *z = &t->s[i];
+		uint64_t al = 0, fb = 0, sp = 0;
+		bool have = thp_delta(rep, z, "anon_fault_alloc", &al) && thp_delta(rep, z, "anon_fault_fallback", &fb);
+
+		ft_thp_selected(z->enabled, en, sizeof(en));
+		if (!have || (!al && !fb && (!en[0] || !strcmp(en, "never"))))
+			continue;
+		if (!shown++)
+			printf("THP by size        %-8s %10s %10s %8s %8s\n", "anon", "alloc", "fallback", "success",
+			       "split");
+		thp_delta(rep, z, "split", &sp);
+		ft_thp_size_label(z->kb, size, sizeof(size));
+		fmt_pct(pc, sizeof(pc), pct((int64_t)al, (int64_t)(al + fb)));
+		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-", (unsigned long long)al,
+		       (unsigned long long)fb, pc, (unsigned long long)sp);
+	}
+	if (!shown)
+		printf("THP by size        no size was on or faulted in the window\n");
+}
+
 /* The boost by zone, and the pageblock map's classes at its last scan. */
 static void text_boost_map(const struct ft_report *rep)
 {
@@ -427,6 +470,7 @@ static void report_text(const struct ft_report *rep)
 	text_head(rep);
 	text_extfrag(rep);
 	text_outcomes(rep);
+	text_thp(rep);
 	text_boost_map(rep);
 	text_stalls(rep);
 	text_changes(rep);
@@ -521,6 +565,47 @@ static void json_boost(struct ft_json *j, const struct ft_report *rep,
 			       (double)b[i].boosted / b[i].samples : 0);
 		ft_json_u64(j, "episodes", b[i].episodes);
 		ft_json_u64(j, "samples", b[i].samples);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+/* "thp_by_size": every size's counters over the window, [{size_kb, enabled, shmem_enabled, <counter>: n}], null without THP inputs. */
+static void json_thp(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_thp *t = &rep->thp_last;
+	char v[32];
+	int i, k;
+
+	if (!rep->have_thp) {
+		ft_json_null(j, "thp_by_size");
+		return;
+	}
+	ft_json_arr_begin(j, "thp_by_size");
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_thp_size *z = &t->s[i];
+
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_u64(j, "size_kb", z->kb);
+		if (z->enabled[0])
+			ft_json_str(j, "enabled", ft_thp_selected(z->enabled, v, sizeof(v)));
+		else
+			ft_json_null(j, "enabled");
+		if (z->shmem[0])
+			ft_json_str(j, "shmem_enabled", ft_thp_selected(z->shmem, v, sizeof(v)));
+		else
+			ft_json_null(j, "shmem_enabled");
+		for (k = 0; k < z->nr_stats; k++) {
+			uint64_t d;
+
+			/* counters in the window; levels (nr_*) as at its end */
+			if (!strncmp(z->stat_name[k], "nr_", 3))
+				ft_json_u64(j, z->stat_name[k], z->stat[k]);
+			else if (thp_delta(rep, z, z->stat_name[k], &d))
+				ft_json_u64(j, z->stat_name[k], d);
+			else
+				ft_json_null(j, z->stat_name[k]);
+		}
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -690,6 +775,7 @@ static void report_json(const struct ft_report *rep)
 	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);
 	json_level(&j, "free_in_pageblocks_pct", &rep->in_blocks);
+	json_thp(&j, rep);
 	json_intervals(&j, rep);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
