@@ -27,6 +27,11 @@ static const struct {
 	[FT_CMP_BOOSTED] = { "boosted %", "boosted_pct", "%" },
 	[FT_CMP_BOOST_EPISODES] = { "boost episodes", "boost_episodes", "" },
 	[FT_CMP_IN_BLOCKS] = { "free in pageblocks %", "free_in_pageblocks_pct", "%" },
+	[FT_CMP_ALLOCSTALLS] = { "allocation stalls", "allocstall", "" },
+	[FT_CMP_PGSCAN_KSWAPD] = { "kswapd scanned pages", "pgscan_kswapd", "" },
+	[FT_CMP_MIGRATE_PER_STALL] = { "migrate scanned/stall", "compact_migrate_scanned_per_stall", "" },
+	[FT_CMP_FREE_PER_STALL] = { "free scanned/stall", "compact_free_scanned_per_stall", "" },
+	[FT_CMP_SCANNED_PER_SUCCESS] = { "scanned/success", "compact_scanned_per_success", "" },
 };
 
 static const char *const lat_short[FT_LAT_NR] = {
@@ -84,6 +89,23 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 		v[FT_CMP_BOOST_PEAK] = (double)peak;
 		v[FT_CMP_BOOST_EPISODES] = (double)eps;
 		v[FT_CMP_BOOSTED] = samples ? 100.0 * (double)boosted / (double)samples : NAN;
+	}
+	/* compaction's cost and reclaim (vmstat): per direct stall, kcompactd's part taken out */
+	if (r->vm_seen & (1u << FT_RC_ALLOCSTALLS))
+		v[FT_CMP_ALLOCSTALLS] = (double)(y[FT_RC_ALLOCSTALLS] - x[FT_RC_ALLOCSTALLS]);
+	if (r->vm_seen & (1u << FT_RC_PGSCAN_KSWAPD))
+		v[FT_CMP_PGSCAN_KSWAPD] = (double)(y[FT_RC_PGSCAN_KSWAPD] - x[FT_RC_PGSCAN_KSWAPD]);
+	if (r->vm_seen & (1u << FT_RC_MIGRATE_SCANNED)) {
+		double stalls = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
+		double ok = (double)(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS]);
+		double mig = (double)(y[FT_RC_MIGRATE_SCANNED] - x[FT_RC_MIGRATE_SCANNED] -
+				      (y[FT_RC_DAEMON_MIGRATE_SCANNED] - x[FT_RC_DAEMON_MIGRATE_SCANNED]));
+		double fre = (double)(y[FT_RC_FREE_SCANNED] - x[FT_RC_FREE_SCANNED] -
+				      (y[FT_RC_DAEMON_FREE_SCANNED] - x[FT_RC_DAEMON_FREE_SCANNED]));
+
+		v[FT_CMP_MIGRATE_PER_STALL] = stalls > 0 ? mig / stalls : NAN;
+		v[FT_CMP_FREE_PER_STALL] = stalls > 0 ? fre / stalls : NAN;
+		v[FT_CMP_SCANNED_PER_SUCCESS] = ok > 0 ? (mig + fre) / ok : NAN;
 	}
 	/* the mean over the run of free memory's share in whole pageblocks (6.15+) */
 	v[FT_CMP_IN_BLOCKS] = ft_rep_level_mean(&r->in_blocks);

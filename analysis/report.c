@@ -30,6 +30,14 @@ const char *const ft_rep_counter_names[FT_RC_NR] = {
 	[FT_RC_BG_COMPACT] = "background_compactions",
 	[FT_RC_DIRECT_ATTEMPTS] = "direct_compaction_attempts",
 	[FT_RC_DIRECT_SILENT] = "direct_compaction_silent_success",
+	[FT_RC_MIGRATE_SCANNED] = "compact_migrate_scanned",
+	[FT_RC_FREE_SCANNED] = "compact_free_scanned",
+	[FT_RC_ISOLATED] = "compact_isolated",
+	[FT_RC_DAEMON_WAKES] = "compact_daemon_wake",
+	[FT_RC_DAEMON_MIGRATE_SCANNED] = "compact_daemon_migrate_scanned",
+	[FT_RC_DAEMON_FREE_SCANNED] = "compact_daemon_free_scanned",
+	[FT_RC_PGSCAN_KSWAPD] = "pgscan_kswapd",
+	[FT_RC_ALLOCSTALLS] = "allocstall",
 };
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
@@ -43,6 +51,13 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
 		{ FT_RC_COMPACT_FAIL, "compact_fail" },
 		{ FT_RC_VM_FRAG_STALL, "fragment_stall" },	/* kernels with the seeds' stall */
+		{ FT_RC_MIGRATE_SCANNED, "compact_migrate_scanned" },
+		{ FT_RC_FREE_SCANNED, "compact_free_scanned" },
+		{ FT_RC_ISOLATED, "compact_isolated" },
+		{ FT_RC_DAEMON_WAKES, "compact_daemon_wake" },
+		{ FT_RC_DAEMON_MIGRATE_SCANNED, "compact_daemon_migrate_scanned" },
+		{ FT_RC_DAEMON_FREE_SCANNED, "compact_daemon_free_scanned" },
+		{ FT_RC_PGSCAN_KSWAPD, "pgscan_kswapd" },
 	};
 	size_t i;
 
@@ -73,6 +88,13 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 			rep->vm_seen &= ~(1u << vm[i].c);
 		}
 	}
+	/* allocstall_<zone type>: one per zone type the kernel has, summed */
+	rep->vm_seen &= ~(1u << FT_RC_ALLOCSTALLS);
+	for (i = 0; ft_sample_has(&l->sample, FT_SRC_VMSTAT) && i < l->sample.vmstat.nr; i++)
+		if (!strncmp(l->sample.vmstat.items[i].name, "allocstall_", 11)) {
+			pt->c[FT_RC_ALLOCSTALLS] += l->sample.vmstat.items[i].value;
+			rep->vm_seen |= 1u << FT_RC_ALLOCSTALLS;
+		}
 	if (l->tracing)
 		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));

@@ -24,6 +24,11 @@ enum ft_rep_counter {
 	FT_RC_BG_COMPACT,		/* background zone compactions, traced */
 	FT_RC_DIRECT_ATTEMPTS,		/* try_to_compact_pages traced */
 	FT_RC_DIRECT_SILENT,		/* direct stalls with no zone result (SUCCESS untraced) */
+	/* compaction's cost (vmstat): all of it, then kcompactd's part */
+	FT_RC_MIGRATE_SCANNED, FT_RC_FREE_SCANNED, FT_RC_ISOLATED,
+	FT_RC_DAEMON_WAKES, FT_RC_DAEMON_MIGRATE_SCANNED, FT_RC_DAEMON_FREE_SCANNED,
+	FT_RC_PGSCAN_KSWAPD,		/* pages kswapd scanned */
+	FT_RC_ALLOCSTALLS,		/* allocstall_*: direct reclaim entries, every zone type summed */
 	FT_RC_NR
 };
 
@@ -89,7 +94,7 @@ struct ft_report {
 	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
 	struct ft_rep_level in_blocks;
 	size_t in_blocks_hint[2];
-	size_t vm_hint[8];		/* ft_vmstat_get() position caches */
+	size_t vm_hint[16];		/* ft_vmstat_get() position caches */
 	uint32_t vm_seen;		/* 1 << counter: /proc/vmstat had it at the last tick */
 	/*
 	 * Every stall latency (us) in arrival order, for exact percentiles;

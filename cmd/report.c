@@ -275,6 +275,45 @@ static void text_extfrag(const struct ft_report *rep)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL]);
 }
 
+/* @n / @d as "%.0f", or "-" when @d is 0. */
+static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
+{
+	if (d <= 0)
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.0f", (double)n / (double)d);
+	return buf;
+}
+
+/*
+ * Compaction's cost as mmtests reports it (vmstat): pages the migrate and
+ * free scanners scanned and pages isolated, then per direct compaction
+ * stall (the whole less kcompactd's) and per kcompactd wake, and pages
+ * scanned per success.
+ */
+static void text_compaction_cost(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	int64_t mig = b[FT_RC_MIGRATE_SCANNED] - a[FT_RC_MIGRATE_SCANNED];
+	int64_t fre = b[FT_RC_FREE_SCANNED] - a[FT_RC_FREE_SCANNED];
+	int64_t dmig = b[FT_RC_DAEMON_MIGRATE_SCANNED] - a[FT_RC_DAEMON_MIGRATE_SCANNED];
+	int64_t dfre = b[FT_RC_DAEMON_FREE_SCANNED] - a[FT_RC_DAEMON_FREE_SCANNED];
+	int64_t wakes = b[FT_RC_DAEMON_WAKES] - a[FT_RC_DAEMON_WAKES];
+	int64_t stalls = b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL];
+	int64_t ok = b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS];
+	char x[3][24];
+
+	if (!(rep->vm_seen & (1u << FT_RC_MIGRATE_SCANNED)))
+		return;
+	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
+	       (long long)mig, (long long)fre, (long long)(b[FT_RC_ISOLATED] - a[FT_RC_ISOLATED]));
+	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
+	       ratio(x[0], sizeof(x[0]), mig - dmig, stalls), ratio(x[1], sizeof(x[1]), fre - dfre, stalls),
+	       ratio(x[2], sizeof(x[2]), mig - dmig + fre - dfre, ok));
+	printf("  per kcompactd wake migrate %s  free %s   (%lld wakes)\n",
+	       ratio(x[0], sizeof(x[0]), dmig, wakes), ratio(x[1], sizeof(x[1]), dfre, wakes), (long long)wakes);
+}
+
 /* THP faults, compaction outcomes and the direct/background split. */
 static void text_outcomes(const struct ft_report *rep)
 {
@@ -294,9 +333,10 @@ static void text_outcomes(const struct ft_report *rep)
 	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
 	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
+	text_compaction_cost(rep);
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)
-		printf("free in pageblocks mean %.1f%%   min %.1f%%   last %.1f%%   (of free memory, vmstat)\n",
+		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",
 		       ft_rep_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
 	else
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
@@ -518,7 +558,7 @@ static void json_counters(struct ft_json *j, const struct ft_report *rep,
 	int c;
 
 	for (c = 0; c < FT_RC_NR; c++)
-		if ((c == FT_RC_VM_FRAG_STALL && !(rep->vm_seen & (1u << c))) ||
+		if (((c == FT_RC_VM_FRAG_STALL || c >= FT_RC_MIGRATE_SCANNED) && !(rep->vm_seen & (1u << c))) ||
 		    (c == FT_RC_FRAG_STALLS && !rep->lat_present[FT_LAT_FRAG_STALL]))
 			ft_json_null(j, ft_rep_counter_names[c]);	/* not on this kernel */
 		else

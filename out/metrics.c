@@ -9,6 +9,7 @@
 #include "model/frag.h"
 #include "model/knob.h"
 #include "model/thp.h"
+#include "model/vmstat.h"
 #include "model/zonefield.h"
 
 /* One family: its name, type and help, as node_exporter writes them. */
@@ -29,6 +30,11 @@ static const struct {
 		"Fragmentation index for the order (-1: a free block of it exists)." },
 	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge", "Pageblocks of the migratetype (pagetypeinfo)." },
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
+	[FT_MF_COMPACT_SCANNED] = { "fragtop_compaction_scanned_pages", "counter",
+		"Pages compaction's migrate and free scanners scanned, direct (an allocating task's) and "
+		"background (kcompactd), from /proc/vmstat." },
+	[FT_MF_COMPACT_ISOLATED] = { "fragtop_compaction_isolated_pages", "counter",
+		"Pages compaction isolated to migrate (vmstat compact_isolated)." },
 	[FT_MF_THP_ENABLED] = { "fragtop_thp_size_enabled", "gauge",
 		"1 for the setting a THP size's enabled file selects, 0 for the others it lists." },
 	[FT_MF_THP_SHMEM_ENABLED] = { "fragtop_thp_size_shmem_enabled", "gauge",
@@ -438,6 +444,37 @@ static void events(struct out *o, const struct ft_session *s)
 	}
 }
 
+/* Compaction's cost from vmstat: scanned by scanner and kind (direct: all less kcompactd's), isolated. */
+static void compaction_cost(struct out *o, const struct ft_session *s)
+{
+	static const char *const scanner[2] = { "migrate", "free" };
+	static const char *const all[2] = { "compact_migrate_scanned", "compact_free_scanned" };
+	static const char *const daemon[2] = { "compact_daemon_migrate_scanned", "compact_daemon_free_scanned" };
+	const struct ft_vmstat *vs = &s->sample.vmstat;
+	int64_t t[2], d[2], iso;
+	int k;
+
+	if (!ft_sample_has(&s->sample, FT_SRC_VMSTAT))
+		return;
+	for (k = 0; k < 2; k++)
+		if (!ft_vmstat_get(vs, all[k], &t[k], NULL) || !ft_vmstat_get(vs, daemon[k], &d[k], NULL))
+			return;		/* a kernel before 4.x's counters: left out */
+	if (want(o, FT_MF_COMPACT_SCANNED)) {
+		head(o, FT_MF_COMPACT_SCANNED);
+		for (k = 0; k < 2; k++) {
+			const char *ld[] = { "scanner", scanner[k], "kind", "direct", NULL };
+			const char *lb[] = { "scanner", scanner[k], "kind", "background", NULL };
+
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", ld, (double)(t[k] > d[k] ? t[k] - d[k] : 0));
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb, (double)d[k]);
+		}
+	}
+	if (want(o, FT_MF_COMPACT_ISOLATED) && ft_vmstat_get(vs, "compact_isolated", &iso, NULL)) {
+		head(o, FT_MF_COMPACT_ISOLATED);
+		sample(o, fam[FT_MF_COMPACT_ISOLATED].name, "_total", NULL, (double)iso);
+	}
+}
+
 /* Which stats/ counter feeds which family, with its result label (NULL: none). */
 static const struct {
 	enum ft_mfamily mf;
@@ -560,6 +597,7 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 				sample(&o, fam[FT_MF_KNOB].name, "", l, (double)s->knobs[i].num);
 		}
 	}
+	compaction_cost(&o, s);
 	thp(&o, s);
 	if (s->tracing)
 		events(&o, s);
