@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "analysis/compare.h"
 
+#include "model/thp.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,29 @@ static double pct_of(int64_t part, int64_t whole)
 }
 
 /* The metrics of one report. */
+/* Per THP size: the anon faults it served and fell back in the run, and the success %; NAN where a size did neither. */
+static void thp_rows(const struct ft_report *r, double *v)
+{
+	int k;
+
+	for (k = 0; r->have_thp && k < 8; k++) {
+		const struct ft_thp_size *a = ft_thp_find(&r->thp_first, ft_cmp_thp_kb[k]);
+		const struct ft_thp_size *b = ft_thp_find(&r->thp_last, ft_cmp_thp_kb[k]);
+		uint64_t a0, a1, f0, f1;
+		double al, fb;
+
+		if (!a || !b || !ft_thp_stat(a, "anon_fault_alloc", &a0) || !ft_thp_stat(b, "anon_fault_alloc", &a1) ||
+		    !ft_thp_stat(a, "anon_fault_fallback", &f0) || !ft_thp_stat(b, "anon_fault_fallback", &f1) ||
+		    a1 < a0 || f1 < f0 || a1 - a0 + f1 - f0 == 0)
+			continue;
+		al = (double)(a1 - a0);
+		fb = (double)(f1 - f0);
+		v[FT_CMP_THP0 + 3 * k] = al;
+		v[FT_CMP_THP0 + 3 * k + 1] = fb;
+		v[FT_CMP_THP0 + 3 * k + 2] = 100 * al / (al + fb);
+	}
+}
+
 void ft_cmp_measure_report(const struct ft_report *r, double *v)
 {
 	const int64_t *x = r->first.c, *y = r->last.c;
@@ -109,6 +134,7 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 	}
 	/* the mean over the run of free memory's share in whole pageblocks (6.15+) */
 	v[FT_CMP_IN_BLOCKS] = ft_rep_level_mean(&r->in_blocks);
+	thp_rows(r, v);
 	for (s = 0; s < FT_LAT_NR; s++) {
 		struct ft_rep_lat l;
 
@@ -120,9 +146,15 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 	}
 }
 
+const unsigned int ft_cmp_thp_kb[8] = { 16, 32, 64, 128, 256, 512, 1024, 2048 };
+static const char *const thp_what[3] = { "alloc", "fallback", "success %" };
+static const char *const thp_key[3] = { "anon_fault_alloc", "anon_fault_fallback", "success_pct" };
+
 void ft_cmp_row_name(int r, char *buf, size_t sz)
 {
-	if (r < FT_CMP_LAT0)
+	if (r >= FT_CMP_THP0)
+		snprintf(buf, sz, "THP %ukB %s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_what[(r - FT_CMP_THP0) % 3]);
+	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].name);
 	else
 		snprintf(buf, sz, "%s %s us", lat_short[(r - FT_CMP_LAT0) / 3], pct_name[(r - FT_CMP_LAT0) % 3]);
@@ -133,7 +165,9 @@ void ft_cmp_row_key(int r, char *buf, size_t sz)
 	static const char *const *const keys = ft_lat_names;
 	static const char *const p[3] = { "p50_us", "p99_us", "max_us" };
 
-	if (r < FT_CMP_LAT0)
+	if (r >= FT_CMP_THP0)
+		snprintf(buf, sz, "thp_%ukB_%s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_key[(r - FT_CMP_THP0) % 3]);
+	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].key);
 	else
 		snprintf(buf, sz, "latency_%s_%s", keys[(r - FT_CMP_LAT0) / 3], p[(r - FT_CMP_LAT0) % 3]);

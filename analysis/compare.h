@@ -28,8 +28,13 @@ enum ft_cmp_row {
 	FT_CMP_ALLOCSTALLS, FT_CMP_PGSCAN_KSWAPD, FT_CMP_MIGRATE_PER_STALL, FT_CMP_FREE_PER_STALL,
 	FT_CMP_SCANNED_PER_SUCCESS,
 	FT_CMP_LAT0,		/* then p50, p99, max for each latency source */
-	FT_CMP_NR = FT_CMP_LAT0 + 3 * FT_LAT_NR
+	/* then per anonymous THP size (ft_cmp_thp_kb): alloc, fallback, success % */
+	FT_CMP_THP0 = FT_CMP_LAT0 + 3 * FT_LAT_NR,
+	FT_CMP_NR = FT_CMP_THP0 + 3 * 8
 };
+
+/* The THP sizes compare has rows for (x86-64's anonymous ones), in row order. */
+extern const unsigned int ft_cmp_thp_kb[8];
 
 struct ft_cmp_run {
 	char *file;
