@@ -2,6 +2,8 @@
 #include "base/json.h"
 
 #include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sanitize.h"
@@ -128,13 +130,30 @@ void ft_json_i64(struct ft_json *j, const char *key, int64_t val)
 	fprintf(j->f, "%lld", (long long)val);
 }
 
+const char *ft_fmt_double(char *buf, size_t sz, double val)
+{
+	static const int digits[] = { 6, 9, 12, 15, 17 };
+	size_t i;
+
+	/* the shortest of these that reads back as the same number: 6 digits mostly, never a lost one */
+	for (i = 0; i < sizeof(digits) / sizeof(digits[0]); i++) {
+		snprintf(buf, sz, "%.*g", digits[i], val);
+		if (strtod(buf, NULL) == val)
+			break;
+	}
+	return buf;
+}
+
 void ft_json_double(struct ft_json *j, const char *key, double val)
 {
+	char buf[40];
+
 	prefix(j, key);
-	if (isfinite(val))
-		fprintf(j->f, "%.6g", val);
-	else
+	if (!isfinite(val)) {
 		fputs("null", j->f);
+		return;
+	}
+	fputs(ft_fmt_double(buf, sizeof(buf), val), j->f);
 }
 
 void ft_json_null(struct ft_json *j, const char *key)

@@ -38,4 +38,10 @@ void ft_json_bool(struct ft_json *j, const char *key, bool val);
 void ft_json_raw(struct ft_json *j, const char *key, const char *val);
 void ft_json_end(struct ft_json *j);
 
+/*
+ * @val in @buf as the shortest of %.6g, %.9g ... %.17g that reads back as
+ * the same double: what JSON and CSV write, so no digit is lost.
+ */
+const char *ft_fmt_double(char *buf, size_t sz, double val);
+
 #endif

@@ -4,6 +4,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/json.h"
+
 void ft_csv_field(FILE *f, const char *s)
 {
 	size_t n = strlen(s);
@@ -23,8 +25,10 @@ void ft_csv_field(FILE *f, const char *s)
 
 void ft_csv_num(FILE *f, double v)
 {
+	char buf[40];
+
 	if (isnan(v))
 		fputc(',', f);
 	else
-		fprintf(f, ",%.6g", v);
+		fprintf(f, ",%s", ft_fmt_double(buf, sizeof(buf), v));
 }
