@@ -18,6 +18,7 @@ static const struct {
 	[FT_CMP_OWNERSHIP] = { "ownership changes", "extfrag_change_ownership", "" },
 	[FT_CMP_THP_OK] = { "THP fault success %", "thp_fault_success_pct", "%" },
 	[FT_CMP_COMPACT] = { "compaction stalls", "compact_stall", "" },
+	[FT_CMP_COMPACT_FAIL] = { "compaction fails", "compact_fail", "" },
 	[FT_CMP_COMPACT_OK] = { "compaction success %", "compact_success_pct", "%" },
 	[FT_CMP_DIRECT_COMPACT] = { "direct compactions", "direct_compaction_stalls", "" },
 	[FT_CMP_BG_COMPACT] = { "bg compactions", "background_compactions", "" },
@@ -96,6 +97,7 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 	v[FT_CMP_THP_OK] = pct_of(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
 			     y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
 	v[FT_CMP_COMPACT] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
+	v[FT_CMP_COMPACT_FAIL] = (double)(y[FT_RC_COMPACT_FAIL] - x[FT_RC_COMPACT_FAIL]);
 	v[FT_CMP_COMPACT_OK] = pct_of(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS],
 				 y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
 	if (r->lat_present[FT_LAT_FRAG_STALL])
