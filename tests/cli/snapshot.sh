@@ -145,8 +145,11 @@ if [ -r /proc/zoneinfo ]; then
 	fi
 	if [ "$(id -u)" = 0 ] && [ -r /sys/kernel/debug/extfrag/unusable_index ]; then
 		# the same sandwich, with buddyinfo around snapshot + debugfs
-		same=no
-		for i in $(seq 100); do
+		# a moment when buddyinfo did not move around both reads, within a minute:
+		# a loaded host (or the slow ASan build) may take many tries
+		same=
+		end=$((SECONDS + 60))
+		while [ -z "$same" ] && [ $SECONDS -lt $end ]; do
 			before=$(cat /proc/buddyinfo)
 			"$FT" snapshot --json > "$tmp/l.json"
 			a=$(indices_from_debugfs /sys/kernel/debug/extfrag/unusable_index)
@@ -154,9 +157,12 @@ if [ -r /proc/zoneinfo ]; then
 			[ "$before" = "$after" ] || continue
 			b=$(indices_from_json "$tmp/l.json" unusable_index)
 			[ "$a" = "$b" ] && same=yes || same="no: kernel '$a', fragtop '$b'"
-			break
 		done
-		check "live: unusable_index = debugfs ($same)" test "$same" = yes
+		if [ -z "$same" ]; then
+			skip "live: unusable_index = debugfs: buddyinfo never stood still for a snapshot in 60 s"
+		else
+			check "live: unusable_index = debugfs ($same)" test "$same" = yes
+		fi
 	fi
 	if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing/instances ]; then
 		"$FT" snapshot --json --interval 1 > "$tmp/tr.json" 2> "$tmp/tr.err" & spid=$!
