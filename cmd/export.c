@@ -17,6 +17,7 @@
 #include "collectors/replay.h"
 #include "analysis/report.h"
 #include "model/frag.h"
+#include "model/thp.h"
 #include "model/zonefield.h"
 #include "cmd/cli.h"
 #include "out/metrics.h"
@@ -147,6 +148,12 @@ struct zone_key {
 	char name[FT_ZONE_NAME_LEN];
 };
 
+/* The THP sizes of the CSV columns and JSON rows (thp_find_sizes()). */
+static struct {
+	int n;
+	uint32_t kb[FT_THP_SIZES];
+} thp_cols;
+
 /* The zone fields of a row, in order (model/zonefield.h): a new one is its id here. */
 static const enum ft_zf zone_cols[] = {
 	FT_ZF_FREE, FT_ZF_UNUSABLE_PBO, FT_ZF_BOOST_PEAK, FT_ZF_BOOSTED, FT_ZF_FREE_IN_BLOCKS,
@@ -170,6 +177,8 @@ static void csv_header(const struct zone_key *zones, int nz)
 				 ft_zone_fields[zone_cols[i]].key);
 			csv_col(f);
 		}
+	for (z = 0; z < thp_cols.n; z++)
+		printf(",thp_%ukB_anon_fault_alloc,thp_%ukB_anon_fault_fallback", thp_cols.kb[z], thp_cols.kb[z]);
 	printf("\n");
 }
 
@@ -211,6 +220,69 @@ static void zone_out(struct ft_json *j, const struct ft_session *l, const struct
 		ft_json_obj_end(j);
 }
 
+/*
+ * THP by size: the sizes with anonymous fault counters at the first tick
+ * (none in a recording made before fragtop read them: no columns), each
+ * tick's alloc and fallback.
+ */
+
+static void thp_find_sizes(const struct ft_session *l)
+{
+	uint64_t v;
+	int i;
+
+	thp_cols.n = 0;
+	for (i = 0; l->thp_ticks && i < l->thp.nr && thp_cols.n < FT_THP_SIZES; i++)
+		if (ft_thp_stat(&l->thp.s[i], "anon_fault_alloc", &v))
+			thp_cols.kb[thp_cols.n++] = l->thp.s[i].kb;
+}
+
+/* @name's growth over the tick for size @kb: false before two ticks of it. */
+static bool thp_tick(const struct ft_session *l, uint32_t kb, const char *name, uint64_t *d)
+{
+	const struct ft_thp_size *a = ft_thp_find(&l->thp_prev, kb), *b = ft_thp_find(&l->thp, kb);
+	uint64_t x, y;
+
+	if (!a || !b || !ft_thp_stat(a, name, &x) || !ft_thp_stat(b, name, &y) || y < x)
+		return false;
+	*d = y - x;
+	return true;
+}
+
+static void thp_out(struct ft_json *j, const struct ft_session *l)
+{
+	static const char *const names[2] = { "anon_fault_alloc", "anon_fault_fallback" };
+	uint64_t d;
+	int k, c;
+
+	if (!thp_cols.n)
+		return;
+	if (!o.csv)
+		ft_json_arr_begin(j, "thp");
+	for (k = 0; k < thp_cols.n; k++) {
+		if (!o.csv) {
+			ft_json_obj_begin_inline(j, NULL);
+			ft_json_u64(j, "size_kb", thp_cols.kb[k]);
+		}
+		for (c = 0; c < 2; c++) {
+			bool have = thp_tick(l, thp_cols.kb[k], names[c], &d);
+
+			if (o.csv && have)
+				printf(",%llu", (unsigned long long)d);
+			else if (o.csv)
+				printf(",");
+			else if (have)
+				ft_json_u64(j, names[c], d);
+			else
+				ft_json_null(j, names[c]);
+		}
+		if (!o.csv)
+			ft_json_obj_end(j);
+	}
+	if (!o.csv)
+		ft_json_arr_end(j);
+}
+
 /* One tick as a CSV line or a JSON object: its counts are @now - @prev. */
 static void row(struct ft_json *j, const struct ft_session *l, double t, const int64_t *now,
 		const int64_t *prev, const struct zone_key *zones, int nz)
@@ -239,12 +311,13 @@ static void row(struct ft_json *j, const struct ft_session *l, double t, const i
 	}
 	for (z = 0; z < nz; z++)
 		zone_out(j, l, &zones[z]);
-	if (o.csv) {
-		printf("\n");
-	} else {
+	if (!o.csv)
 		ft_json_arr_end(j);
+	thp_out(j, l);
+	if (o.csv)
+		printf("\n");
+	else
 		ft_json_obj_end(j);
-	}
 }
 
 /* Every tick in [@from, @to] as CSV or JSON; the replay is at its first tick. */
@@ -266,6 +339,7 @@ static void rows(struct ft_replay *rp, const char *file, double from, double to)
 		nz++;
 	}
 	values(&rp->session, prev);
+	thp_find_sizes(&rp->session);
 	if (o.csv) {
 		csv_header(zones, nz);
 	} else {

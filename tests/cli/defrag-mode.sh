@@ -3,7 +3,7 @@
 # (tests/recordings/defrag-mode/, made by tests/capture/defrag-mode.sh):
 # `fragtop compare` of the two groups is the table in the docs, byte for
 # byte, fits 80 columns, and its rows are the means of the recordings'
-# own report totals.
+# own report totals; export's per-size THP columns add up to the report.
 # usage: defrag-mode.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -42,4 +42,10 @@ for grp in 0 1; do
 	check "defrag_mode=$grp THP 2048kB alloc: mean $got = the reports' $want" \
 		awk -v a="$got" -v b="$want" 'BEGIN { d = a - b; if (d < 0) d = -d; exit !(d <= 1e-6 * b + 1e-9) }'
 done
+# export: a column per size, whose ticks add up to the report's window
+f=${g1%%,*}
+sum=$("$FT" export --csv "$f" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "thp_2048kB_anon_fault_alloc") c = i; next }
+	c { s += $c } END { print c ? s : "none" }')
+check "export: the THP 2048kB alloc column adds up to the report's ($sum)" \
+	test "$sum" = "$("$FT" report --json "$f" | jq '.thp_by_size[] | select(.size_kb == 2048) | .anon_fault_alloc')"
 [ $fails -eq 0 ]
