@@ -55,17 +55,15 @@ static void thp_rows(const struct ft_report *r, double *v)
 	int k;
 
 	for (k = 0; r->have_thp && k < 8; k++) {
-		const struct ft_thp_size *a = ft_thp_find(&r->thp_first, ft_cmp_thp_kb[k]);
-		const struct ft_thp_size *b = ft_thp_find(&r->thp_last, ft_cmp_thp_kb[k]);
-		uint64_t a0, a1, f0, f1;
+		uint64_t a, f;
 		double al, fb;
 
-		if (!a || !b || !ft_thp_stat(a, "anon_fault_alloc", &a0) || !ft_thp_stat(b, "anon_fault_alloc", &a1) ||
-		    !ft_thp_stat(a, "anon_fault_fallback", &f0) || !ft_thp_stat(b, "anon_fault_fallback", &f1) ||
-		    a1 < a0 || f1 < f0 || a1 - a0 + f1 - f0 == 0)
+		if (!ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k], "anon_fault_alloc", &a) ||
+		    !ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k], "anon_fault_fallback", &f) ||
+		    a + f == 0)
 			continue;
-		al = (double)(a1 - a0);
-		fb = (double)(f1 - f0);
+		al = (double)a;
+		fb = (double)f;
 		v[FT_CMP_THP0 + 3 * k] = al;
 		v[FT_CMP_THP0 + 3 * k + 1] = fb;
 		v[FT_CMP_THP0 + 3 * k + 2] = 100 * al / (al + fb);

@@ -240,13 +240,7 @@ static void thp_find_sizes(const struct ft_session *l)
 /* @name's growth over the tick for size @kb: false before two ticks of it. */
 static bool thp_tick(const struct ft_session *l, uint32_t kb, const char *name, uint64_t *d)
 {
-	const struct ft_thp_size *a = ft_thp_find(&l->thp_prev, kb), *b = ft_thp_find(&l->thp, kb);
-	uint64_t x, y;
-
-	if (!a || !b || !ft_thp_stat(a, name, &x) || !ft_thp_stat(b, name, &y) || y < x)
-		return false;
-	*d = y - x;
-	return true;
+	return ft_thp_growth(&l->thp_prev, &l->thp, kb, name, d);
 }
 
 static void thp_out(struct ft_json *j, const struct ft_session *l)

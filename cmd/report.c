@@ -342,16 +342,10 @@ static void text_outcomes(const struct ft_report *rep)
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }
 
-/* Counter @name of size @kb over the window; false when either end lacks it (or it went back). */
+/* Counter @name of size @z over the window; false when either end lacks it (or it went back). */
 static bool thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name, uint64_t *d)
 {
-	const struct ft_thp_size *a = ft_thp_find(&rep->thp_first, z->kb);
-	uint64_t x, y;
-
-	if (!a || !ft_thp_stat(a, name, &x) || !ft_thp_stat(z, name, &y) || y < x)
-		return false;
-	*d = y - x;
-	return true;
+	return ft_thp_growth(&rep->thp_first, &rep->thp_last, z->kb, name, d);
 }
 
 /* THP by size: each size that was on, or served or fell back, in the window. */
@@ -614,7 +608,6 @@ static void json_boost(struct ft_json *j, const struct ft_report *rep,
 static void json_thp(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_thp *t = &rep->thp_last;
-	char v[32];
 	int i, k;
 
 	if (!rep->have_thp) {
@@ -626,15 +619,7 @@ static void json_thp(struct ft_json *j, const struct ft_report *rep)
 		const struct ft_thp_size *z = &t->s[i];
 
 		ft_json_obj_begin_inline(j, NULL);
-		ft_json_u64(j, "size_kb", z->kb);
-		if (z->enabled[0])
-			ft_json_str(j, "enabled", ft_thp_selected(z->enabled, v, sizeof(v)));
-		else
-			ft_json_null(j, "enabled");
-		if (z->shmem[0])
-			ft_json_str(j, "shmem_enabled", ft_thp_selected(z->shmem, v, sizeof(v)));
-		else
-			ft_json_null(j, "shmem_enabled");
+		ft_json_thp_settings(j, z);
 		for (k = 0; k < z->nr_stats; k++) {
 			uint64_t d;
 

@@ -152,3 +152,15 @@ const struct ft_thp_size *ft_thp_find(const struct ft_thp *t, uint32_t kb)
 			return &t->s[i];
 	return NULL;
 }
+
+bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb, const char *name,
+		   uint64_t *d)
+{
+	const struct ft_thp_size *a = ft_thp_find(from, kb), *b = ft_thp_find(to, kb);
+	uint64_t x, y;
+
+	if (!a || !b || !ft_thp_stat(a, name, &x) || !ft_thp_stat(b, name, &y) || y < x)
+		return false;
+	*d = y - x;
+	return true;
+}

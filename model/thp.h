@@ -38,6 +38,12 @@ struct ft_thp {
 int ft_thp_parse(const char *text, size_t len, struct ft_thp *t);
 /* The counter @name of @z ("anon_fault_alloc"): false when this kernel has none. */
 bool ft_thp_stat(const struct ft_thp_size *z, const char *name, uint64_t *v);
+/*
+ * Counter @name of size @kb grew by *@d from @from to @to: false when
+ * either lacks it or it went back (a reboot in between).
+ */
+bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb, const char *name,
+		   uint64_t *d);
 /* The selected word of a setting ("[never]" -> "never"), "" when none is marked. */
 const char *ft_thp_selected(const char *setting, char *buf, size_t sz);
 /* The size of @kb as a label: "64kB", "2048kB" (the kernel's directory names). */

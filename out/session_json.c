@@ -152,10 +152,24 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 	ft_json_arr_end(j);
 }
 
+void ft_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z)
+{
+	char v[32];
+
+	ft_json_u64(j, "size_kb", z->kb);
+	if (z->enabled[0])
+		ft_json_str(j, "enabled", ft_thp_selected(z->enabled, v, sizeof(v)));
+	else
+		ft_json_null(j, "enabled");
+	if (z->shmem[0])
+		ft_json_str(j, "shmem_enabled", ft_thp_selected(z->shmem, v, sizeof(v)));
+	else
+		ft_json_null(j, "shmem_enabled");
+}
+
 void ft_json_thp(struct ft_json *j, const struct ft_session *s)
 {
 	const struct ft_thp *t = &s->thp;
-	char v[32];
 	int i, k;
 
 	if (!s->thp_ticks || !t->nr) {
@@ -167,15 +181,7 @@ void ft_json_thp(struct ft_json *j, const struct ft_session *s)
 		const struct ft_thp_size *z = &t->s[i];
 
 		ft_json_obj_begin(j, NULL);
-		ft_json_u64(j, "size_kb", z->kb);
-		if (z->enabled[0])
-			ft_json_str(j, "enabled", ft_thp_selected(z->enabled, v, sizeof(v)));
-		else
-			ft_json_null(j, "enabled");
-		if (z->shmem[0])
-			ft_json_str(j, "shmem_enabled", ft_thp_selected(z->shmem, v, sizeof(v)));
-		else
-			ft_json_null(j, "shmem_enabled");
+		ft_json_thp_settings(j, z);
 		ft_json_obj_begin_inline(j, "stats");
 		for (k = 0; k < z->nr_stats; k++)
 			ft_json_u64(j, z->stat_name[k], z->stat[k]);

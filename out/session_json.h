@@ -59,5 +59,8 @@ void ft_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_nod
  * {counter: value, as the kernel's stats/ lists them}}], null without any.
  */
 void ft_json_thp(struct ft_json *j, const struct ft_session *s);
+struct ft_thp_size;
+/* A size's {size_kb, enabled, shmem_enabled} keys (the selected words, null where absent). */
+void ft_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z);
 
 #endif

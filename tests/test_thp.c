@@ -113,6 +113,16 @@ static void test_parse(void **state)
 	assert_string_equal(ft_thp_selected(t.s[1].enabled, sel, sizeof(sel)), "madvise");
 	assert_null(strchr(t.s[1].shmem, '\033'));
 	assert_string_equal(ft_thp_selected("always never", sel, sizeof(sel)), "");
+	{
+		static struct ft_thp later;
+		static const char t2[] = "64 stats/anon_fault_alloc 20\n16 stats/anon_fault_alloc 1\n";
+
+		ft_thp_parse(t2, sizeof(t2) - 1, &later);
+		assert_true(ft_thp_growth(&t, &later, 64, "anon_fault_alloc", &v) && v == 8);
+		assert_false(ft_thp_growth(&t, &later, 16, "anon_fault_alloc", &v));	/* went back */
+		assert_false(ft_thp_growth(&t, &later, 64, "anon_fault_fallback", &v));	/* gone */
+		assert_false(ft_thp_growth(&t, &later, 32, "anon_fault_alloc", &v));	/* no such size */
+	}
 }
 
 int main(void)

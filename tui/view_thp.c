@@ -19,13 +19,12 @@ static int first_row;
 /* @name's growth per second over the last tick; NAN before two ticks or without the counter. */
 static double per_s(const struct ft_session *s, const struct ft_thp_size *z, const char *name)
 {
-	const struct ft_thp_size *p = ft_thp_find(&s->thp_prev, z->kb);
-	uint64_t a, b;
 	double dt = (double)(s->thp_t_ns - s->thp_prev_t_ns) / 1e9;
+	uint64_t d;
 
-	if (!p || s->thp_ticks < 2 || dt <= 0 || !ft_thp_stat(z, name, &b) || !ft_thp_stat(p, name, &a) || b < a)
+	if (s->thp_ticks < 2 || dt <= 0 || !ft_thp_growth(&s->thp_prev, &s->thp, z->kb, name, &d))
 		return NAN;
-	return (double)(b - a) / dt;
+	return (double)d / dt;
 }
 
 static void cell_rate(int y, int x, int w, double v, bool bad)
