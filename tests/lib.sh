@@ -75,3 +75,28 @@ wait_for() {
 	echo "--- screen while waiting for /$1/:"; screen
 	return 1
 }
+# Press KEY, wait for a prompt matching REGEX, type ANSWER and Enter.
+answer_prompt() {
+	T send-keys -t ft "$1"
+	wait_for "$2" > /dev/null || return 1
+	T send-keys -t ft "$3" Enter
+}
+# In replay: seek to ARG (seconds from the start, or N%).
+replay_seek() { answer_prompt T 'seek to' "$1"; }
+# Does recording FILE (possibly still being written) satisfy the jq
+# expression EXPR over its report --json?  For until_ok: recorded F '.samples >= 5'
+# (jq -e on no input at all exits 0: a report that failed must not pass)
+recorded() {
+	local out
+	out=$("$FT" report --json "$1" 2> /dev/null) && [ -n "$out" ] && jq -e "$2" <<< "$out" > /dev/null 2>&1
+}
+# Wait until the screen no longer matches a regex (WAIT_TENTHS, default 50).
+wait_gone() {
+	local i
+	for i in $(seq "${WAIT_TENTHS:-50}"); do
+		screen | grep -qE -- "$1" || return 0
+		sleep 0.1
+	done
+	echo "--- screen still showing /$1/:"; screen
+	return 1
+}

@@ -58,7 +58,8 @@ check "export --csv: the boost columns" grep -q 'N0_Normal_boost_peak,N0_Normal_
 
 for sig in INT TERM; do
 	"$FT" record -o "$tmp/$sig.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!
-	sleep 1.5; kill -$sig $pid; wait $pid; rc=$?
+	until_ok 60 recorded "$tmp/$sig.ftr" '.samples >= 5' || echo "SIG$sig: under 5 samples after 60 s"
+	kill -$sig $pid; wait $pid; rc=$?
 	check "SIG$sig: a clean stop (exit 0)" test $rc = 0
 	"$FT" report --json "$tmp/$sig.ftr" > "$tmp/$sig.json"
 	check "SIG$sig: the file closes cleanly" jqe '.recording.clean and .samples >= 5' "$tmp/$sig.json"
@@ -66,7 +67,8 @@ done
 
 # SIGKILL: everything up to the last synced chunk (2 s) is kept
 "$FT" record -o "$tmp/k.ftr" --root "$R" -i 0.2 2> /dev/null & pid=$!
-sleep 5.5; kill -9 $pid; wait $pid 2> /dev/null
+until_ok 60 recorded "$tmp/k.ftr" '.duration_s >= 3 and .samples >= 15' || echo "killed: under 3 s kept after 60 s"
+kill -9 $pid; wait $pid 2> /dev/null
 "$FT" report --json "$tmp/k.ftr" > "$tmp/k.json"; rc=$?
 check "killed: report exits 0" test $rc = 0
 check "killed: not clean, read by the scan, >= 3 s of samples kept" jqe '(.recording.clean | not) and

@@ -41,7 +41,7 @@ for boost in 15000 0; do
 	echo "$boost" > /proc/sys/vm/watermark_boost_factor
 	"$FT" record -o "$tmp/$boost.ftr" 2> "$tmp/$boost.err" & fpid=$!
 	perl "$HERE/boost-reader.pl" Normal > "$tmp/$boost.ref" & rpid=$!
-	sleep 1
+	until_ok 30 recorded "$tmp/$boost.ftr" '.samples >= 1' || echo "boost $boost: the recording has no tick after 30 s"
 	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	kill -INT "$fpid"; wait "$fpid"; fpid=
 	kill -TERM "$rpid"; wait "$rpid"; rpid=
@@ -79,7 +79,7 @@ for boost in 15000 0; do
 			wait_for 'REPLAY \[' > /dev/null
 			T send-keys -t ft ' '
 			wait_for PAUSED > /dev/null
-			T send-keys -t ft T; sleep 0.3; T send-keys -t ft 50% Enter; sleep 1
+			replay_seek 50%
 			T send-keys -t ft 7
 			check "boost 0: replay's process view names the workload" \
 				wait_for '^ +[0-9]+ [ x] (fio|thpalloc) '

@@ -66,7 +66,6 @@ run() {	# BOOST -> $tmp/BOOST.json, $tmp/BOOST.ref.*, $tmp/BOOST.outer.*
 		[ "$(cat "$T/instances/fragtop-$fpid"-*/events/kmem/mm_page_alloc_extfrag/enable 2>/dev/null)" = 1 ] && break
 		sleep 0.1
 	done
-	sleep 1
 	echo 1 > "$REF/events/kmem/mm_page_alloc_extfrag/enable"
 	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	echo 0 > "$REF/tracing_on"

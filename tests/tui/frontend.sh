@@ -50,7 +50,7 @@ x=$(col_of "7 processes" 2)
 click "$x" 2
 check "a click on the processes tab opens the processes view" wait_for 'PID S COMMAND +FRAG/s'
 # the sample is paused at its start; seek to where its processes have fallbacks
-T send-keys -t ft T; sleep 0.3; T send-keys -t ft 60 Enter
+replay_seek 60
 wait_for 'sorted by' > /dev/null
 hy=$(screen | grep -n 'PID S COMMAND' | head -1 | cut -d: -f1); hy=$((hy - 1))
 x=$(col_of FALLBK "$hy")
@@ -64,11 +64,11 @@ check "a click on OWN sorts by it" wait_for 'sorted by OWN '
 
 # F3 and F4
 comm=$(screen | awk -v y="$hy" 'NR == y + 2 { print $3 }')
-T send-keys -t ft F4; sleep 0.3; T send-keys -t ft "$comm" Enter
+answer_prompt F4 "filter by command" "$comm"
 check "F4 filters by command" wait_for "matching '$comm'"
-T send-keys -t ft F4; sleep 0.3; T send-keys -t ft Enter
+answer_prompt F4 "filter by command" ""
 check "F4 with nothing typed clears the filter" wait_for '^[0-9]+ processes +sorted by'
-T send-keys -t ft F3; sleep 0.3; T send-keys -t ft "$comm" Enter
+answer_prompt F3 "search for a command" "$comm"
 check "F3 searches: the view stays whole" wait_for '^[0-9]+ processes +sorted by'
 T send-keys -t ft 1
 T send-keys -t ft F3

@@ -24,7 +24,7 @@ start() {	# columns rows: the sample, paused at 100 s
 	wait_for 'REPLAY \[' > /dev/null
 	T send-keys -t ft ' '
 	wait_for PAUSED > /dev/null
-	T send-keys -t ft T; sleep 0.3; T send-keys -t ft 100 Enter
+	replay_seek 100
 	wait_for 'at 100\.[0-9] s \(tick' > /dev/null
 }
 

@@ -23,7 +23,7 @@ check "replay: the patched kernel and the lab's host in the title" \
 WAIT_TENTHS=300 check "replay runs to the end" wait_for 'end of the recording'
 T send-keys -t ft 3
 check "stalls view" wait_for '^window '
-T send-keys -t ft v; sleep 0.3; T send-keys -t ft v
+T send-keys -t ft v v
 check "stalls view since the start" wait_for '\[since start\]'
 check "fragmentation stall: the report's count ($n)" \
 	wait_for "^fragmentation stall\$"

@@ -35,13 +35,13 @@ check "replay: zones from the recording" wait_for '^N0 Normal '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'
 p0=$(pos)
-T send-keys -t ft T; sleep 0.3; T send-keys -t ft 5 Enter
+replay_seek 5
 check "T 5: seeks to 5 s" wait_for 'at 5\.[0-9] s \(tick'
 T send-keys -t ft . . .
 check ". steps forward (0.5 s a tick)" wait_for 'REPLAY \[[#-]+\] (6|7)/10s'
 T send-keys -t ft , , , , , ,
 check ", steps back" wait_for 'REPLAY \[[#-]+\] (4|5)/10s'
-T send-keys -t ft T; sleep 0.3; T send-keys -t ft 90% Enter
+replay_seek 90%
 check "T 90%: seeks" wait_for 'REPLAY \[[#-]+\] (9|10)/10s'
 T send-keys -t ft '>' '>'
 check "> > : x4" wait_for 'x4'
@@ -58,7 +58,8 @@ T send-keys -t ft q 2>/dev/null
 
 # a recording killed with SIGKILL replays up to its last complete chunk, and says so
 "$FT" record -o "$TMPD/k.ftr" --root "$R" -i 0.25 2> /dev/null & pid=$!
-sleep 5; kill -9 $pid; wait $pid 2> /dev/null
+until_ok 60 recorded "$TMPD/k.ftr" '.duration_s >= 2' || echo "killed: under 2 s kept after 60 s"
+kill -9 $pid; wait $pid 2> /dev/null
 start "$FT" replay "$TMPD/k.ftr"
 check "killed recording: replays" wait_for 'REPLAY \[[#-]+\] [0-9]+/[2-5]s'
 check "killed recording: says it was not closed" wait_for 'not closed cleanly|ends inside'
@@ -115,9 +116,12 @@ start "$FT" --root "$R" -i 0.25 -w "$TMPD/p.ftr"
 check "-w: recording" wait_for 'REC'
 T send-keys -t ft d
 check "d: the interval prompt is open" wait_for 'interval in seconds'
-sleep 3
+# 3 s more of recorded ticks with the prompt open (the file syncs every 2 s)
+t0=$("$FT" report --json "$TMPD/p.ftr" 2> /dev/null | jq '.duration_s // 0')
+t0=${t0:-0}
+until_ok 60 recorded "$TMPD/p.ftr" ".duration_s >= $t0 + 3" || echo "prompt open: under 3 s more recorded after 60 s"
 T send-keys -t ft Escape
-sleep 0.5
+wait_gone 'interval in seconds' > /dev/null	# q right after Escape would read as Alt-q
 T send-keys -t ft q
 for i in $(seq 50); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
 "$FT" export "$TMPD/p.ftr" --csv > "$TMPD/p.csv"

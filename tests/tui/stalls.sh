@@ -21,7 +21,7 @@ T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$S")"
 check "replay starts" wait_for 'REPLAY \['
 T send-keys -t ft ' '
 check "paused" wait_for PAUSED
-T send-keys -t ft T; sleep 0.3; T send-keys -t ft 30 Enter
+replay_seek 30
 check "seek to 30 s" wait_for 'at 30\.[0-9] s \(tick'
 T send-keys -t ft 3
 check "stalls view: the last 10 s by default, a full window" wait_for '^window +\[last 10 s\] .* 10\.0 s '
