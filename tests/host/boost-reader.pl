@@ -1,15 +1,20 @@
 #!/usr/bin/perl
 # An independent reader of the watermark boost: /proc/zoneinfo at 100 Hz,
 # nothing of fragtop's.  For zone ZONE (default Normal) of every node it
-# counts reads, reads that found the boost > 0, episodes (0 -> > 0) and the
-# peak, and prints them as one JSON object on SIGTERM or SIGINT.
+# counts reads, reads that found the boost > 0, episodes and the peak, and
+# prints them as one JSON object on SIGTERM or SIGINT.  An episode starts
+# when the boost goes from 0 to > 0, or drops while still > 0 (kswapd took
+# off one episode's boost and a newer one's is left).  long_episodes counts
+# those seen by three reads or more: they lasted over 20 ms, so a 50 Hz
+# sampler cannot miss them; shorter ones it sees by chance.
 # usage: boost-reader.pl [ZONE] > out.json
 use strict;
 use warnings;
 use Time::HiRes qw(usleep time);
 
 my $want = shift // 'Normal';
-my ($reads, $boosted, $episodes, $peak, $was) = (0, 0, 0, 0, 0);
+my ($reads, $boosted, $episodes, $peak, $last) = (0, 0, 0, 0, 0);
+my ($long, $run) = (0, 0);
 my $stop = 0;
 $SIG{TERM} = $SIG{INT} = sub { $stop = 1 };
 my $next = time;
@@ -22,15 +27,24 @@ while (!$stop) {
 	}
 	close($f);
 	$reads++;
+	if ($b > 0 && ($last == 0 || $b < $last)) {
+		$long++ if $run >= 3;
+		$episodes++;
+		$run = 0;
+	}
 	if ($b > 0) {
 		$boosted++;
-		$episodes++ unless $was;
+		$run++;
 		$peak = $b if $b > $peak;
+	} else {
+		$long++ if $run >= 3;
+		$run = 0;
 	}
-	$was = $b > 0;
+	$last = $b;
 	$next += 0.01;
 	my $left = $next - time;
 	if ($left > 0) { usleep($left * 1e6) } else { $next = time }
 }
-printf "{\"reads\":%d,\"boosted\":%d,\"episodes\":%d,\"peak\":%d,\"boosted_fraction\":%.6f}\n",
-	$reads, $boosted, $episodes, $peak, $reads ? $boosted / $reads : 0;
+$long++ if $run >= 3;
+printf "{\"reads\":%d,\"boosted\":%d,\"episodes\":%d,\"long_episodes\":%d,\"peak\":%d,\"boosted_fraction\":%.6f}\n",
+	$reads, $boosted, $episodes, $long, $peak, $reads ? $boosted / $reads : 0;
