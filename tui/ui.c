@@ -82,8 +82,12 @@ static void draw_header(struct ft_ui *ui)
 	}
 	if (ui->header)		/* the mode's part: replay's timeline */
 		ui->header(ui);
-	if (ui->rec && !ui->rec->err)
-		ft_put(0, COLS - 14, ft_attr(FT_C_BAD) | A_BOLD, " REC ");
+	if (ui->rec && !ui->rec->err) {	/* REC and the ticks recorded so far */
+		char rb[32];
+
+		snprintf(rb, sizeof(rb), " REC %llu ", (unsigned long long)ui->rec->ticks);
+		ft_put(0, COLS - 9 - (int)strlen(rb), ft_attr(FT_C_BAD) | A_BOLD, "%s", rb);
+	}
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
 	else if (ui->live && strcmp(ft_session_host(l, "root", root, sizeof(root)), "/"))

@@ -54,6 +54,14 @@ start() {	# fragtop args...; stderr in $TMPD/err, exit status in $TMPD/rc
 }
 
 # the first knob write of a session asks once, naming the host; y goes ahead
+# The header's " REC n ": wait until n is above what it is now (a tick was
+# recorded since), 30 s at most.
+rec_ticks() { screen | sed -n '1s/.* REC \([0-9][0-9]*\) .*/\1/p'; }
+next_tick() {
+	local n; n=$(rec_ticks)
+	WAIT_TENTHS=300 wait_for " REC ([0-9]+) " > /dev/null || return 1
+	until_ok 30 eval '[ "$(rec_ticks)" -gt "${n:-0}" ]' || echo "no tick recorded in 30 s (REC ${n:-?})"
+}
 yes_first() {
 	wait_for "change vm knobs on $(hostname)\? \[y/N\]" > /dev/null || bad "the first write asked nothing"
 	T send-keys -t ft y
@@ -134,15 +142,15 @@ wait_exit
 
 # -w: the session and its control changes land in a recording
 start --no-trace -w "$TMPD/s.ftr"
-check "-w: REC in the header" wait_for ' REC( |$)'
-sleep 1.5	# a first recorded tick before the change
+check "-w: REC in the header" wait_for ' REC [0-9]+ '
+next_tick	# a first recorded tick before the change
 T send-keys -t ft $key
 yes_first
 wait_value $want > /dev/null
-sleep 1.2
+next_tick
 T send-keys -t ft u
 wait_value "$orig" > /dev/null
-sleep 1.2
+next_tick
 T send-keys -t ft q
 wait_exit
 check "-w: says what it recorded" grep -q "recorded [0-9]* ticks to $TMPD/s.ftr" "$TMPD/err"
@@ -156,12 +164,12 @@ start --no-trace
 T send-keys -t ft w
 check "w asks for a file" wait_for '^record to file:'
 T send-keys -t ft "$TMPD/w.ftr" Enter
-check "w: recording, REC in the header" wait_for ' REC( |$)'
-sleep 1.5
+check "w: recording, REC in the header" wait_for ' REC [0-9]+ '
+next_tick
 T send-keys -t ft $key
 yes_first
 wait_value $want > /dev/null
-sleep 1.2
+next_tick
 T send-keys -t ft u
 wait_value "$orig" > /dev/null
 T send-keys -t ft w
