@@ -354,6 +354,13 @@ bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/*
+	 * Escape alone closes a prompt; ncurses waits ESCDELAY (1 s) for the
+	 * rest of a sequence, and sampling waits with it.  25 ms as htop,
+	 * unless the operator set ESCDELAY.
+	 */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
 	curs_set(0);
 	/* clicks and the wheel; a press is enough (no wait to tell clicks from drags) */
 	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
