@@ -21,7 +21,7 @@
 
 #define HUGE		(2ul << 20)
 #define THP_BYTES	(64ul << 20)	/* THP faults a round */
-#define PT_SPAN		(16ul << 30)	/* page tables for this much a round: 8192 of them */
+#define PT_SPAN		(16ul << 30)	/* page tables for this much a round: 8 Ki of them */
 
 static double seconds = 30;
 
