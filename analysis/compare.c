@@ -81,25 +81,25 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 		v[i] = NAN;
 	v[FT_CMP_DURATION] = d;
 	if (tr) {
-		v[FT_CMP_FRAG] = (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]);
-		v[FT_CMP_EXTFRAG] = (double)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]);
+		v[FT_CMP_FRAG] = (double)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]);
+		v[FT_CMP_EXTFRAG] = (double)(y[FT_CF_EXTFRAG] - x[FT_CF_EXTFRAG]);
 		v[FT_CMP_FRAG_S] = d > 0 ? v[FT_CMP_FRAG] / d : NAN;
 		v[FT_CMP_EXTFRAG_S] = d > 0 ? v[FT_CMP_EXTFRAG] / d : NAN;
-		v[FT_CMP_OWNERSHIP] = (double)(y[FT_RC_OWNERSHIP] - x[FT_RC_OWNERSHIP]);
-		v[FT_CMP_KSWAPD] = (double)(y[FT_RC_KSWAPD_WAKES] - x[FT_RC_KSWAPD_WAKES]);
-		v[FT_CMP_KCOMPACTD] = (double)(y[FT_RC_KCOMPACTD_WAKES] - x[FT_RC_KCOMPACTD_WAKES]);
-		v[FT_CMP_RECLAIMS] = (double)(y[FT_RC_RECLAIMS] - x[FT_RC_RECLAIMS]);
-		v[FT_CMP_DIRECT_COMPACT] = (double)(y[FT_RC_DIRECT_COMPACT] - x[FT_RC_DIRECT_COMPACT]);
-		v[FT_CMP_BG_COMPACT] = (double)(y[FT_RC_BG_COMPACT] - x[FT_RC_BG_COMPACT]);
+		v[FT_CMP_OWNERSHIP] = (double)(y[FT_CF_OWNERSHIP] - x[FT_CF_OWNERSHIP]);
+		v[FT_CMP_KSWAPD] = (double)(y[FT_CF_KSWAPD_WAKES] - x[FT_CF_KSWAPD_WAKES]);
+		v[FT_CMP_KCOMPACTD] = (double)(y[FT_CF_KCOMPACTD_WAKES] - x[FT_CF_KCOMPACTD_WAKES]);
+		v[FT_CMP_RECLAIMS] = (double)(y[FT_CF_RECLAIMS] - x[FT_CF_RECLAIMS]);
+		v[FT_CMP_DIRECT_COMPACT] = (double)(y[FT_CF_DIRECT_COMPACT] - x[FT_CF_DIRECT_COMPACT]);
+		v[FT_CMP_BG_COMPACT] = (double)(y[FT_CF_BG_COMPACT] - x[FT_CF_BG_COMPACT]);
 	}
-	v[FT_CMP_THP_OK] = pct_of(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
-			     y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] + y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]);
-	v[FT_CMP_COMPACT] = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
-	v[FT_CMP_COMPACT_FAIL] = (double)(y[FT_RC_COMPACT_FAIL] - x[FT_RC_COMPACT_FAIL]);
-	v[FT_CMP_COMPACT_OK] = pct_of(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS],
-				 y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
+	v[FT_CMP_THP_OK] = pct_of(y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC],
+			     y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC] + y[FT_CF_THP_FALLBACK] - x[FT_CF_THP_FALLBACK]);
+	v[FT_CMP_COMPACT] = (double)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
+	v[FT_CMP_COMPACT_FAIL] = (double)(y[FT_CF_COMPACT_FAIL] - x[FT_CF_COMPACT_FAIL]);
+	v[FT_CMP_COMPACT_OK] = pct_of(y[FT_CF_COMPACT_SUCCESS] - x[FT_CF_COMPACT_SUCCESS],
+				 y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
 	if (r->lat_present[FT_LAT_FRAG_STALL])
-		v[FT_CMP_FRAG_STALLS] = (double)(y[FT_RC_FRAG_STALLS] - x[FT_RC_FRAG_STALLS]);
+		v[FT_CMP_FRAG_STALLS] = (double)(y[FT_CF_FRAG_STALLS] - x[FT_CF_FRAG_STALLS]);
 	if (r->boost_nr) {
 		uint64_t peak = 0, eps = 0, samples = 0, boosted = 0;
 
@@ -116,17 +116,17 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 		v[FT_CMP_BOOSTED] = samples ? 100.0 * (double)boosted / (double)samples : NAN;
 	}
 	/* compaction's cost and reclaim (vmstat): per direct stall, kcompactd's part taken out */
-	if (r->vm_seen & (1u << FT_RC_ALLOCSTALLS))
-		v[FT_CMP_ALLOCSTALLS] = (double)(y[FT_RC_ALLOCSTALLS] - x[FT_RC_ALLOCSTALLS]);
-	if (r->vm_seen & (1u << FT_RC_PGSCAN_KSWAPD))
-		v[FT_CMP_PGSCAN_KSWAPD] = (double)(y[FT_RC_PGSCAN_KSWAPD] - x[FT_RC_PGSCAN_KSWAPD]);
-	if (r->vm_seen & (1u << FT_RC_MIGRATE_SCANNED)) {
-		double stalls = (double)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]);
-		double ok = (double)(y[FT_RC_COMPACT_SUCCESS] - x[FT_RC_COMPACT_SUCCESS]);
-		double mig = (double)(y[FT_RC_MIGRATE_SCANNED] - x[FT_RC_MIGRATE_SCANNED] -
-				      (y[FT_RC_DAEMON_MIGRATE_SCANNED] - x[FT_RC_DAEMON_MIGRATE_SCANNED]));
-		double fre = (double)(y[FT_RC_FREE_SCANNED] - x[FT_RC_FREE_SCANNED] -
-				      (y[FT_RC_DAEMON_FREE_SCANNED] - x[FT_RC_DAEMON_FREE_SCANNED]));
+	if (r->vm_seen & (1u << FT_CF_ALLOCSTALLS))
+		v[FT_CMP_ALLOCSTALLS] = (double)(y[FT_CF_ALLOCSTALLS] - x[FT_CF_ALLOCSTALLS]);
+	if (r->vm_seen & (1u << FT_CF_PGSCAN_KSWAPD))
+		v[FT_CMP_PGSCAN_KSWAPD] = (double)(y[FT_CF_PGSCAN_KSWAPD] - x[FT_CF_PGSCAN_KSWAPD]);
+	if (r->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)) {
+		double stalls = (double)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
+		double ok = (double)(y[FT_CF_COMPACT_SUCCESS] - x[FT_CF_COMPACT_SUCCESS]);
+		double mig = (double)(y[FT_CF_MIGRATE_SCANNED] - x[FT_CF_MIGRATE_SCANNED] -
+				      (y[FT_CF_DAEMON_MIGRATE_SCANNED] - x[FT_CF_DAEMON_MIGRATE_SCANNED]));
+		double fre = (double)(y[FT_CF_FREE_SCANNED] - x[FT_CF_FREE_SCANNED] -
+				      (y[FT_CF_DAEMON_FREE_SCANNED] - x[FT_CF_DAEMON_FREE_SCANNED]));
 
 		v[FT_CMP_MIGRATE_PER_STALL] = stalls > 0 ? mig / stalls : NAN;
 		v[FT_CMP_FREE_PER_STALL] = stalls > 0 ? fre / stalls : NAN;

@@ -12,91 +12,17 @@
 #include "model/knobwatch.h"
 
 
-const char *const ft_rep_counter_names[FT_RC_NR] = {
-	[FT_RC_EXTFRAG] = "extfrag",
-	[FT_RC_FRAGMENTING] = "extfrag_fragmenting",
-	[FT_RC_OWNERSHIP] = "extfrag_change_ownership",
-	[FT_RC_THP_ALLOC] = "thp_fault_alloc",
-	[FT_RC_THP_FALLBACK] = "thp_fault_fallback",
-	[FT_RC_COMPACT_STALL] = "compact_stall",
-	[FT_RC_COMPACT_SUCCESS] = "compact_success",
-	[FT_RC_COMPACT_FAIL] = "compact_fail",
-	[FT_RC_RECLAIMS] = "direct_reclaims",
-	[FT_RC_KSWAPD_WAKES] = "kswapd_wakes",
-	[FT_RC_FRAG_STALLS] = "fragmentation_stalls",
-	[FT_RC_KCOMPACTD_WAKES] = "kcompactd_wakes",
-	[FT_RC_VM_FRAG_STALL] = "vmstat_fragment_stall",
-	[FT_RC_DIRECT_COMPACT] = "direct_compaction_stalls",
-	[FT_RC_BG_COMPACT] = "background_compactions",
-	[FT_RC_DIRECT_ATTEMPTS] = "direct_compaction_attempts",
-	[FT_RC_DIRECT_SILENT] = "direct_compaction_silent_success",
-	[FT_RC_MIGRATE_SCANNED] = "compact_migrate_scanned",
-	[FT_RC_FREE_SCANNED] = "compact_free_scanned",
-	[FT_RC_ISOLATED] = "compact_isolated",
-	[FT_RC_DAEMON_WAKES] = "compact_daemon_wake",
-	[FT_RC_DAEMON_MIGRATE_SCANNED] = "compact_daemon_migrate_scanned",
-	[FT_RC_DAEMON_FREE_SCANNED] = "compact_daemon_free_scanned",
-	[FT_RC_PGSCAN_KSWAPD] = "pgscan_kswapd",
-	[FT_RC_ALLOCSTALLS] = "allocstall",
-};
-
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
 {
 	const struct ft_session *l = &rep->rp.session;
-	uint64_t m[FT_M_NR] = { 0 };
-	static const struct { enum ft_rep_counter c; const char *name; } vm[] = {
-		{ FT_RC_THP_ALLOC, "thp_fault_alloc" },
-		{ FT_RC_THP_FALLBACK, "thp_fault_fallback" },
-		{ FT_RC_COMPACT_STALL, "compact_stall" },
-		{ FT_RC_COMPACT_SUCCESS, "compact_success" },
-		{ FT_RC_COMPACT_FAIL, "compact_fail" },
-		{ FT_RC_VM_FRAG_STALL, "fragment_stall" },	/* kernels with the seeds' stall */
-		{ FT_RC_MIGRATE_SCANNED, "compact_migrate_scanned" },
-		{ FT_RC_FREE_SCANNED, "compact_free_scanned" },
-		{ FT_RC_ISOLATED, "compact_isolated" },
-		{ FT_RC_DAEMON_WAKES, "compact_daemon_wake" },
-		{ FT_RC_DAEMON_MIGRATE_SCANNED, "compact_daemon_migrate_scanned" },
-		{ FT_RC_DAEMON_FREE_SCANNED, "compact_daemon_free_scanned" },
-		{ FT_RC_PGSCAN_KSWAPD, "pgscan_kswapd" },
-	};
-	size_t i;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->t_ns = rep->rp.session.tick_t_ns;
-	if (l->tracing)
-		ft_events_metrics(&l->events, m);
-	pt->c[FT_RC_EXTFRAG] = (int64_t)m[FT_M_EXTFRAG];
-	pt->c[FT_RC_FRAGMENTING] = (int64_t)m[FT_M_FRAGMENTING];
-	pt->c[FT_RC_OWNERSHIP] = (int64_t)m[FT_M_OWNERSHIP];
-	pt->c[FT_RC_RECLAIMS] = (int64_t)m[FT_M_RECLAIM];
-	pt->c[FT_RC_KSWAPD_WAKES] = (int64_t)m[FT_M_KSWAPD_WAKE];
-	pt->c[FT_RC_FRAG_STALLS] = (int64_t)m[FT_M_FRAG_STALL];
-	pt->c[FT_RC_KCOMPACTD_WAKES] = (int64_t)m[FT_M_KCOMPACTD_WAKE];
-	pt->c[FT_RC_DIRECT_COMPACT] = (int64_t)m[FT_M_COMPACTION];
-	pt->c[FT_RC_BG_COMPACT] = (int64_t)m[FT_M_BG_COMPACTION];
-	pt->c[FT_RC_DIRECT_ATTEMPTS] = l->tracing ? (int64_t)l->events.direct_attempts : 0;
-	pt->c[FT_RC_DIRECT_SILENT] = l->tracing ? (int64_t)l->events.direct_silent : 0;
-	if (l->tracing)
+	rep->vm_seen = ft_counters_read(l, pt->c, rep->vm_hint) & ft_counters_vmstat_mask();
+	if (l->tracing) {
 		memcpy(pt->bg, l->events.bg, sizeof(pt->bg));
-	_Static_assert(sizeof(vm) / sizeof(vm[0]) <= sizeof(rep->vm_hint) / sizeof(rep->vm_hint[0]),
-		       "a position cache per vmstat counter");
-	for (i = 0; i < sizeof(vm) / sizeof(vm[0]); i++) {
-		if (ft_vmstat_get(&l->sample.vmstat, vm[i].name, &pt->c[vm[i].c], &rep->vm_hint[i])) {
-			rep->vm_seen |= 1u << vm[i].c;
-		} else {
-			pt->c[vm[i].c] = 0;
-			rep->vm_seen &= ~(1u << vm[i].c);
-		}
-	}
-	/* allocstall_<zone type>: one per zone type the kernel has, summed */
-	rep->vm_seen &= ~(1u << FT_RC_ALLOCSTALLS);
-	for (i = 0; ft_sample_has(&l->sample, FT_SRC_VMSTAT) && i < l->sample.vmstat.nr; i++)
-		if (!strncmp(l->sample.vmstat.items[i].name, "allocstall_", 11)) {
-			pt->c[FT_RC_ALLOCSTALLS] += l->sample.vmstat.items[i].value;
-			rep->vm_seen |= 1u << FT_RC_ALLOCSTALLS;
-		}
-	if (l->tracing)
 		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
+	}
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
 }
 

@@ -12,31 +12,13 @@
 #include <stdint.h>
 
 #include "collectors/replay.h"
+#include "model/counterfield.h"
 
-/* Counters whose difference over an interval is reported. */
-enum ft_rep_counter {
-	FT_RC_EXTFRAG, FT_RC_FRAGMENTING, FT_RC_OWNERSHIP,
-	FT_RC_THP_ALLOC, FT_RC_THP_FALLBACK,
-	FT_RC_COMPACT_STALL, FT_RC_COMPACT_SUCCESS, FT_RC_COMPACT_FAIL,
-	FT_RC_RECLAIMS, FT_RC_KSWAPD_WAKES, FT_RC_FRAG_STALLS, FT_RC_KCOMPACTD_WAKES,
-	FT_RC_VM_FRAG_STALL,		/* /proc/vmstat fragment_stall: the kernel's own count */
-	FT_RC_DIRECT_COMPACT,		/* direct compaction stalls, traced (model/events.h) */
-	FT_RC_BG_COMPACT,		/* background zone compactions, traced */
-	FT_RC_DIRECT_ATTEMPTS,		/* try_to_compact_pages traced */
-	FT_RC_DIRECT_SILENT,		/* direct stalls with no zone result (SUCCESS untraced) */
-	/* compaction's cost (vmstat): all of it, then kcompactd's part */
-	FT_RC_MIGRATE_SCANNED, FT_RC_FREE_SCANNED, FT_RC_ISOLATED,
-	FT_RC_DAEMON_WAKES, FT_RC_DAEMON_MIGRATE_SCANNED, FT_RC_DAEMON_FREE_SCANNED,
-	FT_RC_PGSCAN_KSWAPD,		/* pages kswapd scanned */
-	FT_RC_ALLOCSTALLS,		/* allocstall_*: direct reclaim entries, every zone type summed */
-	FT_RC_NR
-};
-
-extern const char *const ft_rep_counter_names[FT_RC_NR];
+/* The counters whose difference over an interval is reported: model/counterfield.h. */
 
 struct ft_rep_point {			/* the counters at one tick */
 	uint64_t t_ns;
-	int64_t c[FT_RC_NR];
+	int64_t c[FT_CF_NR];
 	struct ft_hist lat[FT_LAT_NR];
 	size_t lat_n[FT_LAT_NR];	/* raw latencies kept so far (ft_report.raw) */
 	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node */
@@ -94,7 +76,7 @@ struct ft_report {
 	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
 	struct ft_rep_level in_blocks;
 	size_t in_blocks_hint[2];
-	size_t vm_hint[16];		/* ft_vmstat_get() position caches */
+	size_t vm_hint[FT_CF_NR];	/* ft_counters_read()'s position caches */
 	uint32_t vm_seen;		/* 1 << counter: /proc/vmstat had it at the last tick */
 	/*
 	 * Every stall latency (us) in arrival order, for exact percentiles;

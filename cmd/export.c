@@ -16,28 +16,29 @@
 #include "out/csv.h"
 #include "collectors/replay.h"
 #include "analysis/report.h"
+#include "model/counterfield.h"
 #include "model/frag.h"
 #include "model/thp.h"
 #include "model/zonefield.h"
 #include "cmd/cli.h"
 #include "out/metrics.h"
 
+/* The counters export writes, in column order (model/counterfield.h); a name of its own or NULL. */
 static const struct {
+	enum ft_cf c;
 	const char *name;
-	int metric;		/* FT_M_*, or -1 for a vmstat counter */
-	const char *vmstat;
 } cols[] = {
-	{ "extfrag", FT_M_EXTFRAG, NULL },
-	{ "extfrag_fragmenting", FT_M_FRAGMENTING, NULL },
-	{ "compactions", FT_M_COMPACTION, NULL },	/* direct: stalls (model/events.h) */
-	{ "background_compactions", FT_M_BG_COMPACTION, NULL },
-	{ "direct_reclaims", FT_M_RECLAIM, NULL },
-	{ "kswapd_wakes", FT_M_KSWAPD_WAKE, NULL },
-	{ "fragmentation_stalls", FT_M_FRAG_STALL, NULL },
-	{ "compact_stall", -1, "compact_stall" },
-	{ "compact_success", -1, "compact_success" },
-	{ "thp_fault_alloc", -1, "thp_fault_alloc" },
-	{ "thp_fault_fallback", -1, "thp_fault_fallback" },
+	{ FT_CF_EXTFRAG, NULL },
+	{ FT_CF_FRAGMENTING, NULL },
+	{ FT_CF_DIRECT_COMPACT, "compactions" },	/* direct: stalls (model/events.h) */
+	{ FT_CF_BG_COMPACT, NULL },
+	{ FT_CF_RECLAIMS, NULL },
+	{ FT_CF_KSWAPD_WAKES, NULL },
+	{ FT_CF_FRAG_STALLS, NULL },
+	{ FT_CF_COMPACT_STALL, NULL },
+	{ FT_CF_COMPACT_SUCCESS, NULL },
+	{ FT_CF_THP_ALLOC, NULL },
+	{ FT_CF_THP_FALLBACK, NULL },
 };
 #define NR_COLS (sizeof(cols) / sizeof(cols[0]))
 /* ",field": a header column; a zone name comes from the recording (out/csv.h quotes it) */
@@ -50,19 +51,20 @@ static void csv_col(const char *f)
 #define MAX_ZONES 64
 
 
+static const char *col_name(size_t i)
+{
+	return cols[i].name ? cols[i].name : ft_counter_fields[cols[i].c].key;
+}
+
 static void values(const struct ft_session *l, int64_t *v)
 {
-	uint64_t m[FT_M_NR] = { 0 };
+	static size_t hint[FT_CF_NR];
+	int64_t all[FT_CF_NR];
 	size_t i;
 
-	if (l->tracing)
-		ft_events_metrics(&l->events, m);
-	for (i = 0; i < NR_COLS; i++) {
-		if (cols[i].metric >= 0)
-			v[i] = l->tracing ? (int64_t)m[cols[i].metric] : 0;
-		else if (!ft_vmstat_get(&l->sample.vmstat, cols[i].vmstat, &v[i], NULL))
-			v[i] = 0;
-	}
+	ft_counters_read(l, all, hint);
+	for (i = 0; i < NR_COLS; i++)
+		v[i] = all[cols[i].c];
 }
 
 static struct {
@@ -168,7 +170,7 @@ static void csv_header(const struct zone_key *zones, int nz)
 
 	printf("t_s,realtime_s,watermark_boost_factor");
 	for (i = 0; i < NR_COLS; i++)
-		printf(",%s", cols[i].name);
+		printf(",%s", col_name(i));
 	for (z = 0; z < nz; z++)
 		for (i = 0; i < NR_ZONE_COLS; i++) {
 			char f[96];
@@ -300,7 +302,7 @@ static void row(struct ft_json *j, const struct ft_session *l, double t, const i
 		else
 			ft_json_i64(j, "watermark_boost_factor", bv->num);
 		for (i = 0; i < NR_COLS; i++)
-			ft_json_i64(j, cols[i].name, now[i] - prev[i]);
+			ft_json_i64(j, col_name(i), now[i] - prev[i]);
 		ft_json_arr_begin(j, "zones");
 	}
 	for (z = 0; z < nz; z++)

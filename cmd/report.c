@@ -207,11 +207,11 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 	int n, col = 0;
 
 	printf("  direct (traced)  stalls %lld   %s\n",
-	       (long long)(b->c[FT_RC_DIRECT_COMPACT] - a->c[FT_RC_DIRECT_COMPACT]),
+	       (long long)(b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]),
 	       rep->rp.session.events.exact_direct ? "counted as compact_stall is" :
 	       "(begin/end pairs, untraced attempts)");
 	printf("  background       compactions %lld",
-	       (long long)(b->c[FT_RC_BG_COMPACT] - a->c[FT_RC_BG_COMPACT]));
+	       (long long)(b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]));
 	for (n = 0; n <= FT_EV_NODES; n++) {
 		uint64_t cnt = b->bg[n].count - a->bg[n].count, us = b->bg[n].us - a->bg[n].us;
 		uint64_t wakes = b->bg[n].wakes - a->bg[n].wakes;
@@ -261,9 +261,9 @@ static void text_extfrag(const struct ft_report *rep)
 	} else {
 		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
 		       "                   ownership changes %lld   lost %llu\n",
-		       (long long)(b[FT_RC_EXTFRAG] - a[FT_RC_EXTFRAG]), l->events.pageblock_order,
-		       (long long)(b[FT_RC_FRAGMENTING] - a[FT_RC_FRAGMENTING]),
-		       (long long)(b[FT_RC_OWNERSHIP] - a[FT_RC_OWNERSHIP]), (unsigned long long)l->lost);
+		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), l->events.pageblock_order,
+		       (long long)(b[FT_CF_FRAGMENTING] - a[FT_CF_FRAGMENTING]),
+		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)l->lost);
 		for (k = 0; k < l->events.nr_zones; k++)
 			if (l->events.extfrag_zone[k].total)
 				printf("  N%d %-10s total %llu  fragmenting %llu\n", l->events.zones[k].node,
@@ -294,19 +294,19 @@ static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
 static void text_compaction_cost(const struct ft_report *rep)
 {
 	const int64_t *a = rep->first.c, *b = rep->last.c;
-	int64_t mig = b[FT_RC_MIGRATE_SCANNED] - a[FT_RC_MIGRATE_SCANNED];
-	int64_t fre = b[FT_RC_FREE_SCANNED] - a[FT_RC_FREE_SCANNED];
-	int64_t dmig = b[FT_RC_DAEMON_MIGRATE_SCANNED] - a[FT_RC_DAEMON_MIGRATE_SCANNED];
-	int64_t dfre = b[FT_RC_DAEMON_FREE_SCANNED] - a[FT_RC_DAEMON_FREE_SCANNED];
-	int64_t wakes = b[FT_RC_DAEMON_WAKES] - a[FT_RC_DAEMON_WAKES];
-	int64_t stalls = b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL];
-	int64_t ok = b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS];
+	int64_t mig = b[FT_CF_MIGRATE_SCANNED] - a[FT_CF_MIGRATE_SCANNED];
+	int64_t fre = b[FT_CF_FREE_SCANNED] - a[FT_CF_FREE_SCANNED];
+	int64_t dmig = b[FT_CF_DAEMON_MIGRATE_SCANNED] - a[FT_CF_DAEMON_MIGRATE_SCANNED];
+	int64_t dfre = b[FT_CF_DAEMON_FREE_SCANNED] - a[FT_CF_DAEMON_FREE_SCANNED];
+	int64_t wakes = b[FT_CF_DAEMON_WAKES] - a[FT_CF_DAEMON_WAKES];
+	int64_t stalls = b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL];
+	int64_t ok = b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS];
 	char x[3][24];
 
-	if (!(rep->vm_seen & (1u << FT_RC_MIGRATE_SCANNED)))
+	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)))
 		return;
 	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
-	       (long long)mig, (long long)fre, (long long)(b[FT_RC_ISOLATED] - a[FT_RC_ISOLATED]));
+	       (long long)mig, (long long)fre, (long long)(b[FT_CF_ISOLATED] - a[FT_CF_ISOLATED]));
 	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
 	       ratio(x[0], sizeof(x[0]), mig - dmig, stalls), ratio(x[1], sizeof(x[1]), fre - dfre, stalls),
 	       ratio(x[2], sizeof(x[2]), mig - dmig + fre - dfre, ok));
@@ -320,17 +320,17 @@ static void text_outcomes(const struct ft_report *rep)
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	char v[64];
 
-	fmt_pct(v, sizeof(v), pct(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC],
-				   b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC] + b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]));
+	fmt_pct(v, sizeof(v), pct(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC],
+				   b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC] + b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]));
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
-	       (long long)(b[FT_RC_THP_ALLOC] - a[FT_RC_THP_ALLOC]),
-	       (long long)(b[FT_RC_THP_FALLBACK] - a[FT_RC_THP_FALLBACK]), v);
-	fmt_pct(v, sizeof(v), pct(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS],
-				   b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]));
+	       (long long)(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC]),
+	       (long long)(b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]), v);
+	fmt_pct(v, sizeof(v), pct(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS],
+				   b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]));
 	printf("compaction         stalls %lld   success %lld   fail %lld   success/stall %s\n",
-	       (long long)(b[FT_RC_COMPACT_STALL] - a[FT_RC_COMPACT_STALL]),
-	       (long long)(b[FT_RC_COMPACT_SUCCESS] - a[FT_RC_COMPACT_SUCCESS]),
-	       (long long)(b[FT_RC_COMPACT_FAIL] - a[FT_RC_COMPACT_FAIL]), v);
+	       (long long)(b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]),
+	       (long long)(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS]),
+	       (long long)(b[FT_CF_COMPACT_FAIL] - a[FT_CF_COMPACT_FAIL]), v);
 	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
 	text_compaction_cost(rep);
@@ -424,9 +424,9 @@ static void text_stalls(const struct ft_report *rep)
 	printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		print_lat_line(rep, lat, rep->lat_present[lat]);
-	if (rep->vm_seen & (1u << FT_RC_VM_FRAG_STALL))
+	if (rep->vm_seen & (1u << FT_CF_VM_FRAG_STALL))
 		printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
-		       (long long)(b[FT_RC_VM_FRAG_STALL] - a[FT_RC_VM_FRAG_STALL]));
+		       (long long)(b[FT_CF_VM_FRAG_STALL] - a[FT_CF_VM_FRAG_STALL]));
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		if (rep->raw_full[lat])
 			printf("  ~ %s: too many to keep, percentiles from the histogram "
@@ -485,15 +485,15 @@ static void text_intervals(const struct ft_report *rep)
 		char thp[16];
 
 		ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
-		fmt_pct(thp, sizeof(thp), pct(y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC],
-					      y[FT_RC_THP_ALLOC] - x[FT_RC_THP_ALLOC] +
-					      y[FT_RC_THP_FALLBACK] - x[FT_RC_THP_FALLBACK]));
+		fmt_pct(thp, sizeof(thp), pct(y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC],
+					      y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC] +
+					      y[FT_CF_THP_FALLBACK] - x[FT_CF_THP_FALLBACK]));
 		printf("  %7.1f %7.1f %6lld %8lld %9lld %8.1f %7s %7lld %9.0f\n",
 		       secs(rep, iv->from.t_ns), secs(rep, iv->to.t_ns), (long long)iv->boost,
-		       (long long)(y[FT_RC_EXTFRAG] - x[FT_RC_EXTFRAG]),
-		       (long long)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]),
-		       d > 0 ? (double)(y[FT_RC_FRAGMENTING] - x[FT_RC_FRAGMENTING]) / d : 0.0, thp,
-		       (long long)(y[FT_RC_COMPACT_STALL] - x[FT_RC_COMPACT_STALL]), ft_hist_mean(&h));
+		       (long long)(y[FT_CF_EXTFRAG] - x[FT_CF_EXTFRAG]),
+		       (long long)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]),
+		       d > 0 ? (double)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]) / d : 0.0, thp,
+		       (long long)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]), ft_hist_mean(&h));
 		printf("  %7s after", "");
 		print_wrapped(16, 80, iv->opened_by[0] ? iv->opened_by : "(start)");
 	}
@@ -551,18 +551,18 @@ static void json_counters(struct ft_json *j, const struct ft_report *rep,
 {
 	int c;
 
-	for (c = 0; c < FT_RC_NR; c++)
-		if (((c == FT_RC_VM_FRAG_STALL || c >= FT_RC_MIGRATE_SCANNED) && !(rep->vm_seen & (1u << c))) ||
-		    (c == FT_RC_FRAG_STALLS && !rep->lat_present[FT_LAT_FRAG_STALL]))
-			ft_json_null(j, ft_rep_counter_names[c]);	/* not on this kernel */
+	for (c = 0; c < FT_CF_NR; c++)
+		if (((c == FT_CF_VM_FRAG_STALL || c >= FT_CF_MIGRATE_SCANNED) && !(rep->vm_seen & (1u << c))) ||
+		    (c == FT_CF_FRAG_STALLS && !rep->lat_present[FT_LAT_FRAG_STALL]))
+			ft_json_null(j, ft_counter_fields[c].key);	/* not on this kernel */
 		else
-			ft_json_i64(j, ft_rep_counter_names[c], to->c[c] - from->c[c]);
-	ft_json_double(j, "thp_fault_success", pct(to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC],
-		       to->c[FT_RC_THP_ALLOC] - from->c[FT_RC_THP_ALLOC] +
-		       to->c[FT_RC_THP_FALLBACK] - from->c[FT_RC_THP_FALLBACK]) / 100);
+			ft_json_i64(j, ft_counter_fields[c].key, to->c[c] - from->c[c]);
+	ft_json_double(j, "thp_fault_success", pct(to->c[FT_CF_THP_ALLOC] - from->c[FT_CF_THP_ALLOC],
+		       to->c[FT_CF_THP_ALLOC] - from->c[FT_CF_THP_ALLOC] +
+		       to->c[FT_CF_THP_FALLBACK] - from->c[FT_CF_THP_FALLBACK]) / 100);
 	ft_json_double(j, "compact_success_per_stall",
-		       pct(to->c[FT_RC_COMPACT_SUCCESS] - from->c[FT_RC_COMPACT_SUCCESS],
-			   to->c[FT_RC_COMPACT_STALL] - from->c[FT_RC_COMPACT_STALL]) / 100);
+		       pct(to->c[FT_CF_COMPACT_SUCCESS] - from->c[FT_CF_COMPACT_SUCCESS],
+			   to->c[FT_CF_COMPACT_STALL] - from->c[FT_CF_COMPACT_STALL]) / 100);
 }
 
 /* "compaction": how direct stalls were counted, and background compaction by node. */
@@ -571,8 +571,8 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
 {
 	ft_json_obj_begin(j, "compaction");
 	ft_json_bool(j, "direct_exact", rep->rp.session.events.exact_direct);
-	ft_json_i64(j, "direct_stalls", b->c[FT_RC_DIRECT_COMPACT] - a->c[FT_RC_DIRECT_COMPACT]);
-	ft_json_i64(j, "background_compactions", b->c[FT_RC_BG_COMPACT] - a->c[FT_RC_BG_COMPACT]);
+	ft_json_i64(j, "direct_stalls", b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
+	ft_json_i64(j, "background_compactions", b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]);
 	ft_json_bg_nodes(j, "background_by_node", b->bg, a->bg);
 	ft_json_obj_end(j);
 }
