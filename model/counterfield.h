@@ -6,8 +6,8 @@
  * where the value comes from: a traced event count (model/events.h), a
  * field of the traced events, one /proc/vmstat counter, or the sum of the
  * vmstat counters that share a prefix.  report, compare and export read
- * every counter through ft_counters_read(), so a new counter is a row
- * here.
+ * every counter through ft_counters_read(), and `fragtop fields` prints
+ * the rows, so a new counter is a row here.
  */
 #ifndef FT_MODEL_COUNTERFIELD_H
 #define FT_MODEL_COUNTERFIELD_H

@@ -41,6 +41,8 @@ for f in "" --json --csv; do
 	out "compare-groups${f:-.txt}" "$FT" compare $f "a=$S@2..12,$S@12..22,$S@22..32" \
 		"b=$S@40..60,$S@60..80,$S@80..100"
 done
+out fields.txt "$FT" fields
+out fields.json "$FT" fields --json
 L=tests/recordings
 out compare-lab.txt "$FT" compare "stock=$L/lab-6.1-stock.ftr" "off=$L/lab-6.1-stall-off.ftr" \
 	"stall=$L/lab-6.1-stall.ftr"
