@@ -195,6 +195,14 @@ static enum ft_ctl_outcome errno_outcome(int err)
 	return FT_CTL_FAILED;
 }
 
+/* Every write of a value goes through here: the real one, or a test's kernel. */
+static int ctl_write(struct ft_ctl *c, const struct ft_knob *k, int node, const char *text)
+{
+	if (c->write)
+		return c->write(c->rootfd, k, node, text, c->write_ctx);
+	return knob_write(c->rootfd, k, node, text);
+}
+
 /* Does @v (just read) hold @canon? */
 static bool reads_as(const struct ft_knob *k, const struct ft_knob_value *v, const char *canon)
 {
@@ -237,7 +245,7 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 	if (c->read_only)
 		return audit_done(c, a, FT_CTL_READ_ONLY, 0, "%s: not set to %s: %s",
 				  k->name, canon, c->read_only_why);
-	err = knob_write(c->rootfd, k, node, canon);
+	err = ctl_write(c, k, node, canon);
 	if (err) {
 		if (k->per_node && err == -ENOENT)
 			return audit_done(c, a, FT_CTL_ABSENT, err, "%s: there is no node %d",
@@ -262,6 +270,16 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 			snprintf(a->readback, sizeof(a->readback), "%.*s", (int)strcspn(raw, "\n"), raw);
 		else
 			ft_knob_value_text(k, &after, a->readback, sizeof(a->readback));
+		/*
+		 * The kernel took something other than what was asked: put the
+		 * old value back rather than leave the knob in a state nobody
+		 * chose.  Undo and restore (!track) do not go round again.
+		 */
+		if (track && a->old[0] && !ctl_write(c, k, node, a->old) &&
+		    !ft_ctl_read(c->rootfd, k, &after) && reads_as(k, &after, a->old))
+			return audit_done(c, a, FT_CTL_MISMATCH, 0,
+					  "%s: wrote %s but it reads back %s; put back %s", k->name, canon,
+					  a->readback, a->old);
 		if (track && !after.err)
 			remember(c, k, a->old, a->readback);
 		return audit_done(c, a, FT_CTL_MISMATCH, 0,

@@ -78,6 +78,12 @@ struct ft_ctl {
 	 * Set for the real root; a --root tree is not the host.
 	 */
 	bool syslog;
+	/*
+	 * Writes a value instead of the real writer when set: a test's kernel
+	 * that takes something else than asked (the read-back's failure).
+	 */
+	int (*write)(int rootfd, const struct ft_knob *k, int node, const char *text, void *ctx);
+	void *write_ctx;
 };
 
 /*

@@ -82,6 +82,8 @@ static int setup(void **state)
 	put(f, "proc/sys/vm/compact_memory", "");
 	put(f, "proc/sys/vm/drop_caches", "");
 	put(f, "sys/kernel/mm/transparent_hugepage/enabled", "always [madvise] never\n");
+	put(f, "sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled",
+	    "always inherit madvise [never]\n");
 	put(f, "sys/devices/system/node/node0/compact", "");
 	f->rootfd = open(f->dir, O_RDONLY | O_DIRECTORY);
 	assert_true(f->rootfd >= 0);
@@ -368,6 +370,67 @@ static void test_audit_ring(void **state)
 	assert_null(ft_ctl_audit_get(f->ctl, FT_CTL_AUDIT_MAX));
 }
 
+/*
+ * A kernel that takes another word than the one asked: it writes "madvise"
+ * for anything but @ctx's word (the old value), which it writes as asked,
+ * or every time when @ctx is NULL (the way back fails too).
+ */
+static int stubborn(int rootfd, const struct ft_knob *k, int node, const char *text, void *ctx)
+{
+	char path[256];
+	const char *keep = ctx;
+	const char *w = keep && !strcmp(text, keep) ? text : "madvise";
+	int fd;
+	ssize_t n;
+
+	(void)node;
+	ft_knob_path(k, -1, path, sizeof(path));
+	fd = openat(rootfd, path, O_WRONLY | O_TRUNC);
+	if (fd < 0)
+		return -errno;
+	n = write(fd, w, strlen(w));
+	close(fd);
+	return n == (ssize_t)strlen(w) ? 0 : -EIO;
+}
+
+#define THP64 "sys/kernel/mm/transparent_hugepage/hugepages-64kB/enabled"
+
+/* A per-size THP setting that reads back otherwise is put back, and said so. */
+static void test_readback_put_back(void **state)
+{
+	struct fake *f = *state;
+	const struct ft_audit *a;
+
+	/* a word the kernel does not list: refused with the list, nothing written */
+	a = ft_ctl_set(f->ctl, "thp_64kB", "sometimes");
+	assert_int_equal(a->outcome, FT_CTL_INVALID);
+	assert_non_null(strstr(a->msg, "always"));
+	assert_non_null(strstr(a->msg, "inherit"));
+	assert_string_equal(get(f, THP64), "always inherit madvise [never]\n");
+
+	f->ctl->write = stubborn;
+	f->ctl->write_ctx = "never";
+	a = ft_ctl_set(f->ctl, "thp_64kB", "always");
+	assert_int_equal(a->outcome, FT_CTL_MISMATCH);
+	assert_string_equal(a->readback, "madvise");
+	assert_string_equal(a->msg, "thp_64kB: wrote always but it reads back madvise; put back never");
+	assert_string_equal(get(f, THP64), "never");
+	assert_int_equal(f->ctl->undo_nr, 0);
+	assert_int_equal(ft_ctl_nr_changed(f->ctl), 0);
+
+	/* the way back fails as well: said so, and left for u (undo) */
+	put(f, THP64, "always inherit madvise [never]\n");	/* the words listed again */
+	f->ctl->write_ctx = NULL;
+	a = ft_ctl_set(f->ctl, "thp_64kB", "always");
+	assert_int_equal(a->outcome, FT_CTL_MISMATCH);
+	assert_string_equal(a->msg, "thp_64kB: wrote always but it reads back madvise (was never)");
+	assert_int_equal(f->ctl->undo_nr, 1);
+	f->ctl->write = NULL;
+	a = ft_ctl_undo(f->ctl);
+	assert_int_equal(a->outcome, FT_CTL_OK);
+	assert_string_equal(get(f, THP64), "never\n");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -381,6 +444,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_unreadable_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_triggers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_audit_ring, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_readback_put_back, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
