@@ -409,7 +409,8 @@ static void text_boost_map(const struct ft_report *rep)
 		for (c = 0; c < FT_PB_NR; c++)
 			if (z->count[c])
 				printf(" %s %u", ft_pb_names[c], z->count[c]);
-		printf("  pollution %llu pages\n", (unsigned long long)z->pollution);
+		printf("  pollution %llu pages  THP-backed %llu pages\n", (unsigned long long)z->pollution,
+		       (unsigned long long)z->thp);
 	}
 }
 
@@ -707,6 +708,8 @@ static void json_pageblocks(struct ft_json *j, const struct ft_session *l)
 		for (c = 0; c < FT_PB_NR; c++)
 			ft_json_u64(j, ft_pb_names[c], z->count[c]);
 		ft_json_u64(j, "pollution_pages", z->pollution);
+		ft_json_u64(j, "thp_pages", z->thp);
+		ft_json_u64(j, "thp_folios", z->thp_folios);
 		ft_json_obj_end(j);
 	}
 }

@@ -71,6 +71,8 @@ static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, i
 		ft_json_u64(j, ft_pb_names[c], mz->count[c]);
 	ft_json_u64(j, "unscanned", mz->count[FT_PB_UNSCANNED]);
 	ft_json_u64(j, "pollution_pages", mz->pollution);
+	ft_json_u64(j, "thp_pages", mz->thp);
+	ft_json_u64(j, "thp_folios", mz->thp_folios);
 	for (b = 0; b < mz->nr_blocks; b++)
 		marked += mz->blocks[b].fallbacks != 0;
 	ft_json_u64(j, "blocks_with_fallbacks", marked);
@@ -388,8 +390,8 @@ static void snapshot_table(FILE *f, const struct ft_live *l)
 			fprintf(f, "  map %u blocks: ", mz->nr_blocks);
 			for (c = FT_PB_FREE; c < FT_PB_NR; c++)
 				fprintf(f, " %s %u", ft_pb_names[c], mz->count[c]);
-			fprintf(f, "  (unmovable pages in mixed blocks: %llu)\n",
-				(unsigned long long)mz->pollution);
+			fprintf(f, "  (unmovable pages in mixed blocks: %llu; THP-backed pages: %llu)\n",
+				(unsigned long long)mz->pollution, (unsigned long long)mz->thp);
 		}
 		if (!z->pti)
 			continue;

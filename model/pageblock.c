@@ -257,7 +257,7 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 	for (b = 0; b < nblocks && block + b < z->nr_blocks; b++) {
 		struct ft_pb_block *pb = &z->blocks[block + b];
 		uint64_t pfn0 = (z->first_block + block + b) << m->order, i;
-		uint32_t pages[FT_PG_NR] = { 0 };
+		uint32_t pages[FT_PG_NR] = { 0 }, thp = 0, heads = 0;
 		enum ft_pb cls;
 
 		if (pfn0 >= z->start_pfn && pfn0 + per <= z->end_pfn &&
@@ -265,8 +265,13 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 			/* the common case: the whole block is RAM of this zone */
 			const uint64_t *f = flags + b * per, *c = counts ? counts + b * per : NULL;
 
-			for (i = 0; i < per; i++)
+			for (i = 0; i < per; i++) {
 				pages[ft_page_class(f[i], c ? c[i] : UINT64_MAX)]++;
+				if (f[i] & BIT(FT_KPF_THP) && !(f[i] & hole_bits)) {
+					thp++;
+					heads += !!(f[i] & BIT(FT_KPF_COMPOUND_HEAD));
+				}
+			}
 		} else {
 			for (i = 0; i < per; i++) {
 				uint64_t pfn = pfn0 + i;
@@ -278,6 +283,10 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 					pg = ft_page_class(flags[b * per + i],
 							   counts ? counts[b * per + i] : UINT64_MAX);
 				pages[pg]++;
+				if (pg != FT_PG_HOLE && flags[b * per + i] & BIT(FT_KPF_THP)) {
+					thp++;
+					heads += !!(flags[b * per + i] & BIT(FT_KPF_COMPOUND_HEAD));
+				}
 			}
 		}
 		cls = block_class(pages);
@@ -285,6 +294,10 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 		if (pb->cls == FT_PB_MIXED)
 			z->pollution -= pb->pages[FT_PG_UNMOVABLE];
 		memcpy(pb->pages, pages, sizeof(pages));
+		z->thp += (uint64_t)thp - pb->thp;
+		z->thp_folios += (uint64_t)heads - pb->thp_folios;
+		pb->thp = thp;
+		pb->thp_folios = heads;
 		pb->cls = (uint8_t)cls;
 		z->count[cls]++;
 		if (cls == FT_PB_MIXED)

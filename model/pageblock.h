@@ -13,7 +13,9 @@
  * OFFLINE, outside System RAM, or outside the zone).  A pageblock is free
  * when all its RAM pages are free, movable or unmovable when it holds only
  * that kind besides free pages, mixed when it holds both, a hole without
- * RAM.
+ * RAM.  Nothing here assumes a huge page is a pageblock: a THP page of
+ * any size (KPF_THP, 6.8+ mTHP from 16 KiB up) is movable like any other
+ * user page, and each block counts its THP pages and folios apart.
  */
 #ifndef FT_MODEL_PAGEBLOCK_H
 #define FT_MODEL_PAGEBLOCK_H
@@ -61,6 +63,12 @@ enum ft_pg ft_page_class(uint64_t flags, uint64_t count);
 
 struct ft_pb_block {
 	uint32_t pages[FT_PG_NR];	/* composition at the last scan */
+	/*
+	 * Pages in transparent huge folios (KPF_THP), and those folios' heads.
+	 * KPF_THP marks any large anonymous folio, a 64 KiB mTHP as well as a
+	 * 2 MiB one: pages / folios is their mean size, not a PMD.
+	 */
+	uint32_t thp, thp_folios;
 	uint8_t cls;			/* enum ft_pb */
 	uint32_t fallbacks;		/* extfrag events that named a page in it */
 	uint64_t mark_ns;		/* when the last one was seen; 0 never */
@@ -75,6 +83,7 @@ struct ft_pbmap_zone {
 	struct ft_pb_block *blocks;	/* owned */
 	uint32_t count[FT_PB_NR];	/* blocks per class */
 	uint64_t pollution;		/* unmovable pages in mixed blocks */
+	uint64_t thp, thp_folios;	/* the blocks' THP pages and folios, summed */
 	uint64_t scans;			/* complete passes over the zone */
 };
 

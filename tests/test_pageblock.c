@@ -152,6 +152,16 @@ static void build_pages(void)
 	/* Normal: blocks 8..23 */
 	for (b = 8; b < 18; b++)
 		fill(b, 0, PB, F(ANON) | F(LRU) | F(MMAP), 1);	/* movable */
+	/* 64 KiB mTHP: 16-page folios, a head and 15 tails each (as 6.18 shows them) */
+	for (b = 0; b < PB; b += 16) {				/* block 10: all of it */
+		fill(10, b, 1, F(THP) | F(COMPOUND_HEAD) | F(ANON) | F(LRU) | F(MMAP), 1);
+		fill(10, b + 1, 15, F(THP) | F(COMPOUND_TAIL) | F(ANON) | F(LRU) | F(MMAP), 0);
+	}
+	for (b = 0; b < PB / 2; b += 16) {			/* block 11: half, half free */
+		fill(11, b, 1, F(THP) | F(COMPOUND_HEAD) | F(ANON) | F(LRU), 1);
+		fill(11, b + 1, 15, F(THP) | F(COMPOUND_TAIL) | F(ANON) | F(LRU), 0);
+	}
+	fill(11, PB / 2, PB / 2, F(BUDDY), 0);
 	fill(18, 0, PB, F(THP) | F(COMPOUND_TAIL), 0);	/* mixed: 3 page tables */
 	fill(18, 0, 3, F(PGTABLE), 1);
 	fill(19, 0, PB, F(BUDDY), 0);			/* free */
@@ -276,6 +286,20 @@ static void test_synthetic_tree_exact(void **state)
 	assert_int_equal(dma->blocks[0].pages[FT_PG_FREE], PB - 16);
 	assert_int_equal(normal->blocks[15].pages[FT_PG_MOVABLE], NPFN - 23 * PB);
 	assert_int_equal(normal->blocks[15].pages[FT_PG_HOLE], 24 * PB - NPFN);
+	/* mTHP-backed blocks: movable, their THP pages and 64 KiB folios counted */
+	assert_int_equal(normal->blocks[2].cls, FT_PB_MOVABLE);
+	assert_int_equal(normal->blocks[2].pages[FT_PG_MOVABLE], PB);
+	assert_int_equal(normal->blocks[2].thp, PB);
+	assert_int_equal(normal->blocks[2].thp_folios, PB / 16);
+	assert_int_equal(normal->blocks[3].cls, FT_PB_MOVABLE);
+	assert_int_equal(normal->blocks[3].pages[FT_PG_FREE], PB / 2);
+	assert_int_equal(normal->blocks[3].thp, PB / 2);
+	assert_int_equal(normal->blocks[3].thp_folios, PB / 32);
+	assert_int_equal(normal->blocks[0].thp, 0);
+	/* a PMD THP's tails (and its 3 page tables): the tails are THP pages */
+	assert_int_equal(normal->blocks[10].thp, PB - 3);
+	assert_int_equal(normal->thp, PB + PB / 2 + PB - 3);
+	assert_int_equal(normal->thp_folios, PB / 16 + PB / 32);
 	assert_true(t->kpf.count_reads > 0);
 	/* a cut encoding still ends with its NUL */
 	assert_int_equal(ft_pbmap_encode(normal, enc, 6), strlen("10m1x1f1u1x2m"));

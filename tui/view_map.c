@@ -133,6 +133,7 @@ struct cell {
 	uint32_t first, n;		/* blocks */
 	uint32_t count[FT_PB_NR];
 	uint64_t pages[FT_PG_NR];
+	uint64_t thp, thp_folios;	/* pages in THP folios of any size, and those folios */
 	uint64_t fallbacks, mark_ns;
 };
 
@@ -149,6 +150,8 @@ static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 		out->count[pb->cls]++;
 		for (i = 0; i < FT_PG_NR; i++)
 			out->pages[i] += pb->pages[i];
+		out->thp += pb->thp;
+		out->thp_folios += pb->thp_folios;
 		out->fallbacks += pb->fallbacks;
 		if (pb->mark_ns > out->mark_ns)
 			out->mark_ns = pb->mark_ns;
@@ -180,7 +183,8 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 		ft_put(y, x, ft_attr(FT_C_DIM), "%s", buf);
 		x += (int)strlen(buf);
 	}
-	ft_put(y, x, A_NORMAL, "pollution %llu pages", (unsigned long long)z->pollution);
+	ft_put(y, x, A_NORMAL, "pollution %llu pages  THP-backed %llu", (unsigned long long)z->pollution,
+	       (unsigned long long)z->thp);
 	/* pagetypeinfo's view of the same zone, for comparison */
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *sz = &s->zones[i];
@@ -200,10 +204,10 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 }
 
 /* The cell under the cursor: its PFNs, its blocks' classes, its pages, its fallbacks; rows @y and @y + 1. */
-static void draw_cursor(const struct geom *g, int order, uint64_t now, int y)
+static void draw_cursor(const struct geom *g, int order, long page_size, uint64_t now, int y)
 {
 	uint64_t pfn0, pfn1;
-	char detail[160] = "", seen[48] = "";
+	char detail[160] = "", seen[48] = "", thp[80] = "";
 	struct cell cur;
 	size_t n = 0;
 	int c;
@@ -217,10 +221,17 @@ static void draw_cursor(const struct geom *g, int order, uint64_t now, int y)
 	if (cur.fallbacks)
 		snprintf(seen, sizeof(seen), "  fallbacks %llu, last %.0fs ago",
 			 (unsigned long long)cur.fallbacks, (double)(now - cur.mark_ns) / 1e9);
+	/* THP-backed: any large anonymous folio, 16 KiB mTHP to 2 MiB, with their mean size */
+	if (cur.thp && cur.thp_folios)
+		snprintf(thp, sizeof(thp), "  THP-backed %llu (%llu folios, mean %.0f kB)",
+			 (unsigned long long)cur.thp, (unsigned long long)cur.thp_folios,
+			 (double)cur.thp / (double)cur.thp_folios * (double)page_size / 1024);
+	else if (cur.thp)
+		snprintf(thp, sizeof(thp), "  THP-backed %llu", (unsigned long long)cur.thp);
 	ft_put(y, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0, (unsigned long long)pfn1, detail);
-	ft_put(y + 1, 0, A_NORMAL, "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s",
+	ft_put(y + 1, 0, A_NORMAL, "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s%s",
 	       (unsigned long long)cur.pages[FT_PG_FREE], (unsigned long long)cur.pages[FT_PG_MOVABLE],
-	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE], (unsigned long long)cur.pages[FT_PG_HOLE], seen);
+	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE], (unsigned long long)cur.pages[FT_PG_HOLE], thp, seen);
 }
 
 static void map_draw(struct ft_ui *ui, int top, int height)
@@ -295,7 +306,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	}
 	st.grid_rows = r;
 	/* the cell under the cursor */
-	draw_cursor(&g, m->order, now, top + height - 2);
+	draw_cursor(&g, m->order, ss->host.page_size, now, top + height - 2);
 	if (g.rows > g.grid_h)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d%s%s",
 			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,

@@ -5,7 +5,12 @@
 # recording's report gives each size's anon_fault_alloc and _fallback
 # equal to the growth of the sysfs counters read by this script just
 # before and after the workload.  The replay's THP view (8) shows both
-# sizes.  A trap puts both knobs back even when the test fails.  Root.
+# sizes.  Then, with the workload holding its 64 KiB folios, the pageblock
+# map (snapshot --json --map) counts at least as many THP folios, and 16
+# times as many THP pages, as the kernel's nr_anon of that size: KPF_THP
+# marks every large folio, not only PMD ones; the map view's line says
+# how many pages are THP-backed.  A trap puts both knobs back even when
+# the test fails.  Root.
 # usage: mthp.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -20,8 +25,10 @@ SOCK=
 rpid=
 o64=$("$FT" get thp_64kB) o2m=$("$FT" get thp_2048kB)
 T() { tmux -S "$TMPD/$SOCK" "$@"; }
+hpid=
 cleanup() {
 	[ -n "$rpid" ] && kill "$rpid" 2> /dev/null && wait "$rpid" 2> /dev/null
+	[ -n "$hpid" ] && kill "$hpid" 2> /dev/null && wait "$hpid" 2> /dev/null
 	[ -n "$SOCK" ] && end_tmux
 	"$FT" set thp_64kB="$o64" thp_2048kB="$o2m" > /dev/null ||
 		echo "FAIL could not put back thp_64kB=$o64 thp_2048kB=$o2m"
@@ -68,5 +75,38 @@ if command -v tmux > /dev/null; then
 	T send-keys -t ft 8
 	check "the THP view shows 64kB" wait_for '^ +64kB madvise'
 	check "... and 2048kB" wait_for '^ +2048kB never'
+	end_tmux; SOCK=
+fi
+
+# the pageblock map and large folios: 64 KiB ones held by the workload
+if [ -r /proc/kpageflags ]; then
+	"$FT" set thp_64kB=madvise thp_2048kB=never > /dev/null
+	"$TMPD/mthp" 4 512 hold > "$TMPD/hold.log" & hpid=$!
+	check "the workload holds its folios" until_ok 120 grep -q '^holding' "$TMPD/hold.log"
+	n0=$(cat $S/hugepages-64kB/stats/nr_anon)
+	"$FT" snapshot --json --map --no-trace > "$TMPD/map.json"
+	n1=$(cat $S/hugepages-64kB/stats/nr_anon)
+	nmin=$(( n0 < n1 ? n0 : n1 ))
+	folios=$(jq '[.zones[].pageblocks.thp_folios // 0] | add' "$TMPD/map.json")
+	pages=$(jq '[.zones[].pageblocks.thp_pages // 0] | add' "$TMPD/map.json")
+	echo "map: $pages THP pages in $folios folios; 64kB nr_anon $n0 before, $n1 after the scan"
+	check "the map's THP folios >= the 64 KiB folios held ($folios >= $nmin)" \
+		test "$nmin" -gt 0 -a "$folios" -ge "$nmin"
+	check "... and its THP pages >= 16 x that ($pages >= $((16 * nmin)))" test "$pages" -ge $((16 * nmin))
+	if command -v tmux > /dev/null; then
+		SOCK=fragtop-mthp-map-$$
+		fresh_config
+		T new-session -d -s ft -x 140 -y 40 "$FT --no-trace; sleep 30"
+		wait_for '^fragtop ' > /dev/null
+		T send-keys -t ft 5
+		WAIT_TENTHS=600 check "map view: the zone's THP-backed pages" wait_for 'pollution [0-9]+ pages  THP-backed [1-9]'
+		for i in 1 2 3 4 5 6 7 8; do T send-keys -t ft -- -; done	# a cell of many blocks
+		check "the cursor's cell: THP-backed pages, folios and their mean size" \
+			wait_for '^pages: .* THP-backed [1-9][0-9]* \([1-9][0-9]* folios, mean [0-9]+ kB\)'
+		T send-keys -t ft q
+	fi
+	kill "$hpid"; wait "$hpid" 2> /dev/null; hpid=
+else
+	skip "map and large folios: no /proc/kpageflags"
 fi
 [ $fails -eq 0 ]

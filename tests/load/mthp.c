@@ -7,8 +7,10 @@
  * memory it gives back is fragmented, keeping up to KEEP MiB mapped
  * (the rest freed as it goes).  Run it with the sizes enabled (fragtop
  * set thp_64kB=always); the per-size counters in
- * /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats grow.
- * usage: mthp [SECONDS] [KEEP_MIB]
+ * /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats grow.  With
+ * "hold" it then says "holding" and keeps what it has mapped until a
+ * signal ends it (for a look at the folios with the pageblock map).
+ * usage: mthp [SECONDS] [KEEP_MIB] [hold]
  */
 #define _GNU_SOURCE
 #include <stdint.h>
@@ -55,7 +57,7 @@ int main(int argc, char **argv)
 	unsigned long rounds = 0;
 
 	if (secs <= 0 || !keep || page <= 0) {
-		fprintf(stderr, "usage: mthp [SECONDS] [KEEP_MIB]\n");
+		fprintf(stderr, "usage: mthp [SECONDS] [KEEP_MIB] [hold]\n");
 		return 2;
 	}
 	cap = keep / CHUNK + 1;
@@ -84,5 +86,11 @@ int main(int argc, char **argv)
 		rounds++;
 	}
 	printf("mthp: %lu rounds of %lu MiB in %.0f s\n", rounds, CHUNK >> 20, secs);
+	if (argc > 3 && !strcmp(argv[3], "hold")) {
+		printf("holding %zu MiB\n", held >> 20);
+		fflush(stdout);
+		for (;;)
+			pause();
+	}
 	return 0;
 }
