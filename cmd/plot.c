@@ -6,7 +6,9 @@
  * and share of the tick boosted, the unusable index at pageblock order,
  * free pages, and a heatmap of stall latencies (direct compaction, direct
  * reclaim and fragmentation stalls together: time x log2 latency, darker
- * for more).  Control changes are labelled vertical lines.  Several files
+ * for more), and the success % of anonymous THP faults per size (6.10+
+ * counters: alloc / (alloc + fallback) over each tick, a line per size
+ * that had faults).  Control changes are labelled vertical lines.  Several files
  * overlay, one dash pattern each (the heatmap is the first file's).  No
  * dependency: the SVG is written by hand, fonts are "sans-serif".
  */
@@ -29,6 +31,8 @@
 
 #define MAX_FILES	6
 #define MAX_ZONES	6
+#define THP_SLOTS	9	/* THP sizes 8 kB << slot: 8 kB to 2 MiB */
+#define MAX_LINES	9	/* a panel's lines: zones, or THP sizes */
 #define OCTAVES		22	/* latency rows: [2^k, 2^(k+1)) us, the last open */
 #define W		960
 #define LEFT		78
@@ -37,7 +41,8 @@
 #define GAP		46
 #define TOP		64
 
-enum series { S_FRAG, S_PEAK, S_BOOSTED, S_UNUSABLE, S_FREE, S_IN_BLOCKS, S_NR };
+/* S_THP_OK's lines are THP sizes (slots), every other panel's are zones */
+enum series { S_FRAG, S_PEAK, S_BOOSTED, S_UNUSABLE, S_FREE, S_IN_BLOCKS, S_THP_OK, S_NR };
 
 static const struct {
 	const char *title, *unit;
@@ -49,10 +54,14 @@ static const struct {
 	[S_UNUSABLE] = { "unusable free space index at pageblock order", "", false },
 	[S_FREE] = { "free pages", "pages", false },
 	[S_IN_BLOCKS] = { "free memory in whole free pageblocks, 6.15+", "%", false },
+	[S_THP_OK] = { "anonymous THP faults served, by size", "%", false },
 };
 
 static const char *const colors[MAX_ZONES] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
+};
+static const char *const thp_colors[THP_SLOTS] = {
+	"#7f7f7f", "#17becf", "#1f77b4", "#2ca02c", "#bcbd22", "#ff7f0e", "#e377c2", "#9467bd", "#d62728",
 };
 static const char *const dashes[MAX_FILES] = { "", "7 4", "2 3", "9 3 2 3", "4 4", "1 2" };
 
@@ -65,14 +74,16 @@ struct run {
 	const char *file;
 	size_t n, cap;			/* ticks */
 	double *t;			/* seconds into the recording */
-	double *v[S_NR][MAX_ZONES];
+	double *v[S_NR][MAX_LINES];
+	double thp_faults[THP_SLOTS];	/* faults seen per size: a line only where some were */
+	uint64_t thp_t_ns;		/* the THP input used last */
 	double (*heat)[OCTAVES];	/* stalls per tick and octave */
 	int nz;
 	char zone[MAX_ZONES][40];
 	int zi[MAX_ZONES];		/* zoneinfo index */
 	struct mark *marks;
 	size_t nr_marks;
-	bool boost, tracing;
+	bool boost, tracing, thp;	/* thp: the recording has per-size THP input */
 };
 
 static int grow(struct run *r)
@@ -85,7 +96,7 @@ static int grow(struct run *r)
 		return -ENOMEM;
 	r->t = p;
 	for (s = 0; s < S_NR; s++)
-		for (z = 0; z < MAX_ZONES; z++) {
+		for (z = 0; z < MAX_LINES; z++) {
 			if (!(p = realloc(r->v[s][z], cap * sizeof(double))))
 				return -ENOMEM;
 			r->v[s][z] = p;
@@ -152,6 +163,39 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 		 c->old, c->new, a ? "" : " (outside fragtop)");
 }
 
+/* A THP size's slot (8 kB << slot), or -1 past 2 MiB or not a power of two. */
+static int thp_slot(uint32_t kb)
+{
+	int slot;
+
+	for (slot = 0; slot < THP_SLOTS; slot++)
+		if (kb == 8u << slot)
+			return slot;
+	return -1;
+}
+
+/* Tick @n's success % per size: over the THP input that came with it, NAN otherwise. */
+static void thp_point(struct run *r, const struct ft_session *ss, size_t n)
+{
+	bool fresh = ss->thp_ticks >= 2 && ss->thp_t_ns != r->thp_t_ns;
+	int i, slot;
+
+	for (slot = 0; slot < THP_SLOTS; slot++)
+		r->v[S_THP_OK][slot][n] = NAN;
+	r->thp_t_ns = ss->thp_t_ns;
+	for (i = 0; fresh && i < ss->thp.nr; i++) {
+		uint32_t kb = ss->thp.s[i].kb;
+		uint64_t a, f;
+
+		slot = thp_slot(kb);
+		if (slot < 0 || !ft_thp_growth(&ss->thp_prev, &ss->thp, kb, "anon_fault_alloc", &a) ||
+		    !ft_thp_growth(&ss->thp_prev, &ss->thp, kb, "anon_fault_fallback", &f) || !(a + f))
+			continue;
+		r->v[S_THP_OK][slot][n] = 100.0 * (double)a / (double)(a + f);
+		r->thp_faults[slot] += (double)(a + f);
+	}
+}
+
 static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 {
 	static struct ft_replay rp;
@@ -206,11 +250,12 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 		r->t[r->n] = t;
 		r->boost |= ss->boost_nr > 0;
 		r->tracing |= ss->tracing;
+		r->thp |= ss->thp_ticks > 0;
 		for (z = 0; z < r->nz; z++) {
 			double v[S_NR];
 
-			for (s = 0; s < S_NR; s++) {
-				static const enum ft_zh_metric m[S_NR] = {
+			for (s = 0; s < S_THP_OK; s++) {
+				static const enum ft_zh_metric m[S_THP_OK] = {
 					FT_ZH_FRAG_RATE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED, FT_ZH_UNUSABLE, FT_ZH_FREE,
 					FT_ZH_IN_BLOCKS,
 				};
@@ -219,9 +264,10 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 			}
 			v[S_BOOSTED] *= 100;
 			v[S_IN_BLOCKS] *= 100;
-			for (s = 0; s < S_NR; s++)
+			for (s = 0; s < S_THP_OK; s++)
 				r->v[s][z][r->n] = v[s];
 		}
+		thp_point(r, ss, r->n);
 		/* the tick's stall latencies by octave */
 		memset(r->heat[r->n], 0, sizeof(r->heat[0]));
 		if (ss->tracing && ss->lat_ring_n) {
@@ -257,7 +303,7 @@ static void release(struct run *r)
 
 	free(r->t);
 	for (s = 0; s < S_NR; s++)
-		for (z = 0; z < MAX_ZONES; z++)
+		for (z = 0; z < MAX_LINES; z++)
 			free(r->v[s][z]);
 	free(r->heat);
 	free(r->marks);
@@ -320,7 +366,32 @@ static void axis_x(FILE *f, int y0, const struct ft_scale *x, bool labels)
 	}
 }
 
-/* One line panel: every file's zones, downsampled to a point a pixel column. */
+/* The lines of panel @s in @r: its zones, or the THP size slots. */
+static int lines(const struct run *r, enum series s)
+{
+	return s == S_THP_OK ? THP_SLOTS : r->nz;
+}
+
+/* The THP panel's sizes by colour, right of its title: those with faults in any file. */
+static void thp_legend(FILE *f, const struct run *runs, int nr, int y)
+{
+	int slot, k, x = LEFT + 380;
+
+	for (slot = 0; slot < THP_SLOTS; slot++) {
+		bool any = false;
+
+		for (k = 0; k < nr; k++)
+			any |= runs[k].thp_faults[slot] > 0;
+		if (!any)
+			continue;
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"t\">%ukB</text>\n", x, y, x + 18, y, thp_colors[slot],
+			x + 22, y + 4, 8u << slot);
+		x += 80;
+	}
+}
+
+/* One line panel: every file's zones (or THP sizes), downsampled to a point a pixel column. */
 static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, const struct ft_scale *x)
 {
 	int cols = W - LEFT - RIGHT, k, z, c;
@@ -329,7 +400,7 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 	bool any = false;
 
 	for (k = 0; k < nr; k++)
-		for (z = 0; z < runs[k].nz; z++)
+		for (z = 0; z < lines(&runs[k], s); z++)
 			for (size_t i = 0; i < runs[k].n; i++) {
 				double v = runs[k].v[s][z][i];
 
@@ -342,15 +413,31 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
 	ft_xml_text(f, panels[s].title);
 	fprintf(f, "%s%s%s</text>\n", panels[s].unit[0] ? " (" : "", panels[s].unit, panels[s].unit[0] ? ")" : "");
+	if (s == S_THP_OK)
+		thp_legend(f, runs, nr, y0 - 12);
 	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
 		LEFT, y0, cols, PANEL_H);
 	if (!any) {
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">not in %s</text>\n",
-			LEFT + cols / 2, y0 + PANEL_H / 2, nr > 1 ? "these recordings" : "this recording");
+		bool thp_input = false;
+
+		for (k = 0; k < nr; k++)
+			thp_input |= runs[k].thp;
+		const char *what = nr > 1 ? "these recordings" : "this recording";
+
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">", LEFT + cols / 2,
+			y0 + PANEL_H / 2);
+		if (s != S_THP_OK)
+			fprintf(f, "not in %s", what);
+		else if (thp_input)
+			fprintf(f, "no anonymous THP fault in %s", what);
+		else
+			fprintf(f, "no per-size THP counters in %s (kernels 6.10+; recorded since fragtop reads them)",
+				what);
+		fprintf(f, "</text>\n");
 		axis_x(f, y0, x, false);
 		return;
 	}
-	if (s == S_IN_BLOCKS) {		/* a share: the whole 0-100% */
+	if (s == S_IN_BLOCKS || s == S_THP_OK) {	/* a share: the whole 0-100% */
 		lo = 0;
 		hi = 100;
 	} else if (s == S_UNUSABLE || s == S_BOOSTED) {
@@ -361,12 +448,18 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 	}
 	axis_y(f, y0, lo, hi, &ys);
 	axis_x(f, y0, x, false);
+	static struct dot { int x; double y; } dots[W];
+	size_t ndots = 0;
+
 	for (k = 0; k < nr; k++)
-		for (z = 0; z < runs[k].nz; z++) {
+		for (z = 0; z < lines(&runs[k], s); z++) {
 			size_t i0 = 0, i1;
 			bool open = false;
 
-			fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\"%s%s%s d=\"", colors[z],
+			if (s == S_THP_OK && !runs[k].thp_faults[z])
+				continue;
+			fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\"%s%s%s d=\"",
+				s == S_THP_OK ? thp_colors[z] : colors[z],
 				dashes[k][0] ? " stroke-dasharray=\"" : "", dashes[k], dashes[k][0] ? "\"" : "");
 			for (c = 0; c < cols; c++, i0 = i1) {
 				double acc = panels[s].max ? -INFINITY : 0;
@@ -387,8 +480,14 @@ static void panel(FILE *f, struct run *runs, int nr, enum series s, int y0, cons
 					acc /= (double)cnt;
 				fprintf(f, "%c%d %.1f ", open ? 'L' : 'M', LEFT + c, ft_scale_px(&ys, acc));
 				open = true;
+				if (s == S_THP_OK)	/* sparse points: each a dot as well */
+					dots[ndots++] = (struct dot){ LEFT + c, ft_scale_px(&ys, acc) };
 			}
 			fprintf(f, "\"/>\n");
+			for (i0 = 0; i0 < ndots; i0++)
+				fprintf(f, "<circle cx=\"%d\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>\n", dots[i0].x,
+					dots[i0].y, thp_colors[z]);
+			ndots = 0;
 		}
 }
 

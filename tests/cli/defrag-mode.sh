@@ -48,4 +48,11 @@ sum=$("$FT" export --csv "$f" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if 
 	c { s += $c } END { print c ? s : "none" }')
 check "export: the THP 2048kB alloc column adds up to the report's ($sum)" \
 	test "$sum" = "$("$FT" report --json "$f" | jq '.thp_by_size[] | select(.size_kb == 2048) | .anon_fault_alloc')"
+# plot: the THP panel has 2048kB's line and a dot for each tick that had its faults
+ticks=$("$FT" export --csv "$f" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "thp_2048kB_anon_fault_alloc") a = i;
+	if ($i == "thp_2048kB_anon_fault_fallback") b = i }; next } $a + $b > 0 { n++ } END { print n + 0 }')
+"$FT" plot "$f" -o "$tmp/p.svg"
+dots=$(grep -c '^<circle ' "$tmp/p.svg")
+check "plot: the THP panel's 2048kB line, $dots dots for the $ticks ticks with faults" \
+	test "$ticks" -gt 0 -a "$dots" = "$ticks" -a -n "$(grep 'class="t">2048kB</text>' "$tmp/p.svg")"
 [ $fails -eq 0 ]

@@ -61,6 +61,9 @@ check "a knob change made by this fragtop (B: a step), and the workload's from o
 "$FT" plot "$S" -o "$tmp/p.svg" 2> "$tmp/plot.err"; rc=$?
 check "plot: an SVG with the boost, nothing 'not in this recording'" test $rc = 0 -a -s "$tmp/p.svg" -a \
 	"$(grep -c 'not in this recording' "$tmp/p.svg" "$tmp/plot.err" | awk -F: '{ s += $2 } END { print s }')" = 0
+# the sample was recorded before fragtop read THP by size: its panel says so
+check "plot: the THP panel says the sample has no per-size counters" \
+	grep -q 'no per-size THP counters in this recording (kernels 6.10+' "$tmp/p.svg"
 # export: free pages in whole pageblocks per zone and tick (6.18 has them; the lab's 6.1 has not)
 "$FT" export "$S" --json > "$tmp/e.json"
 check "export: free_pages_blocks per zone, at most its free pages" \
