@@ -8,6 +8,8 @@
 #include "model/tracedec.h"
 
 _Static_assert(FT_CF_NR <= 32, "a present mask of 32 bits");
+_Static_assert(FT_CF_NR <= sizeof(((struct ft_session *)0)->counter_first) / sizeof(int64_t),
+	       "a first value per counter in the session");
 
 #define TRACED(m) .src = FT_CF_TRACED, .metric = (m)
 #define EVENTS(f, e) .src = FT_CF_EVENTS, .events = offsetof(struct ft_events, f), .event = (e)

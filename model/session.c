@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "model/counterfield.h"
 
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
 
@@ -687,6 +688,23 @@ void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
 	}
 }
 
+/* The counters' first values, each at the first tick it is present. */
+static void counters_first(struct ft_session *s)
+{
+	int64_t v[FT_CF_NR];
+	uint32_t now, fresh;
+	size_t c;
+
+	if (s->counter_first_have == (1u << FT_CF_NR) - 1)
+		return;
+	now = ft_counters_read(s, v, s->counter_hint);
+	fresh = now & ~s->counter_first_have;
+	for (c = 0; c < FT_CF_NR; c++)
+		if (fresh & (1u << c))
+			s->counter_first[c] = v[c];
+	s->counter_first_have |= fresh;
+}
+
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_raw raw = { .t_ns = in->t_ns };
@@ -727,6 +745,8 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->tick_t_ns = in->t_ns;
 	s->tick_rt_ns = rt;
 	s->ticks++;
+	if (!s->lean)
+		counters_first(s);
 }
 
 /* What the source says of itself: trace and map status, memory, the map scan's cost. */

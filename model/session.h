@@ -89,6 +89,14 @@ struct ft_session {
 	uint64_t tick_t_ns, tick_rt_ns;	/* CLOCK_MONOTONIC and CLOCK_REALTIME */
 	uint64_t first_t_ns, first_rt_ns;	/* of the first tick */
 	uint64_t ticks;
+	/*
+	 * Each counter of model/counterfield.h at the first tick it was
+	 * present (index FT_CF_*; bit i of first_have set once it was): what
+	 * "since the start" subtracts.  Not kept by a lean session.
+	 */
+	int64_t counter_first[32];
+	uint32_t counter_first_have;
+	size_t counter_hint[32];		/* ft_counters_read()'s position caches */
 
 	struct ft_host_facts host;
 	struct ft_sample sample;

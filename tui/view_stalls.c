@@ -6,12 +6,18 @@
  * switches, `r` starts counting again), drawn over log-linear microsecond
  * buckets (model/hist.h) merged to fit the rows, with count, mean and
  * percentiles read from the buckets; then compaction, direct (the stalls
- * compact_stall counts) and background (kcompactd, by node), with outcomes.
+ * compact_stall counts) and background (kcompactd, by node), with outcomes;
+ * last, compaction's cost as mmtests reports it, from /proc/vmstat since
+ * the start (or the reset): pages the migrate and free
+ * scanners looked at and pages isolated, per direct compaction and per
+ * kcompactd wake, the stalls that succeeded and the pages scanned per
+ * success.
  */
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "model/counterfield.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -40,6 +46,10 @@ static int window;
 static bool have_base;
 static uint64_t base_t_ns;
 static struct ft_hist base[FT_LAT_NR];
+/* compaction's cost counts from here: vmstat when the view first saw it, or at the reset */
+static bool have_cost;
+static uint64_t cost_t_ns;
+static int64_t cost_base[FT_CF_NR];
 
 /* @src over the window; returns the seconds covered, *@since_reset when the reset cut it. */
 static double window_hist(const struct ft_session *ss, int src, struct ft_hist *out, bool *since_reset)
@@ -214,6 +224,82 @@ static void draw_compaction(const struct ft_session *ss, int y)
 	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_BACKGROUND]);
 }
 
+static int64_t cost_now[FT_CF_NR];
+
+/* The counters at the session's tick into @v. */
+static int64_t *counters_now(const struct ft_session *ss, int64_t *v)
+{
+	static size_t hint[FT_CF_NR];
+
+	ft_counters_read(ss, v, hint);
+	return v;
+}
+
+/* @v grew by this since the cost's base (0 if it went back). */
+static double grown(const int64_t *v, enum ft_cf c)
+{
+	return v[c] > cost_base[c] ? (double)(v[c] - cost_base[c]) : 0;
+}
+
+static int put_count(int y, int x, const char *label, double v, const char *unit)
+{
+	char b[16];
+
+	ft_fmt_count(b, sizeof(b), v, 4);
+	return putx(y, x, A_NORMAL, "%s%s%s", label, b, unit);
+}
+
+/* Two lines: compaction's cost since the base, direct and kcompactd's apart (mmtests' split). */
+static void draw_cost(const struct ft_session *ss, int y)
+{
+	static size_t hint[FT_CF_NR];
+	int64_t v[FT_CF_NR];
+	uint32_t have = ft_counters_read(ss, v, hint);
+	double stalls, ok, mig, fre, dmig, dfre, wakes;
+	int x;
+
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "compaction cost");
+	if (!(have & (1u << FT_CF_MIGRATE_SCANNED)) || !(have & (1u << FT_CF_COMPACT_STALL))) {
+		ft_put(y, 19, ft_attr(FT_C_DIM), "no compact_*_scanned in /proc/vmstat here");
+		return;
+	}
+	/* since the start, or the reset; a replay sought back before the reset drops it */
+	if (have_cost && (ss->tick_t_ns < cost_t_ns ||
+			  v[FT_CF_MIGRATE_SCANNED] < cost_base[FT_CF_MIGRATE_SCANNED]))
+		have_cost = false;
+	if (!have_cost && (ss->counter_first_have & (1u << FT_CF_MIGRATE_SCANNED))) {
+		memcpy(cost_base, ss->counter_first, sizeof(cost_base));
+		cost_t_ns = ss->first_t_ns;
+	} else if (!have_cost) {	/* a lean session keeps no first values: from here */
+		memcpy(cost_base, v, sizeof(cost_base));
+		cost_t_ns = ss->tick_t_ns;
+		have_cost = true;
+	}
+	stalls = grown(v, FT_CF_COMPACT_STALL);
+	ok = grown(v, FT_CF_COMPACT_SUCCESS);
+	dmig = grown(v, FT_CF_DAEMON_MIGRATE_SCANNED);
+	dfre = grown(v, FT_CF_DAEMON_FREE_SCANNED);
+	mig = grown(v, FT_CF_MIGRATE_SCANNED) - dmig;
+	fre = grown(v, FT_CF_FREE_SCANNED) - dfre;
+	wakes = grown(v, FT_CF_DAEMON_WAKES);
+	x = putx(y, 19, ft_attr(FT_C_DIM), "%s %.0fs:", have_cost ? "reset" : "start",
+		 (double)(ss->tick_t_ns - cost_t_ns) / 1e9);
+	x = put_count(y, x + 1, "direct mig ", mig, "");
+	x = put_count(y, x + 1, "free ", fre, "");
+	if (stalls > 0) {
+		x = put_count(y, x + 1, "(", (mig + fre) / stalls, "/stall,");
+		x = putx(y, x + 1, ok < stalls / 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "ok %.0f%%%s", 100 * ok / stalls,
+			 ok > 0 ? "," : ")");
+		if (ok > 0)
+			x = put_count(y, x + 1, "", (mig + fre) / ok, "/success)");
+	}
+	put_count(y, x + 2, "isolated ", grown(v, FT_CF_ISOLATED), "");
+	x = put_count(y + 1, 24, "kcompactd mig ", dmig, "");
+	x = put_count(y + 1, x + 1, "free ", dfre, "");
+	if (wakes > 0)
+		put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
+}
+
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
@@ -225,6 +311,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
 		       ui->rp ? "the recording has no tracepoint data" : ss->trace_err ?
 		       ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
+		draw_cost(ss, top + 3);
 		return;
 	}
 	/* a replay sought back before the reset point: the reset no longer applies */
@@ -250,7 +337,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 			else
 				small++;
 		}
-		per = shown ? (height - 5 - 2 * small) / shown : 0;
+		per = shown ? (height - 7 - 2 * small) / shown : 0;
 	}
 	for (i = 0; i < FT_LAT_NR; i++) {
 		if (!ft_session_has_event(ss, ft_lat_event[i])) {
@@ -261,9 +348,10 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		}
 		y += draw_hist(y, hs[i].count ? per - 1 : 2, lat_title[i], &hs[i], ev->unpaired[i]) + 1;
 	}
-	if (y > top + height - 2)
-		y = top + height - 2;
+	if (y > top + height - 4)
+		y = top + height - 4;
 	draw_compaction(ss, y);
+	draw_cost(ss, y + 2);
 }
 
 static void key_window(struct ft_ui *ui, int ch)
@@ -277,11 +365,16 @@ static void key_reset(struct ft_ui *ui, int ch)
 {
 	if (ch == 'R') {
 		have_base = false;
+		have_cost = false;
 		return;
 	}
 	memcpy(base, ui->s->events.lat, sizeof(base));
 	base_t_ns = ui->s->tick_t_ns;
 	have_base = true;
+	/* the cost counts from now too */
+	memcpy(cost_base, counters_now(ui->s, cost_now), sizeof(cost_base));
+	cost_t_ns = ui->s->tick_t_ns;
+	have_cost = true;
 }
 
 static const struct ft_key stalls_keys[] = {

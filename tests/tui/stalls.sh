@@ -2,7 +2,9 @@
 # The stalls view through a terminal, on the repo's sample recording paused
 # at 30 s (compaction stalls under way): the window key switches the last
 # 10 s, the last minute and since the start, each with its own counts; the
-# reset key counts from now; the bars do not fill the width on a few events.
+# reset key counts from now; the bars do not fill the width on a few events;
+# compaction's cost since the start shows the report's success share for
+# the same stretch, and the reset zeroes it.
 # usage: stalls.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -17,7 +19,7 @@ trap 'end_tmux; rm -rf "$TMPD"' EXIT
 # the compaction count on the figures line under the title
 ncompact() { screen | awk '/^direct compaction \(begin->end\)/ { getline; if ($1 == "n") print $2 }'; }
 
-T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
+T new-session -d -s ft -x 120 -y 54 "$FT replay $(printf '%q' "$(realpath "$S")"); sleep 30"
 check "replay starts" wait_for 'REPLAY \['
 T send-keys -t ft ' '
 check "paused" wait_for PAUSED
@@ -45,6 +47,15 @@ T send-keys -t ft R
 check "R: the reset undone" wait_for '\[last 10 s\] .* 10\.0 s '
 # bars: the fullest row fills at most the width, a single event a sliver
 check "a single event is not a full bar" test -z "$(screen | grep -E '^  \[.*\) us +1 +█{8,}')"
+# compaction's cost since the start, against the report of the same stretch
+at=$(screen | sed -nE 's/.* at ([0-9]+\.[0-9]) s \(tick.*/\1/p' | head -1)
+"$FT" report --json "$S" --to "${at:-30}" > "$TMPD/r.json"
+okpct=$(jq '.totals | (100 * .compact_success / .compact_stall + 0.5) | floor' "$TMPD/r.json")
+check "cost: since the start, the report's success share (ok $okpct%)" \
+	wait_for "^compaction cost +start [0-9]+s: direct mig [0-9.]+[kM]? free [0-9.]+[kM]? \([0-9.]+[kM]?/stall, ok $okpct%"
+check "cost: kcompactd's share on its own line" wait_for '^ +kcompactd mig [0-9.]+[kM]? free [0-9.]+[kM]?'
+T send-keys -t ft r
+check "r: the cost counts from now as well" wait_for '^compaction cost +reset 0s: direct mig 0 free 0 '
 T send-keys -t ft q
 echo "stalls.sh: $fails failure(s)"
 [ $fails -eq 0 ]
