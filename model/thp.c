@@ -138,6 +138,19 @@ const char *ft_thp_selected(const char *s, char *buf, size_t sz)
 	return buf;
 }
 
+bool ft_thp_effective(const char *setting, const char *top, char *buf, size_t sz)
+{
+	ft_thp_selected(setting, buf, sz);
+	if (strcmp(buf, "inherit"))
+		return false;
+	/* the top-level file marks its word too; "" when it is not known */
+	if (top && strchr(top, '['))
+		ft_thp_selected(top, buf, sz);
+	else if (sz)
+		snprintf(buf, sz, "%s", top ? top : "");
+	return true;
+}
+
 void ft_thp_size_label(uint32_t kb, char *buf, size_t sz)
 {
 	snprintf(buf, sz, "%ukB", kb);

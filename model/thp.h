@@ -46,6 +46,13 @@ bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t 
 		   uint64_t *d);
 /* The selected word of a setting ("[never]" -> "never"), "" when none is marked. */
 const char *ft_thp_selected(const char *setting, char *buf, size_t sz);
+/*
+ * What a size's @setting means: its word, or when it is "inherit" the
+ * word of the top-level setting @top (the enabled file's text, or a bare
+ * word; NULL or "" when not known, and then @buf is "").  true when the
+ * value was inherited.
+ */
+bool ft_thp_effective(const char *setting, const char *top, char *buf, size_t sz);
 /* The size of @kb as a label: "64kB", "2048kB" (the kernel's directory names). */
 void ft_thp_size_label(uint32_t kb, char *buf, size_t sz);
 /* The entry of size @kb, or NULL. */

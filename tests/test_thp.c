@@ -125,12 +125,31 @@ static void test_parse(void **state)
 	}
 }
 
+/* A size's "inherit" means the top-level setting's word. */
+static void test_effective(void **state)
+{
+	char w[24];
+
+	(void)state;
+	assert_false(ft_thp_effective("always inherit [madvise] never", "[always] madvise never", w, sizeof(w)));
+	assert_string_equal(w, "madvise");
+	assert_true(ft_thp_effective("always [inherit] madvise never", "always [madvise] never", w, sizeof(w)));
+	assert_string_equal(w, "madvise");
+	assert_true(ft_thp_effective("always [inherit] madvise never", "never", w, sizeof(w)));
+	assert_string_equal(w, "never");
+	assert_true(ft_thp_effective("always [inherit] madvise never", NULL, w, sizeof(w)));
+	assert_string_equal(w, "");
+	assert_false(ft_thp_effective("", "[always] madvise never", w, sizeof(w)));
+	assert_string_equal(w, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture),
 		cmocka_unit_test(test_no_sizes),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_effective),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/knob.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -48,18 +49,35 @@ static void cell_count(int y, int x, int w, const struct ft_thp_size *z, const c
 	ft_put(y, x, A_NORMAL, "%*s", w, buf);
 }
 
-static void row(const struct ft_session *s, int y, const struct ft_thp_size *z)
+/* The top-level enabled setting's word (what "inherit" means), "" when not known. */
+static const char *top_enabled(const struct ft_session *s, char *buf, size_t sz)
 {
-	char size[16], en[24], sh[24];
+	const struct ft_knob *k = ft_knob_find("thp_enabled");
+	size_t i = k ? (size_t)(k - ft_knobs) : FT_SESSION_MAX_KNOBS;
+
+	buf[0] = '\0';
+	if (i < FT_SESSION_MAX_KNOBS && !s->knobs[i].err)
+		ft_knob_value_text(k, &s->knobs[i], buf, sz);
+	return buf;
+}
+
+/* One size; returns whether its anon setting was inherited (shown with a *). */
+static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, const char *top)
+{
+	char size[16], en[24], sh[24], shown[sizeof(en) + 1];
 	double alloc = per_s(s, z, "anon_fault_alloc"), fb = per_s(s, z, "anon_fault_fallback");
-	bool on;
+	bool on, inherited;
 
 	ft_thp_size_label(z->kb, size, sizeof(size));
-	ft_thp_selected(z->enabled, en, sizeof(en));
+	inherited = ft_thp_effective(z->enabled, top, en, sizeof(en));
 	ft_thp_selected(z->shmem, sh, sizeof(sh));
 	on = en[0] && strcmp(en, "never");
+	if (inherited)
+		snprintf(shown, sizeof(shown), "%s*", en[0] ? en : "inherit");
+	else
+		snprintf(shown, sizeof(shown), "%s", en[0] ? en : "-");
 	ft_put(y, 0, on ? A_BOLD : A_NORMAL, "%7s", size);
-	ft_put(y, 8, on ? ft_attr(FT_C_OK) : ft_attr(FT_C_DIM), "%-8s", en[0] ? en : "-");
+	ft_put(y, 8, on ? ft_attr(FT_C_OK) : ft_attr(FT_C_DIM), "%-8s", shown);
 	ft_put(y, 17, ft_attr(FT_C_DIM), "%-11s", sh[0] ? sh : "-");
 	cell_rate(y, 29, 8, alloc, false);
 	cell_rate(y, 38, 8, fb, true);
@@ -72,6 +90,7 @@ static void row(const struct ft_session *s, int y, const struct ft_thp_size *z)
 	cell_count(y, 70, 9, z, "anon_fault_alloc");
 	cell_count(y, 80, 9, z, "anon_fault_fallback");
 	cell_count(y, 90, 8, z, "nr_anon");
+	return inherited;
 }
 
 static void thp_draw(struct ft_ui *ui, int top, int height)
@@ -79,6 +98,8 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	const struct ft_session *s = ui->s;
 	const struct ft_thp *t = &s->thp;
 	int y = top, i;
+	bool inherited = false;
+	char topw[24];
 
 	if (!s->thp_ticks || !t->nr) {
 		ft_put(top + 1, 2, A_BOLD, "No multi-size THP here.");
@@ -94,8 +115,12 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	       "ALLOC/s", "FALLBK/s", "OK%", "SPLIT/s", "SWPFB/s", "ALLOC", "FALLBACK", "IN USE");
 	if (first_row > t->nr - 1)
 		first_row = t->nr > 0 ? t->nr - 1 : 0;
-	for (i = first_row; i < t->nr && y < top + height; i++, y++)
-		row(s, y, &t->s[i]);
+	top_enabled(s, topw, sizeof(topw));
+	for (i = first_row; i < t->nr && y < top + height - 1; i++, y++)
+		inherited |= row(s, y, &t->s[i], topw);
+	if (inherited)
+		ft_put(y, 0, ft_attr(FT_C_DIM), "* inherit: the top-level setting (thp_enabled%s%s)",
+		       topw[0] ? ", " : ", not known", topw);
 	ui->scroll_info[0] = '\0';
 	if (first_row || first_row + (top + height - 2 - top) < t->nr)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1,

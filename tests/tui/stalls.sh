@@ -4,7 +4,8 @@
 # 10 s, the last minute and since the start, each with its own counts; the
 # reset key counts from now; the bars do not fill the width on a few events;
 # compaction's cost since the start shows the report's success share for
-# the same stretch, and the reset zeroes it.
+# the same stretch, and the reset zeroes it.  Then the THP view of a
+# defrag_mode recording: a size set to inherit shows the word it inherits.
 # usage: stalls.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -56,6 +57,17 @@ check "cost: since the start, the report's success share (ok $okpct%)" \
 check "cost: kcompactd's share on its own line" wait_for '^ +kcompactd mig [0-9.]+[kM]? free [0-9.]+[kM]?'
 T send-keys -t ft r
 check "r: the cost counts from now as well" wait_for '^compaction cost +reset 0s: direct mig 0 free 0 '
+T send-keys -t ft q
+end_tmux
+
+# the THP view: a size set to inherit shows the top-level word it gets, starred
+D=tests/recordings/defrag-mode/defrag-mode-1-run1.ftr
+T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$D")"); sleep 30"
+check "replay of a defrag_mode recording" wait_for 'REPLAY \['
+T send-keys -t ft 8
+check "THP view: 2048kB inherits madvise, starred" wait_for '^ +2048kB madvise\* +inherit'
+check "THP view: the star explained" wait_for '^\* inherit: the top-level setting \(thp_enabled, madvise\)'
+check "THP view: a size of its own is not starred" wait_for '^ +64kB never +never'
 T send-keys -t ft q
 echo "stalls.sh: $fails failure(s)"
 [ $fails -eq 0 ]
