@@ -3,7 +3,8 @@
  * `fragtop fields [--json]`: the field registries as a table, as below's
  * dump lists its fields and perf list its events: each zone field (its
  * key, the exporter's family, unit, kind and help) and each counter (its
- * key, unit, where it is read, help).  The rows are the ones report,
+ * key, unit, where it is read, help) and each process counter.  The
+ * rows are the ones report,
  * snapshot, compare, export and the exporter walk, so this list cannot
  * drift from what they print.  The vm knobs have their own: fragtop get.
  */
@@ -12,6 +13,7 @@
 
 #include "base/json.h"
 #include "model/counterfield.h"
+#include "model/procs.h"
 #include "model/zonefield.h"
 #include "cmd/cli.h"
 
@@ -48,6 +50,10 @@ static void text(void)
 		printf("  %-34s %-11s %-52s %s\n", ft_counter_fields[i].key, ft_counter_fields[i].unit,
 		       src, ft_counter_fields[i].help);
 	}
+	printf("\nprocess counters (report --json processes[], beside pid, tgid, threads, comm, exited, cgroup)\n");
+	printf("  %-34s %-11s %s\n", "KEY", "UNIT", "HELP");
+	for (i = 0; i < FT_PC_NR; i++)
+		printf("  %-34s %-11s %s\n", ft_proc_fields[i].key, ft_proc_fields[i].unit, ft_proc_fields[i].help);
 	printf("\nthe vm knobs: fragtop get\n");
 }
 
@@ -86,6 +92,15 @@ static void json(void)
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
+	ft_json_arr_begin(&j, "process_counters");
+	for (i = 0; i < FT_PC_NR; i++) {
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "key", ft_proc_fields[i].key);
+		ft_json_str(&j, "unit", ft_proc_fields[i].unit);
+		ft_json_str(&j, "help", ft_proc_fields[i].help);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
@@ -107,7 +122,7 @@ static int run(int argc, char **argv)
 
 const struct ft_cmd ft_cmd_fields = {
 	.name = "fields",
-	.summary = "list the zone fields and counters fragtop reports",
+	.summary = "list the zone fields, counters and process counters fragtop reports",
 	.about = "The rows of the field registries that report, snapshot, compare, export\n"
 		 "and the exporter walk: key, unit, kind or source, and help.",
 	FT_CMD_OPTS(opts),

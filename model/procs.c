@@ -5,16 +5,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const ft_proc_col_names[FT_PC_NR] = {
-	[FT_PC_FRAGMENTING] = "fragmenting",
-	[FT_PC_EXTFRAG] = "extfrag",
-	[FT_PC_OWNERSHIP] = "ownership_changes",
-	[FT_PC_COMPACTION] = "compaction_stalls",
-	[FT_PC_COMPACTION_US] = "compaction_us",
-	[FT_PC_RECLAIM] = "reclaim_stalls",
-	[FT_PC_RECLAIM_US] = "reclaim_us",
-	[FT_PC_FRAG_STALL] = "fragmentation_stalls",
-	[FT_PC_FRAG_STALL_US] = "fragmentation_stall_us",
+const struct ft_proc_field ft_proc_fields[FT_PC_NR] = {
+	[FT_PC_FRAGMENTING] = { "fragmenting", "events",
+		"Its fallbacks below pageblock order, the ones that mix pageblocks." },
+	[FT_PC_EXTFRAG] = { "extfrag", "events", "Its allocator fallbacks to another migratetype, all of them." },
+	[FT_PC_OWNERSHIP] = { "ownership_changes", "events", "Its fallbacks that took the whole pageblock over." },
+	[FT_PC_COMPACTION] = { "compaction_stalls", "stalls", "Direct compactions it stalled in, ended." },
+	[FT_PC_COMPACTION_US] = { "compaction_us", "us", "Time it spent in them." },
+	[FT_PC_RECLAIM] = { "reclaim_stalls", "stalls", "Direct reclaims it stalled in, ended." },
+	[FT_PC_RECLAIM_US] = { "reclaim_us", "us", "Time it spent in them." },
+	[FT_PC_FRAG_STALL] = { "fragmentation_stalls", "stalls",
+		"Fragmentation stalls it took (kernels with the seeds' patch)." },
+	[FT_PC_FRAG_STALL_US] = { "fragmentation_stall_us", "us", "Time it spent in them." },
 };
 
 void ft_procs_init(struct ft_procs *t)

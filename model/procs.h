@@ -35,7 +35,19 @@ enum ft_proc_col {		/* counters, and the columns a view sorts by */
 	FT_PC_NR
 };
 
-extern const char *const ft_proc_col_names[FT_PC_NR];
+/*
+ * The per-process counters, one row each (the field registry for
+ * processes): the key report's and the session's JSON use, the unit and a
+ * sentence of help.  The JSON walks every row; the text table and the
+ * processes view pick theirs by id.  `fragtop fields` prints them.
+ */
+struct ft_proc_field {
+	const char *key;
+	const char *unit;
+	const char *help;
+};
+
+extern const struct ft_proc_field ft_proc_fields[FT_PC_NR];
 
 struct ft_proc {
 	int pid;			/* a thread's id; in ft_procs_by_process()'s rows, the process's */

@@ -135,7 +135,7 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 		else
 			ft_json_null(j, "cgroup");
 		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_col_names[k], p->c[k]);
+			ft_json_u64(j, ft_proc_fields[k].key, p->c[k]);
 		ft_json_obj_end(j);
 	}
 	for (k = 0; k < FT_PC_NR && !t->other[k]; k++)
@@ -146,7 +146,7 @@ void ft_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
 		ft_json_str(j, "comm", "(other)");
 		ft_json_bool(j, "exited", true);
 		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_col_names[k], t->other[k]);
+			ft_json_u64(j, ft_proc_fields[k].key, t->other[k]);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
