@@ -56,10 +56,10 @@ start() {	# fragtop args...; stderr in $TMPD/err, exit status in $TMPD/rc
 # the first knob write of a session asks once, naming the host; y goes ahead
 # The header's " REC n ": wait until n is above what it is now (a tick was
 # recorded since), 30 s at most.
-rec_ticks() { screen | sed -n '1s/.* REC \([0-9][0-9]*\) .*/\1/p'; }
+rec_ticks() { screen | sed -n '1s/.* REC \([0-9][0-9]*\).*/\1/p'; }
 next_tick() {
 	local n; n=$(rec_ticks)
-	WAIT_TENTHS=300 wait_for " REC ([0-9]+) " > /dev/null || return 1
+	WAIT_TENTHS=300 wait_for ' REC [0-9]+( |$)' > /dev/null || return 1
 	until_ok 30 eval '[ "$(rec_ticks)" -gt "${n:-0}" ]' || echo "no tick recorded in 30 s (REC ${n:-?})"
 }
 yes_first() {
@@ -142,7 +142,7 @@ wait_exit
 
 # -w: the session and its control changes land in a recording
 start --no-trace -w "$TMPD/s.ftr"
-check "-w: REC in the header" wait_for ' REC [0-9]+ '
+check "-w: REC in the header" wait_for ' REC [0-9]+( |$)'
 next_tick	# a first recorded tick before the change
 T send-keys -t ft $key
 yes_first
@@ -164,7 +164,7 @@ start --no-trace
 T send-keys -t ft w
 check "w asks for a file" wait_for '^record to file:'
 T send-keys -t ft "$TMPD/w.ftr" Enter
-check "w: recording, REC in the header" wait_for ' REC [0-9]+ '
+check "w: recording, REC in the header" wait_for ' REC [0-9]+( |$)'
 next_tick
 T send-keys -t ft $key
 yes_first
