@@ -4,7 +4,9 @@
  * shmem settings (the selected word), the faults that asked for it per
  * second over the last tick (alloc, fallback), their success %, splits
  * and swap-outs per second, and the counts since boot.  A fallback by
- * size says which orders free memory no longer serves.
+ * size says which orders free memory no longer serves.  Under the table,
+ * the selected size (j/k) with every counter its stats/ directory lists,
+ * as read from it: per second over the last tick and since boot.
  */
 #include <math.h>
 #include <stdio.h>
@@ -15,7 +17,7 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-static int first_row;
+static int first_row, sel;	/* the first size shown, the size selected */
 
 /* @name's growth per second over the last tick; NAN before two ticks or without the counter. */
 static double per_s(const struct ft_session *s, const struct ft_thp_size *z, const char *name)
@@ -93,11 +95,39 @@ static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, 
 	return inherited;
 }
 
+/* Columns of the counters under the table: as many 47-wide as fit. */
+static int ncols(void)
+{
+	return COLS >= 141 ? 3 : COLS >= 94 ? 2 : 1;
+}
+
+/* Every counter of @z at @y, in as many columns as fit, at most @rows rows; returns rows used. */
+static int detail(const struct ft_session *s, int y, int rows, const struct ft_thp_size *z)
+{
+	int ncol = ncols(), w = COLS / ncol, i;
+	char size[16], rb[16], cb[16];
+
+	if (rows < 2)
+		return 0;
+	ft_thp_size_label(z->kb, size, sizeof(size));
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", size);
+	ft_put(y, 8, ft_attr(FT_C_DIM), "every counter in its stats/: per second over the last tick, since boot");
+	for (i = 0; i < z->nr_stats && i / ncol < rows - 1; i++) {
+		double r = per_s(s, z, z->stat_name[i]);
+
+		ft_fmt_rate(rb, sizeof(rb), r, 7);
+		ft_fmt_count(cb, sizeof(cb), (double)z->stat[i], 9);
+		ft_put(y + 1 + i / ncol, (i % ncol) * w, A_NORMAL, "  %-26.26s %7s %9s", z->stat_name[i],
+		       isnan(r) ? "-" : rb, cb);
+	}
+	return 1 + (i + ncol - 1) / ncol;
+}
+
 static void thp_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *s = ui->s;
 	const struct ft_thp *t = &s->thp;
-	int y = top, i;
+	int y = top, i, rows;
 	bool inherited = false;
 	char topw[24];
 
@@ -113,31 +143,44 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
 	ft_put(y++, 0, A_REVERSE | A_BOLD, "%7s %-8s %-11s %8s %8s %6s %7s %7s %9s %9s %8s", "SIZE", "ANON", "SHMEM",
 	       "ALLOC/s", "FALLBK/s", "OK%", "SPLIT/s", "SWPFB/s", "ALLOC", "FALLBACK", "IN USE");
-	if (first_row > t->nr - 1)
-		first_row = t->nr > 0 ? t->nr - 1 : 0;
+	/* the table gets what the selected size's counters leave (a line for the star, one gap) */
+	rows = top + height - y - 2 - (1 + (t->s[sel < t->nr ? sel : 0].nr_stats + ncols() - 1) / ncols());
+	if (rows < 3)
+		rows = 3;
+	if (sel > t->nr - 1)
+		sel = t->nr - 1;
+	if (sel < first_row)
+		first_row = sel;
+	if (sel >= first_row + rows)
+		first_row = sel - rows + 1;
 	top_enabled(s, topw, sizeof(topw));
-	for (i = first_row; i < t->nr && y < top + height - 1; i++, y++)
+	for (i = first_row; i < t->nr && i < first_row + rows && y < top + height - 1; i++, y++) {
 		inherited |= row(s, y, &t->s[i], topw);
+		if (i == sel)
+			mvchgat(y, 0, 7, A_REVERSE, 0, NULL);
+	}
 	if (inherited)
 		ft_put(y, 0, ft_attr(FT_C_DIM), "* inherit: the top-level setting (thp_enabled%s%s)",
 		       topw[0] ? ", " : ", not known", topw);
 	ui->scroll_info[0] = '\0';
-	if (first_row || first_row + (top + height - 2 - top) < t->nr)
+	if (first_row || i < t->nr)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1,
 			 i, t->nr);
+	detail(s, y + 2, top + height - y - 2, &t->s[sel]);
 }
 
-static void key_scroll(struct ft_ui *ui, int ch)
+static void key_select(struct ft_ui *ui, int ch)
 {
 	(void)ui;
 	if (ch == 'j' || ch == KEY_DOWN)
-		first_row++;
-	else if (first_row > 0)
-		first_row--;
+		sel++;		/* kept within the sizes when drawn */
+	else if (sel > 0)
+		sel--;
 }
 
 static const struct ft_key thp_keys[] = {
-	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll the sizes", NULL, 0, key_scroll },
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a size: its every counter below the table",
+	  NULL, 0, key_select },
 	{ NULL },
 };
 

@@ -68,6 +68,14 @@ T send-keys -t ft 8
 check "THP view: 2048kB inherits madvise, starred" wait_for '^ +2048kB madvise\* +inherit'
 check "THP view: the star explained" wait_for '^\* inherit: the top-level setting \(thp_enabled, madvise\)'
 check "THP view: a size of its own is not starred" wait_for '^ +64kB never +never'
+for i in 1 2 3 4 5 6 7 8; do T send-keys -t ft j; done
+check "THP view: j selects a size, its counters below" wait_for '^2048kB +every counter in its stats/'
+missing=
+for c in $("$FT" report --json "$D" | jq -r '.thp_by_size[] | select(.size_kb == 2048) |
+		keys[] | select(. != "size_kb" and . != "enabled" and . != "shmem_enabled")'); do
+	screen | grep -qE "(^| )  ${c:0:26} +[-0-9.kMG]+ +[0-9.kMG]+( |$)" || missing="$missing $c"
+done
+check "THP view: every counter of the size's stats/ shown${missing:+ (not:$missing)}" test -z "$missing"
 T send-keys -t ft q
 echo "stalls.sh: $fails failure(s)"
 [ $fails -eq 0 ]
