@@ -137,22 +137,39 @@ static void draw_timeline(struct ft_ui *ui)
 {
 	uint64_t t0, t1;
 	double pos, len;
-	char bar[24];
-	int w = 20, fill, x;
+	char bar[24], tail[64];
+	int w = 20, fill, x, room;
 
 	ft_replay_bounds(ui->rp, &t0, &t1);
 	len = (double)(t1 - t0) / 1e9;
 	pos = ui->rp->session.tick_t_ns > t0 ? (double)(ui->rp->session.tick_t_ns - t0) / 1e9 : 0;
+	/*
+	 * After the host's part, before PAUSED or ROOT (8 columns): the bar
+	 * shrinks, then goes, on a narrow terminal; the position always shows.
+	 */
+	x = COLS - 58;
+	if (x < ui->header_end + 2)
+		x = ui->header_end + 2;
+	snprintf(tail, sizeof(tail), " %.0f/%.0fs x%g", pos, len, ui->speed);
+	room = COLS - 9 - x - (int)strlen(tail);
+	if (room < 9 + 5) {		/* "REPLAY [" "]" and a bar of 5 or more */
+		if (room >= 6) {
+			ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY%s", tail);
+		} else {
+			x = COLS - 9 - (int)strlen(tail);
+			ft_put(0, x > 0 ? x : 0, ft_attr(FT_C_HEADER) | A_BOLD, "%s", tail + 1);
+		}
+		return;
+	}
+	if (room - 9 < w)
+		w = room - 9;
 	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
 	if (fill > w)
 		fill = w;
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, '-', (size_t)(w - fill));
 	bar[w] = '\0';
-	x = COLS - 58;
-	if (x < 50)
-		x = 50;
-	ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY [%s] %.0f/%.0fs x%g", bar, pos, len, ui->speed);
+	ft_put(0, x, ft_attr(FT_C_HEADER) | A_BOLD, "REPLAY [%s]%s", bar, tail);
 }
 
 void ft_ui_replay_mode(struct ft_ui *ui)

@@ -73,12 +73,19 @@ static void draw_header(struct ft_ui *ui)
 	attron((int)ft_attr(FT_C_HEADER));
 	mvhline(0, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_HEADER));
-	if (ui->rp) {
-		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  boost_factor %s",
-		       FT_VERSION, l->host.hostname, l->host.release, bf);
-	} else {
-		ft_put(0, 0, ft_attr(FT_C_HEADER), "fragtop %s  %s  %s  every %gs  boost_factor %s",
-		       FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+	{
+		char left[320];
+		int n;
+
+		if (ui->rp)
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  boost_factor %s",
+				     FT_VERSION, l->host.hostname, l->host.release, bf);
+		else
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  every %gs  boost_factor %s",
+				     FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+		ft_put(0, 0, ft_attr(FT_C_HEADER), "%s", left);
+		/* where the mode's part may start (the host name is sanitised, never wider) */
+		ui->header_end = n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
 	}
 	if (ui->header)		/* the mode's part: replay's timeline */
 		ui->header(ui);

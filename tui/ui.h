@@ -48,6 +48,7 @@ struct ft_ui {
 	void (*idle)(struct ft_ui *ui);
 	/* the mode's part of the header (replay: the timeline), or NULL */
 	void (*header)(struct ft_ui *ui);
+	int header_end;			/* the header's columns before the mode's part */
 	/* how soon idle wants to run again, ms (the boost sampler's 20); 0: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */

@@ -21,7 +21,7 @@ start() {
 	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
 	: > "$TMPD/rc"
 	fresh_config
-	T new-session -d -s ft -x 120 -y 40 "$cmd 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
+	T new-session -d -s ft -x "${COLS_:-120}" -y 40 "$cmd 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
 }
 pos() { screen | sed -nE '1s/.*REPLAY \[[#-]+\] ([0-9]+)\/([0-9]+)s.*/\1/p'; }
 
@@ -134,6 +134,13 @@ start env TERM=dumb "$FT" --root "$R"
 for i in $(seq 30); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
 check "TERM=dumb: exit 1, says the terminal cannot run the TUI" test "$(cat "$TMPD/rc")" = 1 -a \
 	-n "$(grep "cannot run the TUI; 'fragtop snapshot'" "$TMPD/err")"
+
+# 80 columns: the timeline gives up its bar rather than write over the host's part
+COLS_=80 start "$FT" replay "$TMPD/r.ftr"
+check "80 columns: the header whole, the position and PAUSED beside it" \
+	wait_for '^fragtop [0-9.]+ .* boost_factor [0-9]+ +REPLAY( \[[#-]+\])? [0-9]+/10s x1( |$)'
+T send-keys -t ft ' '
+check "80 columns: PAUSED after the position" wait_for 'boost_factor [0-9]+ +REPLAY( \[[#-]+\])? [0-9]+/10s x1 +PAUSED'
 
 echo "replay.sh: $fails failure(s)"
 [ $fails -eq 0 ]
