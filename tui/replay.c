@@ -37,7 +37,7 @@ static void replay_idle(struct ft_ui *ui)
 	if (ft_replay_step(rp) <= 0) {
 		ui->at_end = true;
 		ui->paused = true;
-		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording (, steps back, T seeks)");
+		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording: the comma key steps back, T seeks");
 		return;
 	}
 	dt = rp->session.tick_t_ns > before ? rp->session.tick_t_ns - before : 1000000000ull;
