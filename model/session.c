@@ -688,21 +688,16 @@ void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
 	}
 }
 
-/* The counters' first values, each at the first tick it is present. */
+/*
+ * The counters' first values: read once, at the first tick that has
+ * /proc/vmstat (a row absent then is absent on this kernel), so no tick
+ * after it pays for the read.
+ */
 static void counters_first(struct ft_session *s)
 {
-	int64_t v[FT_CF_NR];
-	uint32_t now, fresh;
-	size_t c;
-
-	if (s->counter_first_have == (1u << FT_CF_NR) - 1)
+	if (s->counter_first_have || !ft_sample_has(&s->sample, FT_SRC_VMSTAT))
 		return;
-	now = ft_counters_read(s, v, s->counter_hint);
-	fresh = now & ~s->counter_first_have;
-	for (c = 0; c < FT_CF_NR; c++)
-		if (fresh & (1u << c))
-			s->counter_first[c] = v[c];
-	s->counter_first_have |= fresh;
+	s->counter_first_have = ft_counters_read(s, s->counter_first, s->counter_hint);
 }
 
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)

@@ -90,9 +90,10 @@ struct ft_session {
 	uint64_t first_t_ns, first_rt_ns;	/* of the first tick */
 	uint64_t ticks;
 	/*
-	 * Each counter of model/counterfield.h at the first tick it was
-	 * present (index FT_CF_*; bit i of first_have set once it was): what
-	 * "since the start" subtracts.  Not kept by a lean session.
+	 * Each counter of model/counterfield.h at the first tick that had
+	 * /proc/vmstat (index FT_CF_*; first_have: the rows present then,
+	 * 0 before it): what "since the start" subtracts.  Not kept by a lean
+	 * session.
 	 */
 	int64_t counter_first[32];
 	uint32_t counter_first_have;
