@@ -67,10 +67,53 @@ static void values(const struct ft_session *l, int64_t *v)
 		v[i] = all[cols[i].c];
 }
 
+#define MAX_LABELS 8
+
+/* --label NAME=VALUE, up to MAX_LABELS: key, value pairs and a NULL end */
+struct labels {
+	const char *kv[2 * MAX_LABELS + 1];
+	int n;
+};
+
 static struct {
 	bool csv, json, openmetrics;
 	struct ft_rep_window window;
+	struct labels labels;
 } o;
+
+/* --label's parser: NAME=VALUE, NAME a label no family of fragtop's uses, once each. */
+static int parse_label(const char *arg, void *var, char *why, size_t sz)
+{
+	struct labels *l = var;
+	const char *eq = strchr(arg, '=');
+	char name[64];
+	int i;
+
+	if (!eq || (size_t)(eq - arg) >= sizeof(name)) {
+		snprintf(why, sz, eq ? "label name too long" : "NAME=VALUE expected");
+		return -1;
+	}
+	memcpy(name, arg, (size_t)(eq - arg));
+	name[eq - arg] = '\0';
+	if (ft_metrics_label_ok(name, why, sz))
+		return -1;
+	for (i = 0; i < l->n; i++)
+		if (!strcmp(l->kv[2 * i], name)) {
+			snprintf(why, sz, "label \"%s\" given twice", name);
+			return -1;
+		}
+	if (l->n == MAX_LABELS) {
+		snprintf(why, sz, "at most %d labels", MAX_LABELS);
+		return -1;
+	}
+	if (!(l->kv[2 * l->n] = strdup(name))) {
+		snprintf(why, sz, "%s", strerror(errno));
+		return -1;
+	}
+	l->kv[2 * l->n + 1] = eq + 1;
+	l->n++;
+	return 0;
+}
 
 static const struct ft_opt opts[] = {
 	{ "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first", .var = &o.csv },
@@ -78,6 +121,10 @@ static const struct ft_opt opts[] = {
 	{ "openmetrics", 0, FT_OPT_FLAG, NULL,
 	  "OpenMetrics with timestamps, every tick, for\n"
 	  "'promtool tsdb create-blocks-from openmetrics' (backfill)", .var = &o.openmetrics },
+	{ "label", 0, FT_OPT_CB, "NAME=VALUE",
+	  "with --openmetrics, put this label on every sample, as a\n"
+	  "scrape adds instance and job (repeat it; at most 8)", .var = &o.labels,
+	  .parse = parse_label },
 	FT_OPT_FROM(o.window.from),
 	FT_OPT_TO(o.window.to),
 };
@@ -114,6 +161,7 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			struct ft_metrics m = {
 				.openmetrics = true, .only = 1ull << f, .no_head = started,
 				.timestamp_ms = (int64_t)(l->tick_rt_ns / 1000000),
+				.extra_labels = o.labels.n ? o.labels.kv : NULL,
 			};
 
 			if (!m.timestamp_ms)
@@ -378,6 +426,8 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_export, "one of --csv, --json and --openmetrics");
 	if (first != argc - 1)
 		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
+	if (o.labels.n && !o.openmetrics)
+		return ft_cli_usage_error(&ft_cmd_export, "--label goes with --openmetrics");
 	file = argv[first];
 	err = ft_replay_open(&rp, file, NULL);
 	if (err) {

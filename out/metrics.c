@@ -157,21 +157,58 @@ static void head(struct out *o, enum ft_mfamily mf)
 	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help, name, suffix, type);
 }
 
+/* The label names fragtop's own families use (a sample cannot carry one twice). */
+static const char *const own_labels[] = {
+	"node", "zone", "order", "migratetype", "level", "knob", "size", "setting", "result",
+	"scanner", "kind", "status", "fragmenting", "alloc_migratetype", "fallback_migratetype",
+	"source", "le", "version", "kernel", NULL,
+};
+
+int ft_metrics_label_ok(const char *name, char *why, size_t sz)
+{
+	size_t i;
+
+	for (i = 0; name[i]; i++)
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		      (i && name[i] >= '0' && name[i] <= '9'))) {
+			snprintf(why, sz, "a label name is letters, digits and '_', not starting with a digit");
+			return -1;
+		}
+	if (!i || !strncmp(name, "__", 2)) {
+		snprintf(why, sz, i ? "label names starting with \"__\" are Prometheus's own" : "an empty label name");
+		return -1;
+	}
+	for (i = 0; own_labels[i]; i++)
+		if (!strcmp(name, own_labels[i])) {
+			snprintf(why, sz, "fragtop's own metrics use the label \"%s\"", name);
+			return -1;
+		}
+	return 0;
+}
+
 /* name{k="v",...} value [timestamp]; @labels: NULL-ended key, value pairs. */
 static void sample(struct out *o, const char *name, const char *suffix, const char *const *labels, double v)
 {
 	int i;
 
+	const char *const *extra = o->m->extra_labels;
+	bool any = false;
+
 	fprintf(o->f, "%s%s", name, suffix);
-	if (labels && labels[0]) {
-		fputc('{', o->f);
-		for (i = 0; labels[i]; i += 2) {
-			fprintf(o->f, "%s%s=\"", i ? "," : "", labels[i]);
-			label_value(o->f, labels[i + 1]);
-			fputc('"', o->f);
-		}
-		fputc('}', o->f);
+	for (i = 0; labels && labels[i]; i += 2) {
+		fprintf(o->f, "%s%s=\"", any ? "," : "{", labels[i]);
+		label_value(o->f, labels[i + 1]);
+		fputc('"', o->f);
+		any = true;
 	}
+	for (i = 0; extra && extra[i]; i += 2) {
+		fprintf(o->f, "%s%s=\"", any ? "," : "{", extra[i]);
+		label_value(o->f, extra[i + 1]);
+		fputc('"', o->f);
+		any = true;
+	}
+	if (any)
+		fputc('}', o->f);
 	if (isnan(v))
 		fputs(" NaN", o->f);
 	else if (isinf(v))

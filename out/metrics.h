@@ -27,6 +27,9 @@ struct ft_metrics {
 	bool no_head;		/* samples only, no HELP/TYPE (a backfill's later ticks) */
 	/* the exporter's own state (its families); NULL: not an exporter */
 	const struct ft_metrics_server *server;
+	/* labels put on every sample after its own (a backfill's instance and
+	 * job): NULL-ended key, value pairs, or NULL */
+	const char *const *extra_labels;
 };
 
 /* What `fragtop exporter` says of itself, as node_exporter's promhttp_* do. */
@@ -48,6 +51,13 @@ enum ft_mfamily {
 	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_NR
 };
+
+/*
+ * Whether @name may be an extra label: a Prometheus label name
+ * ([a-zA-Z_][a-zA-Z0-9_]*, not "__" reserved) that none of fragtop's
+ * families uses itself.  0, or -1 with the reason in @why.
+ */
+int ft_metrics_label_ok(const char *name, char *why, size_t sz);
 
 /* Write the families of @m from @s; returns -EIO if @f failed. */
 int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m);

@@ -5,7 +5,8 @@
 # harm, a silent client dropped, --max-connections answered with 503, a
 # clean stop on SIGTERM; snapshot --openmetrics -o writes a whole file
 # (0644) for node_exporter's textfile collector; export --openmetrics of
-# the sample is a backfill promtool accepts.
+# the sample is a backfill promtool accepts, and --label puts a host's
+# instance and job on every sample of it.
 # usage: exporter.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -150,6 +151,20 @@ if [ -f "$S" ]; then
 		promtool tsdb create-blocks-from openmetrics "$tmp/bf.om" "$tmp/tsdb" > "$tmp/bf.log" 2>&1; rc=$?
 		check "promtool tsdb create-blocks-from openmetrics accepts it" test $rc = 0
 	fi
+	# a backfill of several hosts: their instance and job on every sample, after fragtop's labels
+	"$FT" export "$S" --openmetrics --label instance=web1:9947 --label 'job=a"b' > "$tmp/lb.om"; rc=$?
+	check "--label: on every sample, escaped" test $rc = 0 -a "$(grep -vc '^#' "$tmp/lb.om")" = \
+		"$(grep -c 'instance="web1:9947",job="a\\"b"}' "$tmp/lb.om")" -a "$(grep -vc '^#' "$tmp/lb.om")" -gt 1000
+	check "... a family without labels of its own gets only them" \
+		grep -qE '^fragtop_trace_lost_events_total\{instance="web1:9947",job="a\\"b"\} 0 ' "$tmp/lb.om"
+	for bad in zone=x 9a=b __name__=x noequals =v; do
+		"$FT" export "$S" --openmetrics --label "$bad" > /dev/null 2> "$tmp/e"; rc=$?
+		check "--label $bad: refused (exit 2), saying why" test $rc = 2 -a -n "$(grep -- '--label' "$tmp/e")"
+	done
+	"$FT" export "$S" --openmetrics --label i=1 --label i=2 > /dev/null 2> "$tmp/e"; rc=$?
+	check "--label given twice for one name: refused" test $rc = 2 -a -n "$(grep 'twice' "$tmp/e")"
+	"$FT" export "$S" --csv --label i=1 > /dev/null 2> "$tmp/e"; rc=$?
+	check "--label without --openmetrics: refused" test $rc = 2
 fi
 echo "exporter.sh: $fails failure(s)"
 [ $fails -eq 0 ]
