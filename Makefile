@@ -218,11 +218,13 @@ install: fragtop fragtop.1
 	install -D -m 0644 dist/fragtop.bash-completion $(DESTDIR)$(BASHCOMPDIR)/fragtop
 	install -D -m 0644 dist/fragtop-record.service $(DESTDIR)$(UNITDIR)/fragtop-record.service
 	install -D -m 0644 dist/fragtop-rules.yml $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml
+	install -D -m 0644 dist/fragtop-dashboard.json $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fragtop $(DESTDIR)$(MANDIR)/man1/fragtop.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/fragtop $(DESTDIR)$(UNITDIR)/fragtop-record.service \
-		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml
+		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml \
+		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
 
 # what fragtop needs to build and run (make run), and the tests' set too (make check)
 deps:
