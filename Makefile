@@ -211,18 +211,22 @@ fragtop.1: fragtop docs/fragtop.1.in scripts/mkman.sh
 
 BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
 UNITDIR ?= /lib/systemd/system
+SYSCONFDIR ?= /etc
 
 install: fragtop fragtop.1
 	install -D -m 0755 fragtop $(DESTDIR)$(BINDIR)/fragtop
 	install -D -m 0644 fragtop.1 $(DESTDIR)$(MANDIR)/man1/fragtop.1
 	install -D -m 0644 dist/fragtop.bash-completion $(DESTDIR)$(BASHCOMPDIR)/fragtop
 	install -D -m 0644 dist/fragtop-record.service $(DESTDIR)$(UNITDIR)/fragtop-record.service
+	install -D -m 0644 dist/fragtop-exporter.service $(DESTDIR)$(UNITDIR)/fragtop-exporter.service
+	install -D -m 0644 dist/fragtop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter
 	install -D -m 0644 dist/fragtop-rules.yml $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml
 	install -D -m 0644 dist/fragtop-dashboard.json $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fragtop $(DESTDIR)$(MANDIR)/man1/fragtop.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/fragtop $(DESTDIR)$(UNITDIR)/fragtop-record.service \
+		$(DESTDIR)$(UNITDIR)/fragtop-exporter.service $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter \
 		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml \
 		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
 
