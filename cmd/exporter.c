@@ -11,10 +11,8 @@
  * request and take its answer, at most --max-connections are served at
  * once (the others get 503), each answer closes the connection.
  */
-#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +22,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/hostport.h"
 #include "base/tick.h"
 #include "collectors/live.h"
 #include "model/httpreq.h"
@@ -184,39 +183,23 @@ static void out_of_fds(int lfd, int *spare, uint64_t *rest_until, struct ft_metr
 	}
 }
 
-/* "ADDR:PORT", ":PORT" or "PORT" (IPv4; ADDR defaults to 127.0.0.1): --listen's parser. */
+/* --listen's parser (base/hostport.h). */
 static int parse_listen(const char *arg, void *var, char *why, size_t sz)
 {
-	struct sockaddr_in *sa = var;
-	char host[64] = "127.0.0.1";
-	const char *colon = strrchr(arg, ':'), *port = colon ? colon + 1 : arg;
-	char *end;
-	long p = strtol(port, &end, 10);
-
-	snprintf(why, sz, "is not ADDR:PORT (IPv4)");
-	if (end == port || *end || p < 1 || p > 65535)
-		return -1;
-	if (colon && colon > arg) {
-		if ((size_t)(colon - arg) >= sizeof(host))
-			return -1;
-		memcpy(host, arg, (size_t)(colon - arg));
-		host[colon - arg] = '\0';
-	}
-	memset(sa, 0, sizeof(*sa));
-	sa->sin_family = AF_INET;
-	sa->sin_port = htons((uint16_t)p);
-	return inet_pton(AF_INET, host, &sa->sin_addr) == 1 ? 0 : -1;
+	return ft_hostport_parse(arg, var, why, sz);
 }
 
 static struct {
 	struct ft_live_opts live;
-	struct sockaddr_in listen;
+	struct ft_hostport listen;
 	double interval;
 	uint64_t max_conn;
 } o;
 
 static const struct ft_opt opts[] = {
-	{ "listen", 'l', FT_OPT_CB, "ADDR:PORT", "where to serve (IPv4)", .var = &o.listen,
+	{ "listen", 'l', FT_OPT_CB, "ADDR:PORT",
+	  "where to serve: ADDR:PORT, [IPv6]:PORT, or PORT alone\n"
+	  "(on 127.0.0.1)", .var = &o.listen,
 	  .def = "127.0.0.1:9947", .parse = parse_listen },
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
@@ -242,15 +225,14 @@ struct exporter {
 /* The listening socket on o.listen: its fd, or -1 after saying why. */
 static int listen_socket(void)
 {
-	char addr[INET_ADDRSTRLEN] = "?";
+	char addr[FT_HOSTPORT_MAX];
 	int lfd, one = 1;
 
-	inet_ntop(AF_INET, &o.listen.sin_addr, addr, sizeof(addr));
-	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+	ft_hostport_format(&o.listen, addr, sizeof(addr));
+	lfd = socket(o.listen.sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, (struct sockaddr *)&o.listen, sizeof(o.listen)) || listen(lfd, 64)) {
-		fprintf(stderr, "fragtop: cannot listen on %s:%u: %s\n", addr,
-			(unsigned int)ntohs(o.listen.sin_port), strerror(errno));
+	    bind(lfd, (struct sockaddr *)&o.listen.sa, o.listen.len) || listen(lfd, 64)) {
+		fprintf(stderr, "fragtop: cannot listen on %s: %s\n", addr, strerror(errno));
 		if (lfd >= 0)
 			close(lfd);
 		return -1;
@@ -261,13 +243,12 @@ static int listen_socket(void)
 /* The address, and a warning when it is more than this host. */
 static void say_listening(const struct ft_live *live)
 {
-	char addr[INET_ADDRSTRLEN] = "?";
+	char addr[FT_HOSTPORT_MAX];
 
-	inet_ntop(AF_INET, &o.listen.sin_addr, addr, sizeof(addr));
-	fprintf(stderr, "fragtop: exporter on http://%s:%u/metrics every %gs%s\n", addr,
-		(unsigned int)ntohs(o.listen.sin_port), o.interval, live->tracing ? " with tracepoints" : "");
-	/* 127.0.0.0/8 is this host; anything else is a network */
-	if ((ntohl(o.listen.sin_addr.s_addr) >> 24) != 127)
+	ft_hostport_format(&o.listen, addr, sizeof(addr));
+	fprintf(stderr, "fragtop: exporter on http://%s/metrics every %gs%s\n", addr,
+		o.interval, live->tracing ? " with tracepoints" : "");
+	if (!ft_hostport_loopback(&o.listen))
 		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
 			"authentication: whoever reaches the port reads the metrics\n", addr);
 }

@@ -61,7 +61,7 @@ check "more than --max-connections: 503" test "$(get -o /dev/null -w '%{http_cod
 exec 7>&- 8>&-
 check "after all that, scrapes still work" until_ok 60 conns_are 1
 check "... and the refusal is counted, once" test "$(refused)" = $((refused0 + 1))
-kill -TERM "$epid"; wait "$epid"; rc=$?; epid=
+kill -TERM "$epid"; wait "$epid"; term_rc=$?; epid=
 
 # what it listens on, said as an address; beyond loopback, a warning
 P3=$((PORT + 3))
@@ -74,7 +74,30 @@ check "--listen :PORT: says http://127.0.0.1:PORT/metrics, no warning" test \
 until_ok 60 grep -q 'exporter on' "$tmp/l2.err"
 kill -TERM "$epid"; wait "$epid"; epid=
 check "--listen 0.0.0.0: warns that anyone who reaches it reads the metrics" \
-	grep -q 'warning: listening beyond loopback (0.0.0.0) with neither TLS nor authentication' "$tmp/l2.err"
+	grep -q "warning: listening beyond loopback (0.0.0.0:$P3) with neither TLS nor authentication" "$tmp/l2.err"
+# IPv6: [::1] serves over ::1 and is loopback; [::] is every address, IPv4 too (unless bindv6only)
+if [ -e /proc/net/if_inet6 ] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
+	"$FT" exporter --root "$ROOT" --listen "[::1]:$P3" 2> "$tmp/l3.err" & epid=$!
+	until_ok 60 get -g -o /dev/null "http://[::1]:$P3/"
+	get -g -o "$tmp/v6.txt" "http://[::1]:$P3/metrics"
+	kill -TERM "$epid"; wait "$epid"; epid=
+	check "--listen [::1]:PORT: scraped over IPv6, said as http://[::1]:PORT/metrics, no warning" test \
+		-n "$(grep '^fragtop_zone_free_pages{' "$tmp/v6.txt")" -a \
+		-n "$(grep "exporter on http://\[::1\]:$P3/metrics" "$tmp/l3.err")" -a -z "$(grep warning "$tmp/l3.err")"
+	"$FT" exporter --root "$ROOT" --listen "[::]:$P3" 2> "$tmp/l4.err" & epid=$!
+	until_ok 60 get -g -o /dev/null "http://[::1]:$P3/"
+	v4=$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P3/metrics")
+	kill -TERM "$epid"; wait "$epid"; epid=
+	check "--listen [::]:PORT: warns, and serves IPv4 as well (bindv6only $(cat /proc/sys/net/ipv6/bindv6only))" test \
+		-n "$(grep "beyond loopback (\[::\]:$P3)" "$tmp/l4.err")" -a \
+		"$v4" = "$([ "$(cat /proc/sys/net/ipv6/bindv6only)" = 0 ] && echo 200 || echo 000)"
+else
+	skip "no IPv6 loopback here: --listen [::1] not tried"
+fi
+for bad in '::1:9947' '[::1]' 'localhost:9947' '1.2.3.4:0'; do
+	"$FT" exporter --root "$ROOT" --listen "$bad" 2> "$tmp/lb.err"; rc=$?
+	check "--listen $bad: refused (exit 2), saying why" test $rc = 2 -a -n "$(grep -F -- "--listen: '$bad' " "$tmp/lb.err")"
+done
 
 # out of file descriptors (prlimit --nofile=24, 30 idle connections, 40
 # clients): no spinning, and every client is told 503 or closed, not left hanging
@@ -101,7 +124,7 @@ if command -v prlimit > /dev/null; then
 	check "... said once, and counted" test "$(grep -c 'out of file descriptors' "$tmp/emfile.err")" = 1
 	kill -TERM "$epid"; wait "$epid"; epid=
 fi
-check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $rc = 0 -a -n "$(grep 'exporter stopped after [0-9]* scrapes' "$tmp/err")"
+check "SIGTERM: a clean stop, exit 0, the scrapes counted" test $term_rc = 0 -a -n "$(grep 'exporter stopped after [0-9]* scrapes' "$tmp/err")"
 "$FT" exporter --listen nonsense 2> /dev/null; rc=$?
 check "a bad --listen: usage, exit 2" test $rc = 2
 
