@@ -14,13 +14,15 @@ LDFLAGS	?=
 
 VERSION	:= 0.1
 
-PKGS	:= ncursesw libtracefs libtraceevent libproc2 libzstd
+PKGS	:= ncursesw libtracefs libtraceevent libproc2 libzstd openssl libcrypt
 # a missing library stops the build by its name, not with a missing header
 PKG_DEB_ncursesw := libncurses-dev
 PKG_DEB_libtracefs := libtracefs-dev
 PKG_DEB_libtraceevent := libtraceevent-dev
 PKG_DEB_libproc2 := libproc2-dev
 PKG_DEB_libzstd := libzstd-dev
+PKG_DEB_openssl := libssl-dev
+PKG_DEB_libcrypt := libcrypt-dev
 # The goals that install what is missing first (run, check, check-host,
 # bench) build in a second make, which parses this file again after the
 # install: so only that one, or a plain `make`, checks the libraries.

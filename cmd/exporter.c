@@ -21,6 +21,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <openssl/err.h>
+
 #include "base/clock.h"
 #include "base/hostport.h"
 #include "base/tick.h"
@@ -30,6 +32,7 @@
 #include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "cmd/signals.h"
+#include "cmd/websec.h"
 
 #define FT_EXPORTER_PORT	9947
 #define CONN_TIMEOUT_NS		(10ull * 1000000000ull)
@@ -37,6 +40,9 @@
 
 struct conn {
 	int fd;				/* -1: free */
+	SSL *ssl;			/* TLS (--web.config.file): the session, else NULL */
+	bool handshake;			/* TLS: not set up yet */
+	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
 	uint64_t t0;			/* accepted */
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
@@ -51,19 +57,38 @@ static void on_signal(int sig)
 	stop = sig;
 }
 
+/*
+ * Close a connection.  What the client sent and nobody read is read
+ * first (a few KiB at most): a socket closed with input unread is reset,
+ * and the client would lose the answer written just before.
+ */
 static void conn_close(struct conn *c)
 {
-	if (c->fd >= 0)
+	char drain[4096];
+	int i;
+
+	if (c->ssl) {
+		if (!c->handshake)
+			SSL_shutdown(c->ssl);	/* one close_notify, not waited for */
+		SSL_free(c->ssl);
+	}
+	if (c->fd >= 0) {
+		for (i = 0; i < 4 && read(c->fd, drain, sizeof(drain)) > 0; i++)
+			;
 		close(c->fd);
+	}
 	free(c->out);
 	c->fd = -1;
+	c->ssl = NULL;
+	c->handshake = false;
+	c->want = 0;
 	c->out = NULL;
 	c->in_len = c->out_len = c->out_off = 0;
 }
 
-/* An answer with @body (of @blen bytes; NULL: none) into c->out. */
-static void answer(struct conn *c, int status, const char *reason, const char *ctype, const char *body,
-		   size_t blen, bool head_only)
+/* An answer with @body (of @blen bytes; NULL: none) and @extra header lines (or "") into c->out. */
+static void answer(struct conn *c, int status, const char *reason, const char *ctype, const char *extra,
+		   const char *body, size_t blen, bool head_only)
 {
 	char *p = NULL;
 	size_t n = 0;
@@ -74,7 +99,7 @@ static void answer(struct conn *c, int status, const char *reason, const char *c
 		return;
 	}
 	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n"
-		"Server: fragtop/" FT_VERSION "\r\n\r\n", status, reason, ctype, blen);
+		"Server: fragtop/" FT_VERSION "\r\n%s\r\n", status, reason, ctype, blen, extra);
 	if (body && !head_only)
 		fwrite(body, 1, blen, f);
 	if (fclose(f)) {
@@ -91,6 +116,7 @@ static const char *reason_of(int status)
 {
 	switch (status) {
 	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
 	case 414: return "URI Too Long";
@@ -106,10 +132,12 @@ static void error_answer(struct conn *c, int status)
 	char body[96];
 	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason_of(status));
 
-	answer(c, status, reason_of(status), "text/plain; charset=utf-8", body, (size_t)n, false);
+	answer(c, status, reason_of(status), "text/plain; charset=utf-8",
+	       status == 401 ? "WWW-Authenticate: Basic realm=\"fragtop\", charset=\"UTF-8\"\r\n" : "",
+	       body, (size_t)n, false);
 }
 
-static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_server *srv)
+static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_server *srv, struct ft_websec *ws)
 {
 	struct ft_http_req r;
 	int n = ft_http_parse(c->in, c->in_len, &r);
@@ -120,6 +148,13 @@ static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_ser
 		error_answer(c, -n);
 		return;
 	}
+	if (!ft_websec_auth(ws, &r)) {
+		explicit_bzero(r.pass, sizeof(r.pass));
+		srv->unauthorized++;
+		error_answer(c, 401);
+		return;
+	}
+	explicit_bzero(r.pass, sizeof(r.pass));
 	if (!strcmp(r.path, "/metrics")) {
 		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true, .server = srv };
 		char *p = NULL;
@@ -132,14 +167,14 @@ static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_ser
 			return;
 		}
 		srv->scrapes++;
-		answer(c, 200, "OK", r.openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT, p, len,
+		answer(c, 200, "OK", r.openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT, "", p, len,
 		       r.head);
 		free(p);
 	} else if (!strcmp(r.path, "/")) {
 		static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
 			"<body><h1>fragtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 
-		answer(c, 200, "OK", "text/html; charset=utf-8", page, sizeof(page) - 1, r.head);
+		answer(c, 200, "OK", "text/html; charset=utf-8", "", page, sizeof(page) - 1, r.head);
 	} else {
 		error_answer(c, 404);
 	}
@@ -194,6 +229,7 @@ static struct {
 	struct ft_hostport listen;
 	double interval;
 	uint64_t max_conn;
+	const char *web_config;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -209,6 +245,10 @@ static const struct ft_opt opts[] = {
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
 	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, MAX_CONN,
 	  .var = &o.max_conn, .def = "16" },
+	{ "web.config.file", 0, FT_OPT_STR, "FILE",
+	  "TLS and basic auth, in the web configuration format of\n"
+	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
+	  .var = &o.web_config },
 };
 
 /* What the serving loop holds. */
@@ -216,6 +256,7 @@ struct exporter {
 	struct conn conns[MAX_CONN];
 	struct ft_live live;
 	struct ft_metrics_server srv;
+	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
 	int lfd;
 	/* held for the moment there is no descriptor left: a refusal needs one */
 	int spare_fd;
@@ -240,17 +281,26 @@ static int listen_socket(void)
 	return lfd;
 }
 
-/* The address, and a warning when it is more than this host. */
-static void say_listening(const struct ft_live *live)
+/* The address, and a warning when it is more than this host and not both TLS and auth. */
+static void say_listening(const struct exporter *x)
 {
+	bool tls = x->ws.ctx, auth = x->ws.wc.nr_users > 0;
 	char addr[FT_HOSTPORT_MAX];
 
 	ft_hostport_format(&o.listen, addr, sizeof(addr));
-	fprintf(stderr, "fragtop: exporter on http://%s/metrics every %gs%s\n", addr,
-		o.interval, live->tracing ? " with tracepoints" : "");
-	if (!ft_hostport_loopback(&o.listen))
+	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics every %gs%s%s\n", tls ? "s" : "", addr,
+		o.interval, x->live.tracing ? " with tracepoints" : "", auth ? ", basic auth" : "");
+	if (ft_hostport_loopback(&o.listen) || (tls && auth))
+		return;
+	if (!tls && !auth)
 		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
 			"authentication: whoever reaches the port reads the metrics\n", addr);
+	else if (!tls)
+		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) without TLS: passwords "
+			"and metrics cross the network in the clear\n", addr);
+	else
+		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) without authentication: "
+			"whoever reaches the port reads the metrics\n", addr);
 }
 
 /* Every waiting connection: a slot each, or a 503 past --max-connections. */
@@ -275,46 +325,162 @@ static void accept_new(struct exporter *x)
 			continue;
 		}
 		x->conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
+		if (x->ws.ctx && !(x->conns[k].ssl = SSL_new(x->ws.ctx))) {
+			conn_close(&x->conns[k]);
+			ERR_clear_error();
+			continue;
+		}
+		if (x->conns[k].ssl) {
+			SSL_set_fd(x->conns[k].ssl, fd);
+			x->conns[k].handshake = true;
+		}
 	}
 	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 		out_of_fds(x->lfd, &x->spare_fd, &x->accept_rest_until, &x->srv);
+}
+
+/* What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is done. */
+static int tls_status(struct conn *c, int r)
+{
+	switch (SSL_get_error(c->ssl, r)) {
+	case SSL_ERROR_WANT_READ:
+		c->want = POLLIN;
+		return 0;
+	case SSL_ERROR_WANT_WRITE:
+		c->want = POLLOUT;
+		return 0;
+	default:
+		ERR_clear_error();
+		return -1;
+	}
+}
+
+/*
+ * A TLS connection's handshake, a step at a time.  A client that speaks
+ * plain HTTP to the TLS port (its first byte is not a TLS record's 0x16)
+ * is told so in plain HTTP, as Go's servers do, and closed: no OpenSSL
+ * error, and the server goes on.  1: done, 0: wait, -1: closed.
+ */
+static int tls_handshake(struct exporter *x, struct conn *c)
+{
+	static const char plain[] = "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+		"Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
+	unsigned char first;
+	ssize_t n;
+	int r;
+
+	if (!c->want) {		/* nothing from OpenSSL yet: the first byte decides */
+		n = recv(c->fd, &first, 1, MSG_PEEK);
+		if (n < 0 && (errno == EAGAIN || errno == EINTR))
+			return 0;
+		if (n <= 0 || first != 0x16) {
+			if (n > 0 && write(c->fd, plain, sizeof(plain) - 1) < 0) {
+				/* the client is gone already */
+			}
+			x->srv.tls_failed++;
+			conn_close(c);
+			return -1;
+		}
+	}
+	r = SSL_accept(c->ssl);
+	if (r == 1) {
+		c->handshake = false;
+		c->want = 0;
+		return 1;
+	}
+	if (tls_status(c, r) < 0) {
+		x->srv.tls_failed++;
+		SSL_free(c->ssl);	/* no close_notify on a failed handshake */
+		c->ssl = NULL;
+		conn_close(c);
+		return -1;
+	}
+	return 0;
+}
+
+/* Read what there is: > 0 bytes, 0 wait, -1 the connection is done. */
+static ssize_t conn_read(struct conn *c, char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (c->ssl) {
+		int r = SSL_read(c->ssl, buf, (int)len);
+
+		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
+	}
+	n = read(c->fd, buf, len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	return n > 0 ? n : -1;
+}
+
+/* Write what the socket takes: > 0 bytes, 0 wait, -1 the connection is done. */
+static ssize_t conn_write(struct conn *c, const char *buf, size_t len)
+{
+	ssize_t n;
+
+	if (c->ssl) {
+		int r = SSL_write(c->ssl, buf, (int)len);
+
+		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
+	}
+	n = write(c->fd, buf, len);
+	if (n < 0 && (errno == EAGAIN || errno == EINTR))
+		return 0;
+	return n > 0 ? n : -1;
+}
+
+/* The request's bytes as they come (TLS may hold more than poll() shows), then the answer. */
+static void conn_take(struct exporter *x, struct conn *c)
+{
+	ssize_t n;
+	int k;
+
+	do {
+		n = conn_read(c, c->in + c->in_len, sizeof(c->in) - c->in_len);
+		if (n < 0) {
+			conn_close(c);
+			return;
+		}
+		if (n == 0)
+			return;
+		c->in_len += (size_t)n;
+		c->want = 0;
+	} while (c->ssl && SSL_pending(c->ssl) && c->in_len < sizeof(c->in));
+	for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
+		x->srv.connections += x->conns[k].fd >= 0;
+	serve(c, &x->live, &x->srv, &x->ws);
+	if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
+		error_answer(c, 431);
 }
 
 /* A connection is readable (a request coming) or writable (its answer going). */
 static void conn_io(struct exporter *x, struct conn *c, short revents)
 {
 	ssize_t n;
-	int k;
 
 	if (revents & (POLLERR | POLLNVAL)) {
 		conn_close(c);
 		return;
 	}
+	if (c->handshake && tls_handshake(x, c) <= 0)
+		return;
 	if (!c->out) {
-		n = read(c->fd, c->in + c->in_len, sizeof(c->in) - c->in_len);
-		if (n <= 0) {
-			if (!(n < 0 && (errno == EAGAIN || errno == EINTR)))
-				conn_close(c);
+		conn_take(x, c);
+		if (!c->out || c->fd < 0)
 			return;
-		}
-		c->in_len += (size_t)n;
-		for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
-			x->srv.connections += x->conns[k].fd >= 0;
-		serve(c, &x->live, &x->srv);
-		if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
-			error_answer(c, 431);
-		return;
 	}
-	n = write(c->fd, c->out + c->out_off, c->out_len - c->out_off);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return;
-	if (n <= 0) {
+	n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
+	if (n < 0) {
 		conn_close(c);
 		return;
 	}
 	c->out_off += (size_t)n;
+	if (n > 0)
+		c->want = 0;
 	if (c->out_off == c->out_len) {
-		shutdown(c->fd, SHUT_WR);
+		if (!c->ssl)
+			shutdown(c->fd, SHUT_WR);
 		conn_close(c);
 	}
 }
@@ -346,7 +512,8 @@ static int serve_once(struct exporter *x, struct ft_tick *tick)
 			conn_close(&x->conns[i]);
 			continue;
 		}
-		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = x->conns[i].out ? POLLOUT : POLLIN };
+		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = x->conns[i].want ? x->conns[i].want :
+					  x->conns[i].out ? POLLOUT : POLLIN };
 		idx[np++] = i;
 	}
 	if (poll(pf, (nfds_t)np, timeout) < 0)
@@ -373,11 +540,16 @@ static int run(int argc, char **argv)
 		return err;
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
-	x.lfd = listen_socket();
-	if (x.lfd < 0)
+	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
+	x.lfd = listen_socket();
+	if (x.lfd < 0) {
+		ft_websec_free(&x.ws);
+		return 1;
+	}
 	if (ft_live_from_opts(&x.live, &o.live)) {
 		close(x.lfd);
+		ft_websec_free(&x.ws);
 		return 1;
 	}
 	x.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
@@ -389,7 +561,7 @@ static int run(int argc, char **argv)
 	ft_live_trace_from_opts(&x.live, &o.live);
 	for (i = 0; i < MAX_CONN; i++)
 		x.conns[i].fd = -1;
-	say_listening(&x.live);
+	say_listening(&x);
 	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), ft_now_ns());
 	while (!stop && !serve_once(&x, &tick))
 		;
@@ -399,6 +571,7 @@ static int run(int argc, char **argv)
 		close(x.spare_fd);
 	close(x.lfd);
 	ft_live_close(&x.live);
+	ft_websec_free(&x.ws);
 	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
 	return 0;
 }

@@ -55,6 +55,77 @@ static bool wants_openmetrics(const char *v, size_t n)
 	return false;
 }
 
+/* RFC 4648 base64, padded or not: the decoded length, or -1. */
+static long base64_decode(const char *in, size_t n, char *out, size_t sz)
+{
+	unsigned int acc = 0, bits = 0;
+	size_t i, o = 0, pad = 0;
+
+	for (i = 0; i < n; i++) {
+		char c = in[i];
+		int v;
+
+		if (c == '=') {
+			pad++;
+			continue;
+		}
+		if (pad)
+			return -1;	/* data after the padding */
+		if (c >= 'A' && c <= 'Z')
+			v = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			v = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			v = c - '0' + 52;
+		else if (c == '+')
+			v = 62;
+		else if (c == '/')
+			v = 63;
+		else
+			return -1;
+		acc = (acc << 6) | (unsigned int)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			if (o == sz)
+				return -1;
+			out[o++] = (char)((acc >> bits) & 0xff);
+		}
+	}
+	if (pad > 2 || bits >= 6)
+		return -1;
+	return (long)o;
+}
+
+/* "Basic TOKEN68" into r->user and r->pass, or FT_HTTP_AUTH_BAD. */
+static void basic_auth(const char *v, size_t n, struct ft_http_req *r)
+{
+	char dec[sizeof(r->user) + sizeof(r->pass)];
+	const char *colon;
+	long len;
+
+	r->auth = FT_HTTP_AUTH_BAD;
+	while (n && (*v == ' ' || *v == '\t'))
+		v++, n--;
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		n--;
+	if (n < 6 || strncasecmp(v, "Basic ", 6))
+		return;
+	v += 6;
+	n -= 6;
+	while (n && *v == ' ')
+		v++, n--;
+	len = base64_decode(v, n, dec, sizeof(dec));
+	if (len < 0 || memchr(dec, '\0', (size_t)len) || !(colon = memchr(dec, ':', (size_t)len)) ||
+	    (size_t)(colon - dec) >= sizeof(r->user) || (size_t)(dec + len - colon - 1) >= sizeof(r->pass))
+		return;
+	memcpy(r->user, dec, (size_t)(colon - dec));
+	r->user[colon - dec] = '\0';
+	memcpy(r->pass, colon + 1, (size_t)(dec + len - colon - 1));
+	r->pass[dec + len - colon - 1] = '\0';
+	r->auth = FT_HTTP_AUTH_BASIC;
+}
+
 int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 {
 	size_t end = head_end(buf, len), i, sp1, sp2, eol;
@@ -95,7 +166,7 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 	/* the query string is not ours */
 	if ((p = strchr(r->path, '?')))
 		r->path[p - r->path] = '\0';
-	/* headers: only Accept matters */
+	/* headers: only Accept and Authorization matter */
 	for (i = eol; i < end;) {
 		size_t s, e, colon;
 
@@ -114,6 +185,15 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 		if (colon - s == 6 && !strncasecmp(buf + s, "Accept", 6) &&
 		    wants_openmetrics(buf + colon + 1, e - colon - 1))
 			r->openmetrics = true;
+		if (colon - s == 13 && !strncasecmp(buf + s, "Authorization", 13)) {
+			if (r->auth != FT_HTTP_AUTH_NONE) {
+				r->auth = FT_HTTP_AUTH_BAD;	/* two of them: neither is believed */
+				memset(r->user, 0, sizeof(r->user));
+				memset(r->pass, 0, sizeof(r->pass));
+			} else {
+				basic_auth(buf + colon + 1, e - colon - 1, r);
+			}
+		}
 	}
 	return (int)end;
 }

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The head of an HTTP/1.x request, as the exporter needs it: method,
- * path, and whether the client takes OpenMetrics (Accept).  Pure and
+ * path, whether the client takes OpenMetrics (Accept), and its basic-auth
+ * credentials (Authorization: Basic, RFC 7617).  Pure and
  * bounded: bytes from the network in, a struct or an HTTP status out.
  */
 #ifndef FT_MODEL_HTTPREQ_H
@@ -12,11 +13,20 @@
 
 #define FT_HTTP_MAX_HEAD	8192	/* a longer head is refused (431) */
 
+enum ft_http_auth {
+	FT_HTTP_AUTH_NONE,	/* no Authorization header */
+	FT_HTTP_AUTH_BASIC,	/* Basic, decoded into user and pass */
+	FT_HTTP_AUTH_BAD,	/* another scheme, broken base64, no ':', a NUL, too long */
+};
+
 struct ft_http_req {
 	char method[8];
 	char path[256];
 	bool head;		/* HEAD: the headers only */
 	bool openmetrics;	/* Accept names application/openmetrics-text (q > 0) */
+	enum ft_http_auth auth;
+	char user[128];		/* FT_HTTP_AUTH_BASIC: up to the first ':' */
+	char pass[256];		/* ... and after it */
 };
 
 /*

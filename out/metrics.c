@@ -75,6 +75,10 @@ static const struct {
 	[FT_MF_SRV_FD_RESTS] = { "fragtop_exporter_out_of_fds", "counter",
 		"Times accept() found no file descriptor left (the listener rested 100 ms)." },
 	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter", "Scrapes of /metrics answered before this one." },
+	[FT_MF_SRV_UNAUTHORIZED] = { "fragtop_exporter_unauthorized_requests", "counter",
+		"Requests answered 401: no or wrong basic-auth credentials (--web.config.file)." },
+	[FT_MF_SRV_TLS_FAILED] = { "fragtop_exporter_tls_handshake_failures", "counter",
+		"TLS handshakes that failed, plain HTTP sent to the TLS port included." },
 };
 
 /* The zone gauges the field registry describes (model/zonefield.h): a family each. */
@@ -639,22 +643,24 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 	if (s->tracing)
 		events(&o, s);
 	if (m->server) {
+		const struct { enum ft_mfamily mf; uint64_t v; } counters[] = {
+			{ FT_MF_SRV_REFUSED, m->server->refused },
+			{ FT_MF_SRV_FD_RESTS, m->server->fd_rests },
+			{ FT_MF_SRV_SCRAPES, m->server->scrapes },
+			{ FT_MF_SRV_UNAUTHORIZED, m->server->unauthorized },
+			{ FT_MF_SRV_TLS_FAILED, m->server->tls_failed },
+		};
+		size_t k;
+
 		if (want(&o, FT_MF_SRV_CONNS)) {
 			head(&o, FT_MF_SRV_CONNS);
 			sample(&o, fam[FT_MF_SRV_CONNS].name, "", NULL, m->server->connections);
 		}
-		if (want(&o, FT_MF_SRV_REFUSED)) {
-			head(&o, FT_MF_SRV_REFUSED);
-			sample(&o, fam[FT_MF_SRV_REFUSED].name, "_total", NULL, (double)m->server->refused);
-		}
-		if (want(&o, FT_MF_SRV_FD_RESTS)) {
-			head(&o, FT_MF_SRV_FD_RESTS);
-			sample(&o, fam[FT_MF_SRV_FD_RESTS].name, "_total", NULL, (double)m->server->fd_rests);
-		}
-		if (want(&o, FT_MF_SRV_SCRAPES)) {
-			head(&o, FT_MF_SRV_SCRAPES);
-			sample(&o, fam[FT_MF_SRV_SCRAPES].name, "_total", NULL, (double)m->server->scrapes);
-		}
+		for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
+			if (want(&o, counters[k].mf)) {
+				head(&o, counters[k].mf);
+				sample(&o, fam[counters[k].mf].name, "_total", NULL, (double)counters[k].v);
+			}
 	}
 	if (m->openmetrics && m->eof)
 		fputs("# EOF\n", f);

@@ -38,6 +38,8 @@ struct ft_metrics_server {
 	uint64_t refused;		/* answered 503: more than --max-connections */
 	uint64_t scrapes;		/* /metrics answered before this one */
 	uint64_t fd_rests;		/* times accept() ran out of file descriptors */
+	uint64_t unauthorized;		/* answered 401: no or wrong basic-auth credentials */
+	uint64_t tls_failed;		/* TLS handshakes that failed (plain HTTP on the TLS port too) */
 };
 
 enum ft_mfamily {
@@ -49,6 +51,7 @@ enum ft_mfamily {
 	FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
 	FT_MF_STALL_SECONDS, FT_MF_COMPACT_STALLS, FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
 	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
+	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED,
 	FT_MF_NR
 };
 

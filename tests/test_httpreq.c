@@ -1,9 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The exporter's request head parser: complete, partial, refused, negotiated. */
+/* The exporter's request head parser: complete, partial, refused, negotiated, authenticated. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <cmocka.h>
 
@@ -74,12 +75,62 @@ static void test_refused(void **state)
 	assert_int_equal(ft_http_parse(big, 313, &r), -414);
 }
 
+/* the Authorization header of a GET */
+static enum ft_http_auth auth(const char *value, struct ft_http_req *r)
+{
+	char req[1024];
+
+	snprintf(req, sizeof(req), "GET /metrics HTTP/1.1\r\nAuthorization:%s\r\n\r\n", value);
+	assert_true(parse(req, r) > 0);
+	return r->auth;
+}
+
+static void test_auth(void **state)
+{
+	struct ft_http_req r;
+	char big[600];
+
+	(void)state;
+	assert_int_equal(parse("GET / HTTP/1.1\r\n\r\n", &r), 18);
+	assert_int_equal(r.auth, FT_HTTP_AUTH_NONE);
+	/* RFC 7617's example: Aladdin:open sesame */
+	assert_int_equal(auth(" Basic QWxhZGRpbjpvcGVuIHNlc2FtZQ==", &r), FT_HTTP_AUTH_BASIC);
+	assert_string_equal(r.user, "Aladdin");
+	assert_string_equal(r.pass, "open sesame");
+	/* the scheme is case-insensitive; padding may be left out; a ':' in the password stays */
+	assert_int_equal(auth("basic YTpiOmM", &r), FT_HTTP_AUTH_BASIC);	/* a:b:c */
+	assert_string_equal(r.user, "a");
+	assert_string_equal(r.pass, "b:c");
+	assert_int_equal(auth(" Basic Og==", &r), FT_HTTP_AUTH_BASIC);		/* ":" */
+	assert_string_equal(r.user, "");
+	assert_string_equal(r.pass, "");
+	/* what is not believed */
+	assert_int_equal(auth(" Bearer abc", &r), FT_HTTP_AUTH_BAD);
+	assert_int_equal(auth(" Basic", &r), FT_HTTP_AUTH_BAD);
+	assert_int_equal(auth(" Basic YWJj", &r), FT_HTTP_AUTH_BAD);		/* "abc": no ':' */
+	assert_int_equal(auth(" Basic YT!6Yg==", &r), FT_HTTP_AUTH_BAD);	/* not base64 */
+	assert_int_equal(auth(" Basic YTpi=x", &r), FT_HTTP_AUTH_BAD);		/* data after '=' */
+	assert_int_equal(auth(" Basic YQBiOmM=", &r), FT_HTTP_AUTH_BAD);	/* "a\0b:c": a NUL */
+	memset(big, 'Q', sizeof(big) - 1);
+	big[0] = ' ';
+	memcpy(big + 1, "Basic ", 6);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(auth(big, &r), FT_HTTP_AUTH_BAD);			/* longer than user + pass */
+	/* two Authorization headers: neither counts */
+	assert_true(parse("GET / HTTP/1.1\r\nAuthorization: Basic YTpi\r\nauthorization: Basic YzpkZA==\r\n\r\n",
+			  &r) > 0);
+	assert_int_equal(r.auth, FT_HTTP_AUTH_BAD);
+	assert_string_equal(r.user, "");
+	assert_string_equal(r.pass, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_requests),
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_refused),
+		cmocka_unit_test(test_auth),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

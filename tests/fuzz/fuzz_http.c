@@ -3,7 +3,9 @@
  * libFuzzer target: the exporter's request parser on arbitrary bytes, fed
  * whole and in every prefix (as a slow client sends it).  Invariants: no
  * crash; a complete head's length is within the input; a parsed path
- * has no control character or space.
+ * has no control character or space; basic-auth credentials end inside
+ * their buffers, the user without ':', and nothing is kept unless they
+ * were believed.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -27,6 +29,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; r.path[i]; i++)
 				if ((unsigned char)r.path[i] <= ' ')
 					__builtin_trap();
+		if (!memchr(r.user, '\0', sizeof(r.user)) || !memchr(r.pass, '\0', sizeof(r.pass)) ||
+		    strchr(r.user, ':') || (r.auth != FT_HTTP_AUTH_BASIC && (r.user[0] || r.pass[0])))
+			__builtin_trap();
 	}
 	return 0;
 }
