@@ -25,7 +25,6 @@
 
 #include "base/clock.h"
 #include "base/hostport.h"
-#include "base/tick.h"
 #include "collectors/live.h"
 #include "model/httpreq.h"
 #include "cmd/cli.h"
@@ -137,7 +136,22 @@ static void error_answer(struct conn *c, int status)
 	       body, (size_t)n, false);
 }
 
-static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_server *srv, struct ft_websec *ws)
+/* A scrape finds a sample at most this old, else takes one (--interval). */
+static uint64_t max_age_ns;
+static uint64_t last_tick_ns;
+
+/* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
+static void fresh_sample(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+
+	if (now - last_tick_ns < max_age_ns)
+		return;
+	ft_live_tick(l, false);
+	last_tick_ns = now;
+}
+
+static void serve(struct conn *c, struct ft_live *l, struct ft_metrics_server *srv, struct ft_websec *ws)
 {
 	struct ft_http_req r;
 	int n = ft_http_parse(c->in, c->in_len, &r);
@@ -159,7 +173,10 @@ static void serve(struct conn *c, const struct ft_live *l, struct ft_metrics_ser
 		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true, .server = srv };
 		char *p = NULL;
 		size_t len = 0;
-		FILE *f = open_memstream(&p, &len);
+		FILE *f;
+
+		fresh_sample(l);
+		f = open_memstream(&p, &len);
 
 		if (!f || ft_metrics_write(f, &l->session, &m) || fclose(f)) {
 			free(p);
@@ -238,11 +255,22 @@ static const struct ft_opt opts[] = {
 	  "(on 127.0.0.1)", .var = &o.listen,
 	  .def = "127.0.0.1:9947", .parse = parse_listen },
 	FT_OPT_ROOT(o.live.root),
-	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
-	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
+	{ "interval", 'i', FT_OPT_SECS, "SECS",
+	  "a scrape takes a new sample when the last is older\n"
+	  "(files are read when a scrape asks; tracing is counted all along)",
+	  0.1, 3600, "delay", 'd', .var = &o.interval, .def = "1" },
+	{ "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS",
+	  "how often a scrape reads /proc/pagetypeinfo, which the\n"
+	  "kernel walks under zone->lock (about 6 ms of CPU on 24 GiB;\n"
+	  "0: every sample)", 0, 86400, .var = &o.live.pti_interval, .def = "60" },
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
-	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	{ "boost-hz", 0, FT_OPT_UINT, "N",
+	  "read each zone's watermark boost after traced fragmenting\n"
+	  "fallbacks, while a zone stays boosted and with each sample, at\n"
+	  "most N times a second (no reads while nothing happens; 0: off;\n"
+	  "off for --root unless given)", 0, 1000, .var = &o.live.boost_hz, .def = "50",
+	  .given = &o.live.boost_given },
 	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, MAX_CONN,
 	  .var = &o.max_conn, .def = "16" },
 	{ "web.config.file", 0, FT_OPT_STR, "FILE",
@@ -288,8 +316,9 @@ static void say_listening(const struct exporter *x)
 	char addr[FT_HOSTPORT_MAX];
 
 	ft_hostport_format(&o.listen, addr, sizeof(addr));
-	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics every %gs%s%s\n", tls ? "s" : "", addr,
-		o.interval, x->live.tracing ? " with tracepoints" : "", auth ? ", basic auth" : "");
+	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics (a sample per scrape, at most every %gs)%s%s\n",
+		tls ? "s" : "", addr, o.interval, x->live.tracing ? " with tracepoints" : "",
+		auth ? ", basic auth" : "");
 	if (ft_hostport_loopback(&o.listen) || (tls && auth))
 		return;
 	if (!tls && !auth)
@@ -485,19 +514,38 @@ static void conn_io(struct exporter *x, struct conn *c, short revents)
 	}
 }
 
-/* One turn of the loop: a tick when due, trace pages, then poll() the sockets. -1: poll failed. */
-static int serve_once(struct exporter *x, struct ft_tick *tick)
+/* Without scrapes a sample still comes this often (exited tasks are reaped at ticks). */
+#define IDLE_TICK_NS	(60ull * 1000000000ull)
+/* The exporter drains the trace this often, busy or not: its buffers hold many seconds. */
+#define TRACE_EVERY_NS	(1000000000ull)
+
+/* ms until @ns from now, rounded up, at most @cap. */
+static int ms_until(uint64_t ns, int cap)
+{
+	uint64_t ms = ns / 1000000 + 1;
+
+	return ms < (uint64_t)cap ? (int)ms : cap;
+}
+
+/*
+ * One turn of the loop: the trace drained when due (and, rarely, an idle
+ * tick), then poll() the sockets.  It sleeps until the next drain, at most
+ * a second (a stop signal landing just before poll() waits that long).
+ * -1: poll failed.
+ */
+static int serve_once(struct exporter *x)
 {
 	struct pollfd pf[MAX_CONN + 1];
-	int idx[MAX_CONN + 1], np = 0, timeout, i;
+	int idx[MAX_CONN + 1], np = 0, timeout = 1000, i;
 	uint64_t now = ft_now_ns();
 
-	if (ft_tick_due(tick, now))
+	if (now - last_tick_ns >= IDLE_TICK_NS) {
 		ft_live_tick(&x->live, false);
+		last_tick_ns = now;
+	}
 	ft_live_trace_maybe_poll(&x->live);
-	timeout = (int)(ft_tick_left_ns(tick, now) / 1000000) + 1;
-	if (timeout > 100)
-		timeout = 100;
+	now = ft_now_ns();
+	timeout = ms_until(ft_live_trace_wait_ns(&x->live), timeout);
 	/* out of file descriptors: the listening socket rests a while (it would spin) */
 	if (now >= x->accept_rest_until) {
 		pf[np] = (struct pollfd){ .fd = x->lfd, .events = POLLIN };
@@ -532,7 +580,6 @@ static int serve_once(struct exporter *x, struct ft_tick *tick)
 static int run(int argc, char **argv)
 {
 	static struct exporter x;
-	struct ft_tick tick;
 	int err, first, i;
 
 	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, &first);
@@ -555,6 +602,14 @@ static int run(int argc, char **argv)
 	x.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ft_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
+	/*
+	 * The boost sampler without a thread: reads only after traced
+	 * fallbacks, while a zone stays boosted and with each sample
+	 */
+	ft_live_boost_on_trace(&x.live, o.live.boost_given ? (unsigned int)o.live.boost_hz :
+			       o.live.root && strcmp(o.live.root, "/") ? 0 : FT_LIVE_BOOST_HZ);
+	x.live.trace_every_ns = TRACE_EVERY_NS;
+	x.live.no_names = true;		/* no family is per task: /proc/PID is not read */
 	if (ft_live_tick(&x.live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */
@@ -562,8 +617,9 @@ static int run(int argc, char **argv)
 	for (i = 0; i < MAX_CONN; i++)
 		x.conns[i].fd = -1;
 	say_listening(&x);
-	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), ft_now_ns());
-	while (!stop && !serve_once(&x, &tick))
+	max_age_ns = (uint64_t)(o.interval * 1e9);
+	last_tick_ns = ft_now_ns();
+	while (!stop && !serve_once(&x))
 		;
 	for (i = 0; i < MAX_CONN; i++)
 		conn_close(&x.conns[i]);

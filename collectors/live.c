@@ -369,14 +369,36 @@ static bool boost_may_follow(struct ft_live *l)
 	return found;
 }
 
+static void boost_read(struct ft_live *l, uint32_t weight);
+
+/* ft_live_boost_on_trace()'s read, if one is due: @sign says a fallback just came (or a tick). */
+static void boost_read_on_trace(struct ft_live *l, bool sign)
+{
+	uint64_t now = ft_now_ns(), period = 1000000000ull / l->boost_hz, gap;
+	bool hot;
+
+	pthread_mutex_lock(&l->boost_lock);
+	hot = now < l->boost_hot_until;
+	pthread_mutex_unlock(&l->boost_lock);
+	if (!(sign || hot) || (l->boost_last_ns && now - l->boost_last_ns < period))
+		return;
+	/* it stands for the time since the last read (the first: one period) */
+	gap = l->boost_last_ns ? (now - l->boost_last_ns) / period : 1;
+	l->boost_last_ns = now;
+	boost_read(l, (uint32_t)(gap < 1 ? 1 : gap > 1000000 ? 1000000 : gap));
+}
+
 void ft_live_trace_poll(struct ft_live *l)
 {
 	if (!l->tracing)
 		return;
 	ft_trace_drain(&l->trace, on_page, l);
-	name_pids(l);
+	if (!l->no_names)
+		name_pids(l);
 	if (l->boost_running && boost_may_follow(l))
 		ft_live_boost_heat(l);
+	else if (l->boost_on_trace && l->boost_hz)
+		boost_read_on_trace(l, boost_may_follow(l));
 }
 
 static uint64_t lost_now(struct ft_live *l)
@@ -631,6 +653,8 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 		reap_pids(l);
 		emit(l, FT_RR_TRACE_LOST, 0, raw.t_ns, &lost, sizeof(lost));
 	}
+	if (l->boost_on_trace && l->boost_hz)
+		boost_read_on_trace(l, true);	/* every tick has its record */
 	if (l->boost_hz) {
 		uint8_t rec[2 + FT_BOOST_ZONES * 20];
 		size_t n = 0;
@@ -752,11 +776,19 @@ void ft_live_boost_set(struct ft_live *l, unsigned int hz)
 	}
 }
 
+void ft_live_boost_on_trace(struct ft_live *l, unsigned int hz)
+{
+	ft_live_boost_set(l, 0);	/* no thread */
+	l->boost_hz = hz;
+	l->boost_on_trace = hz > 0;
+	l->boost_last_ns = 0;
+}
+
 void ft_live_boost_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), period;
 
-	if (!l->boost_hz || l->boost_running || now < l->boost_next_ns)
+	if (!l->boost_hz || l->boost_running || l->boost_on_trace || now < l->boost_next_ns)
 		return;
 	period = 1000000000ull / l->boost_hz;
 	/* the next read on the cadence; reads missed (a slow draw) are skipped */
@@ -768,9 +800,27 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l)
 {
 	uint64_t now = ft_now_ns();
 
-	if (!l->boost_hz || l->boost_running)
+	if (!l->boost_hz || l->boost_running || l->boost_on_trace)
 		return UINT64_MAX;
 	return l->boost_next_ns > now ? l->boost_next_ns - now : 0;
+}
+
+/* The drain cadence: trace_every_ns when set, else busy or idle. */
+static uint64_t trace_every(const struct ft_live *l)
+{
+	if (l->trace_every_ns)
+		return l->trace_every_ns;
+	return l->trace_busy ? FT_LIVE_TRACE_BUSY_NS : FT_LIVE_TRACE_IDLE_NS;
+}
+
+uint64_t ft_live_trace_wait_ns(const struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), due;
+
+	if (!l->tracing)
+		return UINT64_MAX;
+	due = l->wait_trace_ns + trace_every(l);
+	return due > now ? due - now : 0;
 }
 
 void ft_live_wait(struct ft_live *l, uint64_t until_ns)
@@ -797,7 +847,7 @@ void ft_live_trace_maybe_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), pages = l->session.pages;
 
-	if (now - l->wait_trace_ns < (l->trace_busy ? FT_LIVE_TRACE_BUSY_NS : FT_LIVE_TRACE_IDLE_NS))
+	if (now - l->wait_trace_ns < trace_every(l))
 		return;
 	ft_live_trace_poll(l);
 	l->trace_busy = l->session.pages != pages;

@@ -75,8 +75,19 @@ struct ft_live {
 	 */
 	uint64_t boost_hot_until;	/* under boost_lock */
 	size_t boost_seen_q;		/* session.trq records looked at for fallbacks */
+	/*
+	 * The exporter's way (ft_live_boost_on_trace()): no thread and no
+	 * timer.  A read follows a trace drain that brought a fragmenting
+	 * fallback or comes while a zone was last seen boosted, at most
+	 * boost_hz a second, and one comes with each tick; each stands for
+	 * the time since the one before.  Idle, it costs nothing.
+	 */
+	bool boost_on_trace;
+	uint64_t boost_last_ns;		/* the last read in that mode */
 	uint64_t wait_trace_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
 	bool trace_busy;		/* it brought pages */
+	uint64_t trace_every_ns;	/* drain this often, busy or not; 0: FT_LIVE_TRACE_*_NS */
+	bool no_names;			/* the tasks behind events are not named (the exporter shows none) */
 
 	/*
 	 * The pageblock map is laid out by the session from zoneinfo every
@@ -150,6 +161,17 @@ void ft_live_trace_maybe_poll(struct ft_live *l);
 
 /* Something happened that boosts watermarks (fallbacks): the full rate now. */
 void ft_live_boost_heat(struct ft_live *l);
+
+/*
+ * The boost sampler without a thread, for the exporter: reads only after
+ * traced fragmenting fallbacks, while a zone stays boosted and at ticks,
+ * at most @hz a second (0: off).  Needs tracing to see fallbacks; without
+ * it the reads come with the ticks only.
+ */
+void ft_live_boost_on_trace(struct ft_live *l, unsigned int hz);
+
+/* How long until a trace drain is due (UINT64_MAX: no tracing). */
+uint64_t ft_live_trace_wait_ns(const struct ft_live *l);
 
 /*
  * Sleep one slice towards @until_ns (CLOCK_MONOTONIC): at most 100 ms, less

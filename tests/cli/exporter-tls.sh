@@ -62,7 +62,7 @@ stop() { kill -TERM "$epid"; wait "$epid"; rc=$?; epid=; }
 code() { curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@"; }
 
 start --listen "127.0.0.1:$PORT" --web.config.file web.yml
-check "says https:// and basic auth" grep -q "exporter on https://127.0.0.1:$PORT/metrics every 1s, basic auth" ex.err
+check "says https:// and basic auth" grep -qF "exporter on https://127.0.0.1:$PORT/metrics (a sample per scrape, at most every 1s), basic auth" ex.err
 check "TLS, the right password: 200" test "$(code --cacert ca.crt -u prometheus:s3cret "https://localhost:$PORT/metrics")" = 200
 check "... a wrong password: 401" test "$(code --cacert ca.crt -u prometheus:wrong "https://localhost:$PORT/metrics")" = 401
 check "... an unknown user: 401" test "$(code --cacert ca.crt -u root:s3cret "https://localhost:$PORT/metrics")" = 401
