@@ -13,6 +13,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <netinet/in.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -36,6 +37,8 @@
 #define FT_EXPORTER_PORT	9947
 #define CONN_TIMEOUT_NS		(10ull * 1000000000ull)
 #define MAX_CONN		256
+#define LINGERS			64	/* refused connections read until they close */
+#define LINGER_NS		(1000000000ull)
 
 struct conn {
 	int fd;				/* -1: free */
@@ -43,6 +46,7 @@ struct conn {
 	bool handshake;			/* TLS: not set up yet */
 	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
 	uint64_t t0;			/* accepted */
+	unsigned char peer[16];		/* the client's address (IPv4 as v4-mapped IPv6) */
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
 	char *out;			/* the answer, once the request is in */
@@ -139,6 +143,7 @@ static void error_answer(struct conn *c, int status)
 /* A scrape finds a sample at most this old, else takes one (--interval). */
 static uint64_t max_age_ns;
 static uint64_t last_tick_ns;
+static uint64_t head_timeout_ns;	/* --header-timeout */
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
 static void fresh_sample(struct ft_live *l)
@@ -245,7 +250,8 @@ static struct {
 	struct ft_live_opts live;
 	struct ft_hostport listen;
 	double interval;
-	uint64_t max_conn;
+	uint64_t max_conn, max_per_client;
+	double head_timeout;
 	const char *web_config;
 } o;
 
@@ -273,6 +279,12 @@ static const struct ft_opt opts[] = {
 	  .given = &o.live.boost_given },
 	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, MAX_CONN,
 	  .var = &o.max_conn, .def = "16" },
+	{ "header-timeout", 0, FT_OPT_SECS, "SECS",
+	  "a connection that has not sent its whole request head by then\n"
+	  "is closed (slow clients cannot hold slots)", 0.1, 60, .var = &o.head_timeout, .def = "3" },
+	{ "max-per-client", 0, FT_OPT_UINT, "N",
+	  "connections one client address holds at once", 1, MAX_CONN, .var = &o.max_per_client,
+	  .def = "4" },
 	{ "web.config.file", 0, FT_OPT_STR, "FILE",
 	  "TLS and basic auth, in the web configuration format of\n"
 	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
@@ -285,6 +297,11 @@ struct exporter {
 	struct ft_live live;
 	struct ft_metrics_server srv;
 	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
+	/* refused connections: their 503 written, what they send read and dropped until they close */
+	struct linger_fd {
+		int fd;			/* -1: free */
+		uint64_t until;
+	} lingers[LINGERS];
 	int lfd;
 	/* held for the moment there is no descriptor left: a refusal needs one */
 	int spare_fd;
@@ -332,40 +349,125 @@ static void say_listening(const struct exporter *x)
 			"whoever reaches the port reads the metrics\n", addr);
 }
 
-/* Every waiting connection: a slot each, or a 503 past --max-connections. */
+/* The client's address as 16 bytes: IPv6 as it is, IPv4 v4-mapped. */
+static void peer_key(const struct sockaddr_storage *ss, unsigned char key[16])
+{
+	memset(key, 0, 16);
+	if (ss->ss_family == AF_INET6) {
+		memcpy(key, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
+	} else if (ss->ss_family == AF_INET) {
+		key[10] = key[11] = 0xff;
+		memcpy(key + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
+	}
+}
+
+/*
+ * Refuse @fd with a 503, and do not reset it: a socket closed with the
+ * client's request unread sends an RST, and the client loses the answer.
+ * So the 503 is written, the sending side shut, and what the client
+ * sends read and dropped until it closes (LINGER_NS at most).
+ */
+static void refuse(struct exporter *x, int fd)
+{
+	static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
+		"Content-Length: 0\r\nConnection: close\r\n\r\n";
+	int k;
+
+	x->srv.refused++;
+	if (write(fd, full, sizeof(full) - 1) < 0) {
+		/* the client is gone already */
+	}
+	shutdown(fd, SHUT_WR);
+	for (k = 0; k < LINGERS && x->lingers[k].fd >= 0; k++)
+		;
+	if (k == LINGERS) {
+		close(fd);	/* too many at once: closed as they come */
+		return;
+	}
+	x->lingers[k].fd = fd;
+	x->lingers[k].until = ft_now_ns() + LINGER_NS;
+}
+
+/* The oldest connection still sending its head (TLS handshake included), of @peer (NULL: any). */
+static struct conn *oldest_unheaded(struct exporter *x, const unsigned char *peer)
+{
+	struct conn *best = NULL;
+	int k;
+
+	for (k = 0; k < MAX_CONN; k++) {
+		struct conn *c = &x->conns[k];
+
+		if (c->fd < 0 || c->out || (peer && memcmp(c->peer, peer, 16)))
+			continue;
+		if (!best || c->t0 < best->t0)
+			best = c;
+	}
+	return best;
+}
+
+/*
+ * Every waiting connection gets a slot.  Past --max-per-client for its
+ * address, or past --max-connections, it takes the slot of the oldest
+ * connection still sending its request head (of that address, or of
+ * any): a complete request is never kept waiting behind clients that
+ * trickle, so those cannot take every slot.  Only when every slot is
+ * answering is the newcomer refused (503).
+ */
 static void accept_new(struct exporter *x)
 {
-	int fd, k, busy;
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	int fd, k, busy, same;
 
-	while ((fd = accept4(x->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		for (k = 0, busy = 0; k < MAX_CONN; k++)
+	while ((fd = accept4(x->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+		unsigned char peer[16];
+		struct conn *c = NULL;
+
+		peer_key(&ss, peer);
+		sl = sizeof(ss);
+		for (k = 0, busy = 0, same = 0; k < MAX_CONN; k++) {
 			busy += x->conns[k].fd >= 0;
-		for (k = 0; k < MAX_CONN && x->conns[k].fd >= 0; k++)
-			;
-		if ((uint64_t)busy >= o.max_conn || k == MAX_CONN) {
-			static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
-				"Content-Length: 0\r\nConnection: close\r\n\r\n";
-
-			if (write(fd, full, sizeof(full) - 1) < 0) {
-				/* the client is gone already */
-			}
-			close(fd);
-			x->srv.refused++;
-			continue;
+			same += x->conns[k].fd >= 0 && !memcmp(x->conns[k].peer, peer, 16);
+			if (!c && x->conns[k].fd < 0)
+				c = &x->conns[k];
 		}
-		x->conns[k] = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
-		if (x->ws.ctx && !(x->conns[k].ssl = SSL_new(x->ws.ctx))) {
-			conn_close(&x->conns[k]);
+		if ((uint64_t)same >= o.max_per_client || (uint64_t)busy >= o.max_conn || !c) {
+			c = oldest_unheaded(x, (uint64_t)same >= o.max_per_client ? peer : NULL);
+			if (!c) {
+				refuse(x, fd);
+				continue;
+			}
+			x->srv.evicted++;
+			conn_close(c);
+		}
+		*c = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
+		memcpy(c->peer, peer, 16);
+		if (x->ws.ctx && !(c->ssl = SSL_new(x->ws.ctx))) {
+			conn_close(c);
 			ERR_clear_error();
 			continue;
 		}
-		if (x->conns[k].ssl) {
-			SSL_set_fd(x->conns[k].ssl, fd);
-			x->conns[k].handshake = true;
+		if (c->ssl) {
+			SSL_set_fd(c->ssl, fd);
+			c->handshake = true;
 		}
 	}
 	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 		out_of_fds(x->lfd, &x->spare_fd, &x->accept_rest_until, &x->srv);
+}
+
+/* A refused connection is readable: what it sent is dropped; at its end (or LINGER_NS) it is closed. */
+static void linger_io(struct linger_fd *lg, uint64_t now)
+{
+	char drop[4096];
+	ssize_t n;
+
+	while ((n = read(lg->fd, drop, sizeof(drop))) > 0)
+		;
+	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || now >= lg->until) {
+		close(lg->fd);
+		lg->fd = -1;
+	}
 }
 
 /* What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is done. */
@@ -535,8 +637,8 @@ static int ms_until(uint64_t ns, int cap)
  */
 static int serve_once(struct exporter *x)
 {
-	struct pollfd pf[MAX_CONN + 1];
-	int idx[MAX_CONN + 1], np = 0, timeout = 1000, i;
+	struct pollfd pf[MAX_CONN + LINGERS + 1];
+	int idx[MAX_CONN + LINGERS + 1], np = 0, timeout = 1000, i;
 	uint64_t now = ft_now_ns();
 
 	if (now - last_tick_ns >= IDLE_TICK_NS) {
@@ -560,17 +662,38 @@ static int serve_once(struct exporter *x)
 			conn_close(&x->conns[i]);
 			continue;
 		}
+		if (!x->conns[i].out && now - x->conns[i].t0 > head_timeout_ns) {	/* no whole head in time */
+			x->srv.head_timeouts++;
+			conn_close(&x->conns[i]);
+			continue;
+		}
 		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = x->conns[i].want ? x->conns[i].want :
 					  x->conns[i].out ? POLLOUT : POLLIN };
 		idx[np++] = i;
 	}
+	for (i = 0; i < LINGERS; i++) {
+		if (x->lingers[i].fd < 0)
+			continue;
+		if (now >= x->lingers[i].until) {
+			close(x->lingers[i].fd);
+			x->lingers[i].fd = -1;
+			continue;
+		}
+		pf[np] = (struct pollfd){ .fd = x->lingers[i].fd, .events = POLLIN };
+		idx[np++] = MAX_CONN + i;
+	}
+	if (np > 1 && timeout > 100)
+		timeout = 100;		/* connections have deadlines */
 	if (poll(pf, (nfds_t)np, timeout) < 0)
 		return errno == EINTR ? 0 : -1;
+	now = ft_now_ns();
 	for (i = 0; i < np; i++) {
 		if (!pf[i].revents)
 			continue;
 		if (idx[i] < 0)
 			accept_new(x);
+		else if (idx[i] >= MAX_CONN)
+			linger_io(&x->lingers[idx[i] - MAX_CONN], now);
 		else if (x->conns[idx[i]].fd >= 0)
 			conn_io(x, &x->conns[idx[i]], pf[i].revents);
 	}
@@ -616,6 +739,9 @@ static int run(int argc, char **argv)
 	ft_live_trace_from_opts(&x.live, &o.live);
 	for (i = 0; i < MAX_CONN; i++)
 		x.conns[i].fd = -1;
+	for (i = 0; i < LINGERS; i++)
+		x.lingers[i].fd = -1;
+	head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
 	say_listening(&x);
 	max_age_ns = (uint64_t)(o.interval * 1e9);
 	last_tick_ns = ft_now_ns();
@@ -623,6 +749,9 @@ static int run(int argc, char **argv)
 		;
 	for (i = 0; i < MAX_CONN; i++)
 		conn_close(&x.conns[i]);
+	for (i = 0; i < LINGERS; i++)
+		if (x.lingers[i].fd >= 0)
+			close(x.lingers[i].fd);
 	if (x.spare_fd >= 0)
 		close(x.spare_fd);
 	close(x.lfd);

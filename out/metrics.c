@@ -79,6 +79,10 @@ static const struct {
 		"Requests answered 401: no or wrong basic-auth credentials (--web.config.file)." },
 	[FT_MF_SRV_TLS_FAILED] = { "fragtop_exporter_tls_handshake_failures", "counter",
 		"TLS handshakes that failed, plain HTTP sent to the TLS port included." },
+	[FT_MF_SRV_EVICTED] = { "fragtop_exporter_evicted_connections", "counter",
+		"Connections closed while still sending their request head, to give a newcomer the slot." },
+	[FT_MF_SRV_HEAD_TIMEOUTS] = { "fragtop_exporter_header_timeouts", "counter",
+		"Connections closed for not sending a whole request head within --header-timeout." },
 };
 
 /* The zone gauges the field registry describes (model/zonefield.h): a family each. */
@@ -649,6 +653,8 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 			{ FT_MF_SRV_SCRAPES, m->server->scrapes },
 			{ FT_MF_SRV_UNAUTHORIZED, m->server->unauthorized },
 			{ FT_MF_SRV_TLS_FAILED, m->server->tls_failed },
+			{ FT_MF_SRV_EVICTED, m->server->evicted },
+			{ FT_MF_SRV_HEAD_TIMEOUTS, m->server->head_timeouts },
 		};
 		size_t k;
 

@@ -40,6 +40,8 @@ struct ft_metrics_server {
 	uint64_t fd_rests;		/* times accept() ran out of file descriptors */
 	uint64_t unauthorized;		/* answered 401: no or wrong basic-auth credentials */
 	uint64_t tls_failed;		/* TLS handshakes that failed (plain HTTP on the TLS port too) */
+	uint64_t evicted;		/* still sending their head when a newcomer needed the slot */
+	uint64_t head_timeouts;		/* closed: no whole request head within --header-timeout */
 };
 
 enum ft_mfamily {
@@ -51,7 +53,7 @@ enum ft_mfamily {
 	FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
 	FT_MF_STALL_SECONDS, FT_MF_COMPACT_STALLS, FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
 	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
-	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED,
+	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED, FT_MF_SRV_EVICTED, FT_MF_SRV_HEAD_TIMEOUTS,
 	FT_MF_NR
 };
 

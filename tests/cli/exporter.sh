@@ -52,15 +52,19 @@ conns_are() {
 }
 refused() { sed -n 's/^fragtop_exporter_refused_connections_total //p' "$tmp/self"; }
 check "the garbage connections are closed (the gauge counts only this scrape)" until_ok 60 conns_are 1
+evicted() { sed -n 's/^fragtop_exporter_evicted_connections_total //p' "$tmp/self"; }
 exec 7<>"/dev/tcp/127.0.0.1/$PORT"	# opens, says nothing
 check "the exporter holds the first idle connection" until_ok 60 conns_are 2
-refused0=$(refused)
+evicted0=$(evicted)
 exec 8<>"/dev/tcp/127.0.0.1/$PORT"
-# 8 is in the listening socket's queue before the next client: accepted first
-check "more than --max-connections: 503" test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 503
+# 8 is in the listening socket's queue before the next client: accepted
+# first, so the scrape finds both slots taken by silent connections
+check "more than --max-connections: the oldest silent one gives way, the scrape gets 200" \
+	test "$(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/metrics")" = 200
+get -o "$tmp/self" "http://127.0.0.1:$PORT/metrics"
+check "... it is closed (EOF), and counted" test -z "$(timeout 5 cat <&7)" -a "$(evicted)" -ge $((evicted0 + 1))
 exec 7>&- 8>&-
 check "after all that, scrapes still work" until_ok 60 conns_are 1
-check "... and the refusal is counted, once" test "$(refused)" = $((refused0 + 1))
 kill -TERM "$epid"; wait "$epid"; term_rc=$?; epid=
 
 # what it listens on, said as an address; beyond loopback, a warning
@@ -103,7 +107,8 @@ done
 # clients): no spinning, and every client is told 503 or closed, not left hanging
 if command -v prlimit > /dev/null; then
 	P2=$((PORT + 2))
-	prlimit --nofile=24 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$P2" --max-connections 64 -i 0.5 \
+	prlimit --nofile=24 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$P2" --max-connections 64 \
+		--max-per-client 64 -i 0.5 \
 		2> "$tmp/emfile.err" & epid=$!
 	until_ok 60 get -o /dev/null "http://127.0.0.1:$P2/"
 	held=()
