@@ -15,6 +15,7 @@
 #include <stdlib.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <signal.h>
 #include <stdint.h>
@@ -22,6 +23,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/grow.h"
@@ -29,6 +31,7 @@
 #include "base/outfile.h"
 #include "base/tick.h"
 #include "collectors/recorder.h"
+#include "model/recfmt.h"
 #include "cmd/cli.h"
 #include "cmd/liveopts.h"
 #include "cmd/signals.h"
@@ -70,7 +73,7 @@ static struct {
 	const char *output, *dir;
 	double rotate, interval, duration, map_interval;
 	uint64_t keep, max_size;
-	bool force, rotate_given, keep_given, max_size_given;
+	bool force, rotate_given, keep_given, max_size_given, unsafe_dir;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -84,6 +87,9 @@ static const struct ft_opt opts[] = {
 	  .def = "7", .given = &o.keep_given },
 	{ "max-size", 0, FT_OPT_UINT, "BYTES", "with --dir: also delete the oldest while all exceed BYTES",
 	  1, 1e18, .var = &o.max_size, .given = &o.max_size_given },
+	{ "unsafe-dir", 0, FT_OPT_FLAG, NULL,
+	  "with --dir: take DIR even if it is a symbolic link, another\n"
+	  "user's or writable by others (refused by default)", .var = &o.unsafe_dir },
 	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
 	{ "duration", 't', FT_OPT_SECS, "SECS", "stop after SECS", 0.1, 366 * 86400.0, .var = &o.duration,
 	  .def_help = "until Ctrl-C, SIGTERM or SIGHUP" },
@@ -121,8 +127,32 @@ static int by_name(const void *a, const void *b)
 }
 
 /*
- * Delete the oldest recordings of @dir (fragtop-*.ftr: their names sort by
- * time) beyond @keep files or @max_size bytes in all; never @current.
+ * A file this recorder may count and delete: a regular file of ours (not
+ * a link, not another user's) that starts with a recording's header.  A
+ * file planted in the directory is none of these, so it is neither
+ * deleted nor counted against --keep.
+ */
+static bool ours(const char *path, struct stat *st)
+{
+	uint8_t hb[FT_REC_FILE_HDR];
+	struct ft_rec_filehdr h;
+	int fd;
+	bool ok;
+
+	if (lstat(path, st) || !S_ISREG(st->st_mode) || st->st_uid != geteuid())
+		return false;
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ok = pread(fd, hb, sizeof(hb), 0) == (ssize_t)sizeof(hb) && !ft_rec_filehdr_decode(hb, &h);
+	close(fd);
+	return ok;
+}
+
+/*
+ * Delete the oldest recordings of @dir (fragtop-*.ftr of ours: their
+ * names sort by time) beyond @keep files or @max_size bytes in all; never
+ * @current.
  */
 static void prune(const char *dir, const char *current, unsigned long keep, uint64_t max_size)
 {
@@ -142,9 +172,13 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 		if (strncmp(e->d_name, "fragtop-", 8) || len < 12 || len >= sizeof(names->s) ||
 		    strcmp(e->d_name + len - 4, ".ftr"))
 			continue;
+		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
+		if (!ours(path, &st))
+			continue;
 		if (ft_grow_from((void **)&names, &cap, n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
 			break;
 		memcpy(names[n++].s, e->d_name, len + 1);
+		total += (uint64_t)st.st_size;
 	}
 	closedir(d);
 	if (!names)
@@ -152,14 +186,9 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 	qsort(names, n, sizeof(*names), by_name);
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
-		if (!lstat(path, &st) && S_ISREG(st.st_mode))
-			total += (uint64_t)st.st_size;
-	}
-	for (i = 0; i < n; i++) {
-		snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
 		if (!strcmp(path, current) || (n - i <= keep && (!max_size || total <= max_size)))
 			continue;
-		if (!lstat(path, &st) && S_ISREG(st.st_mode) && !unlink(path)) {
+		if (ours(path, &st) && !unlink(path)) {
 			total -= (uint64_t)st.st_size;
 			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", path, keep,
 				max_size ? " or --max-size" : "");
@@ -262,13 +291,42 @@ static int record_loop(struct recording *r)
 	return 0;
 }
 
+/*
+ * A --dir that others could plant files in, or switch under us, is
+ * refused (it is pruned as root): a symbolic link, another user's
+ * directory, one that group or others may write to.  1 after saying which.
+ */
+static int unsafe_dir(const char *dir)
+{
+	struct stat st;
+	const char *why = NULL;
+
+	if (lstat(dir, &st)) {
+		fprintf(stderr, "fragtop: %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (S_ISLNK(st.st_mode))
+		why = "is a symbolic link";
+	else if (!S_ISDIR(st.st_mode))
+		why = "is not a directory";
+	else if (st.st_uid != geteuid())
+		why = "belongs to another user";
+	else if (st.st_mode & (S_IWGRP | S_IWOTH))
+		why = "may be written by others (group or world)";
+	if (!why)
+		return 0;
+	fprintf(stderr, "fragtop: --dir %s %s: files planted there could be taken for recordings and "
+		"pruned; use a directory of your own (0700), or --unsafe-dir\n", dir, why);
+	return 1;
+}
+
 /* The options that go together: 0, or a usage error's 2. */
 static int check_args(int argc, char **argv, int first)
 {
 	if (!!o.output == !!o.dir)
 		return ft_cli_usage_error(&ft_cmd_record, "-o FILE or --dir DIR (one of them)");
-	if ((o.rotate_given || o.keep_given || o.max_size_given) && !o.dir)
-		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep and --max-size go with --dir");
+	if ((o.rotate_given || o.keep_given || o.max_size_given || o.unsafe_dir) && !o.dir)
+		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep, --max-size and --unsafe-dir go with --dir");
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
 	return 0;
@@ -290,6 +348,8 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop: cannot make %s: %s\n", o.dir, strerror(errno));
 		return 1;
 	}
+	if (o.dir && !o.unsafe_dir && unsafe_dir(o.dir))
+		return 1;
 	if (o.dir)
 		file_for_now(r.path, sizeof(r.path), o.dir);
 	r.out = o.dir ? r.path : o.output;

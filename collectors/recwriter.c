@@ -54,16 +54,22 @@ int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite)
 	w->sync = true;
 	w->level = 3;
 	w->zctx = ZSTD_createCCtx();
-	if (!w->zctx) {
-		close(w->fd);
-		w->fd = -1;
-		return -ENOMEM;
-	}
 	clock_gettime(CLOCK_REALTIME, &ts);
 	h.created_realtime_ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	h.created_mono_ns = mono_ns();
 	ft_rec_filehdr_encode(&h, hb);
-	return write_all(w, hb, sizeof(hb));
+	if (!w->zctx || write_all(w, hb, sizeof(hb))) {
+		/* no empty or headless file is left behind (a full disk makes them) */
+		int err = w->zctx ? w->err : -ENOMEM;
+
+		ZSTD_freeCCtx(w->zctx);
+		w->zctx = NULL;
+		close(w->fd);
+		w->fd = -1;
+		unlink(path);
+		return err;
+	}
+	return 0;
 }
 
 static int buf_add(struct ft_recw *w, typeof(w->data) *b, uint16_t type, uint16_t sub,

@@ -216,5 +216,56 @@ for r in nan inf 1e300 1.8e10 0.5 -3; do
 	check "--rotate $r: refused (usage, exit 2), says the range" test $rc = 2 -a -n "$(grep '1 to a year' <<< "$why")"
 done
 
+# --dir: files planted there (another user's, or ours but not recordings,
+# with older-looking names) are neither counted against --keep nor deleted
+D2=$tmp/plantdir
+mkdir -m 0700 "$D2"
+printf 'junk\n' > "$D2/fragtop-20000101-000001.ftr"
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+	printf 'nobody planted this\n' > "$D2/fragtop-20000101-000000.ftr"
+	cp tests/recordings/lab-6.1-stock.ftr "$D2/fragtop-20000101-000002.ftr"	# a real recording, another user's
+	chown nobody "$D2/fragtop-20000101-000000.ftr" "$D2/fragtop-20000101-000002.ftr"
+fi
+planted=$(cd "$D2" && md5sum fragtop-2000*.ftr)
+"$FT" record --root tests/fixtures/6.18-idle --dir "$D2" --rotate 2 --keep 1 -i 0.5 2> "$tmp/pl.err" & rpid=$!
+pl_started() { [ "$(grep -c '^fragtop: recording to ' "$tmp/pl.err")" -ge 3 ]; }
+until_ok 60 pl_started
+kill -TERM $rpid; wait $rpid; rc=$?
+check "--keep 1 beside planted files: exit 0" test $rc = 0
+check "... the planted files are all there, unchanged" test "$(cd "$D2" && md5sum fragtop-2000*.ftr)" = "$planted"
+check "... only its own were deleted" test -z "$(grep 'deleted' "$tmp/pl.err" | grep 'fragtop-2000')" -a \
+	-n "$(grep 'deleted' "$tmp/pl.err")"
+check "... and its newest recording is kept (one of its own)" \
+	test "$(ls "$D2" | grep -v '^fragtop-2000' | grep -c '\.ftr$')" = 1
+
+# a --dir others could plant files in, or switch, is refused unless --unsafe-dir
+U=$tmp/unsafe
+mkdir -m 1777 "$U"
+"$FT" record --root tests/fixtures/6.18-idle --dir "$U" --duration 1 2> "$tmp/u.err"; rc=$?
+check "--dir writable by others (1777): refused, saying so" test $rc = 1 -a -n "$(grep 'may be written by others' "$tmp/u.err")"
+ln -s "$D2" "$tmp/link"
+"$FT" record --root tests/fixtures/6.18-idle --dir "$tmp/link" --duration 1 2> "$tmp/u.err"; rc=$?
+check "--dir a symbolic link: refused, saying so" test $rc = 1 -a -n "$(grep 'is a symbolic link' "$tmp/u.err")"
+if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
+	mkdir -m 0700 "$tmp/theirs"; chown nobody "$tmp/theirs"
+	"$FT" record --root tests/fixtures/6.18-idle --dir "$tmp/theirs" --duration 1 2> "$tmp/u.err"; rc=$?
+	check "--dir another user's: refused, saying so" test $rc = 1 -a -n "$(grep 'belongs to another user' "$tmp/u.err")"
+fi
+"$FT" record --root tests/fixtures/6.18-idle --dir "$U" --unsafe-dir --duration 1 -i 0.5 2> "$tmp/u.err"; rc=$?
+check "--unsafe-dir: taken all the same" test $rc = 0 -a "$(ls "$U" | grep -c '\.ftr$')" = 1
+
+# a full disk at the start leaves no empty file (a private tmpfs, filled)
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
+	mkdir -m 0700 "$tmp/full"
+	unshare -m --propagation private sh -c '
+		mount -t tmpfs -o size=256k,mode=0700 tmpfs "$1" && mkdir -m 0700 "$1/rec" &&
+		{ dd if=/dev/zero of="$1/fill" bs=4k 2> /dev/null; true; } &&
+		"$2" record --root tests/fixtures/6.18-idle --dir "$1/rec" --duration 2 -i 0.5 2> "$1/../full.err"
+		echo "rc=$?" > "$1/../full.rc"; ls -la "$1/rec" > "$1/../full.ls"' sh "$tmp/full" "$FT"
+	check "full disk at the start: refused, and no file left behind" \
+		test "$(cat "$tmp/full.rc")" != rc=0 -a -z "$(grep '\.ftr' "$tmp/full.ls")"
+	check "... saying why" grep -q 'No space left on device' "$tmp/full.err"
+fi
+
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]
