@@ -6,10 +6,12 @@
  *
  * `fragtop record --dir DIR --rotate daily|hourly|SECS --keep N
  * [--max-size BYTES]`: continuous recording, like atop's service: one
- * file a period named by its start (fragtop-YYYYMMDD-HHMMSS.ftr, UTC),
- * closed cleanly at the boundary, the oldest deleted beyond N files or
- * BYTES in all; SIGHUP starts a new file (after a log rotation, say),
- * SIGTERM and SIGINT close the current one cleanly and stop.
+ * file a period named by its start and its place in the directory's
+ * series (fragtop-YYYYMMDD-HHMMSS-000042.ftr, UTC), closed cleanly at the
+ * boundary, the oldest of the series (by the sequence in the headers,
+ * never the names or the clock) deleted beyond N files or BYTES in all;
+ * SIGHUP starts a new file (after a log rotation, say), SIGTERM and
+ * SIGINT close the current one cleanly and stop.
  */
 #include <dirent.h>
 #include <stdlib.h>
@@ -116,26 +118,15 @@ static uint64_t period_end(uint64_t now_rt, double rotate_s)
 	return now_rt + p * 1000000000ull;
 }
 
-/* A recording's file name; fragtop's are far shorter than a d_name can be. */
-struct rec_name {
-	char s[256];
-};
-
-static int by_name(const void *a, const void *b)
-{
-	return strcmp(((const struct rec_name *)a)->s, ((const struct rec_name *)b)->s);
-}
-
 /*
  * A file this recorder may count and delete: a regular file of ours (not
  * a link, not another user's) that starts with a recording's header.  A
  * file planted in the directory is none of these, so it is neither
  * deleted nor counted against --keep.
  */
-static bool ours(const char *path, struct stat *st)
+static bool ours(const char *path, struct stat *st, struct ft_rec_filehdr *h)
 {
 	uint8_t hb[FT_REC_FILE_HDR];
-	struct ft_rec_filehdr h;
 	int fd;
 	bool ok;
 
@@ -144,28 +135,88 @@ static bool ours(const char *path, struct stat *st)
 	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
 		return false;
-	ok = pread(fd, hb, sizeof(hb), 0) == (ssize_t)sizeof(hb) && !ft_rec_filehdr_decode(hb, &h);
+	ok = pread(fd, hb, sizeof(hb), 0) == (ssize_t)sizeof(hb) && !ft_rec_filehdr_decode(hb, h);
 	close(fd);
 	return ok;
 }
 
+/* A recording of the directory's series: its name and its place. */
+struct rec_name {
+	char s[256];		/* fragtop's names are far shorter than a d_name can be */
+	uint64_t before, seq;	/* files of no series (older fragtops) first, by creation; then by seq */
+	uint64_t size;
+};
+
+/* In the series' order: the header's sequence, never the name or the clock. */
+static int by_order(const void *a, const void *b)
+{
+	const struct rec_name *x = a, *y = b;
+
+	if (x->before != y->before)
+		return x->before < y->before ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* The directory's series id: kept in DIR/.fragtop-series (ours, 0600), made on first use. */
+static uint64_t series_id;
+/* The sequence number of the next file (one past the series' highest) */
+static uint32_t series_next = 1;
+
+/* Read or make DIR/.fragtop-series.  0, or 1 after saying why. */
+static int series_open(const char *dir)
+{
+	char path[4096], text[32] = "";
+	struct stat st;
+	int fd;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/.fragtop-series", dir);
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd >= 0) {
+		if (getentropy(&series_id, sizeof(series_id)))
+			series_id = ft_realtime_ns() ^ ((uint64_t)getpid() << 32);
+		series_id |= 1;		/* never 0: that is "no series" */
+		n = snprintf(text, sizeof(text), "%016llx\n", (unsigned long long)series_id);
+		if (write(fd, text, (size_t)n) != n || fsync(fd)) {
+			fprintf(stderr, "fragtop: %s: %s\n", path, strerror(errno));
+			close(fd);
+			unlink(path);
+			return 1;
+		}
+		close(fd);
+		return 0;
+	}
+	fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
+	    (n = read(fd, text, sizeof(text) - 1)) < 17 ||
+	    sscanf(text, "%16llx", (unsigned long long *)&series_id) != 1 || !series_id) {
+		fprintf(stderr, "fragtop: %s: not this recorder's series file (a regular file of yours "
+			"holding an id); remove it to start a new series\n", path);
+		if (fd >= 0)
+			close(fd);
+		return 1;
+	}
+	close(fd);
+	return 0;
+}
+
 /*
- * Delete the oldest recordings of @dir (fragtop-*.ftr of ours: their
- * names sort by time) beyond @keep files or @max_size bytes in all; never
- * @current.
+ * The recordings of @dir this recorder may count and delete (ours(), of
+ * its series or of none), in the series' order; their number in *@n.
  */
-static void prune(const char *dir, const char *current, unsigned long keep, uint64_t max_size)
+static struct rec_name *series_files(const char *dir, size_t *n)
 {
 	DIR *d = opendir(dir);
-	struct dirent *e;
 	struct rec_name *names = NULL;
+	struct ft_rec_filehdr h;
+	struct dirent *e;
 	char path[4096];
-	size_t n = 0, cap = 0, i;
-	uint64_t total = 0;
+	size_t cap = 0;
 	struct stat st;
 
+	*n = 0;
 	if (!d)
-		return;
+		return NULL;
 	while ((e = readdir(d))) {
 		size_t len = strlen(e->d_name);
 
@@ -173,22 +224,44 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 		    strcmp(e->d_name + len - 4, ".ftr"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!ours(path, &st))
+		if (!ours(path, &st, &h) || (h.series_id && h.series_id != series_id))
 			continue;
-		if (ft_grow_from((void **)&names, &cap, n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
+		if (ft_grow_from((void **)&names, &cap, *n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
 			break;
-		memcpy(names[n++].s, e->d_name, len + 1);
-		total += (uint64_t)st.st_size;
+		memcpy(names[*n].s, e->d_name, len + 1);
+		names[*n].before = h.series_id ? UINT64_MAX : h.created_realtime_ns;
+		names[*n].seq = h.series_seq;
+		names[*n].size = (uint64_t)st.st_size;
+		if (h.series_id && h.series_seq >= series_next)
+			series_next = h.series_seq + 1;
+		(*n)++;
 	}
 	closedir(d);
-	if (!names)
-		return;
-	qsort(names, n, sizeof(*names), by_name);
+	if (names)
+		qsort(names, *n, sizeof(*names), by_order);
+	return names;
+}
+
+/*
+ * Delete the oldest recordings of @dir (of ours, in the series' order)
+ * beyond @keep files or @max_size bytes in all; never @current.
+ */
+static void prune(const char *dir, const char *current, unsigned long keep, uint64_t max_size)
+{
+	size_t n, i;
+	struct rec_name *names = series_files(dir, &n);
+	struct ft_rec_filehdr h;
+	char path[4096];
+	uint64_t total = 0;
+	struct stat st;
+
+	for (i = 0; i < n; i++)
+		total += names[i].size;
 	for (i = 0; i < n; i++) {
 		snprintf(path, sizeof(path), "%s/%s", dir, names[i].s);
 		if (!strcmp(path, current) || (n - i <= keep && (!max_size || total <= max_size)))
 			continue;
-		if (ours(path, &st) && !unlink(path)) {
+		if (ours(path, &st, &h) && !unlink(path)) {
 			total -= (uint64_t)st.st_size;
 			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", path, keep,
 				max_size ? " or --max-size" : "");
@@ -197,20 +270,25 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 	free(names);
 }
 
-/* DIR/fragtop-YYYYMMDD-HHMMSS.ftr for now (UTC), -N added if that exists. */
-static void file_for_now(char *buf, size_t sz, const char *dir)
+/*
+ * DIR/fragtop-YYYYMMDD-HHMMSS-SEQ.ftr for now (UTC) and the series' next
+ * sequence number (zero-padded, so names sort as the series does while
+ * the clock goes forward).  A name taken already (a planted file) moves
+ * the sequence on: a name is always found.  The number used is *@seq.
+ */
+static void file_for_now(char *buf, size_t sz, const char *dir, uint32_t *seq)
 {
 	time_t t = (time_t)(ft_realtime_ns() / 1000000000ull);
 	struct tm tm;
 	struct stat st;
 	char stamp[32] = "unknown";
-	int i;
 
 	if (gmtime_r(&t, &tm))
 		strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", &tm);
-	snprintf(buf, sz, "%s/fragtop-%s.ftr", dir, stamp);
-	for (i = 1; !lstat(buf, &st) && i < 100; i++)
-		snprintf(buf, sz, "%s/fragtop-%s-%d.ftr", dir, stamp, i);
+	do
+		snprintf(buf, sz, "%s/fragtop-%s-%06u.ftr", dir, stamp, (unsigned int)series_next);
+	while (!lstat(buf, &st) && ++series_next);
+	*seq = series_next++;
 }
 
 /* What the recording loop holds. */
@@ -219,6 +297,7 @@ struct recording {
 	struct ft_recorder rec;
 	char path[4096];		/* with --dir: the current file */
 	const char *out;		/* the file written now */
+	uint32_t seq;			/* with --dir: its place in the series */
 	uint64_t next_file;		/* with --dir: when the period ends (CLOCK_REALTIME ns) */
 };
 
@@ -226,7 +305,8 @@ struct recording {
 static int start(struct recording *r, bool force, const char *hint)
 {
 	char why[160];
-	int err = ft_recorder_start(&r->rec, &r->live, r->out, force);
+	int err = o.dir ? ft_recorder_start_series(&r->rec, &r->live, r->out, force, series_id, r->seq) :
+		  ft_recorder_start(&r->rec, &r->live, r->out, force);
 
 	if (!err)
 		return 0;
@@ -246,7 +326,7 @@ static int rotate(struct recording *r)
 	err = ft_recorder_stop(&r->rec);
 	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->out, (unsigned long long)r->rec.ticks,
 		err ? ": " : "", err ? strerror(-err) : "");
-	file_for_now(r->path, sizeof(r->path), o.dir);
+	file_for_now(r->path, sizeof(r->path), o.dir, &r->seq);
 	if (start(r, false, NULL))
 		return 1;
 	fprintf(stderr, "fragtop: recording to %s\n", r->out);
@@ -350,8 +430,15 @@ static int run(int argc, char **argv)
 	}
 	if (o.dir && !o.unsafe_dir && unsafe_dir(o.dir))
 		return 1;
+	if (o.dir) {
+		size_t n;
+
+		if (series_open(o.dir))
+			return 1;
+		free(series_files(o.dir, &n));	/* the series' next number */
+	}
 	if (o.dir)
-		file_for_now(r.path, sizeof(r.path), o.dir);
+		file_for_now(r.path, sizeof(r.path), o.dir, &r.seq);
 	r.out = o.dir ? r.path : o.output;
 	if (!o.force && !lstat(r.out, &st)) {	/* say it before sampling anything */
 		char why[160];

@@ -57,11 +57,17 @@ static void on_input(void *ctx, const struct ft_rec_record *in)
 
 int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite)
 {
+	return ft_recorder_start_series(r, l, path, overwrite, 0, 0);
+}
+
+int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite,
+			     uint64_t id, uint32_t seq)
+{
 	int err;
 
 	memset(r, 0, sizeof(*r));
 	snprintf(r->path, sizeof(r->path), "%s", path);
-	err = ft_recw_open(&r->w, path, overwrite);
+	err = ft_recw_open_series(&r->w, path, overwrite, id, seq);
 	if (err)
 		return err;
 	r->live = l;

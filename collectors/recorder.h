@@ -32,6 +32,9 @@ struct ft_recorder {
  * facts and install the taps on @l.  0 or -errno.
  */
 int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite);
+/* The same, the file @seq of series @id (record --dir). */
+int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite,
+			     uint64_t id, uint32_t seq);
 
 /* Write what is pending, the index and END; remove the taps.  0 or -errno. */
 int ft_recorder_stop(struct ft_recorder *r);

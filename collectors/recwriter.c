@@ -42,7 +42,12 @@ static int write_all(struct ft_recw *w, const void *buf, size_t len)
 
 int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite)
 {
-	struct ft_rec_filehdr h = { .version = FT_REC_VERSION };
+	return ft_recw_open_series(w, path, overwrite, 0, 0);
+}
+
+int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id, uint32_t seq)
+{
+	struct ft_rec_filehdr h = { .version = FT_REC_VERSION, .series_id = id, .series_seq = seq };
 	uint8_t hb[FT_REC_FILE_HDR];
 	struct timespec ts;
 

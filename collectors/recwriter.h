@@ -58,6 +58,8 @@ struct ft_recw {
  * @overwrite) and write the file header.  0 or -errno.
  */
 int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite);
+/* The same, the file @seq of series @id (model/recfmt.h; record --dir). */
+int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id, uint32_t seq);
 
 /* A record for the current data chunk; may write the chunk.  0 or -errno. */
 int ft_recw_add(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,

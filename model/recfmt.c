@@ -45,6 +45,8 @@ void ft_rec_filehdr_encode(const struct ft_rec_filehdr *h, uint8_t out[FT_REC_FI
 	put32(out + 12, FT_REC_FILE_HDR);
 	put64(out + 16, h->created_realtime_ns);
 	put64(out + 24, h->created_mono_ns);
+	put64(out + 32, h->series_id);
+	put32(out + 40, h->series_seq);
 	put32(out + 44, ft_crc32c(0, out, 44));
 }
 
@@ -59,6 +61,8 @@ int ft_rec_filehdr_decode(const uint8_t in[FT_REC_FILE_HDR], struct ft_rec_fileh
 		return -EPROTONOSUPPORT;
 	h->created_realtime_ns = get64(in + 16);
 	h->created_mono_ns = get64(in + 24);
+	h->series_id = get64(in + 32);
+	h->series_seq = get32(in + 40);
 	return 0;
 }
 

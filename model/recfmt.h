@@ -87,6 +87,14 @@ struct ft_rec_filehdr {
 	uint32_t version;
 	uint64_t created_realtime_ns;
 	uint64_t created_mono_ns;
+	/*
+	 * A series of files `record --dir` writes: the recorder's id (that of
+	 * its directory) and the file's place in the series, counted up from
+	 * 1 whatever the clock does.  0 in a file outside a series (and in
+	 * files of versions before the fields: they were reserved zeros).
+	 */
+	uint64_t series_id;
+	uint32_t series_seq;
 };
 
 struct ft_rec_chunk {

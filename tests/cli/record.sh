@@ -238,6 +238,30 @@ check "... only its own were deleted" test -z "$(grep 'deleted' "$tmp/pl.err" | 
 check "... and its newest recording is kept (one of its own)" \
 	test "$(ls "$D2" | grep -v '^fragtop-2000' | grep -c '\.ftr$')" = 1
 
+# the series' order is the headers' sequence, never the names: 14 quick
+# SIGHUPs in one second, --keep 3 keeps the newest 3; a file renamed to
+# sort first is still the newest; a new recorder goes on with the series
+S=$tmp/series
+"$FT" record --root tests/fixtures/6.18-idle --dir "$S" --rotate 60 --keep 3 -i 0.5 2> "$tmp/s.err" & rpid=$!
+s_started() { [ "$(grep -c '^fragtop: recording to ' "$tmp/s.err")" -ge "$1" ]; }
+until_ok 60 s_started 1
+for i in $(seq 2 15); do kill -HUP $rpid; until_ok 30 s_started "$i"; done
+newest=$(ls "$S" | grep '\.ftr$' | sort | tail -n 1)
+mv "$S/$newest" "$S/fragtop-19990101-000000-000001.ftr"	# sorts first by name, not by the header
+kill -HUP $rpid; until_ok 30 s_started 16
+kill -TERM $rpid; wait $rpid; rc=$?
+left=$(ls "$S" | grep '\.ftr$' | tr '\n' ' ')
+check "14 quick SIGHUPs, --keep 3: the newest three by the headers' sequence are kept ($left)" test $rc = 0 -a \
+	"$(ls "$S" | grep -c '\.ftr$')" = 3 -a -e "$S/fragtop-19990101-000000-000001.ftr" -a \
+	-n "$(ls "$S" | grep -- '-000016\.ftr$')" -a -n "$(ls "$S" | grep -- '-000014\.ftr$')"
+check "... names carry the zero-padded sequence" test -z "$(ls "$S" | grep '\.ftr$' | grep -v -- '-[0-9]\{6\}\.ftr$')"
+"$FT" record --root tests/fixtures/6.18-idle --dir "$S" --keep 3 -i 0.5 --duration 1 2> "$tmp/s2.err"; rc=$?
+check "a new recorder goes on with the series (17), pruning the oldest of it" test $rc = 0 -a \
+	-n "$(grep 'recording to .*-000017\.ftr' "$tmp/s2.err")" -a -n "$(grep 'deleted .*-000014\.ftr' "$tmp/s2.err")"
+printf 'garbage\n' > "$S/.fragtop-series"
+"$FT" record --root tests/fixtures/6.18-idle --dir "$S" --duration 1 2> "$tmp/s3.err"; rc=$?
+check "a broken series file: refused, saying so" test $rc = 1 -a -n "$(grep "not this recorder's series file" "$tmp/s3.err")"
+
 # a --dir others could plant files in, or switch, is refused unless --unsafe-dir
 U=$tmp/unsafe
 mkdir -m 1777 "$U"
