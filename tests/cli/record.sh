@@ -262,6 +262,20 @@ printf 'garbage\n' > "$S/.fragtop-series"
 "$FT" record --root tests/fixtures/6.18-idle --dir "$S" --duration 1 2> "$tmp/s3.err"; rc=$?
 check "a broken series file: refused, saying so" test $rc = 1 -a -n "$(grep "not this recorder's series file" "$tmp/s3.err")"
 
+# --max-size: the oldest go while all the series' files exceed it (the current one is never deleted)
+M=$tmp/maxsize
+"$FT" record --root tests/fixtures/6.18-idle --dir "$M" --rotate 1 --keep 1000 --max-size 20000 -i 0.25 \
+	2> "$tmp/m.err" & rpid=$!
+m_started() { [ "$(grep -c '^fragtop: recording to ' "$tmp/m.err")" -ge "$1" ]; }
+until_ok 60 m_started 8
+kill -TERM $rpid; wait $rpid; rc=$?
+msum=$(stat -c %s "$M"/*.ftr | awk '{ s += $1 } END { print s }')
+mlast=$(stat -c %s "$(ls "$M"/*.ftr | sort | tail -n 1)")
+check "--max-size 20000: the oldest deleted, and said so" test $rc = 0 -a \
+	-n "$(grep 'deleted .* (beyond --keep 1000 or --max-size)' "$tmp/m.err")"
+check "... what is left is within it, but for the newest file ($msum bytes in $(ls "$M"/*.ftr | wc -l) files)" \
+	test $((msum - mlast)) -le 20000
+
 # a --dir others could plant files in, or switch, is refused unless --unsafe-dir
 U=$tmp/unsafe
 mkdir -m 1777 "$U"
