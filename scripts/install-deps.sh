@@ -12,7 +12,7 @@ set -eu
 RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1 libssl3 libcrypt1"
 BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev
 libssl-dev libcrypt-dev"
-TEST="libcmocka-dev clang libclang-rt-dev tmux jq util-linux procps perl fio htop libxml2-utils librsvg2-bin curl
+TEST="libcmocka-dev clang libclang-rt-dev tmux jq util-linux procps iproute2 perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter openssl mandoc bash-completion
 debhelper dpkg-dev fakeroot lintian debootstrap git stress-ng"
 LAB="linux-source-6.1 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file e2fsprogs libc6-dev"
