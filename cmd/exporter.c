@@ -349,6 +349,8 @@ static void say_listening(const struct exporter *x)
 			"whoever reaches the port reads the metrics\n", addr);
 }
 
+static void conn_io(struct exporter *x, struct conn *c, short revents);
+
 /* The client's address as 16 bytes: IPv6 as it is, IPv4 v4-mapped. */
 static void peer_key(const struct sockaddr_storage *ss, unsigned char key[16])
 {
@@ -451,6 +453,8 @@ static void accept_new(struct exporter *x)
 			SSL_set_fd(c->ssl, fd);
 			c->handshake = true;
 		}
+		/* a request already here is taken now, before later newcomers are looked at */
+		conn_io(x, c, POLLIN);
 	}
 	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
 		out_of_fds(x->lfd, &x->spare_fd, &x->accept_rest_until, &x->srv);
