@@ -34,6 +34,7 @@ void ft_kpf_close(struct ft_kpf *k)
 		close(k->count_fd);
 	free(k->flags);
 	free(k->counts);
+	free(k->coarse);
 	*k = (struct ft_kpf){ .flags_fd = -1, .count_fd = -1 };
 }
 
@@ -81,11 +82,31 @@ static int grow(struct ft_kpf *k, size_t words)
 	return 0;
 }
 
+/* kpagecount for the flagless pages of zone RAM among @n words from @pfn (into @counts). */
+static void read_counts(struct ft_kpf *k, const struct ft_pbmap *m, const struct ft_pbmap_zone *z,
+			uint64_t pfn, const uint64_t *flags, uint64_t *counts, size_t n)
+{
+	size_t i, j;
+
+	for (i = 0; i < n; i++)
+		counts[i] = UINT64_MAX;
+	for (i = 0; i < n && k->count_fd >= 0; i++) {
+		if (flags[i] || pfn + i < z->start_pfn || pfn + i >= z->end_pfn || !ft_ram_has(&m->ram, pfn + i))
+			continue;
+		for (j = i + 1; j < n && !flags[j]; j++)
+			;
+		if (read_words(k->count_fd, pfn + i, counts + i, j - i))
+			break;
+		k->count_reads++;
+		i = j;
+	}
+}
+
 /* @nb blocks of zone @zi from @block on, into the map (or the emit hook).  PFNs read or -errno. */
 static long scan_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nb)
 {
 	const struct ft_pbmap_zone *z = &m->zones[zi];
-	uint64_t pfn0, i;
+	uint64_t pfn0;
 	size_t words;
 	int err;
 
@@ -104,25 +125,148 @@ static long scan_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint3
 	 * (a page on a per-CPU free list, or a kernel page): a few hundred
 	 * short runs per host, not the whole range.
 	 */
-	for (i = 0; i < words; i++)
-		k->counts[i] = UINT64_MAX;
-	for (i = 0; i < words && k->count_fd >= 0; i++) {
-		uint64_t j;
-
-		if (k->flags[i] || pfn0 + i < z->start_pfn || pfn0 + i >= z->end_pfn ||
-		    !ft_ram_has(&m->ram, pfn0 + i))
-			continue;
-		for (j = i + 1; j < words && !k->flags[j]; j++)
-			;
-		if (read_words(k->count_fd, pfn0 + i, k->counts + i, j - i))
-			break;
-		k->count_reads++;
-		i = j;
-	}
+	read_counts(k, m, z, pfn0, k->flags, k->counts, words);
 	/* the live source turns the batch into a session input, which feeds the session's map */
 	k->emit(k->emit_ctx, zi, pfn0, words, k->flags, k->counts);
 	k->pfns += words;
 	return (long)words;
+}
+
+/* A sample of block @block of zone @zi (FT_PB_SAMPLE_SPOTS short runs).  PFNs read or -errno. */
+static long sample_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint32_t block)
+{
+	const struct ft_pbmap_zone *z = &m->zones[zi];
+	const size_t run = FT_PB_SAMPLE_WORDS / FT_PB_SAMPLE_SPOTS;
+	uint64_t pfn0 = (z->first_block + block) << m->order;
+	unsigned int s;
+	int err;
+
+	err = grow(k, FT_PB_SAMPLE_WORDS);
+	if (err)
+		return err;
+	for (s = 0; s < FT_PB_SAMPLE_SPOTS; s++) {
+		uint64_t pfn = ft_pb_sample_pfn(m->order, pfn0, FT_PB_SAMPLE_WORDS, s);
+
+		err = read_words(k->flags_fd, pfn, k->flags + s * run, run);
+		if (err)
+			return err;
+		read_counts(k, m, z, pfn, k->flags + s * run, k->counts + s * run, run);
+	}
+	k->sampling = true;
+	k->emit(k->emit_ctx, zi, pfn0, FT_PB_SAMPLE_WORDS, k->flags, k->counts);
+	k->sampling = false;
+	k->pfns += FT_PB_SAMPLE_WORDS;
+	k->samples++;
+	return FT_PB_SAMPLE_WORDS;
+}
+
+/* Known already: a whole read or a sample of any block in [@b, @b + @n). */
+static bool known(const struct ft_pbmap_zone *z, uint32_t b, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = b; i < b + n && i < z->nr_blocks; i++)
+		if (z->blocks[i].cls != FT_PB_UNSCANNED || z->blocks[i].scls != FT_PB_UNSCANNED)
+			return true;
+	return false;
+}
+
+static uint64_t bitrev(uint64_t v, unsigned int bits)
+{
+	uint64_t r = 0;
+	unsigned int i;
+
+	for (i = 0; i < bits; i++, v >>= 1)
+		r = (r << 1) | (v & 1);
+	return r;
+}
+
+#define COARSE_STRIDE	8	/* the coarse look samples every 8th block */
+#define COARSE_STEP	32	/* samples per call */
+#define COARSE_LOOKS	4096	/* blocks looked at per call, sampled or not */
+
+/*
+ * The next few samples of the coarse look, if any is due.  PFNs read
+ * (0: the coarse look is over, whole passes from now on) or -errno.
+ */
+static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m)
+{
+	unsigned int looks = 0, done = 0;
+	long pfns = 0, n;
+	size_t i;
+
+	/* sampling saves nothing on blocks of fewer than 4 runs of 8 pages */
+	if (!k->emit || (1ull << m->order) < 4 * FT_PB_SAMPLE_WORDS)
+		return 0;
+	/* first a block in every cell of the zone on screen */
+	if (k->focus_bpc && k->focus < m->nr) {
+		const struct ft_pbmap_zone *z = &m->zones[k->focus];
+		uint32_t cells = (uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) / k->focus_bpc);
+
+		if (k->focus_epoch != z->epoch) {
+			k->focus_epoch = z->epoch;
+			k->focus_next = 0;
+		}
+		while (k->focus_next < cells && done < COARSE_STEP && looks++ < COARSE_LOOKS) {
+			uint32_t b = k->focus_next++ * k->focus_bpc;
+			uint32_t nb = z->nr_blocks - b < k->focus_bpc ? z->nr_blocks - b : k->focus_bpc;
+
+			if (known(z, b, nb))
+				continue;
+			n = sample_at(k, m, k->focus, b + nb / 2);
+			if (n < 0)
+				return n;
+			pfns += n;
+			done++;
+		}
+		if (done || k->focus_next < cells)
+			return pfns ? pfns : 1;
+	}
+	/* then every 8th block of every zone, the one on screen first, spread evenly as they come */
+	if (k->coarse_n < m->nr) {
+		struct ft_kpf_coarse *c = realloc(k->coarse, m->nr * sizeof(*c));
+
+		if (!c)
+			return 0;
+		for (i = k->coarse_n; i < m->nr; i++)
+			c[i] = (struct ft_kpf_coarse){ 0 };
+		k->coarse = c;
+		k->coarse_n = m->nr;
+	}
+	for (i = 0; i < m->nr && done < COARSE_STEP && looks < COARSE_LOOKS; i++) {
+		size_t f = k->focus < m->nr ? k->focus : 0, zi = i == 0 ? f : i <= f ? i - 1 : i;
+		const struct ft_pbmap_zone *z = &m->zones[zi];
+		struct ft_kpf_coarse *c = &k->coarse[zi];
+		unsigned int bits = 0;
+
+		if (c->epoch != z->epoch)
+			*c = (struct ft_kpf_coarse){ .epoch = z->epoch };
+		while ((1ull << bits) < z->nr_blocks)
+			bits++;
+		while (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE && done < COARSE_STEP &&
+		       looks++ < COARSE_LOOKS) {
+			uint64_t b = bitrev(c->r++, bits);
+
+			if (b >= z->nr_blocks || known(z, (uint32_t)b, 1))
+				continue;
+			n = sample_at(k, m, zi, (uint32_t)b);
+			if (n < 0)
+				return n;
+			pfns += n;
+			done++;
+		}
+		if (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE)
+			return pfns ? pfns : 1;
+	}
+	return pfns;
+}
+
+void ft_kpf_focus(struct ft_kpf *k, size_t zone, uint32_t bpc)
+{
+	if (k->focus != zone || k->focus_bpc != bpc)
+		k->focus_next = 0;
+	k->focus = zone;
+	k->focus_bpc = bpc;
 }
 
 /* One batch at the cursor; advances it.  PFNs read or -errno. */
@@ -179,7 +323,10 @@ long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget)
 	if (!m->nr || m->order < 0)
 		return 0;
 	while (done < budget) {
-		long n = scan_batch(k, m);
+		long n = coarse_step(k, m);
+
+		if (!n)
+			n = scan_batch(k, m);
 
 		if (n < 0)
 			return n;

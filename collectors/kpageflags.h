@@ -2,9 +2,18 @@
 /*
  * Reads /proc/kpageflags (and /proc/kpagecount where a page has no flag)
  * under the root into the pageblock map, a slice per call: the kernel
- * spends ~58 ns per PFN producing these words, a whole 24 GiB host ~0.4 s,
- * so the live view scans a budget of PFNs per tick, round-robin over the
- * zones, and a full pass on demand.
+ * spends ~58-120 ns per PFN producing these words, a whole 24 GiB host
+ * ~0.4-0.8 s and a 1 TiB one ~30 s, so the live view scans a budget of
+ * PFNs per tick, and a full pass on demand.
+ *
+ * The order is coarse to fine, so a first screen paints at once whatever
+ * the zone's size: first a sample of one block in every screen cell of
+ * the zone a view shows (ft_kpf_focus()), then a sample of every 8th
+ * block of every zone in an order that spreads them evenly from the start
+ * (bit-reversed block indices), then whole passes, round-robin over the
+ * zones.  A sample reads FT_PB_SAMPLE_WORDS pages of a block (4 runs of
+ * 8, ~3 us here against ~30-60 us for the whole block); a whole read
+ * replaces it.
  *
  * Ownership: struct ft_kpf owns its fds and batch buffers; the map is the
  * caller's.
@@ -29,6 +38,18 @@ struct ft_kpf {
 	uint64_t pfns;			/* PFNs read, ever */
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
 	bool rescan;			/* the batch being emitted is a block out of turn */
+	bool sampling;			/* the batch being emitted is a sample (FT_PB_SAMPLE_SPOTS runs) */
+	uint64_t samples;		/* samples read, ever */
+	/* the coarse first look */
+	size_t focus;			/* the zone a view shows */
+	uint32_t focus_bpc;		/* its blocks per screen cell; 0: no view said */
+	uint32_t focus_next;		/* the next of its cells to sample */
+	uint64_t focus_epoch;		/* the zone's epoch focus_next counts in */
+	struct ft_kpf_coarse {
+		uint64_t epoch;		/* the zone's epoch r counts in */
+		uint64_t r;		/* next bit-reversed index */
+	} *coarse;
+	size_t coarse_n;
 	/*
 	 * Handed every batch as read (required: a scan without it is
 	 * -EINVAL).  The scanner reads the map's layout only; the live source
@@ -44,9 +65,10 @@ int ft_kpf_open(struct ft_kpf *k, int rootfd);
 void ft_kpf_close(struct ft_kpf *k);
 
 /*
- * Scan about @budget PFNs (whole batches) from the cursor on, wrapping
- * over the zones.  Returns the PFNs read, or -errno (a short file, an I/O
- * error) after which the cursor stays where it was.
+ * Scan about @budget PFNs (whole batches of samples or of blocks) in the
+ * order above, wrapping over the zones.  Returns the PFNs read, or
+ * -errno (a short file, an I/O error) after which the cursor stays where
+ * it was.
  */
 long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget);
 
@@ -55,6 +77,12 @@ long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget);
  * without moving the cursor.  PFNs read or -errno.
  */
 long ft_kpf_scan_block(struct ft_kpf *k, const struct ft_pbmap *m, size_t zone, uint32_t block);
+
+/*
+ * A view shows zone @zone at @bpc blocks per cell: sample a block of each
+ * of its cells before anything else but the blocks fallbacks named.
+ */
+void ft_kpf_focus(struct ft_kpf *k, size_t zone, uint32_t bpc);
 
 /* Scan every zone once from the start.  0 or -errno. */
 int ft_kpf_scan_all(struct ft_kpf *k, const struct ft_pbmap *m);

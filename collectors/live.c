@@ -422,7 +422,9 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 	memcpy(buf, &pfn, 8);
 	memcpy(buf + 8, flags, words * 8);
 	memcpy(buf + 8 + words * 8, counts, words * 8);
-	emit(l, FT_RR_KPF, (uint16_t)(zone | (l->kpf.rescan ? FT_KPF_RESCAN : 0)), ft_now_ns(), buf,
+	emit(l, FT_RR_KPF,
+	     (uint16_t)(zone | (l->kpf.rescan ? FT_KPF_RESCAN : 0) | (l->kpf.sampling ? FT_KPF_SAMPLE : 0)),
+	     ft_now_ns(), buf,
 	     8 + words * 16);
 	free(buf);
 }
@@ -544,8 +546,8 @@ void ft_live_map_poll(struct ft_live *l)
 	 * measured on this thread (the kernel's work for kpageflags, our
 	 * classification, the session input and a recording's write).
 	 */
-	if (!l->map_last_ns)
-		l->map_last_ns = now - 250000000;	/* a first slice right away */
+	if (!l->map_last_ns)	/* a first second's worth right away: the first look */
+		l->map_last_ns = now - 1000000000;
 	l->map_allow_ns += l->map_cpu * (double)(now - l->map_last_ns);
 	if (l->map_rate)	/* --map-rate: a cap in PFNs per second too */
 		cap = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9) + 1;
@@ -596,6 +598,11 @@ void ft_live_map_poll(struct ft_live *l)
 		emit_status(l, FT_RS_MAP, l->map_err);
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
 	}
+}
+
+void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc)
+{
+	ft_kpf_focus(&l->kpf, zone, bpc);
 }
 
 int ft_live_map_scan_all(struct ft_live *l)

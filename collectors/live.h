@@ -228,6 +228,12 @@ int ft_live_map_enable(struct ft_live *l, bool on);
  */
 void ft_live_map_poll(struct ft_live *l);
 
+/*
+ * The map view shows zone @zone (map order) at @bpc blocks per cell: the
+ * scan samples a block of each cell first (collectors/kpageflags.h).
+ */
+void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc);
+
 /* Scan every zone now (the 'R' key, `snapshot --map`).  0 or -errno. */
 int ft_live_map_scan_all(struct ft_live *l);
 

@@ -210,6 +210,7 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
 			if (!z->blocks)
 				goto nomem;
 			z->count[FT_PB_UNSCANNED] = z->nr_blocks;
+			z->epoch = ++m->epochs;
 		}
 	}
 	for (j = 0; j < m->nr; j++)
@@ -244,6 +245,43 @@ static enum ft_pb block_class(const uint32_t *pages)
 	return FT_PB_HOLE;
 }
 
+/* Pages @pfn .. @pfn + @n of zone @z added to @pages, @thp and @heads. */
+static void count_run(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, uint64_t pfn, size_t n,
+		      const uint64_t *f, const uint64_t *c, uint32_t *pages, uint32_t *thp, uint32_t *heads)
+{
+	uint32_t pg[FT_PG_NR] = { 0 }, t = 0, h = 0;	/* locals: no aliasing in the hot loop */
+	size_t i;
+
+	if (pfn >= z->start_pfn && pfn + n <= z->end_pfn && ram_covers(&m->ram, pfn, pfn + n)) {
+		/* the common case: the whole run is RAM of this zone */
+		for (i = 0; i < n; i++) {
+			pg[ft_page_class(f[i], c ? c[i] : UINT64_MAX)]++;
+			if (f[i] & BIT(FT_KPF_THP) && !(f[i] & hole_bits)) {
+				t++;
+				h += !!(f[i] & BIT(FT_KPF_COMPOUND_HEAD));
+			}
+		}
+	} else {
+		for (i = 0; i < n; i++) {
+			enum ft_pg k;
+
+			if (pfn + i < z->start_pfn || pfn + i >= z->end_pfn || !ft_ram_has(&m->ram, pfn + i))
+				k = FT_PG_HOLE;
+			else
+				k = ft_page_class(f[i], c ? c[i] : UINT64_MAX);
+			pg[k]++;
+			if (k != FT_PG_HOLE && f[i] & BIT(FT_KPF_THP)) {
+				t++;
+				h += !!(f[i] & BIT(FT_KPF_COMPOUND_HEAD));
+			}
+		}
+	}
+	for (i = 0; i < FT_PG_NR; i++)
+		pages[i] += pg[i];
+	*thp += t;
+	*heads += h;
+}
+
 void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nblocks,
 		   const uint64_t *flags, const uint64_t *counts, bool rescan)
 {
@@ -256,40 +294,16 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 	z = &m->zones[zi];
 	for (b = 0; b < nblocks && block + b < z->nr_blocks; b++) {
 		struct ft_pb_block *pb = &z->blocks[block + b];
-		uint64_t pfn0 = (z->first_block + block + b) << m->order, i;
+		uint64_t pfn0 = (z->first_block + block + b) << m->order;
 		uint32_t pages[FT_PG_NR] = { 0 }, thp = 0, heads = 0;
 		enum ft_pb cls;
 
-		if (pfn0 >= z->start_pfn && pfn0 + per <= z->end_pfn &&
-		    ram_covers(&m->ram, pfn0, pfn0 + per)) {
-			/* the common case: the whole block is RAM of this zone */
-			const uint64_t *f = flags + b * per, *c = counts ? counts + b * per : NULL;
-
-			for (i = 0; i < per; i++) {
-				pages[ft_page_class(f[i], c ? c[i] : UINT64_MAX)]++;
-				if (f[i] & BIT(FT_KPF_THP) && !(f[i] & hole_bits)) {
-					thp++;
-					heads += !!(f[i] & BIT(FT_KPF_COMPOUND_HEAD));
-				}
-			}
-		} else {
-			for (i = 0; i < per; i++) {
-				uint64_t pfn = pfn0 + i;
-				enum ft_pg pg;
-
-				if (pfn < z->start_pfn || pfn >= z->end_pfn || !ft_ram_has(&m->ram, pfn))
-					pg = FT_PG_HOLE;
-				else
-					pg = ft_page_class(flags[b * per + i],
-							   counts ? counts[b * per + i] : UINT64_MAX);
-				pages[pg]++;
-				if (pg != FT_PG_HOLE && flags[b * per + i] & BIT(FT_KPF_THP)) {
-					thp++;
-					heads += !!(flags[b * per + i] & BIT(FT_KPF_COMPOUND_HEAD));
-				}
-			}
-		}
+		count_run(m, z, pfn0, per, flags + b * per, counts ? counts + b * per : NULL, pages, &thp,
+			  &heads);
 		cls = block_class(pages);
+		if (pb->cls == FT_PB_UNSCANNED && pb->scls != FT_PB_UNSCANNED)
+			z->sampled--;
+		pb->scls = FT_PB_UNSCANNED;
 		z->count[pb->cls]--;
 		if (pb->cls == FT_PB_MIXED)
 			z->pollution -= pb->pages[FT_PG_UNMOVABLE];
@@ -306,6 +320,39 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 	/* the zone's last block: a pass (scanners go in block order) */
 	if (nblocks && block + nblocks >= z->nr_blocks && !rescan)
 		z->scans++;
+}
+
+uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned int spot)
+{
+	uint64_t quarter = (1ull << order) / FT_PB_SAMPLE_SPOTS, run = words / FT_PB_SAMPLE_SPOTS;
+
+	/* each run in the middle of its quarter of the block */
+	return block_pfn + spot * quarter + (quarter - run) / 2;
+}
+
+bool ft_pbmap_sample(struct ft_pbmap *m, size_t zi, uint32_t block, size_t words, const uint64_t *flags,
+		     const uint64_t *counts)
+{
+	uint32_t pages[FT_PG_NR] = { 0 }, thp = 0, heads = 0;
+	struct ft_pbmap_zone *z;
+	struct ft_pb_block *pb;
+	size_t run = words / FT_PB_SAMPLE_SPOTS;
+	unsigned int s;
+
+	if (zi >= m->nr || m->order < 2 || !words || words % FT_PB_SAMPLE_SPOTS ||
+	    run > (1ull << m->order) / FT_PB_SAMPLE_SPOTS || block >= m->zones[zi].nr_blocks)
+		return false;
+	z = &m->zones[zi];
+	pb = &z->blocks[block];
+	if (pb->cls != FT_PB_UNSCANNED)
+		return true;	/* a whole read says more */
+	for (s = 0; s < FT_PB_SAMPLE_SPOTS; s++)
+		count_run(m, z, ft_pb_sample_pfn(m->order, (z->first_block + block) << m->order, words, s), run,
+			  flags + s * run, counts ? counts + s * run : NULL, pages, &thp, &heads);
+	if (pb->scls == FT_PB_UNSCANNED)
+		z->sampled++;
+	pb->scls = (uint8_t)block_class(pages);
+	return true;
 }
 
 int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn)

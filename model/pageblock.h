@@ -69,7 +69,13 @@ struct ft_pb_block {
 	 * 2 MiB one: pages / folios is their mean size, not a PMD.
 	 */
 	uint32_t thp, thp_folios;
-	uint8_t cls;			/* enum ft_pb */
+	uint8_t cls;			/* enum ft_pb, from the last whole read */
+	/*
+	 * enum ft_pb from a sample (ft_pbmap_sample()): a few pages read
+	 * while the block has no whole read yet, so a first screen paints at
+	 * once; UNSCANNED when none, and again once the block is read whole.
+	 */
+	uint8_t scls;
 	uint32_t fallbacks;		/* extfrag events that named a page in it */
 	uint64_t mark_ns;		/* when the last one was seen; 0 never */
 };
@@ -81,7 +87,9 @@ struct ft_pbmap_zone {
 	uint64_t first_block;		/* start_pfn >> order */
 	uint32_t nr_blocks;
 	struct ft_pb_block *blocks;	/* owned */
-	uint32_t count[FT_PB_NR];	/* blocks per class */
+	uint32_t count[FT_PB_NR];	/* blocks per class (whole reads; unread ones UNSCANNED) */
+	uint32_t sampled;		/* of the UNSCANNED, blocks known from a sample */
+	uint64_t epoch;			/* a new number each time the zone starts unscanned */
 	uint64_t pollution;		/* unmovable pages in mixed blocks */
 	uint64_t thp, thp_folios;	/* the blocks' THP pages and folios, summed */
 	uint64_t scans;			/* complete passes over the zone */
@@ -107,6 +115,7 @@ struct ft_pbmap {
 	struct ft_pbmap_zone *zones;	/* populated zones, zoneinfo order */
 	size_t nr, cap;
 	struct ft_ram ram;
+	uint64_t epochs;		/* the last zone epoch given */
 };
 
 void ft_pbmap_init(struct ft_pbmap *m);
@@ -129,6 +138,20 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
  */
 void ft_pbmap_feed(struct ft_pbmap *m, size_t z, uint32_t block, uint32_t nblocks,
 		   const uint64_t *flags, const uint64_t *counts, bool rescan);
+
+/*
+ * A sample: FT_PB_SAMPLE_SPOTS runs of @words / FT_PB_SAMPLE_SPOTS pages
+ * spread over the block (ft_pb_sample_pfn() gives the first PFN of each),
+ * @flags and @counts (or NULL) the runs' words one after the other.  It
+ * classifies the pages read and sets the block's scls, unless the block
+ * has a whole read.  @words must be a multiple of FT_PB_SAMPLE_SPOTS and
+ * each run fit its quarter of the block; false when not (nothing changes).
+ */
+#define FT_PB_SAMPLE_SPOTS	2
+#define FT_PB_SAMPLE_WORDS	32	/* pages a sample reads: 2 runs of 16 (~3 us here) */
+uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned int spot);
+bool ft_pbmap_sample(struct ft_pbmap *m, size_t z, uint32_t block, size_t words, const uint64_t *flags,
+		     const uint64_t *counts);
 
 /* A fallback named @pfn at @now_ns: mark its block.  false if no zone holds it. */
 bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns);

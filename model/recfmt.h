@@ -82,6 +82,12 @@ enum ft_rs {
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */
 #define FT_KPF_RESCAN	0x4000	/* a KPF record's sub bit: one block read out of turn, not a pass */
+/*
+ * A KPF record's sub bit: a sample of one block (u64 the block's first
+ * PFN, then the words of FT_PB_SAMPLE_SPOTS runs spread over it, then
+ * their kpagecount words; model/pageblock.h)
+ */
+#define FT_KPF_SAMPLE	0x2000
 
 struct ft_rec_filehdr {
 	uint32_t version;

@@ -343,7 +343,8 @@ static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
 static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 {
 	uint64_t pfn, words, per, block;
-	size_t z = in->sub & ~(unsigned int)FT_KPF_RESCAN;
+	size_t z = in->sub & ~(unsigned int)(FT_KPF_RESCAN | FT_KPF_SAMPLE);
+	bool sample = in->sub & FT_KPF_SAMPLE;
 	uint64_t *w;
 
 	map_layout(s);
@@ -354,13 +355,13 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	memcpy(&pfn, in->data, 8);
 	words = (in->len - 8) / 16;
 	per = 1ull << s->map.order;
-	if (z >= s->map.nr || pfn % per || words % per) {
+	if (z >= s->map.nr || pfn % per || (!sample && words % per) || (sample && words > per)) {
 		s->bad_inputs++;
 		return;
 	}
 	block = pfn >> s->map.order;
 	if (block < s->map.zones[z].first_block ||
-	    block + words / per > s->map.zones[z].first_block + s->map.zones[z].nr_blocks) {
+	    block + (sample ? 1 : words / per) > s->map.zones[z].first_block + s->map.zones[z].nr_blocks) {
 		s->bad_inputs++;
 		return;
 	}
@@ -369,8 +370,14 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	if (!w)
 		return;
 	memcpy(w, in->data + 8, words * 16);
-	ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
-		      (uint32_t)(words / per), w, w + words, in->sub & FT_KPF_RESCAN);
+	if (sample) {
+		if (!ft_pbmap_sample(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block), words, w,
+				     w + words))
+			s->bad_inputs++;
+	} else {
+		ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
+			      (uint32_t)(words / per), w, w + words, in->sub & FT_KPF_RESCAN);
+	}
 	free(w);
 	s->map_err = 0;
 }

@@ -200,7 +200,10 @@ static void feed(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint6
 	struct tree *t = ctx;
 	uint32_t block = (uint32_t)((pfn >> t->map.order) - t->map.zones[zone].first_block);
 
-	ft_pbmap_feed(&t->map, zone, block, (uint32_t)(words >> t->map.order), fl, cn, t->kpf.rescan);
+	if (t->kpf.sampling)
+		assert_true(ft_pbmap_sample(&t->map, zone, block, words, fl, cn));
+	else
+		ft_pbmap_feed(&t->map, zone, block, (uint32_t)(words >> t->map.order), fl, cn, t->kpf.rescan);
 }
 
 static int setup(void **state)
@@ -322,9 +325,15 @@ static void test_incremental_and_relayout(void **state)
 	struct tree *t = *state;
 	long n;
 
+	/* the coarse look first (every 8th block: DMA's 0, Normal's 0 and 8), then whole batches */
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 3 * FT_PB_SAMPLE_WORDS);
+	assert_int_equal(t->map.zones[0].sampled, 1);
+	assert_int_equal(t->map.zones[1].sampled, 2);
 	/* one batch per call: DMA first, then Normal, then around again */
 	n = ft_kpf_scan(&t->kpf, &t->map, 1);
 	assert_int_equal(n, 8 * PB);
+	assert_int_equal(t->map.zones[0].sampled, 0);
 	assert_int_equal(t->map.zones[0].count[FT_PB_UNSCANNED], 0);
 	assert_int_equal(t->map.zones[1].count[FT_PB_UNSCANNED], 16);
 	assert_int_equal(t->map.zones[0].scans, 1);
@@ -373,6 +382,83 @@ static void test_rescan_block(void **state)
 	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 2, 0), -EINVAL);
 }
 
+/*
+ * Coarse to fine: a view's zone gets a sample in each of its cells first,
+ * then every 8th block of every zone (that zone first), then whole passes,
+ * which replace the samples.
+ */
+static void test_coarse_first(void **state)
+{
+	struct tree *t = *state;
+	const struct ft_pbmap_zone *normal = &t->map.zones[1], *dma = &t->map.zones[0];
+	long n;
+
+	ft_kpf_focus(&t->kpf, 1, 4);	/* Normal at 4 blocks per cell: 4 cells */
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 4 * FT_PB_SAMPLE_WORDS);
+	assert_int_equal(t->kpf.samples, 4);
+	assert_int_equal(normal->sampled, 4);
+	assert_int_equal(normal->count[FT_PB_UNSCANNED], 16);	/* samples are no whole read */
+	assert_int_equal(normal->scans, 0);
+	/* the middle block of each cell: 2, 6, 10, 14 (PFN blocks 10, 14, 18, 22) */
+	assert_int_equal(normal->blocks[2].scls, FT_PB_MOVABLE);
+	assert_int_equal(normal->blocks[6].scls, FT_PB_MOVABLE);
+	/* block 18's three page tables sit at its start, where no sample looks: a sample can miss */
+	assert_int_equal(normal->blocks[10].scls, FT_PB_MOVABLE);
+	assert_int_equal(normal->blocks[14].scls, FT_PB_MOVABLE);
+	assert_int_equal(normal->blocks[0].scls, FT_PB_UNSCANNED);
+	/* then every 8th block, the focus zone first: Normal's 0 and 8, DMA's 0 */
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 3 * FT_PB_SAMPLE_WORDS);
+	assert_int_equal(normal->sampled, 6);
+	assert_int_equal(dma->sampled, 1);
+	assert_int_equal(dma->blocks[0].scls, FT_PB_FREE);	/* its 16 reserved pages are not in a run */
+	assert_int_equal(normal->blocks[8].scls, FT_PB_MOVABLE);
+	/* then whole batches, which replace the samples */
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 8 * PB);
+	assert_int_equal(dma->sampled, 0);
+	assert_int_equal(dma->blocks[0].scls, FT_PB_UNSCANNED);
+	assert_int_equal(dma->blocks[0].cls, FT_PB_UNMOVABLE);
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 16 * PB);
+	assert_int_equal(normal->sampled, 0);
+	expect(normal, 1, 12, 1, 2, 0, 5);
+	assert_int_equal(t->kpf.samples, 7);
+	/* a sample of a block read whole changes nothing */
+	assert_true(ft_pbmap_sample(&t->map, 1, 10, FT_PB_SAMPLE_WORDS, flags, counts));
+	assert_int_equal(normal->blocks[10].cls, FT_PB_MIXED);
+	assert_int_equal(normal->sampled, 0);
+	/* a zone laid out anew is looked at coarsely again */
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	normal = &t->map.zones[1];
+	n = ft_kpf_scan(&t->kpf, &t->map, 1);
+	assert_int_equal(n, 4 * FT_PB_SAMPLE_WORDS);
+	assert_int_equal(t->map.zones[1].sampled, 4);
+}
+
+/* Samples the model refuses: a bad length, a run longer than its part of the block, no such block. */
+static void test_sample_bounds(void **state)
+{
+	struct tree *t = *state;
+
+	assert_false(ft_pbmap_sample(&t->map, 1, 0, FT_PB_SAMPLE_WORDS - 1, flags, NULL));
+	assert_false(ft_pbmap_sample(&t->map, 1, 0, 0, flags, NULL));
+	assert_false(ft_pbmap_sample(&t->map, 1, 0, PB + FT_PB_SAMPLE_SPOTS, flags, NULL));
+	assert_false(ft_pbmap_sample(&t->map, 1, 16, FT_PB_SAMPLE_WORDS, flags, NULL));
+	assert_false(ft_pbmap_sample(&t->map, 2, 0, FT_PB_SAMPLE_WORDS, flags, NULL));
+	assert_int_equal(t->map.zones[1].sampled, 0);
+	/* a whole block as one sample is allowed: runs of a half block each */
+	assert_true(ft_pbmap_sample(&t->map, 1, 0, PB, flags + 8 * PB, NULL));
+	assert_int_equal(t->map.zones[1].blocks[0].scls, FT_PB_MOVABLE);
+	/* the runs sit in the middle of their part of the block */
+	assert_int_equal(ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 0),
+			 4096 + (PB / FT_PB_SAMPLE_SPOTS - FT_PB_SAMPLE_WORDS / FT_PB_SAMPLE_SPOTS) / 2);
+	assert_int_equal(ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 1) -
+			 ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 0), PB / FT_PB_SAMPLE_SPOTS);
+}
+
 static void test_mark(void **state)
 {
 	struct tree *t = *state;
@@ -408,6 +494,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_without_kpagecount, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_incremental_and_relayout, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_rescan_block, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_coarse_first, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sample_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mark, setup, teardown),
 		cmocka_unit_test(test_no_kpageflags),
 	};

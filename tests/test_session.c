@@ -223,6 +223,71 @@ static void test_checkpoint(void **state)
 	ft_session_release(&s);
 }
 
+/*
+ * The map's inputs: a sample (KPF with FT_KPF_SAMPLE) marks a block as
+ * known from a few pages; a whole batch replaces it; malformed ones are
+ * counted and change nothing.
+ */
+static void test_map_samples(void **state)
+{
+	static struct ft_session s;
+	static uint8_t rec[8 + 512 * 16];
+	const struct ft_pbmap_zone *z;
+	uint64_t pfn, w[2 * FT_PB_SAMPLE_WORDS], lru = 1u << FT_KPF_LRU, bad;
+	size_t i, zi;
+
+	(void)state;
+	ft_session_init(&s);
+	apply(&s, FT_RR_HOST, 0, 1, "hostname=h\npageblock_order=9\n", 29);
+	tick(&s, 1000000000);
+	assert_int_equal(s.map.order, 9);
+	zi = s.map.nr - 1;	/* Normal */
+	z = &s.map.zones[zi];
+	pfn = (z->first_block + 5) << 9;
+	for (i = 0; i < FT_PB_SAMPLE_WORDS; i++) {
+		w[i] = lru;
+		w[FT_PB_SAMPLE_WORDS + i] = UINT64_MAX;
+	}
+	memcpy(rec, &pfn, 8);
+	memcpy(rec + 8, w, sizeof(w));
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + sizeof(w));
+	z = &s.map.zones[zi];
+	assert_int_equal(z->sampled, 1);
+	assert_int_equal(z->blocks[5].scls, FT_PB_MOVABLE);
+	assert_int_equal(z->blocks[5].cls, FT_PB_UNSCANNED);
+	assert_int_equal(s.bad_inputs, 0);
+	/* malformed: a sample longer than a block, not on a block's first PFN, past the zone */
+	bad = s.bad_inputs;
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + 513 * 16);
+	pfn++;
+	memcpy(rec, &pfn, 8);
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + sizeof(w));
+	pfn = (z->first_block + z->nr_blocks) << 9;
+	memcpy(rec, &pfn, 8);
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + sizeof(w));
+	/* a length the model refuses (not a multiple of the runs) */
+	pfn = (z->first_block + 6) << 9;
+	memcpy(rec, &pfn, 8);
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + 16 * (FT_PB_SAMPLE_SPOTS + 1));
+	assert_int_equal(s.bad_inputs, bad + 4);
+	assert_int_equal(s.map.zones[zi].sampled, 1);
+	/* a whole read of block 5 replaces its sample */
+	pfn = (z->first_block + 5) << 9;
+	memcpy(rec, &pfn, 8);
+	for (i = 0; i < 512; i++) {
+		uint64_t f = 1u << FT_KPF_BUDDY, c = 0;
+
+		memcpy(rec + 8 + i * 8, &f, 8);
+		memcpy(rec + 8 + 512 * 8 + i * 8, &c, 8);
+	}
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_RESCAN), 3, rec, 8 + 512 * 16);
+	z = &s.map.zones[zi];
+	assert_int_equal(z->sampled, 0);
+	assert_int_equal(z->blocks[5].cls, FT_PB_FREE);
+	assert_int_equal(z->blocks[5].scls, FT_PB_UNSCANNED);
+	ft_session_release(&s);
+}
+
 /* Stall windows: the last 10 s and 1 min from the tick ring, since the start from the total. */
 static void test_lat_window(void **state)
 {
@@ -337,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_audits_bounded),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_checkpoint),
+		cmocka_unit_test(test_map_samples),
 		cmocka_unit_test(test_lat_window),
 		cmocka_unit_test(test_history),
 	};

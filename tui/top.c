@@ -40,10 +40,20 @@ static void live_idle(struct ft_ui *ui)
 	ft_live_trace_maybe_poll(ui->live);
 	/* the map is scanned only while it is on screen */
 	want = ui->view == &ft_view_map || (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
-	if (want != ui->live->map_scan)
+	if (want != ui->live->map_scan) {
 		ft_live_map_enable(ui->live, want);
-	if (!ui->paused)
+		/* a draw first: it tells the scanner which zone is on screen and how coarse */
+		ui->redraw = true;
+		return;
+	}
+	if (!ui->paused) {
+		uint64_t samples = ui->live->kpf.samples;
+
 		ft_live_map_poll(ui->live);
+		/* the map's first look comes in samples: show them as they come, not at the next tick */
+		if (ui->live->kpf.samples != samples)
+			ui->redraw = true;
+	}
 }
 
 /* Every control change becomes an input of the live session (and of a recording). */

@@ -255,8 +255,10 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 			return ch;
 		if (ui->idle)
 			ui->idle(ui);
-		if (ft_now_ns() >= end)
+		if (ft_now_ns() >= end || ui->redraw) {
+			ui->redraw = false;
 			return ERR;
+		}
 	}
 }
 

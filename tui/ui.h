@@ -61,6 +61,7 @@ struct ft_ui {
 	bool color_wanted;		/* the scheme asked for (the setup view toggles it) */
 	bool color_set, interval_set;	/* changed in the TUI: the rc file keeps them */
 	bool quit;
+	bool redraw;			/* idle has something new to show before the next tick */
 	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */

@@ -7,7 +7,10 @@
  * '~' (earlier).  A cursor shows the PFN range and page composition of the
  * cell under it.  Scanning /proc/kpageflags runs only while this view is
  * shown (ui.c), within live.map_cpu of a core, the blocks fallbacks named
- * first (collectors/live.c).
+ * first (collectors/live.c), then a sample of a block in each cell on
+ * screen (the view tells the scanner its zone and cell size), then whole
+ * passes: a cell known only from samples is drawn dim, and the cursor line
+ * says how many of its blocks were read whole.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -130,8 +133,10 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 struct cell {
 	enum ft_pb cls;
 	bool dense;
+	bool sampled;			/* no block read whole: cls comes from samples */
 	uint32_t first, n;		/* blocks */
-	uint32_t count[FT_PB_NR];
+	uint32_t count[FT_PB_NR];	/* blocks per class, whole reads */
+	uint32_t scount[FT_PB_NR];	/* blocks per class, of those known only from a sample */
 	uint64_t pages[FT_PG_NR];
 	uint64_t thp, thp_folios;	/* pages in THP folios of any size, and those folios */
 	uint64_t fallbacks, mark_ns;
@@ -139,7 +144,7 @@ struct cell {
 
 static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 {
-	uint32_t b, i;
+	uint32_t b, i, known = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->first = c * g->bpc;
@@ -148,6 +153,8 @@ static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 		const struct ft_pb_block *pb = &g->z->blocks[b];
 
 		out->count[pb->cls]++;
+		if (pb->cls == FT_PB_UNSCANNED && pb->scls != FT_PB_UNSCANNED)
+			out->scount[pb->scls]++;
 		for (i = 0; i < FT_PG_NR; i++)
 			out->pages[i] += pb->pages[i];
 		out->thp += pb->thp;
@@ -158,12 +165,19 @@ static void cell_of(const struct geom *g, uint32_t c, struct cell *out)
 	}
 	out->cls = FT_PB_UNSCANNED;
 	for (i = 0; i < sizeof(severity) / sizeof(severity[0]); i++) {
-		if (out->count[severity[i]]) {
-			out->cls = severity[i];
+		enum ft_pb k = severity[i];
+
+		if (k != FT_PB_UNSCANNED && (out->count[k] || out->scount[k])) {
+			out->cls = k;
 			break;
 		}
 	}
-	out->dense = out->count[out->cls] * 2 >= out->n;
+	out->sampled = out->cls != FT_PB_UNSCANNED && out->count[FT_PB_UNSCANNED] == out->n;
+	/* at least half of what is known: a sampled block stands for its unread neighbours */
+	for (i = FT_PB_UNSCANNED + 1; i < FT_PB_NR; i++)
+		known += out->count[i] + out->scount[i];
+	out->dense = known ? (out->count[out->cls] + out->scount[out->cls]) * 2 >= known :
+			     out->count[out->cls] * 2 >= out->n;
 }
 
 static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zone *z)
@@ -179,7 +193,7 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 		x += (int)strlen(buf);
 	}
 	if (z->count[FT_PB_UNSCANNED]) {
-		snprintf(buf, sizeof(buf), "unscanned %u  ", z->count[FT_PB_UNSCANNED]);
+		snprintf(buf, sizeof(buf), "unscanned %u (%u sampled)  ", z->count[FT_PB_UNSCANNED], z->sampled);
 		ft_put(y, x, ft_attr(FT_C_DIM), "%s", buf);
 		x += (int)strlen(buf);
 	}
@@ -218,6 +232,19 @@ static void draw_cursor(const struct geom *g, int order, long page_size, uint64_
 	for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
 		if (cur.count[c])
 			n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ", ft_pb_names[c], cur.count[c]);
+	/* what the cell is built from: whole reads, samples of a few pages */
+	if (cur.count[FT_PB_UNSCANNED] && n < sizeof(detail)) {
+		uint32_t ns = 0;
+
+		for (c = 0; c < FT_PB_NR; c++)
+			ns += cur.scount[c];
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, "(%u of %u read whole", cur.n - cur.count[FT_PB_UNSCANNED], cur.n);
+		for (c = 0; c < FT_PB_NR && ns && n < sizeof(detail); c++)
+			if (cur.scount[c])
+				n += (size_t)snprintf(detail + n, sizeof(detail) - n, ", sampled %s %u", ft_pb_names[c], cur.scount[c]);
+		if (n < sizeof(detail))
+			n += (size_t)snprintf(detail + n, sizeof(detail) - n, ")");
+	}
 	if (cur.fallbacks)
 		snprintf(seen, sizeof(seen), "  fallbacks %llu, last %.0fs ago",
 			 (unsigned long long)cur.fallbacks, (double)(now - cur.mark_ns) / 1e9);
@@ -271,8 +298,11 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			 (double)ss->mapscan.lag_max_ns / 1e6);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
-	       ". free  m movable  u unmovable  x mixed  (caps: >= half the cell)  ? unscanned%s",
+	       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
 	       st.overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	/* the scanner samples a block of each cell of what is on screen first */
+	if (ui->live)
+		ft_live_map_focus(ui->live, (size_t)st.zone, g.bpc);
 	st.grid_y = y;
 	st.grid_w = (uint32_t)g.width;
 	st.grid_cells = g.cells;
@@ -290,7 +320,8 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			cell_of(&g, c0 + (uint32_t)x, &ce);
 			/* a lone free block is the quiet '.'; ':' marks a mostly free group */
 			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
-			attr = ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
+			attr = ce.sampled ? ft_attr(class_color(ce.cls)) | A_DIM :
+					    ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
 			if (st.overlay && ce.fallbacks) {
 				double age = (double)(now - ce.mark_ns) / 1e9;
 
