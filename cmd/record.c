@@ -24,6 +24,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -299,20 +300,29 @@ struct recording {
 	const char *out;		/* the file written now */
 	uint32_t seq;			/* with --dir: its place in the series */
 	uint64_t next_file;		/* with --dir: when the period ends (CLOCK_REALTIME ns) */
+	bool waiting;			/* the disk filled: no file open, waiting for space */
+	bool full_stop;			/* -o FILE: the disk filled, the file is closed */
+	uint64_t dropped;		/* samples a full disk kept out, in all */
+	uint64_t dropped_now;		/* of them, since the disk last filled */
 };
 
-/* The recorder on r->out from now on.  0, or 1 after saying why (@hint: the option that would help). */
-static int start(struct recording *r, bool force, const char *hint)
+/* Say why r->out cannot be recorded to (@hint: the option that would help); 1. */
+static int cannot(const struct recording *r, int err, const char *hint)
 {
 	char why[160];
-	int err = o.dir ? ft_recorder_start_series(&r->rec, &r->live, r->out, force, series_id, r->seq) :
-		  ft_recorder_start(&r->rec, &r->live, r->out, force);
 
-	if (!err)
-		return 0;
 	fprintf(stderr, "fragtop: cannot record to %s: %s\n", r->out,
 		ft_outfile_strerror(err, hint, why, sizeof(why)));
 	return 1;
+}
+
+/* The recorder on r->out from now on.  0, or 1 after saying why. */
+static int start(struct recording *r, bool force, const char *hint)
+{
+	int err = o.dir ? ft_recorder_start_series(&r->rec, &r->live, r->out, force, series_id, r->seq) :
+		  ft_recorder_start(&r->rec, &r->live, r->out, force);
+
+	return err ? cannot(r, err, hint) : 0;
 }
 
 /* With --dir, at the period's end or on SIGHUP: close the file, open the next, prune.  0 or 1. */
@@ -327,9 +337,63 @@ static int rotate(struct recording *r)
 	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->out, (unsigned long long)r->rec.ticks,
 		err ? ": " : "", err ? strerror(-err) : "");
 	file_for_now(r->path, sizeof(r->path), o.dir, &r->seq);
-	if (start(r, false, NULL))
-		return 1;
+	err = ft_recorder_start_series(&r->rec, &r->live, r->out, false, series_id, r->seq);
+	if (err == -ENOSPC || err == -EDQUOT) {	/* no file left behind: wait for space */
+		fprintf(stderr, "fragtop: %s: the disk is full; recording again when there is space\n", r->out);
+		r->waiting = true;
+		r->dropped_now = 0;
+		return 0;
+	}
+	if (err)
+		return cannot(r, err, NULL);
 	fprintf(stderr, "fragtop: recording to %s\n", r->out);
+	r->next_file = period_end(ft_realtime_ns(), o.rotate);
+	prune(o.dir, r->out, (unsigned long)o.keep, o.max_size);
+	return 0;
+}
+
+/*
+ * The disk filled (the writer could not write a chunk): close the file
+ * cleanly, its index and END going into the space it kept, and count the
+ * samples lost.  With --dir, wait for space (full_retry()); with -o, stop.
+ */
+static void full_close(struct recording *r)
+{
+	int err = ft_recorder_stop(&r->rec);
+	uint64_t lost = r->rec.dropped_ticks + r->rec.w.dropped_ticks;
+
+	r->dropped += lost;
+	r->dropped_now = lost;
+	fprintf(stderr, "fragtop: %s: the disk is full: closed %s after %llu ticks (%llu samples lost)%s\n",
+		r->out, err ? "as it was" : "cleanly",
+		(unsigned long long)(r->rec.ticks - lost), (unsigned long long)lost,
+		o.dir ? "; recording again when there is space" : "");
+	r->waiting = o.dir != NULL;
+	r->full_stop = !o.dir;
+}
+
+/* While waiting for space, at each tick: a sample dropped, and a new file tried.  0, or 1 to stop. */
+static int full_retry(struct recording *r)
+{
+	int err;
+
+	struct statvfs sv;
+
+	r->dropped++;
+	r->dropped_now++;
+	hup = 0;	/* no file to turn over */
+	/* space for a file and its reserve a few times over, not the crumbs a close freed */
+	if (!statvfs(o.dir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < 4 * FT_RECW_RESERVE)
+		return 0;
+	file_for_now(r->path, sizeof(r->path), o.dir, &r->seq);
+	err = ft_recorder_start_series(&r->rec, &r->live, r->out, false, series_id, r->seq);
+	if (err == -ENOSPC || err == -EDQUOT)
+		return 0;	/* still full: no file is left behind (recwriter.c) */
+	if (err)
+		return cannot(r, err, NULL);
+	r->waiting = false;
+	fprintf(stderr, "fragtop: recording to %s (again: %llu samples dropped while the disk was full)\n",
+		r->out, (unsigned long long)r->dropped_now);
 	r->next_file = period_end(ft_realtime_ns(), o.rotate);
 	prune(o.dir, r->out, (unsigned long)o.keep, o.max_size);
 	return 0;
@@ -343,11 +407,17 @@ static int record_loop(struct recording *r)
 	struct ft_tick tick;
 
 	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), begin);
-	while (!stop && !r->rec.err) {
+	while (!stop && !r->full_stop) {
 		uint64_t now = ft_now_ns();
 
+		if (r->rec.err && !r->waiting) {
+			if (!r->rec.w.full)
+				break;
+			full_close(r);
+			continue;
+		}
 		/* a new file at the period's end, or on SIGHUP */
-		if (o.dir && (hup || ft_realtime_ns() >= r->next_file)) {
+		if (o.dir && !r->waiting && (hup || ft_realtime_ns() >= r->next_file)) {
 			if (rotate(r))
 				return 1;
 			continue;
@@ -363,6 +433,8 @@ static int record_loop(struct recording *r)
 		}
 		if (ft_tick_due(&tick, now)) {
 			ft_live_tick(&r->live, false);
+			if (r->waiting && full_retry(r))
+				return 1;
 			continue;
 		}
 		/* boost reads and trace pages until the next tick */
@@ -476,14 +548,27 @@ static int run(int argc, char **argv)
 	/* the last tick covers the time since the one before */
 	if (r.live.tracing)
 		ft_trace_stop(&r.live.trace);
-	ft_live_tick(&r.live, false);
+	if (!r.waiting && !r.full_stop) {
+		ft_live_tick(&r.live, false);
+		if (r.rec.err && r.rec.w.full)
+			full_close(&r);
+	}
+	if (r.waiting || r.full_stop) {	/* the disk filled and no file is open now */
+		fprintf(stderr, "fragtop: stopped %s: %llu samples dropped for a full disk in all\n",
+			r.waiting ? "while waiting for space" : "on a full disk", (unsigned long long)r.dropped);
+		ft_live_close(&r.live);
+		return r.full_stop ? 1 : 0;
+	}
 	err = ft_recorder_stop(&r.rec);
 	fprintf(stderr, "fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
-		"%llu bytes on disk (%llu before compression)%s%s\n", r.out,
+		"%llu bytes on disk (%llu before compression)%s%s", r.out,
 		(unsigned long long)r.rec.ticks, (unsigned long long)r.rec.pages,
 		(unsigned long long)r.rec.kpf_batches, (unsigned long long)r.rec.audits,
 		(unsigned long long)r.rec.w.file_bytes, (unsigned long long)r.rec.w.raw_bytes,
 		err ? ": " : "", err ? strerror(-err) : "");
+	if (r.dropped)
+		fprintf(stderr, "; %llu samples dropped for a full disk in all", (unsigned long long)r.dropped);
+	fputc('\n', stderr);
 	ft_live_close(&r.live);
 	return err ? 1 : 0;
 }

@@ -29,8 +29,10 @@ static void on_input(void *ctx, const struct ft_rec_record *in)
 {
 	struct ft_recorder *r = ctx;
 
-	if (r->err)
+	if (r->err) {
+		r->dropped_ticks += in->type == FT_RR_TICK;
 		return;
+	}
 	if (is_meta(in->type)) {
 		failed(r, ft_recw_add_meta(&r->w, in->type, in->sub, in->t_ns, in->data, in->len));
 		return;
@@ -92,6 +94,7 @@ int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const cha
 
 int ft_recorder_stop(struct ft_recorder *r)
 {
+	bool full;
 	int err;
 
 	if (!r->open)
@@ -100,7 +103,11 @@ int ft_recorder_stop(struct ft_recorder *r)
 		r->live->tap = NULL;
 		r->live->tap_ctx = NULL;
 	}
+	full = r->w.full;
 	err = ft_recw_close(&r->w);
 	r->open = false;
+	/* a full disk stopped the recording, but the close went into the space kept for it */
+	if (full && !err)
+		return 0;
 	return r->err ? r->err : err;
 }

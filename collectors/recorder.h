@@ -23,6 +23,7 @@ struct ft_recorder {
 	bool open;
 	uint64_t kpf_batches;
 	int err;			/* first error; recording stopped */
+	uint64_t dropped_ticks;		/* ticks after that error, not recorded */
 	uint64_t ticks, pages, audits;
 	char path[4096];
 };
@@ -36,7 +37,11 @@ int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path
 int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite,
 			     uint64_t id, uint32_t seq);
 
-/* Write what is pending, the index and END; remove the taps.  0 or -errno. */
+/*
+ * Write what is pending, the index and END; remove the taps.  0 or
+ * -errno; 0 too when a full disk stopped the recording (r->w.full) and
+ * the file could be closed in the space kept for it (recwriter.h).
+ */
 int ft_recorder_stop(struct ft_recorder *r);
 
 #endif

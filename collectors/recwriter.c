@@ -20,6 +20,27 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static bool disk_full(int err)
+{
+	return err == -ENOSPC || err == -EDQUOT;
+}
+
+/*
+ * Keep FT_RECW_RESERVE bytes allocated past the end, for a clean close on
+ * a full disk.  When they cannot be kept the disk is full now: w->full,
+ * while what is left of the reserve still holds an index and END.  A file
+ * system without fallocate closes as it can.
+ */
+static void reserve(struct ft_recw *w)
+{
+	if (!fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->off, FT_RECW_RESERVE))
+		return;
+	if (disk_full(-errno) && !w->err) {
+		w->full = true;
+		w->err = -errno;
+	}
+}
+
 static int write_all(struct ft_recw *w, const void *buf, size_t len)
 {
 	const uint8_t *p = buf;
@@ -74,6 +95,7 @@ int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uin
 		unlink(path);
 		return err;
 	}
+	reserve(w);
 	return 0;
 }
 
@@ -91,6 +113,7 @@ static int buf_add(struct ft_recw *w, typeof(w->data) *b, uint16_t type, uint16_
 		return -ENOMEM;
 	ft_rec_record_put(b->buf + b->len, type, sub, t_ns, data, (uint32_t)len);
 	b->len += need;
+	b->ticks += type == FT_RR_TICK;
 	if (!b->nr++) {
 		b->t_first = t_ns;
 		b->opened_ns = mono_ns();
@@ -154,10 +177,18 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 	ft_rec_chunk_encode(&c, out);
 	err = write_all(w, out, FT_REC_CHUNK_HDR + stored);
 	free(out);
+	if (disk_full(err)) {
+		/* take the partial chunk back: the file ends at its last whole chunk */
+		w->file_bytes -= w->off - at;
+		w->off = at;
+		w->seq--;
+		w->full = true;
+	}
 	if (err)
 		return err;
 	if (w->sync && fdatasync(w->fd))
 		return w->err = -errno;
+	reserve(w);
 	if (type == FT_RC_META || type == FT_RC_DATA) {
 		struct ft_recw_pending *p = &w->pend[w->nr_pend++];
 
@@ -220,6 +251,7 @@ static int flush_buf(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
 		return err;
 	b->len = 0;
 	b->nr = 0;
+	b->ticks = 0;
 	return 0;
 }
 
@@ -261,7 +293,7 @@ int ft_recw_tick(struct ft_recw *w, uint64_t now_ns)
 /* Frees everything; the byte counts stay for the caller's summary. */
 static void release(struct ft_recw *w)
 {
-	uint64_t raw = w->raw_bytes, file = w->file_bytes;
+	uint64_t raw = w->raw_bytes, file = w->file_bytes, dropped = w->dropped_ticks;
 
 	if (w->fd >= 0)
 		close(w->fd);
@@ -273,6 +305,7 @@ static void release(struct ft_recw *w)
 	w->fd = -1;
 	w->raw_bytes = raw;
 	w->file_bytes = file;
+	w->dropped_ticks = dropped;
 }
 
 int ft_recw_close(struct ft_recw *w)
@@ -281,6 +314,12 @@ int ft_recw_close(struct ft_recw *w)
 	int err, i;
 
 	err = ft_recw_flush(w);
+	if (w->full) {
+		/* what a full disk kept out is dropped; the index and END go into the reserve */
+		w->dropped_ticks += w->data.ticks;
+		w->err = 0;
+		err = 0;
+	}
 	if (!err)
 		err = put_index(w);
 	if (!err) {
@@ -289,6 +328,14 @@ int ft_recw_close(struct ft_recw *w)
 			end[8 + i] = (uint8_t)(w->nr_chunks >> (8 * i));
 		}
 		err = put_chunk(w, FT_RC_END, end, sizeof(end), 0, 0, 0, false);
+	}
+	/* past the END: a partial chunk taken back, the reserve (tmpfs keeps it unless punched) */
+	if (!err) {
+		/* nothing to punch, or no fallocate: the truncate does the rest */
+		(void)fallocate(w->fd, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE, (off_t)w->off,
+				FT_RECW_RESERVE);
+		if (ftruncate(w->fd, (off_t)w->off))
+			err = -errno;
 	}
 	if (!err && fsync(w->fd))
 		err = -errno;

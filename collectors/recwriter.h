@@ -6,6 +6,12 @@
  * most that much.  An index chunk follows every FT_RECW_INDEX_EVERY chunks
  * and at close, then an END chunk pointing at it.
  *
+ * A full disk: the file keeps FT_RECW_RESERVE bytes allocated past its
+ * end (fallocate, KEEP_SIZE), so when a chunk cannot be written (ENOSPC,
+ * EDQUOT) the writer takes the partial chunk back and can still close the
+ * file cleanly (index and END in the reserve); w->full says so, and the
+ * ticks of the records lost are counted in dropped_ticks.
+ *
  * Ownership: struct ft_recw owns its fd, buffers and zstd context.
  */
 #ifndef FT_COLLECTORS_RECWRITER_H
@@ -18,6 +24,7 @@
 #include "model/recfmt.h"
 
 #define FT_RECW_CHUNK_BYTES	(1u << 20)
+#define FT_RECW_RESERVE		(64u << 10)	/* index + END fit many times over */
 #define FT_RECW_INDEX_EVERY	64
 
 struct ft_recw_pending {		/* a chunk not yet in an index */
@@ -36,6 +43,7 @@ struct ft_recw {
 		uint8_t *buf;
 		size_t len, cap;
 		uint32_t nr;
+		uint32_t ticks;		/* TICK records among them */
 		uint64_t t_first, t_last;
 		uint64_t opened_ns;	/* monotonic, first record */
 	} data, meta;
@@ -50,6 +58,8 @@ struct ft_recw {
 	int level;
 	uint64_t raw_bytes, file_bytes;
 	int err;			/* first write error; later calls fail with it */
+	bool full;			/* that error was a full disk: the file can still be closed */
+	uint64_t dropped_ticks;		/* ticks whose records a full disk lost */
 };
 
 /*
@@ -73,7 +83,12 @@ int ft_recw_tick(struct ft_recw *w, uint64_t now_ns);
 /* Write the pending chunks now. */
 int ft_recw_flush(struct ft_recw *w);
 
-/* Flush, write the last index and the END chunk, sync, close.  0 or -errno. */
+/*
+ * Flush, write the last index and the END chunk, sync, close.  0 or
+ * -errno.  After a full disk (w->full) what could not be written is
+ * dropped (counted) and the file is closed cleanly at its last whole
+ * chunk: 0 if that worked.
+ */
 int ft_recw_close(struct ft_recw *w);
 /* Close without the END chunk (tests: a file as a crash leaves it). */
 void ft_recw_abandon(struct ft_recw *w);

@@ -314,5 +314,51 @@ elif [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
 	fi
 fi
 
+# the disk fills mid-run: the file is closed cleanly, the samples dropped are
+# counted, and recording goes on in a new file once there is space again
+if [ "$(id -u)" = 0 ] && command -v unshare > /dev/null && ! unshare -m --propagation private true 2> /dev/null; then
+	skip "full disk mid-run: no private mount namespace here (a chroot?)"
+elif [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
+	mkdir -m 0700 "$tmp/mid"
+	unshare -m --propagation private bash -c '
+		d=$1 ft=$2 out=$1/..
+		mount -t tmpfs -o size=1m,mode=0700 tmpfs "$d" 2> "$out/mid.mnt" || { echo nomount > "$out/mid.rc"; exit 0; }
+		mkdir -m 0700 "$d/rec"
+		# deadlines, not pauses: each wait ends at its condition
+		waitfor() { local end=$((SECONDS + 60)); until grep -qE -- "$1" "$out/mid.err"; do
+			[ $SECONDS -lt $end ] || return 1; sleep 0.1; done; }
+		"$ft" record --root tests/fixtures/6.18-idle --dir "$d/rec" -i 0.2 2> "$out/mid.err" & rp=$!
+		waitfor "recording to" || echo "no start" >> "$out/mid.log"
+		# a first chunk on disk (the header alone is 64 bytes)
+		end=$((SECONDS + 60)); until [ "$(cat "$d"/rec/*.ftr 2> /dev/null | wc -c)" -gt 200 ] || [ $SECONDS -ge $end ]; do sleep 0.1; done
+		dd if=/dev/zero of="$d/fill" bs=4k 2> /dev/null
+		waitfor "the disk is full: closed" || echo "no full close" >> "$out/mid.log"
+		# the chunk that did not fit was dropped, and counted; now make room
+		rm -f "$d/fill"
+		waitfor "recording to .* \(again: [0-9]+ samples dropped" || echo "no resume" >> "$out/mid.log"
+		kill -TERM $rp; wait $rp; echo "rc=$?" > "$out/mid.rc"
+		ls -la "$d/rec" > "$out/mid.ls"
+		for f in "$d"/rec/*.ftr; do
+			"$ft" report "$f" > "$out/mid.one" 2>&1
+			printf "%s %s\n" "$(basename "$f")" "$(grep -c "closed cleanly" "$out/mid.one")" >> "$out/mid.clean"
+		done
+		umount "$d"' bash "$tmp/mid" "$FT"
+	if [ "$(cat "$tmp/mid.rc" 2> /dev/null)" = nomount ]; then
+		skip "full disk mid-run: no tmpfs can be mounted here ($(head -c 120 "$tmp/mid.mnt"))"
+	else
+		[ -s "$tmp/mid.log" ] && cat "$tmp/mid.log"
+		check "full disk mid-run: the file closed cleanly, saying so" \
+			grep -q 'the disk is full: closed cleanly after [0-9]* ticks' "$tmp/mid.err"
+		dropped=$(sed -nE 's/.*\(again: ([0-9]+) samples dropped.*/\1/p' "$tmp/mid.err" | head -1)
+		check "... recording went on once there was space, counting the samples dropped (${dropped:-none})" \
+			test "${dropped:-0}" -gt 0
+		check "... exit 0 on SIGTERM, the total dropped said" test "$(cat "$tmp/mid.rc")" = rc=0 -a \
+			-n "$(grep 'samples dropped for a full disk in all' "$tmp/mid.err")"
+		check "... two files or more, every one closed cleanly" test "$(wc -l < "$tmp/mid.clean")" -ge 2 -a \
+			-z "$(awk '$2 != 1' "$tmp/mid.clean")"
+		check "... and no empty file" test -z "$(awk '$5 == 0 && /\.ftr$/' "$tmp/mid.ls")"
+	fi
+fi
+
 echo "record.sh: $fails failure(s)"
 [ $fails -eq 0 ]
