@@ -72,7 +72,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: crafted all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -145,6 +145,18 @@ $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
 $(B)/bench_trace: tests/bench/bench_trace.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# the crafted recordings of tests/recordings/crafted (kept; this writes them again)
+$(B)/crafted: tests/crafted.c $(call OBJ,plain,$(LIB_SRC))
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+crafted: $(B)/crafted
+	@mkdir -p tests/recordings/crafted
+	for k in ticks audits formats trace map samples; do \
+		$(B)/crafted $$k tests/recordings/crafted/$$k.ftr tests/recordings/adverse-6.18.ftr || exit 1; \
+	done
+	ls -l tests/recordings/crafted
 
 $(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)

@@ -1,0 +1,55 @@
+#!/bin/bash
+# Small files, large costs: each crafted recording of tests/recordings/crafted
+# (about 1 MB each, written by `make crafted`, tests/crafted.c: 90k+
+# ticks, a flood of control changes, one format repeated, one trace
+# sub-buffer repeated, a 2^39-page zone with map batches that decompress to
+# gigabytes, map samples of a 1 TiB zone) is reported, exported as CSV and
+# replayed to its end within 5 s of CPU and 256 MB of address space
+# (prlimit: a resource bound, not a wall-clock time).  Prints what each
+# took.  (OpenMetrics export is not bounded so: it writes every series at
+# every tick, and 90k ticks are that many times the text.)
+# usage: crafted.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+WAIT_TENTHS=${WAIT_TENTHS:-300}
+FT=$(realpath "${1:-./fragtop}")
+DIR=$(cd "$(dirname "$0")/.." && pwd)/recordings/crafted
+command -v prlimit > /dev/null || { echo "FAIL prlimit (util-linux) not installed"; exit 1; }
+command -v tmux > /dev/null || { echo "FAIL tmux not installed"; exit 1; }
+TMPD=$(mktemp -d)
+SOCK=
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
+# ASan reserves terabytes of address space: the bound is for the plain build
+case "$FT" in *-san) skip_all "the address-space bound needs the plain build (ASan reserves terabytes)";; esac
+LIMIT=(prlimit --as=268435456 --cpu=5)
+bounded() {	# NAME CMD...: runs CMD under the limits; its CPU and peak memory in $TMPD/NAME.time
+	local name=$1; shift
+	/usr/bin/time -f '%U %S %M' -o "$TMPD/$name.time" "${LIMIT[@]}" "$@" > "$TMPD/$name.out" 2> "$TMPD/$name.err"
+}
+cost() { awk '/^[0-9.]+ [0-9.]+ [0-9]+$/ { printf "%.2f s CPU, %d MB", $1 + $2, $3 / 1024 }' "$TMPD/$1.time"; }
+n=0
+for f in "$DIR"/*.ftr; do
+	k=$(basename "$f" .ftr)
+	size=$(stat -c %s "$f")
+	check "$k: crafted file about 1 MB ($size bytes)" test "$size" -le 1200000
+	bounded "$k-report" "$FT" report --json "$f"
+	check "$k: report within 5 s CPU and 256 MB ($(cost "$k-report"))" jqe '.samples >= 1' "$TMPD/$k-report.out"
+	bounded "$k-export" "$FT" export --csv "$f"
+	check "$k: export --csv within the bounds ($(cost "$k-export"))" test -s "$TMPD/$k-export.out"
+	# replay to its end in a terminal, then quit: the exit status says whether a limit killed it
+	n=$((n + 1)); SOCK=fragtop-crafted-$$-$n
+	fresh_config
+	T new-session -d -s ft -x 120 -y 40 "/usr/bin/time -f '%U %S %M' -o $TMPD/$k-replay.time \
+		${LIMIT[*]} $(printf '%q' "$FT") replay --no-config $(printf '%q' "$f"); echo rc=\$? > $TMPD/$k-replay.rc; sleep 30"
+	wait_for 'REPLAY' > /dev/null
+	replay_seek '100%' > /dev/null
+	wait_for 'REPLAY \[#+\] ([0-9]+)/\1s' > /dev/null
+	T send-keys -t ft q
+	until_ok 60 test -s "$TMPD/$k-replay.rc"
+	check "$k: replay to the end within the bounds ($(cost "$k-replay" 2> /dev/null))" \
+		test "$(cat "$TMPD/$k-replay.rc" 2> /dev/null)" = rc=0
+	end_tmux; SOCK=
+done
+echo "crafted.sh: $fails failure(s)"
+[ $fails -eq 0 ]
