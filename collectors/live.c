@@ -558,10 +558,13 @@ void ft_live_map_poll(struct ft_live *l)
 	c0 = thread_cpu_ns();
 	/*
 	 * First the blocks fallbacks named, with up to three quarters of
-	 * the budget (so a storm of fallbacks does not stop the pass), then
-	 * round-robin.
+	 * the budget, then round-robin.  A burst may borrow up to three
+	 * quarters of a second's budget ahead, so the blocks a burst names
+	 * are read within the tick; the pass pays it back (it waits while
+	 * the allowance is below zero).
 	 */
-	while (done < l->map_dirty_n && l->map_allow_ns * 0.75 - (double)(thread_cpu_ns() - c0) > 0) {
+	while (done < l->map_dirty_n &&
+	       (l->map_allow_ns + l->map_cpu * 1e9) * 0.75 - (double)(thread_cpu_ns() - c0) > 0) {
 		const struct ft_live_dirty *d = &l->map_dirty[done++];
 
 		if (d->zone < FT_LIVE_MAP_ZONES && l->map_queued[d->zone] && d->block < l->map_queued_n[d->zone])
