@@ -316,15 +316,6 @@ static int cannot(const struct recording *r, int err, const char *hint)
 	return 1;
 }
 
-/* The recorder on r->out from now on.  0, or 1 after saying why. */
-static int start(struct recording *r, bool force, const char *hint)
-{
-	int err = o.dir ? ft_recorder_start_series(&r->rec, &r->live, r->out, force, series_id, r->seq) :
-		  ft_recorder_start(&r->rec, &r->live, r->out, force);
-
-	return err ? cannot(r, err, hint) : 0;
-}
-
 /* With --dir, at the period's end or on SIGHUP: close the file, open the next, prune.  0 or 1. */
 static int rotate(struct recording *r)
 {
@@ -531,13 +522,22 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	ft_live_trace_from_opts(&r.live, &o.live);
-	if (start(&r, o.force, o.force ? NULL : "--force")) {
+	err = o.dir ? ft_recorder_start_series(&r.rec, &r.live, r.out, o.force, series_id, r.seq) :
+		      ft_recorder_start(&r.rec, &r.live, r.out, o.force);
+	if (o.dir && (err == -ENOSPC || err == -EDQUOT)) {
+		/* a service started on a full disk waits for space rather than failing each restart */
+		fprintf(stderr, "fragtop: cannot record to %s: %s; recording when there is space\n", r.out,
+			strerror(-err));
+		r.waiting = true;
+	} else if (err) {
+		cannot(&r, err, o.force ? NULL : "--force");
 		ft_live_close(&r.live);
 		return 1;
+	} else {
+		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
+			r.live.tracing ? " with tracepoints" : "");
 	}
-	fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
-		r.live.tracing ? " with tracepoints" : "");
-	if (o.dir) {
+	if (o.dir && !r.waiting) {
 		r.next_file = period_end(ft_realtime_ns(), o.rotate);
 		prune(o.dir, r.out, (unsigned long)o.keep, o.max_size);
 	}

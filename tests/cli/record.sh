@@ -302,15 +302,25 @@ elif [ "$(id -u)" = 0 ] && command -v unshare > /dev/null; then
 		if ! mount -t tmpfs -o size=256k,mode=0700 tmpfs "$1" 2> "$1/../full.err"; then
 			echo nomount > "$1/../full.rc"; exit 0
 		fi
-		mkdir -m 0700 "$1/rec" && { dd if=/dev/zero of="$1/fill" bs=4k 2> /dev/null; true; } &&
+		# a new directory on a full disk: not even its series file fits
+		mkdir -m 0700 "$1/new" "$1/rec" &&
+		"$2" record --root tests/fixtures/6.18-idle --dir "$1/rec" --duration 1 -i 0.5 2> /dev/null &&
+		{ dd if=/dev/zero of="$1/fill" bs=4k 2> /dev/null; true; } &&
+		"$2" record --root tests/fixtures/6.18-idle --dir "$1/new" --duration 2 -i 0.5 2> "$1/../new.err"
+		echo "rc=$?" > "$1/../new.rc"; ls -la "$1/new" > "$1/../new.ls"
+		# the series there already (a service restarted on a full disk): it waits for space
 		"$2" record --root tests/fixtures/6.18-idle --dir "$1/rec" --duration 2 -i 0.5 2> "$1/../full.err"
 		echo "rc=$?" > "$1/../full.rc"; ls -la "$1/rec" > "$1/../full.ls"' sh "$tmp/full" "$FT"
 	if [ "$(cat "$tmp/full.rc" 2> /dev/null)" = nomount ]; then
 		skip "full disk: no tmpfs can be mounted here ($(head -c 120 "$tmp/full.err"))"
 	else
-		check "full disk at the start: refused, and no file left behind" test -s "$tmp/full.rc" -a \
-			"$(cat "$tmp/full.rc")" != rc=0 -a -s "$tmp/full.ls" -a -z "$(grep '\.ftr' "$tmp/full.ls")"
-		check "... saying why" grep -q 'No space left on device' "$tmp/full.err"
+		check "full disk, a new directory: refused, saying why, no file left" test "$(cat "$tmp/new.rc")" != rc=0 -a \
+			-n "$(grep 'No space left on device' "$tmp/new.err")" -a -z "$(grep '\.ftr' "$tmp/new.ls")"
+		check "full disk at the start of a series: no empty file left behind" test -s "$tmp/full.rc" -a \
+			"$(grep -c '\.ftr' "$tmp/full.ls")" = 1 -a -z "$(awk '$5 == 0 && /\.ftr$/' "$tmp/full.ls")"
+		check "... saying why, waiting for space until its --duration, exit 0" test "$(cat "$tmp/full.rc")" = rc=0 -a \
+			-n "$(grep 'No space left on device; recording when there is space' "$tmp/full.err")" -a \
+			-n "$(grep 'stopped while waiting for space' "$tmp/full.err")"
 	fi
 fi
 
