@@ -72,7 +72,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: crafted all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: soak crafted all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -145,6 +145,11 @@ $(B)/bench: tests/bench/bench.c $(call OBJ,plain,$(LIB_SRC))
 $(B)/bench_trace: tests/bench/bench_trace.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(FT_CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
+
+# 30 minutes of the record service under the adverse workload, kills,
+# reloads and a full disk (root; not CI: SOAK_MINUTES=N for another length)
+soak: fragtop
+	bash tests/soak.sh ./fragtop
 
 # the crafted recordings of tests/recordings/crafted (kept; this writes them again)
 $(B)/crafted: tests/crafted.c $(call OBJ,plain,$(LIB_SRC))
