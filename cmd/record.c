@@ -577,7 +577,9 @@ const struct ft_cmd ft_cmd_record = {
 	.name = "record",
 	.summary = "record a session to a file, headless",
 	.about = "A chunk is written and synced every 2 s: killed, the file keeps all but\n"
-		 "the last seconds.  Read it with 'fragtop report FILE' or 'fragtop replay FILE'.",
+		 "the last seconds.  A full disk closes the file cleanly; with --dir the\n"
+		 "recorder counts the samples it drops and goes on when there is space.\n"
+		 "Read it with 'fragtop report FILE' or 'fragtop replay FILE'.",
 	FT_CMD_OPTS(opts),
 	.run = run,
 };
