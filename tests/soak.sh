@@ -46,7 +46,9 @@ head -c 4096 "$HERE/recordings/adverse-6.18.ftr" > "$D/fragtop-20000101-000000-0
 chown nobody "$D"/fragtop-2000* "$D"/fragtop-1970*
 (cd "$D" && sha256sum fragtop-2000* fragtop-1970*) > "$W/planted.sum"
 
-start_rec() { "$FT" "${ARGV[@]}" 2>> "$W/rec.err" & rpid=$!; }
+# a subshell that execs at once: bash would run this script's EXIT trap in a
+# child killed by a signal before its exec (a SIGHUP right after a restart)
+start_rec() { ( trap - EXIT; exec "$FT" "${ARGV[@]}" 2>> "$W/rec.err" ) & rpid=$! started=$SECONDS; }
 "$HERE/load/fragload.sh" $((MIN * 60 + 60)) > "$W/load.log" 2>&1 & lpid=$!
 start_rec
 t0=$SECONDS end=$((SECONDS + MIN * 60))
@@ -59,7 +61,9 @@ while [ $SECONDS -lt $end ]; do
 		kills=$((kills + 1)); next_kill=$((next_kill + 60))
 		start_rec	# Restart=on-failure
 	fi
-	if [ $e -ge $next_hup ]; then
+	# a reload comes once the service has started (its handlers are set a
+	# moment after exec; systemd reloads a started unit)
+	if [ $e -ge $next_hup ] && [ $((SECONDS - started)) -ge 2 ]; then
 		kill -HUP "$rpid" 2> /dev/null && hups=$((hups + 1))
 		next_hup=$((next_hup + 7))
 	fi
