@@ -19,7 +19,8 @@ for t in openssl curl perl; do
 	command -v $t > /dev/null || skip_all "exporter TLS: needs openssl, curl and perl ($t missing)"
 done
 tmp=$(mktemp -d)
-PORT=$((23000 + $$ % 10000)); PPORT=$((PORT + 10000))
+# below the ephemeral range (32768-60999): a client's port cannot take them
+PORT=$((23000 + $$ % 9000)); PPORT=$((13000 + $$ % 9000))
 epid= ppid_=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
@@ -115,7 +116,7 @@ YML
 		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null; }
 	scraped() { [ "$(q 'count_over_time(up{job="fragtop-tls"}[1m])')" -ge 3 ] 2> /dev/null &&
 		[ "$(q 'count_over_time(up{job="fragtop-wrong-password"}[1m])')" -ge 3 ] 2> /dev/null; }
-	until_ok 60 scraped
+	until_ok 60 scraped || { echo "--- prometheus.log, last lines:"; tail -n 5 prometheus.log; }
 	check "Prometheus scrapes over TLS with basic auth: up 1 ($(q 'count_over_time(up{job="fragtop-tls"}[1m])') scrapes)" \
 		test "$(q 'min_over_time(up{job="fragtop-tls"}[1m])')" = 1
 	check "... its samples arrive (fragtop_zone_free_pages)" \

@@ -15,7 +15,8 @@ if [ "$(id -u)" != 0 ] || [ -z "$PROM" ] || ! command -v curl > /dev/null || ! c
 	skip_all "prometheus integration: needs root, prometheus, curl and jq"
 fi
 tmp=$(mktemp -d)
-EPORT=$((21000 + $$ % 10000)); PPORT=$((EPORT + 10000))
+# below the ephemeral range (32768-60999): a client's port cannot take them
+EPORT=$((21000 + $$ % 10000)); PPORT=$((11000 + $$ % 10000))
 epid= ppid_=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
