@@ -1,11 +1,25 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The session's checkpoint codec (model/checkpoint.h): the struct and
- * every array it owns, one after another, zstd-compressed with a content
- * checksum.  Plain fields are copied whole; what the session owns
- * (arrays, the decoder, host facts, callbacks) stays the restoring
- * session's and the arrays are read into its storage.  A checkpoint is
- * for the same build only (the header holds the struct's size).
+ * The session's checkpoint codec (model/checkpoint.h), field by field.
+ *
+ * Three tables say what becomes of every member of struct ft_session:
+ *  - saved: runs of plain fields (numbers, fixed arrays, names), written
+ *    as they are and read back into the restoring session at their place;
+ *  - owned arrays: a pointer, its count and its capacity; the elements
+ *    are written after their count and read into the restoring session's
+ *    own storage (grown when it is short);
+ *  - kept: what stays the restoring session's: its storage pointers and
+ *    capacities, the decoder (formats do not change after a session
+ *    starts), the host facts, the callbacks, the options, the join that
+ *    ft_sample_rejoin() rebuilds.
+ * A pointer is never written and never read: restore writes only saved
+ * bytes, at their offsets.  The map's zones (each owning its blocks) have
+ * tables of their own.  test_checkpoint checks that each table covers
+ * every byte of its struct but padding once, so a new member must be
+ * placed in one of them.
+ *
+ * A checkpoint is for the same build (the header holds a fingerprint of
+ * the tables): the replay source keeps them in memory for its seeks.
  */
 #include "model/checkpoint.h"
 
@@ -17,7 +31,152 @@
 
 #include "base/grow.h"
 
-#define CK_MAGIC	0x4b435446u	/* "FTCK" */
+#define CK_MAGIC	0x324b4346u	/* "FCK2" */
+
+#define SZ(T, m)	sizeof(((T *)0)->m)
+/* the members from @a to @b (inclusive), in declaration order */
+#define RUN(T, a, b)	{ #a, offsetof(T, a), offsetof(T, b) + SZ(T, b) - offsetof(T, a) }
+#define ONE(T, m)	RUN(T, m, m)
+
+typedef struct ft_session S;
+typedef struct ft_pbmap_zone Z;
+
+/* @len bytes at @off */
+struct ck_span {
+	const char *name;
+	size_t off, len;
+};
+
+static const struct ck_span saved[] = {
+	RUN(S, t_ns, counter_hint),
+	RUN(S, sample.t_ns, sample.src_t_ns),
+	ONE(S, sample.buddy.nr_orders),
+	RUN(S, sample.pti.pageblock_order, sample.pti.types),
+	RUN(S, sample.prev_vmstat_t_ns, sample.pageblock_order_fallback),
+	ONE(S, sample.rates),
+	ONE(S, knobs),
+	ONE(S, pending_err),
+	ONE(S, trace_err),
+	RUN(S, dec.missed, dec.walked),
+	RUN(S, lost, page_bytes),
+	ONE(S, events.pageblock_order),
+	RUN(S, events.nr_zones, events.fb_ring),
+	RUN(S, ev_prev, lat_ring_n),
+	ONE(S, map.order),
+	RUN(S, map.ram, map.epochs),
+	RUN(S, map_err, names),
+	RUN(S, audits_dropped, formats_repeated),
+};
+
+static const struct ck_span kept[] = {
+	ONE(S, host),
+	RUN(S, sample.zones, sample.cap_zones),	/* the join, rebuilt */
+	ONE(S, lean),				/* an option of the session */
+	ONE(S, tracing),
+	ONE(S, trace_enabled),
+	RUN(S, dec.tep, dec.status_name),	/* the formats */
+	RUN(S, events.on_fallback, events.on_latency_ctx),
+	ONE(S, trq),				/* empty at a tick: nr_trq is set to 0 */
+	ONE(S, cap_trq),
+};
+
+/*
+ * An owned array of plain elements (@ptr, its count @nr and capacity @cap,
+ * all size_t but the pointer); @rep of them, @stride apart (pending[]).
+ */
+struct ck_array {
+	const char *name;
+	size_t ptr, nr, cap, elsz;
+	int rep;
+	size_t stride;
+	bool text;		/* a NUL follows the elements (pending texts) */
+};
+
+#define ARR(p, n, c, T)	{ #p, offsetof(S, p), offsetof(S, n), offsetof(S, c), sizeof(T), 1, 0, false }
+
+static const struct ck_array arrays[] = {
+	ARR(sample.zoneinfo.zones, sample.zoneinfo.nr, sample.zoneinfo.cap, struct ft_zi_zone),
+	ARR(sample.buddy.zones, sample.buddy.nr, sample.buddy.cap, struct ft_buddy_zone),
+	ARR(sample.pti.zones, sample.pti.nr, sample.pti.cap, struct ft_pti_zone),
+	ARR(sample.vmstat.items, sample.vmstat.nr, sample.vmstat.cap, struct ft_vmstat_item),
+	ARR(sample.prev_vmstat.items, sample.prev_vmstat.nr, sample.prev_vmstat.cap,
+	    struct ft_vmstat_item),
+	{ "pending[].buf", offsetof(S, pending[0].buf), offsetof(S, pending[0].len),
+	  offsetof(S, pending[0].cap), 1, FT_SRC_NR, sizeof(((S *)0)->pending[0]), true },
+	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
+};
+
+/* pending[r].fresh: saved, after the runs */
+static size_t fresh_off(int r)
+{
+	return offsetof(S, pending[0].fresh) + (size_t)r * sizeof(((S *)0)->pending[0]);
+}
+
+/* the map's zones: everything but their blocks, which follow each zone */
+static const struct ck_span zone_saved[] = {
+	RUN(Z, node, nr_blocks),
+	RUN(Z, count, scans),
+};
+
+#define NR(a)	(sizeof(a) / sizeof((a)[0]))
+
+size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
+{
+	size_t over = 0, i, k;
+	int r;
+
+#define MARK(o, n) do { for (k = (o); k < (o) + (n) && k < len; k++) over += cover[k]++ > 0; } while (0)
+	if (which == FT_CK_PBZONE) {
+		for (i = 0; i < NR(zone_saved); i++)
+			MARK(zone_saved[i].off, zone_saved[i].len);
+		MARK(offsetof(Z, blocks), sizeof(((Z *)0)->blocks));
+		return over;
+	}
+	for (i = 0; i < NR(saved); i++)
+		MARK(saved[i].off, saved[i].len);
+	for (i = 0; i < NR(kept); i++)
+		MARK(kept[i].off, kept[i].len);
+	for (i = 0; i < NR(arrays); i++)
+		for (r = 0; r < arrays[i].rep; r++) {
+			MARK(arrays[i].ptr + (size_t)r * arrays[i].stride, sizeof(void *));
+			MARK(arrays[i].nr + (size_t)r * arrays[i].stride, sizeof(size_t));
+			MARK(arrays[i].cap + (size_t)r * arrays[i].stride, sizeof(size_t));
+		}
+	for (r = 0; r < FT_SRC_NR; r++)
+		MARK(fresh_off(r), sizeof(bool));
+	MARK(offsetof(S, nr_trq), sizeof(size_t));
+	MARK(offsetof(S, map.zones), sizeof(void *));
+	MARK(offsetof(S, map.nr), sizeof(size_t));
+	MARK(offsetof(S, map.cap), sizeof(size_t));
+#undef MARK
+	return over;
+}
+
+/* FNV-1a of the tables: a checkpoint of another build is refused */
+static uint64_t fingerprint(void)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t v[4], i, j;
+
+#define MIX(x) do { v[0] = (x); for (j = 0; j < sizeof(size_t); j++) { h ^= (v[0] >> (8 * j)) & 0xff; h *= 0x100000001b3ull; } } while (0)
+	MIX(sizeof(S));
+	MIX(sizeof(Z));
+	for (i = 0; i < NR(saved); i++) {
+		MIX(saved[i].off);
+		MIX(saved[i].len);
+	}
+	for (i = 0; i < NR(arrays); i++) {
+		MIX(arrays[i].ptr);
+		MIX(arrays[i].elsz);
+	}
+	for (i = 0; i < NR(zone_saved); i++) {
+		MIX(zone_saved[i].off);
+		MIX(zone_saved[i].len);
+	}
+	MIX(sizeof(struct ft_pb_block));
+#undef MIX
+	return h;
+}
 
 struct ck_buf {
 	uint8_t *p;
@@ -39,67 +198,85 @@ static void put(struct ck_buf *b, const void *data, size_t n)
 	b->len += n;
 }
 
-static void put_arr(struct ck_buf *b, const void *arr, size_t nr, size_t elsz)
+static void put_arr(struct ck_buf *b, const void *arr, uint64_t nr, size_t elsz)
 {
-	uint64_t n = nr;
+	put(b, &nr, sizeof(nr));
+	if (nr)
+		put(b, arr, (size_t)nr * elsz);
+}
 
-	put(b, &n, sizeof(n));
-	put(b, arr, nr * elsz);
+static void put_spans(struct ck_buf *b, const void *base, const struct ck_span *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		put(b, (const uint8_t *)base + t[i].off, t[i].len);
+}
+
+static size_t span_bytes(const struct ck_span *t, size_t n)
+{
+	size_t i, sum = 0;
+
+	for (i = 0; i < n; i++)
+		sum += t[i].len;
+	return sum;
+}
+
+#define AT(base, off, T)	((T *)(void *)((uint8_t *)(base) + (off)))
+#define CAT(base, off, T)	((const T *)(const void *)((const uint8_t *)(base) + (off)))
+
+static int compress(const struct ck_buf *b, void **out, size_t *len)
+{
+	size_t bound = ZSTD_compressBound(b->len), n = (size_t)-1;
+	ZSTD_CCtx *cc;
+	void *z = malloc(bound + 8);
+
+	if (!z)
+		return -ENOMEM;
+	/* level 1, with a content checksum: a damaged checkpoint is refused */
+	cc = ZSTD_createCCtx();
+	if (cc && !ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 1)) &&
+	    !ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1)))
+		n = ZSTD_compress2(cc, (uint8_t *)z + 8, bound, b->p, b->len);
+	ZSTD_freeCCtx(cc);
+	if (ZSTD_isError(n)) {
+		free(z);
+		return -EIO;
+	}
+	memcpy(z, &(uint64_t){ b->len }, 8);
+	*out = z;
+	*len = n + 8;
+	return 0;
 }
 
 int ft_session_save(const struct ft_session *s, void **out, size_t *len)
 {
 	struct ck_buf b = { 0 };
-	uint32_t head[2] = { CK_MAGIC, (uint32_t)sizeof(*s) };
-	size_t i, bound, n;
-	void *z;
+	uint64_t head[2] = { CK_MAGIC, fingerprint() };
+	size_t i;
+	int r, err;
 
 	put(&b, head, sizeof(head));
-	put(&b, s, sizeof(*s));
-	put_arr(&b, s->sample.zoneinfo.zones, s->sample.zoneinfo.nr, sizeof(*s->sample.zoneinfo.zones));
-	put_arr(&b, s->sample.buddy.zones, s->sample.buddy.nr, sizeof(*s->sample.buddy.zones));
-	put_arr(&b, s->sample.pti.zones, s->sample.pti.nr, sizeof(*s->sample.pti.zones));
-	put_arr(&b, s->sample.vmstat.items, s->sample.vmstat.nr, sizeof(*s->sample.vmstat.items));
-	put_arr(&b, s->sample.prev_vmstat.items, s->sample.prev_vmstat.nr,
-		sizeof(*s->sample.prev_vmstat.items));
-	for (i = 0; i < FT_SRC_NR; i++)
-		put_arr(&b, s->pending[i].buf, s->pending[i].buf ? s->pending[i].len : 0, 1);
-	put_arr(&b, s->map.zones, s->map.nr, sizeof(*s->map.zones));
-	for (i = 0; i < s->map.nr; i++)
-		put_arr(&b, s->map.zones[i].blocks, s->map.zones[i].nr_blocks,
-			sizeof(*s->map.zones[i].blocks));
-	put_arr(&b, s->audits, s->nr_audits, sizeof(*s->audits));
-	if (b.err) {
-		free(b.p);
-		return b.err;
-	}
-	bound = ZSTD_compressBound(b.len);
-	z = malloc(bound + 8);
-	if (!z) {
-		free(b.p);
-		return -ENOMEM;
-	}
-	{
-		/* level 1, with a content checksum: a damaged checkpoint is refused */
-		ZSTD_CCtx *cc = ZSTD_createCCtx();
+	put_spans(&b, s, saved, NR(saved));
+	for (r = 0; r < FT_SRC_NR; r++)
+		put(&b, CAT(s, fresh_off(r), bool), sizeof(bool));
+	for (i = 0; i < NR(arrays); i++)
+		for (r = 0; r < arrays[i].rep; r++) {
+			size_t d = (size_t)r * arrays[i].stride;
+			const void *p = *CAT(s, arrays[i].ptr + d, void *const);
 
-		n = cc ? 0 : (size_t)-1;
-		if (cc && (ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_compressionLevel, 1)) ||
-			   ZSTD_isError(ZSTD_CCtx_setParameter(cc, ZSTD_c_checksumFlag, 1))))
-			n = (size_t)-1;
-		if (cc && !n)
-			n = ZSTD_compress2(cc, (uint8_t *)z + 8, bound, b.p, b.len);
-		ZSTD_freeCCtx(cc);
+			put_arr(&b, p, p ? *CAT(s, arrays[i].nr + d, size_t) : 0, arrays[i].elsz);
+		}
+	put_arr(&b, NULL, s->map.nr, 0);
+	for (i = 0; i < s->map.nr; i++) {
+		const Z *z = &s->map.zones[i];
+
+		put_spans(&b, z, zone_saved, NR(zone_saved));
+		put(&b, z->blocks, (size_t)z->nr_blocks * sizeof(*z->blocks));
 	}
+	err = b.err ? b.err : compress(&b, out, len);
 	free(b.p);
-	if (ZSTD_isError(n)) {
-		free(z);
-		return -EIO;
-	}
-	memcpy(z, &(uint64_t){ b.len }, 8);
-	*out = z;
-	*len = n + 8;
-	return 0;
+	return err;
 }
 
 struct ck_rd {
@@ -107,172 +284,201 @@ struct ck_rd {
 	size_t len, off;
 };
 
-static int get(struct ck_rd *r, void *dst, size_t n)
+static const void *take(struct ck_rd *r, size_t n)
 {
+	const void *p = r->p + r->off;
+
 	if (r->len - r->off < n)
-		return -EBADMSG;
-	if (n)
-		memcpy(dst, r->p + r->off, n);
+		return NULL;
 	r->off += n;
-	return 0;
+	return p;
 }
 
-/* An array into *@arr (realloc'd), its count into *@nr. */
-static int get_arr(struct ck_rd *r, void **arr, size_t *nr, size_t *cap, size_t elsz)
+/* @n bytes into @dst (the checkpoint was walked by valid() first) */
+static void take_into(struct ck_rd *r, void *dst, size_t n)
 {
-	uint64_t n;
-	void *np;
+	const void *p = take(r, n);
 
-	if (get(r, &n, sizeof(n)) || n > (r->len - r->off) / (elsz ? elsz : 1))
-		return -EBADMSG;
-	if (n > *cap || !*arr) {
-		np = realloc(*arr, n ? n * elsz : 1);
+	if (p && n)
+		memcpy(dst, p, n);
+}
+
+static bool take_count(struct ck_rd *r, size_t elsz, uint64_t *n)
+{
+	const void *p = take(r, sizeof(*n));
+
+	if (!p)
+		return false;
+	memcpy(n, p, sizeof(*n));
+	return *n <= (r->len - r->off) / (elsz ? elsz : 1);
+}
+
+/*
+ * Walk the checkpoint without writing anything: every length within the
+ * blob, the map's block counts as its zones say.  So a refused checkpoint
+ * changes nothing.
+ */
+static bool valid(struct ck_rd r)
+{
+	size_t i;
+	uint64_t n, nz;
+	int k;
+
+	if (!take(&r, span_bytes(saved, NR(saved)) + FT_SRC_NR * sizeof(bool)))
+		return false;
+	for (i = 0; i < NR(arrays); i++)
+		for (k = 0; k < arrays[i].rep; k++)
+			if (!take_count(&r, arrays[i].elsz, &n) || !take(&r, (size_t)n * arrays[i].elsz))
+				return false;
+	if (!take_count(&r, span_bytes(zone_saved, NR(zone_saved)), &nz))
+		return false;
+	for (i = 0; i < nz; i++) {
+		const uint8_t *zs = take(&r, span_bytes(zone_saved, NR(zone_saved)));
+		uint32_t nb;
+
+		if (!zs)
+			return false;
+		/* nr_blocks is in the first run, at its offset within it */
+		memcpy(&nb, zs + offsetof(Z, nr_blocks) - zone_saved[0].off, sizeof(nb));
+		if (!take(&r, (size_t)nb * sizeof(struct ft_pb_block)))
+			return false;
+	}
+	return r.off == r.len;
+}
+
+static void get_spans(struct ck_rd *r, void *base, const struct ck_span *t, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		take_into(r, (uint8_t *)base + t[i].off, t[i].len);
+}
+
+/* Elements into *@arr (grown to hold them and, for a text, its NUL). */
+static int get_arr(struct ck_rd *r, void **arr, size_t *nr, size_t *cap, size_t elsz, bool text)
+{
+	uint64_t n = 0;
+	size_t need;
+
+	take_count(r, elsz, &n);
+	need = (size_t)n + (text ? 1 : 0);
+	if (need > *cap || !*arr) {
+		void *np = realloc(*arr, need ? need * elsz : 1);
+
 		if (!np)
 			return -ENOMEM;
 		*arr = np;
-		*cap = n;
+		*cap = need;
 	}
-	*nr = n;
-	return get(r, *arr, n * elsz);
+	take_into(r, *arr, (size_t)n * elsz);
+	*nr = (size_t)n;
+	if (text)
+		((char *)*arr)[n] = '\0';
+	return 0;
 }
 
-int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
+static int get_map(struct ck_rd *r, struct ft_pbmap *m)
 {
-	struct ft_session *ck = NULL;
-	struct ck_rd r = { 0 };
+	uint64_t n = 0;
+	size_t i;
+
+	take_count(r, 0, &n);
+	for (i = (size_t)n; i < m->nr; i++) {
+		free(m->zones[i].blocks);
+		m->zones[i].blocks = NULL;
+	}
+	if (n > m->cap) {
+		Z *nz = realloc(m->zones, (size_t)n * sizeof(*nz));
+
+		if (!nz) {
+			m->nr = m->nr < n ? m->nr : (size_t)n;
+			return -ENOMEM;
+		}
+		memset(nz + m->cap, 0, ((size_t)n - m->cap) * sizeof(*nz));
+		m->zones = nz;
+		m->cap = (size_t)n;
+	}
+	for (i = m->nr; i < n; i++)
+		m->zones[i].blocks = NULL;
+	m->nr = (size_t)n;
+	for (i = 0; i < m->nr; i++) {
+		Z *z = &m->zones[i];
+		size_t bytes;
+		void *nb;
+
+		get_spans(r, z, zone_saved, NR(zone_saved));
+		bytes = (size_t)z->nr_blocks * sizeof(*z->blocks);
+		nb = realloc(z->blocks, bytes ? bytes : 1);
+		if (!nb) {
+			z->nr_blocks = 0;
+			m->nr = i + 1;
+			return -ENOMEM;
+		}
+		z->blocks = nb;
+		take_into(r, z->blocks, bytes);
+	}
+	return 0;
+}
+
+static int decompress(const void *blob, size_t len, uint8_t **raw, size_t *n)
+{
 	uint64_t raw_len;
-	uint32_t head[2];
-	uint8_t *raw = NULL;
-	size_t i, n, dummy;
-	int err = -EBADMSG;
+	size_t got;
 
 	if (len < 8)
 		return -EBADMSG;
 	memcpy(&raw_len, blob, 8);
-	if (raw_len < sizeof(head) + sizeof(*s) || raw_len > (1ull << 34))
+	if (raw_len < 16 || raw_len > (1ull << 34))
 		return -EBADMSG;
-	raw = malloc(raw_len);
-	ck = malloc(sizeof(*ck));
-	if (!raw || !ck) {
-		err = -ENOMEM;
-		goto out;
+	*raw = malloc((size_t)raw_len);
+	if (!*raw)
+		return -ENOMEM;
+	got = ZSTD_decompress(*raw, (size_t)raw_len, (const uint8_t *)blob + 8, len - 8);
+	if (ZSTD_isError(got) || got != raw_len) {
+		free(*raw);
+		return -EBADMSG;
 	}
-	n = ZSTD_decompress(raw, raw_len, (const uint8_t *)blob + 8, len - 8);
-	if (ZSTD_isError(n) || n != raw_len)
-		goto out;
+	*n = got;
+	return 0;
+}
+
+int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
+{
+	struct ck_rd r = { 0 };
+	uint64_t head[2] = { 0 };
+	uint8_t *raw;
+	size_t i;
+	int err, k;
+
+	err = decompress(blob, len, &raw, &r.len);
+	if (err)
+		return err;
 	r.p = raw;
-	r.len = n;
-	if (get(&r, head, sizeof(head)) || head[0] != CK_MAGIC || head[1] != sizeof(*s) ||
-	    get(&r, ck, sizeof(*ck)))
-		goto out;
+	take_into(&r, head, sizeof(head));
+	if (head[0] != CK_MAGIC || head[1] != fingerprint() || !valid(r)) {
+		free(raw);
+		return -EBADMSG;
+	}
+	get_spans(&r, s, saved, NR(saved));
+	for (k = 0; k < FT_SRC_NR; k++)
+		take_into(&r, AT(s, fresh_off(k), bool), sizeof(bool));
+	s->nr_trq = 0;			/* checkpoints are taken at ticks, when nothing waits */
+	for (i = 0; !err && i < NR(arrays); i++)
+		for (k = 0; !err && k < arrays[i].rep; k++) {
+			size_t d = (size_t)k * arrays[i].stride;
 
-	/*
-	 * Plain fields come from the checkpoint; owned storage, the decoder,
-	 * the host facts and the callbacks stay this session's.
-	 */
-	{
-		struct ft_session keep = *s;
-
-		*s = *ck;
-		s->host = keep.host;
-		s->dec = keep.dec;
-		s->tracing = keep.tracing;
-		s->trace_enabled = keep.trace_enabled;
-		s->dec.missed = ck->dec.missed;
-		s->dec.missed_unknown = ck->dec.missed_unknown;
-		s->dec.bad = ck->dec.bad;
-		s->dec.walked = ck->dec.walked;
-		s->events.on_fallback = keep.events.on_fallback;
-		s->events.on_fallback_ctx = s;
-		s->events.on_latency = keep.events.on_latency;
-		s->events.on_latency_ctx = keep.events.on_latency_ctx;
-		s->sample.zoneinfo.zones = keep.sample.zoneinfo.zones;
-		s->sample.zoneinfo.cap = keep.sample.zoneinfo.cap;
-		s->sample.buddy.zones = keep.sample.buddy.zones;
-		s->sample.buddy.cap = keep.sample.buddy.cap;
-		s->sample.pti.zones = keep.sample.pti.zones;
-		s->sample.pti.cap = keep.sample.pti.cap;
-		s->sample.vmstat.items = keep.sample.vmstat.items;
-		s->sample.vmstat.cap = keep.sample.vmstat.cap;
-		s->sample.prev_vmstat.items = keep.sample.prev_vmstat.items;
-		s->sample.prev_vmstat.cap = keep.sample.prev_vmstat.cap;
-		s->sample.zones = keep.sample.zones;
-		s->sample.cap_zones = keep.sample.cap_zones;
-		for (i = 0; i < FT_SRC_NR; i++) {
-			s->pending[i].buf = keep.pending[i].buf;
-			s->pending[i].cap = keep.pending[i].cap;
+			err = get_arr(&r, AT(s, arrays[i].ptr + d, void *), AT(s, arrays[i].nr + d, size_t),
+				      AT(s, arrays[i].cap + d, size_t), arrays[i].elsz, arrays[i].text);
 		}
-		/* the map's zones are rebuilt below: free the old blocks first */
-		for (i = 0; i < keep.map.nr; i++)
-			free(keep.map.zones[i].blocks);
-		s->map.zones = keep.map.zones;
-		s->map.cap = keep.map.cap;
-		s->map.nr = 0;
-		s->audits = keep.audits;
-		s->cap_audits = keep.cap_audits;
-		/* checkpoints are taken at ticks, when nothing waits */
-		s->trq = keep.trq;
-		s->cap_trq = keep.cap_trq;
-		s->nr_trq = 0;
-	}
-	err = get_arr(&r, (void **)&s->sample.zoneinfo.zones, &s->sample.zoneinfo.nr,
-		      &s->sample.zoneinfo.cap, sizeof(*s->sample.zoneinfo.zones));
 	if (!err)
-		err = get_arr(&r, (void **)&s->sample.buddy.zones, &s->sample.buddy.nr,
-			      &s->sample.buddy.cap, sizeof(*s->sample.buddy.zones));
-	if (!err)
-		err = get_arr(&r, (void **)&s->sample.pti.zones, &s->sample.pti.nr,
-			      &s->sample.pti.cap, sizeof(*s->sample.pti.zones));
-	if (!err)
-		err = get_arr(&r, (void **)&s->sample.vmstat.items, &s->sample.vmstat.nr,
-			      &s->sample.vmstat.cap, sizeof(*s->sample.vmstat.items));
-	if (!err)
-		err = get_arr(&r, (void **)&s->sample.prev_vmstat.items, &s->sample.prev_vmstat.nr,
-			      &s->sample.prev_vmstat.cap, sizeof(*s->sample.prev_vmstat.items));
-	for (i = 0; !err && i < FT_SRC_NR; i++) {
-		err = get_arr(&r, (void **)&s->pending[i].buf, &s->pending[i].len, &s->pending[i].cap, 1);
-		if (!err && s->pending[i].cap <= s->pending[i].len) {
-			char *nb = realloc(s->pending[i].buf, s->pending[i].len + 1);
-
-			if (!nb) {
-				err = -ENOMEM;
-				break;
-			}
-			s->pending[i].buf = nb;
-			s->pending[i].cap = s->pending[i].len + 1;
-		}
-		if (!err)
-			s->pending[i].buf[s->pending[i].len] = '\0';
-	}
-	if (!err)
-		err = get_arr(&r, (void **)&s->map.zones, &s->map.nr, &s->map.cap,
-			      sizeof(*s->map.zones));
-	for (i = 0; i < s->map.nr; i++)
-		s->map.zones[i].blocks = NULL;	/* the checkpoint's pointers mean nothing here */
-	for (i = 0; !err && i < s->map.nr; i++) {
-		size_t cap = 0;
-
-		err = get_arr(&r, (void **)&s->map.zones[i].blocks, &dummy, &cap,
-			      sizeof(*s->map.zones[i].blocks));
-		if (!err && dummy != s->map.zones[i].nr_blocks)
-			err = -EBADMSG;
-	}
-	if (!err)
-		err = get_arr(&r, (void **)&s->audits, &s->nr_audits, &s->cap_audits,
-			      sizeof(*s->audits));
+		err = get_map(&r, &s->map);
 	if (!err)
 		err = ft_sample_rejoin(&s->sample);
 	if (err) {
-		/* leave a consistent, empty-ish session rather than dangling arrays */
-		for (i = 0; i < s->map.nr; i++)
-			if (!s->map.zones[i].blocks)
-				s->map.zones[i].nr_blocks = 0;
+		/* out of memory part way: a consistent, empty-ish session */
 		s->sample.valid = 0;
 		s->sample.nr_zones = 0;
-		s->nr_audits = s->nr_audits <= s->cap_audits ? s->nr_audits : 0;
 	}
-out:
 	free(raw);
-	free(ck);
 	return err;
 }

@@ -437,8 +437,11 @@ static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
 static void apply_boost(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_boost_tick t[FT_BOOST_ZONES];
-	int n = ft_boost_decode(in->data, in->len, t, FT_BOOST_ZONES), i;
+	int n, i;
 
+	/* no stack bytes in the padding: a checkpoint's bytes are the state's */
+	memset(t, 0, sizeof(t));
+	n = ft_boost_decode(in->data, in->len, t, FT_BOOST_ZONES);
 	if (n < 0) {
 		s->bad_inputs++;
 		return;

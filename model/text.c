@@ -140,6 +140,6 @@ int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz)
 	if (s->len >= dstsz)
 		return -ENAMETOOLONG;
 	memcpy(dst, s->p, s->len);
-	dst[s->len] = '\0';
+	memset(dst + s->len, 0, dstsz - s->len);
 	return 0;
 }

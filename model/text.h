@@ -48,7 +48,10 @@ int ft_span_u64(const struct ft_span *s, uint64_t *out);
 /* Decimal signed, optional leading '-'. */
 int ft_span_i64(const struct ft_span *s, int64_t *out);
 
-/* Copy into a fixed buffer; -ENAMETOOLONG if it does not fit. */
+/*
+ * Copy into a fixed buffer, the rest of it zeroed (a reused struct keeps no
+ * stale bytes); -ENAMETOOLONG if it does not fit.
+ */
 int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz);
 
 #endif

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "collectors/recorder.h"
+#include "model/checkpoint.h"
 #include "collectors/replay.h"
 
 #include <sys/stat.h>
@@ -115,6 +116,9 @@ static void test_round_trip(void **state)
 	static struct ft_replay rp;
 	char dir[] = "/tmp/fragtop-replay-XXXXXX", cmd[1024], file[256];
 	char *want[TICKS];
+	/* the whole state at each tick, as the checkpoint codec writes it */
+	void *state_at[TICKS];
+	size_t state_len[TICKS];
 	int i;
 
 	(void)state;
@@ -183,6 +187,7 @@ static void test_round_trip(void **state)
 		got = digest(&rp.session);
 		assert_string_equal(got, want[i]);
 		free(got);
+		assert_int_equal(ft_session_save(&rp.session, &state_at[i], &state_len[i]), 0);
 	}
 	assert_int_equal(ft_replay_step(&rp), 0);
 	assert_string_equal(rp.session.host.release, live.host.release);
@@ -201,6 +206,16 @@ static void test_round_trip(void **state)
 			got = digest(&rp.session);
 			assert_string_equal(got, want[to[k] - 1]);
 			free(got);
+			/* every saved field, not only the digest's, as played straight */
+			{
+				void *b;
+				size_t n;
+
+				assert_int_equal(ft_session_save(&rp.session, &b, &n), 0);
+				assert_int_equal(n, state_len[to[k] - 1]);
+				assert_memory_equal(b, state_at[to[k] - 1], n);
+				free(b);
+			}
 		}
 		/* by time: the tick at a recorded time, and one past the end */
 		{
@@ -222,8 +237,10 @@ static void test_round_trip(void **state)
 		assert_int_equal(ft_replay_step(&rp), 1);
 		assert_int_equal(rp.session.ticks, TICKS);
 	}
-	for (i = 0; i < TICKS; i++)
+	for (i = 0; i < TICKS; i++) {
 		free(want[i]);
+		free(state_at[i]);
+	}
 	ft_replay_close(&rp);
 	ft_live_close(&live);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s %s", dir, file);
