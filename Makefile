@@ -50,7 +50,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 # ThreadSanitizer for the tests that run the live source's threads
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS := test_live_threads test_procfs test_replay
+TSAN_TESTS := test_live_threads test_procfs test_replay test_recfmt
 
 BASE_SRC	:= $(sort $(wildcard base/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))

@@ -351,7 +351,7 @@ static int rotate(struct recording *r)
 static void full_close(struct recording *r)
 {
 	int err = ft_recorder_stop(&r->rec);
-	uint64_t lost = r->rec.dropped_ticks + r->rec.w.dropped_ticks;
+	uint64_t lost = r->rec.w.dropped_ticks;
 
 	r->dropped += lost;
 	r->dropped_now = lost;

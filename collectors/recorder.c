@@ -25,23 +25,23 @@ static bool is_meta(uint16_t type)
 	return type == FT_RR_HOST || type == FT_RR_TRACE_FMT || type == FT_RR_IOMEM;
 }
 
+/* After an error the writer refuses each record, counting the ticks lost (w.dropped_ticks). */
 static void on_input(void *ctx, const struct ft_rec_record *in)
 {
 	struct ft_recorder *r = ctx;
 
-	if (r->err) {
-		r->dropped_ticks += in->type == FT_RR_TICK;
-		return;
-	}
 	if (is_meta(in->type)) {
 		failed(r, ft_recw_add_meta(&r->w, in->type, in->sub, in->t_ns, in->data, in->len));
 		return;
 	}
 	failed(r, ft_recw_add(&r->w, in->type, in->sub, in->t_ns, in->data, in->len));
+	if (in->type == FT_RR_TICK)
+		r->ticks++;	/* every tick offered; w.dropped_ticks of them lost */
+	if (r->err)
+		return;
 	switch (in->type) {
 	case FT_RR_TICK:
 		failed(r, ft_recw_tick(&r->w, ft_now_ns()));
-		r->ticks++;
 		break;
 	case FT_RR_TRACE_PAGE:
 		r->pages++;
@@ -51,7 +51,7 @@ static void on_input(void *ctx, const struct ft_rec_record *in)
 		break;
 	case FT_RR_AUDIT:
 		/* a control change is what a reader looks for: do not sit on it */
-		failed(r, ft_recw_flush(&r->w));
+		failed(r, ft_recw_push(&r->w));
 		r->audits++;
 		break;
 	}
@@ -103,8 +103,8 @@ int ft_recorder_stop(struct ft_recorder *r)
 		r->live->tap = NULL;
 		r->live->tap_ctx = NULL;
 	}
-	full = r->w.full;
 	err = ft_recw_close(&r->w);
+	full = r->w.full;
 	r->open = false;
 	/* a full disk stopped the recording, but the close went into the space kept for it */
 	if (full && !err)

@@ -23,8 +23,7 @@ struct ft_recorder {
 	bool open;
 	uint64_t kpf_batches;
 	int err;			/* first error; recording stopped */
-	uint64_t dropped_ticks;		/* ticks after that error, not recorded */
-	uint64_t ticks, pages, audits;
+	uint64_t ticks, pages, audits;	/* ticks offered (w.dropped_ticks of them lost) */
 	char path[4096];
 };
 

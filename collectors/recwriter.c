@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -20,6 +21,8 @@ static uint64_t mono_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+static void start_writer(struct ft_recw *w);
+
 static bool disk_full(int err)
 {
 	return err == -ENOSPC || err == -EDQUOT;
@@ -35,9 +38,9 @@ static void reserve(struct ft_recw *w)
 {
 	if (!fallocate(w->fd, FALLOC_FL_KEEP_SIZE, (off_t)w->off, FT_RECW_RESERVE))
 		return;
-	if (disk_full(-errno) && !w->err) {
-		w->full = true;
-		w->err = -errno;
+	if (disk_full(-errno) && !w->io_err) {
+		w->io_full = true;
+		w->io_err = -errno;
 	}
 }
 
@@ -51,7 +54,7 @@ static int write_all(struct ft_recw *w, const void *buf, size_t len)
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return w->err = -errno;
+			return w->io_err = -errno;
 		}
 		p += n;
 		len -= (size_t)n;
@@ -86,7 +89,7 @@ int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uin
 	ft_rec_filehdr_encode(&h, hb);
 	if (!w->zctx || write_all(w, hb, sizeof(hb))) {
 		/* no empty or headless file is left behind (a full disk makes them) */
-		int err = w->zctx ? w->err : -ENOMEM;
+		int err = w->zctx ? w->io_err : -ENOMEM;
 
 		ZSTD_freeCCtx(w->zctx);
 		w->zctx = NULL;
@@ -96,6 +99,9 @@ int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uin
 		return err;
 	}
 	reserve(w);
+	w->err = w->io_err;
+	w->full = w->io_full;
+	start_writer(w);
 	return 0;
 }
 
@@ -104,8 +110,10 @@ static int buf_add(struct ft_recw *w, typeof(w->data) *b, uint16_t type, uint16_
 {
 	size_t need;
 
-	if (w->err)
+	if (w->err) {
+		w->dropped_ticks += type == FT_RR_TICK;
 		return w->err;
+	}
 	if (len > FT_REC_CHUNK_MAX / 2)
 		return -EFBIG;
 	need = ft_rec_record_size(len);
@@ -182,12 +190,12 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 		w->file_bytes -= w->off - at;
 		w->off = at;
 		w->seq--;
-		w->full = true;
+		w->io_full = true;
 	}
 	if (err)
 		return err;
 	if (w->sync && fdatasync(w->fd))
-		return w->err = -errno;
+		return w->io_err = -errno;
 	reserve(w);
 	if (type == FT_RC_META || type == FT_RC_DATA) {
 		struct ft_recw_pending *p = &w->pend[w->nr_pend++];
@@ -235,36 +243,137 @@ static int put_index(struct ft_recw *w)
 	return 0;
 }
 
-static int flush_buf(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
+/* The writer's side: one chunk to the file (an index first when one is due). */
+static void write_job(struct ft_recw *w, struct ft_recw_job *j)
 {
-	int err;
+	int err = w->io_err;
 
-	if (!b->nr)
-		return 0;
-	if (w->nr_pend == FT_RECW_INDEX_EVERY) {
+	if (!err && w->nr_pend == FT_RECW_INDEX_EVERY)
 		err = put_index(w);
-		if (err)
-			return err;
+	if (!err)
+		err = put_chunk(w, j->type, j->buf, j->len, j->nr, j->t_first, j->t_last, true);
+	if (err) {
+		if (!w->io_err)
+			w->io_err = err;
+		w->io_dropped += j->ticks;
 	}
-	err = put_chunk(w, type, b->buf, b->len, b->nr, b->t_first, b->t_last, true);
-	if (err)
-		return err;
-	b->len = 0;
-	b->nr = 0;
-	b->ticks = 0;
-	return 0;
+	free(j->buf);
+	j->buf = NULL;
 }
 
-int ft_recw_flush(struct ft_recw *w)
+static void *writer_main(void *arg)
+{
+	struct ft_recw *w = arg;
+
+	pthread_mutex_lock(&w->lock);
+	for (;;) {
+		struct ft_recw_job j;
+
+		while (!w->q_nr && !w->stop)
+			pthread_cond_wait(&w->wake, &w->lock);
+		if (!w->q_nr)
+			break;
+		j = w->queue[w->q_head];
+		w->busy = true;
+		pthread_mutex_unlock(&w->lock);
+		write_job(w, &j);
+		pthread_mutex_lock(&w->lock);
+		w->q_head = (w->q_head + 1) % FT_RECW_QUEUE;
+		w->q_nr--;
+		w->busy = false;
+		w->pub_err = w->io_err;
+		w->pub_full = w->io_full;
+		pthread_cond_broadcast(&w->done);
+	}
+	pthread_mutex_unlock(&w->lock);
+	return NULL;
+}
+
+/* A writer thread, its signals blocked (they are the caller's); none: the caller writes. */
+static void start_writer(struct ft_recw *w)
+{
+	sigset_t all, old;
+
+	pthread_mutex_init(&w->lock, NULL);
+	pthread_cond_init(&w->wake, NULL);
+	pthread_cond_init(&w->done, NULL);
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	w->threaded = !pthread_create(&w->thread, NULL, writer_main, w);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (w->threaded)
+		pthread_setname_np(w->thread, "fragtop-rec");
+}
+
+/* Under lock: what the writer has published becomes the caller's. */
+static void hear(struct ft_recw *w)
+{
+	if (!w->err)
+		w->err = w->pub_err;
+	w->full = w->pub_full;
+}
+
+/*
+ * The caller's side: hand the chunk gathered in @b over (its buffer goes
+ * with it), waiting for a slot when FT_RECW_QUEUE wait already.
+ */
+static int hand_over(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
+{
+	struct ft_recw_job j = {
+		.type = type, .buf = b->buf, .len = b->len, .nr = b->nr, .ticks = b->ticks,
+		.t_first = b->t_first, .t_last = b->t_last,
+	};
+
+	if (!b->nr)
+		return w->err;
+	memset(b, 0, sizeof(*b));
+	if (!w->threaded) {
+		write_job(w, &j);
+		w->err = w->io_err;
+		w->full = w->io_full;
+		return w->err;
+	}
+	pthread_mutex_lock(&w->lock);
+	while (w->q_nr == FT_RECW_QUEUE)
+		pthread_cond_wait(&w->done, &w->lock);
+	w->queue[(w->q_head + w->q_nr) % FT_RECW_QUEUE] = j;
+	w->q_nr++;
+	pthread_cond_signal(&w->wake);
+	hear(w);
+	pthread_mutex_unlock(&w->lock);
+	return w->err;
+}
+
+int ft_recw_push(struct ft_recw *w)
 {
 	int err;
 
 	if (w->err)
 		return w->err;
-	err = flush_buf(w, &w->meta, FT_RC_META);
+	err = hand_over(w, &w->meta, FT_RC_META);
 	if (!err)
-		err = flush_buf(w, &w->data, FT_RC_DATA);
+		err = hand_over(w, &w->data, FT_RC_DATA);
 	return err;
+}
+
+/* Wait until the writer is idle with nothing queued. */
+static void drain(struct ft_recw *w)
+{
+	if (!w->threaded)
+		return;
+	pthread_mutex_lock(&w->lock);
+	while (w->q_nr || w->busy)
+		pthread_cond_wait(&w->done, &w->lock);
+	hear(w);
+	pthread_mutex_unlock(&w->lock);
+}
+
+int ft_recw_flush(struct ft_recw *w)
+{
+	int err = ft_recw_push(w);
+
+	drain(w);
+	return err ? err : w->err;
 }
 
 int ft_recw_add(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
@@ -273,7 +382,7 @@ int ft_recw_add(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
 	int err = buf_add(w, &w->data, type, sub, t_ns, data, len);
 
 	if (!err && w->data.len >= FT_RECW_CHUNK_BYTES)
-		err = ft_recw_flush(w);
+		err = ft_recw_push(w);
 	return err;
 }
 
@@ -286,14 +395,47 @@ int ft_recw_add_meta(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_
 int ft_recw_tick(struct ft_recw *w, uint64_t now_ns)
 {
 	if ((w->data.nr && now_ns - w->data.opened_ns >= w->flush_ns) || w->meta.nr)
-		return ft_recw_flush(w);
+		return ft_recw_push(w);
 	return w->err;
+}
+
+/* Drain and join the writer: from here the caller owns the file side. */
+static void stop_writer(struct ft_recw *w)
+{
+	if (!w->threaded)
+		return;
+	pthread_mutex_lock(&w->lock);
+	w->stop = true;
+	pthread_cond_signal(&w->wake);
+	pthread_mutex_unlock(&w->lock);
+	pthread_join(w->thread, NULL);
+	w->threaded = false;
+	pthread_mutex_destroy(&w->lock);
+	pthread_cond_destroy(&w->wake);
+	pthread_cond_destroy(&w->done);
+	w->err = w->err ? w->err : w->io_err;
+	w->full = w->io_full;
+}
+
+/* The writer joined (or none ran): its losses become the caller's count. */
+static void count_losses(struct ft_recw *w)
+{
+	w->dropped_ticks += w->io_dropped;
+	w->io_dropped = 0;
 }
 
 /* Frees everything; the byte counts stay for the caller's summary. */
 static void release(struct ft_recw *w)
 {
-	uint64_t raw = w->raw_bytes, file = w->file_bytes, dropped = w->dropped_ticks;
+	uint64_t raw, file, dropped;
+	bool full;
+
+	stop_writer(w);
+	count_losses(w);
+	raw = w->raw_bytes;
+	file = w->file_bytes;
+	dropped = w->dropped_ticks;
+	full = w->full;
 
 	if (w->fd >= 0)
 		close(w->fd);
@@ -306,6 +448,7 @@ static void release(struct ft_recw *w)
 	w->raw_bytes = raw;
 	w->file_bytes = file;
 	w->dropped_ticks = dropped;
+	w->full = full;
 }
 
 int ft_recw_close(struct ft_recw *w)
@@ -313,11 +456,16 @@ int ft_recw_close(struct ft_recw *w)
 	uint8_t end[FT_REC_END_PAYLOAD];
 	int err, i;
 
-	err = ft_recw_flush(w);
+	err = ft_recw_push(w);
+	stop_writer(w);		/* the queue written: the file is the caller's now */
+	count_losses(w);
+	if (!err)
+		err = w->err;
+	if (err)
+		w->dropped_ticks += w->data.ticks;	/* never handed over */
 	if (w->full) {
 		/* what a full disk kept out is dropped; the index and END go into the reserve */
-		w->dropped_ticks += w->data.ticks;
-		w->err = 0;
+		w->io_err = 0;
 		err = 0;
 	}
 	if (!err)

@@ -6,17 +6,29 @@
  * most that much.  An index chunk follows every FT_RECW_INDEX_EVERY chunks
  * and at close, then an END chunk pointing at it.
  *
+ * The compression, the write and the sync run on a writer thread of
+ * their own: under a trace storm on a disk busy with someone else's
+ * writes a chunk took 60-400 ms here, which the caller (the TUI's loop,
+ * the recorder's ticks) must not wait for.  A full chunk is handed over
+ * and the caller goes on; at most FT_RECW_QUEUE chunks wait, and a
+ * caller that gets ahead of the disk by more than that waits for a slot
+ * (memory stays bounded, nothing is dropped).  No thread (pthread_create
+ * refused): the caller writes, as before.
+ *
  * A full disk: the file keeps FT_RECW_RESERVE bytes allocated past its
  * end (fallocate, KEEP_SIZE), so when a chunk cannot be written (ENOSPC,
  * EDQUOT) the writer takes the partial chunk back and can still close the
- * file cleanly (index and END in the reserve); w->full says so, and the
- * ticks of the records lost are counted in dropped_ticks.
+ * file cleanly (index and END in the reserve); w->full says so.  The
+ * writer's error reaches the caller at its next hand-over (err, full);
+ * from then on records are refused, and every tick an error lost (in a
+ * chunk not written, or refused) is counted in dropped_ticks.
  *
  * Ownership: struct ft_recw owns its fd, buffers and zstd context.
  */
 #ifndef FT_COLLECTORS_RECWRITER_H
 #define FT_COLLECTORS_RECWRITER_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -33,12 +45,20 @@ struct ft_recw_pending {		/* a chunk not yet in an index */
 	uint16_t type, flags;
 };
 
+/* A chunk's records, handed to the writer. */
+struct ft_recw_job {
+	uint16_t type;
+	uint8_t *buf;
+	size_t len;
+	uint32_t nr, ticks;
+	uint64_t t_first, t_last;
+};
+
+#define FT_RECW_QUEUE		4	/* chunks waiting for the writer */
+
 struct ft_recw {
-	int fd;
-	uint64_t off;			/* where the next chunk goes */
-	uint32_t seq;
+	/* the caller's: the records being gathered */
 	uint64_t flush_ns;		/* a chunk is written when this old */
-	bool sync;			/* fdatasync after each chunk */
 	struct {
 		uint8_t *buf;
 		size_t len, cap;
@@ -47,6 +67,27 @@ struct ft_recw {
 		uint64_t t_first, t_last;
 		uint64_t opened_ns;	/* monotonic, first record */
 	} data, meta;
+	uint64_t raw_bytes;
+	int err;			/* the writer's first error, as the caller last heard it */
+	bool full;			/* that error was a full disk: the file can still be closed */
+	bool threaded;			/* a writer thread runs (else the caller writes) */
+	uint64_t dropped_ticks;		/* ticks an error lost: refused, or in chunks not written */
+
+	/* between the two, under lock */
+	pthread_mutex_t lock;
+	pthread_cond_t wake, done;	/* a chunk for the writer; a chunk written */
+	struct ft_recw_job queue[FT_RECW_QUEUE];
+	int q_head, q_nr;
+	bool busy, stop;
+	int pub_err;			/* io_err and io_full, published after each chunk */
+	bool pub_full;
+	pthread_t thread;
+
+	/* the writer's (the caller's while no thread runs): the file */
+	int fd;
+	uint64_t off;			/* where the next chunk goes */
+	uint32_t seq;
+	bool sync;			/* fdatasync after each chunk (set before the first record) */
 	struct ft_recw_pending pend[FT_RECW_INDEX_EVERY];
 	int nr_pend;
 	uint64_t last_index;		/* offset, 0 if none yet */
@@ -56,10 +97,10 @@ struct ft_recw {
 	size_t prev_len, prev_cap;
 	int since_key;			/* DATA chunks since the last key chunk */
 	int level;
-	uint64_t raw_bytes, file_bytes;
-	int err;			/* first write error; later calls fail with it */
-	bool full;			/* that error was a full disk: the file can still be closed */
-	uint64_t dropped_ticks;		/* ticks whose records a full disk lost */
+	uint64_t file_bytes;
+	int io_err;
+	bool io_full;
+	uint64_t io_dropped;		/* ticks in chunks the writer could not write */
 };
 
 /*
@@ -71,23 +112,29 @@ int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite);
 /* The same, the file @seq of series @id (model/recfmt.h; record --dir). */
 int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id, uint32_t seq);
 
-/* A record for the current data chunk; may write the chunk.  0 or -errno. */
+/*
+ * A record for the current data chunk; may hand the chunk over.  0 or
+ * -errno (after an error the record is refused, a tick counted as dropped).
+ */
 int ft_recw_add(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
 		const void *data, size_t len);
 /* A record for the next META chunk (host facts, trace formats). */
 int ft_recw_add_meta(struct ft_recw *w, uint16_t type, uint16_t sub, uint64_t t_ns,
 		     const void *data, size_t len);
 
-/* Write the pending chunks if the data chunk is older than flush_ns at @now_ns. */
+/* Hand the pending chunks to the writer if the data chunk is older than flush_ns at @now_ns. */
 int ft_recw_tick(struct ft_recw *w, uint64_t now_ns);
-/* Write the pending chunks now. */
+/* Hand the pending chunks to the writer now, without waiting for the disk. */
+int ft_recw_push(struct ft_recw *w);
+/* Hand the pending chunks over and wait until every chunk handed over is written. */
 int ft_recw_flush(struct ft_recw *w);
 
 /*
- * Flush, write the last index and the END chunk, sync, close.  0 or
- * -errno.  After a full disk (w->full) what could not be written is
- * dropped (counted) and the file is closed cleanly at its last whole
- * chunk: 0 if that worked.
+ * Flush, stop the writer, write the last index and the END chunk, sync,
+ * close.  0 or -errno.  After a full disk (w->full) what could not be
+ * written is dropped (counted) and the file is closed cleanly at its last
+ * whole chunk: 0 if that worked.  The byte counts, full and dropped_ticks
+ * stay for the caller's summary.
  */
 int ft_recw_close(struct ft_recw *w);
 /* Close without the END chunk (tests: a file as a crash leaves it). */

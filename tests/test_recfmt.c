@@ -57,6 +57,9 @@ static size_t tick_payload(int i, char *buf, size_t sz)
 				i % 50, "................................................................");
 }
 
+/* chunks handed to the writer thread without waiting (ft_recw_push), not flushed one by one */
+static bool by_push;
+
 static void write_recording(bool clean)
 {
 	struct ft_recw w;
@@ -77,7 +80,7 @@ static void write_recording(bool clean)
 		assert_int_equal(ft_recw_add(&w, FT_RR_TICK, 0, t, &t, 8), 0);
 		assert_int_equal(ft_recw_add(&w, FT_RR_PROC, (uint16_t)(i % 4), t, buf, n), 0);
 		if (i % 2)	/* a chunk every two ticks: 100 data chunks, two indexes */
-			assert_int_equal(ft_recw_flush(&w), 0);
+			assert_int_equal(by_push ? ft_recw_push(&w) : ft_recw_flush(&w), 0);
 	}
 	if (clean)
 		assert_int_equal(ft_recw_close(&w), 0);
@@ -195,6 +198,33 @@ static void test_round_trip_clean(void **state)
 	assert_int_equal(ft_rec_find(&r, 51000000000ull), 26);
 	assert_int_equal(ft_rec_find(&r, 0), 1);
 	assert_int_equal(ft_rec_find(&r, UINT64_MAX), r.nr);
+	ft_rec_close(&r);
+}
+
+/*
+ * The writer thread: 100 chunks handed over as fast as the caller can
+ * (the queue holds FT_RECW_QUEUE, so the caller waits for slots) reach
+ * the file in order, each whole, and close ends it cleanly.
+ */
+static void test_push_ahead_of_the_writer(void **state)
+{
+	struct ft_rec_reader r;
+	size_t i;
+	int bad;
+
+	(void)state;
+	by_push = true;
+	write_recording(true);
+	by_push = false;
+	assert_int_equal(ft_rec_open(&r, src_of(&file)), 0);
+	assert_true(r.clean);
+	assert_int_equal(r.nr, 101);
+	for (i = 1; i < r.nr; i++) {
+		assert_int_equal(r.chunks[i].c.type, FT_RC_DATA);
+		assert_int_equal(r.chunks[i].c.t_first, 1000000000ull * (2 * (i - 1) + 1));
+	}
+	assert_int_equal(read_all(&r, &bad), TICKS);
+	assert_int_equal(bad, 0);
 	ft_rec_close(&r);
 }
 
@@ -441,6 +471,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip_clean),
+		cmocka_unit_test(test_push_ahead_of_the_writer),
 		cmocka_unit_test(test_no_end_chunk),
 		cmocka_unit_test(test_cut_everywhere),
 		cmocka_unit_test(test_flipped_bytes),

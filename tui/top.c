@@ -195,7 +195,7 @@ int ft_ui_record_stop(struct ft_ui *ui, char *msg, size_t sz)
 
 	err = ft_recorder_stop(ui->rec);
 	snprintf(msg, sz, "recorded %llu ticks to %.1024s (%llu bytes)%s%s",
-		 (unsigned long long)ui->rec->ticks, ui->rec->path,
+		 (unsigned long long)(ui->rec->ticks - ui->rec->w.dropped_ticks), ui->rec->path,
 		 (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
 	free(ui->rec);
 	ui->rec = NULL;
