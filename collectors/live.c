@@ -47,7 +47,7 @@ static void emit_status(struct ft_live *l, enum ft_rs what, int err)
 static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 {
 	static char thp[32768];
-	uint8_t b[32];
+	uint8_t b[40];
 	long n = 0;
 
 	ft_host_refresh(&l->host);
@@ -68,7 +68,8 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		memcpy(b + 8, &l->map_rescans, 8);
 		memcpy(b + 16, &l->map_rescans_late, 8);
 		memcpy(b + 24, &l->map_rescan_lag_max_ns, 8);
-		emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 32);
+		memcpy(b + 32, &l->map_rescans_deferred, 8);
+		emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
 	}
 }
 
@@ -470,7 +471,7 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	/* rescans are for fallbacks from now on (the pass covers the older ones) */
 	l->map_fb_seen = l->session.events.fb_head;
 	l->map_rescan_lag_max_ns = 0;
-	l->map_rescans = l->map_rescans_late = 0;
+	l->map_rescans = l->map_rescans_late = l->map_rescans_deferred = 0;
 	if (!on)
 		return 0;
 	if (l->map_err)
@@ -525,7 +526,7 @@ static void map_queue_fallbacks(struct ft_live *l)
 		}
 		l->map_queued[z][b / 8] |= (uint8_t)(1u << (b % 8));
 		l->map_dirty[l->map_dirty_n++] = (struct ft_live_dirty){
-			.zone = (uint32_t)z, .block = (uint32_t)b, .ts = f->ts,
+			.zone = (uint32_t)z, .block = (uint32_t)b, .ts = f->ts, .poll = l->map_polls,
 		};
 	}
 	l->map_fb_seen = ev->fb_head;
@@ -554,6 +555,7 @@ void ft_live_map_poll(struct ft_live *l)
 	if (l->map_allow_ns > l->map_cpu * 1e9)
 		l->map_allow_ns = l->map_cpu * 1e9;
 	l->map_last_ns = now;
+	l->map_polls++;
 	map_queue_fallbacks(l);
 	c0 = thread_cpu_ns();
 	/*
@@ -576,6 +578,7 @@ void ft_live_map_poll(struct ft_live *l)
 			break;
 		pfns += (uint64_t)n;
 		l->map_rescans++;
+		l->map_rescans_deferred += d->poll != l->map_polls;
 		if (d->ts && ft_now_ns() > d->ts) {
 			uint64_t lag = ft_now_ns() - d->ts;
 

@@ -109,6 +109,7 @@ struct ft_live {
 	struct ft_live_dirty {
 		uint32_t zone, block;
 		uint64_t ts;		/* the fallback's trace time */
+		uint64_t poll;		/* map_polls when it was queued */
 	} map_dirty[FT_LIVE_MAP_DIRTY];
 	size_t map_dirty_n;
 	uint8_t *map_queued[FT_LIVE_MAP_ZONES];
@@ -118,6 +119,8 @@ struct ft_live {
 	uint64_t map_rescans;		/* blocks rescanned because a fallback named them */
 	uint64_t map_rescan_lag_max_ns;	/* longest fallback -> rescan */
 	uint64_t map_rescans_late;	/* of them, later than FT_LIVE_MAP_LATE */
+	uint64_t map_polls;		/* ft_live_map_poll() calls that scanned */
+	uint64_t map_rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
 };

@@ -780,7 +780,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		memcpy(&s->mem_avail_kb, in->data + 8, 8);
 		return;
 	case FT_RS_MAPSCAN:
-		if (in->len != 32) {
+		if (in->len != 32 && in->len != 40) {	/* 32: before rescans_deferred */
 			s->bad_inputs++;
 			return;
 		}
@@ -788,6 +788,9 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		memcpy(&s->mapscan.rescans, in->data + 8, 8);
 		memcpy(&s->mapscan.rescans_late, in->data + 16, 8);
 		memcpy(&s->mapscan.lag_max_ns, in->data + 24, 8);
+		s->mapscan.rescans_deferred = 0;
+		if (in->len == 40)
+			memcpy(&s->mapscan.rescans_deferred, in->data + 32, 8);
 		if (!isfinite(s->mapscan.cpu))
 			s->mapscan.cpu = 0;
 		s->mapscan.known = true;

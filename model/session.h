@@ -162,6 +162,7 @@ struct ft_session {
 		bool known;
 		double cpu;		/* the share of a core it may use */
 		uint64_t rescans, rescans_late, lag_max_ns;
+		uint64_t rescans_deferred;	/* of the rescans, those the budget put off a look */
 	} mapscan;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;

@@ -129,6 +129,33 @@ static void test_audits_bounded(void **state)
 	ft_session_release(&s);
 }
 
+/* The map scan's SOURCE input: 40 bytes, or the 32 of files written before the put-off count. */
+static void test_mapscan_source(void **state)
+{
+	static struct ft_session s;
+	uint8_t b[40];
+	double cpu = 0.1;
+	uint64_t v[4] = { 334, 1, 1039000000, 2 };
+
+	(void)state;
+	ft_session_init(&s);
+	memcpy(b, &cpu, 8);
+	memcpy(b + 8, v, 32);
+	apply(&s, FT_RR_SOURCE, FT_RS_MAPSCAN, 1, b, 40);
+	assert_true(s.mapscan.known);
+	assert_int_equal(s.mapscan.rescans, 334);
+	assert_int_equal(s.mapscan.rescans_late, 1);
+	assert_int_equal(s.mapscan.lag_max_ns, 1039000000);
+	assert_int_equal(s.mapscan.rescans_deferred, 2);
+	apply(&s, FT_RR_SOURCE, FT_RS_MAPSCAN, 2, b, 32);
+	assert_int_equal(s.mapscan.rescans, 334);
+	assert_int_equal(s.mapscan.rescans_deferred, 0);
+	assert_int_equal(s.bad_inputs, 0);
+	apply(&s, FT_RR_SOURCE, FT_RS_MAPSCAN, 3, b, 36);
+	assert_int_equal(s.bad_inputs, 1);
+	ft_session_release(&s);
+}
+
 /* A file that repeats its trace formats: each is parsed once. */
 static void test_formats_once(void **state)
 {
@@ -440,6 +467,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_audits_bounded),
+		cmocka_unit_test(test_mapscan_source),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),

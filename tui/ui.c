@@ -169,8 +169,11 @@ static void draw_status(struct ft_ui *ui)
 	move(y, 0);
 	clrtoeol();
 	if (ui->scroll_info[0] && ui->view != &ft_view_help) {
-		room = COLS - (int)strlen(ui->scroll_info) - 1;
-		ft_put(y, COLS - (int)strlen(ui->scroll_info), A_REVERSE, "%s", ui->scroll_info);
+		int len = (int)strlen(ui->scroll_info);
+
+		/* wider than the terminal: its start, cut at the edge (ft_put cuts) */
+		room = COLS - len - 1;
+		ft_put(y, len < COLS ? COLS - len : 0, A_REVERSE, "%s", ui->scroll_info);
 	}
 	if (room <= 0)
 		return;

@@ -65,7 +65,7 @@ struct ft_ui {
 	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
-	char scroll_info[96];		/* set by the view, shown in the status line */
+	char scroll_info[192];		/* set by the view, shown in the status line */
 	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;

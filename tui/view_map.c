@@ -268,7 +268,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	uint64_t now = ss->t_ns;	/* the session's time: marks fade in replay as they did live */
 	struct geom g;
 	int y = top, r, x;
-	char a[16], scan[80] = "";
+	char a[16], scan[128] = "";
 
 	if (ss->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
@@ -292,8 +292,10 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	/* the scan's budget and how fast fallbacks' blocks were read again, in the status line */
 	if (ss->mapscan.known)
 		snprintf(scan, sizeof(scan),
-			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu over 1 s (max %.0f ms)",
+			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu put off for budget, "
+			 "%llu over 1 s (max %.0f ms)",
 			 ss->mapscan.cpu * 100, (unsigned long long)ss->mapscan.rescans,
+			 (unsigned long long)ss->mapscan.rescans_deferred,
 			 (unsigned long long)ss->mapscan.rescans_late,
 			 (double)ss->mapscan.lag_max_ns / 1e6);
 	y += 2;

@@ -1,11 +1,13 @@
 #!/bin/bash
 # On this real kernel, the map view under a fragmenting load
 # (tests/load/fragload.sh): a block that a fragmenting fallback names is
-# read again within one tick of the event (the live source measures each
-# wait from the event's own timestamp to the rescan).  The map's CPU
-# budget is raised to 10% (MAPCPU=N for another) so that what is tested
-# is the order (named blocks before the pass), not how many a 2% budget
-# affords in a storm.
+# read again at the map's first look after the event arrives, before the
+# pass goes on (the live source counts the rescans the budget put off).
+# The wait from the event's own timestamp to the rescan is printed, not
+# asserted: it is wall-clock time, and a loaded, freshly booted machine
+# schedules the TUI when it can.  The map's CPU budget is raised to 10%
+# (MAPCPU=N for another) so that what is tested is the order (named blocks
+# before the pass), not how many a 2% budget affords in a storm.
 # The recording the TUI wrote replays the map it scanned.  Needs root, tracefs and fio; skipped otherwise.
 # The load restores what it changes (nr_hugepages, its files) on exit.
 # usage: map-rescan.sh FRAGTOP_BINARY
@@ -39,8 +41,11 @@ start() {
 	T new-session -d -s ft -x 140 -y 40 "$cmd; sleep 60"
 	wait_for '^fragtop ' > /dev/null
 }
-# "scan 10.0% CPU; R rescans after fallbacks, L over 1 s (max M ms)"
-status() { screen | sed -nE 's/.*scan [0-9.]+% CPU; ([0-9]+) rescans after fallbacks, ([0-9]+) over 1 s \(max ([0-9]+) ms\).*/\1 \2 \3/p' | tail -1; }
+# "scan 10.0% CPU; R rescans after fallbacks, D put off for budget, L over 1 s (max M ms)"
+status() {
+	screen | sed -nE 's/.*scan [0-9.]+% CPU; ([0-9]+) rescans after fallbacks, ([0-9]+) put off for budget, ([0-9]+) over 1 s \(max ([0-9]+) ms\).*/\1 \2 \3 \4/p' |
+		tail -1
+}
 enough() { local r; r=$(status); [ -n "$r" ] && [ "${r%% *}" -ge 20 ]; }
 
 start "$FT" --map-cpu ${MAPCPU:-10} -w "$TMPD/rescan.ftr"
@@ -50,12 +55,13 @@ check "map view open" wait_for 'scan [0-9.]+% CPU'
 lpid=$!
 check "fallbacks named blocks that were read again (20 or more)" until_ok 300 enough
 kill "$lpid" 2> /dev/null; wait "$lpid" 2> /dev/null; lpid=
-read -r rescans late max <<< "$(status)"
-echo "     ${rescans:-?} rescans after fallbacks, ${late:-?} later than a tick, longest ${max:-?} ms"
-# on this 2-core VM under fio the TUI itself is sometimes scheduled late:
-# 19 in 20 within the tick, and every lag is printed above
-check "19 in 20 within a tick of their event (${late:-?} of ${rescans:-?} later)" \
-	test -n "${late:-}" -a "$(( ${late:-1} * 20 ))" -le "${rescans:-0}"
+read -r rescans put_off late max <<< "$(status)"
+echo "     ${rescans:-?} rescans after fallbacks, ${put_off:-?} put off for budget," \
+	"${late:-?} later than a tick, longest ${max:-?} ms (wall clock, not asserted)"
+# a storm may name more blocks than three quarters of a second's budget
+# reads (then the rest wait a look, by design): 19 in 20 at the first look
+check "19 in 20 read at the first look after their event (${put_off:-?} of ${rescans:-?} put off)" \
+	test -n "${put_off:-}" -a "$(( ${put_off:-1} * 20 ))" -le "${rescans:-0}"
 T send-keys -t ft q
 # quitting closes the recording; its replay has the map the TUI scanned
 until_ok 30 recorded "$TMPD/rescan.ftr" '[.pageblocks[] | .total - .unscanned] | add > 0'
