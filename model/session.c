@@ -57,25 +57,89 @@ void ft_session_release(struct ft_session *s)
 	memset(s, 0, sizeof(*s));
 }
 
-static int cmp_rec(const void *a, const void *b)
-{
-	const struct ft_trace_rec *x = a, *y = b;
+/* A waiting record's place in time: its stamp, its CPU, then its arrival (a stable order). */
+struct trq_key {
+	uint64_t ts;
+	int cpu;
+	uint32_t i;
+};
 
-	if (x->ts != y->ts)
-		return x->ts < y->ts ? -1 : 1;
-	return x->cpu - y->cpu;
+/*
+ * Sort @n keys by (ts, cpu, i): least significant byte first, each pass
+ * stable (counting), so arrival breaks the ties.  A pass whose byte is the
+ * same in every key is skipped (a tick's stamps share their high bytes).
+ * @tmp holds @n keys.  Returns the sorted array (@k or @tmp).
+ */
+static struct trq_key *radix_sort(struct trq_key *k, struct trq_key *tmp, size_t n)
+{
+	int pass;
+
+	for (pass = 0; pass < 12; pass++) {	/* 4 bytes of cpu, then 8 of ts */
+		size_t count[256] = { 0 }, at = 0, i;
+		unsigned int shift = (unsigned int)(pass < 4 ? pass : pass - 4) * 8;
+		struct trq_key *t;
+
+#define BYTE(key)	(pass < 4 ? ((uint32_t)(key).cpu >> shift) & 0xff : ((key).ts >> shift) & 0xff)
+		for (i = 0; i < n; i++)
+			count[BYTE(k[i])]++;
+		if (count[BYTE(k[0])] == n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = at;
+			at += c;
+		}
+		for (i = 0; i < n; i++)
+			tmp[count[BYTE(k[i])]++] = k[i];
+#undef BYTE
+		t = k;
+		k = tmp;
+		tmp = t;
+	}
+	return k;
 }
 
-/* The waiting records in time order into the aggregation (a CPU's own are in order already). */
+static bool trq_in_order(const struct ft_session *s)
+{
+	size_t i;
+
+	for (i = 1; i < s->nr_trq; i++) {
+		const struct ft_trace_rec *x = &s->trq[i - 1], *y = &s->trq[i];
+
+		if (x->ts > y->ts || (x->ts == y->ts && x->cpu > y->cpu))
+			return false;
+	}
+	return true;
+}
+
+/*
+ * The waiting records in time order into the aggregation (a CPU's own
+ * are in order already).  Keys are sorted, not the records: a record is
+ * 56 bytes, and moving them was most of a trace storm's replay.
+ */
 static void flush_trace(struct ft_session *s)
 {
+	struct trq_key *k;
 	size_t i;
 
 	if (!s->nr_trq)
 		return;
-	qsort(s->trq, s->nr_trq, sizeof(*s->trq), cmp_rec);
-	for (i = 0; i < s->nr_trq; i++)
-		ft_events_add(&s->events, &s->trq[i]);
+	k = trq_in_order(s) ? NULL : malloc(2 * s->nr_trq * sizeof(*k));
+	if (k) {
+		const struct trq_key *sorted;
+
+		for (i = 0; i < s->nr_trq; i++)
+			k[i] = (struct trq_key){ .ts = s->trq[i].ts, .cpu = s->trq[i].cpu, .i = (uint32_t)i };
+		sorted = radix_sort(k, k + s->nr_trq, s->nr_trq);
+		for (i = 0; i < s->nr_trq; i++)
+			ft_events_add(&s->events, &s->trq[sorted[i].i]);
+		free(k);
+	} else {
+		/* in order already; or no memory for the keys: as they came */
+		for (i = 0; i < s->nr_trq; i++)
+			ft_events_add(&s->events, &s->trq[i]);
+	}
 	s->nr_trq = 0;
 }
 

@@ -20,6 +20,7 @@
 
 #include "model/checkpoint.h"
 #include "model/session.h"
+#include "tracebuf.h"
 
 static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,
 		  size_t len)
@@ -185,6 +186,99 @@ static void test_formats_once(void **state)
 	assert_true(s.tracing);
 	assert_true(ft_session_has_event(&s, FT_EV_EXTFRAG));
 	assert_int_equal(s.formats_repeated, 2 * 999);
+	ft_session_release(&s);
+}
+
+/* A format file of the 6.18-idle fixture as a TRACE_FMT input; its text in @text. */
+static void fixture_format(struct ft_session *s, const char *name, const char *file, char *text, size_t sz)
+{
+	static char buf[1 << 16];
+	char path[256];
+	size_t hl = (size_t)snprintf(buf, sizeof(buf), "%s\n", name), n;
+	FILE *fp;
+
+	snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s", file);
+	fp = fopen(path, "r");
+	assert_non_null(fp);
+	n = fread(buf + hl, 1, sizeof(buf) - hl - 1, fp);
+	fclose(fp);
+	apply(s, FT_RR_TRACE_FMT, 0, 1, buf, hl + n);
+	if (text) {
+		assert_true(n < sz);
+		memcpy(text, buf + hl, n);
+		text[n] = '\0';
+	}
+}
+
+/* A sub-buffer of extfrag events at @ts[] (absolute ns), each PFN its stamp plus @cpu. */
+static void fallbacks_at(struct ft_session *s, const char *fmt, uint16_t cpu, const uint64_t *ts, int n)
+{
+	static const char *const names[] = { "pfn", "alloc_order", "fallback_order",
+		"alloc_migratetype", "fallback_migratetype", "change_ownership" };
+	struct tracebuf tb;
+	uint64_t prev = ts[0];
+	int i, k;
+
+	tb_init(&tb, ts[0]);
+	for (i = 0; i < n; i++) {
+		unsigned char rec[112] = { 0 };
+		int64_t vals[] = { (int64_t)(ts[i] + cpu), 0, 3, 0, 1, 0 };
+		int last = 8, size = 0;
+
+		tb_set(rec, fmt, "common_type", tb_id(fmt));
+		tb_set(rec, fmt, "common_pid", 1);
+		for (k = 0; k < 6; k++) {
+			int off = tb_field(fmt, names[k], &size);
+
+			tb_set(rec, fmt, names[k], vals[k]);
+			if (off + size > last)
+				last = off + size;
+		}
+		assert_int_equal(tb_add(&tb, (uint32_t)(ts[i] - prev), rec, (size_t)last), 0);
+		prev = ts[i];
+	}
+	apply(s, FT_RR_TRACE_PAGE, cpu, ts[n - 1], tb.page, tb_finish(&tb, 0));
+}
+
+/*
+ * The events of a tick reach the aggregation in time order whatever
+ * order their pages came in (CPU 1's page first); equal stamps by CPU,
+ * then as they came.  A page that repeats a CPU's stamps (a hostile
+ * file) is put in order too.
+ */
+static void test_trace_time_order(void **state)
+{
+	static struct ft_session s;
+	static char fmt[1 << 16];
+	static const uint64_t cpu1[] = { 1000, 3000, 5000 }, cpu0[] = { 2000, 3000, 4000 };
+	static const uint64_t want[] = { 1000, 2000, 3000, 3000, 4000, 5000 };
+	static const uint16_t want_cpu[] = { 1, 0, 0, 1, 0, 1 };
+	uint64_t t = 1000000000ull, h;
+	size_t i;
+
+	(void)state;
+	ft_session_init(&s);
+	fixture_format(&s, "header_page", "header_page", NULL, 0);
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	assert_true(ft_session_has_event(&s, FT_EV_EXTFRAG));
+	fallbacks_at(&s, fmt, 1, cpu1, 3);
+	fallbacks_at(&s, fmt, 0, cpu0, 3);
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.events.fb_head, 6);
+	for (i = 0; i < 6; i++) {
+		assert_int_equal(s.events.fb_ring[i].ts, want[i]);
+		assert_int_equal(s.events.fb_ring[i].pfn, want[i] + want_cpu[i]);
+	}
+	/* the same stamps, each page once more on CPU 0: 1000 1000 2000 3000 3000 3000 ... */
+	h = s.events.fb_head;
+	fallbacks_at(&s, fmt, 0, cpu1, 3);
+	fallbacks_at(&s, fmt, 0, cpu0, 3);
+	fallbacks_at(&s, fmt, 0, cpu1, 3);
+	t *= 2;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.events.fb_head - h, 9);
+	for (i = h + 1; i < s.events.fb_head; i++)
+		assert_true(s.events.fb_ring[i - 1].ts <= s.events.fb_ring[i].ts);
 	ft_session_release(&s);
 }
 
@@ -469,6 +563,7 @@ int main(void)
 		cmocka_unit_test(test_audits_bounded),
 		cmocka_unit_test(test_mapscan_source),
 		cmocka_unit_test(test_formats_once),
+		cmocka_unit_test(test_trace_time_order),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),
 		cmocka_unit_test(test_map_samples),
