@@ -435,6 +435,7 @@ static int run(int argc, char **argv)
 		ft_replay_close(&rp);
 		return 1;
 	}
+	rp.forward_only = true;
 	if (ft_replay_step(&rp) <= 0) {
 		fprintf(stderr, "fragtop: %s: no complete sample in the recording\n", file);
 		ft_replay_close(&rp);

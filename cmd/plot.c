@@ -196,6 +196,20 @@ static void thp_point(struct run *r, const struct ft_session *ss, size_t n)
 	}
 }
 
+/* Open @path to be read once, front to back (no checkpoints); says why not. */
+static int open_once(struct ft_replay *rp, const char *path)
+{
+	int err = ft_replay_open(rp, path, NULL);
+
+	if (err) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, rp->r.why[0] ? rp->r.why : strerror(-err));
+		ft_replay_close(rp);
+		return err;
+	}
+	rp->forward_only = true;
+	return 0;
+}
+
 static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 {
 	static struct ft_replay rp;
@@ -209,12 +223,9 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 	memset(r, 0, sizeof(*r));
 	memset(&watch, 0, sizeof(watch));
 	r->file = path;
-	err = ft_replay_open(&rp, path, NULL);
-	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, rp.r.why[0] ? rp.r.why : strerror(-err));
-		ft_replay_close(&rp);
+	err = open_once(&rp, path);
+	if (err)
 		return err;
-	}
 	while ((err = ft_replay_step(&rp)) > 0) {
 		const struct ft_session *ss = &rp.session;
 		double t;

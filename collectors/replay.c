@@ -108,11 +108,13 @@ static int checkpoint(struct ft_replay *p)
 	int err;
 
 	/*
-	 * A report reads once, front to back: no checkpoints.  The TUI's are
+	 * A report, an export or a plot reads once, front to back: no
+	 * checkpoints (a storm of small ticks spent most of an export saving
+	 * them).  The TUI's are
 	 * capped so that a small hostile file with millions of ticks cannot
 	 * fill memory (seeks past the cap step from the last one).
 	 */
-	if (p->session.lean || p->ck_bytes > FT_REPLAY_CKPT_BYTES)
+	if (p->session.lean || p->forward_only || p->ck_bytes > FT_REPLAY_CKPT_BYTES)
 		return 0;
 	if (p->nr_ck && p->ck[p->nr_ck - 1].ticks >= p->session.ticks)
 		return 0;	/* have it (or a later one) */

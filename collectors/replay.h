@@ -55,6 +55,7 @@ struct ft_replay {
 	size_t nr_ck, cap_ck;
 	bool indexed;			/* checkpoints reach the end */
 	size_t ck_bytes;		/* their compressed size */
+	bool forward_only;		/* set after open: read once, front to back, never seeks */
 };
 
 /*
