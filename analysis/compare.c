@@ -6,35 +6,81 @@
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
-static const struct {
+/*
+ * The rows of the table: a label, a key for JSON and CSV, a unit and how
+ * the row is measured from a run's report.  Most are a counter's growth
+ * over the run (its first and last counters, model/counterfield.h), per
+ * second, or one growth as a share of another; the rest have a function.
+ * A row is measured only when the run has what it needs (the tracepoints,
+ * vmstat's own counter, the stall tracepoint); NAN otherwise.  Adding a
+ * metric is a row here and its enum name in compare.h.
+ */
+enum cmp_how {
+	CMP_DURATION,
+	CMP_DELTA,		/* a's growth */
+	CMP_PER_S,		/* a's growth per second */
+	CMP_PCT_OF,		/* a's growth as a % of b's */
+	CMP_PCT_OF_SUM,		/* a's growth as a % of a's and b's */
+	CMP_FN,
+};
+
+enum { NEED_TRACE = 1, NEED_VM = 2, NEED_FRAG_STALL = 4 };
+
+static double boost_peak(const struct ft_report *r);
+static double boost_episodes(const struct ft_report *r);
+static double boosted_pct(const struct ft_report *r);
+static double in_blocks(const struct ft_report *r);
+static double migrate_per_stall(const struct ft_report *r);
+static double free_per_stall(const struct ft_report *r);
+static double scanned_per_success(const struct ft_report *r);
+
+static const struct cmp_row {
 	const char *name, *key, *unit;
-} rows[FT_CMP_NR] = {
-	[FT_CMP_DURATION] = { "duration s", "duration_s", "s" },
-	[FT_CMP_FRAG] = { "fragmenting fallbacks", "extfrag_fragmenting", "" },
-	[FT_CMP_FRAG_S] = { "  per second", "extfrag_fragmenting_per_s", "/s" },
-	[FT_CMP_EXTFRAG] = { "all fallbacks", "extfrag", "" },
-	[FT_CMP_EXTFRAG_S] = { "  per second", "extfrag_per_s", "/s" },
-	[FT_CMP_OWNERSHIP] = { "ownership changes", "extfrag_change_ownership", "" },
-	[FT_CMP_THP_OK] = { "THP fault success %", "thp_fault_success_pct", "%" },
-	[FT_CMP_COMPACT] = { "compaction stalls", "compact_stall", "" },
-	[FT_CMP_COMPACT_FAIL] = { "compaction fails", "compact_fail", "" },
-	[FT_CMP_COMPACT_OK] = { "compaction success %", "compact_success_pct", "%" },
-	[FT_CMP_DIRECT_COMPACT] = { "direct compactions", "direct_compaction_stalls", "" },
-	[FT_CMP_BG_COMPACT] = { "bg compactions", "background_compactions", "" },
-	[FT_CMP_RECLAIMS] = { "direct reclaims", "direct_reclaims", "" },
-	[FT_CMP_KSWAPD] = { "kswapd wakes", "kswapd_wakes", "" },
-	[FT_CMP_KCOMPACTD] = { "kcompactd wakes", "kcompactd_wakes", "" },
-	[FT_CMP_FRAG_STALLS] = { "fragmentation stalls", "fragmentation_stalls", "" },
-	[FT_CMP_BOOST_PEAK] = { "boost peak (pages)", "boost_peak_pages", "" },
-	[FT_CMP_BOOSTED] = { "boosted %", "boosted_pct", "%" },
-	[FT_CMP_BOOST_EPISODES] = { "boost episodes", "boost_episodes", "" },
-	[FT_CMP_IN_BLOCKS] = { "free in pageblocks %", "free_in_pageblocks_pct", "%" },
-	[FT_CMP_ALLOCSTALLS] = { "allocation stalls", "allocstall", "" },
-	[FT_CMP_PGSCAN_KSWAPD] = { "kswapd scanned pages", "pgscan_kswapd", "" },
-	[FT_CMP_MIGRATE_PER_STALL] = { "migrate scanned/stall", "compact_migrate_scanned_per_stall", "" },
-	[FT_CMP_FREE_PER_STALL] = { "free scanned/stall", "compact_free_scanned_per_stall", "" },
-	[FT_CMP_SCANNED_PER_SUCCESS] = { "scanned/success", "compact_scanned_per_success", "" },
+	enum cmp_how how;
+	enum ft_cf a, b;
+	unsigned int need;	/* NEED_VM: vmstat had counter a */
+	double (*fn)(const struct ft_report *r);	/* CMP_FN; NAN: not in this run */
+} rows[FT_CMP_LAT0] = {
+	[FT_CMP_DURATION] = { "duration s", "duration_s", "s", CMP_DURATION },
+#define GROWTH(name, key, cf, need)	{ name, key, "", CMP_DELTA, cf, 0, need, NULL }
+#define PER_S(name, key, cf, need)	{ name, key, "/s", CMP_PER_S, cf, 0, need, NULL }
+#define FN(name, key, unit, fn, cf, need)	{ name, key, unit, CMP_FN, cf, 0, need, fn }
+	[FT_CMP_FRAG] = GROWTH("fragmenting fallbacks", "extfrag_fragmenting", FT_CF_FRAGMENTING, NEED_TRACE),
+	[FT_CMP_FRAG_S] = PER_S("  per second", "extfrag_fragmenting_per_s", FT_CF_FRAGMENTING, NEED_TRACE),
+	[FT_CMP_EXTFRAG] = GROWTH("all fallbacks", "extfrag", FT_CF_EXTFRAG, NEED_TRACE),
+	[FT_CMP_EXTFRAG_S] = PER_S("  per second", "extfrag_per_s", FT_CF_EXTFRAG, NEED_TRACE),
+	[FT_CMP_OWNERSHIP] = GROWTH("ownership changes", "extfrag_change_ownership", FT_CF_OWNERSHIP, NEED_TRACE),
+	[FT_CMP_THP_OK] = { "THP fault success %", "thp_fault_success_pct", "%", CMP_PCT_OF_SUM,
+			    FT_CF_THP_ALLOC, FT_CF_THP_FALLBACK, 0, NULL },
+	[FT_CMP_COMPACT] = GROWTH("compaction stalls", "compact_stall", FT_CF_COMPACT_STALL, 0),
+	[FT_CMP_COMPACT_FAIL] = GROWTH("compaction fails", "compact_fail", FT_CF_COMPACT_FAIL, 0),
+	[FT_CMP_COMPACT_OK] = { "compaction success %", "compact_success_pct", "%", CMP_PCT_OF,
+				FT_CF_COMPACT_SUCCESS, FT_CF_COMPACT_STALL, 0, NULL },
+	[FT_CMP_DIRECT_COMPACT] = GROWTH("direct compactions", "direct_compaction_stalls", FT_CF_DIRECT_COMPACT,
+					 NEED_TRACE),
+	[FT_CMP_BG_COMPACT] = GROWTH("bg compactions", "background_compactions", FT_CF_BG_COMPACT, NEED_TRACE),
+	[FT_CMP_RECLAIMS] = GROWTH("direct reclaims", "direct_reclaims", FT_CF_RECLAIMS, NEED_TRACE),
+	[FT_CMP_KSWAPD] = GROWTH("kswapd wakes", "kswapd_wakes", FT_CF_KSWAPD_WAKES, NEED_TRACE),
+	[FT_CMP_KCOMPACTD] = GROWTH("kcompactd wakes", "kcompactd_wakes", FT_CF_KCOMPACTD_WAKES, NEED_TRACE),
+	[FT_CMP_FRAG_STALLS] = GROWTH("fragmentation stalls", "fragmentation_stalls", FT_CF_FRAG_STALLS,
+				      NEED_FRAG_STALL),
+	[FT_CMP_BOOST_PEAK] = FN("boost peak (pages)", "boost_peak_pages", "", boost_peak, 0, 0),
+	[FT_CMP_BOOSTED] = FN("boosted %", "boosted_pct", "%", boosted_pct, 0, 0),
+	[FT_CMP_BOOST_EPISODES] = FN("boost episodes", "boost_episodes", "", boost_episodes, 0, 0),
+	[FT_CMP_IN_BLOCKS] = FN("free in pageblocks %", "free_in_pageblocks_pct", "%", in_blocks, 0, 0),
+	[FT_CMP_ALLOCSTALLS] = GROWTH("allocation stalls", "allocstall", FT_CF_ALLOCSTALLS, NEED_VM),
+	[FT_CMP_PGSCAN_KSWAPD] = GROWTH("kswapd scanned pages", "pgscan_kswapd", FT_CF_PGSCAN_KSWAPD, NEED_VM),
+	[FT_CMP_MIGRATE_PER_STALL] = FN("migrate scanned/stall", "compact_migrate_scanned_per_stall", "",
+					migrate_per_stall, FT_CF_MIGRATE_SCANNED, NEED_VM),
+	[FT_CMP_FREE_PER_STALL] = FN("free scanned/stall", "compact_free_scanned_per_stall", "",
+				     free_per_stall, FT_CF_MIGRATE_SCANNED, NEED_VM),
+	[FT_CMP_SCANNED_PER_SUCCESS] = FN("scanned/success", "compact_scanned_per_success", "",
+					  scanned_per_success, FT_CF_MIGRATE_SCANNED, NEED_VM),
+#undef GROWTH
+#undef PER_S
+#undef FN
 };
 
 static const char *const lat_short[FT_LAT_NR] = {
@@ -70,70 +116,134 @@ static void thp_rows(const struct ft_report *r, double *v)
 	}
 }
 
+/* Counter @cf's growth over the run. */
+static double growth(const struct ft_report *r, enum ft_cf cf)
+{
+	return (double)(r->last.c[cf] - r->first.c[cf]);
+}
+
+static double seconds(const struct ft_report *r)
+{
+	return (double)(r->last.t_ns - r->first.t_ns) / 1e9;
+}
+
+/* The boost sampler's zones, summed (peak: the highest). */
+static bool boost_sum(const struct ft_report *r, struct ft_boost_tick *t)
+{
+	int i;
+
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < r->boost_nr; i++) {
+		const struct ft_boost_tick *b = &r->boost_zone[i];
+
+		t->peak = b->peak > t->peak ? b->peak : t->peak;
+		t->episodes += b->episodes;
+		t->samples += b->samples;
+		t->boosted += b->boosted;
+	}
+	return r->boost_nr > 0;
+}
+
+static double boost_peak(const struct ft_report *r)
+{
+	struct ft_boost_tick t;
+
+	return boost_sum(r, &t) ? (double)t.peak : NAN;
+}
+
+static double boost_episodes(const struct ft_report *r)
+{
+	struct ft_boost_tick t;
+
+	return boost_sum(r, &t) ? (double)t.episodes : NAN;
+}
+
+static double boosted_pct(const struct ft_report *r)
+{
+	struct ft_boost_tick t;
+
+	return boost_sum(r, &t) && t.samples ? 100.0 * (double)t.boosted / (double)t.samples : NAN;
+}
+
+/* the mean over the run of free memory's share in whole pageblocks (6.15+) */
+static double in_blocks(const struct ft_report *r)
+{
+	return ft_rep_level_mean(&r->in_blocks);
+}
+
+/* compaction's cost (vmstat): per direct stall, kcompactd's part taken out */
+static double migrate_scanned(const struct ft_report *r)
+{
+	return growth(r, FT_CF_MIGRATE_SCANNED) - growth(r, FT_CF_DAEMON_MIGRATE_SCANNED);
+}
+
+static double free_scanned(const struct ft_report *r)
+{
+	return growth(r, FT_CF_FREE_SCANNED) - growth(r, FT_CF_DAEMON_FREE_SCANNED);
+}
+
+static double migrate_per_stall(const struct ft_report *r)
+{
+	double stalls = growth(r, FT_CF_COMPACT_STALL);
+
+	return stalls > 0 ? migrate_scanned(r) / stalls : NAN;
+}
+
+static double free_per_stall(const struct ft_report *r)
+{
+	double stalls = growth(r, FT_CF_COMPACT_STALL);
+
+	return stalls > 0 ? free_scanned(r) / stalls : NAN;
+}
+
+static double scanned_per_success(const struct ft_report *r)
+{
+	double ok = growth(r, FT_CF_COMPACT_SUCCESS);
+
+	return ok > 0 ? (migrate_scanned(r) + free_scanned(r)) / ok : NAN;
+}
+
+static bool has_what_it_needs(const struct ft_report *r, const struct cmp_row *row)
+{
+	if ((row->need & NEED_TRACE) && !r->rp.session.tracing)
+		return false;
+	if ((row->need & NEED_VM) && !(r->vm_seen & (1u << row->a)))
+		return false;
+	return !(row->need & NEED_FRAG_STALL) || r->lat_present[FT_LAT_FRAG_STALL];
+}
+
+static double measure_row(const struct ft_report *r, const struct cmp_row *row)
+{
+	double d = seconds(r);
+
+	if (!has_what_it_needs(r, row))
+		return NAN;
+	switch (row->how) {
+	case CMP_DURATION:
+		return d;
+	case CMP_DELTA:
+		return growth(r, row->a);
+	case CMP_PER_S:
+		return d > 0 ? growth(r, row->a) / d : NAN;
+	case CMP_PCT_OF:
+		return pct_of(r->last.c[row->a] - r->first.c[row->a], r->last.c[row->b] - r->first.c[row->b]);
+	case CMP_PCT_OF_SUM:
+		return pct_of(r->last.c[row->a] - r->first.c[row->a],
+			      r->last.c[row->a] - r->first.c[row->a] + r->last.c[row->b] - r->first.c[row->b]);
+	case CMP_FN:
+		return row->fn(r);
+	}
+	return NAN;
+}
+
 void ft_cmp_measure_report(const struct ft_report *r, double *v)
 {
-	const int64_t *x = r->first.c, *y = r->last.c;
-	double d = (double)(r->last.t_ns - r->first.t_ns) / 1e9;
-	bool tr = r->rp.session.tracing;
 	int i, s;
 
 	for (i = 0; i < FT_CMP_NR; i++)
 		v[i] = NAN;
-	v[FT_CMP_DURATION] = d;
-	if (tr) {
-		v[FT_CMP_FRAG] = (double)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]);
-		v[FT_CMP_EXTFRAG] = (double)(y[FT_CF_EXTFRAG] - x[FT_CF_EXTFRAG]);
-		v[FT_CMP_FRAG_S] = d > 0 ? v[FT_CMP_FRAG] / d : NAN;
-		v[FT_CMP_EXTFRAG_S] = d > 0 ? v[FT_CMP_EXTFRAG] / d : NAN;
-		v[FT_CMP_OWNERSHIP] = (double)(y[FT_CF_OWNERSHIP] - x[FT_CF_OWNERSHIP]);
-		v[FT_CMP_KSWAPD] = (double)(y[FT_CF_KSWAPD_WAKES] - x[FT_CF_KSWAPD_WAKES]);
-		v[FT_CMP_KCOMPACTD] = (double)(y[FT_CF_KCOMPACTD_WAKES] - x[FT_CF_KCOMPACTD_WAKES]);
-		v[FT_CMP_RECLAIMS] = (double)(y[FT_CF_RECLAIMS] - x[FT_CF_RECLAIMS]);
-		v[FT_CMP_DIRECT_COMPACT] = (double)(y[FT_CF_DIRECT_COMPACT] - x[FT_CF_DIRECT_COMPACT]);
-		v[FT_CMP_BG_COMPACT] = (double)(y[FT_CF_BG_COMPACT] - x[FT_CF_BG_COMPACT]);
-	}
-	v[FT_CMP_THP_OK] = pct_of(y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC],
-			     y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC] + y[FT_CF_THP_FALLBACK] - x[FT_CF_THP_FALLBACK]);
-	v[FT_CMP_COMPACT] = (double)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
-	v[FT_CMP_COMPACT_FAIL] = (double)(y[FT_CF_COMPACT_FAIL] - x[FT_CF_COMPACT_FAIL]);
-	v[FT_CMP_COMPACT_OK] = pct_of(y[FT_CF_COMPACT_SUCCESS] - x[FT_CF_COMPACT_SUCCESS],
-				 y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
-	if (r->lat_present[FT_LAT_FRAG_STALL])
-		v[FT_CMP_FRAG_STALLS] = (double)(y[FT_CF_FRAG_STALLS] - x[FT_CF_FRAG_STALLS]);
-	if (r->boost_nr) {
-		uint64_t peak = 0, eps = 0, samples = 0, boosted = 0;
-
-		for (i = 0; i < r->boost_nr; i++) {
-			const struct ft_boost_tick *b = &r->boost_zone[i];
-
-			peak = b->peak > peak ? b->peak : peak;
-			eps += b->episodes;
-			samples += b->samples;
-			boosted += b->boosted;
-		}
-		v[FT_CMP_BOOST_PEAK] = (double)peak;
-		v[FT_CMP_BOOST_EPISODES] = (double)eps;
-		v[FT_CMP_BOOSTED] = samples ? 100.0 * (double)boosted / (double)samples : NAN;
-	}
-	/* compaction's cost and reclaim (vmstat): per direct stall, kcompactd's part taken out */
-	if (r->vm_seen & (1u << FT_CF_ALLOCSTALLS))
-		v[FT_CMP_ALLOCSTALLS] = (double)(y[FT_CF_ALLOCSTALLS] - x[FT_CF_ALLOCSTALLS]);
-	if (r->vm_seen & (1u << FT_CF_PGSCAN_KSWAPD))
-		v[FT_CMP_PGSCAN_KSWAPD] = (double)(y[FT_CF_PGSCAN_KSWAPD] - x[FT_CF_PGSCAN_KSWAPD]);
-	if (r->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)) {
-		double stalls = (double)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]);
-		double ok = (double)(y[FT_CF_COMPACT_SUCCESS] - x[FT_CF_COMPACT_SUCCESS]);
-		double mig = (double)(y[FT_CF_MIGRATE_SCANNED] - x[FT_CF_MIGRATE_SCANNED] -
-				      (y[FT_CF_DAEMON_MIGRATE_SCANNED] - x[FT_CF_DAEMON_MIGRATE_SCANNED]));
-		double fre = (double)(y[FT_CF_FREE_SCANNED] - x[FT_CF_FREE_SCANNED] -
-				      (y[FT_CF_DAEMON_FREE_SCANNED] - x[FT_CF_DAEMON_FREE_SCANNED]));
-
-		v[FT_CMP_MIGRATE_PER_STALL] = stalls > 0 ? mig / stalls : NAN;
-		v[FT_CMP_FREE_PER_STALL] = stalls > 0 ? fre / stalls : NAN;
-		v[FT_CMP_SCANNED_PER_SUCCESS] = ok > 0 ? (mig + fre) / ok : NAN;
-	}
-	/* the mean over the run of free memory's share in whole pageblocks (6.15+) */
-	v[FT_CMP_IN_BLOCKS] = ft_rep_level_mean(&r->in_blocks);
+	for (i = 0; i < FT_CMP_LAT0; i++)
+		v[i] = measure_row(r, &rows[i]);
 	thp_rows(r, v);
 	for (s = 0; s < FT_LAT_NR; s++) {
 		struct ft_rep_lat l;
