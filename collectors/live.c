@@ -532,15 +532,15 @@ static void map_queue_fallbacks(struct ft_live *l)
 	l->map_fb_seen = ev->fb_head;
 }
 
-void ft_live_map_poll(struct ft_live *l)
+bool ft_live_map_poll(struct ft_live *l)
 {
-	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX;
+	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX, samples = l->kpf.samples;
 	const struct ft_pbmap *m = &l->session.map;
 	size_t done = 0;
 	long n = 0;
 
 	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr)
-		return;
+		return false;
 	/*
 	 * The budget is CPU time: map_cpu of the wall time since the last
 	 * poll (at most a second's worth banked), less what scans cost,
@@ -604,6 +604,7 @@ void ft_live_map_poll(struct ft_live *l)
 		emit_status(l, FT_RS_MAP, l->map_err);
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
 	}
+	return l->kpf.samples != samples;
 }
 
 void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc)

@@ -228,8 +228,10 @@ int ft_live_map_enable(struct ft_live *l, bool on);
  * Scan the share of the map due since the last call (map_rate PFNs per
  * second, at most one second's worth); called by each tick and between
  * ticks so that a pass moves smoothly.  Does nothing unless enabled.
+ * True when the map's first look brought samples (worth a draw now, not
+ * at the next tick).
  */
-void ft_live_map_poll(struct ft_live *l);
+bool ft_live_map_poll(struct ft_live *l);
 
 /*
  * The map view shows zone @zone (map order) at @bpc blocks per cell: the

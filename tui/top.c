@@ -46,14 +46,9 @@ static void live_idle(struct ft_ui *ui)
 		ui->redraw = true;
 		return;
 	}
-	if (!ui->paused) {
-		uint64_t samples = ui->live->kpf.samples;
-
-		ft_live_map_poll(ui->live);
-		/* the map's first look comes in samples: show them as they come, not at the next tick */
-		if (ui->live->kpf.samples != samples)
-			ui->redraw = true;
-	}
+	/* the map's first look comes in samples: show them as they come, not at the next tick */
+	if (!ui->paused && ft_live_map_poll(ui->live))
+		ui->redraw = true;
 }
 
 /* Every control change becomes an input of the live session (and of a recording). */
