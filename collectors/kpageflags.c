@@ -186,15 +186,18 @@ static uint64_t bitrev(uint64_t v, unsigned int bits)
 #define COARSE_LOOKS	4096	/* blocks looked at per call, sampled or not */
 
 /*
- * The next few samples of the coarse look, if any is due.  PFNs read
- * (0: the coarse look is over, whole passes from now on) or -errno.
+ * The next few samples of the coarse look, if any is due: PFNs read (0
+ * when every block this call looked at was known already) or -errno.
+ * *@more: the coarse look goes on after this call (false: it is over,
+ * whole passes from now on).  Each call looks at one block at least.
  */
-static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m)
+static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 {
 	unsigned int looks = 0, done = 0;
 	long pfns = 0, n;
 	size_t i;
 
+	*more = false;
 	/* sampling saves nothing on blocks of fewer than 4 runs of 8 pages */
 	if (!k->emit || (1ull << m->order) < 4 * FT_PB_SAMPLE_WORDS)
 		return 0;
@@ -219,8 +222,10 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m)
 			pfns += n;
 			done++;
 		}
-		if (done || k->focus_next < cells)
-			return pfns ? pfns : 1;
+		if (done || k->focus_next < cells) {
+			*more = true;
+			return pfns;
+		}
 	}
 	/* then every 8th block of every zone, the one on screen first, spread evenly as they come */
 	if (k->coarse_n < m->nr) {
@@ -255,8 +260,10 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m)
 			pfns += n;
 			done++;
 		}
-		if (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE)
-			return pfns ? pfns : 1;
+		if (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE) {
+			*more = true;
+			return pfns;
+		}
 	}
 	return pfns;
 }
@@ -323,11 +330,11 @@ long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget)
 	if (!m->nr || m->order < 0)
 		return 0;
 	while (done < budget) {
-		long n = coarse_step(k, m);
+		bool more;
+		long n = coarse_step(k, m, &more);
 
-		if (!n)
+		if (!n && !more)	/* the coarse look is over: whole passes */
 			n = scan_batch(k, m);
-
 		if (n < 0)
 			return n;
 		done += (uint64_t)n;
