@@ -140,24 +140,43 @@ static void error_answer(struct conn *c, int status)
 	       body, (size_t)n, false);
 }
 
-/* A scrape finds a sample at most this old, else takes one (--interval). */
-static uint64_t max_age_ns;
-static uint64_t last_tick_ns;
-static uint64_t head_timeout_ns;	/* --header-timeout */
+/* What the serving loop holds. */
+struct exporter {
+	struct conn conns[MAX_CONN];
+	struct ft_live live;
+	struct ft_metrics_server srv;
+	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
+	/* refused connections: their 503 written, what they send read and dropped until they close */
+	struct linger_fd {
+		int fd;			/* -1: free */
+		uint64_t until;
+	} lingers[LINGERS];
+	int lfd;
+	/* held for the moment there is no descriptor left: a refusal needs one */
+	int spare_fd;
+	uint64_t accept_rest_until;
+	bool said_out_of_fds;		/* said once */
+	/* a scrape finds a sample at most max_age_ns old (--interval), else takes one */
+	uint64_t max_age_ns, last_tick_ns;
+	uint64_t head_timeout_ns;	/* --header-timeout */
+};
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
-static void fresh_sample(struct ft_live *l)
+static void fresh_sample(struct exporter *x)
 {
 	uint64_t now = ft_now_ns();
 
-	if (now - last_tick_ns < max_age_ns)
+	if (now - x->last_tick_ns < x->max_age_ns)
 		return;
-	ft_live_tick(l, false);
-	last_tick_ns = now;
+	ft_live_tick(&x->live, false);
+	x->last_tick_ns = now;
 }
 
-static void serve(struct conn *c, struct ft_live *l, struct ft_metrics_server *srv, struct ft_websec *ws)
+static void serve(struct exporter *x, struct conn *c)
 {
+	struct ft_live *l = &x->live;
+	struct ft_metrics_server *srv = &x->srv;
+	struct ft_websec *ws = &x->ws;
 	struct ft_http_req r;
 	int n = ft_http_parse(c->in, c->in_len, &r);
 
@@ -180,7 +199,7 @@ static void serve(struct conn *c, struct ft_live *l, struct ft_metrics_server *s
 		size_t len = 0;
 		FILE *f;
 
-		fresh_sample(l);
+		fresh_sample(x);
 		f = open_memstream(&p, &len);
 
 		if (!f || ft_metrics_write(f, &l->session, &m) || fclose(f)) {
@@ -204,39 +223,45 @@ static void serve(struct conn *c, struct ft_live *l, struct ft_metrics_server *s
 
 #define ACCEPT_REST_NS	(100ull * 1000000ull)
 
+/* The one refusal: a 503 with no body, counted; the caller closes or lingers. */
+static void send_503(struct exporter *x, int fd)
+{
+	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
+		"Content-Length: 0\r\nConnection: close\r\n\r\n";
+
+	x->srv.refused++;
+	if (write(fd, busy, sizeof(busy) - 1) < 0) {
+		/* the client is gone already */
+	}
+}
+
 /*
  * accept() found no file descriptor left (EMFILE, ENFILE): the clients
  * waiting are taken with the spare descriptor and told 503 (so they are
  * answered, not left hanging), and the listening socket rests
  * for ACCEPT_REST_NS instead of waking poll() at once, forever.
  */
-static void out_of_fds(int lfd, int *spare, uint64_t *rest_until, struct ft_metrics_server *srv)
+static void out_of_fds(struct exporter *x)
 {
-	static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
-		"Content-Length: 0\r\nConnection: close\r\n\r\n";
-	static bool said;
 	int fd, err = errno;
 
-	if (*spare >= 0) {
+	if (x->spare_fd >= 0) {
 		int n;
 
-		close(*spare);
+		close(x->spare_fd);
 		/* the waiting clients, one descriptor at a time (a few dozen at most) */
-		for (n = 0; n < 64 && (fd = accept4(lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
-			if (write(fd, full, sizeof(full) - 1) < 0) {
-				/* the client is gone already */
-			}
+		for (n = 0; n < 64 && (fd = accept4(x->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
+			send_503(x, fd);
 			close(fd);
-			srv->refused++;
 		}
-		*spare = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		x->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	}
-	*rest_until = ft_now_ns() + ACCEPT_REST_NS;
-	srv->fd_rests++;
-	if (!said) {
+	x->accept_rest_until = ft_now_ns() + ACCEPT_REST_NS;
+	x->srv.fd_rests++;
+	if (!x->said_out_of_fds) {
 		fprintf(stderr, "fragtop: out of file descriptors (%s): refusing clients, accepting again in 100 ms\n",
 			strerror(err));
-		said = true;
+		x->said_out_of_fds = true;
 	}
 }
 
@@ -289,23 +314,6 @@ static const struct ft_opt opts[] = {
 	  "TLS and basic auth, in the web configuration format of\n"
 	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
 	  .var = &o.web_config },
-};
-
-/* What the serving loop holds. */
-struct exporter {
-	struct conn conns[MAX_CONN];
-	struct ft_live live;
-	struct ft_metrics_server srv;
-	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
-	/* refused connections: their 503 written, what they send read and dropped until they close */
-	struct linger_fd {
-		int fd;			/* -1: free */
-		uint64_t until;
-	} lingers[LINGERS];
-	int lfd;
-	/* held for the moment there is no descriptor left: a refusal needs one */
-	int spare_fd;
-	uint64_t accept_rest_until;
 };
 
 /* The listening socket on o.listen: its fd, or -1 after saying why. */
@@ -371,14 +379,9 @@ static void peer_key(const struct sockaddr_storage *ss, unsigned char key[16])
  */
 static void refuse(struct exporter *x, int fd)
 {
-	static const char full[] = "HTTP/1.1 503 Service Unavailable\r\n"
-		"Content-Length: 0\r\nConnection: close\r\n\r\n";
 	int k;
 
-	x->srv.refused++;
-	if (write(fd, full, sizeof(full) - 1) < 0) {
-		/* the client is gone already */
-	}
+	send_503(x, fd);
 	shutdown(fd, SHUT_WR);
 	for (k = 0; k < LINGERS && x->lingers[k].fd >= 0; k++)
 		;
@@ -457,7 +460,7 @@ static void accept_new(struct exporter *x)
 		conn_io(x, c, POLLIN);
 	}
 	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-		out_of_fds(x->lfd, &x->spare_fd, &x->accept_rest_until, &x->srv);
+		out_of_fds(x);
 }
 
 /* A refused connection is readable: what it sent is dropped; at its end (or LINGER_NS) it is closed. */
@@ -584,7 +587,7 @@ static void conn_take(struct exporter *x, struct conn *c)
 	} while (c->ssl && SSL_pending(c->ssl) && c->in_len < sizeof(c->in));
 	for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
 		x->srv.connections += x->conns[k].fd >= 0;
-	serve(c, &x->live, &x->srv, &x->ws);
+	serve(x, c);
 	if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
 		error_answer(c, 431);
 }
@@ -645,9 +648,9 @@ static int serve_once(struct exporter *x)
 	int idx[MAX_CONN + LINGERS + 1], np = 0, timeout = 1000, i;
 	uint64_t now = ft_now_ns();
 
-	if (now - last_tick_ns >= IDLE_TICK_NS) {
+	if (now - x->last_tick_ns >= IDLE_TICK_NS) {
 		ft_live_tick(&x->live, false);
-		last_tick_ns = now;
+		x->last_tick_ns = now;
 	}
 	ft_live_trace_maybe_poll(&x->live);
 	now = ft_now_ns();
@@ -666,7 +669,7 @@ static int serve_once(struct exporter *x)
 			conn_close(&x->conns[i]);
 			continue;
 		}
-		if (!x->conns[i].out && now - x->conns[i].t0 > head_timeout_ns) {	/* no whole head in time */
+		if (!x->conns[i].out && now - x->conns[i].t0 > x->head_timeout_ns) {	/* no whole head in time */
 			x->srv.head_timeouts++;
 			conn_close(&x->conns[i]);
 			continue;
@@ -745,10 +748,10 @@ static int run(int argc, char **argv)
 		x.conns[i].fd = -1;
 	for (i = 0; i < LINGERS; i++)
 		x.lingers[i].fd = -1;
-	head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
+	x.head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
 	say_listening(&x);
-	max_age_ns = (uint64_t)(o.interval * 1e9);
-	last_tick_ns = ft_now_ns();
+	x.max_age_ns = (uint64_t)(o.interval * 1e9);
+	x.last_tick_ns = ft_now_ns();
 	while (!stop && !serve_once(&x))
 		;
 	for (i = 0; i < MAX_CONN; i++)
