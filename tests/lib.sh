@@ -65,6 +65,43 @@ end_tmux() {
 	return 0
 }
 screen() { T capture-pane -p -t ft; }
+# Prometheus for a test: prom_start DIR PORT [FLAGS...] runs it on
+# 127.0.0.1:PORT with DIR/prometheus.yml, its data in DIR/data and its log
+# in DIR/prometheus.log; prom_query EXPR asks it (the API's JSON);
+# prom_stop ends it (also from the test's EXIT trap: a no-op when done).
+prom_pid=
+prom_port=
+prom_start() {
+	local dir=$1
+	prom_port=$2
+	shift 2
+	prometheus --config.file="$dir/prometheus.yml" --storage.tsdb.path="$dir/data" \
+		--web.listen-address="127.0.0.1:$prom_port" "$@" > "$dir/prometheus.log" 2>&1 &
+	prom_pid=$!
+}
+prom_query() { curl -s --max-time 5 "http://127.0.0.1:$prom_port/api/v1/query" --data-urlencode "query=$1"; }
+prom_stop() {
+	[ -n "$prom_pid" ] && kill "$prom_pid" 2> /dev/null && wait "$prom_pid" 2> /dev/null
+	prom_pid=
+	return 0
+}
+# The terminal of a test that sets TMPD: tmux on the socket $TMPD/$SOCK
+# (a test may define its own T after sourcing this file).
+T() { tmux -S "$TMPD/$SOCK" "$@"; }
+# tmux_start NAME COLS ROWS CMD...: end the test's previous terminal, if
+# any, and run CMD (each word quoted) in a fresh one, socket NAME-PID-N,
+# session "ft", with a fresh config; the pane stays 60 s after CMD exits
+# so that its last screen can be read.  Callers trap end_tmux on EXIT.
+tmux_start() {
+	local name=$1 cols=$2 rows=$3 cmd="" a
+	shift 3
+	[ -n "${SOCK:-}" ] && end_tmux
+	tmux_n=$((${tmux_n:-0} + 1))
+	SOCK=$name-$$-$tmux_n
+	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
+	fresh_config
+	T new-session -d -s ft -x "$cols" -y "$rows" "$cmd; sleep 60"
+}
 # Wait until the screen matches a regex: WAIT_TENTHS tenths of a second (default 50).
 wait_for() {
 	local i

@@ -16,14 +16,12 @@ set -u
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=
-n=0
 if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/instances ] || ! command -v fio > /dev/null ||
 	[ ! -r /proc/kpageflags ]; then
 	skip_all "needs root, tracefs, fio and /proc/kpageflags"
 fi
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
-T() { tmux -S "$TMPD/$SOCK" "$@"; }
 lpid=
 cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2> /dev/null && wait "$lpid" 2> /dev/null
@@ -31,16 +29,7 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
-start() {
-	local cmd a
-	[ -n "$SOCK" ] && end_tmux
-	n=$((n + 1)); SOCK=fragtop-rescan-$$-$n
-	cmd=""
-	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
-	fresh_config
-	T new-session -d -s ft -x 140 -y 40 "$cmd; sleep 60"
-	wait_for '^fragtop ' > /dev/null
-}
+start() { tmux_start fragtop-rescan 140 40 "$@"; wait_for '^fragtop ' > /dev/null; }
 # "scan 10.0% CPU; R rescans after fallbacks, D put off for budget, L over 1 s (max M ms)"
 status() {
 	screen | sed -nE 's/.*scan [0-9.]+% CPU; ([0-9]+) rescans after fallbacks, ([0-9]+) put off for budget, ([0-9]+) over 1 s \(max ([0-9]+) ms\).*/\1 \2 \3 \4/p' |

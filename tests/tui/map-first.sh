@@ -14,22 +14,11 @@ DEADLINE=60	# seconds for the first screen: a deadline, not a target
 FT=$(realpath "${1:-./fragtop}")
 HERE=$(cd "$(dirname "$0")/.." && pwd)
 SOCK=
-n=0
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 command -v perl >/dev/null || { echo "FAIL perl not installed"; exit 1; }
 TMPD=$(mktemp -d)
-T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
-start() {
-	local cmd a
-	[ -n "$SOCK" ] && end_tmux
-	n=$((n + 1)); SOCK=fragtop-mapfirst-$$-$n
-	cmd=""
-	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
-	fresh_config
-	T new-session -d -s ft -x 120 -y 40 "$cmd; sleep 30"
-	wait_for '^fragtop ' > /dev/null
-}
+start() { tmux_start fragtop-mapfirst 120 40 "$@"; wait_for '^fragtop ' > /dev/null; }
 # The grid's rows: "  0x100000  ..." (a hex PFN label, then the cells).
 grid() { screen | sed -nE 's/^ *0x[0-9a-f]+  (.*)$/\1/p'; }
 # A full first screen: grid rows shown, none with a '?', and the zone

@@ -9,24 +9,13 @@ set -u
 WAIT_TENTHS=100
 FT=$(realpath "${1:-./fragtop}")
 SOCK=
-n=0
 if [ "$(id -u)" != 0 ] || [ ! -r /proc/kpageflags ]; then
 	skip_all "needs root and /proc/kpageflags"
 fi
 command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
 TMPD=$(mktemp -d)
-T() { tmux -S "$TMPD/$SOCK" "$@"; }
 trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
-start() {
-	local cmd a
-	[ -n "$SOCK" ] && end_tmux
-	n=$((n + 1)); SOCK=fragtop-map-$$-$n
-	cmd=""
-	for a in "$@"; do cmd+=" $(printf '%q' "$a")"; done
-	fresh_config
-	T new-session -d -s ft -x 120 -y 40 "$cmd; sleep 30"
-	wait_for '^fragtop '
-}
+start() { tmux_start fragtop-map 120 40 "$@"; wait_for '^fragtop '; }
 # "free 7  movable 0 ... hole 0" adds up to "N blocks of" in the line above
 sums_up() {
 	local s total sum
