@@ -22,9 +22,8 @@ if [ -z "$PROM" ] || ! command -v promtool > /dev/null || ! command -v curl > /d
 fi
 tmp=$(mktemp -d)
 PORT=$((22000 + $$ % 10000))
-ppid_=
 cleanup() {
-	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null
+	prom_stop
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -83,9 +82,7 @@ done > "$tmp/spans"
 start=$(sort -k2n "$tmp/spans" | head -n 1 | cut -d' ' -f2); end=$(sort -k3n "$tmp/spans" | tail -n 1 | cut -d' ' -f3)
 echo "backfilled: $(tr '\n' ';' < "$tmp/spans")"
 printf 'global:\n  scrape_interval: 15s\n' > "$tmp/prometheus.yml"
-"$PROM" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
-	--storage.tsdb.retention.time=100y --web.listen-address="127.0.0.1:$PORT" > "$tmp/prometheus.log" 2>&1 &
-ppid_=$!
+prom_start "$tmp" "$PORT" --storage.tsdb.retention.time=100y
 until_ok 60 curl -sf --max-time 2 "http://127.0.0.1:$PORT/-/ready" -o /dev/null
 check "Prometheus serves the backfilled blocks" curl -sf --max-time 5 "http://127.0.0.1:$PORT/-/ready" -o /dev/null
 api() {	# PATH ARGS...: a GET of the HTTP API
@@ -121,6 +118,6 @@ while IFS=$'\t' read -r title expr; do
 	printf '  %-46s %3s series:%s\n' "$title" "$n" "${with:- none}"
 	check "$title: returns data (status$status)" test "$n" -gt 0
 done < "$tmp/exprs"
-kill "$ppid_"; wait "$ppid_" 2>/dev/null; ppid_=
+prom_stop
 echo "dashboard.sh: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -21,10 +21,10 @@ done
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
 PORT=$((23000 + $$ % 9000)); PPORT=$((13000 + $$ % 9000))
-epid= ppid_=
+epid=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
-	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null
+	prom_stop
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -110,10 +110,8 @@ scrape_configs:
     static_configs:
       - targets: ['127.0.0.1:$PORT']
 YML
-	"$PROM" --config.file=prometheus.yml --storage.tsdb.path=data --web.listen-address="127.0.0.1:$PPORT" \
-		> prometheus.log 2>&1 & ppid_=$!
-	q() { curl -s --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1" |
-		jq -r '.data.result[0].value[1] // "none"' 2>/dev/null; }
+	prom_start . "$PPORT"
+	q() { prom_query "$1" | jq -r '.data.result[0].value[1] // "none"' 2>/dev/null; }
 	scraped() { [ "$(q 'count_over_time(up{job="fragtop-tls"}[1m])')" -ge 3 ] 2> /dev/null &&
 		[ "$(q 'count_over_time(up{job="fragtop-wrong-password"}[1m])')" -ge 3 ] 2> /dev/null; }
 	until_ok 60 scraped || { echo "--- prometheus.log, last lines:"; tail -n 5 prometheus.log; }
@@ -123,7 +121,7 @@ YML
 		test "$(q 'count(fragtop_zone_free_pages{job="fragtop-tls"})')" -gt 0
 	check "... and the job with a wrong password is down" \
 		test "$(q 'max_over_time(up{job="fragtop-wrong-password"}[1m])')" = 0
-	kill "$ppid_"; wait "$ppid_" 2>/dev/null; ppid_=
+	prom_stop
 else
 	skip "Prometheus over TLS: prometheus or jq not installed"
 fi

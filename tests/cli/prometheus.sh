@@ -17,10 +17,10 @@ fi
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
 EPORT=$((21000 + $$ % 10000)); PPORT=$((11000 + $$ % 10000))
-epid= ppid_=
+epid=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
-	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null
+	prom_stop
 	wait 2>/dev/null
 	rm -rf "$tmp"
 }
@@ -35,9 +35,8 @@ scrape_configs:
       - targets: ['127.0.0.1:$EPORT']
 YML
 "$FT" exporter --listen "127.0.0.1:$EPORT" 2> "$tmp/exporter.log" & epid=$!
-"$PROM" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
-	--web.listen-address="127.0.0.1:$PPORT" > "$tmp/prometheus.log" 2>&1 & ppid_=$!
-q() { curl -s --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1"; }
+prom_start "$tmp" "$PPORT"
+q() { prom_query "$1"; }
 for i in $(seq 60); do
 	[ "$(q 'count(up{job="fragtop"} == 1)' | jq -r '.data.result[0].value[1] // 0' 2>/dev/null)" = 1 ] &&
 		[ "$(q 'count_over_time(up{job="fragtop"}[1m])' | jq -r '.data.result[0].value[1] // 0' 2>/dev/null)" -ge 5 ] && break
@@ -89,6 +88,6 @@ if command -v promtool > /dev/null; then
 fi
 kill "$epid"; wait "$epid"; rc=$?; epid=
 check "exporter stopped by PID, exit 0" test $rc = 0
-kill "$ppid_"; wait "$ppid_"; ppid_=
+prom_stop
 echo "prometheus.sh: $fails failure(s)"
 [ $fails -eq 0 ]

@@ -26,10 +26,10 @@ fi
 tmp=$(mktemp -d)
 id=$(($$ % 10000))
 PPORT=$((25000 + id % 10000))
-names=() pids=() ppid_=
+names=() pids=()
 cleanup() {
 	for p in "${pids[@]}"; do kill "$p" 2>/dev/null; done
-	[ -n "$ppid_" ] && kill "$ppid_" 2>/dev/null
+	prom_stop
 	wait 2>/dev/null
 	for n in "${names[@]}"; do ip netns del "$n" 2>/dev/null; done	# its veth goes with it
 	rm -rf "$tmp"
@@ -70,9 +70,8 @@ scrape_configs:
     static_configs:
       - targets: ['10.199.1.2:9947', '10.199.2.2:9947', '10.199.3.2:9947']
 YML
-"$PROM" --config.file="$tmp/prometheus.yml" --storage.tsdb.path="$tmp/data" \
-	--web.listen-address="127.0.0.1:$PPORT" > "$tmp/prometheus.log" 2>&1 & ppid_=$!
-q() { curl -s --max-time 5 "http://127.0.0.1:$PPORT/api/v1/query" --data-urlencode "query=$1"; }
+prom_start "$tmp" "$PPORT"
+q() { prom_query "$1"; }
 scraped() { [ "$(q 'count(count_over_time(up{job="fleet"}[1m]) >= 35)' | jq -r '.data.result[0].value[1] // 0')" = 3 ]; }
 until_ok 120 scraped
 check "one Prometheus scrapes the three hosts by instance, all up" \
@@ -116,7 +115,7 @@ check "... and the fixture hosts say their tracepoints are down" \
 check "the 64-node host has its 129 zones in Prometheus" test \
 	"$(q 'count(fragtop_zone_free_pages{instance="10.199.3.2:9947"} > 0)' | jq -r '.data.result[0].value[1] // 0')" -ge 129
 
-kill "$ppid_"; wait "$ppid_" 2>/dev/null; ppid_=
+prom_stop
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=()
 for n in "${names[@]}"; do ip netns del "$n"; done; names=()
 gone() { [ "$(ip netns list | grep -c "fragtop-fleet-$id-")" = 0 ] && ! ip -o link | grep -q "ftf${id}h"; }
