@@ -35,7 +35,7 @@
 
 #define SZ(T, m)	sizeof(((T *)0)->m)
 /* the members from @a to @b (inclusive), in declaration order */
-#define RUN(T, a, b)	{ #a, offsetof(T, a), offsetof(T, b) + SZ(T, b) - offsetof(T, a) }
+#define RUN(T, a, b)	{ offsetof(T, a), offsetof(T, b) + SZ(T, b) - offsetof(T, a) }
 #define ONE(T, m)	RUN(T, m, m)
 
 typedef struct ft_session S;
@@ -43,7 +43,6 @@ typedef struct ft_pbmap_zone Z;
 
 /* @len bytes at @off */
 struct ck_span {
-	const char *name;
 	size_t off, len;
 };
 
@@ -55,7 +54,7 @@ static const struct ck_span saved[] = {
 	RUN(S, sample.prev_vmstat_t_ns, sample.pageblock_order_fallback),
 	ONE(S, sample.rates),
 	ONE(S, knobs),
-	ONE(S, pending_err),
+	RUN(S, pending_err, pending_fresh),
 	ONE(S, trace_err),
 	RUN(S, dec.missed, dec.walked),
 	RUN(S, lost, page_bytes),
@@ -85,14 +84,13 @@ static const struct ck_span kept[] = {
  * all size_t but the pointer); @rep of them, @stride apart (pending[]).
  */
 struct ck_array {
-	const char *name;
 	size_t ptr, nr, cap, elsz;
 	int rep;
 	size_t stride;
 	bool text;		/* a NUL follows the elements (pending texts) */
 };
 
-#define ARR(p, n, c, T)	{ #p, offsetof(S, p), offsetof(S, n), offsetof(S, c), sizeof(T), 1, 0, false }
+#define ARR(p, n, c, T)	{ offsetof(S, p), offsetof(S, n), offsetof(S, c), sizeof(T), 1, 0, false }
 
 static const struct ck_array arrays[] = {
 	ARR(sample.zoneinfo.zones, sample.zoneinfo.nr, sample.zoneinfo.cap, struct ft_zi_zone),
@@ -101,16 +99,10 @@ static const struct ck_array arrays[] = {
 	ARR(sample.vmstat.items, sample.vmstat.nr, sample.vmstat.cap, struct ft_vmstat_item),
 	ARR(sample.prev_vmstat.items, sample.prev_vmstat.nr, sample.prev_vmstat.cap,
 	    struct ft_vmstat_item),
-	{ "pending[].buf", offsetof(S, pending[0].buf), offsetof(S, pending[0].len),
+	{ offsetof(S, pending[0].buf), offsetof(S, pending[0].len),
 	  offsetof(S, pending[0].cap), 1, FT_SRC_NR, sizeof(((S *)0)->pending[0]), true },
 	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
 };
-
-/* pending[r].fresh: saved, after the runs */
-static size_t fresh_off(int r)
-{
-	return offsetof(S, pending[0].fresh) + (size_t)r * sizeof(((S *)0)->pending[0]);
-}
 
 /* the map's zones: everything but their blocks, which follow each zone */
 static const struct ck_span zone_saved[] = {
@@ -142,8 +134,6 @@ size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 			MARK(arrays[i].nr + (size_t)r * arrays[i].stride, sizeof(size_t));
 			MARK(arrays[i].cap + (size_t)r * arrays[i].stride, sizeof(size_t));
 		}
-	for (r = 0; r < FT_SRC_NR; r++)
-		MARK(fresh_off(r), sizeof(bool));
 	MARK(offsetof(S, nr_trq), sizeof(size_t));
 	MARK(offsetof(S, map.zones), sizeof(void *));
 	MARK(offsetof(S, map.nr), sizeof(size_t));
@@ -258,8 +248,6 @@ int ft_session_save(const struct ft_session *s, void **out, size_t *len)
 
 	put(&b, head, sizeof(head));
 	put_spans(&b, s, saved, NR(saved));
-	for (r = 0; r < FT_SRC_NR; r++)
-		put(&b, CAT(s, fresh_off(r), bool), sizeof(bool));
 	for (i = 0; i < NR(arrays); i++)
 		for (r = 0; r < arrays[i].rep; r++) {
 			size_t d = (size_t)r * arrays[i].stride;
@@ -324,7 +312,7 @@ static bool valid(struct ck_rd r)
 	uint64_t n, nz;
 	int k;
 
-	if (!take(&r, span_bytes(saved, NR(saved)) + FT_SRC_NR * sizeof(bool)))
+	if (!take(&r, span_bytes(saved, NR(saved))))
 		return false;
 	for (i = 0; i < NR(arrays); i++)
 		for (k = 0; k < arrays[i].rep; k++)
@@ -460,8 +448,6 @@ int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
 		return -EBADMSG;
 	}
 	get_spans(&r, s, saved, NR(saved));
-	for (k = 0; k < FT_SRC_NR; k++)
-		take_into(&r, AT(s, fresh_off(k), bool), sizeof(bool));
 	s->nr_trq = 0;			/* checkpoints are taken at ticks, when nothing waits */
 	for (i = 0; !err && i < NR(arrays); i++)
 		for (k = 0; !err && k < arrays[i].rep; k++) {

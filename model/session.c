@@ -642,7 +642,7 @@ static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
 	memcpy(s->pending[src].buf, in->data, in->len);
 	s->pending[src].buf[in->len] = '\0';
 	s->pending[src].len = in->len;
-	s->pending[src].fresh = true;
+	s->pending_fresh[src] = true;
 	s->pending_err[src] = in->sub & FT_INPUT_ERR ? input_err(in) : 0;
 }
 
@@ -781,13 +781,13 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	int i;
 
 	for (i = 0; i < FT_SRC_NR; i++) {
-		raw.src[i].fresh = s->pending[i].fresh;
+		raw.src[i].fresh = s->pending_fresh[i];
 		if (s->lean && i != FT_SRC_VMSTAT && s->ticks % s->lean && s->ticks)
 			raw.src[i].fresh = false;
 		raw.src[i].err = s->pending_err[i];
 		raw.src[i].buf = s->pending[i].buf;
 		raw.src[i].len = s->pending[i].len;
-		s->pending[i].fresh = false;
+		s->pending_fresh[i] = false;
 	}
 	ft_sample_update(&s->sample, &raw);
 	/* a tick without the sampler's record (one lost, or none made): nothing seen */

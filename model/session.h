@@ -107,9 +107,9 @@ struct ft_session {
 	struct {
 		char *buf;
 		size_t len, cap;
-		bool fresh;
 	} pending[FT_SRC_NR];
 	int pending_err[FT_SRC_NR];	/* -errno of a source that could not be read */
+	bool pending_fresh[FT_SRC_NR];	/* given since the last tick */
 	/*
 	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
 	 * parses, which a report reads only for zone ranges and the pageblock
