@@ -469,34 +469,119 @@ static void text_changes(const struct ft_report *rep)
 	}
 }
 
+/*
+ * The columns of the text table of intervals between control changes:
+ * a heading (two lines), a width and how a cell is written from the
+ * interval (@cf: the counter of the growth and rate columns).  A column
+ * is a row here.  The JSON intervals are the counter registry's
+ * (json_counters()).
+ */
+typedef void iv_cell_fn(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf);
+
+static iv_cell_fn cell_from, cell_to, cell_boost, cell_growth, cell_per_s, cell_thp_ok, cell_compact_mean;
+
+static const struct iv_col {
+	const char *head[2];
+	int width;
+	iv_cell_fn *cell;
+	enum ft_cf cf;
+} iv_cols[] = {
+	{ { "from s", "" }, 7, cell_from, 0 },
+	{ { "to s", "" }, 7, cell_to, 0 },
+	{ { "boost", "" }, 6, cell_boost, 0 },
+	{ { "extfrag", "" }, 8, cell_growth, FT_CF_EXTFRAG },
+	{ { "fragment", "" }, 9, cell_growth, FT_CF_FRAGMENTING },
+	{ { "frag/s", "" }, 8, cell_per_s, FT_CF_FRAGMENTING },
+	{ { "THP ok", "" }, 7, cell_thp_ok, 0 },
+	{ { "stalls", "" }, 7, cell_growth, FT_CF_COMPACT_STALL },
+	{ { "compact", "mean us" }, 9, cell_compact_mean, 0 },
+};
+
+static int64_t iv_growth(const struct ft_rep_interval *iv, enum ft_cf cf)
+{
+	return iv->to.c[cf] - iv->from.c[cf];
+}
+
+static void cell_from(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		      enum ft_cf cf)
+{
+	(void)cf;
+	snprintf(b, sz, "%.1f", secs(rep, iv->from.t_ns));
+}
+
+static void cell_to(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		    enum ft_cf cf)
+{
+	(void)cf;
+	snprintf(b, sz, "%.1f", secs(rep, iv->to.t_ns));
+}
+
+static void cell_boost(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		       enum ft_cf cf)
+{
+	(void)rep, (void)cf;
+	snprintf(b, sz, "%lld", (long long)iv->boost);
+}
+
+static void cell_growth(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf)
+{
+	(void)rep;
+	snprintf(b, sz, "%lld", (long long)iv_growth(iv, cf));
+}
+
+static void cell_per_s(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		       enum ft_cf cf)
+{
+	double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
+
+	(void)rep;
+	snprintf(b, sz, "%.1f", d > 0 ? (double)iv_growth(iv, cf) / d : 0.0);
+}
+
+static void cell_thp_ok(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf)
+{
+	int64_t ok = iv_growth(iv, FT_CF_THP_ALLOC);
+
+	(void)rep, (void)cf;
+	fmt_pct(b, sz, pct(ok, ok + iv_growth(iv, FT_CF_THP_FALLBACK)));
+}
+
+static void cell_compact_mean(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			      enum ft_cf cf)
+{
+	struct ft_hist h;
+
+	(void)rep, (void)cf;
+	ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
+	snprintf(b, sz, "%.0f", ft_hist_mean(&h));
+}
+
 /* A row per interval between control changes. */
 static void text_intervals(const struct ft_report *rep)
 {
-	int k;
+	size_t col;
+	int k, line;
 
 	printf("\nintervals between changes\n");
-	printf("  %7s %7s %6s %8s %9s %8s %7s %7s %9s\n", "from s", "to s", "boost", "extfrag",
-	       "fragment", "frag/s", "THP ok", "stalls", "compact");
-	printf("  %7s %7s %6s %8s %9s %8s %7s %7s %9s\n", "", "", "", "", "", "", "", "", "mean us");
+	for (line = 0; line < 2; line++) {
+		printf(" ");
+		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++)
+			printf(" %*s", iv_cols[col].width, iv_cols[col].head[line]);
+		printf("\n");
+	}
 	for (k = 0; k < rep->nr_iv; k++) {
-		const struct ft_rep_interval *iv = &rep->iv[k];
-		double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
-		const int64_t *x = iv->from.c, *y = iv->to.c;
-		struct ft_hist h;
-		char thp[16];
+		printf(" ");
+		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++) {
+			char cell[32];
 
-		ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
-		fmt_pct(thp, sizeof(thp), pct(y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC],
-					      y[FT_CF_THP_ALLOC] - x[FT_CF_THP_ALLOC] +
-					      y[FT_CF_THP_FALLBACK] - x[FT_CF_THP_FALLBACK]));
-		printf("  %7.1f %7.1f %6lld %8lld %9lld %8.1f %7s %7lld %9.0f\n",
-		       secs(rep, iv->from.t_ns), secs(rep, iv->to.t_ns), (long long)iv->boost,
-		       (long long)(y[FT_CF_EXTFRAG] - x[FT_CF_EXTFRAG]),
-		       (long long)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]),
-		       d > 0 ? (double)(y[FT_CF_FRAGMENTING] - x[FT_CF_FRAGMENTING]) / d : 0.0, thp,
-		       (long long)(y[FT_CF_COMPACT_STALL] - x[FT_CF_COMPACT_STALL]), ft_hist_mean(&h));
-		printf("  %7s after", "");
-		print_wrapped(16, 80, iv->opened_by[0] ? iv->opened_by : "(start)");
+			iv_cols[col].cell(cell, sizeof(cell), rep, &rep->iv[k], iv_cols[col].cf);
+			printf(" %*s", iv_cols[col].width, cell);
+		}
+		printf("\n  %7s after", "");
+		print_wrapped(16, 80, rep->iv[k].opened_by[0] ? rep->iv[k].opened_by : "(start)");
 	}
 }
 
