@@ -29,6 +29,7 @@
 #include "collectors/recwriter.h"
 #include "model/pageblock.h"
 #include "model/recfmt.h"
+#include "tests/memsrc.h"
 
 #define FIX "tests/fixtures/6.18-idle/proc/"
 #define LIMIT (1u << 20)
@@ -114,24 +115,6 @@ static char *big_zone(uint64_t pages)
 	return out;
 }
 
-struct mem {
-	const uint8_t *p;
-	size_t size;
-};
-
-/* The reader's pread, over a file read into memory. */
-static long mem_pread(void *ctx, void *buf, size_t n, uint64_t off)
-{
-	const struct mem *m = ctx;
-
-	if (off >= m->size)
-		return 0;
-	if (n > m->size - off)
-		n = m->size - (size_t)off;
-	memcpy(buf, m->p + off, n);
-	return (long)n;
-}
-
 /* The formats and the first big sub-buffer of a real recording. */
 static uint8_t *fmt;	/* the extfrag event's format record, as recorded */
 static size_t fmt_len;
@@ -141,7 +124,7 @@ static void from_recording(const char *path, struct ft_recw *w, uint8_t **page, 
 {
 	struct ft_rec_reader r;
 	struct stat st;
-	struct mem m;
+	struct ft_memsrc m;
 	uint8_t *all;
 	int fd = open(path, O_RDONLY);
 	size_t i;
@@ -154,8 +137,8 @@ static void from_recording(const char *path, struct ft_recw *w, uint8_t **page, 
 	if (!all || read(fd, all, (size_t)st.st_size) != st.st_size)
 		exit(1);
 	close(fd);
-	m = (struct mem){ .p = all, .size = (size_t)st.st_size };
-	must(ft_rec_open(&r, (struct ft_rec_src){ .pread = mem_pread, .size = m.size, .ctx = &m }),
+	m = (struct ft_memsrc){ .p = all, .len = (size_t)st.st_size };
+	must(ft_rec_open(&r, ft_memsrc(&m)),
 	     "open the recording");
 	*page = NULL;
 	for (i = 0; i < r.nr; i++) {

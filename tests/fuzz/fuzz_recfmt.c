@@ -10,30 +10,14 @@
 #include <string.h>
 
 #include "model/recfmt.h"
+#include "tests/memsrc.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-struct mem {
-	const uint8_t *p;
-	size_t len;
-};
-
-static long mem_pread(void *ctx, void *buf, size_t n, uint64_t off)
-{
-	const struct mem *m = ctx;
-
-	if (off >= m->len)
-		return 0;
-	if (n > m->len - off)
-		n = m->len - off;
-	memcpy(buf, m->p + off, n);
-	return (long)n;
-}
-
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct mem m = { data, size };
-	struct ft_rec_src src = { mem_pread, size, &m };
+	struct ft_memsrc m = { data, size };
+	struct ft_rec_src src = ft_memsrc(&m);
 	struct ft_rec_reader r;
 	size_t i;
 
