@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * /sys/kernel/debug/page_owner text (CONFIG_PAGE_OWNER, booted with
+ * page_owner=on), one entry per allocated page block:
+ *
+ *   Page allocated via order O, mask 0xM(GFP_NAMES), pid P, tgid T (COMM), ts N ns[, free_ts N ns]
+ *   PFN 0xX type MT Block B type MT Flags F
+ *    frame+0x1a/0x2b0
+ *    ...
+ *   [Page has been migrated, last migrate reason: R]
+ *   [Charged ... memcg NAME | Slab cache page]
+ *   (a blank line)
+ *
+ * as mm/page_owner.c's print_page_owner() writes it: 6.12 prints the PFN
+ * in hex, 6.1 in decimal and adds free_ts.  The file offset a reader sets
+ * is the PFN to start from, so one pageblock is one seek and one read.
+ *
+ * The text is the kernel's, and a recording that carries it is untrusted:
+ * the parser reads only inside the buffer, bounds every field, and skips
+ * what is not an entry up to the next blank line.  Pure: no kernel needed.
+ */
+#ifndef FT_MODEL_PAGEOWNER_H
+#define FT_MODEL_PAGEOWNER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define FT_PO_FRAMES	8	/* the top frames kept of a stack */
+#define FT_PO_FRAME_LEN	64	/* a frame's text ("get_page_from_freelist+0x3a1/0x10d0"), cut */
+
+struct ft_po_entry {
+	uint64_t pfn;
+	unsigned int order;
+	uint32_t gfp;			/* the mask */
+	char gfp_names[96];		/* as the kernel names it: "GFP_KERNEL|__GFP_COMP", cut */
+	int pid, tgid;
+	char comm[17];			/* a task's command is at most 15 bytes; kept raw, sanitised when shown */
+	uint64_t ts_ns;			/* when it was allocated (the kernel's local clock) */
+	char page_mt[16];		/* the migratetype its gfp asks for: "Unmovable" */
+	char block_mt[16];		/* its pageblock's */
+	uint64_t block;			/* PFN >> pageblock_order */
+	bool migrated;			/* "Page has been migrated" */
+	int nr_frames;			/* frames kept (at most FT_PO_FRAMES) */
+	int all_frames;			/* frames the kernel printed */
+	char frames[FT_PO_FRAMES][FT_PO_FRAME_LEN];
+	uint64_t stack_id;		/* FNV-1a of every frame's function: equal stacks, equal ids */
+};
+
+/*
+ * The next entry of @buf[0..@len) from *@off: 1 (into @e), 0 at the end of
+ * the buffer, -EINVAL for text that is not an entry.  *@off moves past
+ * what was read either way (after -EINVAL, to the next blank line), so a
+ * caller loops until 0.  An entry cut at the buffer's end is -EINVAL.
+ */
+int ft_po_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e);
+
+/* Whether @e's page is one that fragments a Movable block: unmovable or reclaimable. */
+bool ft_po_pins(const struct ft_po_entry *e);
+
+#endif

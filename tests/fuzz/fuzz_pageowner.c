@@ -1,0 +1,47 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * libFuzzer target: page_owner text (model/pageowner.c) from untrusted
+ * bytes, as a recording carrying it is.  Invariants: no crash; the offset
+ * only moves forward and stays inside the buffer, so the loop ends; every
+ * entry's strings are NUL-terminated inside their fields, its frame
+ * counts agree and its block is at most its PFN.
+ */
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "model/pageowner.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+static void terminated(const char *s, size_t sz)
+{
+	if (!memchr(s, '\0', sz))
+		__builtin_trap();
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct ft_po_entry e;
+	size_t off = 0, prev;
+	int r, i;
+
+	do {
+		prev = off;
+		r = ft_po_next((const char *)data, size, &off, &e);
+		if (off > size || (r != 0 && off <= prev))
+			__builtin_trap();
+		if (r != 1)
+			continue;
+		terminated(e.gfp_names, sizeof(e.gfp_names));
+		terminated(e.comm, sizeof(e.comm));
+		terminated(e.page_mt, sizeof(e.page_mt));
+		terminated(e.block_mt, sizeof(e.block_mt));
+		if (e.nr_frames < 0 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames ||
+		    (e.all_frames > e.nr_frames && e.nr_frames != FT_PO_FRAMES) || e.block > e.pfn || e.order > 64)
+			__builtin_trap();
+		for (i = 0; i < e.nr_frames; i++)
+			terminated(e.frames[i], FT_PO_FRAME_LEN);
+	} while (r != 0);
+	return 0;
+}

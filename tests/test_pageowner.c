@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The page_owner parser (model/pageowner.c).  The entries below are laid
+ * out by the format strings of print_page_owner() in Debian's
+ * linux-source-6.12 (6.12.118: "PFN 0x%lx ...") and linux-source-6.1
+ * (6.1.192: "PFN %lu ...", ", free_ts %llu ns"), with stacks as
+ * stack_depot_snprint() prints them (" %pS" a line).  Text captured from
+ * the lab kernels booted with page_owner=on replaces them once they are
+ * built (issue 27).
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "model/pageowner.h"
+
+static const char text_612[] =
+	"Page allocated via order 0, mask 0x152c40(GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE), "
+	"pid 412, tgid 412 (fio), ts 83216000123 ns\n"
+	"PFN 0x100a3 type Movable Block 128 type Movable Flags 0x17ffffc0000000(node=0|zone=2|lastcpupid=0x1fffff)\n"
+	" post_alloc_hook+0x1a1/0x1d0\n"
+	" get_page_from_freelist+0x3a1/0x10d0\n"
+	" __alloc_pages_noprof+0x1c6/0x340\n"
+	" alloc_pages_mpol_noprof+0x8f/0x1c0\n"
+	" folio_alloc_noprof+0x5b/0xc0\n"
+	" page_cache_ra_unbounded+0x11b/0x1f0\n"
+	" filemap_get_pages+0x128/0x6d0\n"
+	" filemap_read+0xec/0x360\n"
+	" vfs_read+0x1d5/0x310\n"
+	" ksys_read+0x6b/0xf0\n"
+	" do_syscall_64+0x82/0x190\n"
+	" entry_SYSCALL_64_after_hwframe+0x76/0x7e\n"
+	"Charged to memcg fio.scope\n"
+	"\n"
+	"Page allocated via order 2, mask 0x52dc0(GFP_KERNEL|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP|__GFP_ZERO), "
+	"pid 88, tgid 88 (kworker/u8:3), ts 83216000999 ns\n"
+	"PFN 0x100b0 type Unmovable Block 128 type Movable Flags 0x17ffffc0000040(head|node=0|zone=2)\n"
+	" post_alloc_hook+0x1a1/0x1d0\n"
+	" get_page_from_freelist+0x3a1/0x10d0\n"
+	" __alloc_pages_noprof+0x1c6/0x340\n"
+	" allocate_slab+0x7a/0x2f0\n"
+	"Page has been migrated, last migrate reason: compaction\n"
+	"Slab cache page\n"
+	"\n";
+
+static const char text_61[] =
+	"Page allocated via order 0, mask 0x100cca(GFP_HIGHUSER_MOVABLE), pid 77, tgid 77 (bash), "
+	"ts 4216000123 ns, free_ts 4100000000 ns\n"
+	"PFN 65699 type Movable Block 128 type Movable Flags 0xfffffc0080014(uptodate|lru|swapbacked|node=0|zone=1)\n"
+	" get_page_from_freelist+0x3a1/0x10d0\n"
+	" __alloc_pages+0x1c6/0x340\n"
+	"\n";
+
+static void test_612(void **state)
+{
+	struct ft_po_entry e;
+	size_t off = 0;
+
+	(void)state;
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &e), 1);
+	assert_int_equal(e.order, 0);
+	assert_int_equal(e.gfp, 0x152c40);
+	assert_string_equal(e.gfp_names, "GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE");
+	assert_int_equal(e.pid, 412);
+	assert_int_equal(e.tgid, 412);
+	assert_string_equal(e.comm, "fio");
+	assert_int_equal(e.ts_ns, 83216000123ull);
+	assert_int_equal(e.pfn, 0x100a3);
+	assert_int_equal(e.block, 128);
+	assert_string_equal(e.page_mt, "Movable");
+	assert_string_equal(e.block_mt, "Movable");
+	assert_false(ft_po_pins(&e));
+	assert_false(e.migrated);
+	assert_int_equal(e.all_frames, 12);
+	assert_int_equal(e.nr_frames, FT_PO_FRAMES);
+	assert_string_equal(e.frames[0], "post_alloc_hook+0x1a1/0x1d0");
+	assert_string_equal(e.frames[7], "filemap_read+0xec/0x360");
+	/* the second: an unmovable slab page in a Movable block */
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &e), 1);
+	assert_int_equal(e.order, 2);
+	assert_string_equal(e.comm, "kworker/u8:3");
+	assert_int_equal(e.pfn, 0x100b0);
+	assert_string_equal(e.page_mt, "Unmovable");
+	assert_string_equal(e.block_mt, "Movable");
+	assert_true(ft_po_pins(&e));
+	assert_true(e.migrated);
+	assert_int_equal(e.all_frames, 4);
+	assert_string_equal(e.frames[3], "allocate_slab+0x7a/0x2f0");
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &e), 0);
+	assert_int_equal(off, sizeof(text_612) - 1);
+}
+
+static void test_61(void **state)
+{
+	struct ft_po_entry e;
+	size_t off = 0;
+
+	(void)state;
+	assert_int_equal(ft_po_next(text_61, sizeof(text_61) - 1, &off, &e), 1);
+	assert_int_equal(e.pfn, 65699);		/* decimal on 6.1 */
+	assert_int_equal(e.block, 128);
+	assert_string_equal(e.comm, "bash");
+	assert_int_equal(e.ts_ns, 4216000123ull);
+	assert_string_equal(e.gfp_names, "GFP_HIGHUSER_MOVABLE");
+	assert_int_equal(e.nr_frames, 2);
+	assert_int_equal(ft_po_next(text_61, sizeof(text_61) - 1, &off, &e), 0);
+}
+
+/* Equal stacks have equal ids, different ones different ids. */
+static void test_stack_id(void **state)
+{
+	struct ft_po_entry a, b, c;
+	size_t off = 0, o2 = 0;
+
+	(void)state;
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &a), 1);
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &b), 1);
+	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &o2, &c), 1);
+	assert_true(a.stack_id == c.stack_id);
+	assert_true(a.stack_id != b.stack_id);
+}
+
+static int parse_all(const char *t, int *bad)
+{
+	struct ft_po_entry e;
+	size_t off = 0, len = strlen(t);
+	int n = 0, r;
+
+	*bad = 0;
+	while ((r = ft_po_next(t, len, &off, &e)) != 0) {
+		assert_true(off <= len);
+		if (r < 0)
+			(*bad)++;
+		else
+			n++;
+	}
+	return n;
+}
+
+/* What a hostile recording or a cut read can hold: each bad entry is skipped, the good ones kept. */
+static void test_hostile(void **state)
+{
+	struct ft_po_entry e;
+	size_t off = 0;
+	int bad;
+	/* a command that holds "), ts " itself: it ends at the last one */
+	static const char comm[] =
+		"Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (a), ts 9 ns), ts 5 ns\n"
+		"PFN 0x10 type Unmovable Block 0 type Movable Flags 0x0()\n"
+		"\n";
+
+	(void)state;
+	assert_int_equal(ft_po_next(comm, sizeof(comm) - 1, &off, &e), 1);
+	assert_string_equal(e.comm, "a), ts 9 ns");
+	assert_int_equal(e.ts_ns, 5);
+	/* garbage, an entry without its PFN line, a good one, a PFN past 64 bits, a cut one */
+	assert_int_equal(parse_all("junk line\nmore\n\n"
+				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (x), ts 1 ns\n\n"
+				   "Page allocated via order 3, mask 0xcc0(GFP_KERNEL), pid 2, tgid 2 (y), ts 2 ns\n"
+				   "PFN 0x20 type Unmovable Block 0 type Unmovable Flags 0x0()\n f+0x1/0x2\n\n"
+				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (z), ts 1 ns\n"
+				   "PFN 0x1ffffffffffffffff type Movable Block 0 type Movable Flags 0\n\n"
+				   "Page allocated via order 99, mask 0x0(), pid 1, tgid 1 (z), ts 1 ns\n"
+				   "PFN 0x20 type Movable Block 0 type Movable Flags 0\n\n"
+				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (c), ts 1 ns\n"
+				   "PFN 0x20 type Movable Block 0 type Movable Flags 0\n f+0x1/0x2\n", &bad), 1);
+	assert_int_equal(bad, 5);
+	/* a block number past its PFN is no entry; a long frame and a long gfp text are cut */
+	assert_int_equal(parse_all("Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (c), ts 1 ns\n"
+				   "PFN 0x20 type Movable Block 33 type Movable Flags 0\n\n", &bad), 0);
+	{
+		char t[1024];
+		size_t o = 0;
+
+		snprintf(t, sizeof(t), "Page allocated via order 0, mask 0x0(%0200d), pid -1, tgid 1 (%s), ts 1 ns\n"
+			 "PFN 0x20 type %s Block 0 type Movable Flags 0\n %0300d\n\n", 0,
+			 "a command far longer than fifteen", "AVeryLongMigratetypeName", 0);
+		assert_int_equal(ft_po_next(t, strlen(t), &o, &e), 1);
+		assert_int_equal(strlen(e.gfp_names), sizeof(e.gfp_names) - 1);
+		assert_int_equal(strlen(e.comm), sizeof(e.comm) - 1);
+		assert_int_equal(strlen(e.page_mt), sizeof(e.page_mt) - 1);
+		assert_int_equal(strlen(e.frames[0]), FT_PO_FRAME_LEN - 1);
+		assert_int_equal(e.pid, -1);
+	}
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_612),
+		cmocka_unit_test(test_61),
+		cmocka_unit_test(test_stack_id),
+		cmocka_unit_test(test_hostile),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
