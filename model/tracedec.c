@@ -34,6 +34,7 @@ int ft_tracedec_init(struct ft_tracedec *d)
 	memset(d, 0, sizeof(*d));
 	for (i = 0; i < FT_EV_NR; i++)
 		d->id[i] = -1;
+	d->stack_type = -1;
 	d->tep = tep_alloc();
 	if (!d->tep)
 		return -ENOMEM;
@@ -148,6 +149,9 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 			break;
 		}
 	}
+	if (kind < 0 && !strcmp(system, "ftrace") && len > 18 && !memcmp(buf, "name: kernel_stack", 18) &&
+	    (buf[18] == '\n' || buf[18] == '\r'))
+		kind = FT_EV_NR;	/* the stack records */
 	if (kind < 0)
 		return -ENOENT;
 	copy = malloc(len + sizeof(BLANK_PRINT_FMT));
@@ -219,6 +223,16 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 		err = err ?: get_field(ev, "nid", &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		err = err ?: get_field(ev, "order", &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		break;
+	case FT_EV_NR: {	/* kernel_stack: "int size", then "unsigned long caller[8]" (as many as size says) */
+		struct tep_format_field *tf = tep_find_any_field(ev, "caller");
+
+		err = err ?: get_field(ev, "size", &d->f_stack_size);
+		if (!err && (!tf || tf->offset < 0 || tf->offset > 64))
+			err = -EINVAL;
+		if (!err)
+			d->f_stack_caller = (struct ft_field){ .offset = tf->offset, .size = 8, .present = true };
+		break;
+	}
 	default:
 		break;
 	}
@@ -228,7 +242,10 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	d->common_type_off = ct.offset;
 	d->common_type_size = ct.size;
 	d->common_pid_off = cp.offset;
-	d->id[kind] = ev->id;
+	if (kind == FT_EV_NR)
+		d->stack_type = ev->id;
+	else
+		d->id[kind] = ev->id;
 	return 0;
 }
 
@@ -274,6 +291,28 @@ static int64_t opt_field(const unsigned char *data, unsigned int size, const str
 	return ok ? v : dflt;
 }
 
+/* A kernel_stack record: its frames (as many as its size says and its length holds) to on_stack. */
+static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned int size, uint64_t ts,
+		      int cpu, void *ctx)
+{
+	struct ft_trace_stack st = { .ts = ts, .cpu = cpu };
+	bool ok = true;
+	int64_t n = field(rec, size, &d->f_stack_size, &ok);
+	unsigned int off = (unsigned int)d->f_stack_caller.offset, room;
+	int i;
+
+	if (!ok || n < 0 || off > size) {
+		d->bad++;
+		return;
+	}
+	room = (size - off) / 8;
+	st.all = n < (int64_t)room ? (int)n : (int)room;
+	st.n = st.all < FT_STACK_DEPTH ? st.all : FT_STACK_DEPTH;
+	for (i = 0; i < st.n; i++)
+		memcpy(&st.ip[i], rec + off + 8 * (unsigned int)i, 8);
+	d->on_stack(&st, ctx);
+}
+
 int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
 		       ft_trace_rec_fn fn, void *ctx)
 {
@@ -314,6 +353,11 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 		id = (int)field(rec, size, &(struct ft_field){
 			.offset = d->common_type_off, .size = d->common_type_size,
 			.present = true }, &ok);
+		if (ok && id == d->stack_type && d->stack_type >= 0) {
+			if (d->on_stack)
+				stack_rec(d, rec, size, ts, cpu, ctx);
+			continue;
+		}
 		for (kind = 0; kind < FT_EV_NR; kind++)
 			if (d->id[kind] == id)
 				break;

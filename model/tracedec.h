@@ -69,6 +69,23 @@ struct ft_trace_rec {
 	} u;
 };
 
+#define FT_STACK_DEPTH	16	/* a kernel stack's frames kept, innermost first */
+
+/*
+ * A kernel_stack record (ftrace/kernel_stack: what the stacktrace event
+ * trigger, or an instance's stacktrace option, writes right after the
+ * event it was taken for, on the same CPU): its frames' addresses.
+ */
+struct ft_trace_stack {
+	uint64_t ts;
+	int cpu;
+	int n;				/* frames in ip[] */
+	int all;			/* frames the record holds (n: at most FT_STACK_DEPTH of them) */
+	uint64_t ip[FT_STACK_DEPTH];
+};
+
+typedef void (*ft_trace_stack_fn)(const struct ft_trace_stack *st, void *ctx);
+
 /* A field's place in an event record, from its format file. */
 struct ft_field {
 	int offset, size;
@@ -90,6 +107,10 @@ struct ft_tracedec {
 			f_duration, f_zone_start, f_ret, f_cnid;
 	/* kswapd_wake [0] and kcompactd_wake [1] lay nid and order out differently */
 	struct ft_field f_wake_nid[2], f_order[2];
+	/* ftrace/kernel_stack: its type (-1 without its format), frame count and first frame */
+	int stack_type;
+	struct ft_field f_stack_size, f_stack_caller;
+	ft_trace_stack_fn on_stack;	/* given kernel_stack records (with the sub-buffer's ctx); NULL: skipped */
 	/*
 	 * Compaction status values and names, from the print fmt of
 	 * mm_compaction_end (REC->status) or of mm_compaction_suitable
@@ -113,8 +134,9 @@ int ft_tracedec_header_page(struct ft_tracedec *d, const char *buf, size_t len);
 
 /*
  * One event's format text; the event is recognised by its "name:" line
- * and @system.  0, -ENOENT (not one of ours, ignored), -EINVAL (malformed
- * or lacking a field we need).
+ * and @system ("ftrace" and "kernel_stack": the stack records).  0,
+ * -ENOENT (not one of ours, ignored), -EINVAL (malformed or lacking a
+ * field we need).
  */
 int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *buf, size_t len);
 

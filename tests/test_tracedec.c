@@ -444,6 +444,104 @@ static void test_direct_attempts(void **state)
 	unload(&d, &k);
 }
 
+/* What the stack callback saw. */
+struct stacks_seen {
+	int n;
+	struct ft_trace_stack last;
+	int recs;
+	uint64_t rec_ts;
+};
+
+static void on_stack(const struct ft_trace_stack *st, void *ctx)
+{
+	struct stacks_seen *s = ctx;
+
+	s->n++;
+	s->last = *st;
+}
+
+static void on_rec(const struct ft_trace_rec *r, void *ctx)
+{
+	struct stacks_seen *s = ctx;
+
+	s->recs++;
+	s->rec_ts = r->ts;
+}
+
+/* A kernel_stack record of @n frames (@size: its size field), 0x1000 + i each. */
+static void stack_record(struct tracebuf *tb, const char *fmt, uint32_t delta, int size, int n)
+{
+	unsigned char rec[16 + 8 * 40] = { 0 };
+	int off = tb_field(fmt, "caller[8]", NULL), i;
+
+	assert_true(off > 0 && n <= 40);
+	tb_set(rec, fmt, "common_type", tb_id(fmt));
+	tb_set(rec, fmt, "size", size);
+	for (i = 0; i < n; i++) {
+		uint64_t ip = 0xffffffff81000000ull + 0x1000u * (unsigned int)i;
+
+		memcpy(rec + off + 8 * i, &ip, 8);
+	}
+	assert_int_equal(tb_add(tb, delta, rec, (size_t)off + 8 * (size_t)n), 0);
+}
+
+/*
+ * The kernel_stack records the stacktrace trigger writes after a fallback:
+ * decoded when the format is given and a callback set, their frames as
+ * many as the record holds (at most FT_STACK_DEPTH kept), the event itself
+ * decoded as before.  A size past the record, or negative, is bounded.
+ */
+static void test_kernel_stack(void **state)
+{
+	struct ft_tracedec d;
+	struct kfmt k = { 0 };
+	struct tracebuf tb;
+	struct stacks_seen seen = { 0 };
+	size_t len;
+	char *sf = fixture_read("6.18-idle", EVDIR "ftrace/kernel_stack/format", &len);
+
+	(void)state;
+	assert_non_null(sf);
+	load("6.18-idle", &d, &k);
+	assert_int_equal(ft_tracedec_format(&d, "ftrace", sf, len), 0);
+	assert_true(d.stack_type >= 0);
+	tb_init(&tb, 1000);
+	extfrag(&tb, k.text[FT_EV_EXTFRAG], 0, 42, 0x100000, 0, 3, 0, 1, 0);
+	stack_record(&tb, sf, 5, 6, 6);
+	extfrag(&tb, k.text[FT_EV_EXTFRAG], 10, 42, 0x100200, 0, 3, 0, 1, 0);
+	stack_record(&tb, sf, 1, 20, 20);	/* deeper than kept */
+	stack_record(&tb, sf, 1, 30, 2);	/* says 30, holds 2 */
+	stack_record(&tb, sf, 1, -4, 2);	/* negative: none */
+	tb_finish(&tb, 0);
+	/* without a callback the stack records are skipped */
+	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 3, on_rec, &seen), 2);
+	assert_int_equal(seen.n, 0);
+	d.on_stack = on_stack;
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 3, on_rec, &seen), 2);
+	assert_int_equal(seen.recs, 2);
+	assert_int_equal(seen.n, 3);
+	assert_int_equal(seen.last.all, 2);
+	assert_int_equal(seen.last.n, 2);
+	assert_int_equal(seen.last.cpu, 3);
+	assert_int_equal(seen.last.ip[1], 0xffffffff81001000ull);
+	assert_int_equal(d.bad, 1);		/* the negative one */
+	/* the first stack, alone: its time is the event's and its frames all there */
+	tb_init(&tb, 1000);
+	extfrag(&tb, k.text[FT_EV_EXTFRAG], 0, 42, 0x100000, 0, 3, 0, 1, 0);
+	stack_record(&tb, sf, 5, 20, 20);
+	tb_finish(&tb, 0);
+	memset(&seen, 0, sizeof(seen));
+	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, on_rec, &seen), 1);
+	assert_int_equal(seen.n, 1);
+	assert_int_equal(seen.last.ts, seen.rec_ts + 5);
+	assert_int_equal(seen.last.all, 20);
+	assert_int_equal(seen.last.n, FT_STACK_DEPTH);
+	assert_int_equal(seen.last.ip[FT_STACK_DEPTH - 1], 0xffffffff81000000ull + 0x1000u * (FT_STACK_DEPTH - 1));
+	free(sf);
+	unload(&d, &k);
+}
+
 static void test_malformed(void **state)
 {
 	struct ft_tracedec d;
@@ -480,6 +578,7 @@ int main(void)
 		cmocka_unit_test(test_stall_and_missed),
 		cmocka_unit_test(test_direct_attempts),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_kernel_stack),
 	};
 	return cmocka_run_group_tests_name("tracedec", tests, NULL, NULL);
 }

@@ -26,19 +26,26 @@ static inline void tb_init(struct tracebuf *tb, uint64_t ts)
 	memcpy(tb->page, &ts, 8);
 }
 
-/* Append one event; 0, or -1 if the page is full. */
+/*
+ * Append one event; 0, or -1 if the page is full.  Up to 112 bytes the
+ * length is in the header's type_len; longer (a kernel stack), type_len 0
+ * and a 32-bit length word (the data's length plus its own 4) first.
+ */
 static inline int tb_add(struct tracebuf *tb, uint32_t delta_ns, const void *payload, size_t n)
 {
-	size_t padded = (n + 3) & ~(size_t)3;
-	uint32_t hdr;
+	size_t padded = (n + 3) & ~(size_t)3, word = padded > 28 * 4 ? 4 : 0;
+	unsigned char *at = tb->page + 16 + tb->len;
+	uint32_t hdr, big = (uint32_t)(padded + 4);
 
-	if (padded > 28 * 4 || 16 + tb->len + 4 + padded > TB_PAGE)
+	if (16 + tb->len + 4 + word + padded > TB_PAGE)
 		return -1;
-	hdr = (uint32_t)(padded / 4) | (delta_ns << 5);
-	memcpy(tb->page + 16 + tb->len, &hdr, 4);
-	memset(tb->page + 16 + tb->len + 4, 0, padded);
-	memcpy(tb->page + 16 + tb->len + 4, payload, n);
-	tb->len += 4 + padded;
+	hdr = (uint32_t)(word ? 0 : padded / 4) | (delta_ns << 5);
+	memcpy(at, &hdr, 4);
+	if (word)
+		memcpy(at + 4, &big, 4);
+	memset(at + 4 + word, 0, padded);
+	memcpy(at + 4 + word, payload, n);
+	tb->len += 4 + word + padded;
 	return 0;
 }
 

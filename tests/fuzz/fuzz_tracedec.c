@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: ft_tracedec_subbuf() + aggregation on arbitrary
- * sub-buffer bytes, with the 6.18 formats loaded (run from the repo root).
+ * sub-buffer bytes, with the 6.18 formats loaded (run from the repo root),
+ * kernel_stack's too: a stack record keeps at most FT_STACK_DEPTH frames
+ * and never more than it holds.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -37,6 +39,13 @@ static void load(const char *rel, const char *system)
 	free(buf);
 }
 
+static void on_stack(const struct ft_trace_stack *st, void *ctx)
+{
+	(void)ctx;
+	if (st->n < 0 || st->n > FT_STACK_DEPTH || st->n > st->all || (st->n < st->all && st->n != FT_STACK_DEPTH))
+		__builtin_trap();
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	static unsigned char page[4096] __attribute__((aligned(8)));
@@ -62,6 +71,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			}
 			load(rel, ft_trace_events[i].system);
 		}
+		load("ftrace/kernel_stack/format", "ftrace");
+		dec.on_stack = on_stack;
 		ft_events_init(&ev, 9);
 		ready = 1;
 	}
