@@ -59,7 +59,7 @@ static const struct ck_span saved[] = {
 	RUN(S, dec.missed, dec.walked),
 	RUN(S, lost, page_bytes),
 	ONE(S, events.pageblock_order),
-	RUN(S, events.nr_zones, events.fb_ring),
+	RUN(S, events.nr_zones, events.stack_other),
 	RUN(S, ev_prev, lat_ring_n),
 	ONE(S, map.order),
 	RUN(S, map.ram, map.epochs),

@@ -97,6 +97,9 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	if (ev->on_fallback)
 		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
 	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn, .ts = r->ts };
+	if (r->stack)
+		add_counts(r->stack <= (uint32_t)ev->nr_stacks ? &ev->stacks[r->stack - 1].fb : &ev->stack_other,
+			   frag, own);
 	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
 	*rf = (struct ft_recent_fallback){
 		.ts = r->ts, .pfn = e->pfn, .zone = zone, .pid = r->pid,
@@ -372,6 +375,33 @@ static void compact_suitable(struct ft_events *ev, const struct ft_trace_rec *r)
 
 	/* CONTINUE counts too: begin and end follow, and their status always does */
 	zone_result(ev, r, st != ev->status_skipped && st != ev->status_not_suitable);
+}
+
+uint32_t ft_events_stack(struct ft_events *ev, const struct ft_trace_stack *st)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	struct ft_ev_stack *row;
+	int i, k;
+
+	for (i = 0; i < st->n; i++)	/* FNV-1a of the frames kept */
+		for (k = 0; k < 8; k++) {
+			h ^= (st->ip[i] >> (8 * k)) & 0xff;
+			h *= 0x100000001b3ull;
+		}
+	for (i = 0; i < ev->nr_stacks; i++) {
+		row = &ev->stacks[i];
+		if (row->hash == h && row->n == st->n && !memcmp(row->ip, st->ip, (size_t)st->n * 8))
+			return (uint32_t)i + 1;
+	}
+	if (ev->nr_stacks == FT_EV_STACKS)
+		return FT_EV_STACKS + 1;
+	row = &ev->stacks[ev->nr_stacks++];
+	memset(row, 0, sizeof(*row));
+	row->hash = h;
+	row->n = st->n < 0 ? 0 : st->n > FT_STACK_DEPTH ? FT_STACK_DEPTH : st->n;
+	row->all = st->all;
+	memcpy(row->ip, st->ip, (size_t)row->n * 8);
+	return (uint32_t)ev->nr_stacks;
 }
 
 void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)

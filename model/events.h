@@ -44,6 +44,7 @@
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
 #define FT_EV_FB_RING	4096	/* newest fallback PFNs, for the map's rescans */
+#define FT_EV_STACKS	256	/* kernel stacks told apart (fallbacks by stack) */
 #define FT_EV_NODES	64	/* background compaction by node; more: "unknown" */
 #define FT_EV_PENDING	64	/* compactions of tasks not named yet (recordings without attempts) */
 
@@ -152,6 +153,20 @@ struct ft_events {
 	struct ft_fb_pfn {
 		uint64_t pfn, ts;
 	} fb_ring[FT_EV_FB_RING];
+	/*
+	 * Fallbacks by the kernel stack that made them, where the trace
+	 * carries one (a kernel_stack record right after the event: the
+	 * stacktrace trigger).  The first FT_EV_STACKS distinct stacks are
+	 * told apart; the fallbacks of later ones count in stack_other.
+	 */
+	int nr_stacks;
+	struct ft_ev_stack {
+		uint64_t hash;
+		int n, all;			/* frames kept, frames the record had */
+		uint64_t ip[FT_STACK_DEPTH];
+		struct ft_extfrag_counts fb;	/* the fallbacks it made */
+	} stacks[FT_EV_STACKS];
+	struct ft_extfrag_counts stack_other;
 };
 
 void ft_events_init(struct ft_events *ev, int pageblock_order);
@@ -164,6 +179,11 @@ void ft_events_set_zones(struct ft_events *ev, const struct ft_zone_range *z, in
 void ft_events_set_status(struct ft_events *ev, const struct ft_tracedec *d);
 
 void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r);
+/*
+ * The id of @st in ev->stacks (1-based), a new row for a stack not seen
+ * before, or FT_EV_STACKS + 1 when the table is full (stack_other).
+ */
+uint32_t ft_events_stack(struct ft_events *ev, const struct ft_trace_stack *st);
 /* A tick closes: compactions waiting for their task's name are counted now. */
 void ft_events_tick(struct ft_events *ev);
 /* ft_trace_rec_fn adaptor: ctx is a struct ft_events. */

@@ -10,6 +10,24 @@
 #include "base/grow.h"
 #include "model/counterfield.h"
 
+/*
+ * A kernel_stack record belongs to the event it follows on its CPU: the
+ * record queued last, when it is that CPU's fallback (the sub-buffer is
+ * decoded in order).  A stack after anything else is not counted.
+ */
+static void pair_stack(const struct ft_trace_stack *st, void *ctx)
+{
+	struct ft_session *s = ctx;
+	struct ft_trace_rec *r;
+
+	if (!s->nr_trq)
+		return;
+	r = &s->trq[s->nr_trq - 1];
+	if (r->cpu != st->cpu || r->kind != FT_EV_EXTFRAG || r->stack || st->ts < r->ts)
+		return;
+	r->stack = ft_events_stack(&s->events, st);
+}
+
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
 
 void ft_session_init(struct ft_session *s)
@@ -310,6 +328,7 @@ static void start_tracing(struct ft_session *s)
 		return;
 	if (ft_tracedec_init(&s->dec))
 		return;
+	s->dec.on_stack = pair_stack;
 	{
 		void (*on_latency)(void *, enum ft_lat_source, uint64_t) = s->events.on_latency;
 		void *ctx = s->events.on_latency_ctx;
@@ -363,6 +382,13 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	}
 	snprintf(system, sizeof(system), "%.*s", (int)(slash - name), name);
+	if (!strcmp(name, "ftrace/kernel_stack")) {	/* the stack records (--stacks): once too */
+		if (s->dec.stack_type >= 0)
+			s->formats_repeated++;
+		else if (ft_tracedec_format(&s->dec, system, text, tl))
+			s->bad_inputs++;
+		return;
+	}
 	for (i = 0; i < FT_EV_NR; i++)
 		if (!strcmp(ft_trace_events[i].system, system) &&
 		    !strcmp(ft_trace_events[i].event, slash + 1))

@@ -44,6 +44,7 @@ extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
 /* One decoded event. */
 struct ft_trace_rec {
 	enum ft_trace_event kind;
+	uint32_t stack;			/* extfrag: its kernel stack in events.stacks[], 1-based; 0 none */
 	uint64_t ts;			/* ns, trace clock */
 	int cpu;
 	int pid;

@@ -282,6 +282,87 @@ static void test_trace_time_order(void **state)
 	ft_session_release(&s);
 }
 
+static void tick(struct ft_session *s, uint64_t t);
+
+/* A page of fallbacks at @ts[], each followed by a kernel stack of frames @stk[i] (0: no stack). */
+static void fallbacks_with_stacks(struct ft_session *s, const char *fmt, const char *sfmt, const uint64_t *ts,
+				  const int *stk, int n)
+{
+	static const char *const names[] = { "pfn", "alloc_order", "fallback_order",
+		"alloc_migratetype", "fallback_migratetype", "change_ownership" };
+	struct tracebuf tb;
+	uint64_t prev = ts[0];
+	int i, k, off = tb_field(sfmt, "caller[8]", NULL);
+
+	tb_init(&tb, ts[0]);
+	for (i = 0; i < n; i++) {
+		unsigned char rec[112] = { 0 }, srec[16 + 8 * 4] = { 0 };
+		/* fragmenting (order 3 < 9) unless the stack id is even and past 1: then order 9 */
+		int64_t vals[] = { (int64_t)ts[i], 0, stk[i] > 1 && !(stk[i] % 2) ? 9 : 3, 0, 1, 0 };
+		int last = 8, size = 0;
+
+		tb_set(rec, fmt, "common_type", tb_id(fmt));
+		tb_set(rec, fmt, "common_pid", 1);
+		for (k = 0; k < 6; k++) {
+			int o = tb_field(fmt, names[k], &size);
+
+			tb_set(rec, fmt, names[k], vals[k]);
+			if (o + size > last)
+				last = o + size;
+		}
+		assert_int_equal(tb_add(&tb, (uint32_t)(ts[i] - prev), rec, (size_t)last), 0);
+		prev = ts[i];
+		if (!stk[i])
+			continue;
+		tb_set(srec, sfmt, "common_type", tb_id(sfmt));
+		tb_set(srec, sfmt, "size", 4);
+		for (k = 0; k < 4; k++) {
+			uint64_t ip = 0xffffffff81000000ull + 0x100u * (unsigned int)stk[i] + (unsigned int)k;
+
+			memcpy(srec + off + 8 * k, &ip, 8);
+		}
+		assert_int_equal(tb_add(&tb, 0, srec, (size_t)off + 32), 0);
+	}
+	apply(s, FT_RR_TRACE_PAGE, 2, ts[n - 1], tb.page, tb_finish(&tb, 0));
+}
+
+/*
+ * Fallbacks by kernel stack: each kernel_stack record goes with the
+ * fallback before it on its CPU; equal stacks are one row, the counts of
+ * every row add up to the stacked fallbacks, and a fallback without a
+ * stack is in none.
+ */
+static void test_fallbacks_by_stack(void **state)
+{
+	static struct ft_session s;
+	static char fmt[1 << 16], sfmt[1 << 12];
+	static const uint64_t ts[] = { 100, 200, 300, 400, 500 };
+	static const int stk[] = { 1, 1, 2, 0, 3 };
+	uint64_t t = 1000000000ull;
+
+	(void)state;
+	ft_session_init(&s);
+	fixture_format(&s, "header_page", "header_page", NULL, 0);
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	fixture_format(&s, "ftrace/kernel_stack", "ftrace/kernel_stack/format", sfmt, sizeof(sfmt));
+	assert_true(s.dec.stack_type >= 0);
+	tick(&s, t);		/* the zones and the pageblock order: what "fragmenting" needs */
+	fallbacks_with_stacks(&s, fmt, sfmt, ts, stk, 5);
+	t *= 2;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.events.extfrag.total, 5);
+	assert_int_equal(s.events.nr_stacks, 3);
+	assert_int_equal(s.events.stacks[0].fb.total, 2);
+	assert_int_equal(s.events.stacks[0].fb.fragmenting, 2);
+	assert_int_equal(s.events.stacks[1].fb.total, 1);
+	assert_int_equal(s.events.stacks[1].fb.fragmenting, 0);	/* order 9: not fragmenting */
+	assert_int_equal(s.events.stacks[2].fb.total, 1);
+	assert_int_equal(s.events.stacks[0].n, 4);
+	assert_int_equal(s.events.stacks[1].ip[3], 0xffffffff81000000ull + 0x200 + 3);
+	assert_int_equal(s.events.stack_other.total, 0);
+	ft_session_release(&s);
+}
+
 /* A tick of the 6.18-idle fixture's texts. */
 static void tick(struct ft_session *s, uint64_t t)
 {
@@ -564,6 +645,7 @@ int main(void)
 		cmocka_unit_test(test_mapscan_source),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_trace_time_order),
+		cmocka_unit_test(test_fallbacks_by_stack),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),
 		cmocka_unit_test(test_map_samples),
