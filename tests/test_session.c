@@ -210,31 +210,37 @@ static void fixture_format(struct ft_session *s, const char *name, const char *f
 	}
 }
 
-/* A sub-buffer of extfrag events at @ts[] (absolute ns), each PFN its stamp plus @cpu. */
-static void fallbacks_at(struct ft_session *s, const char *fmt, uint16_t cpu, const uint64_t *ts, int n)
+/* One extfrag record in @tb, @delta after the last: its PFN and fallback order given. */
+static void put_fallback(struct tracebuf *tb, const char *fmt, uint32_t delta, uint64_t pfn, int fallback_order)
 {
 	static const char *const names[] = { "pfn", "alloc_order", "fallback_order",
 		"alloc_migratetype", "fallback_migratetype", "change_ownership" };
+	unsigned char rec[112] = { 0 };
+	int64_t vals[] = { (int64_t)pfn, 0, fallback_order, 0, 1, 0 };
+	int last = 8, size = 0, k;
+
+	tb_set(rec, fmt, "common_type", tb_id(fmt));
+	tb_set(rec, fmt, "common_pid", 1);
+	for (k = 0; k < 6; k++) {
+		int off = tb_field(fmt, names[k], &size);
+
+		tb_set(rec, fmt, names[k], vals[k]);
+		if (off + size > last)
+			last = off + size;
+	}
+	assert_int_equal(tb_add(tb, delta, rec, (size_t)last), 0);
+}
+
+/* A sub-buffer of extfrag events at @ts[] (absolute ns), each PFN its stamp plus @cpu. */
+static void fallbacks_at(struct ft_session *s, const char *fmt, uint16_t cpu, const uint64_t *ts, int n)
+{
 	struct tracebuf tb;
 	uint64_t prev = ts[0];
-	int i, k;
+	int i;
 
 	tb_init(&tb, ts[0]);
 	for (i = 0; i < n; i++) {
-		unsigned char rec[112] = { 0 };
-		int64_t vals[] = { (int64_t)(ts[i] + cpu), 0, 3, 0, 1, 0 };
-		int last = 8, size = 0;
-
-		tb_set(rec, fmt, "common_type", tb_id(fmt));
-		tb_set(rec, fmt, "common_pid", 1);
-		for (k = 0; k < 6; k++) {
-			int off = tb_field(fmt, names[k], &size);
-
-			tb_set(rec, fmt, names[k], vals[k]);
-			if (off + size > last)
-				last = off + size;
-		}
-		assert_int_equal(tb_add(&tb, (uint32_t)(ts[i] - prev), rec, (size_t)last), 0);
+		put_fallback(&tb, fmt, (uint32_t)(ts[i] - prev), ts[i] + cpu, 3);
 		prev = ts[i];
 	}
 	apply(s, FT_RR_TRACE_PAGE, cpu, ts[n - 1], tb.page, tb_finish(&tb, 0));
@@ -288,29 +294,16 @@ static void tick(struct ft_session *s, uint64_t t);
 static void fallbacks_with_stacks(struct ft_session *s, const char *fmt, const char *sfmt, const uint64_t *ts,
 				  const int *stk, int n)
 {
-	static const char *const names[] = { "pfn", "alloc_order", "fallback_order",
-		"alloc_migratetype", "fallback_migratetype", "change_ownership" };
 	struct tracebuf tb;
 	uint64_t prev = ts[0];
 	int i, k, off = tb_field(sfmt, "caller[8]", NULL);
 
 	tb_init(&tb, ts[0]);
 	for (i = 0; i < n; i++) {
-		unsigned char rec[112] = { 0 }, srec[16 + 8 * 4] = { 0 };
+		unsigned char srec[16 + 8 * 4] = { 0 };
+
 		/* fragmenting (order 3 < 9) unless the stack id is even and past 1: then order 9 */
-		int64_t vals[] = { (int64_t)ts[i], 0, stk[i] > 1 && !(stk[i] % 2) ? 9 : 3, 0, 1, 0 };
-		int last = 8, size = 0;
-
-		tb_set(rec, fmt, "common_type", tb_id(fmt));
-		tb_set(rec, fmt, "common_pid", 1);
-		for (k = 0; k < 6; k++) {
-			int o = tb_field(fmt, names[k], &size);
-
-			tb_set(rec, fmt, names[k], vals[k]);
-			if (o + size > last)
-				last = o + size;
-		}
-		assert_int_equal(tb_add(&tb, (uint32_t)(ts[i] - prev), rec, (size_t)last), 0);
+		put_fallback(&tb, fmt, (uint32_t)(ts[i] - prev), ts[i], stk[i] > 1 && !(stk[i] % 2) ? 9 : 3);
 		prev = ts[i];
 		if (!stk[i])
 			continue;
