@@ -19,18 +19,13 @@ static void failed(struct ft_recorder *r, int err)
 	ft_diag(FT_DIAG_WARN, "recording to %s stopped: %s", r->path, strerror(-err));
 }
 
-/* Host facts, formats and iomem go to META chunks: a reader needs them first. */
-static bool is_meta(uint16_t type)
-{
-	return type == FT_RR_HOST || type == FT_RR_TRACE_FMT || type == FT_RR_IOMEM;
-}
-
 /* After an error the writer refuses each record, counting the ticks lost (w.dropped_ticks). */
 static void on_input(void *ctx, const struct ft_rec_record *in)
 {
 	struct ft_recorder *r = ctx;
 
-	if (is_meta(in->type)) {
+	/* host facts, formats, iomem and stack names go to META chunks: a reader needs them first */
+	if (ft_rec_is_meta(in->type)) {
 		failed(r, ft_recw_add_meta(&r->w, in->type, in->sub, in->t_ns, in->data, in->len));
 		return;
 	}

@@ -187,7 +187,7 @@ int ft_replay_step(struct ft_replay *p)
 			p->have_chunk = false;
 			continue;
 		}
-		if (rec.type == FT_RR_HOST || rec.type == FT_RR_TRACE_FMT || rec.type == FT_RR_IOMEM) {
+		if (ft_rec_is_meta(rec.type)) {
 			p->bad_records++;	/* META records belong in META chunks */
 			continue;
 		}

@@ -74,6 +74,7 @@ static const struct ck_span kept[] = {
 	ONE(S, tracing),
 	ONE(S, trace_enabled),
 	RUN(S, dec.tep, dec.status_name),	/* the formats */
+	ONE(S, syms),				/* META inputs, as the formats */
 	RUN(S, events.on_fallback, events.on_latency_ctx),
 	ONE(S, trq),				/* empty at a tick: nr_trq is set to 0 */
 	ONE(S, cap_trq),

@@ -44,7 +44,7 @@
 #define FT_EV_RECENT	256
 #define FT_EV_OPEN	1024	/* begin events awaiting their end */
 #define FT_EV_FB_RING	4096	/* newest fallback PFNs, for the map's rescans */
-#define FT_EV_STACKS	256	/* kernel stacks told apart (fallbacks by stack) */
+#define FT_EV_STACKS	1024	/* kernel stacks told apart (fallbacks by stack) */
 #define FT_EV_NODES	64	/* background compaction by node; more: "unknown" */
 #define FT_EV_PENDING	64	/* compactions of tasks not named yet (recordings without attempts) */
 

@@ -66,6 +66,8 @@ enum ft_rec_record_type {
 	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
 	FT_RR_SOURCE = 15,	/* sub: enum ft_rs; what the source says of itself (below) */
 	FT_RR_THP = 16,		/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */
+	FT_RR_KSYM = 17,	/* u64 a kernel address of a traced stack, then its name,
+				 * "symbol+0xoff [module]" (< 64 bytes); META, once per file */
 };
 
 /*
@@ -78,6 +80,8 @@ enum ft_rs {
 	FT_RS_MEMORY = 2,	/* u64 MemTotal kB, u64 MemAvailable kB (/proc/meminfo) */
 	FT_RS_MAPSCAN = 3,	/* f64 CPU share allowed, u64 rescans after fallbacks,
 				 * u64 of them over 1 s late, u64 the latest lag in ns */
+	FT_RS_STACKS = 4,	/* i32 why the stacktrace trigger is off (-errno; 0: on),
+				 * u32 stacks a second at most (--stacks) */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */
@@ -128,6 +132,13 @@ int ft_rec_filehdr_decode(const uint8_t in[FT_REC_FILE_HDR], struct ft_rec_fileh
 void ft_rec_chunk_encode(const struct ft_rec_chunk *c, uint8_t out[FT_REC_CHUNK_HDR]);
 /* 0, -EINVAL (no magic), -EBADMSG (header CRC), -EFBIG (lengths past the bounds). */
 int ft_rec_chunk_decode(const uint8_t in[FT_REC_CHUNK_HDR], struct ft_rec_chunk *c);
+
+/* Records that belong in META chunks: host facts, trace formats, iomem, stack names. */
+static inline bool ft_rec_is_meta(uint16_t type)
+{
+	return type == FT_RR_HOST || type == FT_RR_TRACE_FMT || type == FT_RR_IOMEM ||
+	       type == FT_RR_KSYM;
+}
 
 /*
  * Next record of a raw payload from *@off on.  false at the end or on a

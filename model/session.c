@@ -72,6 +72,7 @@ void ft_session_release(struct ft_session *s)
 		free(s->pending[i].buf);
 	free(s->audits);
 	free(s->trq);
+	ft_symnames_release(&s->syms);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -869,6 +870,15 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		memcpy(&s->mem_total_kb, in->data, 8);
 		memcpy(&s->mem_avail_kb, in->data + 8, 8);
 		return;
+	case FT_RS_STACKS:
+		if (in->len != 8 || (memcpy(&e, in->data, 4), e > 0)) {
+			s->bad_inputs++;
+			return;
+		}
+		s->stacks_src.err = e;
+		memcpy(&s->stacks_src.per_sec, in->data + 4, 4);
+		s->stacks_src.known = true;
+		return;
 	case FT_RS_MAPSCAN:
 		if (in->len != 32 && in->len != 40) {	/* 32: before rescans_deferred */
 			s->bad_inputs++;
@@ -899,6 +909,22 @@ static void apply_thp(struct ft_session *s, const struct ft_rec_record *in)
 		s->bad_inputs++;
 	s->thp_t_ns = in->t_ns;
 	s->thp_ticks++;
+}
+
+/* A stack frame's name: u64 address, then the name (untrusted: checked by ft_symnames_add()). */
+static void apply_ksym(struct ft_session *s, const struct ft_rec_record *in)
+{
+	uint64_t addr;
+	int err;
+
+	if (in->len <= 8) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&addr, in->data, 8);
+	err = ft_symnames_add(&s->syms, addr, (const char *)in->data + 8, in->len - 8);
+	if (err == -EINVAL)
+		s->bad_inputs++;
 }
 
 int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
@@ -956,6 +982,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_THP:
 		apply_thp(s, in);
+		break;
+	case FT_RR_KSYM:
+		apply_ksym(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -27,6 +27,7 @@
 #include "model/boost.h"
 #include "model/events.h"
 #include "model/knob.h"
+#include "model/ksyms.h"
 #include "model/pageblock.h"
 #include "model/recfmt.h"
 #include "model/sample.h"
@@ -123,6 +124,8 @@ struct ft_session {
 	int trace_err;			/* why not (SOURCE input), 0 if tracing or not asked */
 	unsigned int trace_enabled;	/* bit per enum ft_trace_event with a format */
 	struct ft_tracedec dec;
+	/* names of the kernel addresses in stacks (KSYM inputs, META: a file's own) */
+	struct ft_symnames syms;
 	uint64_t lost;			/* from the LOST input */
 	uint64_t pages, page_bytes;	/* trace sub-buffers applied */
 	struct ft_events events;
@@ -164,6 +167,12 @@ struct ft_session {
 		uint64_t rescans, rescans_late, lag_max_ns;
 		uint64_t rescans_deferred;	/* of the rescans, those the budget put off a look */
 	} mapscan;
+	/* the stacktrace trigger (--stacks; SOURCE input); known: one arrived */
+	struct ft_stacks_src {
+		bool known;
+		int err;		/* why it is off, 0: on */
+		uint32_t per_sec;	/* stacks a second at most: later fallbacks go without */
+	} stacks_src;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
 	/*
@@ -237,6 +246,12 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in);
 static inline bool ft_session_has_event(const struct ft_session *s, enum ft_trace_event ev)
 {
 	return s->trace_enabled & (1u << ev);
+}
+
+/* The kernel stacks of fallbacks were taken (--stacks: the kernel_stack format was given). */
+static inline bool ft_session_has_stacks(const struct ft_session *s)
+{
+	return s->tracing && s->dec.stack_type >= 0;
 }
 
 /* Command of @pid from the NAME inputs, or NULL. */

@@ -356,6 +356,69 @@ static void test_fallbacks_by_stack(void **state)
 	ft_session_release(&s);
 }
 
+/*
+ * --stacks' other inputs: KSYM names a frame (untrusted: a name no
+ * kallsyms line has is refused), SOURCE STACKS says the trigger's state,
+ * and a checkpoint keeps the names as it keeps the formats.
+ */
+static void test_stack_names(void **state)
+{
+	static struct ft_session s;
+	static char fmt[1 << 16], sfmt[1 << 12];
+	static const uint64_t ts[] = { 100 };
+	static const int stk[] = { 1 };
+	uint8_t rec[8 + 64], src[8];
+	uint64_t t = 1000000000ull, a = 0xffffffff81000000ull + 0x100;
+	int32_t e = 0;
+	uint32_t per = 250;
+	void *blob;
+	size_t len;
+
+	(void)state;
+	ft_session_init(&s);
+	assert_false(ft_session_has_stacks(&s));
+	fixture_format(&s, "header_page", "header_page", NULL, 0);
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	assert_false(ft_session_has_stacks(&s));
+	fixture_format(&s, "ftrace/kernel_stack", "ftrace/kernel_stack/format", sfmt, sizeof(sfmt));
+	assert_true(ft_session_has_stacks(&s));
+	memcpy(rec, &a, 8);
+	memcpy(rec + 8, "allocate_slab+0x1a", 18);
+	apply(&s, FT_RR_KSYM, 0, t, rec, 8 + 18);
+	assert_string_equal(ft_symnames_get(&s.syms, a), "allocate_slab+0x1a");
+	memcpy(rec + 8, "[2J", 4);		/* a terminal escape: refused, counted */
+	apply(&s, FT_RR_KSYM, 0, t, rec, 8 + 4);
+	assert_string_equal(ft_symnames_get(&s.syms, a), "allocate_slab+0x1a");
+	assert_int_equal(s.bad_inputs, 1);
+	apply(&s, FT_RR_KSYM, 0, t, rec, 8);	/* no name */
+	assert_int_equal(s.bad_inputs, 2);
+	memcpy(src, &e, 4);
+	memcpy(src + 4, &per, 4);
+	apply(&s, FT_RR_SOURCE, FT_RS_STACKS, t, src, 8);
+	assert_true(s.stacks_src.known);
+	assert_int_equal(s.stacks_src.err, 0);
+	assert_int_equal(s.stacks_src.per_sec, 250);
+	apply(&s, FT_RR_SOURCE, FT_RS_STACKS, t, src, 4);	/* short */
+	assert_int_equal(s.bad_inputs, 3);
+	e = 5;						/* not an -errno */
+	memcpy(src, &e, 4);
+	apply(&s, FT_RR_SOURCE, FT_RS_STACKS, t, src, 8);
+	assert_int_equal(s.bad_inputs, 4);
+	assert_int_equal(s.stacks_src.err, 0);
+	tick(&s, t);
+	fallbacks_with_stacks(&s, fmt, sfmt, ts, stk, 1);
+	t *= 2;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.events.nr_stacks, 1);
+	/* a checkpoint does not carry the names; restoring keeps the session's */
+	assert_int_equal(ft_session_save(&s, &blob, &len), 0);
+	assert_int_equal(ft_session_restore(&s, blob, len), 0);
+	free(blob);
+	assert_string_equal(ft_symnames_get(&s.syms, a), "allocate_slab+0x1a");
+	assert_int_equal(s.events.nr_stacks, 1);
+	ft_session_release(&s);
+}
+
 /* A tick of the 6.18-idle fixture's texts. */
 static void tick(struct ft_session *s, uint64_t t)
 {
@@ -639,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_trace_time_order),
 		cmocka_unit_test(test_fallbacks_by_stack),
+		cmocka_unit_test(test_stack_names),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),
 		cmocka_unit_test(test_map_samples),
