@@ -295,6 +295,98 @@ double ft_cmp_p_value(const struct ft_stats *base, const struct ft_stats *g)
 	return ft_welch(base, g, &w) ? w.p : NAN;
 }
 
+/* The run's most fragmenting stack groups, a second. */
+static void measure_stacks(const struct ft_report *rep, struct ft_cmp_run *ru)
+{
+	struct ft_stack_group *sg = calloc(FT_CMP_RUN_STACKS, sizeof(*sg));
+	double s = seconds(rep);
+	uint64_t other, unstacked;
+	size_t n, i;
+
+	ru->have_stacks = rep->stack_first != NULL;
+	if (!sg || !ru->have_stacks) {
+		free(sg);
+		return;
+	}
+	n = ft_report_stacks(rep, sg, FT_CMP_RUN_STACKS, &other, &unstacked);
+	if (n > FT_CMP_RUN_STACKS)
+		n = FT_CMP_RUN_STACKS;
+	ru->stacks = calloc(n ? n : 1, sizeof(*ru->stacks));
+	for (i = 0; ru->stacks && i < n; i++) {
+		snprintf(ru->stacks[i].key, sizeof(ru->stacks[i].key), "%s", sg[i].key);
+		ru->stacks[i].per_s = s > 0 ? (double)sg[i].fragmenting / s : NAN;
+	}
+	ru->nr_stacks = ru->stacks ? (int)n : 0;
+	free(sg);
+}
+
+static double run_stack(const struct ft_cmp_run *ru, const char *key)
+{
+	int i;
+
+	if (!ru->have_stacks)
+		return NAN;
+	for (i = 0; i < ru->nr_stacks; i++)
+		if (!strcmp(ru->stacks[i].key, key))
+			return ru->stacks[i].per_s;
+	return 0;	/* not among its most fragmenting: counted as none */
+}
+
+void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out)
+{
+	int k, i, s, r;
+
+	memset(out, 0, sizeof(*out));
+	/* the keys with the most fallbacks a second summed over every run (a run's mean weighs alike) */
+	for (k = 0; k < ng; k++)
+		for (i = 0; i < g[k].nr; i++)
+			for (s = 0; s < g[k].run[i].nr_stacks; s++) {
+				const char *key = g[k].run[i].stacks[s].key;
+				double sum = 0;
+				int kk, ii, at;
+
+				for (r = 0; r < out->nr && strcmp(out->key[r], key); r++)
+					;
+				if (r < out->nr)
+					continue;	/* summed already */
+				for (kk = 0; kk < ng; kk++)
+					for (ii = 0; ii < g[kk].nr; ii++) {
+						double v = run_stack(&g[kk].run[ii], key);
+
+						if (!isnan(v))
+							sum += v / g[kk].nr;
+					}
+				/* insertion into the top FT_CMP_STACKS, kept in v[0][row][0] as the sort key */
+				for (at = out->nr; at > 0 && out->v[0][at - 1][0] < sum; at--)
+					;
+				if (at >= FT_CMP_STACKS)
+					continue;
+				r = out->nr < FT_CMP_STACKS ? out->nr++ : FT_CMP_STACKS - 1;
+				for (; r > at; r--) {
+					memcpy(out->key[r], out->key[r - 1], sizeof(out->key[r]));
+					out->v[0][r][0] = out->v[0][r - 1][0];
+				}
+				snprintf(out->key[at], sizeof(out->key[at]), "%s", key);
+				out->v[0][at][0] = sum;
+			}
+	for (k = 0; k < ng; k++)
+		for (r = 0; r < out->nr; r++) {
+			for (i = 0; i < g[k].nr; i++)
+				out->v[k][r][i] = run_stack(&g[k].run[i], out->key[r]);
+			ft_stats_of(out->v[k][r], (size_t)g[k].nr, &out->st[k][r]);
+		}
+}
+
+void ft_cmp_release(struct ft_cmp_group *g, int ng)
+{
+	for (int k = 0; k < ng; k++)
+		for (int i = 0; i < g[k].nr; i++) {
+			free(g[k].run[i].stacks);
+			g[k].run[i].stacks = NULL;
+			g[k].run[i].nr_stacks = 0;
+		}
+}
+
 int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 {
 	struct ft_report *rep = calloc(1, sizeof(*rep));
@@ -305,8 +397,10 @@ int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 	for (k = 0; k < ng; k++) {
 		for (i = 0; i < g[k].nr; i++) {
 			err = ft_report_build(rep, g[k].run[i].file, &g[k].run[i].w);
-			if (!err)
+			if (!err) {
 				ft_cmp_measure_report(rep, g[k].run[i].v);
+				measure_stacks(rep, &g[k].run[i]);
+			}
 			ft_report_release(rep);
 			if (err) {
 				free(rep);

@@ -36,10 +36,22 @@ enum ft_cmp_row {
 /* The THP sizes compare has rows for (x86-64's anonymous ones), in row order. */
 extern const unsigned int ft_cmp_thp_kb[8];
 
+#define FT_CMP_RUN_STACKS	32	/* stack groups kept of a run */
+#define FT_CMP_STACKS		8	/* stack rows a comparison shows */
+
+/* A run's fragmenting fallbacks a second by kernel stack group (--stacks). */
+struct ft_cmp_stack {
+	char key[FT_STACK_KEY];
+	double per_s;
+};
+
 struct ft_cmp_run {
 	char *file;
 	struct ft_rep_window w;
 	double v[FT_CMP_NR];	/* NAN: not in this run (no tracepoints, no sampler) */
+	bool have_stacks;	/* recorded with --stacks */
+	int nr_stacks;
+	struct ft_cmp_stack *stacks;	/* owned; its most fragmenting groups */
 };
 
 struct ft_cmp_group {
@@ -48,6 +60,23 @@ struct ft_cmp_group {
 	struct ft_cmp_run run[FT_CMP_MAX_RUNS];
 	struct ft_stats st[FT_CMP_NR];
 };
+
+/*
+ * The stacks rows: the FT_CMP_STACKS stack groups with the most
+ * fragmenting fallbacks a second over every run (by key, so runs of
+ * different boots, whose addresses differ, still match), each group's
+ * statistics of them ([group][row]; a run without --stacks is not a value,
+ * one without the stack is 0).  nr 0: no run had stacks.
+ */
+struct ft_cmp_stacks {
+	int nr;
+	char key[FT_CMP_STACKS][FT_STACK_KEY];
+	struct ft_stats st[FT_CMP_MAX_GROUPS][FT_CMP_STACKS];
+	double v[FT_CMP_MAX_GROUPS][FT_CMP_STACKS][FT_CMP_MAX_RUNS];
+};
+void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out);
+/* Free what ft_cmp_measure() kept of the runs. */
+void ft_cmp_release(struct ft_cmp_group *g, int ng);
 
 /* Row @r's label for the text table ("  per second" under its count). */
 void ft_cmp_row_name(int r, char *buf, size_t sz);

@@ -295,6 +295,14 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			rep->procs_first = malloc(sizeof(*rep->procs_first));
 			if (rep->procs_first)
 				*rep->procs_first = rep->rp.session.events.procs;
+			if (ft_session_has_stacks(&rep->rp.session)) {
+				rep->stack_first = malloc(sizeof(*rep->stack_first));
+				rep->stack_last = malloc(sizeof(*rep->stack_last));
+				if (rep->stack_first)
+					ft_stack_base_take(rep->stack_first, &rep->rp.session.events);
+				if (rep->stack_last && rep->stack_first)
+					*rep->stack_last = *rep->stack_first;
+			}
 			prev = now;
 			ft_knob_watch_start(&watch, &rep->rp.session);
 			continue;
@@ -313,6 +321,9 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 		add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
+		/* the stacks' counts as of each tick: the session ends one tick past a window */
+		if (rep->stack_last)
+			ft_stack_base_take(rep->stack_last, &rep->rp.session.events);
 		/* with an end to the window, the table as of each tick (the next may be past it) */
 		if (w && w->to && rep->procs_first) {
 			if (!rep->procs)
@@ -358,6 +369,16 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	return 0;
 }
 
+size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
+			uint64_t *other, uint64_t *unstacked)
+{
+	*other = *unstacked = 0;
+	if (!rep->stack_first || !rep->stack_last)
+		return 0;
+	return ft_stack_groups(&rep->rp.session.events, rep->stack_first, rep->stack_last,
+			       &rep->rp.session.syms, out, max, other, unstacked);
+}
+
 void ft_report_release(struct ft_report *rep)
 {
 	int i;
@@ -366,6 +387,8 @@ void ft_report_release(struct ft_report *rep)
 		free(rep->raw[i]);
 	free(rep->procs);
 	free(rep->procs_first);
+	free(rep->stack_first);
+	free(rep->stack_last);
 	ft_replay_close(&rep->rp);
 }
 

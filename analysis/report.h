@@ -13,6 +13,7 @@
 
 #include "collectors/replay.h"
 #include "model/counterfield.h"
+#include "model/stacks.h"
 
 /* The counters whose difference over an interval is reported: model/counterfield.h. */
 
@@ -87,6 +88,8 @@ struct ft_report {
 	struct ft_procs *procs;
 	struct ft_procs *procs_first;	/* the table at the first tick */
 	uint32_t *raw[FT_LAT_NR];
+	/* --stacks: the counts by kernel stack at the window's ends (model/stacks.h); NULL without */
+	struct ft_stack_base *stack_first, *stack_last;
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
 	bool raw_full[FT_LAT_NR];
 };
@@ -143,6 +146,13 @@ int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char
  * tick is the last one at or before its end.  0 or -errno (with a
  * message on stderr).
  */
+/*
+ * The window's fragmenting fallbacks grouped by kernel stack
+ * (ft_stack_groups()), or 0 groups without --stacks in the recording.
+ */
+size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
+			uint64_t *other, uint64_t *unstacked);
+
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
 void ft_report_release(struct ft_report *rep);
 

@@ -71,6 +71,15 @@ struct ft_cmd {
 /* the per-CPU trace buffer: its default is the live source's (collectors/live.h) */
 #define FT_OPT_TRACE_BUFFER(v) { "trace-buffer-kb", 0, FT_OPT_UINT, "KB", \
 	"per-CPU trace buffer in KiB", 4, 4194304, .var = &(v), .def = ft_live_trace_kb_default }
+/* --stacks: the kernel stacks of fragmenting fallbacks (collectors/live.h) */
+#define FT_OPT_STACKS(v, n) \
+	{ "stacks", 0, FT_OPT_FLAG, NULL, \
+	  "take the kernel stack of each fragmenting fallback (the\n" \
+	  "stacktrace trigger in fragtop's trace instance), named from\n" \
+	  "/proc/kallsyms: fallbacks by allocation site", .var = &(v) }, \
+	{ "stacks-per-sec", 0, FT_OPT_UINT, "N", \
+	  "with --stacks, at most N stacks a second; later fallbacks of\n" \
+	  "the second go without (sampled)", 1, 1000000, .var = &(n), .def = ft_live_stacks_per_sec_default }
 #define FT_OPT_PTI_INTERVAL(v) { "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS", \
 	"how often to read /proc/pagetypeinfo, which the kernel\n" \
 	"walks under zone->lock (0: every tick)", 0, 86400, .var = &(v), .def = "10" }

@@ -106,6 +106,68 @@ static void fmt_cell(char *buf, size_t sz, const struct ft_stats *s)
  * the change with its mark (10).  More groups: one block each against the
  * first.
  */
+/* @text after a label ending at column @indent - 1, wrapped at " < " to 80 columns. */
+static void print_key(int indent, const char *text)
+{
+	int col = indent;
+
+	while (*text) {
+		const char *lt = strstr(text + 1, " < ");
+		int n = lt ? (int)(lt - text) : (int)strlen(text);
+
+		if (col > indent && col + n > 80) {
+			printf("\n%*s", indent, "");
+			col = indent;
+			if (*text == ' ')
+				text++, n--;
+		}
+		printf("%.*s", n, text);
+		col += n;
+		text += n;
+	}
+	printf("\n");
+}
+
+static struct ft_cmp_stacks stacks;	/* ft_cmp_stacks() of the groups */
+
+/* One row: its label, the first group, group @k, the change. */
+static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b)
+{
+	char ca[64], cb[64], ch[24];
+	double c = ft_cmp_change_pct(a, b), p = ft_cmp_p_value(a, b);
+
+	fmt_cell(ca, sizeof(ca), a);
+	fmt_cell(cb, sizeof(cb), b);
+	if (isnan(c))
+		snprintf(ch, sizeof(ch), "-");
+	else
+		snprintf(ch, sizeof(ch), "%+.1f%%%s", c, !isnan(p) && p < FT_CMP_ALPHA ? "*" : " ");
+	printf("%-22.22s %19.19s %19.19s %10s\n", name, ca, cb, ch);
+}
+
+/* Fragmenting fallbacks a second by kernel stack (runs recorded with --stacks). */
+static void print_text_stacks(const struct ft_cmp_group *g, int ng)
+{
+	int k, r;
+
+	if (!stacks.nr)
+		return;
+	printf("\nfragmenting fallbacks/s by kernel stack (runs recorded with --stacks)\n");
+	for (k = 1; k < ng; k++)
+		for (r = 0; r < stacks.nr; r++) {
+			char name[24];
+
+			snprintf(name, sizeof(name), "  stack %d", r + 1);
+			if (ng > 2 && r == 0)
+				printf("%-22s %19.19s %19.19s\n", "", g[0].name, g[k].name);
+			text_row(name, &stacks.st[0][r], &stacks.st[k][r]);
+		}
+	for (r = 0; r < stacks.nr; r++) {
+		printf("  stack %-2d ", r + 1);
+		print_key(11, stacks.key[r]);
+	}
+}
+
 static void print_text(struct ft_cmp_group *g, int ng)
 {
 	int k, r;
@@ -119,23 +181,15 @@ static void print_text(struct ft_cmp_group *g, int ng)
 		snprintf(nb, sizeof(nb), "%s (n=%d)", g[k].name, g[k].nr);
 		printf("%-22s %19.19s %19.19s %10s\n", "", na, nb, "change");
 		for (r = 0; r < FT_CMP_NR; r++) {
-			char name[40], a[64], b[64], ch[24];
-			double c, p;
+			char name[40];
 
 			if (!g[0].st[r].n && !g[k].st[r].n)
 				continue;	/* absent from both (no sampler, no such event) */
 			ft_cmp_row_name(r, name, sizeof(name));
-			fmt_cell(a, sizeof(a), &g[0].st[r]);
-			fmt_cell(b, sizeof(b), &g[k].st[r]);
-			c = ft_cmp_change_pct(&g[0].st[r], &g[k].st[r]);
-			p = ft_cmp_p_value(&g[0].st[r], &g[k].st[r]);
-			if (isnan(c))
-				snprintf(ch, sizeof(ch), "-");
-			else
-				snprintf(ch, sizeof(ch), "%+.1f%%%s", c, !isnan(p) && p < FT_CMP_ALPHA ? "*" : " ");
-			printf("%-22.22s %19.19s %19.19s %10s\n", name, a, b, ch);
+			text_row(name, &g[0].st[r], &g[k].st[r]);
 		}
 	}
+	print_text_stacks(g, ng);
 	printf("\nmean ±sd over n runs (mean min-max for 2, the value for 1); rates per\n"
 	       "second; * Welch's t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA, g[0].name);
 	for (k = 0; k < ng; k++) {
@@ -221,8 +275,54 @@ static void print_json(struct ft_cmp_group *g, int ng)
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
+	ft_json_arr_begin(&j, "stacks");	/* fragmenting fallbacks/s by kernel stack (--stacks) */
+	for (r = 0; r < stacks.nr; r++) {
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "stack", stacks.key[r]);
+		ft_json_arr_begin(&j, "groups");
+		for (k = 0; k < ng; k++) {
+			const struct ft_stats *s = &stacks.st[k][r];
+			double p = k ? ft_cmp_p_value(&stacks.st[0][r], s) : NAN;
+
+			ft_json_obj_begin(&j, NULL);
+			ft_json_u64(&j, "n", s->n);
+			ft_json_double(&j, "mean", s->mean);
+			ft_json_double(&j, "sd", s->sd);
+			ft_json_arr_begin_inline(&j, "runs");
+			for (i = 0; i < g[k].nr; i++)
+				ft_json_double(&j, NULL, stacks.v[k][r][i]);
+			ft_json_arr_end(&j);
+			if (k) {
+				ft_json_double(&j, "change_pct", ft_cmp_change_pct(&stacks.st[0][r], s));
+				ft_json_double(&j, "p_value", p);
+			}
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
+}
+
+/* One CSV line: @s of group @group, against @base (NULL: the first group). */
+static void csv_row(const char *metric, const char *group, const struct ft_stats *base,
+		    const struct ft_stats *s)
+{
+	double p = base ? ft_cmp_p_value(base, s) : NAN;
+
+	ft_csv_field(stdout, metric);
+	printf(",");
+	ft_csv_field(stdout, group);
+	printf(",%zu", s->n);
+	ft_csv_num(stdout, s->mean);
+	ft_csv_num(stdout, s->sd);
+	ft_csv_num(stdout, s->min);
+	ft_csv_num(stdout, s->max);
+	ft_csv_num(stdout, base ? ft_cmp_change_pct(base, s) : NAN);
+	ft_csv_num(stdout, p);
+	printf(",%s\n", isnan(p) ? "" : p < FT_CMP_ALPHA ? "yes" : "no");
 }
 
 static void print_csv(struct ft_cmp_group *g, int ng)
@@ -234,21 +334,15 @@ static void print_csv(struct ft_cmp_group *g, int ng)
 		char key[64];
 
 		ft_cmp_row_key(r, key, sizeof(key));
-		for (k = 0; k < ng; k++) {
-			const struct ft_stats *s = &g[k].st[r];
-			double p = k ? ft_cmp_p_value(&g[0].st[r], s) : NAN;
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r]);
+	}
+	for (r = 0; r < stacks.nr; r++) {
+		char key[FT_STACK_KEY + 8];
 
-			printf("%s,", key);
-			ft_csv_field(stdout, g[k].name);
-			printf(",%zu", s->n);
-			ft_csv_num(stdout, s->mean);
-			ft_csv_num(stdout, s->sd);
-			ft_csv_num(stdout, s->min);
-			ft_csv_num(stdout, s->max);
-			ft_csv_num(stdout, k ? ft_cmp_change_pct(&g[0].st[r], s) : NAN);
-			ft_csv_num(stdout, p);
-			printf(",%s\n", isnan(p) ? "" : p < FT_CMP_ALPHA ? "yes" : "no");
-		}
+		snprintf(key, sizeof(key), "stack:%s", stacks.key[r]);
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &stacks.st[0][r] : NULL, &stacks.st[k][r]);
 	}
 }
 
@@ -283,14 +377,18 @@ static int run_compare(int argc, char **argv)
 	for (k = 0; k < ng; k++)
 		if (parse_group(argv[first + k], &g[k], k, &o.window))
 			return 2;
-	if (ft_cmp_measure(g, ng))
+	if (ft_cmp_measure(g, ng)) {
+		ft_cmp_release(g, ng);
 		return 1;
+	}
+	ft_cmp_stacks(g, ng, &stacks);
 	if (o.json)
 		print_json(g, ng);
 	else if (o.csv)
 		print_csv(g, ng);
 	else
 		print_text(g, ng);
+	ft_cmp_release(g, ng);
 	return 0;
 }
 

@@ -23,6 +23,12 @@ int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o)
 
 void ft_live_trace_from_opts(struct ft_live *l, const struct ft_live_opts *o)
 {
-	if (!o->no_trace)
-		ft_live_trace_start(l, (size_t)o->trace_kb);
+	if (o->no_trace) {
+		if (o->stacks)
+			fprintf(stderr, "fragtop: --stacks needs the tracepoints: ignored with --no-trace\n");
+		return;
+	}
+	ft_live_trace_start(l, (size_t)o->trace_kb);
+	if (o->stacks)
+		ft_live_stacks_start(l, (unsigned int)o->stacks_per_sec);
 }

@@ -23,6 +23,8 @@ struct ft_live_opts {
 	double map_cpu;			/* --map-cpu, % of a core, used only when given */
 	bool map_cpu_given;
 	uint64_t map_rate;		/* --map-rate, PFNs a second; 0: no cap */
+	bool stacks;			/* --stacks */
+	uint64_t stacks_per_sec;	/* --stacks-per-sec */
 };
 
 /*
@@ -31,7 +33,10 @@ struct ft_live_opts {
  * stderr.
  */
 int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o);
-/* Start tracing unless --no-trace (a failure is the source's to say, through ft_diag). */
+/*
+ * Start tracing unless --no-trace, and the kernel stacks with --stacks (a
+ * failure is the source's to say, through ft_diag).
+ */
 void ft_live_trace_from_opts(struct ft_live *l, const struct ft_live_opts *o);
 
 #endif

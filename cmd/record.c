@@ -100,6 +100,7 @@ static const struct ft_opt opts[] = {
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	FT_OPT_STACKS(o.live.stacks, o.live.stacks_per_sec),
 	{ "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE", .var = &o.force },
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
 	{ "map-interval", 0, FT_OPT_SECS, "SECS",

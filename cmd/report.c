@@ -585,10 +585,54 @@ static void text_intervals(const struct ft_report *rep)
 	}
 }
 
+#define REP_STACKS	10	/* groups a report lists */
+
+/*
+ * Fragmenting fallbacks by the kernel stack that made them (--stacks):
+ * the groups, then those without a stack and past the table, which with
+ * them add up to the window's fragmenting fallbacks.
+ */
+static void text_stacks(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_stack_group g[REP_STACKS];
+	uint64_t other, unstacked, total, rest = 0;
+	size_t n, i, shown;
+
+	if (!rep->stack_first)
+		return;
+	n = ft_report_stacks(rep, g, REP_STACKS, &other, &unstacked);
+	shown = n < REP_STACKS ? n : REP_STACKS;
+	total = other + unstacked;
+	for (i = 0; i < shown; i++)
+		total += g[i].fragmenting;
+	/* the groups not listed: what the total has beyond the listed ones */
+	rest = (uint64_t)(rep->last.c[FT_CF_FRAGMENTING] - rep->first.c[FT_CF_FRAGMENTING]);
+	rest = rest > total ? rest - total : 0;
+	printf("\nfragmenting fallbacks by kernel stack (--stacks: at most %u a second%s)\n",
+	       l->stacks_src.per_sec, l->stacks_src.err ? ", refused by the kernel" : "");
+	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
+	for (i = 0; i < shown; i++) {
+		printf("%10llu %5.1f%% ", (unsigned long long)g[i].fragmenting, pct((int64_t)g[i].fragmenting,
+		       (int64_t)(total + rest)));
+		print_wrapped(19, 80, g[i].key);
+	}
+	if (n > shown)
+		printf("%10llu %5.1f%%  %zu more stacks\n", (unsigned long long)rest,
+		       pct((int64_t)rest, (int64_t)(total + rest)), n - shown);
+	if (other)
+		printf("%10llu %5.1f%%  stacks past the first %d\n", (unsigned long long)other,
+		       pct((int64_t)other, (int64_t)(total + rest)), FT_EV_STACKS);
+	printf("%10llu %5.1f%%  without a stack (over the budget, or before stacks were on)\n",
+	       (unsigned long long)unstacked, pct((int64_t)unstacked, (int64_t)(total + rest)));
+	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)(total + rest));
+}
+
 static void report_text(const struct ft_report *rep)
 {
 	text_head(rep);
 	text_extfrag(rep);
+	text_stacks(rep);
 	text_outcomes(rep);
 	text_thp(rep);
 	text_boost_map(rep);
@@ -854,6 +898,40 @@ static void json_intervals(struct ft_json *j, const struct ft_report *rep)
 	ft_json_arr_end(j);
 }
 
+/* "stacks": null without --stacks, else the groups and what adds up with them. */
+static void json_stacks(struct ft_json *j, const struct ft_report *rep)
+{
+	struct ft_stack_group *g;
+	uint64_t other, unstacked;
+	size_t n, i;
+
+	if (!rep->stack_first) {
+		ft_json_null(j, "stacks");
+		return;
+	}
+	g = calloc(FT_EV_STACKS, sizeof(*g));
+	n = g ? ft_report_stacks(rep, g, FT_EV_STACKS, &other, &unstacked) : 0;
+	if (n > FT_EV_STACKS)
+		n = FT_EV_STACKS;
+	ft_json_obj_begin(j, "stacks");
+	ft_json_u64(j, "per_sec", rep->rp.session.stacks_src.per_sec);
+	ft_json_i64(j, "error", rep->rp.session.stacks_src.err);
+	ft_json_u64(j, "without_stack", unstacked);
+	ft_json_u64(j, "past_table", other);
+	ft_json_arr_begin(j, "groups");
+	for (i = 0; i < n; i++) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "stack", g[i].key);
+		ft_json_u64(j, "fragmenting", g[i].fragmenting);
+		ft_json_u64(j, "change_ownership", g[i].change_ownership);
+		ft_json_u64(j, "stacks", (uint64_t)g[i].rows);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+	free(g);
+}
+
 static void report_json(const struct ft_report *rep)
 {
 	const struct ft_session *l = &rep->rp.session;
@@ -878,6 +956,7 @@ static void report_json(const struct ft_report *rep)
 		ft_json_processes(&j, rep->procs, 0);
 	else
 		ft_json_null(&j, "processes");
+	json_stacks(&j, rep);
 	ft_json_obj_begin(&j, "latency");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);

@@ -63,6 +63,7 @@ static const struct ft_opt top_opts[] = {
 	FT_OPT_NO_COLOR(o.no_color),
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	FT_OPT_STACKS(o.live.stacks, o.live.stacks_per_sec),
 	{ "read-only", 0, FT_OPT_FLAG, NULL, "never write a knob (keys that would are refused)",
 	  .var = &o.read_only },
 	{ "map-cpu", 0, FT_OPT_NUM, "PCT",

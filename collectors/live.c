@@ -2,6 +2,7 @@
 #include "collectors/live.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -13,6 +14,7 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/file.h"
+#include "base/grow.h"
 #include "collectors/thp.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
@@ -43,6 +45,19 @@ static void emit_status(struct ft_live *l, enum ft_rs what, int err)
 	emit(l, FT_RR_SOURCE, (uint16_t)what, ft_now_ns(), &e, sizeof(e));
 }
 
+/* --stacks' state: a SOURCE input each tick, so each file of a series has it */
+static void emit_stacks_status(struct ft_live *l, uint64_t t_ns)
+{
+	int32_t e = l->stacks_err;
+	uint8_t b[8];
+
+	if (!l->stacks_asked)
+		return;
+	memcpy(b, &e, 4);
+	memcpy(b + 4, &l->stacks_per_sec, 4);
+	emit(l, FT_RR_SOURCE, FT_RS_STACKS, t_ns, b, 8);
+}
+
 /* Before a tick: memory, multi-size THP, and the map scan's cost while it runs. */
 static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 {
@@ -71,6 +86,7 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		memcpy(b + 32, &l->map_rescans_deferred, 8);
 		emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
 	}
+	emit_stacks_status(l, t_ns);
 }
 
 /* The HOST input: what a reader of the session needs to know of the host. */
@@ -141,6 +157,7 @@ void ft_live_close(struct ft_live *l)
 	pthread_cond_destroy(&l->boost_wake);
 	free(l->iomem);
 	l->iomem = NULL;
+	ft_kallsyms_release(&l->ksyms);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
 }
@@ -389,11 +406,103 @@ static void boost_read_on_trace(struct ft_live *l, bool sign)
 	boost_read(l, (uint32_t)(gap < 1 ? 1 : gap > 1000000 ? 1000000 : gap));
 }
 
+/* /proc/kallsyms, read whole (it has no size) into the symbol table. */
+static int read_kallsyms(struct ft_live *l)
+{
+	size_t len = 0, cap = 0;
+	char *buf = NULL;
+	int fd, err = 0;
+	ssize_t n;
+
+	fd = ft_open_under(l->procfs.rootfd, "proc/kallsyms", O_RDONLY);
+	if (fd < 0)
+		return fd;
+	do {
+		if (len + 65536 > cap && ft_grow((void **)&buf, &cap, len + 65536, 1, 256u << 20)) {
+			err = -ENOMEM;
+			break;
+		}
+		n = read(fd, buf + len, cap - len);
+		if (n < 0 && errno != EINTR) {
+			err = -errno;
+			break;
+		}
+		if (n > 0)
+			len += (size_t)n;
+	} while (n != 0);
+	close(fd);
+	if (!err)
+		err = ft_kallsyms_parse(&l->ksyms, buf, len);
+	free(buf);
+	return err;
+}
+
+/*
+ * Name the frames of the stacks the session interned since the last look:
+ * a KSYM input for each address not named yet (addresses unnamed stay
+ * hex; kallsyms hidden by kptr_restrict names none).
+ */
+static void name_stacks(struct ft_live *l)
+{
+	const struct ft_events *ev = &l->session.events;
+	char name[FT_SYMNAME_LEN + 8], rec[8 + FT_SYMNAME_LEN];
+
+	if (l->stacks_named >= ev->nr_stacks)
+		return;
+	if (l->ksyms_err > 0) {
+		l->ksyms_err = read_kallsyms(l);
+		if (l->ksyms_err)
+			ft_diag(FT_DIAG_WARN, "kernel stacks stay unnamed: %s",
+				l->ksyms_err == -ENOENT && l->ksyms.hidden ?
+				"/proc/kallsyms hides its addresses (kernel.kptr_restrict)" :
+				strerror(-l->ksyms_err));
+	}
+	for (; l->stacks_named < ev->nr_stacks; l->stacks_named++) {
+		const struct ft_ev_stack *st = &ev->stacks[l->stacks_named];
+
+		for (int i = 0; !l->ksyms_err && i < st->n; i++) {
+			size_t n;
+
+			if (ft_symnames_get(&l->session.syms, st->ip[i]))
+				continue;
+			n = ft_kallsyms_name(&l->ksyms, st->ip[i], name, sizeof(name));
+			if (!n)
+				continue;
+			if (n >= FT_SYMNAME_LEN)
+				n = FT_SYMNAME_LEN - 1;
+			memcpy(rec, &st->ip[i], 8);
+			memcpy(rec + 8, name, n);
+			emit(l, FT_RR_KSYM, 0, ft_now_ns(), rec, 8 + n);
+		}
+	}
+}
+
+/* The trigger's count, given again once a second: so many stacks a second at most. */
+static void stacks_rearm(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+	int err;
+
+	if (now - l->stacks_armed_ns < 1000000000ull)
+		return;
+	l->stacks_armed_ns = now;
+	err = ft_trace_stacks_rearm(&l->trace);
+	if (err < 0 && !l->stacks_err) {
+		l->stacks_err = err;
+		ft_diag(FT_DIAG_WARN, "kernel stacks stopped: the trigger could not be set again: %s",
+			strerror(-err));
+	}
+}
+
 void ft_live_trace_poll(struct ft_live *l)
 {
 	if (!l->tracing)
 		return;
 	ft_trace_drain(&l->trace, on_page, l);
+	if (l->trace.stacks) {
+		name_stacks(l);
+		stacks_rearm(l);
+	}
 	if (!l->no_names)
 		name_pids(l);
 	if (l->boost_running && boost_may_follow(l))
@@ -877,8 +986,10 @@ static void emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx)
 
 	if (!t->text[i])
 		return;
-	if (i == FT_EV_NR)
+	if (i == FT_TRACE_HEADER)
 		hl = (size_t)snprintf(head, sizeof(head), "header_page\n");
+	else if (i == FT_TRACE_STACK)
+		hl = (size_t)snprintf(head, sizeof(head), "ftrace/kernel_stack\n");
 	else
 		hl = (size_t)snprintf(head, sizeof(head), "%s/%s\n", ft_trace_events[i].system,
 				      ft_trace_events[i].event);
@@ -911,9 +1022,24 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 
 	in.len = (uint32_t)host_text(l, host, sizeof(host));
 	fn(ctx, &in);
-	if (l->tracing)
+	if (l->tracing) {
 		for (i = FT_EV_NR; i >= 0; i--)	/* header_page first */
 			emit_format(l, i, fn, ctx);
+		emit_format(l, FT_TRACE_STACK, fn, ctx);	/* --stacks */
+	}
+	/* the frames named so far: a file of a series names its own */
+	for (size_t k = 0; k < l->session.syms.nr; k++) {
+		const struct ft_symname *sn = &l->session.syms.v[k];
+		char rec[8 + FT_SYMNAME_LEN];
+		size_t n = strlen(sn->name);
+
+		memcpy(rec, &sn->addr, 8);
+		memcpy(rec + 8, sn->name, n);
+		in.type = FT_RR_KSYM;
+		in.data = (const uint8_t *)rec;
+		in.len = (uint32_t)(8 + n);
+		fn(ctx, &in);
+	}
 	if (l->iomem) {
 		in.type = FT_RR_IOMEM;
 		in.data = (const uint8_t *)l->iomem;
@@ -922,6 +1048,33 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 	}
 }
 
+int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec)
+{
+	int order = l->session.events.pageblock_order;
+
+	l->stacks_asked = true;
+	if (!per_sec)
+		per_sec = (unsigned int)strtoul(ft_live_stacks_per_sec_default, NULL, 10);
+	l->stacks_per_sec = per_sec;
+	l->ksyms_err = 1;
+	if (!l->tracing)
+		l->stacks_err = l->session.trace_err ? l->session.trace_err : -ENODEV;
+	else
+		l->stacks_err = ft_trace_stacks_on(&l->trace, order > 0 ? order : l->host.pmd_order,
+						   l->stacks_per_sec);
+	if (l->stacks_err) {
+		if (l->tracing)
+			ft_diag(FT_DIAG_WARN, "no kernel stacks: the stacktrace trigger: %s",
+				strerror(-l->stacks_err));
+	} else {
+		emit_format(l, FT_TRACE_STACK, NULL, NULL);
+		l->stacks_armed_ns = ft_now_ns();
+	}
+	emit_stacks_status(l, ft_now_ns());
+	return l->stacks_err;
+}
+
+const char ft_live_stacks_per_sec_default[] = "10000";
 const char ft_live_trace_kb_default[] = "8192";
 
 size_t ft_live_trace_kb(void)

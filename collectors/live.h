@@ -25,6 +25,7 @@
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
 #include "collectors/tracefs.h"
+#include "model/ksyms.h"
 #include "model/recfmt.h"
 #include "model/session.h"
 
@@ -123,6 +124,19 @@ struct ft_live {
 	uint64_t map_rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
+
+	/*
+	 * --stacks: the kernel stacks of fragmenting fallbacks.  Each new
+	 * stack the session interns has its frames named from /proc/kallsyms
+	 * (read when the first stack comes) in KSYM inputs, once an address.
+	 */
+	bool stacks_asked;
+	int stacks_err;			/* why the trigger is off (0: on) */
+	unsigned int stacks_per_sec;
+	uint64_t stacks_armed_ns;	/* when the trigger's count was last given */
+	int stacks_named;		/* session.events.stacks[] rows named so far */
+	struct ft_kallsyms ksyms;
+	int ksyms_err;			/* 1: not read yet; 0 read; -errno */
 };
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
@@ -207,6 +221,16 @@ size_t ft_live_trace_kb(void);
  * works.
  */
 int ft_live_trace_start(struct ft_live *l, size_t buffer_kb);	/* 0: the default */
+
+/*
+ * --stacks (after ft_live_trace_start()): the kernel stack of each
+ * fragmenting fallback, at most @per_sec a second (later ones in a second
+ * go without: sampled).  On failure the reason is in
+ * session.stacks_src.err and said once through ft_diag().  0 or -errno.
+ */
+int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec);	/* 0: the default */
+/* --stacks-per-sec's default, as the command line writes it (cmd/cli.h) */
+extern const char ft_live_stacks_per_sec_default[];
 
 /* A control change ("key=value\n" lines, controls/control.h): an AUDIT input. */
 void ft_live_audit(struct ft_live *l, const char *text, size_t len);

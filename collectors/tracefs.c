@@ -143,8 +143,8 @@ static int load_formats(struct ft_trace *t)
 		free(buf);
 		return err;
 	}
-	t->text[FT_EV_NR] = buf;
-	t->text_len[FT_EV_NR] = (size_t)size;
+	t->text[FT_TRACE_HEADER] = buf;
+	t->text_len[FT_TRACE_HEADER] = (size_t)size;
 	for (i = 0; i < FT_EV_NR; i++) {
 		if (!(t->enabled & (1u << i)))
 			continue;
@@ -264,6 +264,92 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx)
 	return pages;
 }
 
+static int write_trigger(struct ft_trace *t, const char *text)
+{
+	char path[128];
+
+	snprintf(path, sizeof(path), "events/%s/%s/trigger", ft_trace_events[FT_EV_EXTFRAG].system,
+		 ft_trace_events[FT_EV_EXTFRAG].event);
+	/* a trigger file takes one command a write; its errors say why the kernel refused */
+	errno = 0;
+	if (tracefs_instance_file_append(t->inst, path, text) < 0)
+		return errno ? -errno : -EIO;
+	return 0;
+}
+
+static int arm(struct ft_trace *t)
+{
+	char cmd[96];
+
+	snprintf(cmd, sizeof(cmd), "stacktrace:%u if fallback_order < %d", t->stacks_per_sec,
+		 t->stacks_order);
+	return write_trigger(t, cmd);
+}
+
+int ft_trace_stacks_on(struct ft_trace *t, int pageblock_order, unsigned int per_sec)
+{
+	char *buf;
+	int size = 0, err;
+
+	if (!t->inst || !ft_trace_has(t, FT_EV_EXTFRAG))
+		return -ENODEV;
+	if (t->stacks)
+		return 0;
+	buf = tracefs_event_file_read(NULL, "ftrace", "kernel_stack", "format", &size);
+	if (!buf)
+		return -ENODEV;
+	if (ft_tracedec_format(&t->dec, "ftrace", buf, (size_t)size)) {
+		free(buf);
+		return -ENODEV;
+	}
+	t->stacks_order = pageblock_order > 0 ? pageblock_order : 9;
+	t->stacks_per_sec = per_sec ? per_sec : 1;
+	err = arm(t);
+	if (err) {
+		free(buf);
+		return err;
+	}
+	t->text[FT_TRACE_STACK] = buf;
+	t->text_len[FT_TRACE_STACK] = (size_t)size;
+	t->stacks = true;
+	return 0;
+}
+
+int ft_trace_stacks_rearm(struct ft_trace *t)
+{
+	char path[128], *buf, *p;
+	unsigned long left = 0;
+	int err;
+
+	if (!t->stacks)
+		return 0;
+	snprintf(path, sizeof(path), "events/%s/%s/trigger", ft_trace_events[FT_EV_EXTFRAG].system,
+		 ft_trace_events[FT_EV_EXTFRAG].event);
+	buf = tracefs_instance_file_read(t->inst, path, NULL);
+	if (!buf)
+		return -EIO;
+	/* "stacktrace:count=N if ..." ("stacktrace:unlimited" never: we always give a count) */
+	p = strstr(buf, "stacktrace:count=");
+	if (p)
+		left = strtoul(p + 17, NULL, 10);
+	free(buf);
+	/*
+	 * A trigger cannot be written twice: off, then on with the whole
+	 * count.  Taking it off waits for an RCU grace period (tens of ms
+	 * here), when fallbacks go without a stack, so it is given again only
+	 * once three quarters of it are spent.
+	 */
+	if (p && left * 4 >= t->stacks_per_sec)
+		return 0;
+	if (p && (err = write_trigger(t, "!stacktrace")))
+		return err;
+	err = arm(t);
+	if (err)
+		return err;
+	t->stacks_rearmed++;
+	return 1;
+}
+
 void ft_trace_stop(struct ft_trace *t)
 {
 	if (t->inst)
@@ -303,7 +389,7 @@ void ft_trace_close(struct ft_trace *t)
 	t->cpus = NULL;
 	free(t->page);
 	t->page = NULL;
-	for (int i = 0; i <= FT_EV_NR; i++) {
+	for (int i = 0; i < FT_TRACE_TEXTS; i++) {
 		free(t->text[i]);
 		t->text[i] = NULL;
 	}

@@ -37,10 +37,23 @@ struct ft_trace {
 	struct ft_tracedec dec;		/* formats of this kernel, owned */
 	uint64_t pages_read;
 	uint64_t bytes_read;
-	/* the texts the decoder was built from, for the recorder: [FT_EV_NR] is header_page */
-	char *text[FT_EV_NR + 1];
-	size_t text_len[FT_EV_NR + 1];
+	/*
+	 * The texts the decoder was built from, for the recorder:
+	 * [FT_TRACE_HEADER] is header_page, [FT_TRACE_STACK] the format of
+	 * ftrace/kernel_stack (with --stacks only).
+	 */
+	char *text[FT_EV_NR + 2];
+	size_t text_len[FT_EV_NR + 2];
+	/* --stacks: the stacktrace trigger on mm_page_alloc_extfrag */
+	bool stacks;
+	int stacks_order;		/* fragmenting: fallback_order below it */
+	unsigned int stacks_per_sec;	/* the trigger's count, given again each second */
+	uint64_t stacks_rearmed;	/* times the count was spent and given again */
 };
+
+#define FT_TRACE_HEADER	FT_EV_NR
+#define FT_TRACE_STACK	(FT_EV_NR + 1)
+#define FT_TRACE_TEXTS	(FT_EV_NR + 2)
 
 /* One sub-buffer of @cpu as read, valid during the call. */
 typedef void (*ft_trace_page_fn)(void *ctx, int cpu, const void *buf, size_t len);
@@ -80,6 +93,25 @@ void ft_trace_close(struct ft_trace *t);
  * @fn.  Returns the number of sub-buffers, or -errno.
  */
 long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx);
+
+/*
+ * --stacks: give each fragmenting fallback (fallback_order below
+ * @pageblock_order) the kernel stack that made it, through the stacktrace
+ * trigger on mm_page_alloc_extfrag in our instance (the kernel writes a
+ * kernel_stack record right after the event, on its CPU).  At most
+ * @per_sec stacks a second: the trigger's count, given again by
+ * ft_trace_stacks_rearm(); later fallbacks of the second go without.  The
+ * trigger goes with the instance.  0 or -errno (-ENODEV: no extfrag
+ * event or no kernel_stack format; the trigger write's error otherwise).
+ */
+int ft_trace_stacks_on(struct ft_trace *t, int pageblock_order, unsigned int per_sec);
+/*
+ * Once a second: give the trigger its count again when three quarters of
+ * it are spent (taking the trigger off to write it again leaves a gap of
+ * an RCU grace period without stacks).  Returns 1 if it was, 0 if not,
+ * -errno.
+ */
+int ft_trace_stacks_rearm(struct ft_trace *t);
 
 /* Stop recording (before a last drain, so that nothing recorded is left unread). */
 void ft_trace_stop(struct ft_trace *t);

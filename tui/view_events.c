@@ -2,13 +2,15 @@
 /*
  * Events: the rate of each traced kind with a sparkline of the last
  * minutes, lost events, fallbacks by migratetype pair, and a live table of
- * the most recent fallbacks.
+ * the most recent fallbacks, or (K; the default with --stacks) the
+ * fragmenting fallbacks grouped by the kernel stack that made them.
  */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/stacks.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -133,6 +135,57 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 	       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");
 }
 
+/* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
+static int stacks_mode = -1;
+
+/* Fragmenting fallbacks by kernel stack since the start, from row @y to @end. */
+static void stacks_table(struct ft_ui *ui, int y, int end)
+{
+	const struct ft_session *ss = ui->s;
+	struct ft_stack_group g[64];
+	uint64_t other, unstacked, all;
+	size_t n, i, shown;
+	int rows = end - y - 2, w = COLS - 16;
+	char c[32];
+
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%9s %6s  %s", "fragment", "share",
+	       "kernel stack: site < callers (the allocator's frames left out)");
+	if (!ft_session_has_stacks(ss)) {
+		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", ui->rp ?
+		       "the recording has no kernel stacks (record with --stacks)" :
+		       "no kernel stacks: start fragtop with --stacks to group fallbacks by allocation site");
+		return;
+	}
+	if (ss->stacks_src.err) {
+		ft_put(y, 2, ft_attr(FT_C_WARN), "the stacktrace trigger was refused: %s",
+		       strerror(-ss->stacks_src.err));
+		return;
+	}
+	n = ft_stack_groups(&ss->events, NULL, NULL, &ss->syms, g, sizeof(g) / sizeof(g[0]), &other,
+			    &unstacked);
+	all = ss->events.extfrag.fragmenting;
+	shown = rows < 0 ? 0 : (size_t)rows < n ? (size_t)rows : n;
+	if (shown > sizeof(g) / sizeof(g[0]))
+		shown = sizeof(g) / sizeof(g[0]);
+	for (i = 0; i < shown; i++, y++) {
+		ft_fmt_count(c, sizeof(c), (double)g[i].fragmenting, 9);
+		ft_put(y, 0, A_NORMAL, "%9s %5.1f%%  %.*s", c,
+		       all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0, w > 0 ? w : 0, g[i].key);
+	}
+	if (!n)
+		ft_put(y++, 2, ft_attr(FT_C_DIM), "no fragmenting fallback with a stack yet");
+	ft_fmt_count(c, sizeof(c), (double)(unstacked + other), 9);
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%9s %5.1f%%  without a stack (over %u a second%s)%s", c,
+	       all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, ss->stacks_src.per_sec,
+	       other ? ", or past the stack table" : "", n > shown ? "; more stacks below the screen" : "");
+}
+
+static void key_stacks(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	stacks_mode = stacks_mode < 0 ? !ft_session_has_stacks(ui->s) : !stacks_mode;
+}
+
 static void events_draw(struct ft_ui *ui, int top, int height)
 {
 	struct ft_recent_fallback recent[64];
@@ -147,6 +200,10 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	y += 2;
 	if (y >= top + height)
 		return;
+	if (stacks_mode > 0 || (stacks_mode < 0 && ft_session_has_stacks(ui->s))) {
+		stacks_table(ui, y, top + height);
+		return;
+	}
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%6s %-10s %10s %5s %-22s %4s %3s %s", "age",
 	       "zone", "pfn", "order", "alloc<-fallback type", "frag", "own", "command");
 	rows = top + height - y;
@@ -160,7 +217,14 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 }
 
 
+static const struct ft_key events_keys[] = {
+	{ "K", { 'K' }, "fragmenting fallbacks by kernel stack (--stacks) / the recent fallbacks",
+	  "K stacks", 0, key_stacks },
+	{ NULL },
+};
+
 const struct ft_view ft_view_events = {
 	.name = "events",
 	.draw = events_draw,
+	.keys = events_keys,
 };
