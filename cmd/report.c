@@ -902,7 +902,7 @@ static void json_intervals(struct ft_json *j, const struct ft_report *rep)
 static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 {
 	struct ft_stack_group *g;
-	uint64_t other, unstacked;
+	uint64_t other = 0, unstacked = 0;
 	size_t n, i;
 
 	if (!rep->stack_first) {
