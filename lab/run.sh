@@ -13,14 +13,19 @@
 #   --seconds S       how long the workload runs (default 60)
 #   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
 #                     SECS; fraggen, thpalloc and busybox are on its PATH)
+#   --page-owner      boot with page_owner=on (a kernel built with
+#                     CONFIG_PAGE_OWNER) and, after the workload, take back
+#                     the first 256 KiB of /sys/kernel/debug/page_owner and
+#                     of page_owner_stacks/show_stacks (6.9+) as
+#                     OUT.ftr.page_owner and OUT.ftr.show_stacks
 # usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
-#               [--seconds S] [--workload FILE] -o OUT.ftr
+#               [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh
-usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] [--workload FILE] -o OUT.ftr"
+kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner=
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -28,6 +33,7 @@ while [ $# -gt 0 ]; do
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
+	--page-owner) page_owner=" page_owner=on"; shift ;;
 	-o) out=$2; shift 2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
@@ -81,6 +87,12 @@ SECS=$secs sh /lab/workload.sh
 sleep 2
 kill -INT \$rec; wait \$rec
 cat /rec/rec.err
+for f in page_owner page_owner_stacks/show_stacks; do
+	[ -r /sys/kernel/debug/\$f ] || continue
+	echo "----- \$f begins -----"
+	head -c 262144 /sys/kernel/debug/\$f
+	echo; echo "----- \$f ends -----"	# after a line cut by head
+done
 fs=\$(awk '/^fragment_stall / { print \$2 }' /proc/vmstat)
 echo "lab: vmstat fragment_stall \${fs:-absent (not a kernel with the stall)}"
 echo "----- fragtop recording begins -----"
@@ -96,12 +108,20 @@ timeout $((secs * 4 + 300)) qemu-system-x86_64 -m 1024 -smp 2 \
 	-numa node,memdev=m0,cpus=0 -numa node,memdev=m1,cpus=1 \
 	-drive file="$work/disk.img",format=raw,if=virtio,cache=unsafe \
 	-kernel "$kernel" -initrd "$work/initramfs.gz" -nographic -no-reboot \
-	-append "console=ttyS0 rdinit=/init quiet panic=1 transparent_hugepage=always" > "$work/console.log" 2>&1 || true
+	-append "console=ttyS0 rdinit=/init quiet panic=1 transparent_hugepage=always$page_owner" \
+	> "$work/console.log" 2>&1 || true
 # the guest's console stays for a look after a failure or a timeout
 mkdir -p "$CACHE" && tr -d '\r' < "$work/console.log" > "$CACHE/console-last.log" || true
 grep '^lab:\|^fragtop:' "$work/console.log" | tr -d '\r' >&2 || true
 sed -n '/^----- fragtop recording begins -----/,/^----- fragtop recording ends -----/p' "$work/console.log" |
 	tr -d '\r' | sed '1d;$d' | base64 -d > "$out" 2> /dev/null || true
+# page_owner's text as the kernel printed it (the console adds \r)
+for f in page_owner page_owner_stacks/show_stacks; do
+	[ -n "$page_owner" ] || break
+	sed -n "\|^----- $f begins -----|,\|^----- $f ends -----|p" "$work/console.log" | tr -d '\r' |
+		sed '1d;$d' > "$out.$(basename "$f")"
+	[ -s "$out.$(basename "$f")" ] || rm -f "$out.$(basename "$f")"
+done
 if [ ! -s "$out" ] || ! "$TOP/fragtop" report "$out" > /dev/null 2>&1; then
 	echo "run.sh: no usable recording came back (console: $CACHE/console-last.log); its end:" >&2
 	tail -30 "$work/console.log" | tr -d '\r' >&2
