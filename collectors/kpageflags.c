@@ -268,6 +268,19 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 	return pfns;
 }
 
+bool ft_kpf_first_look(const struct ft_kpf *k, const struct ft_pbmap *m)
+{
+	const struct ft_pbmap_zone *z;
+
+	if (!k->emit || !k->focus_bpc || k->focus >= m->nr || m->order < 0 ||
+	    (1ull << m->order) < 4 * FT_PB_SAMPLE_WORDS)
+		return false;
+	z = &m->zones[k->focus];
+	if (k->focus_epoch != z->epoch)
+		return true;	/* laid out anew: the look starts again */
+	return k->focus_next < (uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) / k->focus_bpc);
+}
+
 void ft_kpf_focus(struct ft_kpf *k, size_t zone, uint32_t bpc)
 {
 	if (k->focus != zone || k->focus_bpc != bpc)

@@ -11,8 +11,8 @@
  * the zone a view shows (ft_kpf_focus()), then a sample of every 8th
  * block of every zone in an order that spreads them evenly from the start
  * (bit-reversed block indices), then whole passes, round-robin over the
- * zones.  A sample reads FT_PB_SAMPLE_WORDS pages of a block (4 runs of
- * 8, ~3 us here against ~30-60 us for the whole block); a whole read
+ * zones.  A sample reads FT_PB_SAMPLE_WORDS pages of a block (2 runs of
+ * 16, ~6 us here against ~30-60 us for the whole block); a whole read
  * replaces it.
  *
  * Ownership: struct ft_kpf owns its fds and batch buffers; the map is the
@@ -71,6 +71,12 @@ void ft_kpf_close(struct ft_kpf *k);
  * it was.
  */
 long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget);
+
+/*
+ * The first look is under way: cells of the zone on screen (the last
+ * ft_kpf_focus()) have not had their sample yet.
+ */
+bool ft_kpf_first_look(const struct ft_kpf *k, const struct ft_pbmap *m);
 
 /*
  * Scan pageblock @block of zone @zone now (a block a fallback named),

@@ -641,6 +641,21 @@ static void map_queue_fallbacks(struct ft_live *l)
 	l->map_fb_seen = ev->fb_head;
 }
 
+/* What the first look may run ahead of the budget, in ns of CPU. */
+static double map_borrow_ns(const struct ft_live *l)
+{
+	return l->map_cpu * FT_LIVE_MAP_FIRST_S * 1e9;
+}
+
+int ft_live_map_wait_ms(const struct ft_live *l)
+{
+	if (!l->map_scan || l->map_err || l->session.map.order < 0 || !l->session.map.nr)
+		return -1;
+	if (!ft_kpf_first_look(&l->kpf, &l->session.map) || l->map_allow_ns <= -map_borrow_ns(l))
+		return -1;
+	return 0;
+}
+
 bool ft_live_map_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX, samples = l->kpf.samples;
@@ -698,8 +713,17 @@ bool ft_live_map_poll(struct ft_live *l)
 	}
 	memmove(l->map_dirty, l->map_dirty + done, (l->map_dirty_n - done) * sizeof(*l->map_dirty));
 	l->map_dirty_n -= done;
-	while (n >= 0 && l->map_allow_ns - (double)(thread_cpu_ns() - c0) > 0 &&
-	       pfns < cap) {
+	for (;;) {
+		uint64_t spent = thread_cpu_ns() - c0;
+		bool first = ft_kpf_first_look(&l->kpf, m);
+
+		if (n < 0 || pfns >= cap)
+			break;
+		/* the first look borrows ahead, a slice a poll; the rest keeps to the budget */
+		if (first ? spent >= FT_LIVE_MAP_SLICE_NS ||
+			    l->map_allow_ns - (double)spent <= -map_borrow_ns(l) :
+			    l->map_allow_ns - (double)spent <= 0)
+			break;
 		n = ft_kpf_scan(&l->kpf, m, 1);	/* one batch */
 		if (n > 0)
 			pfns += (uint64_t)n;

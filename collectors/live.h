@@ -36,6 +36,16 @@ typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
 #define FT_LIVE_MAP_DIRTY	4096	/* blocks queued for a rescan */
 #define FT_LIVE_MAP_ZONES	64
 #define FT_LIVE_MAP_LATE	1000000000ull	/* a rescan later than this (a tick) is late */
+/*
+ * The first look (a sample in every cell on screen) may run this many
+ * seconds of the budget ahead, which the whole pass pays back by waiting:
+ * its cost grows with the terminal, not the zone (3,257 cells at 120x40
+ * are ~20-45 ms here), and at 2% a second's worth alone painted a 1 TiB
+ * zone's first screen in 1.2-2.2 s.  It comes in slices of at most
+ * FT_LIVE_MAP_SLICE_NS of CPU, keys read between them.
+ */
+#define FT_LIVE_MAP_FIRST_S	10
+#define FT_LIVE_MAP_SLICE_NS	30000000ull
 
 struct ft_live {
 	char root[4096];
@@ -256,6 +266,13 @@ int ft_live_map_enable(struct ft_live *l, bool on);
  * at the next tick).
  */
 bool ft_live_map_poll(struct ft_live *l);
+
+/*
+ * Milliseconds until ft_live_map_poll() has work it may do: 0 while the
+ * first look is under way within its borrowed budget, -1 otherwise (the
+ * tick and the idle wake-up are soon enough).
+ */
+int ft_live_map_wait_ms(const struct ft_live *l);
 
 /*
  * The map view shows zone @zone (map order) at @bpc blocks per cell: the

@@ -148,7 +148,7 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t z, uint32_t block, uint32_t nblock
  * each run fit its quarter of the block; false when not (nothing changes).
  */
 #define FT_PB_SAMPLE_SPOTS	2
-#define FT_PB_SAMPLE_WORDS	32	/* pages a sample reads: 2 runs of 16 (~3 us here) */
+#define FT_PB_SAMPLE_WORDS	32	/* pages a sample reads: 2 runs of 16 (~6 us here) */
 uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned int spot);
 bool ft_pbmap_sample(struct ft_pbmap *m, size_t z, uint32_t block, size_t words, const uint64_t *flags,
 		     const uint64_t *counts);

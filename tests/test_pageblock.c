@@ -393,9 +393,12 @@ static void test_coarse_first(void **state)
 	const struct ft_pbmap_zone *normal = &t->map.zones[1], *dma = &t->map.zones[0];
 	long n;
 
+	assert_false(ft_kpf_first_look(&t->kpf, &t->map));	/* no view said what it shows */
 	ft_kpf_focus(&t->kpf, 1, 4);	/* Normal at 4 blocks per cell: 4 cells */
+	assert_true(ft_kpf_first_look(&t->kpf, &t->map));
 	n = ft_kpf_scan(&t->kpf, &t->map, 1);
 	assert_int_equal(n, 4 * FT_PB_SAMPLE_WORDS);
+	assert_false(ft_kpf_first_look(&t->kpf, &t->map));	/* every cell has its sample */
 	assert_int_equal(t->kpf.samples, 4);
 	assert_int_equal(normal->sampled, 4);
 	assert_int_equal(normal->count[FT_PB_UNSCANNED], 16);	/* samples are no whole read */
@@ -433,9 +436,14 @@ static void test_coarse_first(void **state)
 	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10), 0);
 	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
 	normal = &t->map.zones[1];
+	assert_true(ft_kpf_first_look(&t->kpf, &t->map));
 	n = ft_kpf_scan(&t->kpf, &t->map, 1);
 	assert_int_equal(n, 4 * FT_PB_SAMPLE_WORDS);
 	assert_int_equal(t->map.zones[1].sampled, 4);
+	assert_false(ft_kpf_first_look(&t->kpf, &t->map));
+	/* a finer grid on screen: a look of its own */
+	ft_kpf_focus(&t->kpf, 1, 2);
+	assert_true(ft_kpf_first_look(&t->kpf, &t->map));
 }
 
 /* Samples the model refuses: a bad length, a run longer than its part of the block, no such block. */

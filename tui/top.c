@@ -22,8 +22,12 @@ static void watch_report(struct ft_ui *ui);
 static int live_idle_ms(struct ft_ui *ui)
 {
 	uint64_t w = ft_live_boost_wait_ns(ui->live);
+	int ms = w == UINT64_MAX ? 250 : (int)(w / 1000000) + 1;
 
-	return w == UINT64_MAX ? 250 : (int)(w / 1000000) + 1;
+	/* the map's first look goes on slice by slice, keys read between */
+	if (!ui->paused && ft_live_map_wait_ms(ui->live) == 0)
+		ms = 1;
+	return ms;
 }
 
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */

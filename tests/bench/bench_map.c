@@ -136,11 +136,11 @@ int main(void)
 				break;
 		c1 = cpu_ms() - c0;
 		printf("  first look of N%d %s (%u cells of %u blocks): %llu samples of %d pages, %.1f ms CPU\n"
-		       "  (%.1f us each): %.2f s of the default %.0f%% budget, whose first second is spent at once\n",
+		       "  (%.1f us each): %.2f s of the default %.0f%% budget, run at once (it may borrow %d s ahead)\n",
 		       m->zones[big].node, m->zones[big].name, cells, bpc,
 		       (unsigned long long)(l.kpf.samples - s0), FT_PB_SAMPLE_WORDS, c1,
 		       c1 * 1000 / (double)(l.kpf.samples - s0 ? l.kpf.samples - s0 : 1),
-		       c1 / (FT_LIVE_MAP_CPU * 1000), FT_LIVE_MAP_CPU * 100);
+		       c1 / (FT_LIVE_MAP_CPU * 1000), FT_LIVE_MAP_CPU * 100, FT_LIVE_MAP_FIRST_S);
 	}
 	/* incremental: the map view's poll, one second's budget at a time, at the default 2% */
 	{
