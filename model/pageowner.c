@@ -219,3 +219,100 @@ bool ft_po_pins(const struct ft_po_entry *e)
 {
 	return !strcmp(e->page_mt, "Unmovable") || !strcmp(e->page_mt, "Reclaimable");
 }
+
+size_t ft_po_group(const char *buf, size_t len, struct ft_po_group *out, size_t max,
+		   struct ft_po_tally *t)
+{
+	struct ft_po_tally dummy;
+	struct ft_po_entry e;
+	size_t off = 0, n = 0, i;
+	int r;
+
+	if (!t)
+		t = &dummy;
+	memset(t, 0, sizeof(*t));
+	while ((r = ft_po_next(buf, len, &off, &e)) != 0) {
+		uint64_t pages;
+
+		if (r < 0) {
+			t->bad++;
+			continue;
+		}
+		t->entries++;
+		if (!ft_po_pins(&e))
+			continue;
+		pages = e.order < 40 ? 1ull << e.order : 0;
+		t->pins++;
+		t->pin_pages += pages;
+		for (i = 0; i < n && out[i].stack_id != e.stack_id; i++)
+			;
+		if (i == n) {
+			if (n == max) {
+				t->other++;
+				t->other_pages += pages;
+				continue;
+			}
+			out[n].stack_id = e.stack_id;
+			out[n].count = 0;
+			out[n].pages = 0;
+			out[n].first = e;
+			n++;
+		}
+		out[i].count++;
+		out[i].pages += pages;
+	}
+	/* the most pages first; few groups: insertion sort */
+	for (i = 1; i < n; i++) {
+		size_t j = i;
+
+		while (j && out[j - 1].pages < out[j].pages) {
+			struct ft_po_group g = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = g;
+			j--;
+		}
+	}
+	return n;
+}
+
+int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e, uint64_t *pages)
+{
+	struct ft_cursor c;
+	struct ft_span line;
+
+	if (*off >= len)
+		return 0;
+	ft_cursor_init(&c, buf + *off, len - *off);
+	memset(e, 0, sizeof(*e));
+	e->stack_id = 0xcbf29ce484222325ull;
+	*pages = 0;
+	do {
+		if (!ft_line_next(&c, &line)) {
+			*off = len;
+			return 0;
+		}
+	} while (!line.len);
+	for (;;) {
+		if (line.p[0] == ' ') {
+			add_frame(e, ft_span_trim(line));
+		} else {
+			struct ft_span s = line;
+
+			/* the count ends the stack; a blank line follows */
+			if (!e->all_frames || !eat(&s, "nr_base_pages: ") || !eat_num(&s, UINT64_MAX, pages) || s.len)
+				goto bad;
+			if (!ft_line_next(&c, &line) || line.len)
+				goto bad;
+			*off = (size_t)(c.p - buf);
+			return 1;
+		}
+		if (!ft_line_next(&c, &line) || !line.len)
+			goto bad;	/* frames with no count, or cut */
+	}
+bad:
+	if (line.len)
+		skip_entry(&c);
+	*off = (size_t)(c.p - buf);
+	return -EINVAL;
+}

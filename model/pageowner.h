@@ -58,4 +58,42 @@ int ft_po_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e);
 /* Whether @e's page is one that fragments a Movable block: unmovable or reclaimable. */
 bool ft_po_pins(const struct ft_po_entry *e);
 
+/*
+ * The pinning allocations of a text (a block's, or many blocks'), grouped
+ * by stack: the first entry of each stack stands for it (its order,
+ * types, gfp, pid and command, frames).
+ */
+struct ft_po_group {
+	uint64_t stack_id;
+	unsigned int count;		/* allocations */
+	uint64_t pages;			/* their pages, 2^order each */
+	struct ft_po_entry first;
+};
+
+struct ft_po_tally {
+	unsigned int entries;		/* entries parsed */
+	unsigned int bad;		/* text that was not an entry */
+	unsigned int pins;		/* of the entries, those that pin (ft_po_pins()) */
+	uint64_t pin_pages;
+	unsigned int other;		/* pinning allocations of stacks past the @max kept */
+	uint64_t other_pages;
+};
+
+/*
+ * Group @buf[0..@len)'s pinning entries by stack into @out (at most @max,
+ * the most pages first; entries of further stacks are counted in
+ * @t->other).  Returns the groups filled; @t (may be NULL) is zeroed first.
+ */
+size_t ft_po_group(const char *buf, size_t len, struct ft_po_group *out, size_t max,
+		   struct ft_po_tally *t);
+
+/*
+ * page_owner_stacks/show_stacks (6.9+): every stack that owns pages now,
+ * " frame" lines then "nr_base_pages: N" and a blank line.  The next one
+ * from *@off: 1 (@e's frames, stack_id and *@pages set; its other fields
+ * zero), 0 at the end, -EINVAL for text that is not one (skipped to the
+ * next blank line, as ft_po_next()).
+ */
+int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e, uint64_t *pages);
+
 #endif

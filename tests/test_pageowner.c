@@ -227,6 +227,138 @@ static void test_captured_612(void **state)
 	free(text);
 }
 
+/*
+ * Grouping by stack: text_612 twice over holds two pinning entries of one
+ * stack (the kworker's order-2 slab page) beside two movable ones; a
+ * second stack kept past @max goes to "other".
+ */
+static void test_group(void **state)
+{
+	char buf[sizeof(text_612) * 2 + sizeof(text_61)];
+	struct ft_po_group g[2];
+	struct ft_po_tally t;
+	size_t n;
+
+	(void)state;
+	snprintf(buf, sizeof(buf), "%s%s", text_612, text_612);
+	n = ft_po_group(buf, strlen(buf), g, 2, &t);
+	assert_int_equal(n, 1);
+	assert_int_equal(t.entries, 4);
+	assert_int_equal(t.pins, 2);
+	assert_int_equal(t.pin_pages, 8);
+	assert_int_equal(t.bad, 0);
+	assert_int_equal(g[0].count, 2);
+	assert_int_equal(g[0].pages, 8);
+	assert_string_equal(g[0].first.comm, "kworker/u8:3");
+	assert_string_equal(g[0].first.frames[3], "allocate_slab+0x7a/0x2f0");
+	/* a stack of one page and one of four, max 1: the four-page one is kept only if first */
+	{
+		const char two[] =
+			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), ts 5 ns\n"
+			"PFN 0x10200 type Reclaimable Block 129 type Movable Flags 0x0()\n"
+			" kmem_cache_alloc+0x1/0x2\n"
+			"\n";
+
+		snprintf(buf, sizeof(buf), "%s%s", two, text_612);
+		n = ft_po_group(buf, strlen(buf), g, 2, &t);
+		assert_int_equal(n, 2);
+		assert_int_equal(g[0].pages, 4);	/* the most pages first */
+		assert_int_equal(g[1].pages, 1);
+		assert_string_equal(g[1].first.page_mt, "Reclaimable");
+		n = ft_po_group(buf, strlen(buf), g, 1, &t);
+		assert_int_equal(n, 1);
+		assert_int_equal(g[0].pages, 1);	/* the first stack seen */
+		assert_int_equal(t.other, 1);
+		assert_int_equal(t.other_pages, 4);
+		assert_int_equal(t.pin_pages, 5);
+	}
+	/* garbage between entries is counted, not grouped */
+	snprintf(buf, sizeof(buf), "junk\n\n%s", text_612);
+	n = ft_po_group(buf, strlen(buf), g, 2, &t);
+	assert_int_equal(n, 1);
+	assert_int_equal(t.bad, 1);
+	assert_int_equal(ft_po_group("", 0, g, 2, NULL), 0);
+}
+
+/* show_stacks (6.9+): frames, "nr_base_pages: N", a blank line. */
+static void test_show_stacks(void **state)
+{
+	const char text[] =
+		" prep_new_page+0x17/0x4a\n"
+		" alloc_slab_page+0x19/0x85\n"
+		"nr_base_pages: 2\n"
+		"\n"
+		" prep_new_page+0x17/0x4a\n"
+		"nr_base_pages: x\n"		/* not a count */
+		"\n"
+		" seq_open+0x1f/0x5a\n"
+		"\n"				/* no count */
+		"nr_base_pages: 3\n"		/* no frames */
+		"\n"
+		" pcpu_alloc+0x1/0x2\n"
+		"nr_base_pages: 18446744073709551615\n"
+		"\n"
+		" cut+0x1/0x2\n"
+		"nr_base_pages: 7\n";		/* no blank line: cut */
+	struct ft_po_entry e, again;
+	uint64_t pages;
+	size_t off = 0, off2 = 0;
+
+	(void)state;
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), 1);
+	assert_int_equal(pages, 2);
+	assert_int_equal(e.nr_frames, 2);
+	assert_string_equal(e.frames[1], "alloc_slab_page+0x19/0x85");
+	/* the same frames as a page_owner entry: the same stack id */
+	{
+		const char entry[] =
+			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), ts 5 ns\n"
+			"PFN 0x10200 type Unmovable Block 129 type Movable Flags 0x0()\n"
+			" prep_new_page+0x17/0x4a\n"
+			" alloc_slab_page+0x19/0x85\n"
+			"\n";
+
+		assert_int_equal(ft_po_next(entry, strlen(entry), &off2, &again), 1);
+		assert_true(again.stack_id == e.stack_id);
+	}
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), -EINVAL);
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), -EINVAL);
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), -EINVAL);
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), 1);
+	assert_true(pages == UINT64_MAX);
+	assert_string_equal(e.frames[0], "pcpu_alloc+0x1/0x2");
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), -EINVAL);
+	assert_int_equal(ft_po_stack_next(text, strlen(text), &off, &e, &pages), 0);
+	assert_int_equal(off, strlen(text));
+}
+
+/* show_stacks captured from the 6.12 lab kernel: every stack parses, with frames and pages. */
+static void test_captured_stacks_612(void **state)
+{
+	size_t len, off = 0;
+	char *text = fixture_read("6.12-lab", "sys/kernel/debug/page_owner_stacks/show_stacks", &len);
+	struct ft_po_entry e;
+	uint64_t pages, total = 0;
+	int n = 0, r;
+	const char *p;
+	int counts = 0;
+
+	(void)state;
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "nr_base_pages:")); p++)
+		counts++;
+	while ((r = ft_po_stack_next(text, len, &off, &e, &pages)) != 0) {
+		assert_int_equal(r, 1);
+		assert_true(e.nr_frames >= 1);
+		assert_true(pages >= 1);
+		total += pages;
+		n++;
+	}
+	assert_int_equal(n, counts);
+	assert_true(total >= (uint64_t)n);
+	free(text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -235,6 +367,9 @@ int main(void)
 		cmocka_unit_test(test_stack_id),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_captured_612),
+		cmocka_unit_test(test_group),
+		cmocka_unit_test(test_show_stacks),
+		cmocka_unit_test(test_captured_stacks_612),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

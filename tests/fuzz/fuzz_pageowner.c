@@ -4,7 +4,8 @@
  * bytes, as a recording carrying it is.  Invariants: no crash; the offset
  * only moves forward and stays inside the buffer, so the loop ends; every
  * entry's strings are NUL-terminated inside their fields, its frame
- * counts agree and its block is at most its PFN.
+ * counts agree and its block is at most its PFN; show_stacks walks the
+ * same way; grouping by stack loses no pinned page.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -43,5 +44,36 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		for (i = 0; i < e.nr_frames; i++)
 			terminated(e.frames[i], FT_PO_FRAME_LEN);
 	} while (r != 0);
+	/* show_stacks: the same walk */
+	off = 0;
+	do {
+		uint64_t pages;
+
+		prev = off;
+		r = ft_po_stack_next((const char *)data, size, &off, &e, &pages);
+		if (off > size || (r != 0 && off <= prev))
+			__builtin_trap();
+		if (r == 1 && (e.nr_frames < 1 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames))
+			__builtin_trap();
+	} while (r != 0);
+	/* grouping: counts agree */
+	{
+		struct ft_po_group g[4];
+		struct ft_po_tally t;
+		size_t n = ft_po_group((const char *)data, size, g, 4, &t), k;
+		uint64_t pages = t.other_pages;
+		unsigned int count = t.other;
+
+		if (n > 4 || t.pins > t.entries)
+			__builtin_trap();
+		for (k = 0; k < n; k++) {
+			pages += g[k].pages;
+			count += g[k].count;
+			if (k && g[k].pages > g[k - 1].pages)
+				__builtin_trap();
+		}
+		if (pages != t.pin_pages || count != t.pins)
+			__builtin_trap();
+	}
 	return 0;
 }
