@@ -75,7 +75,7 @@ static struct {
 	struct ft_live_opts live;
 	const char *output, *dir;
 	double rotate, interval, duration, map_interval;
-	uint64_t keep, max_size;
+	uint64_t keep, max_size, owner_blocks;
 	bool force, rotate_given, keep_given, max_size_given, unsafe_dir;
 } o;
 
@@ -106,6 +106,10 @@ static const struct ft_opt opts[] = {
 	{ "map-interval", 0, FT_OPT_SECS, "SECS",
 	  "also record a full pageblock map scan (root, /proc/kpageflags)\n"
 	  "every SECS (~0.3 s of CPU each here)", 1, 86400, .var = &o.map_interval },
+	{ "owner-blocks", 0, FT_OPT_UINT, "N",
+	  "with --map-interval: after each scan, record who owns the pages\n"
+	  "of N mixed blocks, round-robin (a kernel booted page_owner=on;\n"
+	  "0: none)", 0, 65536, .var = &o.owner_blocks, .def = "64" },
 };
 
 /* The end of the period that holds @now_rt (CLOCK_REALTIME ns): UTC days and hours. */
@@ -396,6 +400,7 @@ static int record_loop(struct recording *r)
 {
 	uint64_t begin = ft_now_ns(), map_next = 0;
 	double map_interval = o.map_interval;
+	uint64_t owner_blocks = o.owner_blocks;
 	struct ft_tick tick;
 
 	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), begin);
@@ -420,6 +425,14 @@ static int record_loop(struct recording *r)
 			if (ft_live_map_scan_all(&r->live)) {
 				fprintf(stderr, "fragtop: no pageblock map in the recording\n");
 				map_interval = 0;
+			} else if (owner_blocks) {
+				int n = ft_live_owner_scan_mixed(&r->live, (unsigned int)owner_blocks);
+
+				if (n < 0) {	/* said once (ft_diag) and recorded as the source's state */
+					fprintf(stderr, "fragtop: no page owners in the recording: %s\n",
+						ft_pown_strerror(n));
+					owner_blocks = 0;
+				}
 			}
 			map_next = now + (uint64_t)(map_interval * 1e9);
 		}

@@ -87,6 +87,11 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
 	}
 	emit_stacks_status(l, t_ns);
+	if (l->pown_state) {	/* page_owner's state in every file of a series */
+		int32_t e = l->pown_state < 0 ? l->pown_state : 0;
+
+		emit(l, FT_RR_SOURCE, FT_RS_OWNER, t_ns, &e, 4);
+	}
 }
 
 /* The HOST input: what a reader of the session needs to know of the host. */
@@ -149,6 +154,10 @@ void ft_live_close(struct ft_live *l)
 	l->tracing = false;
 	ft_session_release(&l->session);
 	ft_kpf_close(&l->kpf);
+	ft_pown_close(&l->pown);
+	free(l->pown_look.text);
+	l->pown_look = (struct ft_pown_look){ 0 };
+	l->pown_state = 0;
 	for (size_t z = 0; z < FT_LIVE_MAP_ZONES; z++)
 		free(l->map_queued[z]);
 	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
@@ -641,6 +650,148 @@ static void map_queue_fallbacks(struct ft_live *l)
 	l->map_fb_seen = ev->fb_head;
 }
 
+/* page_owner opened on first use; its state said as a SOURCE input. */
+static int owner_open(struct ft_live *l)
+{
+	int32_t e;
+
+	if (l->pown_state)
+		return l->pown_state < 0 ? l->pown_state : 0;
+	e = ft_pown_open(&l->pown, l->procfs.rootfd);
+	l->pown_state = e ? e : 1;
+	emit(l, FT_RR_SOURCE, FT_RS_OWNER, ft_now_ns(), &e, 4);
+	if (e)
+		ft_diag(FT_DIAG_INFO, "page owners: %s", ft_pown_strerror(e));
+	return e;
+}
+
+/* Read one block's page_owner and hand it to the session as an OWNER input. */
+static int owner_look(struct ft_live *l, uint64_t pfn, uint32_t pages)
+{
+	struct ft_pown_look *k = &l->pown_look;
+	uint8_t *rec;
+	uint32_t flags = 0;
+	int err = ft_pown_block(&l->pown, pfn, pages, k);
+
+	if (err)
+		return err;
+	rec = malloc(FT_REC_OWNER_HDR + k->len);
+	if (!rec)
+		return -ENOMEM;
+	memcpy(rec, &pfn, 8);
+	memcpy(rec + 8, &pages, 4);
+	memcpy(rec + 12, &k->entries, 4);
+	memcpy(rec + 16, &k->other_pages, 8);
+	memcpy(rec + 24, &k->cut, 4);
+	memcpy(rec + 28, &flags, 4);
+	if (k->len)
+		memcpy(rec + FT_REC_OWNER_HDR, k->text, k->len);
+	emit(l, FT_RR_OWNER, 0, ft_now_ns(), rec, FT_REC_OWNER_HDR + k->len);
+	free(rec);
+	return 0;
+}
+
+/* Looked at within FT_LIVE_OWNER_AGAIN: not worth another read yet. */
+static bool owner_fresh(const struct ft_live *l, uint64_t pfn)
+{
+	const struct ft_owner_look *o = ft_session_owner(&l->session, pfn);
+
+	return o && ft_now_ns() - o->t_ns < FT_LIVE_OWNER_AGAIN;
+}
+
+int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cursor)
+{
+	size_t i;
+	int err = owner_open(l);
+
+	if (err)
+		return err;
+	if (owner_fresh(l, pfn))
+		return 0;
+	for (i = 0; i < l->pown_qn; i++)
+		if (l->pown_q[i].pfn == pfn) {
+			l->pown_q[i].cursor |= cursor;
+			return 0;
+		}
+	if (l->pown_qn == FT_LIVE_OWNER_Q) {
+		if (!cursor)
+			return 0;	/* full: a fallback's block waits for another fallback */
+		l->pown_qn--;		/* the cursor's goes in, the newest other one out */
+	}
+	if (cursor) {	/* first in line */
+		memmove(l->pown_q + 1, l->pown_q, l->pown_qn * sizeof(*l->pown_q));
+		i = 0;
+	} else {
+		i = l->pown_qn;
+	}
+	l->pown_q[i] = (struct ft_live_owner_q){ .pfn = pfn, .pages = pages, .cursor = cursor };
+	l->pown_qn++;
+	return 0;
+}
+
+int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
+{
+	const struct ft_pbmap *m = &l->session.map;
+	unsigned int done = 0;
+	uint64_t looked = 0, total = 0;
+	int err = owner_open(l);
+
+	if (err)
+		return err;
+	if (m->order < 0 || !m->nr)
+		return 0;
+	for (size_t z = 0; z < m->nr; z++)
+		total += m->zones[z].nr_blocks;
+	while (done < max && looked < total) {
+		const struct ft_pbmap_zone *z;
+
+		if (l->pown_zone >= m->nr) {
+			l->pown_zone = 0;
+			l->pown_block = 0;
+		}
+		z = &m->zones[l->pown_zone];
+		if (l->pown_block >= z->nr_blocks) {
+			l->pown_zone++;
+			l->pown_block = 0;
+			continue;
+		}
+		looked++;
+		if (z->blocks[l->pown_block].cls == FT_PB_MIXED) {
+			err = owner_look(l, (z->first_block + l->pown_block) << m->order, 1u << m->order);
+			if (err)
+				return err;
+			done++;
+		}
+		l->pown_block++;
+	}
+	return (int)done;
+}
+
+/* The queued page_owner looks, within the map's budget (the cursor's may borrow); @c0 the poll's start. */
+static void owner_poll(struct ft_live *l, uint64_t c0, double borrow)
+{
+	while (l->pown_qn && l->pown_state > 0) {
+		struct ft_live_owner_q q = l->pown_q[0];
+		double left = l->map_allow_ns - (double)(thread_cpu_ns() - c0);
+		int err;
+
+		if (left <= (q.cursor ? -borrow : 0))
+			break;
+		memmove(l->pown_q, l->pown_q + 1, (l->pown_qn - 1) * sizeof(*l->pown_q));
+		l->pown_qn--;
+		if (owner_fresh(l, q.pfn))
+			continue;
+		err = owner_look(l, q.pfn, q.pages);
+		if (err) {
+			ft_diag(FT_DIAG_WARN, "page owners: %s", ft_pown_strerror(err));
+			ft_pown_close(&l->pown);
+			l->pown_state = err;
+			emit(l, FT_RR_SOURCE, FT_RS_OWNER, ft_now_ns(), &(int32_t){ err }, 4);
+			l->pown_qn = 0;
+		}
+	}
+}
+
 /* What the first look may run ahead of the budget, in ns of CPU. */
 static double map_borrow_ns(const struct ft_live *l)
 {
@@ -651,7 +802,10 @@ int ft_live_map_wait_ms(const struct ft_live *l)
 {
 	if (!l->map_scan || l->map_err || l->session.map.order < 0 || !l->session.map.nr)
 		return -1;
-	if (!ft_kpf_first_look(&l->kpf, &l->session.map) || l->map_allow_ns <= -map_borrow_ns(l))
+	if (l->map_allow_ns <= -map_borrow_ns(l))
+		return -1;
+	/* the first look, or a look at the cursor's page owners */
+	if (!ft_kpf_first_look(&l->kpf, &l->session.map) && !(l->pown_qn && l->pown_q[0].cursor))
 		return -1;
 	return 0;
 }
@@ -659,6 +813,7 @@ int ft_live_map_wait_ms(const struct ft_live *l)
 bool ft_live_map_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX, samples = l->kpf.samples;
+	uint64_t looks = l->session.owner_src.looks;
 	const struct ft_pbmap *m = &l->session.map;
 	size_t done = 0;
 	long n = 0;
@@ -701,6 +856,10 @@ bool ft_live_map_poll(struct ft_live *l)
 		if (n < 0)
 			break;
 		pfns += (uint64_t)n;
+		/* a block a fallback left mixed: whose pages pin it, if page_owner says */
+		if (l->pown_state > 0 && m->zones[d->zone].blocks[d->block].cls == FT_PB_MIXED)
+			ft_live_owner_want(l, (m->zones[d->zone].first_block + d->block) << m->order,
+					   1u << m->order, false);
 		l->map_rescans++;
 		l->map_rescans_deferred += d->poll != l->map_polls;
 		if (d->ts && ft_now_ns() > d->ts) {
@@ -713,6 +872,7 @@ bool ft_live_map_poll(struct ft_live *l)
 	}
 	memmove(l->map_dirty, l->map_dirty + done, (l->map_dirty_n - done) * sizeof(*l->map_dirty));
 	l->map_dirty_n -= done;
+	owner_poll(l, c0, map_borrow_ns(l));
 	for (;;) {
 		uint64_t spent = thread_cpu_ns() - c0;
 		bool first = ft_kpf_first_look(&l->kpf, m);
@@ -737,7 +897,7 @@ bool ft_live_map_poll(struct ft_live *l)
 		emit_status(l, FT_RS_MAP, l->map_err);
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror((int)-n));
 	}
-	return l->kpf.samples != samples;
+	return l->kpf.samples != samples || l->session.owner_src.looks != looks;
 }
 
 void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc)

@@ -22,6 +22,7 @@
 
 #include "collectors/host.h"
 #include "collectors/kpageflags.h"
+#include "collectors/pageowner.h"
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
 #include "collectors/tracefs.h"
@@ -44,6 +45,8 @@ typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
  * zone's first screen in 1.2-2.2 s.  It comes in slices of at most
  * FT_LIVE_MAP_SLICE_NS of CPU, keys read between them.
  */
+#define FT_LIVE_OWNER_Q		64	/* blocks waiting for a page_owner look */
+#define FT_LIVE_OWNER_AGAIN	5000000000ull	/* a block looked at this recently is not read again */
 #define FT_LIVE_MAP_FIRST_S	10
 #define FT_LIVE_MAP_SLICE_NS	30000000ull
 
@@ -108,6 +111,22 @@ struct ft_live {
 	 * poll, then round-robin.
 	 */
 	struct ft_kpf kpf;
+	/*
+	 * page_owner, read for the blocks under the map's cursor and for
+	 * mixed blocks fallbacks named (within the map's budget), or for
+	 * mixed blocks after a recorded map scan (record --map-interval).
+	 */
+	struct ft_pown pown;
+	int pown_state;			/* 0: not tried, 1: open, < 0: why not */
+	struct ft_pown_look pown_look;
+	struct ft_live_owner_q {
+		uint64_t pfn;
+		uint32_t pages;
+		bool cursor;		/* asked for by the view: may borrow budget */
+	} pown_q[FT_LIVE_OWNER_Q];
+	size_t pown_qn;
+	size_t pown_zone;		/* ft_live_owner_scan_mixed()'s place */
+	uint32_t pown_block;
 	bool map_scan;
 	bool no_thp;			/* no multi-size THP here: not looked for again */
 	int map_err;			/* why the map cannot be scanned (0: fine) */
@@ -262,14 +281,16 @@ int ft_live_map_enable(struct ft_live *l, bool on);
  * Scan the share of the map due since the last call (map_rate PFNs per
  * second, at most one second's worth); called by each tick and between
  * ticks so that a pass moves smoothly.  Does nothing unless enabled.
- * True when the map's first look brought samples (worth a draw now, not
+ * Page owners asked for go within the same budget.  True when the map's
+ * first look brought samples or page_owner a look (worth a draw now, not
  * at the next tick).
  */
 bool ft_live_map_poll(struct ft_live *l);
 
 /*
  * Milliseconds until ft_live_map_poll() has work it may do: 0 while the
- * first look is under way within its borrowed budget, -1 otherwise (the
+ * first look, or the cursor's page_owner look, is waiting within the
+ * borrowed budget, -1 otherwise (the
  * tick and the idle wake-up are soon enough).
  */
 int ft_live_map_wait_ms(const struct ft_live *l);
@@ -279,6 +300,22 @@ int ft_live_map_wait_ms(const struct ft_live *l);
  * scan samples a block of each cell first (collectors/kpageflags.h).
  */
 void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc);
+
+/*
+ * Ask for a page_owner look at the block of @pages pages at PFN @pfn
+ * (the map's cursor: @cursor, read first and within the first look's
+ * borrowed budget; else as the budget allows).  Opens page_owner on first
+ * use and says why not through a SOURCE input.  0, or -errno when
+ * page_owner cannot be read (the look is not queued).
+ */
+int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cursor);
+
+/*
+ * Look at up to @max mixed blocks of the map now, round-robin over the
+ * zones from where the last call stopped (record --map-interval, after
+ * each scan).  Returns the blocks looked at, or -errno.
+ */
+int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max);
 
 /* Scan every zone now (the 'R' key, `snapshot --map`).  0 or -errno. */
 int ft_live_map_scan_all(struct ft_live *l);

@@ -103,6 +103,8 @@ static const struct ck_array arrays[] = {
 	{ offsetof(S, pending[0].buf), offsetof(S, pending[0].len),
 	  offsetof(S, pending[0].cap), 1, FT_SRC_NR, sizeof(((S *)0)->pending[0]), true },
 	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
+	ARR(owners, nr_owners, cap_owners, struct ft_owner_look),
+	ARR(owner_text, owner_text_len, owner_text_cap, char),
 };
 
 /* the map's zones: everything but their blocks, which follow each zone */

@@ -68,7 +68,22 @@ enum ft_rec_record_type {
 	FT_RR_THP = 16,		/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */
 	FT_RR_KSYM = 17,	/* u64 a kernel address of a traced stack, then its name,
 				 * "symbol+0xoff [module]" (< 64 bytes); META, once per file */
+	FT_RR_OWNER = 18,	/* a look at one pageblock's page_owner: struct ft_rec_owner
+				 * (below), then the pinning allocations' text as the kernel
+				 * printed it (<= FT_REC_OWNER_TEXT bytes) */
 };
+
+/* An OWNER record's fixed part, little-endian, packed: 32 bytes. */
+struct ft_rec_owner {
+	uint64_t pfn;		/* the block's first PFN */
+	uint32_t pages;		/* pages in the block */
+	uint32_t entries;	/* allocations page_owner listed in it */
+	uint64_t other_pages;	/* pages of those that do not pin it (not in the text) */
+	uint32_t cut;		/* pinning allocations left out of the text (it was full) */
+	uint32_t flags;		/* 0 */
+};
+#define FT_REC_OWNER_HDR	32
+#define FT_REC_OWNER_TEXT	(64u << 10)
 
 /*
  * SOURCE records: the live source's own state, so the views read it from
@@ -82,6 +97,7 @@ enum ft_rs {
 				 * u64 of them over 1 s late, u64 the latest lag in ns */
 	FT_RS_STACKS = 4,	/* i32 why the stacktrace trigger is off (-errno; 0: on),
 				 * u32 stacks a second at most (--stacks) */
+	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

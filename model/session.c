@@ -71,6 +71,8 @@ void ft_session_release(struct ft_session *s)
 	for (i = 0; i < FT_SRC_NR; i++)
 		free(s->pending[i].buf);
 	free(s->audits);
+	free(s->owners);
+	free(s->owner_text);
 	free(s->trq);
 	ft_symnames_release(&s->syms);
 	memset(s, 0, sizeof(*s));
@@ -862,6 +864,14 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		else
 			s->map_err = e;
 		return;
+	case FT_RS_OWNER:
+		if (in->len != 4 || (memcpy(&e, in->data, 4), e > 0)) {
+			s->bad_inputs++;
+			return;
+		}
+		s->owner_src.err = e;
+		s->owner_src.known = true;
+		return;
 	case FT_RS_MEMORY:
 		if (in->len != 16) {
 			s->bad_inputs++;
@@ -927,6 +937,80 @@ static void apply_ksym(struct ft_session *s, const struct ft_rec_record *in)
 		s->bad_inputs++;
 }
 
+/* Drop the oldest half of the page_owner looks and pack the texts of the rest. */
+static void owners_trim(struct ft_session *s)
+{
+	size_t drop = (s->nr_owners + 1) / 2, i, at = 0;
+
+	memmove(s->owners, s->owners + drop, (s->nr_owners - drop) * sizeof(*s->owners));
+	s->nr_owners -= drop;
+	for (i = 0; i < s->nr_owners; i++) {	/* offsets ascend: packing moves text down */
+		struct ft_owner_look *o = &s->owners[i];
+
+		memmove(s->owner_text + at, s->owner_text + o->text_off, o->text_len + 1);
+		o->text_off = at;
+		at += o->text_len + 1;
+	}
+	s->owner_text_len = at;
+}
+
+/* A look at a block's page_owner: struct ft_rec_owner, then text (untrusted; parsed when read). */
+static void apply_owner(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_owner_look o = { .t_ns = in->t_ns };
+	size_t tlen, i, need;
+
+	if (in->len < FT_REC_OWNER_HDR || in->len - FT_REC_OWNER_HDR > FT_REC_OWNER_TEXT) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&o.pfn, in->data, 8);
+	memcpy(&o.pages, in->data + 8, 4);
+	memcpy(&o.entries, in->data + 12, 4);
+	memcpy(&o.other_pages, in->data + 16, 8);
+	memcpy(&o.cut, in->data + 24, 4);
+	tlen = in->len - FT_REC_OWNER_HDR;
+	if (!o.pages || o.pages > (1u << 20) || o.pfn > UINT64_MAX - o.pages) {
+		s->bad_inputs++;
+		return;
+	}
+	/* the newest look of a block replaces the one before */
+	for (i = 0; i < s->nr_owners && s->owners[i].pfn != o.pfn; i++)
+		;
+	if (i < s->nr_owners) {
+		memmove(s->owners + i, s->owners + i + 1, (s->nr_owners - i - 1) * sizeof(*s->owners));
+		s->nr_owners--;
+	}
+	if (s->nr_owners == FT_SESSION_OWNER_LOOKS || s->owner_text_len + tlen + 1 > FT_SESSION_OWNER_TEXT)
+		owners_trim(s);
+	if (s->owner_text_len + tlen + 1 > FT_SESSION_OWNER_TEXT)
+		owners_trim(s);	/* packs what the look before left */
+	if (ft_grow((void **)&s->owners, &s->cap_owners, s->nr_owners + 1, sizeof(*s->owners),
+		    FT_SESSION_OWNER_LOOKS))
+		return;
+	need = s->owner_text_len + tlen + 1;
+	if (ft_grow_from((void **)&s->owner_text, &s->owner_text_cap, need, 1, 65536,
+			 FT_SESSION_OWNER_TEXT))
+		return;
+	memcpy(s->owner_text + s->owner_text_len, in->data + FT_REC_OWNER_HDR, tlen);
+	s->owner_text[s->owner_text_len + tlen] = '\0';
+	o.text_off = s->owner_text_len;
+	o.text_len = (uint32_t)tlen;
+	s->owner_text_len = need;
+	s->owners[s->nr_owners++] = o;
+	s->owner_src.looks++;
+}
+
+const struct ft_owner_look *ft_session_owner(const struct ft_session *s, uint64_t pfn)
+{
+	size_t i;
+
+	for (i = s->nr_owners; i-- > 0;)
+		if (s->owners[i].pfn == pfn)
+			return &s->owners[i];
+	return NULL;
+}
+
 int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 {
 	if (in->t_ns > s->t_ns)
@@ -985,6 +1069,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_KSYM:
 		apply_ksym(s, in);
+		break;
+	case FT_RR_OWNER:
+		apply_owner(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -38,6 +38,16 @@
 #define FT_SESSION_MAX_KNOBS	48
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
+#define FT_SESSION_OWNER_LOOKS	1024	/* page_owner looks kept (blocks) */
+#define FT_SESSION_OWNER_TEXT	(2u << 20)	/* their text, bytes at most */
+
+/* One block's page_owner, as an OWNER input gave it. */
+struct ft_owner_look {
+	uint64_t pfn, t_ns;
+	uint32_t pages, entries, cut, text_len;
+	uint64_t other_pages;
+	uint64_t text_off;		/* into owner_text */
+};
 #define FT_LAT_RING		60	/* ticks of stall histograms kept for windows */
 #define FT_HISTORY_LEN		600	/* ticks of per-zone history (10 minutes at 1 s) */
 
@@ -173,6 +183,12 @@ struct ft_session {
 		int err;		/* why it is off, 0: on */
 		uint32_t per_sec;	/* stacks a second at most: later fallbacks go without */
 	} stacks_src;
+	/* page_owner (SOURCE input); known: one arrived */
+	struct ft_owner_src {
+		bool known;
+		int err;		/* why it cannot be read, 0: it can */
+		uint64_t looks;		/* OWNER inputs applied, ever */
+	} owner_src;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
 	/*
@@ -212,6 +228,16 @@ struct ft_session {
 	/* control changes, in input order */
 	struct ft_session_audit *audits;
 	size_t nr_audits, cap_audits;
+	/*
+	 * page_owner looks (OWNER inputs): the newest of each block, oldest
+	 * first, their texts in owner_text; past FT_SESSION_OWNER_LOOKS looks
+	 * or FT_SESSION_OWNER_TEXT bytes the oldest half is dropped.
+	 */
+	struct ft_owner_look *owners;
+	size_t nr_owners, cap_owners;
+	char *owner_text;
+	size_t owner_text_len, owner_text_cap;
+
 	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 
 	uint64_t bad_inputs;		/* malformed inputs skipped */
@@ -252,6 +278,15 @@ static inline bool ft_session_has_event(const struct ft_session *s, enum ft_trac
 static inline bool ft_session_has_stacks(const struct ft_session *s)
 {
 	return s->tracing && s->dec.stack_type >= 0;
+}
+
+/* The newest page_owner look at the block starting at PFN @pfn, or NULL. */
+const struct ft_owner_look *ft_session_owner(const struct ft_session *s, uint64_t pfn);
+
+/* A look's text (the pinning allocations, model/pageowner.h), untrusted. */
+static inline const char *ft_session_owner_text(const struct ft_session *s, const struct ft_owner_look *o)
+{
+	return s->owner_text + o->text_off;
 }
 
 /* Command of @pid from the NAME inputs, or NULL. */

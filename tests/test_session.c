@@ -419,6 +419,89 @@ static void test_stack_names(void **state)
 	ft_session_release(&s);
 }
 
+/* An OWNER input: the block at @pfn (512 pages), @text its pinning allocations. */
+static void owner(struct ft_session *s, uint64_t t, uint64_t pfn, const char *text, size_t tlen)
+{
+	static uint8_t rec[FT_REC_OWNER_HDR + FT_REC_OWNER_TEXT + 16];
+	uint32_t pages = 512, entries = 3, cut = 0, flags = 0;
+	uint64_t other = 500;
+
+	memcpy(rec, &pfn, 8);
+	memcpy(rec + 8, &pages, 4);
+	memcpy(rec + 12, &entries, 4);
+	memcpy(rec + 16, &other, 8);
+	memcpy(rec + 24, &cut, 4);
+	memcpy(rec + 28, &flags, 4);
+	memcpy(rec + FT_REC_OWNER_HDR, text, tlen);
+	apply(s, FT_RR_OWNER, 0, t, rec, FT_REC_OWNER_HDR + tlen);
+}
+
+/*
+ * page_owner looks: the newest of each block is kept, bounded, carried by
+ * a checkpoint; malformed ones are counted and change nothing.
+ */
+static void test_owner_looks(void **state)
+{
+	static struct ft_session s, c;
+	static char big[FT_REC_OWNER_TEXT];
+	const struct ft_owner_look *o;
+	int32_t e = -2;
+	uint64_t pfn;
+	void *blob;
+	size_t len;
+
+	(void)state;
+	ft_session_init(&s);
+	assert_null(ft_session_owner(&s, 0x10000));
+	apply(&s, FT_RR_SOURCE, FT_RS_OWNER, 1, &e, 4);
+	assert_true(s.owner_src.known);
+	assert_int_equal(s.owner_src.err, -2);
+	e = 2;	/* a positive errno is not one */
+	apply(&s, FT_RR_SOURCE, FT_RS_OWNER, 1, &e, 4);
+	assert_int_equal(s.owner_src.err, -2);
+	assert_int_equal(s.bad_inputs, 1);
+	owner(&s, 5, 0x10000, "first", 5);
+	owner(&s, 6, 0x10200, "other", 5);
+	owner(&s, 7, 0x10000, "second", 6);
+	assert_int_equal(s.nr_owners, 2);
+	o = ft_session_owner(&s, 0x10000);
+	assert_non_null(o);
+	assert_string_equal(ft_session_owner_text(&s, o), "second");
+	assert_int_equal(o->entries, 3);
+	assert_int_equal(o->other_pages, 500);
+	assert_int_equal(o->t_ns, 7);
+	/* too short, text too long, no pages: refused */
+	apply(&s, FT_RR_OWNER, 0, 8, big, FT_REC_OWNER_HDR - 1);
+	memset(big, 0, sizeof(big));
+	apply(&s, FT_RR_OWNER, 0, 8, big, FT_REC_OWNER_HDR);	/* pages 0 */
+	assert_int_equal(s.bad_inputs, 3);
+	assert_int_equal(s.nr_owners, 2);
+	/* a checkpoint carries the looks */
+	assert_int_equal(ft_session_save(&s, &blob, &len), 0);
+	ft_session_init(&c);
+	assert_int_equal(ft_session_restore(&c, blob, len), 0);
+	free(blob);
+	o = ft_session_owner(&c, 0x10200);
+	assert_non_null(o);
+	assert_string_equal(ft_session_owner_text(&c, o), "other");
+	ft_session_release(&c);
+	/* bounded: looks and text; the newest stay, texts intact */
+	memset(big, 'x', sizeof(big));
+	for (pfn = 0; pfn < 2 * FT_SESSION_OWNER_LOOKS; pfn++)
+		owner(&s, 10 + pfn, 0x100000 + pfn * 512, big, pfn % 7 ? 10 : sizeof(big) - 1);
+	assert_true(s.nr_owners <= FT_SESSION_OWNER_LOOKS);
+	assert_true(s.owner_text_len <= FT_SESSION_OWNER_TEXT);
+	o = ft_session_owner(&s, 0x100000 + (2 * FT_SESSION_OWNER_LOOKS - 1) * 512);
+	assert_non_null(o);
+	assert_int_equal(o->text_len, 10);	/* 2047 % 7 != 0 */
+	assert_int_equal(strlen(ft_session_owner_text(&s, o)), 10);
+	assert_null(ft_session_owner(&s, 0x100000));
+	for (len = 0; len < s.nr_owners; len++)
+		assert_int_equal(strlen(ft_session_owner_text(&s, &s.owners[len])), s.owners[len].text_len);
+	assert_int_equal(s.owner_src.looks, 3 + 2 * FT_SESSION_OWNER_LOOKS);
+	ft_session_release(&s);
+}
+
 /* A tick of the 6.18-idle fixture's texts. */
 static void tick(struct ft_session *s, uint64_t t)
 {
@@ -703,6 +786,7 @@ int main(void)
 		cmocka_unit_test(test_trace_time_order),
 		cmocka_unit_test(test_fallbacks_by_stack),
 		cmocka_unit_test(test_stack_names),
+		cmocka_unit_test(test_owner_looks),
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),
 		cmocka_unit_test(test_map_samples),
