@@ -379,6 +379,47 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
 			       &rep->rp.session.syms, out, max, other, unstacked);
 }
 
+/* The map's class of the block at PFN @pfn: FT_PB_UNSCANNED when it has none. */
+static enum ft_pb map_class(const struct ft_pbmap *m, uint64_t pfn)
+{
+	size_t z;
+
+	if (m->order < 0)
+		return FT_PB_UNSCANNED;
+	for (z = 0; z < m->nr; z++) {
+		const struct ft_pbmap_zone *zn = &m->zones[z];
+		uint64_t b = pfn >> m->order;
+
+		if (b >= zn->first_block && b - zn->first_block < zn->nr_blocks)
+			return zn->blocks[b - zn->first_block].cls;
+	}
+	return FT_PB_UNSCANNED;
+}
+
+size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, size_t max,
+			struct ft_po_tally *t, size_t *blocks, size_t *looks)
+{
+	const struct ft_session *s = &rep->rp.session;
+	size_t i, n = 0;
+
+	memset(t, 0, sizeof(*t));
+	*blocks = 0;
+	*looks = s->nr_owners;
+	for (i = 0; i < s->nr_owners; i++) {
+		const struct ft_owner_look *o = &s->owners[i];
+		enum ft_pb c = map_class(&s->map, o->pfn);
+
+		if (!o->text_len)
+			continue;
+		if (c == FT_PB_UNSCANNED ? !o->other_pages : c != FT_PB_MIXED)
+			continue;
+		(*blocks)++;
+		n = ft_po_group_more(ft_session_owner_text(s, o), o->text_len, out, n, max, t);
+	}
+	ft_po_group_sort(out, n);
+	return n;
+}
+
 void ft_report_release(struct ft_report *rep)
 {
 	int i;

@@ -13,6 +13,7 @@
 
 #include "collectors/replay.h"
 #include "model/counterfield.h"
+#include "model/pageowner.h"
 #include "model/stacks.h"
 
 /* The counters whose difference over an interval is reported: model/counterfield.h. */
@@ -150,6 +151,17 @@ int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char
  * The window's fragmenting fallbacks grouped by kernel stack
  * (ft_stack_groups()), or 0 groups without --stacks in the recording.
  */
+/*
+ * Who owns the pinned pages of mixed blocks: the page_owner looks the
+ * recording holds at the window's end (the newest of each block), of the
+ * blocks the map found mixed or, where it did not read them, whose look
+ * has both pinning and other allocations; their pinning allocations
+ * grouped by stack, most pages first (ft_po_group_more()).  *@blocks gets
+ * the mixed blocks counted, *@looks every look.
+ */
+size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, size_t max,
+			struct ft_po_tally *t, size_t *blocks, size_t *looks);
+
 size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
 			uint64_t *other, uint64_t *unstacked);
 

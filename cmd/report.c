@@ -628,11 +628,69 @@ static void text_stacks(const struct ft_report *rep)
 	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)(total + rest));
 }
 
+#define REP_OWNERS	10	/* stacks the page owners' section lists */
+#define REP_OWNER_GROUPS 256	/* stacks told apart; more are "other" */
+
+/*
+ * Who owns the pinned pages of mixed blocks (page_owner looks in the
+ * recording): nothing when it has none, a line when page_owner could not
+ * be read.
+ */
+static void text_owners(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_po_group *g;
+	struct ft_po_tally t;
+	size_t n, i, blocks, looks;
+	char stack[256];
+
+	if (!l->owner_src.known)
+		return;
+	if (l->owner_src.err && !l->nr_owners) {
+		printf("\npage owners: not recorded: %s\n", l->owner_src.err == -ENOENT ?
+		       "no page_owner (a CONFIG_PAGE_OWNER kernel booted with page_owner=on, debugfs mounted)" :
+		       strerror(-l->owner_src.err));
+		return;
+	}
+	g = calloc(REP_OWNER_GROUPS, sizeof(*g));
+	if (!g)
+		return;
+	n = ft_report_owners(rep, g, REP_OWNER_GROUPS, &t, &blocks, &looks);
+	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks read)\n",
+	       blocks, looks);
+	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the allocator's frames left out\n");
+	for (i = 0; i < n && i < REP_OWNERS; i++) {
+		const struct ft_po_entry *e = &g[i].first;
+		char head[160];
+
+		printf("%10llu %5.1f%% %7u  ", (unsigned long long)g[i].pages,
+		       pct((int64_t)g[i].pages, (int64_t)t.pin_pages), g[i].count);
+		snprintf(head, sizeof(head), "o%u %s %s, %d %s", e->order, e->page_mt,
+			 e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm);
+		fputs(head, stdout);
+		ft_po_stack_text(e, 8, stack, sizeof(stack));
+		printf("\n%29s%s", "", stack);
+		printf("\n");
+	}
+	if (n > REP_OWNERS || t.other) {
+		uint64_t rest = t.other_pages;
+
+		for (i = REP_OWNERS; i < n; i++)
+			rest += g[i].pages;
+		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)rest,
+		       pct((int64_t)rest, (int64_t)t.pin_pages));
+	}
+	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
+	       (unsigned long long)t.pin_pages, t.pins);
+	free(g);
+}
+
 static void report_text(const struct ft_report *rep)
 {
 	text_head(rep);
 	text_extfrag(rep);
 	text_stacks(rep);
+	text_owners(rep);
 	text_outcomes(rep);
 	text_thp(rep);
 	text_boost_map(rep);
@@ -932,6 +990,52 @@ static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 	free(g);
 }
 
+/* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
+static void json_owners(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_po_group *g;
+	struct ft_po_tally t;
+	size_t n, i, blocks, looks;
+	char stack[256];
+
+	if (!l->owner_src.known) {
+		ft_json_null(j, "owners");
+		return;
+	}
+	g = calloc(REP_OWNER_GROUPS, sizeof(*g));
+	if (!g) {
+		ft_json_null(j, "owners");
+		return;
+	}
+	n = ft_report_owners(rep, g, REP_OWNER_GROUPS, &t, &blocks, &looks);
+	ft_json_obj_begin(j, "owners");
+	ft_json_i64(j, "error", l->owner_src.err);
+	ft_json_u64(j, "blocks_read", looks);
+	ft_json_u64(j, "mixed_blocks", blocks);
+	ft_json_u64(j, "pinned_pages", t.pin_pages);
+	ft_json_u64(j, "pinning_allocations", t.pins);
+	ft_json_u64(j, "past_table_pages", t.other_pages);
+	ft_json_arr_begin(j, "groups");
+	for (i = 0; i < n; i++) {
+		const struct ft_po_entry *e = &g[i].first;
+
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "stack", ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
+		ft_json_u64(j, "pages", g[i].pages);
+		ft_json_u64(j, "allocations", g[i].count);
+		ft_json_u64(j, "order", e->order);
+		ft_json_str(j, "migratetype", e->page_mt);
+		ft_json_str(j, "gfp", e->gfp_names);
+		ft_json_i64(j, "pid", e->pid);
+		ft_json_str(j, "comm", e->comm);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+	free(g);
+}
+
 static void report_json(const struct ft_report *rep)
 {
 	const struct ft_session *l = &rep->rp.session;
@@ -957,6 +1061,7 @@ static void report_json(const struct ft_report *rep)
 	else
 		ft_json_null(&j, "processes");
 	json_stacks(&j, rep);
+	json_owners(&j, rep);
 	ft_json_obj_begin(&j, "latency");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);

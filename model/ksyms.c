@@ -245,6 +245,7 @@ static const char *const allocator_fns[] = {
 	"__folio_alloc", "folio_alloc", "folio_alloc_mpol", "vma_alloc_folio",
 	"__get_free_pages", "get_zeroed_page", "alloc_pages_bulk", "__alloc_pages_bulk",
 	"alloc_pages_exact", "__alloc_pages_slowpath", "__alloc_pages_direct",
+	"post_alloc_hook", "prep_new_page", "__set_page_owner",	/* page_owner's own first frames */
 };
 
 bool ft_sym_is_allocator(const char *function)

@@ -2,8 +2,10 @@
 #include "model/pageowner.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
+#include "model/ksyms.h"
 #include "model/text.h"
 
 /* @s starts with @lit: @s moved past it. */
@@ -224,13 +226,43 @@ size_t ft_po_group(const char *buf, size_t len, struct ft_po_group *out, size_t 
 		   struct ft_po_tally *t)
 {
 	struct ft_po_tally dummy;
-	struct ft_po_entry e;
-	size_t off = 0, n = 0, i;
-	int r;
+	size_t n;
 
 	if (!t)
 		t = &dummy;
 	memset(t, 0, sizeof(*t));
+	n = ft_po_group_more(buf, len, out, 0, max, t);
+	ft_po_group_sort(out, n);
+	return n;
+}
+
+void ft_po_group_sort(struct ft_po_group *out, size_t n)
+{
+	size_t i;
+
+	/* the most pages first; few groups: insertion sort */
+	for (i = 1; i < n; i++) {
+		size_t j = i;
+
+		while (j && out[j - 1].pages < out[j].pages) {
+			struct ft_po_group g = out[j];
+
+			out[j] = out[j - 1];
+			out[j - 1] = g;
+			j--;
+		}
+	}
+}
+
+size_t ft_po_group_more(const char *buf, size_t len, struct ft_po_group *out, size_t n, size_t max,
+			struct ft_po_tally *t)
+{
+	struct ft_po_entry e;
+	size_t off = 0, i;
+	int r;
+
+	if (n > max)
+		n = max;
 	while ((r = ft_po_next(buf, len, &off, &e)) != 0) {
 		uint64_t pages;
 
@@ -260,18 +292,6 @@ size_t ft_po_group(const char *buf, size_t len, struct ft_po_group *out, size_t 
 		}
 		out[i].count++;
 		out[i].pages += pages;
-	}
-	/* the most pages first; few groups: insertion sort */
-	for (i = 1; i < n; i++) {
-		size_t j = i;
-
-		while (j && out[j - 1].pages < out[j].pages) {
-			struct ft_po_group g = out[j];
-
-			out[j] = out[j - 1];
-			out[j - 1] = g;
-			j--;
-		}
 	}
 	return n;
 }
@@ -315,4 +335,23 @@ bad:
 		skip_entry(&c);
 	*off = (size_t)(c.p - buf);
 	return -EINVAL;
+}
+
+const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, size_t sz)
+{
+	char fn[FT_PO_FRAME_LEN];
+	size_t n = 0;
+	int i, shown = 0;
+
+	if (!sz)
+		return buf;
+	buf[0] = '\0';
+	for (i = 0; i < e->nr_frames && shown < max && n < sz; i++) {
+		ft_sym_function(e->frames[i], fn, sizeof(fn));
+		if (ft_sym_is_allocator(fn) && i < e->nr_frames - 1)
+			continue;
+		n += (size_t)snprintf(buf + n, sz - n, "%s%s", shown ? " < " : "", fn);
+		shown++;
+	}
+	return buf;
 }

@@ -88,6 +88,22 @@ size_t ft_po_group(const char *buf, size_t len, struct ft_po_group *out, size_t 
 		   struct ft_po_tally *t);
 
 /*
+ * The same over many texts (blocks): add @buf's to the @n groups in @out
+ * and to @t (not zeroed), unsorted.  Returns the groups now filled.
+ */
+size_t ft_po_group_more(const char *buf, size_t len, struct ft_po_group *out, size_t n, size_t max,
+			struct ft_po_tally *t);
+/* The most pages first. */
+void ft_po_group_sort(struct ft_po_group *g, size_t n);
+
+/*
+ * @e's stack as "a < b < c" into @buf: at most @max frames by function,
+ * innermost first, past the allocator's own (ft_sym_is_allocator(); the
+ * last frame is kept whatever it is).  Returns @buf.
+ */
+const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, size_t sz);
+
+/*
  * page_owner_stacks/show_stacks (6.9+): every stack that owns pages now,
  * " frame" lines then "nr_base_pages: N" and a blank line.  The next one
  * from *@off: 1 (@e's frames, stack_id and *@pages set; its other fields

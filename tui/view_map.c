@@ -19,6 +19,7 @@
 #include "tui/draw.h"
 
 #include "base/clock.h"
+#include "model/pageowner.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
@@ -261,6 +262,94 @@ static void draw_cursor(const struct geom *g, int order, long page_size, uint64_
 	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE], (unsigned long long)cur.pages[FT_PG_HOLE], thp, seen);
 }
 
+#define OWNER_ROWS	6	/* the page owners' panel: a line, then the biggest stacks */
+#define OWNER_GROUPS	32	/* stacks told apart per cell; more are "other" */
+#define OWNER_BLOCKS	4	/* a cell's blocks the cursor asks page_owner about */
+
+/* The panel's rows: none before page_owner was tried, a line when it cannot be read. */
+static int owner_rows(const struct ft_session *ss)
+{
+	return !ss->owner_src.known ? 0 : ss->owner_src.err ? 1 : OWNER_ROWS;
+}
+
+/* The class a block is known by, whole or sampled. */
+static enum ft_pb block_class(const struct ft_pb_block *pb)
+{
+	return pb->cls != FT_PB_UNSCANNED ? pb->cls : pb->scls;
+}
+
+/* Live: ask page_owner about the first mixed or unmovable blocks of the cursor's cell. */
+static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
+{
+	uint32_t first = st.cur * g->bpc, b, asked = 0;
+
+	if (!ui->live || ui->s->owner_src.err)
+		return;
+	for (b = first; b < g->z->nr_blocks && b < first + g->bpc && asked < OWNER_BLOCKS; b++) {
+		enum ft_pb c = block_class(&g->z->blocks[b]);
+
+		if (c != FT_PB_MIXED && c != FT_PB_UNMOVABLE)
+			continue;
+		asked++;
+		if (ft_live_owner_want(ui->live, (g->z->first_block + b) << order, 1u << order, true))
+			return;
+	}
+}
+
+/* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
+static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
+{
+	static struct ft_po_group grp[OWNER_GROUPS];
+	const struct ft_session *ss = ui->s;
+	struct ft_po_tally t = { 0 };
+	uint32_t first = st.cur * g->bpc, b, looks = 0, cut = 0, entries = 0;
+	uint64_t newest = 0;
+	size_t n = 0, i;
+	char line[160];
+
+	if (ss->owner_src.err) {
+		ft_put(y, 0, ft_attr(FT_C_DIM), "page owners: %s",
+		       ss->owner_src.err == -ENOENT ? "none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on, "
+						     "mount debugfs" :
+		       ss->owner_src.err == -EACCES || ss->owner_src.err == -EPERM ? "page_owner needs root" :
+		       strerror(-ss->owner_src.err));
+		return;
+	}
+	for (b = first; b < g->z->nr_blocks && b < first + g->bpc; b++) {
+		const struct ft_owner_look *o = ft_session_owner(ss, (g->z->first_block + b) << order);
+
+		if (!o)
+			continue;
+		looks++;
+		cut += o->cut;
+		entries += o->entries;
+		if (o->t_ns > newest)
+			newest = o->t_ns;
+		n = ft_po_group_more(ft_session_owner_text(ss, o), o->text_len, grp, n, OWNER_GROUPS, &t);
+	}
+	ft_po_group_sort(grp, n);
+	if (!looks) {
+		ft_put(y, 0, ft_attr(FT_C_DIM), "page owners: not read for this cell%s",
+		       ui->live ? " (read for mixed and unmovable blocks under the cursor)" :
+				  "  O: the next cell they were read for");
+		return;
+	}
+	ft_put(y++, 0, A_BOLD, "page owners: %u pinning allocation%s (%llu page%s) by %zu stack%s%s; "
+	       "%u allocation%s in all; %u block%s read, %.0fs ago%s",
+	       t.pins, t.pins == 1 ? "" : "s", (unsigned long long)t.pin_pages, t.pin_pages == 1 ? "" : "s",
+	       n + (t.other ? 1 : 0), n + (t.other ? 1 : 0) == 1 ? "" : "s", t.other ? " (one: other)" : "",
+	       entries, entries == 1 ? "" : "s", looks, looks == 1 ? "" : "s",
+	       now > newest ? (double)(now - newest) / 1e9 : 0.0, cut ? ", text cut" : "");
+	for (i = 0; i < n && i < OWNER_ROWS - 1; i++) {
+		const struct ft_po_entry *e = &grp[i].first;
+
+		ft_po_stack_text(e, 4, line, sizeof(line));
+		ft_put(y++, 0, A_NORMAL, "%6llu pg %4ux o%u %-11s %-22.22s %6d %-15s %s",
+		       (unsigned long long)grp[i].pages, grp[i].count, e->order, e->page_mt,
+		       e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, line);
+	}
+}
+
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
@@ -278,7 +367,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		       strerror(-ss->map_err));
 		return;
 	}
-	if (!geometry(ui, height - 6, &g)) {
+	if (!geometry(ui, height - 6 - owner_rows(ss), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
 		return;
 	}
@@ -338,8 +427,11 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		}
 	}
 	st.grid_rows = r;
-	/* the cell under the cursor */
+	/* the cell under the cursor, and who owns its pinned pages */
 	draw_cursor(&g, m->order, ss->host.page_size, now, top + height - 2);
+	owner_want(ui, &g, m->order);
+	if (owner_rows(ss))
+		draw_owners(ui, &g, m->order, now, top + height - 2 - owner_rows(ss));
 	if (g.rows > g.grid_h)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d%s%s",
 			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,
@@ -434,6 +526,45 @@ static void key_rescan(struct ft_ui *ui, int ch)
 		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
 }
 
+/* The cursor to the next cell of this zone whose page owners were read and pin something. */
+static void key_owner(struct ft_ui *ui, int ch)
+{
+	const struct ft_session *ss = ui->s;
+	const struct ft_pbmap *m = &ss->map;
+	const struct ft_pbmap_zone *z;
+	uint32_t best = UINT32_MAX, wrap = UINT32_MAX, bpc = st.bpc ? st.bpc : 1;
+	size_t i;
+
+	(void)ch;
+	if (!ss->nr_owners || st.zone >= (int)m->nr || m->order < 0) {
+		ft_ui_status(ui, FT_DIAG_INFO, "no page_owner look %s", ss->owner_src.err ?
+			     "(page_owner cannot be read)" : "yet");
+		return;
+	}
+	z = &m->zones[st.zone];
+	for (i = 0; i < ss->nr_owners; i++) {
+		const struct ft_owner_look *o = &ss->owners[i];
+		uint64_t b = o->pfn >> m->order;
+		uint32_t c;
+
+		if (!o->text_len || b < z->first_block || b >= z->first_block + z->nr_blocks)
+			continue;
+		c = (uint32_t)((b - z->first_block) / bpc);
+		if (c > st.cur && c < best)
+			best = c;
+		if (c < wrap)
+			wrap = c;
+	}
+	if (best == UINT32_MAX)
+		best = wrap;
+	if (best == UINT32_MAX) {
+		ft_ui_status(ui, FT_DIAG_INFO, "no block of this zone with pinning page owners read "
+			     "(%zu looks in all; z: next zone)", ss->nr_owners);
+		return;
+	}
+	st.cur = best;
+}
+
 /* A click on a cell puts the cursor there. */
 static bool map_click(struct ft_ui *ui, int y, int x)
 {
@@ -470,6 +601,7 @@ static const struct ft_key map_keys[] = {
 	{ "+ - 0", { '+', '=', '-', '0' }, "zoom in, out, fit the zone", NULL, 0, key_zoom },
 	{ "z Z", { 'z', 'Z' }, "next, previous zone", NULL, 0, key_zone },
 	{ "o", { 'o' }, "overlay the blocks named by fallbacks", NULL, 0, key_overlay },
+	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0, key_owner },
 	{ "R", { 'R' }, "rescan every zone now (~0.4 s per 24 GiB here)", NULL, 0, key_rescan },
 	{ NULL },
 };

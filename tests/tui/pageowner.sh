@@ -1,0 +1,88 @@
+#!/bin/bash
+# Who pins a mixed block, from page_owner: on a tree whose kpageflags has
+# a slab page in every 64th block of its Normal zone and whose
+# sys/kernel/debug/page_owner (plain text, as a captured tree has it)
+# names that page's allocation and a movable neighbour, the map's cursor
+# on a mixed cell lists the unmovable allocation with its command and
+# stack (the allocator's own frames left out), and not the movable one;
+# `record --map-interval` records the looks, and the report's "top
+# owners" section and its JSON add up; a replay shows them on the cursor
+# after O; without page_owner the map says how to turn it on.
+# usage: pageowner.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+HERE=$(cd "$(dirname "$0")/.." && pwd)
+command -v tmux >/dev/null || { echo "FAIL tmux not installed"; exit 1; }
+command -v perl >/dev/null || { echo "FAIL perl not installed"; exit 1; }
+TMPD=$(mktemp -d)
+SOCK=
+trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
+start() { tmux_start fragtop-pageowner 150 45 "$@"; wait_for '^fragtop ' > /dev/null; }
+
+tree=$TMPD/tree
+cp -r "$HERE/fixtures/6.18-idle/." "$tree/"
+truncate -s $(( (0x100000 + 8192 * 512) * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+perl -e '
+	open(my $f, "+<", $ARGV[0]) or die "$ARGV[0]: $!";
+	my $mov = pack("Q<", (1 << 5) | (1 << 12)) x 512;	# LRU | ANON
+	my $mix = pack("Q<", 1 << 7) . pack("Q<", (1 << 5) | (1 << 12)) x 511;	# one SLAB page
+	seek($f, 0x100000 * 8, 0);
+	for my $b (0 .. 8191) { print $f ($b % 64 ? $mov : $mix); }
+	close($f) or die;' "$tree/proc/kpageflags"
+mkdir -p "$tree/sys/kernel/debug"
+perl -e '
+	for my $b (0 .. 8191) {
+		next if $b % 64;
+		my $pfn = 0x100000 + $b * 512;
+		printf "Page allocated via order 0, mask 0x52cc0(GFP_KERNEL|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP), pid 88, tgid 88 (kworker/u8:3), ts %d ns\n", 1000 + $b;
+		printf "PFN 0x%x type Unmovable Block %d type Movable Flags 0x200(slab|node=0|zone=2)\n", $pfn, $pfn >> 9;
+		print " post_alloc_hook+0x1a1/0x1d0\n get_page_from_freelist+0x3a1/0x10d0\n __alloc_pages_noprof+0x1c6/0x340\n",
+		      " alloc_slab_page+0x19/0x85\n allocate_slab+0x7a/0x2f0\n ___slab_alloc+0x3c1/0x8f0\n",
+		      " kmem_cache_alloc_noprof+0x1f1/0x300\n alloc_buffer_head+0x21/0x90\n\n";
+		printf "Page allocated via order 0, mask 0x140cca(GFP_HIGHUSER_MOVABLE|__GFP_COMP), pid 412, tgid 412 (fio), ts %d ns\n", 2000 + $b;
+		printf "PFN 0x%x type Movable Block %d type Movable Flags 0x2003c(lru|node=0|zone=2)\n", $pfn + 1, $pfn >> 9;
+		print " post_alloc_hook+0x1a1/0x1d0\n get_page_from_freelist+0x3a1/0x10d0\n do_anonymous_page+0x21/0x90\n\n";
+	}' > "$tree/sys/kernel/debug/page_owner"
+
+# live: the cursor starts on the zone's first cell, which holds a mixed block
+start "$FT" --root "$tree" --no-trace
+T send-keys -t ft 5
+check "live: the cursor's mixed block lists its pinning allocation" \
+	wait_for '^page owners: 1 pinning allocation \(1 page\) by 1 stack; 2 allocations in all'
+check "live: with its type, command and stack past the allocator's frames" \
+	wait_for 'Unmovable +GFP_KERNEL.* 88 kworker/u8:3 +alloc_slab_page < allocate_slab < ___slab_alloc'
+check "live: not the movable page's owner" sh -c "! tmux -S '$TMPD/$SOCK' capture-pane -p -t ft | grep -q 'do_anonymous_page\|(fio)'"
+
+# recorded: every mixed block's looks after a scan, then the report
+"$FT" record --root "$tree" --no-trace --map-interval 1 --owner-blocks 200 -t 2 -o "$TMPD/po.ftr" 2> "$TMPD/rec.err"
+check "record: a recording" test -s "$TMPD/po.ftr"
+"$FT" report --json "$TMPD/po.ftr" > "$TMPD/r.json"
+check "report: 128 mixed blocks read, 128 pinned pages" \
+	test "$(jq -c '[.owners.mixed_blocks, .owners.pinned_pages, .owners.error]' "$TMPD/r.json")" = "[128,128,0]"
+check "report: the groups add up to the pinned pages" \
+	test "$(jq '([.owners.groups[].pages] | add) + .owners.past_table_pages == .owners.pinned_pages' "$TMPD/r.json")" = true
+check "report: the top owner is the slab path" \
+	test "$(jq -r '.owners.groups[0].stack' "$TMPD/r.json")" = \
+	"alloc_slab_page < allocate_slab < ___slab_alloc < kmem_cache_alloc_noprof < alloc_buffer_head"
+"$FT" report "$TMPD/po.ftr" > "$TMPD/r.txt"
+check "report: the text section lists the top owners" \
+	grep -qE '^ +128 100\.0% +128  o0 Unmovable GFP_KERNEL.*, 88 kworker/u8:3$' "$TMPD/r.txt"
+
+# replayed: O puts the cursor on a block with owners read
+start "$FT" replay "$TMPD/po.ftr"
+T send-keys -t ft 5
+wait_for '^cursor ' > /dev/null
+T send-keys -t ft O
+check "replay: O finds a block with page owners, which the panel lists" \
+	wait_for '^page owners: 1 pinning allocation .* 1 block read'
+check "replay: the stack" wait_for 'kworker/u8:3 +alloc_slab_page < allocate_slab'
+
+# no page_owner: the map says how to have it
+rm "$tree/sys/kernel/debug/page_owner"
+start "$FT" --root "$tree" --no-trace
+T send-keys -t ft 5
+check "no page_owner: the map says how to turn it on" \
+	wait_for '^page owners: none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on'
+echo "pageowner.sh: $fails failure(s)"
+[ $fails -eq 0 ]
