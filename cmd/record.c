@@ -401,6 +401,7 @@ static int record_loop(struct recording *r)
 	uint64_t begin = ft_now_ns(), map_next = 0;
 	double map_interval = o.map_interval;
 	uint64_t owner_blocks = o.owner_blocks;
+	bool ticked = false;
 	struct ft_tick tick;
 
 	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), begin);
@@ -421,7 +422,8 @@ static int record_loop(struct recording *r)
 		}
 		if (o.duration > 0 && now - begin >= (uint64_t)(o.duration * 1e9))
 			break;
-		if (map_interval > 0 && now >= map_next) {
+		/* after a recorded tick: a scan's batches need the zones its PROC inputs lay out */
+		if (map_interval > 0 && now >= map_next && ticked) {
 			if (ft_live_map_scan_all(&r->live)) {
 				fprintf(stderr, "fragtop: no pageblock map in the recording\n");
 				map_interval = 0;
@@ -438,6 +440,7 @@ static int record_loop(struct recording *r)
 		}
 		if (ft_tick_due(&tick, now)) {
 			ft_live_tick(&r->live, false);
+			ticked = true;
 			if (r->waiting && full_retry(r))
 				return 1;
 			continue;

@@ -247,6 +247,8 @@ static void text_head(const struct ft_report *rep)
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
+	if (l->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
+		printf("  %llu malformed inputs skipped\n", (unsigned long long)l->bad_inputs);
 }
 
 /* Fallbacks in all and by zone, then the processes behind them. */
@@ -859,6 +861,7 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_u64(j, "chunks", rp->r.nr);
 	ft_json_u64(j, "damaged_chunks", rp->bad_chunks);
 	ft_json_u64(j, "resyncs", rp->r.resyncs);
+	ft_json_u64(j, "bad_inputs", l->bad_inputs);
 	ft_json_obj_end(j);
 	ft_json_bool(j, "traced", l->tracing);
 	ft_json_i64(j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);

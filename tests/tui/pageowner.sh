@@ -60,6 +60,8 @@ check "record: a recording" test -s "$TMPD/po.ftr"
 "$FT" report --json "$TMPD/po.ftr" > "$TMPD/r.json"
 check "report: 128 mixed blocks read, 128 pinned pages" \
 	test "$(jq -c '[.owners.mixed_blocks, .owners.pinned_pages, .owners.error]' "$TMPD/r.json")" = "[128,128,0]"
+check "report: no input skipped (the first scan comes after a recorded tick)" \
+	test "$(jq '.recording.bad_inputs' "$TMPD/r.json")" = 0
 check "report: the groups add up to the pinned pages" \
 	test "$(jq '([.owners.groups[].pages] | add) + .owners.past_table_pages == .owners.pinned_pages' "$TMPD/r.json")" = true
 check "report: the top owner is the slab path" \
