@@ -14,7 +14,10 @@
 #   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
 #                     SECS; fraggen, thpalloc and busybox are on its PATH)
 #   --page-owner      boot with page_owner=on (a kernel built with
-#                     CONFIG_PAGE_OWNER) and, after the workload, take back
+#                     CONFIG_PAGE_OWNER), record a map scan every 10 s with
+#                     the page owners of 64 mixed blocks after each
+#                     (record --map-interval --owner-blocks) and, after the
+#                     workload, take back
 #                     the first 256 KiB of /sys/kernel/debug/page_owner and
 #                     of page_owner_stacks/show_stacks (6.9+) as
 #                     OUT.ftr.page_owner and OUT.ftr.show_stacks
@@ -24,7 +27,7 @@ set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner=
+kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra=
 usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -33,7 +36,7 @@ while [ $# -gt 0 ]; do
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
-	--page-owner) page_owner=" page_owner=on"; shift ;;
+	--page-owner) page_owner=" page_owner=on"; rec_extra="--map-interval 10 --owner-blocks 64"; shift ;;
 	-o) out=$2; shift 2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
@@ -75,7 +78,7 @@ mount -t ext2 /dev/vda /data || echo 'lab: no scratch disk at /dev/vda'
 echo always > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 [ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
 echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent)"
-fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 2> /rec/rec.err &
+fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 $rec_extra 2> /rec/rec.err &
 rec=\$!
 sleep 3
 if [ "$stall_off" = 0 ]; then

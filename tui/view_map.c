@@ -33,6 +33,7 @@ static struct {
 	bool chosen;			/* the zone was picked (first look: the largest) */
 	char want[32];			/* the rc file's zone ("N0 Normal"), until it is there */
 	char shown[32];			/* the zone the last draw showed, for the rc file */
+	uint64_t jump_block;		/* O into another zone: the block to put the cursor on (+1; 0: none) */
 	int grid_y, grid_rows;		/* where the last draw put the grid */
 	uint32_t grid_w, grid_cells;
 } st;
@@ -116,6 +117,13 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 		st.bpc = 1;
 	g->bpc = st.bpc;
 	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
+	if (st.jump_block) {	/* O chose a block of this zone: its cell, now that cells are known */
+		uint64_t b = st.jump_block - 1;
+
+		if (b >= g->z->first_block && b - g->z->first_block < g->z->nr_blocks)
+			st.cur = (uint32_t)((b - g->z->first_block) / g->bpc);
+		st.jump_block = 0;
+	}
 	g->rows = (int)((g->cells + (uint32_t)g->width - 1) / (uint32_t)g->width);
 	if (st.cur >= g->cells)
 		st.cur = g->cells ? g->cells - 1 : 0;
@@ -526,43 +534,58 @@ static void key_rescan(struct ft_ui *ui, int ch)
 		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
 }
 
-/* The cursor to the next cell of this zone whose page owners were read and pin something. */
+/*
+ * The cursor to the next block whose page owners were read and pin
+ * something: in map order from the cursor's cell on, into the next zones
+ * and around.
+ */
 static void key_owner(struct ft_ui *ui, int ch)
 {
 	const struct ft_session *ss = ui->s;
 	const struct ft_pbmap *m = &ss->map;
-	const struct ft_pbmap_zone *z;
-	uint32_t best = UINT32_MAX, wrap = UINT32_MAX, bpc = st.bpc ? st.bpc : 1;
-	size_t i;
+	uint64_t here, best = UINT64_MAX, wrap = UINT64_MAX;
+	uint32_t bpc = st.bpc ? st.bpc : 1;
+	size_t i, z;
 
 	(void)ch;
-	if (!ss->nr_owners || st.zone >= (int)m->nr || m->order < 0) {
-		ft_ui_status(ui, FT_DIAG_INFO, "no page_owner look %s", ss->owner_src.err ?
-			     "(page_owner cannot be read)" : "yet");
+	if (!m->nr || m->order < 0 || st.zone >= (int)m->nr) {
+		ft_ui_status(ui, FT_DIAG_INFO, "no pageblock map yet");
 		return;
 	}
-	z = &m->zones[st.zone];
+	/* blocks in map order: zone index, then block; the cursor's cell ends where we start */
+	here = ((uint64_t)st.zone << 40) + (uint64_t)(st.cur + 1) * bpc;
 	for (i = 0; i < ss->nr_owners; i++) {
 		const struct ft_owner_look *o = &ss->owners[i];
-		uint64_t b = o->pfn >> m->order;
-		uint32_t c;
+		uint64_t b = o->pfn >> m->order, key;
 
-		if (!o->text_len || b < z->first_block || b >= z->first_block + z->nr_blocks)
+		if (!o->text_len)
 			continue;
-		c = (uint32_t)((b - z->first_block) / bpc);
-		if (c > st.cur && c < best)
-			best = c;
-		if (c < wrap)
-			wrap = c;
+		for (z = 0; z < m->nr; z++)
+			if (b >= m->zones[z].first_block && b - m->zones[z].first_block < m->zones[z].nr_blocks)
+				break;
+		if (z == m->nr)
+			continue;
+		key = ((uint64_t)z << 40) + (b - m->zones[z].first_block);
+		if (key >= here && key < best)
+			best = key;
+		if (key < wrap)
+			wrap = key;
 	}
-	if (best == UINT32_MAX)
+	if (best == UINT64_MAX)
 		best = wrap;
-	if (best == UINT32_MAX) {
-		ft_ui_status(ui, FT_DIAG_INFO, "no block of this zone with pinning page owners read "
-			     "(%zu looks in all; z: next zone)", ss->nr_owners);
+	if (best == UINT64_MAX) {
+		ft_ui_status(ui, FT_DIAG_INFO, "no block with pinning page owners read (%zu looks%s)",
+			     ss->nr_owners, ss->owner_src.err ? ", page_owner cannot be read" : "");
 		return;
 	}
-	st.cur = best;
+	z = (size_t)(best >> 40);
+	if ((int)z != st.zone) {	/* another zone: fit it, the cursor placed at the next draw */
+		st.zone = (int)z;
+		st.chosen = true;
+		st.bpc = 0;
+		st.top = 0;
+	}
+	st.jump_block = m->zones[z].first_block + (best & ((1ull << 40) - 1)) + 1;
 }
 
 /* A click on a cell puts the cursor there. */
