@@ -35,6 +35,7 @@ static double in_blocks(const struct ft_report *r);
 static double migrate_per_stall(const struct ft_report *r);
 static double free_per_stall(const struct ft_report *r);
 static double scanned_per_success(const struct ft_report *r);
+static double frag_stall_ms(const struct ft_report *r);
 
 static const struct cmp_row {
 	const char *name, *key, *unit;
@@ -66,6 +67,9 @@ static const struct cmp_row {
 	[FT_CMP_KCOMPACTD] = GROWTH("kcompactd wakes", "kcompactd_wakes", FT_CF_KCOMPACTD_WAKES, NEED_TRACE),
 	[FT_CMP_FRAG_STALLS] = GROWTH("fragmentation stalls", "fragmentation_stalls", FT_CF_FRAG_STALLS,
 				      NEED_FRAG_STALL),
+	/* the seeds' "total stall time": what the fragmentation stalls cost the allocating tasks */
+	[FT_CMP_FRAG_STALL_MS] = FN("  total stall ms", "fragmentation_stall_ms", "ms", frag_stall_ms, 0,
+				    NEED_FRAG_STALL),
 	[FT_CMP_BOOST_PEAK] = FN("boost peak (pages)", "boost_peak_pages", "", boost_peak, 0, 0),
 	[FT_CMP_BOOSTED] = FN("boosted %", "boosted_pct", "%", boosted_pct, 0, 0),
 	[FT_CMP_BOOST_EPISODES] = FN("boost episodes", "boost_episodes", "", boost_episodes, 0, 0),
@@ -142,6 +146,11 @@ static bool boost_sum(const struct ft_report *r, struct ft_boost_tick *t)
 		t->boosted += b->boosted;
 	}
 	return r->boost_nr > 0;
+}
+
+static double frag_stall_ms(const struct ft_report *r)
+{
+	return (double)(r->last.lat[FT_LAT_FRAG_STALL].sum_us - r->first.lat[FT_LAT_FRAG_STALL].sum_us) / 1000;
 }
 
 static double boost_peak(const struct ft_report *r)
