@@ -633,6 +633,44 @@ static void text_stacks(const struct ft_report *rep)
 #define REP_OWNERS	10	/* stacks the page owners' section lists */
 #define REP_OWNER_GROUPS 256	/* stacks told apart; more are "other" */
 
+#define REP_OWNER_STACKS	5	/* show_stacks' stacks a report lists */
+
+/*
+ * page_owner_stacks/show_stacks (6.9+), the last the recording has: the
+ * stacks that own the most pages anywhere, "*" on those that also pin
+ * mixed blocks (@g, @n: the groups above).
+ */
+static void text_owner_stacks(const struct ft_report *rep, const struct ft_po_group *g, size_t n)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_po_stack *top;
+	uint64_t total;
+	size_t nt, nr, bad, i, k;
+	char stack[256];
+
+	if (!l->owner_stacks_len)
+		return;
+	top = calloc(REP_OWNER_STACKS, sizeof(*top));
+	if (!top)
+		return;
+	nt = ft_po_stacks_top(l->owner_stacks, l->owner_stacks_len - 1, top, REP_OWNER_STACKS, &total, &nr, &bad);
+	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, "
+	       "%llu pages\n", secs(rep, l->owner_src.stacks_t_ns), l->owner_src.stacks_cut ? ", cut" : "", nr,
+	       (unsigned long long)total);
+	for (i = 0; i < nt; i++) {
+		bool pins = false;
+
+		for (k = 0; k < n; k++)
+			pins |= g[k].stack_id == top[i].e.stack_id;
+		printf("%10llu %5.1f%% %c ", (unsigned long long)top[i].pages,
+		       pct((int64_t)top[i].pages, (int64_t)total), pins ? '*' : ' ');
+		print_wrapped(20, 80, ft_po_stack_text(&top[i].e, 8, stack, sizeof(stack)));
+	}
+	if (n)
+		printf("  (*: also a stack pinning pages of mixed blocks, above)\n");
+	free(top);
+}
+
 /*
  * Who owns the pinned pages of mixed blocks (page_owner looks in the
  * recording): nothing when it has none, a line when page_owner could not
@@ -684,6 +722,7 @@ static void text_owners(const struct ft_report *rep)
 	}
 	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
 	       (unsigned long long)t.pin_pages, t.pins);
+	text_owner_stacks(rep, g, n);
 	free(g);
 }
 
@@ -993,6 +1032,38 @@ static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 	free(g);
 }
 
+/* "show_stacks": the last page_owner_stacks/show_stacks' top stacks, null without one. */
+static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_po_stack *top;
+	uint64_t total;
+	size_t nt, nr, bad, i;
+	char stack[256];
+
+	top = l->owner_stacks_len ? calloc(REP_OWNER_STACKS, sizeof(*top)) : NULL;
+	if (!top) {
+		ft_json_null(j, "show_stacks");
+		return;
+	}
+	nt = ft_po_stacks_top(l->owner_stacks, l->owner_stacks_len - 1, top, REP_OWNER_STACKS, &total, &nr, &bad);
+	ft_json_obj_begin(j, "show_stacks");
+	ft_json_double(j, "at_s", secs(rep, l->owner_src.stacks_t_ns));
+	ft_json_bool(j, "cut", l->owner_src.stacks_cut);
+	ft_json_u64(j, "stacks", nr);
+	ft_json_u64(j, "pages", total);
+	ft_json_arr_begin(j, "top");
+	for (i = 0; i < nt; i++) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "stack", ft_po_stack_text(&top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
+		ft_json_u64(j, "pages", top[i].pages);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+	free(top);
+}
+
 /* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
 static void json_owners(struct ft_json *j, const struct ft_report *rep)
 {
@@ -1035,6 +1106,7 @@ static void json_owners(struct ft_json *j, const struct ft_report *rep)
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
+	json_owner_stacks(j, rep);
 	ft_json_obj_end(j);
 	free(g);
 }

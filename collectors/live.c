@@ -729,6 +729,25 @@ int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cur
 	return 0;
 }
 
+/* show_stacks (6.9+), as an OWNER input of its own; nothing before 6.9. */
+static void owner_stacks(struct ft_live *l)
+{
+	char *rec = malloc(4 + FT_REC_OWNER_STACKS_TEXT + 1);
+	uint32_t flags;
+	bool cut;
+	long n;
+
+	if (!rec)
+		return;
+	n = ft_pown_stacks(l->procfs.rootfd, rec + 4, FT_REC_OWNER_STACKS_TEXT + 1, &cut);
+	if (n >= 0) {
+		flags = cut ? FT_OWNER_STACKS_CUT : 0;
+		memcpy(rec, &flags, 4);
+		emit(l, FT_RR_OWNER, FT_OWNER_STACKS, ft_now_ns(), rec, 4 + (size_t)n);
+	}
+	free(rec);
+}
+
 int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 {
 	const struct ft_pbmap *m = &l->session.map;
@@ -738,6 +757,7 @@ int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 
 	if (err)
 		return err;
+	owner_stacks(l);
 	if (m->order < 0 || !m->nr)
 		return 0;
 	for (size_t z = 0; z < m->nr; z++)

@@ -313,7 +313,8 @@ int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cur
 /*
  * Look at up to @max mixed blocks of the map now, round-robin over the
  * zones from where the last call stopped (record --map-interval, after
- * each scan).  Returns the blocks looked at, or -errno.
+ * each scan), after page_owner_stacks/show_stacks where the kernel has it
+ * (6.9+).  Returns the blocks looked at, or -errno.
  */
 int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max);
 

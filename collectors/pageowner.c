@@ -221,3 +221,11 @@ const char *ft_pown_strerror(int err)
 		return ft_file_strerror(err);
 	}
 }
+
+long ft_pown_stacks(int rootfd, char *buf, size_t sz, bool *cut)
+{
+	long n = ft_file_slurp(rootfd, FT_POWN_STACKS_PATH, buf, sz);
+
+	*cut = n >= 0 && (size_t)n == sz - 1;
+	return n;
+}

@@ -62,6 +62,15 @@ void ft_pown_close(struct ft_pown *p);
  */
 int ft_pown_block(struct ft_pown *p, uint64_t pfn, uint32_t pages, struct ft_pown_look *out);
 
+#define FT_POWN_STACKS_PATH	"sys/kernel/debug/page_owner_stacks/show_stacks"
+
+/*
+ * page_owner_stacks/show_stacks (6.9+) under @rootfd into @buf (at most
+ * @sz - 1 bytes, NUL-ended; *@cut set when it filled @buf).  Its length,
+ * or -errno (-ENOENT before 6.9).
+ */
+long ft_pown_stacks(int rootfd, char *buf, size_t sz, bool *cut);
+
 /* What to do about an open's error, in words for the operator. */
 const char *ft_pown_strerror(int err);
 

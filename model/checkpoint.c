@@ -105,6 +105,7 @@ static const struct ck_array arrays[] = {
 	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
 	ARR(owners, nr_owners, cap_owners, struct ft_owner_look),
 	ARR(owner_text, owner_text_len, owner_text_cap, char),
+	ARR(owner_stacks, owner_stacks_len, owner_stacks_cap, char),
 };
 
 /* the map's zones: everything but their blocks, which follow each zone */

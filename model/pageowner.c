@@ -355,3 +355,33 @@ const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, si
 	}
 	return buf;
 }
+
+size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, size_t max,
+			uint64_t *total, size_t *nr, size_t *bad)
+{
+	struct ft_po_stack st;
+	size_t off = 0, n = 0, i;
+	int r;
+
+	*total = 0;
+	*nr = 0;
+	*bad = 0;
+	while ((r = ft_po_stack_next(buf, len, &off, &st.e, &st.pages)) != 0) {
+		if (r < 0) {
+			(*bad)++;
+			continue;
+		}
+		(*nr)++;
+		*total = st.pages > UINT64_MAX - *total ? UINT64_MAX : *total + st.pages;
+		/* insert into the top @max, most pages first */
+		for (i = n; i > 0 && out[i - 1].pages < st.pages; i--)
+			if (i < max)
+				out[i] = out[i - 1];
+		if (i < max) {
+			out[i] = st;
+			if (n < max)
+				n++;
+		}
+	}
+	return n;
+}

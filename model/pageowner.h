@@ -96,6 +96,20 @@ size_t ft_po_group_more(const char *buf, size_t len, struct ft_po_group *out, si
 /* The most pages first. */
 void ft_po_group_sort(struct ft_po_group *g, size_t n);
 
+/* A stack of show_stacks and the pages it owns. */
+struct ft_po_stack {
+	struct ft_po_entry e;		/* frames and stack_id only */
+	uint64_t pages;
+};
+
+/*
+ * The @max stacks of a show_stacks text that own the most pages, most
+ * first, into @out; *@total the pages of all, *@nr how many stacks there
+ * were, *@bad the text that was not one.  Returns the stacks filled.
+ */
+size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, size_t max,
+			uint64_t *total, size_t *nr, size_t *bad);
+
 /*
  * @e's stack as "a < b < c" into @buf: at most @max frames by function,
  * innermost first, past the allocator's own (ft_sym_is_allocator(); the

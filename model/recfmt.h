@@ -84,6 +84,14 @@ struct ft_rec_owner {
 };
 #define FT_REC_OWNER_HDR	32
 #define FT_REC_OWNER_TEXT	(64u << 10)
+/*
+ * An OWNER record with this sub is page_owner_stacks/show_stacks instead
+ * (6.9+: every stack that owns pages, with its count): u32 flags (bit 0:
+ * the text was cut at FT_REC_OWNER_STACKS_TEXT), then the text.
+ */
+#define FT_OWNER_STACKS		1
+#define FT_OWNER_STACKS_CUT	1u
+#define FT_REC_OWNER_STACKS_TEXT	(1u << 20)
 
 /*
  * SOURCE records: the live source's own state, so the views read it from

@@ -73,6 +73,7 @@ void ft_session_release(struct ft_session *s)
 	free(s->audits);
 	free(s->owners);
 	free(s->owner_text);
+	free(s->owner_stacks);
 	free(s->trq);
 	ft_symnames_release(&s->syms);
 	memset(s, 0, sizeof(*s));
@@ -954,11 +955,40 @@ static void owners_trim(struct ft_session *s)
 	s->owner_text_len = at;
 }
 
+/* show_stacks: u32 flags, then the text (untrusted; parsed when read), kept until the next. */
+static void apply_owner_stacks(struct ft_session *s, const struct ft_rec_record *in)
+{
+	uint32_t flags;
+	size_t tlen;
+
+	if (in->len < 4 || in->len - 4 > FT_REC_OWNER_STACKS_TEXT) {
+		s->bad_inputs++;
+		return;
+	}
+	memcpy(&flags, in->data, 4);
+	tlen = in->len - 4;
+	if (ft_grow_from((void **)&s->owner_stacks, &s->owner_stacks_cap, tlen + 1, 1, 65536,
+			 FT_REC_OWNER_STACKS_TEXT + 1))
+		return;
+	memcpy(s->owner_stacks, in->data + 4, tlen);
+	s->owner_stacks[tlen] = '\0';
+	s->owner_stacks_len = tlen + 1;	/* with its NUL, which a checkpoint then carries */
+	s->owner_src.stacks_t_ns = in->t_ns;
+	s->owner_src.stacks_cut = flags & FT_OWNER_STACKS_CUT;
+}
+
 /* A look at a block's page_owner: struct ft_rec_owner, then text (untrusted; parsed when read). */
 static void apply_owner(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_owner_look o = { .t_ns = in->t_ns };
 	size_t tlen, i, need;
+
+	if (in->sub == FT_OWNER_STACKS) {
+		apply_owner_stacks(s, in);
+		return;
+	}
+	if (in->sub)
+		return;	/* a newer kind of look */
 
 	if (in->len < FT_REC_OWNER_HDR || in->len - FT_REC_OWNER_HDR > FT_REC_OWNER_TEXT) {
 		s->bad_inputs++;

@@ -188,6 +188,8 @@ struct ft_session {
 		bool known;
 		int err;		/* why it cannot be read, 0: it can */
 		uint64_t looks;		/* OWNER inputs applied, ever */
+		uint64_t stacks_t_ns;	/* the last show_stacks input's time, 0: none */
+		bool stacks_cut;	/* its text was cut */
 	} owner_src;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
@@ -237,6 +239,12 @@ struct ft_session {
 	size_t nr_owners, cap_owners;
 	char *owner_text;
 	size_t owner_text_len, owner_text_cap;
+	/*
+	 * the last page_owner_stacks/show_stacks text (OWNER input, sub
+	 * FT_OWNER_STACKS), NUL-ended; owner_stacks_len counts the NUL (0: none)
+	 */
+	char *owner_stacks;
+	size_t owner_stacks_len, owner_stacks_cap;
 
 	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 

@@ -332,6 +332,32 @@ static void test_show_stacks(void **state)
 	assert_int_equal(off, strlen(text));
 }
 
+/* The stacks that own the most pages, most first; totals over all of them. */
+static void test_stacks_top(void **state)
+{
+	const char text[] =
+		" a+0x1/0x2\nnr_base_pages: 5\n\n"
+		" b+0x1/0x2\nnr_base_pages: 50\n\n"
+		"junk\n\n"
+		" c+0x1/0x2\nnr_base_pages: 7\n\n"
+		" d+0x1/0x2\nnr_base_pages: 1\n\n";
+	struct ft_po_stack top[2];
+	uint64_t total;
+	size_t nr, bad, n;
+
+	(void)state;
+	n = ft_po_stacks_top(text, strlen(text), top, 2, &total, &nr, &bad);
+	assert_int_equal(n, 2);
+	assert_int_equal(nr, 4);
+	assert_int_equal(bad, 1);
+	assert_int_equal(total, 63);
+	assert_int_equal(top[0].pages, 50);
+	assert_string_equal(top[0].e.frames[0], "b+0x1/0x2");
+	assert_int_equal(top[1].pages, 7);
+	assert_int_equal(ft_po_stacks_top("", 0, top, 2, &total, &nr, &bad), 0);
+	assert_int_equal(total, 0);
+}
+
 /* show_stacks captured from the 6.12 lab kernel: every stack parses, with frames and pages. */
 static void test_captured_stacks_612(void **state)
 {
@@ -370,6 +396,7 @@ int main(void)
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_show_stacks),
 		cmocka_unit_test(test_captured_stacks_612),
+		cmocka_unit_test(test_stacks_top),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -476,6 +476,24 @@ static void test_owner_looks(void **state)
 	apply(&s, FT_RR_OWNER, 0, 8, big, FT_REC_OWNER_HDR);	/* pages 0 */
 	assert_int_equal(s.bad_inputs, 3);
 	assert_int_equal(s.nr_owners, 2);
+	/* show_stacks: the last one kept, NUL-ended, with its cut flag; a short one refused */
+	{
+		uint8_t st[64];
+		uint32_t fl = FT_OWNER_STACKS_CUT;
+
+		memcpy(st, &fl, 4);
+		memcpy(st + 4, " a+0x1/0x2\nnr_base_pages: 5\n\n", 30);
+		apply(&s, FT_RR_OWNER, FT_OWNER_STACKS, 9, st, 4 + 30);
+		assert_int_equal(s.owner_stacks_len, 31);
+		assert_string_equal(s.owner_stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
+		assert_true(s.owner_src.stacks_cut);
+		assert_int_equal(s.owner_src.stacks_t_ns, 9);
+		apply(&s, FT_RR_OWNER, FT_OWNER_STACKS, 10, st, 3);
+		assert_int_equal(s.bad_inputs, 4);
+		apply(&s, FT_RR_OWNER, 7, 10, st, 40);	/* a newer kind: skipped, not bad */
+		assert_int_equal(s.bad_inputs, 4);
+		assert_int_equal(s.nr_owners, 2);
+	}
 	/* a checkpoint carries the looks */
 	assert_int_equal(ft_session_save(&s, &blob, &len), 0);
 	ft_session_init(&c);
@@ -484,6 +502,8 @@ static void test_owner_looks(void **state)
 	o = ft_session_owner(&c, 0x10200);
 	assert_non_null(o);
 	assert_string_equal(ft_session_owner_text(&c, o), "other");
+	assert_string_equal(c.owner_stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
+	assert_int_equal(c.owner_src.stacks_t_ns, 9);
 	ft_session_release(&c);
 	/* bounded: looks and text; the newest stay, texts intact */
 	memset(big, 'x', sizeof(big));
