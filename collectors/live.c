@@ -760,6 +760,25 @@ int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 	owner_stacks(l);
 	if (m->order < 0 || !m->nr)
 		return 0;
+	/* the blocks fallbacks named (the fragmenting ones among them): where pollution starts */
+	{
+		const struct ft_events *ev = &l->session.events;
+		uint64_t h = l->pown_fb_seen;
+
+		if (ev->fb_head - h > FT_EV_FB_RING)
+			h = ev->fb_head - FT_EV_FB_RING;
+		for (; h < ev->fb_head && done < max; h++) {
+			uint64_t pfn = ev->fb_ring[h % FT_EV_FB_RING].pfn >> m->order << m->order;
+
+			if (ft_pbmap_zone_of(m, pfn) < 0 || owner_fresh(l, pfn))
+				continue;
+			err = owner_look(l, pfn, 1u << m->order);
+			if (err)
+				return err;
+			done++;
+		}
+		l->pown_fb_seen = h;
+	}
 	for (size_t z = 0; z < m->nr; z++)
 		total += m->zones[z].nr_blocks;
 	while (done < max && looked < total) {

@@ -125,6 +125,7 @@ struct ft_live {
 		bool cursor;		/* asked for by the view: may borrow budget */
 	} pown_q[FT_LIVE_OWNER_Q];
 	size_t pown_qn;
+	uint64_t pown_fb_seen;		/* events.fb_head when ft_live_owner_scan_mixed() last looked */
 	size_t pown_zone;		/* ft_live_owner_scan_mixed()'s place */
 	uint32_t pown_block;
 	bool map_scan;
@@ -311,10 +312,11 @@ void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc);
 int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cursor);
 
 /*
- * Look at up to @max mixed blocks of the map now, round-robin over the
- * zones from where the last call stopped (record --map-interval, after
- * each scan), after page_owner_stacks/show_stacks where the kernel has it
- * (6.9+).  Returns the blocks looked at, or -errno.
+ * Look at up to @max blocks now (record --map-interval, after each scan):
+ * first the blocks fallbacks named since the last call, then
+ * mixed blocks of the map, round-robin over the zones from where the
+ * last call stopped; page_owner_stacks/show_stacks too where the kernel
+ * has it (6.9+).  Returns the blocks looked at, or -errno.
  */
 int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max);
 
