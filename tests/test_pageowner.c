@@ -5,8 +5,8 @@
  * linux-source-6.12 (6.12.118: "PFN 0x%lx ...") and linux-source-6.1
  * (6.1.192: "PFN %lu ...", ", free_ts %llu ns"), with stacks as
  * stack_depot_snprint() prints them (" %pS" a line).  test_captured_612
- * reads text captured from the 6.12 lab kernel; the 6.1 lab kernel's is
- * still to capture.
+ * and test_captured_61 read text captured from the lab's 6.12 and 6.1
+ * kernels.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -228,6 +228,47 @@ static void test_captured_612(void **state)
 }
 
 /*
+ * Text captured from the 6.1 lab kernel (lab/fragment-stall.patch,
+ * CONFIG_PAGE_OWNER, page_owner=on, `lab/run.sh --page-owner`): decimal
+ * PFNs and free_ts.  Every entry parses, PFNs ascend, blocks are PFN >> 9,
+ * the movable page cache pages of fraggen name their task and stack.
+ */
+static void test_captured_61(void **state)
+{
+	size_t len, off = 0;
+	char *text = fixture_read("6.1-lab", "sys/kernel/debug/page_owner", &len);
+	struct ft_po_entry e;
+	uint64_t prev = 0;
+	int n = 0, heads = 0, r, fraggen = 0;
+	const char *p;
+
+	(void)state;
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "Page allocated via")); p++)
+		heads++;
+	while ((r = ft_po_next(text, len, &off, &e)) != 0) {
+		assert_int_equal(r, 1);
+		assert_true(!n || e.pfn > prev);
+		assert_int_equal(e.block, e.pfn >> 9);
+		assert_true(e.comm[0] != '\0');
+		assert_true(e.nr_frames >= 1 && e.nr_frames <= e.all_frames);
+		if (!strcmp(e.comm, "fraggen")) {
+			assert_string_equal(e.page_mt, "Movable");
+			assert_false(ft_po_pins(&e));
+			assert_non_null(strstr(e.gfp_names, "__GFP_MOVABLE"));
+			fraggen++;
+		}
+		prev = e.pfn;
+		n++;
+	}
+	assert_int_equal(n, heads);
+	assert_true(n >= 10);
+	assert_true(fraggen >= 1);
+	assert_int_equal(prev, 547);	/* the last entry: "PFN 547", decimal */
+	free(text);
+}
+
+/*
  * Grouping by stack: text_612 twice over holds two pinning entries of one
  * stack (the kworker's order-2 slab page) beside two movable ones; a
  * second stack kept past @max goes to "other".
@@ -393,6 +434,7 @@ int main(void)
 		cmocka_unit_test(test_stack_id),
 		cmocka_unit_test(test_hostile),
 		cmocka_unit_test(test_captured_612),
+		cmocka_unit_test(test_captured_61),
 		cmocka_unit_test(test_group),
 		cmocka_unit_test(test_show_stacks),
 		cmocka_unit_test(test_captured_stacks_612),

@@ -7,8 +7,8 @@
 # stack (the allocator's own frames left out), and not the movable one;
 # `record --map-interval` records the looks, and the report's "top
 # owners" section and its JSON add up; a replay shows them on the cursor
-# after O; the kept recording of the 6.12 lab kernel (page_owner=on)
-# does the same in report and replay; without page_owner the map says how
+# after O; the kept recordings of the lab's 6.12 and 6.1 kernels
+# (page_owner=on) do the same in report and replay; without page_owner the map says how
 # to turn it on.
 # usage: pageowner.sh FRAGTOP_BINARY
 set -u
@@ -82,28 +82,39 @@ check "replay: O finds a block with page owners, which the panel lists" \
 	wait_for '^page owners: 1 pinning allocation .* 1 block read'
 check "replay: the stack" wait_for 'kworker/u8:3 +alloc_slab_page < allocate_slab'
 
-# the kept recording of the 6.12 lab kernel booted page_owner=on
-# (lab/run.sh --page-owner: page_owner read through debugfs, a pread a
-# PFN): its report names the owner of a mixed block's pinned page, and
-# its replay shows it on the cursor after O
-K=tests/recordings/pageowner-6.12.ftr
-"$FT" report --json "$K" > "$TMPD/k.json"
-check "6.12 recording: page_owner was read, mixed blocks among the looks" \
-	test "$(jq '.owners.error == 0 and .owners.mixed_blocks >= 1 and .owners.pinned_pages >= 1' "$TMPD/k.json")" = true
-check "6.12 recording: the top owner is an unmovable allocation with a stack" \
-	test "$(jq -r '.owners.groups[0] | "\(.migratetype) \(.stack | length > 0)"' "$TMPD/k.json")" = "Unmovable true"
-check "6.12 recording: the groups add up" \
-	test "$(jq '([.owners.groups[].pages] | add) + .owners.past_table_pages == .owners.pinned_pages' "$TMPD/k.json")" = true
-"$FT" report "$K" > "$TMPD/k.txt"
-check "6.12 recording: the text report lists the top owners" \
-	grep -qE '^top owners of pinned pages in mixed blocks \(page_owner: [1-9][0-9]* mixed of [1-9][0-9]* blocks read\)' "$TMPD/k.txt"
-start "$FT" replay --speed 1000 "$K"
-T send-keys -t ft 5
-check "6.12 replay: the recording played to its end" wait_for 'end of the recording'
-T send-keys -t ft O
-check "6.12 replay: O puts the cursor on a mixed block" wait_for '^cursor 0x[0-9a-f]+-0x[0-9a-f]+: mixed'
-check "6.12 replay: which lists an unmovable allocation and its stack" \
-	wait_for '^ +[0-9]+ pg +[0-9]+x o[0-9]+ Unmovable .* [a-z_]+ < [a-z_]+'
+# the kept recordings of the lab's 6.12 and 6.1 kernels booted
+# page_owner=on (lab/run.sh --page-owner: page_owner read through debugfs,
+# a pread a PFN; 6.1 prints PFNs in decimal): their reports name the
+# owners of mixed blocks' pinned pages, and their replays show them on the
+# cursor after O
+for K in tests/recordings/pageowner-6.12.ftr tests/recordings/pageowner-6.1.ftr; do
+	k=$(basename "$K" .ftr)
+	"$FT" report --json "$K" > "$TMPD/k.json"
+	check "$k: page_owner was read, mixed blocks among the looks" \
+		test "$(jq '.owners.error == 0 and .owners.mixed_blocks >= 1 and .owners.pinned_pages >= 1' "$TMPD/k.json")" = true
+	check "$k: the top owner is an unmovable allocation with a stack" \
+		test "$(jq -r '.owners.groups[0] | "\(.migratetype) \(.stack | length > 0)"' "$TMPD/k.json")" = "Unmovable true"
+	check "$k: the groups add up" \
+		test "$(jq '([.owners.groups[].pages] | add) + .owners.past_table_pages == .owners.pinned_pages' "$TMPD/k.json")" = true
+	"$FT" report "$K" > "$TMPD/k.txt"
+	check "$k: the text report lists the top owners" \
+		grep -qE '^top owners of pinned pages in mixed blocks \(page_owner: [1-9][0-9]* mixed of [1-9][0-9]* blocks read\)' "$TMPD/k.txt"
+	start "$FT" replay --speed 1000 "$K"
+	T send-keys -t ft 5
+	check "$k replay: the recording played to its end" wait_for 'end of the recording'
+	# O until the cursor is on a mixed block (the looks include unmovable blocks)
+	for i in $(seq 40); do
+		T send-keys -t ft O
+		sleep 0.1
+		screen | grep -qE '^cursor 0x[0-9a-f]+-0x[0-9a-f]+: mixed' && break
+	done
+	check "$k replay: O puts the cursor on a mixed block" wait_for '^cursor 0x[0-9a-f]+-0x[0-9a-f]+: mixed'
+	check "$k replay: which lists an unmovable allocation and its stack" \
+		wait_for '^ +[0-9]+ pg +[0-9]+x o[0-9]+ Unmovable .* [a-z_]+ < [a-z_]+'
+done
+check "6.1: the top owner is fraggen's shmem inodes, on SLOB" \
+	test "$("$FT" report --json tests/recordings/pageowner-6.1.ftr | jq -r '.owners.groups[0] | "\(.comm) \(.stack)"')" = \
+	"fraggen slob_new_pages < slob_alloc < slob_alloc_node < shmem_alloc_inode < alloc_inode"
 
 # no page_owner: the map says how to have it
 rm "$tree/sys/kernel/debug/page_owner"
