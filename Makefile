@@ -26,7 +26,7 @@ PKG_DEB_libcrypt := libcrypt-dev
 # The goals that install what is missing first (run, check, check-host,
 # bench) build in a second make, which parses this file again after the
 # install: so only that one, or a plain `make`, checks the libraries.
-NO_PKG_GOALS := clean deps deps-test run check check-host bench lab
+NO_PKG_GOALS := clean deps deps-test run check check-host bench lab lab-table
 ifeq ($(filter $(NO_PKG_GOALS),$(MAKECMDGOALS)),)
 PKG_MISSING := $(strip $(foreach p,$(PKGS),$(if $(shell $(PKG_CONFIG) --exists $(p) 2>/dev/null && echo y),,$(p))))
 ifneq ($(PKG_MISSING),)
@@ -72,7 +72,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: soak crafted all deb lab deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
+.PHONY: soak crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze install uninstall run deps clean
 
 all: fragtop
 
@@ -272,16 +272,24 @@ deb:
 	cp $(B)/deb/fragtop_$(VERSION)_*.deb .
 	@ls fragtop_$(VERSION)_*.deb
 
-# the patched-kernel lab (lab/): build Debian's 6.1 with the seeds' stall
-# and without it (cached in build/lab), boot each under qemu with two NUMA
-# nodes and record the workload: the three recordings in tests/recordings
-# (lab/fixtures.sh).  KERNEL=path/to/bzImage instead runs the same
-# experiment once on another kernel into LAB_OUT (LAB_ARGS: lab/run.sh's).
+# the patched-kernel lab (lab/): build Debian's 6.1 and 6.12, each with
+# the seeds' stall and without it (cached in build/lab), boot them under
+# qemu with two NUMA nodes and record the workload: the three 6.1
+# recordings in tests/recordings (lab/fixtures.sh).  KERNEL=path/to/bzImage
+# instead runs the same experiment once on another kernel into LAB_OUT
+# (LAB_ARGS: lab/run.sh's).  `make lab-table`: the seeds' table, three
+# groups of five runs per kernel (lab/table.sh; LAB_TABLE_ARGS: its options).
 LAB_OUT ?= lab.ftr
 lab:
 	scripts/install-deps.sh runtime build lab
 	$(MAKE) fragtop
+	$(if $(KERNEL),,for v in 6.1 6.12; do lab/build-kernel.sh $$v && lab/build-kernel.sh --stock $$v || exit 1; done)
 	$(if $(KERNEL),lab/run.sh --kernel $(KERNEL) $(LAB_ARGS) -o $(LAB_OUT),lab/fixtures.sh)
+
+lab-table:
+	scripts/install-deps.sh runtime build lab
+	$(MAKE) fragtop
+	lab/table.sh $(LAB_TABLE_ARGS)
 
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb

@@ -10,6 +10,9 @@
 #   --stall-order N   set vm.fragment_stall_order before the workload
 #   --stall-off-at S  set it to 0 from fragtop (`fragtop set`) S seconds into
 #                     the workload (0: just before it starts)
+#   --boost-factor N  set vm.watermark_boost_factor to N (`fragtop set`,
+#                     before the recording starts; the kernel's default is
+#                     15000, 0 turns boosting off)
 #   --seconds S       how long the workload runs (default 60)
 #   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
 #                     SECS; fraggen, thpalloc and busybox are on its PATH)
@@ -22,13 +25,13 @@
 #                     of page_owner_stacks/show_stacks (6.9+) as
 #                     OUT.ftr.page_owner and OUT.ftr.show_stacks
 # usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
-#               [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr
+#               [--boost-factor N] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra=
-usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr"
+kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost=
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -36,6 +39,7 @@ while [ $# -gt 0 ]; do
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
+	--boost-factor) boost=$2; shift 2 ;;
 	--page-owner) page_owner=" page_owner=on"; rec_extra="--map-interval 10 --owner-blocks 64"; shift ;;
 	-o) out=$2; shift 2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
@@ -77,7 +81,8 @@ mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t ext2 /dev/vda /data || echo 'lab: no scratch disk at /dev/vda'
 echo always > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
 [ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
-echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent)"
+[ -n "$boost" ] && fragtop set watermark_boost_factor=$boost | sed 's/^/lab: /'
+echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent), watermark_boost_factor \$(cat /proc/sys/vm/watermark_boost_factor)"
 fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 $rec_extra 2> /rec/rec.err &
 rec=\$!
 sleep 3

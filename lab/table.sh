@@ -1,0 +1,84 @@
+#!/bin/bash
+# The seeds' table on the lab's kernels ("Fragmentation avoidance
+# improvements v2": extfrag events < order 9, huge page success, stalls
+# and their total time, latencies, per stage).  For each kernel version
+# (6.1 and 6.12 by default) three groups of RUNS runs (default 5) of
+# lab/run.sh, alternating run by run so that drift of the host spreads
+# over all three:
+#   boost-off  the stock kernel, watermark_boost_factor=0: the seeds'
+#              stage before boosting ("lowzone")
+#   boost      the stock kernel at the default factor (15000): "boost"
+#   stall      the patched kernel at its default fragment_stall_order (3):
+#              "stall"
+# Each run's recording is OUT/VER-GROUP-N.ftr.  A stall run's traced
+# fragmentation stalls must equal the kernel's own count
+# (/proc/vmstat fragment_stall, which the recording's last tick has):
+# OUT/stalls.txt lists every run's pair and the script fails at the end
+# on a mismatch.  Then `fragtop compare` per kernel into
+# OUT/compare-VER.txt and .json, and OUT/time.txt says how long it took.
+# The kernels are built first (cached in build/lab; ~10 min each here).
+# usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"] [OUTDIR]
+#        (default 5 runs of 40 s, OUTDIR tests/recordings/lab-table)
+set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+FT=$HERE/../fragtop
+runs=5 secs=40 kernels="6.1 6.12"
+while [ $# -gt 0 ]; do
+	case $1 in
+	--runs) runs=$2; shift 2 ;;
+	--seconds) secs=$2; shift 2 ;;
+	--kernels) kernels=$2; shift 2 ;;
+	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [OUTDIR]" >&2; exit 2 ;;
+	*) break ;;
+	esac
+done
+out=${1:-$HERE/../tests/recordings/lab-table}
+mkdir -p "$out"
+t0=$(date +%s)
+for v in $kernels; do
+	"$HERE/build-kernel.sh" --stock "$v" > /dev/null
+	"$HERE/build-kernel.sh" "$v" > /dev/null
+done
+echo "table: kernels built in $(( ($(date +%s) - t0) / 60 )) min" >&2
+# the fragmentation stalls a recording's report counts: "TRACED VMSTAT"
+stalls() {
+	"$FT" report --json "$1" | jq -r '"\(.totals.fragmentation_stalls // 0) \(.totals.vmstat_fragment_stall // "none")"'
+}
+# one run: VER GROUP N, retried once when no usable recording came back
+one() {
+	local v=$1 g=$2 n=$3 f=$out/$1-$2-$3.ftr args
+	case $g in
+	boost-off) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")" --boost-factor 0) ;;
+	boost) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")") ;;
+	stall) args=(--kernel "$("$HERE/build-kernel.sh" "$v")") ;;
+	esac
+	"$HERE/run.sh" --seconds "$secs" "${args[@]}" -o "$f.tmp" ||
+		"$HERE/run.sh" --seconds "$secs" "${args[@]}" -o "$f.tmp"
+	mv "$f.tmp" "$f"
+	if [ "$g" = stall ]; then
+		echo "$v $g $n $(stalls "$f")" >> "$out/stalls.txt"
+	fi
+	echo "table: $(basename "$f") $(stat -c %s "$f") bytes, $(( ($(date +%s) - t0) / 60 )) min in" >&2
+}
+: > "$out/stalls.txt"
+for v in $kernels; do
+	for n in $(seq "$runs"); do
+		for g in boost-off boost stall; do
+			one "$v" "$g" "$n"
+		done
+	done
+	groups=()
+	for g in boost-off boost stall; do
+		files=$(ls "$out/$v-$g-"[0-9]*.ftr | sort -V | paste -sd,)
+		groups+=("$g=$files")
+	done
+	"$FT" compare "${groups[@]}" > "$out/compare-$v.txt"
+	"$FT" compare --json "${groups[@]}" > "$out/compare-$v.json"
+	cat "$out/compare-$v.txt"
+done
+mins=$(( ($(date +%s) - t0) / 60 ))
+echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s workload each, on $(nproc) cores ($(uname -r))" > "$out/time.txt"
+cat "$out/time.txt"
+# every stall run: traced stalls equal the kernel's count
+bad=$(awk '$4 != $5' "$out/stalls.txt")
+[ -z "$bad" ] || { echo "table: stalls traced and counted by the kernel differ:" >&2; echo "$bad" >&2; exit 1; }
