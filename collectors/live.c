@@ -418,31 +418,14 @@ static void boost_read_on_trace(struct ft_live *l, bool sign)
 /* /proc/kallsyms, read whole (it has no size) into the symbol table. */
 static int read_kallsyms(struct ft_live *l)
 {
-	size_t len = 0, cap = 0;
-	char *buf = NULL;
-	int fd, err = 0;
-	ssize_t n;
+	struct ft_file f;
+	int err;
 
-	fd = ft_open_under(l->procfs.rootfd, "proc/kallsyms", O_RDONLY);
-	if (fd < 0)
-		return fd;
-	do {
-		if (len + 65536 > cap && ft_grow((void **)&buf, &cap, len + 65536, 1, 256u << 20)) {
-			err = -ENOMEM;
-			break;
-		}
-		n = read(fd, buf + len, cap - len);
-		if (n < 0 && errno != EINTR) {
-			err = -errno;
-			break;
-		}
-		if (n > 0)
-			len += (size_t)n;
-	} while (n != 0);
-	close(fd);
+	ft_file_init(&f, "proc/kallsyms");
+	err = ft_file_read(&f, l->procfs.rootfd);
 	if (!err)
-		err = ft_kallsyms_parse(&l->ksyms, buf, len);
-	free(buf);
+		err = ft_kallsyms_parse(&l->ksyms, f.buf, f.len);
+	ft_file_close(&f);
 	return err;
 }
 
