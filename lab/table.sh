@@ -15,13 +15,15 @@
 # (/proc/vmstat fragment_stall, which the recording's last tick has):
 # OUT/stalls.txt lists every run's pair and the script fails at the end
 # on a mismatch.  Then `fragtop compare` per kernel into
-# OUT/compare-VER.txt and .json, and OUT/time.txt says how long it took.
+# OUT/compare-VER.txt and .json (each group against boost-off),
+# OUT/stages-VER.txt (stall against boost: the seed's last step), and
+# OUT/time.txt says how long it took.
 # The kernels are built first (cached in build/lab; ~10 min each here).
 # usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"] [OUTDIR]
 #        (default 5 runs of 40 s, OUTDIR tests/recordings/lab-table)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
-FT=$HERE/../fragtop
+FT=$(realpath "$HERE/../fragtop")
 runs=5 secs=40 kernels="6.1 6.12"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -32,7 +34,9 @@ while [ $# -gt 0 ]; do
 	*) break ;;
 	esac
 done
-out=${1:-$HERE/../tests/recordings/lab-table}
+# from the top of the repository, so the tables name the recordings by relative paths
+cd "$HERE/.."
+out=${1:-tests/recordings/lab-table}
 mkdir -p "$out"
 t0=$(date +%s)
 for v in $kernels; do
@@ -74,7 +78,9 @@ for v in $kernels; do
 	done
 	"$FT" compare "${groups[@]}" > "$out/compare-$v.txt"
 	"$FT" compare --json "${groups[@]}" > "$out/compare-$v.json"
-	cat "$out/compare-$v.txt"
+	# the seed's own step: each stage against the one before it (boost, then the stall)
+	"$FT" compare "${groups[1]}" "${groups[2]}" > "$out/stages-$v.txt"
+	cat "$out/compare-$v.txt" "$out/stages-$v.txt"
 done
 mins=$(( ($(date +%s) - t0) / 60 ))
 echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s workload each, on $(nproc) cores ($(uname -r))" > "$out/time.txt"
