@@ -633,6 +633,25 @@ static void map_queue_fallbacks(struct ft_live *l)
 	l->map_fb_seen = ev->fb_head;
 }
 
+/* show_stacks (6.9+), as an OWNER input of its own; nothing before 6.9. */
+static void owner_stacks(struct ft_live *l)
+{
+	char *rec = malloc(4 + FT_REC_OWNER_STACKS_TEXT + 1);
+	uint32_t flags;
+	bool cut;
+	long n;
+
+	if (!rec)
+		return;
+	n = ft_pown_stacks(l->procfs.rootfd, rec + 4, FT_REC_OWNER_STACKS_TEXT + 1, &cut);
+	if (n >= 0) {
+		flags = cut ? FT_OWNER_STACKS_CUT : 0;
+		memcpy(rec, &flags, 4);
+		emit(l, FT_RR_OWNER, FT_OWNER_STACKS, ft_now_ns(), rec, 4 + (size_t)n);
+	}
+	free(rec);
+}
+
 /* page_owner opened on first use; its state said as a SOURCE input. */
 static int owner_open(struct ft_live *l)
 {
@@ -645,6 +664,8 @@ static int owner_open(struct ft_live *l)
 	emit(l, FT_RR_SOURCE, FT_RS_OWNER, ft_now_ns(), &e, 4);
 	if (e)
 		ft_diag(FT_DIAG_INFO, "page owners: %s", ft_pown_strerror(e));
+	else
+		owner_stacks(l);	/* once when it opens; record's scans read it again each time */
 	return e;
 }
 
@@ -712,35 +733,18 @@ int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cur
 	return 0;
 }
 
-/* show_stacks (6.9+), as an OWNER input of its own; nothing before 6.9. */
-static void owner_stacks(struct ft_live *l)
-{
-	char *rec = malloc(4 + FT_REC_OWNER_STACKS_TEXT + 1);
-	uint32_t flags;
-	bool cut;
-	long n;
-
-	if (!rec)
-		return;
-	n = ft_pown_stacks(l->procfs.rootfd, rec + 4, FT_REC_OWNER_STACKS_TEXT + 1, &cut);
-	if (n >= 0) {
-		flags = cut ? FT_OWNER_STACKS_CUT : 0;
-		memcpy(rec, &flags, 4);
-		emit(l, FT_RR_OWNER, FT_OWNER_STACKS, ft_now_ns(), rec, 4 + (size_t)n);
-	}
-	free(rec);
-}
-
 int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 {
 	const struct ft_pbmap *m = &l->session.map;
 	unsigned int done = 0;
 	uint64_t looked = 0, total = 0;
+	bool opened = l->pown_state > 0;
 	int err = owner_open(l);
 
 	if (err)
 		return err;
-	owner_stacks(l);
+	if (opened)	/* else owner_open() just read it */
+		owner_stacks(l);
 	if (m->order < 0 || !m->nr)
 		return 0;
 	/* the blocks fallbacks named (the fragmenting ones among them): where pollution starts */

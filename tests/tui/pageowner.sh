@@ -47,14 +47,30 @@ perl -e '
 		print " post_alloc_hook+0x1a1/0x1d0\n get_page_from_freelist+0x3a1/0x10d0\n do_anonymous_page+0x21/0x90\n\n";
 	}' > "$tree/sys/kernel/debug/page_owner"
 
+# 6.9+'s page_owner_stacks/show_stacks: two stacks, the slab one the same as the pinning page's
+mkdir -p "$tree/sys/kernel/debug/page_owner_stacks"
+printf '%s\n' ' post_alloc_hook+0x1a1/0x1d0' ' get_page_from_freelist+0x3a1/0x10d0' \
+	' __alloc_pages_noprof+0x1c6/0x340' ' folio_alloc_mpol_noprof+0x15/0x30' \
+	' do_anonymous_page+0x21/0x90' 'nr_base_pages: 4000' '' \
+	' post_alloc_hook+0x1a1/0x1d0' ' get_page_from_freelist+0x3a1/0x10d0' \
+	' __alloc_pages_noprof+0x1c6/0x340' ' alloc_slab_page+0x19/0x85' ' allocate_slab+0x7a/0x2f0' \
+	' ___slab_alloc+0x3c1/0x8f0' ' kmem_cache_alloc_noprof+0x1f1/0x300' ' alloc_buffer_head+0x21/0x90' \
+	'nr_base_pages: 128' '' > "$tree/sys/kernel/debug/page_owner_stacks/show_stacks"
+
 # live: the cursor starts on the zone's first cell, which holds a mixed block
-start "$FT" --root "$tree" --no-trace
+start "$FT" --root "$tree" --no-trace -w "$TMPD/live.ftr"
 T send-keys -t ft 5
+wait_for '^cursor ' > /dev/null
+T send-keys -t ft R	# whole reads now: a sample of the cell can miss its one slab page
 check "live: the cursor's mixed block lists its pinning allocation" \
 	wait_for '^page owners: 1 pinning allocation \(1 page\) by 1 stack; 2 allocations in all'
 check "live: with its type, command and stack past the allocator's frames" \
 	wait_for 'Unmovable +GFP_KERNEL.* 88 kworker/u8:3 +alloc_slab_page < allocate_slab < ___slab_alloc'
 check "live: not the movable page's owner" sh -c "! tmux -S '$TMPD/$SOCK' capture-pane -p -t ft | grep -q 'do_anonymous_page\|(fio)'"
+T send-keys -t ft q
+check "live: the session's recording is closed" until_ok 10 sh -c "'$FT' report '$TMPD/live.ftr' > '$TMPD/live.txt' 2>&1"
+check "live recording: show_stacks read when page_owner opened, the slab stack marked as pinning" \
+	grep -qE '^ +128 +3\.1% \* +alloc_slab_page < allocate_slab' "$TMPD/live.txt"
 
 # recorded: every mixed block's looks after a scan, then the report
 "$FT" record --root "$tree" --no-trace --map-interval 1 --owner-blocks 200 -t 2 -o "$TMPD/po.ftr" 2> "$TMPD/rec.err"
@@ -72,6 +88,8 @@ check "report: the top owner is the slab path" \
 "$FT" report "$TMPD/po.ftr" > "$TMPD/r.txt"
 check "report: the text section lists the top owners" \
 	grep -qE '^ +128 100\.0% +128  o0 Unmovable GFP_KERNEL.*, 88 kworker/u8:3$' "$TMPD/r.txt"
+check "report: and the stacks owning the most pages anywhere (show_stacks)" \
+	test "$(jq -c '[.owners.show_stacks.stacks, .owners.show_stacks.pages, .owners.show_stacks.top[0].pages]' "$TMPD/r.json")" = "[2,4128,4000]"
 
 # replayed: O puts the cursor on a block with owners read
 start "$FT" replay "$TMPD/po.ftr"
@@ -120,6 +138,8 @@ check "6.1: the top owner is fraggen's shmem inodes, on SLOB" \
 rm "$tree/sys/kernel/debug/page_owner"
 start "$FT" --root "$tree" --no-trace
 T send-keys -t ft 5
+wait_for '^cursor ' > /dev/null
+T send-keys -t ft R
 check "no page_owner: the map says how to turn it on" \
 	wait_for '^page owners: none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on'
 echo "pageowner.sh: $fails failure(s)"
