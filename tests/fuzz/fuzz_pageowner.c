@@ -5,7 +5,8 @@
  * only moves forward and stays inside the buffer, so the loop ends; every
  * entry's strings are NUL-terminated inside their fields, its frame
  * counts agree and its block is at most its PFN; show_stacks walks the
- * same way; grouping by stack loses no pinned page.
+ * same way, its top stacks are ordered and within the total, their text
+ * fits; grouping by stack loses no pinned page.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -56,6 +57,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (r == 1 && (e.nr_frames < 1 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames))
 			__builtin_trap();
 	} while (r != 0);
+	/* the top stacks of show_stacks: at most max, most first, within the total */
+	{
+		struct ft_po_stack top[3];
+		uint64_t total;
+		size_t nr, bad, n = ft_po_stacks_top((const char *)data, size, top, 3, &total, &nr, &bad), k;
+		char text[128];
+
+		if (n > 3 || n > nr)
+			__builtin_trap();
+		for (k = 0; k < n; k++) {
+			if ((k && top[k].pages > top[k - 1].pages) || top[k].pages > total)
+				__builtin_trap();
+			ft_po_stack_text(&top[k].e, 8, text, sizeof(text));
+			if (!memchr(text, '\0', sizeof(text)))
+				__builtin_trap();
+		}
+	}
 	/* grouping: counts agree */
 	{
 		struct ft_po_group g[4];
