@@ -57,7 +57,11 @@ echo "     A: $frag fragmenting fallbacks, $stacked with a stack, $(jq '.stacks.
 echo "     A's top stack: $top"
 check "A: fragmenting fallbacks traced ($frag)" test "${frag:-0}" -gt 0
 check "A: the groups, without a stack and past the table add up to them ($sum = $frag)" test "$sum" = "$frag"
-check "A: most of them carry a stack ($stacked of $frag)" test $((stacked * 2)) -gt "$frag"
+# the trigger's first 10000 fire for sure (its count starts there); past
+# them a burst over the budget goes without until the next rearm, so the
+# share depends on how bursty the run was (47-54% seen here)
+min=$(( frag < 10000 ? frag : 10000 ))
+check "A: at least the budget's first second carries a stack ($stacked >= $min of $frag)" test "$stacked" -ge "$min"
 check "A: the top stack names a page fault or slab path" \
 	grep -qE 'slab|kmem_cache|kmalloc|handle_mm_fault|do_anonymous_page|do_fault|alloc_anon_folio|do_huge_pmd|exc_page_fault' <<< "$top"
 check "A: every frame named (no raw address)" bash -c "! jq -r '.stacks.groups[].stack' '$tmp/a.json' | grep -q '0x'"
