@@ -19,18 +19,21 @@
 # OUT/stages-VER.txt (stall against boost: the seed's last step), and
 # OUT/time.txt says how long it took.
 # The kernels are built first (cached in build/lab; ~10 min each here).
-# usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"] [OUTDIR]
-#        (default 5 runs of 40 s, OUTDIR tests/recordings/lab-table)
+# usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"]
+#                 [--workload FILE] [OUTDIR]
+#        (default 5 runs of 40 s of lab/workload.sh, OUTDIR
+#        tests/recordings/lab-table)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 FT=$(realpath "$HERE/../fragtop")
-runs=5 secs=40 kernels="6.1 6.12"
+runs=5 secs=40 kernels="6.1 6.12" workload=() wname=lab/workload.sh
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
-	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [OUTDIR]" >&2; exit 2 ;;
+	--workload) workload=(--workload "$(realpath "$2")"); wname=$2; shift 2 ;;
+	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [--workload FILE] [OUTDIR]" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
@@ -56,8 +59,8 @@ one() {
 	boost) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")") ;;
 	stall) args=(--kernel "$("$HERE/build-kernel.sh" "$v")") ;;
 	esac
-	"$HERE/run.sh" --seconds "$secs" "${args[@]}" -o "$f.tmp" ||
-		"$HERE/run.sh" --seconds "$secs" "${args[@]}" -o "$f.tmp"
+	"$HERE/run.sh" --seconds "$secs" "${workload[@]}" "${args[@]}" -o "$f.tmp" ||
+		"$HERE/run.sh" --seconds "$secs" "${workload[@]}" "${args[@]}" -o "$f.tmp"
 	mv "$f.tmp" "$f"
 	if [ "$g" = stall ]; then
 		echo "$v $g $n $(stalls "$f")" >> "$out/stalls.txt"
@@ -83,7 +86,7 @@ for v in $kernels; do
 	cat "$out/compare-$v.txt" "$out/stages-$v.txt"
 done
 mins=$(( ($(date +%s) - t0) / 60 ))
-echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s workload each, on $(nproc) cores ($(uname -r))" > "$out/time.txt"
+echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s of $wname each, on $(nproc) cores ($(uname -r))" > "$out/time.txt"
 cat "$out/time.txt"
 # every stall run: traced stalls equal the kernel's count
 bad=$(awk '$4 != $5' "$out/stalls.txt")
