@@ -17,7 +17,7 @@ ROOT=$(realpath tests/fixtures/6.18-idle)
 command -v perl > /dev/null && command -v curl > /dev/null && command -v ss > /dev/null ||
 	skip_all "slow clients: needs perl, curl and ss"
 tmp=$(mktemp -d)
-PORT=$((26000 + $$ % 10000))
+PORT=$((22000 + $$ % 10000))	# below the ephemeral range (32768+)
 epid= tpid= rpid=
 cleanup() {
 	for p in $tpid $rpid $epid; do kill "$p" 2>/dev/null; done

@@ -14,7 +14,7 @@ FT=$(realpath "${1:-./fragtop}")
 ROOT=tests/fixtures/6.18-idle
 S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
 tmp=$(mktemp -d)
-PORT=$((20000 + $$ % 20000))
+PORT=$((20000 + $$ % 10000))	# below the ephemeral range (32768+): no outgoing connection holds it
 epid=
 trap '[ -n "$epid" ] && kill "$epid" 2>/dev/null; rm -rf "$tmp"' EXIT
 command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }
@@ -73,7 +73,8 @@ P3=$((PORT + 3))
 until_ok 60 grep -q 'exporter on' "$tmp/l1.err"
 kill -TERM "$epid"; wait "$epid"; epid=
 check "--listen :PORT: says http://127.0.0.1:PORT/metrics, no warning" test \
-	-n "$(grep "exporter on http://127.0.0.1:$P3/metrics" "$tmp/l1.err")" -a -z "$(grep warning "$tmp/l1.err")"
+	-n "$(grep "exporter on http://127.0.0.1:$P3/metrics" "$tmp/l1.err")" -a -z "$(grep warning "$tmp/l1.err")" ||
+	sed 's/^/     stderr: /' "$tmp/l1.err"
 "$FT" exporter --root "$ROOT" --listen "0.0.0.0:$P3" 2> "$tmp/l2.err" & epid=$!
 until_ok 60 grep -q 'exporter on' "$tmp/l2.err"
 kill -TERM "$epid"; wait "$epid"; epid=

@@ -21,7 +21,7 @@ if [ "$(id -u)" != 0 ] || [ ! -d $T/instances ] || ! command -v fio > /dev/null 
 	skip_all "exporter exactness: needs root, tracefs, fio and curl"
 fi
 tmp=$(mktemp -d)
-PORT=$((24000 + $$ % 10000))
+PORT=$((22000 + $$ % 10000))	# below the ephemeral range (32768+)
 boost0=$(cat /proc/sys/vm/watermark_boost_factor)
 epid= lpid=
 cleanup() {
