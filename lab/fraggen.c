@@ -11,12 +11,23 @@
  *                             without swap), hold it SECS seconds, exit
  *   fraggen read FILE SECS    read FILE again and again for SECS seconds
  *                             (clean page cache kswapd can reclaim)
+ *   fraggen ptes MB SECS [KEEP]
+ *                             allocate MB of page tables (unmovable base
+ *                             pages, one per 2 MiB of address space read
+ *                             once: the zero page costs nothing more), free
+ *                             every other one and hold the rest SECS
+ *                             seconds: unmovable pageblocks full of order-0
+ *                             holes, which no claim (order >= 4) can take;
+ *                             KEEP 1 frees none (the unmovable free lists
+ *                             end up empty, so the next unmovable
+ *                             allocation falls back)
  *
  * Each prints one line of what it did.  Exit status 0, or 1 with a message.
  */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -85,6 +96,37 @@ static int anon(long mb, int secs)
 	return 0;
 }
 
+/* Page tables come off the unmovable pcp list in ascending PFN order, so
+ * freeing every other one leaves single free pages between used ones:
+ * holes the 6.12+ allocator can only steal, never claim. */
+static int ptes(long mb, int secs, int keep)
+{
+	const size_t span = 2UL << 20;
+	size_t n = (size_t)mb << 8, i;	/* 256 page tables per MiB */
+	double t0 = now();
+	volatile char sink = 0;
+	char *p = mmap(NULL, (n + 1) * span, PROT_READ,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	char *base;
+	size_t freed = 0;
+
+	if (p == MAP_FAILED)
+		return die("mmap");
+	base = (char *)(((uintptr_t)p + span - 1) & ~(uintptr_t)(span - 1));
+	madvise(base, n * span, MADV_NOHUGEPAGE);
+	for (i = 0; i < n; i++)
+		sink += base[i * span];
+	for (i = 1; i < n && !keep; i += 2)
+		if (munmap(base + i * span, span) == 0)
+			freed++;
+	(void)sink;
+	printf("fraggen ptes: %zu page tables made, %zu freed in %.2f s\n", n, freed, now() - t0);
+	fflush(stdout);
+	if (secs > 0)
+		sleep(secs);
+	return 0;
+}
+
 static int readloop(const char *file, int secs)
 {
 	static char buf[1 << 16];
@@ -114,6 +156,9 @@ int main(int argc, char **argv)
 		return anon(atol(argv[2]), atoi(argv[3]));
 	if (argc == 4 && !strcmp(argv[1], "read"))
 		return readloop(argv[2], atoi(argv[3]));
-	fprintf(stderr, "usage: fraggen slab DIR N KEEP | anon MB SECS | read FILE SECS\n");
+	if ((argc == 4 || argc == 5) && !strcmp(argv[1], "ptes"))
+		return ptes(atol(argv[2]), atoi(argv[3]), argc == 5 && atoi(argv[4]));
+	fprintf(stderr, "usage: fraggen slab DIR N KEEP | anon MB SECS | read FILE SECS"
+		" | ptes MB SECS [KEEP]\n");
 	return 2;
 }
