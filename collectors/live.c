@@ -151,6 +151,7 @@ void ft_live_close(struct ft_live *l)
 	ft_trace_close(&l->trace);
 	if (l->tracing)
 		ft_procname_release(&l->procname);
+	ft_cmdlines_release(&l->saved);
 	l->tracing = false;
 	ft_session_release(&l->session);
 	ft_kpf_close(&l->kpf);
@@ -324,6 +325,30 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 	return true;
 }
 
+/*
+ * The command of @pid from the tracer's saved_cmdlines: for a task that
+ * made events and was gone before its /proc entry was read (a compiler
+ * pass, a short script).  The kernel saves the command of each task that
+ * recorded an event when it next switches out, so an exit is covered.
+ * Read once per drain, and only when a task is gone unnamed.
+ */
+static const char *saved_name(struct ft_live *l, int pid)
+{
+	if (!l->saved_read) {
+		char *buf;
+		size_t len;
+
+		l->saved_read = true;
+		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
+			ft_cmdlines_parse(&l->saved, buf, len);
+			free(buf);
+		} else {
+			ft_cmdlines_release(&l->saved);
+		}
+	}
+	return ft_cmdlines_find(&l->saved, pid);
+}
+
 static void name_pids(struct ft_live *l)
 {
 	const struct ft_session *s = &l->session;
@@ -332,13 +357,19 @@ static void name_pids(struct ft_live *l)
 	size_t k;
 	int i, last = -1;
 
+	l->saved_read = false;
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
 
 		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
 			continue;
-		if (!name_one(l, p->pid, now))
+		if (!name_one(l, p->pid, now)) {
+			const char *c = saved_name(l, p->pid);
+
+			if (c)
+				emit_name(l, p->pid, c, 0, now);
 			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
+		}
 	}
 	/* the tasks of records waiting for the tick (session.trq): named while they live */
 	for (k = 0; k < s->nr_trq; k++) {
@@ -347,7 +378,12 @@ static void name_pids(struct ft_live *l)
 		if (pid <= 0 || pid == last || ft_procs_find(t, pid))
 			continue;
 		last = pid;
-		name_one(l, pid, now);
+		if (!name_one(l, pid, now)) {
+			const char *c = saved_name(l, pid);
+
+			if (c)
+				emit_name(l, pid, c, 0, now);
+		}
 	}
 }
 

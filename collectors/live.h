@@ -25,6 +25,7 @@
 #include "collectors/pageowner.h"
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
+#include "model/cmdlines.h"
 #include "collectors/tracefs.h"
 #include "model/ksyms.h"
 #include "model/recfmt.h"
@@ -66,6 +67,9 @@ struct ft_live {
 	bool tracing;
 	/* names of the processes behind events, taken while they live */
 	struct ft_procname procname;
+	/* and of those gone before /proc was read: the tracer's saved_cmdlines, read once a drain at most */
+	struct ft_cmdlines saved;
+	bool saved_read;
 
 	/*
 	 * The boost sampler: each zone's boost read from zoneinfo boost_hz

@@ -350,6 +350,18 @@ int ft_trace_stacks_rearm(struct ft_trace *t)
 	return 1;
 }
 
+int ft_trace_saved_cmdlines(char **buf, size_t *len)
+{
+	int size = 0;
+
+	errno = 0;
+	*buf = tracefs_instance_file_read(NULL, "saved_cmdlines", &size);
+	if (!*buf)
+		return errno ? -errno : -ENOENT;
+	*len = size > 0 ? (size_t)size : 0;
+	return 0;
+}
+
 void ft_trace_stop(struct ft_trace *t)
 {
 	if (t->inst)

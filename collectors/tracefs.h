@@ -8,7 +8,8 @@
  * another process (a different start time).  Anything else, an older
  * fragtop's "fragtop-<pid>", one from another namespace or a name that
  * only looks like ours, is left alone, events and all.  Never touches the
- * top-level buffer or /proc/sys/kernel/ftrace_enabled.
+ * top-level buffer or /proc/sys/kernel/ftrace_enabled; of the top level it
+ * only reads saved_cmdlines.
  *
  * Ownership: struct ft_trace owns its tracefs_instance; ft_trace_close()
  * destroys the instance directory and frees it.
@@ -50,6 +51,14 @@ struct ft_trace {
 	unsigned int stacks_per_sec;	/* the trigger's count, given again each second */
 	uint64_t stacks_rearmed;	/* times the count was spent and given again */
 };
+
+/*
+ * The tracer's saved_cmdlines (top level, read only): "PID COMM" lines for
+ * the tasks that recorded events in any buffer, ours included, while the
+ * top-level record-cmd option is on (model/cmdlines.h parses them).  A
+ * malloc'd NUL-terminated text in *@buf and its length, or a negative errno.
+ */
+int ft_trace_saved_cmdlines(char **buf, size_t *len);
 
 #define FT_TRACE_HEADER	FT_EV_NR
 #define FT_TRACE_STACK	(FT_EV_NR + 1)
