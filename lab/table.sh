@@ -19,20 +19,24 @@
 # OUT/stages-VER.txt (stall against boost: the seed's last step), and
 # OUT/time.txt says how long it took.
 # The kernels are built first (cached in build/lab; ~10 min each here).
+# Each kernel gets the workload that makes its allocator take the
+# "serious" fallbacks the stall is about (docs/lab-table.md): 6.1
+# lab/workload.sh (slab holes), 6.12 lab/workload-steal.sh (page-table
+# holes: 6.12 claims whole blocks first and steals single pages only when
+# none is free); --workload gives every kernel the same one.
 # usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"]
 #                 [--workload FILE] [OUTDIR]
-#        (default 5 runs of 40 s of lab/workload.sh, OUTDIR
-#        tests/recordings/lab-table)
+#        (default 5 runs of 30 s, OUTDIR tests/recordings/lab-table)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 FT=$(realpath "$HERE/../fragtop")
-runs=5 secs=40 kernels="6.1 6.12" workload=() wname=lab/workload.sh
+runs=5 secs=30 kernels="6.1 6.12" workload=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
-	--workload) workload=(--workload "$(realpath "$2")"); wname=$2; shift 2 ;;
+	--workload) workload=$(realpath "$2"); shift 2 ;;
 	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [--workload FILE] [OUTDIR]" >&2; exit 2 ;;
 	*) break ;;
 	esac
@@ -51,16 +55,23 @@ echo "table: kernels built in $(( ($(date +%s) - t0) / 60 )) min" >&2
 stalls() {
 	"$FT" report --json "$1" | jq -r '"\(.totals.fragmentation_stalls // 0) \(.totals.vmstat_fragment_stall // "none")"'
 }
+# the workload of kernel VER (a path from the top of the repository)
+workload_of() {
+	if [ -n "$workload" ]; then echo "$workload"
+	elif [ "$1" = 6.1 ]; then echo lab/workload.sh
+	else echo lab/workload-steal.sh; fi
+}
 # one run: VER GROUP N, retried once when no usable recording came back
 one() {
-	local v=$1 g=$2 n=$3 f=$out/$1-$2-$3.ftr args
+	local v=$1 g=$2 n=$3 f=$out/$1-$2-$3.ftr args w
+	w=$(workload_of "$v")
 	case $g in
 	boost-off) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")" --boost-factor 0) ;;
 	boost) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")") ;;
 	stall) args=(--kernel "$("$HERE/build-kernel.sh" "$v")") ;;
 	esac
-	"$HERE/run.sh" --seconds "$secs" "${workload[@]}" "${args[@]}" -o "$f.tmp" ||
-		"$HERE/run.sh" --seconds "$secs" "${workload[@]}" "${args[@]}" -o "$f.tmp"
+	"$HERE/run.sh" --seconds "$secs" --workload "$w" "${args[@]}" -o "$f.tmp" ||
+		"$HERE/run.sh" --seconds "$secs" --workload "$w" "${args[@]}" -o "$f.tmp"
 	mv "$f.tmp" "$f"
 	if [ "$g" = stall ]; then
 		echo "$v $g $n $(stalls "$f")" >> "$out/stalls.txt"
@@ -86,7 +97,8 @@ for v in $kernels; do
 	cat "$out/compare-$v.txt" "$out/stages-$v.txt"
 done
 mins=$(( ($(date +%s) - t0) / 60 ))
-echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s of $wname each, on $(nproc) cores ($(uname -r))" > "$out/time.txt"
+wl=$(for v in $kernels; do printf '%s %s, ' "$v" "$(workload_of "$v")"; done)
+echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s of workload each (${wl%, }), on $(nproc) cores ($(uname -r))" > "$out/time.txt"
 cat "$out/time.txt"
 # every stall run: traced stalls equal the kernel's count
 bad=$(awk '$4 != $5' "$out/stalls.txt")
