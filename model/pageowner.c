@@ -173,24 +173,44 @@ static void skip_entry(struct ft_cursor *c)
 			return;
 }
 
+/*
+ * The first line of the entry at *@off, past blank lines, into @line with
+ * @e emptied (its stack hash seeded); false at the end (*@off = @len).
+ */
+static bool entry_start(const char *buf, size_t len, size_t *off, struct ft_cursor *c,
+			struct ft_span *line, struct ft_po_entry *e)
+{
+	if (*off >= len)
+		return false;
+	ft_cursor_init(c, buf + *off, len - *off);
+	memset(e, 0, sizeof(*e));
+	e->stack_id = 0xcbf29ce484222325ull;
+	do {
+		if (!ft_line_next(c, line)) {
+			*off = len;
+			return false;
+		}
+	} while (!line->len);
+	return true;
+}
+
+/* A malformed entry, @line the last read: *@off past its end. */
+static int entry_bad(const char *buf, struct ft_cursor *c, const struct ft_span *line, size_t *off)
+{
+	if (line->len)
+		skip_entry(c);
+	*off = (size_t)(c->p - buf);
+	return -EINVAL;
+}
+
 int ft_po_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e)
 {
 	struct ft_cursor c;
 	struct ft_span line;
 	bool ended = false;
 
-	if (*off >= len)
+	if (!entry_start(buf, len, off, &c, &line, e))
 		return 0;
-	ft_cursor_init(&c, buf + *off, len - *off);
-	memset(e, 0, sizeof(*e));
-	e->stack_id = 0xcbf29ce484222325ull;
-	/* blank lines between entries */
-	do {
-		if (!ft_line_next(&c, &line)) {
-			*off = len;
-			return 0;
-		}
-	} while (!line.len);
 	if (!head_line(line, e) || !ft_line_next(&c, &line) || !pfn_line(line, e))
 		goto bad;
 	while (ft_line_next(&c, &line)) {
@@ -211,10 +231,7 @@ int ft_po_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e)
 	*off = (size_t)(c.p - buf);
 	return 1;
 bad:
-	if (line.len)
-		skip_entry(&c);
-	*off = (size_t)(c.p - buf);
-	return -EINVAL;
+	return entry_bad(buf, &c, &line, off);
 }
 
 bool ft_po_pins(const struct ft_po_entry *e)
@@ -301,18 +318,9 @@ int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entr
 	struct ft_cursor c;
 	struct ft_span line;
 
-	if (*off >= len)
-		return 0;
-	ft_cursor_init(&c, buf + *off, len - *off);
-	memset(e, 0, sizeof(*e));
-	e->stack_id = 0xcbf29ce484222325ull;
 	*pages = 0;
-	do {
-		if (!ft_line_next(&c, &line)) {
-			*off = len;
-			return 0;
-		}
-	} while (!line.len);
+	if (!entry_start(buf, len, off, &c, &line, e))
+		return 0;
 	for (;;) {
 		if (line.p[0] == ' ') {
 			add_frame(e, ft_span_trim(line));
@@ -331,10 +339,7 @@ int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entr
 			goto bad;	/* frames with no count, or cut */
 	}
 bad:
-	if (line.len)
-		skip_entry(&c);
-	*off = (size_t)(c.p - buf);
-	return -EINVAL;
+	return entry_bad(buf, &c, &line, off);
 }
 
 const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, size_t sz)

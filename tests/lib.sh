@@ -137,3 +137,16 @@ wait_gone() {
 	echo "--- screen still showing /$1/:"; screen
 	return 1
 }
+
+# A fixture tree's /proc/kpageflags (FILE) from PFN 0x100000 on: 8192
+# pageblocks of movable pages (LRU | ANON), every 64th with one SLAB page
+# first (a mixed block).  The file must already be that long (truncate).
+kpf_movable_mixed() {
+	perl -e '
+		open(my $f, "+<", $ARGV[0]) or die "$ARGV[0]: $!";
+		my $mov = pack("Q<", (1 << 5) | (1 << 12)) x 512;	# LRU | ANON
+		my $mix = pack("Q<", 1 << 7) . pack("Q<", (1 << 5) | (1 << 12)) x 511;	# one SLAB page
+		seek($f, 0x100000 * 8, 0);
+		for my $b (0 .. 8191) { print $f ($b % 64 ? $mov : $mix); }
+		close($f) or die;' "$1"
+}

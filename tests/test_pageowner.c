@@ -191,6 +191,47 @@ static void test_hostile(void **state)
 }
 
 /*
+ * Every entry of the page_owner text captured from lab kernel @kernel
+ * parses, PFNs ascend, blocks are PFN >> 9, each names its task and keeps
+ * frames, and there are as many as heads in the text (at least 10); @each
+ * sees each entry.  Returns the last PFN.
+ */
+static uint64_t walk_captured(const char *kernel, void (*each)(const struct ft_po_entry *, void *),
+			      void *ctx)
+{
+	size_t len, off = 0;
+	char *text = fixture_read(kernel, "sys/kernel/debug/page_owner", &len);
+	struct ft_po_entry e;
+	uint64_t prev = 0;
+	int n = 0, heads = 0, r;
+	const char *p;
+
+	assert_non_null(text);
+	for (p = text; (p = strstr(p, "Page allocated via")); p++)
+		heads++;
+	while ((r = ft_po_next(text, len, &off, &e)) != 0) {
+		assert_int_equal(r, 1);
+		assert_true(!n || e.pfn > prev);
+		assert_int_equal(e.block, e.pfn >> 9);
+		assert_true(e.comm[0] != '\0');
+		assert_true(e.nr_frames >= 1 && e.nr_frames <= e.all_frames);
+		each(&e, ctx);
+		prev = e.pfn;
+		n++;
+	}
+	assert_int_equal(n, heads);
+	assert_true(n >= 10);
+	free(text);
+	return prev;
+}
+
+static void each_612(const struct ft_po_entry *e, void *ctx)
+{
+	assert_true(e->page_mt[0] && e->block_mt[0]);
+	*(int *)ctx += e->gfp_names[0] != '\0';
+}
+
+/*
  * Captured text: /sys/kernel/debug/page_owner of the 6.12 lab kernel
  * (lab/fragment-stall-6.12.patch, CONFIG_PAGE_OWNER, booted with
  * page_owner=on by `lab/run.sh --page-owner`), entries picked from it in
@@ -199,32 +240,11 @@ static void test_hostile(void **state)
  */
 static void test_captured_612(void **state)
 {
-	size_t len, off = 0;
-	char *text = fixture_read("6.12-lab", "sys/kernel/debug/page_owner", &len);
-	struct ft_po_entry e;
-	uint64_t prev = 0;
-	int n = 0, heads = 0, r, named = 0;
-	const char *p;
+	int named = 0;
 
 	(void)state;
-	assert_non_null(text);
-	for (p = text; (p = strstr(p, "Page allocated via")); p++)
-		heads++;
-	while ((r = ft_po_next(text, len, &off, &e)) != 0) {
-		assert_int_equal(r, 1);
-		assert_true(!n || e.pfn > prev);
-		assert_int_equal(e.block, e.pfn >> 9);
-		assert_true(e.comm[0] != '\0');
-		assert_true(e.nr_frames >= 1 && e.nr_frames <= e.all_frames);
-		assert_true(e.page_mt[0] && e.block_mt[0]);
-		named += e.gfp_names[0] != '\0';
-		prev = e.pfn;
-		n++;
-	}
-	assert_int_equal(n, heads);
-	assert_true(n >= 10);
+	walk_captured("6.12-lab", each_612, &named);
 	assert_true(named > 0);	/* a mask the kernel names (0x0 prints "()") */
-	free(text);
 }
 
 /*
@@ -233,39 +253,23 @@ static void test_captured_612(void **state)
  * PFNs and free_ts.  Every entry parses, PFNs ascend, blocks are PFN >> 9,
  * the movable page cache pages of fraggen name their task and stack.
  */
+static void each_61(const struct ft_po_entry *e, void *ctx)
+{
+	if (strcmp(e->comm, "fraggen"))
+		return;
+	assert_string_equal(e->page_mt, "Movable");
+	assert_false(ft_po_pins(e));
+	assert_non_null(strstr(e->gfp_names, "__GFP_MOVABLE"));
+	(*(int *)ctx)++;
+}
+
 static void test_captured_61(void **state)
 {
-	size_t len, off = 0;
-	char *text = fixture_read("6.1-lab", "sys/kernel/debug/page_owner", &len);
-	struct ft_po_entry e;
-	uint64_t prev = 0;
-	int n = 0, heads = 0, r, fraggen = 0;
-	const char *p;
+	int fraggen = 0;
 
 	(void)state;
-	assert_non_null(text);
-	for (p = text; (p = strstr(p, "Page allocated via")); p++)
-		heads++;
-	while ((r = ft_po_next(text, len, &off, &e)) != 0) {
-		assert_int_equal(r, 1);
-		assert_true(!n || e.pfn > prev);
-		assert_int_equal(e.block, e.pfn >> 9);
-		assert_true(e.comm[0] != '\0');
-		assert_true(e.nr_frames >= 1 && e.nr_frames <= e.all_frames);
-		if (!strcmp(e.comm, "fraggen")) {
-			assert_string_equal(e.page_mt, "Movable");
-			assert_false(ft_po_pins(&e));
-			assert_non_null(strstr(e.gfp_names, "__GFP_MOVABLE"));
-			fraggen++;
-		}
-		prev = e.pfn;
-		n++;
-	}
-	assert_int_equal(n, heads);
-	assert_true(n >= 10);
+	assert_int_equal(walk_captured("6.1-lab", each_61, &fraggen), 547);	/* "PFN 547", decimal */
 	assert_true(fraggen >= 1);
-	assert_int_equal(prev, 547);	/* the last entry: "PFN 547", decimal */
-	free(text);
 }
 
 /*

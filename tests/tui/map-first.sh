@@ -65,13 +65,7 @@ awk '/^Node/ { normal = ($4 == "Normal") }
 sed -i 's/^100000000-63fffffff : System RAM/100000000-100ffffffff : System RAM/' "$tree/proc/iomem"
 end=$(( (0x100000 + 268435456) * 8 ))
 truncate -s "$end" "$tree/proc/kpageflags" "$tree/proc/kpagecount"
-perl -e '
-	open(my $f, "+<", $ARGV[0]) or die "$ARGV[0]: $!";
-	my $mov = pack("Q<", (1 << 5) | (1 << 12)) x 512;	# LRU | ANON
-	my $mix = pack("Q<", 1 << 7) . pack("Q<", (1 << 5) | (1 << 12)) x 511;	# one SLAB page
-	seek($f, 0x100000 * 8, 0);
-	for my $b (0 .. 8191) { print $f ($b % 64 ? $mov : $mix); }
-	close($f) or die;' "$tree/proc/kpageflags"
+kpf_movable_mixed "$tree/proc/kpageflags"
 start "$FT" --root "$tree" --no-trace
 map_first "1 TiB tree"
 check "1 TiB tree: the zone line gives the size" wait_for '268435456|0x100fffffff|524288 blocks'

@@ -25,13 +25,7 @@ start() { tmux_start fragtop-pageowner 150 45 "$@"; wait_for '^fragtop ' > /dev/
 tree=$TMPD/tree
 cp -r "$HERE/fixtures/6.18-idle/." "$tree/"
 truncate -s $(( (0x100000 + 8192 * 512) * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
-perl -e '
-	open(my $f, "+<", $ARGV[0]) or die "$ARGV[0]: $!";
-	my $mov = pack("Q<", (1 << 5) | (1 << 12)) x 512;	# LRU | ANON
-	my $mix = pack("Q<", 1 << 7) . pack("Q<", (1 << 5) | (1 << 12)) x 511;	# one SLAB page
-	seek($f, 0x100000 * 8, 0);
-	for my $b (0 .. 8191) { print $f ($b % 64 ? $mov : $mix); }
-	close($f) or die;' "$tree/proc/kpageflags"
+kpf_movable_mixed "$tree/proc/kpageflags"
 mkdir -p "$tree/sys/kernel/debug"
 perl -e '
 	for my $b (0 .. 8191) {
