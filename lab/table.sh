@@ -24,20 +24,23 @@
 # lab/workload.sh (slab holes), 6.12 lab/workload-steal.sh (page-table
 # holes: 6.12 claims whole blocks first and steals single pages only when
 # none is free); --workload gives every kernel the same one.
+# --tables-only makes the tables again from the recordings in OUTDIR (its
+# stalls.txt too), building and running nothing: after moving a table.
 # usage: table.sh [--runs N] [--seconds S] [--kernels "6.1 6.12"]
-#                 [--workload FILE] [OUTDIR]
+#                 [--workload FILE] [--tables-only] [OUTDIR]
 #        (default 5 runs of 30 s, OUTDIR tests/recordings/lab-table)
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 FT=$(realpath "$HERE/../fragtop")
-runs=5 secs=30 kernels="6.1 6.12" workload=
+runs=5 secs=30 kernels="6.1 6.12" workload= tables_only=
 while [ $# -gt 0 ]; do
 	case $1 in
 	--runs) runs=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--kernels) kernels=$2; shift 2 ;;
 	--workload) workload=$(realpath "$2"); shift 2 ;;
-	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [--workload FILE] [OUTDIR]" >&2; exit 2 ;;
+	--tables-only) tables_only=1; shift ;;
+	-*) echo "usage: table.sh [--runs N] [--seconds S] [--kernels \"6.1 6.12\"] [--workload FILE] [--tables-only] [OUTDIR]" >&2; exit 2 ;;
 	*) break ;;
 	esac
 done
@@ -47,10 +50,11 @@ out=${1:-tests/recordings/lab-table}
 mkdir -p "$out"
 t0=$(date +%s)
 for v in $kernels; do
+	[ -z "$tables_only" ] || break
 	"$HERE/build-kernel.sh" --stock "$v" > /dev/null
 	"$HERE/build-kernel.sh" "$v" > /dev/null
 done
-echo "table: kernels built in $(( ($(date +%s) - t0) / 60 )) min" >&2
+[ -n "$tables_only" ] || echo "table: kernels built in $(( ($(date +%s) - t0) / 60 )) min" >&2
 # the fragmentation stalls a recording's report counts: "TRACED VMSTAT"
 stalls() {
 	"$FT" report --json "$1" | jq -r '"\(.totals.fragmentation_stalls // 0) \(.totals.vmstat_fragment_stall // "none")"'
@@ -82,7 +86,11 @@ one() {
 for v in $kernels; do
 	for n in $(seq "$runs"); do
 		for g in boost-off boost stall; do
-			one "$v" "$g" "$n"
+			if [ -z "$tables_only" ]; then
+				one "$v" "$g" "$n"
+			elif [ "$g" = stall ] && [ -f "$out/$v-$g-$n.ftr" ]; then
+				echo "$v $g $n $(stalls "$out/$v-$g-$n.ftr")" >> "$out/stalls.txt"
+			fi
 		done
 	done
 	groups=()
@@ -96,6 +104,11 @@ for v in $kernels; do
 	"$FT" compare "${groups[1]}" "${groups[2]}" > "$out/stages-$v.txt"
 	cat "$out/compare-$v.txt" "$out/stages-$v.txt"
 done
+if [ -n "$tables_only" ]; then	# the time the runs took is in time.txt already
+	bad=$(awk '$4 != $5' "$out/stalls.txt")
+	[ -z "$bad" ] || { echo "table: stalls traced and counted by the kernel differ:" >&2; echo "$bad" >&2; exit 1; }
+	exit 0
+fi
 mins=$(( ($(date +%s) - t0) / 60 ))
 wl=$(for v in $kernels; do printf '%s %s, ' "$v" "$(workload_of "$v")"; done)
 echo "$mins min for $runs runs x 3 groups x kernels $kernels, ${secs}s of workload each (${wl%, }), on $(nproc) cores ($(uname -r))" > "$out/time.txt"
