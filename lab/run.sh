@@ -15,7 +15,8 @@
 #                     15000, 0 turns boosting off)
 #   --seconds S       how long the workload runs (default 60)
 #   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
-#                     SECS; fraggen, thpalloc and busybox are on its PATH)
+#                     SECS; fraggen, thpalloc and busybox are on its PATH,
+#                     and it may source /lab/rounds.sh for the rounds)
 #   --page-owner      boot with page_owner=on (a kernel built with
 #                     CONFIG_PAGE_OWNER), record a map scan every 10 s with
 #                     the page owners of 64 mixed blocks after each
@@ -68,6 +69,7 @@ done
 gcc -O2 -static -o "$R/usr/bin/thpalloc" "$TOP/tests/load/thpalloc.c"
 gcc -O2 -Wall -static -o "$R/usr/bin/fraggen" "$HERE/fraggen.c"
 cp "$workload" "$R/lab/workload.sh"
+cp "$HERE/rounds.sh" "$R/lab/rounds.sh"
 # the scratch disk: sparse, so it costs only what the guest writes
 truncate -s 2G "$work/disk.img"
 mkfs.ext2 -q -F "$work/disk.img"

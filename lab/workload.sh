@@ -1,8 +1,8 @@
 #!/bin/sh
 # The lab's default workload.  It runs in the guest (run.sh copies it to
 # /lab/workload.sh and passes SECS) in rounds until SECS have passed, at
-# least one round; each round is the pressure the stall patch is about, in
-# the spirit of mmtests' thpfioscale, sized to what qemu TCG does in a
+# least one round (lab/rounds.sh); each round is the pressure the stall
+# patch is about, in the spirit of mmtests' thpfioscale, sized to what qemu TCG does in a
 # minute:
 #  1. a sparse file on the scratch disk, half of memory, read into the page
 #     cache (clean and movable: what kswapd can reclaim when a stall wakes
@@ -15,19 +15,9 @@
 #  4. thpalloc faults THPs while that memory is held (the THP success rate
 #     is the seeds' measure of what fragmentation cost);
 # then the round's memory is released.  Each step prints one line.
-secs=${SECS:-60}
+. /lab/rounds.sh
 files=${FILES:-60000}
-mb() { awk -v k="$1" '$1 == k ":" { print int($2 / 1024) }' /proc/meminfo; }
-mem=$(mb MemTotal)
-dd if=/dev/zero of=/data/big bs=1M seek=$((mem / 2)) count=0 2> /dev/null
-start=$(date +%s)
-round=0
-while [ $round -eq 0 ] || [ $(($(date +%s) - start)) -lt "$secs" ]; do
-	round=$((round + 1))
-	echo "workload: round $round at $(($(date +%s) - start)) s"
-	fraggen read /data/big 0
-	fraggen read /data/big 3600 > /tmp/read.out &
-	reader=$!
+slab_round() {
 	fraggen slab /tmp/slab $files 16
 	anon=$(($(mb MemFree) + $(mb Cached) - 96))
 	rm -f /tmp/anon.out
@@ -37,8 +27,6 @@ while [ $round -eq 0 ] || [ $(($(date +%s) - start)) -lt "$secs" ]; do
 	cat /tmp/anon.out
 	thpalloc 64 0
 	wait $holder
-	kill $reader 2> /dev/null
-	wait $reader 2> /dev/null
 	rm -rf /tmp/slab
-done
-echo "workload: $round rounds in $(($(date +%s) - start)) s"
+}
+rounds slab_round
