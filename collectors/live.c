@@ -283,11 +283,33 @@ static int read_tgid(struct ft_live *l, int pid)
 }
 
 /*
- * Name the processes the events named, while they live: a NAME input for
- * every row without a command, with its thread group and cgroup.  One
- * already gone is said to have exited.
+ * The command of @pid from the tracer's saved_cmdlines: for a task that
+ * made events and was gone before its /proc entry was read (a compiler
+ * pass, a short script).  The kernel saves the command of each task that
+ * recorded an event when it next switches out, so an exit is covered.
+ * Read once per drain, and only when a task is gone unnamed.
  */
-/* Name @pid, with its thread group (and leader) and cgroup; false if it is gone. */
+static const char *saved_name(struct ft_live *l, int pid)
+{
+	if (!l->saved_read) {
+		char *buf;
+		size_t len;
+
+		l->saved_read = true;
+		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
+			ft_cmdlines_parse(&l->saved, buf, len);
+			free(buf);
+		} else {
+			ft_cmdlines_release(&l->saved);
+		}
+	}
+	return ft_cmdlines_find(&l->saved, pid);
+}
+
+/*
+ * Name @pid, with its thread group (and leader) and cgroup; false if it is
+ * gone (then named from saved_cmdlines when the tracer kept it).
+ */
 static bool name_one(struct ft_live *l, int pid, uint64_t now)
 {
 	const struct ft_procs *t = &l->session.events.procs;
@@ -295,8 +317,13 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 	char cg[128];
 	int tgid;
 
-	if (!strcmp(comm, "?"))
+	if (!strcmp(comm, "?")) {
+		const char *c = saved_name(l, pid);
+
+		if (c)
+			emit_name(l, pid, c, 0, now);
 		return false;
+	}
 	tgid = read_tgid(l, pid);
 	emit_name(l, pid, comm, 0, now);
 	if (tgid)
@@ -326,29 +353,11 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 }
 
 /*
- * The command of @pid from the tracer's saved_cmdlines: for a task that
- * made events and was gone before its /proc entry was read (a compiler
- * pass, a short script).  The kernel saves the command of each task that
- * recorded an event when it next switches out, so an exit is covered.
- * Read once per drain, and only when a task is gone unnamed.
+ * Name the processes the events named, while they live: a NAME input for
+ * every row without a command, with its thread group and cgroup.  One
+ * already gone is named from saved_cmdlines if it can be, and said to
+ * have exited.
  */
-static const char *saved_name(struct ft_live *l, int pid)
-{
-	if (!l->saved_read) {
-		char *buf;
-		size_t len;
-
-		l->saved_read = true;
-		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
-			ft_cmdlines_parse(&l->saved, buf, len);
-			free(buf);
-		} else {
-			ft_cmdlines_release(&l->saved);
-		}
-	}
-	return ft_cmdlines_find(&l->saved, pid);
-}
-
 static void name_pids(struct ft_live *l)
 {
 	const struct ft_session *s = &l->session;
@@ -363,13 +372,8 @@ static void name_pids(struct ft_live *l)
 
 		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
 			continue;
-		if (!name_one(l, p->pid, now)) {
-			const char *c = saved_name(l, p->pid);
-
-			if (c)
-				emit_name(l, p->pid, c, 0, now);
+		if (!name_one(l, p->pid, now))
 			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
-		}
 	}
 	/* the tasks of records waiting for the tick (session.trq): named while they live */
 	for (k = 0; k < s->nr_trq; k++) {
@@ -378,12 +382,7 @@ static void name_pids(struct ft_live *l)
 		if (pid <= 0 || pid == last || ft_procs_find(t, pid))
 			continue;
 		last = pid;
-		if (!name_one(l, pid, now)) {
-			const char *c = saved_name(l, pid);
-
-			if (c)
-				emit_name(l, pid, c, 0, now);
-		}
+		name_one(l, pid, now);
 	}
 }
 
