@@ -33,8 +33,11 @@ ifneq ($(PKG_MISSING),)
 $(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `make deps` (as root, or with sudo) installs them)
 endif
 endif
+# OpenSSL and libcrypt are dlopen()ed by the exporter when its web config
+# asks for them (cmd/tlslib.h): their headers are needed, not their links
+DLOPEN_PKGS := openssl libcrypt
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null)
+PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
 FT_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \

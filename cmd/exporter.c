@@ -22,8 +22,6 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include <openssl/err.h>
-
 #include "base/clock.h"
 #include "base/hostport.h"
 #include "collectors/live.h"
@@ -32,6 +30,7 @@
 #include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "cmd/signals.h"
+#include "cmd/tlslib.h"
 #include "cmd/websec.h"
 
 #define FT_EXPORTER_PORT	9947
@@ -72,8 +71,8 @@ static void conn_close(struct conn *c)
 
 	if (c->ssl) {
 		if (!c->handshake)
-			SSL_shutdown(c->ssl);	/* one close_notify, not waited for */
-		SSL_free(c->ssl);
+			sym_SSL_shutdown(c->ssl);	/* one close_notify, not waited for */
+		sym_SSL_free(c->ssl);
 	}
 	if (c->fd >= 0) {
 		for (i = 0; i < 4 && read(c->fd, drain, sizeof(drain)) > 0; i++)
@@ -447,13 +446,13 @@ static void accept_new(struct exporter *x)
 		}
 		*c = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
 		memcpy(c->peer, peer, 16);
-		if (x->ws.ctx && !(c->ssl = SSL_new(x->ws.ctx))) {
+		if (x->ws.ctx && !(c->ssl = sym_SSL_new(x->ws.ctx))) {
 			conn_close(c);
-			ERR_clear_error();
+			sym_ERR_clear_error();
 			continue;
 		}
 		if (c->ssl) {
-			SSL_set_fd(c->ssl, fd);
+			sym_SSL_set_fd(c->ssl, fd);
 			c->handshake = true;
 		}
 		/* a request already here is taken now, before later newcomers are looked at */
@@ -480,7 +479,7 @@ static void linger_io(struct linger_fd *lg, uint64_t now)
 /* What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is done. */
 static int tls_status(struct conn *c, int r)
 {
-	switch (SSL_get_error(c->ssl, r)) {
+	switch (sym_SSL_get_error(c->ssl, r)) {
 	case SSL_ERROR_WANT_READ:
 		c->want = POLLIN;
 		return 0;
@@ -488,7 +487,7 @@ static int tls_status(struct conn *c, int r)
 		c->want = POLLOUT;
 		return 0;
 	default:
-		ERR_clear_error();
+		sym_ERR_clear_error();
 		return -1;
 	}
 }
@@ -520,7 +519,7 @@ static int tls_handshake(struct exporter *x, struct conn *c)
 			return -1;
 		}
 	}
-	r = SSL_accept(c->ssl);
+	r = sym_SSL_accept(c->ssl);
 	if (r == 1) {
 		c->handshake = false;
 		c->want = 0;
@@ -528,7 +527,7 @@ static int tls_handshake(struct exporter *x, struct conn *c)
 	}
 	if (tls_status(c, r) < 0) {
 		x->srv.tls_failed++;
-		SSL_free(c->ssl);	/* no close_notify on a failed handshake */
+		sym_SSL_free(c->ssl);	/* no close_notify on a failed handshake */
 		c->ssl = NULL;
 		conn_close(c);
 		return -1;
@@ -542,7 +541,7 @@ static ssize_t conn_read(struct conn *c, char *buf, size_t len)
 	ssize_t n;
 
 	if (c->ssl) {
-		int r = SSL_read(c->ssl, buf, (int)len);
+		int r = sym_SSL_read(c->ssl, buf, (int)len);
 
 		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
 	}
@@ -558,7 +557,7 @@ static ssize_t conn_write(struct conn *c, const char *buf, size_t len)
 	ssize_t n;
 
 	if (c->ssl) {
-		int r = SSL_write(c->ssl, buf, (int)len);
+		int r = sym_SSL_write(c->ssl, buf, (int)len);
 
 		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
 	}
@@ -584,7 +583,7 @@ static void conn_take(struct exporter *x, struct conn *c)
 			return;
 		c->in_len += (size_t)n;
 		c->want = 0;
-	} while (c->ssl && SSL_pending(c->ssl) && c->in_len < sizeof(c->in));
+	} while (c->ssl && sym_SSL_pending(c->ssl) && c->in_len < sizeof(c->in));
 	for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
 		x->srv.connections += x->conns[k].fd >= 0;
 	serve(x, c);

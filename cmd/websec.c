@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "cmd/websec.h"
 
-#include <crypt.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -10,9 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include <openssl/crypto.h>
-#include <openssl/err.h>
-#include <openssl/evp.h>
+#include "cmd/tlslib.h"
 
 /* The file, whole: a regular file (a FIFO would hang the start) of a bounded size. */
 static char *read_config(const char *path, size_t *len)
@@ -67,12 +64,12 @@ static void resolve(const char *config, char *file, size_t sz)
 static const char *ssl_why(void)
 {
 	static char buf[256];
-	unsigned long e = ERR_peek_error();	/* the first: the cause, the later ones its callers */
+	unsigned long e = sym_ERR_peek_error();	/* the first: the cause, the later ones its callers */
 
 	if (!e)
 		return "failed";
-	ERR_error_string_n(e, buf, sizeof(buf));
-	ERR_clear_error();
+	sym_ERR_error_string_n(e, buf, sizeof(buf));
+	sym_ERR_clear_error();
 	return buf;
 }
 
@@ -117,41 +114,41 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	    usable(config, wc->key_line, "key_file", wc->key_file) ||
 	    (wc->client_ca_line && usable(config, wc->client_ca_line, "client_ca_file", wc->client_ca_file)))
 		return -1;
-	if (!(ws->ctx = SSL_CTX_new(TLS_server_method()))) {
+	if (!(ws->ctx = sym_SSL_CTX_new(sym_TLS_server_method()))) {
 		fprintf(stderr, "fragtop: %s: TLS: %s\n", config, ssl_why());
 		return -1;
 	}
-	SSL_CTX_set_min_proto_version(ws->ctx, versions[wc->min_version]);
-	SSL_CTX_set_max_proto_version(ws->ctx, versions[wc->max_version]);
-	SSL_CTX_set_options(ws->ctx, SSL_OP_NO_RENEGOTIATION |
+	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_SET_MIN_PROTO_VERSION, versions[wc->min_version], NULL);
+	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, versions[wc->max_version], NULL);
+	sym_SSL_CTX_set_options(ws->ctx, SSL_OP_NO_RENEGOTIATION |
 			    (wc->prefer_server_ciphers ? SSL_OP_CIPHER_SERVER_PREFERENCE : 0));
-	SSL_CTX_set_mode(ws->ctx, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER);
-	if (SSL_CTX_use_certificate_chain_file(ws->ctx, wc->cert_file) != 1) {
+	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_MODE, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, NULL);
+	if (sym_SSL_CTX_use_certificate_chain_file(ws->ctx, wc->cert_file) != 1) {
 		fprintf(stderr, "fragtop: %s: line %d: cert_file %s: %s\n", config, wc->cert_line, wc->cert_file,
 			ssl_why());
 		return -1;
 	}
-	if (SSL_CTX_use_PrivateKey_file(ws->ctx, wc->key_file, SSL_FILETYPE_PEM) != 1) {
+	if (sym_SSL_CTX_use_PrivateKey_file(ws->ctx, wc->key_file, SSL_FILETYPE_PEM) != 1) {
 		fprintf(stderr, "fragtop: %s: line %d: key_file %s: %s\n", config, wc->key_line, wc->key_file,
 			ssl_why());
 		return -1;
 	}
-	if (SSL_CTX_check_private_key(ws->ctx) != 1) {
+	if (sym_SSL_CTX_check_private_key(ws->ctx) != 1) {
 		fprintf(stderr, "fragtop: %s: line %d: key_file %s is not the key of cert_file %s\n", config,
 			wc->key_line, wc->key_file, wc->cert_file);
 		return -1;
 	}
 	if (wc->client_ca_line) {
-		STACK_OF(X509_NAME) *names = SSL_load_client_CA_file(wc->client_ca_file);
+		STACK_OF(X509_NAME) *names = sym_SSL_load_client_CA_file(wc->client_ca_file);
 
-		if (!names || SSL_CTX_load_verify_locations(ws->ctx, wc->client_ca_file, NULL) != 1) {
+		if (!names || sym_SSL_CTX_load_verify_locations(ws->ctx, wc->client_ca_file, NULL) != 1) {
 			fprintf(stderr, "fragtop: %s: line %d: client_ca_file %s: %s\n", config, wc->client_ca_line,
 				wc->client_ca_file, names ? ssl_why() : "no certificate in it");
 			if (names)
-				sk_X509_NAME_pop_free(names, X509_NAME_free);
+				sym_OPENSSL_sk_pop_free((OPENSSL_STACK *)names, (void (*)(void *))sym_X509_NAME_free);
 			return -1;
 		}
-		SSL_CTX_set_client_CA_list(ws->ctx, names);
+		sym_SSL_CTX_set_client_CA_list(ws->ctx, names);
 	}
 	switch (wc->client_auth) {
 	case FT_CLIENT_NONE: break;
@@ -160,7 +157,7 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	case FT_CLIENT_VERIFY_IF_GIVEN: mode = SSL_VERIFY_PEER; break;
 	case FT_CLIENT_REQUIRE_VERIFY: mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT; break;
 	}
-	SSL_CTX_set_verify(ws->ctx, mode, wc->client_auth == FT_CLIENT_REQUEST ||
+	sym_SSL_CTX_set_verify(ws->ctx, mode, wc->client_auth == FT_CLIENT_REQUEST ||
 			   wc->client_auth == FT_CLIENT_REQUIRE_ANY ? accept_any : NULL);
 	return 0;
 }
@@ -176,8 +173,8 @@ static int dummy_setup(struct ft_websec *ws, const char *config)
 		fprintf(stderr, "fragtop: %s: %s\n", config, strerror(errno));
 		return -1;
 	}
-	if (!crypt_gensalt_rn("$2b$", cost, NULL, 0, salt, sizeof(salt)) ||
-	    !(d = crypt_r("fragtop", salt, ws->cd)) || d[0] == '*') {
+	if (!sym_crypt_gensalt_rn("$2b$", cost, NULL, 0, salt, sizeof(salt)) ||
+	    !(d = sym_crypt_r("fragtop", salt, ws->cd)) || d[0] == '*') {
 		fprintf(stderr, "fragtop: %s: line %d: libcrypt cannot check bcrypt hashes here\n", config,
 			ws->wc.users[0].line);
 		return -1;
@@ -204,6 +201,12 @@ int ft_websec_load(struct ft_websec *ws, const char *path)
 		fprintf(stderr, "fragtop: %s: %s\n", path, why);
 		return -1;
 	}
+	/* the libraries only now, and only what the file asks for (cmd/tlslib.h) */
+	if ((ws->wc.tls && ft_tlslib_ssl(why, sizeof(why))) ||
+	    (ws->wc.nr_users && (ft_tlslib_crypto(why, sizeof(why)) || ft_tlslib_crypt(why, sizeof(why))))) {
+		fprintf(stderr, "fragtop: %s: %s\n", path, why);
+		return -1;
+	}
 	if ((ws->wc.tls && tls_setup(ws, path)) || (ws->wc.nr_users && dummy_setup(ws, path))) {
 		ft_websec_free(ws);
 		return -1;
@@ -226,12 +229,12 @@ bool ft_websec_auth(struct ft_websec *ws, const struct ft_http_req *r)
 		return false;
 	u = ft_webconfig_user(&ws->wc, r->user);
 	idx = u ? (int)(u - ws->wc.users) : -1;
-	if (u && EVP_Digest(r->pass, strlen(r->pass), key, &klen, EVP_sha256(), NULL) == 1 && klen == sizeof(key))
+	if (u && sym_EVP_Digest(r->pass, strlen(r->pass), key, &klen, sym_EVP_sha256(), NULL) == 1 && klen == sizeof(key))
 		for (i = 0; i < FT_WEBSEC_CACHE; i++)
-			if (ws->cache[i].user == idx && !CRYPTO_memcmp(ws->cache[i].key, key, sizeof(key)))
+			if (ws->cache[i].user == idx && !sym_CRYPTO_memcmp(ws->cache[i].key, key, sizeof(key)))
 				return true;
-	h = crypt_r(r->pass, u ? u->hash : ws->dummy_hash, ws->cd);
-	ok = u && h && strlen(h) == strlen(u->hash) && !CRYPTO_memcmp(h, u->hash, strlen(u->hash));
+	h = sym_crypt_r(r->pass, u ? u->hash : ws->dummy_hash, ws->cd);
+	ok = u && h && strlen(h) == strlen(u->hash) && !sym_CRYPTO_memcmp(h, u->hash, strlen(u->hash));
 	if (ok && klen == sizeof(key)) {
 		ws->cache[ws->cache_next].user = idx;
 		memcpy(ws->cache[ws->cache_next].key, key, sizeof(key));
@@ -243,7 +246,7 @@ bool ft_websec_auth(struct ft_websec *ws, const struct ft_http_req *r)
 void ft_websec_free(struct ft_websec *ws)
 {
 	if (ws->ctx)
-		SSL_CTX_free(ws->ctx);
+		sym_SSL_CTX_free(ws->ctx);
 	free(ws->cd);
 	ws->ctx = NULL;
 	ws->cd = NULL;

@@ -2,7 +2,8 @@
 /*
  * The exporter's --web.config.file put to work: an OpenSSL server context
  * for TLS (Debian's libssl) and basic auth against bcrypt hashes
- * (libcrypt's crypt_r); no hand-written crypto.  A good password is
+ * (libcrypt's crypt_r); no hand-written crypto.  Both libraries are
+ * loaded here, when the file asks for them (cmd/tlslib.h).  A good password is
  * remembered (its SHA-256 beside the user), as exporter-toolkit caches
  * them, so a scrape every 15 s pays for bcrypt once, not every time; an
  * unknown user costs a bcrypt all the same, so timing does not tell
