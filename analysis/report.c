@@ -277,6 +277,12 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 		}
 		rep->ticks++;
 		point(rep, &now);
+		/* the recording fragtop's own cost, likewise */
+		if (rep->rp.session.cost.known) {
+			if (!rep->cost_ticks++)
+				rep->cost_first = rep->rp.session.cost.now;
+			rep->cost_last = rep->rp.session.cost.now;
+		}
 		/* THP by size: the first tick of the window that has it, and every one after */
 		if (rep->rp.session.thp_ticks) {
 			if (!rep->have_thp)

@@ -75,6 +75,13 @@ struct ft_report {
 	 */
 	bool have_thp;
 	struct ft_thp thp_first, thp_last;
+	/*
+	 * What the recording fragtop cost (its COST inputs, model/cost.h) at
+	 * the window's first tick that had one and at its last; cost_ticks:
+	 * ticks that had one.
+	 */
+	uint64_t cost_ticks;
+	struct ft_cost cost_first, cost_last;
 	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
 	struct ft_rep_level in_blocks;
 	size_t in_blocks_hint[2];

@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "base/file.h"
 
+#include "base/cost.h"
 #include "base/grow.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
 #include <stdint.h>
@@ -13,7 +15,8 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
-int ft_open_under(int rootfd, const char *rel, int flags)
+/* ft_open_under(), its open counted as @src's. */
+static int open_under(int rootfd, const char *rel, int flags, enum ft_cost_src src)
 {
 	struct open_how how = {
 		.flags = (__u64)(unsigned int)(flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY),
@@ -22,6 +25,7 @@ int ft_open_under(int rootfd, const char *rel, int flags)
 	struct stat st;
 	int fd;
 
+	ft_cost_open(src);
 	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS)		/* before 5.6: at least not the last component */
 		fd = openat(rootfd, rel, flags | O_CLOEXEC | O_NONBLOCK | O_NOCTTY | O_NOFOLLOW);
@@ -37,15 +41,22 @@ int ft_open_under(int rootfd, const char *rel, int flags)
 	return fd;
 }
 
+int ft_open_under(int rootfd, const char *rel, int flags)
+{
+	return open_under(rootfd, rel, flags, ft_cost_src_of(rel));
+}
+
 DIR *ft_opendir_under(int rootfd, const char *rel)
 {
 	struct open_how how = {
 		.flags = (__u64)(unsigned int)(O_RDONLY | O_DIRECTORY | O_CLOEXEC),
 		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
 	};
-	int fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
+	int fd;
 	DIR *d;
 
+	ft_cost_open(ft_cost_src_of(rel));
+	fd = (int)syscall(SYS_openat2, rootfd, rel, &how, sizeof(how));
 	if (fd < 0 && errno == ENOSYS)
 		fd = openat(rootfd, rel, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOFOLLOW);
 	if (fd < 0)
@@ -73,6 +84,8 @@ const char *ft_file_strerror(int err)
 void ft_file_init(struct ft_file *f, const char *rel)
 {
 	f->rel = rel;
+	f->cost = ft_cost_src_of(rel);
+	f->single = false;
 	f->fd = -1;
 	f->err = 0;
 	f->buf = NULL;
@@ -92,7 +105,7 @@ int ft_file_read(struct ft_file *f, int rootfd)
 
 	f->len = 0;
 	if (f->fd < 0) {
-		f->fd = ft_open_under(rootfd, f->rel, O_RDONLY);
+		f->fd = open_under(rootfd, f->rel, O_RDONLY, f->cost);
 		if (f->fd < 0)
 			return f->err = f->fd;
 	}
@@ -105,6 +118,7 @@ int ft_file_read(struct ft_file *f, int rootfd)
 				return f->err = err;
 		}
 		n = pread(f->fd, f->buf + f->len, f->cap - f->len, (off_t)f->len);
+		ft_cost_read(f->cost, n > 0 ? (size_t)n : 0);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -125,20 +139,29 @@ int ft_file_read(struct ft_file *f, int rootfd)
 		 * walk from the start.
 		 */
 		f->len += (size_t)n;
+		/* an attribute's whole value comes in one read that did not fill the buffer */
+		if (f->single && f->len < f->cap)
+			break;
 	}
 	return f->err = 0;
 }
 
 void ft_file_close(struct ft_file *f)
 {
+	enum ft_cost_src cost = f->cost;
+	bool single = f->single;
+
 	if (f->fd >= 0)
 		close(f->fd);
 	free(f->buf);
 	ft_file_init(f, f->rel);
+	f->cost = cost;		/* what the owner set stays */
+	f->single = single;
 }
 
 long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz)
 {
+	enum ft_cost_src src = ft_cost_src_of(rel);
 	size_t len = 0;
 	int fd, err;
 
@@ -150,6 +173,7 @@ long ft_file_slurp(int rootfd, const char *rel, char *buf, size_t sz)
 	while (len < sz - 1) {
 		ssize_t n = read(fd, buf + len, sz - 1 - len);
 
+		ft_cost_read(src, n > 0 ? (size_t)n : 0);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;

@@ -7,13 +7,24 @@
 #define FT_BASE_FILE_H
 
 #include <dirent.h>
+#include <stdbool.h>
 #include <stddef.h>
+
+#include "base/cost.h"
 
 /* Refuse to slurp more than this from one kernel file. */
 #define FT_FILE_MAX	(64u << 20)
 
 struct ft_file {
 	const char *rel;	/* path relative to the root, borrowed */
+	enum ft_cost_src cost;	/* what its opens and reads count as (from rel; may be set after init) */
+	/*
+	 * One read at offset 0 returns all of it that fits the buffer: a
+	 * sysfs attribute, a sysctl, a single_open() seq_file (meminfo).  A
+	 * multi-record seq_file (zoneinfo, vmstat) hands out a page a read
+	 * and needs the read that returns 0.  Set after ft_file_init().
+	 */
+	bool single;
 	int fd;			/* -1 when not open */
 	int err;		/* last open/read error, 0 if fine */
 	char *buf;

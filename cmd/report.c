@@ -9,6 +9,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/cost.h"
 #include "base/json.h"
 #include "cmd/cli.h"
 #include "out/session_json.h"
@@ -726,6 +727,58 @@ static void text_owners(const struct ft_report *rep)
 	free(g);
 }
 
+/* The recording fragtop's cost a tick over the window: (last - first) / ticks between. */
+static double cost_per_tick(const struct ft_report *rep, uint64_t first, uint64_t last)
+{
+	return rep->cost_ticks > 1 && last >= first ? (double)(last - first) / (double)(rep->cost_ticks - 1) : NAN;
+}
+
+static void text_cost(const struct ft_report *rep)
+{
+	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+
+	if (rep->cost_ticks < 2)
+		return;
+	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap %.1f MiB\n",
+	       cost_per_tick(rep, a.opens, b.opens), cost_per_tick(rep, a.reads, b.reads),
+	       cost_per_tick(rep, a.bytes, b.bytes), (double)rep->cost_last.heap / 1048576.0);
+}
+
+static void json_cost_counts(struct ft_json *j, const char *key, const struct ft_report *rep,
+			     const struct ft_cost_counts *a, const struct ft_cost_counts *b)
+{
+	ft_json_obj_begin_inline(j, key);
+	ft_json_double(j, "files_opened", cost_per_tick(rep, a->opens, b->opens));
+	ft_json_double(j, "reads", cost_per_tick(rep, a->reads, b->reads));
+	ft_json_double(j, "bytes_read", cost_per_tick(rep, a->bytes, b->bytes));
+	ft_json_obj_end(j);
+}
+
+/* "cost": the recording fragtop's, a tick over the window, null when it did not count it. */
+static void json_cost(struct ft_json *j, const struct ft_report *rep)
+{
+	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+	size_t i;
+
+	if (!rep->cost_ticks) {
+		ft_json_null(j, "cost");
+		return;
+	}
+	ft_json_obj_begin(j, "cost");
+	ft_json_u64(j, "ticks", rep->cost_ticks);
+	ft_json_u64(j, "heap_bytes", rep->cost_last.heap);
+	json_cost_counts(j, "per_tick", rep, &a, &b);
+	ft_json_arr_begin(j, "by_source");
+	for (i = 0; i < FT_COST_NR; i++) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "source", ft_cost_src_names[i]);
+		json_cost_counts(j, "per_tick", rep, &rep->cost_first.src[i], &rep->cost_last.src[i]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
 static void report_text(const struct ft_report *rep)
 {
 	text_head(rep);
@@ -738,6 +791,7 @@ static void report_text(const struct ft_report *rep)
 	text_stalls(rep);
 	text_changes(rep);
 	text_intervals(rep);
+	text_cost(rep);
 }
 
 static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, int src,
@@ -1149,6 +1203,7 @@ static void report_json(const struct ft_report *rep)
 	json_level(&j, "free_in_pageblocks_pct", &rep->in_blocks);
 	json_thp(&j, rep);
 	json_intervals(&j, rep);
+	json_cost(&j, rep);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }

@@ -310,6 +310,7 @@ static void snapshot_json(FILE *f, const struct ft_live *l, double interval_s)
 	json_knobs(&j, l);
 	ft_json_thp(&j, &l->session);
 	json_events(&j, l);
+	ft_json_cost(&j, &l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (interval_s > 0 && l->session.boost_nr) {
 		const struct ft_session *ss = &l->session;

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/cost.h"
 #include "base/file.h"
 
 #define MAX_WORDS	(1u << 20)	/* 8 MiB per batch at most */
@@ -47,6 +48,8 @@ static int read_words(int fd, uint64_t pfn, uint64_t *out, size_t n)
 		return -EOVERFLOW;
 	while (got < n) {
 		ssize_t r = pread(fd, (char *)(out + got), (n - got) * 8, (off_t)((pfn + got) * 8));
+
+		ft_cost_read(FT_COST_KPAGEFLAGS, r > 0 ? (size_t)r : 0);
 
 		if (r < 0) {
 			if (errno == EINTR)

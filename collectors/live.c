@@ -14,8 +14,10 @@
 #include "base/clock.h"
 #include "base/diag.h"
 #include "base/file.h"
+#include "base/cost.h"
 #include "base/grow.h"
 #include "collectors/thp.h"
+#include "model/cost.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
 static void emit(struct ft_live *l, uint16_t type, uint16_t sub, uint64_t t_ns, const void *data,
@@ -58,7 +60,17 @@ static void emit_stacks_status(struct ft_live *l, uint64_t t_ns)
 	emit(l, FT_RR_SOURCE, FT_RS_STACKS, t_ns, b, 8);
 }
 
-/* Before a tick: memory, multi-size THP, and the map scan's cost while it runs. */
+/* What this fragtop has cost so far (base/cost.h), as a SOURCE input. */
+static void emit_cost(struct ft_live *l, uint64_t t_ns)
+{
+	uint8_t b[FT_COST_REC_LEN];
+	struct ft_cost c;
+
+	ft_cost_get(&c);
+	emit(l, FT_RR_SOURCE, FT_RS_COST, t_ns, b, ft_cost_encode(&c, b, sizeof(b)));
+}
+
+/* Before a tick: memory, multi-size THP, the map scan's cost while it runs, and our own. */
 static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 {
 	static char thp[32768];
@@ -92,6 +104,7 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 
 		emit(l, FT_RR_SOURCE, FT_RS_OWNER, t_ns, &e, 4);
 	}
+	emit_cost(l, t_ns);
 }
 
 /* The HOST input: what a reader of the session needs to know of the host. */

@@ -9,6 +9,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "base/cost.h"
 #include "base/file.h"
 #include "base/grow.h"
 #include "model/pageowner.h"
@@ -43,6 +44,7 @@ static int load_whole(struct ft_pown *p)
 			}
 		}
 		n = read(p->fd, p->text + p->len, cap - p->len);
+		ft_cost_read(FT_COST_PAGE_OWNER, n > 0 ? (size_t)n : 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
@@ -126,6 +128,7 @@ static long read_one(struct ft_pown *p, uint64_t pfn)
 		if (ft_grow_from((void **)&p->buf, &p->cap, want, 1, 65536, ENTRY_MAX))
 			return -ENOMEM;
 		n = pread(p->fd, p->buf, p->cap, (off_t)pfn);
+		ft_cost_read(FT_COST_PAGE_OWNER, n > 0 ? (size_t)n : 0);
 		if (n >= 0)
 			return n;
 		if (errno == EINTR)

@@ -2,6 +2,7 @@
 #include "collectors/tracefs.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,8 @@
 #include <sys/stat.h>
 #include <tracefs.h>
 #include <unistd.h>
+
+#include "base/cost.h"
 
 /* Inode of /proc/@pid/ns/pid ("self" for @pid 0); 0 if unknown. */
 static unsigned long long pid_ns(long pid)
@@ -126,6 +129,20 @@ int ft_trace_remove_stale(void)
 	return removed;
 }
 
+/* tracefs_instance_file_read(), counted: an open, and what it read as one read. */
+static char *counted_read(struct tracefs_instance *inst, const char *file, int *psize)
+{
+	int size = 0;
+	char *buf;
+
+	ft_cost_open(FT_COST_TRACE);
+	buf = tracefs_instance_file_read(inst, file, &size);
+	ft_cost_read(FT_COST_TRACE, buf && size > 0 ? (size_t)size : 0);
+	if (psize)
+		*psize = size;
+	return buf;
+}
+
 /* Load header_page and our events' formats into the decoder. */
 static int load_formats(struct ft_trace *t)
 {
@@ -135,7 +152,7 @@ static int load_formats(struct ft_trace *t)
 	err = ft_tracedec_init(&t->dec);
 	if (err)
 		return err;
-	buf = tracefs_instance_file_read(NULL, "events/header_page", &size);
+	buf = counted_read(NULL, "events/header_page", &size);
 	if (!buf)
 		return -EIO;
 	err = ft_tracedec_header_page(&t->dec, buf, (size_t)size);
@@ -148,6 +165,7 @@ static int load_formats(struct ft_trace *t)
 	for (i = 0; i < FT_EV_NR; i++) {
 		if (!(t->enabled & (1u << i)))
 			continue;
+		ft_cost_open(FT_COST_TRACE);
 		buf = tracefs_event_file_read(NULL, ft_trace_events[i].system,
 					      ft_trace_events[i].event, "format", &size);
 		if (!buf)
@@ -163,6 +181,22 @@ static int load_formats(struct ft_trace *t)
 	return 0;
 }
 
+/* per_cpu/cpu@cpu/stats of our instance, open for the ticks' reads, or -1. */
+static int open_stats(struct ft_trace *t, int cpu)
+{
+	char file[64], *path;
+	int fd;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+	path = tracefs_instance_get_file(t->inst, file);
+	if (!path)
+		return -1;
+	ft_cost_open(FT_COST_TRACE);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	tracefs_put_tracing_file(path);
+	return fd;
+}
+
 static int open_cpus(struct ft_trace *t)
 {
 	int cpu, opened = 0;
@@ -171,12 +205,17 @@ static int open_cpus(struct ft_trace *t)
 	if (t->nr_cpus <= 0)
 		t->nr_cpus = 1;
 	t->cpus = calloc((size_t)t->nr_cpus, sizeof(*t->cpus));
-	if (!t->cpus)
+	t->stats_fd = malloc((size_t)t->nr_cpus * sizeof(*t->stats_fd));
+	if (!t->cpus || !t->stats_fd)
 		return -ENOMEM;
+	for (cpu = 0; cpu < t->nr_cpus; cpu++)
+		t->stats_fd[cpu] = -1;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
+		ft_cost_open(FT_COST_TRACE);
 		t->cpus[cpu] = tracefs_cpu_open(t->inst, cpu, true);
 		if (!t->cpus[cpu])
 			continue;	/* offline CPU */
+		t->stats_fd[cpu] = open_stats(t, cpu);
 		opened++;
 		if (tracefs_cpu_read_size(t->cpus[cpu]) > t->page_size)
 			t->page_size = tracefs_cpu_read_size(t->cpus[cpu]);
@@ -252,14 +291,18 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx)
 			continue;
 		/* whole pages, zero-copy through a pipe */
 		while ((n = tracefs_cpu_buffered_read(tc, t->page, true)) > 0) {
+			ft_cost_read(FT_COST_TRACE, (size_t)n);
 			hand(t, cpu, n, fn, ctx);
 			pages++;
 		}
+		ft_cost_read(FT_COST_TRACE, 0);	/* the read that found none */
 		/* what is left in the page the kernel is still filling */
 		while ((n = tracefs_cpu_read(tc, t->page, true)) > 0) {
+			ft_cost_read(FT_COST_TRACE, (size_t)n);
 			hand(t, cpu, n, fn, ctx);
 			pages++;
 		}
+		ft_cost_read(FT_COST_TRACE, 0);
 	}
 	return pages;
 }
@@ -325,7 +368,7 @@ int ft_trace_stacks_rearm(struct ft_trace *t)
 		return 0;
 	snprintf(path, sizeof(path), "events/%s/%s/trigger", ft_trace_events[FT_EV_EXTFRAG].system,
 		 ft_trace_events[FT_EV_EXTFRAG].event);
-	buf = tracefs_instance_file_read(t->inst, path, NULL);
+	buf = counted_read(t->inst, path, NULL);
 	if (!buf)
 		return -EIO;
 	/* "stacktrace:count=N if ..." ("stacktrace:unlimited" never: we always give a count) */
@@ -355,7 +398,7 @@ int ft_trace_saved_cmdlines(char **buf, size_t *len)
 	int size = 0;
 
 	errno = 0;
-	*buf = tracefs_instance_file_read(NULL, "saved_cmdlines", &size);
+	*buf = counted_read(NULL, "saved_cmdlines", &size);
 	if (!*buf)
 		return errno ? -errno : -ENOENT;
 	*len = size > 0 ? (size_t)size : 0;
@@ -373,19 +416,23 @@ uint64_t ft_trace_lost(struct ft_trace *t)
 	uint64_t lost = 0;
 	int cpu;
 
-	for (cpu = 0; t->inst && cpu < t->nr_cpus; cpu++) {
-		char file[64], *buf, *p;
+	for (cpu = 0; t->inst && t->stats_fd && cpu < t->nr_cpus; cpu++) {
+		char buf[1024], *p;
+		ssize_t n;
 
-		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
-		buf = tracefs_instance_file_read(t->inst, file, NULL);
-		if (!buf)
+		if (t->stats_fd[cpu] < 0)
 			continue;
+		/* generated afresh by each read from offset 0 */
+		n = pread(t->stats_fd[cpu], buf, sizeof(buf) - 1, 0);
+		ft_cost_read(FT_COST_TRACE, n > 0 ? (size_t)n : 0);
+		if (n <= 0)
+			continue;
+		buf[n] = '\0';
 		/* "overrun: N" and "dropped events: N" */
 		if ((p = strstr(buf, "\noverrun:")) || !strncmp(buf, "overrun:", 8))
 			lost += strtoull(strchr(p ? p + 1 : buf, ':') + 1, NULL, 10);
 		if ((p = strstr(buf, "dropped events:")))
 			lost += strtoull(p + 15, NULL, 10);
-		free(buf);
 	}
 	return lost;
 }
@@ -397,6 +444,11 @@ void ft_trace_close(struct ft_trace *t)
 	for (cpu = 0; t->cpus && cpu < t->nr_cpus; cpu++)
 		if (t->cpus[cpu])
 			tracefs_cpu_close(t->cpus[cpu]);
+	for (cpu = 0; t->stats_fd && cpu < t->nr_cpus; cpu++)
+		if (t->stats_fd[cpu] >= 0)
+			close(t->stats_fd[cpu]);
+	free(t->stats_fd);
+	t->stats_fd = NULL;
 	free(t->cpus);
 	t->cpus = NULL;
 	free(t->page);

@@ -33,6 +33,7 @@ struct ft_trace {
 	unsigned int enabled;		/* bit per enum ft_trace_event */
 	int nr_cpus;
 	struct tracefs_cpu **cpus;	/* owned; NULL entries for CPUs not opened */
+	int *stats_fd;			/* per_cpu/cpuN/stats, held open for ft_trace_lost(); -1: none */
 	void *page;			/* one sub-buffer, owned */
 	int page_size;
 	struct ft_tracedec dec;		/* formats of this kernel, owned */

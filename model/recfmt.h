@@ -106,6 +106,7 @@ enum ft_rs {
 	FT_RS_STACKS = 4,	/* i32 why the stacktrace trigger is off (-errno; 0: on),
 				 * u32 stacks a second at most (--stacks) */
 	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */
+	FT_RS_COST = 6,		/* fragtop's own cost so far: model/cost.h */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

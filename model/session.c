@@ -906,6 +906,16 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 			s->mapscan.cpu = 0;
 		s->mapscan.known = true;
 		return;
+	case FT_RS_COST: {
+		struct ft_cost c;
+
+		if (ft_cost_decode(in->data, in->len, &c)) {
+			s->bad_inputs++;
+			return;
+		}
+		ft_cost_seen_push(&s->cost, &c, in->t_ns);
+		return;
+	}
 	default:
 		return;	/* a newer kind */
 	}

@@ -25,6 +25,7 @@
 
 #include "model/thp.h"
 #include "model/boost.h"
+#include "model/cost.h"
 #include "model/events.h"
 #include "model/knob.h"
 #include "model/ksyms.h"
@@ -191,6 +192,8 @@ struct ft_session {
 		uint64_t stacks_t_ns;	/* the last show_stacks input's time, 0: none */
 		bool stacks_cut;	/* its text was cut */
 	} owner_src;
+	/* what the source has cost (SOURCE input, model/cost.h) */
+	struct ft_cost_seen cost;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
 	/*

@@ -83,6 +83,14 @@ static const struct {
 		"Connections closed while still sending their request head, to give a newcomer the slot." },
 	[FT_MF_SRV_HEAD_TIMEOUTS] = { "fragtop_exporter_header_timeouts", "counter",
 		"Connections closed for not sending a whole request head within --header-timeout." },
+	[FT_MF_SRV_OPENS] = { "fragtop_exporter_files_opened", "counter",
+		"Files the exporter opened or directories it listed, by source, up to this scrape's sample." },
+	[FT_MF_SRV_READS] = { "fragtop_exporter_reads", "counter",
+		"Read calls the exporter made, by source, up to this scrape's sample." },
+	[FT_MF_SRV_READ_BYTES] = { "fragtop_exporter_read_bytes", "counter",
+		"Bytes the exporter read, by source, up to this scrape's sample." },
+	[FT_MF_SRV_HEAP] = { "fragtop_exporter_heap_bytes", "gauge",
+		"Heap the exporter holds (malloc's bytes in use) at this scrape's sample." },
 };
 
 /* The zone gauges the field registry describes (model/zonefield.h): a family each. */
@@ -608,6 +616,31 @@ static void thp(struct out *o, const struct ft_session *s)
 	}
 }
 
+/* What the exporter's sampling cost (the session's COST input, model/cost.h), by source. */
+static void own_cost(struct out *o, const struct ft_session *s)
+{
+	static const enum ft_mfamily mf[3] = { FT_MF_SRV_OPENS, FT_MF_SRV_READS, FT_MF_SRV_READ_BYTES };
+	int k;
+
+	if (!s->cost.known)
+		return;
+	for (k = 0; k < 3; k++) {
+		if (!want(o, mf[k]))
+			continue;
+		head(o, mf[k]);
+		for (size_t i = 0; i < FT_COST_NR; i++) {
+			const struct ft_cost_counts *c = &s->cost.now.src[i];
+			const char *l[] = { "source", ft_cost_src_names[i], NULL };
+
+			sample(o, fam[mf[k]].name, "_total", l, (double)(k == 0 ? c->opens : k == 1 ? c->reads : c->bytes));
+		}
+	}
+	if (want(o, FT_MF_SRV_HEAP)) {
+		head(o, FT_MF_SRV_HEAP);
+		sample(o, fam[FT_MF_SRV_HEAP].name, "", NULL, (double)s->cost.now.heap);
+	}
+}
+
 int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
 {
 	struct out o = { f, m };
@@ -667,6 +700,7 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 				head(&o, counters[k].mf);
 				sample(&o, fam[counters[k].mf].name, "_total", NULL, (double)counters[k].v);
 			}
+		own_cost(&o, s);
 	}
 	if (m->openmetrics && m->eof)
 		fputs("# EOF\n", f);

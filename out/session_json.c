@@ -190,3 +190,54 @@ void ft_json_thp(struct ft_json *j, const struct ft_session *s)
 	}
 	ft_json_arr_end(j);
 }
+
+/* {files_opened, reads, bytes_read} of @c at @key (NULL: in an array). */
+static void cost_counts(struct ft_json *j, const char *key, const struct ft_cost_counts *c)
+{
+	ft_json_obj_begin_inline(j, key);
+	ft_json_u64(j, "files_opened", c->opens);
+	ft_json_u64(j, "reads", c->reads);
+	ft_json_u64(j, "bytes_read", c->bytes);
+	ft_json_obj_end(j);
+}
+
+void ft_json_cost(struct ft_json *j, const struct ft_session *s)
+{
+	const struct ft_cost_seen *c = &s->cost;
+	struct ft_cost tick;
+	struct ft_cost_counts t;
+	bool have_tick;
+	size_t i;
+
+	if (!c->known) {
+		ft_json_null(j, "cost");
+		return;
+	}
+	have_tick = ft_cost_seen_tick(c, &tick);
+	ft_json_obj_begin(j, "cost");
+	ft_json_u64(j, "ticks", c->ticks);
+	ft_json_u64(j, "heap_bytes", c->now.heap);
+	t = ft_cost_total(&c->now);
+	cost_counts(j, "total", &t);
+	if (have_tick) {
+		t = ft_cost_total(&tick);
+		cost_counts(j, "last_tick", &t);
+	} else {
+		ft_json_null(j, "last_tick");
+	}
+	ft_json_arr_begin(j, "by_source");
+	for (i = 0; i < FT_COST_NR; i++) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "source", ft_cost_src_names[i]);
+		ft_json_u64(j, "files_opened", c->now.src[i].opens);
+		ft_json_u64(j, "reads", c->now.src[i].reads);
+		ft_json_u64(j, "bytes_read", c->now.src[i].bytes);
+		if (have_tick)
+			cost_counts(j, "last_tick", &tick.src[i]);
+		else
+			ft_json_null(j, "last_tick");
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}

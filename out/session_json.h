@@ -63,4 +63,12 @@ struct ft_thp_size;
 /* A size's {size_kb, enabled, shmem_enabled} keys (the selected words, null where absent). */
 void ft_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z);
 
+/*
+ * "cost": what the source that made the session cost (model/cost.h),
+ * null without a COST input: {ticks, heap_bytes, total {files_opened,
+ * reads, bytes_read}, last_tick (the same, null before two ticks),
+ * by_source [{source, files_opened, reads, bytes_read, last_tick}]}.
+ */
+void ft_json_cost(struct ft_json *j, const struct ft_session *s);
+
 #endif

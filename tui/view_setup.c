@@ -4,8 +4,11 @@
  * the file is and whether it will be written on quit.  The interval and
  * the colour scheme change here; the sort column, the map's zone and the
  * view to open on are kept as they are when fragtop quits, and are set
- * in their views.
+ * in their views.  Below them, what fragtop itself costs (base/cost.h):
+ * files opened, reads and bytes per source over the last tick and since
+ * the start, and the heap it holds; in a replay, the recording fragtop's.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,6 +24,60 @@ static int sel;
 /* The interval steps of Left and Right. */
 static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600 };
 #define NR_STEPS (int)(sizeof(steps) / sizeof(steps[0]))
+
+/* One row of the cost table: the last tick's counts, then those since the start. */
+static void cost_row(int y, unsigned int attr, const char *name, const struct ft_cost_counts *tick,
+		     const struct ft_cost_counts *all)
+{
+	char t[3][16], a[3][16];
+
+	ft_fmt_count(t[0], sizeof(t[0]), tick ? (double)tick->opens : NAN, 6);
+	ft_fmt_count(t[1], sizeof(t[1]), tick ? (double)tick->reads : NAN, 6);
+	ft_fmt_count(t[2], sizeof(t[2]), tick ? (double)tick->bytes : NAN, 7);
+	ft_fmt_count(a[0], sizeof(a[0]), (double)all->opens, 7);
+	ft_fmt_count(a[1], sizeof(a[1]), (double)all->reads, 7);
+	ft_fmt_count(a[2], sizeof(a[2]), (double)all->bytes, 7);
+	ft_put(y, 0, attr, "  %-13s%6s %6s %7s   %7s %7s %7s", name, t[0], t[1], t[2], a[0], a[1], a[2]);
+}
+
+/* What the source has cost: a row per source that read anything, then the sum and the heap. */
+static int cost_draw(const struct ft_session *s, bool live, int y, int end)
+{
+	const struct ft_cost_seen *c = &s->cost;
+	struct ft_cost tick;
+	struct ft_cost_counts tt, ta;
+	bool have = ft_cost_seen_tick(c, &tick);
+	char heap[16];
+	size_t i;
+
+	if (y >= end)
+		return y;
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%s: the last tick, and since the start",
+	       live ? "What this fragtop costs" : "What the recording fragtop cost");
+	if (!c->known) {
+		if (y < end)
+			ft_put(y++, 0, ft_attr(FT_C_DIM), "  not known (a recording made before fragtop counted it)");
+		return y;
+	}
+	if (y < end)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %-13s%6s %6s %7s   %7s %7s %7s", "source", "files", "reads",
+		       "bytes", "files", "reads", "bytes");
+	for (i = 0; i < FT_COST_NR && y < end - 1; i++) {
+		const struct ft_cost_counts *a = &c->now.src[i];
+
+		if (a->opens || a->reads)
+			cost_row(y++, A_NORMAL, ft_cost_src_names[i], have ? &tick.src[i] : NULL, a);
+	}
+	tt = ft_cost_total(&tick);
+	ta = ft_cost_total(&c->now);
+	if (y < end)
+		cost_row(y++, A_BOLD, "all", have ? &tt : NULL, &ta);
+	ft_fmt_count(heap, sizeof(heap), (double)c->now.heap, 7);
+	if (y < end)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  heap in use %sB after %llu ticks; files: opened or listed",
+		       heap, (unsigned long long)c->ticks);
+	return y;
+}
 
 static void setup_draw(struct ft_ui *ui, int top, int height)
 {
@@ -55,6 +112,8 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y++, 0, ft_attr(FT_C_WARN), "  %s", ui->rc_note);
 	else if (y < top + height && ui->rc)
 		ft_put(y++, 0, ft_attr(FT_C_DIM), "  written when fragtop quits");
+	y++;
+	cost_draw(ui->s, ui->live != NULL, y, top + height);
 }
 
 static void key_back(struct ft_ui *ui, int ch)
