@@ -14,12 +14,11 @@ LDFLAGS	?=
 
 VERSION	:= 0.1
 
-PKGS	:= ncursesw libtracefs libtraceevent libproc2 libzstd openssl libcrypt
+PKGS	:= ncursesw libtracefs libtraceevent libzstd openssl libcrypt
 # a missing library stops the build by its name, not with a missing header
 PKG_DEB_ncursesw := libncurses-dev
 PKG_DEB_libtracefs := libtracefs-dev
 PKG_DEB_libtraceevent := libtraceevent-dev
-PKG_DEB_libproc2 := libproc2-dev
 PKG_DEB_libzstd := libzstd-dev
 PKG_DEB_openssl := libssl-dev
 PKG_DEB_libcrypt := libcrypt-dev

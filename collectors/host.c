@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/host.h"
 
-#include <libproc2/meminfo.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -34,6 +34,9 @@ void ft_host_open(struct ft_host *h, int rootfd, bool live)
 
 	memset(h, 0, sizeof(*h));
 	h->live = live;
+	h->rootfd = rootfd;
+	ft_file_init(&h->meminfo, "proc/meminfo");
+	h->meminfo.single = true;	/* a single_open() seq_file: all of it in one read */
 	h->page_size = sysconf(_SC_PAGESIZE);
 	if (live && !uname(&u)) {
 		snprintf(h->hostname, sizeof(h->hostname), "%s", u.nodename);
@@ -55,22 +58,24 @@ void ft_host_open(struct ft_host *h, int rootfd, bool live)
 			order++;
 		h->pmd_order = order;
 	}
-	if (live && procps_meminfo_new(&h->meminfo) < 0)
-		h->meminfo = NULL;
 	ft_host_refresh(h);
 }
 
 void ft_host_refresh(struct ft_host *h)
 {
-	if (!h->meminfo)
+	uint64_t total, avail;
+
+	/* a captured tree's meminfo is not this host's memory: live only, as before */
+	if (!h->live || h->meminfo.err == -ENOENT || ft_file_read(&h->meminfo, h->rootfd))
 		return;
-	h->mem_total_kb = MEMINFO_GET(h->meminfo, MEMINFO_MEM_TOTAL, ul_int);
-	h->mem_avail_kb = MEMINFO_GET(h->meminfo, MEMINFO_MEM_AVAILABLE, ul_int);
+	if (ft_sysfile_meminfo(h->meminfo.buf, h->meminfo.len, "MemTotal", &total) ||
+	    ft_sysfile_meminfo(h->meminfo.buf, h->meminfo.len, "MemAvailable", &avail))
+		return;
+	h->mem_total_kb = total;
+	h->mem_avail_kb = avail;
 }
 
 void ft_host_close(struct ft_host *h)
 {
-	if (h->meminfo)
-		procps_meminfo_unref(&h->meminfo);
-	h->meminfo = NULL;
+	ft_file_close(&h->meminfo);
 }

@@ -2,7 +2,7 @@
 /*
  * Facts about the host being watched: name, kernel release, page size,
  * THP PMD order (the pageblock order when pagetypeinfo is unreadable), and
- * for a live root, MemTotal/MemAvailable through libproc2.
+ * for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
  */
 #ifndef FT_COLLECTORS_HOST_H
 #define FT_COLLECTORS_HOST_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-struct meminfo_info;
+#include "base/file.h"
 
 struct ft_host {
 	char hostname[128];
@@ -18,7 +18,8 @@ struct ft_host {
 	long page_size;
 	int pmd_order;			/* -1 if unknown */
 	bool live;			/* root is "/" */
-	struct meminfo_info *meminfo;	/* libproc2; NULL unless live */
+	int rootfd;			/* borrowed */
+	struct ft_file meminfo;		/* proc/meminfo, read each tick when live */
 	uint64_t mem_total_kb, mem_avail_kb;	/* 0 if unknown */
 };
 

@@ -1361,7 +1361,7 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 		return err;
 	}
 	l->tracing = true;
-	ft_procname_init(&l->procname);
+	ft_procname_init(&l->procname, l->procfs.rootfd);
 	for (i = FT_EV_NR; i >= 0; i--)		/* header_page first */
 		emit_format(l, i, NULL, NULL);
 	return 0;

@@ -1,43 +1,44 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/procname.h"
 
-#include <libproc2/pids.h>
 #include <stdio.h>
 #include <string.h>
 
-static enum pids_item items[] = { PIDS_CMD };
+#include "base/file.h"
 
-int ft_procname_init(struct ft_procname *pn)
+int ft_procname_init(struct ft_procname *pn, int rootfd)
 {
 	memset(pn, 0, sizeof(*pn));
-	return procps_pids_new(&pn->info, items, 1) < 0 ? -1 : 0;
+	pn->rootfd = rootfd;
+	return rootfd < 0 ? -1 : 0;
 }
 
 void ft_procname_release(struct ft_procname *pn)
 {
-	if (pn->info)
-		procps_pids_unref(&pn->info);
-	pn->info = NULL;
+	pn->rootfd = -1;
 }
 
 const char *ft_procname_get(struct ft_procname *pn, int pid)
 {
 	unsigned int h = (unsigned int)pid % FT_PROCNAME_CACHE;
-	struct pids_fetch *f;
-	unsigned int these = (unsigned int)pid;
+	char rel[32], comm[sizeof(pn->cache[0].comm)];
+	long n;
 
 	if (pid == 0)
 		return "swapper";
 	if (pn->cache[h].pid == pid && pn->cache[h].comm[0])
 		return pn->cache[h].comm;
-	if (!pn->info)
+	if (pn->rootfd < 0 || pid < 0)
 		return "?";
-	f = procps_pids_select(pn->info, &these, 1, PIDS_SELECT_PID);
-	if (!f || !f->counts || f->counts->total < 1)
+	snprintf(rel, sizeof(rel), "proc/%d/comm", pid);
+	n = ft_file_slurp(pn->rootfd, rel, comm, sizeof(comm));
+	if (n <= 0)
 		return pn->cache[h].pid == pid ? pn->cache[h].comm : "?";
+	comm[strcspn(comm, "\n")] = '\0';
+	if (!comm[0])
+		return "?";
 	pn->cache[h].pid = pid;
-	snprintf(pn->cache[h].comm, sizeof(pn->cache[h].comm), "%s",
-		 PIDS_VAL(0, str, f->stacks[0], pn->info));
+	snprintf(pn->cache[h].comm, sizeof(pn->cache[h].comm), "%s", comm);
 	return pn->cache[h].comm;
 }
 

@@ -41,3 +41,22 @@ int ft_sysfile_parse_selector(const char *buf, size_t len, struct ft_selector *o
 	}
 	return out->selected >= 0 ? 0 : -EINVAL;
 }
+
+int ft_sysfile_meminfo(const char *buf, size_t len, const char *key, uint64_t *kb)
+{
+	struct ft_cursor c;
+	struct ft_span line, tok;
+	size_t klen = strlen(key);
+
+	ft_cursor_init(&c, buf, len);
+	while (ft_line_next(&c, &line)) {
+		if (line.len <= klen || memcmp(line.p, key, klen) || line.p[klen] != ':')
+			continue;
+		line.p += klen + 1;
+		line.len -= klen + 1;
+		if (!ft_tok_next(&line, &tok) || ft_span_u64(&tok, kb))
+			return -EINVAL;
+		return 0;
+	}
+	return -ENOENT;
+}

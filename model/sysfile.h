@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * One-value kernel files: integer sysctls ("15000\n") and the THP
- * selector files ("always [madvise] never\n").
+ * selector files ("always [madvise] never\n"); and the two lines of
+ * /proc/meminfo fragtop shows.
  */
 #ifndef FT_MODEL_SYSFILE_H
 #define FT_MODEL_SYSFILE_H
@@ -23,5 +24,12 @@ int ft_sysfile_parse_int(const char *buf, size_t len, int64_t *out);
 
 /* Options separated by blanks, exactly one in [brackets].  0 or -EINVAL/-E2BIG. */
 int ft_sysfile_parse_selector(const char *buf, size_t len, struct ft_selector *out);
+
+/*
+ * The value of "@key: N kB" in a /proc/meminfo text ("MemAvailable").
+ * 0, -ENOENT when no line has that key, -EINVAL when its value is not a
+ * number.
+ */
+int ft_sysfile_meminfo(const char *buf, size_t len, const char *key, uint64_t *kb);
 
 #endif

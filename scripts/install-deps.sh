@@ -9,8 +9,8 @@
 # As a user it runs itself again through sudo when something is missing.
 # usage: install-deps.sh [runtime] [build] [test] [lab]
 set -eu
-RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libproc2-0 libzstd1 libssl3 libcrypt1"
-BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libproc2-dev libzstd-dev
+RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libzstd1 libssl3 libcrypt1"
+BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libzstd-dev
 libssl-dev libcrypt-dev"
 TEST="libcmocka-dev clang libclang-rt-dev tmux jq util-linux procps iproute2 perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter openssl mandoc bash-completion

@@ -4,6 +4,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "model/sysfile.h"
@@ -50,11 +51,32 @@ static void test_selector(void **state)
 	assert_int_equal(ft_sysfile_parse_selector("1 2 3 4 5 6 7 8 [9]", 19, &sel), -E2BIG);
 }
 
+static void test_meminfo(void **state)
+{
+	const char t[] = "MemTotal:       24591904 kB\nMemFree:        23000000 kB\n"
+			 "MemAvailable:   23456789 kB\nBuffers: 1 kB\nMemAvailableX: 5 kB\n";
+	uint64_t kb = 0;
+
+	(void)state;
+	assert_int_equal(ft_sysfile_meminfo(t, strlen(t), "MemTotal", &kb), 0);
+	assert_int_equal(kb, 24591904);
+	assert_int_equal(ft_sysfile_meminfo(t, strlen(t), "MemAvailable", &kb), 0);
+	assert_int_equal(kb, 23456789);
+	/* a key is a whole name before its colon, not a prefix of one */
+	assert_int_equal(ft_sysfile_meminfo(t, strlen(t), "Mem", &kb), -ENOENT);
+	assert_int_equal(ft_sysfile_meminfo(t, strlen(t), "SwapTotal", &kb), -ENOENT);
+	assert_int_equal(ft_sysfile_meminfo("MemTotal: lots kB\n", 18, "MemTotal", &kb), -EINVAL);
+	assert_int_equal(ft_sysfile_meminfo("MemTotal:", 9, "MemTotal", &kb), -EINVAL);
+	/* the buffer is not NUL-ended: nothing past len is read */
+	assert_int_equal(ft_sysfile_meminfo(t, 8, "MemTotal", &kb), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_int),
 		cmocka_unit_test(test_selector),
+		cmocka_unit_test(test_meminfo),
 	};
 	return cmocka_run_group_tests_name("sysfile", tests, NULL, NULL);
 }
