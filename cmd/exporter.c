@@ -648,7 +648,10 @@ static int serve_once(struct exporter *x)
 	uint64_t now = ft_now_ns();
 
 	if (now - x->last_tick_ns >= IDLE_TICK_NS) {
+		/* nobody scrapes this one: the THP tree waits for a scrape */
+		x->live.wants = 0;
 		ft_live_tick(&x->live, false);
+		x->live.wants = FT_LIVE_WANT_ALL;
 		x->last_tick_ns = now;
 	}
 	ft_live_trace_maybe_poll(&x->live);

@@ -114,6 +114,8 @@ static struct ft_ui *open_ui(void)
 		free_ui(ui);
 		return NULL;
 	}
+	/* the views say what they show (struct ft_view's wants) once the loop runs */
+	ft_live_want(ui->live, 0);
 	ui->interval = o.interval;
 	ui->pti_interval = o.live.pti_interval;
 	ui->restore_on_exit = o.restore;

@@ -16,7 +16,6 @@
 #include "base/file.h"
 #include "base/cost.h"
 #include "base/grow.h"
-#include "collectors/thp.h"
 #include "model/cost.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
@@ -60,6 +59,20 @@ static void emit_stacks_status(struct ft_live *l, uint64_t t_ns)
 	emit(l, FT_RR_SOURCE, FT_RS_STACKS, t_ns, b, 8);
 }
 
+/* The per-size THP tree as a THP input; absent before 6.8 (or in a tree without it): no input, not an error. */
+static void emit_thp(struct ft_live *l, uint64_t t_ns)
+{
+	char *buf = malloc(FT_LIVE_THP_TEXT);
+	long n;
+
+	if (!buf)
+		return;
+	n = ft_thp_src_read(&l->thp, l->procfs.rootfd, buf, FT_LIVE_THP_TEXT);
+	if (n > 0)
+		emit(l, FT_RR_THP, 0, t_ns, buf, (size_t)n);
+	free(buf);
+}
+
 /* What this fragtop has cost so far (base/cost.h), as a SOURCE input. */
 static void emit_cost(struct ft_live *l, uint64_t t_ns)
 {
@@ -73,9 +86,7 @@ static void emit_cost(struct ft_live *l, uint64_t t_ns)
 /* Before a tick: memory, multi-size THP, the map scan's cost while it runs, and our own. */
 static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 {
-	static char thp[32768];
 	uint8_t b[40];
-	long n = 0;
 
 	ft_host_refresh(&l->host);
 	if (l->host.mem_total_kb) {
@@ -83,13 +94,8 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		memcpy(b + 8, &l->host.mem_avail_kb, 8);
 		emit(l, FT_RR_SOURCE, FT_RS_MEMORY, t_ns, b, 16);
 	}
-	/* absent before 6.8 (or in a tree without it): no input, not an error */
-	if (!l->no_thp)
-		n = ft_thp_read(l->procfs.rootfd, thp, sizeof(thp));
-	if (n > 0)
-		emit(l, FT_RR_THP, 0, t_ns, thp, (size_t)n);
-	else if (n == -ENOENT)
-		l->no_thp = true;
+	if (l->wants & FT_LIVE_WANT_THP)
+		emit_thp(l, t_ns);
 	if (l->map_scan && !l->map_err) {
 		memcpy(b, &l->map_cpu, 8);
 		memcpy(b + 8, &l->map_rescans, 8);
@@ -105,6 +111,21 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		emit(l, FT_RR_SOURCE, FT_RS_OWNER, t_ns, &e, 4);
 	}
 	emit_cost(l, t_ns);
+}
+
+static void read_knobs(struct ft_live *l, uint64_t t_ns);
+
+void ft_live_want(struct ft_live *l, unsigned int wants)
+{
+	unsigned int gained = wants & ~l->wants;
+
+	l->wants = wants;
+	if (gained & FT_LIVE_WANT_SIZE_KNOBS)
+		read_knobs(l, ft_now_ns());
+	if (gained & FT_LIVE_WANT_THP)
+		emit_thp(l, ft_now_ns());
+	if (!(wants & FT_LIVE_WANT_THP))
+		ft_thp_src_close(&l->thp);
 }
 
 /* The HOST input: what a reader of the session needs to know of the host. */
@@ -142,6 +163,12 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	emit_status(l, FT_RS_MAP, 0);
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->map_cpu = FT_LIVE_MAP_CPU;
+	l->wants = FT_LIVE_WANT_ALL;
+	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
+		ft_file_init(&l->knob_file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
+		l->knob_file[i].single = true;	/* a sysctl or a sysfs attribute */
+		l->knob_file[i].cost = FT_COST_KNOBS;	/* a per-size one too, though under the THP tree */
+	}
 	ft_file_init(&l->boost_file, "proc/zoneinfo");
 	pthread_mutex_init(&l->boost_lock, NULL);
 	{
@@ -181,23 +208,38 @@ void ft_live_close(struct ft_live *l)
 	free(l->iomem);
 	l->iomem = NULL;
 	ft_kallsyms_release(&l->ksyms);
+	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++)
+		ft_file_close(&l->knob_file[i]);
+	ft_thp_src_release(&l->thp);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
 }
 
+/*
+ * Every knob's file, held open and read again from offset 0; one that
+ * could not be opened (a knob this kernel lacks) is looked for again
+ * every FT_LIVE_RETRY_NS, its error standing in between.
+ */
 static void read_knobs(struct ft_live *l, uint64_t t_ns)
 {
-	char buf[sizeof(((struct ft_knob_value *)0)->raw) + 1];
-	size_t i;
+	size_t max = sizeof(((struct ft_knob_value *)0)->raw), i;
+	bool retry = !l->knob_retry_ns || t_ns - l->knob_retry_ns >= FT_LIVE_RETRY_NS;
 
+	if (retry)
+		l->knob_retry_ns = t_ns;
 	for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {
+		struct ft_file *f = &l->knob_file[i];
 		long n;
 
 		if (ft_knobs[i].type == FT_KNOB_TRIGGER || ft_knobs[i].per_node)
 			continue;
-		n = ft_file_slurp(l->procfs.rootfd, ft_knobs[i].path, buf, sizeof(buf));
+		if (!(l->wants & FT_LIVE_WANT_SIZE_KNOBS) && ft_knob_per_size(&ft_knobs[i])) {
+			ft_file_close(f);	/* while no view shows them: no descriptors either */
+			continue;
+		}
+		n = f->fd < 0 && f->err == -ENOENT && !retry ? f->err : ft_file_read(f, l->procfs.rootfd);
 		if (n >= 0) {
-			emit(l, FT_RR_KNOB, (uint16_t)i, t_ns, buf, (size_t)n);
+			emit(l, FT_RR_KNOB, (uint16_t)i, t_ns, f->buf, f->len < max ? f->len : max);
 			l->knob_err[i] = 0;
 		} else if (l->knob_err[i] != (int)n) {
 			/* an absent knob is said once (and again to a new recording), not every tick */

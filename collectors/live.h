@@ -25,6 +25,7 @@
 #include "collectors/pageowner.h"
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
+#include "collectors/thp.h"
 #include "model/cmdlines.h"
 #include "collectors/tracefs.h"
 #include "model/ksyms.h"
@@ -50,6 +51,23 @@ typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
 #define FT_LIVE_OWNER_AGAIN	5000000000ull	/* a block looked at this recently is not read again */
 #define FT_LIVE_MAP_FIRST_S	10
 #define FT_LIVE_MAP_SLICE_NS	30000000ull
+/* the THP input's text at most (9 sizes of 20 lines are about 9 KiB) */
+#define FT_LIVE_THP_TEXT	32768
+/* a knob file that was not there is looked for again this often, not every tick */
+#define FT_LIVE_RETRY_NS	60000000000ull
+
+/*
+ * What the readers of the session want read beyond the tick's own files
+ * (zoneinfo, buddyinfo, vmstat, knobs, meminfo; pagetypeinfo at its
+ * cadence): ft_live_want().  A value that was not read is not invented:
+ * the session keeps the last one it was given, with its time.
+ */
+enum ft_live_want {
+	FT_LIVE_WANT_THP = 1u << 0,	/* the per-size THP tree: the THP view, a recording, a scrape */
+	/* the per-size THP settings (17 knobs on 6.18): the controls and THP views, a recording */
+	FT_LIVE_WANT_SIZE_KNOBS = 1u << 1,
+	FT_LIVE_WANT_ALL = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
+};
 
 struct ft_live {
 	char root[4096];
@@ -60,7 +78,11 @@ struct ft_live {
 	uint64_t pti_last_ns;		/* 0: never read */
 	ft_input_fn tap;		/* NULL: nobody records */
 	void *tap_ctx;
+	unsigned int wants;		/* enum ft_live_want bits (all, unless told) */
 	int knob_err[FT_SESSION_MAX_KNOBS];	/* the last error input given per knob */
+	struct ft_file knob_file[FT_SESSION_MAX_KNOBS];	/* held open, read each tick */
+	uint64_t knob_retry_ns;		/* when absent knob files were last looked for */
+	struct ft_thp_src thp;		/* the per-size THP tree, held open while wanted */
 
 	/* tracepoints: inputs from ft_live_trace_start() on */
 	struct ft_trace trace;
@@ -133,7 +155,6 @@ struct ft_live {
 	size_t pown_zone;		/* ft_live_owner_scan_mixed()'s place */
 	uint32_t pown_block;
 	bool map_scan;
-	bool no_thp;			/* no multi-size THP here: not looked for again */
 	int map_err;			/* why the map cannot be scanned (0: fine) */
 	double map_cpu;			/* share of a core (0.02: 2%) */
 	uint64_t map_rate;		/* at most this many PFNs a poll; 0: no cap */
@@ -268,6 +289,14 @@ extern const char ft_live_stacks_per_sec_default[];
 
 /* A control change ("key=value\n" lines, controls/control.h): an AUDIT input. */
 void ft_live_audit(struct ft_live *l, const char *text, size_t len);
+
+/*
+ * Read from now on what @wants asks for (enum ft_live_want bits; a new
+ * ft_live wants everything): what is newly wanted is read at once, an
+ * input of its own, so a view that asks has it before the next tick;
+ * the files of what is no longer wanted are closed.
+ */
+void ft_live_want(struct ft_live *l, unsigned int wants);
 
 /* Re-read every knob (a control change; each tick does it too). */
 void ft_live_read_knobs(struct ft_live *l);

@@ -6,90 +6,152 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/file.h"
+#include "base/grow.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
+#define MAX_FILES 4096		/* 16 sizes of 64 counters is 1,056 */
 
-/* "<kb> <name> <first line of rel>\n" at @n of @buf; the new length (unchanged when rel is absent). */
-static size_t add(int rootfd, char *buf, size_t sz, size_t n, unsigned int kb, const char *name,
-		  const char *rel)
+static int by_kb_name(const void *a, const void *b)
 {
-	char v[256];
-	long r = ft_file_slurp(rootfd, rel, v, sizeof(v));
-	char *nl;
-	int w;
+	const struct ft_thp_file *x = a, *y = b;
 
-	if (r <= 0)
-		return n;
-	v[r < (long)sizeof(v) ? r : (long)sizeof(v) - 1] = '\0';
-	nl = strchr(v, '\n');
-	if (nl)
-		*nl = '\0';
-	w = snprintf(buf + n, sz - n, "%u %s %s\n", kb, name, v);
-	return w > 0 && (size_t)w < sz - n ? n + (size_t)w : n;
+	if (x->kb != y->kb)
+		return x->kb < y->kb ? -1 : 1;
+	return strcmp(x->name, y->name);
 }
 
-static int by_name(const void *a, const void *b)
+/* One file of size @kb: @name under the size's directory @dir. */
+static int add(struct ft_thp_src *t, size_t *cap, uint32_t kb, const char *dir, const char *name)
 {
-	return strcmp(a, b);
+	struct ft_thp_file *f;
+	int err = ft_grow((void **)&t->files, cap, t->nr + 1, sizeof(*t->files), MAX_FILES);
+
+	if (err)
+		return err;
+	f = &t->files[t->nr++];
+	memset(f, 0, sizeof(*f));
+	f->kb = kb;
+	snprintf(f->name, sizeof(f->name), "%s", name);
+	snprintf(f->rel, sizeof(f->rel), THP_DIR "/%s/%s", dir, name);
+	return 0;
 }
 
-/* Every counter of one size's stats/ directory, by name (readdir's order is the filesystem's). */
-static size_t add_stats(int rootfd, char *buf, size_t sz, size_t n, unsigned int kb, const char *dir)
+/* A size's counters, as its stats/ directory lists them (absent before 6.10). */
+static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb, const char *dir)
 {
-	static char names[64][48];
-	char rel[512], name[96];
+	char rel[160], name[56];
 	struct dirent *e;
-	size_t nr = 0, i;
+	int err = 0;
 	DIR *d;
 
-	snprintf(rel, sizeof(rel), "%.200s/stats", dir);
+	snprintf(rel, sizeof(rel), THP_DIR "/%s/stats", dir);
 	d = ft_opendir_under(rootfd, rel);
 	if (!d)
-		return n;
-	while ((e = readdir(d)) && nr < sizeof(names) / sizeof(names[0]))
-		if (e->d_name[0] != '.' && strlen(e->d_name) < sizeof(names[0]))
-			snprintf(names[nr++], sizeof(names[0]), "%s", e->d_name);
+		return 0;
+	while (!err && (e = readdir(d)))
+		if (e->d_name[0] != '.' && strlen(e->d_name) < 40) {
+			snprintf(name, sizeof(name), "stats/%s", e->d_name);
+			err = add(t, cap, kb, dir, name);
+		}
 	closedir(d);
-	qsort(names, nr, sizeof(names[0]), by_name);
-	for (i = 0; i < nr; i++) {
-		snprintf(name, sizeof(name), "stats/%.40s", names[i]);
-		snprintf(rel, sizeof(rel), "%.200s/stats/%.40s", dir, names[i]);
-		n = add(rootfd, buf, sz, n, kb, name, rel);
-	}
-	return n;
+	return err;
 }
 
-long ft_thp_read(int rootfd, char *buf, size_t sz)
+/*
+ * The tree's files, sorted by size and name (readdir's order is the
+ * filesystem's).  A size without enabled (8 kB: shmem only) lists it all
+ * the same: a file that is not there reads as absent.
+ */
+static int list(struct ft_thp_src *t, int rootfd)
 {
+	size_t cap = 0;
 	struct dirent *e;
-	size_t n = 0;
-	int sizes = 0;
-	DIR *d;
+	int sizes = 0, err = 0;
+	DIR *d = ft_opendir_under(rootfd, THP_DIR);
+
+	if (!d)
+		return errno ? -errno : -ENOENT;
+	while (!err && (e = readdir(d))) {
+		unsigned int kb;
+		char tail;
+
+		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb || strlen(e->d_name) > 48)
+			continue;
+		err = add(t, &cap, kb, e->d_name, "enabled");
+		if (!err)
+			err = add(t, &cap, kb, e->d_name, "shmem_enabled");
+		if (!err)
+			err = add_stats(t, &cap, rootfd, kb, e->d_name);
+		sizes++;
+	}
+	closedir(d);
+	if (err)
+		return err;
+	if (!sizes)
+		return -ENOENT;
+	qsort(t->files, t->nr, sizeof(*t->files), by_kb_name);
+	for (size_t i = 0; i < t->nr; i++) {
+		ft_file_init(&t->files[i].f, t->files[i].rel);
+		t->files[i].f.single = true;	/* sysfs attributes */
+	}
+	return 0;
+}
+
+long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
+{
+	size_t n = 0, i;
+	int err;
 
 	if (!sz)
 		return -EINVAL;
 	buf[0] = '\0';
-	d = ft_opendir_under(rootfd, THP_DIR);
-	if (!d)
-		return -errno;
-	while ((e = readdir(d))) {
-		char dir[128], rel[192];
-		unsigned int kb;
-		char tail;
-
-		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb)
-			continue;
-		if (strlen(e->d_name) > 48)
-			continue;
-		snprintf(dir, sizeof(dir), THP_DIR "/%.48s", e->d_name);
-		snprintf(rel, sizeof(rel), "%s/enabled", dir);
-		n = add(rootfd, buf, sz, n, kb, "enabled", rel);
-		snprintf(rel, sizeof(rel), "%s/shmem_enabled", dir);
-		n = add(rootfd, buf, sz, n, kb, "shmem_enabled", rel);
-		n = add_stats(rootfd, buf, sz, n, kb, dir);
-		sizes++;
+	if (t->list_err)
+		return t->list_err;
+	if (!t->listed) {
+		err = list(t, rootfd);
+		if (err) {
+			ft_thp_src_release(t);
+			t->list_err = err == -ENOENT ? err : 0;	/* other errors: tried again */
+			return err;
+		}
+		t->listed = true;
 	}
-	closedir(d);
-	return sizes ? (long)n : -ENOENT;
+	for (i = 0; i < t->nr; i++) {
+		struct ft_thp_file *f = &t->files[i];
+		char *nl;
+		int w;
+
+		/* a file that is not there (8 kB's enabled) fails its open once a read */
+		if (f->f.err == -ENOENT || ft_file_read(&f->f, rootfd) || !f->f.len)
+			continue;
+		nl = memchr(f->f.buf, '\n', f->f.len);
+		w = snprintf(buf + n, sz - n, "%u %s %.*s\n", f->kb, f->name,
+			     (int)((nl ? (size_t)(nl - f->f.buf) : f->f.len) > 255 ? 255 :
+				   (nl ? (size_t)(nl - f->f.buf) : f->f.len)), f->f.buf);
+		if (w > 0 && (size_t)w < sz - n)
+			n += (size_t)w;
+	}
+	return (long)n;
+}
+
+void ft_thp_src_close(struct ft_thp_src *t)
+{
+	for (size_t i = 0; i < t->nr; i++)
+		ft_file_close(&t->files[i].f);
+}
+
+void ft_thp_src_release(struct ft_thp_src *t)
+{
+	ft_thp_src_close(t);
+	free(t->files);
+	memset(t, 0, sizeof(*t));
+}
+
+long ft_thp_read(int rootfd, char *buf, size_t sz)
+{
+	struct ft_thp_src t = { 0 };
+	long n = ft_thp_src_read(&t, rootfd, buf, sz);
+
+	ft_thp_src_release(&t);
+	return n;
 }

@@ -1,16 +1,54 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
-/* Multi-size THP's settings and counters, read under a root (model/thp.h has the text). */
+/*
+ * Multi-size THP's settings and counters, read under a root (model/thp.h
+ * has the text).  The tree (9 sizes, ~19 files each on 6.18) is listed
+ * once: its directories cannot change while the kernel runs.  Its files
+ * are then held open and read again with pread from offset 0, so a read
+ * of the whole tree opens nothing; ft_thp_src_close() gives the ~170
+ * descriptors back while nobody wants the tree (the overview shows none
+ * of it: the live source reads it for the THP view, a recording and a
+ * scrape).
+ */
 #ifndef FT_COLLECTORS_THP_H
 #define FT_COLLECTORS_THP_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
+
+#include "base/file.h"
+
+struct ft_thp_file {
+	struct ft_file f;
+	uint32_t kb;
+	char name[56];		/* "enabled", "shmem_enabled" or "stats/<counter>" */
+	char rel[160];		/* f.rel points here */
+};
+
+struct ft_thp_src {
+	int list_err;		/* 0 listed (or not yet), -ENOENT: no multi-size THP here */
+	bool listed;
+	struct ft_thp_file *files;	/* by size, then name: the text's order */
+	size_t nr;
+};
 
 /*
  * Every hugepages-<size>kB directory of sys/kernel/mm/transparent_hugepage
  * under @rootfd into @buf as "<kB> <name> <value>" lines: enabled,
- * shmem_enabled and each file its stats/ directory lists.  The length,
- * or -errno (-ENOENT: no multi-size THP on this kernel).
+ * shmem_enabled and each file its stats/ directory lists, sizes smallest
+ * first.  Lists the tree on the first call; opens what is not open.  The
+ * length, or -errno (-ENOENT: no multi-size THP on this kernel, not
+ * looked for again).
  */
+long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz);
+
+/* Close the files (the list is kept: they are opened again by the next read). */
+void ft_thp_src_close(struct ft_thp_src *t);
+
+/* Close the files and forget the list. */
+void ft_thp_src_release(struct ft_thp_src *t);
+
+/* One read of the tree with nothing kept: list, open, read, close. */
 long ft_thp_read(int rootfd, char *buf, size_t sz);
 
 #endif

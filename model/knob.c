@@ -352,3 +352,8 @@ const char *ft_knob_strerror(const struct ft_knob *k, int err, char *buf, size_t
 	}
 	return buf;
 }
+
+bool ft_knob_per_size(const struct ft_knob *k)
+{
+	return strstr(k->path, "/hugepages-") != NULL;
+}

@@ -79,6 +79,9 @@ int ft_knob_validate(const struct ft_knob *k, const char *text,
 void ft_knob_range_text(const struct ft_knob *k, const struct ft_knob_value *v,
 			char *buf, size_t sz);
 
+/* A multi-size THP setting (hugepages-<size>kB/enabled or shmem_enabled): one of 17 on 6.18. */
+bool ft_knob_per_size(const struct ft_knob *k);
+
 /* Path of @k under the root, with @node filled in for per-node knobs. */
 void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz);
 

@@ -2,6 +2,7 @@
 /*
  * The cost account: paths are counted as their source, base/file.c counts
  * opens, reads and bytes as it does them, a held file opens once, the
+ * per-size THP tree is listed once and read again without an open, the
  * COST record round-trips (a newer writer's extra sources are skipped, a
  * hostile one refused), and the session's last tick is the difference of
  * its two newest snapshots.
@@ -19,6 +20,7 @@
 
 #include "base/cost.h"
 #include "base/file.h"
+#include "collectors/thp.h"
 #include "model/cost.h"
 #include "tests/helpers.h"
 
@@ -77,6 +79,46 @@ static void test_held_file(void **state)
 	assert_int_equal(b.src[FT_COST_KNOBS].reads - a.src[FT_COST_KNOBS].reads, 1);
 	ft_file_close(&f);
 	assert_true(f.single);		/* what the owner set stays over a close */
+	close(root);
+}
+
+/* The THP tree: listed and opened by the first read; the next one opens nothing and reads the same. */
+static void test_thp_held(void **state)
+{
+	static char one[65536], two[65536];
+	int root = ft_root_open(FT_FIXTURES "/6.18-mthp");
+	struct ft_thp_src t = { 0 };
+	struct ft_cost a, b, c;
+	long n1, n2;
+
+	(void)state;
+	assert_true(root >= 0);
+	ft_cost_get(&a);
+	n1 = ft_thp_src_read(&t, root, one, sizeof(one));
+	ft_cost_get(&b);
+	n2 = ft_thp_src_read(&t, root, two, sizeof(two));
+	ft_cost_get(&c);
+	assert_true(n1 > 0);
+	assert_int_equal(n1, n2);
+	assert_memory_equal(one, two, (size_t)n1);
+	assert_true(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens > 150);	/* 9 sizes, ~19 files */
+	assert_int_equal(c.src[FT_COST_THP].opens, b.src[FT_COST_THP].opens);
+	/* a sysfs attribute is one read */
+	assert_int_equal(c.src[FT_COST_THP].reads - b.src[FT_COST_THP].reads, t.nr - 1);	/* 8 kB has no enabled */
+	ft_thp_src_close(&t);
+	ft_cost_get(&a);
+	assert_int_equal(ft_thp_src_read(&t, root, two, sizeof(two)), n1);	/* opened again, not listed */
+	ft_cost_get(&b);
+	assert_int_equal(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens, t.nr);
+	ft_thp_src_release(&t);
+	close(root);
+	root = ft_root_open(FT_FIXTURES "/6.1-2node-movable");
+	assert_int_equal(ft_thp_src_read(&t, root, one, sizeof(one)), -ENOENT);
+	ft_cost_get(&a);
+	assert_int_equal(ft_thp_src_read(&t, root, one, sizeof(one)), -ENOENT);	/* not looked for again */
+	ft_cost_get(&b);
+	assert_int_equal(b.src[FT_COST_THP].opens, a.src[FT_COST_THP].opens);
+	ft_thp_src_release(&t);
 	close(root);
 }
 
@@ -146,6 +188,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sources),
 		cmocka_unit_test(test_held_file),
+		cmocka_unit_test(test_thp_held),
 		cmocka_unit_test(test_record),
 		cmocka_unit_test(test_seen),
 	};

@@ -30,12 +30,27 @@ static int live_idle_ms(struct ft_ui *ui)
 	return ms;
 }
 
+/*
+ * What the live source reads beyond each tick's files: what the view on
+ * screen shows (help keeps the view under it), and everything while a
+ * recording is made (a recording holds what any view could show).
+ */
+static unsigned int live_wants(const struct ft_ui *ui)
+{
+	const struct ft_view *v = ui->view == &ft_view_help && ui->prev_view ? ui->prev_view : ui->view;
+
+	return ui->rec ? FT_LIVE_WANT_ALL : v ? v->wants : 0;
+}
+
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
 static void live_idle(struct ft_ui *ui)
 {
 	uint64_t now = ft_now_ns();
+	unsigned int wants = live_wants(ui);
 	bool want;
 
+	if (wants != ui->live->wants)
+		ft_live_want(ui->live, wants);	/* before the tick: it reads what the view shows */
 	ft_live_boost_poll(ui->live);
 	if (!ui->paused && ft_tick_due(&ui->tick, now)) {
 		ft_live_tick(ui->live, false);

@@ -35,6 +35,13 @@ struct ft_view {
 	/* What the view keeps in the rc file (model/rcfile.h): taken at the start, given back at quit. */
 	void (*load)(struct ft_ui *ui, const struct ft_rc *rc);
 	void (*save)(const struct ft_ui *ui, struct ft_rc *rc);
+	/*
+	 * What the live source reads for it beyond every tick's files
+	 * (enum ft_live_want: the THP view's per-size tree): read only while
+	 * the view is shown (or help over it), so the others cost nothing
+	 * for it.
+	 */
+	unsigned int wants;
 };
 
 extern const struct ft_view ft_view_overview;

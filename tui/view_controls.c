@@ -207,4 +207,5 @@ const struct ft_view ft_view_controls = {
 	.name = "controls",
 	.draw = controls_draw,
 	.keys = controls_keys,
+	.wants = FT_LIVE_WANT_SIZE_KNOBS,
 };

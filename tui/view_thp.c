@@ -188,4 +188,5 @@ const struct ft_view ft_view_thp = {
 	.name = "thp",
 	.draw = thp_draw,
 	.keys = thp_keys,
+	.wants = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
 };
