@@ -27,6 +27,7 @@
 #include "collectors/live.h"
 #include "model/httpreq.h"
 #include "cmd/cli.h"
+#include "cmd/costlog.h"
 #include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "cmd/signals.h"
@@ -158,6 +159,7 @@ struct exporter {
 	/* a scrape finds a sample at most max_age_ns old (--interval), else takes one */
 	uint64_t max_age_ns, last_tick_ns;
 	uint64_t head_timeout_ns;	/* --header-timeout */
+	struct ft_costlog cost_log;	/* --cost-log */
 };
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
@@ -168,6 +170,7 @@ static void fresh_sample(struct exporter *x)
 	if (now - x->last_tick_ns < x->max_age_ns)
 		return;
 	ft_live_tick(&x->live, false);
+	ft_costlog_tick(&x->cost_log, &x->live.session, "exporter scrape");
 	x->last_tick_ns = now;
 }
 
@@ -276,7 +279,7 @@ static struct {
 	double interval;
 	uint64_t max_conn, max_per_client;
 	double head_timeout;
-	const char *web_config;
+	const char *web_config, *cost_log;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -313,6 +316,7 @@ static const struct ft_opt opts[] = {
 	  "TLS and basic auth, in the web configuration format of\n"
 	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
 	  .var = &o.web_config },
+	FT_OPT_COST_LOG(o.cost_log),
 };
 
 /* The listening socket on o.listen: its fd, or -1 after saying why. */
@@ -652,6 +656,7 @@ static int serve_once(struct exporter *x)
 		x->live.wants = 0;
 		ft_live_tick(&x->live, false);
 		x->live.wants = FT_LIVE_WANT_ALL;
+		ft_costlog_tick(&x->cost_log, &x->live.session, "exporter idle");
 		x->last_tick_ns = now;
 	}
 	ft_live_trace_maybe_poll(&x->live);
@@ -721,6 +726,10 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
 	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
+	if (ft_costlog_open(&x.cost_log, o.cost_log)) {
+		ft_websec_free(&x.ws);
+		return 1;
+	}
 	x.lfd = listen_socket();
 	if (x.lfd < 0) {
 		ft_websec_free(&x.ws);
@@ -766,6 +775,7 @@ static int run(int argc, char **argv)
 	close(x.lfd);
 	ft_live_close(&x.live);
 	ft_websec_free(&x.ws);
+	ft_costlog_close(&x.cost_log);
 	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
 	return 0;
 }

@@ -36,6 +36,7 @@
 #include "collectors/recorder.h"
 #include "model/recfmt.h"
 #include "cmd/cli.h"
+#include "cmd/costlog.h"
 #include "cmd/liveopts.h"
 #include "cmd/signals.h"
 
@@ -73,7 +74,7 @@ static int parse_rotate(const char *arg, void *var, char *why, size_t sz)
 
 static struct {
 	struct ft_live_opts live;
-	const char *output, *dir;
+	const char *output, *dir, *cost_log;
 	double rotate, interval, duration, map_interval;
 	uint64_t keep, max_size, owner_blocks;
 	bool force, rotate_given, keep_given, max_size_given, unsafe_dir;
@@ -110,6 +111,7 @@ static const struct ft_opt opts[] = {
 	  "with --map-interval: after each scan, record who owns the pages\n"
 	  "of N mixed blocks, round-robin (a kernel booted page_owner=on;\n"
 	  "0: none)", 0, 65536, .var = &o.owner_blocks, .def = "64" },
+	FT_OPT_COST_LOG(o.cost_log),
 };
 
 /* The end of the period that holds @now_rt (CLOCK_REALTIME ns): UTC days and hours. */
@@ -309,6 +311,7 @@ struct recording {
 	bool full_stop;			/* -o FILE: the disk filled, the file is closed */
 	uint64_t dropped;		/* samples a full disk kept out, in all */
 	uint64_t dropped_now;		/* of them, since the disk last filled */
+	struct ft_costlog cost_log;	/* --cost-log */
 };
 
 /* Say why r->out cannot be recorded to (@hint: the option that would help); 1. */
@@ -440,6 +443,7 @@ static int record_loop(struct recording *r)
 		}
 		if (ft_tick_due(&tick, now)) {
 			ft_live_tick(&r->live, false);
+			ft_costlog_tick(&r->cost_log, &r->live.session, "record");
 			ticked = true;
 			if (r->waiting && full_retry(r))
 				return 1;
@@ -528,6 +532,8 @@ static int run(int argc, char **argv)
 					    -EEXIST, "--force", why, sizeof(why)));
 		return 1;
 	}
+	if (ft_costlog_open(&r.cost_log, o.cost_log))
+		return 1;
 	if (ft_live_from_opts(&r.live, &o.live))
 		return 1;
 	rotating = o.dir != NULL;
@@ -587,6 +593,7 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "; %llu samples dropped for a full disk in all", (unsigned long long)r.dropped);
 	fputc('\n', stderr);
 	ft_live_close(&r.live);
+	ft_costlog_close(&r.cost_log);
 	return err ? 1 : 0;
 }
 

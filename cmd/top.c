@@ -14,10 +14,12 @@
 #include "base/clock.h"
 #include "base/outfile.h"
 #include "cmd/cli.h"
+#include "cmd/costlog.h"
 #include "cmd/liveopts.h"
 #include "cmd/rc.h"
 #include "cmd/signals.h"
 #include "tui/ui.h"
+#include "tui/view.h"
 
 /*
  * After endwin(): with --restore-on-exit put every changed knob back and
@@ -52,7 +54,8 @@ static struct {
 	struct ft_live_opts live;
 	double interval;
 	bool interval_given, no_color, read_only, restore, no_config;
-	const char *write;
+	const char *write, *cost_log;
+	uint64_t iterations;
 } o;
 
 static const struct ft_opt top_opts[] = {
@@ -78,7 +81,20 @@ static const struct ft_opt top_opts[] = {
 	  .var = &o.restore },
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
 	FT_OPT_NO_CONFIG(o.no_config),
+	{ "iterations", 'n', FT_OPT_UINT, "N", "quit after N samples are drawn (as top -n)", 1, 1e12,
+	  .var = &o.iterations, .def_help = "until q" },
+	FT_OPT_COST_LOG(o.cost_log),
 };
+
+/* --cost-log's line after each tick, with the view on screen. */
+static void log_cost(struct ft_ui *ui, void *ctx)
+{
+	const struct ft_view *v = ui->view;
+	char what[64];
+
+	snprintf(what, sizeof(what), "top %s", v ? v->name : "starting");
+	ft_costlog_tick(ctx, ui->s, what);
+}
 
 static void free_ui(struct ft_ui *ui)
 {
@@ -131,6 +147,7 @@ static struct ft_ui *open_ui(void)
 static int run_top(int argc, char **argv)
 {
 	static struct ft_rc_file rc;
+	static struct ft_costlog cost_log;
 	const char *nc = getenv("NO_COLOR");
 	struct ft_ui *ui;
 	int err, first;
@@ -150,9 +167,18 @@ static int run_top(int argc, char **argv)
 		if (rc.rc.interval > 0 && !o.interval_given)
 			o.interval = rc.rc.interval;	/* -i says more than the file */
 	}
-	ui = open_ui();
-	if (!ui)
+	if (ft_costlog_open(&cost_log, o.cost_log))
 		return 1;
+	ui = open_ui();
+	if (!ui) {
+		ft_costlog_close(&cost_log);
+		return 1;
+	}
+	ui->iterations = o.iterations;
+	if (cost_log.f) {
+		ui->on_tick = log_cost;
+		ui->on_tick_ctx = &cost_log;
+	}
 	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);
 	ui->stop = ft_catch_stop();
 	ft_diag_set_hook(ft_ui_diag, ui);
@@ -195,6 +221,7 @@ static int run_top(int argc, char **argv)
 		fprintf(stderr, "fragtop: %s\n", msg);
 	}
 	free_ui(ui);
+	ft_costlog_close(&cost_log);
 	return ft_stop_signal() ? 128 + ft_stop_signal() : 0;
 }
 

@@ -54,6 +54,8 @@ static void live_idle(struct ft_ui *ui)
 	ft_live_boost_poll(ui->live);
 	if (!ui->paused && ft_tick_due(&ui->tick, now)) {
 		ft_live_tick(ui->live, false);
+		if (ui->on_tick)
+			ui->on_tick(ui, ui->on_tick_ctx);
 		watch_report(ui);
 	}
 	ft_live_trace_maybe_poll(ui->live);

@@ -601,6 +601,8 @@ int ft_ui_run(struct ft_ui *ui, bool color)
 		if (ui->idle)
 			ui->idle(ui);
 		ft_ui_draw(ui);
+		if (ui->iterations && ui->s->ticks >= ui->iterations)
+			break;		/* -n N, as top's: N screens drawn */
 		ch = ft_ui_getch(ui, ui->paused || ui->at_end ? 1000 :
 				 (int)(ft_tick_left_ns(&ui->tick, ft_now_ns()) / 1000000) + 1);
 		if (ch != ERR)

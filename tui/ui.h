@@ -52,6 +52,10 @@ struct ft_ui {
 	/* how soon idle wants to run again, ms (the boost sampler's 20); 0: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */
+	uint64_t iterations;		/* -n: quit after the draw of this many ticks (0: never) */
+	/* after each tick (cmd/top.c's --cost-log), or NULL */
+	void (*on_tick)(struct ft_ui *ui, void *ctx);
+	void *on_tick_ctx;
 	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */
 	double pti_interval;		/* seconds between pagetypeinfo reads */
