@@ -164,6 +164,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->kpf.flags_fd = l->kpf.count_fd = -1;
 	l->map_cpu = FT_LIVE_MAP_CPU;
 	l->wants = FT_LIVE_WANT_ALL;
+	l->boost_slow = FT_LIVE_BOOST_SLOW;
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
 		ft_file_init(&l->knob_file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
 		l->knob_file[i].single = true;	/* a sysctl or a sysfs attribute */
@@ -1046,6 +1047,8 @@ int ft_live_map_scan_all(struct ft_live *l)
 	return err;
 }
 
+static void trace_drain(struct ft_live *l, uint64_t now);
+
 int ft_live_tick(struct ft_live *l, bool force_pti)
 {
 	unsigned int mask = (1u << FT_SRC_ZONEINFO) | (1u << FT_SRC_BUDDYINFO) |
@@ -1069,7 +1072,8 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 			emit(l, FT_RR_PROC, (uint16_t)i, raw.t_ns, raw.src[i].buf, raw.src[i].len);
 	}
 	read_knobs(l, raw.t_ns);
-	ft_live_trace_poll(l);	/* events up to now belong to this tick */
+	if (l->tracing)
+		trace_drain(l, ft_now_ns());	/* events up to now belong to this tick */
 	if (l->tracing) {
 		uint64_t lost = lost_now(l);
 
@@ -1151,11 +1155,11 @@ static void *boost_main(void *arg)
 		pthread_mutex_lock(&l->boost_lock);
 		now = ft_now_ns();
 		hot = now < l->boost_hot_until;
-		weight = hot ? 1 : FT_LIVE_BOOST_SLOW;
+		weight = hot ? 1 : l->boost_slow;
 		/* the next read on the cadence (missed ones skipped), slower while cold */
 		next += (now >= next ? (now - next) / period + 1 : 1) * period;
 		if (!hot)
-			next += (FT_LIVE_BOOST_SLOW - 1) * period;
+			next += (l->boost_slow - 1) * period;
 		ts.tv_sec = (time_t)(next / 1000000000ull);
 		ts.tv_nsec = (long)(next % 1000000000ull);
 		while (!l->boost_stop &&
@@ -1266,15 +1270,23 @@ void ft_live_wait(struct ft_live *l, uint64_t until_ns)
 	ft_live_trace_maybe_poll(l);
 }
 
-void ft_live_trace_maybe_poll(struct ft_live *l)
+/* A drain now, the cadence's clock restarted from it (the tick's drain counts as one). */
+static void trace_drain(struct ft_live *l, uint64_t now)
 {
-	uint64_t now = ft_now_ns(), pages = l->session.pages;
+	uint64_t pages = l->session.pages;
 
-	if (now - l->wait_trace_ns < trace_every(l))
-		return;
 	ft_live_trace_poll(l);
 	l->trace_busy = l->session.pages != pages;
 	l->wait_trace_ns = now;
+}
+
+void ft_live_trace_maybe_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+
+	if (now - l->wait_trace_ns < trace_every(l))
+		return;
+	trace_drain(l, now);
 }
 
 /* "system/event\n" (or "header_page\n") and the format text. */
@@ -1403,6 +1415,9 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 		return err;
 	}
 	l->tracing = true;
+	pthread_mutex_lock(&l->boost_lock);
+	l->boost_slow = FT_LIVE_BOOST_SLOW_TRACED;	/* traced fallbacks wake the sampler */
+	pthread_mutex_unlock(&l->boost_lock);
 	ft_procname_init(&l->procname, l->procfs.rootfd);
 	for (i = FT_EV_NR; i >= 0; i--)		/* header_page first */
 		emit_format(l, i, NULL, NULL);

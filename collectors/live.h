@@ -114,6 +114,7 @@ struct ft_live {
 	 * at a tenth of it; each slow read counts for the ten it stands for.
 	 */
 	uint64_t boost_hot_until;	/* under boost_lock */
+	uint32_t boost_slow;		/* under boost_lock: FT_LIVE_BOOST_SLOW, or _TRACED while tracing */
 	size_t boost_seen_q;		/* session.trq records looked at for fallbacks */
 	/*
 	 * The exporter's way (ft_live_boost_on_trace()): no thread and no
@@ -196,10 +197,16 @@ struct ft_live {
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
 #define FT_LIVE_BOOST_SLOW	10	/* ... divided by this while nothing happens */
+/*
+ * ... or by this while tracing: a boost only follows a fragmenting
+ * fallback, and a traced one wakes the sampler to the full rate, so
+ * idle it reads once a second (each read standing for fifty)
+ */
+#define FT_LIVE_BOOST_SLOW_TRACED	50
 #define FT_LIVE_BOOST_HOT	(2ull * 1000000000ull)	/* full rate after a sign, ns */
 /* trace pages drained this often while events come, else less often (the buffers hold seconds) */
 #define FT_LIVE_TRACE_BUSY_NS	100000000ull
-#define FT_LIVE_TRACE_IDLE_NS	500000000ull
+#define FT_LIVE_TRACE_IDLE_NS	1000000000ull
 
 
 /* 0 or -errno (the root cannot be opened). */

@@ -18,11 +18,20 @@
 
 static void watch_report(struct ft_ui *ui);
 
-/* The sampler's next read, in ms (at least 1). */
+/*
+ * How soon the work between keys is due, in ms (at least 1): the
+ * sampler's next read when the loop does it, the next trace drain, at
+ * most a second (the tick wakes the loop on its own).  Idle, that is a
+ * wake-up a second, not four.
+ */
 static int live_idle_ms(struct ft_ui *ui)
 {
-	uint64_t w = ft_live_boost_wait_ns(ui->live);
-	int ms = w == UINT64_MAX ? 250 : (int)(w / 1000000) + 1;
+	uint64_t w = ft_live_boost_wait_ns(ui->live), t = ft_live_trace_wait_ns(ui->live);
+	int ms;
+
+	if (t < w)
+		w = t;
+	ms = w >= 1000000000ull ? 1000 : (int)(w / 1000000) + 1;
 
 	/* the map's first look goes on slice by slice, keys read between */
 	if (!ui->paused && ft_live_map_wait_ms(ui->live) == 0)

@@ -249,9 +249,9 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 		int wait = now >= end ? 0 : (int)((end - now) / 1000000) + 1;
 		int most = ui->idle_ms ? ui->idle_ms(ui) : 250;
 
-		/* wake at least every 250 ms (or as idle asks): trace buffers, the sampler, ticks */
-		if (most > 250)
-			most = 250;
+		/* wake at least every second (or as idle asks): trace buffers, the sampler, ticks */
+		if (most > 1000)
+			most = 1000;
 		timeout(wait > most ? most : wait);
 		ch = getch();
 		if (ch != ERR || stopped(ui))
@@ -366,6 +366,11 @@ bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 	cbreak();
 	noecho();
 	keypad(stdscr, TRUE);
+	/*
+	 * No typeahead check while drawing: ncurses polled the terminal
+	 * about five times a screen to see whether a key had come.
+	 */
+	typeahead(-1);
 	/*
 	 * Escape alone closes a prompt; ncurses waits ESCDELAY (1 s) for the
 	 * rest of a sequence, and sampling waits with it.  25 ms as htop,

@@ -49,7 +49,7 @@ struct ft_ui {
 	/* the mode's part of the header (replay: the timeline), or NULL */
 	void (*header)(struct ft_ui *ui);
 	int header_end;			/* the header's columns before the mode's part */
-	/* how soon idle wants to run again, ms (the boost sampler's 20); 0: 250 */
+	/* how soon idle wants to run again, ms (at most 1000; the boost sampler's 20); NULL: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */
 	uint64_t iterations;		/* -n: quit after the draw of this many ticks (0: never) */
