@@ -217,6 +217,7 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 	double from = 0, to = INFINITY, prev_t = 0;
 	struct ft_knob_watch watch;
 	struct mark_ctx mc = { .r = r };
+	struct ft_hist lh;
 	char why[160];
 	int err, z, s;
 
@@ -281,18 +282,18 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 		thp_point(r, ss, r->n);
 		/* the tick's stall latencies by octave */
 		memset(r->heat[r->n], 0, sizeof(r->heat[0]));
-		if (ss->tracing && ss->lat_ring_n) {
-			const struct ft_lat_tick *lt = &ss->lat_ring[(ss->lat_ring_n - 1) % FT_LAT_RING];
+		if (ss->tracing && ss->lat_ring_n &&
+		    ss->lat_ring[(ss->lat_ring_n - 1) % FT_LAT_RING].to_ns == ss->tick_t_ns)
+			for (s = 0; s < FT_LAT_NR; s++) {
+				if (s == FT_LAT_BG_COMPACTION || !ft_session_lat_last(ss, s, &lh))
+					continue;
+				for (i = 0; i < FT_HIST_BUCKETS; i++) {
+					uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
+					int o = lo ? 63 - __builtin_clzll(lo) : 0;
 
-			if (lt->to_ns == ss->tick_t_ns)
-				for (s = 0; s < FT_LAT_NR; s++)
-					for (i = 0; s != FT_LAT_BG_COMPACTION && i < FT_HIST_BUCKETS; i++) {
-						uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
-						int o = lo ? 63 - __builtin_clzll(lo) : 0;
-
-						r->heat[r->n][o < OCTAVES ? o : OCTAVES - 1] += (double)lt->h[s].bucket[i];
-					}
-		}
+					r->heat[r->n][o < OCTAVES ? o : OCTAVES - 1] += (double)lh.bucket[i];
+				}
+			}
 		r->n++;
 	}
 	ft_replay_close(&rp);

@@ -113,7 +113,7 @@ static struct ft_ui *open_ui(void)
 
 	if (ui) {
 		ui->live = calloc(1, sizeof(*ui->live));
-		ui->ctl = malloc(sizeof(*ui->ctl));
+		ui->ctl = calloc(1, sizeof(*ui->ctl));
 	}
 	if (!ui || !ui->live || !ui->ctl) {
 		fprintf(stderr, "fragtop: out of memory\n");

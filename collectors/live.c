@@ -16,6 +16,7 @@
 #include "base/file.h"
 #include "base/cost.h"
 #include "base/grow.h"
+#include "base/zero.h"
 #include "model/cost.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
@@ -151,7 +152,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	char host[2048];
 	int err;
 
-	memset(l, 0, sizeof(*l));
+	ft_zero(l, sizeof(*l));	/* what the host does not fill stays out of RSS */
 	snprintf(l->root, sizeof(l->root), "%s", root);
 	err = ft_procfs_open(&l->procfs, root);
 	if (err)

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
+#include "base/zero.h"
 
 #define MAX_KNOBS (int)(sizeof(((struct ft_ctl *)0)->orig) / sizeof(((struct ft_ctl *)0)->orig[0]))
 
@@ -107,7 +108,7 @@ static uint32_t loginuid(void)
 
 void ft_ctl_init(struct ft_ctl *c, int rootfd, const char *why_read_only)
 {
-	memset(c, 0, sizeof(*c));
+	ft_zero(c, sizeof(*c));	/* the audit ring fills as knobs change */
 	c->rootfd = rootfd;
 	c->read_only = why_read_only != NULL;
 	c->read_only_why = why_read_only;

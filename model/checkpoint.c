@@ -106,6 +106,9 @@ static const struct ck_array arrays[] = {
 	ARR(owners, nr_owners, cap_owners, struct ft_owner_look),
 	ARR(owner_text, owner_text_len, owner_text_cap, char),
 	ARR(owner_stacks, owner_stacks_len, owner_stacks_cap, char),
+	/* each ring tick's non-empty stall buckets, source by source */
+	{ offsetof(S, lat_cells[0][0].c), offsetof(S, lat_cells[0][0].nr), offsetof(S, lat_cells[0][0].cap),
+	  sizeof(struct ft_hist_cell), FT_LAT_RING * FT_LAT_NR, sizeof(struct ft_lat_cells), false },
 };
 
 /* the map's zones: everything but their blocks, which follow each zone */

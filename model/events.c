@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/zero.h"
+
 const char *const ft_lat_names[FT_LAT_NR] = {
 	[FT_LAT_COMPACTION] = "compaction",
 	[FT_LAT_RECLAIM] = "direct_reclaim",
@@ -26,7 +28,7 @@ const enum ft_trace_event ft_lat_event[FT_LAT_NR] = {
 
 void ft_events_init(struct ft_events *ev, int pageblock_order)
 {
-	memset(ev, 0, sizeof(*ev));
+	ft_zero(ev, sizeof(*ev));
 	ev->pageblock_order = pageblock_order;
 	ev->status_skipped = ev->status_not_suitable = -1000;
 	ft_procs_init(&ev->procs);

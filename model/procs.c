@@ -5,6 +5,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/zero.h"
+
 const struct ft_proc_field ft_proc_fields[FT_PC_NR] = {
 	[FT_PC_FRAGMENTING] = { "fragmenting", "events",
 		"Its fallbacks below pageblock order, the ones that mix pageblocks." },
@@ -21,7 +23,7 @@ const struct ft_proc_field ft_proc_fields[FT_PC_NR] = {
 
 void ft_procs_init(struct ft_procs *t)
 {
-	memset(t, 0, sizeof(*t));
+	ft_zero(t, sizeof(*t));
 	memset(t->hash, 0xff, sizeof(t->hash));
 }
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/grow.h"
+#include "base/zero.h"
 #include "model/counterfield.h"
 
 /*
@@ -34,7 +35,7 @@ void ft_session_init(struct ft_session *s)
 {
 	size_t i;
 
-	memset(s, 0, sizeof(*s));
+	ft_zero(s, sizeof(*s));	/* a calloc'd session's rings stay out of RSS until they fill */
 	s->host.pmd_order = -1;
 	s->host.page_size = 4096;
 	ft_sample_init(&s->sample);
@@ -75,8 +76,10 @@ void ft_session_release(struct ft_session *s)
 	free(s->owner_text);
 	free(s->owner_stacks);
 	free(s->trq);
+	for (i = 0; i < FT_LAT_RING * FT_LAT_NR; i++)
+		free(s->lat_cells[i / FT_LAT_NR][i % FT_LAT_NR].c);
 	ft_symnames_release(&s->syms);
-	memset(s, 0, sizeof(*s));
+	ft_zero(s, sizeof(*s));
 }
 
 /* A waiting record's place in time: its stamp, its CPU, then its arrival (a stable order). */
@@ -676,16 +679,63 @@ static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
 	s->pending_err[src] = in->sub & FT_INPUT_ERR ? input_err(in) : 0;
 }
 
+/* @h's non-empty buckets into @lc (kept as they were when memory runs out: counted short). */
+static void lat_cells_set(struct ft_lat_cells *lc, const struct ft_hist *h)
+{
+	size_t need = 0;
+	unsigned int b;
+
+	lc->nr = 0;
+	for (b = 0; b < FT_HIST_BUCKETS; b++)
+		need += (size_t)(h->bucket[b] / UINT32_MAX) + (h->bucket[b] % UINT32_MAX != 0);
+	if (need > lc->cap && ft_grow((void **)&lc->c, &lc->cap, need, sizeof(*lc->c), SIZE_MAX / 16))
+		return;
+	for (b = 0; b < FT_HIST_BUCKETS; b++) {
+		uint64_t n = h->bucket[b];
+
+		for (; n; n -= n > UINT32_MAX ? UINT32_MAX : n)
+			lc->c[lc->nr++] = (struct ft_hist_cell){ b, (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n) };
+	}
+}
+
+/* Ring tick @slot's histogram of @src added to @out. */
+static void lat_merge(const struct ft_session *s, size_t slot, int src, struct ft_hist *out)
+{
+	const struct ft_lat_tick *t = &s->lat_ring[slot];
+	const struct ft_lat_cells *lc = &s->lat_cells[slot][src];
+	size_t k;
+
+	out->count += t->count[src];
+	out->sum_us += t->sum_us[src];
+	if (t->max_us[src] > out->max_us)
+		out->max_us = t->max_us[src];
+	for (k = 0; k < lc->nr; k++)
+		if (lc->c[k].bucket < FT_HIST_BUCKETS)
+			out->bucket[lc->c[k].bucket] += lc->c[k].n;
+}
+
 /* This tick's stall latencies (the growth of events.lat since the last) into the ring. */
 static void push_lat_tick(struct ft_session *s, uint64_t now)
 {
-	struct ft_lat_tick *t = &s->lat_ring[s->lat_ring_n++ % FT_LAT_RING];
+	size_t slot = s->lat_ring_n++ % FT_LAT_RING;
+	struct ft_lat_tick *t = &s->lat_ring[slot];
+	struct ft_hist d;
 	int i;
 
 	t->from_ns = s->ticks ? s->tick_t_ns : now;
 	t->to_ns = now;
 	for (i = 0; i < FT_LAT_NR; i++) {
-		ft_hist_sub(&t->h[i], &s->events.lat[i], &s->lat_prev[i]);
+		/* a source without stalls this tick writes nothing but its zeros */
+		if (s->events.lat[i].count == s->lat_prev[i].count) {
+			t->count[i] = t->sum_us[i] = t->max_us[i] = 0;
+			s->lat_cells[slot][i].nr = 0;
+			continue;
+		}
+		ft_hist_sub(&d, &s->events.lat[i], &s->lat_prev[i]);
+		t->count[i] = d.count;
+		t->sum_us[i] = d.sum_us;
+		t->max_us[i] = d.max_us;
+		lat_cells_set(&s->lat_cells[slot][i], &d);
 		s->lat_prev[i] = s->events.lat[i];
 	}
 }
@@ -702,15 +752,25 @@ double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src,
 	}
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < have; i++) {
-		const struct ft_lat_tick *t = &s->lat_ring[(s->lat_ring_n - 1 - i) % FT_LAT_RING];
+		size_t slot = (size_t)((s->lat_ring_n - 1 - i) % FT_LAT_RING);
+		const struct ft_lat_tick *t = &s->lat_ring[slot];
 
 		/* a tick counts when it started within the window (a tenth of a tick's slack) */
 		if ((double)(newest - t->from_ns) > secs * 1e9 + (double)(t->to_ns - t->from_ns) / 10)
 			break;
-		ft_hist_merge(out, &t->h[src]);
+		lat_merge(s, slot, src, out);
 		from = t->from_ns;
 	}
 	return (double)(newest - from) / 1e9;
+}
+
+bool ft_session_lat_last(const struct ft_session *s, enum ft_lat_source src, struct ft_hist *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (!s->lat_ring_n)
+		return false;
+	lat_merge(s, (size_t)((s->lat_ring_n - 1) % FT_LAT_RING), src, out);
+	return true;
 }
 
 const char *const ft_zh_names[FT_ZH_NR] = {
@@ -726,10 +786,22 @@ const char *const ft_zh_names[FT_ZH_NR] = {
 static void push_history(struct ft_session *s, uint64_t now)
 {
 	const struct ft_sample *sm = &s->sample;
-	size_t slot = s->history_n++ % FT_HISTORY_LEN, i;
+	size_t slot = s->history_n++ % FT_HISTORY_LEN, i, k;
+	size_t nz = sm->nr_zones < FT_BOOST_ZONES ? sm->nr_zones : FT_BOOST_ZONES;
 	int pbo = sm->pageblock_order, m;
 
-	for (i = 0; i < FT_BOOST_ZONES; i++)
+	/*
+	 * Only the zones the host has are written: the rings of the other
+	 * FT_BOOST_ZONES were 0.9 MiB touched every tick.  A zone seen for
+	 * the first time has no past: NAN all along.
+	 */
+	for (i = s->history_zones; i < nz; i++)
+		for (m = 0; m < FT_ZH_NR; m++)
+			for (k = 0; k < FT_HISTORY_LEN; k++)
+				s->zone_history[i][m][k] = NAN;
+	if (nz > s->history_zones)
+		s->history_zones = nz;
+	for (i = 0; i < s->history_zones; i++)
 		for (m = 0; m < FT_ZH_NR; m++)
 			s->zone_history[i][m][slot] = NAN;
 	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++) {
@@ -775,7 +847,7 @@ void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
 		uint64_t age = back + (uint64_t)(n - 1 - i);
 		size_t slot;
 
-		if (age >= have || zi >= FT_BOOST_ZONES || m >= FT_ZH_NR) {
+		if (age >= have || (zi >= 0 && (size_t)zi >= s->history_zones) || m >= FT_ZH_NR) {
 			out[i] = NAN;
 			if (marks)
 				marks[i] = 0;

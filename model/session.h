@@ -95,6 +95,17 @@ struct ft_session_name {
 	char comm[32];
 };
 
+/* A bucket of a histogram (model/hist.h) that is not empty: a bucket's count past 2^32 takes two. */
+struct ft_hist_cell {
+	uint32_t bucket, n;
+};
+
+/* One tick's histogram of one stall source: its non-empty buckets. */
+struct ft_lat_cells {
+	struct ft_hist_cell *c;		/* owned */
+	size_t nr, cap;
+};
+
 struct ft_session {
 	/* the clock: time of the newest input, and of the newest tick */
 	uint64_t t_ns;
@@ -159,13 +170,16 @@ struct ft_session {
 	/*
 	 * Stall latencies tick by tick, the newest FT_LAT_RING ticks (each
 	 * the histogram of (from_ns, to_ns]), for "the last 10 s" windows.
+	 * A tick keeps only its non-empty buckets (lat_cells): the whole
+	 * histograms were 898 KiB, written every tick, stalls or not.
 	 */
 	struct ft_hist lat_prev[FT_LAT_NR];	/* events.lat at the last tick */
 	struct ft_lat_tick {
 		uint64_t from_ns, to_ns;
-		struct ft_hist h[FT_LAT_NR];
+		uint64_t count[FT_LAT_NR], sum_us[FT_LAT_NR], max_us[FT_LAT_NR];
 	} lat_ring[FT_LAT_RING];
 	uint64_t lat_ring_n;			/* ticks ever pushed */
+	struct ft_lat_cells lat_cells[FT_LAT_RING][FT_LAT_NR];	/* lat_ring's buckets, owned */
 
 	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
 	struct ft_pbmap map;
@@ -225,6 +239,7 @@ struct ft_session {
 	uint64_t history_t_ns[FT_HISTORY_LEN];
 	uint8_t history_mark[FT_HISTORY_LEN];
 	uint64_t history_n;		/* ticks pushed */
+	size_t history_zones;		/* zones the rings hold (the most zoneinfo had); past them: NAN */
 	uint8_t mark_pending;		/* a knob changed since the last tick */
 
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
@@ -321,6 +336,9 @@ const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t 
  */
 double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src, double secs,
 			     struct ft_hist *out);
+
+/* The newest tick's stall latencies of @src into @out; false (and @out empty) before a tick. */
+bool ft_session_lat_last(const struct ft_session *s, enum ft_lat_source src, struct ft_hist *out);
 
 /*
  * @n values of a history (zone @zi's @m, or with @zi -1 compaction stalls

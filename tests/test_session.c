@@ -735,6 +735,25 @@ static void test_lat_window(void **state)
 	assert_int_equal(h.count, 5050);
 	assert_int_equal(ft_session_lat_window(&s, FT_LAT_RECLAIM, 10, &h) > 0, 1);
 	assert_int_equal(h.count, 0);
+	/* the newest tick alone, as plot's heat map reads it */
+	assert_true(ft_session_lat_last(&s, FT_LAT_COMPACTION, &h));
+	assert_int_equal(h.count, 100);
+	assert_int_equal(h.bucket[ft_hist_bucket(1000)], 100);
+	/* a tick keeps only its non-empty buckets: here one */
+	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_COMPACTION].nr, 1);
+	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 0);
+	/* a bucket's count past 2^32 in one tick is kept whole (two cells) */
+	s.events.lat[FT_LAT_RECLAIM].bucket[ft_hist_bucket(50)] += 5000000000ull;
+	s.events.lat[FT_LAT_RECLAIM].count += 5000000000ull;
+	s.events.lat[FT_LAT_RECLAIM].sum_us += 50 * 5000000000ull;
+	s.events.lat[FT_LAT_RECLAIM].max_us = 50;
+	t = 101 * 1000000000ull;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 2);
+	assert_true(ft_session_lat_window(&s, FT_LAT_RECLAIM, 10, &h) > 0);
+	assert_int_equal(h.count, 5000000000ull);
+	assert_int_equal(h.bucket[ft_hist_bucket(50)], 5000000000ull);
+	assert_int_equal(h.max_us, 50);
 	ft_session_release(&s);
 }
 
@@ -793,6 +812,11 @@ static void test_history(void **state)
 	assert_true(isnan(v[0]) && !isnan(v[1]));	/* one past the oldest kept */
 	ft_session_history(&s, FT_BOOST_ZONES, FT_ZH_FREE, 0, 1, v, NULL, NULL);
 	assert_true(isnan(v[0]));
+	/* the rings hold the host's zones, no more: one past them reads as never known */
+	assert_int_equal(s.history_zones, s.sample.nr_zones);
+	ft_session_history(&s, (int)s.sample.nr_zones, FT_ZH_FREE, 0, 4, v, NULL, NULL);
+	for (i = 0; i < 4; i++)
+		assert_true(isnan(v[i]));
 	ft_session_release(&s);
 }
 
