@@ -22,6 +22,10 @@ PKG_DEB_libtraceevent := libtraceevent-dev
 PKG_DEB_libzstd := libzstd-dev
 PKG_DEB_openssl := libssl-dev
 PKG_DEB_libcrypt := libcrypt-dev
+# The sub-makes of check, analyze and bench build this many at once (make -jN
+# sets its own); the tests run FT_JOBS at a time (tests/run.sh)
+JOBS	?= $(shell nproc 2>/dev/null || echo 2)
+
 # The goals that install what is missing first (run, check, check-host,
 # bench) build in a second make, which parses this file again after the
 # install: so only that one, or a plain `make`, checks the libraries.
@@ -114,7 +118,7 @@ $(B)/san/tests/test_cli: $(B)/san/cmd/cli.o
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 
 check: deps-test
-	$(MAKE) test-build fuzz
+	$(MAKE) -j$(JOBS) test-build fuzz
 	@scripts/check-layers.sh
 	@scripts/fn-length.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)

@@ -24,6 +24,34 @@ skip_all() { skip "$@"; exit 77; }
 # jq 1.6 exits 0 on empty input even with -e: insist on a non-empty file
 jqe()   { [ -s "${!#}" ] && jq -e "$@" > /dev/null; }
 
+# Eight consecutive TCP ports on 127.0.0.1, below the ephemeral range
+# (32768+: no outgoing connection holds them), that no other test of this
+# run holds and nothing listens on: tests run side by side (tests/run.sh).
+# Each block of eight is reserved by a directory under /tmp/fragtop-ports
+# (mkdir is atomic) naming the test's shell; a block whose shell is gone is
+# taken over.  Prints the first port: PORT=$(test_port)
+test_port() {
+	local d=/tmp/fragtop-ports b i owner
+	mkdir -p "$d" 2> /dev/null
+	for i in $(seq 64); do
+		b=$(( 2500 + RANDOM % 1490 ))	# ports 20000-31919
+		if ! mkdir "$d/$b" 2> /dev/null; then
+			owner=$(cat "$d/$b/pid" 2> /dev/null)
+			[ -n "$owner" ] && kill -0 "$owner" 2> /dev/null && continue
+			rm -rf "$d/$b"
+			mkdir "$d/$b" 2> /dev/null || continue
+		fi
+		echo $$ > "$d/$b/pid"
+		if command -v ss > /dev/null &&
+			[ -n "$(ss -ltnH "( sport >= :$((b * 8)) and sport <= :$((b * 8 + 7)) )" 2> /dev/null)" ]; then
+			continue	# someone else's server: keep the block, try another
+		fi
+		echo $((b * 8))
+		return 0
+	done
+	echo $(( 20000 + $$ % 10000 ))	# no reservation to be had: as before
+}
+
 # Poll a command until it succeeds or SECS seconds have passed (the
 # deadline of a condition, never a bare sleep): until SECS command...
 until_ok() {

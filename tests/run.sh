@@ -1,40 +1,117 @@
 #!/bin/bash
 # Runs every test binary (plain and ASan+UBSan builds, the threaded ones
-# under TSan too) and every shell test
-# under tests/cli and tests/tui, none of which changes the host, then prints
-# one closing line "check: N passed, N failed".  With HOST=1 it runs only
-# tests/host/*.sh (plain build), which write real sysctls and run the
-# adverse workload, each restoring what it changed: "check-host: ...".
+# under TSan too) and every shell test under tests/cli and tests/tui, none
+# of which changes the host, FT_JOBS at a time (default: twice the CPUs:
+# most tests wait on a terminal, a socket or a child), each one's output
+# printed whole when it ends; then the ten slowest with their times and one
+# closing line "check: N passed, N failed".  With HOST=1 it runs only
+# tests/host/*.sh (plain build), one at a time: they write real sysctls and
+# run the adverse workload, each restoring what it changed: "check-host: ...".
+# A test's name filters (FT_TESTS, an extended regex on the names) pick some.
+# usage: run.sh [BUILD_DIR]
 set -u
 B=${1:-build}
 pass=0 fail=0 skipped=0
 failed=()
 # tests/lib.sh's skip() names what could not run here; exit 77 skips a whole test
 export FT_SKIPS; FT_SKIPS=$(mktemp)
-trap 'rm -f "$FT_SKIPS"' EXIT
+OUT=$(mktemp -d)
+trap 'rm -rf "$FT_SKIPS" "$OUT"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
+TIMES=$B/test-times.txt		# the last run's times: the slowest start first next time
+jobs_max=${FT_JOBS:-$(( $(nproc 2> /dev/null || echo 2) * 2 ))}
+[ "${HOST:-}" = 1 ] && jobs_max=1
 
-run() {	# name command...
-	local name=$1 rc cfg; shift
-	# each test its own settings directory: the TUI writes fragtoprc on
-	# quit, and no test may touch the real one or see another test's
-	cfg=$(mktemp -d)
-	FT_TEST_NAME=$name XDG_CONFIG_HOME=$cfg "$@"; rc=$?
-	rm -rf "$cfg"
-	if [ $rc = 0 ]; then
+names=() cmds=() serial=()
+add() {	# name command...: a test to run (unless FT_TESTS leaves it out)
+	[ -n "${FT_TESTS:-}" ] && ! [[ $1 =~ $FT_TESTS ]] && return
+	names+=("$1")
+	cmds+=("$(printf '%q ' "${@:2}")")
+	serial+=(0)
+}
+# A shell test whose head says "# serial: why" compares live values of
+# this host over seconds: it runs after the others, alone.
+add_sh() {	# name script binary
+	add "$1" bash "$2" "$3"
+	grep -q '^# serial:' "$2" && serial[$((${#serial[@]} - 1))]=1
+	return 0
+}
+
+# One test, in the background: its own settings directory (the TUI writes
+# fragtoprc on quit, and no test may touch the real one or see another
+# test's), its output to $OUT/N.log, then "rc seconds" to $OUT/N.rc.
+start() {	# index
+	local i=$1
+	(
+		cfg=$(mktemp -d)
+		t0=$EPOCHREALTIME
+		export FT_TEST_NAME=${names[$i]} XDG_CONFIG_HOME=$cfg
+		eval "${cmds[$i]}" < /dev/null > "$OUT/$i.log" 2>&1
+		rc=$?
+		t1=$EPOCHREALTIME
+		rm -rf "$cfg"
+		echo "$rc $(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.1f", b - a }')" > "$OUT/$i.rc"
+	) &
+	pids[$!]=$i
+}
+
+# A test that ended: its output, then the count.
+finish() {	# index
+	local i=$1 rc secs
+	read -r rc secs < "$OUT/$i.rc"
+	echo "== ${names[$i]} (${secs} s)"
+	cat "$OUT/$i.log"
+	echo "${secs} ${names[$i]}" >> "$OUT/times"
+	if [ "$rc" = 0 ]; then
 		pass=$((pass + 1))
-	elif [ $rc = 77 ]; then
+	elif [ "$rc" = 77 ]; then
 		skipped=$((skipped + 1))
 	else
-		fail=$((fail + 1)); failed+=("$name")
-		echo "FAILED: $name" >&2
+		fail=$((fail + 1)); failed+=("${names[$i]}")
+		echo "FAILED: ${names[$i]} (exit $rc)" >&2
 	fi
 }
 
-# the closing lines: what failed, what was skipped and why, then the count
+# Run every added test, the slowest of the last run first; the serial ones
+# after the rest, one at a time.
+run_all() {
+	local order=() i running=0 done_pid most=$jobs_max
+	declare -gA pids=()
+	if [ -s "$TIMES" ]; then
+		mapfile -t order < <(for i in "${!names[@]}"; do
+			t=$(awk -v n="${names[$i]}" '{ s = $1; $1 = ""; sub(/^ /, ""); if ($0 == n) { print s; exit } }' "$TIMES")
+			echo "${serial[$i]} ${t:-0} $i"
+		done | sort -k1,1n -k2,2rn | awk '{ print $3 }')
+	else
+		mapfile -t order < <(for i in "${!names[@]}"; do echo "${serial[$i]} $i"; done | sort -s -k1,1n | awk '{ print $2 }')
+	fi
+	for i in "${order[@]}"; do
+		[ "${serial[$i]}" = 1 ] && most=1
+		while [ "$running" -ge "$most" ]; do
+			wait -n -p done_pid
+			finish "${pids[$done_pid]}"; unset "pids[$done_pid]"
+			running=$((running - 1))
+		done
+		start "$i"
+		running=$((running + 1))
+	done
+	while [ "$running" -gt 0 ]; do
+		wait -n -p done_pid
+		finish "${pids[$done_pid]}"; unset "pids[$done_pid]"
+		running=$((running - 1))
+	done
+}
+
+# the closing lines: the slowest, what failed, what was skipped and why, then the count
 summary() {	# what
 	echo
+	if [ -s "$OUT/times" ]; then
+		echo "the ten slowest (seconds, $jobs_max at a time):"
+		sort -rn "$OUT/times" | head -n 10 | sed 's/^/  /'
+		sort -rn "$OUT/times" > "$TIMES" 2> /dev/null
+	fi
 	[ $fail -eq 0 ] || printf 'failed: %s\n' "${failed[@]}"
 	if [ -s "$FT_SKIPS" ]; then
 		echo "skipped here ($(wc -l < "$FT_SKIPS") parts):"
@@ -45,32 +122,30 @@ summary() {	# what
 }
 
 # tests that change the host (real sysctls, the adverse workload): only
-# with HOST=1 (make check-host), once, with the plain build
+# with HOST=1 (make check-host), one at a time, with the plain build
 if [ "${HOST:-}" = 1 ]; then
 	for s in tests/host/*.sh; do
-		[ -f "$s" ] || continue
-		echo "== $s"
-		run "$s" bash "$s" ./fragtop
+		[ -f "$s" ] && add_sh "$s" "$s" ./fragtop
 	done
+	run_all
 	summary check-host
 	exit
 fi
 
-export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
 for t in "$B"/plain/tests/test_* "$B"/san/tests/test_* "$B"/tsan/tests/test_*; do
 	[ -x "$t" ] || continue
 	case $t in *.o|*.d) continue;; esac
-	run "$t" "$t"
+	add "$t" "$t"
 done
 for s in tests/cli/*.sh tests/tui/*.sh; do
 	[ -f "$s" ] || continue
-	echo "== $s"
-	run "$s" bash "$s" ./fragtop
-	run "$s (asan)" bash "$s" "$B/fragtop-san"
+	add_sh "$s" "$s" ./fragtop
+	# the ASan build too, unless the test runs no fragtop ("# asan: no" in its head)
+	grep -q '^# asan: no' "$s" || add_sh "$s (asan)" "$s" "$B/fragtop-san"
 done
 # every fuzz corpus once (FUZZ_REPLAY=1, as make check sets it)
 if [ "${FUZZ_REPLAY:-}" = 1 ]; then
-	run "fuzz corpora" make -s --no-print-directory fuzz-replay
+	add "fuzz corpora" make -s --no-print-directory fuzz-replay
 fi
-
+run_all
 summary check

@@ -76,7 +76,7 @@ check "record: at most 240 reads a tick" test "$(all_max reads "$TMPD/record.jso
 check "the recording holds the cost (report reads it)" test "$("$FT" report --json "$TMPD/r.ftr" | jq '.cost.ticks')" -ge 5
 
 # the exporter: a sample per scrape (-i 0.1 and a wait between scrapes)
-port=$((24000 + $$ % 8000))
+port=$(test_port)
 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$port" -i 0.1 --cost-log "$TMPD/x.jsonl" 2> "$TMPD/x.err" &
 xpid=$!
 until_ok 20 curl -sf -o /dev/null "http://127.0.0.1:$port/metrics"

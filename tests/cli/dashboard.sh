@@ -21,7 +21,7 @@ if [ -z "$PROM" ] || ! command -v promtool > /dev/null || ! command -v curl > /d
 	skip_all "dashboard: needs prometheus, promtool, curl and jq"
 fi
 tmp=$(mktemp -d)
-PORT=$((22000 + $$ % 10000))
+PORT=$(test_port)
 cleanup() {
 	prom_stop
 	wait 2>/dev/null

@@ -20,7 +20,7 @@ for t in openssl curl perl; do
 done
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
-PORT=$((23000 + $$ % 9000)); PPORT=$((13000 + $$ % 9000))
+PORT=$(test_port); PPORT=$((PORT + 1))
 epid=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null

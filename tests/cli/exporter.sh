@@ -14,7 +14,7 @@ FT=$(realpath "${1:-./fragtop}")
 ROOT=tests/fixtures/6.18-idle
 S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
 tmp=$(mktemp -d)
-PORT=$((20000 + $$ % 10000))	# below the ephemeral range (32768+): no outgoing connection holds it
+PORT=$(test_port)	# PORT to PORT + 7 are ours (tests/lib.sh)
 epid=
 trap '[ -n "$epid" ] && kill "$epid" 2>/dev/null; rm -rf "$tmp"' EXIT
 command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }

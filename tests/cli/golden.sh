@@ -60,7 +60,7 @@ done
 
 # the exporter on a fixture root: its metrics, less its own (connections,
 # scrapes) and the process's, which change from run to run
-port=$((20000 + RANDOM % 20000))
+port=$(test_port)
 "$FT" exporter --root tests/fixtures/6.18-frag --listen "127.0.0.1:$port" > "$tmp/x.log" 2>&1 &
 xpid=$!
 if until_ok 20 curl -sf -o "$tmp/x.raw" "http://127.0.0.1:$port/metrics"; then

@@ -4,6 +4,7 @@
 # written outside model/ and a view reading its source among them).  Then
 # scripts/fn-length.sh: a planted function over 100 lines fails it.
 # usage: layers.sh [FRAGTOP_BINARY] (unused: the check reads the sources)
+# asan: no (it runs no fragtop)
 set -u
 . "$(dirname "$0")/../lib.sh"
 tmp=$(mktemp -d)

@@ -7,6 +7,8 @@
 # exporter).  Both servers are ours and are stopped by PID.  Needs root
 # (tracepoints), prometheus and curl; skipped otherwise.
 # usage: prometheus.sh FRAGTOP_BINARY
+# serial: it compares the host's free pages as Prometheus stored them with a
+# snapshot taken after, which other tests' memory would move
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
@@ -16,7 +18,7 @@ if [ "$(id -u)" != 0 ] || [ -z "$PROM" ] || ! command -v curl > /dev/null || ! c
 fi
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
-EPORT=$((21000 + $$ % 10000)); PPORT=$((11000 + $$ % 10000))
+EPORT=$(test_port); PPORT=$((EPORT + 1))
 epid=
 cleanup() {
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
