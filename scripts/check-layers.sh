@@ -37,19 +37,29 @@ allowed() {	# layer -> the layers it may include
 	esac
 }
 {
+# every include of every layer in one pass (a process a line took seconds)
+files=
 for layer in $LAYERS; do
-	ok=$(allowed "$layer")
 	for f in "$layer"/*.c "$layer"/*.h; do
-		[ -f "$f" ] || continue
-		grep -n '^#include "[a-z_]*/' "$f" | while IFS= read -r line; do
-			dep=$(printf '%s\n' "$line" | sed 's/.*#include "\([a-z_]*\)\/.*/\1/')
-			case " $ok " in
-			*" $dep "*) ;;
-			*) echo "$f:${line%%:*}: $layer/ includes $dep/ (a layer above or beside it)"; echo x ;;
-			esac
-		done
+		[ -f "$f" ] && files="$files $f"
 	done
 done
+# shellcheck disable=SC2086
+awk -v rules="$(for layer in $LAYERS; do printf '%s=%s;' "$layer" "$(allowed "$layer")"; done)" '
+BEGIN {
+	n = split(rules, r, ";")
+	for (i = 1; i <= n; i++)
+		if (split(r[i], kv, "=") == 2)
+			ok[kv[1]] = " " kv[2] " "
+}
+/^#include "[a-z_]*\// {
+	layer = FILENAME; sub(/\/.*/, "", layer)
+	dep = $2; gsub(/"/, "", dep); sub(/\/.*/, "", dep)
+	if (index(ok[layer], " " dep " ") == 0) {
+		print FILENAME ":" FNR ": " layer "/ includes " dep "/ (a layer above or beside it)"
+		print "x"
+	}
+}' $files
 for f in tui/*.c; do
 	[ -f "$f" ] || continue
 	grep -qE '^#include (<curses\.h>|"tui/(draw|view)\.h")' "$f" ||
@@ -66,35 +76,26 @@ done
 # kernel writes: a knob (a file under the root opened for writing) only in
 # controls/; tracefs (an instance, its events, its files) only in
 # collectors/tracefs.c
-for f in base/*.c model/*.c collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
-	grep -nE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' "$f" | while IFS= read -r line; do
-		echo "$f:${line%%:*}: opens a file under the root for writing (only controls/ writes knobs)"; echo x
-	done
-done
-for f in base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
-	[ "$f" = collectors/tracefs.c ] && continue
-	grep -nE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' "$f" |
-	while IFS= read -r line; do
-		echo "$f:${line%%:*}: writes tracefs (only collectors/tracefs.c does, in its own instance)"; echo x
-	done
-done
+# each check a grep over every file: "file:line: why", then x
+found() {	# WHY: grep -Hn's lines on stdin
+	awk -F: -v why="$1" '{ print $1 ":" $2 ": " why; print "x" }'
+}
+grep -HnE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' base/*.c model/*.c collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	found "opens a file under the root for writing (only controls/ writes knobs)"
+grep -HnE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' \
+	base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	grep -v '^collectors/tracefs\.c:' |
+	found "writes tracefs (only collectors/tracefs.c does, in its own instance)"
 # the session changes only through ft_session_apply() (docs/DESIGN.md, Data
 # flow): no field of it is assigned outside model/, no non-const pointer
 # into it is taken there; and a view reads the session only, never its source
-for f in collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c; do
-	grep -nE 'session\.[A-Za-z_][A-Za-z0-9_.]*(\[[^]]*\])?[A-Za-z0-9_.]*[[:space:]]*(([-+*/|&^]|<<|>>)?=[^=]|\+\+|--)' "$f" |
-	while IFS= read -r line; do
-		echo "$f:${line%%:*}: assigns a session field (only inputs change the session)"; echo x
-	done
-	grep -nE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*session\b' "$f" | while IFS= read -r line; do
-		echo "$f:${line%%:*}: a writable pointer into the session (make it const)"; echo x
-	done
-done
-for f in tui/view_*.c; do
-	grep -nE 'ui->(live|rp)->' "$f" | while IFS= read -r line; do
-		echo "$f:${line%%:*}: a view reads the source (views read ui->s, the session)"; echo x
-	done
-done
+grep -HnE 'session\.[A-Za-z_][A-Za-z0-9_.]*(\[[^]]*\])?[A-Za-z0-9_.]*[[:space:]]*(([-+*/|&^]|<<|>>)?=[^=]|\+\+|--)' \
+	collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	found "assigns a session field (only inputs change the session)"
+grep -HnE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*session\b' \
+	collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	found "a writable pointer into the session (make it const)"
+grep -HnE 'ui->(live|rp)->' tui/view_*.c | found "a view reads the source (views read ui->s, the session)"
 } > build/.layers 2>&1
 if grep -q '^x$' build/.layers 2>/dev/null; then
 	grep -v '^x$' build/.layers >&2

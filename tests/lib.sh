@@ -52,6 +52,10 @@ test_port() {
 	echo $(( 20000 + $$ % 10000 ))	# no reservation to be had: as before
 }
 
+# For until_ok: the shell's SECONDS has reached N (until_ok's arguments are
+# expanded once, so `until_ok 10 test $SECONDS -ge N` would never change)
+seconds_reach() { [ "$SECONDS" -ge "$1" ]; }
+
 # Poll a command until it succeeds or SECS seconds have passed (the
 # deadline of a condition, never a bare sleep): until SECS command...
 until_ok() {

@@ -3,7 +3,7 @@
 # - 100 connections that trickle a byte of their request head at a time
 #   (slowloris; perl, one process), first from another address
 #   (127.0.0.2: --max-per-client holds them to a few slots), then from the
-#   scraper's own: 19 of 20 scrapes at 1 s still get a 200;
+#   scraper's own: 19 of 20 scrapes at 0.5 s still get a 200;
 # - a silent connection is closed after --header-timeout, and counted;
 # - a refused client gets its 503, not a reset: every slot is answering a
 #   client that does not read (a small receive buffer, a 400-node
@@ -17,7 +17,7 @@ ROOT=$(realpath tests/fixtures/6.18-idle)
 command -v perl > /dev/null && command -v curl > /dev/null && command -v ss > /dev/null ||
 	skip_all "slow clients: needs perl, curl and ss"
 tmp=$(mktemp -d)
-PORT=$((22000 + $$ % 10000))	# below the ephemeral range (32768+)
+PORT=$(test_port)	# below the ephemeral range (32768+), ours alone
 epid= tpid= rpid=
 cleanup() {
 	for p in $tpid $rpid $epid; do kill "$p" 2>/dev/null; done
@@ -68,26 +68,27 @@ start() {	# ARGS...: an exporter on the fixture tree
 	until_ok 30 curl -s -o /dev/null --max-time 2 "http://127.0.0.1:$PORT/"
 }
 stop() { kill -TERM "$epid"; wait "$epid"; epid=; }
-scrapes() {	# N: N scrapes 1 s apart while the trickle runs; how many got 200
+scrapes() {	# N: N scrapes half a second apart while the trickle runs; how many got 200
 	local i ok=0
 	for i in $(seq "$1"); do
 		[ "$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "http://127.0.0.1:$PORT/metrics")" = 200 ] &&
 			ok=$((ok + 1))
-		sleep 1
+		sleep 0.5	# the pace of the scrapes over the trickle's 10 s (three header timeouts)
 	done
 	echo "$ok"
 }
 opened() { cat "$tmp/opened" 2>/dev/null || echo 0; }
+opened_at_least() { [ "$(opened)" -ge "$1" ]; }	# for until_ok: read again each time
 
 start
 for src in 127.0.0.2 127.0.0.1; do
 	rm -f "$tmp/opened"
 	perl "$tmp/trickle.pl" "$PORT" 100 "$src" "$tmp/opened" & tpid=$!
-	until_ok 30 test "$(opened)" -ge 100
+	until_ok 30 opened_at_least 100
 	ok=$(scrapes 20)
 	n=$(opened)
 	kill "$tpid"; wait "$tpid" 2>/dev/null; tpid=
-	check "100 trickling clients from $src ($n connections opened): $ok of 20 scrapes at 1 s got 200" \
+	check "100 trickling clients from $src ($n connections opened): $ok of 20 scrapes at 0.5 s got 200" \
 		test "$ok" -ge 19 -a "$n" -ge 100
 done
 curl -s --max-time 5 "http://127.0.0.1:$PORT/metrics" > "$tmp/m.txt"

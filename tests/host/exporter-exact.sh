@@ -42,7 +42,7 @@ check "the exporter traces" grep -q 'with tracepoints' "$tmp/ex.err"
 # its start-up sample is over a second old, so the first scrape takes a
 # sample of its own and counts every event up to it (-i 1)
 ts=$SECONDS
-until_ok 10 test $SECONDS -ge $((ts + 2))
+until_ok 10 seconds_reach $((ts + 2))
 echo 0 > /proc/sys/vm/watermark_boost_factor
 scrape() {	# FILE: the extfrag totals (all, fragmenting) and lost events of one scrape
 	curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" | awk '
@@ -66,12 +66,12 @@ echo 1 > "$REF/events/kmem/mm_page_alloc_extfrag/enable"
 # the load for 6 s (SIGTERM: it stops its fio and puts nr_hugepages back), then gone
 bash "$HERE/../load/fragload.sh" 60 3072 > "$tmp/load.log" 2>&1 & lpid=$!
 running() { kill -0 "$lpid" 2> /dev/null; }
-until_ok 10 test $SECONDS -ge $((t0 + 6))
+until_ok 10 seconds_reach $((t0 + 6))
 kill "$lpid" 2> /dev/null
 until_ok 30 eval '! running'
 wait "$lpid" 2>/dev/null; lpid=
 # the second scrape 15 s after the first (the load is over by then)
-until_ok 30 test $SECONDS -ge $((t0 + 15))
+until_ok 30 seconds_reach $((t0 + 15))
 echo 0 > "$REF/tracing_on"
 scrape "$tmp/s2"; t1=$SECONDS
 echo 0 > "$OUT/tracing_on"
