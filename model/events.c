@@ -82,7 +82,7 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	bool own = e->change_ownership != 0;
 	int zone = zone_of(ev, e->pfn);
 	struct ft_recent_fallback *rf;
-	const struct ft_proc *p;
+	struct ft_proc *p;
 
 	add_counts(&ev->extfrag, frag, own);
 	add_counts(zone >= 0 ? &ev->extfrag_zone[zone] : &ev->extfrag_nozone, frag, own);
@@ -91,11 +91,12 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 		ev->pair[e->alloc_mt][e->fallback_mt]++;
 		ev->zone_pair[zone >= 0 ? zone : FT_EV_ZONES][frag][e->alloc_mt][e->fallback_mt]++;
 	}
-	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_EXTFRAG, 1);
-	if (frag)
-		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_FRAGMENTING, 1);
-	if (own)
-		ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_OWNERSHIP, 1);
+	p = ft_procs_row(&ev->procs, r->pid, r->ts);	/* one lookup for its three counts */
+	if (p) {
+		p->c[FT_PC_EXTFRAG]++;
+		p->c[FT_PC_FRAGMENTING] += frag;
+		p->c[FT_PC_OWNERSHIP] += own;
+	}
 	if (ev->on_fallback)
 		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
 	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn, .ts = r->ts };
@@ -110,9 +111,12 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 		.fragmenting = frag, .change_ownership = own,
 	};
 	/* the name its process has by now (NAME inputs); one not named yet is named when it is */
-	p = ft_procs_find(&ev->procs, r->pid);
-	if (p && p->comm[0])
-		snprintf(rf->comm, sizeof(rf->comm), "%.15s", p->comm);
+	if (p && p->comm[0]) {
+		size_t n = strnlen(p->comm, sizeof(rf->comm) - 1);
+
+		memcpy(rf->comm, p->comm, n);
+		rf->comm[n] = '\0';
+	}
 }
 
 /* the process counters of a latency source: count, then time (background: none) */

@@ -111,6 +111,18 @@ void ft_procs_count(struct ft_procs *t, int pid, uint64_t ts, enum ft_proc_col c
 		p->last_ns = ts;
 }
 
+struct ft_proc *ft_procs_row(struct ft_procs *t, int pid, uint64_t ts)
+{
+	struct ft_proc *p;
+
+	if (pid < 0)
+		return NULL;
+	p = row_of(t, pid, ts);
+	if (ts > p->last_ns)
+		p->last_ns = ts;
+	return p;
+}
+
 const struct ft_proc *ft_procs_find(const struct ft_procs *t, int pid)
 {
 	unsigned int h = lookup(t, pid);

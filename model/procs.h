@@ -77,6 +77,13 @@ void ft_procs_init(struct ft_procs *t);
 void ft_procs_count(struct ft_procs *t, int pid, uint64_t ts, enum ft_proc_col col, uint64_t n);
 
 /*
+ * The row of @pid's live process at trace time @ts (a new pid gets one),
+ * its last_ns brought up to @ts, to count several columns at one lookup;
+ * NULL for a negative pid.
+ */
+struct ft_proc *ft_procs_row(struct ft_procs *t, int pid, uint64_t ts);
+
+/*
  * @pid is @comm (a NAME input at @t_ns): names its row, or, when the row
  * has another command already, marks it exited and starts a new one.
  */

@@ -3,10 +3,10 @@
 
 #include <errno.h>
 #include <event-parse.h>
-#include <kbuffer.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/ringbuf.h"
 #include "model/text.h"
 
 const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
@@ -47,11 +47,8 @@ int ft_tracedec_init(struct ft_tracedec *d)
 
 void ft_tracedec_release(struct ft_tracedec *d)
 {
-	if (d->kbuf)
-		kbuffer_free(d->kbuf);
 	if (d->tep)
 		tep_free(d->tep);
-	d->kbuf = NULL;
 	d->tep = NULL;
 }
 
@@ -70,11 +67,6 @@ int ft_tracedec_header_page(struct ft_tracedec *d, const char *buf, size_t len)
 	free(copy);
 	if (err)
 		return -EINVAL;
-	if (d->kbuf)
-		kbuffer_free(d->kbuf);
-	d->kbuf = tep_kbuffer(d->tep);
-	if (!d->kbuf)
-		return -ENOMEM;
 	d->have_header = true;
 	return 0;
 }
@@ -242,20 +234,33 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	d->common_type_off = ct.offset;
 	d->common_type_size = ct.size;
 	d->common_pid_off = cp.offset;
-	if (kind == FT_EV_NR)
+	if (kind == FT_EV_NR) {
 		d->stack_type = ev->id;
-	else
-		d->id[kind] = ev->id;
+		return 0;
+	}
+	d->id[kind] = ev->id;
+	if (ev->id >= 0 && ev->id < FT_TRACE_IDS)
+		d->kind_of[ev->id] = (uint8_t)(kind + 1);
+	if (kind == FT_EV_EXTFRAG) {
+		const struct ft_field *f[] = { &d->f_pfn, &d->f_alloc_order, &d->f_fallback_order,
+					       &d->f_alloc_mt, &d->f_fallback_mt, &d->f_change_ownership };
+
+		d->extfrag_end = 0;
+		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+			if (!f[k]->present) {
+				d->extfrag_end = 0;
+				break;
+			}
+			if (f[k]->offset + f[k]->size > d->extfrag_end)
+				d->extfrag_end = f[k]->offset + f[k]->size;
+		}
+	}
 	return 0;
 }
 
-static int64_t field(const unsigned char *data, unsigned int size, const struct ft_field *f,
-		     bool *ok)
+/* A field known to lie within the record (the caller checked its end). */
+static inline int64_t field_in(const unsigned char *data, const struct ft_field *f)
 {
-	if (!f->present || (unsigned int)(f->offset + f->size) > size) {
-		*ok = false;
-		return 0;
-	}
 	data += f->offset;
 	switch (f->size) {
 	case 1:
@@ -279,6 +284,16 @@ static int64_t field(const unsigned char *data, unsigned int size, const struct 
 		return (int64_t)v;
 	}
 	}
+}
+
+static int64_t field(const unsigned char *data, unsigned int size, const struct ft_field *f,
+		     bool *ok)
+{
+	if (!f->present || (unsigned int)(f->offset + f->size) > size) {
+		*ok = false;
+		return 0;
+	}
+	return field_in(data, f);
 }
 
 /* An optional field: @dflt when the format lacks it or the record is too short for it. */
@@ -316,35 +331,29 @@ static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned 
 int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
 		       ft_trace_rec_fn fn, void *ctx)
 {
-	const unsigned char *p = buf;
-	unsigned long long ts;
-	uint64_t commit;
-	void *data;
-	int n = 0, missed;
+	const unsigned char *p = buf, *rec;
+	struct ft_rb_page pg;
+	uint64_t commit, ts;
+	uint32_t size;
+	int n = 0;
 
 	/* header: u64 timestamp, long commit; the data size is in the low bits */
-	if (!d->kbuf || len < 16 || len > (1u << 20))
+	if (!d->have_header || len < 16 || len > (1u << 20))
 		goto bad;
 	memcpy(&commit, p + 8, 8);
 	if ((commit & ((1u << 27) - 1)) > len - 16)
 		goto bad;
-	if (kbuffer_load_subbuffer(d->kbuf, (void *)buf) < 0)
+	if (ft_rb_load(&pg, buf, len))
 		goto bad;
-	missed = kbuffer_missed_events(d->kbuf);
-	if (missed > 0)
-		d->missed += (uint64_t)missed;
-	else if (missed < 0)
+	if (pg.lost > 0)
+		d->missed += (uint64_t)pg.lost;
+	else if (pg.lost < 0)
 		d->missed_unknown++;
-	for (data = kbuffer_read_event(d->kbuf, &ts); data;
-	     data = kbuffer_next_event(d->kbuf, NULL)) {
-		const unsigned char *rec = data;
-		int isize = kbuffer_event_size(d->kbuf);
-		unsigned int size = isize > 0 ? (unsigned int)isize : 0;
+	while ((rec = ft_rb_next(&pg, &size, &ts))) {
 		struct ft_trace_rec r;
 		bool ok = true;
 		int id, kind;
 
-		ts = kbuffer_timestamp(d->kbuf);
 		d->walked++;
 		if (size < 8 || rec + size > p + len || rec < p) {
 			d->bad++;
@@ -358,11 +367,17 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 				stack_rec(d, rec, size, ts, cpu, ctx);
 			continue;
 		}
-		for (kind = 0; kind < FT_EV_NR; kind++)
-			if (d->id[kind] == id)
-				break;
-		if (kind == FT_EV_NR)
-			continue;
+		if (id >= 0 && id < FT_TRACE_IDS) {
+			kind = d->kind_of[id] - 1;
+			if (kind < 0)
+				continue;
+		} else {
+			for (kind = 0; kind < FT_EV_NR; kind++)
+				if (d->id[kind] == id)
+					break;
+			if (kind == FT_EV_NR)
+				continue;
+		}
 		memset(&r, 0, sizeof(r));
 		r.kind = kind;
 		r.ts = ts;
@@ -372,6 +387,15 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 			.present = true }, &ok);
 		switch (kind) {
 		case FT_EV_EXTFRAG:
+			if (d->extfrag_end && size >= (unsigned int)d->extfrag_end) {	/* the usual: all there */
+				r.u.extfrag.pfn = (uint64_t)field_in(rec, &d->f_pfn);
+				r.u.extfrag.alloc_order = (int)field_in(rec, &d->f_alloc_order);
+				r.u.extfrag.fallback_order = (int)field_in(rec, &d->f_fallback_order);
+				r.u.extfrag.alloc_mt = (int)field_in(rec, &d->f_alloc_mt);
+				r.u.extfrag.fallback_mt = (int)field_in(rec, &d->f_fallback_mt);
+				r.u.extfrag.change_ownership = (int)field_in(rec, &d->f_change_ownership);
+				break;
+			}
 			r.u.extfrag.pfn = (uint64_t)field(rec, size, &d->f_pfn, &ok);
 			r.u.extfrag.alloc_order = (int)field(rec, size, &d->f_alloc_order, &ok);
 			r.u.extfrag.fallback_order = (int)field(rec, size, &d->f_fallback_order, &ok);
@@ -411,6 +435,8 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 		fn(&r, ctx);
 		n++;
 	}
+	if (pg.bad)
+		d->bad++;
 	return n;
 bad:
 	d->bad++;
