@@ -20,3 +20,13 @@ uint64_t ft_realtime_ns(void)
 {
 	return ns(CLOCK_REALTIME);
 }
+
+uint64_t ft_thread_cpu_ns(void)
+{
+	return ns(CLOCK_THREAD_CPUTIME_ID);
+}
+
+uint64_t ft_process_cpu_ns(void)
+{
+	return ns(CLOCK_PROCESS_CPUTIME_ID);
+}

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The two clocks fragtop uses: CLOCK_MONOTONIC stamps every input (ticks,
+ * The clocks fragtop uses: CLOCK_MONOTONIC stamps every input (ticks,
  * trace pages, map batches) and CLOCK_REALTIME says when a tick happened
  * for people.  Views never read a clock: they take the session's time.
+ * The thread's CPU time is what fragtop's own budgets are counted in.
  */
 #ifndef FT_BASE_CLOCK_H
 #define FT_BASE_CLOCK_H
@@ -11,5 +12,7 @@
 
 uint64_t ft_now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t ft_realtime_ns(void);		/* CLOCK_REALTIME */
+uint64_t ft_thread_cpu_ns(void);	/* CLOCK_THREAD_CPUTIME_ID */
+uint64_t ft_process_cpu_ns(void);	/* CLOCK_PROCESS_CPUTIME_ID: every thread */
 
 #endif

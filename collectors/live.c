@@ -661,6 +661,7 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 {
 	l->map_scan = on;
 	l->map_last_ns = 0;
+	l->map_proc_ns = 0;
 	/* rescans are for fallbacks from now on (the pass covers the older ones) */
 	l->map_fb_seen = l->session.events.fb_head;
 	l->map_rescan_lag_max_ns = 0;
@@ -672,14 +673,6 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	l->map_err = map_open(l);
 	emit_status(l, FT_RS_MAP, l->map_err);
 	return l->map_err;
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 /*
@@ -890,7 +883,7 @@ static void owner_poll(struct ft_live *l, uint64_t c0, double borrow)
 {
 	while (l->pown_qn && l->pown_state > 0) {
 		struct ft_live_owner_q q = l->pown_q[0];
-		double left = l->map_allow_ns - (double)(thread_cpu_ns() - c0);
+		double left = l->map_allow_ns - (double)(ft_thread_cpu_ns() - c0);
 		int err;
 
 		if (left <= (q.cursor ? -borrow : 0))
@@ -940,12 +933,20 @@ bool ft_live_map_poll(struct ft_live *l)
 		return false;
 	/*
 	 * The budget is CPU time: map_cpu of the wall time since the last
-	 * poll (at most a second's worth banked), less what scans cost,
-	 * measured on this thread (the kernel's work for kpageflags, our
-	 * classification, the session input and a recording's write).
+	 * poll (at most a second's worth banked), less what fragtop spent
+	 * meanwhile, every thread (the ticks, drawing the map, the boost
+	 * sampler), and less what scans cost, measured on this thread (the
+	 * kernel's work for kpageflags, our classification, the session
+	 * input and a recording's write).  --map-cpu is fragtop's in all
+	 * while the map is open; the scan takes what the rest leaves.
 	 */
 	if (!l->map_last_ns)	/* a first second's worth right away: the first look */
 		l->map_last_ns = now - 1000000000;
+	c0 = ft_process_cpu_ns();
+	if (l->map_proc_ns && c0 > l->map_proc_ns) {
+		l->map_allow_ns -= (double)(c0 - l->map_proc_ns);
+		l->map_other_ns += c0 - l->map_proc_ns;
+	}
 	l->map_allow_ns += l->map_cpu * (double)(now - l->map_last_ns);
 	if (l->map_rate)	/* --map-rate: a cap in PFNs per second too */
 		cap = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9) + 1;
@@ -954,7 +955,7 @@ bool ft_live_map_poll(struct ft_live *l)
 	l->map_last_ns = now;
 	l->map_polls++;
 	map_queue_fallbacks(l);
-	c0 = thread_cpu_ns();
+	c0 = ft_thread_cpu_ns();
 	/*
 	 * First the blocks fallbacks named, with up to three quarters of
 	 * the budget, then round-robin.  A burst may borrow up to three
@@ -963,7 +964,7 @@ bool ft_live_map_poll(struct ft_live *l)
 	 * the allowance is below zero).
 	 */
 	while (done < l->map_dirty_n &&
-	       (l->map_allow_ns + l->map_cpu * 1e9) * 0.75 - (double)(thread_cpu_ns() - c0) > 0) {
+	       (l->map_allow_ns + l->map_cpu * 1e9) * 0.75 - (double)(ft_thread_cpu_ns() - c0) > 0) {
 		const struct ft_live_dirty *d = &l->map_dirty[done++];
 
 		if (d->zone < FT_LIVE_MAP_ZONES && l->map_queued[d->zone] && d->block < l->map_queued_n[d->zone])
@@ -992,7 +993,7 @@ bool ft_live_map_poll(struct ft_live *l)
 	l->map_dirty_n -= done;
 	owner_poll(l, c0, map_borrow_ns(l));
 	for (;;) {
-		uint64_t spent = thread_cpu_ns() - c0;
+		uint64_t spent = ft_thread_cpu_ns() - c0;
 		bool first = ft_kpf_first_look(&l->kpf, m);
 
 		if (n < 0 || pfns >= cap)
@@ -1006,10 +1007,11 @@ bool ft_live_map_poll(struct ft_live *l)
 		if (n > 0)
 			pfns += (uint64_t)n;
 	}
-	c1 = thread_cpu_ns();
+	c1 = ft_thread_cpu_ns();
 	l->map_allow_ns -= (double)(c1 - c0);
 	l->map_scan_ns += c1 - c0;
 	l->map_scan_pfns += pfns;
+	l->map_proc_ns = ft_process_cpu_ns();	/* what comes after is the rest's */
 	if (n < 0) {
 		l->map_err = (int)n;
 		emit_status(l, FT_RS_MAP, l->map_err);

@@ -157,10 +157,12 @@ struct ft_live {
 	uint32_t pown_block;
 	bool map_scan;
 	int map_err;			/* why the map cannot be scanned (0: fine) */
-	double map_cpu;			/* share of a core (0.02: 2%) */
+	double map_cpu;			/* share of a core fragtop may use in all while the map is scanned (0.02: 2%) */
 	uint64_t map_rate;		/* at most this many PFNs a poll; 0: no cap */
 	double map_allow_ns;		/* CPU time the scan may still spend (< 0: overspent) */
 	uint64_t map_last_ns;		/* last ft_live_map_poll() that scanned */
+	uint64_t map_proc_ns;		/* the process's CPU time when the last poll ended (0: none yet) */
+	uint64_t map_other_ns;		/* CPU fragtop spent between polls, the budget charged with it, ever */
 	uint64_t map_scan_ns, map_scan_pfns;	/* CPU time spent and PFNs read, ever */
 	/* blocks fallbacks named, to rescan first (a bit per block keeps them once) */
 	struct ft_live_dirty {
