@@ -92,9 +92,13 @@ void ft_file_init(struct ft_file *f, const char *rel)
 	f->len = f->cap = 0;
 }
 
+/*
+ * Room for more: a /proc text starts at 16 KiB, an attribute (a knob, a
+ * THP counter: a few bytes, dozens of them held) at 256, doubling when full.
+ */
 static int file_grow(struct ft_file *f)
 {
-	int err = ft_grow_from((void **)&f->buf, &f->cap, f->cap + 1, 1, 16384, FT_FILE_MAX);
+	int err = ft_grow_from((void **)&f->buf, &f->cap, f->cap + 1, 1, f->single ? 256 : 16384, FT_FILE_MAX);
 
 	return err == -E2BIG ? -EFBIG : err;
 }
