@@ -5,8 +5,9 @@
 # most tests wait on a terminal, a socket or a child), each one's output
 # printed whole when it ends; then the ten slowest with their times and one
 # closing line "check: N passed, N failed".  With HOST=1 it runs only
-# tests/host/*.sh (plain build), one at a time: they write real sysctls and
-# run the adverse workload, each restoring what it changed: "check-host: ...".
+# tests/host/*.sh (plain build): they write real sysctls and run the adverse
+# workload, each restoring what it changed, one at a time, and beside them
+# the ones that touch neither (run_host): "check-host: ...".
 # A test's name filters (FT_TESTS, an extended regex on the names) pick some.
 # usage: run.sh [BUILD_DIR]
 set -u
@@ -20,9 +21,8 @@ trap 'rm -rf "$FT_SKIPS" "$OUT"' EXIT
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=0}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 export TSAN_OPTIONS=${TSAN_OPTIONS:-halt_on_error=1:second_deadlock_stack=1}
-TIMES=$B/test-times.txt		# the last run's times: the slowest start first next time
+TIMES=$B/test-times${HOST:+-host}.txt	# the last run's times: the slowest start first next time
 jobs_max=${FT_JOBS:-$(( $(nproc 2> /dev/null || echo 2) * 2 ))}
-[ "${HOST:-}" = 1 ] && jobs_max=1
 
 names=() cmds=() serial=()
 add() {	# name command...: a test to run (unless FT_TESTS leaves it out)
@@ -104,6 +104,40 @@ run_all() {
 	done
 }
 
+# The host tests in two lanes: one at a time on the host's memory and vm
+# knobs (the main lane, by "# host-order: N" in the test's head, 50 unless
+# said: the ones that measure rates go last, when the other lane is done),
+# and beside them, one at a time, those that touch neither ("# host:
+# beside": a chroot, a package, network namespaces).
+run_host() {
+	local main=() side=() i f o done_pid busy0=0 busy1=0
+	declare -gA pids=() lane_of=()
+	for i in "${!names[@]}"; do
+		f=${names[$i]}
+		if grep -q '^# host: beside' "$f"; then
+			side+=("$i")
+		else
+			o=$(sed -n 's/^# host-order: \([0-9]*\).*/\1/p' "$f" | head -n 1)
+			main+=("${o:-50} $i")
+		fi
+	done
+	mapfile -t main < <(printf '%s\n' "${main[@]}" | sort -s -n -k1,1 | awk 'NF { print $2 }')
+	while [ ${#main[@]} -gt 0 ] || [ ${#side[@]} -gt 0 ] || [ $busy0 = 1 ] || [ $busy1 = 1 ]; do
+		if [ $busy0 = 0 ] && [ ${#main[@]} -gt 0 ]; then
+			start "${main[0]}"; lane_of[$!]=0; main=("${main[@]:1}"); busy0=1
+			continue
+		fi
+		if [ $busy1 = 0 ] && [ ${#side[@]} -gt 0 ]; then
+			start "${side[0]}"; lane_of[$!]=1; side=("${side[@]:1}"); busy1=1
+			continue
+		fi
+		wait -n -p done_pid
+		finish "${pids[$done_pid]}"
+		if [ "${lane_of[$done_pid]}" = 0 ]; then busy0=0; else busy1=0; fi
+		unset "pids[$done_pid]" "lane_of[$done_pid]"
+	done
+}
+
 # the closing lines: the slowest, what failed, what was skipped and why, then the count
 summary() {	# what
 	echo
@@ -127,7 +161,8 @@ if [ "${HOST:-}" = 1 ]; then
 	for s in tests/host/*.sh; do
 		[ -f "$s" ] && add_sh "$s" "$s" ./fragtop
 	done
-	run_all
+	jobs_max=2
+	run_host
 	summary check-host
 	exit
 fi

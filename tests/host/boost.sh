@@ -15,6 +15,7 @@
 # watermark_boost_factor (through the workload) and restores it; needs
 # root, fio and the workload script; skipped otherwise.
 # usage: boost.sh FRAGTOP_BINARY
+# host-order: 90 (it compares sampling rates: it runs when the other lane is done)
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
@@ -45,7 +46,7 @@ for boost in 15000 0; do
 	"$FT" record -o "$tmp/$boost.ftr" 2> "$tmp/$boost.err" & fpid=$!
 	perl "$HERE/boost-reader.pl" Normal > "$tmp/$boost.ref" & rpid=$!
 	until_ok 30 recorded "$tmp/$boost.ftr" '.samples >= 1' || echo "boost $boost: the recording has no tick after 30 s"
-	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
+	bash "$WORKLOAD" "$boost" "$WORKLOAD_MB" "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	kill -INT "$fpid"; wait "$fpid"; fpid=
 	kill -TERM "$rpid"; wait "$rpid"; rpid=
 	"$FT" report --json "$tmp/$boost.ftr" > "$tmp/$boost.json"

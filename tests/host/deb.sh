@@ -11,6 +11,7 @@
 # even on failure); skipped when fragtop is already installed as a
 # package or the tools are missing.
 # usage: deb.sh FRAGTOP_BINARY
+# host: beside (a package installed and purged: no vm knob, no workload)
 set -u
 . "$(dirname "$0")/../lib.sh"
 if [ "$(id -u)" != 0 ] || ! command -v dpkg-buildpackage > /dev/null || ! command -v dh > /dev/null; then

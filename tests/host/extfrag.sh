@@ -67,7 +67,7 @@ run() {	# BOOST -> $tmp/BOOST.json, $tmp/BOOST.ref.*, $tmp/BOOST.outer.*
 		sleep 0.1
 	done
 	echo 1 > "$REF/events/kmem/mm_page_alloc_extfrag/enable"
-	bash "$WORKLOAD" "$boost" 3072 "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
+	bash "$WORKLOAD" "$boost" "$WORKLOAD_MB" "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	echo 0 > "$REF/tracing_on"
 	kill -INT "$fpid"
 	wait "$fpid"; echo $? > "$tmp/$boost.rc"; fpid=

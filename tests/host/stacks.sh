@@ -35,7 +35,7 @@ up() { grep -q 'recording to' "$1"; }
 check "recorder A started" until_ok 30 up "$tmp/a.err"
 check "recorder B started" until_ok 30 up "$tmp/b.err"
 t0=$SECONDS
-bash "$WORKLOAD" 0 3072 "$tmp/wl" > "$tmp/wl.log" 2>&1
+bash "$WORKLOAD" 0 "$WORKLOAD_MB" "$tmp/wl" > "$tmp/wl.log" 2>&1
 echo "     workload: $(tail -n 2 "$tmp/wl.log" | tr '\n' ' ')"
 check "their trace instances are there while they run" \
 	bash -c "ls /sys/kernel/tracing/instances | grep -q '^fragtop-$apid-' && ls /sys/kernel/tracing/instances | grep -q '^fragtop-$bpid-'"
