@@ -78,7 +78,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: soak crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only install uninstall run deps clean
+.PHONY: soak crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
 
 all: fragtop
 
@@ -192,14 +192,25 @@ $(B)/bench_boost: tests/bench/bench_boost.c $(call OBJ,plain,$(LIB_SRC))
 bench: deps-test
 	$(MAKE) bench-only
 
+# every bench in one run, then today's figures beside the kept ones
+# (tests/bench/kept.txt) with their ratio; `make bench-keep` keeps today's
+BENCH_OUT := $(B)/bench-today.txt
 bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boost fragtop
-	$(B)/bench
-	$(B)/bench_trace
-	$(B)/bench_map
-	$(B)/bench_rec
-	$(B)/bench_boost
-	tests/bench/tui_cpu.sh ./fragtop
-	tests/bench/exporter_cpu.sh ./fragtop
+	@rm -f $(BENCH_OUT)
+	@echo "# $$(date -u +%Y-%m-%d), kernel $$(uname -r), $$(nproc) CPUs, $$(awk '/MemTotal/ { printf "%.0f GiB", $$2 / 1048576 }' /proc/meminfo), fragtop $$(git describe --always --dirty 2>/dev/null || echo $(VERSION))" > $(BENCH_OUT)
+	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench
+	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_trace
+	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_map
+	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_rec
+	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_boost
+	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/tui_cpu.sh ./fragtop
+	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/exporter_cpu.sh ./fragtop
+	@scripts/bench-compare.sh tests/bench/kept.txt $(BENCH_OUT)
+
+bench-keep:
+	@test -s $(BENCH_OUT) || { echo "bench-keep: no $(BENCH_OUT); make bench first"; exit 1; }
+	cp $(BENCH_OUT) tests/bench/kept.txt
+	@echo "bench-keep: tests/bench/kept.txt holds today's figures; commit it"
 
 # libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.  model/
 # and base/ are compiled once for all of them, into an archive each links

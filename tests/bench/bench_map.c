@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "tests/bench/clock.h"
+#include "tests/bench/figure.h"
 #include "base/clock.h"
 #include "collectors/live.h"
 
@@ -158,6 +159,7 @@ int main(void)
 			if (c1 > worst)
 				worst = c1;
 		}
+		bench_figure("map.scan_pct", sum / 5 / 10, "%core");
 		printf("  map view open, default budget %.0f%% of a core: %.1f ms CPU per 1 s (worst %.1f) = %.2f%% of a core;\n"
 		       "  %.0f PFNs a second, a full pass of this host every %.0f s (blocks fallbacks name go first)\n",
 		       FT_LIVE_MAP_CPU * 100, sum / 5, worst, sum / 5 / 10,

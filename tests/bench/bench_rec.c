@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "tests/bench/clock.h"
+#include "tests/bench/figure.h"
 #include "base/file.h"
 #include "collectors/recorder.h"
 #include "collectors/replay.h"
@@ -197,6 +198,8 @@ int main(int argc, char **argv)
 		}
 		printf("  seek to a time (%d seeks over the day): mean %.1f ms, worst %.1f ms (goal <= 50 ms)\n",
 		       n, seek_sum / n, seek_worst);
+		bench_figure("seek.mean_ms", seek_sum / n, "ms");
+		bench_figure("seek.worst_ms", seek_worst, "ms");
 		printf("  step back one tick: mean %.1f ms, worst %.1f ms (goal <= 50 ms)\n",
 		       back_sum / n, back_worst);
 		ft_replay_close(&rp);

@@ -34,6 +34,7 @@
 #include "collectors/tracefs.h"
 #include "model/events.h"
 #include "model/tracedec.h"
+#include "tests/bench/figure.h"
 #include "tests/helpers.h"
 #include "tests/tracebuf.h"
 
@@ -134,10 +135,18 @@ static int offline(void)
 		tb_finish(&tb, 0);
 		memcpy(pages + (size_t)p * TB_PAGE, tb.page, TB_PAGE);
 	}
-	events = decode_all(&d, pages, PAGES, rounds, ev, &dt);
-	printf("offline decode+aggregate: %llu extfrag events in %.3f s CPU = %.1f M events/s "
-	       "(%.1f ns/event; goal > 20 M/s)\n", (unsigned long long)events, dt,
+	/* the best of five: a VM's CPU time moves by a third from run to run */
+	for (p = 0; p < 5; p++) {
+		double t;
+
+		events = decode_all(&d, pages, PAGES, rounds, ev, &t);
+		if (!p || t < dt)
+			dt = t;
+	}
+	printf("offline decode+aggregate: %llu extfrag events in %.3f s CPU (best of 5) = %.1f M events/s "
+	       "(%.1f ns/event; goal >= 25 M/s)\n", (unsigned long long)events, dt,
 	       (double)events / dt / 1e6, dt * 1e9 / (double)events);
+	bench_figure("decode.events_per_s", (double)events / dt / 1e6, "M/s");
 	ft_tracedec_release(&d);
 	free(ev);
 	free(pages);
@@ -378,6 +387,8 @@ int main(void)
 	printf("\nfragtop trace bench (one run; no thresholds asserted)\n");
 	if (offline() || offline_stacks())
 		return 1;
+	if (getenv("FT_BENCH_OFFLINE"))	/* the decoder alone (under callgrind, say) */
+		return 0;
 	if (live())
 		return 1;
 	return live_stacks();
