@@ -938,13 +938,21 @@ bool ft_live_map_poll(struct ft_live *l)
 	 * sampler), and less what scans cost, measured on this thread (the
 	 * kernel's work for kpageflags, our classification, the session
 	 * input and a recording's write).  --map-cpu is fragtop's in all
-	 * while the map is open; the scan takes what the rest leaves.
+	 * while the map is open; the scan takes what the rest leaves, and
+	 * never less than half of it.
 	 */
 	if (!l->map_last_ns)	/* a first second's worth right away: the first look */
 		l->map_last_ns = now - 1000000000;
 	c0 = ft_process_cpu_ns();
 	if (l->map_proc_ns && c0 > l->map_proc_ns) {
-		l->map_allow_ns -= (double)(c0 - l->map_proc_ns);
+		/*
+		 * The rest is charged up to half the budget: the scan always
+		 * keeps the other half, so a fragtop whose ticks cost more (a
+		 * trace storm, a sanitizer's build) still paints its map
+		 */
+		double rest = (double)(c0 - l->map_proc_ns), half = l->map_cpu * (double)(now - l->map_last_ns) / 2;
+
+		l->map_allow_ns -= rest < half ? rest : half;
 		l->map_other_ns += c0 - l->map_proc_ns;
 	}
 	l->map_allow_ns += l->map_cpu * (double)(now - l->map_last_ns);
