@@ -72,10 +72,10 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 	ta = ft_cost_total(&c->now);
 	if (y < end)
 		cost_row(y++, A_BOLD, "all", have ? &tt : NULL, &ta);
-	ft_fmt_count(heap, sizeof(heap), (double)c->now.heap, 7);
+	ft_fmt_count(heap, sizeof(heap), (double)c->now.heap, 5);
 	if (y < end)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  heap in use %sB after %llu ticks; files: opened or listed",
-		       heap, (unsigned long long)c->ticks);
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  malloc holds %sB (the part never written is not resident); "
+		       "%llu ticks; files: opened or listed", heap, (unsigned long long)c->ticks);
 	return y;
 }
 
