@@ -168,12 +168,27 @@ static void flush_trace(struct ft_session *s)
 	s->nr_trq = 0;
 }
 
+/*
+ * After a tick's flush: a burst's queue (16k records are 900 kB) is not
+ * held through the quiet that follows.  The capacity stays while the
+ * ticks use a quarter of it; below that it goes back to the heap, and the
+ * next burst grows it again.
+ */
+static void trim_trace(struct ft_session *s, size_t used)
+{
+	if (s->cap_trq > FT_SESSION_TRQ_KEEP && used < s->cap_trq / 4) {
+		free(s->trq);
+		s->trq = NULL;
+		s->cap_trq = 0;
+	}
+}
+
 static void queue_rec(const struct ft_trace_rec *r, void *ctx)
 {
 	struct ft_session *s = ctx;
 
-	if (ft_grow_from((void **)&s->trq, &s->cap_trq, s->nr_trq + 1, sizeof(*s->trq), 1024,
-			 FT_SESSION_TRQ_MAX)) {
+	if (ft_grow_from((void **)&s->trq, &s->cap_trq, s->nr_trq + 1, sizeof(*s->trq),
+			 FT_SESSION_TRQ_KEEP, FT_SESSION_TRQ_MAX)) {
 		flush_trace(s);		/* no room: what waits is counted now */
 		ft_events_add(&s->events, r);
 		return;
@@ -898,7 +913,10 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->boost_fresh = false;
 	map_layout(s);
 	if (s->tracing) {
+		size_t used = s->nr_trq;
+
 		flush_trace(s);
+		trim_trace(s, used);
 		ft_events_tick(&s->events);
 		sync_events(s);
 		update_event_rates(s, in->t_ns);

@@ -36,6 +36,7 @@
 #include "model/tracedec.h"
 
 #define FT_SESSION_TRQ_MAX	(1u << 20)	/* records waiting for the tick, at most */
+#define FT_SESSION_TRQ_KEEP	1024u		/* ... and the room kept for them between bursts */
 #define FT_SESSION_MAX_KNOBS	48
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */

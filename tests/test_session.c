@@ -288,6 +288,53 @@ static void test_trace_time_order(void **state)
 	ft_session_release(&s);
 }
 
+/*
+ * A burst's queue is not held through the quiet after it: a tick that
+ * used a quarter of the room or more keeps it, a quieter one gives it
+ * back; every record is counted either way.
+ */
+static void test_trace_queue_trimmed(void **state)
+{
+	static struct ft_session s;
+	static char fmt[1 << 16];
+	static uint64_t ts[50];
+	uint64_t t = 1000000000ull, stamp = 1000, fb;
+	int page, i;
+
+	(void)state;
+	ft_session_init(&s);
+	fixture_format(&s, "header_page", "header_page", NULL, 0);
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	for (page = 0; page < 200; page++) {	/* 10,000 records before the tick */
+		for (i = 0; i < 50; i++)
+			ts[i] = stamp++;
+		fallbacks_at(&s, fmt, (uint16_t)(page % 2), ts, 50);
+	}
+	assert_int_equal(s.nr_trq, 10000);
+	assert_true(s.cap_trq >= 10000);
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);
+	assert_int_equal(s.nr_trq, 0);
+	assert_true(s.cap_trq >= 10000);	/* the tick used all of it */
+	fb = s.events.fb_head;
+	assert_int_equal(fb, 10000);
+	for (i = 0; i < 50; i++)
+		ts[i] = stamp++;
+	fallbacks_at(&s, fmt, 0, ts, 50);
+	t += 1000000000ull;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);	/* 50 of 16k: the room goes back */
+	assert_int_equal(s.cap_trq, 0);
+	assert_null(s.trq);
+	assert_int_equal(s.events.fb_head, fb + 50);
+	fallbacks_at(&s, fmt, 1, ts, 50);	/* and comes again at the next record */
+	assert_int_equal(s.nr_trq, 50);
+	assert_int_equal(s.cap_trq, FT_SESSION_TRQ_KEEP);
+	t += 1000000000ull;
+	apply(&s, FT_RR_TICK, 0, t, &t, 8);	/* the first room is kept however quiet */
+	assert_int_equal(s.cap_trq, FT_SESSION_TRQ_KEEP);
+	assert_int_equal(s.events.fb_head, fb + 100);
+	ft_session_release(&s);
+}
+
 static void tick(struct ft_session *s, uint64_t t);
 
 /* A page of fallbacks at @ts[], each followed by a kernel stack of frames @stk[i] (0: no stack). */
@@ -828,6 +875,7 @@ int main(void)
 		cmocka_unit_test(test_mapscan_source),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_trace_time_order),
+		cmocka_unit_test(test_trace_queue_trimmed),
 		cmocka_unit_test(test_fallbacks_by_stack),
 		cmocka_unit_test(test_stack_names),
 		cmocka_unit_test(test_owner_looks),
