@@ -87,6 +87,13 @@ void ft_cost_get(struct ft_cost *out)
 	out->heap = (uint64_t)mi.uordblks + (uint64_t)mi.hblkhd;
 }
 
+void ft_cost_long_running(void)
+{
+#ifdef M_MMAP_THRESHOLD
+	mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
+}
+
 struct ft_cost_counts ft_cost_total(const struct ft_cost *c)
 {
 	struct ft_cost_counts t = { 0 };

@@ -59,6 +59,16 @@ void ft_cost_read(enum ft_cost_src src, size_t bytes);
 /* Everything counted so far, and the heap now. */
 void ft_cost_get(struct ft_cost *out);
 
+/*
+ * For a process that runs for days (the live TUI, record, the exporter):
+ * malloc's mmap threshold fixed at 128 kB.  glibc otherwise raises it to
+ * the size of each large block freed, so that a burst's buffers (the trace
+ * queue, its sort keys) come back from the heap's top, which it then keeps:
+ * a workload's peak stays resident through the quiet after it.  No-op off
+ * glibc.
+ */
+void ft_cost_long_running(void);
+
 /* Opens, reads and bytes of every source summed. */
 struct ft_cost_counts ft_cost_total(const struct ft_cost *c);
 

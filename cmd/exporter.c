@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cost.h"
 #include "base/hostport.h"
 #include "collectors/live.h"
 #include "model/httpreq.h"
@@ -726,6 +727,7 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
 	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
+	ft_cost_long_running();
 	if (ft_costlog_open(&x.cost_log, o.cost_log)) {
 		ft_websec_free(&x.ws);
 		return 1;

@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cost.h"
 #include "base/grow.h"
 #include "base/diag.h"
 #include "base/outfile.h"
@@ -520,9 +521,8 @@ static int run(int argc, char **argv)
 		if (series_open(o.dir))
 			return 1;
 		free(series_files(o.dir, &n));	/* the series' next number */
-	}
-	if (o.dir)
 		file_for_now(r.path, sizeof(r.path), o.dir, &r.seq);
+	}
 	r.out = o.dir ? r.path : o.output;
 	if (!o.force && !lstat(r.out, &st)) {	/* say it before sampling anything */
 		char why[160];
@@ -532,6 +532,7 @@ static int run(int argc, char **argv)
 					    -EEXIST, "--force", why, sizeof(why)));
 		return 1;
 	}
+	ft_cost_long_running();
 	if (ft_costlog_open(&r.cost_log, o.cost_log))
 		return 1;
 	if (ft_live_from_opts(&r.live, &o.live))

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "base/cost.h"
 #include "base/outfile.h"
 #include "cmd/cli.h"
 #include "cmd/costlog.h"
@@ -167,6 +168,7 @@ static int run_top(int argc, char **argv)
 		if (rc.rc.interval > 0 && !o.interval_given)
 			o.interval = rc.rc.interval;	/* -i says more than the file */
 	}
+	ft_cost_long_running();
 	if (ft_costlog_open(&cost_log, o.cost_log))
 		return 1;
 	ui = open_ui();
