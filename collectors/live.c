@@ -926,6 +926,7 @@ bool ft_live_map_poll(struct ft_live *l)
 	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX, samples = l->kpf.samples;
 	uint64_t looks = l->session.owner_src.looks;
 	const struct ft_pbmap *m = &l->session.map;
+	double aim = l->map_cpu * FT_LIVE_MAP_AIM;
 	size_t done = 0;
 	long n = 0;
 
@@ -939,7 +940,9 @@ bool ft_live_map_poll(struct ft_live *l)
 	 * kernel's work for kpageflags, our classification, the session
 	 * input and a recording's write).  --map-cpu is fragtop's in all
 	 * while the map is open; the scan takes what the rest leaves, and
-	 * never less than half of it.
+	 * never less than half of it.  It aims a little under (FT_LIVE_MAP_AIM)
+	 * so that what a window of a minute may find banked at its start
+	 * (up to a second's worth) does not take the window past the budget.
 	 */
 	if (!l->map_last_ns)	/* a first second's worth right away: the first look */
 		l->map_last_ns = now - 1000000000;
@@ -950,16 +953,16 @@ bool ft_live_map_poll(struct ft_live *l)
 		 * keeps the other half, so a fragtop whose ticks cost more (a
 		 * trace storm, a sanitizer's build) still paints its map
 		 */
-		double rest = (double)(c0 - l->map_proc_ns), half = l->map_cpu * (double)(now - l->map_last_ns) / 2;
+		double rest = (double)(c0 - l->map_proc_ns), half = aim * (double)(now - l->map_last_ns) / 2;
 
 		l->map_allow_ns -= rest < half ? rest : half;
 		l->map_other_ns += c0 - l->map_proc_ns;
 	}
-	l->map_allow_ns += l->map_cpu * (double)(now - l->map_last_ns);
+	l->map_allow_ns += aim * (double)(now - l->map_last_ns);
 	if (l->map_rate)	/* --map-rate: a cap in PFNs per second too */
 		cap = (uint64_t)((double)l->map_rate * (double)(now - l->map_last_ns) / 1e9) + 1;
-	if (l->map_allow_ns > l->map_cpu * 1e9)
-		l->map_allow_ns = l->map_cpu * 1e9;
+	if (l->map_allow_ns > aim * 1e9)
+		l->map_allow_ns = aim * 1e9;
 	l->map_last_ns = now;
 	l->map_polls++;
 	map_queue_fallbacks(l);

@@ -36,6 +36,7 @@
 typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
 
 #define FT_LIVE_MAP_CPU		0.02	/* the map's default CPU budget: 2% of a core */
+#define FT_LIVE_MAP_AIM		0.975	/* the share of it the scan's pace aims at */
 #define FT_LIVE_MAP_DIRTY	4096	/* blocks queued for a rescan */
 #define FT_LIVE_MAP_ZONES	64
 #define FT_LIVE_MAP_LATE	1000000000ull	/* a rescan later than this (a tick) is late */
