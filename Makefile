@@ -195,6 +195,8 @@ bench: deps-test
 # every bench in one run, then today's figures beside the kept ones
 # (tests/bench/kept.txt) with their ratio; `make bench-keep` keeps today's
 BENCH_OUT := $(B)/bench-today.txt
+# each phase of the live TUI's side-by-side run (idle, load, map), seconds
+BENCH_SECS ?= 60
 bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench_boost fragtop
 	@rm -f $(BENCH_OUT)
 	@echo "# $$(date -u +%Y-%m-%d), kernel $$(uname -r), $$(nproc) CPUs, $$(awk '/MemTotal/ { printf "%.0f GiB", $$2 / 1048576 }' /proc/meminfo), fragtop $$(git describe --always --dirty 2>/dev/null || echo $(VERSION))" > $(BENCH_OUT)
@@ -203,7 +205,7 @@ bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench
 	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_map
 	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_rec
 	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_boost
-	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/tui_cpu.sh ./fragtop
+	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/tui_cpu.sh ./fragtop $(BENCH_SECS)
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/exporter_cpu.sh ./fragtop
 	@scripts/bench-compare.sh tests/bench/kept.txt $(BENCH_OUT)
 

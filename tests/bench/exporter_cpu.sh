@@ -78,7 +78,7 @@ side_by_side() {	# LABEL SECS: both scraped every 15 s for SECS, their CPU and r
 	[ -n "$np" ] && figure "exporter.$3.node_exporter" \
 		"$(awk -v a="$n0" -v b="$n1" -v d="$2" 'BEGIN { printf "%.4f", (b - a) / 1e9 * 100 / d }')" "%core"
 	[ -n "$np" ] && figure "exporter.$3.fragtop_per_node_exporter" \
-		"$(awk -v a="$n0" -v b="$n1" -v fa="$f0" -v fb="$f1" 'BEGIN { printf "%.3f", b > a ? (fb - fa) / (b - a) : 0 }')" ratio
+		"$(awk -v a="$n0" -v b="$n1" -v fa="$f0" -v fb="$f1" 'BEGIN { printf "%.3f", (b > a) ? (fb - fa) / (b - a) : 0 }')" ratio
 	echo "$1, scraped every 15 s, $2 s side by side:"
 	awk -v a="$f0" -v b="$f1" -v d="$2" 'BEGIN { printf "  fragtop exporter (a sample per scrape, tracing, boost reads after fallbacks): %.3f s CPU = %.3f%% of a core\n", (b - a) / 1e9, (b - a) / 1e9 * 100 / d }'
 	if [ -n "$np" ]; then

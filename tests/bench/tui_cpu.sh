@@ -24,7 +24,7 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
-SECS=${2:-30}
+SECS=${2:-60}
 top_dir=$(cd "$(dirname "$0")/../.." && pwd)
 command -v tmux > /dev/null || { echo "tui_cpu: tmux not installed; skipped"; exit 0; }
 TMPD=$(mktemp -d)
@@ -104,7 +104,7 @@ ratio() {	# PHASE OTHER GOAL-TEXT
 	awk -v f="${used[$1.fragtop]}" -v o="${used[$1.$2]}" -v p="$1" -v n="$2" -v g="$3" \
 		'BEGIN { if (o > 0) printf "  %s: fragtop / %s = %.2f (%s)\n", p, n, f / o, g }'
 	figure "tui.$1.fragtop_per_$2" "$(awk -v f="${used[$1.fragtop]}" -v o="${used[$1.$2]}" \
-		'BEGIN { printf "%.3f", o > 0 ? f / o : 0 }')" ratio
+		'BEGIN { printf "%.3f", (o > 0) ? f / o : 0 }')" ratio
 }
 echo "ratios"
 ratio idle top "goal <= 1: at most top's idle"
