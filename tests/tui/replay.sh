@@ -127,7 +127,9 @@ for i in $(seq 50); do [ -s "$TMPD/rc" ] && break; sleep 0.1; done
 "$FT" export "$TMPD/p.ftr" --csv > "$TMPD/p.csv"
 gap=$(awk -F, 'NR > 2 { d = $1 - p; if (d > m) m = d } NR > 1 { p = $1 } END { printf "%.2f", m }' "$TMPD/p.csv")
 echo "longest gap between ticks with a prompt open: $gap s (interval 0.25 s)"
-check "prompt open: sampling went on (no gap over 1 s)" awk -v g="$gap" 'BEGIN { exit !(g > 0 && g <= 1) }'
+# a loop that waited on the prompt leaves a gap as long as it stays open
+# (3 s and more); a loaded host may delay a tick or two beyond 1 s
+check "prompt open: sampling went on (no gap of 2 s)" awk -v g="$gap" 'BEGIN { exit !(g > 0 && g < 2) }'
 
 # a terminal that cannot run the TUI says so and points at snapshot
 start env TERM=dumb "$FT" --root "$R"
