@@ -129,7 +129,8 @@ static void test_remove_stale(void **state)
 		fputs("1\n", f);
 		fclose(f);
 		assert_int_equal(ft_trace_open(&mine, 0), 0);
-		assert_true(ft_trace_remove_stale() >= 1);
+		/* tests run side by side: another fragtop's start may have removed it first */
+		assert_true(ft_trace_remove_stale() >= 0);
 		assert_int_equal(read_int(en), 1);
 	}
 	assert_false(is_dir(stale));		/* dead fragtop of our namespace: removed */
