@@ -13,6 +13,7 @@
 #include "base/json.h"
 #include "cmd/cli.h"
 #include "out/session_json.h"
+#include "model/recfmt.h"
 #include "model/thp.h"
 
 /* Seconds into the recording (from its first tick, whatever the window). */
@@ -97,6 +98,7 @@ static void print_wrapped(int indent, int width, const char *text)
  * gives up two columns so the line stays within 80).
  */
 static bool by_thread;	/* --threads: rep->procs has a row per thread */
+static bool verbose;	/* -v: every skipped input said */
 
 static void print_processes(const struct ft_procs *t, bool fstall)
 {
@@ -237,6 +239,7 @@ static void text_head(const struct ft_report *rep)
 	const struct ft_replay *rp = &rep->rp;
 	const struct ft_session *l = &rp->session;
 	char t1[64], t2[32];
+	uint64_t i;
 
 	printf("recording %s\n", rp->path);
 	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
@@ -249,7 +252,15 @@ static void text_head(const struct ft_report *rep)
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
 	if (l->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
-		printf("  %llu malformed inputs skipped\n", (unsigned long long)l->bad_inputs);
+		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)l->bad_inputs,
+		       verbose ? ":" : " (-v says which)");
+	for (i = 0; verbose && i < l->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
+		printf("    after tick %llu: %s record (type %u, sub %u, %u bytes): %s\n",
+		       (unsigned long long)l->bad[i].tick, ft_rec_type_name(l->bad[i].type), l->bad[i].type,
+		       l->bad[i].sub, l->bad[i].len, l->bad[i].why);
+	if (verbose && l->bad_inputs > FT_SESSION_BAD_KEPT)
+		printf("    and %llu more like them, not kept\n",
+		       (unsigned long long)(l->bad_inputs - FT_SESSION_BAD_KEPT));
 }
 
 /* Fallbacks in all and by zone, then the processes behind them. */
@@ -939,6 +950,7 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
 	const struct ft_session *l = &rp->session;
+	uint64_t i;
 
 	ft_json_str(j, "file", rp->path);
 	ft_json_str(j, "hostname", l->host.hostname);
@@ -955,6 +967,18 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_u64(j, "damaged_chunks", rp->bad_chunks);
 	ft_json_u64(j, "resyncs", rp->r.resyncs);
 	ft_json_u64(j, "bad_inputs", l->bad_inputs);
+	ft_json_arr_begin(j, "skipped");	/* the first FT_SESSION_BAD_KEPT of them */
+	for (i = 0; i < l->bad_inputs && i < FT_SESSION_BAD_KEPT; i++) {
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_u64(j, "after_tick", l->bad[i].tick);
+		ft_json_str(j, "record", ft_rec_type_name(l->bad[i].type));
+		ft_json_u64(j, "type", l->bad[i].type);
+		ft_json_u64(j, "sub", l->bad[i].sub);
+		ft_json_u64(j, "bytes", l->bad[i].len);
+		ft_json_str(j, "why", l->bad[i].why);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 	ft_json_bool(j, "traced", l->tracing);
 	ft_json_i64(j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
@@ -1209,7 +1233,7 @@ static void report_json(const struct ft_report *rep)
 }
 
 static struct {
-	bool json, threads;
+	bool json, threads, verbose;
 	struct ft_rep_window window;
 } o;
 
@@ -1219,6 +1243,8 @@ static const struct ft_opt report_opts[] = {
 	FT_OPT_TO(o.window.to),
 	{ "threads", 'H', FT_OPT_FLAG, NULL, "a process row per thread", .var = &o.threads,
 	  .def_help = "threads summed by process" },
+	{ "verbose", 'v', FT_OPT_FLAG, NULL, "say which inputs were skipped as malformed, and where",
+	  .var = &o.verbose },
 };
 
 static int run_report(int argc, char **argv)
@@ -1238,6 +1264,7 @@ static int run_report(int argc, char **argv)
 		return 1;
 	err = ft_report_build(rep, argv[first], &o.window);
 	by_thread = o.threads;
+	verbose = o.verbose;
 	if (!err && rep->procs && !by_thread) {
 		struct ft_procs *by_process = malloc(sizeof(*by_process));
 

@@ -536,3 +536,16 @@ size_t ft_rec_find(const struct ft_rec_reader *r, uint64_t t_ns)
 		lo++;
 	return lo;
 }
+
+const char *ft_rec_type_name(unsigned int type)
+{
+	static const char *const names[] = {
+		[FT_RR_HOST] = "HOST", [FT_RR_TICK] = "TICK", [FT_RR_PROC] = "PROC", [FT_RR_KNOB] = "KNOB",
+		[FT_RR_TRACE_FMT] = "TRACE_FMT", [FT_RR_TRACE_PAGE] = "TRACE_PAGE", [FT_RR_AUDIT] = "AUDIT",
+		[FT_RR_TRACE_LOST] = "TRACE_LOST", [FT_RR_IOMEM] = "IOMEM", [FT_RR_KPF] = "KPF",
+		[FT_RR_NAME] = "NAME", [FT_RR_BOOST] = "BOOST", [FT_RR_CGROUP] = "CGROUP", [FT_RR_GROUP] = "GROUP",
+		[FT_RR_SOURCE] = "SOURCE", [FT_RR_THP] = "THP", [FT_RR_KSYM] = "KSYM", [FT_RR_OWNER] = "OWNER",
+	};
+
+	return type < sizeof(names) / sizeof(names[0]) && names[type] ? names[type] : "?";
+}

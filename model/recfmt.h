@@ -150,6 +150,9 @@ struct ft_rec_record {
 
 uint32_t ft_crc32c(uint32_t crc, const void *buf, size_t len);
 
+/* A record type's name ("KPF"), or "?" for one this build does not know. */
+const char *ft_rec_type_name(unsigned int type);
+
 void ft_rec_filehdr_encode(const struct ft_rec_filehdr *h, uint8_t out[FT_REC_FILE_HDR]);
 /* 0, -EINVAL (not a recording), -EPROTONOSUPPORT (a newer version), -EBADMSG (CRC). */
 int ft_rec_filehdr_decode(const uint8_t in[FT_REC_FILE_HDR], struct ft_rec_filehdr *h);

@@ -76,6 +76,9 @@ void ft_session_release(struct ft_session *s)
 	free(s->owner_text);
 	free(s->owner_stacks);
 	free(s->trq);
+	for (i = 0; i < s->nr_kpf_early; i++)
+		free((void *)s->kpf_early[i].data);
+	free(s->kpf_early);
 	for (i = 0; i < FT_LAT_RING * FT_LAT_NR; i++)
 		free(s->lat_cells[i / FT_LAT_NR][i % FT_LAT_NR].c);
 	ft_symnames_release(&s->syms);
@@ -369,6 +372,22 @@ static void start_tracing(struct ft_session *s)
 	sync_events(s);
 }
 
+/* A malformed input, skipped: counted, and the first ones said (report -v). */
+static void bad(struct ft_session *s, const struct ft_rec_record *in, const char *why)
+{
+	if (s->bad_inputs < FT_SESSION_BAD_KEPT) {
+		struct ft_session_bad *b = &s->bad[s->bad_inputs];
+
+		memset(b, 0, sizeof(*b));
+		b->tick = s->ticks;
+		b->type = in->type;
+		b->sub = in->sub;
+		b->len = in->len;
+		snprintf(b->why, sizeof(b->why), "%s", why);
+	}
+	s->bad_inputs++;
+}
+
 /* "system/event\n" or "header_page\n", then the format text. */
 static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 {
@@ -379,7 +398,7 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 	int i, ev = -1;
 
 	if (!nl || (size_t)(nl - d) >= sizeof(name)) {
-		s->bad_inputs++;
+		bad(s, in, "a trace format without its name line");
 		return;
 	}
 	snprintf(name, sizeof(name), "%.*s", (int)(nl - d), d);
@@ -395,12 +414,12 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 			return;
 		}
 		if (ft_tracedec_header_page(&s->dec, text, tl))
-			s->bad_inputs++;
+			bad(s, in, "the ring buffer's header_page not understood");
 		return;
 	}
 	slash = strchr(name, '/');
 	if (!slash || (size_t)(slash - name) >= sizeof(system)) {
-		s->bad_inputs++;
+		bad(s, in, "a trace format named other than system/event");
 		return;
 	}
 	snprintf(system, sizeof(system), "%.*s", (int)(slash - name), name);
@@ -408,7 +427,7 @@ static void apply_format(struct ft_session *s, const struct ft_rec_record *in)
 		if (s->dec.stack_type >= 0)
 			s->formats_repeated++;
 		else if (ft_tracedec_format(&s->dec, system, text, tl))
-			s->bad_inputs++;
+			bad(s, in, "the kernel_stack format not understood");
 		return;
 	}
 	for (i = 0; i < FT_EV_NR; i++)
@@ -451,6 +470,50 @@ static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
 	s->have_iomem = true;
 }
 
+/* A copy of map input @in until the first tick lays the zones out. */
+static void hold_kpf(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_rec_record *r;
+	uint8_t *copy;
+
+	if (s->kpf_early_bytes + in->len > FT_SESSION_KPF_EARLY) {
+		bad(s, in, "map batch before the first tick: past what is held");
+		return;
+	}
+	r = realloc(s->kpf_early, (s->nr_kpf_early + 1) * sizeof(*r));
+	copy = malloc(in->len ? in->len : 1);
+	if (r)
+		s->kpf_early = r;
+	if (!r || !copy) {
+		free(copy);
+		bad(s, in, "map batch before the first tick: out of memory");
+		return;
+	}
+	memcpy(copy, in->data, in->len);
+	r[s->nr_kpf_early] = *in;
+	r[s->nr_kpf_early++].data = copy;
+	s->kpf_early_bytes += in->len;
+}
+
+static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in);
+
+/* The map input held for the first tick, now that it laid the zones out (or could not). */
+static void release_kpf(struct ft_session *s)
+{
+	struct ft_rec_record *r = s->kpf_early;
+	size_t i, n = s->nr_kpf_early;
+
+	/* taken off first: without a layout yet they are held again, for the next tick */
+	s->kpf_early = NULL;
+	s->nr_kpf_early = 0;
+	s->kpf_early_bytes = 0;
+	for (i = 0; i < n; i++) {
+		apply_kpf(s, &r[i]);
+		free((void *)r[i].data);
+	}
+	free(r);
+}
+
 /* u64 first PFN, then kpageflags words, then kpagecount words; whole blocks of zone @sub. */
 static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 {
@@ -460,21 +523,29 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	uint64_t *w;
 
 	map_layout(s);
-	if (in->len < 8 || (in->len - 8) % 16 || s->map.order < 0) {
-		s->bad_inputs++;
+	if (in->len < 8 || (in->len - 8) % 16) {
+		bad(s, in, "map batch: not a PFN and whole words");
+		return;
+	}
+	if (s->map.order < 0 && !s->ticks) {	/* before the first tick: for it */
+		hold_kpf(s, in);
+		return;
+	}
+	if (s->map.order < 0) {
+		bad(s, in, "map batch: the zones have no layout");
 		return;
 	}
 	memcpy(&pfn, in->data, 8);
 	words = (in->len - 8) / 16;
 	per = 1ull << s->map.order;
 	if (z >= s->map.nr || pfn % per || (!sample && words % per) || (sample && words > per)) {
-		s->bad_inputs++;
+		bad(s, in, "map batch: zone, PFN or length not the layout's");
 		return;
 	}
 	block = pfn >> s->map.order;
 	if (block < s->map.zones[z].first_block ||
 	    block + (sample ? 1 : words / per) > s->map.zones[z].first_block + s->map.zones[z].nr_blocks) {
-		s->bad_inputs++;
+		bad(s, in, "map batch: blocks outside the zone");
 		return;
 	}
 	/* the words are not aligned in the record: copy them */
@@ -485,7 +556,7 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	if (sample) {
 		if (!ft_pbmap_sample(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block), words, w,
 				     w + words))
-			s->bad_inputs++;
+			bad(s, in, "map sample: not understood");
 	} else {
 		ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
 			      (uint32_t)(words / per), w, w + words, in->sub & FT_KPF_RESCAN);
@@ -509,7 +580,7 @@ static void apply_knob(struct ft_session *s, const struct ft_rec_record *in)
 	unsigned int k = in->sub & ~(unsigned int)FT_INPUT_ERR;
 
 	if (k >= ft_knobs_nr || k >= FT_SESSION_MAX_KNOBS) {
-		s->bad_inputs++;
+		bad(s, in, "a knob this build has no slot for");
 		return;
 	}
 	if (in->sub & FT_INPUT_ERR) {
@@ -555,7 +626,7 @@ static void apply_boost(struct ft_session *s, const struct ft_rec_record *in)
 	memset(t, 0, sizeof(t));
 	n = ft_boost_decode(in->data, in->len, t, FT_BOOST_ZONES);
 	if (n < 0) {
-		s->bad_inputs++;
+		bad(s, in, "boost sampler tick: not understood");
 		return;
 	}
 	if (n != s->boost_nr)	/* zones came or went: the sums start again */
@@ -583,12 +654,12 @@ static void apply_name(struct ft_session *s, const struct ft_rec_record *in)
 
 	if (in->len < 4 || (in->len == 4) != (in->sub == FT_NAME_EXITED) ||
 	    in->len > 4 + sizeof(n->comm) - 1) {
-		s->bad_inputs++;
+		bad(s, in, "process name: length");
 		return;
 	}
 	memcpy(&pid, in->data, 4);
 	if (!pid || pid > (1u << 22)) {
-		s->bad_inputs++;
+		bad(s, in, "process name: pid out of range");
 		return;
 	}
 	/*
@@ -622,13 +693,13 @@ static void apply_group(struct ft_session *s, const struct ft_rec_record *in)
 	uint32_t pid, tgid;
 
 	if (in->len != 8) {
-		s->bad_inputs++;
+		bad(s, in, "thread group: length");
 		return;
 	}
 	memcpy(&pid, in->data, 4);
 	memcpy(&tgid, in->data + 4, 4);
 	if (!pid || pid > (1u << 22) || !tgid || tgid > (1u << 22)) {
-		s->bad_inputs++;
+		bad(s, in, "thread group: pid out of range");
 		return;
 	}
 	ft_procs_group(&s->events.procs, (int)pid, (int)tgid);
@@ -641,7 +712,7 @@ static void apply_cgroup(struct ft_session *s, const struct ft_rec_record *in)
 	size_t len;
 
 	if (in->len < 5 || in->len > 4 + sizeof(path) - 1) {
-		s->bad_inputs++;
+		bad(s, in, "cgroup: length");
 		return;
 	}
 	memcpy(&pid, in->data, 4);
@@ -649,7 +720,7 @@ static void apply_cgroup(struct ft_session *s, const struct ft_rec_record *in)
 	memcpy(path, in->data + 4, len);
 	path[len] = '\0';
 	if (!pid || pid > (1u << 22) || strlen(path) != len) {
-		s->bad_inputs++;
+		bad(s, in, "cgroup: pid or path");
 		return;
 	}
 	ft_procs_cgroup(&s->events.procs, (int)pid, path);
@@ -674,14 +745,14 @@ static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
 	int src = in->sub & ~FT_INPUT_ERR;
 
 	if (src >= FT_SRC_NR) {
-		s->bad_inputs++;
+		bad(s, in, "a /proc source this build does not know");
 		return;
 	}
 	if (in->len + 1 > s->pending[src].cap) {
 		char *n = realloc(s->pending[src].buf, in->len + 1);
 
 		if (!n) {
-			s->bad_inputs++;
+			bad(s, in, "a /proc text: out of memory");
 			return;
 		}
 		s->pending[src].buf = n;
@@ -912,6 +983,8 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 		memset(s->boost, 0, sizeof(s->boost));
 	s->boost_fresh = false;
 	map_layout(s);
+	if (s->nr_kpf_early)
+		release_kpf(s);	/* the map input that came before the first tick */
 	if (s->tracing) {
 		size_t used = s->nr_trq;
 
@@ -947,7 +1020,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 	case FT_RS_TRACE:
 	case FT_RS_MAP:
 		if (in->len != 4 || (memcpy(&e, in->data, 4), e > 0)) {
-			s->bad_inputs++;
+			bad(s, in, "trace or map state: not an errno");
 			return;
 		}
 		if (in->sub == FT_RS_TRACE)
@@ -957,7 +1030,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	case FT_RS_OWNER:
 		if (in->len != 4 || (memcpy(&e, in->data, 4), e > 0)) {
-			s->bad_inputs++;
+			bad(s, in, "page_owner state: not an errno");
 			return;
 		}
 		s->owner_src.err = e;
@@ -965,7 +1038,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	case FT_RS_MEMORY:
 		if (in->len != 16) {
-			s->bad_inputs++;
+			bad(s, in, "meminfo figures: length");
 			return;
 		}
 		memcpy(&s->mem_total_kb, in->data, 8);
@@ -973,7 +1046,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	case FT_RS_STACKS:
 		if (in->len != 8 || (memcpy(&e, in->data, 4), e > 0)) {
-			s->bad_inputs++;
+			bad(s, in, "stacks budget: not understood");
 			return;
 		}
 		s->stacks_src.err = e;
@@ -982,7 +1055,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	case FT_RS_MAPSCAN:
 		if (in->len != 32 && in->len != 40) {	/* 32: before rescans_deferred */
-			s->bad_inputs++;
+			bad(s, in, "map scan figures: length");
 			return;
 		}
 		memcpy(&s->mapscan.cpu, in->data, 8);
@@ -1000,7 +1073,7 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		struct ft_cost c;
 
 		if (ft_cost_decode(in->data, in->len, &c)) {
-			s->bad_inputs++;
+			bad(s, in, "cost account: not understood");
 			return;
 		}
 		ft_cost_seen_push(&s->cost, &c, in->t_ns);
@@ -1017,7 +1090,7 @@ static void apply_thp(struct ft_session *s, const struct ft_rec_record *in)
 	s->thp_prev = s->thp;
 	s->thp_prev_t_ns = s->thp_t_ns;
 	if (ft_thp_parse((const char *)in->data, in->len, &s->thp))
-		s->bad_inputs++;
+		bad(s, in, "THP by size: not understood");
 	s->thp_t_ns = in->t_ns;
 	s->thp_ticks++;
 }
@@ -1029,13 +1102,13 @@ static void apply_ksym(struct ft_session *s, const struct ft_rec_record *in)
 	int err;
 
 	if (in->len <= 8) {
-		s->bad_inputs++;
+		bad(s, in, "kernel symbol: no name");
 		return;
 	}
 	memcpy(&addr, in->data, 8);
 	err = ft_symnames_add(&s->syms, addr, (const char *)in->data + 8, in->len - 8);
 	if (err == -EINVAL)
-		s->bad_inputs++;
+		bad(s, in, "kernel symbol: not understood");
 }
 
 /* Drop the oldest half of the page_owner looks and pack the texts of the rest. */
@@ -1062,7 +1135,7 @@ static void apply_owner_stacks(struct ft_session *s, const struct ft_rec_record 
 	size_t tlen;
 
 	if (in->len < 4 || in->len - 4 > FT_REC_OWNER_STACKS_TEXT) {
-		s->bad_inputs++;
+		bad(s, in, "page_owner stacks: length");
 		return;
 	}
 	memcpy(&flags, in->data, 4);
@@ -1091,7 +1164,7 @@ static void apply_owner(struct ft_session *s, const struct ft_rec_record *in)
 		return;	/* a newer kind of look */
 
 	if (in->len < FT_REC_OWNER_HDR || in->len - FT_REC_OWNER_HDR > FT_REC_OWNER_TEXT) {
-		s->bad_inputs++;
+		bad(s, in, "page_owner look: length");
 		return;
 	}
 	memcpy(&o.pfn, in->data, 8);
@@ -1101,7 +1174,7 @@ static void apply_owner(struct ft_session *s, const struct ft_rec_record *in)
 	memcpy(&o.cut, in->data + 24, 4);
 	tlen = in->len - FT_REC_OWNER_HDR;
 	if (!o.pages || o.pages > (1u << 20) || o.pfn > UINT64_MAX - o.pages) {
-		s->bad_inputs++;
+		bad(s, in, "page_owner look: pages out of range");
 		return;
 	}
 	/* the newest look of a block replaces the one before */
@@ -1171,7 +1244,7 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		if (in->len == 8)
 			memcpy(&s->lost, in->data, 8);
 		else
-			s->bad_inputs++;
+			bad(s, in, "lost-events count: length");
 		break;
 	case FT_RR_IOMEM:
 		apply_iomem(s, in);

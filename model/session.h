@@ -40,6 +40,8 @@
 #define FT_SESSION_MAX_KNOBS	48
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
+#define FT_SESSION_BAD_KEPT	8	/* malformed inputs said in full; more are counted */
+#define FT_SESSION_KPF_EARLY	(64u << 20)	/* bytes of map input held for the first tick, at most */
 #define FT_SESSION_OWNER_LOOKS	1024	/* page_owner looks kept (blocks) */
 #define FT_SESSION_OWNER_TEXT	(2u << 20)	/* their text, bytes at most */
 
@@ -268,7 +270,21 @@ struct ft_session {
 	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 
 	uint64_t bad_inputs;		/* malformed inputs skipped */
+	/* the first FT_SESSION_BAD_KEPT of them: what, and where (report -v) */
+	struct ft_session_bad {
+		uint64_t tick;		/* ticks applied before it */
+		uint16_t type, sub;	/* the record's */
+		uint32_t len;
+		char why[48];
+	} bad[FT_SESSION_BAD_KEPT];
 	uint64_t formats_repeated;	/* format inputs skipped: the event had one */
+	/*
+	 * KPF inputs that came before the first tick laid the zones out (a
+	 * recorder's first look at the map may come first): copies, applied
+	 * at that tick.  Empty from then on.
+	 */
+	struct ft_rec_record *kpf_early;
+	size_t nr_kpf_early, kpf_early_bytes;
 };
 
 void ft_session_init(struct ft_session *s);

@@ -672,6 +672,60 @@ static void test_checkpoint_tables(void **state)
 }
 
 /*
+ * Map input before the first tick (a recorder's first look at the map can
+ * come before it): held, and applied once that tick lays the zones out,
+ * not skipped.  A malformed input is counted and the first ones said:
+ * what it was, after which tick, why.
+ */
+static void test_map_before_first_tick(void **state)
+{
+	static struct ft_session s, ref;
+	static uint8_t rec[8 + 2 * FT_PB_SAMPLE_WORDS * 8];
+	uint64_t pfn, w[2 * FT_PB_SAMPLE_WORDS], lru = 1u << FT_KPF_LRU;
+	size_t i, zi;
+	int k;
+
+	(void)state;
+	/* where block 5 of Normal is, from a session that has ticked */
+	ft_session_init(&ref);
+	apply(&ref, FT_RR_HOST, 0, 1, "hostname=h\npageblock_order=9\n", 29);
+	tick(&ref, 1000000000);
+	zi = ref.map.nr - 1;
+	pfn = (ref.map.zones[zi].first_block + 5) << 9;
+	ft_session_release(&ref);
+	for (i = 0; i < FT_PB_SAMPLE_WORDS; i++) {
+		w[i] = lru;
+		w[FT_PB_SAMPLE_WORDS + i] = UINT64_MAX;
+	}
+	memcpy(rec, &pfn, 8);
+	memcpy(rec + 8, w, sizeof(w));
+	ft_session_init(&s);
+	apply(&s, FT_RR_HOST, 0, 1, "hostname=h\npageblock_order=9\n", 29);
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + sizeof(w));
+	assert_int_equal(s.bad_inputs, 0);
+	assert_int_equal(s.nr_kpf_early, 1);
+	tick(&s, 1000000000);
+	assert_int_equal(s.nr_kpf_early, 0);
+	assert_null(s.kpf_early);
+	assert_int_equal(s.bad_inputs, 0);
+	assert_int_equal(s.map.zones[zi].sampled, 1);
+	assert_int_equal(s.map.zones[zi].blocks[5].scls, FT_PB_MOVABLE);
+	/* after the first tick, a malformed one is skipped and said */
+	apply(&s, FT_RR_NAME, 0, 3, "abc", 3);
+	assert_int_equal(s.bad_inputs, 1);
+	assert_int_equal(s.bad[0].type, FT_RR_NAME);
+	assert_int_equal(s.bad[0].len, 3);
+	assert_int_equal(s.bad[0].tick, 1);
+	assert_string_equal(s.bad[0].why, "process name: length");
+	for (k = 0; k < FT_SESSION_BAD_KEPT + 3; k++)
+		apply(&s, FT_RR_TRACE_LOST, 0, 4, "x", 1);
+	assert_int_equal(s.bad_inputs, FT_SESSION_BAD_KEPT + 4);
+	assert_string_equal(s.bad[FT_SESSION_BAD_KEPT - 1].why, "lost-events count: length");
+	assert_string_equal(s.bad[0].why, "process name: length");	/* the first ones are kept */
+	ft_session_release(&s);
+}
+
+/*
  * The map's inputs: a sample (KPF with FT_KPF_SAMPLE) marks a block as
  * known from a few pages; a whole batch replaces it; malformed ones are
  * counted and change nothing.
@@ -882,6 +936,7 @@ int main(void)
 		cmocka_unit_test(test_checkpoint),
 		cmocka_unit_test(test_checkpoint_tables),
 		cmocka_unit_test(test_map_samples),
+		cmocka_unit_test(test_map_before_first_tick),
 		cmocka_unit_test(test_lat_window),
 		cmocka_unit_test(test_history),
 	};
