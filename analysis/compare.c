@@ -180,36 +180,24 @@ static double in_blocks(const struct ft_report *r)
 	return ft_rep_level_mean(&r->in_blocks);
 }
 
-/* compaction's cost (vmstat): per direct stall, kcompactd's part taken out */
-static double migrate_scanned(const struct ft_report *r)
-{
-	return growth(r, FT_CF_MIGRATE_SCANNED) - growth(r, FT_CF_DAEMON_MIGRATE_SCANNED);
-}
-
-static double free_scanned(const struct ft_report *r)
-{
-	return growth(r, FT_CF_FREE_SCANNED) - growth(r, FT_CF_DAEMON_FREE_SCANNED);
-}
-
+/*
+ * compaction's cost (vmstat): what direct compaction scanned per stall and
+ * per success, kcompactd's part and compaction asked outside it taken out
+ * (struct ft_rep_direct_cost)
+ */
 static double migrate_per_stall(const struct ft_report *r)
 {
-	double stalls = growth(r, FT_CF_COMPACT_STALL);
-
-	return stalls > 0 ? migrate_scanned(r) / stalls : NAN;
+	return r->direct.stalls > 0 ? (double)r->direct.migrate / (double)r->direct.stalls : NAN;
 }
 
 static double free_per_stall(const struct ft_report *r)
 {
-	double stalls = growth(r, FT_CF_COMPACT_STALL);
-
-	return stalls > 0 ? free_scanned(r) / stalls : NAN;
+	return r->direct.stalls > 0 ? (double)r->direct.free / (double)r->direct.stalls : NAN;
 }
 
 static double scanned_per_success(const struct ft_report *r)
 {
-	double ok = growth(r, FT_CF_COMPACT_SUCCESS);
-
-	return ok > 0 ? (migrate_scanned(r) + free_scanned(r)) / ok : NAN;
+	return r->direct.success > 0 ? (double)(r->direct.migrate + r->direct.free) / (double)r->direct.success : NAN;
 }
 
 static bool has_what_it_needs(const struct ft_report *r, const struct cmp_row *row)

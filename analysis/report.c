@@ -26,6 +26,56 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
 }
 
+/* The session's fallbacks by zone now, outside every zone last. */
+static void zones_take(const struct ft_report *rep, struct ft_extfrag_counts *out)
+{
+	const struct ft_events *ev = &rep->rp.session.events;
+
+	memcpy(out, ev->extfrag_zone, sizeof(ev->extfrag_zone));
+	out[FT_EV_ZONES] = ev->extfrag_nozone;
+}
+
+struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int k)
+{
+	int i = k == rep->rp.session.events.nr_zones ? FT_EV_ZONES : k;
+	const struct ft_extfrag_counts *a = &rep->zone_first[i], *b = &rep->zone_last[i];
+
+	if (k < 0 || k > rep->rp.session.events.nr_zones)
+		return (struct ft_extfrag_counts){ 0 };
+	return (struct ft_extfrag_counts){
+		.total = b->total - a->total,
+		.fragmenting = b->fragmenting - a->fragmenting,
+		.change_ownership = b->change_ownership - a->change_ownership,
+	};
+}
+
+/* The growth of counter @c from @a to @b (0 if it went back: a reset). */
+static int64_t grew(const struct ft_rep_point *a, const struct ft_rep_point *b, enum ft_cf c)
+{
+	return b->c[c] > a->c[c] ? b->c[c] - a->c[c] : 0;
+}
+
+/* The tick from @a to @b into the direct compaction cost, or left out. */
+static void direct_cost_add(struct ft_report *rep, const struct ft_rep_point *a, const struct ft_rep_point *b)
+{
+	const struct ft_events *ev = &rep->rp.session.events;
+	struct ft_rep_direct_cost *d = &rep->direct;
+	bool foreign = ev->bg_foreign != rep->foreign_prev;
+
+	rep->foreign_prev = ev->bg_foreign;
+	if (foreign || rep->foreign_taint) {
+		rep->foreign_taint = foreign;
+		d->ticks_out++;
+		d->stalls_out += grew(a, b, FT_CF_COMPACT_STALL);
+		return;
+	}
+	d->ticks++;
+	d->migrate += grew(a, b, FT_CF_MIGRATE_SCANNED) - grew(a, b, FT_CF_DAEMON_MIGRATE_SCANNED);
+	d->free += grew(a, b, FT_CF_FREE_SCANNED) - grew(a, b, FT_CF_DAEMON_FREE_SCANNED);
+	d->stalls += grew(a, b, FT_CF_COMPACT_STALL);
+	d->success += grew(a, b, FT_CF_COMPACT_SUCCESS);
+}
+
 /*
  * A knob's new value seen at this tick that no control change of the
  * recording explains: someone else changed it after the tick at @since_ns.
@@ -180,9 +230,25 @@ double ft_rep_level_mean(const struct ft_rep_level *lv)
 	return lv->n ? lv->sum / (double)lv->n : NAN;
 }
 
-int ft_rep_window_where(double t, double from, double to)
+int ft_rep_window_where(double t, double from, double to, double slack)
 {
-	return t + 1e-6 < from ? -1 : t > to + 1e-6 ? 1 : 0;
+	return t < from - slack ? -1 : t > to + slack ? 1 : 0;
+}
+
+void ft_rep_cut_init(struct ft_rep_cut *c, double from, double to)
+{
+	*c = (struct ft_rep_cut){ .from = from, .to = to, .slack = FT_REP_WINDOW_SLACK };
+}
+
+int ft_rep_cut_where(struct ft_rep_cut *c, double t)
+{
+	if (c->seen == 1 && t > c->t_first)
+		c->slack = FT_REP_WINDOW_SHARE * (t - c->t_first);
+	if (!c->seen)
+		c->t_first = t;
+	if (c->seen < 2)
+		c->seen++;
+	return ft_rep_window_where(t, c->from, c->to, c->slack);
 }
 
 int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz)
@@ -232,6 +298,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 {
 	struct ft_rep_point prev;
 	bool ended = false;
+	struct ft_rep_cut cut;
 	struct ft_knob_watch watch;
 	struct tick_changes tc = { .rep = rep };
 	/* zone layout once a minute is plenty for a report; every latency kept for exact percentiles */
@@ -263,10 +330,11 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 				fprintf(stderr, "fragtop: %s: %s\n", path, why);
 				return -EINVAL;
 			}
+			ft_rep_cut_init(&cut, rep->from_s, rep->to_s);
 		}
 		{
 			double t = (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9;
-			int where = ft_rep_window_where(t, rep->from_s, rep->to_s);
+			int where = ft_rep_cut_where(&cut, t);
 
 			if (where < 0)
 				continue;	/* before the window: not even the baseline */
@@ -294,6 +362,10 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			/* the first tick is the baseline: rates start from it */
 			rep->first = now;
 			rep->have_first = true;
+			zones_take(rep, rep->zone_first);
+			rep->foreign_prev = rep->rp.session.events.bg_foreign;
+			rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
+			memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
 			rep->boost_first = boost_now(rep);
 			rep->iv[0].from = now;
 			rep->iv[0].boost = rep->boost_first;
@@ -324,9 +396,11 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", tc.opened);
 			rep->nr_iv++;
 		}
+		direct_cost_add(rep, &prev, &now);
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 		add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
+		zones_take(rep, rep->zone_last);	/* as of each tick, like the stacks' */
 		/* the stacks' counts as of each tick: the session ends one tick past a window */
 		if (rep->stack_last)
 			ft_stack_base_take(rep->stack_last, &rep->rp.session.events);

@@ -44,6 +44,26 @@ struct ft_rep_interval {
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];	/* the sampler's, summed */
 };
 
+/*
+ * What direct compaction scanned, per stall.  /proc/vmstat's scanners
+ * count direct compaction, kcompactd's (its own counters too) and
+ * compaction asked through compact_memory alike: direct is the whole less
+ * kcompactd's, over the ticks where no other background compaction ran
+ * (the traced ones by a task not kcompactd; that tick and the next are
+ * left out, their stalls with them).  known is false when the recording
+ * cannot tell (no tracing, or no try_to_compact_pages to tell direct
+ * from other compaction): then the figures are the whole less kcompactd's
+ * and may hold such compaction.
+ */
+struct ft_rep_direct_cost {
+	bool known;
+	int64_t migrate, free;		/* pages the two scanners looked at */
+	int64_t stalls, success;	/* compact_stall, compact_success over the same ticks */
+	uint64_t ticks;			/* ticks counted (after the baseline) */
+	uint64_t ticks_out;		/* ticks left out */
+	int64_t stalls_out;		/* compact_stall in them */
+};
+
 #define FT_REP_MAX_INTERVALS 256
 #define FT_REP_MAX_OUTSIDE 256
 
@@ -51,6 +71,9 @@ struct ft_report {
 	struct ft_replay rp;		/* at the end of the recording */
 	struct ft_rep_point first, last;
 	bool have_first;
+	struct ft_rep_direct_cost direct;
+	uint64_t foreign_prev;		/* events.bg_foreign at the tick before */
+	bool foreign_taint;		/* the tick before had such compaction: this one is left out too */
 	double from_s, to_s;		/* the window, seconds from the first tick (to: INFINITY) */
 	uint64_t start_t_ns;		/* the recording's first tick */
 	uint64_t ticks;			/* in the window */
@@ -96,6 +119,11 @@ struct ft_report {
 	struct ft_procs *procs;
 	struct ft_procs *procs_first;	/* the table at the first tick */
 	uint32_t *raw[FT_LAT_NR];
+	/*
+	 * Fallbacks by zone (the session's zone table; [nr_zones]: outside
+	 * every zone) at the window's first tick and its last.
+	 */
+	struct ft_extfrag_counts zone_first[FT_EV_ZONES + 1], zone_last[FT_EV_ZONES + 1];
 	/* --stacks: the counts by kernel stack at the window's ends (model/stacks.h); NULL without */
 	struct ft_stack_base *stack_first, *stack_last;
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
@@ -131,12 +159,38 @@ struct ft_rep_window {
 };
 
 /*
- * Where a tick @t seconds into a recording lies against the window
- * [@from, @to] (seconds): -1 before it, 0 in it, 1 past it.  The ends
- * have a microsecond of slack, so a tick printed as the window's end is
- * in it.  Report, export and plot cut their windows with it alike.
+ * A tick's time is when its sample was read, a little off the cadence's
+ * (19.998 s for the 20 s tick; an older recorder drifted 2 ms a tick):
+ * a window's ends take the ticks nearest them, those within half the
+ * recording's interval (the gap between its first two ticks), or
+ * FT_REP_WINDOW_SLACK before the second tick is seen.  So [8, 10] is the
+ * ticks stamped 7.998 to 9.998, both ends included, and two windows that
+ * meet share the tick at their meeting, the later one's baseline.
  */
-int ft_rep_window_where(double t, double from, double to);
+#define FT_REP_WINDOW_SLACK	0.05
+#define FT_REP_WINDOW_SHARE	0.5
+
+/*
+ * Where a tick @t seconds into a recording lies against the window
+ * [@from, @to] (seconds, both included, @slack either side): -1 before
+ * it, 0 in it, 1 past it.  The window's first tick is its baseline, so
+ * its figures run from the tick at @from to the tick at @to.
+ */
+int ft_rep_window_where(double t, double from, double to, double slack);
+
+/*
+ * The same for the ticks of one recording shown in order, the slack
+ * learnt from its first two: report, compare, export, plot and replay's
+ * seek cut their windows with it alike.
+ */
+struct ft_rep_cut {
+	double from, to;		/* seconds from the first tick; to: INFINITY */
+	double slack, t_first;
+	unsigned int seen;
+};
+
+void ft_rep_cut_init(struct ft_rep_cut *c, double from, double to);
+int ft_rep_cut_where(struct ft_rep_cut *c, double t);
 
 /* A level's mean over its ticks; NAN when it has none. */
 double ft_rep_level_mean(const struct ft_rep_level *lv);
@@ -154,6 +208,13 @@ int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char
  * tick is the last one at or before its end.  0 or -errno (with a
  * message on stderr).
  */
+/*
+ * Fallbacks in zone @k of the session's table over the window (@k ==
+ * nr_zones: those outside every zone).  The rows and the outside one sum
+ * to the window's total.
+ */
+struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int k);
+
 /*
  * The window's fragmenting fallbacks grouped by kernel stack
  * (ft_stack_groups()), or 0 groups without --stacks in the recording.

@@ -139,6 +139,7 @@ static const struct ft_opt opts[] = {
 static int openmetrics(struct ft_replay *rp, double from, double to)
 {
 	static FILE *tmp[FT_MF_NR];	/* closed below on every path */
+	struct ft_rep_cut cut;
 	bool started = false;
 	char buf[65536];
 	int f, err = 0;
@@ -149,13 +150,15 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			err = -errno;
 			goto out;
 		}
+	ft_rep_cut_init(&cut, from, to);
 	do {
 		const struct ft_session *l = &rp->session;
 		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
+		int where = ft_rep_cut_where(&cut, t);
 
-		if (ft_rep_window_where(t, from, to) < 0)
+		if (where < 0)
 			continue;
-		if (ft_rep_window_where(t, from, to) > 0)
+		if (where > 0)
 			break;
 		for (f = 0; f < FT_MF_NR; f++) {
 			struct ft_metrics m = {
@@ -369,6 +372,7 @@ static void rows(struct ft_replay *rp, const char *file, double from, double to)
 {
 	struct zone_key zones[MAX_ZONES];
 	int64_t prev[NR_COLS], now[NR_COLS];
+	struct ft_rep_cut cut;
 	struct ft_json j;
 	size_t i;
 	int nz = 0;
@@ -392,10 +396,11 @@ static void rows(struct ft_replay *rp, const char *file, double from, double to)
 		ft_json_str(&j, "file", file);
 		ft_json_arr_begin(&j, "samples");
 	}
+	ft_rep_cut_init(&cut, from, to);
 	do {
 		const struct ft_session *l = &rp->session;
 		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
-		int where = ft_rep_window_where(t, from, to);
+		int where = ft_rep_cut_where(&cut, t);
 
 		values(l, now);
 		if (where > 0)

@@ -140,6 +140,7 @@ struct mark_ctx {
 	uint64_t start;		/* the first tick */
 	double from;		/* the window's start, s */
 	double t, prev_t;	/* this tick and the one before, s */
+	bool before;		/* this tick is before the window */
 	int err;
 };
 
@@ -149,7 +150,7 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 	const struct ft_session_audit *a = c->audit;
 	struct mark *m;
 
-	if (a ? (double)(a->t_ns - x->start) / 1e9 < x->from : ft_rep_window_where(x->t, x->from, INFINITY) < 0)
+	if (a ? (double)(a->t_ns - x->start) / 1e9 < x->from : x->before)
 		return;
 	if (!(m = realloc(x->r->marks, (x->r->nr_marks + 1) * sizeof(*m)))) {
 		x->err = -ENOMEM;
@@ -210,6 +211,28 @@ static int open_once(struct ft_replay *rp, const char *path)
 	return 0;
 }
 
+/* Point @n of the heat map: the tick's stall latencies by octave. */
+static void heat_point(struct run *r, const struct ft_session *ss, size_t n)
+{
+	struct ft_hist lh;
+	size_t i;
+	int s;
+
+	memset(r->heat[n], 0, sizeof(r->heat[0]));
+	if (!ss->tracing || !ss->lat_ring_n || ss->lat_ring[(ss->lat_ring_n - 1) % FT_LAT_RING].to_ns != ss->tick_t_ns)
+		return;
+	for (s = 0; s < FT_LAT_NR; s++) {
+		if (s == FT_LAT_BG_COMPACTION || !ft_session_lat_last(ss, (enum ft_lat_source)s, &lh))
+			continue;
+		for (i = 0; i < FT_HIST_BUCKETS; i++) {
+			uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
+			int o = lo ? 63 - __builtin_clzll(lo) : 0;
+
+			r->heat[n][o < OCTAVES ? o : OCTAVES - 1] += (double)lh.bucket[i];
+		}
+	}
+}
+
 static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 {
 	static struct ft_replay rp;
@@ -217,9 +240,9 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 	double from = 0, to = INFINITY, prev_t = 0;
 	struct ft_knob_watch watch;
 	struct mark_ctx mc = { .r = r };
-	struct ft_hist lh;
+	struct ft_rep_cut cut = { 0 };
 	char why[160];
-	int err, z, s;
+	int err, z, s, where;
 
 	memset(r, 0, sizeof(*r));
 	memset(&watch, 0, sizeof(watch));
@@ -230,7 +253,6 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 	while ((err = ft_replay_step(&rp)) > 0) {
 		const struct ft_session *ss = &rp.session;
 		double t;
-		size_t i;
 
 		if (!start) {
 			start = ss->tick_t_ns;
@@ -241,8 +263,10 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 				break;
 			}
 			pick_zones(r, ss);
+			ft_rep_cut_init(&cut, from, to);
 		}
 		t = (double)(ss->tick_t_ns - start) / 1e9;
+		mc.before = (where = ft_rep_cut_where(&cut, t)) < 0;
 		mc.start = start;
 		mc.from = from;
 		mc.t = t;
@@ -253,9 +277,9 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 			break;
 		}
 		prev_t = t;
-		if (ft_rep_window_where(t, from, to) < 0)
+		if (where < 0)
 			continue;
-		if (ft_rep_window_where(t, from, to) > 0)
+		if (where > 0)
 			break;
 		if (r->n == r->cap && (err = grow(r)))
 			break;
@@ -280,20 +304,7 @@ static int load(struct run *r, const char *path, const struct ft_rep_window *w)
 				r->v[s][z][r->n] = v[s];
 		}
 		thp_point(r, ss, r->n);
-		/* the tick's stall latencies by octave */
-		memset(r->heat[r->n], 0, sizeof(r->heat[0]));
-		if (ss->tracing && ss->lat_ring_n &&
-		    ss->lat_ring[(ss->lat_ring_n - 1) % FT_LAT_RING].to_ns == ss->tick_t_ns)
-			for (s = 0; s < FT_LAT_NR; s++) {
-				if (s == FT_LAT_BG_COMPACTION || !ft_session_lat_last(ss, s, &lh))
-					continue;
-				for (i = 0; i < FT_HIST_BUCKETS; i++) {
-					uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
-					int o = lo ? 63 - __builtin_clzll(lo) : 0;
-
-					r->heat[r->n][o < OCTAVES ? o : OCTAVES - 1] += (double)lh.bucket[i];
-				}
-			}
+		heat_point(r, ss, r->n);
 		r->n++;
 	}
 	ft_replay_close(&rp);

@@ -209,10 +209,18 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 {
 	int n, col = 0;
 
-	printf("  direct (traced)  stalls %lld   %s\n",
-	       (long long)(b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]),
-	       rep->rp.session.events.exact_direct ? "counted as compact_stall is" :
-	       "(begin/end pairs, untraced attempts)");
+	long long stalls = (long long)(b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
+	unsigned long long runs = (unsigned long long)(b->lat[FT_LAT_COMPACTION].count -
+						       a->lat[FT_LAT_COMPACTION].count);
+
+	/* an attempt may run no zone's compaction (deferred, skipped) or several */
+	if (rep->rp.session.events.exact_direct)
+		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts compact_stall)\n"
+		       "                   zone compactions run in them %llu (the latency table's count)\n",
+		       stalls, runs);
+	else
+		printf("  direct (traced)  stalls %lld (begin/end pairs: no try_to_compact_pages traced)\n",
+		       stalls);
 	printf("  background       compactions %lld",
 	       (long long)(b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]));
 	for (n = 0; n <= FT_EV_NODES; n++) {
@@ -245,7 +253,8 @@ static void text_head(const struct ft_report *rep)
 	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
 	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
 	if (rep->from_s > 0 || !isinf(rep->to_s))
-		printf("  window %.1f s to %.1f s into the recording\n", secs(rep, rep->first.t_ns),
+		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
+		       "  the first one the baseline the figures are counted from\n", secs(rep, rep->first.t_ns),
 		       secs(rep, rep->last.t_ns));
 	printf("  %.1f s, %llu samples; %s%s%s\n", duration(rep), (unsigned long long)rep->ticks,
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
@@ -278,12 +287,19 @@ static void text_extfrag(const struct ft_report *rep)
 		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), l->events.pageblock_order,
 		       (long long)(b[FT_CF_FRAGMENTING] - a[FT_CF_FRAGMENTING]),
 		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)l->lost);
-		for (k = 0; k < l->events.nr_zones; k++)
-			if (l->events.extfrag_zone[k].total)
+		for (k = 0; k <= l->events.nr_zones; k++) {
+			struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
+
+			if (!z.total)
+				continue;
+			if (k < l->events.nr_zones)
 				printf("  N%d %-10s total %llu  fragmenting %llu\n", l->events.zones[k].node,
-				       l->events.zones[k].name,
-				       (unsigned long long)l->events.extfrag_zone[k].total,
-				       (unsigned long long)l->events.extfrag_zone[k].fragmenting);
+				       l->events.zones[k].name, (unsigned long long)z.total,
+				       (unsigned long long)z.fragmenting);
+			else
+				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z.total,
+				       (unsigned long long)z.fragmenting);
+		}
 	}
 	if (rep->procs)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL]);
@@ -302,19 +318,18 @@ static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
 /*
  * Compaction's cost as mmtests reports it (vmstat): pages the migrate and
  * free scanners scanned and pages isolated, then per direct compaction
- * stall (the whole less kcompactd's) and per kcompactd wake, and pages
- * scanned per success.
+ * stall (what direct compaction scanned: struct ft_rep_direct_cost) and
+ * per kcompactd wake, and pages scanned per success.
  */
 static void text_compaction_cost(const struct ft_report *rep)
 {
 	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const struct ft_rep_direct_cost *d = &rep->direct;
 	int64_t mig = b[FT_CF_MIGRATE_SCANNED] - a[FT_CF_MIGRATE_SCANNED];
 	int64_t fre = b[FT_CF_FREE_SCANNED] - a[FT_CF_FREE_SCANNED];
 	int64_t dmig = b[FT_CF_DAEMON_MIGRATE_SCANNED] - a[FT_CF_DAEMON_MIGRATE_SCANNED];
 	int64_t dfre = b[FT_CF_DAEMON_FREE_SCANNED] - a[FT_CF_DAEMON_FREE_SCANNED];
 	int64_t wakes = b[FT_CF_DAEMON_WAKES] - a[FT_CF_DAEMON_WAKES];
-	int64_t stalls = b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL];
-	int64_t ok = b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS];
 	char x[3][24];
 
 	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)))
@@ -322,8 +337,16 @@ static void text_compaction_cost(const struct ft_report *rep)
 	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
 	       (long long)mig, (long long)fre, (long long)(b[FT_CF_ISOLATED] - a[FT_CF_ISOLATED]));
 	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
-	       ratio(x[0], sizeof(x[0]), mig - dmig, stalls), ratio(x[1], sizeof(x[1]), fre - dfre, stalls),
-	       ratio(x[2], sizeof(x[2]), mig - dmig + fre - dfre, ok));
+	       ratio(x[0], sizeof(x[0]), d->migrate, d->stalls), ratio(x[1], sizeof(x[1]), d->free, d->stalls),
+	       ratio(x[2], sizeof(x[2]), d->migrate + d->free, d->success));
+	if (!d->known && d->stalls > 0)
+		printf("    (the whole less kcompactd's: untraced compaction asked through\n"
+		       "    compact_memory would be in it)\n");
+	else if (d->ticks_out)
+		printf("    over %llu of %llu ticks: %llu left out, where compaction was asked\n"
+		       "    outside kcompactd (compact_memory), with their %lld stalls\n",
+		       (unsigned long long)d->ticks, (unsigned long long)(d->ticks + d->ticks_out),
+		       (unsigned long long)d->ticks_out, (long long)d->stalls_out);
 	printf("  per kcompactd wake migrate %s  free %s   (%lld wakes)\n",
 	       ratio(x[0], sizeof(x[0]), dmig, wakes), ratio(x[1], sizeof(x[1]), dfre, wakes), (long long)wakes);
 }
@@ -866,8 +889,41 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
 	ft_json_obj_begin(j, "compaction");
 	ft_json_bool(j, "direct_exact", rep->rp.session.events.exact_direct);
 	ft_json_i64(j, "direct_stalls", b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
+	ft_json_u64(j, "direct_zone_runs", b->lat[FT_LAT_COMPACTION].count - a->lat[FT_LAT_COMPACTION].count);
 	ft_json_i64(j, "background_compactions", b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]);
 	ft_json_bg_nodes(j, "background_by_node", b->bg, a->bg);
+	ft_json_obj_end(j);
+}
+
+/* "direct_compaction_cost": what direct compaction scanned per stall (struct ft_rep_direct_cost). */
+static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_rep_direct_cost *d = &rep->direct;
+
+	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED))) {
+		ft_json_null(j, "direct_compaction_cost");
+		return;
+	}
+	ft_json_obj_begin(j, "direct_compaction_cost");
+	ft_json_bool(j, "exact", d->known);
+	ft_json_i64(j, "migrate_scanned", d->migrate);
+	ft_json_i64(j, "free_scanned", d->free);
+	ft_json_i64(j, "stalls", d->stalls);
+	ft_json_i64(j, "success", d->success);
+	if (d->stalls > 0) {
+		ft_json_double(j, "migrate_scanned_per_stall", (double)d->migrate / (double)d->stalls);
+		ft_json_double(j, "free_scanned_per_stall", (double)d->free / (double)d->stalls);
+	} else {
+		ft_json_null(j, "migrate_scanned_per_stall");
+		ft_json_null(j, "free_scanned_per_stall");
+	}
+	if (d->success > 0)
+		ft_json_double(j, "scanned_per_success", (double)(d->migrate + d->free) / (double)d->success);
+	else
+		ft_json_null(j, "scanned_per_success");
+	ft_json_u64(j, "ticks", d->ticks);
+	ft_json_u64(j, "ticks_left_out", d->ticks_out);
+	ft_json_i64(j, "stalls_left_out", d->stalls_out);
 	ft_json_obj_end(j);
 }
 
@@ -985,17 +1041,28 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_u64(j, "lost", l->lost);
 }
 
-/* The elements of "extfrag_by_zone": fallbacks by zone. */
-static void json_extfrag_zones(struct ft_json *j, const struct ft_session *l)
+/*
+ * The elements of "extfrag_by_zone": fallbacks by zone over the window,
+ * and those outside every zone (node -1, zone null) when there were any.
+ */
+static void json_extfrag_zones(struct ft_json *j, const struct ft_report *rep)
 {
+	const struct ft_session *l = &rep->rp.session;
 	int k;
 
-	for (k = 0; l->tracing && k < l->events.nr_zones; k++) {
+	for (k = 0; l->tracing && k <= l->events.nr_zones; k++) {
+		struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
+
+		if (k == l->events.nr_zones && !z.total)
+			break;
 		ft_json_obj_begin(j, NULL);
-		ft_json_i64(j, "node", l->events.zones[k].node);
-		ft_json_str(j, "zone", l->events.zones[k].name);
-		ft_json_u64(j, "total", l->events.extfrag_zone[k].total);
-		ft_json_u64(j, "fragmenting", l->events.extfrag_zone[k].fragmenting);
+		ft_json_i64(j, "node", k < l->events.nr_zones ? l->events.zones[k].node : -1);
+		if (k < l->events.nr_zones)
+			ft_json_str(j, "zone", l->events.zones[k].name);
+		else
+			ft_json_null(j, "zone");
+		ft_json_u64(j, "total", z.total);
+		ft_json_u64(j, "fragmenting", z.fragmenting);
 		ft_json_obj_end(j);
 	}
 }
@@ -1205,9 +1272,10 @@ static void report_json(const struct ft_report *rep)
 		json_compaction(&j, rep, &rep->first, &rep->last);
 	else
 		ft_json_null(&j, "compaction");
+	json_direct_cost(&j, rep);
 	/* extfrag_by_zone goes before the processes, pageblocks after the latencies */
 	ft_json_arr_begin(&j, "extfrag_by_zone");
-	json_extfrag_zones(&j, l);
+	json_extfrag_zones(&j, rep);
 	ft_json_arr_end(&j);
 	if (rep->procs)
 		ft_json_processes(&j, rep->procs, 0);

@@ -304,6 +304,8 @@ static void compact_done(struct ft_events *ev, const struct ft_trace_rec *r, boo
 		if (ev->compact_status_val[i] == r->u.compact.status)
 			break;
 	ev->compact_status[direct ? FT_CK_DIRECT : FT_CK_BACKGROUND][i < ev->nr_compact_status ? i : FT_MAX_STATUS]++;
+	if (!direct && kcompactd_node(ev, r->pid) < 0)
+		ev->bg_foreign++;	/* paired or not: vmstat counted its scanning */
 	if (!paired)
 		return;
 	latency(ev, direct ? FT_LAT_COMPACTION : FT_LAT_BG_COMPACTION, r, us);

@@ -139,6 +139,12 @@ struct ft_events {
 	int nr_kcompactd;
 	struct { int pid, nid; } kcompactd[FT_EV_NODES];
 	struct ft_bg_node bg[FT_EV_NODES + 1];		/* by node; last: not known */
+	/*
+	 * Background compactions by a task not known as kcompactd: a write to
+	 * compact_memory or a node's compact file.  /proc/vmstat counts their
+	 * scanning with direct compaction's, not kcompactd's.
+	 */
+	uint64_t bg_foreign;
 	/* recordings without attempts: ends of unnamed tasks, kind decided by their NAME or the tick */
 	int nr_pending;
 	struct {

@@ -57,10 +57,52 @@ static void test_window_secs(void **state)
 	assert_non_null(why[0] ? why : NULL);
 }
 
+/*
+ * A window [from, to] takes the ticks a little off its ends (a tick is
+ * read at 9.998 s for the 10 s cadence), both included: the nearest, within
+ * half the recording's interval, learnt from its first two ticks.
+ */
+static void test_window_where(void **state)
+{
+	static const double drift[] = { 0, 1.002, 2.003, 12.036, 22.057, 32.072, 33.074 };
+	struct ft_rep_cut c;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ft_rep_window_where(7.998, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* the baseline */
+	assert_int_equal(ft_rep_window_where(9.998, 8, 10, FT_REP_WINDOW_SLACK), 0);
+	assert_int_equal(ft_rep_window_where(10.03, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* a late 10 s tick */
+	assert_int_equal(ft_rep_window_where(10.998, 8, 10, FT_REP_WINDOW_SLACK), 1);
+	assert_int_equal(ft_rep_window_where(7.9, 8, 10, FT_REP_WINDOW_SLACK), -1);
+	assert_int_equal(ft_rep_window_where(1e9, 0, INFINITY, FT_REP_WINDOW_SLACK), 0);
+	assert_int_equal(ft_rep_window_where(30, 30, 30, 0), 0);	/* a point: one tick */
+	/* a 1 s recording: the slack is half a second once two ticks are seen */
+	ft_rep_cut_init(&c, 8, 10);
+	assert_int_equal(ft_rep_cut_where(&c, 0), -1);
+	assert_int_equal(ft_rep_cut_where(&c, 0.998), -1);
+	assert_true(fabs(c.slack - 0.5 * 0.998) < 1e-9);
+	assert_int_equal(ft_rep_cut_where(&c, 7.4), -1);
+	assert_int_equal(ft_rep_cut_where(&c, 7.6), 0);
+	assert_int_equal(ft_rep_cut_where(&c, 10.4), 0);
+	assert_int_equal(ft_rep_cut_where(&c, 10.6), 1);
+	/* an older recorder's drift: [12, 32] is the ticks at 12.036 to 32.072 */
+	ft_rep_cut_init(&c, 12, 32);
+	for (i = 0; i < sizeof(drift) / sizeof(drift[0]); i++)
+		assert_int_equal(ft_rep_cut_where(&c, drift[i]), drift[i] < 12 ? -1 : drift[i] > 33 ? 1 : 0);
+	/* a 0.1 s recording: [8, 10] does not take the ticks at 7.9 or 10.1 */
+	ft_rep_cut_init(&c, 8, 10);
+	ft_rep_cut_where(&c, 0);
+	ft_rep_cut_where(&c, 0.1);
+	assert_int_equal(ft_rep_cut_where(&c, 7.9), -1);
+	assert_int_equal(ft_rep_cut_where(&c, 7.999), 0);
+	assert_int_equal(ft_rep_cut_where(&c, 10.1), 1);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_secs),
+		cmocka_unit_test(test_window_where),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

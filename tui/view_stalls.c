@@ -205,8 +205,11 @@ static void draw_compaction(const struct ft_session *ss, int y)
 	ft_events_metrics(ev, m);
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "direct compaction");
 	x = putx(y, 19, A_BOLD, "stalls %llu", (unsigned long long)m[FT_M_COMPACTION]);
-	x = putx(y, x + 1, ft_attr(FT_C_DIM), "%s", ev->exact_direct ? "(as compact_stall)" :
-		   "(begin/end pairs: recorded without try_to_compact_pages)");
+	if (ev->exact_direct)	/* an attempt may run no zone's compaction (deferred, skipped) or several */
+		x = putx(y, x + 1, ft_attr(FT_C_DIM), "attempts, as compact_stall; zone runs %llu (begin->end)",
+			 (unsigned long long)ev->lat[FT_LAT_COMPACTION].count);
+	else
+		x = putx(y, x + 1, ft_attr(FT_C_DIM), "(begin/end pairs: recorded without try_to_compact_pages)");
 	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_DIRECT]);
 	y++;
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "background");
