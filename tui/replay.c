@@ -13,8 +13,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "analysis/report.h"
 #include "base/clock.h"
+#include "base/sanitize.h"
 #include "collectors/replay.h"
+#include "model/knobwatch.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -61,24 +64,34 @@ static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
 		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
 }
 
+/*
+ * T: seconds from the start, a time of day (HH:MM[:SS], as report's
+ * --from) or a percentage.  The tick taken is the one report's window
+ * would start at: the first within FT_REP_WINDOW_SHARE of the recorded
+ * interval before the time asked (a tick is read a few ms off the cadence).
+ */
 static void key_seek(struct ft_ui *ui, int ch)
 {
-	char buf[32], *end;
+	const struct ft_session *l = &ui->rp->session;
+	char buf[32], why[160], *end;
+	double v, slack = FT_REP_WINDOW_SLACK;
 	uint64_t t0, t1;
-	double v;
 
 	(void)ch;
-	if (!ft_ui_prompt(ui, "seek to (seconds from the start, or N%): ", buf, sizeof(buf)))
+	if (!ft_ui_prompt(ui, "seek to (seconds from the start, HH:MM[:SS], or N%): ", buf, sizeof(buf)))
 		return;
 	ft_replay_bounds(ui->rp, &t0, &t1);
 	v = strtod(buf, &end);
-	if (end == buf || (*end && strcmp(end, "%")) || v < 0 || (*end == '%' && v > 100)) {
-		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is neither seconds nor a percentage", buf);
-		return;
-	}
-	if (*end == '%')
+	if (end != buf && !strcmp(end, "%") && v >= 0 && v <= 100) {
 		v = v / 100 * (double)(t1 - t0) / 1e9;
-	replay_seek_time(ui, t0 + (uint64_t)(v * 1e9));
+		slack = 0;	/* a share of the length, not a tick's time */
+	} else if (ft_rep_window_secs(buf, l->first_rt_ns, &v, why, sizeof(why))) {
+		ft_ui_status(ui, FT_DIAG_WARN, "%s", why);
+		return;
+	} else if (l->ticks > 1 && l->tick_t_ns > l->first_t_ns) {	/* the recorded interval, on average */
+		slack = FT_REP_WINDOW_SHARE * (double)(l->tick_t_ns - l->first_t_ns) / 1e9 / (double)(l->ticks - 1);
+	}
+	replay_seek_time(ui, t0 + (uint64_t)((v > slack ? v - slack : 0) * 1e9));
 	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
 		     (unsigned long long)ui->rp->session.ticks);
 }
@@ -107,19 +120,43 @@ static void key_speed(struct ft_ui *ui, int ch)
 	ft_ui_status(ui, FT_DIAG_INFO, "speed x%g", ui->speed);
 }
 
+/* The first change ft_knob_watch_step() hands out, as a status line. */
+struct next_change {
+	char what[200];
+	bool found;
+};
+
+static void on_next_change(void *ctx, const struct ft_knob_change *c)
+{
+	struct next_change *n = ctx;
+	char m[128], a[48], b[48];
+
+	if (n->found)
+		return;
+	n->found = true;
+	if (c->audit)	/* the recording's strings, made safe for the terminal */
+		snprintf(n->what, sizeof(n->what), "control change: %.120s (%.40s)",
+			 ft_safe(c->audit->msg, m, sizeof(m)), ft_safe(c->audit->outcome, a, sizeof(a)));
+	else
+		snprintf(n->what, sizeof(n->what), "outside change: %s %s -> %s (made outside this fragtop)",
+			 c->knob ? c->knob->name : "a knob", ft_safe(c->old, a, sizeof(a)), ft_safe(c->new, b, sizeof(b)));
+}
+
+/*
+ * n: run to the tick with the next control change, the recording's own or
+ * a knob seen to change outside it (as report lists them).
+ */
 static void key_next_change(struct ft_ui *ui, int ch)
 {
+	static struct ft_knob_watch watch;
 	struct ft_replay *rp = ui->rp;
-	size_t have = rp->session.nr_audits;
+	struct next_change n = { .found = false };
 
 	(void)ch;
-	while (rp->session.nr_audits == have && ft_replay_step(rp) > 0)
-		;
-	if (rp->session.nr_audits > have)
-		ft_ui_status(ui, FT_DIAG_INFO, "control change: %s (%s)",
-			     rp->session.audits[have].msg, rp->session.audits[have].outcome);
-	else
-		ft_ui_status(ui, FT_DIAG_INFO, "no control change after this point");
+	ft_knob_watch_start(&watch, &rp->session);
+	while (!n.found && ft_replay_step(rp) > 0)
+		ft_knob_watch_step(&watch, &rp->session, on_next_change, &n);
+	ft_ui_status(ui, FT_DIAG_INFO, "%s", n.found ? n.what : "no control change after this point");
 	ui->paused = true;
 }
 
@@ -127,7 +164,7 @@ const struct ft_key ft_replay_keys[] = {
 	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
 	  key_step },
 	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
-	{ "T", { 'T' }, "seek: seconds from the start, or N%", "T seek", 66, key_seek },
+	{ "T", { 'T' }, "seek: seconds from the start, HH:MM[:SS], or N%", "T seek", 66, key_seek },
 	{ "n", { 'n' }, "run to the next control change", NULL, 0, key_next_change },
 	{ NULL },
 };
