@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "model/knob.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
@@ -131,11 +132,19 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	bool inherited = false;
 	char topw[24];
 
+	if ((!s->thp_ticks || !t->nr) && ui->rp) {
+		char rel[64];
+
+		ft_put(top + 1, 2, A_BOLD, "No multi-size THP in this recording.");
+		ft_put(top + 2, 2, A_NORMAL, "It holds no read of /sys/kernel/mm/transparent_hugepage/hugepages-*kB:");
+		ft_put(top + 3, 2, A_NORMAL, "the kernel it was made on (%s) had none (they came in 6.8),",
+		       ft_safe(s->host.release, rel, sizeof(rel)));
+		ft_put(top + 4, 2, A_NORMAL, "or the fragtop that made it did not record them.");
+		return;
+	}
 	if (!s->thp_ticks || !t->nr) {
 		ft_put(top + 1, 2, A_BOLD, "No multi-size THP here.");
-		ft_put(top + 2, 2, A_NORMAL, "%s", ui->rp ? "the recording has no THP input (made before fragtop read it, "
-		       "or on a kernel before 6.8)" : "/sys/kernel/mm/transparent_hugepage/hugepages-*kB: "
-		       "kernels 6.8+ (counters 6.10+)");
+		ft_put(top + 2, 2, A_NORMAL, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB: kernels 6.8+ (counters 6.10+)");
 		return;
 	}
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "anonymous THP faults by size: the last tick per second, then since boot; "

@@ -4,7 +4,8 @@
 # takes that tick, not the next one; a time of day (HH:MM[:SS]) is taken
 # as report's --from takes it; nonsense is refused, said, and the
 # position kept.  `n` runs to the next change report lists, the
-# recording's own and those seen made outside it.
+# recording's own and those seen made outside it.  The THP view of a
+# recording without THP input says that, not that the kernel has none.
 # usage: seek.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -43,5 +44,10 @@ check "n from 30 s: the one outside at +63 s" \
 	wait_for 'outside change: watermark_boost_factor 2500 -> 15000'
 T send-keys -t ft n
 check "n after the last: none after this point" wait_for 'no control change after this point'
+# a recording without THP inputs says so, and names the kernel it was made on
+T send-keys -t ft 8
+check "THP view of a recording without THP input: says the recording has none" \
+	wait_for 'No multi-size THP in this recording\.'
+check "... and the kernel it was made on" wait_for 'the kernel it was made on \(6\.18\.[^)]*\) had none'
 echo "seek.sh: $fails failure(s)"
 [ $fails -eq 0 ]
