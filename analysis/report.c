@@ -313,6 +313,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	}
 	rep->from_s = 0;
 	rep->to_s = INFINITY;
+	ft_rep_cut_init(&cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
 	memset(&prev, 0, sizeof(prev));
 	memset(&watch, 0, sizeof(watch));
 	while ((err = ft_replay_step(&rep->rp)) > 0) {

@@ -78,7 +78,7 @@ static const struct ck_span kept[] = {
 	RUN(S, events.on_fallback, events.on_latency_ctx),
 	ONE(S, trq),				/* empty at a tick: nr_trq is set to 0 */
 	ONE(S, cap_trq),
-	RUN(S, kpf_early, kpf_early_bytes),	/* empty after the first tick */
+	RUN(S, kpf_early, kpf_early_cap),	/* empty after the first tick */
 };
 
 /*

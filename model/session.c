@@ -76,8 +76,6 @@ void ft_session_release(struct ft_session *s)
 	free(s->owner_text);
 	free(s->owner_stacks);
 	free(s->trq);
-	for (i = 0; i < s->nr_kpf_early; i++)
-		free((void *)s->kpf_early[i].data);
 	free(s->kpf_early);
 	for (i = 0; i < FT_LAT_RING * FT_LAT_NR; i++)
 		free(s->lat_cells[i / FT_LAT_NR][i % FT_LAT_NR].c);
@@ -470,29 +468,31 @@ static void apply_iomem(struct ft_session *s, const struct ft_rec_record *in)
 	s->have_iomem = true;
 }
 
+/* What a held map input starts with; its data follows. */
+struct held {
+	uint64_t len, t_ns;
+	uint16_t type, sub;
+	uint32_t pad;
+};
+
 /* A copy of map input @in until the first tick lays the zones out. */
 static void hold_kpf(struct ft_session *s, const struct ft_rec_record *in)
 {
-	struct ft_rec_record *r;
-	uint8_t *copy;
+	struct held h = { .len = in->len, .t_ns = in->t_ns, .type = in->type, .sub = in->sub };
+	size_t need = sizeof(h) + in->len;
 
-	if (s->kpf_early_bytes + in->len > FT_SESSION_KPF_EARLY) {
+	if (s->kpf_early_len + need > FT_SESSION_KPF_EARLY) {
 		bad(s, in, "map batch before the first tick: past what is held");
 		return;
 	}
-	r = realloc(s->kpf_early, (s->nr_kpf_early + 1) * sizeof(*r));
-	copy = malloc(in->len ? in->len : 1);
-	if (r)
-		s->kpf_early = r;
-	if (!r || !copy) {
-		free(copy);
+	if (ft_grow_from((void **)&s->kpf_early, &s->kpf_early_cap, s->kpf_early_len + need, 1, 1u << 16,
+			 FT_SESSION_KPF_EARLY)) {
 		bad(s, in, "map batch before the first tick: out of memory");
 		return;
 	}
-	memcpy(copy, in->data, in->len);
-	r[s->nr_kpf_early] = *in;
-	r[s->nr_kpf_early++].data = copy;
-	s->kpf_early_bytes += in->len;
+	memcpy(s->kpf_early + s->kpf_early_len, &h, sizeof(h));
+	memcpy(s->kpf_early + s->kpf_early_len + sizeof(h), in->data, in->len);
+	s->kpf_early_len += need;
 }
 
 static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in);
@@ -500,18 +500,24 @@ static void apply_kpf(struct ft_session *s, const struct ft_rec_record *in);
 /* The map input held for the first tick, now that it laid the zones out (or could not). */
 static void release_kpf(struct ft_session *s)
 {
-	struct ft_rec_record *r = s->kpf_early;
-	size_t i, n = s->nr_kpf_early;
+	uint8_t *buf = s->kpf_early;
+	size_t off = 0, len = s->kpf_early_len;
 
 	/* taken off first: without a layout yet they are held again, for the next tick */
 	s->kpf_early = NULL;
-	s->nr_kpf_early = 0;
-	s->kpf_early_bytes = 0;
-	for (i = 0; i < n; i++) {
-		apply_kpf(s, &r[i]);
-		free((void *)r[i].data);
+	s->kpf_early_len = 0;
+	s->kpf_early_cap = 0;
+	while (off + sizeof(struct held) <= len) {
+		struct held h;
+		struct ft_rec_record in;
+
+		memcpy(&h, buf + off, sizeof(h));
+		in = (struct ft_rec_record){ .type = h.type, .sub = h.sub, .len = (uint32_t)h.len, .t_ns = h.t_ns,
+					     .data = buf + off + sizeof(h) };
+		apply_kpf(s, &in);
+		off += sizeof(h) + h.len;
 	}
-	free(r);
+	free(buf);
 }
 
 /* u64 first PFN, then kpageflags words, then kpagecount words; whole blocks of zone @sub. */
@@ -983,7 +989,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 		memset(s->boost, 0, sizeof(s->boost));
 	s->boost_fresh = false;
 	map_layout(s);
-	if (s->nr_kpf_early)
+	if (s->kpf_early_len)
 		release_kpf(s);	/* the map input that came before the first tick */
 	if (s->tracing) {
 		size_t used = s->nr_trq;

@@ -283,8 +283,9 @@ struct ft_session {
 	 * recorder's first look at the map may come first): copies, applied
 	 * at that tick.  Empty from then on.
 	 */
-	struct ft_rec_record *kpf_early;
-	size_t nr_kpf_early, kpf_early_bytes;
+	uint8_t *kpf_early;		/* each: a u64 length, its struct ft_rec_record's
+					 * type, sub and t_ns, then the data (owned) */
+	size_t kpf_early_len, kpf_early_cap;
 };
 
 void ft_session_init(struct ft_session *s);
