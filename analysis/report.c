@@ -49,31 +49,19 @@ struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int
 	};
 }
 
-/* The growth of counter @c from @a to @b (0 if it went back: a reset). */
-static int64_t grew(const struct ft_rep_point *a, const struct ft_rep_point *b, enum ft_cf c)
+/* The window's direct compaction cost: the session's at its last tick less its baseline's. */
+static void direct_window(struct ft_report *rep)
 {
-	return b->c[c] > a->c[c] ? b->c[c] - a->c[c] : 0;
-}
-
-/* The tick from @a to @b into the direct compaction cost, or left out. */
-static void direct_cost_add(struct ft_report *rep, const struct ft_rep_point *a, const struct ft_rep_point *b)
-{
-	const struct ft_events *ev = &rep->rp.session.events;
+	const struct ft_direct_cost *a = &rep->direct_first, *b = &rep->direct_last;
 	struct ft_rep_direct_cost *d = &rep->direct;
-	bool foreign = ev->bg_foreign != rep->foreign_prev;
 
-	rep->foreign_prev = ev->bg_foreign;
-	if (foreign || rep->foreign_taint) {
-		rep->foreign_taint = foreign;
-		d->ticks_out++;
-		d->stalls_out += grew(a, b, FT_CF_COMPACT_STALL);
-		return;
-	}
-	d->ticks++;
-	d->migrate += grew(a, b, FT_CF_MIGRATE_SCANNED) - grew(a, b, FT_CF_DAEMON_MIGRATE_SCANNED);
-	d->free += grew(a, b, FT_CF_FREE_SCANNED) - grew(a, b, FT_CF_DAEMON_FREE_SCANNED);
-	d->stalls += grew(a, b, FT_CF_COMPACT_STALL);
-	d->success += grew(a, b, FT_CF_COMPACT_SUCCESS);
+	d->migrate = b->migrate - a->migrate;
+	d->free = b->free - a->free;
+	d->stalls = b->stalls - a->stalls;
+	d->success = b->success - a->success;
+	d->ticks = b->ticks - a->ticks;
+	d->ticks_out = b->ticks_out - a->ticks_out;
+	d->stalls_out = b->stalls_out - a->stalls_out;
 }
 
 /*
@@ -364,7 +352,8 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			rep->first = now;
 			rep->have_first = true;
 			zones_take(rep, rep->zone_first);
-			rep->foreign_prev = rep->rp.session.events.bg_foreign;
+			rep->direct_first = rep->rp.session.direct;
+			rep->direct_last = rep->direct_first;
 			rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
 			memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
 			rep->boost_first = boost_now(rep);
@@ -397,7 +386,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", tc.opened);
 			rep->nr_iv++;
 		}
-		direct_cost_add(rep, &prev, &now);
+		rep->direct_last = rep->rp.session.direct;	/* as of each tick, like the zones' */
 		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 		add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 		prev = now;
@@ -431,6 +420,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	else
 		point(rep, &rep->last);
 	rep->iv[rep->nr_iv - 1].to = rep->last;
+	direct_window(rep);
 	if (rep->rp.session.tracing && rep->procs_first) {
 		if (!ended || !rep->procs) {	/* else: kept at the window's last tick */
 			if (!rep->procs)

@@ -45,15 +45,12 @@ struct ft_rep_interval {
 };
 
 /*
- * What direct compaction scanned, per stall.  /proc/vmstat's scanners
- * count direct compaction, kcompactd's (its own counters too) and
- * compaction asked through compact_memory alike: direct is the whole less
- * kcompactd's, over the ticks where no other background compaction ran
- * (the traced ones by a task not kcompactd; that tick and the next are
- * left out, their stalls with them).  known is false when the recording
- * cannot tell (no tracing, or no try_to_compact_pages to tell direct
- * from other compaction): then the figures are the whole less kcompactd's
- * and may hold such compaction.
+ * What direct compaction scanned over the window, per stall: the
+ * session's account (struct ft_direct_cost, model/session.h) at the last
+ * tick less the baseline's.  known is false when the recording cannot
+ * tell compaction asked through compact_memory from direct compaction
+ * (no tracing, or no try_to_compact_pages traced): then nothing was left
+ * out and such compaction may be in the figures.
  */
 struct ft_rep_direct_cost {
 	bool known;
@@ -72,8 +69,7 @@ struct ft_report {
 	struct ft_rep_point first, last;
 	bool have_first;
 	struct ft_rep_direct_cost direct;
-	uint64_t foreign_prev;		/* events.bg_foreign at the tick before */
-	bool foreign_taint;		/* the tick before had such compaction: this one is left out too */
+	struct ft_direct_cost direct_first, direct_last;	/* the session's, at the window's ends */
 	double from_s, to_s;		/* the window, seconds from the first tick (to: INFINITY) */
 	uint64_t start_t_ns;		/* the recording's first tick */
 	uint64_t ticks;			/* in the window */

@@ -968,6 +968,46 @@ static void counters_first(struct ft_session *s)
 	s->counter_first_have = ft_counters_read(s, s->counter_first, s->counter_hint);
 }
 
+/* This tick into the direct compaction cost (struct ft_direct_cost), or left out. */
+static void direct_tick(struct ft_session *s)
+{
+	static const enum ft_cf take[6] = {
+		FT_CF_MIGRATE_SCANNED, FT_CF_DAEMON_MIGRATE_SCANNED, FT_CF_FREE_SCANNED,
+		FT_CF_DAEMON_FREE_SCANNED, FT_CF_COMPACT_STALL, FT_CF_COMPACT_SUCCESS,
+	};
+	struct ft_direct_cost *d = &s->direct;
+	int64_t v[FT_CF_NR], g[6];
+	bool foreign = s->events.bg_foreign != s->direct_foreign_prev;
+	uint32_t have;
+	int i;
+
+	if (!ft_sample_has(&s->sample, FT_SRC_VMSTAT))
+		return;
+	have = ft_counters_read(s, v, s->counter_hint);
+	if (!(have & (1u << FT_CF_MIGRATE_SCANNED)))
+		return;
+	for (i = 0; i < 6; i++) {	/* growth, 0 where a counter went back */
+		g[i] = v[take[i]] > s->direct_prev[i] ? v[take[i]] - s->direct_prev[i] : 0;
+		s->direct_prev[i] = v[take[i]];
+	}
+	s->direct_foreign_prev = s->events.bg_foreign;
+	if (!s->direct_have_prev) {	/* the first tick is the base */
+		s->direct_have_prev = true;
+		return;
+	}
+	if (foreign || s->direct_taint) {
+		s->direct_taint = foreign;
+		d->ticks_out++;
+		d->stalls_out += g[4];
+		return;
+	}
+	d->ticks++;
+	d->migrate += g[0] - g[1];
+	d->free += g[2] - g[3];
+	d->stalls += g[4];
+	d->success += g[5];
+}
+
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_raw raw = { .t_ns = in->t_ns };
@@ -1015,6 +1055,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	s->ticks++;
 	if (!s->lean)
 		counters_first(s);
+	direct_tick(s);
 }
 
 /* What the source says of itself: trace and map status, memory, the map scan's cost. */

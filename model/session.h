@@ -171,6 +171,27 @@ struct ft_session {
 	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
 	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
 	/*
+	 * What direct compaction scanned, summed tick by tick from the first
+	 * tick with /proc/vmstat.  vmstat's scanners count direct compaction,
+	 * kcompactd's (its own counters too) and compaction asked through
+	 * compact_memory alike: a tick counts the whole less kcompactd's, and
+	 * the tick where a traced background compaction by a task other than
+	 * kcompactd ended (events.bg_foreign), and the one after, are left out
+	 * with their stalls.  Readers take differences: report over its
+	 * window, the stalls view since its base.  Without tracing (or
+	 * without try_to_compact_pages traced) nothing is left out, and such
+	 * compaction may be in it.
+	 */
+	struct ft_direct_cost {
+		int64_t migrate, free;		/* pages the two scanners looked at */
+		int64_t stalls, success;	/* compact_stall, compact_success over the same ticks */
+		uint64_t ticks, ticks_out;	/* ticks counted, ticks left out */
+		int64_t stalls_out;		/* compact_stall in the ticks left out */
+	} direct;
+	int64_t direct_prev[6];			/* the counters it takes, at the last tick */
+	uint64_t direct_foreign_prev;		/* events.bg_foreign at the last tick */
+	bool direct_have_prev, direct_taint;
+	/*
 	 * Stall latencies tick by tick, the newest FT_LAT_RING ticks (each
 	 * the histogram of (from_ns, to_ns]), for "the last 10 s" windows.
 	 * A tick keeps only its non-empty buckets (lat_cells): the whole

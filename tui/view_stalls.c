@@ -50,6 +50,7 @@ static struct ft_hist base[FT_LAT_NR];
 static bool have_cost;
 static uint64_t cost_t_ns;
 static int64_t cost_base[FT_CF_NR];
+static struct ft_direct_cost direct_base;	/* the session's at the base (zero: since the start) */
 
 /* @src over the window; returns the seconds covered, *@since_reset when the reset cut it. */
 static double window_hist(const struct ft_session *ss, int src, struct ft_hist *out, bool *since_reset)
@@ -272,18 +273,21 @@ static void draw_cost(const struct ft_session *ss, int y)
 		have_cost = false;
 	if (!have_cost && (ss->counter_first_have & (1u << FT_CF_MIGRATE_SCANNED))) {
 		memcpy(cost_base, ss->counter_first, sizeof(cost_base));
+		memset(&direct_base, 0, sizeof(direct_base));
 		cost_t_ns = ss->first_t_ns;
 	} else if (!have_cost) {	/* a lean session keeps no first values: from here */
 		memcpy(cost_base, v, sizeof(cost_base));
+		direct_base = ss->direct;
 		cost_t_ns = ss->tick_t_ns;
 		have_cost = true;
 	}
-	stalls = grown(v, FT_CF_COMPACT_STALL);
-	ok = grown(v, FT_CF_COMPACT_SUCCESS);
+	/* what direct compaction scanned (struct ft_direct_cost): compact_memory's left out */
+	stalls = (double)(ss->direct.stalls - direct_base.stalls);
+	ok = (double)(ss->direct.success - direct_base.success);
+	mig = (double)(ss->direct.migrate - direct_base.migrate);
+	fre = (double)(ss->direct.free - direct_base.free);
 	dmig = grown(v, FT_CF_DAEMON_MIGRATE_SCANNED);
 	dfre = grown(v, FT_CF_DAEMON_FREE_SCANNED);
-	mig = grown(v, FT_CF_MIGRATE_SCANNED) - dmig;
-	fre = grown(v, FT_CF_FREE_SCANNED) - dfre;
 	wakes = grown(v, FT_CF_DAEMON_WAKES);
 	x = putx(y, 19, ft_attr(FT_C_DIM), "%s %.0fs:", have_cost ? "reset" : "start",
 		 (double)(ss->tick_t_ns - cost_t_ns) / 1e9);
@@ -300,7 +304,10 @@ static void draw_cost(const struct ft_session *ss, int y)
 	x = put_count(y + 1, 24, "kcompactd mig ", dmig, "");
 	x = put_count(y + 1, x + 1, "free ", dfre, "");
 	if (wakes > 0)
-		put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
+		x = put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
+	if (ss->direct.ticks_out > direct_base.ticks_out)	/* compaction asked through compact_memory */
+		putx(y + 1, x + 2, ft_attr(FT_C_DIM), "direct leaves out %llu ticks of compact_memory",
+		     (unsigned long long)(ss->direct.ticks_out - direct_base.ticks_out));
 }
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
@@ -376,6 +383,7 @@ static void key_reset(struct ft_ui *ui, int ch)
 	have_base = true;
 	/* the cost counts from now too */
 	memcpy(cost_base, counters_now(ui->s, cost_now), sizeof(cost_base));
+	direct_base = ui->s->direct;
 	cost_t_ns = ui->s->tick_t_ns;
 	have_cost = true;
 }
