@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
+
 static const char *cmd_name(const struct ft_cmd *cmd)
 {
 	return cmd->name ? cmd->name : "";
@@ -200,6 +202,68 @@ static int set_defaults(const struct ft_cmd *cmd)
 /* getopt's val for option @i and its alias: past every char. */
 #define LONG_VAL(i)	(1000 + (int)(i))
 
+const char *const ft_cli_globals[2] = { "no-config", "no-color" };
+
+#define GLOBAL_VAL	1	/* getopt's val for a global flag the command does not use */
+
+/* Does @cmd have the long option @name? */
+static bool cli_has(const struct ft_cmd *cmd, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < cmd->nr_opts; i++)
+		if (cmd->opts[i].name && !strcmp(cmd->opts[i].name, name))
+			return true;
+	return false;
+}
+
+/* @cmd's long option closest to @word ("jsn" -> "json"), or NULL. */
+static const char *closest_option(const struct ft_cmd *cmd, const char *word)
+{
+	struct ft_suggest sg;
+	size_t i;
+
+	ft_suggest_init(&sg, word);
+	for (i = 0; i < cmd->nr_opts; i++) {
+		ft_suggest_try(&sg, cmd->opts[i].name);
+		ft_suggest_try(&sg, cmd->opts[i].alias);
+	}
+	ft_suggest_try(&sg, "help");
+	return ft_suggest_best(&sg);
+}
+
+/*
+ * getopt refused @arg (optopt set for a short option): say whether the
+ * option is unknown (with the closest one, as git does) or lacks its value.
+ */
+static int bad_option(const struct ft_cmd *cmd, bool missing, const char *arg)
+{
+	char word[64];
+	const char *near;
+	size_t i;
+
+	if (optopt > 0 && optopt < 256) {	/* a short option */
+		for (i = 0; missing && i < cmd->nr_opts; i++)
+			if (cmd->opts[i].short_name == optopt || cmd->opts[i].alias_short == optopt)
+				return ft_cli_usage_error(cmd, "-%c needs a value (%s)", optopt,
+							  cmd->opts[i].arg ? cmd->opts[i].arg : "?");
+		return ft_cli_usage_error(cmd, "-%c: unknown option", optopt);
+	}
+	snprintf(word, sizeof(word), "%s", arg + (arg[0] == '-' && arg[1] == '-' ? 2 : arg[0] == '-'));
+	word[strcspn(word, "=")] = '\0';
+	for (i = 0; missing && i < cmd->nr_opts; i++)
+		if ((cmd->opts[i].name && !strcmp(cmd->opts[i].name, word)) ||
+		    (cmd->opts[i].alias && !strcmp(cmd->opts[i].alias, word)))
+			return ft_cli_usage_error(cmd, "--%s needs a value (%s)", word,
+						  cmd->opts[i].arg ? cmd->opts[i].arg : "?");
+	if (missing)	/* an abbreviation getopt took for a long option */
+		return ft_cli_usage_error(cmd, "%.60s needs a value", arg);
+	near = closest_option(cmd, word);
+	if (!strncmp(arg, "--", 2) && near)
+		return ft_cli_usage_error(cmd, "--%s: unknown option; did you mean --%s?", word, near);
+	return ft_cli_usage_error(cmd, "%.60s: unknown option", arg);
+}
+
 int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 {
 	struct option *lo;
@@ -210,7 +274,7 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 	*first = 1;
 	if (set_defaults(cmd))
 		return 1;
-	lo = calloc(cmd->nr_opts * 2 + 2, sizeof(*lo));
+	lo = calloc(cmd->nr_opts * 2 + 2 + sizeof(ft_cli_globals) / sizeof(ft_cli_globals[0]), sizeof(*lo));
 	if (!lo) {
 		fprintf(stderr, "fragtop: out of memory\n");
 		return 1;
@@ -233,6 +297,10 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 		}
 	}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
+	/* the global flags, taken by every command (as git takes its own anywhere): a no-op where unused */
+	for (i = 0; i < sizeof(ft_cli_globals) / sizeof(ft_cli_globals[0]); i++)
+		if (!cli_has(cmd, ft_cli_globals[i]))
+			lo[n++] = (struct option){ ft_cli_globals[i], no_argument, NULL, GLOBAL_VAL };
 	shorts[sl] = '\0';
 	opterr = 0;
 	optind = 1;
@@ -245,15 +313,11 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 			break;
 		}
 		if (c == '?' || c == ':') {
-			char what[64];
-
-			if (optopt > 0 && optopt < 256)
-				snprintf(what, sizeof(what), "-%c", optopt);
-			else
-				snprintf(what, sizeof(what), "%.60s", argv[optind - 1]);
-			rc = ft_cli_usage_error(cmd, "%s: unknown option or missing argument", what);
+			rc = bad_option(cmd, c == ':', argv[optind - 1]);
 			break;
 		}
+		if (c == GLOBAL_VAL)
+			continue;
 		if (c >= LONG_VAL(0))
 			i = (size_t)(c - LONG_VAL(0));
 		else

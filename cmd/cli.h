@@ -114,7 +114,18 @@ extern const size_t ft_cmds_nr;
  * return at once: 0 after --help (usage on stdout), 2 after a usage error
  * (said on stderr).
  */
+/*
+ * The global flags: every command takes them, before or after its name
+ * (a no-op where the command has no settings file or colour).
+ */
+extern const char *const ft_cli_globals[2];
+
 int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first);
+/*
+ * Say that @word is no command, with the closest name when one is close
+ * ("did you mean", as git does); returns 2, the usage error's status.
+ */
+int ft_cli_unknown_cmd(const char *word);
 
 /* The usage of @cmd: synopsis, options with their help, the paragraph. */
 void ft_cli_usage(const struct ft_cmd *cmd, FILE *f);

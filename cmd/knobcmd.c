@@ -13,8 +13,24 @@
 
 #include "base/file.h"
 #include "base/json.h"
+#include "base/suggest.h"
 #include "controls/control.h"
 #include "cmd/cli.h"
+
+/* Say that @name is no knob, with the closest one when it is close (a typo). */
+static void unknown_knob(const char *name)
+{
+	struct ft_suggest sg;
+	const char *near;
+	size_t i;
+
+	ft_suggest_init(&sg, name);
+	for (i = 0; i < ft_knobs_nr; i++)
+		ft_suggest_try(&sg, ft_knobs[i].name);
+	near = ft_suggest_best(&sg);
+	fprintf(stderr, "fragtop: unknown knob '%s'%s%s%s ('fragtop get' lists them)\n", name,
+		near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
+}
 
 static const char *type_name(const struct ft_knob *k)
 {
@@ -72,7 +88,7 @@ static int run_set(int argc, char **argv)
 		snprintf(name, sizeof(name), "%.*s", (int)(eq - argv[i]), argv[i]);
 		k = ft_knob_find(name);
 		if (!k) {
-			fprintf(stderr, "fragtop: unknown knob '%s' ('fragtop get' lists them)\n", name);
+			unknown_knob(name);
 			bad++;
 			continue;
 		}
@@ -266,7 +282,7 @@ static int run_get(int argc, char **argv)
 		char val[FT_KNOB_TEXT], why[96];
 
 		if (!k) {
-			fprintf(stderr, "fragtop: unknown knob '%s' ('fragtop get' lists them)\n", argv[i]);
+			unknown_knob(argv[i]);
 			failed++;
 			continue;
 		}

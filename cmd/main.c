@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/sanitize.h"
+#include "base/suggest.h"
 #include "cmd/cli.h"
 #include "cmd/keys.h"
 
@@ -29,6 +30,76 @@ const struct ft_cmd *ft_cli_find(const char *name)
 	return NULL;
 }
 
+int ft_cli_unknown_cmd(const char *word)
+{
+	struct ft_suggest sg;
+	const char *near;
+	size_t i;
+
+	ft_suggest_init(&sg, word);
+	for (i = 0; i < ft_cmds_nr; i++)
+		ft_suggest_try(&sg, ft_cmds[i]->name);
+	ft_suggest_try(&sg, "help");
+	ft_suggest_try(&sg, "version");
+	near = ft_suggest_best(&sg);
+	fprintf(stderr, "fragtop: '%s' is not a fragtop command%s%s%s\n'fragtop help' lists them\n", word,
+		near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
+	return 2;
+}
+
+/* Does option @arg of the TUI's table (the fullest) take the next word as its value? */
+static bool takes_value(const char *arg)
+{
+	const struct ft_cmd *t = &ft_cmd_top;
+	size_t i, n;
+
+	if (arg[1] == '-') {	/* --name or --name=value */
+		if (strchr(arg, '='))
+			return false;
+		for (i = 0; i < t->nr_opts; i++)
+			if ((t->opts[i].name && !strcmp(arg + 2, t->opts[i].name)) ||
+			    (t->opts[i].alias && !strcmp(arg + 2, t->opts[i].alias)))
+				return t->opts[i].type != FT_OPT_FLAG;
+		return false;
+	}
+	/* -abc: the last letter takes the next word if it wants a value and nothing follows it */
+	n = strlen(arg);
+	for (i = 0; n > 1 && i < t->nr_opts; i++)
+		if (t->opts[i].short_name == arg[n - 1] || t->opts[i].alias_short == arg[n - 1])
+			return t->opts[i].type != FT_OPT_FLAG && n == 2;
+	return false;
+}
+
+/*
+ * Options before the command go after it, as git takes its own anywhere:
+ * `fragtop --no-config replay F` is `fragtop replay --no-config F`.  The
+ * command's parser then says whether it takes them (help and version
+ * take none: they are dropped).  Nothing moves unless the first word
+ * that is not an option (or its value) names a command.  Returns argc.
+ */
+static int command_first(int argc, char **argv)
+{
+	int i, k;
+	char *name;
+
+	for (i = 1; i < argc && argv[i][0] == '-' && strcmp(argv[i], "--"); i++)
+		if (takes_value(argv[i]) && i + 1 < argc)
+			i++;
+	if (i <= 1 || i >= argc || argv[i][0] == '-' ||
+	    !(ft_cli_find(argv[i]) || !strcmp(argv[i], "help") || !strcmp(argv[i], "version")))
+		return argc;
+	name = argv[i];
+	if (!ft_cli_find(name)) {	/* help, version */
+		for (k = i; k < argc; k++)
+			argv[k - i + 1] = argv[k];
+		return argc - i + 1;
+	}
+	for (k = i; k > 1; k--)
+		argv[k] = argv[k - 1];
+	argv[1] = name;
+	return argc;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -38,6 +109,9 @@ static void usage(FILE *f)
 		if (ft_cmds[i]->name)
 			fprintf(f, "  %-10s %s\n", ft_cmds[i]->name, ft_cmds[i]->summary);
 	fprintf(f, "  %-10s %s\n", "help", "this list, or 'help COMMAND' for a command's options");
+	fprintf(f, "  %-10s %s\n", "version", "fragtop's version (also --version)");
+	fprintf(f, "\nEvery command takes --%s and --%s, before or after its name.\n", ft_cli_globals[0],
+		ft_cli_globals[1]);
 	fprintf(f, "\nWithout a command, fragtop runs the live TUI:\n\n");
 	ft_cli_usage(&ft_cmd_top, f);
 }
@@ -61,6 +135,7 @@ static int run(int argc, char **argv)
 {
 	const struct ft_cmd *cmd;
 
+	argc = command_first(argc, argv);
 	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "-h"))) {
 		if (argc > 2 && !strcmp(argv[2], "--roff")) {
@@ -72,29 +147,28 @@ static int run(int argc, char **argv)
 			ft_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
 			return 0;
 		}
+		if (argc > 2 && !strcmp(argv[2], "version")) {
+			printf("usage: fragtop version   (or fragtop --version): fragtop's version\n");
+			return 0;
+		}
 		if (argc > 2) {
 			cmd = ft_cli_find(argv[2]);
-			if (!cmd) {
-				fprintf(stderr, "fragtop: unknown command '%s'\n", argv[2]);
-				return 2;
-			}
+			if (!cmd)
+				return ft_cli_unknown_cmd(argv[2]);
 			ft_cli_usage(cmd, stdout);
 			return 0;
 		}
 		usage(stdout);
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))) {
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version"))) {
 		printf("fragtop %s\n", FT_VERSION);
 		return 0;
 	}
 	if (argc > 1 && argv[1][0] != '-') {
 		cmd = ft_cli_find(argv[1]);
-		if (!cmd) {
-			fprintf(stderr, "fragtop: unknown command '%s'\n", argv[1]);
-			usage(stderr);
-			return 2;
-		}
+		if (!cmd)
+			return ft_cli_unknown_cmd(argv[1]);
 		/*
 		 * A headless command prints names from recordings and trees: every
 		 * byte it writes passes the sanitiser (the TUI's ft_put() does its own).

@@ -157,8 +157,7 @@ static int run_top(int argc, char **argv)
 	if (err >= 0)
 		return err;
 	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_top, "'%s': unknown command ('fragtop help' lists them)",
-					  argv[first]);
+		return ft_cli_unknown_cmd(argv[first]);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
 		return 1;
