@@ -91,8 +91,7 @@ static int run_replay(int argc, char **argv)
 	ft_tick_start(&ui->tick, (uint64_t)(1e9 / ui->speed), ft_now_ns() + (uint64_t)(1e9 / ui->speed));
 	err = ft_ui_run(ui, color);
 	ft_diag_set_hook(NULL, NULL);
-	if (err >= 0 && !o.no_config)
-		ft_cmd_rc_finish(&rc);
+	/* the settings file is the live TUI's: a replay reads it and never writes it */
 	ft_replay_close(ui->rp);
 	free(ui->rp);
 	free(ui->ctl);

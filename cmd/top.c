@@ -209,7 +209,7 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	finish_controls(ui);
-	if (!o.no_config)
+	if (!o.no_config && !ft_stop_signal())	/* killed (TERM, HUP, INT): the settings stay as they were */
 		ft_cmd_rc_finish(&rc);
 	if (ui->rec) {
 		char msg[1200];

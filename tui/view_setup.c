@@ -97,7 +97,8 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y++, 25, A_BOLD, "%s%s", ui->color_wanted ? "default" : "monochrome",
 	       ui->color_wanted && !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
 	y++;
-	ft_put(y++, 0, ft_attr(FT_C_DIM), "  kept as they are when fragtop quits:");
+	ft_put(y++, 0, ft_attr(FT_C_DIM), ui->rp ? "  as the settings file has them (a replay does not change the file):" :
+	       "  kept as they are when fragtop quits:");
 	ft_put(y, 2, A_NORMAL, "%-22s", "view to open on");
 	ft_put(y++, 25, A_BOLD, "%s", now.view);
 	ft_put(y, 2, A_NORMAL, "%-22s", "processes sorted by");
@@ -111,7 +112,8 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	if (y < top + height && ui->rc_note)
 		ft_put(y++, 0, ft_attr(FT_C_WARN), "  %s", ui->rc_note);
 	else if (y < top + height && ui->rc)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  written when fragtop quits");
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %s", ui->rp ? "read, never written by a replay: it is the live view's" :
+		       "written when fragtop quits with q or F10; not when a signal stops it");
 	y++;
 	cost_draw(ui->s, ui->live != NULL, y, top + height);
 }

@@ -3,9 +3,10 @@
 # the tab bar, F10 quits, F2 opens the setup, F3 searches and F4 filters
 # the processes, a mouse click (an SGR sequence, as xterm sends it) on a
 # tab switches the view and on a column header sorts, the wheel scrolls,
-# a click on a map cell moves its cursor; fragtoprc keeps the view and the
-# sort column between runs, a garbage or hostile file gives a message and
-# the defaults, and --no-config neither reads nor writes it.
+# a click on a map cell moves its cursor; fragtoprc keeps the live view's
+# view and sort column between runs (written on q or F10, never by a
+# replay or when a signal stops the TUI), a garbage or hostile file gives
+# a message and the defaults, and --no-config neither reads nor writes it.
 # usage: frontend.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -102,23 +103,56 @@ else
 	skip "the sample has no pageblock map: the map click is not checked"
 fi
 
-# F10 quits; the settings are written
+# F10 quits; a replay leaves the live view's settings alone
 T send-keys -t ft 7
 wait_for 'PID S COMMAND' > /dev/null
 T send-keys -t ft F10
 check "F10 quits" until_ok 10 exited
 check "F10: exit status 0" test "$(cat "$TMPD/rc")" = 0
-check "fragtoprc written on quit: the view and the sort column" \
-	grep -qx 'view=processes' "$RC"
-check "... and the sort column" grep -qx 'sort=OWN' "$RC"
-check "fragtoprc is private" test "$(stat -c %a "$RC")" = 600
+check "a replay does not write fragtoprc (the live view's settings)" test ! -e "$RC"
 
-# the next run opens where the last one quit
+# the live TUI writes them when it quits, and not when a signal stops it
+start_live() {
+	[ -n "$SOCK" ] && end_tmux
+	n=$((n + 1)); SOCK=fragtop-frontend-$$-$n
+	: > "$TMPD/rc"
+	T new-session -d -s ft -x 120 -y 40 \
+		"env TERM=xterm-256color $(printf '%q' "$FT") --root tests/fixtures/6.18-idle 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
+	wait_for ' 1 overview ' > /dev/null
+}
+start_live
+T send-keys -t ft 7
+wait_for 'No tracepoints' > /dev/null
+T send-keys -t ft s	# the next sort column
+T send-keys -t ft q
+check "live: q quits" until_ok 10 exited
+check "fragtoprc written on quit: the view" grep -qx 'view=processes' "$RC"
+check "... and the sort column" grep -qx 'sort=FRAG' "$RC"
+check "fragtoprc is private" test "$(stat -c %a "$RC")" = 600
+cp "$RC" "$TMPD/rc.kept"
+start_live
+check "live: opens on the view it quit on" wait_for 'No tracepoints'
+T send-keys -t ft 3
+wait_for 'stall|No tracepoints' > /dev/null
+kill -TERM "$(pgrep -P "$(T display -p -t ft '#{pane_pid}')" -f "$FT")" 2> /dev/null
+check "live: TERM stops it" until_ok 10 exited
+check "live killed by a signal: fragtoprc as it was" cmp -s "$RC" "$TMPD/rc.kept"
+
+# a replay reads them: it opens where the live view quit
 start
-check "started again: it opens on the processes view" wait_for 'PID S COMMAND'
-check "... sorted as it was left" wait_for 'sorted by OWN '
+check "a replay opens on the processes view" wait_for 'PID S COMMAND'
+check "... sorted as the file says" wait_for 'sorted by FRAG'
+T send-keys -t ft 8
+wait_for 'thp|THP' > /dev/null
+kill -TERM "$(pgrep -P "$(T display -p -t ft '#{pane_pid}')" -f "$FT")" 2> /dev/null
+until_ok 10 exited
+check "a replay killed on another view: fragtoprc as it was" cmp -s "$RC" "$TMPD/rc.kept"
+start
+T send-keys -t ft 3
+wait_for 'stall' > /dev/null
 T send-keys -t ft q
 until_ok 10 exited
+check "a replay quit on another view: fragtoprc as it was" cmp -s "$RC" "$TMPD/rc.kept"
 
 # --no-config: the file neither read nor written
 cp "$RC" "$TMPD/rc.before"
@@ -140,7 +174,10 @@ check "... an unknown sort column: said, the default kept" wait_for 'sorted by F
 cp "$RC" "$TMPD/garbage"
 T send-keys -t ft q
 until_ok 10 exited
-check "a fragtoprc with errors is not written over" cmp -s "$RC" "$TMPD/garbage"
+start_live
+T send-keys -t ft q
+until_ok 10 exited
+check "a fragtoprc with errors is not written over by the live TUI" cmp -s "$RC" "$TMPD/garbage"
 check "... and the exit says so" grep -q 'settings not saved: fragtoprc has errors' "$TMPD/err"
 check "no escape from the file reached the terminal" bash -c '! grep -q $'"'"'\033\[31m'"'"' "$1"' _ "$TMPD/err"
 
