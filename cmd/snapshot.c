@@ -516,6 +516,9 @@ static int run(int argc, char **argv)
 		ft_live_map_scan_all(&live);
 	}
 	rc = write_out(&live);
+	/* the sample is printed; the map that was asked for is not there: a failure, as in ls or cp */
+	if (!rc && o.map && live.map_err)
+		rc = 1;
 	ft_live_close(&live);
 	return rc ? rc : stop ? 128 + stop : 0;
 }
