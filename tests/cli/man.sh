@@ -54,6 +54,20 @@ if [ -r /usr/share/bash-completion/bash_completion ]; then
 	check "completion: commands" test -n "$(comp fragtop rep | grep -x report)" -a -n "$(comp fragtop rep | grep -x replay)"
 	check "completion: a command's options" test -n "$(comp fragtop record --ro | grep -x -- --rotate)"
 	check "completion: knob names for set" test -n "$(comp fragtop set watermark_b | grep -x 'watermark_boost_factor=')"
+	check "completion: the TUI's options once each" test -z "$(comp fragtop -- | sort | uniq -d)" -a \
+		-n "$(comp fragtop -- | grep -x -- --root)"
+	check "completion: help offers the commands" test -n "$(comp fragtop help rep | grep -x report)"
+	check "completion: a selector knob's words for set" \
+		test "$(comp fragtop set thp_enabled=m)" = "thp_enabled=madvise"
+	check "completion: a numeric knob offers no words" test -z "$(comp fragtop set watermark_boost_factor=)"
+	check "completion: a command after a global option" test -n "$(comp fragtop --no-config rep | grep -x replay)"
+	# not in PATH: the fragtop being completed is asked
+	comp_here() {
+		bash -c '. /usr/share/bash-completion/bash_completion; . dist/fragtop.bash-completion
+			COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+			_fragtop; printf "%s\n" "${COMPREPLY[@]}"' _ "$@"
+	}
+	check "completion: ./fragtop, not in PATH, completes too" test -n "$(comp_here "$FT" rep | grep -x report)"
 fi
 echo "man.sh: $fails failure(s)"
 [ $fails -eq 0 ]
