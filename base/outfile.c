@@ -43,10 +43,16 @@ static int replace_file(const char *path)
 
 int ft_outfile_create(const char *path, bool replace)
 {
+	return ft_outfile_create_mode(path, replace, OUT_MODE);
+}
+
+int ft_outfile_create_mode(const char *path, bool replace, mode_t mode)
+{
 	struct stat st;
+	mode_t mask;
 	int fd;
 
-	fd = open(path, OUT_FLAGS, OUT_MODE);
+	fd = open(path, OUT_FLAGS, mode);
 	if (fd >= 0)
 		return fd;
 	if (errno != EEXIST)
@@ -57,7 +63,18 @@ int ft_outfile_create(const char *path, bool replace)
 		return -EISDIR;
 	if (!replace)
 		return S_ISLNK(st.st_mode) ? -ELOOP : -EEXIST;
-	return replace_file(path);
+	fd = replace_file(path);	/* made 0600 by mkostemp: the mode asked, under the umask */
+	if (fd >= 0 && mode != OUT_MODE) {
+		mask = umask(0);
+		umask(mask);
+		if (fchmod(fd, mode & ~mask)) {
+			int err = -errno;
+
+			close(fd);
+			return err;
+		}
+	}
+	return fd;
 }
 
 const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, size_t sz)

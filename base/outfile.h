@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The one way fragtop creates an output file (a recording today).  It
+ * The one way fragtop creates an output file (a recording, a plot).  It
  * runs as root, often in /tmp: so it never writes through a symbolic link
  * (a planted /tmp/x -> /etc/shadow must not be truncated), creates the
- * file 0600 (recordings hold root-only data: pagetypeinfo, kpageflags,
- * physical addresses), and refuses an existing file unless told to
+ * a recording 0600 (it holds root-only data: pagetypeinfo, kpageflags,
+ * physical addresses) and other output under the umask, and refuses an existing file unless told to
  * replace it.  Replacing writes a new file beside it and renames it over
  * the old name: a link at that name is replaced, never followed, and the
  * old file's readers keep their copy.
@@ -25,6 +25,12 @@
  * sticky directory protects another user's file there).
  */
 int ft_outfile_create(const char *path, bool replace);
+/*
+ * The same for an output anyone may read (a plot, a report): @mode (0666)
+ * under the process's umask, as any program's output file, rather than
+ * 0600.
+ */
+int ft_outfile_create_mode(const char *path, bool replace, mode_t mode);
 
 /*
  * One line on why ft_outfile_create() failed, for an operator;

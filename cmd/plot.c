@@ -670,7 +670,7 @@ static int run_plot(int argc, char **argv)
 	if (!strcmp(o.output, "-")) {
 		f = stdout;
 	} else {
-		fd = ft_outfile_create(o.output, o.force);
+		fd = ft_outfile_create_mode(o.output, o.force, 0666);	/* a picture: the umask decides, as for any output */
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f) {
 			fprintf(stderr, "fragtop: %s: %s\n", o.output,

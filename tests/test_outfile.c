@@ -79,6 +79,35 @@ static void test_new_file_0600(void **state)
 	close(fd);
 }
 
+/* Output anyone may read (a plot): the mode asked under the umask, new or replacing. */
+static void test_mode_under_umask(void **state)
+{
+	char p[256];
+	struct stat st;
+	int fd;
+
+	(void)state;
+	umask(022);
+	path(p, "plot.svg");
+	fd = ft_outfile_create_mode(p, false, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	close(fd);
+	fd = ft_outfile_create_mode(p, true, 0666);	/* replaced: a new file renamed over it */
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0644);
+	close(fd);
+	umask(077);
+	fd = ft_outfile_create_mode(p, true, 0666);
+	assert_true(fd >= 0);
+	assert_int_equal(fstat(fd, &st), 0);
+	assert_int_equal(st.st_mode & 07777, 0600);
+	close(fd);
+	umask(022);
+}
+
 static void test_existing_refused(void **state)
 {
 	char p[256];
@@ -163,6 +192,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_new_file_0600),
+		cmocka_unit_test(test_mode_under_umask),
 		cmocka_unit_test(test_existing_refused),
 		cmocka_unit_test(test_symlink_never_followed),
 		cmocka_unit_test(test_dangling_symlink),
