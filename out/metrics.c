@@ -376,6 +376,21 @@ static void zone_gauges(struct out *o, const struct ft_session *s)
 	}
 }
 
+/*
+ * A bucket bound of @us microseconds as exact seconds ("1.048576", not
+ * %g's "1.04858": a client library prints a bound's shortest exact form).
+ */
+static void le_seconds(char *buf, size_t sz, uint64_t us)
+{
+	int n = snprintf(buf, sz, "%llu.%06llu", (unsigned long long)(us / 1000000),
+			 (unsigned long long)(us % 1000000));
+
+	while (n > 2 && buf[n - 1] == '0' && buf[n - 2] != '.')
+		buf[--n] = '\0';
+	if (n > 2 && buf[n - 1] == '0' && buf[n - 2] == '.')	/* a whole second: "2" */
+		buf[n - 2] = '\0';
+}
+
 /* Background compaction by node: the nodes that had any, "unknown" last. */
 static void background(struct out *o, const struct ft_events *ev)
 {
@@ -482,7 +497,7 @@ static void events(struct out *o, const struct ft_session *s)
 
 				for (; bk < FT_HIST_BUCKETS && ft_hist_bucket_hi(bk) <= bound; bk++)
 					cum += h->bucket[bk];
-				snprintf(le, sizeof(le), "%g", (double)bound / 1e6);
+				le_seconds(le, sizeof(le), bound);
 				sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)cum);
 			}
 			{

@@ -194,6 +194,10 @@ if [ -f "$S" ]; then
 	check "--label given twice for one name: refused" test $rc = 2 -a -n "$(grep 'twice' "$tmp/e")"
 	"$FT" export "$S" --csv --label i=1 > /dev/null 2> "$tmp/e"; rc=$?
 	check "--label without --openmetrics: refused" test $rc = 2
+	# histogram bounds exact, as client libraries print them (2^20 us is 1.048576 s, not 1.04858)
+	"$FT" export tests/recordings/adverse-6.18.ftr --openmetrics > "$tmp/lat.om" 2> /dev/null
+	check "stall histogram: le bounds exact" test -n "$(grep -F 'le="1.048576"' "$tmp/lat.om")" -a \
+		-n "$(grep -F 'le="0.000001"' "$tmp/lat.om")" -a -z "$(grep -E 'le="[0-9.]*e|le="1\.04858"' "$tmp/lat.om")"
 fi
 echo "exporter.sh: $fails failure(s)"
 [ $fails -eq 0 ]
