@@ -26,6 +26,7 @@
 #include "base/cost.h"
 #include "base/hostport.h"
 #include "collectors/live.h"
+#include "collectors/self.h"
 #include "model/httpreq.h"
 #include "cmd/cli.h"
 #include "cmd/costlog.h"
@@ -146,6 +147,7 @@ struct exporter {
 	struct conn conns[MAX_CONN];
 	struct ft_live live;
 	struct ft_metrics_server srv;
+	struct ft_self self;		/* its process_* figures */
 	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
 	/* refused connections: their 503 written, what they send read and dropped until they close */
 	struct linger_fd {
@@ -203,6 +205,7 @@ static void serve(struct exporter *x, struct conn *c)
 		FILE *f;
 
 		fresh_sample(x);
+		ft_self_read(&x->self, &srv->process);
 		f = open_memstream(&p, &len);
 
 		if (!f || ft_metrics_write(f, &l->session, &m) || fclose(f)) {
@@ -743,6 +746,7 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	x.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+	ft_self_init(&x.self);
 	ft_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
 	/*
@@ -775,6 +779,7 @@ static int run(int argc, char **argv)
 	if (x.spare_fd >= 0)
 		close(x.spare_fd);
 	close(x.lfd);
+	ft_self_close(&x.self);
 	ft_live_close(&x.live);
 	ft_websec_free(&x.ws);
 	ft_costlog_close(&x.cost_log);

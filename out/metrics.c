@@ -91,6 +91,14 @@ static const struct {
 		"Bytes the exporter read, by source, up to this scrape's sample." },
 	[FT_MF_SRV_HEAP] = { "fragtop_exporter_heap_bytes", "gauge",
 		"Heap the exporter holds (malloc's bytes in use) at this scrape's sample." },
+	/* the process collector every Prometheus client library has, by its names */
+	[FT_MF_PROC_CPU] = { "process_cpu_seconds", "counter", "Total user and system CPU time spent in seconds." },
+	[FT_MF_PROC_RSS] = { "process_resident_memory_bytes", "gauge", "Resident memory size in bytes." },
+	[FT_MF_PROC_VSIZE] = { "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes." },
+	[FT_MF_PROC_FDS] = { "process_open_fds", "gauge", "Number of open file descriptors." },
+	[FT_MF_PROC_MAX_FDS] = { "process_max_fds", "gauge", "Maximum number of open file descriptors." },
+	[FT_MF_PROC_START] = { "process_start_time_seconds", "gauge",
+		"Start time of the process since unix epoch in seconds." },
 };
 
 /* The zone gauges the field registry describes (model/zonefield.h): a family each. */
@@ -656,6 +664,31 @@ static void own_cost(struct out *o, const struct ft_session *s)
 	}
 }
 
+/* The process collector's families (client_golang's names and help), when the exporter read them. */
+static void process(struct out *o, const struct ft_selfstat *p)
+{
+	const struct {
+		enum ft_mfamily mf;
+		double v;
+		bool have;
+	} rows[] = {
+		{ FT_MF_PROC_CPU, p->cpu_seconds, true },
+		{ FT_MF_PROC_RSS, (double)p->resident_bytes, true },
+		{ FT_MF_PROC_VSIZE, (double)p->virtual_bytes, true },
+		{ FT_MF_PROC_FDS, (double)p->open_fds, true },
+		{ FT_MF_PROC_MAX_FDS, (double)p->max_fds, p->max_fds > 0 },
+		{ FT_MF_PROC_START, p->start_time_seconds, p->start_time_seconds > 0 },
+	};
+	size_t k;
+
+	for (k = 0; p->known && k < sizeof(rows) / sizeof(rows[0]); k++)
+		if (rows[k].have && want(o, rows[k].mf)) {
+			head(o, rows[k].mf);
+			sample(o, fam[rows[k].mf].name, strcmp(fam[rows[k].mf].type, "counter") ? "" : "_total", NULL,
+			       rows[k].v);
+		}
+}
+
 int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
 {
 	struct out o = { f, m };
@@ -716,6 +749,7 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 				sample(&o, fam[counters[k].mf].name, "_total", NULL, (double)counters[k].v);
 			}
 		own_cost(&o, s);
+		process(&o, &m->server->process);
 	}
 	if (m->openmetrics && m->eof)
 		fputs("# EOF\n", f);

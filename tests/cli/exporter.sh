@@ -30,6 +30,15 @@ check "by migratetype too, and watermarks by level" test -n "$(grep -E '^fragtop
 check "unusable and fragmentation index, pageblocks, knobs, build info, source health" test \
 	"$(grep -cE '^fragtop_(zone_unusable_free_index|zone_fragmentation_index|zone_pageblocks|vm_knob|build_info|up)\{' "$tmp/m.txt")" -gt 50
 check "a --root tree has no tracepoints: said by fragtop_up" grep -q '^fragtop_up{source="tracepoints"} 0$' "$tmp/m.txt"
+# the process collector every client library has: its own CPU, memory, fds and start
+check "process_*: CPU, resident and virtual memory, fds, their limit, the start time" awk -v now="$(date +%s)" '
+	/^process_cpu_seconds_total [0-9.e+]+$/ { n++ }
+	/^process_resident_memory_bytes / && $2 > 1000000 { n++ }
+	/^process_virtual_memory_bytes / && $2 > 1000000 { n++ }
+	/^process_open_fds / && $2 >= 3 { n++ }
+	/^process_max_fds / && $2 >= 64 { n++ }
+	/^process_start_time_seconds / && $2 > now - 600 && $2 <= now + 1 { n++ }
+	END { exit n != 6 }' "$tmp/m.txt"
 if command -v promtool > /dev/null; then
 	check "promtool check metrics: no problem" promtool check metrics < "$tmp/m.txt"
 fi
