@@ -25,4 +25,15 @@ for m in $(grep -oE 'fragtop_[a-z_]+' dist/fragtop-rules.yml | sort -u); do
 		missing="$missing $m"
 done
 check "every metric the rules read is the exporter's${missing:+ (not:$missing)}" test -z "$missing"
+# every alert explains itself and links its section of the runbook
+bad=
+for a in $(grep -oE '^ *- alert: [A-Za-z]+' dist/fragtop-rules.yml | awk '{ print $3 }'); do
+	body=$(awk -v a="$a" '$0 ~ "- alert: " a "$" { f = 1; next } f && /- alert: / { f = 0 } f' dist/fragtop-rules.yml)
+	anchor=$(echo "$a" | tr 'A-Z' 'a-z')
+	grep -q 'description: "' <<< "$body" || bad="$bad $a:description"
+	grep -q "runbook_url: \"docs/runbook.md#$anchor\"" <<< "$body" || bad="$bad $a:runbook_url"
+	grep -q "^## $a\$" docs/runbook.md || bad="$bad $a:runbook-section"
+	grep -q 'for: ' <<< "$body" || bad="$bad $a:for"
+done
+check "every alert: a description, a for:, and a runbook_url to its runbook section${bad:+ (not:$bad)}" test -z "$bad"
 [ $fails -eq 0 ]
