@@ -105,6 +105,10 @@ while IFS=$'\t' read -r name query; do
 done < "$tmp/vars"
 check "\$instance lists the three hosts" test "$(api label/instance/values --data-urlencode 'match[]=fragtop_up' \
 	-d "start=$start" -d "end=$end" | jq -r '.data | sort | join(" ")')" = "boost-6.18 stall-6.1 thp-6.18"
+# every aggregation keeps the hosts apart: by (instance, ...)
+agg=$(cut -f2 "$tmp/exprs" | grep -oE '(sum|min|max|avg|count)( by \([^)]*\))? \(' | grep -v 'by (instance' || true)
+check "every aggregation keeps instance apart${agg:+ (not: $agg)}" test -z "$agg"
+noinst=
 # every expression, over each recording's span: some series with a number in it
 while IFS=$'\t' read -r title expr; do
 	q=$(fill <<< "$expr")
@@ -114,10 +118,14 @@ while IFS=$'\t' read -r title expr; do
 		status="$status $(jq -r '.status' "$tmp/r.json")"
 		k=$(jq '[.data.result[]? | select(any(.values[]; .[1] != "NaN"))] | length' "$tmp/r.json")
 		[ "${k:-0}" -gt 0 ] && n=$((n + k)) with="$with $h"
+		# a series without its instance sums hosts together
+		jq -e '[.data.result[]? | select(.metric.instance == null)] | length == 0' "$tmp/r.json" > /dev/null ||
+			noinst="$noinst [$title]"
 	done < "$tmp/spans"
 	printf '  %-46s %3s series:%s\n' "$title" "$n" "${with:- none}"
 	check "$title: returns data (status$status)" test "$n" -gt 0
 done < "$tmp/exprs"
+check "every series a panel draws names its instance${noinst:+ (not:$noinst)}" test -z "$noinst"
 prom_stop
 echo "dashboard.sh: $fails failure(s)"
 [ $fails -eq 0 ]
