@@ -289,13 +289,15 @@ install: fragtop fragtop.1
 	install -D -m 0644 dist/fragtop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter
 	install -D -m 0644 dist/fragtop-rules.yml $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml
 	install -D -m 0644 dist/fragtop-dashboard.json $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
+	install -D -m 0644 docs/runbook.md $(DESTDIR)$(PREFIX)/share/fragtop/runbook.md
 
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fragtop $(DESTDIR)$(MANDIR)/man1/fragtop.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/fragtop $(DESTDIR)$(UNITDIR)/fragtop-record.service \
 		$(DESTDIR)$(UNITDIR)/fragtop-exporter.service $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter \
 		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml \
-		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
+		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json \
+		$(DESTDIR)$(PREFIX)/share/fragtop/runbook.md
 
 # what fragtop needs to build and run (make run), and the tests' set too (make check)
 deps:

@@ -39,7 +39,8 @@ check "the keys: b B, the history cursor, the process sort" test -n "$(grep -E '
 check "-V and --version" test "$("$FT" -V)" = "fragtop 0.1" -a "$("$FT" --version)" = "fragtop 0.1"
 
 make -s install DESTDIR="$tmp/root" PREFIX=/usr > "$tmp/install.log" 2>&1; rc=$?
-check "make install DESTDIR: binary, page, completion, unit" test $rc = 0 -a -x "$tmp/root/usr/bin/fragtop" -a \
+check "make install DESTDIR: binary, page, completion, unit, the alerts' runbook" test $rc = 0 -a -x "$tmp/root/usr/bin/fragtop" -a \
+	-s "$tmp/root/usr/share/fragtop/runbook.md" -a \
 	-s "$tmp/root/usr/share/man/man1/fragtop.1" -a -s "$tmp/root/usr/share/bash-completion/completions/fragtop" -a \
 	-s "$tmp/root/lib/systemd/system/fragtop-record.service"
 if [ -r /usr/share/bash-completion/bash_completion ]; then
