@@ -234,6 +234,9 @@ void ft_ui_draw(struct ft_ui *ui)
 	erase();
 	draw_header(ui);
 	draw_tabs(ui);
+	if (ui->view != ui->drawn_view)	/* another view's scroll position is not this one's */
+		ui->scroll_info[0] = '\0';
+	ui->drawn_view = ui->view;
 	ui->view->draw(ui, TAB_ROW + 1, LINES - TAB_ROW - 2);
 	draw_status(ui);
 	refresh();

@@ -69,6 +69,7 @@ struct ft_ui {
 	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
+	const struct ft_view *drawn_view;	/* the one the last draw drew (its scroll_info) */
 	char scroll_info[192];		/* set by the view, shown in the status line */
 	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
