@@ -23,6 +23,7 @@ tmp=$(mktemp -d)
 PORT=$(test_port); PPORT=$((PORT + 1))
 epid=
 cleanup() {
+	[ "$BASHPID" = "$$" ] || return 0	# a forked copy of this shell signalled: not ours to clean
 	[ -n "$epid" ] && kill "$epid" 2>/dev/null
 	prom_stop
 	wait 2>/dev/null
@@ -56,6 +57,9 @@ basic_auth_users:
 YML
 
 start() {	# ARGS...: an exporter on the fixture tree; waits for its first line
+	# a fresh ex.err first: the last exporter's line must not pass for this one's, or
+	# stop() signals the child before it is the exporter, still a copy of this shell
+	rm -f ex.err
 	"$FT" exporter --root "$ROOT" "$@" 2> ex.err & epid=$!
 	until_ok 30 grep -q 'exporter on' ex.err
 }
