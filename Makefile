@@ -14,7 +14,7 @@ LDFLAGS	?=
 
 VERSION	:= 0.1
 
-PKGS	:= ncursesw libtracefs libtraceevent libzstd openssl libcrypt
+PKGS	:= ncursesw libtracefs libtraceevent libzstd openssl libcrypt zlib
 # a missing library stops the build by its name, not with a missing header
 PKG_DEB_ncursesw := libncurses-dev
 PKG_DEB_libtracefs := libtracefs-dev
@@ -22,6 +22,7 @@ PKG_DEB_libtraceevent := libtraceevent-dev
 PKG_DEB_libzstd := libzstd-dev
 PKG_DEB_openssl := libssl-dev
 PKG_DEB_libcrypt := libcrypt-dev
+PKG_DEB_zlib := zlib1g-dev
 # The sub-makes of check, analyze and bench build this many at once (make -jN
 # sets its own); the tests run FT_JOBS at a time (tests/run.sh)
 JOBS	?= $(shell nproc 2>/dev/null || echo 2)
@@ -37,8 +38,9 @@ $(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `ma
 endif
 endif
 # OpenSSL and libcrypt are dlopen()ed by the exporter when its web config
-# asks for them (cmd/tlslib.h): their headers are needed, not their links
-DLOPEN_PKGS := openssl libcrypt
+# asks for them (cmd/tlslib.h), zlib when a client asks for gzip
+# (cmd/gzip.h): their headers are needed, not their links
+DLOPEN_PKGS := openssl libcrypt zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)

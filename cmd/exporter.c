@@ -6,10 +6,14 @@
  * text format 0.0.4, or OpenMetrics 1.0 when the Accept header asks for
  * it; GET / links to it.  A scrape renders the session as it stands, so it
  * never reads /proc itself: pagetypeinfo (zone->lock) keeps its own
- * cadence.  Read-only (no knob is written).  Safe on a network: request
- * heads are bounded (8 KiB), every connection has 10 s to send its
- * request and take its answer, at most --max-connections are served at
- * once (the others get 503), each answer closes the connection.
+ * cadence.  Answers are gzip-compressed when the client asks (as
+ * Prometheus does), and an HTTP/1.1 connection stays open for the next
+ * scrape (keep-alive) until --idle-timeout passes without a request.
+ * Read-only (no knob is written).  Safe on a network: request heads are
+ * bounded (8 KiB), every request has 10 s to be sent and take its
+ * answer, at most --max-connections are served at once (the others get
+ * 503), and a connection waiting for its next request is the first to
+ * give its slot to a newcomer.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -30,6 +34,7 @@
 #include "model/httpreq.h"
 #include "cmd/cli.h"
 #include "cmd/costlog.h"
+#include "cmd/gzip.h"
 #include "cmd/liveopts.h"
 #include "out/metrics.h"
 #include "cmd/signals.h"
@@ -47,7 +52,10 @@ struct conn {
 	SSL *ssl;			/* TLS (--web.config.file): the session, else NULL */
 	bool handshake;			/* TLS: not set up yet */
 	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
-	uint64_t t0;			/* accepted */
+	uint64_t t0;			/* accepted, or its request's first byte (kept alive) */
+	bool idle;			/* kept alive: waiting for the next request since t0 */
+	bool keep;			/* the answer being written leaves the connection open */
+	size_t used;			/* the request's head length: what follows it is the next one's */
 	unsigned char peer[16];		/* the client's address (IPv4 as v4-mapped IPv6) */
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
@@ -86,12 +94,21 @@ static void conn_close(struct conn *c)
 	c->fd = -1;
 	c->ssl = NULL;
 	c->handshake = false;
+	c->idle = c->keep = false;
 	c->want = 0;
 	c->out = NULL;
-	c->in_len = c->out_len = c->out_off = 0;
+	c->in_len = c->out_len = c->out_off = c->used = 0;
 }
 
-/* An answer with @body (of @blen bytes; NULL: none) and @extra header lines (or "") into c->out. */
+/* How long a kept-alive connection may wait for its next request (--idle-timeout). */
+static uint64_t idle_timeout_ns;
+
+/*
+ * An answer with @body (of @blen bytes; NULL: none) and @extra header
+ * lines (or "") into c->out.  The connection stays open after it when
+ * c->keep is set, and says so ("Connection: keep-alive", which HTTP/1.0
+ * clients need), else it says it closes.
+ */
 static void answer(struct conn *c, int status, const char *reason, const char *ctype, const char *extra,
 		   const char *body, size_t blen, bool head_only)
 {
@@ -103,8 +120,13 @@ static void answer(struct conn *c, int status, const char *reason, const char *c
 		conn_close(c);
 		return;
 	}
-	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\nConnection: close\r\n"
-		"Server: fragtop/" FT_VERSION "\r\n%s\r\n", status, reason, ctype, blen, extra);
+	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status, reason, ctype, blen);
+	if (c->keep)
+		fprintf(f, "Connection: keep-alive\r\nKeep-Alive: timeout=%llu\r\n",
+			(unsigned long long)(idle_timeout_ns / 1000000000ull));
+	else
+		fputs("Connection: close\r\n", f);
+	fprintf(f, "Server: fragtop/" FT_VERSION "\r\n%s\r\n", extra);
 	if (body && !head_only)
 		fwrite(body, 1, blen, f);
 	if (fclose(f)) {
@@ -132,11 +154,13 @@ static const char *reason_of(int status)
 	}
 }
 
+/* An error: the connection closes after it (what else the client sent is not trusted). */
 static void error_answer(struct conn *c, int status)
 {
 	char body[96];
 	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason_of(status));
 
+	c->keep = false;
 	answer(c, status, reason_of(status), "text/plain; charset=utf-8",
 	       status == 401 ? "WWW-Authenticate: Basic realm=\"fragtop\", charset=\"UTF-8\"\r\n" : "",
 	       body, (size_t)n, false);
@@ -159,6 +183,7 @@ struct exporter {
 	int spare_fd;
 	uint64_t accept_rest_until;
 	bool said_out_of_fds;		/* said once */
+	bool said_no_gzip;		/* zlib could not be loaded: said once */
 	/* a scrape finds a sample at most max_age_ns old (--interval), else takes one */
 	uint64_t max_age_ns, last_tick_ns;
 	uint64_t head_timeout_ns;	/* --header-timeout */
@@ -177,6 +202,30 @@ static void fresh_sample(struct exporter *x)
 	x->last_tick_ns = now;
 }
 
+/*
+ * A scrape's answer: gzip-compressed when the client takes it (and zlib
+ * is there; said once when not), else as it is.
+ */
+static void metrics_answer(struct exporter *x, struct conn *c, const struct ft_http_req *r, const char *body,
+			   size_t len)
+{
+	const char *ct = r->openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT;
+	char why[256], *z;
+	size_t zlen;
+
+	if (r->gzip && !ft_gzip(body, len, &z, &zlen, why, sizeof(why))) {
+		x->srv.gzip++;
+		answer(c, 200, "OK", ct, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n", z, zlen, r->head);
+		free(z);
+		return;
+	}
+	if (r->gzip && !x->said_no_gzip) {
+		fprintf(stderr, "fragtop: answering uncompressed: %s\n", why);
+		x->said_no_gzip = true;
+	}
+	answer(c, 200, "OK", ct, "Vary: Accept-Encoding\r\n", body, len, r->head);
+}
+
 static void serve(struct exporter *x, struct conn *c)
 {
 	struct ft_live *l = &x->live;
@@ -191,6 +240,8 @@ static void serve(struct exporter *x, struct conn *c)
 		error_answer(c, -n);
 		return;
 	}
+	c->used = (size_t)n;
+	c->keep = r.keep_alive && !stop && idle_timeout_ns;
 	if (!ft_websec_auth(ws, &r)) {
 		explicit_bzero(r.pass, sizeof(r.pass));
 		srv->unauthorized++;
@@ -214,8 +265,7 @@ static void serve(struct exporter *x, struct conn *c)
 			return;
 		}
 		srv->scrapes++;
-		answer(c, 200, "OK", r.openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT, "", p, len,
-		       r.head);
+		metrics_answer(x, c, &r, p, len);
 		free(p);
 	} else if (!strcmp(r.path, "/")) {
 		static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
@@ -282,7 +332,7 @@ static struct {
 	struct ft_hostport listen;
 	double interval;
 	uint64_t max_conn, max_per_client;
-	double head_timeout;
+	double head_timeout, idle_timeout;
 	const char *web_config, *cost_log;
 } o;
 
@@ -313,6 +363,10 @@ static const struct ft_opt opts[] = {
 	{ "header-timeout", 0, FT_OPT_SECS, "SECS",
 	  "a connection that has not sent its whole request head by then\n"
 	  "is closed (slow clients cannot hold slots)", 0.1, 60, .var = &o.head_timeout, .def = "3" },
+	{ "idle-timeout", 0, FT_OPT_SECS, "SECS",
+	  "how long a kept-alive connection may wait for its next request\n"
+	  "(Prometheus keeps one open between scrapes; 0: close after\n"
+	  "each answer)", 0, 3600, .var = &o.idle_timeout, .def = "120" },
 	{ "max-per-client", 0, FT_OPT_UINT, "N",
 	  "connections one client address holds at once", 1, MAX_CONN, .var = &o.max_per_client,
 	  .def = "4" },
@@ -400,7 +454,12 @@ static void refuse(struct exporter *x, int fd)
 	x->lingers[k].until = ft_now_ns() + LINGER_NS;
 }
 
-/* The oldest connection still sending its head (TLS handshake included), of @peer (NULL: any). */
+/*
+ * The connection to give its slot away, of @peer (NULL: any): the one
+ * idle longest between kept-alive requests (its client reconnects for
+ * the next, as HTTP/1.1 clients do), else the oldest still sending its
+ * head (TLS handshake included).  NULL when every one is answering.
+ */
 static struct conn *oldest_unheaded(struct exporter *x, const unsigned char *peer)
 {
 	struct conn *best = NULL;
@@ -411,7 +470,7 @@ static struct conn *oldest_unheaded(struct exporter *x, const unsigned char *pee
 
 		if (c->fd < 0 || c->out || (peer && memcmp(c->peer, peer, 16)))
 			continue;
-		if (!best || c->t0 < best->t0)
+		if (!best || (c->idle && !best->idle) || (c->idle == best->idle && c->t0 < best->t0))
 			best = c;
 	}
 	return best;
@@ -454,6 +513,7 @@ static void accept_new(struct exporter *x)
 		}
 		*c = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
 		memcpy(c->peer, peer, 16);
+		x->srv.accepted++;
 		if (x->ws.ctx && !(c->ssl = sym_SSL_new(x->ws.ctx))) {
 			conn_close(c);
 			sym_ERR_clear_error();
@@ -575,23 +635,35 @@ static ssize_t conn_write(struct conn *c, const char *buf, size_t len)
 	return n > 0 ? n : -1;
 }
 
-/* The request's bytes as they come (TLS may hold more than poll() shows), then the answer. */
+/*
+ * The request's bytes as they come (TLS may hold more than poll() shows),
+ * then the answer.  A request sent right behind the last on a kept-alive
+ * connection (pipelined) may be in already.
+ */
 static void conn_take(struct exporter *x, struct conn *c)
 {
 	ssize_t n;
 	int k;
 
-	do {
+	while (c->in_len < sizeof(c->in)) {
 		n = conn_read(c, c->in + c->in_len, sizeof(c->in) - c->in_len);
 		if (n < 0) {
 			conn_close(c);
 			return;
 		}
 		if (n == 0)
-			return;
+			break;
+		if (c->idle) {		/* the next request begins: its clock starts */
+			c->idle = false;
+			c->t0 = ft_now_ns();
+		}
 		c->in_len += (size_t)n;
 		c->want = 0;
-	} while (c->ssl && sym_SSL_pending(c->ssl) && c->in_len < sizeof(c->in));
+		if (!c->ssl || !sym_SSL_pending(c->ssl))
+			break;
+	}
+	if (!c->in_len)
+		return;
 	for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
 		x->srv.connections += x->conns[k].fd >= 0;
 	serve(x, c);
@@ -599,7 +671,35 @@ static void conn_take(struct exporter *x, struct conn *c)
 		error_answer(c, 431);
 }
 
-/* A connection is readable (a request coming) or writable (its answer going). */
+/*
+ * The answer is out: the connection closes, or (kept alive) waits for its
+ * next request.  true: that request may be in already, behind this one.
+ */
+static bool conn_answered(struct conn *c)
+{
+	if (!c->keep || stop || !idle_timeout_ns) {
+		if (!c->ssl)
+			shutdown(c->fd, SHUT_WR);
+		conn_close(c);
+		return false;
+	}
+	free(c->out);
+	c->out = NULL;
+	c->out_len = c->out_off = 0;
+	c->keep = false;
+	memmove(c->in, c->in + c->used, c->in_len - c->used);
+	c->in_len -= c->used;
+	c->used = 0;
+	c->t0 = ft_now_ns();
+	c->idle = !c->in_len;
+	c->want = 0;
+	return c->in_len || (c->ssl && sym_SSL_pending(c->ssl));
+}
+
+/*
+ * A connection is readable (a request coming) or writable (its answer
+ * going); on a kept-alive one, requests already in are answered in turn.
+ */
 static void conn_io(struct exporter *x, struct conn *c, short revents)
 {
 	ssize_t n;
@@ -610,24 +710,23 @@ static void conn_io(struct exporter *x, struct conn *c, short revents)
 	}
 	if (c->handshake && tls_handshake(x, c) <= 0)
 		return;
-	if (!c->out) {
-		conn_take(x, c);
-		if (!c->out || c->fd < 0)
+	do {
+		if (!c->out) {
+			conn_take(x, c);
+			if (!c->out || c->fd < 0)
+				return;
+		}
+		n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
+		if (n < 0) {
+			conn_close(c);
 			return;
-	}
-	n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
-	if (n < 0) {
-		conn_close(c);
-		return;
-	}
-	c->out_off += (size_t)n;
-	if (n > 0)
-		c->want = 0;
-	if (c->out_off == c->out_len) {
-		if (!c->ssl)
-			shutdown(c->fd, SHUT_WR);
-		conn_close(c);
-	}
+		}
+		c->out_off += (size_t)n;
+		if (n > 0)
+			c->want = 0;
+		if (c->out_off < c->out_len)
+			return;		/* the rest when the socket takes it */
+	} while (conn_answered(c));
 }
 
 /* Without scrapes a sample still comes this often (exited tasks are reaped at ticks). */
@@ -676,11 +775,18 @@ static int serve_once(struct exporter *x)
 	for (i = 0; i < MAX_CONN; i++) {
 		if (x->conns[i].fd < 0)
 			continue;
-		if (now - x->conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
+		if (x->conns[i].idle) {		/* kept alive, between requests */
+			if (now - x->conns[i].t0 > idle_timeout_ns) {
+				x->srv.idle_timeouts++;
+				conn_close(&x->conns[i]);
+				continue;
+			}
+		} else if (now - x->conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
 			conn_close(&x->conns[i]);
 			continue;
 		}
-		if (!x->conns[i].out && now - x->conns[i].t0 > x->head_timeout_ns) {	/* no whole head in time */
+		if (!x->conns[i].out && !x->conns[i].idle && now - x->conns[i].t0 > x->head_timeout_ns) {
+			/* no whole head in time */
 			x->srv.head_timeouts++;
 			conn_close(&x->conns[i]);
 			continue;
@@ -766,6 +872,7 @@ static int run(int argc, char **argv)
 	for (i = 0; i < LINGERS; i++)
 		x.lingers[i].fd = -1;
 	x.head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
+	idle_timeout_ns = (uint64_t)(o.idle_timeout * 1e9);
 	say_listening(&x);
 	x.max_age_ns = (uint64_t)(o.interval * 1e9);
 	x.last_tick_ns = ft_now_ns();

@@ -19,40 +19,89 @@ static size_t head_end(const char *b, size_t len)
 	return 0;
 }
 
-/* Does an Accept value offer OpenMetrics with a q above 0? */
-static bool wants_openmetrics(const char *v, size_t n)
+/* Is @c space or tab (HTTP's OWS)? */
+static bool ows(char c)
 {
-	static const char type[] = "application/openmetrics-text";
-	size_t i = 0;
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * The q an element of a comma-separated list gives @token (case-
+ * insensitive, parameters after ';' allowed): 1 without "q=", 0 for
+ * "q=0"; -1 when @token is not in the list.  For Accept,
+ * Accept-Encoding and Connection (which has no q: any listing counts).
+ */
+static double offered(const char *v, size_t n, const char *token)
+{
+	size_t tl = strlen(token), i = 0;
+	double q = -1;
 
 	while (i < n) {
-		size_t e = i, k;
-		bool match;
+		size_t e = i, t;
 
 		while (e < n && v[e] != ',')
 			e++;
-		while (i < e && (v[i] == ' ' || v[i] == '\t'))
+		while (i < e && ows(v[i]))
 			i++;
-		match = e - i >= sizeof(type) - 1 && !strncasecmp(v + i, type, sizeof(type) - 1) &&
-			(e - i == sizeof(type) - 1 || v[i + sizeof(type) - 1] == ';' ||
-			 v[i + sizeof(type) - 1] == ' ');
-		if (match) {
-			/* q=0 (or 0.0...) refuses it */
-			for (k = i; k + 2 < e; k++)
-				if ((v[k] == 'q' || v[k] == 'Q') && v[k + 1] == '=') {
-					char q[8] = "";
-					size_t m = e - (k + 2) < sizeof(q) - 1 ? e - (k + 2) : sizeof(q) - 1;
+		for (t = i; t < e && v[t] != ';' && !ows(v[t]); t++)
+			;
+		if (t - i == tl && !strncasecmp(v + i, token, tl)) {
+			double eq = 1;
+			size_t k = t;
 
-					memcpy(q, v + k + 2, m);
-					match = strtod(q, NULL) > 0;
-					break;
+			/* parameters: ;name=value ...; only q matters */
+			while (k < e) {
+				while (k < e && (v[k] == ';' || ows(v[k])))
+					k++;
+				if (k + 1 < e && (v[k] == 'q' || v[k] == 'Q') && v[k + 1] == '=') {
+					char num[8] = "";
+					size_t m = 0;
+
+					for (k += 2; k < e && m < sizeof(num) - 1 && v[k] != ';' && !ows(v[k]); k++)
+						num[m++] = v[k];
+					eq = strtod(num, NULL);
 				}
-			if (match)
-				return true;
+				while (k < e && v[k] != ';')
+					k++;
+			}
+			if (eq > q)
+				q = eq;
 		}
 		i = e + 1;
 	}
-	return false;
+	return q;
+}
+
+/* Does an Accept-Encoding value take gzip: its own q, else the q of "*" (RFC 9110 12.5.3)? */
+static bool takes_gzip(const char *v, size_t n)
+{
+	double q = offered(v, n, "gzip");
+
+	if (q < 0)
+		q = offered(v, n, "x-gzip");
+	if (q < 0)
+		q = offered(v, n, "*");
+	return q > 0;
+}
+
+/* Is a Content-Length value 0 (anything else, malformed included, is a body)? */
+static bool zero_length(const char *v, size_t n)
+{
+	size_t i = 0, zeros = 0;
+
+	while (i < n && ows(v[i]))
+		i++;
+	while (i < n && v[i] == '0')
+		i++, zeros++;
+	while (i < n && ows(v[i]))
+		i++;
+	return zeros && i == n;
+}
+
+/* Is the header line's name @name (case-insensitive)? */
+static bool is_header(const char *line, size_t len, const char *name)
+{
+	return len == strlen(name) && !strncasecmp(line, name, len);
 }
 
 /* RFC 4648 base64, padded or not: the decoded length, or -1. */
@@ -129,6 +178,7 @@ static void basic_auth(const char *v, size_t n, struct ft_http_req *r)
 int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 {
 	size_t end = head_end(buf, len), i, sp1, sp2, eol;
+	bool closes = false;
 	const char *p;
 
 	memset(r, 0, sizeof(*r));
@@ -166,9 +216,12 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 	/* the query string is not ours */
 	if ((p = strchr(r->path, '?')))
 		r->path[p - r->path] = '\0';
-	/* headers: only Accept and Authorization matter */
+	/* HTTP/1.1 keeps the connection unless told; 1.0 closes it unless told */
+	r->keep_alive = buf[sp2 + 8] != '0';
+	/* headers: Accept, Accept-Encoding, Connection, a body's and Authorization */
 	for (i = eol; i < end;) {
-		size_t s, e, colon;
+		size_t s, e, colon, vn;
+		const char *v;
 
 		while (i < end && (buf[i] == '\r' || buf[i] == '\n'))
 			i++;
@@ -182,10 +235,22 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 			;
 		if (colon == e || colon == s)
 			return -400;
-		if (colon - s == 6 && !strncasecmp(buf + s, "Accept", 6) &&
-		    wants_openmetrics(buf + colon + 1, e - colon - 1))
+		v = buf + colon + 1;
+		vn = e - colon - 1;
+		if (is_header(buf + s, colon - s, "Accept") && offered(v, vn, "application/openmetrics-text") > 0)
 			r->openmetrics = true;
-		if (colon - s == 13 && !strncasecmp(buf + s, "Authorization", 13)) {
+		if (is_header(buf + s, colon - s, "Accept-Encoding") && takes_gzip(v, vn))
+			r->gzip = true;
+		if (is_header(buf + s, colon - s, "Connection")) {
+			if (offered(v, vn, "close") >= 0)
+				closes = true;
+			else if (offered(v, vn, "keep-alive") >= 0)
+				r->keep_alive = true;
+		}
+		if ((is_header(buf + s, colon - s, "Content-Length") && !zero_length(v, vn)) ||
+		    is_header(buf + s, colon - s, "Transfer-Encoding"))
+			closes = true;	/* a body nobody reads: the connection ends with the answer */
+		if (is_header(buf + s, colon - s, "Authorization")) {
 			if (r->auth != FT_HTTP_AUTH_NONE) {
 				r->auth = FT_HTTP_AUTH_BAD;	/* two of them: neither is believed */
 				memset(r->user, 0, sizeof(r->user));
@@ -195,5 +260,7 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 			}
 		}
 	}
+	if (closes)
+		r->keep_alive = false;
 	return (int)end;
 }

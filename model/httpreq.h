@@ -1,8 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The head of an HTTP/1.x request, as the exporter needs it: method,
- * path, whether the client takes OpenMetrics (Accept), and its basic-auth
- * credentials (Authorization: Basic, RFC 7617).  Pure and
+ * path, whether the client takes OpenMetrics (Accept) and gzip
+ * (Accept-Encoding), whether the connection may serve another request
+ * after this one (RFC 9112 9.3), and its basic-auth credentials
+ * (Authorization: Basic, RFC 7617).  Pure and
  * bounded: bytes from the network in, a struct or an HTTP status out.
  */
 #ifndef FT_MODEL_HTTPREQ_H
@@ -24,6 +26,14 @@ struct ft_http_req {
 	char path[256];
 	bool head;		/* HEAD: the headers only */
 	bool openmetrics;	/* Accept names application/openmetrics-text (q > 0) */
+	bool gzip;		/* Accept-Encoding offers gzip (or *) with q > 0 */
+	/*
+	 * The connection may carry another request after the answer: HTTP/1.1
+	 * without "Connection: close", or HTTP/1.0 with "Connection:
+	 * keep-alive"; never when the request has a body (Content-Length
+	 * above 0, Transfer-Encoding), which a GET has no use for and is not read.
+	 */
+	bool keep_alive;
 	enum ft_http_auth auth;
 	char user[128];		/* FT_HTTP_AUTH_BASIC: up to the first ':' */
 	char pass[256];		/* ... and after it */

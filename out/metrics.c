@@ -83,6 +83,13 @@ static const struct {
 		"Connections closed while still sending their request head, to give a newcomer the slot." },
 	[FT_MF_SRV_HEAD_TIMEOUTS] = { "fragtop_exporter_header_timeouts", "counter",
 		"Connections closed for not sending a whole request head within --header-timeout." },
+	[FT_MF_SRV_ACCEPTED] = { "fragtop_exporter_accepted_connections", "counter",
+		"Connections accepted; a client that keeps its connection alive (HTTP/1.1) is accepted once for "
+		"many scrapes." },
+	[FT_MF_SRV_GZIP] = { "fragtop_exporter_gzip_scrapes", "counter",
+		"Scrapes of /metrics answered gzip-compressed (the client's Accept-Encoding asked for it)." },
+	[FT_MF_SRV_IDLE_TIMEOUTS] = { "fragtop_exporter_idle_timeouts", "counter",
+		"Kept-alive connections closed after --idle-timeout without a request." },
 	[FT_MF_SRV_OPENS] = { "fragtop_exporter_files_opened", "counter",
 		"Files the exporter opened or directories it listed, by source, up to this scrape's sample." },
 	[FT_MF_SRV_READS] = { "fragtop_exporter_reads", "counter",
@@ -736,6 +743,9 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 			{ FT_MF_SRV_TLS_FAILED, m->server->tls_failed },
 			{ FT_MF_SRV_EVICTED, m->server->evicted },
 			{ FT_MF_SRV_HEAD_TIMEOUTS, m->server->head_timeouts },
+			{ FT_MF_SRV_ACCEPTED, m->server->accepted },
+			{ FT_MF_SRV_GZIP, m->server->gzip },
+			{ FT_MF_SRV_IDLE_TIMEOUTS, m->server->idle_timeouts },
 		};
 		size_t k;
 

@@ -43,6 +43,9 @@ struct ft_metrics_server {
 	uint64_t tls_failed;		/* TLS handshakes that failed (plain HTTP on the TLS port too) */
 	uint64_t evicted;		/* still sending their head when a newcomer needed the slot */
 	uint64_t head_timeouts;		/* closed: no whole request head within --header-timeout */
+	uint64_t accepted;		/* connections accepted (kept alive: one for many scrapes) */
+	uint64_t gzip;			/* scrapes answered gzip-compressed */
+	uint64_t idle_timeouts;		/* kept-alive connections closed after --idle-timeout unused */
 	struct ft_selfstat process;	/* process_* as every client library has them */
 };
 
@@ -56,6 +59,7 @@ enum ft_mfamily {
 	FT_MF_STALL_SECONDS, FT_MF_COMPACT_STALLS, FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
 	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED, FT_MF_SRV_EVICTED, FT_MF_SRV_HEAD_TIMEOUTS,
+	FT_MF_SRV_ACCEPTED, FT_MF_SRV_GZIP, FT_MF_SRV_IDLE_TIMEOUTS,
 	FT_MF_SRV_OPENS, FT_MF_SRV_READS, FT_MF_SRV_READ_BYTES, FT_MF_SRV_HEAP,
 	FT_MF_PROC_CPU, FT_MF_PROC_RSS, FT_MF_PROC_VSIZE, FT_MF_PROC_FDS, FT_MF_PROC_MAX_FDS, FT_MF_PROC_START,
 	FT_MF_NR

@@ -9,9 +9,9 @@
 # As a user it runs itself again through sudo when something is missing.
 # usage: install-deps.sh [runtime] [build] [test] [lab]
 set -eu
-RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libzstd1 libssl3 libcrypt1"
+RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libzstd1 libssl3 libcrypt1 zlib1g"
 BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libzstd-dev
-libssl-dev libcrypt-dev"
+libssl-dev libcrypt-dev zlib1g-dev"
 TEST="libcmocka-dev clang libclang-rt-dev tmux jq util-linux procps iproute2 perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter openssl mandoc bash-completion
 debhelper dpkg-dev fakeroot lintian debootstrap git stress-ng"

@@ -54,6 +54,61 @@ static void test_accept(void **state)
 	assert_false(r.openmetrics);
 }
 
+/* What Prometheus 2.x sends, then the corners of Accept-Encoding's q and "*". */
+static void test_gzip(void **state)
+{
+	struct ft_http_req r;
+
+	(void)state;
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;version=1.0.0,"
+			  "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+			  "\r\nAccept-Encoding: gzip\r\n\r\n", &r) > 0);
+	assert_true(r.gzip);
+	assert_true(r.openmetrics);
+	assert_true(parse("GET / HTTP/1.1\r\n\r\n", &r) > 0);
+	assert_false(r.gzip);
+	assert_true(parse("GET / HTTP/1.1\r\naccept-encoding: deflate, GZIP;q=0.5\r\n\r\n", &r) > 0);
+	assert_true(r.gzip);
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: gzip;q=0, *\r\n\r\n", &r) > 0);
+	assert_false(r.gzip);		/* its own q beats the star's */
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: br, *;q=0.1\r\n\r\n", &r) > 0);
+	assert_true(r.gzip);
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: identity\r\n\r\n", &r) > 0);
+	assert_false(r.gzip);
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: gzipx, x-gzip;q=0.0\r\n\r\n", &r) > 0);
+	assert_false(r.gzip);
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: x-gzip\r\n\r\n", &r) > 0);
+	assert_true(r.gzip);
+}
+
+/* HTTP/1.1 keeps the connection, 1.0 closes it, Connection and a body say otherwise. */
+static void test_keep_alive(void **state)
+{
+	struct ft_http_req r;
+
+	(void)state;
+	assert_true(parse("GET /metrics HTTP/1.1\r\nHost: x\r\n\r\n", &r) > 0);
+	assert_true(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.0\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.0\r\nConnection: Keep-Alive\r\n\r\n", &r) > 0);
+	assert_true(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nConnection: TE, close\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);	/* close wins */
+	assert_true(parse("GET /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r) > 0);
+	assert_true(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nContent-Length: 12\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);	/* a body nobody reads */
+	assert_true(parse("GET /metrics HTTP/1.1\r\nContent-Length: 0x\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nTransfer-Encoding: chunked\r\n\r\n", &r) > 0);
+	assert_false(r.keep_alive);
+	/* the length is the head's: what follows is the next request's */
+	assert_int_equal(parse("GET / HTTP/1.1\r\n\r\nGET /metrics HTTP/1.1\r\n\r\n", &r), 18);
+}
+
 static void test_refused(void **state)
 {
 	static char big[FT_HTTP_MAX_HEAD + 64];
@@ -129,6 +184,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_requests),
 		cmocka_unit_test(test_accept),
+		cmocka_unit_test(test_gzip),
+		cmocka_unit_test(test_keep_alive),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_auth),
 	};

@@ -35,9 +35,9 @@ if command -v lintian > /dev/null; then
 fi
 deps=$(dpkg-deb -f "$DEB" Depends)
 echo "Depends: $deps"
-check "Depends from the shared libraries (libtracefs, ncurses) and the exporter's dlopen()ed ones (libssl3, libcrypt1)" \
+check "Depends from the shared libraries (libtracefs, ncurses) and the exporter's dlopen()ed ones (libssl3, libcrypt1, zlib1g)" \
 	test -n "$(echo "$deps" | grep libtracefs1)" -a -n "$(echo "$deps" | grep libncursesw6)" -a \
-	-n "$(echo "$deps" | grep libssl3)" -a -n "$(echo "$deps" | grep libcrypt1)"
+	-n "$(echo "$deps" | grep libssl3)" -a -n "$(echo "$deps" | grep libcrypt1)" -a -n "$(echo "$deps" | grep zlib1g)"
 check "... and no test or build tool (fio, cmocka, clang, gcc)" test -z "$(echo "$deps" | grep -E 'fio|cmocka|clang|gcc')"
 dpkg -i "$DEB" > "$tmp/install.log" 2>&1; rc=$?
 installed=1
