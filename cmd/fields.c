@@ -10,6 +10,7 @@
  */
 
 #include <stdio.h>
+#include <string.h>
 
 #include "base/json.h"
 #include "model/counterfield.h"
@@ -35,7 +36,8 @@ static void text(void)
 	char src[96];
 	size_t i;
 
-	printf("zone fields (snapshot --json, export: N<node>_<zone>_<key>; the exporter's family)\n");
+	printf("zone fields (snapshot --json, export: N<node>_<zone>_<key>; the exporter's family,\n"
+	       " in bytes where the unit is pages)\n");
 	printf("  %-22s %-7s %-7s %-40s %s\n", "KEY", "UNIT", "KIND", "FAMILY", "HELP");
 	for (i = 0; i < FT_ZF_NR; i++) {
 		const struct ft_zone_field *f = &ft_zone_fields[i];
@@ -73,10 +75,14 @@ static void json(void)
 		ft_json_str(&j, "key", f->key);
 		ft_json_str(&j, "unit", f->unit);
 		ft_json_str(&j, "kind", kind_name(f->kind));
-		if (f->metric)
+		if (f->metric) {
 			ft_json_str(&j, "family", f->metric);
-		else
+			/* the exporter's base unit: pages go out as bytes */
+			ft_json_str(&j, "family_unit", strcmp(f->unit, "pages") ? f->unit : "bytes");
+		} else {
 			ft_json_null(&j, "family");
+			ft_json_null(&j, "family_unit");
+		}
 		ft_json_str(&j, "help", f->help);
 		ft_json_obj_end(&j);
 	}

@@ -41,7 +41,12 @@ struct ft_zv {
 
 struct ft_zone_field {
 	const char *key;	/* JSON key; CSV column N<node>_<zone>_<key> */
-	const char *metric;	/* the exporter's family (a gauge per zone), or NULL */
+	/*
+	 * the exporter's family (a gauge per zone), or NULL; a field in pages
+	 * is exported in bytes (node_exporter's base unit), its name ending
+	 * in _bytes
+	 */
+	const char *metric;
 	const char *unit;	/* "pages", "ratio", "pfn", "index" */
 	enum ft_zf_kind kind;
 	const char *help;	/* one sentence: the exporter's HELP */

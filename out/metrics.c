@@ -22,8 +22,8 @@ static const struct {
 		"Free blocks of the order in the zone (buddyinfo)." },
 	[FT_MF_FREE_BY_TYPE] = { "fragtop_zone_free_blocks_by_type", "gauge",
 		"Free blocks of the order and migratetype (pagetypeinfo)." },
-	[FT_MF_WATERMARK] = { "fragtop_zone_watermark_pages", "gauge",
-		"The zone's watermark (boost included, as zoneinfo prints it)." },
+	[FT_MF_WATERMARK] = { "fragtop_zone_watermark_bytes", "gauge",
+		"The zone's watermark (boost included, as zoneinfo prints it), in bytes." },
 	[FT_MF_UNUSABLE] = { "fragtop_zone_unusable_free_index", "gauge",
 		"Unusable free space index for an allocation of the order (0..1)." },
 	[FT_MF_FRAGIDX] = { "fragtop_zone_fragmentation_index", "gauge",
@@ -115,15 +115,20 @@ static const int zone_field_of[FT_MF_NR] = {
 	[FT_MF_BOOST_PEAK] = FT_ZF_BOOST_PEAK + 1, [FT_MF_BOOSTED] = FT_ZF_BOOSTED + 1,
 };
 
-/* A family's name, type and help: the registry's for a zone field, else fam[]'s. */
-static void family(enum ft_mfamily mf, const char **name, const char **type, const char **help)
+/*
+ * A family's name, type and help: the registry's for a zone field (and
+ * whether it counts pages, exported in bytes), else fam[]'s.
+ */
+static void family(enum ft_mfamily mf, const char **name, const char **type, const char **help, bool *in_bytes)
 {
 	int zf = zone_field_of[mf] - 1;
 
+	*in_bytes = false;
 	if (zf >= 0) {
 		*name = ft_zone_fields[zf].metric;
 		*type = ft_zone_fields[zf].kind == FT_ZF_COUNTER ? "counter" : "gauge";
 		*help = ft_zone_fields[zf].help;
+		*in_bytes = !strcmp(ft_zone_fields[zf].unit, "pages");
 		return;
 	}
 	*name = fam[mf].name;
@@ -175,17 +180,24 @@ static void label_value(FILE *f, const char *v)
 static void head(struct out *o, enum ft_mfamily mf)
 {
 	const char *suffix = "", *name, *type, *help;
+	bool in_bytes;
+	int hl;
 
 	if (o->m->no_head)
 		return;
-	family(mf, &name, &type, &help);
+	family(mf, &name, &type, &help, &in_bytes);
 	if (!o->m->openmetrics && !strcmp(type, "counter"))
 		suffix = "_total";
 	if (!o->m->openmetrics && !strcmp(type, "info")) {
 		suffix = "_info";
 		type = "gauge";
 	}
-	fprintf(o->f, "# HELP %s%s %s\n# TYPE %s%s %s\n", name, suffix, help, name, suffix, type);
+	/* the registry's help is of pages: said in bytes here, the sentence's period kept last */
+	hl = (int)strlen(help);
+	if (in_bytes && hl && help[hl - 1] == '.')
+		hl--;
+	fprintf(o->f, "# HELP %s%s %.*s%s\n# TYPE %s%s %s\n", name, suffix, hl, help,
+		in_bytes ? ", in bytes." : "", name, suffix, type);
 }
 
 /* The label names fragtop's own families use (a sample cannot carry one twice). */
@@ -326,7 +338,7 @@ static void zone_samples(struct out *o, const struct ft_session *s, int mf, size
 		struct ft_zv v;
 
 		if (f->get(s, i, &v))
-			sample(o, f->metric, "", l, v.d);
+			sample(o, f->metric, "", l, strcmp(f->unit, "pages") ? v.d : v.d * (double)s->host.page_size);
 		return;
 	}
 	switch (mf) {
@@ -335,7 +347,7 @@ static void zone_samples(struct out *o, const struct ft_session *s, int mf, size
 			l[4] = "level";
 			l[5] = lv[k];
 			l[6] = NULL;
-			sample(o, fam[mf].name, "", l, (double)wm[k]);
+			sample(o, fam[mf].name, "", l, (double)wm[k] * (double)s->host.page_size);
 		}
 		break;
 	case FT_MF_FREE_BLOCKS:
@@ -436,6 +448,18 @@ static void background(struct out *o, const struct ft_events *ev)
 	}
 }
 
+/*
+ * Can the allocator fall back from migratetype @x to @y?  The kernel's
+ * fallbacks[] table, the same from 4.x to 6.18: Unmovable (0), Movable
+ * (1) and Reclaimable (2) take from each other.  These series are
+ * written from the start, at 0, so that rate() and increase() see the
+ * first fallback (a series born at its first event loses it).
+ */
+static bool fallback_pair(int x, int y)
+{
+	return x != y && x < 3 && y < 3;
+}
+
 static void events(struct out *o, const struct ft_session *s)
 {
 	const struct ft_events *ev = &s->events;
@@ -458,7 +482,7 @@ static void events(struct out *o, const struct ft_session *s)
 							"fallback_migratetype", ft_sample_mt_name(&s->sample, y, b, sizeof(b)),
 							NULL };
 
-						if (ev->zone_pair[zi][fr][x][y])
+						if (ev->zone_pair[zi][fr][x][y] || (z < ev->nr_zones && fallback_pair(x, y)))
 							sample(o, fam[FT_MF_EXTFRAG].name, "_total", l,
 							       (double)ev->zone_pair[zi][fr][x][y]);
 					}

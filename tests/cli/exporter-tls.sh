@@ -121,8 +121,8 @@ YML
 	until_ok 60 scraped || { echo "--- prometheus.log, last lines:"; tail -n 5 prometheus.log; }
 	check "Prometheus scrapes over TLS with basic auth: up 1 ($(q 'count_over_time(up{job="fragtop-tls"}[1m])') scrapes)" \
 		test "$(q 'min_over_time(up{job="fragtop-tls"}[1m])')" = 1
-	check "... its samples arrive (fragtop_zone_free_pages)" \
-		test "$(q 'count(fragtop_zone_free_pages{job="fragtop-tls"})')" -gt 0
+	check "... its samples arrive (fragtop_zone_free_bytes)" \
+		test "$(q 'count(fragtop_zone_free_bytes{job="fragtop-tls"})')" -gt 0
 	check "... and the job with a wrong password is down" \
 		test "$(q 'max_over_time(up{job="fragtop-wrong-password"}[1m])')" = 0
 	prom_stop

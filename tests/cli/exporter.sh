@@ -26,7 +26,14 @@ get -D "$tmp/h" -o "$tmp/m.txt" "http://127.0.0.1:$PORT/metrics"
 check "GET /metrics: 200, the text format 0.0.4" grep -q 'Content-Type: text/plain; version=0.0.4' "$tmp/h"
 check "free blocks by node, zone and order" grep -qE '^fragtop_zone_free_blocks\{node="0",zone="Normal",order="10"\} [0-9]+$' "$tmp/m.txt"
 check "by migratetype too, and watermarks by level" test -n "$(grep -E '^fragtop_zone_free_blocks_by_type\{.*migratetype="Movable"' "$tmp/m.txt")" -a \
-	-n "$(grep -E '^fragtop_zone_watermark_pages\{node="0",zone="Normal",level="high"\}' "$tmp/m.txt")"
+	-n "$(grep -E '^fragtop_zone_watermark_bytes\{node="0",zone="Normal",level="high"\}' "$tmp/m.txt")"
+# memory in bytes, as node_exporter's: zoneinfo's pages times the page size
+check "fragtop_zone_free_bytes: zoneinfo's free pages x 4096 (Normal: 434186 pages)" \
+	grep -qx 'fragtop_zone_free_bytes{node="0",zone="Normal"} 1778425856' "$tmp/m.txt"
+check "... and the watermarks (high: $(awk '/zone +Normal/ { z = 1 } z && $1 == "high" { print $2; exit }' "$ROOT/proc/zoneinfo") pages)" \
+	grep -qx "fragtop_zone_watermark_bytes{node=\"0\",zone=\"Normal\",level=\"high\"} $(( $(awk '/zone +Normal/ { z = 1 } z && $1 == "high" { print $2; exit }' "$ROOT/proc/zoneinfo") * 4096 ))" "$tmp/m.txt"
+check "... said in the HELP" grep -q '^# HELP fragtop_zone_free_bytes .*in bytes\.$' "$tmp/m.txt"
+check "no family in pages is left" test -z "$(grep '^fragtop_zone_[a-z_]*_pages' "$tmp/m.txt")"
 check "unusable and fragmentation index, pageblocks, knobs, build info, source health" test \
 	"$(grep -cE '^fragtop_(zone_unusable_free_index|zone_fragmentation_index|zone_pageblocks|vm_knob|build_info|up)\{' "$tmp/m.txt")" -gt 50
 check "a --root tree has no tracepoints: said by fragtop_up" grep -q '^fragtop_up{source="tracepoints"} 0$' "$tmp/m.txt"
@@ -96,7 +103,7 @@ if [ -e /proc/net/if_inet6 ] && grep -q '^0\{31\}1 ' /proc/net/if_inet6; then
 	get -g -o "$tmp/v6.txt" "http://[::1]:$P3/metrics"
 	kill -TERM "$epid"; wait "$epid"; epid=
 	check "--listen [::1]:PORT: scraped over IPv6, said as http://[::1]:PORT/metrics, no warning" test \
-		-n "$(grep '^fragtop_zone_free_pages{' "$tmp/v6.txt")" -a \
+		-n "$(grep '^fragtop_zone_free_bytes{' "$tmp/v6.txt")" -a \
 		-n "$(grep "exporter on http://\[::1\]:$P3/metrics" "$tmp/l3.err")" -a -z "$(grep warning "$tmp/l3.err")"
 	"$FT" exporter --root "$ROOT" --listen "[::]:$P3" 2> "$tmp/l4.err" & epid=$!
 	until_ok 60 get -g -o /dev/null "http://[::1]:$P3/"
@@ -183,7 +190,13 @@ check "-o onto a symbolic link replaces the link, never writes through it" test 
 if [ -f "$S" ]; then
 	"$FT" export "$S" --openmetrics > "$tmp/bf.om"; rc=$?
 	check "export --openmetrics: exit 0, timestamps, # EOF" test $rc = 0 -a "$(tail -n 1 "$tmp/bf.om")" = "# EOF" -a \
-		-n "$(grep -m1 -E '^fragtop_zone_free_pages\{node="0",zone="Normal"\} [0-9]+ 1795992[0-9]{3}\.[0-9]{3}$' "$tmp/bf.om")"
+		-n "$(grep -m1 -E '^fragtop_zone_free_bytes\{node="0",zone="Normal"\} [0-9]+ 1795992[0-9]{3}\.[0-9]{3}$' "$tmp/bf.om")"
+	# the fallback pairs the allocator can take are there from the first tick, at 0 where none came yet
+	t1=$(grep -m1 '^fragtop_extfrag_events_total' "$tmp/bf.om" | awk '{ print $NF }')
+	check "extfrag: from the first tick, the 12 possible series per zone (3 zones), zeros included" test \
+		"$(grep '^fragtop_extfrag_events_total' "$tmp/bf.om" | awk -v t="$t1" '$NF == t' | wc -l)" = 36 -a \
+		-n "$(grep '^fragtop_extfrag_events_total{node="0",zone="DMA",fragmenting="true",alloc_migratetype="Unmovable",fallback_migratetype="Movable"} 0 ' "$tmp/bf.om")"
+	check "... and no impossible pair (a migratetype from itself)" test -z "$(grep -E '^fragtop_extfrag_events_total.*alloc_migratetype="([A-Za-z]+)",fallback_migratetype="\1"' "$tmp/bf.om")"
 	check "each family once (no interleaving)" test "$(grep -c '^# TYPE' "$tmp/bf.om")" = "$(grep '^# TYPE' "$tmp/bf.om" | sort -u | wc -l)"
 	if command -v promtool > /dev/null; then
 		promtool tsdb create-blocks-from openmetrics "$tmp/bf.om" "$tmp/tsdb" > "$tmp/bf.log" 2>&1; rc=$?

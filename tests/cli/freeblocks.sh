@@ -40,11 +40,11 @@ F=tests/fixtures/6.1-2node-movable
 check "6.1 fixture: free_pages_blocks null in every zone" \
 	jqe '[.zones[].free_pages_blocks] | length > 0 and all(. == null)' "$tmp/61.json"
 "$FT" snapshot --prometheus --root "$F" > "$tmp/61.prom"
-check "6.1 fixture: no fragtop_zone_free_pages_in_blocks family" \
-	bash -c '! grep -q "^fragtop_zone_free_pages_in_blocks\|# TYPE fragtop_zone_free_pages_in_blocks" "$1"' _ "$tmp/61.prom"
+check "6.1 fixture: no fragtop_zone_free_in_blocks_bytes family" \
+	bash -c '! grep -q "^fragtop_zone_free_in_blocks_bytes\|# TYPE fragtop_zone_free_in_blocks_bytes" "$1"' _ "$tmp/61.prom"
 "$FT" snapshot --prometheus --root tests/fixtures/6.18-frag > "$tmp/618.prom"
 check "6.18 fixture: the family, a sample per zone" \
-	test "$(grep -c '^fragtop_zone_free_pages_in_blocks{' "$tmp/618.prom")" = 3
+	test "$(grep -c '^fragtop_zone_free_in_blocks_bytes{' "$tmp/618.prom")" = 3
 "$FT" snapshot --root "$F" > "$tmp/61.txt"
 check "6.1 fixture: the text table has no 'in blocks' figure" bash -c '! grep -q "in blocks" "$1"' _ "$tmp/61.txt"
 [ $fails -eq 0 ]

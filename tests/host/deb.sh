@@ -93,7 +93,7 @@ if command -v unshare > /dev/null && command -v setpriv > /dev/null && command -
 	! (ss -ltn 2>/dev/null | grep -q '127.0.0.1:9947 '); then
 	sandboxed fragtop-exporter
 	until_ok 30 curl -sf --max-time 2 -o "$tmp/scrape" http://127.0.0.1:9947/metrics
-	check "the exporter unit's command line serves /metrics on 127.0.0.1:9947" grep -q '^fragtop_zone_free_pages{' "$tmp/scrape"
+	check "the exporter unit's command line serves /metrics on 127.0.0.1:9947" grep -q '^fragtop_zone_free_bytes{' "$tmp/scrape"
 	check "... with every source up, tracepoints too, and no capability" test \
 		"$(grep -c '^fragtop_up{.*} 1$' "$tmp/scrape")" -ge 5 -a -z "$(grep '^fragtop_up{.*} 0$' "$tmp/scrape")" -a \
 		"$(sed -n 's/^CapEff:\t//p' /proc/$upid/status)" = 0000000000000000

@@ -113,7 +113,7 @@ q 'fragtop_up{job="fleet",source="tracepoints"} == 0' > "$tmp/down.json"
 check "... and the fixture hosts say their tracepoints are down" \
 	jqe '[.data.result[].metric.instance] | sort == ["10.199.2.2:9947", "10.199.3.2:9947"]' "$tmp/down.json"
 check "the 64-node host has its 129 zones in Prometheus" test \
-	"$(q 'count(fragtop_zone_free_pages{instance="10.199.3.2:9947"} > 0)' | jq -r '.data.result[0].value[1] // 0')" -ge 129
+	"$(q 'count(fragtop_zone_free_bytes{instance="10.199.3.2:9947"} > 0)' | jq -r '.data.result[0].value[1] // 0')" -ge 129
 
 prom_stop
 for p in "${pids[@]}"; do kill "$p" 2>/dev/null; wait "$p" 2>/dev/null; done; pids=()
