@@ -73,4 +73,5 @@ void ft_keys_write(FILE *f, bool roff)
 		keys_table(f, roff, title, ft_views[v]->keys);
 	}
 	keys_table(f, roff, "In the setup view (F2)", ft_view_setup.keys);
+	keys_table(f, roff, "In the help (h; any other key returns)", ft_view_help.keys);
 }

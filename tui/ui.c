@@ -168,7 +168,7 @@ static void draw_status(struct ft_ui *ui)
 
 	move(y, 0);
 	clrtoeol();
-	if (ui->scroll_info[0] && ui->view != &ft_view_help) {
+	if (ui->scroll_info[0]) {
 		int len = (int)strlen(ui->scroll_info);
 
 		/* wider than the terminal: its start, cut at the edge (ft_put cuts) */
@@ -407,11 +407,21 @@ static void key_quit(struct ft_ui *ui, int ch)
 	ui->quit = true;
 }
 
+/* Open view @v from the one shown (its enter hook first runs). */
+static void open_view(struct ft_ui *ui, const struct ft_view *v)
+{
+	if (v == ui->view)
+		return;
+	ui->view = v;
+	if (v->enter)
+		v->enter(ui);
+}
+
 static void key_help(struct ft_ui *ui, int ch)
 {
 	(void)ch;
 	ui->prev_view = ui->view;
-	ui->view = &ft_view_help;
+	open_view(ui, &ft_view_help);
 }
 
 static void key_pause(struct ft_ui *ui, int ch)
@@ -426,7 +436,7 @@ static void key_pause(struct ft_ui *ui, int ch)
 
 static void key_view(struct ft_ui *ui, int ch)
 {
-	ui->view = ft_views[ch - '1'];
+	open_view(ui, ft_views[ch - '1']);
 }
 
 static void key_tab(struct ft_ui *ui, int ch)
@@ -436,7 +446,7 @@ static void key_tab(struct ft_ui *ui, int ch)
 	(void)ch;
 	for (i = 0; i < ft_views_nr && ft_views[i] != ui->view; i++)
 		;
-	ui->view = ft_views[(i + 1) % ft_views_nr];
+	open_view(ui, ft_views[(i + 1) % ft_views_nr]);
 }
 
 static void key_redraw(struct ft_ui *ui, int ch)
@@ -461,7 +471,7 @@ static void key_setup(struct ft_ui *ui, int ch)
 		return;
 	}
 	ui->prev_view = ui->view;
-	ui->view = &ft_view_setup;
+	open_view(ui, &ft_view_setup);
 }
 
 static void key_mouse(struct ft_ui *ui, int ch);
@@ -508,14 +518,18 @@ static const struct ft_key *find_key(const struct ft_key *table, int ch)
 /*
  * A key: the entry point's keys, then in replay a live key is refused (a
  * recording is not a host), then the shared keys, the view's, and the
- * fallbacks.  The help view takes any key but the mouse.
+ * fallbacks.  The help view takes any key but the mouse: its own scroll,
+ * any other returns.
  */
 void ft_ui_key(struct ft_ui *ui, int ch)
 {
 	const struct ft_key *k;
 
 	if (ui->view == &ft_view_help && ch != KEY_MOUSE && ch != KEY_RESIZE) {
-		ui->view = ui->prev_view ? ui->prev_view : &ft_view_overview;
+		if ((k = find_key(ft_view_help.keys, ch)))
+			k->fn(ui, ch);		/* it scrolls */
+		else
+			ui->view = ui->prev_view ? ui->prev_view : &ft_view_overview;
 		return;
 	}
 	k = find_key(ui->mode_keys, ch);
@@ -557,7 +571,7 @@ static void key_mouse(struct ft_ui *ui, int ch)
 	if (ev.y == TAB_ROW) {
 		for (i = 0; i < ft_views_nr && i < 16; i++)
 			if (ev.x >= tab_x[i] && ev.x < tab_x[i + 1]) {
-				ui->view = ft_views[i];
+				open_view(ui, ft_views[i]);
 				return;
 			}
 		return;

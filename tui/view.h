@@ -18,12 +18,26 @@ struct ft_ui;
 struct ft_key;
 struct ft_rc;
 
+/*
+ * What a word or a mark on the screen means, for the help (as htop's help
+ * and below's field docs): @term as the screen shows it, @meaning in a
+ * sentence.  A view's list ends with a NULL term.
+ */
+struct ft_legend {
+	const char *term;
+	const char *meaning;
+};
+
 struct ft_view {
 	const char *name;
 	/* Draw rows [top, top + height) of stdscr. */
 	void (*draw)(struct ft_ui *ui, int top, int height);
 	/* The view's keys, ending with a NULL label; NULL: none. */
 	const struct ft_key *keys;
+	/* Every abbreviation, column and mark it shows, for the help; NULL: none. */
+	const struct ft_legend *legend;
+	/* Called when the view is opened from another (not on a return to it); NULL: nothing. */
+	void (*enter)(struct ft_ui *ui);
 	/*
 	 * A left click at screen row @y, column @x of the body (the row a
 	 * column header or a map cell is on, as the last draw put it); true

@@ -203,9 +203,20 @@ static const struct ft_key controls_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend controls_legend[] = {
+	{ "knob", "a vm sysctl or THP setting fragtop can set (b B u w d p keys, or Enter)" },
+	{ "value default", "what it is now, and the kernel's default ('-': none, it depends on memory)" },
+	{ "range unit", "the values it takes, and what one unit is" },
+	{ "(action)", "a write that does something once (compact_memory, drop_caches), not a setting" },
+	{ "absent", "this kernel has no such file" },
+	{ "audit log", "every change fragtop made or saw, newest first (also in syslog and the recording)" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_controls = {
 	.name = "controls",
 	.draw = controls_draw,
 	.keys = controls_keys,
+	.legend = controls_legend,
 	.wants = FT_LIVE_WANT_SIZE_KNOBS,
 };

@@ -223,8 +223,27 @@ static const struct ft_key events_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend events_legend[] = {
+	{ "/s  10s avg", "per second over the last tick, and over the last 10 seconds" },
+	{ "total", "since fragtop started (or the recording began)" },
+	{ "last 109s", "a sparkline of the counts per tick over that span" },
+	{ "fallbacks (extfrag)", "allocations served from another migratetype's free list (mm_page_alloc_extfrag)" },
+	{ "fragmenting", "fallbacks of less than a pageblock: they mix migratetypes in a block" },
+	{ "ownership changed", "fallbacks that took the whole pageblock for the allocating migratetype" },
+	{ "lost events", "trace events the ring buffer dropped (counts above are short by them)" },
+	{ "buffers read", "trace ring-buffer pages fragtop read" },
+	{ "alloc<-fallback", "the migratetype asked for <- the one it was taken from; the line above sums each pair" },
+	{ "age", "seconds before now (or the replay's position)" },
+	{ "zone pfn", "where the fallback block lies: node, zone and page frame number (hex)" },
+	{ "order 1<-9", "the order asked for <- the order of the free block it was cut from" },
+	{ "frag own", "yes/no: fragmenting; the pageblock changed owner" },
+	{ "command", "the task that allocated ('?': exited before fragtop read its name)" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_events = {
 	.name = "events",
 	.draw = events_draw,
 	.keys = events_keys,
+	.legend = events_legend,
 };

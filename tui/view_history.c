@@ -191,8 +191,22 @@ static const struct ft_key history_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend history_legend[] = {
+	{ "+0 +9 s", "seconds since the start of the session, on the time axis" },
+	{ "newest", "the newest tick shown, and its clock time" },
+	{ "stalls/s", "direct compaction stalls per second" },
+	{ "free unusable", "a zone's free memory and its unusable index at pageblock order" },
+	{ "boost peak", "the largest watermark boost in the tick, in pages" },
+	{ "boosted", "share of the tick the zone was boosted" },
+	{ "frag fb/s", "fragmenting fallbacks in the zone per second" },
+	{ "in blocks", "share of free pages in whole free pageblocks (6.15+)" },
+	{ "|", "a control change (a knob written)" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_history = {
 	.name = "history",
 	.draw = history_draw,
 	.keys = history_keys,
+	.legend = history_legend,
 };

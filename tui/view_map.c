@@ -629,10 +629,29 @@ static const struct ft_key map_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend map_legend[] = {
+	{ ". m u x", "a cell of pageblocks: free, movable, unmovable, mixed (movable with unmovable pages)" },
+	{ ":", "a cell that is mostly free ('.' is a lone free block)" },
+	{ "CAPS", "upper case: half the cell's pages or more are of that kind" },
+	{ "dim", "sampled, not read whole: a pass reads every page later" },
+	{ "?", "not scanned yet" },
+	{ "* + ~", "with o: a block a fallback was cut from in the last 10 s, the last minute, earlier" },
+	{ "PFN", "the zone's page frame numbers (hex); each row starts at the PFN on its left" },
+	{ "per cell", "pageblocks each character stands for" },
+	{ "pass", "whole passes over the zone so far" },
+	{ "pollution", "unmovable pages lying in mixed blocks (movable blocks that unmovable pages entered)" },
+	{ "THP-backed", "pageblocks backed by a transparent huge page (any large anonymous folio, 16 KiB to 2 MiB)" },
+	{ "pagetypeinfo", "the kernel's own count of pageblocks per migratetype, to compare" },
+	{ "cursor", "the cell under the cursor: its PFNs, its blocks' kinds and its pages' (and, with O, "
+	  "their page owners)" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_map = {
 	.name = "map",
 	.draw = map_draw,
 	.keys = map_keys,
+	.legend = map_legend,
 	.click = map_click,
 	.load = map_load,
 	.save = map_save,

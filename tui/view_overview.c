@@ -644,8 +644,38 @@ static const struct ft_key overview_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend overview_legend[] = {
+	{ "compaction/s", "direct compaction per second (vmstat): stall = compact_stall, ok = compact_success, "
+	  "fail = compact_fail; success = ok / (ok + fail)" },
+	{ "stalls/s", "direct compaction stalls per second over the last minute, as a sparkline" },
+	{ "THP faults/s", "anonymous THP faults per second: alloc got a huge page, fallback did not (thp_fault_*)" },
+	{ "reclaim/s", "pages reclaimed by kswapd and directly, direct reclaim stalls (allocstall), kcompactd wakes" },
+	{ "order", "the columns of the free row: blocks of 2^order pages" },
+	{ "N0 DMA32", "node 0, zone DMA32: one block of lines per zone" },
+	{ "free", "on a zone's line: its free pages and their size; on the free row: free blocks per order "
+	  "(brighter: a larger share of free memory)" },
+	{ "managed", "memory the buddy allocator manages in the zone" },
+	{ "alloc", "pages allocated in the zone per second (pgalloc_<zone>, all nodes together)" },
+	{ "unusable@9", "unusable free space index at pageblock order 9 (0: every free page is in a block of 2 MiB "
+	  "or more; 1: none is)" },
+	{ "in blocks", "share of free pages lying in whole free pageblocks (nr_free_pages_blocks, 6.15+)" },
+	{ "wmark [ ]", "a gauge: '=' free pages, m l h the min, low and high watermarks, '+' the boost above high; "
+	  "the scale is twice the boosted high" },
+	{ "min low high", "the base watermarks in pages (zoneinfo; the boost taken off)" },
+	{ "boost", "the watermark boost now, in pages: raised after a fragmenting fallback (watermark_boost_factor)" },
+	{ "% boosted", "share of the last tick the boost sampler found the zone boosted" },
+	{ "ep", "boost episodes started in the last tick (the boost went from 0 to above 0)" },
+	{ "ceil", "the largest boost the kernel allows the zone now: max(pageblock, high x factor / 10000)" },
+	{ "blocks", "pageblocks per migratetype (pagetypeinfo, read every few seconds: it takes zone->lock)" },
+	{ "fb/s frag", "allocator fallbacks (mm_page_alloc_extfrag) in the zone per second, and the fragmenting ones" },
+	{ "sparklines", "the last minute of the zone's unusable index, free memory, boost peak, share boosted, "
+	  "fragmenting fallbacks per second and share in blocks; '|' marks a control change" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_overview = {
 	.name = "overview",
 	.draw = overview_draw,
 	.keys = overview_keys,
+	.legend = overview_legend,
 };

@@ -303,10 +303,27 @@ static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
 	snprintf(rc->sort, sizeof(rc->sort), "%s", cols[sort_col].head);
 }
 
+static const struct ft_legend procs_legend[] = {
+	{ "PID TID", "process (or thread, with H) id" },
+	{ "S", "x: exited (its counts stay until it scrolls away)" },
+	{ "COMMAND", "the task's name (comm; a kernel thread's as the kernel names it)" },
+	{ "FRAG/s", "its fragmenting fallbacks per second over the last tick" },
+	{ "FRAG", "its fragmenting fallbacks since the start" },
+	{ "FALLBK", "all its fallbacks (mm_page_alloc_extfrag)" },
+	{ "OWN", "fallbacks that took a whole pageblock (ownership changed)" },
+	{ "COMPACT CMP_MS", "its direct compaction stalls, and their time in ms" },
+	{ "RECLAIM RCL_MS", "its direct reclaim stalls, and their time in ms" },
+	{ "FSTALL FST_MS", "its fragmentation stalls (patched kernels), and their time" },
+	{ "CGROUP", "its cgroup path; '~' at the start: cut from the left to fit" },
+	{ "?", "a task that exited before fragtop could read its name" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_procs = {
 	.name = "processes",
 	.draw = procs_draw,
 	.keys = procs_keys,
+	.legend = procs_legend,
 	.click = procs_click,
 	.wheel = procs_wheel,
 	.load = procs_load,

@@ -188,8 +188,16 @@ static const struct ft_key setup_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend setup_legend[] = {
+	{ "files reads bytes", "what fragtop opened, read calls and bytes, per source: the last tick, and since the start" },
+	{ "malloc holds", "heap in use; the part never written is not resident" },
+	{ "file", "the fragtoprc that keeps these settings" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_setup = {
 	.name = "setup",
 	.draw = setup_draw,
 	.keys = setup_keys,
+	.legend = setup_legend,
 };

@@ -395,8 +395,32 @@ static const struct ft_key stalls_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend stalls_legend[] = {
+	{ "window", "what the histograms cover: the last 10 s, the last minute, or since start (v); r resets" },
+	{ "(begin->end)", "a stall's time from its begin tracepoint to its end, per task" },
+	{ "n mean p50 ...", "stalls in the window, their mean and percentiles (p99.9: 999 in 1000 were shorter), "
+	  "max, in microseconds" },
+	{ "[a, b) us", "a histogram bucket: stalls from a to under b microseconds, then their count and a bar" },
+	{ "stalls N", "direct compaction attempts counted as the kernel's compact_stall is (one per "
+	  "allocation that compacted)" },
+	{ "zone runs N", "zones compacted (mm_compaction_begin/end pairs): one stall can compact several zones" },
+	{ "success partial_skipped ...", "how the zone runs ended (mm_compaction_end's status)" },
+	{ "background", "compactions no task waited for (kcompactd, proactive, compact_memory)" },
+	{ "N0 3 46ms", "per node: background compactions and their time" },
+	{ "wakes", "kcompactd wake-ups" },
+	{ "compaction cost", "pages compaction scanned since the start, from /proc/vmstat" },
+	{ "mig free", "pages the migrate and the free scanner looked at" },
+	{ "isolated", "pages isolated to migrate" },
+	{ "/stall /success", "pages scanned per direct stall and per successful one; ok: the share that succeeded" },
+	{ "/wake", "pages kcompactd scanned per wake-up" },
+	{ "leaves out", "ticks whose scanning was not direct compaction's (compact_memory, proactive) are left "
+	  "out of the direct figures" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_stalls = {
 	.name = "stalls",
 	.draw = stalls_draw,
 	.keys = stalls_keys,
+	.legend = stalls_legend,
 };

@@ -193,9 +193,23 @@ static const struct ft_key thp_keys[] = {
 	{ NULL },
 };
 
+static const struct ft_legend thp_legend[] = {
+	{ "SIZE", "a multi-size THP size (hugepages-<size>kB)" },
+	{ "ANON SHMEM", "its enabled and shmem_enabled settings; '*': inherit, the top-level setting applies" },
+	{ "ALLOC/s FALLBK/s", "anonymous faults per second that got a THP of the size, or fell back" },
+	{ "OK%", "the share of those faults that got one" },
+	{ "SPLIT/s", "THPs of the size split per second" },
+	{ "SWPFB/s", "THPs split to be swapped out per second (swpout_fallback)" },
+	{ "ALLOC FALLBACK", "the same faults since boot" },
+	{ "IN USE", "anonymous THPs of the size in use (nr_anon)" },
+	{ "-", "the kernel has no such counter for the size" },
+	{ NULL, NULL },
+};
+
 const struct ft_view ft_view_thp = {
 	.name = "thp",
 	.draw = thp_draw,
 	.keys = thp_keys,
+	.legend = thp_legend,
 	.wants = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
 };
