@@ -404,6 +404,12 @@ static void snapshot_table(FILE *f, const struct ft_live *l)
 	}
 	if (!ft_sample_has(s, FT_SRC_PAGETYPEINFO))
 		fprintf(f, "\n(pagetypeinfo: %s)\n", ft_file_strerror(s->err[FT_SRC_PAGETYPEINFO]));
+	/* what the rows mean, as vmstat's man page would say (the figures are the kernel's own) */
+	fputs("\nfree, min, low, high, boost, managed: pages (zoneinfo); free blocks: blocks of 2^order pages\n"
+	      "unusable index: the share of free memory held by blocks smaller than the order (0..1)\n"
+	      "frag index: why an allocation of the order would fail: -1.000 it would not (a free block\n"
+	      "  of the order exists); near 0 for lack of memory, near 1 for fragmentation (compaction\n"
+	      "  runs above extfrag_threshold / 1000); the kernel's debugfs extfrag_index\n", f);
 }
 
 static volatile sig_atomic_t stop;
