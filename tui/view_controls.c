@@ -23,6 +23,30 @@ static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 	return ui->ctl && i < 64 && ui->ctl->orig[i][0] && strcmp(ui->ctl->orig[i], now);
 }
 
+/* The columns before a knob row's range: mark, name, value, default. */
+#define ROW_W	(2 + 28 + 1 + 14 + 1 + 8 + 1)
+
+/* @text dim at column 2 from row @y, wrapped at spaces to the screen's width; the row after it. */
+static int wrapped(int y, int bottom, const char *text)
+{
+	size_t n = strlen(text), at = 0, room = COLS > 3 ? (size_t)COLS - 3 : 1;
+
+	while (at < n && y < bottom) {
+		size_t take = n - at, cut;
+
+		if (take > room) {
+			for (cut = room; cut > 0 && text[at + cut] != ' '; cut--)
+				;
+			take = cut ? cut : room;
+		}
+		ft_put(y++, 2, ft_attr(FT_C_DIM), "%.*s", (int)take, text + at);
+		at += take;
+		while (at < n && text[at] == ' ')
+			at++;
+	}
+	return y;
+}
+
 static void controls_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
@@ -75,14 +99,21 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 	if (y < bottom && sel >= 0 && (size_t)sel < ft_knobs_nr) {
 		const struct ft_knob *k = &ft_knobs[sel];
 		const struct ft_knob_value *v = &ss->knobs[sel];
-		char why[96];
+		char why[96], range[96], line[256];
 
 		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
-			ft_put(++y, 2, ft_attr(FT_C_DIM), "%s: %s", k->name,
-			       ft_knob_strerror(k, v->err, why, sizeof(why)));
+			snprintf(line, sizeof(line), "%s: %s", k->name, ft_knob_strerror(k, v->err, why, sizeof(why)));
 		else
-			ft_put(++y, 2, ft_attr(FT_C_DIM), "%s", k->help);
-		y += 2;
+			snprintf(line, sizeof(line), "%s", k->help);
+		y = wrapped(y + 1, bottom, line);
+		/* the range and unit whole, where the table's row cut them (80 columns) */
+		ft_knob_range_text(k, v, range, sizeof(range));
+		if (ROW_W + (int)strlen(range) + 1 + (k->unit ? (int)strlen(k->unit) : 0) > COLS && y < bottom) {
+			snprintf(line, sizeof(line), "range %s%s%s", range, k->unit ? "; unit " : "",
+				 k->unit ? k->unit : "");
+			y = wrapped(y, bottom, line);
+		}
+		y++;
 	}
 	if (!ui->ctl || y >= bottom)
 		return;

@@ -141,6 +141,8 @@ static const struct ft_legend every_legend[] = {
 	{ "1 overview ...", "the views; the one shown is highlighted (1-8, Tab, or a click)" },
 	{ "at 50.0 s (tick 51)", "replay: the position, in seconds and ticks" },
 	{ "sizes 1-4 of 9 (j/k)", "on the status line's right: the part of a list shown, and the keys that scroll it" },
+	{ "rows 1-17/26  cols 1-6/11", "the same, short, when both the rows (j/k) and the columns (Left/Right) "
+	  "are cut" },
 	{ "K M G", "sizes in KiB, MiB, GiB; counts as k (thousands) and M (millions)" },
 	{ NULL, NULL },
 };

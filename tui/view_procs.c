@@ -7,7 +7,9 @@
  * direct reclaims and fragmentation stalls with the time spent in them.
  * Sorted by any column (s / S move the sort column, I inverts, htop's
  * keys where they are free), filtered by command (/), exited processes
- * kept for a minute after they exit, marked x in the S column.
+ * kept for a minute after they exit, marked x in the S column.  Left and
+ * Right scroll the columns after COMMAND, the cgroup last, so that every
+ * one can be reached on an 80-column terminal.
  */
 #include <math.h>
 #include <stdio.h>
@@ -55,6 +57,9 @@ static int first_row;
 static bool threads;		/* H: a row per thread */
 static int header_y = -1;	/* the column header's row at the last draw */
 static int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
+static int first_col;		/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
+static int end_col;		/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
+static bool cgroup_cut;		/* the last draw cut a cgroup path to fit ('~') */
 static int match_row = -1;	/* the F3 match's place in the sorted rows */
 static struct ft_procs by_process;	/* the rows shown when !threads */
 static struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
@@ -80,22 +85,30 @@ static int cmp(const void *a, const void *b, void *arg)
 	return t->p[x].pid - t->p[y].pid;
 }
 
+#define FIXED_W		26	/* PID, S and COMMAND: always shown */
+#define CGROUP_MIN	10	/* the cgroup is shown when this much room is left */
+
 /* The column header, the sort column marked; where each column is, for a click. */
 static void draw_header(int y)
 {
-	int c, x = 26;
+	int c, x = FIXED_W;
 
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
 	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", threads ? "TID" : "PID", "COMMAND");
 	header_y = y;
-	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+	for (c = 0; c < first_col; c++)
+		col_x[c] = x;		/* scrolled off to the left: no room to click */
+	for (c = first_col; c < C_NR && x + cols[c].width < COLS; c++) {
 		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
 		col_x[c] = x;
 		x += cols[c].width + 1;
 	}
-	if (c == C_NR && x + 10 < COLS)
+	end_col = c;
+	if (c == C_NR && x + CGROUP_MIN < COLS) {
 		ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
+		end_col = C_NR + 1;
+	}
 	for (; c <= C_NR; c++)
 		col_x[c] = x;
 }
@@ -106,10 +119,10 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 	unsigned int attr = (p->exited ? ft_attr(FT_C_DIM) : A_NORMAL) | (match ? A_REVERSE : 0);
 	const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
 	char v[32];
-	int c, x = 26;
+	int c, x = FIXED_W;
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
-	for (c = 0; c < C_NR && x + cols[c].width < COLS; c++) {
+	for (c = first_col; c < C_NR && x + cols[c].width < COLS; c++) {
 		double d = c == C_RATE ? ft_proc_rate(&rates, row) : (double)p->c[cols[c].pc];
 
 		if (cols[c].ms)
@@ -123,12 +136,34 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 		x += cols[c].width + 1;
 	}
 	/* the cgroup's tail when it is longer than the room: its leaf names it */
-	if (c == C_NR && x + 10 < COLS && p->cgroup[0]) {
+	if (c == C_NR && x + CGROUP_MIN < COLS && p->cgroup[0]) {
 		int room = COLS - x, len = (int)strlen(p->cgroup);
 
+		cgroup_cut |= len > room;
 		ft_put(y, x, attr, "%s%s", len > room ? "~" : "",
 		       p->cgroup + (len > room ? len - room + 1 : 0));
 	}
+}
+
+/*
+ * The status line's right: the rows shown (j/k), the columns shown
+ * (Left/Right, counted with the cgroup), when not all; both cut, short,
+ * so that a message fits beside them at 80 columns.
+ */
+static void scroll_info(struct ft_ui *ui, int n, int rows)
+{
+	int last = first_row + rows < n ? first_row + rows : n;
+	bool rows_cut = first_row || first_row + rows < n, cols_cut = first_col || end_col <= C_NR || cgroup_cut;
+
+	ui->scroll_info[0] = '\0';
+	if (rows_cut && cols_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d", first_row + 1,
+			 last, n, first_col + 1, end_col, C_NR + 1);
+	else if (rows_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", first_row + 1, last, n);
+	else if (cols_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)",
+			 first_col + 1, end_col, C_NR + 1);
 }
 
 static void procs_draw(struct ft_ui *ui, int top, int height)
@@ -183,12 +218,10 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	if (!n)
 		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", comm_filter[0] ? "no process matches the filter" :
 		       "no process has caused a fallback or stalled yet");
+	cgroup_cut = false;
 	for (i = first_row; i < n && y < top + height; i++, y++)
 		draw_row(y, &t->p[idx[i]], idx[i], i == match_row);
-	ui->scroll_info[0] = '\0';
-	if (first_row || first_row + rows < n)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)",
-			 first_row + 1, first_row + rows < n ? first_row + rows : n, n);
+	scroll_info(ui, n, rows);
 }
 
 static void key_sort(struct ft_ui *ui, int ch)
@@ -247,6 +280,19 @@ static void key_scroll(struct ft_ui *ui, int ch)
 		  ch == KEY_NPAGE ? LINES / 2 : -(LINES / 2));
 }
 
+/*
+ * Left, Right: a column at a time, PID and COMMAND kept; Right goes on
+ * until the cgroup is alone beside them, with all the room for its path.
+ */
+static void key_columns(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == KEY_LEFT && first_col > 0)
+		first_col--;
+	else if (ch == KEY_RIGHT && first_col < C_NR)
+		first_col++;
+}
+
 static void procs_wheel(struct ft_ui *ui, int dir)
 {
 	(void)ui;
@@ -282,6 +328,8 @@ static const struct ft_key procs_keys[] = {
 	{ "F3", { KEY_F(3) }, "search: mark the first command holding the text", NULL, 0, key_search },
 	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0,
 	  key_scroll },
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after COMMAND (the cgroup last)", NULL, 0,
+	  key_columns },
 	{ NULL },
 };
 

@@ -6,7 +6,10 @@
  * and swap-outs per second, and the counts since boot.  A fallback by
  * size says which orders free memory no longer serves.  Under the table,
  * the selected size (j/k) with every counter its stats/ directory lists,
- * as read from it: per second over the last tick and since boot.
+ * as read from it: per second over the last tick and since boot.  Sizes
+ * that saw faults or hold THPs come first (the one size that
+ * matters on most hosts is never below the fold), and Left/Right scroll
+ * the columns after SIZE on a narrow terminal.
  */
 #include <math.h>
 #include <stdio.h>
@@ -18,7 +21,30 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-static int first_row, sel;	/* the first size shown, the size selected */
+static int first_row, sel;	/* the first size shown, the size selected (in the order shown) */
+static int first_col, end_col;	/* Left/Right: the first column after SIZE shown; the last draw's end */
+
+/* The columns after SIZE: header, width, left-aligned. */
+enum { T_ANON, T_SHMEM, T_ALLOC_S, T_FB_S, T_OK, T_SPLIT_S, T_SWPFB_S, T_ALLOC, T_FB, T_IN_USE, T_NR };
+static const struct {
+	const char *head;
+	int width;
+	bool left;
+} tcols[T_NR] = {
+	[T_ANON] = { "ANON", 8, true }, [T_SHMEM] = { "SHMEM", 11, true },
+	[T_ALLOC_S] = { "ALLOC/s", 8, false }, [T_FB_S] = { "FALLBK/s", 8, false },
+	[T_OK] = { "OK%", 6, false }, [T_SPLIT_S] = { "SPLIT/s", 7, false },
+	[T_SWPFB_S] = { "SWPFB/s", 7, false }, [T_ALLOC] = { "ALLOC", 9, false },
+	[T_FB] = { "FALLBACK", 9, false }, [T_IN_USE] = { "IN USE", 8, false },
+};
+
+#define SIZE_W	8	/* "2048kB " and a space: always shown */
+
+/* A cell as drawn: its text and attribute. */
+struct cell {
+	char text[32];
+	unsigned int attr;
+};
 
 /* @name's growth per second over the last tick; NAN before two ticks or without the counter. */
 static double per_s(const struct ft_session *s, const struct ft_thp_size *z, const char *name)
@@ -31,25 +57,25 @@ static double per_s(const struct ft_session *s, const struct ft_thp_size *z, con
 	return (double)d / dt;
 }
 
-static void cell_rate(int y, int x, int w, double v, bool bad)
+static void cell_rate(struct cell *c, int w, double v, bool bad)
 {
-	char buf[16];
-
-	ft_fmt_rate(buf, sizeof(buf), v, w);
-	ft_put(y, x, bad && v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%*s", w, isnan(v) ? "-" : buf);
+	ft_fmt_rate(c->text, sizeof(c->text), v, w);
+	if (isnan(v))
+		snprintf(c->text, sizeof(c->text), "-");
+	c->attr = bad && v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL;
 }
 
-static void cell_count(int y, int x, int w, const struct ft_thp_size *z, const char *name)
+static void cell_count(struct cell *c, int w, const struct ft_thp_size *z, const char *name)
 {
-	char buf[16];
 	uint64_t v;
 
 	if (!ft_thp_stat(z, name, &v)) {
-		ft_put(y, x, ft_attr(FT_C_DIM), "%*s", w, "-");
+		snprintf(c->text, sizeof(c->text), "-");
+		c->attr = ft_attr(FT_C_DIM);
 		return;
 	}
-	ft_fmt_count(buf, sizeof(buf), (double)v, w);
-	ft_put(y, x, A_NORMAL, "%*s", w, buf);
+	ft_fmt_count(c->text, sizeof(c->text), (double)v, w);
+	c->attr = A_NORMAL;
 }
 
 /* The top-level enabled setting's word (what "inherit" means), "" when not known. */
@@ -67,33 +93,86 @@ static const char *top_enabled(const struct ft_session *s, char *buf, size_t sz)
 /* One size; returns whether its anon setting was inherited (shown with a *). */
 static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, const char *top)
 {
-	char size[16], en[24], sh[24], shown[sizeof(en) + 1];
+	char size[16], en[24], sh[24];
 	double alloc = per_s(s, z, "anon_fault_alloc"), fb = per_s(s, z, "anon_fault_fallback");
+	struct cell c[T_NR];
 	bool on, inherited;
+	int k, x = SIZE_W;
 
 	ft_thp_size_label(z->kb, size, sizeof(size));
 	inherited = ft_thp_effective(z->enabled, top, en, sizeof(en));
 	ft_thp_selected(z->shmem, sh, sizeof(sh));
 	on = en[0] && strcmp(en, "never");
 	if (inherited)
-		snprintf(shown, sizeof(shown), "%s*", en[0] ? en : "inherit");
+		snprintf(c[T_ANON].text, sizeof(c[T_ANON].text), "%s*", en[0] ? en : "inherit");
 	else
-		snprintf(shown, sizeof(shown), "%s", en[0] ? en : "-");
+		snprintf(c[T_ANON].text, sizeof(c[T_ANON].text), "%s", en[0] ? en : "-");
+	c[T_ANON].attr = on ? ft_attr(FT_C_OK) : ft_attr(FT_C_DIM);
+	snprintf(c[T_SHMEM].text, sizeof(c[T_SHMEM].text), "%s", sh[0] ? sh : "-");
+	c[T_SHMEM].attr = ft_attr(FT_C_DIM);
+	cell_rate(&c[T_ALLOC_S], tcols[T_ALLOC_S].width, alloc, false);
+	cell_rate(&c[T_FB_S], tcols[T_FB_S].width, fb, true);
+	if (!isnan(alloc) && !isnan(fb) && alloc + fb > 0) {
+		snprintf(c[T_OK].text, sizeof(c[T_OK].text), "%5.1f%%", 100 * alloc / (alloc + fb));
+		c[T_OK].attr = fb > alloc ? ft_attr(FT_C_BAD) : A_NORMAL;
+	} else {
+		snprintf(c[T_OK].text, sizeof(c[T_OK].text), "-");
+		c[T_OK].attr = ft_attr(FT_C_DIM);
+	}
+	cell_rate(&c[T_SPLIT_S], tcols[T_SPLIT_S].width, per_s(s, z, "split"), false);
+	cell_rate(&c[T_SWPFB_S], tcols[T_SWPFB_S].width, per_s(s, z, "swpout_fallback"), true);
+	cell_count(&c[T_ALLOC], tcols[T_ALLOC].width, z, "anon_fault_alloc");
+	cell_count(&c[T_FB], tcols[T_FB].width, z, "anon_fault_fallback");
+	cell_count(&c[T_IN_USE], tcols[T_IN_USE].width, z, "nr_anon");
 	ft_put(y, 0, on ? A_BOLD : A_NORMAL, "%7s", size);
-	ft_put(y, 8, on ? ft_attr(FT_C_OK) : ft_attr(FT_C_DIM), "%-8s", shown);
-	ft_put(y, 17, ft_attr(FT_C_DIM), "%-11s", sh[0] ? sh : "-");
-	cell_rate(y, 29, 8, alloc, false);
-	cell_rate(y, 38, 8, fb, true);
-	if (!isnan(alloc) && !isnan(fb) && alloc + fb > 0)
-		ft_put(y, 47, fb > alloc ? ft_attr(FT_C_BAD) : A_NORMAL, "%5.1f%%", 100 * alloc / (alloc + fb));
-	else
-		ft_put(y, 47, ft_attr(FT_C_DIM), "%6s", "-");
-	cell_rate(y, 54, 7, per_s(s, z, "split"), false);
-	cell_rate(y, 62, 7, per_s(s, z, "swpout_fallback"), true);
-	cell_count(y, 70, 9, z, "anon_fault_alloc");
-	cell_count(y, 80, 9, z, "anon_fault_fallback");
-	cell_count(y, 90, 8, z, "nr_anon");
+	for (k = first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
+		ft_put(y, x, c[k].attr, tcols[k].left ? "%-*s" : "%*s", tcols[k].width, c[k].text);
+		x += tcols[k].width + 1;
+	}
 	return inherited;
+}
+
+/* The header of the columns shown; the last draw's end (end_col). */
+static void header(int y)
+{
+	int k, x = SIZE_W;
+
+	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
+	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s", "SIZE");
+	for (k = first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
+		ft_put(y, x, A_REVERSE | A_BOLD, tcols[k].left ? "%-*s" : "%*s", tcols[k].width, tcols[k].head);
+		x += tcols[k].width + 1;
+	}
+	end_col = k;
+}
+
+/*
+ * Did size @z see faults (anon or shmem, served or not) since boot, or
+ * hold THPs now?  Splits do not count: page cache folios split at every
+ * size on a busy host, where faults come at one or two.
+ */
+static bool active(const struct ft_thp_size *z)
+{
+	static const char *const names[] = { "anon_fault_alloc", "anon_fault_fallback", "nr_anon", "shmem_alloc",
+					     "shmem_fallback" };
+	uint64_t v;
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (ft_thp_stat(z, names[i], &v) && v)
+			return true;
+	return false;
+}
+
+/* The sizes in the order shown: those active first, each group smallest first.  Returns how many. */
+static int shown_order(const struct ft_thp *t, int order[FT_THP_SIZES])
+{
+	int n = 0, i, pass;
+
+	for (pass = 0; pass < 2; pass++)
+		for (i = 0; i < t->nr && i < FT_THP_SIZES; i++)
+			if (active(&t->s[i]) == !pass)
+				order[n++] = i;
+	return n;
 }
 
 /* Columns of the counters under the table: as many 47-wide as fit. */
@@ -128,7 +207,8 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *s = ui->s;
 	const struct ft_thp *t = &s->thp;
-	int y = top, i, rows;
+	int y = top, i, rows, n, order[FT_THP_SIZES];
+	bool rows_cut, cols_cut;
 	bool inherited = false;
 	char topw[24];
 
@@ -149,33 +229,50 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	}
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "anonymous THP faults by size: the last tick per second, then since boot; "
 	       "a fallback: the size could not be served");
-	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
-	ft_put(y++, 0, A_REVERSE | A_BOLD, "%7s %-8s %-11s %8s %8s %6s %7s %7s %9s %9s %8s", "SIZE", "ANON", "SHMEM",
-	       "ALLOC/s", "FALLBK/s", "OK%", "SPLIT/s", "SWPFB/s", "ALLOC", "FALLBACK", "IN USE");
+	header(y++);
+	n = shown_order(t, order);
+	if (sel > n - 1)
+		sel = n - 1;
 	/* the table gets what the selected size's counters leave (a line for the star, one gap) */
-	rows = top + height - y - 2 - (1 + (t->s[sel < t->nr ? sel : 0].nr_stats + ncols() - 1) / ncols());
+	rows = top + height - y - 2 - (1 + (t->s[order[sel]].nr_stats + ncols() - 1) / ncols());
 	if (rows < 3)
 		rows = 3;
-	if (sel > t->nr - 1)
-		sel = t->nr - 1;
 	if (sel < first_row)
 		first_row = sel;
 	if (sel >= first_row + rows)
 		first_row = sel - rows + 1;
 	top_enabled(s, topw, sizeof(topw));
-	for (i = first_row; i < t->nr && i < first_row + rows && y < top + height - 1; i++, y++) {
-		inherited |= row(s, y, &t->s[i], topw);
+	for (i = first_row; i < n && i < first_row + rows && y < top + height - 1; i++, y++) {
+		inherited |= row(s, y, &t->s[order[i]], topw);
 		if (i == sel)
 			mvchgat(y, 0, 7, A_REVERSE, 0, NULL);
 	}
 	if (inherited)
 		ft_put(y, 0, ft_attr(FT_C_DIM), "* inherit: the top-level setting (thp_enabled%s%s)",
 		       topw[0] ? ", " : ", not known", topw);
+	/* both the rows and the columns cut (80 columns): short, so that a message fits beside */
+	rows_cut = first_row || i < n;
+	cols_cut = first_col || end_col < T_NR;
 	ui->scroll_info[0] = '\0';
-	if (first_row || i < t->nr)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1,
-			 i, t->nr);
-	detail(s, y + 2, top + height - y - 2, &t->s[sel]);
+	if (rows_cut && cols_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d/%d  cols %d-%d/%d", first_row + 1, i,
+			 n, first_col + 1, end_col, T_NR);
+	else if (rows_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1, i, n);
+	else if (cols_cut)
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)",
+			 first_col + 1, end_col, T_NR);
+	detail(s, y + 2, top + height - y - 2, &t->s[order[sel]]);
+}
+
+/* Left, Right: a column at a time after SIZE; Right stops when the last is shown. */
+static void key_columns(struct ft_ui *ui, int ch)
+{
+	(void)ui;
+	if (ch == KEY_LEFT && first_col > 0)
+		first_col--;
+	else if (ch == KEY_RIGHT && end_col < T_NR)
+		first_col++;
 }
 
 static void key_select(struct ft_ui *ui, int ch)
@@ -188,8 +285,9 @@ static void key_select(struct ft_ui *ui, int ch)
 }
 
 static const struct ft_key thp_keys[] = {
-	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a size: its every counter below the table",
-	  NULL, 0, key_select },
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a size: its every counter below the table "
+	  "(sizes that saw faults or hold THPs first)", NULL, 0, key_select },
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after SIZE", NULL, 0, key_columns },
 	{ NULL },
 };
 
