@@ -8,11 +8,19 @@
 #ifndef FT_BASE_CLOCK_H
 #define FT_BASE_CLOCK_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 uint64_t ft_now_ns(void);		/* CLOCK_MONOTONIC */
 uint64_t ft_realtime_ns(void);		/* CLOCK_REALTIME */
 uint64_t ft_thread_cpu_ns(void);	/* CLOCK_THREAD_CPUTIME_ID */
 uint64_t ft_process_cpu_ns(void);	/* CLOCK_PROCESS_CPUTIME_ID: every thread */
+
+/*
+ * An age of @secs before now in six characters at most, for a column
+ * that must not shift: "-13.5s" under 100 s, then "-100s", "-167m",
+ * "-28h" (at most "-9999h").  @buf holds 8 bytes at least.
+ */
+void ft_age_format(double secs, char *buf, size_t sz);
 
 #endif

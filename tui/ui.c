@@ -270,9 +270,15 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 
 bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz)
 {
-	int len = 0, ch;
-
 	buf[0] = '\0';
+	return ft_ui_prompt_edit(ui, question, buf, sz);
+}
+
+bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz)
+{
+	int len = (int)strnlen(buf, (size_t)sz - 1), ch;
+
+	buf[len] = '\0';
 	curs_set(1);
 	for (;;) {
 		move(LINES - 1, 0);

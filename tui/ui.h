@@ -136,6 +136,9 @@ void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx);
 /* A line of input on the status row; false if cancelled (Esc, empty). Sampling goes on. */
 bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz);
 
+/* The same, the line starting from what @buf holds (the last answer, to keep or edit). */
+bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz);
+
 /* A y/N question on the status row; true only for y or Y.  Sampling goes on. */
 bool ft_ui_confirm(struct ft_ui *ui, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "model/stacks.h"
+#include "base/clock.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -109,6 +110,7 @@ static void top_pairs(struct ft_ui *ui, int y)
 }
 
 /* One recent fallback on row @y. */
+
 static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback *r)
 {
 	const struct ft_session *ss = ui->s;
@@ -120,7 +122,7 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 	 * input is a clock mismatch, shown as 0.
 	 */
 	double age = ss->t_ns > r->ts ? (double)(ss->t_ns - r->ts) / 1e9 : 0;
-	char zone[24], types[80], a[32], b[32];
+	char zone[24], types[80], a[32], b[32], ag[16];
 
 	if (r->zone >= 0)
 		snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node, ev->zones[r->zone].name);
@@ -128,8 +130,9 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 		snprintf(zone, sizeof(zone), "?");
 	snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(&ss->sample, r->alloc_mt, a, sizeof(a)),
 		 ft_sample_mt_name(&ss->sample, r->fallback_mt, b, sizeof(b)));
+	ft_age_format(age, ag, sizeof(ag));
 	ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
-	       "%5.1fs %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", -age, zone,
+	       "%6s %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", ag, zone,
 	       (unsigned long long)r->pfn, r->alloc_order, r->fallback_order, types,
 	       r->fragmenting ? "yes" : "no", r->change_ownership ? "yes" : "no",
 	       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");

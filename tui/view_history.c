@@ -23,6 +23,7 @@
 static unsigned long back;
 static int cursor = -1;
 static int first_zone;
+static uint64_t seen_n;		/* the history's length at the last draw: new ticks move `back` */
 
 static int chart_w(void)
 {
@@ -92,6 +93,23 @@ static void draw_axis(const struct ft_session *s, int y, int w)
 	}
 }
 
+/*
+ * @n new ticks came in while looking back: the window goes back by as
+ * many, and what it cannot (a history shorter than the screen, drawn
+ * from the right) the cursor goes left, so that it stays on its tick.
+ */
+static void hold(const struct ft_session *s, int w, unsigned long n)
+{
+	unsigned long have = kept(s), max_back = have > (unsigned long)w ? have - (unsigned long)w : 0;
+	unsigned long take = back < max_back ? max_back - back : 0;
+	int oldest = have >= (unsigned long)w ? 0 : w - (int)have;
+
+	take = take < n ? take : n;
+	back += take;
+	if (cursor >= 0 && n > take)
+		cursor = cursor - (int)(n - take) > oldest ? cursor - (int)(n - take) : oldest;
+}
+
 static void history_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *s = ui->s;
@@ -99,6 +117,14 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 	int w = chart_w(), y = top, shown = 0, skipped = 0, total = 0;
 	size_t i;
 
+	/*
+	 * Looking back (a cursor set, or the window moved), the screen stays
+	 * on the same ticks while new ones come in, as less does off its
+	 * end: the window moves back by as many.  At the newest, it follows.
+	 */
+	if ((cursor >= 0 || back > 0) && s->history_n > seen_n)
+		hold(s, w, (unsigned long)(s->history_n - seen_n));
+	seen_n = s->history_n;
 	if (back + (unsigned long)w > kept(s))
 		back = kept(s) > (unsigned long)w ? kept(s) - (unsigned long)w : 0;
 	if (cursor >= w)
@@ -156,11 +182,21 @@ static void key_time(struct ft_ui *ui, int ch)
 			back--;
 		break;
 	case '[':
-		back = back + page + (unsigned long)w <= have ? back + page :
-			have > (unsigned long)w ? have - (unsigned long)w : 0;
+		/* the window back; where it cannot (a short history), the cursor */
+		if (back + (unsigned long)w < have) {
+			back = back + page + (unsigned long)w <= have ? back + page : have - (unsigned long)w;
+		} else {
+			int oldest = have >= (unsigned long)w ? 0 : w - (int)have;
+
+			cursor = (cursor < 0 ? w - 1 : cursor) - (int)page;
+			cursor = cursor < oldest ? oldest : cursor;
+		}
 		break;
 	case ']':
-		back = back > page ? back - page : 0;
+		if (back > 0)
+			back = back > page ? back - page : 0;
+		else if (cursor >= 0)
+			cursor = cursor + (int)page < w - 1 ? cursor + (int)page : w - 1;
 		break;
 	case KEY_END:
 		back = 0;

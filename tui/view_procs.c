@@ -52,7 +52,8 @@ static const struct {
 static int sort_col = C_RATE;
 static bool inverted;
 static char comm_filter[32];
-static char search[32];		/* F3: the command searched for; its first match is marked */
+static char search[32];		/* F3: the command searched for; its match is marked */
+static int search_from;		/* F3 again with the same text: the match after the last (rows, sorted) */
 static int first_row;
 static bool threads;		/* H: a row per thread */
 static int header_y = -1;	/* the column header's row at the last draw */
@@ -207,10 +208,13 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	y += 2;
 	draw_header(y++);
 	rows = top + height - y;
+	/* the first match from search_from on, wrapping to the top */
 	match_row = -1;
 	for (i = 0; search[0] && i < n && match_row < 0; i++)
-		if (strstr(t->p[idx[i]].comm, search))
-			match_row = i;
+		if (strstr(t->p[idx[(search_from + i) % n]].comm, search))
+			match_row = (search_from + i) % n;
+	if (match_row >= 0)
+		search_from = match_row;
 	if (match_row >= 0 && (match_row < first_row || match_row >= first_row + rows))
 		first_row = match_row;	/* bring the match into sight */
 	if (first_row > n - rows)
@@ -230,11 +234,13 @@ static void key_sort(struct ft_ui *ui, int ch)
 	sort_col = ch == 'S' ? (sort_col + C_NR - 1) % C_NR : (sort_col + 1) % C_NR;
 }
 
+/* P: by fragmenting fallbacks/s, the largest first (as top's P: not inverted). */
 static void key_sort_rate(struct ft_ui *ui, int ch)
 {
 	(void)ui;
 	(void)ch;
 	sort_col = C_RATE;
+	inverted = false;
 }
 
 static void key_invert(struct ft_ui *ui, int ch)
@@ -260,12 +266,23 @@ static void key_filter(struct ft_ui *ui, int ch)
 		first_row = 0;
 }
 
-/* F3: the first row whose command holds the text, marked and brought into sight. */
+/*
+ * F3: the first row whose command holds the text, marked and brought
+ * into sight.  The prompt offers the last text: Enter on it finds the
+ * next match (htop's F3 again), a new text the first.
+ */
 static void key_search(struct ft_ui *ui, int ch)
 {
+	char last[sizeof(search)];
+
 	(void)ch;
-	if (!ft_ui_prompt(ui, "search for a command (empty: none): ", search, sizeof(search)))
+	memcpy(last, search, sizeof(last));
+	if (!ft_ui_prompt_edit(ui, search[0] ? "search (Enter: the next match; empty: none): " :
+			       "search for a command (empty: none): ", search, sizeof(search))) {
 		search[0] = '\0';
+		return;
+	}
+	search_from = strcmp(last, search) ? 0 : match_row + 1;
 }
 
 static void scroll_by(int n)
@@ -325,7 +342,8 @@ static const struct ft_key procs_keys[] = {
 	{ "H", { 'H' }, "a row per thread / per process (threads summed)", NULL, 0, key_threads },
 	{ "I", { 'I' }, "invert the order", NULL, 0, key_invert },
 	{ "/ F4", { '/', KEY_F(4) }, "filter by command (empty clears)", NULL, 0, key_filter },
-	{ "F3", { KEY_F(3) }, "search: mark the first command holding the text", NULL, 0, key_search },
+	{ "F3", { KEY_F(3) }, "search: mark a command holding the text; F3 Enter again: the next one", NULL, 0,
+	  key_search },
 	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0,
 	  key_scroll },
 	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after COMMAND (the cgroup last)", NULL, 0,
