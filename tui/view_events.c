@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/rates.h"
 #include "model/stacks.h"
 #include "base/clock.h"
 #include "tui/draw.h"
@@ -18,18 +19,52 @@
 
 #define NAME_W	22
 
-static void not_tracing(struct ft_ui *ui, int top)
+/*
+ * Without tracepoints (not root, --no-trace, a recording without them):
+ * what /proc/vmstat counts of the same things, per second over the last
+ * tick, and a line on what the tracepoints would add.
+ */
+static void not_tracing(struct ft_ui *ui, int top, int height)
 {
+	static const struct {
+		enum ft_rate_id id;
+		const char *what;
+	} rows[] = {
+		{ FT_RATE_COMPACT_STALL, "direct compactions (compact_stall)" },
+		{ FT_RATE_COMPACT_SUCCESS, "... that succeeded (compact_success)" },
+		{ FT_RATE_COMPACT_FAIL, "... that failed (compact_fail)" },
+		{ FT_RATE_COMPACT_DAEMON_WAKE, "kcompactd wakes (compact_daemon_wake)" },
+		{ FT_RATE_THP_FAULT_ALLOC, "THP faults served (thp_fault_alloc)" },
+		{ FT_RATE_THP_FAULT_FALLBACK, "THP faults that fell back (thp_fault_fallback)" },
+		{ FT_RATE_ALLOCSTALL, "direct reclaim stalls (allocstall_*)" },
+		{ FT_RATE_PGSCAN_DIRECT, "pages scanned by direct reclaim (pgscan_direct)" },
+	};
 	const struct ft_session *ss = ui->s;
+	const struct ft_rates *r = &ss->sample.rates;
+	int y = top, bottom = top + height;
+	char buf[32];
 
-	ft_put(top + 1, 2, A_BOLD, "No tracepoints.");
-	ft_put(top + 2, 2, A_NORMAL, "%s", ui->rp ? "the recording has no tracepoint data (made with --no-trace or without root)" :
-	       ss->trace_err ? ft_trace_strerror(ss->trace_err) :
+	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data "
+	       "(made with --no-trace or without root)" : ss->trace_err ? ft_trace_strerror(ss->trace_err) :
 	       "tracing is off (--no-trace)");
-	ft_put(top + 4, 2, ft_attr(FT_C_DIM),
-	       "The overview still works from /proc; fallbacks and stall latencies need");
-	ft_put(top + 5, 2, ft_attr(FT_C_DIM),
-	       "root and tracefs at /sys/kernel/tracing.");
+	y++;
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%-48s %8s", "from /proc/vmstat", "/s");
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]) && y < bottom; k++) {
+		double v = r->v[rows[k].id];
+
+		ft_fmt_rate(buf, sizeof(buf), v, 8);
+		ft_put(y, 2, A_NORMAL, "%-46s", rows[k].what);
+		ft_put(y++, 49, isnan(v) ? ft_attr(FT_C_DIM) : v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
+		       isnan(v) ? "-" : buf);
+	}
+	y++;
+	static const char *const root_adds[] = {
+		"As root (tracefs at /sys/kernel/tracing) the tracepoints add each fallback",
+		"(mm_page_alloc_extfrag) with its zone, migratetypes, whether it fragments and",
+		"the task that made it; the stalls' times; the processes view.",
+	};
+	for (size_t k = 0; k < 3 && y < bottom; k++)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", root_adds[k]);
 }
 
 /* The event counters: rate, 10 s mean, total and a sparkline each.  Returns the next row. */
@@ -195,7 +230,7 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	int y, i, n, rows;
 
 	if (!ui->s->tracing) {
-		not_tracing(ui, top);
+		not_tracing(ui, top, height);
 		return;
 	}
 	y = counters(ui, top, height);
@@ -241,6 +276,8 @@ static const struct ft_legend events_legend[] = {
 	{ "order 1<-9", "the order asked for <- the order of the free block it was cut from" },
 	{ "frag own", "yes/no: fragmenting; the pageblock changed owner" },
 	{ "command", "the task that allocated ('?': exited before fragtop read its name)" },
+	{ "from /proc/vmstat", "without tracepoints (not root, --no-trace): the kernel's own counts of the same "
+	  "events, per second over the last tick" },
 	{ NULL, NULL },
 };
 

@@ -13,11 +13,13 @@
  * kcompactd wake, the stalls that succeeded and the pages scanned per
  * success.
  */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "model/counterfield.h"
+#include "model/rates.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -310,6 +312,49 @@ static void draw_cost(const struct ft_session *ss, int y)
 		     (unsigned long long)(ss->direct.ticks_out - direct_base.ticks_out));
 }
 
+/*
+ * Without tracepoints: the stalls /proc/vmstat counts, per second over the
+ * last tick, the compaction cost it gives, and what the tracepoints add.
+ */
+static void not_tracing(struct ft_ui *ui, int top, int height)
+{
+	static const struct {
+		enum ft_rate_id id;
+		const char *what;
+	} rows[] = {
+		{ FT_RATE_COMPACT_STALL, "direct compaction stalls (compact_stall)" },
+		{ FT_RATE_COMPACT_FAIL, "... that failed (compact_fail)" },
+		{ FT_RATE_ALLOCSTALL, "direct reclaim stalls (allocstall_*)" },
+		{ FT_RATE_THP_FAULT_FALLBACK, "THP faults that fell back (thp_fault_fallback)" },
+	};
+	const struct ft_session *ss = ui->s;
+	const struct ft_rates *r = &ss->sample.rates;
+	int y = top, bottom = top + height;
+	char buf[32];
+
+	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data" :
+	       ss->trace_err ? ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
+	y++;
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%-48s %8s", "from /proc/vmstat", "/s");
+	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]) && y < bottom; k++) {
+		double v = r->v[rows[k].id];
+
+		ft_fmt_rate(buf, sizeof(buf), v, 8);
+		ft_put(y, 2, A_NORMAL, "%-46s", rows[k].what);
+		ft_put(y++, 49, isnan(v) ? ft_attr(FT_C_DIM) : v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
+		       isnan(v) ? "-" : buf);
+	}
+	y++;
+	if (y + 1 < bottom) {
+		draw_cost(ss, y);	/* two lines */
+		y += 3;
+	}
+	if (y < bottom)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "As root (tracefs at /sys/kernel/tracing) the tracepoints add how");
+	if (y < bottom)
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "long each stall took: histograms per kind and window, and who stalled.");
+}
+
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
@@ -318,10 +363,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 	int y = top, i, per;
 
 	if (!ss->tracing) {
-		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
-		       ui->rp ? "the recording has no tracepoint data" : ss->trace_err ?
-		       ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
-		draw_cost(ss, top + 3);
+		not_tracing(ui, top, height);
 		return;
 	}
 	/* a replay sought back before the reset point: the reset no longer applies */
@@ -413,6 +455,7 @@ static const struct ft_legend stalls_legend[] = {
 	{ "isolated", "pages isolated to migrate" },
 	{ "/stall /success", "pages scanned per direct stall and per successful one; ok: the share that succeeded" },
 	{ "/wake", "pages kcompactd scanned per wake-up" },
+	{ "from /proc/vmstat", "without tracepoints: the stalls the kernel counts, per second, with no time" },
 	{ "leaves out", "ticks whose scanning was not direct compaction's (compact_memory, proactive) are left "
 	  "out of the direct figures" },
 	{ NULL, NULL },

@@ -134,6 +134,15 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -r /proc/zoneinfo ];
 	check "non-root: blocks line says why" wait_for 'n/a: /proc/pagetypeinfo needs root'
 	check "non-root: status line says so" wait_for '^(/proc/pagetypeinfo needs root: no pageblock or migratetype data|no tracepoints: tracing needs root)'
 	check "non-root: header says tracing needs root" wait_for 'trace: needs root'
+	# the events and stalls views: what /proc/vmstat counts, and what root would add
+	T send-keys -t ft 2
+	check "non-root events view: vmstat's rates" wait_for '^  direct compactions \(compact_stall\) +[0-9.-]+'
+	check "... THP fallbacks and reclaim stalls too" wait_for '^  direct reclaim stalls \(allocstall_\*\) +[0-9.-]+'
+	check "... and what root would add" wait_for '^\(mm_page_alloc_extfrag\) with its zone'
+	T send-keys -t ft 3
+	check "non-root stalls view: vmstat's stall rates" wait_for '^  direct compaction stalls \(compact_stall\) +[0-9.-]+'
+	check "... the compaction cost from vmstat" wait_for '^compaction cost +start'
+	check "... and what root would add" wait_for 'long each stall took'
 	T send-keys -t ft q
 	check "non-root: q quits cleanly" wait_dead
 	rm -rf "$nr"
