@@ -27,6 +27,7 @@
 static struct {
 	int zone;			/* index into the session's map zones */
 	uint32_t bpc;			/* blocks per cell; 0: fit the zone */
+	bool zoomed;			/* + or - chose bpc; else it fits the zone at every draw (a resize) */
 	uint32_t cur;			/* cursor cell */
 	int top;			/* first row shown */
 	bool overlay;
@@ -111,10 +112,14 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 	if (g->width < 8)
 		return false;
 	g->grid_h = height;
-	if (!st.bpc)
-		st.bpc = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
-	if (!st.bpc)
-		st.bpc = 1;
+	if (!st.zoomed || !st.bpc) {	/* fitted: again for this size (a resize), the cursor's block kept */
+		uint32_t fit = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
+
+		fit = fit ? fit : 1;
+		if (st.bpc && fit != st.bpc)
+			st.cur = (uint32_t)((uint64_t)st.cur * st.bpc / fit);
+		st.bpc = fit;
+	}
 	g->bpc = st.bpc;
 	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
 	if (st.jump_block) {	/* O chose a block of this zone: its cell, now that cells are known */
@@ -375,7 +380,8 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		       strerror(-ss->map_err));
 		return;
 	}
-	if (!geometry(ui, height - 6 - owner_rows(ss), &g)) {
+	/* 5 rows above the grid (zone, counts, pagetypeinfo, the scan, the legend), 2 under it */
+	if (!geometry(ui, height - 7 - owner_rows(ss), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
 		return;
 	}
@@ -386,7 +392,10 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	       g.z->nr_blocks, a, g.bpc, st.zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
 	draw_counts(y, ui, g.z);
-	/* the scan's budget and how fast fallbacks' blocks were read again, in the status line */
+	/*
+	 * the scan's budget and how fast fallbacks' blocks were read again:
+	 * a line of its own (on the status line it cut the messages short)
+	 */
 	if (ss->mapscan.known)
 		snprintf(scan, sizeof(scan),
 			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu put off for budget, "
@@ -396,6 +405,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			 (unsigned long long)ss->mapscan.rescans_late,
 			 (double)ss->mapscan.lag_max_ns / 1e6);
 	y += 2;
+	ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", scan);
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
 	       st.overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
@@ -440,12 +450,10 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	owner_want(ui, &g, m->order);
 	if (owner_rows(ss))
 		draw_owners(ui, &g, m->order, now, top + height - 2 - owner_rows(ss));
+	ui->scroll_info[0] = '\0';
 	if (g.rows > g.grid_h)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d%s%s",
-			 st.top + 1, st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows,
-			 g.rows, scan[0] ? "  " : "", scan);
-	else
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "%s", scan);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d", st.top + 1,
+			 st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows, g.rows);
 }
 
 /* The cursor: a cell, a row, a page, or the first. */
@@ -487,9 +495,10 @@ static void key_zoom(struct ft_ui *ui, int ch)
 	uint64_t block = (uint64_t)st.cur * (st.bpc ? st.bpc : 1);
 
 	if (ch == '0') {
-		st.bpc = 0;
+		st.zoomed = false;	/* fitted at the next draw */
 		return;
 	}
+	st.zoomed = true;
 	if (ch == '-')
 		st.bpc = st.bpc ? st.bpc * 2 : 2;
 	else if (st.bpc > 1)
@@ -510,6 +519,7 @@ static void key_zone(struct ft_ui *ui, int ch)
 	st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
 	st.chosen = true;
 	st.bpc = 0;
+	st.zoomed = false;
 	st.cur = 0;
 	st.top = 0;
 }
@@ -583,6 +593,7 @@ static void key_owner(struct ft_ui *ui, int ch)
 		st.zone = (int)z;
 		st.chosen = true;
 		st.bpc = 0;
+		st.zoomed = false;
 		st.top = 0;
 	}
 	st.jump_block = m->zones[z].first_block + (best & ((1ull << 40) - 1)) + 1;

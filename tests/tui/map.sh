@@ -32,7 +32,7 @@ T send-keys -t ft 5
 check "5: map view of a zone" wait_for '^N0 [A-Za-z0-9]+ +PFN 0x'
 largest=$(awk '/^Node/ { z = $4 } /spanned/ { if ($2 > m) { m = $2; best = z } } END { print best }' /proc/zoneinfo)
 check "it opens on the largest zone ($largest)" wait_for "^N[0-9]+ $largest "
-check "the status line gives the scan's budget" wait_for 'scan 50\.0% CPU; [0-9]+ rescans after fallbacks'
+check "a line of the map gives the scan's budget (not the status line)" wait_for 'scan 50\.0% CPU; [0-9]+ rescans after fallbacks'
 check "legend" wait_for '^\. free  m movable  u unmovable  x mixed'
 check "first zone scanned (pass 1)" wait_for 'pass [1-9]'
 check "its classes add up to its blocks" sums_up
@@ -59,6 +59,34 @@ else
 	check "- zooms out" wait_for " 2 per cell "
 	T send-keys -t ft 0
 	check "0 fits the zone again" wait_for " 1 per cell "
+fi
+# a resize refits the zone (issue 38: it kept the old zoom, 20 blank rows), unless zoomed by hand
+per() { screen | sed -nE 's/.* ([0-9]+) per cell .*/\1/p'; }
+grid_rows() { screen | grep -cE '^ +(0|0x[0-9a-f]+)( |$)'; }
+z=$(screen | sed -nE 's/^(N[0-9]+ [A-Za-z0-9]+) +PFN.*/\1/p')
+blocks=$(screen | sed -nE 's/.* ([0-9]+) blocks of .*/\1/p' | head -1)
+T resize-window -t ft -x 80 -y 24
+wait_for ' per cell ' > /dev/null
+small=$(per)
+T resize-window -t ft -x 160 -y 50
+refit() { [ "$(per)" != "$small" ] && [ "$(per)" -lt "$small" ]; }
+check "160x50: fewer blocks per cell than at 80x24 ($small)" until_ok 10 refit
+# as many rows as the zone's blocks take at this width (149 cells a row), or the screen's
+fills() {
+	local want=$(( (blocks / $(per) + 148) / 149 ))
+	[ "$want" -gt 40 ] && want=40
+	[ "$(grid_rows)" -ge "$want" ]
+}
+check "... and the grid takes the rows the zone needs ($z, $blocks blocks)" until_ok 10 fills
+zin=$(per)
+if [ "${zin:-1}" -gt 1 ]; then
+	T send-keys -t ft +
+	wait_for " $((zin / 2)) per cell " > /dev/null
+	T resize-window -t ft -x 120 -y 40
+	check "zoomed by hand (+): a resize keeps the zoom" wait_for " $((zin / 2)) per cell "
+	T send-keys -t ft 0
+else
+	T resize-window -t ft -x 120 -y 40
 fi
 T send-keys -t ft Right Right Down
 check "the cursor moves" wait_for '^cursor 0x[0-9a-f]+-0x'
