@@ -7,9 +7,12 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "controls/control.h"
+#include "tui/chart.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -47,6 +50,71 @@ static int wrapped(int y, int bottom, const char *text)
 	return y;
 }
 
+/* A change as the replay's log lists it: its time and its line. */
+struct change {
+	uint64_t t_ns;
+	char line[200];
+};
+
+static int by_time_desc(const void *a, const void *b)
+{
+	const struct change *x = a, *y = b;
+
+	return x->t_ns < y->t_ns ? 1 : x->t_ns > y->t_ns ? -1 : 0;
+}
+
+/*
+ * In replay: the recording's control changes up to the position, newest
+ * first, as report lists them: its own (AUDIT inputs, every outcome) and
+ * the knobs the history marks changed with no change of fragtop's
+ * behind them (made outside it; the history keeps FT_HISTORY_LEN ticks).
+ */
+static void recorded_changes(const struct ft_session *ss, int y, int bottom)
+{
+	static struct change ch[FT_SESSION_MAX_AUDITS + FT_HISTORY_LEN];
+	static uint8_t marks[FT_HISTORY_LEN];
+	static uint64_t t[FT_HISTORY_LEN];
+	static double v[FT_HISTORY_LEN];
+	size_t n = 0, i, a;
+	int outside = 0;
+	char k[48], o[48], w[48], m[48], h[48];
+
+	for (a = 0; a < ss->nr_audits && n < sizeof(ch) / sizeof(ch[0]); a++) {
+		const struct ft_session_audit *au = &ss->audits[a];
+
+		ch[n].t_ns = au->t_ns;
+		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s %-9s %s %s -> %s",
+			 (double)(au->t_ns - ss->first_t_ns) / 1e9, ft_safe(au->how, h, sizeof(h)),
+			 ft_safe(au->outcome, o, sizeof(o)), ft_safe(au->knob, k, sizeof(k)),
+			 ft_safe(au->old, w, sizeof(w)), ft_safe(au->new, m, sizeof(m)));
+	}
+	ft_session_history(ss, FT_CHART_STALLS, FT_ZH_FREE, 0, FT_HISTORY_LEN, v, marks, t);
+	for (i = 0; i < FT_HISTORY_LEN && n < sizeof(ch) / sizeof(ch[0]); i++) {
+		uint64_t t0 = i && t[i - 1] ? t[i - 1] : 0;
+		bool own = false;
+
+		if (!marks[i] || !t[i])
+			continue;
+		for (a = 0; a < ss->nr_audits && !own; a++)
+			own = ss->audits[a].t_ns > t0 && ss->audits[a].t_ns <= t[i] &&
+			      !strcmp(ss->audits[a].outcome, "ok");
+		if (own)
+			continue;
+		ch[n].t_ns = t[i];
+		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  outside seen      %s changed outside this fragtop",
+			 (double)(t[i] - ss->first_t_ns) / 1e9,
+			 marks[i] <= ft_knobs_nr ? ft_knobs[marks[i] - 1].name : "a knob");
+		outside++;
+	}
+	qsort(ch, n, sizeof(ch[0]), by_time_desc);
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
+	       "fragtop), newest first", n, outside);
+	for (i = 0; i < n && y < bottom; i++)
+		ft_put(y++, 2, A_NORMAL, "%s", ch[i].line);
+	if (!n && y < bottom)
+		ft_put(y, 2, ft_attr(FT_C_DIM), "none up to here");
+}
+
 static void controls_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *ss = ui->s;
@@ -78,6 +146,9 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 			snprintf(val, sizeof(val), "(action)");
 		} else if (v->err == -ENOENT) {
 			snprintf(val, sizeof(val), "absent");
+			attr = ft_attr(FT_C_DIM);
+		} else if (v->err == -ENODATA && ui->rp) {	/* the recording holds no read of it */
+			snprintf(val, sizeof(val), "not recorded");
 			attr = ft_attr(FT_C_DIM);
 		} else if (v->err) {
 			ft_knob_strerror(k, v->err, val, sizeof(val));
@@ -114,6 +185,10 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 			y = wrapped(y, bottom, line);
 		}
 		y++;
+	}
+	if (ui->rp && y < bottom) {
+		recorded_changes(ss, y, bottom);
+		return;
 	}
 	if (!ui->ctl || y >= bottom)
 		return;
@@ -240,6 +315,7 @@ static const struct ft_legend controls_legend[] = {
 	{ "range unit", "the values it takes, and what one unit is" },
 	{ "(action)", "a write that does something once (compact_memory, drop_caches), not a setting" },
 	{ "absent", "this kernel has no such file" },
+	{ "not recorded", "replay: the recording holds no read of this knob (the fragtop that made it did not read it)" },
 	{ "audit log", "every change fragtop made or saw, newest first (also in syslog and the recording)" },
 	{ NULL, NULL },
 };

@@ -3,7 +3,9 @@
 # the largest first, never "(inverted)"; F3 offers its last text and F3
 # Enter finds the next match; the history view's cursor stays on its
 # tick while new ticks come in, and [ moves it on a history shorter than
-# the screen.  (The events view's age column is ft_age_format's, held by
+# the screen; the controls view lists the recording's changes up to the
+# position (3 at 71 s, 2 of them outside, as report says) and says "not
+# recorded" for a knob the recording never read.  (The events view's age column is ft_age_format's, held by
 # tests/test_clock.c.)
 # usage: screens.sh FRAGTOP_BINARY
 set -u
@@ -38,6 +40,18 @@ check "F3 again offers the last text" wait_for 'search \(Enter: the next match; 
 T send-keys -t ft Enter
 check "... Enter on it: the next fio row ($p1, then another)" until_ok 5 pid_changed "$p1"
 check "... still a fio" test "$(marked)" = fio
+
+# the controls view in replay: the recording's changes up to the position, as report lists them
+T send-keys -t ft 4
+replay_seek 71
+check "controls in replay at 71 s: the recording's 3 changes, 2 outside (as report)" \
+	wait_for '^control changes in the recording up to here: 3 \(2 outside this fragtop\), newest first'
+check "... newest first: +63.0s outside, +28.8s step ok, +10.0s outside" bash -c "$(declare -f T screen); TMPD='$TMPD' SOCK='$SOCK'
+	screen | grep -A3 '^control changes in the recording' | tail -n 3 | awk '{ print \$1, \$2 }' | tr '\n' ' ' | grep -qx '+63.0s outside +28.8s step +10.0s outside '"
+check "... the step with its values" wait_for '^ +\+28\.8s +step +ok +watermark_boost_factor 0 -> 2500'
+replay_seek 20
+check "at 20 s: only the first" wait_for '^control changes in the recording up to here: 1 \(1 outside'
+check "a knob the recording never read: 'not recorded', not an errno" wait_for '^  thp_1024kB +not recorded'
 
 # the history view: the cursor stays on its tick while the replay runs on
 T send-keys -t ft 6 space
