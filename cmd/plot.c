@@ -40,6 +40,8 @@
 #define PANEL_H		120
 #define GAP		46
 #define TOP		64
+/* a character of a label (class m: 10px sans-serif) is at most this wide */
+#define LABEL_PX	6.2
 
 /* S_THP_OK's lines are THP sizes (slots), every other panel's are zones */
 enum series { S_FRAG, S_PEAK, S_BOOSTED, S_UNUSABLE, S_FREE, S_IN_BLOCKS, S_THP_OK, S_NR };
@@ -611,21 +613,29 @@ static int write_svg(FILE *f, struct run *runs, int nr)
 	heatmap(f, &runs[0], TOP + S_NR * (PANEL_H + GAP) + 10, &x);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">seconds into the recording</text>\n",
 		LEFT + (W - LEFT - RIGHT) / 2, h - 14);
-	/* control changes: a line through every panel, labelled at the top */
+	/*
+	 * control changes: a dashed line through each panel (not across the
+	 * titles between them), labelled inside the first panel, one line
+	 * down per change; a label that would run past the right edge ends
+	 * at its line instead
+	 */
 	for (k = 0; k < nr; k++)
 		for (m = 0; m < runs[k].nr_marks; m++) {
 			const struct mark *mk = &runs[k].marks[m];
 			double px = ft_scale_px(&x, mk->t);
+			char when[32];
+			bool left;
 
 			if (mk->t < t0 || mk->t > t1)
 				continue;
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b35900\" "
-				"stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n", px, TOP, px,
-				TOP + npanels * (PANEL_H + GAP) - GAP + 10);
-			/* (the labels go inside the first panel, below) */
-			/* inside the first panel, one line down per change */
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" class=\"m\">+%.1f s ", px + 4,
-				TOP + 10 + 12 + (int)((m + (size_t)k) % 8) * 12, mk->t);
+			for (s = 0; s < npanels; s++)
+				fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b35900\" "
+					"stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n", px,
+					TOP + s * (PANEL_H + GAP) + 10, px, TOP + s * (PANEL_H + GAP) + 10 + PANEL_H);
+			snprintf(when, sizeof(when), "+%.1f s ", mk->t);
+			left = px + 4 + LABEL_PX * (double)(strlen(when) + strlen(mk->text)) > W - RIGHT;
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">%s", left ? px - 4 : px + 4,
+				TOP + 10 + 12 + (int)((m + (size_t)k) % 8) * 12, left ? " text-anchor=\"end\"" : "", when);
 			ft_xml_text(f, mk->text);
 			fprintf(f, "</text>\n");
 		}

@@ -89,6 +89,17 @@ if command -v rsvg-convert > /dev/null; then
 	rsvg-convert -o "$tmp/p.png" "$tmp/p.svg"; rc=$?
 	check "plot: rsvg-convert renders a PNG" test $rc = 0 -a -s "$tmp/p.png"
 fi
+# the change lines stay inside the panels (issue 38: they crossed the titles), one segment a
+# panel; every panel is a 120-pixel plot area (the grey frame), so each segment is 120 high
+check "plot: a change's dashed line is drawn per panel, never across a title" awk '
+	/stroke="#b35900"/ { n++; match($0, /y1="[0-9.]+"/); a = substr($0, RSTART + 4, RLENGTH - 5)
+		match($0, /y2="[0-9.]+"/); b = substr($0, RSTART + 4, RLENGTH - 5); if (b - a != 120) bad = 1 }
+	END { exit bad || n < 8 }' "$tmp/p.svg"
+# a label near the right edge ends at its line (it was clipped: "2500 -> 150")
+"$FT" plot tests/recordings/adverse-6.18.ftr -o "$tmp/adv.svg"
+check "plot: a change late in the recording is labelled to the left of its line, whole" \
+	grep -qE 'text-anchor="end" class="m">\+62\.0 s watermark_boost_factor 2500 -&gt; 15000 \(outside fragtop\)<' "$tmp/adv.svg"
+check "plot: ... one early is labelled to the right" grep -qE '<text x="[0-9.]+" y="[0-9]+" class="m">\+9\.0 s ' "$tmp/adv.svg"
 "$FT" plot "$S" -o "$tmp/p.svg" 2> "$tmp/e"; rc=$?
 check "plot: an existing output is refused without --force" test $rc = 1 -a -n "$(grep -- '--force' "$tmp/e")"
 "$FT" plot "$S" "$S" --from 10 -o "$tmp/p.svg" --force; rc=$?
