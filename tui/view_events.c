@@ -175,6 +175,34 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 
 /* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
 static int stacks_mode = -1;
+static int stack_sel;		/* the stack selected (j/k) */
+static bool stack_open;		/* Enter: the selected stack's every frame, one caller a line */
+
+/* The stacks mode is on (K, or --stacks by default). */
+static bool stacks_on(const struct ft_ui *ui)
+{
+	return stacks_mode > 0 || (stacks_mode < 0 && ft_session_has_stacks(ui->s));
+}
+
+/*
+ * Stack @key opened from row @y: the site on the first line, then a
+ * caller a line ("< caller"), each cut at the screen's edge; the row
+ * after it.
+ */
+static int open_stack(int y, int end, const char *key, unsigned int attr)
+{
+	const char *p = key, *next;
+	bool first = true;
+
+	while (p && *p && y < end) {
+		next = strstr(p, " < ");
+		ft_put(y++, first ? 18 : 20, first ? attr : A_NORMAL, "%s%.*s", first ? "" : "< ",
+		       (int)(next ? (size_t)(next - p) : strlen(p)), p);
+		p = next ? next + 3 : NULL;
+		first = false;
+	}
+	return y;
+}
 
 /* Fragmenting fallbacks by kernel stack since the start, from row @y to @end. */
 static void stacks_table(struct ft_ui *ui, int y, int end)
@@ -183,7 +211,7 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 	struct ft_stack_group g[64];
 	uint64_t other, unstacked, all;
 	size_t n, i, shown;
-	int rows = end - y - 2, w = COLS - 16;
+	int rows = end - y - 2, w = COLS - 18;
 	char c[32];
 
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%9s %6s  %s", "fragment", "share",
@@ -205,10 +233,22 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 	shown = rows < 0 ? 0 : (size_t)rows < n ? (size_t)rows : n;
 	if (shown > sizeof(g) / sizeof(g[0]))
 		shown = sizeof(g) / sizeof(g[0]);
-	for (i = 0; i < shown; i++, y++) {
+	if (stack_sel >= (int)shown)
+		stack_sel = shown ? (int)shown - 1 : 0;
+	for (i = 0; i < shown && y < end - 1; i++) {
+		unsigned int attr = (int)i == stack_sel ? A_REVERSE : A_NORMAL;
+
 		ft_fmt_count(c, sizeof(c), (double)g[i].fragmenting, 9);
-		ft_put(y, 0, A_NORMAL, "%9s %5.1f%%  %.*s", c,
-		       all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0, w > 0 ? w : 0, g[i].key);
+		ft_put(y, 0, attr, "%9s %5.1f%%", c, all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0);
+		if ((int)i == stack_sel && stack_open) {
+			y = open_stack(y, end - 1, g[i].key, attr);
+			continue;
+		}
+		/* a stack longer than the row ends in "..." (Enter opens it) */
+		if ((int)strlen(g[i].key) > w && w > 3)
+			ft_put(y++, 18, attr, "%.*s...", w - 3, g[i].key);
+		else
+			ft_put(y++, 18, attr, "%.*s", w > 0 ? w : 0, g[i].key);
 	}
 	if (!n)
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "no fragmenting fallback with a stack yet");
@@ -222,6 +262,21 @@ static void key_stacks(struct ft_ui *ui, int ch)
 {
 	(void)ch;
 	stacks_mode = stacks_mode < 0 ? !ft_session_has_stacks(ui->s) : !stacks_mode;
+}
+
+/* j k: select a stack; Enter: open it whole, or close it. */
+static void key_stack_sel(struct ft_ui *ui, int ch)
+{
+	if (!stacks_on(ui)) {
+		ft_ui_status(ui, FT_DIAG_INFO, "K first: the stacks table (with --stacks)");
+		return;
+	}
+	if (ch == '\n' || ch == KEY_ENTER)
+		stack_open = !stack_open;
+	else if (ch == 'j' || ch == KEY_DOWN)
+		stack_sel++;		/* kept within the stacks when drawn */
+	else if (stack_sel > 0)
+		stack_sel--;
 }
 
 static void events_draw(struct ft_ui *ui, int top, int height)
@@ -238,7 +293,7 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 	y += 2;
 	if (y >= top + height)
 		return;
-	if (stacks_mode > 0 || (stacks_mode < 0 && ft_session_has_stacks(ui->s))) {
+	if (stacks_on(ui)) {
 		stacks_table(ui, y, top + height);
 		return;
 	}
@@ -258,6 +313,8 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 static const struct ft_key events_keys[] = {
 	{ "K", { 'K' }, "fragmenting fallbacks by kernel stack (--stacks) / the recent fallbacks",
 	  "K stacks", 0, key_stacks },
+	{ "j k Enter", { 'j', 'k', KEY_DOWN, KEY_UP, '\n', KEY_ENTER }, "in the stacks table: select a stack, "
+	  "open it whole (a caller a line) or close it", NULL, 0, key_stack_sel },
 	{ NULL },
 };
 
@@ -276,6 +333,8 @@ static const struct ft_legend events_legend[] = {
 	{ "order 1<-9", "the order asked for <- the order of the free block it was cut from" },
 	{ "frag own", "yes/no: fragmenting; the pageblock changed owner" },
 	{ "command", "the task that allocated ('?': exited before fragtop read its name)" },
+	{ "fragment share", "with K: fragmenting fallbacks per kernel stack, and their share of all" },
+	{ "site < callers", "a stack: where it allocated, then who called it; '...': cut at the edge (Enter opens it)" },
 	{ "from /proc/vmstat", "without tracepoints (not root, --no-trace): the kernel's own counts of the same "
 	  "events, per second over the last tick" },
 	{ NULL, NULL },

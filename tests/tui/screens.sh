@@ -74,5 +74,21 @@ T send-keys -t ft space
 wait_for '^newest' > /dev/null
 T send-keys -t ft '['
 check "[ on a short history: the cursor goes to the oldest tick kept" wait_for '^cursor \+[0-9]\.[0-9] s'
+end_tmux; SOCK=
+
+# kernel stacks (K): a cut stack says so, and Enter opens the selected one whole
+tmux_start screens 100 40 "$FT" --no-config replay tests/recordings/stacks-6.18.ftr
+wait_for 'REPLAY' > /dev/null
+T send-keys -t ft 2
+replay_seek 100
+T send-keys -t ft space
+check "the stacks table (a recording made with --stacks)" wait_for '^ fragment +share +kernel stack'
+check "a stack longer than the row ends in '...'" wait_for '^ +[0-9]+ +[0-9.]+%  allocate_slab < .*\.\.\.$'
+T send-keys -t ft j Enter
+check "j Enter: the second stack opened, a caller a line" wait_for '^ {20}< alloc_slab_obj_exts$'
+check "... its site on its first line" wait_for '^ +[0-9]+ +[0-9.]+%  allocate_slab$'
+T send-keys -t ft Enter
+closed() { ! screen | grep -qE '^ {20}< '; }
+check "Enter again closes it" until_ok 5 closed
 echo "screens.sh: $fails failure(s)"
 [ $fails -eq 0 ]
