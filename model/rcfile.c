@@ -60,6 +60,12 @@ static int set(struct ft_rc *rc, const char *k, size_t kn, const char *v, size_t
 		copy(rc->sort, v, vn);
 		return 0;
 	}
+	if (KEY("columns")) {
+		if (!word(v, vn, sizeof(rc->columns)))
+			goto range;
+		copy(rc->columns, v, vn);
+		return 0;
+	}
 	if (KEY("map_zone")) {
 		if (!word(v, vn, sizeof(rc->map_zone)))
 			goto range;
@@ -151,5 +157,7 @@ int ft_rc_format(const struct ft_rc *rc, char *buf, size_t sz)
 		ADD("color_scheme=%s\n", rc->color ? "default" : "monochrome");
 	if (rc->map_zone[0])
 		ADD("map_zone=%s\n", rc->map_zone);
+	if (rc->columns[0])
+		ADD("columns=%s\n", rc->columns);
 	return n;
 }

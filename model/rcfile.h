@@ -24,6 +24,9 @@ struct ft_rc {
 	char sort[16];		/* the processes view's sort column, by its header */
 	int color;		/* -1: not set, 0: monochrome, 1: colour */
 	char map_zone[32];	/* the map's zone ("N0 Normal"); "": not set */
+	/* the processes view's columns shown after COMMAND, by header, comma-separated
+	 * ("FRAG/s,FRAG,CGROUP"); "": not set (every one); "-": none */
+	char columns[160];
 };
 
 /* Nothing set: every key at the program's default. */

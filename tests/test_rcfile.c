@@ -35,6 +35,7 @@ static void test_round_trip(void **state)
 	strcpy(rc.sort, "FALLBK");
 	rc.color = 0;
 	strcpy(rc.map_zone, "N1 Movable");
+	strcpy(rc.columns, "FRAG/s,OWN,CGROUP");
 	n = ft_rc_format(&rc, text, sizeof(text));
 	assert_true(n > 0 && (size_t)n < sizeof(text));
 	assert_non_null(strstr(text, "config_version=1\n"));
@@ -46,6 +47,7 @@ static void test_round_trip(void **state)
 	assert_string_equal(back.sort, "FALLBK");
 	assert_int_equal(back.color, 0);
 	assert_string_equal(back.map_zone, "N1 Movable");
+	assert_string_equal(back.columns, "FRAG/s,OWN,CGROUP");
 	/* nothing set: only the head, and it parses to nothing set */
 	ft_rc_init(&rc);
 	n = ft_rc_format(&rc, text, sizeof(text));

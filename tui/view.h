@@ -58,6 +58,16 @@ struct ft_view {
 	unsigned int wants;
 };
 
+/*
+ * The processes view's columns after COMMAND (the cgroup last), for the
+ * setup view's column chooser (htop's Columns page): how many, a header,
+ * whether it is shown, show or hide it.  Kept in fragtoprc (columns=).
+ */
+int ft_procs_columns(void);
+const char *ft_procs_column(int i);
+bool ft_procs_column_shown(int i);
+void ft_procs_column_toggle(int i);
+
 extern const struct ft_view ft_view_overview;
 extern const struct ft_view ft_view_events;
 extern const struct ft_view ft_view_stalls;

@@ -61,6 +61,7 @@ static int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1
 static int first_col;		/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
 static int end_col;		/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
 static bool cgroup_cut;		/* the last draw cut a cgroup path to fit ('~') */
+static bool hidden[C_NR + 1];	/* columns the setup view (F2) took away; [C_NR]: the cgroup */
 static int match_row = -1;	/* the F3 match's place in the sorted rows */
 static struct ft_procs by_process;	/* the rows shown when !threads */
 static struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
@@ -99,15 +100,20 @@ static void draw_header(int y)
 	header_y = y;
 	for (c = 0; c < first_col; c++)
 		col_x[c] = x;		/* scrolled off to the left: no room to click */
-	for (c = first_col; c < C_NR && x + cols[c].width < COLS; c++) {
+	for (c = first_col; c < C_NR; c++) {
+		col_x[c] = x;
+		if (hidden[c])
+			continue;	/* taken away in the setup: no room to click */
+		if (x + cols[c].width >= COLS)
+			break;
 		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
-		col_x[c] = x;
 		x += cols[c].width + 1;
 	}
 	end_col = c;
-	if (c == C_NR && x + CGROUP_MIN < COLS) {
-		ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
+	if (c == C_NR && (hidden[C_NR] || x + CGROUP_MIN < COLS)) {
+		if (!hidden[C_NR])
+			ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
 		end_col = C_NR + 1;
 	}
 	for (; c <= C_NR; c++)
@@ -123,9 +129,13 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 	int c, x = FIXED_W;
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
-	for (c = first_col; c < C_NR && x + cols[c].width < COLS; c++) {
+	for (c = first_col; c < C_NR; c++) {
 		double d = c == C_RATE ? ft_proc_rate(&rates, row) : (double)p->c[cols[c].pc];
 
+		if (hidden[c])
+			continue;
+		if (x + cols[c].width >= COLS)
+			break;
 		if (cols[c].ms)
 			d /= 1000;
 		if (c == C_RATE)
@@ -137,7 +147,7 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 		x += cols[c].width + 1;
 	}
 	/* the cgroup's tail when it is longer than the room: its leaf names it */
-	if (c == C_NR && x + CGROUP_MIN < COLS && p->cgroup[0]) {
+	if (c == C_NR && !hidden[C_NR] && x + CGROUP_MIN < COLS && p->cgroup[0]) {
 		int room = COLS - x, len = (int)strlen(p->cgroup);
 
 		cgroup_cut |= len > room;
@@ -153,18 +163,29 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
  */
 static void scroll_info(struct ft_ui *ui, int n, int rows)
 {
-	int last = first_row + rows < n ? first_row + rows : n;
-	bool rows_cut = first_row || first_row + rows < n, cols_cut = first_col || end_col <= C_NR || cgroup_cut;
+	int last = first_row + rows < n ? first_row + rows : n, nvis = 0, from = 0, to = 0, c;
+	bool rows_cut = first_row || first_row + rows < n, cols_cut;
 
+	/* the columns counted as shown: those the setup left, the cgroup last */
+	for (c = 0; c <= C_NR; c++) {
+		if (hidden[c])
+			continue;
+		nvis++;
+		if (c < first_col)
+			from = nvis;
+		if (c < end_col)
+			to = nvis;
+	}
+	cols_cut = from > 0 || to < nvis || cgroup_cut;
 	ui->scroll_info[0] = '\0';
 	if (rows_cut && cols_cut)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d", first_row + 1,
-			 last, n, first_col + 1, end_col, C_NR + 1);
+			 last, n, from + 1, to, nvis);
 	else if (rows_cut)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", first_row + 1, last, n);
 	else if (cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)",
-			 first_col + 1, end_col, C_NR + 1);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)", from + 1, to,
+			 nvis);
 }
 
 static void procs_draw(struct ft_ui *ui, int top, int height)
@@ -304,10 +325,40 @@ static void key_scroll(struct ft_ui *ui, int ch)
 static void key_columns(struct ft_ui *ui, int ch)
 {
 	(void)ui;
-	if (ch == KEY_LEFT && first_col > 0)
-		first_col--;
-	else if (ch == KEY_RIGHT && first_col < C_NR)
-		first_col++;
+	if (ch == KEY_LEFT) {
+		while (first_col > 0 && hidden[--first_col])
+			;
+	} else if (ch == KEY_RIGHT && first_col < C_NR) {
+		while (first_col < C_NR && hidden[first_col])
+			first_col++;	/* the first shown, then the next after it */
+		if (first_col < C_NR)
+			first_col++;
+		while (first_col < C_NR && hidden[first_col])
+			first_col++;
+	}
+}
+
+/* ---- the columns, for the setup view (F2), as htop's Columns page ---- */
+
+int ft_procs_columns(void)
+{
+	return C_NR + 1;
+}
+
+const char *ft_procs_column(int i)
+{
+	return i < C_NR ? cols[i].head : "CGROUP";
+}
+
+bool ft_procs_column_shown(int i)
+{
+	return i >= 0 && i <= C_NR && !hidden[i];
+}
+
+void ft_procs_column_toggle(int i)
+{
+	if (i >= 0 && i <= C_NR)
+		hidden[i] = !hidden[i];
 }
 
 static void procs_wheel(struct ft_ui *ui, int dir)
@@ -351,6 +402,56 @@ static const struct ft_key procs_keys[] = {
 	{ NULL },
 };
 
+/*
+ * columns=: the columns shown after COMMAND, by header ("" every one,
+ * "-" none); a word that names no column is said and left out.
+ */
+static void load_columns(struct ft_ui *ui, const char *list)
+{
+	char word[32];
+	const char *p = list;
+	int c;
+
+	if (!list[0])
+		return;
+	for (c = 0; c <= C_NR; c++)
+		hidden[c] = true;
+	while (*p && strcmp(list, "-")) {
+		size_t n = strcspn(p, ",");
+		bool known = false;
+
+		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
+		for (c = 0; c <= C_NR; c++)
+			if (!strcmp(word, ft_procs_column(c))) {
+				hidden[c] = false;
+				known = true;
+			}
+		if (!known && !ui->status[0])
+			ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: columns: '%s' is no column of the processes view",
+				     word);
+		p += n + (p[n] == ',');
+	}
+}
+
+static void save_columns(char *buf, size_t sz)
+{
+	size_t len = 0;
+	int c, shown = 0;
+
+	buf[0] = '\0';
+	for (c = 0; c <= C_NR; c++)
+		shown += !hidden[c];
+	if (shown == C_NR + 1)
+		return;		/* every one: the default, not written */
+	if (!shown) {
+		snprintf(buf, sz, "-");
+		return;
+	}
+	for (c = 0; c <= C_NR && len < sz; c++)
+		if (!hidden[c])
+			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "", ft_procs_column(c));
+}
+
 /* The rc file keeps the sort column, by its header. */
 static void procs_load(struct ft_ui *ui, const struct ft_rc *rc)
 {
@@ -361,12 +462,14 @@ static void procs_load(struct ft_ui *ui, const struct ft_rc *rc)
 			sort_col = c;
 	if (rc->sort[0] && strcmp(rc->sort, cols[sort_col].head) && !ui->status[0])
 		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: sort=%s is no column of the processes view", rc->sort);
+	load_columns(ui, rc->columns);
 }
 
 static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
 {
 	(void)ui;
 	snprintf(rc->sort, sizeof(rc->sort), "%s", cols[sort_col].head);
+	save_columns(rc->columns, sizeof(rc->columns));
 }
 
 static const struct ft_legend procs_legend[] = {

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * Setup (F2), as htop's: the settings fragtoprc keeps between runs, where
- * the file is and whether it will be written on quit.  The interval and
- * the colour scheme change here; the sort column, the map's zone and the
+ * the file is and whether it will be written on quit.  The interval, the
+ * colour scheme and the processes view's columns (htop's Columns page)
+ * change here; the sort column, the map's zone and the
  * view to open on are kept as they are when fragtop quits, and are set
  * in their views.  Below them, what fragtop itself costs (base/cost.h):
  * files opened, reads and bytes per source over the last tick and since
@@ -17,9 +18,10 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-enum row { R_INTERVAL, R_COLOR, R_NR };
+enum row { R_INTERVAL, R_COLOR, R_COLUMNS, R_NR };
 
 static int sel;
+static int col_sel;		/* on the columns row: the column Left/Right chose */
 
 /* The interval steps of Left and Right. */
 static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600 };
@@ -79,6 +81,38 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 	return y;
 }
 
+/*
+ * The processes view's columns (htop's Columns page): "[x] FRAG/s" each,
+ * wrapped at the screen's width; the one Left/Right chose marked when
+ * the row is selected.  Returns the row after them.
+ */
+static int columns_row(int y, int end)
+{
+	int n = ft_procs_columns(), x = 25, i;
+
+	if (y >= end)
+		return y;
+	ft_put(y, 0, sel == R_COLUMNS ? A_REVERSE : A_NORMAL, "  %-22s", "processes columns");
+	for (i = 0; i < n && y < end; i++) {
+		const char *h = ft_procs_column(i);
+		int w = (int)strlen(h) + 5;
+		unsigned int attr = ft_procs_column_shown(i) ? A_BOLD : ft_attr(FT_C_DIM);
+
+		if (x + w > COLS && x > 25) {
+			x = 25;
+			y++;
+		}
+		if (sel == R_COLUMNS && i == col_sel)
+			attr |= A_REVERSE;
+		ft_put(y, x, attr, "[%c] %s", ft_procs_column_shown(i) ? 'x' : ' ', h);
+		x += w;
+	}
+	y++;
+	if (y < end && sel == R_COLUMNS)
+		ft_put(y++, 25, ft_attr(FT_C_DIM), "(Left Right: a column, Enter or space: show or hide it)");
+	return y;
+}
+
 static void setup_draw(struct ft_ui *ui, int top, int height)
 {
 	struct ft_rc now;
@@ -105,6 +139,7 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y++, 25, A_BOLD, "%s   (s S F6, or a click on a header, in the processes view)", now.sort);
 	ft_put(y, 2, A_NORMAL, "%-22s", "map zone");
 	ft_put(y++, 25, A_BOLD, "%s", now.map_zone[0] ? now.map_zone : "(the largest)");
+	y = columns_row(y, top + height);
 	y++;
 	if (y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_DIM), "  file  %s", ui->rc_path && ui->rc_path[0] ? ui->rc_path :
@@ -167,6 +202,15 @@ static void key_change(struct ft_ui *ui, int ch)
 		toggle_color(ui);
 		return;
 	}
+	if (sel == R_COLUMNS) {
+		if (ch == KEY_LEFT || ch == '-')
+			col_sel = col_sel > 0 ? col_sel - 1 : 0;
+		else if (ch == KEY_RIGHT || ch == '+')
+			col_sel = col_sel + 1 < ft_procs_columns() ? col_sel + 1 : col_sel;
+		else
+			ft_procs_column_toggle(col_sel);
+		return;
+	}
 	if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+') {
 		step_interval(ui, ch == KEY_RIGHT || ch == '+' ? 1 : -1);
 		return;
@@ -182,8 +226,8 @@ static void key_change(struct ft_ui *ui, int ch)
 
 static const struct ft_key setup_keys[] = {
 	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a setting", NULL, 0, key_select },
-	{ "Left Right Enter", { KEY_LEFT, KEY_RIGHT, '-', '+', '\n', KEY_ENTER }, "change it", NULL, 0,
-	  key_change },
+	{ "Left Right Enter", { KEY_LEFT, KEY_RIGHT, '-', '+', '\n', KEY_ENTER, ' ' }, "change it (on the "
+	  "columns row: choose a column, show or hide it)", NULL, 0, key_change },
 	{ "Esc", { 27 }, "back (as F2)", NULL, 0, key_back },
 	{ NULL },
 };
@@ -192,6 +236,7 @@ static const struct ft_legend setup_legend[] = {
 	{ "files reads bytes", "what fragtop opened, read calls and bytes, per source: the last tick, and since the start" },
 	{ "malloc holds", "heap in use; the part never written is not resident" },
 	{ "file", "the fragtoprc that keeps these settings" },
+	{ "[x] FRAG/s", "a processes column shown ([ ]: hidden); fragtoprc keeps the choice (columns=)" },
 	{ NULL, NULL },
 };
 

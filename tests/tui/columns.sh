@@ -86,5 +86,42 @@ if ls /sys/kernel/mm/transparent_hugepage/hugepages-*kB/stats/anon_fault_alloc >
 else
 	skip "no multi-size THP counters here: the THP view is not checked"
 fi
+end_tmux; SOCK=
+
+# the column chooser (setup, F2): FALLBK hidden, kept in fragtoprc, back at the next start
+if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ]; then
+	RCF=$XDG_CONFIG_HOME/fragtop/fragtoprc
+	# as tmux_start, without its fresh config: this part reads what the last run kept
+	keep_start() {
+		[ -n "${SOCK:-}" ] && end_tmux
+		tmux_n=$((${tmux_n:-0} + 1)); SOCK=columns-$$-$tmux_n
+		T new-session -d -s ft -x 120 -y 30 "XDG_CONFIG_HOME=$(printf '%q' "$XDG_CONFIG_HOME") $(printf '%q' "$FT"); sleep 60"
+	}
+	fresh_config
+	keep_start
+	wait_for 'overview' > /dev/null
+	T send-keys -t ft F2
+	wait_for '^  processes columns' > /dev/null
+	T send-keys -t ft j j
+	check "setup: the processes columns, each shown" wait_for '^  processes columns +\[x\] FRAG/s \[x\] FRAG \[x\] FALLBK'
+	T send-keys -t ft Right Right Enter
+	check "Right Right Enter: FALLBK hidden" wait_for '\[ \] FALLBK'
+	T send-keys -t ft Escape 7
+	check "the processes view without FALLBK" wait_for '^ +PID S COMMAND +FRAG/s +FRAG +OWN '
+	T send-keys -t ft q
+	until_ok 10 test -s "$RCF"
+	check "fragtoprc keeps the columns shown" grep -qx 'columns=FRAG/s,FRAG,OWN,COMPACT,CMP_MS,RECLAIM,RCL_MS,FSTALL,FST_MS,CGROUP' "$RCF"
+	keep_start
+	check "... and the next start opens without FALLBK" wait_for '^ +PID S COMMAND +FRAG/s +FRAG +OWN '
+	T send-keys -t ft q
+	end_tmux; SOCK=
+	printf 'config_version=1\nview=processes\ncolumns=FRAG,BOGUS\n' > "$RCF"
+	keep_start
+	check "columns= with a word that is no column: said" wait_for "fragtoprc: columns: 'BOGUS' is no column"
+	check "... the others kept" wait_for '^ +PID S COMMAND +FRAG *$'
+	T send-keys -t ft q
+else
+	skip "the column chooser is tried live, as root with tracefs"
+fi
 echo "columns.sh: $fails failure(s)"
 [ $fails -eq 0 ]
