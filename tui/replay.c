@@ -43,6 +43,8 @@ static void replay_idle(struct ft_ui *ui)
 		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording: the comma key steps back, T seeks");
 		return;
 	}
+	if (ui->view->tick)
+		ui->view->tick(ui);
 	dt = rp->session.tick_t_ns > before ? rp->session.tick_t_ns - before : 1000000000ull;
 	period = (uint64_t)((double)dt / ui->speed);
 	/* the cadence follows the recording's: the next tick one recorded interval on */
@@ -50,11 +52,30 @@ static void replay_idle(struct ft_ui *ui)
 	ui->tick.period_ns = period ? period : 1;
 }
 
+/*
+ * A seek has landed on tick n: a view that keeps state from tick to tick
+ * (the processes view's rates) sees tick n - 1, then n, so that its first
+ * draw has what a replay that ran there would (FRAG/s, not "-").
+ */
+static void landed(struct ft_ui *ui)
+{
+	struct ft_replay *rp = ui->rp;
+	uint64_t n = rp->session.ticks;
+
+	if (!ui->view->tick || n < 2 || ft_replay_seek_tick(rp, n - 1) < 0)
+		return;
+	ui->view->tick(ui);
+	if (ft_replay_step(rp) > 0)
+		ui->view->tick(ui);
+}
+
 /* Go to the first tick at or after @t_ns (from the nearest checkpoint). */
 static void replay_seek_time(struct ft_ui *ui, uint64_t t_ns)
 {
 	if (ft_replay_seek_time(ui->rp, t_ns) < 0)
 		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
+	else
+		landed(ui);
 }
 
 /* Go to tick number @n (1 = the first). */
@@ -62,6 +83,8 @@ static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
 {
 	if (ft_replay_seek_tick(ui->rp, n) < 0)
 		ft_ui_status(ui, FT_DIAG_WARN, "cannot seek in %s", ui->rp->path);
+	else
+		landed(ui);
 }
 
 /*
@@ -104,6 +127,8 @@ static void key_step(struct ft_ui *ui, int ch)
 	if (ch == '.' || ch == KEY_SRIGHT) {
 		if (ft_replay_step(rp) <= 0)
 			ft_ui_status(ui, FT_DIAG_INFO, "end of the recording");
+		else if (ui->view->tick)
+			ui->view->tick(ui);
 		return;
 	}
 	ui->at_end = false;
@@ -156,6 +181,7 @@ static void key_next_change(struct ft_ui *ui, int ch)
 	ft_knob_watch_start(&watch, &rp->session);
 	while (!n.found && ft_replay_step(rp) > 0)
 		ft_knob_watch_step(&watch, &rp->session, on_next_change, &n);
+	landed(ui);
 	ft_ui_status(ui, FT_DIAG_INFO, "%s", n.found ? n.what : "no control change after this point");
 	ui->paused = true;
 }

@@ -39,6 +39,13 @@ struct ft_view {
 	/* Called when the view is opened from another (not on a return to it); NULL: nothing. */
 	void (*enter)(struct ft_ui *ui);
 	/*
+	 * Called after every tick the source takes while the view is shown,
+	 * drawn or not (a replay at x1000 draws one tick in many), and for the
+	 * tick before the one a replay's seek lands on: state kept from tick
+	 * to tick (a rate) is then there at the first draw.  NULL: nothing.
+	 */
+	void (*tick)(struct ft_ui *ui);
+	/*
 	 * A left click at screen row @y, column @x of the body (the row a
 	 * column header or a map cell is on, as the last draw put it); true
 	 * if it did something.  NULL: clicks do nothing here.

@@ -188,6 +188,22 @@ static void scroll_info(struct ft_ui *ui, int n, int rows)
 			 nvis);
 }
 
+/* The rows shown: the thread table, or the processes its threads sum to. */
+static const struct ft_procs *rows_table(const struct ft_session *s)
+{
+	if (threads)
+		return &s->events.procs;
+	ft_procs_by_process(&by_process, &s->events.procs);
+	return &by_process;
+}
+
+/* Each tick: the rates move on, drawn or not (a seek's tick before, too). */
+static void procs_tick(struct ft_ui *ui)
+{
+	if (ui->s->tracing)
+		ft_proc_rates_update(&rates, ui->s, rows_table(ui->s), threads);
+}
+
 static void procs_draw(struct ft_ui *ui, int top, int height)
 {
 	const struct ft_session *s = ui->s;
@@ -208,10 +224,7 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		       ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
-	if (!threads) {
-		ft_procs_by_process(&by_process, t);
-		t = &by_process;
-	}
+	t = rows_table(s);
 	ft_proc_rates_update(&rates, s, t, threads);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
 	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, (void *)t);
@@ -493,6 +506,7 @@ const struct ft_view ft_view_procs = {
 	.draw = procs_draw,
 	.keys = procs_keys,
 	.legend = procs_legend,
+	.tick = procs_tick,
 	.click = procs_click,
 	.wheel = procs_wheel,
 	.load = procs_load,

@@ -5,7 +5,8 @@
 # tick while new ticks come in, and [ moves it on a history shorter than
 # the screen; the controls view lists the recording's changes up to the
 # position (3 at 71 s, 2 of them outside, as report says) and says "not
-# recorded" for a knob the recording never read.  (The events view's age column is ft_age_format's, held by
+# recorded" for a knob the recording never read; after a seek, FRAG/s is
+# there at once.  (The events view's age column is ft_age_format's, held by
 # tests/test_clock.c.)
 # usage: screens.sh FRAGTOP_BINARY
 set -u
@@ -52,6 +53,13 @@ check "... the step with its values" wait_for '^ +\+28\.8s +step +ok +watermark_
 replay_seek 20
 check "at 20 s: only the first" wait_for '^control changes in the recording up to here: 1 \(1 outside'
 check "a knob the recording never read: 'not recorded', not an errno" wait_for '^  thp_1024kB +not recorded'
+
+# after a seek the processes view has its rates at once (it showed "-" until the next step)
+T send-keys -t ft 7
+replay_seek 18
+check "a seek to 18 s: FRAG/s at once (fio 6759/s), not '-'" wait_for '^ +13410 x fio +6759 +6823 '
+T send-keys -t ft ,
+check "... and after a step back (17 s: 58/s)" wait_for '^ +13410 +fio +58 +67 '
 
 # the history view: the cursor stays on its tick while the replay runs on
 T send-keys -t ft 6 space
