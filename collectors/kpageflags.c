@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "base/cost.h"
 #include "base/file.h"
 
@@ -358,23 +359,52 @@ long ft_kpf_scan(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t budget)
 	return (long)done;
 }
 
+void ft_kpf_rescan_begin(struct ft_kpf *k, const struct ft_pbmap *m)
+{
+	k->zone = 0;
+	k->block = 0;
+	k->rescanning = true;
+	k->rescan_zone = 0;
+	k->rescan_scans = m->nr ? m->zones[0].scans : 0;
+}
+
+int ft_kpf_rescan_step(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t until_ns)
+{
+	if (!k->rescanning)
+		return 1;
+	if (k->flags_fd < 0) {
+		k->rescanning = false;
+		return k->err ? k->err : -EBADF;
+	}
+	/* a zone is done when its pass count moves: the cursor wrapped it whole */
+	while (k->rescan_zone < m->nr) {
+		long n;
+
+		if (m->zones[k->rescan_zone].scans != k->rescan_scans) {
+			if (++k->rescan_zone < m->nr)
+				k->rescan_scans = m->zones[k->rescan_zone].scans;
+			continue;
+		}
+		n = scan_batch(k, m);
+		if (n < 0) {
+			k->rescanning = false;
+			return (int)n;
+		}
+		if (ft_now_ns() >= until_ns)
+			return 0;
+	}
+	k->rescanning = false;
+	return 1;
+}
+
 int ft_kpf_scan_all(struct ft_kpf *k, const struct ft_pbmap *m)
 {
-	size_t z;
+	int r;
 
 	if (k->flags_fd < 0)
 		return k->err ? k->err : -EBADF;
-	k->zone = 0;
-	k->block = 0;
-	for (z = 0; z < m->nr; z++) {
-		uint64_t scans = m->zones[z].scans;
-
-		while (m->zones[z].scans == scans) {
-			long n = scan_batch(k, m);
-
-			if (n < 0)
-				return (int)n;
-		}
-	}
-	return 0;
+	ft_kpf_rescan_begin(k, m);
+	while (!(r = ft_kpf_rescan_step(k, m, UINT64_MAX)))
+		;
+	return r < 0 ? r : 0;
 }

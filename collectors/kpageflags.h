@@ -39,6 +39,10 @@ struct ft_kpf {
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
 	bool rescan;			/* the batch being emitted is a block out of turn */
 	bool sampling;			/* the batch being emitted is a sample (FT_PB_SAMPLE_SPOTS runs) */
+	/* a whole pass over every zone, a step at a time (ft_kpf_rescan_begin()) */
+	bool rescanning;
+	size_t rescan_zone;		/* the zone being read whole ... */
+	uint64_t rescan_scans;		/* ... and its pass count when it began */
 	uint64_t samples;		/* samples read, ever */
 	/* the coarse first look */
 	size_t focus;			/* the zone a view shows */
@@ -92,5 +96,16 @@ void ft_kpf_focus(struct ft_kpf *k, size_t zone, uint32_t bpc);
 
 /* Scan every zone once from the start.  0 or -errno. */
 int ft_kpf_scan_all(struct ft_kpf *k, const struct ft_pbmap *m);
+
+/*
+ * The same pass a step at a time, so that a TUI reads its keys between
+ * steps ('R' froze input for most of a second): begin puts the cursor at
+ * the start; each step reads batches until CLOCK_MONOTONIC reaches
+ * @until_ns or the pass is done.  A step returns 0 (more to do), 1 (done,
+ * k->rescanning false) or -errno.  Other scans must wait while
+ * k->rescanning: they would move the cursor.
+ */
+void ft_kpf_rescan_begin(struct ft_kpf *k, const struct ft_pbmap *m);
+int ft_kpf_rescan_step(struct ft_kpf *k, const struct ft_pbmap *m, uint64_t until_ns);
 
 #endif

@@ -666,8 +666,10 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	l->map_fb_seen = l->session.events.fb_head;
 	l->map_rescan_lag_max_ns = 0;
 	l->map_rescans = l->map_rescans_late = l->map_rescans_deferred = 0;
-	if (!on)
+	if (!on) {
+		l->kpf.rescanning = false;	/* R's pass ends with the map: nothing reads it meanwhile */
 		return 0;
+	}
 	if (l->map_err)
 		return l->map_err;
 	l->map_err = map_open(l);
@@ -930,8 +932,8 @@ bool ft_live_map_poll(struct ft_live *l)
 	size_t done = 0;
 	long n = 0;
 
-	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr)
-		return false;
+	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr || l->kpf.rescanning)
+		return false;	/* (a rescan's steps move the cursor now) */
 	/*
 	 * The budget is CPU time: map_cpu of the wall time since the last
 	 * poll (at most a second's worth banked), less what fragtop spent
@@ -1034,6 +1036,44 @@ bool ft_live_map_poll(struct ft_live *l)
 void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc)
 {
 	ft_kpf_focus(&l->kpf, zone, bpc);
+}
+
+int ft_live_map_rescan_begin(struct ft_live *l)
+{
+	if (!l->map_err)
+		l->map_err = map_open(l);
+	emit_status(l, FT_RS_MAP, l->map_err);
+	if (l->map_err)
+		return l->map_err;
+	if (l->session.map.order < 0)
+		return -ENODATA;
+	ft_kpf_rescan_begin(&l->kpf, &l->session.map);
+	l->rescan_steps = 0;
+	return 0;
+}
+
+int ft_live_map_rescan_step(struct ft_live *l, uint64_t slice_ns)
+{
+	uint64_t t0 = ft_now_ns(), c0 = ft_thread_cpu_ns(), p0 = l->kpf.pfns;
+	int r;
+
+	if (!l->kpf.rescanning)
+		return 1;
+	r = ft_kpf_rescan_step(&l->kpf, &l->session.map, t0 + slice_ns);
+	l->rescan_steps++;
+	l->map_scan_ns += ft_thread_cpu_ns() - c0;
+	l->map_scan_pfns += l->kpf.pfns - p0;
+	if (r < 0) {
+		l->map_err = r;
+		emit_status(l, FT_RS_MAP, r);
+		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror(-r));
+	}
+	return r;
+}
+
+bool ft_live_map_rescanning(const struct ft_live *l)
+{
+	return l->kpf.rescanning;
 }
 
 int ft_live_map_scan_all(struct ft_live *l)

@@ -165,6 +165,7 @@ struct ft_live {
 	uint64_t map_proc_ns;		/* the process's CPU time when the last poll ended (0: none yet) */
 	uint64_t map_other_ns;		/* CPU fragtop spent between polls, the budget charged with it, ever */
 	uint64_t map_scan_ns, map_scan_pfns;	/* CPU time spent and PFNs read, ever */
+	uint64_t rescan_steps;			/* the last R's slices (ft_live_map_rescan_step()) */
 	/* blocks fallbacks named, to rescan first (a bit per block keeps them once) */
 	struct ft_live_dirty {
 		uint32_t zone, block;
@@ -363,7 +364,17 @@ int ft_live_owner_want(struct ft_live *l, uint64_t pfn, uint32_t pages, bool cur
  */
 int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max);
 
-/* Scan every zone now (the 'R' key, `snapshot --map`).  0 or -errno. */
+/* Scan every zone now (`snapshot --map`).  0 or -errno. */
 int ft_live_map_scan_all(struct ft_live *l);
+
+/*
+ * The same pass a slice at a time (the 'R' key: the TUI reads its keys
+ * and draws between slices): begin (0 or -errno), then steps of at most
+ * @slice_ns each until one returns 1 (done) or -errno; the incremental
+ * scan waits meanwhile.  rescan_steps counts the steps taken.
+ */
+int ft_live_map_rescan_begin(struct ft_live *l);
+int ft_live_map_rescan_step(struct ft_live *l, uint64_t slice_ns);
+bool ft_live_map_rescanning(const struct ft_live *l);
 
 #endif

@@ -33,8 +33,8 @@ static int live_idle_ms(struct ft_ui *ui)
 		w = t;
 	ms = w >= 1000000000ull ? 1000 : (int)(w / 1000000) + 1;
 
-	/* the map's first look goes on slice by slice, keys read between */
-	if (!ui->paused && ft_live_map_wait_ms(ui->live) == 0)
+	/* the map's first look, and R's pass, go on slice by slice, keys read between */
+	if ((!ui->paused && ft_live_map_wait_ms(ui->live) == 0) || ft_live_map_rescanning(ui->live))
 		ms = 1;
 	return ms;
 }
@@ -52,6 +52,22 @@ static unsigned int live_wants(const struct ft_ui *ui)
 }
 
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
+/* R's pass over every zone, a slice of RESCAN_SLICE_NS at a time; said when done. */
+#define RESCAN_SLICE_NS	(20ull * 1000000ull)
+
+static void rescan_slice(struct ft_ui *ui)
+{
+	int r;
+
+	if (!ft_live_map_rescanning(ui->live))
+		return;
+	r = ft_live_map_rescan_step(ui->live, RESCAN_SLICE_NS);
+	ui->redraw = true;
+	if (r > 0)
+		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms in %llu slices (keys read between)",
+			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6, (unsigned long long)ui->live->rescan_steps);
+}
+
 static void live_idle(struct ft_ui *ui)
 {
 	uint64_t now = ft_now_ns();
@@ -81,6 +97,7 @@ static void live_idle(struct ft_ui *ui)
 	/* the map's first look comes in samples: show them as they come, not at the next tick */
 	if (!ui->paused && ft_live_map_poll(ui->live))
 		ui->redraw = true;
+	rescan_slice(ui);
 }
 
 /* Every control change becomes an input of the live session (and of a recording). */

@@ -71,6 +71,7 @@ struct ft_ui {
 	const struct ft_view *prev_view;	/* to go back from help */
 	const struct ft_view *drawn_view;	/* the one the last draw drew (its scroll_info) */
 	char scroll_info[192];		/* set by the view, shown in the status line */
+	uint64_t rescan_t0;		/* the map's R began then (its pass runs in slices) */
 	struct ft_ctl *ctl;		/* every knob write */
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;

@@ -531,17 +531,19 @@ static void key_overlay(struct ft_ui *ui, int ch)
 	ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st.overlay ? "on" : "off");
 }
 
+/* R: a pass over every zone, in slices between which keys are read (tui/top.c). */
 static void key_rescan(struct ft_ui *ui, int ch)
 {
-	uint64_t t0 = ft_now_ns();
-
 	(void)ch;
 	if (!ui->live) {
 		ft_ui_status(ui, FT_DIAG_INFO, "replay: the recording's map is what it scanned");
 		return;
 	}
-	if (!ft_live_map_scan_all(ui->live))
-		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms", (double)(ft_now_ns() - t0) / 1e6);
+	if (ft_live_map_rescanning(ui->live))
+		return;		/* one at a time */
+	ui->rescan_t0 = ft_now_ns();
+	if (!ft_live_map_rescan_begin(ui->live))
+		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: started");
 }
 
 /*
@@ -636,7 +638,7 @@ static const struct ft_key map_keys[] = {
 	{ "z Z", { 'z', 'Z' }, "next, previous zone", NULL, 0, key_zone },
 	{ "o", { 'o' }, "overlay the blocks named by fallbacks", NULL, 0, key_overlay },
 	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0, key_owner },
-	{ "R", { 'R' }, "rescan every zone now (~0.4 s per 24 GiB here)", NULL, 0, key_rescan },
+	{ "R", { 'R' }, "rescan every zone now, in slices: keys work meanwhile", NULL, 0, key_rescan },
 	{ NULL },
 };
 

@@ -63,6 +63,14 @@ fi
 # a resize refits the zone (issue 38: it kept the old zoom, 20 blank rows), unless zoomed by hand
 per() { screen | sed -nE 's/.* ([0-9]+) per cell .*/\1/p'; }
 grid_rows() { screen | grep -cE '^ +(0|0x[0-9a-f]+)( |$)'; }
+# on the largest zone, which needs several blocks a cell at 80x24
+on_largest() { screen | grep -qE "^N[0-9]+ $largest +PFN"; }
+zone_no() { screen | sed -nE 's/.* zone ([0-9]+)\/[0-9]+ .*/\1/p'; }
+zone_moved() { [ "$(zone_no)" != "$1" ]; }
+for i in $(seq "${nz:-1}"); do
+	on_largest && break
+	was=$(zone_no); T send-keys -t ft z; until_ok 5 zone_moved "$was"
+done
 z=$(screen | sed -nE 's/^(N[0-9]+ [A-Za-z0-9]+) +PFN.*/\1/p')
 blocks=$(screen | sed -nE 's/.* ([0-9]+) blocks of .*/\1/p' | head -1)
 T resize-window -t ft -x 80 -y 24
@@ -94,6 +102,12 @@ T send-keys -t ft o
 check "o: overlay on, legend shows the marks" wait_for 'fallback \* 10s \+ 1min ~ earlier'
 T send-keys -t ft R
 check "R: full rescan, timed" wait_for 'full rescan: [0-9]+ ms'
+# it froze input for most of a second: now it goes in 20 ms slices, keys and draws between
+check "... in several slices, keys read between (it froze input for 0.9 s)" \
+	wait_for 'full rescan: [0-9]+ ms in ([2-9]|[1-9][0-9]+) slices \(keys read between\)'
+T send-keys -t ft R o
+check "a key pressed during R is taken at once (o: the overlay off)" wait_for 'o: fallbacks$'
+check "... and R goes on to its end" wait_for 'full rescan: [0-9]+ ms in'
 T send-keys -t ft q
 
 if command -v setpriv > /dev/null; then
