@@ -132,11 +132,13 @@ static void put_legend(struct pen *p, const struct ft_legend *lg)
 /* What every screen has: the header, the tabs, the status line. */
 static const struct ft_legend every_legend[] = {
 	{ "fragtop 0.1  host", "the version, the host's name and its kernel" },
+	{ "every 1s", "the sampling interval (d, or the setup view, changes it)" },
 	{ "boost_factor", "watermark_boost_factor now: how far a fragmenting fallback raises the watermarks" },
 	{ "PAUSED", "the screen is frozen (space resumes); the tick's reads go on" },
 	{ "src:", "the sources the last tick read; a dim one failed or is absent; pagetypeinfo says how old its "
 	  "last read is (it is read every few seconds: it takes zone->lock)" },
 	{ "trace", "the tracepoints are read (root, tracefs): events, stalls and processes have data" },
+	{ "avail 22.7G of 23.5G", "memory available (MemAvailable) of all (MemTotal), from /proc/meminfo" },
 	{ "REPLAY [###] 3/82s x1", "a recording: the position in it, its length, and the speed" },
 	{ "1 overview ...", "the views; the one shown is highlighted (1-8, Tab, or a click)" },
 	{ "at 50.0 s (tick 51)", "replay: the position, in seconds and ticks" },

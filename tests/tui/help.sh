@@ -53,7 +53,7 @@ echo "help: $(wc -l < "$TMPD/help.txt") lines read"
 check "the map's keys, R included, reachable by scrolling" grep -qE '^  R +rescan every zone' "$TMPD/help.txt"
 for term in ': ' 'ep ' 'ceil ' '% boosted ' 'in blocks ' 'N0 3 46ms ' 'CGROUP ' 'unusable@9 ' \
 	'fb/s frag ' 'alloc<-fallback ' 'order 1<-9 ' 'zone runs N ' 'n mean p50' '(action) ' 'pollution ' \
-	'THP-backed ' 'src: ' 'REPLAY [###]'; do
+	'THP-backed ' 'src: ' 'REPLAY [###]' 'avail 22.7G of 23.5G ' 'every 1s '; do
 	check "the help explains '$term'" has "  $term"
 done
 T send-keys -t ft x
