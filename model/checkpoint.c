@@ -38,8 +38,12 @@
 #define RUN(T, a, b)	{ offsetof(T, a), offsetof(T, b) + SZ(T, b) - offsetof(T, a) }
 #define ONE(T, m)	RUN(T, m, m)
 
-typedef struct ft_session S;
-typedef struct ft_pbmap_zone Z;
+/* the two structures whose ranges are saved (no typedef: the macros name them) */
+#define S_RUN(a, b)	RUN(struct ft_session, a, b)
+#define S_ONE(m)	ONE(struct ft_session, m)
+#define Z_RUN(a, b)	RUN(struct ft_pbmap_zone, a, b)
+#define S_OFF(m)	offsetof(struct ft_session, m)
+#define Z_OFF(m)	offsetof(struct ft_pbmap_zone, m)
 
 /* @len bytes at @off */
 struct ck_span {
@@ -47,38 +51,38 @@ struct ck_span {
 };
 
 static const struct ck_span saved[] = {
-	RUN(S, t_ns, counter_hint),
-	RUN(S, sample.t_ns, sample.src_t_ns),
-	ONE(S, sample.buddy.nr_orders),
-	RUN(S, sample.pti.pageblock_order, sample.pti.types),
-	RUN(S, sample.prev_vmstat_t_ns, sample.pageblock_order_fallback),
-	ONE(S, sample.rates),
-	ONE(S, knobs),
-	RUN(S, pending_err, pending_fresh),
-	ONE(S, trace_err),
-	RUN(S, dec.missed, dec.walked),
-	RUN(S, lost, page_bytes),
-	ONE(S, events.pageblock_order),
-	RUN(S, events.nr_zones, events.stack_other),
-	RUN(S, ev_prev, lat_ring_n),
-	ONE(S, map.order),
-	RUN(S, map.ram, map.epochs),
-	RUN(S, map_err, names),
-	RUN(S, audits_dropped, formats_repeated),
+	S_RUN(t_ns, counter_hint),
+	S_RUN(sample.t_ns, sample.src_t_ns),
+	S_ONE(sample.buddy.nr_orders),
+	S_RUN(sample.pti.pageblock_order, sample.pti.types),
+	S_RUN(sample.prev_vmstat_t_ns, sample.pageblock_order_fallback),
+	S_ONE(sample.rates),
+	S_ONE(knobs),
+	S_RUN(pending_err, pending_fresh),
+	S_ONE(trace_err),
+	S_RUN(dec.missed, dec.walked),
+	S_RUN(lost, page_bytes),
+	S_ONE(events.pageblock_order),
+	S_RUN(events.nr_zones, events.stack_other),
+	S_RUN(ev_prev, lat_ring_n),
+	S_ONE(map.order),
+	S_RUN(map.ram, map.epochs),
+	S_RUN(map_err, names),
+	S_RUN(audits_dropped, formats_repeated),
 };
 
 static const struct ck_span kept[] = {
-	ONE(S, host),
-	RUN(S, sample.zones, sample.cap_zones),	/* the join, rebuilt */
-	ONE(S, lean),				/* an option of the session */
-	ONE(S, tracing),
-	ONE(S, trace_enabled),
-	RUN(S, dec.tep, dec.status_name),	/* the formats */
-	ONE(S, syms),				/* META inputs, as the formats */
-	RUN(S, events.on_fallback, events.on_latency_ctx),
-	ONE(S, trq),				/* empty at a tick: nr_trq is set to 0 */
-	ONE(S, cap_trq),
-	RUN(S, kpf_early, kpf_early_cap),	/* empty after the first tick */
+	S_ONE(host),
+	S_RUN(sample.zones, sample.cap_zones),	/* the join, rebuilt */
+	S_ONE(lean),				/* an option of the session */
+	S_ONE(tracing),
+	S_ONE(trace_enabled),
+	S_RUN(dec.tep, dec.status_name),	/* the formats */
+	S_ONE(syms),				/* META inputs, as the formats */
+	S_RUN(events.on_fallback, events.on_latency_ctx),
+	S_ONE(trq),				/* empty at a tick: nr_trq is set to 0 */
+	S_ONE(cap_trq),
+	S_RUN(kpf_early, kpf_early_cap),	/* empty after the first tick */
 };
 
 /*
@@ -92,7 +96,7 @@ struct ck_array {
 	bool text;		/* a NUL follows the elements (pending texts) */
 };
 
-#define ARR(p, n, c, T)	{ offsetof(S, p), offsetof(S, n), offsetof(S, c), sizeof(T), 1, 0, false }
+#define ARR(p, n, c, T)	{ S_OFF(p), S_OFF(n), S_OFF(c), sizeof(T), 1, 0, false }
 
 static const struct ck_array arrays[] = {
 	ARR(sample.zoneinfo.zones, sample.zoneinfo.nr, sample.zoneinfo.cap, struct ft_zi_zone),
@@ -101,21 +105,21 @@ static const struct ck_array arrays[] = {
 	ARR(sample.vmstat.items, sample.vmstat.nr, sample.vmstat.cap, struct ft_vmstat_item),
 	ARR(sample.prev_vmstat.items, sample.prev_vmstat.nr, sample.prev_vmstat.cap,
 	    struct ft_vmstat_item),
-	{ offsetof(S, pending[0].buf), offsetof(S, pending[0].len),
-	  offsetof(S, pending[0].cap), 1, FT_SRC_NR, sizeof(((S *)0)->pending[0]), true },
+	{ S_OFF(pending[0].buf), S_OFF(pending[0].len),
+	  S_OFF(pending[0].cap), 1, FT_SRC_NR, sizeof(((struct ft_session *)0)->pending[0]), true },
 	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
 	ARR(owners, nr_owners, cap_owners, struct ft_owner_look),
 	ARR(owner_text, owner_text_len, owner_text_cap, char),
 	ARR(owner_stacks, owner_stacks_len, owner_stacks_cap, char),
 	/* each ring tick's non-empty stall buckets, source by source */
-	{ offsetof(S, lat_cells[0][0].c), offsetof(S, lat_cells[0][0].nr), offsetof(S, lat_cells[0][0].cap),
+	{ S_OFF(lat_cells[0][0].c), S_OFF(lat_cells[0][0].nr), S_OFF(lat_cells[0][0].cap),
 	  sizeof(struct ft_hist_cell), FT_LAT_RING * FT_LAT_NR, sizeof(struct ft_lat_cells), false },
 };
 
 /* the map's zones: everything but their blocks, which follow each zone */
 static const struct ck_span zone_saved[] = {
-	RUN(Z, node, nr_blocks),
-	RUN(Z, count, scans),
+	Z_RUN(node, nr_blocks),
+	Z_RUN(count, scans),
 };
 
 #define NR(a)	(sizeof(a) / sizeof((a)[0]))
@@ -129,7 +133,7 @@ size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 	if (which == FT_CK_PBZONE) {
 		for (i = 0; i < NR(zone_saved); i++)
 			MARK(zone_saved[i].off, zone_saved[i].len);
-		MARK(offsetof(Z, blocks), sizeof(((Z *)0)->blocks));
+		MARK(Z_OFF(blocks), sizeof(((struct ft_pbmap_zone *)0)->blocks));
 		return over;
 	}
 	for (i = 0; i < NR(saved); i++)
@@ -142,10 +146,10 @@ size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 			MARK(arrays[i].nr + (size_t)r * arrays[i].stride, sizeof(size_t));
 			MARK(arrays[i].cap + (size_t)r * arrays[i].stride, sizeof(size_t));
 		}
-	MARK(offsetof(S, nr_trq), sizeof(size_t));
-	MARK(offsetof(S, map.zones), sizeof(void *));
-	MARK(offsetof(S, map.nr), sizeof(size_t));
-	MARK(offsetof(S, map.cap), sizeof(size_t));
+	MARK(S_OFF(nr_trq), sizeof(size_t));
+	MARK(S_OFF(map.zones), sizeof(void *));
+	MARK(S_OFF(map.nr), sizeof(size_t));
+	MARK(S_OFF(map.cap), sizeof(size_t));
 #undef MARK
 	return over;
 }
@@ -157,8 +161,8 @@ static uint64_t fingerprint(void)
 	size_t v[4], i, j;
 
 #define MIX(x) do { v[0] = (x); for (j = 0; j < sizeof(size_t); j++) { h ^= (v[0] >> (8 * j)) & 0xff; h *= 0x100000001b3ull; } } while (0)
-	MIX(sizeof(S));
-	MIX(sizeof(Z));
+	MIX(sizeof(struct ft_session));
+	MIX(sizeof(struct ft_pbmap_zone));
 	for (i = 0; i < NR(saved); i++) {
 		MIX(saved[i].off);
 		MIX(saved[i].len);
@@ -265,7 +269,7 @@ int ft_session_save(const struct ft_session *s, void **out, size_t *len)
 		}
 	put_arr(&b, NULL, s->map.nr, 0);
 	for (i = 0; i < s->map.nr; i++) {
-		const Z *z = &s->map.zones[i];
+		const struct ft_pbmap_zone *z = &s->map.zones[i];
 
 		put_spans(&b, z, zone_saved, NR(zone_saved));
 		put(&b, z->blocks, (size_t)z->nr_blocks * sizeof(*z->blocks));
@@ -335,7 +339,7 @@ static bool valid(struct ck_rd r)
 		if (!zs)
 			return false;
 		/* nr_blocks is in the first run, at its offset within it */
-		memcpy(&nb, zs + offsetof(Z, nr_blocks) - zone_saved[0].off, sizeof(nb));
+		memcpy(&nb, zs + Z_OFF(nr_blocks) - zone_saved[0].off, sizeof(nb));
 		if (!take(&r, (size_t)nb * sizeof(struct ft_pb_block)))
 			return false;
 	}
@@ -384,7 +388,7 @@ static int get_map(struct ck_rd *r, struct ft_pbmap *m)
 		m->zones[i].blocks = NULL;
 	}
 	if (n > m->cap) {
-		Z *nz = realloc(m->zones, (size_t)n * sizeof(*nz));
+		struct ft_pbmap_zone *nz = realloc(m->zones, (size_t)n * sizeof(*nz));
 
 		if (!nz) {
 			m->nr = m->nr < n ? m->nr : (size_t)n;
@@ -398,7 +402,7 @@ static int get_map(struct ck_rd *r, struct ft_pbmap *m)
 		m->zones[i].blocks = NULL;
 	m->nr = (size_t)n;
 	for (i = 0; i < m->nr; i++) {
-		Z *z = &m->zones[i];
+		struct ft_pbmap_zone *z = &m->zones[i];
 		size_t bytes;
 		void *nb;
 

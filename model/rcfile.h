@@ -3,7 +3,7 @@
  * fragtoprc, the TUI's settings kept between runs as htop keeps htoprc:
  * "key=value" lines, '#' comments.  Parsing and formatting are pure
  * (bytes in, struct out; fuzzed); the TUI reads the file at start and
- * writes it on quit ($XDG_CONFIG_HOME/fragtop/fragtoprc, tui/rc.c).
+ * writes it on quit ($XDG_CONFIG_HOME/fragtop/fragtoprc, cmd/rc.c).
  *
  * A line that is not "key=value", a key not known, or a value out of its
  * range is an error: the line is skipped (its key keeps its default) and

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Controls: every knob of controls/knobs.c with its value, default, range
- * and unit; step, type, trigger, undo and restore; below, the session's
- * audit log, newest first.  All writes go through controls/control.c.
+ * Controls: every knob of the knob table (model/knob.c) with its value,
+ * default, range and unit; step, type, trigger, undo and restore; below,
+ * the session's audit log, newest first (in replay, the recording's
+ * changes up to the position).  All writes go through controls/control.c.
  */
 #include <errno.h>
 #include <inttypes.h>

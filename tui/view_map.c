@@ -13,13 +13,17 @@
  * says how many of its blocks were read whole.
  */
 #include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "tui/draw.h"
-
 #include "base/clock.h"
+#include "collectors/live.h"
+#include "model/pageblock.h"
 #include "model/pageowner.h"
+#include "model/session.h"
+#include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
