@@ -2,10 +2,10 @@
 /*
  * The one way fragtop creates an output file (a recording, a plot).  It
  * runs as root, often in /tmp: so it never writes through a symbolic link
- * (a planted /tmp/x -> /etc/shadow must not be truncated), creates the
- * a recording 0600 (it holds root-only data: pagetypeinfo, kpageflags,
- * physical addresses) and other output under the umask, and refuses an existing file unless told to
- * replace it.  Replacing writes a new file beside it and renames it over
+ * (a planted /tmp/x -> /etc/shadow must not be truncated), creates a
+ * recording 0600 (it holds root-only data: pagetypeinfo, kpageflags,
+ * physical addresses) and other output under the umask, and refuses an
+ * existing file unless told to replace it.  Replacing writes a new file beside it and renames it over
  * the old name: a link at that name is replaced, never followed, and the
  * old file's readers keep their copy.
  */

@@ -62,7 +62,7 @@ void ft_rc_file_load(struct ft_rc_file *f)
 	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
 		len += (size_t)n;
 	close(fd);
-	bad = ft_rc_parse(&f->rc, text, len, why, sizeof(why));
+	bad = ft_rc_parse(text, len, &f->rc, why, sizeof(why));
 	if (bad) {
 		snprintf(f->msg, sizeof(f->msg), "fragtoprc: %s%s%.0d%s: the defaults for %s", why,
 			 bad > 1 ? " (and " : "", bad > 1 ? bad - 1 : 0, bad > 1 ? " more)" : "",

@@ -354,7 +354,7 @@ static const char *saved_name(struct ft_live *l, int pid)
 
 		l->saved_read = true;
 		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
-			ft_cmdlines_parse(&l->saved, buf, len);
+			ft_cmdlines_parse(buf, len, &l->saved);
 			free(buf);
 		} else {
 			ft_cmdlines_release(&l->saved);
@@ -516,7 +516,7 @@ static int read_kallsyms(struct ft_live *l)
 	ft_file_init(&f, "proc/kallsyms");
 	err = ft_file_read(&f, l->procfs.rootfd);
 	if (!err)
-		err = ft_kallsyms_parse(&l->ksyms, f.buf, f.len);
+		err = ft_kallsyms_parse(f.buf, f.len, &l->ksyms);
 	ft_file_close(&f);
 	return err;
 }

@@ -45,7 +45,7 @@ static int by_pid(const void *a, const void *b)
 	return (x->line > y->line) - (x->line < y->line);
 }
 
-int ft_cmdlines_parse(struct ft_cmdlines *c, const char *buf, size_t len)
+int ft_cmdlines_parse(const char *buf, size_t len, struct ft_cmdlines *c)
 {
 	size_t lines = 1, i, n = 0, k = 0;
 	const char *p = buf, *end = buf + len;

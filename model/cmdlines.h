@@ -32,7 +32,7 @@ struct ft_cmdlines {
  * named twice keeps its last line (the kernel lists one per pid; a text
  * that repeats one is not the kernel's).  0, or -ENOMEM with @c empty.
  */
-int ft_cmdlines_parse(struct ft_cmdlines *c, const char *buf, size_t len);
+int ft_cmdlines_parse(const char *buf, size_t len, struct ft_cmdlines *c);
 /* The command of @pid, or NULL. */
 const char *ft_cmdlines_find(const struct ft_cmdlines *c, int pid);
 void ft_cmdlines_release(struct ft_cmdlines *c);

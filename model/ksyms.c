@@ -88,7 +88,7 @@ static int parse_line(struct ft_kallsyms *k, const char *p, const char *end, boo
 	return 0;
 }
 
-int ft_kallsyms_parse(struct ft_kallsyms *k, const char *text, size_t len)
+int ft_kallsyms_parse(const char *text, size_t len, struct ft_kallsyms *k)
 {
 	const char *p = text, *end = text + len;
 	bool zero = false;

@@ -44,7 +44,7 @@ struct ft_kallsyms {
  * 0, -ENOMEM, or -ENOENT when the text has no usable symbol (then
  * k->hidden says whether they were hidden).
  */
-int ft_kallsyms_parse(struct ft_kallsyms *k, const char *text, size_t len);
+int ft_kallsyms_parse(const char *text, size_t len, struct ft_kallsyms *k);
 void ft_kallsyms_release(struct ft_kallsyms *k);
 
 /*

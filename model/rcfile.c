@@ -91,7 +91,7 @@ range:
 	return -1;
 }
 
-int ft_rc_parse(struct ft_rc *rc, const char *text, size_t len, char *why, size_t sz)
+int ft_rc_parse(const char *text, size_t len, struct ft_rc *rc, char *why, size_t sz)
 {
 	size_t pos = 0, line = 0;
 	int bad = 0;

@@ -37,7 +37,7 @@ void ft_rc_init(struct ft_rc *rc);
  * number of lines in error; @why gets the first one ("line 3: ..."),
  * made of printable ASCII only.
  */
-int ft_rc_parse(struct ft_rc *rc, const char *text, size_t len, char *why, size_t sz);
+int ft_rc_parse(const char *text, size_t len, struct ft_rc *rc, char *why, size_t sz);
 
 /* @rc as the file's text, every set key; the length (as snprintf). */
 int ft_rc_format(const struct ft_rc *rc, char *buf, size_t sz);

@@ -35,7 +35,7 @@ static void test_kallsyms(void **state)
 	char b[FT_SYMNAME_LEN];
 
 	(void)state;
-	assert_int_equal(ft_kallsyms_parse(&k, kallsyms, strlen(kallsyms)), 0);
+	assert_int_equal(ft_kallsyms_parse(kallsyms, strlen(kallsyms), &k), 0);
 	assert_int_equal(k.nr, 7);
 	assert_int_equal(k.skipped, 2);
 	/* a return address inside a function: the last symbol at or before it */
@@ -65,13 +65,13 @@ static void test_kallsyms_hidden(void **state)
 
 	(void)state;
 	/* kernel.kptr_restrict: every address 0, nothing to name with */
-	assert_int_equal(ft_kallsyms_parse(&k, hidden, strlen(hidden)), -ENOENT);
+	assert_int_equal(ft_kallsyms_parse(hidden, strlen(hidden), &k), -ENOENT);
 	assert_true(k.hidden);
 	ft_kallsyms_release(&k);
-	assert_int_equal(ft_kallsyms_parse(&k, "", 0), -ENOENT);
+	assert_int_equal(ft_kallsyms_parse("", 0, &k), -ENOENT);
 	assert_false(k.hidden);
 	/* an address of 17 digits is no address */
-	assert_int_equal(ft_kallsyms_parse(&k, "1ffffffff81000000 T x\n", 22), -ENOENT);
+	assert_int_equal(ft_kallsyms_parse("1ffffffff81000000 T x\n", 22, &k), -ENOENT);
 	ft_kallsyms_release(&k);
 }
 

@@ -19,7 +19,7 @@
 
 static int parse(struct ft_rc *rc, const char *text, char *why)
 {
-	return ft_rc_parse(rc, text, strlen(text), why, 160);
+	return ft_rc_parse(text, strlen(text), rc, why, 160);
 }
 
 static void test_round_trip(void **state)
@@ -95,7 +95,7 @@ static void test_errors(void **state)
 	assert_string_equal(rc.view, "");
 	assert_string_equal(rc.sort, "");
 	/* a NUL in the middle is just a bad byte */
-	assert_int_equal(ft_rc_parse(&rc, "view=ma\0p\nsort=OWN\n", 19, why, sizeof(why)), 1);
+	assert_int_equal(ft_rc_parse("view=ma\0p\nsort=OWN\n", 19, &rc, why, sizeof(why)), 1);
 	assert_string_equal(rc.sort, "OWN");
 }
 
@@ -109,7 +109,7 @@ static void test_oversized(void **state)
 	assert_non_null(big);
 	memset(big, '#', len);
 	memcpy(big + len - 10, "\nview=map\n", 10);	/* past the cap: not read */
-	assert_int_equal(ft_rc_parse(&rc, big, len, why, sizeof(why)), 1);
+	assert_int_equal(ft_rc_parse(big, len, &rc, why, sizeof(why)), 1);
 	assert_non_null(strstr(why, "longer than 65536 bytes"));
 	assert_string_equal(rc.view, "");
 	free(big);

@@ -19,7 +19,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ft_cmdlines c = { 0 };
 	size_t i;
 
-	if (ft_cmdlines_parse(&c, (const char *)data, size))
+	if (ft_cmdlines_parse((const char *)data, size, &c))
 		return 0;
 	for (i = 0; i < c.nr; i++) {
 		const struct ft_cmdline *e = &c.v[i];

@@ -22,7 +22,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char b[FT_SYMNAME_LEN];
 	size_t i, off;
 
-	if (!ft_kallsyms_parse(&k, (const char *)data, size)) {
+	if (!ft_kallsyms_parse((const char *)data, size, &k)) {
 		for (i = 1; i < k.nr; i++)
 			if (k.syms[i - 1].addr > k.syms[i].addr)
 				__builtin_trap();

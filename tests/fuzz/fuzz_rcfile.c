@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char why[160], text[2048];
 	int n;
 
-	ft_rc_parse(&rc, (const char *)data, size, why, sizeof(why));
+	ft_rc_parse((const char *)data, size, &rc, why, sizeof(why));
 	printable(why);
 	printable(rc.view);
 	printable(rc.sort);
@@ -38,7 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	n = ft_rc_format(&rc, text, sizeof(text));
 	if (n < 0 || (size_t)n >= sizeof(text))
 		__builtin_trap();
-	if (ft_rc_parse(&back, text, (size_t)n, why, sizeof(why)))
+	if (ft_rc_parse(text, (size_t)n, &back, why, sizeof(why)))
 		__builtin_trap();
 	if (strcmp(back.view, rc.view) || strcmp(back.sort, rc.sort) || strcmp(back.map_zone, rc.map_zone) ||
 	    back.color != rc.color)
