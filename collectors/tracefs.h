@@ -44,7 +44,7 @@ struct ft_trace {
 	 * [FT_TRACE_HEADER] is header_page, [FT_TRACE_STACK] the format of
 	 * ftrace/kernel_stack (with --stacks only).
 	 */
-	char *text[FT_EV_NR + 2];
+	char *text[FT_EV_NR + 2];	/* FT_TRACE_TEXTS (below) */
 	size_t text_len[FT_EV_NR + 2];
 	/* --stacks: the stacktrace trigger on mm_page_alloc_extfrag */
 	bool stacks;
@@ -61,6 +61,7 @@ struct ft_trace {
  */
 int ft_trace_saved_cmdlines(char **buf, size_t *len);
 
+/* The texts past the events' formats: header_page, then kernel_stack's format */
 #define FT_TRACE_HEADER	FT_EV_NR
 #define FT_TRACE_STACK	(FT_EV_NR + 1)
 #define FT_TRACE_TEXTS	(FT_EV_NR + 2)

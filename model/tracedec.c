@@ -143,7 +143,7 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	}
 	if (kind < 0 && !strcmp(system, "ftrace") && len > 18 && !memcmp(buf, "name: kernel_stack", 18) &&
 	    (buf[18] == '\n' || buf[18] == '\r'))
-		kind = FT_EV_NR;	/* the stack records */
+		kind = FT_EV_KERNEL_STACK;
 	if (kind < 0)
 		return -ENOENT;
 	copy = malloc(len + sizeof(BLANK_PRINT_FMT));
@@ -215,7 +215,7 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 		err = err ?: get_field(ev, "nid", &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		err = err ?: get_field(ev, "order", &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		break;
-	case FT_EV_NR: {	/* kernel_stack: "int size", then "unsigned long caller[8]" (as many as size says) */
+	case FT_EV_KERNEL_STACK: {	/* "int size", then "unsigned long caller[8]" (as many as size says) */
 		struct tep_format_field *tf = tep_find_any_field(ev, "caller");
 
 		err = err ?: get_field(ev, "size", &d->f_stack_size);
@@ -234,7 +234,7 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	d->common_type_off = ct.offset;
 	d->common_type_size = ct.size;
 	d->common_pid_off = cp.offset;
-	if (kind == FT_EV_NR) {
+	if (kind == FT_EV_KERNEL_STACK) {
 		d->stack_type = ev->id;
 		return 0;
 	}

@@ -42,6 +42,12 @@ struct ft_trace_event_def {
 
 extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
 
+/*
+ * The kind of ftrace/kernel_stack's records (--stacks): a format the
+ * decoder reads beside the table's events, numbered past them.
+ */
+#define FT_EV_KERNEL_STACK	FT_EV_NR
+
 /* One decoded event. */
 struct ft_trace_rec {
 	enum ft_trace_event kind;
