@@ -186,6 +186,10 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 		return len >= FT_HTTP_MAX_HEAD ? -431 : 0;
 	if (end > FT_HTTP_MAX_HEAD)
 		return -431;
+	/* RFC 9112 2.2: a bare CR, or a NUL, anywhere in the head is an error, not a line's end */
+	for (i = 0; i < end; i++)
+		if (!buf[i] || (buf[i] == '\r' && (i + 1 >= end || buf[i + 1] != '\n')))
+			return -400;
 	/* request line: METHOD SP TARGET SP HTTP/1.x */
 	for (eol = 0; eol < end && buf[eol] != '\r' && buf[eol] != '\n'; eol++)
 		;
@@ -235,6 +239,8 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 			;
 		if (colon == e || colon == s)
 			return -400;
+		if (buf[colon - 1] == ' ' || buf[colon - 1] == '\t')
+			return -400;	/* RFC 9112 5.1: no whitespace between a field's name and its colon */
 		v = buf + colon + 1;
 		vn = e - colon - 1;
 		if (is_header(buf + s, colon - s, "Accept") && offered(v, vn, "application/openmetrics-text") > 0)

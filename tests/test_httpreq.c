@@ -109,6 +109,23 @@ static void test_keep_alive(void **state)
 	assert_int_equal(parse("GET / HTTP/1.1\r\n\r\nGET /metrics HTTP/1.1\r\n\r\n", &r), 18);
 }
 
+/* RFC 9112's strictness: a bare CR, a NUL, whitespace before a field's colon (issue 42, item 8). */
+static void test_strict(void **state)
+{
+	static const char nul[] = "GET /metrics\0junk HTTP/1.1\r\n\r\n";
+	struct ft_http_req r;
+
+	(void)state;
+	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nX: a\rAuthorization: Basic YTpi\r\n\r\n", &r), -400);
+	assert_int_equal(ft_http_parse(nul, sizeof(nul) - 1, &r), -400);
+	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nAuthorization : Basic YTpi\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nAccept\t: text/plain\r\n\r\n", &r), -400);
+	/* the same heads, well formed, pass */
+	assert_true(parse("GET /metrics HTTP/1.1\r\nX: a\r\nAuthorization: Basic YTpi\r\n\r\n", &r) > 0);
+	assert_int_equal(r.auth, FT_HTTP_AUTH_BASIC);
+	assert_true(parse("GET /metrics HTTP/1.1\nX: a\n\n", &r) > 0);	/* bare LF lines: tolerated */
+}
+
 static void test_refused(void **state)
 {
 	static char big[FT_HTTP_MAX_HEAD + 64];
@@ -186,6 +203,7 @@ int main(void)
 		cmocka_unit_test(test_accept),
 		cmocka_unit_test(test_gzip),
 		cmocka_unit_test(test_keep_alive),
+		cmocka_unit_test(test_strict),
 		cmocka_unit_test(test_refused),
 		cmocka_unit_test(test_auth),
 	};

@@ -4,7 +4,8 @@
 # kept-alive connection for many scrapes, HTTP/1.0 and "Connection:
 # close" and a request body closing it, pipelined requests answered in
 # order, an idle connection closed after --idle-timeout and the first to
-# give its slot to a newcomer, --idle-timeout 0 closing after each answer.
+# give its slot to a newcomer, --idle-timeout 0 closing after each answer;
+# a bare CR, a NUL or a space before a field's colon answered 400.
 # Each waits with a deadline; counts come from the exporter's own counters.
 # usage: exporter-http.sh FRAGTOP_BINARY
 set -u
@@ -67,6 +68,17 @@ printf 'GET / HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\n\r\nabcd' >&3
 timeout 5 cat <&3 > "$tmp/body"; rc=$?
 exec 3>&-
 check "a request with a body: answered, Connection: close, closed" test $rc = 0 -a -n "$(grep -i '^Connection: close' "$tmp/body")"
+# RFC 9112's strictness (issue 42, item 8): a bare CR, a NUL, a space before a colon: 400
+strict() {
+	exec 3<> "/dev/tcp/127.0.0.1/$PORT"
+	printf "$1" >&3
+	timeout 5 cat <&3 > "$tmp/strict"
+	exec 3>&-
+	head -n 1 "$tmp/strict" | grep -q '^HTTP/1.1 400'
+}
+check "a bare CR in a header: 400" strict 'GET / HTTP/1.1\r\nX: a\rAuthorization: Basic YTpi\r\n\r\n'
+check "a NUL in the target: 400" strict 'GET /metrics\0junk HTTP/1.1\r\n\r\n'
+check "a space before a field's colon: 400" strict 'GET / HTTP/1.1\r\nAuthorization : Basic YTpi\r\n\r\n'
 stop_exporter
 
 # --idle-timeout: a kept-alive connection left unused is closed; idle ones give their slots first
