@@ -364,6 +364,7 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 	enum section sec = SEC_NONE;
 	int child_indent = -1, tls_seen = 0, users_seen = 0, http_seen = 0;
 	bool content = false;
+	int ended = 0;		/* the line of "...", the document's end */
 	size_t at = 0;
 
 	memset(wc, 0, sizeof(*wc));
@@ -394,13 +395,22 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 		rtrim(s, &n);
 		if (!n || s[0] == '#')
 			continue;
+		/*
+		 * "..." ends the document: anything after it (keys, or another
+		 * document) is refused, never dropped, since what it drops could
+		 * be basic_auth_users, and the exporter would serve without auth
+		 */
+		if (ended)
+			return fail(&p, p.no, "more after the end of the document ('...' on line %d)", ended);
 		if (!indent && n >= 3 && !strncmp(s, "---", 3) && only_comment(s + 3, n - 3)) {
 			if (content)
 				return fail(&p, p.no, "a second YAML document");
 			continue;
 		}
-		if (!indent && n >= 3 && !strncmp(s, "...", 3) && only_comment(s + 3, n - 3))
-			break;
+		if (!indent && n >= 3 && !strncmp(s, "...", 3) && only_comment(s + 3, n - 3)) {
+			ended = p.no;
+			continue;
+		}
 		content = true;
 		if (s[0] == '-' && (n == 1 || s[1] == ' '))
 			return fail(&p, p.no, "a list where keys go");

@@ -110,8 +110,10 @@ static void test_defaults(void **state)
 	assert_int_equal(wc.max_version, FT_TLS13);
 	assert_int_equal(wc.client_auth, FT_CLIENT_NONE);
 	assert_true(wc.prefer_server_ciphers);
-	/* an empty mapping, and the end of a document */
-	assert_int_equal(parse("basic_auth_users: {}\nhttp_server_config: ~\n...\ngarbage: [\n", why, sizeof(why)), 0);
+	/* an empty mapping, and the end of a document, comments and blank lines after it */
+	assert_int_equal(parse("basic_auth_users: {}\nhttp_server_config: ~\n...\n# done\n\n", why, sizeof(why)), 0);
+	/* anything else after it is refused, never dropped (issue 42, item 6) */
+	assert_int_equal(parse("basic_auth_users: {}\n...\ngarbage: [\n", why, sizeof(why)), -1);
 	assert_string_equal(ft_tls_version_name(FT_TLS11), "TLS11");
 }
 
@@ -168,6 +170,10 @@ static void test_structure_refused(void **state)
 	refused("tls_server_config:\n  cert_file c\n", "line 2: ", "expected KEY: VALUE");
 	refused("tls_server_config:\n  : c\n", "line 2: ", "key is missing");
 	refused("basic_auth_users:\n  a: " H1 "\n---\n", "line 3: ", "a second YAML document");
+	/* issue 42, item 6: "..." then users dropped the users, and TLS was served without auth */
+	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n...\nbasic_auth_users:\n  a: " H1 "\n",
+		"line 5: ", "more after the end of the document ('...' on line 4)");
+	refused("basic_auth_users:\n  a: " H1 "\n...\n---\n", "line 4: ", "more after the end");
 	refused_n(nul, sizeof(nul) - 1, "", "NUL byte");
 	memset(big, '#', sizeof(big) - 1);
 	big[sizeof(big) - 1] = '\0';
