@@ -1078,27 +1078,12 @@ bool ft_live_map_rescanning(const struct ft_live *l)
 
 int ft_live_map_scan_all(struct ft_live *l)
 {
-	uint64_t t0, p0;
-	int err;
+	int r = ft_live_map_rescan_begin(l);
 
-	if (!l->map_err)
-		l->map_err = map_open(l);
-	emit_status(l, FT_RS_MAP, l->map_err);
-	if (l->map_err)
-		return l->map_err;
-	if (l->session.map.order < 0)
-		return -ENODATA;
-	t0 = ft_now_ns();
-	p0 = l->kpf.pfns;
-	err = ft_kpf_scan_all(&l->kpf, &l->session.map);
-	l->map_scan_ns += ft_now_ns() - t0;
-	l->map_scan_pfns += l->kpf.pfns - p0;
-	if (err) {
-		l->map_err = err;
-		emit_status(l, FT_RS_MAP, err);
-		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags: %s", strerror(-err));
-	}
-	return err;
+	/* the same pass as R's, its steps with no deadline: one call */
+	while (!r)
+		r = ft_live_map_rescan_step(l, UINT64_MAX / 2);
+	return r < 0 ? r : 0;
 }
 
 static void trace_drain(struct ft_live *l, uint64_t now);

@@ -216,3 +216,38 @@ void ft_bar(int y, int x, int w, unsigned int attr)
 	}
 	attroff((int)attr);
 }
+
+int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_row *rows, size_t n)
+{
+	char buf[32];
+
+	if (y < bottom)
+		ft_put(y++, 0, ft_attr(FT_C_LABEL), "%-48s %8s", "from /proc/vmstat", "/s");
+	for (size_t k = 0; k < n && y < bottom; k++) {
+		double r = v[rows[k].id];
+
+		ft_fmt_rate(buf, sizeof(buf), r, 8);
+		ft_put(y, 2, A_NORMAL, "%-46s", rows[k].what);
+		ft_put(y++, 49, isnan(r) ? ft_attr(FT_C_DIM) : r > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
+		       isnan(r) ? "-" : buf);
+	}
+	return y;
+}
+
+size_t ft_wrap_take(const char *text, size_t n, size_t room)
+{
+	size_t cut;
+
+	if (n <= room)
+		return n;
+	for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+		;
+	return cut ? cut : room;
+}
+
+size_t ft_wrap_skip(const char *text, size_t n, size_t at)
+{
+	while (at < n && text[at] == ' ')
+		at++;
+	return at;
+}

@@ -36,6 +36,26 @@ void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size);
 /* A rate: "-" when NaN, else ft_fmt_count. */
 void ft_fmt_rate(char *buf, size_t sz, double v, int width);
 
+/*
+ * Word wrap: how much of @text (@n bytes left) goes on a line of @room
+ * columns, cut at the last space that fits (else at @room); the next
+ * line starts after the spaces that follow (ft_wrap_skip()).
+ */
+size_t ft_wrap_take(const char *text, size_t n, size_t room);
+size_t ft_wrap_skip(const char *text, size_t n, size_t at);
+
+/* A row of a /proc/vmstat rates table: the rate's index into @v, what it counts. */
+struct ft_rate_row {
+	int id;
+	const char *what;
+};
+/*
+ * The views' table without tracepoints: a "from /proc/vmstat  /s"
+ * header at @y, then a row per @rows entry with @v[id] per second ('-'
+ * where NaN), stopping at @bottom.  Returns the row after it.
+ */
+int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_row *rows, size_t n);
+
 struct ft_series;
 
 /* A sparkline of the newest @w values of @s (oldest left), scaled to @max. */

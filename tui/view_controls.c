@@ -36,17 +36,10 @@ static int wrapped(int y, int bottom, const char *text)
 	size_t n = strlen(text), at = 0, room = COLS > 3 ? (size_t)COLS - 3 : 1;
 
 	while (at < n && y < bottom) {
-		size_t take = n - at, cut;
+		size_t take = ft_wrap_take(text + at, n - at, room);
 
-		if (take > room) {
-			for (cut = room; cut > 0 && text[at + cut] != ' '; cut--)
-				;
-			take = cut ? cut : room;
-		}
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "%.*s", (int)take, text + at);
-		at += take;
-		while (at < n && text[at] == ' ')
-			at++;
+		at = ft_wrap_skip(text, n, at + take);
 	}
 	return y;
 }

@@ -26,10 +26,7 @@
  */
 static void not_tracing(struct ft_ui *ui, int top, int height)
 {
-	static const struct {
-		enum ft_rate_id id;
-		const char *what;
-	} rows[] = {
+	static const struct ft_rate_row rows[] = {
 		{ FT_RATE_COMPACT_STALL, "direct compactions (compact_stall)" },
 		{ FT_RATE_COMPACT_SUCCESS, "... that succeeded (compact_success)" },
 		{ FT_RATE_COMPACT_FAIL, "... that failed (compact_fail)" },
@@ -40,24 +37,13 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 		{ FT_RATE_PGSCAN_DIRECT, "pages scanned by direct reclaim (pgscan_direct)" },
 	};
 	const struct ft_session *ss = ui->s;
-	const struct ft_rates *r = &ss->sample.rates;
 	int y = top, bottom = top + height;
-	char buf[32];
 
 	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data "
 	       "(made with --no-trace or without root)" : ss->trace_err ? ft_trace_strerror(ss->trace_err) :
 	       "tracing is off (--no-trace)");
 	y++;
-	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%-48s %8s", "from /proc/vmstat", "/s");
-	for (size_t k = 0; k < sizeof(rows) / sizeof(rows[0]) && y < bottom; k++) {
-		double v = r->v[rows[k].id];
-
-		ft_fmt_rate(buf, sizeof(buf), v, 8);
-		ft_put(y, 2, A_NORMAL, "%-46s", rows[k].what);
-		ft_put(y++, 49, isnan(v) ? ft_attr(FT_C_DIM) : v > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
-		       isnan(v) ? "-" : buf);
-	}
-	y++;
+	y = ft_draw_rate_table(y, bottom, ss->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
 	static const char *const root_adds[] = {
 		"As root (tracefs at /sys/kernel/tracing) the tracepoints add each fallback",
 		"(mm_page_alloc_extfrag) with its zone, migratetypes, whether it fragments and",

@@ -64,14 +64,8 @@ static void entry(struct pen *p, const char *left, int w, const char *text, chty
 		first = false;
 	}
 	do {
-		size_t take = n - at, cut;
+		size_t take = ft_wrap_take(text + at, n - at, (size_t)room);
 
-		if (take > (size_t)room) {
-			/* the last space that fits, else a hard cut */
-			for (cut = (size_t)room; cut > 0 && text[at + cut] != ' '; cut--)
-				;
-			take = cut ? cut : (size_t)room;
-		}
 		if (visible(p)) {
 			if (first)
 				ft_put(row(p), 2, left_attr, "%s", left);
@@ -79,9 +73,7 @@ static void entry(struct pen *p, const char *left, int w, const char *text, chty
 		}
 		p->line++;
 		first = false;
-		at += take;
-		while (at < n && text[at] == ' ')
-			at++;
+		at = ft_wrap_skip(text, n, at + take);
 	} while (at < n);
 }
 
