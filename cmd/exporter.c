@@ -11,9 +11,13 @@
  * scrape (keep-alive) until --idle-timeout passes without a request.
  * Read-only (no knob is written).  Safe on a network: request heads are
  * bounded (8 KiB), every request has 10 s to be sent and take its
- * answer, at most --max-connections are served at once (the others get
- * 503), and a connection waiting for its next request is the first to
- * give its slot to a newcomer.
+ * answer, at most --max-connections are served at once, and
+ * --max-per-client of them from one address.  A newcomer past either
+ * bound takes the slot of a connection that is not getting anywhere
+ * (victim(): kept alive between requests, then trickling, then silent,
+ * the greediest address first); one whose request or TLS handshake is
+ * making progress is never evicted, and when every slot is such, the
+ * newcomer gets 503.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -46,6 +50,8 @@
 #define MAX_CONN		256
 #define LINGERS			64	/* refused connections read until they close */
 #define LINGER_NS		(1000000000ull)
+/* a TLS flight answered keeps its connection from eviction this long (a round trip is ms) */
+#define PROGRESS_NS		(1000000000ull)
 
 struct conn {
 	int fd;				/* -1: free */
@@ -57,6 +63,9 @@ struct conn {
 	bool keep;			/* the answer being written leaves the connection open */
 	size_t used;			/* the request's head length: what follows it is the next one's */
 	unsigned char peer[16];		/* the client's address (IPv4 as v4-mapped IPv6) */
+	bool heard;			/* TLS: a ClientHello began (its first byte is in) */
+	uint64_t progress_ns;		/* TLS: when a flight of the client's was last answered, or 0 */
+	uint64_t tls_out;		/* TLS: bytes the handshake had written by then */
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
 	char *out;			/* the answer, once the request is in */
@@ -455,34 +464,79 @@ static void refuse(struct exporter *x, int fd)
 }
 
 /*
- * The connection to give its slot away, of @peer (NULL: any): the one
- * idle longest between kept-alive requests (its client reconnects for
- * the next, as HTTP/1.1 clients do), else the oldest still sending its
- * head (TLS handshake included).  NULL when every one is answering.
+ * How readily a connection gives its slot to a newcomer, first to last.
+ * A newcomer has sent nothing yet, so it never takes the slot of one that
+ * is making progress: a TLS handshake or request whose last flight was
+ * answered less than PROGRESS_NS ago, or a request being answered.
  */
-static struct conn *oldest_unheaded(struct exporter *x, const unsigned char *peer)
+enum slot_class {
+	SLOT_IDLE,		/* kept alive, waiting for its next request: its client reconnects */
+	SLOT_TRICKLING,		/* part of a head or a ClientHello came, and nothing whole since */
+	SLOT_SILENT,		/* nothing at all since it was accepted */
+	SLOT_PROGRESSING,	/* never evicted */
+	SLOT_ANSWERING,		/* never evicted */
+};
+
+static enum slot_class slot_class(const struct conn *c, uint64_t now)
+{
+	if (c->out)
+		return SLOT_ANSWERING;
+	if (c->idle)
+		return SLOT_IDLE;
+	if (c->progress_ns && now - c->progress_ns < PROGRESS_NS)
+		return SLOT_PROGRESSING;
+	return c->in_len || c->heard ? SLOT_TRICKLING : SLOT_SILENT;
+}
+
+/* Slots held by @peer's address. */
+static int held(const struct exporter *x, const unsigned char *peer)
+{
+	int k, n = 0;
+
+	for (k = 0; k < MAX_CONN; k++)
+		n += x->conns[k].fd >= 0 && !memcmp(x->conns[k].peer, peer, 16);
+	return n;
+}
+
+/*
+ * The connection to give its slot away, of @peer (NULL: of any address):
+ * the lowest slot_class; in a class, the address holding the most slots
+ * (the greedy: only when any address may lose one), then the oldest.
+ * NULL when every candidate is making progress or being answered.
+ */
+static struct conn *victim(struct exporter *x, const unsigned char *peer, uint64_t now)
 {
 	struct conn *best = NULL;
-	int k;
+	enum slot_class bc = SLOT_PROGRESSING;
+	int k, bn = 0;
 
 	for (k = 0; k < MAX_CONN; k++) {
 		struct conn *c = &x->conns[k];
+		enum slot_class cl;
+		int n;
 
-		if (c->fd < 0 || c->out || (peer && memcmp(c->peer, peer, 16)))
+		if (c->fd < 0 || (peer && memcmp(c->peer, peer, 16)))
 			continue;
-		if (!best || (c->idle && !best->idle) || (c->idle == best->idle && c->t0 < best->t0))
+		cl = slot_class(c, now);
+		if (cl >= SLOT_PROGRESSING || (best && cl > bc))
+			continue;
+		n = peer ? 0 : held(x, c->peer);
+		if (!best || cl < bc || n > bn || (n == bn && c->t0 < best->t0)) {
 			best = c;
+			bc = cl;
+			bn = n;
+		}
 	}
 	return best;
 }
 
 /*
  * Every waiting connection gets a slot.  Past --max-per-client for its
- * address, or past --max-connections, it takes the slot of the oldest
- * connection still sending its request head (of that address, or of
- * any): a complete request is never kept waiting behind clients that
- * trickle, so those cannot take every slot.  Only when every slot is
- * answering is the newcomer refused (503).
+ * address it takes the slot of victim() among that address's, past
+ * --max-connections victim() among all: clients that trickle or send
+ * nothing cannot hold every slot, and cannot take one from a client
+ * that is getting somewhere.  When no slot can be taken, the newcomer
+ * is refused (503).
  */
 static void accept_new(struct exporter *x)
 {
@@ -503,7 +557,7 @@ static void accept_new(struct exporter *x)
 				c = &x->conns[k];
 		}
 		if ((uint64_t)same >= o.max_per_client || (uint64_t)busy >= o.max_conn || !c) {
-			c = oldest_unheaded(x, (uint64_t)same >= o.max_per_client ? peer : NULL);
+			c = victim(x, (uint64_t)same >= o.max_per_client ? peer : NULL, ft_now_ns());
 			if (!c) {
 				refuse(x, fd);
 				continue;
@@ -571,6 +625,7 @@ static int tls_handshake(struct exporter *x, struct conn *c)
 	static const char plain[] = "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
 		"Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
 	unsigned char first;
+	uint64_t out;
 	ssize_t n;
 	int r;
 
@@ -578,6 +633,8 @@ static int tls_handshake(struct exporter *x, struct conn *c)
 		n = recv(c->fd, &first, 1, MSG_PEEK);
 		if (n < 0 && (errno == EAGAIN || errno == EINTR))
 			return 0;
+		if (n > 0 && first == 0x16)
+			c->heard = true;
 		if (n <= 0 || first != 0x16) {
 			if (n > 0 && write(c->fd, plain, sizeof(plain) - 1) < 0) {
 				/* the client is gone already */
@@ -588,6 +645,11 @@ static int tls_handshake(struct exporter *x, struct conn *c)
 		}
 	}
 	r = sym_SSL_accept(c->ssl);
+	out = sym_BIO_number_written(sym_SSL_get_wbio(c->ssl));
+	if (r == 1 || out != c->tls_out) {	/* a flight of the client's answered: progress */
+		c->progress_ns = ft_now_ns();
+		c->tls_out = out;
+	}
 	if (r == 1) {
 		c->handshake = false;
 		c->want = 0;
@@ -812,15 +874,16 @@ static int serve_once(struct exporter *x)
 		return errno == EINTR ? 0 : -1;
 	now = ft_now_ns();
 	for (i = 0; i < np; i++) {
-		if (!pf[i].revents)
+		if (!pf[i].revents || idx[i] < 0)
 			continue;
-		if (idx[i] < 0)
-			accept_new(x);
-		else if (idx[i] >= MAX_CONN)
+		if (idx[i] >= MAX_CONN)
 			linger_io(&x->lingers[idx[i] - MAX_CONN], now);
 		else if (x->conns[idx[i]].fd >= 0)
 			conn_io(x, &x->conns[idx[i]], pf[i].revents);
 	}
+	/* newcomers last: what came on the open connections is read first, so none passes for silent */
+	if (np && idx[0] < 0 && pf[0].revents)
+		accept_new(x);
 	return 0;
 }
 

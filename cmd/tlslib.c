@@ -27,6 +27,7 @@ FT_SYM(SSL_write);
 FT_SYM(SSL_pending);
 FT_SYM(SSL_shutdown);
 FT_SYM(SSL_get_error);
+FT_SYM(SSL_get_wbio);
 FT_SYM(ERR_peek_error);
 FT_SYM(ERR_error_string_n);
 FT_SYM(ERR_clear_error);
@@ -35,6 +36,7 @@ FT_SYM(EVP_sha256);
 FT_SYM(CRYPTO_memcmp);
 FT_SYM(OPENSSL_sk_pop_free);
 FT_SYM(X509_NAME_free);
+FT_SYM(BIO_number_written);
 FT_SYM(crypt_r);
 FT_SYM(crypt_gensalt_rn);
 #undef FT_SYM
@@ -50,11 +52,11 @@ static const struct sym ssl_syms[] = {
 	S(SSL_CTX_use_certificate_chain_file), S(SSL_CTX_use_PrivateKey_file), S(SSL_CTX_check_private_key),
 	S(SSL_CTX_load_verify_locations), S(SSL_CTX_set_client_CA_list), S(SSL_CTX_set_verify),
 	S(SSL_load_client_CA_file), S(SSL_new), S(SSL_free), S(SSL_set_fd), S(SSL_accept), S(SSL_read),
-	S(SSL_write), S(SSL_pending), S(SSL_shutdown), S(SSL_get_error),
+	S(SSL_write), S(SSL_pending), S(SSL_shutdown), S(SSL_get_error), S(SSL_get_wbio),
 };
 static const struct sym crypto_syms[] = {
 	S(ERR_peek_error), S(ERR_error_string_n), S(ERR_clear_error), S(EVP_Digest), S(EVP_sha256),
-	S(CRYPTO_memcmp), S(OPENSSL_sk_pop_free), S(X509_NAME_free),
+	S(CRYPTO_memcmp), S(OPENSSL_sk_pop_free), S(X509_NAME_free), S(BIO_number_written),
 };
 static const struct sym crypt_syms[] = { S(crypt_r), S(crypt_gensalt_rn) };
 #undef S

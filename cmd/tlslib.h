@@ -48,6 +48,7 @@ FT_SYM(SSL_write);
 FT_SYM(SSL_pending);
 FT_SYM(SSL_shutdown);
 FT_SYM(SSL_get_error);
+FT_SYM(SSL_get_wbio);
 /* libcrypto */
 FT_SYM(ERR_peek_error);
 FT_SYM(ERR_error_string_n);
@@ -57,6 +58,7 @@ FT_SYM(EVP_sha256);
 FT_SYM(CRYPTO_memcmp);
 FT_SYM(OPENSSL_sk_pop_free);
 FT_SYM(X509_NAME_free);
+FT_SYM(BIO_number_written);
 /* libcrypt */
 FT_SYM(crypt_r);
 FT_SYM(crypt_gensalt_rn);

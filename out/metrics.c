@@ -80,7 +80,8 @@ static const struct {
 	[FT_MF_SRV_TLS_FAILED] = { "fragtop_exporter_tls_handshake_failures", "counter",
 		"TLS handshakes that failed, plain HTTP sent to the TLS port included." },
 	[FT_MF_SRV_EVICTED] = { "fragtop_exporter_evicted_connections", "counter",
-		"Connections closed while still sending their request head, to give a newcomer the slot." },
+		"Connections closed to give a newcomer the slot: kept alive between requests, trickling or silent, "
+		"never one making progress." },
 	[FT_MF_SRV_HEAD_TIMEOUTS] = { "fragtop_exporter_header_timeouts", "counter",
 		"Connections closed for not sending a whole request head within --header-timeout." },
 	[FT_MF_SRV_ACCEPTED] = { "fragtop_exporter_accepted_connections", "counter",

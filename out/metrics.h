@@ -41,7 +41,7 @@ struct ft_metrics_server {
 	uint64_t fd_rests;		/* times accept() ran out of file descriptors */
 	uint64_t unauthorized;		/* answered 401: no or wrong basic-auth credentials */
 	uint64_t tls_failed;		/* TLS handshakes that failed (plain HTTP on the TLS port too) */
-	uint64_t evicted;		/* still sending their head when a newcomer needed the slot */
+	uint64_t evicted;		/* idle, trickling or silent when a newcomer needed the slot */
 	uint64_t head_timeouts;		/* closed: no whole request head within --header-timeout */
 	uint64_t accepted;		/* connections accepted (kept alive: one for many scrapes) */
 	uint64_t gzip;			/* scrapes answered gzip-compressed */
