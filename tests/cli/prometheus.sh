@@ -49,9 +49,11 @@ echo "prometheus scraped fragtop $scrapes times"
 check "Prometheus scraped the exporter several times" test "${scrapes:-0}" -ge 5
 # as Prometheus scrapes: gzip, and one kept-alive connection for every scrape
 # (the counters at a scrape count the scrapes before it, and its own connection)
-val() { q "$1" | jq -r '.data.result[0].value[1] // 0'; }
-served=$(val 'fragtop_exporter_scrapes_total'); gz=$(val 'fragtop_exporter_gzip_scrapes_total')
-acc=$(val 'fragtop_exporter_accepted_connections_total')
+# (one query, so the three come from one scrape: queries one by one can straddle the next)
+q '{__name__=~"fragtop_exporter_(scrapes|gzip_scrapes|accepted_connections)_total"}' > "$tmp/srv.json"
+val() { jq -r --arg n "$1" '[.data.result[] | select(.metric.__name__ == $n) | .value[1]][0] // 0' "$tmp/srv.json"; }
+served=$(val fragtop_exporter_scrapes_total); gz=$(val fragtop_exporter_gzip_scrapes_total)
+acc=$(val fragtop_exporter_accepted_connections_total)
 echo "at Prometheus's last scrape: $served scrapes before it, $gz gzipped, $acc connection(s) accepted"
 check "Prometheus asked for gzip and got it on every scrape" test "$gz" -ge 4 -a "$gz" = "$served"
 check "... over one kept-alive connection" test "$acc" = 1
