@@ -58,7 +58,7 @@ SAN_FLAGS := -fsanitize=address,undefined -fno-omit-frame-pointer \
 	-fno-sanitize-recover=undefined
 # ThreadSanitizer for the tests that run the live source's threads
 TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
-TSAN_TESTS := test_live_threads test_procfs test_replay test_recfmt
+TSAN_TESTS := test_live_threads test_procfs test_replay test_recfmt test_websec
 
 BASE_SRC	:= $(sort $(wildcard base/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))
@@ -116,6 +116,10 @@ $(B)/tsan/tests/%: $(B)/tsan/tests/%.o $(call OBJ,tsan,$(LIB_SRC))
 # the option parser is the front end's, but has no other dependency
 $(B)/plain/tests/test_cli: $(B)/plain/cmd/cli.o
 $(B)/san/tests/test_cli: $(B)/san/cmd/cli.o
+# the exporter's password checker, with the loader of the libraries it uses
+$(B)/plain/tests/test_websec: $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
+$(B)/san/tests/test_websec: $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
+$(B)/tsan/tests/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
 
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 

@@ -66,6 +66,9 @@ struct conn {
 	bool heard;			/* TLS: a ClientHello began (its first byte is in) */
 	uint64_t progress_ns;		/* TLS: when a flight of the client's was last answered, or 0 */
 	uint64_t tls_out;		/* TLS: bytes the handshake had written by then */
+	uint64_t ticket;		/* its password being checked (cmd/websec.h), else 0 */
+	enum { VERDICT_NONE, VERDICT_OK, VERDICT_DENIED } verdict;	/* the check's, for serve() */
+	uint64_t due;			/* denied: the 401 waits until then (timing tells no names) */
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
 	char *out;			/* the answer, once the request is in */
@@ -73,6 +76,8 @@ struct conn {
 };
 
 static volatile sig_atomic_t stop;
+/* --web.config.file's users: a connection closed mid-check cancels it */
+static struct ft_websec *websec;
 
 static void on_signal(int sig)
 {
@@ -100,6 +105,10 @@ static void conn_close(struct conn *c)
 		close(c->fd);
 	}
 	free(c->out);
+	if (c->ticket)
+		ft_websec_cancel(websec, c->ticket);
+	c->ticket = 0;
+	c->verdict = VERDICT_NONE;
 	c->fd = -1;
 	c->ssl = NULL;
 	c->handshake = false;
@@ -156,6 +165,7 @@ static const char *reason_of(int status)
 	case 404: return "Not Found";
 	case 405: return "Method Not Allowed";
 	case 414: return "URI Too Long";
+	case 429: return "Too Many Requests";
 	case 431: return "Request Header Fields Too Large";
 	case 503: return "Service Unavailable";
 	case 505: return "HTTP Version Not Supported";
@@ -171,7 +181,8 @@ static void error_answer(struct conn *c, int status)
 
 	c->keep = false;
 	answer(c, status, reason_of(status), "text/plain; charset=utf-8",
-	       status == 401 ? "WWW-Authenticate: Basic realm=\"fragtop\", charset=\"UTF-8\"\r\n" : "",
+	       status == 401 ? "WWW-Authenticate: Basic realm=\"fragtop\", charset=\"UTF-8\"\r\n" :
+	       status == 429 || status == 503 ? "Retry-After: 1\r\n" : "",
 	       body, (size_t)n, false);
 }
 
@@ -235,14 +246,52 @@ static void metrics_answer(struct exporter *x, struct conn *c, const struct ft_h
 	answer(c, 200, "OK", ct, "Vary: Accept-Encoding\r\n", body, len, r->head);
 }
 
+/*
+ * May @r on @c be answered?  A password not cached is checked off the
+ * loop: @c waits (c->ticket) and serve() comes back to it with the
+ * verdict.  false: not now (waiting, or the refusal is in c->out).
+ */
+static bool authorized(struct exporter *x, struct conn *c, struct ft_http_req *r)
+{
+	enum ft_auth a;
+
+	if (c->verdict != VERDICT_NONE) {
+		a = c->verdict == VERDICT_OK ? FT_AUTH_OK : FT_AUTH_DENIED;
+		c->verdict = VERDICT_NONE;
+	} else {
+		a = ft_websec_check(&x->ws, r, c->peer, &c->ticket);
+	}
+	explicit_bzero(r->pass, sizeof(r->pass));
+	switch (a) {
+	case FT_AUTH_OK:
+		return true;
+	case FT_AUTH_PENDING:
+		return false;
+	case FT_AUTH_DENIED:
+		x->srv.unauthorized++;
+		error_answer(c, 401);
+		return false;
+	case FT_AUTH_LIMIT:
+		error_answer(c, 429);
+		return false;
+	case FT_AUTH_BUSY:
+		break;
+	}
+	x->srv.refused++;
+	error_answer(c, 503);
+	return false;
+}
+
 static void serve(struct exporter *x, struct conn *c)
 {
 	struct ft_live *l = &x->live;
 	struct ft_metrics_server *srv = &x->srv;
-	struct ft_websec *ws = &x->ws;
 	struct ft_http_req r;
-	int n = ft_http_parse(c->in, c->in_len, &r);
+	int n;
 
+	if (c->ticket)
+		return;		/* its password is being checked */
+	n = ft_http_parse(c->in, c->in_len, &r);
 	if (n == 0)
 		return;		/* more to come */
 	if (n < 0) {
@@ -251,13 +300,8 @@ static void serve(struct exporter *x, struct conn *c)
 	}
 	c->used = (size_t)n;
 	c->keep = r.keep_alive && !stop && idle_timeout_ns;
-	if (!ft_websec_auth(ws, &r)) {
-		explicit_bzero(r.pass, sizeof(r.pass));
-		srv->unauthorized++;
-		error_answer(c, 401);
+	if (!authorized(x, c, &r))
 		return;
-	}
-	explicit_bzero(r.pass, sizeof(r.pass));
 	if (!strcmp(r.path, "/metrics")) {
 		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true, .server = srv };
 		char *p = NULL;
@@ -479,7 +523,7 @@ enum slot_class {
 
 static enum slot_class slot_class(const struct conn *c, uint64_t now)
 {
-	if (c->out)
+	if (c->out || c->ticket || c->verdict != VERDICT_NONE)
 		return SLOT_ANSWERING;
 	if (c->idle)
 		return SLOT_IDLE;
@@ -804,6 +848,66 @@ static int ms_until(uint64_t ns, int cap)
 	return ms < (uint64_t)cap ? (int)ms : cap;
 }
 
+/* The password checker's verdicts: each connection waiting on one goes on, at once or at its due time. */
+static void take_verdicts(struct exporter *x)
+{
+	uint64_t ticket, due;
+	bool ok;
+	int k;
+
+	while (ft_websec_result(&x->ws, &ticket, &ok, &due))
+		for (k = 0; k < MAX_CONN; k++) {
+			struct conn *c = &x->conns[k];
+
+			if (c->fd < 0 || c->ticket != ticket)
+				continue;
+			c->ticket = 0;
+			c->verdict = ok ? VERDICT_OK : VERDICT_DENIED;
+			c->due = due;
+			break;
+		}
+}
+
+/*
+ * What to poll @c for: -1 none (free, or closed now for its deadline),
+ * 0 errors only (its password being checked, or its 401 held until
+ * c->due: @timeout shortened to it).  A verdict that is due is acted on
+ * here.
+ */
+static short conn_events(struct exporter *x, struct conn *c, uint64_t now, int *timeout)
+{
+	if (c->fd < 0)
+		return -1;
+	if (c->idle) {		/* kept alive, between requests */
+		if (now - c->t0 > idle_timeout_ns) {
+			x->srv.idle_timeouts++;
+			conn_close(c);
+			return -1;
+		}
+	} else if (now - c->t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
+		conn_close(c);
+		return -1;
+	}
+	if (c->ticket)
+		return 0;
+	if (c->verdict != VERDICT_NONE && !c->out) {
+		if (now < c->due) {
+			*timeout = ms_until(c->due - now, *timeout);
+			return 0;
+		}
+		conn_io(x, c, 0);	/* answered now: 200 or 401 */
+		if (c->fd < 0)
+			return -1;
+	}
+	if (!c->out && !c->idle && now - c->t0 > x->head_timeout_ns) {
+		/* no whole head in time */
+		x->srv.head_timeouts++;
+		conn_close(c);
+		return -1;
+	}
+	return c->want ? c->want : c->out ? POLLOUT : POLLIN;
+}
+
 /*
  * One turn of the loop: the trace drained when due (and, rarely, an idle
  * tick), then poll() the sockets.  It sleeps until the next drain, at most
@@ -812,8 +916,8 @@ static int ms_until(uint64_t ns, int cap)
  */
 static int serve_once(struct exporter *x)
 {
-	struct pollfd pf[MAX_CONN + LINGERS + 1];
-	int idx[MAX_CONN + LINGERS + 1], np = 0, timeout = 1000, i;
+	struct pollfd pf[MAX_CONN + LINGERS + 2];
+	int idx[MAX_CONN + LINGERS + 2], np = 0, timeout = 1000, i;
 	uint64_t now = ft_now_ns();
 
 	if (now - x->last_tick_ns >= IDLE_TICK_NS) {
@@ -834,27 +938,16 @@ static int serve_once(struct exporter *x)
 	} else if (timeout > (int)((x->accept_rest_until - now) / 1000000) + 1) {
 		timeout = (int)((x->accept_rest_until - now) / 1000000) + 1;
 	}
+	if (ft_websec_fd(&x->ws) >= 0) {
+		pf[np] = (struct pollfd){ .fd = ft_websec_fd(&x->ws), .events = POLLIN };
+		idx[np++] = -2;
+	}
 	for (i = 0; i < MAX_CONN; i++) {
-		if (x->conns[i].fd < 0)
+		short ev = conn_events(x, &x->conns[i], now, &timeout);
+
+		if (ev < 0)
 			continue;
-		if (x->conns[i].idle) {		/* kept alive, between requests */
-			if (now - x->conns[i].t0 > idle_timeout_ns) {
-				x->srv.idle_timeouts++;
-				conn_close(&x->conns[i]);
-				continue;
-			}
-		} else if (now - x->conns[i].t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
-			conn_close(&x->conns[i]);
-			continue;
-		}
-		if (!x->conns[i].out && !x->conns[i].idle && now - x->conns[i].t0 > x->head_timeout_ns) {
-			/* no whole head in time */
-			x->srv.head_timeouts++;
-			conn_close(&x->conns[i]);
-			continue;
-		}
-		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = x->conns[i].want ? x->conns[i].want :
-					  x->conns[i].out ? POLLOUT : POLLIN };
+		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = ev };
 		idx[np++] = i;
 	}
 	for (i = 0; i < LINGERS; i++) {
@@ -874,15 +967,17 @@ static int serve_once(struct exporter *x)
 		return errno == EINTR ? 0 : -1;
 	now = ft_now_ns();
 	for (i = 0; i < np; i++) {
-		if (!pf[i].revents || idx[i] < 0)
+		if (!pf[i].revents || idx[i] == -1)
 			continue;
-		if (idx[i] >= MAX_CONN)
+		if (idx[i] == -2)
+			take_verdicts(x);
+		else if (idx[i] >= MAX_CONN)
 			linger_io(&x->lingers[idx[i] - MAX_CONN], now);
 		else if (x->conns[idx[i]].fd >= 0)
 			conn_io(x, &x->conns[idx[i]], pf[i].revents);
 	}
 	/* newcomers last: what came on the open connections is read first, so none passes for silent */
-	if (np && idx[0] < 0 && pf[0].revents)
+	if (np && idx[0] == -1 && pf[0].revents)
 		accept_new(x);
 	return 0;
 }
@@ -899,6 +994,7 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
 	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
+	websec = &x.ws;
 	ft_cost_long_running();
 	if (ft_costlog_open(&x.cost_log, o.cost_log)) {
 		ft_websec_free(&x.ws);

@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/tlslib.h"
@@ -162,24 +164,119 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	return 0;
 }
 
-/* A bcrypt hash of the first user's cost for unknown names to be checked against. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A bcrypt hash at the highest cost of the file, for unknown names to be
+ * checked against; how long it took is how long every refusal takes.
+ */
 static int dummy_setup(struct ft_websec *ws, const char *config)
 {
-	const char *h = ws->wc.users[0].hash, *d;
 	char salt[CRYPT_GENSALT_OUTPUT_SIZE];
-	unsigned long cost = strtoul(h + 4, NULL, 10);
+	const char *d;
+	uint64_t t0;
+	int i, top = 0;
 
+	for (i = 0; i < ws->wc.nr_users; i++)
+		if (ws->wc.users[i].cost > ws->wc.users[top].cost)
+			top = i;
+	ws->max_cost = ws->wc.users[top].cost;
 	if (!(ws->cd = calloc(1, sizeof(*ws->cd)))) {
 		fprintf(stderr, "fragtop: %s: %s\n", config, strerror(errno));
 		return -1;
 	}
-	if (!sym_crypt_gensalt_rn("$2b$", cost, NULL, 0, salt, sizeof(salt)) ||
+	t0 = mono_ns();
+	if (!sym_crypt_gensalt_rn("$2b$", (unsigned long)ws->max_cost, NULL, 0, salt, sizeof(salt)) ||
 	    !(d = sym_crypt_r("fragtop", salt, ws->cd)) || d[0] == '*') {
 		fprintf(stderr, "fragtop: %s: line %d: libcrypt cannot check bcrypt hashes here\n", config,
-			ws->wc.users[0].line);
+			ws->wc.users[top].line);
 		return -1;
 	}
+	ws->refuse_ns = mono_ns() - t0;
 	snprintf(ws->dummy_hash, sizeof(ws->dummy_hash), "%s", d);
+	return 0;
+}
+
+/* The oldest queued job, or NULL.  Under mu. */
+static struct ft_websec_job *next_job(struct ft_websec *ws)
+{
+	struct ft_websec_job *best = NULL;
+	int i;
+
+	for (i = 0; i < FT_WEBSEC_QUEUE; i++)
+		if (ws->jobs[i].state == FT_JOB_QUEUED && (!best || ws->jobs[i].ticket < best->ticket))
+			best = &ws->jobs[i];
+	return best;
+}
+
+/* The checking thread: one bcrypt at a time, the verdict to the loop through efd. */
+static void *checker(void *arg)
+{
+	struct ft_websec *ws = arg;
+	struct ft_websec_job *j;
+	char pass[sizeof(j->pass)];
+	const char *hash, *h;
+	uint64_t t0, one = 1;
+	bool ok;
+	int cost, user;
+
+	pthread_mutex_lock(&ws->mu);
+	while (!ws->quit) {
+		if (!(j = next_job(ws))) {
+			pthread_cond_wait(&ws->cv, &ws->mu);
+			continue;
+		}
+		j->state = FT_JOB_RUNNING;
+		memcpy(pass, j->pass, sizeof(pass));
+		explicit_bzero(j->pass, sizeof(j->pass));
+		user = j->user;
+		hash = user >= 0 ? ws->wc.users[user].hash : ws->dummy_hash;
+		cost = user >= 0 ? ws->wc.users[user].cost : ws->max_cost;
+		j->started_ns = t0 = mono_ns();
+		pthread_mutex_unlock(&ws->mu);
+
+		h = sym_crypt_r(pass, hash, ws->cd);
+		ok = user >= 0 && h && strlen(h) == strlen(hash) && !sym_CRYPTO_memcmp(h, hash, strlen(hash));
+		explicit_bzero(pass, sizeof(pass));
+
+		pthread_mutex_lock(&ws->mu);
+		if (cost == ws->max_cost)	/* the machine's pace now: refusals follow it */
+			ws->refuse_ns = mono_ns() - t0;
+		j->ok = ok;
+		j->state = FT_JOB_DONE;
+		if (write(ws->efd, &one, sizeof(one)) < 0) {
+			/* the counter is full: it is readable anyway */
+		}
+	}
+	ws->gone = true;
+	pthread_cond_broadcast(&ws->cv);
+	pthread_mutex_unlock(&ws->mu);
+	return NULL;
+}
+
+static int checker_start(struct ft_websec *ws, const char *config)
+{
+	int err;
+
+	ws->efd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+	if (ws->efd < 0) {
+		fprintf(stderr, "fragtop: %s: eventfd: %s\n", config, strerror(errno));
+		return -1;
+	}
+	pthread_mutex_init(&ws->mu, NULL);
+	pthread_cond_init(&ws->cv, NULL);
+	err = pthread_create(&ws->thread, NULL, checker, ws);
+	if (err) {
+		fprintf(stderr, "fragtop: %s: cannot start the password checker: %s\n", config, strerror(err));
+		return -1;
+	}
+	ws->started = true;
 	return 0;
 }
 
@@ -191,6 +288,7 @@ int ft_websec_load(struct ft_websec *ws, const char *path)
 	int i, err;
 
 	memset(ws, 0, sizeof(*ws));
+	ws->efd = -1;
 	for (i = 0; i < FT_WEBSEC_CACHE; i++)
 		ws->cache[i].user = -1;
 	if (!text)
@@ -207,47 +305,173 @@ int ft_websec_load(struct ft_websec *ws, const char *path)
 		fprintf(stderr, "fragtop: %s: %s\n", path, why);
 		return -1;
 	}
-	if ((ws->wc.tls && tls_setup(ws, path)) || (ws->wc.nr_users && dummy_setup(ws, path))) {
+	if ((ws->wc.tls && tls_setup(ws, path)) ||
+	    (ws->wc.nr_users && (dummy_setup(ws, path) || checker_start(ws, path)))) {
 		ft_websec_free(ws);
 		return -1;
 	}
 	return 0;
 }
 
-bool ft_websec_auth(struct ft_websec *ws, const struct ft_http_req *r)
+/* The cached entry for @user's password of SHA-256 @key: true when there is one. */
+static bool cached(const struct ft_websec *ws, int user, const unsigned char key[32])
+{
+	int i;
+
+	for (i = 0; i < FT_WEBSEC_CACHE; i++)
+		if (ws->cache[i].user == user && !sym_CRYPTO_memcmp(ws->cache[i].key, key, 32))
+			return true;
+	return false;
+}
+
+enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r, const unsigned char peer[16],
+			     uint64_t *ticket)
 {
 	const struct ft_web_user *u;
+	struct ft_websec_job *j = NULL;
 	unsigned char key[32];
 	unsigned int klen = 0;
-	const char *h;
-	bool ok;
-	int i, idx;
+	int i, same = 0, idx;
 
 	if (!ws->wc.nr_users)
-		return true;
+		return FT_AUTH_OK;
 	if (r->auth != FT_HTTP_AUTH_BASIC)
-		return false;
+		return FT_AUTH_DENIED;
 	u = ft_webconfig_user(&ws->wc, r->user);
 	idx = u ? (int)(u - ws->wc.users) : -1;
-	if (u && sym_EVP_Digest(r->pass, strlen(r->pass), key, &klen, sym_EVP_sha256(), NULL) == 1 && klen == sizeof(key))
-		for (i = 0; i < FT_WEBSEC_CACHE; i++)
-			if (ws->cache[i].user == idx && !sym_CRYPTO_memcmp(ws->cache[i].key, key, sizeof(key)))
-				return true;
-	h = sym_crypt_r(r->pass, u ? u->hash : ws->dummy_hash, ws->cd);
-	ok = u && h && strlen(h) == strlen(u->hash) && !sym_CRYPTO_memcmp(h, u->hash, strlen(u->hash));
-	if (ok && klen == sizeof(key)) {
-		ws->cache[ws->cache_next].user = idx;
-		memcpy(ws->cache[ws->cache_next].key, key, sizeof(key));
-		ws->cache_next = (ws->cache_next + 1) % FT_WEBSEC_CACHE;
+	if (sym_EVP_Digest(r->pass, strlen(r->pass), key, &klen, sym_EVP_sha256(), NULL) != 1 || klen != sizeof(key))
+		klen = 0;
+	if (u && klen && cached(ws, idx, key))
+		return FT_AUTH_OK;
+	pthread_mutex_lock(&ws->mu);
+	for (i = 0; i < FT_WEBSEC_QUEUE; i++) {
+		if (ws->jobs[i].state == FT_JOB_FREE) {
+			if (!j)
+				j = &ws->jobs[i];
+		} else {	/* a cancelled one still running counts: its CPU is being spent */
+			same += !memcmp(ws->jobs[i].peer, peer, 16);
+		}
 	}
-	return ok;
+	if (same >= FT_WEBSEC_PER_PEER || !j) {
+		pthread_mutex_unlock(&ws->mu);
+		return same >= FT_WEBSEC_PER_PEER ? FT_AUTH_LIMIT : FT_AUTH_BUSY;
+	}
+	*j = (struct ft_websec_job){ .state = FT_JOB_QUEUED, .ticket = ++ws->next_ticket, .user = idx, .keyed = klen != 0 };
+	memcpy(j->peer, peer, 16);
+	memcpy(j->key, key, sizeof(key));
+	snprintf(j->pass, sizeof(j->pass), "%s", r->pass);
+	*ticket = j->ticket;
+	pthread_cond_signal(&ws->cv);
+	pthread_mutex_unlock(&ws->mu);
+	return FT_AUTH_PENDING;
+}
+
+int ft_websec_fd(const struct ft_websec *ws)
+{
+	return ws->started ? ws->efd : -1;
+}
+
+bool ft_websec_result(struct ft_websec *ws, uint64_t *ticket, bool *ok, uint64_t *due_ns)
+{
+	uint64_t n;
+	int i;
+
+	if (!ws->started)
+		return false;
+	if (read(ws->efd, &n, sizeof(n)) < 0) {
+		/* nothing counted since the last read: the jobs say what is done */
+	}
+	pthread_mutex_lock(&ws->mu);
+	for (i = 0; i < FT_WEBSEC_QUEUE; i++) {
+		struct ft_websec_job *j = &ws->jobs[i];
+
+		if (j->state != FT_JOB_DONE)
+			continue;
+		j->state = FT_JOB_FREE;
+		if (j->cancelled)
+			continue;
+		*ticket = j->ticket;
+		*ok = j->ok;
+		*due_ns = j->ok ? 0 : j->started_ns + ws->refuse_ns;
+		if (j->ok && j->keyed) {	/* remembered: the next scrape is not checked again */
+			ws->cache[ws->cache_next].user = j->user;
+			memcpy(ws->cache[ws->cache_next].key, j->key, sizeof(j->key));
+			ws->cache_next = (ws->cache_next + 1) % FT_WEBSEC_CACHE;
+		}
+		explicit_bzero(j->key, sizeof(j->key));
+		pthread_mutex_unlock(&ws->mu);
+		return true;
+	}
+	pthread_mutex_unlock(&ws->mu);
+	return false;
+}
+
+void ft_websec_cancel(struct ft_websec *ws, uint64_t ticket)
+{
+	int i;
+
+	if (!ws->started || !ticket)
+		return;
+	pthread_mutex_lock(&ws->mu);
+	for (i = 0; i < FT_WEBSEC_QUEUE; i++) {
+		struct ft_websec_job *j = &ws->jobs[i];
+
+		if (j->state == FT_JOB_FREE || j->ticket != ticket)
+			continue;
+		if (j->state == FT_JOB_QUEUED) {
+			explicit_bzero(j, sizeof(*j));	/* not begun: dropped */
+			j->state = FT_JOB_FREE;
+		} else {
+			j->cancelled = true;
+		}
+	}
+	pthread_mutex_unlock(&ws->mu);
+}
+
+/* How long ft_websec_free() waits for the thread to see it is told to stop. */
+#define QUIT_WAIT_NS	(200ull * 1000000ull)
+
+/* Tell the thread to stop; false if it is still in bcrypt after QUIT_WAIT_NS (then it is detached). */
+static bool checker_stop(struct ft_websec *ws)
+{
+	struct timespec until;
+	bool gone;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_nsec += (long)QUIT_WAIT_NS;
+	if (until.tv_nsec >= 1000000000L) {
+		until.tv_sec++;
+		until.tv_nsec -= 1000000000L;
+	}
+	pthread_mutex_lock(&ws->mu);
+	ws->quit = true;
+	pthread_cond_broadcast(&ws->cv);
+	while (!ws->gone && pthread_cond_timedwait(&ws->cv, &ws->mu, &until) == 0)
+		;
+	gone = ws->gone;
+	pthread_mutex_unlock(&ws->mu);
+	if (gone)
+		pthread_join(ws->thread, NULL);
+	else
+		pthread_detach(ws->thread);
+	ws->started = false;
+	return gone;
 }
 
 void ft_websec_free(struct ft_websec *ws)
 {
 	if (ws->ctx)
 		sym_SSL_CTX_free(ws->ctx);
-	free(ws->cd);
 	ws->ctx = NULL;
+	/* a thread still in bcrypt keeps its work area and eventfd: both end with the process */
+	if (ws->started && !checker_stop(ws)) {
+		ws->cd = NULL;
+		ws->efd = -1;
+		return;
+	}
+	if (ws->efd >= 0)
+		close(ws->efd);
+	ws->efd = -1;
+	free(ws->cd);
 	ws->cd = NULL;
 }

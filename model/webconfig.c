@@ -317,6 +317,11 @@ static int user_key(struct parser *p, const char *key, const char *v, size_t n)
 	if (!bcrypt_hash(u->hash))
 		return fail(p, p->no, "user '%s': not a bcrypt hash ($2y$ or $2b$, a cost, 53 characters; "
 			    "htpasswd -nBC 10 USER makes one)", key);
+	u->cost = (u->hash[4] - '0') * 10 + (u->hash[5] - '0');
+	if (u->cost > FT_WEB_MAX_COST)
+		return fail(p, p->no, "user '%s': bcrypt cost %d is above %d, the most fragtop checks (each "
+			    "step doubles the CPU a password costs; htpasswd -nBC 10 USER makes a cost-10 hash)",
+			    key, u->cost, FT_WEB_MAX_COST);
 	snprintf(u->name, sizeof(u->name), "%s", key);
 	u->line = p->no;
 	wc->nr_users++;

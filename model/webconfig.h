@@ -26,6 +26,12 @@
 #include <stddef.h>
 
 #define FT_WEB_MAX_USERS	64
+/*
+ * The highest bcrypt cost taken: each step doubles a check's CPU time
+ * (cost 14 is about a second of a core here), and a wrong password costs
+ * a check too; exporter-toolkit's users run 10-12.
+ */
+#define FT_WEB_MAX_COST		14
 #define FT_WEB_PATH_MAX		1024
 #define FT_WEB_MAX_FILE		(256 * 1024)	/* a longer file is refused */
 
@@ -43,6 +49,7 @@ enum ft_client_auth {
 struct ft_web_user {
 	char name[128];
 	char hash[128];		/* bcrypt: $2a$, $2b$ or $2y$, cost, 53 characters */
+	int cost;		/* 4..FT_WEB_MAX_COST */
 	int line;
 };
 

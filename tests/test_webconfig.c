@@ -88,8 +88,10 @@ static void test_full(void **state)
 	assert_string_equal(wc.users[0].name, "prometheus");
 	assert_string_equal(wc.users[0].hash, H1);
 	assert_int_equal(wc.users[0].line, 11);
+	assert_int_equal(wc.users[0].cost, 4);
 	assert_string_equal(wc.users[1].name, "o'neil");
 	assert_string_equal(wc.users[1].hash, H2);
+	assert_int_equal(wc.users[1].cost, 10);
 	assert_ptr_equal(ft_webconfig_user(&wc, "o'neil"), &wc.users[1]);
 	assert_null(ft_webconfig_user(&wc, "nobody"));
 }
@@ -152,6 +154,11 @@ static void test_values_refused(void **state)
 	refused("basic_auth_users:\n  a: $2y$03$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
 		"bcrypt");	/* cost below 4 */
 	refused("basic_auth_users:\n  a: $1$abc$xyz\n", "line 2: ", "bcrypt");	/* MD5 crypt */
+	/* a cost-31 check would take days: refused at load, naming the line and the bound */
+	refused("basic_auth_users:\n  a: " H1 "\n  b: $2b$31$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n",
+		"line 3: ", "user 'b': bcrypt cost 31 is above 14");
+	refused("basic_auth_users:\n  a: $2y$15$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
+		"cost 15 is above 14");
 	refused("basic_auth_users:\n  a:\n", "line 2: ", "no password hash");
 	refused("basic_auth_users:\n  \"a\x01\": " H1 "\n", "line 2: ", "control character");
 }
