@@ -242,6 +242,98 @@ void ft_ui_draw(struct ft_ui *ui)
 	refresh();
 }
 
+/*
+ * xterm's mouse reporting (1000: presses and releases, 1006: as SGR
+ * numbers) and bracketed paste (2004), set and reset by fragtop: ncurses'
+ * own mouse decoding is off (libncursesw 6.4 overflows its stack on an
+ * SGR report of 35 numbers), model/termin.c reads the reports instead.
+ */
+static void term_modes(struct ft_ui *ui, bool on)
+{
+	if (!ui->mouse_on)
+		return;
+	putp(on ? "\033[?1000h\033[?1006h\033[?2004h" : "\033[?2004l\033[?1006l\033[?1000l");
+	fflush(stdout);
+}
+
+static volatile sig_atomic_t tstp;
+
+static void on_tstp(int sig)
+{
+	(void)sig;
+	tstp = 1;
+}
+
+/*
+ * ^Z: the terminal as the shell had it (fragtop's modes too, which
+ * ncurses' own handler would leave set), stop; on fg, all back as it was.
+ */
+static void suspend(struct ft_ui *ui)
+{
+	tstp = 0;
+	term_modes(ui, false);
+	endwin();
+	signal(SIGTSTP, SIG_DFL);
+	raise(SIGTSTP);
+	signal(SIGTSTP, on_tstp);
+	reset_prog_mode();
+	term_modes(ui, true);
+	clearok(curscr, TRUE);
+	ui->redraw = true;
+}
+
+/*
+ * What follows an ESC ncurses did not make a key of (model/termin.h): a
+ * mouse report (KEY_MOUSE, ui->mouse), a paste marker, a sequence to
+ * swallow (ERR), or ESC itself with the key after it put back.
+ */
+static int escape(struct ft_ui *ui)
+{
+	struct ft_esc_state st;
+	enum ft_esc r = FT_ESC_MORE;
+	int c = ERR;
+
+	ft_esc_begin(&st);
+	timeout(get_escdelay());	/* the rest of a sequence comes with it */
+	while (r == FT_ESC_MORE) {
+		c = getch();
+		if (c == ERR || c > 255) {	/* nothing more, or a key ncurses knew: the sequence ended */
+			if (c != ERR)
+				ungetch(c);
+			r = ft_esc_end(&st);
+			break;
+		}
+		r = ft_esc_feed(&st, c, &ui->mouse);
+	}
+	switch (r) {
+	case FT_ESC_MOUSE:
+		return KEY_MOUSE;
+	case FT_ESC_PASTE_BEGIN:
+	case FT_ESC_PASTE_END:
+		ui->pasting = r == FT_ESC_PASTE_BEGIN;
+		return ERR;
+	case FT_ESC_BROKEN:
+		ungetch(c);
+		return ERR;
+	case FT_ESC_KEYS:
+		if (st.fed)
+			ungetch(st.key);
+		return 27;
+	default:
+		return ERR;
+	}
+}
+
+/* A key as the TUI takes it: ERR for what is swallowed (sequences, pastes outside a prompt). */
+static int key_of(struct ft_ui *ui, int ch)
+{
+	if (ch == 27)
+		ch = escape(ui);
+	if (ui->pasting && ch != ERR && !(ui->prompting && ch >= 32 && ch < 127))
+		return ERR;	/* pasted, not typed: never a key (nor a knob's change) */
+	return ch;
+}
+
 int ft_ui_getch(struct ft_ui *ui, int ms)
 {
 	uint64_t end = ft_now_ns() + (ms > 0 ? (uint64_t)ms : 0) * UINT64_C(1000000);
@@ -255,8 +347,14 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 		/* wake at least every second (or as idle asks): trace buffers, the sampler, ticks */
 		if (most > 1000)
 			most = 1000;
+		if (tstp)
+			suspend(ui);
 		timeout(wait > most ? most : wait);
 		ch = getch();
+		if (ch != ERR)
+			ch = key_of(ui, ch);
+		else
+			ui->pasting = false;	/* a paste whose end never came ends when input does */
 		if (ch != ERR || stopped(ui))
 			return ch;
 		if (ui->idle)
@@ -280,6 +378,7 @@ bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz
 
 	buf[len] = '\0';
 	curs_set(1);
+	ui->prompting = true;
 	for (;;) {
 		move(LINES - 1, 0);
 		clrtoeol();
@@ -303,6 +402,7 @@ bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz
 		}
 	}
 	curs_set(0);
+	ui->prompting = false;
 	buf[len] = '\0';
 	return len > 0;
 }
@@ -388,9 +488,17 @@ bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 	if (!getenv("ESCDELAY"))
 		set_escdelay(25);
 	curs_set(0);
-	/* clicks and the wheel; a press is enough (no wait to tell clicks from drags) */
-	mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED | BUTTON4_PRESSED | BUTTON5_PRESSED, NULL);
-	mouseinterval(0);
+	/*
+	 * Clicks and the wheel, read by fragtop (term_modes()): ncurses is
+	 * told not to take "kmous" for a key, so a report reaches escape()
+	 * byte by byte, whatever its length.  Only where the terminal
+	 * describes a mouse (xterm and its kind, tmux, screen).
+	 */
+	keyok(KEY_MOUSE, FALSE);
+	ui->mouse_on = tigetstr("kmous") && tigetstr("kmous") != (char *)-1;
+	if (signal(SIGTSTP, on_tstp) == SIG_IGN)
+		signal(SIGTSTP, SIG_IGN);	/* a shell without job control: as it was */
+	term_modes(ui, true);
 	ui->color_wanted = color;
 	ui->color = ft_draw_init_colors(color);
 	ui->view = &ft_view_overview;
@@ -554,17 +662,17 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 		k->fn(ui, ch);
 }
 
-/* A click or the wheel, from ncurses' KEY_MOUSE. */
+/* A click or the wheel: the report escape() read into ui->mouse. */
 static void key_mouse(struct ft_ui *ui, int ch)
 {
+	const struct ft_mouse_ev ev = ui->mouse;
 	const struct ft_key *k;
-	MEVENT ev;
 	int i, dir;
 
 	(void)ch;
-	if (getmouse(&ev) != OK)
-		return;
-	dir = ev.bstate & BUTTON4_PRESSED ? -1 : ev.bstate & BUTTON5_PRESSED ? 1 : 0;
+	if (ev.release)
+		return;		/* a press is enough (no wait to tell clicks from drags) */
+	dir = FT_MOUSE_WHEEL(ev.button) ? (ev.button & 1 ? 1 : -1) : 0;
 	if (dir) {
 		if (ui->view->wheel)
 			ui->view->wheel(ui, dir);
@@ -572,7 +680,7 @@ static void key_mouse(struct ft_ui *ui, int ch)
 			k->fn(ui, dir < 0 ? KEY_UP : KEY_DOWN);
 		return;
 	}
-	if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+	if (!FT_MOUSE_LEFT(ev.button))
 		return;
 	if (ev.y == TAB_ROW) {
 		for (i = 0; i < ft_views_nr && i < 16; i++)
@@ -638,6 +746,7 @@ int ft_ui_run(struct ft_ui *ui, bool color)
 	}
 	if (ui->rc)
 		ft_ui_rc_collect(ui, ui->rc);
+	term_modes(ui, false);
 	endwin();
 	return 0;
 }

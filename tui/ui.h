@@ -20,6 +20,7 @@
 #include "collectors/recorder.h"
 #include "controls/control.h"
 #include "model/rcfile.h"
+#include "model/termin.h"
 
 struct ft_view;
 struct ft_replay;
@@ -83,6 +84,11 @@ struct ft_ui {
 	char status[256];		/* last diagnostic */
 	int status_level;
 	uint64_t status_t_ns;
+	/* terminal input fragtop reads itself (model/termin.h): the last mouse report (KEY_MOUSE) */
+	struct ft_mouse_ev mouse;
+	bool mouse_on;			/* the terminal reports the mouse and pastes (xterm's modes set) */
+	bool pasting;			/* inside a bracketed paste: its bytes are not keys */
+	bool prompting;			/* a prompt is open: pasted text is typed into it */
 };
 
 /* Keys both entry points have (quit, help, views, pause, redraw). */
@@ -124,7 +130,11 @@ void ft_ui_draw(struct ft_ui *ui);
 /* A key: the help view takes any; then the entry point's keys, the shared ones, the view's. */
 void ft_ui_key(struct ft_ui *ui, int ch);
 
-/* Wait for a key up to @ms, running ui->idle meanwhile; ERR if none came. */
+/*
+ * Wait for a key up to @ms, running ui->idle meanwhile; ERR if none came.
+ * KEY_MOUSE with the report in ui->mouse; escape sequences fragtop does
+ * not know and pasted text (outside a prompt) are swallowed, never keys.
+ */
 int ft_ui_getch(struct ft_ui *ui, int ms);
 
 /* Show a message in the status line (also the diag hook's target). */
