@@ -12,26 +12,53 @@
 #include "base/outfile.h"
 #include "tui/ui.h"
 
-/* The directory and the file, from XDG_CONFIG_HOME (an absolute path) or HOME. */
-static void locate(struct ft_rc_file *f, char *dir, size_t sz)
+/*
+ * The directory and the file, from XDG_CONFIG_HOME (an absolute path) or
+ * HOME; @base is that variable's directory.
+ */
+static void locate(struct ft_rc_file *f, char *dir, size_t sz, char *base, size_t bsz)
 {
 	const char *xdg = getenv("XDG_CONFIG_HOME"), *home = getenv("HOME");
 
-	f->path[0] = dir[0] = '\0';
+	f->path[0] = dir[0] = base[0] = '\0';
 	if (xdg && xdg[0] == '/')
-		snprintf(dir, sz, "%s/fragtop", xdg);
+		snprintf(base, bsz, "%s", xdg);
 	else if (home && home[0] == '/')
-		snprintf(dir, sz, "%s/.config/fragtop", home);
+		snprintf(base, bsz, "%s", home);
 	else
 		return;
+	snprintf(dir, sz, "%s/%s", base, xdg && xdg[0] == '/' ? "fragtop" : ".config/fragtop");
 	if ((size_t)snprintf(f->path, sizeof(f->path), "%s/fragtoprc", dir) >= sizeof(f->path))
 		f->path[0] = '\0';
+}
+
+/*
+ * Is the place of fragtoprc this user's to write in?  @base (HOME or
+ * XDG_CONFIG_HOME), else the nearest directory of @dir's that exists,
+ * must belong to the effective user: root under sudo with the user's
+ * HOME reads the user's settings but creates nothing there (a root-owned
+ * ~/.config would lock the user out of their own).  false with the
+ * reason in f->note.
+ */
+static bool ours(struct ft_rc_file *f, const char *base, const char *dir)
+{
+	char p[4096], *slash;
+	struct stat st;
+
+	snprintf(p, sizeof(p), "%s", lstat(base, &st) == 0 ? base : dir);
+	while (lstat(p, &st) && errno == ENOENT && (slash = strrchr(p, '/')) && slash != p)
+		*slash = '\0';
+	if (lstat(p, &st) == 0 && st.st_uid == geteuid())
+		return true;
+	snprintf(f->note, sizeof(f->note), "%.300s belongs to uid %u, not to this user (uid %u): settings read, "
+		 "not written", p, (unsigned)st.st_uid, (unsigned)geteuid());
+	return false;
 }
 
 void ft_rc_file_load(struct ft_rc_file *f)
 {
 	static char text[FT_RC_MAX_BYTES + 1];
-	char dir[4096], why[160];
+	char dir[4096], base[4096], why[160];
 	struct stat st;
 	size_t len = 0;
 	ssize_t n;
@@ -39,11 +66,12 @@ void ft_rc_file_load(struct ft_rc_file *f)
 
 	ft_rc_init(&f->rc);
 	f->msg[0] = f->note[0] = '\0';
-	locate(f, dir, sizeof(dir));
+	locate(f, dir, sizeof(dir), base, sizeof(base));
 	if (!f->path[0]) {
 		snprintf(f->note, sizeof(f->note), "no HOME: the settings are not kept");
 		return;
 	}
+	ours(f, base, dir);	/* another user's: read, never written (f->note) */
 	/* no link followed, no FIFO waited on: a regular file or nothing */
 	fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {

@@ -16,7 +16,7 @@ struct ft_rc_file {
 	struct ft_rc rc;
 	char path[4096];	/* "": no place for it (no HOME) */
 	char msg[256];		/* what the reading found wrong, for the status line; "": nothing */
-	char note[160];		/* why it will not be written on quit; "": it will */
+	char note[512];		/* why it will not be written on quit; "": it will */
 };
 
 /*

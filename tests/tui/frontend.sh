@@ -195,4 +195,43 @@ T send-keys -t ft q
 until_ok 10 exited
 check "... and the link's target is untouched" grep -qx 'view=map' "$TMPD/elsewhere"
 rm -f "$RC"
+
+# root with another user's HOME (sudo keeping HOME): reads that user's fragtoprc, creates nothing there
+if [ "$(id -u)" = 0 ]; then
+	ALICE=$TMPD/alice
+	sudo_live() {	# the live TUI as root with HOME=$ALICE, quit with q
+		[ -n "$SOCK" ] && end_tmux
+		n=$((n + 1)); SOCK=fragtop-frontend-$$-$n
+		: > "$TMPD/rc"
+		T new-session -d -s ft -x 120 -y 40 "env HOME=$(printf '%q' "$ALICE") TERM=xterm-256color \
+			$(printf '%q' "$FT") --root tests/fixtures/6.18-idle 2> $TMPD/err; echo \$? > $TMPD/rc; sleep 30"
+		wait_for ' 1 overview ' > /dev/null
+	}
+	listing() { find "$ALICE" -mindepth 1 -printf '%P %u %m\n' | sort; }
+	mkdir -p "$ALICE"; chown 65534:65534 "$ALICE"
+	sudo_live
+	T send-keys -t ft 5 q
+	until_ok 10 exited
+	check "root, HOME another user's without .config: nothing made there ($(listing | wc -l) entries)" \
+		test -z "$(listing)"
+	check "... and the exit says why the settings are not kept" \
+		grep -q "settings not saved: $ALICE belongs to uid 65534, not to this user (uid 0)" "$TMPD/err"
+	mkdir "$ALICE/.config"; chown 65534:65534 "$ALICE/.config"
+	sudo_live
+	T send-keys -t ft 5 q
+	until_ok 10 exited
+	check "... with .config: no .config/fragtop made" test "$(listing)" = ".config nobody 755"
+	mkdir "$ALICE/.config/fragtop"; echo 'view=map' > "$ALICE/.config/fragtop/fragtoprc"
+	chown -R 65534:65534 "$ALICE/.config/fragtop"
+	listing > "$TMPD/alice.before"
+	sudo_live
+	check "... the user's own fragtoprc is read (view=map)" wait_for 'pageblock'
+	T send-keys -t ft 1 q
+	until_ok 10 exited
+	listing > "$TMPD/alice.after"
+	check "... and left as it was, nothing beside it" \
+		sh -c "grep -qx 'view=map' '$ALICE/.config/fragtop/fragtoprc' && cmp -s '$TMPD/alice.after' '$TMPD/alice.before'"
+else
+	skip "root with another user's HOME: needs root (to own a directory as another user)"
+fi
 [ $fails -eq 0 ]
