@@ -152,7 +152,7 @@ static bool ours(const char *path, struct stat *st, struct ft_rec_filehdr *h)
 /* A recording of the directory's series: its name and its place. */
 struct rec_name {
 	char s[256];		/* fragtop's names are far shorter than a d_name can be */
-	uint64_t before, seq;	/* files of no series (older fragtops) first, by creation; then by seq */
+	uint64_t seq;		/* its place in the series (the header's) */
 	uint64_t size;
 };
 
@@ -161,8 +161,6 @@ static int by_order(const void *a, const void *b)
 {
 	const struct rec_name *x = a, *y = b;
 
-	if (x->before != y->before)
-		return x->before < y->before ? -1 : 1;
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
@@ -210,8 +208,8 @@ static int series_open(const char *dir)
 }
 
 /*
- * The recordings of @dir this recorder may count and delete (ours(), of
- * its series or of none), in the series' order; their number in *@n.
+ * The recordings of @dir this recorder may count and delete (ours(), and
+ * carrying its series id), in the series' order; their number in *@n.
  */
 static struct rec_name *series_files(const char *dir, size_t *n)
 {
@@ -233,12 +231,12 @@ static struct rec_name *series_files(const char *dir, size_t *n)
 		    strcmp(e->d_name + len - 4, ".ftr"))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", dir, e->d_name);
-		if (!ours(path, &st, &h) || (h.series_id && h.series_id != series_id))
+		/* a recording of no series (record -o, an older fragtop) is not this recorder's */
+		if (!ours(path, &st, &h) || h.series_id != series_id)
 			continue;
 		if (ft_grow_from((void **)&names, &cap, *n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
 			break;
 		memcpy(names[*n].s, e->d_name, len + 1);
-		names[*n].before = h.series_id ? UINT64_MAX : h.created_realtime_ns;
 		names[*n].seq = h.series_seq;
 		names[*n].size = (uint64_t)st.st_size;
 		if (h.series_id && h.series_seq >= series_next)

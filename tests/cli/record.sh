@@ -226,17 +226,20 @@ if [ "$(id -u)" = 0 ] && id nobody > /dev/null 2>&1; then
 	cp tests/recordings/lab-6.1-stock.ftr "$D2/fragtop-20000101-000002.ftr"	# a real recording, another user's
 	chown nobody "$D2/fragtop-20000101-000000.ftr" "$D2/fragtop-20000101-000002.ftr"
 fi
-planted=$(cd "$D2" && md5sum fragtop-2000*.ftr)
+# ours, a recording, named like the series' files, but of no series (record -o): not the recorder's
+"$FT" record --root tests/fixtures/6.18-idle -o "$D2/fragtop-incident-keepme.ftr" -i 0.5 --duration 1 2> /dev/null
+planted=$(cd "$D2" && md5sum fragtop-2000*.ftr fragtop-incident-keepme.ftr)
 "$FT" record --root tests/fixtures/6.18-idle --dir "$D2" --rotate 2 --keep 1 -i 0.5 2> "$tmp/pl.err" & rpid=$!
 pl_started() { [ "$(grep -c '^fragtop: recording to ' "$tmp/pl.err")" -ge 3 ]; }
 until_ok 60 pl_started
 kill -TERM $rpid; wait $rpid; rc=$?
 check "--keep 1 beside planted files: exit 0" test $rc = 0
-check "... the planted files are all there, unchanged" test "$(cd "$D2" && md5sum fragtop-2000*.ftr)" = "$planted"
-check "... only its own were deleted" test -z "$(grep 'deleted' "$tmp/pl.err" | grep 'fragtop-2000')" -a \
+check "... the planted files are all there, unchanged (record -o's fragtop-incident-keepme.ftr too)" \
+	test "$(cd "$D2" && md5sum fragtop-2000*.ftr fragtop-incident-keepme.ftr 2> /dev/null)" = "$planted"
+check "... only its own were deleted" test -z "$(grep 'deleted' "$tmp/pl.err" | grep 'fragtop-2000\|keepme')" -a \
 	-n "$(grep 'deleted' "$tmp/pl.err")"
 check "... and its newest recording is kept (one of its own)" \
-	test "$(ls "$D2" | grep -v '^fragtop-2000' | grep -c '\.ftr$')" = 1
+	test "$(ls "$D2" | grep -v '^fragtop-2000\|keepme' | grep -c '\.ftr$')" = 1
 
 # the series' order is the headers' sequence, never the names: 14 quick
 # SIGHUPs in one second, --keep 3 keeps the newest 3; a file renamed to
