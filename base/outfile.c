@@ -102,52 +102,98 @@ const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, 
 	return buf;
 }
 
-int ft_atomic_open(struct ft_atomic *a, const char *path)
+/* A name for the temp file: "." @base's first letters, ".tmp-" and 6 random letters. */
+static void tmp_name(char *buf, size_t sz, const char *base)
 {
-	size_t len = strlen(path);
-	int fd, err;
+	static const char abc[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
+	unsigned char r[6];
+	size_t i;
+	int n;
+
+	if (getentropy(r, sizeof(r)))
+		for (i = 0; i < sizeof(r); i++)
+			r[i] = (unsigned char)(rand() & 0xff);
+	n = snprintf(buf, sz, "%.10s.tmp-", base);
+	for (i = 0; i < sizeof(r) && (size_t)n + i + 1 < sz; i++)
+		buf[(size_t)n + i] = abc[r[i] % (sizeof(abc) - 1)];
+	buf[(size_t)n + i] = '\0';
+}
+
+int ft_atomic_open_in(struct ft_atomic *a, const char *path, int dir_flags)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir;
+	int fd = -1, err, tries;
 
 	a->f = NULL;
-	a->tmp = malloc(len + 16);
-	if (!a->tmp)
+	a->name = NULL;
+	a->tmp[0] = '\0';
+	if (!*(slash ? slash + 1 : path))
+		return -EISDIR;
+	dir = slash ? strndup(path, slash == path ? 1 : (size_t)(slash - path)) : strdup(".");
+	a->name = strdup(slash ? slash + 1 : path);
+	if (!dir || !a->name) {
+		free(dir);
+		free(a->name);
+		a->name = NULL;
 		return -ENOMEM;
-	memcpy(a->tmp, path, len);
-	memcpy(a->tmp + len, ".tmp-XXXXXX", 12);
-	fd = mkostemp(a->tmp, O_CLOEXEC);	/* O_EXCL, mode 0600 */
-	if (fd < 0) {
-		err = -errno;
-		free(a->tmp);
-		a->tmp = NULL;
-		return err;
 	}
-	a->f = fdopen(fd, "w");
-	if (!a->f) {
+	a->dirfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | dir_flags);
+	err = a->dirfd < 0 ? -errno : 0;
+	free(dir);
+	for (tries = 0; !err && fd < 0 && tries < 100; tries++) {
+		tmp_name(a->tmp, sizeof(a->tmp), a->name);
+		fd = openat(a->dirfd, a->tmp, OUT_FLAGS, OUT_MODE);
+		if (fd < 0 && errno != EEXIST)
+			err = -errno;
+	}
+	if (!err && fd < 0)
+		err = -EEXIST;
+	if (!err && !(a->f = fdopen(fd, "w"))) {
 		err = -errno;
 		close(fd);
-		unlink(a->tmp);
-		free(a->tmp);
-		a->tmp = NULL;
-		return err;
+		unlinkat(a->dirfd, a->tmp, 0);
 	}
-	return 0;
+	if (err) {
+		if (a->dirfd >= 0)
+			close(a->dirfd);
+		free(a->name);
+		a->name = NULL;
+		a->dirfd = -1;
+	}
+	return err;
+}
+
+int ft_atomic_open(struct ft_atomic *a, const char *path)
+{
+	return ft_atomic_open_in(a, path, 0);
+}
+
+/* The temp file gone (if still there), the directory closed. */
+static void atomic_done(struct ft_atomic *a, bool remove_tmp)
+{
+	if (remove_tmp)
+		unlinkat(a->dirfd, a->tmp, 0);
+	close(a->dirfd);
+	free(a->name);
+	a->dirfd = -1;
+	a->name = NULL;
 }
 
 void ft_atomic_abort(struct ft_atomic *a)
 {
 	if (a->f)
 		fclose(a->f);
-	if (a->tmp) {
-		unlink(a->tmp);
-		free(a->tmp);
-	}
 	a->f = NULL;
-	a->tmp = NULL;
+	if (a->name)
+		atomic_done(a, true);
 }
 
 int ft_atomic_commit(struct ft_atomic *a, const char *path, mode_t mode)
 {
 	int err = 0;
 
+	(void)path;	/* the directory opened and the name are kept */
 	if (fflush(a->f) || ferror(a->f) || fsync(fileno(a->f)) || fchmod(fileno(a->f), mode))
 		err = errno ? -errno : -EIO;
 	if (!err && fclose(a->f))
@@ -155,11 +201,8 @@ int ft_atomic_commit(struct ft_atomic *a, const char *path, mode_t mode)
 	else if (err)
 		fclose(a->f);
 	a->f = NULL;
-	if (!err && rename(a->tmp, path))
+	if (!err && renameat(a->dirfd, a->tmp, a->dirfd, a->name))
 		err = -errno;
-	if (err)
-		unlink(a->tmp);
-	free(a->tmp);
-	a->tmp = NULL;
+	atomic_done(a, err != 0);
 	return err;
 }

@@ -42,14 +42,22 @@ const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, 
  * A file written whole or not at all (node_exporter's textfile collector
  * reads it at any moment): a temp file beside @path, 0600 while written;
  * ft_atomic_commit() flushes it to disk, gives it @mode and renames it
- * over @path (a link there is replaced, not followed).
+ * over @path (a link there is replaced, not followed).  The directory is
+ * opened once and everything after goes through that descriptor: if the
+ * directory is moved or swapped for a link meanwhile, the file still
+ * lands in the directory that was opened, and no temp file is left
+ * anywhere.
  */
 struct ft_atomic {
 	FILE *f;		/* write here */
-	char *tmp;		/* owned */
+	int dirfd;		/* the directory of @path, as opened */
+	char *name;		/* @path's last component (owned) */
+	char tmp[32];		/* the temp file's name in it */
 };
 
 int ft_atomic_open(struct ft_atomic *a, const char *path);
+/* As ft_atomic_open(), with open(2) flags for the directory (O_NOFOLLOW: not a link). */
+int ft_atomic_open_in(struct ft_atomic *a, const char *path, int dir_flags);
 /* 0 or -errno (then the temp file is gone and @path untouched). */
 int ft_atomic_commit(struct ft_atomic *a, const char *path, mode_t mode);
 void ft_atomic_abort(struct ft_atomic *a);

@@ -128,17 +128,20 @@ int ft_rc_file_save(const struct ft_rc_file *f, char *why, size_t sz)
 		snprintf(why, sz, "cannot make %s: %s", dir, strerror(errno));
 		return -1;
 	}
-	/* under sudo with the user's HOME: never leave root's file in somebody else's directory */
-	if (lstat(dir, &st) || !S_ISDIR(st.st_mode) || st.st_uid != geteuid()) {
-		snprintf(why, sz, "%s is not a directory of this user: fragtoprc not written", dir);
-		return -1;
-	}
 	n = ft_rc_format(&f->rc, text, sizeof(text));
 	if (n < 0 || (size_t)n >= sizeof(text)) {
 		snprintf(why, sz, "the settings do not fit");
 		return -1;
 	}
-	err = ft_atomic_open(&out, f->path);
+	/* the directory opened once, not through a link: swapped meanwhile, the write stays in it */
+	err = ft_atomic_open_in(&out, f->path, O_NOFOLLOW);
+	if (err == -ELOOP || err == -ENOTDIR || (!err && (fstat(out.dirfd, &st) || st.st_uid != geteuid()))) {
+		/* under sudo with the user's HOME: never leave root's file in somebody else's directory */
+		if (!err)
+			ft_atomic_abort(&out);
+		snprintf(why, sz, "%s is not a directory of this user: fragtoprc not written", dir);
+		return -1;
+	}
 	if (!err) {
 		fwrite(text, 1, (size_t)n, out.f);
 		err = ft_atomic_commit(&out, f->path, 0600);

@@ -471,7 +471,7 @@ static int sample(struct ft_live *live)
 /* The sample as the options ask, to stdout or whole into --output. 0 or 1 after saying why. */
 static int write_out(struct ft_live *live)
 {
-	struct ft_atomic out = { stdout, NULL };
+	struct ft_atomic out = { .f = stdout, .dirfd = -1 };
 	const char *path = o.output;
 	int err;
 

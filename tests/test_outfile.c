@@ -188,6 +188,69 @@ static void test_directory(void **state)
 	assert_int_equal(ft_outfile_create(dir, true), -EISDIR);
 }
 
+/* Names in @d (not . and ..) as "a b c": what a directory holds, temp files included. */
+static void listing(const char *d, char *out, size_t sz)
+{
+	char cmd[256];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A %s | tr '\\n' ' '", d);
+	p = popen(cmd, "r");
+	assert_non_null(p);
+	n = fread(out, 1, sz - 1, p);
+	out[n] = '\0';
+	pclose(p);
+}
+
+/*
+ * The directory swapped for a link between open and commit (as a user
+ * racing root's TUI at quit): the file lands in the directory that was
+ * opened, nothing is written through the link, and no temp file is left
+ * in either.  Aborted the same way: nothing left at all.
+ */
+static void test_atomic_swapped_dir(void **state)
+{
+	char d[256], moved[256], other[256], file[300], where[600], got[256];
+	struct ft_atomic a;
+	int i, err;
+
+	(void)state;
+	path(d, "cfg");
+	path(moved, "cfg.moved");
+	path(other, "elsewhere");
+	snprintf(file, sizeof(file), "%s/fragtoprc", d);
+	for (i = 0; i < 2; i++) {
+		assert_int_equal(mkdir(d, 0700), 0);
+		assert_int_equal(mkdir(other, 0700), 0);
+		assert_int_equal(ft_atomic_open_in(&a, file, O_NOFOLLOW), 0);
+		fputs("view=map\n", a.f);
+		assert_int_equal(rename(d, moved), 0);
+		assert_int_equal(symlink(other, d), 0);
+		if (i == 0) {
+			assert_int_equal(ft_atomic_commit(&a, file, 0600), 0);
+			snprintf(where, sizeof(where), "%s/fragtoprc", moved);
+			expect(where, "view=map\n");
+			listing(moved, got, sizeof(got));
+			assert_string_equal(got, "fragtoprc ");
+		} else {
+			ft_atomic_abort(&a);
+			listing(moved, got, sizeof(got));
+			assert_string_equal(got, "");
+		}
+		listing(other, got, sizeof(got));
+		assert_string_equal(got, "");
+		/* a link where the directory should be: not opened through */
+		err = ft_atomic_open_in(&a, file, O_NOFOLLOW);
+		assert_true(err == -ENOTDIR || err == -ELOOP);	/* O_DIRECTORY's word, or O_NOFOLLOW's */
+		listing(other, got, sizeof(got));
+		assert_string_equal(got, "");
+		assert_int_equal(unlink(d), 0);
+		snprintf(where, sizeof(where), "rm -rf %s %s", moved, other);
+		assert_int_equal(system(where), 0);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -198,6 +261,7 @@ int main(void)
 		cmocka_unit_test(test_dangling_symlink),
 		cmocka_unit_test(test_replace_file),
 		cmocka_unit_test(test_directory),
+		cmocka_unit_test(test_atomic_swapped_dir),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
