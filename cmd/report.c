@@ -689,16 +689,22 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_po_gr
 	if (!top)
 		return;
 	nt = ft_po_stacks_top(l->owner_stacks, l->owner_stacks_len - 1, top, REP_OWNER_STACKS, &total, &nr, &bad);
-	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, "
-	       "%llu pages\n", secs(rep, l->owner_src.stacks_t_ns), l->owner_src.stacks_cut ? ", cut" : "", nr,
-	       (unsigned long long)total);
+	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, ",
+	       secs(rep, l->owner_src.stacks_t_ns), l->owner_src.stacks_cut ? ", cut" : "", nr);
+	if (total == FT_PO_PAGES_SATURATED)
+		printf("pages past 2^64 in all (saturated: not a real count, no shares)\n");
+	else
+		printf("%llu pages\n", (unsigned long long)total);
 	for (i = 0; i < nt; i++) {
 		bool pins = false;
+		char share[16] = "     -";
+		double p;
 
 		for (k = 0; k < n; k++)
 			pins |= g[k].stack_id == top[i].e.stack_id;
-		printf("%10llu %5.1f%% %c ", (unsigned long long)top[i].pages,
-		       pct((int64_t)top[i].pages, (int64_t)total), pins ? '*' : ' ');
+		if (ft_po_share(top[i].pages, total, &p))
+			snprintf(share, sizeof(share), "%5.1f%%", p);
+		printf("%10llu %s %c ", (unsigned long long)top[i].pages, share, pins ? '*' : ' ');
 		print_wrapped(20, 80, ft_po_stack_text(&top[i].e, 8, stack, sizeof(stack)));
 	}
 	if (n)
@@ -1196,7 +1202,11 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep)
 	ft_json_double(j, "at_s", secs(rep, l->owner_src.stacks_t_ns));
 	ft_json_bool(j, "cut", l->owner_src.stacks_cut);
 	ft_json_u64(j, "stacks", nr);
-	ft_json_u64(j, "pages", total);
+	if (total == FT_PO_PAGES_SATURATED)
+		ft_json_null(j, "pages");	/* past 2^64: no count */
+	else
+		ft_json_u64(j, "pages", total);
+	ft_json_bool(j, "pages_saturated", total == FT_PO_PAGES_SATURATED);
 	ft_json_arr_begin(j, "top");
 	for (i = 0; i < nt; i++) {
 		ft_json_obj_begin_inline(j, NULL);

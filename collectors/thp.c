@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "base/grow.h"
 
 #define THP_DIR "sys/kernel/mm/transparent_hugepage"
@@ -57,6 +58,49 @@ static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb,
 	return err;
 }
 
+static int by_kb(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The sizes the tree lists, smallest first, at most FT_THP_SRC_MAX_SIZES
+ * of them (a captured tree may hold thousands: the rest are counted in
+ * t->sizes_left_out, never opened).  Their number, or -errno.
+ */
+static int sizes_of(struct ft_thp_src *t, int rootfd, uint32_t *kbs)
+{
+	uint32_t seen[4 * FT_THP_SRC_MAX_SIZES];
+	size_t n = 0, all = 0;
+	struct dirent *e;
+	DIR *d = ft_opendir_under(rootfd, THP_DIR);
+
+	if (!d)
+		return errno ? -errno : -ENOENT;
+	while ((e = readdir(d))) {
+		unsigned int kb;
+		char tail;
+
+		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb || strlen(e->d_name) > 48)
+			continue;
+		all++;
+		if (n == sizeof(seen) / sizeof(seen[0])) {	/* keep the smallest: drop the largest so far */
+			qsort(seen, n, sizeof(seen[0]), by_kb);
+			n = FT_THP_SRC_MAX_SIZES;
+		}
+		seen[n++] = kb;
+	}
+	closedir(d);
+	qsort(seen, n, sizeof(seen[0]), by_kb);
+	if (n > FT_THP_SRC_MAX_SIZES)
+		n = FT_THP_SRC_MAX_SIZES;
+	memcpy(kbs, seen, n * sizeof(seen[0]));
+	t->sizes_left_out = all - n;
+	return (int)n;
+}
+
 /*
  * The tree's files, sorted by size and name (readdir's order is the
  * filesystem's).  A size without enabled (8 kB: shmem only) lists it all
@@ -64,35 +108,30 @@ static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb,
  */
 static int list(struct ft_thp_src *t, int rootfd)
 {
+	uint32_t kbs[FT_THP_SRC_MAX_SIZES] = { 0 };
+	char dir[48];
 	size_t cap = 0;
-	struct dirent *e;
-	int sizes = 0, err = 0;
-	DIR *d = ft_opendir_under(rootfd, THP_DIR);
+	int sizes, i, err = 0;
 
-	if (!d)
-		return errno ? -errno : -ENOENT;
-	while (!err && (e = readdir(d))) {
-		unsigned int kb;
-		char tail;
-
-		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb || strlen(e->d_name) > 48)
-			continue;
-		err = add(t, &cap, kb, e->d_name, "enabled");
+	sizes = sizes_of(t, rootfd, kbs);
+	if (sizes < 0)
+		return sizes;
+	for (i = 0; !err && i < sizes; i++) {
+		snprintf(dir, sizeof(dir), "hugepages-%ukB", (unsigned int)kbs[i]);
+		err = add(t, &cap, kbs[i], dir, "enabled");
 		if (!err)
-			err = add(t, &cap, kb, e->d_name, "shmem_enabled");
+			err = add(t, &cap, kbs[i], dir, "shmem_enabled");
 		if (!err)
-			err = add_stats(t, &cap, rootfd, kb, e->d_name);
-		sizes++;
+			err = add_stats(t, &cap, rootfd, kbs[i], dir);
 	}
-	closedir(d);
 	if (err)
 		return err;
 	if (!sizes)
 		return -ENOENT;
 	qsort(t->files, t->nr, sizeof(*t->files), by_kb_name);
-	for (size_t i = 0; i < t->nr; i++) {
-		ft_file_init(&t->files[i].f, t->files[i].rel);
-		t->files[i].f.single = true;	/* sysfs attributes */
+	for (size_t k = 0; k < t->nr; k++) {
+		ft_file_init(&t->files[k].f, t->files[k].rel);
+		t->files[k].f.single = true;	/* sysfs attributes */
 	}
 	return 0;
 }
@@ -128,8 +167,18 @@ long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
 		w = snprintf(buf + n, sz - n, "%u %s %.*s\n", f->kb, f->name,
 			     (int)((nl ? (size_t)(nl - f->f.buf) : f->f.len) > 255 ? 255 :
 				   (nl ? (size_t)(nl - f->f.buf) : f->f.len)), f->f.buf);
-		if (w > 0 && (size_t)w < sz - n)
-			n += (size_t)w;
+		if (w < 0 || (size_t)w >= sz - n) {	/* full: the rest is not read */
+			buf[n] = '\0';
+			break;
+		}
+		n += (size_t)w;
+	}
+	t->files_left_out = t->nr - i;
+	if ((t->files_left_out || t->sizes_left_out) && !t->said) {
+		t->said = true;
+		ft_diag(FT_DIAG_WARN, "THP tree: %zu of %zu files not read (%zu bytes hold the rest), %zu size "
+			"directories past the %d smallest left out", t->files_left_out, t->nr, sz,
+			t->sizes_left_out, FT_THP_SRC_MAX_SIZES);
 	}
 	return (long)n;
 }

@@ -25,20 +25,28 @@ struct ft_thp_file {
 	char rel[160];		/* f.rel points here */
 };
 
+/* The sizes a tree may list: x86-64 has 9 (16 kB to 2 MiB), arm64 with 64 kB pages 13. */
+#define FT_THP_SRC_MAX_SIZES	32
+
 struct ft_thp_src {
 	int list_err;		/* 0 listed (or not yet), -ENOENT: no multi-size THP here */
 	bool listed;
 	struct ft_thp_file *files;	/* by size, then name: the text's order */
 	size_t nr;
+	size_t sizes_left_out;	/* hugepages-* directories past FT_THP_SRC_MAX_SIZES: never read */
+	size_t files_left_out;	/* the last read: files not read, the buffer being full */
+	bool said;		/* what was left out: said once */
 };
 
 /*
  * Every hugepages-<size>kB directory of sys/kernel/mm/transparent_hugepage
+ * (the FT_THP_SRC_MAX_SIZES smallest; more are left out, and said once)
  * under @rootfd into @buf as "<kB> <name> <value>" lines: enabled,
  * shmem_enabled and each file its stats/ directory lists, sizes smallest
- * first.  Lists the tree on the first call; opens what is not open.  The
- * length, or -errno (-ENOENT: no multi-size THP on this kernel, not
- * looked for again).
+ * first.  Lists the tree on the first call; opens what is not open.  When
+ * @buf is full the files left are not read (t->files_left_out, said
+ * once).  The length, or -errno (-ENOENT: no multi-size THP on this
+ * kernel, not looked for again).
  */
 long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz);
 

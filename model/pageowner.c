@@ -361,6 +361,14 @@ const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, si
 	return buf;
 }
 
+bool ft_po_share(uint64_t pages, uint64_t total, double *pct)
+{
+	if (!total || total == FT_PO_PAGES_SATURATED || pages > total)
+		return false;
+	*pct = 100.0 * (double)pages / (double)total;
+	return true;
+}
+
 size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, size_t max,
 			uint64_t *total, size_t *nr, size_t *bad)
 {
@@ -377,7 +385,7 @@ size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, si
 			continue;
 		}
 		(*nr)++;
-		*total = st.pages > UINT64_MAX - *total ? UINT64_MAX : *total + st.pages;
+		*total = st.pages > UINT64_MAX - *total ? FT_PO_PAGES_SATURATED : *total + st.pages;
 		/* insert into the top @max, most pages first */
 		for (i = n; i > 0 && out[i - 1].pages < st.pages; i--)
 			if (i < max)

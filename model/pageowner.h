@@ -107,6 +107,15 @@ struct ft_po_stack {
  * first, into @out; *@total the pages of all, *@nr how many stacks there
  * were, *@bad the text that was not one.  Returns the stacks filled.
  */
+/* The total of ft_po_stacks_top() when the pages added up past 2^64-1: not a real figure. */
+#define FT_PO_PAGES_SATURATED	UINT64_MAX
+
+/*
+ * @pages as a percentage of @total into *@pct: false (no share to print)
+ * when @total is 0 or saturated.
+ */
+bool ft_po_share(uint64_t pages, uint64_t total, double *pct);
+
 size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, size_t max,
 			uint64_t *total, size_t *nr, size_t *bad);
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/thp.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -88,9 +89,10 @@ static int line(struct ft_thp *t, const char *l, size_t n)
 	num[vl] = '\0';
 	if (num[0] < '0' || num[0] > '9')
 		return -1;
+	errno = 0;
 	z->stat[z->nr_stats] = strtoull(num, &end, 10);
-	if (*end)
-		return -1;
+	if (*end || errno == ERANGE)
+		return -1;	/* beyond 2^64-1: no kernel counter, not taken for one at its ceiling */
 	memcpy(z->stat_name[z->nr_stats], name + 6, nl - 6);
 	z->stat_name[z->nr_stats][nl - 6] = '\0';
 	z->nr_stats++;

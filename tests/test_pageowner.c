@@ -403,6 +403,27 @@ static void test_stacks_top(void **state)
 	assert_int_equal(total, 0);
 }
 
+/* Pages that add up past 2^64: the total is marked saturated, and no share is given of it. */
+static void test_stacks_saturated(void **state)
+{
+	const char text[] =
+		" a+0x1/0x2\nnr_base_pages: 18446744073709551615\n\n"
+		" b+0x1/0x2\nnr_base_pages: 2\n\n";
+	struct ft_po_stack top[2];
+	uint64_t total;
+	size_t nr, bad;
+	double p = -1;
+
+	(void)state;
+	assert_int_equal(ft_po_stacks_top(text, strlen(text), top, 2, &total, &nr, &bad), 2);
+	assert_true(total == FT_PO_PAGES_SATURATED);
+	assert_false(ft_po_share(top[0].pages, total, &p));
+	assert_false(ft_po_share(1, 0, &p));
+	assert_true(p == -1);
+	assert_true(ft_po_share(1, 4, &p));
+	assert_true(p == 25.0);
+}
+
 /* show_stacks captured from the 6.12 lab kernel: every stack parses, with frames and pages. */
 static void test_captured_stacks_612(void **state)
 {
@@ -443,6 +464,7 @@ int main(void)
 		cmocka_unit_test(test_show_stacks),
 		cmocka_unit_test(test_captured_stacks_612),
 		cmocka_unit_test(test_stacks_top),
+		cmocka_unit_test(test_stacks_saturated),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

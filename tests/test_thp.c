@@ -18,6 +18,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/cost.h"
 #include "base/file.h"
 #include "collectors/thp.h"
 #include "model/thp.h"
@@ -125,6 +126,71 @@ static void test_parse(void **state)
 	}
 }
 
+/* A value past 2^64-1 is no kernel counter: skipped, not kept at its ceiling; 2^64-1 itself is one. */
+static void test_saturated(void **state)
+{
+	static struct ft_thp t;
+	static const char text[] =
+		"64 stats/anon_fault_alloc 18446744073709551616\n"
+		"64 stats/anon_fault_fallback 18446744073709551615\n";
+	uint64_t v;
+
+	(void)state;
+	assert_int_equal(ft_thp_parse(text, sizeof(text) - 1, &t), 1);
+	assert_false(ft_thp_stat(&t.s[0], "anon_fault_alloc", &v));
+	assert_true(ft_thp_stat(&t.s[0], "anon_fault_fallback", &v) && v == UINT64_MAX);
+}
+
+/*
+ * A captured tree of 1,000 size directories, read into a small buffer: the
+ * 32 smallest sizes are listed, and once the buffer is full no more files
+ * are opened (it opened every file of every size before).
+ */
+static void test_bounded(void **state)
+{
+	char root[] = "/tmp/fragtop-thp-XXXXXX", path[512], small[1024];
+	struct ft_thp_src src = { 0 };
+	struct ft_cost c0, c1;
+	uint64_t opened;
+	int fd, i, k;
+	long n;
+	FILE *f;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	for (i = 0; i < 1000; i++) {
+		snprintf(path, sizeof(path), "mkdir -p %s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats",
+			 root, 16 * (1000 - i));
+		assert_int_equal(system(path), 0);
+		for (k = 0; k < 4; k++) {
+			snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats/c%d",
+				 root, 16 * (1000 - i), k);
+			f = fopen(path, "w");
+			assert_non_null(f);
+			fputs("1\n", f);
+			fclose(f);
+		}
+	}
+	fd = ft_root_open(root);
+	assert_true(fd >= 0);
+	ft_cost_get(&c0);
+	n = ft_thp_src_read(&src, fd, small, sizeof(small));
+	ft_cost_get(&c1);
+	ft_thp_src_close(&src);
+	close(fd);
+	snprintf(path, sizeof(path), "rm -rf %s", root);
+	assert_int_equal(system(path), 0);
+	assert_true(n > 0 && (size_t)n < sizeof(small));
+	assert_int_equal(src.sizes_left_out, 1000 - FT_THP_SRC_MAX_SIZES);
+	assert_int_equal(src.nr, FT_THP_SRC_MAX_SIZES * 6);	/* enabled, shmem_enabled, 4 counters */
+	assert_true(src.files_left_out > 0);
+	assert_int_equal(strncmp(small, "16 stats/c0 1\n", 14), 0);	/* the smallest first */
+	/* the tree's directory and 32 stats/ listed, and the files up to the one that did not fit */
+	opened = c1.src[FT_COST_THP].opens - c0.src[FT_COST_THP].opens;
+	assert_true(opened <= 1 + FT_THP_SRC_MAX_SIZES + src.nr - src.files_left_out + 1);
+	ft_thp_src_release(&src);
+}
+
 /* A size's "inherit" means the top-level setting's word. */
 static void test_effective(void **state)
 {
@@ -150,6 +216,8 @@ int main(void)
 		cmocka_unit_test(test_no_sizes),
 		cmocka_unit_test(test_parse),
 		cmocka_unit_test(test_effective),
+		cmocka_unit_test(test_saturated),
+		cmocka_unit_test(test_bounded),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
