@@ -80,7 +80,7 @@ TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: soak crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
+.PHONY: soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
 
 all: fragtop
 
@@ -170,6 +170,12 @@ $(B)/bench_trace: tests/bench/bench_trace.c $(call OBJ,plain,$(LIB_SRC))
 # reloads and a full disk (root; not CI: SOAK_MINUTES=N for another length)
 soak: fragtop
 	bash tests/soak.sh ./fragtop
+
+# the exporter for 10 minutes under empty-connection and handshake floods,
+# slowloris over TLS and wrong passwords at cost 12, scraped through a 50 ms
+# round trip (not CI: SOAK_MINUTES=N for another length)
+soak-exporter: fragtop
+	bash tests/soak-exporter.sh ./fragtop
 
 # the crafted recordings of tests/recordings/crafted (kept; this writes them again)
 $(B)/crafted: tests/crafted.c $(call OBJ,plain,$(LIB_SRC))
