@@ -55,6 +55,7 @@ root=()
 pids="$pids $epid"
 until_ok 60 grep -q 'exporter on' ex.err || { cat ex.err; exit 1; }
 ./delayproxy "$PPORT" "$PORT" 25 $((MIN * 60 + 120)) > proxy.out & pids="$pids $!"
+until_ok 10 grep -q 'delayproxy on' proxy.out || { echo "FAIL the proxy did not start"; exit 1; }
 secs=$((MIN * 60))
 ./connflood "$PORT" 182 "$secs" 127.0.0.2 127.0.0.3 127.0.0.4 127.0.0.5 > flood.out & pids="$pids $!"
 perl "$TOP/tests/load/tlsloris.pl" "$PORT" 50 "$secs" 127.0.0.6 > loris.out 2>&1 & lpid=$!

@@ -5,7 +5,7 @@
  * addresses given (each in 127.0.0.0/8), that never send a byte.  Each
  * is closed when the server closes it, after 10 s, or when 512 are open
  * (the oldest).  Loopback only, and bounded: at most 5000 a second, for
- * at most 600 s.  At the end it prints how many it opened, how many the
+ * at most 3600 s.  At the end it prints how many it opened, how many the
  * server closed and how many connects failed.
  *
  * usage: connflood PORT RATE SECS SRC_ADDR...
@@ -66,7 +66,7 @@ int main(int argc, char **argv)
 	dst.sin_port = htons((uint16_t)number(argv[1], 1, 65535, "PORT"));
 	dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
 	gap = 1000000000ull / (uint64_t)number(argv[2], 1, 5000, "RATE");
-	end = (uint64_t)number(argv[3], 1, 600, "SECS") * 1000000000ull;
+	end = (uint64_t)number(argv[3], 1, 3600, "SECS") * 1000000000ull;
 	nsrc = argc - 4 > MAX_SRC ? MAX_SRC : argc - 4;
 	for (i = 0; i < nsrc; i++) {
 		src[i] = (struct sockaddr_in){ .sin_family = AF_INET };

@@ -7,7 +7,7 @@
  * its flights leaves DELAY_MS after the last one arrived.  The server
  * sees the connection at once (from 127.0.0.1) and its bytes late, as
  * across a WAN.  Loopback only, and bounded: 16 connections at once,
- * DELAY_MS at most 1000, SECS at most 600; it exits after SECS.
+ * DELAY_MS at most 1000, SECS at most 3600; it exits after SECS.
  *
  * usage: delayproxy LISTEN_PORT TARGET_PORT DELAY_MS SECS
  * build: cc -O2 -o delayproxy tests/load/delayproxy.c
@@ -185,7 +185,7 @@ int main(int argc, char **argv)
 	at = loopback(number(argv[1], 1, 65535, "LISTEN_PORT"));
 	target = number(argv[2], 1, 65535, "TARGET_PORT");
 	delay_ns = (uint64_t)number(argv[3], 0, 1000, "DELAY_MS") * 1000000ull;
-	end = now_ns() + (uint64_t)number(argv[4], 1, 600, "SECS") * 1000000000ull;
+	end = now_ns() + (uint64_t)number(argv[4], 1, 3600, "SECS") * 1000000000ull;
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(lfd, (struct sockaddr *)&at, sizeof(at)) < 0 || listen(lfd, 64) < 0) {
