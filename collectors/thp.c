@@ -42,7 +42,7 @@ static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb,
 {
 	char rel[160], name[56];
 	struct dirent *e;
-	int err = 0;
+	int err = 0, n = 0;
 	DIR *d;
 
 	snprintf(rel, sizeof(rel), THP_DIR "/%s/stats", dir);
@@ -51,6 +51,11 @@ static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb,
 		return 0;
 	while (!err && (e = readdir(d)))
 		if (e->d_name[0] != '.' && strlen(e->d_name) < 40) {
+			if (n++ == FT_THP_SRC_MAX_STATS) {	/* more than the model keeps: counted, not read */
+				t->stats_left_out++;
+				n--;
+				continue;
+			}
 			snprintf(name, sizeof(name), "stats/%s", e->d_name);
 			err = add(t, cap, kb, dir, name);
 		}
@@ -174,11 +179,12 @@ long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
 		n += (size_t)w;
 	}
 	t->files_left_out = t->nr - i;
-	if ((t->files_left_out || t->sizes_left_out) && !t->said) {
+	if ((t->files_left_out || t->sizes_left_out || t->stats_left_out) && !t->said) {
 		t->said = true;
 		ft_diag(FT_DIAG_WARN, "THP tree: %zu of %zu files not read (%zu bytes hold the rest), %zu size "
-			"directories past the %d smallest left out", t->files_left_out, t->nr, sz,
-			t->sizes_left_out, FT_THP_SRC_MAX_SIZES);
+			"directories past the %d smallest and %zu counters past %d a size left out",
+			t->files_left_out, t->nr, sz, t->sizes_left_out, FT_THP_SRC_MAX_SIZES, t->stats_left_out,
+			FT_THP_SRC_MAX_STATS);
 	}
 	return (long)n;
 }
@@ -191,7 +197,8 @@ void ft_thp_src_close(struct ft_thp_src *t)
 
 void ft_thp_src_release(struct ft_thp_src *t)
 {
-	ft_thp_src_close(t);
+	if (t->listed)		/* a list that failed midway has files never set up: nothing open */
+		ft_thp_src_close(t);
 	free(t->files);
 	memset(t, 0, sizeof(*t));
 }

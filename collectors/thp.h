@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "base/file.h"
+#include "model/thp.h"
 
 struct ft_thp_file {
 	struct ft_file f;
@@ -25,8 +26,9 @@ struct ft_thp_file {
 	char rel[160];		/* f.rel points here */
 };
 
-/* The sizes a tree may list: x86-64 has 9 (16 kB to 2 MiB), arm64 with 64 kB pages 13. */
-#define FT_THP_SRC_MAX_SIZES	32
+/* The sizes and counters a tree may list: as many as model/thp.h keeps (x86-64 has 9 sizes of 18). */
+#define FT_THP_SRC_MAX_SIZES	FT_THP_SIZES
+#define FT_THP_SRC_MAX_STATS	FT_THP_STATS
 
 struct ft_thp_src {
 	int list_err;		/* 0 listed (or not yet), -ENOENT: no multi-size THP here */
@@ -34,6 +36,7 @@ struct ft_thp_src {
 	struct ft_thp_file *files;	/* by size, then name: the text's order */
 	size_t nr;
 	size_t sizes_left_out;	/* hugepages-* directories past FT_THP_SRC_MAX_SIZES: never read */
+	size_t stats_left_out;	/* stats/ files past FT_THP_SRC_MAX_STATS of a size: never read */
 	size_t files_left_out;	/* the last read: files not read, the buffer being full */
 	bool said;		/* what was left out: said once */
 };

@@ -142,9 +142,11 @@ static void test_saturated(void **state)
 }
 
 /*
- * A captured tree of 1,000 size directories, read into a small buffer: the
- * 32 smallest sizes are listed, and once the buffer is full no more files
- * are opened (it opened every file of every size before).
+ * A captured tree of 1,000 size directories, one with 104 counters, read
+ * into a small buffer: the 16 smallest sizes and 32 counters a size are
+ * listed, and once the buffer is full no more files are opened (before,
+ * the list failed past 4,096 files and the release of the half-made list
+ * closed descriptor 0 and crashed).
  */
 static void test_bounded(void **state)
 {
@@ -171,6 +173,13 @@ static void test_bounded(void **state)
 			fclose(f);
 		}
 	}
+	for (k = 4; k < 104; k++) {	/* and one size with 104 counters: the first 32 are taken */
+		snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-16kB/stats/c%d", root, k);
+		f = fopen(path, "w");
+		assert_non_null(f);
+		fputs("1\n", f);
+		fclose(f);
+	}
 	fd = ft_root_open(root);
 	assert_true(fd >= 0);
 	ft_cost_get(&c0);
@@ -182,10 +191,12 @@ static void test_bounded(void **state)
 	assert_int_equal(system(path), 0);
 	assert_true(n > 0 && (size_t)n < sizeof(small));
 	assert_int_equal(src.sizes_left_out, 1000 - FT_THP_SRC_MAX_SIZES);
-	assert_int_equal(src.nr, FT_THP_SRC_MAX_SIZES * 6);	/* enabled, shmem_enabled, 4 counters */
+	/* enabled, shmem_enabled and 4 counters a size; 16 kB's 32 */
+	assert_int_equal(src.nr, FT_THP_SRC_MAX_SIZES * 6 + FT_THP_SRC_MAX_STATS - 4);
+	assert_int_equal(src.stats_left_out, 104 - FT_THP_SRC_MAX_STATS);
 	assert_true(src.files_left_out > 0);
-	assert_int_equal(strncmp(small, "16 stats/c0 1\n", 14), 0);	/* the smallest first */
-	/* the tree's directory and 32 stats/ listed, and the files up to the one that did not fit */
+	assert_int_equal(strncmp(small, "16 stats/c", 10), 0);	/* the smallest first */
+	/* the tree's directory and 16 stats/ listed, and the files up to the one that did not fit */
 	opened = c1.src[FT_COST_THP].opens - c0.src[FT_COST_THP].opens;
 	assert_true(opened <= 1 + FT_THP_SRC_MAX_SIZES + src.nr - src.files_left_out + 1);
 	ft_thp_src_release(&src);
