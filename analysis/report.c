@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/diag.h"
 #include "base/grow.h"
 #include "model/knobwatch.h"
 
@@ -282,161 +283,204 @@ int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char
 	return 0;
 }
 
-int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w)
-{
-	struct ft_rep_point prev;
-	bool ended = false;
+/* What ft_report_build() carries from tick to tick. */
+struct build {
+	struct ft_report *rep;
+	const struct ft_rep_window *w;
+	const char *path;
 	struct ft_rep_cut cut;
 	struct ft_knob_watch watch;
-	struct tick_changes tc = { .rep = rep };
-	/* zone layout once a minute is plenty for a report; every latency kept for exact percentiles */
-	const struct ft_session_opts so = { .lean = 60, .on_latency = keep_latency, .on_latency_ctx = rep };
-	int err, lat;
+	struct tick_changes tc;
+	struct ft_rep_point prev;	/* the tick before */
+	bool ended;			/* a tick past the window was read */
+	bool said;			/* the error is said already */
+	bool procs_kept;		/* rep->procs holds the table as of a tick of the window */
+	bool stacks;			/* the recording has stacks, and rep->stack_* are kept */
+};
 
-	memset(rep, 0, sizeof(*rep));
-	err = ft_replay_open(&rep->rp, path, &so);
-	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
-		return err;
-	}
-	rep->from_s = 0;
-	rep->to_s = INFINITY;
-	ft_rep_cut_init(&cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
-	memset(&prev, 0, sizeof(prev));
-	memset(&watch, 0, sizeof(watch));
-	while ((err = ft_replay_step(&rep->rp)) > 0) {
-		struct ft_rep_point now;
+/* The window's ends, once the recording's start is known (the first tick).  0 or -EINVAL, said. */
+static int window_ends(struct build *b)
+{
+	struct ft_report *rep = b->rep;
+	const struct ft_rep_window *w = b->w;
+	char why[160];
 
-		if (!rep->start_t_ns) {
-			char why[160];
+	rep->start_t_ns = rep->rp.session.tick_t_ns;
+	if (w && ((w->from && ft_rep_window_secs(w->from, rep->rp.session.first_rt_ns, &rep->from_s, why,
+						 sizeof(why))) ||
+		  (w->to && ft_rep_window_secs(w->to, rep->rp.session.first_rt_ns, &rep->to_s, why, sizeof(why))))) {
+		ft_diag(FT_DIAG_ERR, "%s: %s", b->path, why);
+		b->said = true;
+		return -EINVAL;
+	}
+	ft_rep_cut_init(&b->cut, rep->from_s, rep->to_s);
+	return 0;
+}
 
-			/* the window's ends, now that the recording's start is known */
-			rep->start_t_ns = rep->rp.session.tick_t_ns;
-			if (w && ((w->from && ft_rep_window_secs(w->from, rep->rp.session.first_rt_ns,
-								   &rep->from_s, why, sizeof(why))) ||
-				  (w->to && ft_rep_window_secs(w->to, rep->rp.session.first_rt_ns,
-								 &rep->to_s, why, sizeof(why))))) {
-				fprintf(stderr, "fragtop: %s: %s\n", path, why);
-				return -EINVAL;
-			}
-			ft_rep_cut_init(&cut, rep->from_s, rep->to_s);
-		}
-		{
-			double t = (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9;
-			int where = ft_rep_cut_where(&cut, t);
+/* The window's first tick: the baseline every rate and difference starts from. */
+static void baseline(struct build *b, const struct ft_rep_point *now)
+{
+	struct ft_report *rep = b->rep;
 
-			if (where < 0)
-				continue;	/* before the window: not even the baseline */
-			if (where > 0) {
-				ended = true;
-				break;		/* past it: the tick before was the last */
-			}
-		}
-		rep->ticks++;
-		point(rep, &now);
-		/* the recording fragtop's own cost, likewise */
-		if (rep->rp.session.cost.known) {
-			if (!rep->cost_ticks++)
-				rep->cost_first = rep->rp.session.cost.now;
-			rep->cost_last = rep->rp.session.cost.now;
-		}
-		/* THP by size: the first tick of the window that has it, and every one after */
-		if (rep->rp.session.thp_ticks) {
-			if (!rep->have_thp)
-				rep->thp_first = rep->rp.session.thp;
-			rep->thp_last = rep->rp.session.thp;
-			rep->have_thp = true;
-		}
-		if (!rep->have_first) {
-			/* the first tick is the baseline: rates start from it */
-			rep->first = now;
-			rep->have_first = true;
-			zones_take(rep, rep->zone_first);
-			rep->direct_first = rep->rp.session.direct;
-			rep->direct_last = rep->direct_first;
-			rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
-			memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
-			rep->boost_first = boost_now(rep);
-			rep->iv[0].from = now;
-			rep->iv[0].boost = rep->boost_first;
-			rep->nr_iv = 1;
-			rep->procs_first = malloc(sizeof(*rep->procs_first));
-			if (rep->procs_first)
-				*rep->procs_first = rep->rp.session.events.procs;
-			if (ft_session_has_stacks(&rep->rp.session)) {
-				rep->stack_first = malloc(sizeof(*rep->stack_first));
-				rep->stack_last = malloc(sizeof(*rep->stack_last));
-				if (rep->stack_first)
-					ft_stack_base_take(rep->stack_first, &rep->rp.session.events);
-				if (rep->stack_last && rep->stack_first)
-					*rep->stack_last = *rep->stack_first;
-			}
-			prev = now;
-			ft_knob_watch_start(&watch, &rep->rp.session);
-			continue;
-		}
-		tc.since_ns = prev.t_ns;
-		tc.changed = false;
-		ft_knob_watch_step(&watch, &rep->rp.session, on_change, &tc);
-		if (tc.changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
-			/* the change happened between the previous tick and this one */
-			rep->iv[rep->nr_iv - 1].to = prev;
-			rep->iv[rep->nr_iv].from = prev;
-			rep->iv[rep->nr_iv].boost = boost_now(rep);
-			snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", tc.opened);
-			rep->nr_iv++;
-		}
-		rep->direct_last = rep->rp.session.direct;	/* as of each tick, like the zones' */
-		add_boost(rep, &rep->iv[rep->nr_iv - 1]);
-		add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
-		prev = now;
-		zones_take(rep, rep->zone_last);	/* as of each tick, like the stacks' */
-		/* the stacks' counts as of each tick: the session ends one tick past a window */
-		if (rep->stack_last)
-			ft_stack_base_take(rep->stack_last, &rep->rp.session.events);
-		/* with an end to the window, the table as of each tick (the next may be past it) */
-		if (w && w->to && rep->procs_first) {
-			if (!rep->procs)
-				rep->procs = malloc(sizeof(*rep->procs));
-			if (rep->procs)
-				*rep->procs = rep->rp.session.events.procs;
-		}
+	rep->first = *now;
+	rep->have_first = true;
+	zones_take(rep, rep->zone_first);
+	rep->direct_first = rep->rp.session.direct;
+	rep->direct_last = rep->direct_first;
+	rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
+	memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
+	rep->boost_first = boost_now(rep);
+	rep->iv[0].from = *now;
+	rep->iv[0].boost = rep->boost_first;
+	rep->nr_iv = 1;
+	if (rep->procs_first)
+		*rep->procs_first = rep->rp.session.events.procs;
+	b->stacks = rep->stack_first && rep->stack_last && ft_session_has_stacks(&rep->rp.session);
+	if (b->stacks) {
+		ft_stack_base_take(rep->stack_first, &rep->rp.session.events);
+		*rep->stack_last = *rep->stack_first;
 	}
-	if (err < 0) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
-		return err;
+	b->prev = *now;
+	ft_knob_watch_start(&b->watch, &rep->rp.session);
+}
+
+/* A tick after the baseline: a new interval if a knob changed, and what is kept "as of each tick". */
+static void later_tick(struct build *b, const struct ft_rep_point *now)
+{
+	struct ft_report *rep = b->rep;
+
+	b->tc.since_ns = b->prev.t_ns;
+	b->tc.changed = false;
+	ft_knob_watch_step(&b->watch, &rep->rp.session, on_change, &b->tc);
+	if (b->tc.changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
+		/* the change happened between the previous tick and this one */
+		rep->iv[rep->nr_iv - 1].to = b->prev;
+		rep->iv[rep->nr_iv].from = b->prev;
+		rep->iv[rep->nr_iv].boost = boost_now(rep);
+		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", b->tc.opened);
+		rep->nr_iv++;
 	}
-	if (!rep->have_first) {
-		if (rep->start_t_ns)
-			fprintf(stderr, "fragtop: %s: no sample in the window (the recording is %.1f s long)\n",
-				path, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
-		else
-			fprintf(stderr, "fragtop: %s: no complete sample in the recording%s%s\n", path,
-				rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
-		return -ENODATA;
+	rep->direct_last = rep->rp.session.direct;	/* as of each tick, like the zones' */
+	add_boost(rep, &rep->iv[rep->nr_iv - 1]);
+	add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
+	b->prev = *now;
+	zones_take(rep, rep->zone_last);	/* as of each tick, like the stacks' */
+	/* the stacks' counts as of each tick: the session ends one tick past a window */
+	if (b->stacks)
+		ft_stack_base_take(rep->stack_last, &rep->rp.session.events);
+	/* with an end to the window, the table as of each tick (the next may be past it) */
+	if (b->w && b->w->to && rep->procs_first && rep->procs) {
+		*rep->procs = rep->rp.session.events.procs;
+		b->procs_kept = true;
 	}
-	if (ended)
-		rep->last = prev;	/* the session is one tick past the window */
+}
+
+/* One tick of the recording.  1 go on, 0 past the window, -errno (said). */
+static int one_tick(struct build *b)
+{
+	struct ft_report *rep = b->rep;
+	struct ft_rep_point now;
+	int where;
+
+	if (!rep->start_t_ns && window_ends(b))
+		return -EINVAL;
+	where = ft_rep_cut_where(&b->cut, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+	if (where < 0)
+		return 1;	/* before the window: not even the baseline */
+	if (where > 0) {
+		b->ended = true;
+		return 0;	/* past it: the tick before was the last */
+	}
+	rep->ticks++;
+	point(rep, &now);
+	/* the recording fragtop's own cost, likewise */
+	if (rep->rp.session.cost.known) {
+		if (!rep->cost_ticks++)
+			rep->cost_first = rep->rp.session.cost.now;
+		rep->cost_last = rep->rp.session.cost.now;
+	}
+	/* THP by size: the first tick of the window that has it, and every one after */
+	if (rep->rp.session.thp_ticks) {
+		if (!rep->have_thp)
+			rep->thp_first = rep->rp.session.thp;
+		rep->thp_last = rep->rp.session.thp;
+		rep->have_thp = true;
+	}
+	if (!rep->have_first)
+		baseline(b, &now);
+	else
+		later_tick(b, &now);
+	return 1;
+}
+
+/* The window read: its last point, the processes' differences, which latencies were traced. */
+static void window_done(struct build *b)
+{
+	struct ft_report *rep = b->rep;
+	int lat;
+
+	if (b->ended)
+		rep->last = b->prev;	/* the session is one tick past the window */
 	else
 		point(rep, &rep->last);
 	rep->iv[rep->nr_iv - 1].to = rep->last;
 	direct_window(rep);
-	if (rep->rp.session.tracing && rep->procs_first) {
-		if (!ended || !rep->procs) {	/* else: kept at the window's last tick */
-			if (!rep->procs)
-				rep->procs = malloc(sizeof(*rep->procs));
-			if (rep->procs)
-				*rep->procs = rep->rp.session.events.procs;
-		}
-		if (rep->procs)
-			ft_procs_sub(rep->procs, rep->procs, rep->procs_first);
+	if (rep->rp.session.tracing && rep->procs_first && rep->procs) {
+		if (!b->ended || !b->procs_kept)	/* else: kept at the window's last tick */
+			*rep->procs = rep->rp.session.events.procs;
+		ft_procs_sub(rep->procs, rep->procs, rep->procs_first);
 	} else {
-		free(rep->procs);
+		free(rep->procs);	/* no table */
 		rep->procs = NULL;
+	}
+	if (!b->stacks) {		/* no stacks: NULL says so (analysis/compare.c) */
+		free(rep->stack_first);
+		free(rep->stack_last);
+		rep->stack_first = rep->stack_last = NULL;
 	}
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		rep->lat_present[lat] = rep->rp.session.tracing &&
 			ft_session_has_event(&rep->rp.session, ft_lat_event[lat]);
+}
+
+int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w)
+{
+	/* zone layout once a minute is plenty for a report; every latency kept for exact percentiles */
+	const struct ft_session_opts so = { .lean = 60, .on_latency = keep_latency, .on_latency_ctx = rep };
+	struct build b = { .rep = rep, .w = w, .path = path, .tc = { .rep = rep } };
+	int err;
+
+	memset(rep, 0, sizeof(*rep));
+	err = ft_replay_open(&rep->rp, path, &so);
+	if (err) {
+		ft_diag(FT_DIAG_ERR, "%s: %s", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
+		return err;
+	}
+	rep->from_s = 0;
+	rep->to_s = INFINITY;
+	ft_rep_cut_init(&b.cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
+	/* the processes' table and the stacks' counts at the window's ends (ft_report_release frees) */
+	rep->procs_first = malloc(sizeof(*rep->procs_first));
+	rep->procs = malloc(sizeof(*rep->procs));
+	rep->stack_first = malloc(sizeof(*rep->stack_first));
+	rep->stack_last = malloc(sizeof(*rep->stack_last));
+	while ((err = ft_replay_step(&rep->rp)) > 0 && (err = one_tick(&b)) > 0)
+		;
+	if (err < 0) {
+		if (!b.said)
+			ft_diag(FT_DIAG_ERR, "%s: %s", path, strerror(-err));
+		return err;
+	}
+	if (!rep->have_first) {
+		if (rep->start_t_ns)
+			ft_diag(FT_DIAG_ERR, "%s: no sample in the window (the recording is %.1f s long)", path,
+				(double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+		else
+			ft_diag(FT_DIAG_ERR, "%s: no complete sample in the recording%s%s", path,
+				rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
+		return -ENODATA;
+	}
+	window_done(&b);
 	return 0;
 }
 
