@@ -316,6 +316,11 @@ static int escape(struct ft_ui *ui)
 		ungetch(c);
 		return ERR;
 	case FT_ESC_KEYS:
+		/*
+		 * Escape typed: a paste whose end marker never came is over
+		 * (terminals keep ESC out of what they paste)
+		 */
+		ui->pasting = false;
 		if (st.fed)
 			ungetch(st.key);
 		return 27;

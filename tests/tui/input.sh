@@ -54,6 +54,12 @@ T paste-buffer -p -b p -t ft
 check "a paste into an open prompt is typed there" wait_for 'filter by command.*: thp$'
 T send-keys -t ft Escape
 
+# a paste whose end never comes: Escape ends it, and keys are keys again
+T send-keys -t ft -l $'\e[200~2222'
+T send-keys -t ft Escape
+T send-keys -t ft 7
+check "a paste left open: Escape ends it, and 7 opens the processes" wait_for 'PID S COMMAND'
+
 # 10,000 random sequences, 100 to a send-keys (as hex bytes)
 perl -e '
 	srand(42);
@@ -90,7 +96,7 @@ done < fuzz.hex
 T send-keys -t ft Escape Escape Escape
 check "10,000 random sequences sent ($sent batches of 100): still running (rc file: '$(cat rc 2> /dev/null)')" \
 	sh -c "[ $sent = 100 ] && [ ! -s rc ]"
-# a paste cut off by the fuzz ends with the input; the TUI draws and takes keys
+# a paste the fuzz left open ends at Escape (or when the input pauses); the TUI takes keys
 T send-keys -t ft 1
 check "... and it still takes keys (1: the overview)" wait_for '^ *N0 '
 for i in 1 2 3; do
