@@ -923,29 +923,23 @@ int ft_live_map_wait_ms(const struct ft_live *l)
 	return 0;
 }
 
-bool ft_live_map_poll(struct ft_live *l)
+/*
+ * The budget is CPU time: map_cpu of the wall time since the last poll
+ * (at most a second's worth banked), less what fragtop spent meanwhile,
+ * every thread (the ticks, drawing the map, the boost sampler), and less
+ * what scans cost, measured on this thread (the kernel's work for
+ * kpageflags, our classification, the session input and a recording's
+ * write).  --map-cpu is fragtop's in all while the map is open; the scan
+ * takes what the rest leaves, and never less than half of it.  It aims a
+ * little under (FT_LIVE_MAP_AIM) so that what a window of a minute may
+ * find banked at its start (up to a second's worth) does not take the
+ * window past the budget.  The PFNs --map-rate allows this poll.
+ */
+static uint64_t map_budget(struct ft_live *l, uint64_t now)
 {
-	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap = UINT64_MAX, samples = l->kpf.samples;
-	uint64_t looks = l->session.owner_src.looks;
-	const struct ft_pbmap *m = &l->session.map;
 	double aim = l->map_cpu * FT_LIVE_MAP_AIM;
-	size_t done = 0;
-	long n = 0;
+	uint64_t c0, cap = UINT64_MAX;
 
-	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr || l->kpf.rescanning)
-		return false;	/* (a rescan's steps move the cursor now) */
-	/*
-	 * The budget is CPU time: map_cpu of the wall time since the last
-	 * poll (at most a second's worth banked), less what fragtop spent
-	 * meanwhile, every thread (the ticks, drawing the map, the boost
-	 * sampler), and less what scans cost, measured on this thread (the
-	 * kernel's work for kpageflags, our classification, the session
-	 * input and a recording's write).  --map-cpu is fragtop's in all
-	 * while the map is open; the scan takes what the rest leaves, and
-	 * never less than half of it.  It aims a little under (FT_LIVE_MAP_AIM)
-	 * so that what a window of a minute may find banked at its start
-	 * (up to a second's worth) does not take the window past the budget.
-	 */
 	if (!l->map_last_ns)	/* a first second's worth right away: the first look */
 		l->map_last_ns = now - 1000000000;
 	c0 = ft_process_cpu_ns();
@@ -966,16 +960,22 @@ bool ft_live_map_poll(struct ft_live *l)
 	if (l->map_allow_ns > aim * 1e9)
 		l->map_allow_ns = aim * 1e9;
 	l->map_last_ns = now;
-	l->map_polls++;
-	map_queue_fallbacks(l);
-	c0 = ft_thread_cpu_ns();
-	/*
-	 * First the blocks fallbacks named, with up to three quarters of
-	 * the budget, then round-robin.  A burst may borrow up to three
-	 * quarters of a second's budget ahead, so the blocks a burst names
-	 * are read within the tick; the pass pays it back (it waits while
-	 * the allowance is below zero).
-	 */
+	return cap;
+}
+
+/*
+ * The blocks fallbacks named, with up to three quarters of the budget.  A
+ * burst may borrow up to three quarters of a second's budget ahead, so
+ * the blocks a burst names are read within the tick; the pass pays it
+ * back (it waits while the allowance is below zero).  The PFNs read are
+ * added to *@pfns; the last scan's result (< 0: an error) is returned.
+ */
+static long map_dirty_pass(struct ft_live *l, uint64_t c0, uint64_t *pfns)
+{
+	const struct ft_pbmap *m = &l->session.map;
+	size_t done = 0;
+	long n = 0;
+
 	while (done < l->map_dirty_n &&
 	       (l->map_allow_ns + l->map_cpu * 1e9) * 0.75 - (double)(ft_thread_cpu_ns() - c0) > 0) {
 		const struct ft_live_dirty *d = &l->map_dirty[done++];
@@ -987,7 +987,7 @@ bool ft_live_map_poll(struct ft_live *l)
 		n = ft_kpf_scan_block(&l->kpf, m, d->zone, d->block);
 		if (n < 0)
 			break;
-		pfns += (uint64_t)n;
+		*pfns += (uint64_t)n;
 		/* a block a fallback left mixed: whose pages pin it, if page_owner says */
 		if (l->pown_state > 0 && m->zones[d->zone].blocks[d->block].cls == FT_PB_MIXED)
 			ft_live_owner_want(l, (m->zones[d->zone].first_block + d->block) << m->order,
@@ -1004,6 +1004,24 @@ bool ft_live_map_poll(struct ft_live *l)
 	}
 	memmove(l->map_dirty, l->map_dirty + done, (l->map_dirty_n - done) * sizeof(*l->map_dirty));
 	l->map_dirty_n -= done;
+	return n;
+}
+
+bool ft_live_map_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), c0, c1, pfns = 0, cap, samples = l->kpf.samples;
+	uint64_t looks = l->session.owner_src.looks;
+	const struct ft_pbmap *m = &l->session.map;
+	long n;
+
+	if (!l->map_scan || l->map_err || m->order < 0 || !m->nr || l->kpf.rescanning)
+		return false;	/* (a rescan's steps move the cursor now) */
+	cap = map_budget(l, now);
+	l->map_polls++;
+	map_queue_fallbacks(l);
+	c0 = ft_thread_cpu_ns();
+	/* first the blocks fallbacks named, then round-robin */
+	n = map_dirty_pass(l, c0, &pfns);
 	owner_poll(l, c0, map_borrow_ns(l));
 	for (;;) {
 		uint64_t spent = ft_thread_cpu_ns() - c0;

@@ -121,12 +121,10 @@ static void parse_status_names(struct ft_tracedec *d, const char *fmt, const cha
 	}
 }
 
-int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *buf, size_t len)
+/* Which of fragtop's events a format text describes ("name: EVENT" first), or -1. */
+static int format_kind(const char *system, const char *buf, size_t len)
 {
-	struct tep_event *ev = NULL;
-	struct ft_field ct, cp;
-	char *copy;
-	int i, kind = -1, err = 0;
+	int i;
 
 	for (i = 0; i < FT_EV_NR; i++) {
 		size_t n = strlen(ft_trace_events[i].event);
@@ -136,43 +134,47 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 		/* "name: mm_page_alloc_extfrag\n" */
 		if (len > 6 + n && !memcmp(buf, "name: ", 6) &&
 		    !memcmp(buf + 6, ft_trace_events[i].event, n) &&
-		    (buf[6 + n] == '\n' || buf[6 + n] == '\r')) {
-			kind = i;
-			break;
-		}
+		    (buf[6 + n] == '\n' || buf[6 + n] == '\r'))
+			return i;
 	}
-	if (kind < 0 && !strcmp(system, "ftrace") && len > 18 && !memcmp(buf, "name: kernel_stack", 18) &&
+	if (!strcmp(system, "ftrace") && len > 18 && !memcmp(buf, "name: kernel_stack", 18) &&
 	    (buf[18] == '\n' || buf[18] == '\r'))
-		kind = FT_EV_KERNEL_STACK;
-	if (kind < 0)
-		return -ENOENT;
-	copy = malloc(len + sizeof(BLANK_PRINT_FMT));
-	if (!copy)
-		return -ENOMEM;
+		return FT_EV_KERNEL_STACK;
+	return -1;
+}
+
+/*
+ * The event's fields, by libtraceevent, into *@ev; @copy (len + the blank
+ * print fmt's bytes) holds the original text after.  libtraceevent gets
+ * the fields only: fragtop never prints an event, and its parser of
+ * "print fmt" expressions crashes on some hostile texts (a recording is
+ * untrusted).  The compaction status names are read from the text by
+ * parse_status_names(), which bounds everything.  0 or -EINVAL.
+ */
+static int format_fields(struct ft_tracedec *d, const char *system, const char *buf, size_t len, char *copy,
+			 struct tep_event **ev)
+{
+	char *pf;
+	size_t keep;
+
 	memcpy(copy, buf, len);
 	copy[len] = '\0';
-	/*
-	 * libtraceevent gets the fields only: fragtop never prints an event,
-	 * and its parser of "print fmt" expressions crashes on some hostile
-	 * texts (a recording is untrusted).  The compaction status names are
-	 * read from the text by parse_status_names(), which bounds everything.
-	 */
-	{
-		char *pf = strstr(copy, "\nprint fmt:");
-		size_t keep = pf ? (size_t)(pf - copy) + 1 : len;
+	pf = strstr(copy, "\nprint fmt:");
+	keep = pf ? (size_t)(pf - copy) + 1 : len;
+	memcpy(copy + keep, BLANK_PRINT_FMT, sizeof(BLANK_PRINT_FMT));
+	if (tep_parse_format(d->tep, ev, copy, keep + sizeof(BLANK_PRINT_FMT) - 1, system) || !*ev)
+		return -EINVAL;
+	/* the status names are in the original text */
+	memcpy(copy, buf, len);
+	copy[len] = '\0';
+	return 0;
+}
 
-		memcpy(copy + keep, BLANK_PRINT_FMT, sizeof(BLANK_PRINT_FMT));
-		if (tep_parse_format(d->tep, &ev, copy, keep + sizeof(BLANK_PRINT_FMT) - 1, system) ||
-		    !ev) {
-			free(copy);
-			return -EINVAL;
-		}
-		/* the status names are in the original text */
-		memcpy(copy, buf, len);
-		copy[len] = '\0';
-	}
-	if (get_field(ev, "common_type", &ct) || get_field(ev, "common_pid", &cp))
-		err = -EINVAL;
+/* The fields fragtop reads of an event of @kind (@text: its format, for status names).  0 or -EINVAL. */
+static int kind_fields(struct ft_tracedec *d, struct tep_event *ev, int kind, const char *text)
+{
+	int err = 0;
+
 	switch (kind) {
 	case FT_EV_EXTFRAG:
 		err = err ?: get_field(ev, "pfn", &d->f_pfn);
@@ -192,19 +194,19 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 		get_field(ev, "zone_start", &d->f_zone_start);
 		break;
 	case FT_EV_COMPACT_END:
-		err = err ?: get_field(ev, "status", &d->f_status);
+		err = get_field(ev, "status", &d->f_status);
 		d->f_zone_start = (struct ft_field){ 0 };
 		get_field(ev, "zone_start", &d->f_zone_start);
 		if (!err)
-			parse_status_names(d, copy, "status");
+			parse_status_names(d, text, "status");
 		break;
 	case FT_EV_COMPACT_SUITABLE:
-		err = err ?: get_field(ev, "ret", &d->f_ret);
+		err = get_field(ev, "ret", &d->f_ret);
 		d->f_cnid = (struct ft_field){ 0 };
 		get_field(ev, "nid", &d->f_cnid);
 		/* the same table as the end's; the end's format wins when both are given */
 		if (!err && !d->nr_status)
-			parse_status_names(d, copy, "ret");
+			parse_status_names(d, text, "ret");
 		break;
 	case FT_EV_COMPACT_DEFERRED:
 		d->f_cnid = (struct ft_field){ 0 };
@@ -218,7 +220,7 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	case FT_EV_KERNEL_STACK: {	/* "int size", then "unsigned long caller[8]" (as many as size says) */
 		struct tep_format_field *tf = tep_find_any_field(ev, "caller");
 
-		err = err ?: get_field(ev, "size", &d->f_stack_size);
+		err = get_field(ev, "size", &d->f_stack_size);
 		if (!err && (!tf || tf->offset < 0 || tf->offset > 64))
 			err = -EINVAL;
 		if (!err)
@@ -228,6 +230,43 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	default:
 		break;
 	}
+	return err;
+}
+
+/* Where the extfrag fields end in a record (0: one is missing). */
+static void extfrag_end(struct ft_tracedec *d)
+{
+	const struct ft_field *f[] = { &d->f_pfn, &d->f_alloc_order, &d->f_fallback_order,
+				       &d->f_alloc_mt, &d->f_fallback_mt, &d->f_change_ownership };
+
+	d->extfrag_end = 0;
+	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
+		if (!f[k]->present) {
+			d->extfrag_end = 0;
+			break;
+		}
+		if (f[k]->offset + f[k]->size > d->extfrag_end)
+			d->extfrag_end = f[k]->offset + f[k]->size;
+	}
+}
+
+int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *buf, size_t len)
+{
+	struct tep_event *ev = NULL;
+	struct ft_field ct, cp;
+	int kind = format_kind(system, buf, len), err;
+	char *copy;
+
+	if (kind < 0)
+		return -ENOENT;
+	copy = malloc(len + sizeof(BLANK_PRINT_FMT));
+	if (!copy)
+		return -ENOMEM;
+	err = format_fields(d, system, buf, len, copy, &ev);
+	if (!err && (get_field(ev, "common_type", &ct) || get_field(ev, "common_pid", &cp)))
+		err = -EINVAL;
+	if (!err)
+		err = kind_fields(d, ev, kind, copy);
 	free(copy);
 	if (err)
 		return err;
@@ -241,20 +280,8 @@ int ft_tracedec_format(struct ft_tracedec *d, const char *system, const char *bu
 	d->id[kind] = ev->id;
 	if (ev->id >= 0 && ev->id < FT_TRACE_IDS)
 		d->kind_of[ev->id] = (uint8_t)(kind + 1);
-	if (kind == FT_EV_EXTFRAG) {
-		const struct ft_field *f[] = { &d->f_pfn, &d->f_alloc_order, &d->f_fallback_order,
-					       &d->f_alloc_mt, &d->f_fallback_mt, &d->f_change_ownership };
-
-		d->extfrag_end = 0;
-		for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
-			if (!f[k]->present) {
-				d->extfrag_end = 0;
-				break;
-			}
-			if (f[k]->offset + f[k]->size > d->extfrag_end)
-				d->extfrag_end = f[k]->offset + f[k]->size;
-		}
-	}
+	if (kind == FT_EV_EXTFRAG)
+		extfrag_end(d);
 	return 0;
 }
 
@@ -328,6 +355,68 @@ static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned 
 	d->on_stack(&st, ctx);
 }
 
+/* The fields of a record of kind r->kind into *@r; *@ok false if one lies past its @size bytes. */
+static inline void rec_fields(const struct ft_tracedec *d, const unsigned char *rec, uint32_t size,
+			      struct ft_trace_rec *r, bool *ok)
+{
+	switch (r->kind) {
+	case FT_EV_EXTFRAG:
+		if (d->extfrag_end && size >= (unsigned int)d->extfrag_end) {	/* the usual: all there */
+			r->u.extfrag.pfn = (uint64_t)field_in(rec, &d->f_pfn);
+			r->u.extfrag.alloc_order = (int)field_in(rec, &d->f_alloc_order);
+			r->u.extfrag.fallback_order = (int)field_in(rec, &d->f_fallback_order);
+			r->u.extfrag.alloc_mt = (int)field_in(rec, &d->f_alloc_mt);
+			r->u.extfrag.fallback_mt = (int)field_in(rec, &d->f_fallback_mt);
+			r->u.extfrag.change_ownership = (int)field_in(rec, &d->f_change_ownership);
+			break;
+		}
+		r->u.extfrag.pfn = (uint64_t)field(rec, size, &d->f_pfn, ok);
+		r->u.extfrag.alloc_order = (int)field(rec, size, &d->f_alloc_order, ok);
+		r->u.extfrag.fallback_order = (int)field(rec, size, &d->f_fallback_order, ok);
+		r->u.extfrag.alloc_mt = (int)field(rec, size, &d->f_alloc_mt, ok);
+		r->u.extfrag.fallback_mt = (int)field(rec, size, &d->f_fallback_mt, ok);
+		r->u.extfrag.change_ownership = (int)field(rec, size, &d->f_change_ownership, ok);
+		break;
+	case FT_EV_FRAG_STALL:
+		r->u.stall.nid = (int)field(rec, size, &d->f_nid, ok);
+		r->u.stall.duration_us = (uint64_t)field(rec, size, &d->f_duration, ok);
+		break;
+	case FT_EV_COMPACT_END:
+		r->u.compact.status = (int)field(rec, size, &d->f_status, ok);
+		/* fall through */
+	case FT_EV_COMPACT_BEGIN:
+		r->u.compact.zone_start = (uint64_t)opt_field(rec, size, &d->f_zone_start,
+							     (int64_t)UINT64_MAX);
+		break;
+	case FT_EV_COMPACT_SUITABLE:
+		r->u.compact.status = (int)field(rec, size, &d->f_ret, ok);
+		/* fall through */
+	case FT_EV_COMPACT_DEFERRED:
+		r->u.compact.nid = (int)opt_field(rec, size, &d->f_cnid, -1);
+		break;
+	case FT_EV_KSWAPD_WAKE:
+	case FT_EV_COMPACT_KCOMPACTD_WAKE:
+		r->u.wake.nid = (int)field(rec, size, &d->f_wake_nid[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
+		r->u.wake.order = (int)field(rec, size, &d->f_order[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
+		break;
+	default:
+		break;
+	}
+}
+
+/* The kind of event type @id, or -1: not one of fragtop's. */
+static inline int rec_kind(const struct ft_tracedec *d, int id)
+{
+	int kind;
+
+	if (id >= 0 && id < FT_TRACE_IDS)
+		return d->kind_of[id] - 1;
+	for (kind = 0; kind < FT_EV_NR; kind++)
+		if (d->id[kind] == id)
+			return kind;
+	return -1;
+}
+
 int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int cpu,
 		       ft_trace_rec_fn fn, void *ctx)
 {
@@ -367,17 +456,9 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 				stack_rec(d, rec, size, ts, cpu, ctx);
 			continue;
 		}
-		if (id >= 0 && id < FT_TRACE_IDS) {
-			kind = d->kind_of[id] - 1;
-			if (kind < 0)
-				continue;
-		} else {
-			for (kind = 0; kind < FT_EV_NR; kind++)
-				if (d->id[kind] == id)
-					break;
-			if (kind == FT_EV_NR)
-				continue;
-		}
+		kind = rec_kind(d, id);
+		if (kind < 0)
+			continue;
 		memset(&r, 0, sizeof(r));
 		r.kind = kind;
 		r.ts = ts;
@@ -385,49 +466,7 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 		r.pid = (int)field(rec, size, &(struct ft_field){
 			.offset = d->common_pid_off, .size = 4, .is_signed = true,
 			.present = true }, &ok);
-		switch (kind) {
-		case FT_EV_EXTFRAG:
-			if (d->extfrag_end && size >= (unsigned int)d->extfrag_end) {	/* the usual: all there */
-				r.u.extfrag.pfn = (uint64_t)field_in(rec, &d->f_pfn);
-				r.u.extfrag.alloc_order = (int)field_in(rec, &d->f_alloc_order);
-				r.u.extfrag.fallback_order = (int)field_in(rec, &d->f_fallback_order);
-				r.u.extfrag.alloc_mt = (int)field_in(rec, &d->f_alloc_mt);
-				r.u.extfrag.fallback_mt = (int)field_in(rec, &d->f_fallback_mt);
-				r.u.extfrag.change_ownership = (int)field_in(rec, &d->f_change_ownership);
-				break;
-			}
-			r.u.extfrag.pfn = (uint64_t)field(rec, size, &d->f_pfn, &ok);
-			r.u.extfrag.alloc_order = (int)field(rec, size, &d->f_alloc_order, &ok);
-			r.u.extfrag.fallback_order = (int)field(rec, size, &d->f_fallback_order, &ok);
-			r.u.extfrag.alloc_mt = (int)field(rec, size, &d->f_alloc_mt, &ok);
-			r.u.extfrag.fallback_mt = (int)field(rec, size, &d->f_fallback_mt, &ok);
-			r.u.extfrag.change_ownership = (int)field(rec, size, &d->f_change_ownership, &ok);
-			break;
-		case FT_EV_FRAG_STALL:
-			r.u.stall.nid = (int)field(rec, size, &d->f_nid, &ok);
-			r.u.stall.duration_us = (uint64_t)field(rec, size, &d->f_duration, &ok);
-			break;
-		case FT_EV_COMPACT_END:
-			r.u.compact.status = (int)field(rec, size, &d->f_status, &ok);
-			/* fall through */
-		case FT_EV_COMPACT_BEGIN:
-			r.u.compact.zone_start = (uint64_t)opt_field(rec, size, &d->f_zone_start,
-								     (int64_t)UINT64_MAX);
-			break;
-		case FT_EV_COMPACT_SUITABLE:
-			r.u.compact.status = (int)field(rec, size, &d->f_ret, &ok);
-			/* fall through */
-		case FT_EV_COMPACT_DEFERRED:
-			r.u.compact.nid = (int)opt_field(rec, size, &d->f_cnid, -1);
-			break;
-		case FT_EV_KSWAPD_WAKE:
-		case FT_EV_COMPACT_KCOMPACTD_WAKE:
-			r.u.wake.nid = (int)field(rec, size, &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE], &ok);
-			r.u.wake.order = (int)field(rec, size, &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE], &ok);
-			break;
-		default:
-			break;
-		}
+		rec_fields(d, rec, size, &r, &ok);
 		if (!ok) {
 			d->bad++;
 			continue;

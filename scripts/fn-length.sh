@@ -1,6 +1,6 @@
 #!/bin/sh
-# The longest functions of the front end and the analysis (cmd/, out/,
-# tui/, analysis/): prints the ten
+# The longest functions of every folder of the program (cmd/, out/,
+# tui/, analysis/, model/, collectors/, controls/, base/): prints the ten
 # longest, and fails when one is over MAX lines (default 100), counted from
 # the line of its name to its closing brace.  `make check` runs it.
 # usage: fn-length.sh [MAX] [DIR...]
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 2
 mkdir -p build
 max=${1:-100}
 [ $# -gt 0 ] && shift
-dirs=${*:-cmd out tui analysis}
+dirs=${*:-cmd out tui analysis model collectors controls base}
 for d in $dirs; do
 	for f in "$d"/*.c; do
 		[ -f "$f" ] || continue
