@@ -535,6 +535,36 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 	return n;
 }
 
+int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
+{
+	const struct ft_session *s = &rep->rp.session;
+
+	memset(o, 0, sizeof(*o));
+	o->known = s->owner_src.known;
+	o->err = s->owner_src.err;
+	if (!o->known)
+		return 0;
+	if (s->owner_stacks_len) {
+		o->have_stacks = true;
+		o->stacks_cut = s->owner_src.stacks_cut;
+		o->stacks_t_ns = s->owner_src.stacks_t_ns;
+		o->nr_top = ft_po_stacks_top(s->owner_stacks, s->owner_stacks_len - 1, o->top, FT_REP_OWNER_STACKS,
+					     &o->stacks_pages, &o->nr_stacks, &o->bad);
+	}
+	o->groups = calloc(FT_REP_OWNER_GROUPS, sizeof(*o->groups));
+	if (!o->groups)
+		return -ENOMEM;
+	o->nr = ft_report_owners(rep, o->groups, FT_REP_OWNER_GROUPS, &o->tally, &o->blocks, &o->looks);
+	return 0;
+}
+
+void ft_report_owners_free(struct ft_rep_owners *o)
+{
+	free(o->groups);
+	o->groups = NULL;
+	o->nr = 0;
+}
+
 void ft_report_release(struct ft_report *rep)
 {
 	int i;

@@ -226,6 +226,34 @@ struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int
 size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, size_t max,
 			struct ft_po_tally *t, size_t *blocks, size_t *looks);
 
+#define FT_REP_OWNER_GROUPS	256	/* stacks told apart; more are counted as "other" */
+#define FT_REP_OWNER_STACKS	5	/* show_stacks' stacks a report lists */
+
+/*
+ * The page owners' part of a report, computed once for every renderer
+ * (text and JSON): the pinning allocations of mixed blocks by stack
+ * (ft_report_owners()) and the show_stacks top the recording last has.
+ */
+struct ft_rep_owners {
+	bool known;			/* page_owner was looked at (else nothing below) */
+	int err;			/* what opening it said, 0 */
+	struct ft_po_group *groups;	/* most pages first; owned */
+	size_t nr;
+	struct ft_po_tally tally;
+	size_t blocks, looks;		/* mixed blocks counted, every look */
+	/* page_owner_stacks/show_stacks (6.9+): the last the recording holds */
+	bool have_stacks;
+	bool stacks_cut;
+	uint64_t stacks_t_ns;
+	size_t nr_top, nr_stacks, bad;
+	struct ft_po_stack top[FT_REP_OWNER_STACKS];
+	uint64_t stacks_pages;		/* FT_PO_PAGES_SATURATED: past 2^64, no shares */
+};
+
+/* Fill @o from the report.  0, or -ENOMEM (then o->groups is NULL and nr 0). */
+int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o);
+void ft_report_owners_free(struct ft_rep_owners *o);
+
 size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
 			uint64_t *other, uint64_t *unstacked);
 

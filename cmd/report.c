@@ -666,50 +666,39 @@ static void text_stacks(const struct ft_report *rep)
 }
 
 #define REP_OWNERS	10	/* stacks the page owners' section lists */
-#define REP_OWNER_GROUPS 256	/* stacks told apart; more are "other" */
-
-#define REP_OWNER_STACKS	5	/* show_stacks' stacks a report lists */
 
 /*
  * page_owner_stacks/show_stacks (6.9+), the last the recording has: the
  * stacks that own the most pages anywhere, "*" on those that also pin
- * mixed blocks (@g, @n: the groups above).
+ * mixed blocks (the groups above).
  */
-static void text_owner_stacks(const struct ft_report *rep, const struct ft_po_group *g, size_t n)
+static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_owners *o)
 {
-	const struct ft_session *l = &rep->rp.session;
-	struct ft_po_stack *top;
-	uint64_t total;
-	size_t nt, nr, bad, i, k;
 	char stack[256];
+	size_t i, k;
 
-	if (!l->owner_stacks_len)
+	if (!o->have_stacks)
 		return;
-	top = calloc(REP_OWNER_STACKS, sizeof(*top));
-	if (!top)
-		return;
-	nt = ft_po_stacks_top(l->owner_stacks, l->owner_stacks_len - 1, top, REP_OWNER_STACKS, &total, &nr, &bad);
 	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, ",
-	       secs(rep, l->owner_src.stacks_t_ns), l->owner_src.stacks_cut ? ", cut" : "", nr);
-	if (total == FT_PO_PAGES_SATURATED)
+	       secs(rep, o->stacks_t_ns), o->stacks_cut ? ", cut" : "", o->nr_stacks);
+	if (o->stacks_pages == FT_PO_PAGES_SATURATED)
 		printf("pages past 2^64 in all (saturated: not a real count, no shares)\n");
 	else
-		printf("%llu pages\n", (unsigned long long)total);
-	for (i = 0; i < nt; i++) {
+		printf("%llu pages\n", (unsigned long long)o->stacks_pages);
+	for (i = 0; i < o->nr_top; i++) {
 		bool pins = false;
 		char share[16] = "     -";
 		double p;
 
-		for (k = 0; k < n; k++)
-			pins |= g[k].stack_id == top[i].e.stack_id;
-		if (ft_po_share(top[i].pages, total, &p))
+		for (k = 0; k < o->nr; k++)
+			pins |= o->groups[k].stack_id == o->top[i].e.stack_id;
+		if (ft_po_share(o->top[i].pages, o->stacks_pages, &p))
 			snprintf(share, sizeof(share), "%5.1f%%", p);
-		printf("%10llu %s %c ", (unsigned long long)top[i].pages, share, pins ? '*' : ' ');
-		print_wrapped(20, 80, ft_po_stack_text(&top[i].e, 8, stack, sizeof(stack)));
+		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, pins ? '*' : ' ');
+		print_wrapped(20, 80, ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
-	if (n)
+	if (o->nr)
 		printf("  (*: also a stack pinning pages of mixed blocks, above)\n");
-	free(top);
 }
 
 /*
@@ -719,52 +708,44 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_po_gr
  */
 static void text_owners(const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
-	struct ft_po_group *g;
-	struct ft_po_tally t;
-	size_t n, i, blocks, looks;
+	struct ft_rep_owners o;
 	char stack[256];
+	size_t i;
 
-	if (!l->owner_src.known)
+	if (ft_report_owners_model(rep, &o) || !o.known) {
+		ft_report_owners_free(&o);
 		return;
-	if (l->owner_src.err && !l->nr_owners) {
-		printf("\npage owners: not recorded: %s\n", l->owner_src.err == -ENOENT ?
+	}
+	if (o.err && !o.looks) {
+		printf("\npage owners: not recorded: %s\n", o.err == -ENOENT ?
 		       "no page_owner (a CONFIG_PAGE_OWNER kernel booted with page_owner=on, debugfs mounted)" :
-		       strerror(-l->owner_src.err));
+		       strerror(-o.err));
+		ft_report_owners_free(&o);
 		return;
 	}
-	g = calloc(REP_OWNER_GROUPS, sizeof(*g));
-	if (!g)
-		return;
-	n = ft_report_owners(rep, g, REP_OWNER_GROUPS, &t, &blocks, &looks);
 	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks read)\n",
-	       blocks, looks);
+	       o.blocks, o.looks);
 	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the allocator's frames left out\n");
-	for (i = 0; i < n && i < REP_OWNERS; i++) {
-		const struct ft_po_entry *e = &g[i].first;
-		char head[160];
+	for (i = 0; i < o.nr && i < REP_OWNERS; i++) {
+		const struct ft_po_entry *e = &o.groups[i].first;
 
-		printf("%10llu %5.1f%% %7u  ", (unsigned long long)g[i].pages,
-		       pct((int64_t)g[i].pages, (int64_t)t.pin_pages), g[i].count);
-		snprintf(head, sizeof(head), "o%u %s %s, %d %s", e->order, e->page_mt,
-			 e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm);
-		fputs(head, stdout);
-		ft_po_stack_text(e, 8, stack, sizeof(stack));
-		printf("\n%29s%s", "", stack);
-		printf("\n");
+		printf("%10llu %5.1f%% %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
+		       pct((int64_t)o.groups[i].pages, (int64_t)o.tally.pin_pages), o.groups[i].count, e->order,
+		       e->page_mt, e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, "",
+		       ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
-	if (n > REP_OWNERS || t.other) {
-		uint64_t rest = t.other_pages;
+	if (o.nr > REP_OWNERS || o.tally.other) {
+		uint64_t rest = o.tally.other_pages;
 
-		for (i = REP_OWNERS; i < n; i++)
-			rest += g[i].pages;
+		for (i = REP_OWNERS; i < o.nr; i++)
+			rest += o.groups[i].pages;
 		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)rest,
-		       pct((int64_t)rest, (int64_t)t.pin_pages));
+		       pct((int64_t)rest, (int64_t)o.tally.pin_pages));
 	}
 	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
-	       (unsigned long long)t.pin_pages, t.pins);
-	text_owner_stacks(rep, g, n);
-	free(g);
+	       (unsigned long long)o.tally.pin_pages, o.tally.pins);
+	text_owner_stacks(rep, &o);
+	ft_report_owners_free(&o);
 }
 
 /* The recording fragtop's cost a tick over the window: (last - first) / ticks between. */
@@ -1184,75 +1165,62 @@ static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 }
 
 /* "show_stacks": the last page_owner_stacks/show_stacks' top stacks, null without one. */
-static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep)
+static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_owners *o)
 {
-	const struct ft_session *l = &rep->rp.session;
-	struct ft_po_stack *top;
-	uint64_t total;
-	size_t nt, nr, bad, i;
 	char stack[256];
+	size_t i;
 
-	top = l->owner_stacks_len ? calloc(REP_OWNER_STACKS, sizeof(*top)) : NULL;
-	if (!top) {
+	if (!o->have_stacks) {
 		ft_json_null(j, "show_stacks");
 		return;
 	}
-	nt = ft_po_stacks_top(l->owner_stacks, l->owner_stacks_len - 1, top, REP_OWNER_STACKS, &total, &nr, &bad);
 	ft_json_obj_begin(j, "show_stacks");
-	ft_json_double(j, "at_s", secs(rep, l->owner_src.stacks_t_ns));
-	ft_json_bool(j, "cut", l->owner_src.stacks_cut);
-	ft_json_u64(j, "stacks", nr);
-	if (total == FT_PO_PAGES_SATURATED)
+	ft_json_double(j, "at_s", secs(rep, o->stacks_t_ns));
+	ft_json_bool(j, "cut", o->stacks_cut);
+	ft_json_u64(j, "stacks", o->nr_stacks);
+	if (o->stacks_pages == FT_PO_PAGES_SATURATED)
 		ft_json_null(j, "pages");	/* past 2^64: no count */
 	else
-		ft_json_u64(j, "pages", total);
-	ft_json_bool(j, "pages_saturated", total == FT_PO_PAGES_SATURATED);
+		ft_json_u64(j, "pages", o->stacks_pages);
+	ft_json_bool(j, "pages_saturated", o->stacks_pages == FT_PO_PAGES_SATURATED);
 	ft_json_arr_begin(j, "top");
-	for (i = 0; i < nt; i++) {
+	for (i = 0; i < o->nr_top; i++) {
 		ft_json_obj_begin_inline(j, NULL);
-		ft_json_str(j, "stack", ft_po_stack_text(&top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
-		ft_json_u64(j, "pages", top[i].pages);
+		ft_json_str(j, "stack", ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
+		ft_json_u64(j, "pages", o->top[i].pages);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
-	free(top);
 }
 
 /* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
 static void json_owners(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
-	struct ft_po_group *g;
-	struct ft_po_tally t;
-	size_t n, i, blocks, looks;
+	struct ft_rep_owners o;
 	char stack[256];
+	size_t i;
 
-	if (!l->owner_src.known) {
+	if (ft_report_owners_model(rep, &o) || !o.known) {
+		ft_report_owners_free(&o);
 		ft_json_null(j, "owners");
 		return;
 	}
-	g = calloc(REP_OWNER_GROUPS, sizeof(*g));
-	if (!g) {
-		ft_json_null(j, "owners");
-		return;
-	}
-	n = ft_report_owners(rep, g, REP_OWNER_GROUPS, &t, &blocks, &looks);
 	ft_json_obj_begin(j, "owners");
-	ft_json_i64(j, "error", l->owner_src.err);
-	ft_json_u64(j, "blocks_read", looks);
-	ft_json_u64(j, "mixed_blocks", blocks);
-	ft_json_u64(j, "pinned_pages", t.pin_pages);
-	ft_json_u64(j, "pinning_allocations", t.pins);
-	ft_json_u64(j, "past_table_pages", t.other_pages);
+	ft_json_i64(j, "error", o.err);
+	ft_json_u64(j, "blocks_read", o.looks);
+	ft_json_u64(j, "mixed_blocks", o.blocks);
+	ft_json_u64(j, "pinned_pages", o.tally.pin_pages);
+	ft_json_u64(j, "pinning_allocations", o.tally.pins);
+	ft_json_u64(j, "past_table_pages", o.tally.other_pages);
 	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < n; i++) {
-		const struct ft_po_entry *e = &g[i].first;
+	for (i = 0; i < o.nr; i++) {
+		const struct ft_po_entry *e = &o.groups[i].first;
 
 		ft_json_obj_begin_inline(j, NULL);
 		ft_json_str(j, "stack", ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
-		ft_json_u64(j, "pages", g[i].pages);
-		ft_json_u64(j, "allocations", g[i].count);
+		ft_json_u64(j, "pages", o.groups[i].pages);
+		ft_json_u64(j, "allocations", o.groups[i].count);
 		ft_json_u64(j, "order", e->order);
 		ft_json_str(j, "migratetype", e->page_mt);
 		ft_json_str(j, "gfp", e->gfp_names);
@@ -1261,9 +1229,9 @@ static void json_owners(struct ft_json *j, const struct ft_report *rep)
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
-	json_owner_stacks(j, rep);
+	json_owner_stacks(j, rep, &o);
 	ft_json_obj_end(j);
-	free(g);
+	ft_report_owners_free(&o);
 }
 
 static void report_json(const struct ft_report *rep)
