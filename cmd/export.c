@@ -58,11 +58,10 @@ static const char *col_name(size_t i)
 
 static void values(const struct ft_session *l, int64_t *v)
 {
-	static size_t hint[FT_CF_NR];
 	int64_t all[FT_CF_NR];
 	size_t i;
 
-	ft_counters_read(l, all, hint);
+	ft_counters_read(l, all, NULL);
 	for (i = 0; i < NR_COLS; i++)
 		v[i] = all[cols[i].c];
 }

@@ -98,7 +98,7 @@ uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR], size_
 			present |= 1u << c;
 			break;
 		case FT_CF_VMSTAT:
-			if (ft_vmstat_get(vm, f->vmstat, &v[c], &hint[c]))
+			if (ft_vmstat_get(vm, f->vmstat, &v[c], hint ? &hint[c] : NULL))
 				present |= 1u << c;
 			else
 				v[c] = 0;

@@ -60,7 +60,9 @@ extern const struct ft_counter_field ft_counter_fields[FT_CF_NR];
  * Every counter of the session's current tick into @v, 0 where absent;
  * returns a mask of the rows present (1u << FT_CF_*): traced rows while
  * the session traces, vmstat rows the kernel has.  @hint, FT_CF_NR
- * entries zeroed once, caches where each vmstat name was found.
+ * entries zeroed once, caches where each vmstat name was found (the
+ * session keeps one for its own reads); NULL: looked up afresh, as a
+ * view or a command reading once a tick does.
  */
 uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR], size_t hint[FT_CF_NR]);
 

@@ -113,6 +113,10 @@ static void test_vmstat_6_18(void **state)
 
 		assert_int_equal(ft_counters_read(&s, w, hint), present);
 		assert_memory_equal(v, w, sizeof(v));
+		/* and without one (a view's read, once a tick) */
+		memset(w, 0xff, sizeof(w));
+		assert_int_equal(ft_counters_read(&s, w, NULL), present);
+		assert_memory_equal(v, w, sizeof(v));
 	}
 	free(vm);
 	ft_session_release(&s);

@@ -235,9 +235,7 @@ static int64_t cost_now[FT_CF_NR];
 /* The counters at the session's tick into @v. */
 static int64_t *counters_now(const struct ft_session *ss, int64_t *v)
 {
-	static size_t hint[FT_CF_NR];
-
-	ft_counters_read(ss, v, hint);
+	ft_counters_read(ss, v, NULL);
 	return v;
 }
 
@@ -258,9 +256,8 @@ static int put_count(int y, int x, const char *label, double v, const char *unit
 /* Two lines: compaction's cost since the base, direct and kcompactd's apart (mmtests' split). */
 static void draw_cost(const struct ft_session *ss, int y)
 {
-	static size_t hint[FT_CF_NR];
 	int64_t v[FT_CF_NR];
-	uint32_t have = ft_counters_read(ss, v, hint);
+	uint32_t have = ft_counters_read(ss, v, NULL);
 	double stalls, ok, mig, fre, dmig, dfre, wakes;
 	int x;
 
