@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/clock.h"
 #include "cmd/tlslib.h"
 
 /* The file, whole: a regular file (a FIFO would hang the start) of a bounded size. */
@@ -164,14 +165,6 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	return 0;
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /*
  * A bcrypt hash at the highest cost of the file, for unknown names to be
  * checked against; how long it took is how long every refusal takes.
@@ -191,14 +184,14 @@ static int dummy_setup(struct ft_websec *ws, const char *config)
 		fprintf(stderr, "fragtop: %s: %s\n", config, strerror(errno));
 		return -1;
 	}
-	t0 = mono_ns();
+	t0 = ft_now_ns();
 	if (!sym_crypt_gensalt_rn("$2b$", (unsigned long)ws->max_cost, NULL, 0, salt, sizeof(salt)) ||
 	    !(d = sym_crypt_r("fragtop", salt, ws->cd)) || d[0] == '*') {
 		fprintf(stderr, "fragtop: %s: line %d: libcrypt cannot check bcrypt hashes here\n", config,
 			ws->wc.users[top].line);
 		return -1;
 	}
-	ws->refuse_ns = mono_ns() - t0;
+	ws->refuse_ns = ft_now_ns() - t0;
 	snprintf(ws->dummy_hash, sizeof(ws->dummy_hash), "%s", d);
 	return 0;
 }
@@ -238,7 +231,7 @@ static void *checker(void *arg)
 		user = j->user;
 		hash = user >= 0 ? ws->wc.users[user].hash : ws->dummy_hash;
 		cost = user >= 0 ? ws->wc.users[user].cost : ws->max_cost;
-		j->started_ns = t0 = mono_ns();
+		j->started_ns = t0 = ft_now_ns();
 		pthread_mutex_unlock(&ws->mu);
 
 		h = sym_crypt_r(pass, hash, ws->cd);
@@ -247,7 +240,7 @@ static void *checker(void *arg)
 
 		pthread_mutex_lock(&ws->mu);
 		if (cost == ws->max_cost)	/* the machine's pace now: refusals follow it */
-			ws->refuse_ns = mono_ns() - t0;
+			ws->refuse_ns = ft_now_ns() - t0;
 		j->ok = ok;
 		j->state = FT_JOB_DONE;
 		if (write(ws->efd, &one, sizeof(one)) < 0) {

@@ -17,23 +17,15 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "base/clock.h"
 #include "cmd/websec.h"
 
 /* alice's is cost 4 ("apass"), bob's cost 6 ("bpass"): perl's crypt made them */
 #define ALICE "$2b$04$abcdefghijklmnopqrstuuHkgy53g3uraFHgqkdSuNbISb8QeGsFe"
 #define BOB "$2b$06$abcdefghijklmnopqrstuuEb8kGiZaLPFpUCuI7.l8LSap2RxnKbm"
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static char path[64];
 
@@ -79,9 +71,9 @@ static const unsigned char peer_b[16] = { [10] = 0xff, [11] = 0xff, 127, 0, 0, 2
 /* The next verdict, waiting on the eventfd (10 s at most): false if none came. */
 static bool verdict(struct ft_websec *ws, uint64_t *ticket, bool *ok, uint64_t *due)
 {
-	uint64_t end = now_ns() + 10000000000ull;
+	uint64_t end = ft_now_ns() + 10000000000ull;
 
-	while (now_ns() < end) {
+	while (ft_now_ns() < end) {
 		struct pollfd pf = { .fd = ft_websec_fd(ws), .events = POLLIN };
 
 		if (ft_websec_result(ws, ticket, ok, due))
@@ -124,7 +116,7 @@ static void test_refusals_wait(void **state)
 	assert_int_equal(ws->max_cost, 6);
 	for (i = 0; i < 2; i++) {
 		struct ft_http_req r = req(names[i], "wrong");
-		uint64_t t = 0, got, due, t0 = now_ns();
+		uint64_t t = 0, got, due, t0 = ft_now_ns();
 		bool ok = true;
 
 		assert_int_equal(ft_websec_check(ws, &r, peer_a, &t), FT_AUTH_PENDING);

@@ -25,31 +25,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loadutil.h"
+
 #define MAX_OPEN	512
 #define HOLD_NS		(10ull * 1000000000ull)
 #define MAX_SRC		16
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static long number(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "connflood: %s must be %ld..%ld, not '%s'\n", what, lo, hi, s);
-		exit(2);
-	}
-	return v;
-}
 
 int main(int argc, char **argv)
 {
@@ -63,10 +43,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: connflood PORT RATE SECS SRC_ADDR...\n");
 		return 2;
 	}
-	dst.sin_port = htons((uint16_t)number(argv[1], 1, 65535, "PORT"));
+	dst.sin_port = htons((uint16_t)number("connflood", argv[1], 1, 65535, "PORT"));
 	dst.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	gap = 1000000000ull / (uint64_t)number(argv[2], 1, 5000, "RATE");
-	end = (uint64_t)number(argv[3], 1, 3600, "SECS") * 1000000000ull;
+	gap = 1000000000ull / (uint64_t)number("connflood", argv[2], 1, 5000, "RATE");
+	end = (uint64_t)number("connflood", argv[3], 1, 3600, "SECS") * 1000000000ull;
 	nsrc = argc - 4 > MAX_SRC ? MAX_SRC : argc - 4;
 	for (i = 0; i < nsrc; i++) {
 		src[i] = (struct sockaddr_in){ .sin_family = AF_INET };

@@ -26,6 +26,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "loadutil.h"
+
 #define PAIRS	16
 #define CHUNKS	64		/* queued per direction: past this, the side is not read */
 #define CHUNK	16384
@@ -51,28 +53,6 @@ static struct pair {
 } pairs[PAIRS];
 
 static uint64_t delay_ns;
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static long number(const char *s, long lo, long hi, const char *what)
-{
-	char *end;
-	long v;
-
-	errno = 0;
-	v = strtol(s, &end, 10);
-	if (errno || end == s || *end || v < lo || v > hi) {
-		fprintf(stderr, "delayproxy: %s must be %ld..%ld, not '%s'\n", what, lo, hi, s);
-		exit(2);
-	}
-	return v;
-}
 
 static struct sockaddr_in loopback(long port)
 {
@@ -182,10 +162,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "usage: delayproxy LISTEN_PORT TARGET_PORT DELAY_MS SECS\n");
 		return 2;
 	}
-	at = loopback(number(argv[1], 1, 65535, "LISTEN_PORT"));
-	target = number(argv[2], 1, 65535, "TARGET_PORT");
-	delay_ns = (uint64_t)number(argv[3], 0, 1000, "DELAY_MS") * 1000000ull;
-	end = now_ns() + (uint64_t)number(argv[4], 1, 3600, "SECS") * 1000000000ull;
+	at = loopback(number("delayproxy", argv[1], 1, 65535, "LISTEN_PORT"));
+	target = number("delayproxy", argv[2], 1, 65535, "TARGET_PORT");
+	delay_ns = (uint64_t)number("delayproxy", argv[3], 0, 1000, "DELAY_MS") * 1000000ull;
+	end = now_ns() + (uint64_t)number("delayproxy", argv[4], 1, 3600, "SECS") * 1000000000ull;
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(lfd, (struct sockaddr *)&at, sizeof(at)) < 0 || listen(lfd, 64) < 0) {
