@@ -65,10 +65,10 @@ MODEL_SRC	:= $(sort $(wildcard model/*.c))
 COLLECT_SRC	:= $(sort $(wildcard collectors/*.c))
 CONTROL_SRC	:= $(sort $(wildcard controls/*.c))
 ANALYSIS_SRC	:= $(sort $(wildcard analysis/*.c))
-OUT_SRC		:= $(sort $(wildcard out/*.c))
+RENDER_SRC	:= $(sort $(wildcard render/*.c))
 TUI_SRC		:= $(sort $(wildcard tui/*.c))
 CMD_SRC		:= $(sort $(wildcard cmd/*.c))
-LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(OUT_SRC)
+LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(RENDER_SRC)
 FRONT_SRC	:= $(TUI_SRC) $(CMD_SRC)
 TEST_SRC	:= $(sort $(wildcard tests/test_*.c))
 FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -153,7 +153,7 @@ check-layers:
 	@mkdir -p $(B)
 	@scripts/check-layers.sh
 
-# no function of the front end (cmd/, out/, tui/) over 100 lines
+# no function of the front end (cmd/, render/, tui/) over 100 lines
 fn-length:
 	@mkdir -p $(B)
 	@scripts/fn-length.sh

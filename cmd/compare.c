@@ -19,7 +19,7 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "out/csv.h"
+#include "render/csv.h"
 #include "analysis/compare.h"
 #include "analysis/report.h"
 #include "model/stats.h"

@@ -8,7 +8,7 @@
 
 #include "base/json.h"
 #include "model/session.h"
-#include "out/session_json.h"
+#include "render/session_json.h"
 
 int ft_costlog_open(struct ft_costlog *c, const char *path)
 {

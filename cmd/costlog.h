@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * --cost-log FILE (the TUI, record, exporter): after each tick, one JSON
- * line of what this fragtop has cost (out/session_json.h's "cost": files
+ * line of what this fragtop has cost (render/session_json.h's "cost": files
  * opened, reads and bytes per source, the last tick's and since the
  * start, the heap), with the tick's number and what was on screen.  For
  * an operator who wants the figures over a day, and for

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/json.h"
-#include "out/csv.h"
+#include "render/csv.h"
 #include "collectors/replay.h"
 #include "analysis/report.h"
 #include "model/counterfield.h"
@@ -21,7 +21,7 @@
 #include "model/thp.h"
 #include "model/zonefield.h"
 #include "cmd/cli.h"
-#include "out/metrics.h"
+#include "render/metrics.h"
 
 /* The counters export writes, in column order (model/counterfield.h); a name of its own or NULL. */
 static const struct {
@@ -41,7 +41,7 @@ static const struct {
 	{ FT_CF_THP_FALLBACK, NULL },
 };
 #define NR_COLS (sizeof(cols) / sizeof(cols[0]))
-/* ",field": a header column; a zone name comes from the recording (out/csv.h quotes it) */
+/* ",field": a header column; a zone name comes from the recording (render/csv.h quotes it) */
 static void csv_col(const char *f)
 {
 	putchar(',');

@@ -40,7 +40,7 @@
 #include "cmd/costlog.h"
 #include "cmd/gzip.h"
 #include "cmd/liveopts.h"
-#include "out/metrics.h"
+#include "render/metrics.h"
 #include "cmd/signals.h"
 #include "cmd/tlslib.h"
 #include "cmd/websec.h"

@@ -22,7 +22,7 @@
 #include "base/outfile.h"
 #include "base/sanitize.h"
 #include "base/scale.h"
-#include "out/xml.h"
+#include "render/xml.h"
 #include "analysis/report.h"
 #include "model/frag.h"
 #include "model/knob.h"

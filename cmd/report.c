@@ -12,7 +12,7 @@
 #include "base/cost.h"
 #include "base/json.h"
 #include "cmd/cli.h"
-#include "out/session_json.h"
+#include "render/session_json.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
 

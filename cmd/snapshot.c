@@ -16,8 +16,8 @@
 #include "model/zonefield.h"
 #include "cmd/cli.h"
 #include "cmd/liveopts.h"
-#include "out/metrics.h"
-#include "out/session_json.h"
+#include "render/metrics.h"
+#include "render/session_json.h"
 #include "cmd/signals.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)

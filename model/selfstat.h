@@ -4,7 +4,7 @@
  * them (client_golang's process collector: process_cpu_seconds_total,
  * process_resident_memory_bytes and the rest), from the texts of
  * /proc/PID/stat and /proc/stat.  Pure: the exporter reads the files
- * (collectors/self.c) and out/metrics.c prints the figures.
+ * (collectors/self.c) and render/metrics.c prints the figures.
  */
 #ifndef FT_MODEL_SELFSTAT_H
 #define FT_MODEL_SELFSTAT_H

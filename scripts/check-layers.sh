@@ -6,12 +6,12 @@
 #   collectors/  base/, model/, collectors/
 #   controls/    base/, model/, controls/
 #   analysis/    base/, model/, collectors/, analysis/
-#   out/         base/, model/, analysis/, out/   (renderers: no source, no curses)
+#   render/      base/, model/, analysis/, render/ (renderers: no source, no curses)
 #   tui/         base/, model/, collectors/, controls/, analysis/, tui/ (curses only)
 #   cmd/         everything
 # and when a file breaks what its layer is for:
 #   - every .c under tui/ draws with curses (it includes <curses.h> or a
-#     tui/ header that does): headless code belongs in cmd/ or out/;
+#     tui/ header that does): headless code belongs in cmd/ or render/;
 #   - nothing outside tui/ and cmd/ includes <curses.h>;
 #   - nothing under collectors/ builds a report (analysis/ does);
 #   - only controls/ opens a file under the root for writing (a knob), and
@@ -23,7 +23,7 @@
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mkdir -p build
-LAYERS="base model collectors controls analysis out tui cmd"
+LAYERS="base model collectors controls analysis render tui cmd"
 allowed() {	# layer -> the layers it may include
 	case $1 in
 	base) echo "base" ;;
@@ -31,7 +31,7 @@ allowed() {	# layer -> the layers it may include
 	collectors) echo "base model collectors" ;;
 	controls) echo "base model controls" ;;
 	analysis) echo "base model collectors analysis" ;;
-	out) echo "base model analysis out" ;;
+	render) echo "base model analysis render" ;;
 	tui) echo "base model collectors controls analysis tui" ;;
 	cmd) echo "$LAYERS" ;;
 	esac
@@ -63,9 +63,9 @@ BEGIN {
 for f in tui/*.c; do
 	[ -f "$f" ] || continue
 	grep -qE '^#include (<curses\.h>|"tui/(draw|view)\.h")' "$f" ||
-		{ echo "$f: under tui/ but draws nothing with curses (headless code goes to cmd/ or out/)"; echo x; }
+		{ echo "$f: under tui/ but draws nothing with curses (headless code goes to cmd/ or render/)"; echo x; }
 done
-for layer in base model collectors controls analysis out; do
+for layer in base model collectors controls analysis render; do
 	grep -ln '^#include <n\{0,1\}curses' "$layer"/*.[ch] 2> /dev/null | while IFS= read -r f; do
 		echo "$f: includes curses outside tui/"; echo x
 	done
@@ -80,20 +80,20 @@ done
 found() {	# WHY: grep -Hn's lines on stdin
 	awk -F: -v why="$1" '{ print $1 ":" $2 ": " why; print "x" }'
 }
-grep -HnE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' base/*.c model/*.c collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+grep -HnE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' base/*.c model/*.c collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	found "opens a file under the root for writing (only controls/ writes knobs)"
 grep -HnE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' \
-	base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	grep -v '^collectors/tracefs\.c:' |
 	found "writes tracefs (only collectors/tracefs.c does, in its own instance)"
 # the session changes only through ft_session_apply() (docs/DESIGN.md, Data
 # flow): no field of it is assigned outside model/, no non-const pointer
 # into it is taken there; and a view reads the session only, never its source
 grep -HnE 'session\.[A-Za-z_][A-Za-z0-9_.]*(\[[^]]*\])?[A-Za-z0-9_.]*[[:space:]]*(([-+*/|&^]|<<|>>)?=[^=]|\+\+|--)' \
-	collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	found "assigns a session field (only inputs change the session)"
 grep -HnE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*session\b' \
-	collectors/*.c analysis/*.c out/*.c tui/*.c cmd/*.c |
+	collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	found "a writable pointer into the session (make it const)"
 grep -HnE 'ui->(live|rp)->' tui/view_*.c | found "a view reads the source (views read ui->s, the session)"
 } > build/.layers 2>&1

@@ -4,7 +4,7 @@
 # export (CSV, JSON), compare (text, JSON, CSV), plot's SVG, snapshot
 # (text, JSON, OpenMetrics, Prometheus text) and the exporter's /metrics
 # on a fixture root.  The front end is being moved into layers of its own
-# (cmd/, out/, analysis/): these files were made before the move, and a
+# (cmd/, render/, analysis/): these files were made before the move, and a
 # refactoring that changes a byte fails here.
 # usage: golden.sh FRAGTOP_BINARY [--update]   (--update rewrites the files)
 set -u

@@ -11,7 +11,7 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fresh() {
 	rm -rf "$tmp/t"; mkdir -p "$tmp/t"
-	cp -r scripts base model collectors controls analysis out tui cmd "$tmp/t/"
+	cp -r scripts base model collectors controls analysis render tui cmd "$tmp/t/"
 }
 # plant WHAT FILE LINE PATTERN: the check fails and its message matches PATTERN
 plant() {
@@ -27,10 +27,10 @@ plant() {
 fresh
 check "the tree as it is passes" sh "$tmp/t/scripts/check-layers.sh"
 plant "tui/ including cmd/" tui/view_map.c '#include "cmd/cli.h"' "tui/view_map.c.*includes cmd/"
-plant "out/ including a source" out/metrics.c '#include "collectors/live.h"' "out/metrics.c.*includes collectors/"
+plant "render/ including a source" render/metrics.c '#include "collectors/live.h"' "render/metrics.c.*includes collectors/"
 plant "model/ including analysis/" model/frag.c '#include "analysis/report.h"' "model/frag.c.*includes analysis/"
 plant "collectors/ including analysis/" collectors/live.c '#include "analysis/report.h"' "collectors/live.c.*includes analysis/"
-plant "analysis/ including out/" analysis/report.c '#include "out/csv.h"' "analysis/report.c.*includes out/"
+plant "analysis/ including render/" analysis/report.c '#include "render/csv.h"' "analysis/report.c.*includes render/"
 plant "a headless file under tui/" tui/headless.c 'int ft_headless(void);' "tui/headless.c: under tui/ but draws nothing"
 plant "curses under analysis/" analysis/report.c '#include <curses.h>' "analysis/report.c: includes curses outside tui/"
 plant "collectors/ building a report" collectors/replay.c 'static int x(void) { return ft_report_build(0, 0, 0); }' \

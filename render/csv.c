@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "out/csv.h"
+#include "render/csv.h"
 
 #include <math.h>
 #include <string.h>

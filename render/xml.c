@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "out/xml.h"
+#include "render/xml.h"
 
 #include <stdint.h>
 #include <string.h>

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The session's pieces as JSON, shared by snapshot, report and compare. */
-#include "out/session_json.h"
+#include "render/session_json.h"
 
 #include <math.h>
 

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-#include "out/metrics.h"
+#include "render/metrics.h"
 
 #include <errno.h>
 #include <math.h>
