@@ -578,3 +578,76 @@ void ft_report_release(struct ft_report *rep)
 	ft_replay_close(&rep->rp);
 }
 
+/* The model's accessors, for every renderer alike. */
+
+/* Seconds into the recording (from its first tick, whatever the window). */
+double ft_report_secs(const struct ft_report *rep, uint64_t t)
+{
+	return (double)((int64_t)t - (int64_t)rep->start_t_ns) / 1e9;
+}
+
+/* The window's length. */
+double ft_report_duration(const struct ft_report *rep)
+{
+	return (double)(rep->last.t_ns - rep->first.t_ns) / 1e9;
+}
+
+/* A control change inside the report's window (it starts after the baseline tick). */
+bool ft_report_in_window(const struct ft_report *rep, uint64_t t_ns)
+{
+	if (rep->from_s <= 0 && isinf(rep->to_s))
+		return true;	/* the whole recording: every change */
+	return t_ns > rep->first.t_ns && t_ns <= rep->last.t_ns;
+}
+
+/*
+ * The control changes in time order: the recording's own and the knob
+ * changes seen from outside it (ft_report.outside).  NULL at the end.
+ */
+const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep, int *ia, int *io)
+{
+	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session_audit *a = *ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
+	const struct ft_session_audit *o = *io < rep->nr_outside ? &rep->outside[*io] : NULL;
+
+	if (a && (!o || a->t_ns <= o->t_ns)) {
+		(*ia)++;
+		return a;
+	}
+	if (o)
+		(*io)++;
+	return o;
+}
+
+/* Counter @name of size @z over the window; false when either end lacks it (or it went back). */
+bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name, uint64_t *d)
+{
+	return ft_thp_growth(&rep->thp_first, &rep->thp_last, z->kb, name, d);
+}
+
+/* The recording fragtop's cost a tick over the window: (last - first) / ticks between. */
+double ft_report_cost_per_tick(const struct ft_report *rep, uint64_t first, uint64_t last)
+{
+	return rep->cost_ticks > 1 && last >= first ? (double)(last - first) / (double)(rep->cost_ticks - 1) : NAN;
+}
+/* @part of @whole in percent; NAN when @whole is not above 0. */
+double ft_report_pct(int64_t part, int64_t whole)
+{
+	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
+}
+
+/* Fold the window's thread rows into process rows (without --threads).  0 or -ENOMEM. */
+int ft_report_by_process(struct ft_report *rep)
+{
+	struct ft_procs *by_process;
+
+	if (!rep->procs)
+		return 0;
+	by_process = malloc(sizeof(*by_process));
+	if (!by_process)
+		return -ENOMEM;
+	ft_procs_by_process(by_process, rep->procs);
+	memcpy(rep->procs, by_process, sizeof(*by_process));
+	free(by_process);
+	return 0;
+}

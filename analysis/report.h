@@ -259,5 +259,26 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
 
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
 void ft_report_release(struct ft_report *rep);
+/* The window's process rows: its threads summed by process.  0 or -ENOMEM. */
+int ft_report_by_process(struct ft_report *rep);
+
+/* Seconds from the recording's first tick (whatever the window) to @t. */
+double ft_report_secs(const struct ft_report *rep, uint64_t t);
+/* The window's length in seconds. */
+double ft_report_duration(const struct ft_report *rep);
+/* A control change at @t_ns is inside the window (after its baseline tick). */
+bool ft_report_in_window(const struct ft_report *rep, uint64_t t_ns);
+/*
+ * The control changes in time order: the recording's own and the knob
+ * changes seen from outside it; *@ia and *@io start at 0.  NULL at the end.
+ */
+const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep, int *ia, int *io);
+/* THP counter @name of size @z over the window; false when an end lacks it (or it went back). */
+bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name,
+			 uint64_t *d);
+/* fragtop's own cost a tick over the window: (@last - @first) / ticks between; NAN under 2 ticks. */
+double ft_report_cost_per_tick(const struct ft_report *rep, uint64_t first, uint64_t last);
+/* @part of @whole in percent; NAN when @whole is not above 0. */
+double ft_report_pct(int64_t part, int64_t whole);
 
 #endif

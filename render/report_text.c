@@ -1,0 +1,720 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* `fragtop report` as text: the built report (analysis/report.h), section after section. */
+#include "render/report.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "base/cost.h"
+#include "model/recfmt.h"
+#include "model/thp.h"
+
+static void fmt_pct(char *b, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(b, sz, "-");
+	else
+		snprintf(b, sz, "%.1f%%", v);
+}
+
+static const char *when(uint64_t rt_ns, char *b, size_t sz)
+{
+	time_t t = (time_t)(rt_ns / 1000000000ull);
+	struct tm tm;
+
+	/* local time, as --from/--to read a time of day */
+	if (!rt_ns || !localtime_r(&t, &tm))
+		snprintf(b, sz, "?");
+	else
+		strftime(b, sz, "%Y-%m-%d %H:%M:%S %Z", &tm);
+	return b;
+}
+
+/*
+ * @text after what is already on the line (which ends at column @indent - 1),
+ * wrapped at spaces to lines of at most @width columns, each further line
+ * indented by @indent.
+ */
+static void print_wrapped(int indent, int width, const char *text)
+{
+	int room = width - indent;
+
+	if (!*text)
+		printf("\n");
+	while (*text) {
+		int n = (int)strlen(text), cut = n;
+
+		if (n > room) {
+			for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+				;
+			if (cut == 0)	/* one long word: cut it, not inside a UTF-8 character */
+				for (cut = room; cut > 1 && (text[cut] & 0xc0) == 0x80; cut--)
+					;
+		}
+		printf(" %.*s\n", cut, text);
+		text += cut;
+		while (*text == ' ')
+			text++;
+		if (*text)
+			printf("%*s", indent - 1, "");
+	}
+}
+
+/*
+ * The ten processes that fragmented most, and what they paid in stalls;
+ * with the seeds' stall on the recorded kernel, its count too (the name
+ * gives up two columns so the line stays within 80).
+ */
+static void print_processes(const struct ft_procs *t, bool fstall, bool by_thread)
+{
+	static const struct ft_procs_filter active = { .active_only = true };
+	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
+	int w = fstall ? 13 : 15;
+
+	if (!n)
+		return;
+	printf("  %-*s    pid fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w,
+	       by_thread ? "threads" : "processes",
+	       fstall ? " fstall" : "");
+	for (i = 0; i < n; i++) {
+		const struct ft_proc *p = &t->p[idx[i]];
+
+		printf("  %-*.*s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, w,
+		       p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?", p->pid,
+		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
+		       (unsigned long long)p->c[FT_PC_COMPACTION], (double)p->c[FT_PC_COMPACTION_US] / 1000,
+		       (unsigned long long)p->c[FT_PC_RECLAIM], (double)p->c[FT_PC_RECLAIM_US] / 1000);
+		if (fstall)
+			printf(" %6llu", (unsigned long long)p->c[FT_PC_FRAG_STALL]);
+		printf("\n");
+	}
+}
+
+/* the text's row names (the JSON's keys are ft_lat_names[]) */
+static const char *const lat_label[FT_LAT_NR] = {
+	[FT_LAT_COMPACTION] = "compaction", [FT_LAT_RECLAIM] = "direct_reclaim",
+	[FT_LAT_FRAG_STALL] = "fragmentation_stall", [FT_LAT_BG_COMPACTION] = "bg compaction",
+};
+
+static void print_lat_line(const struct ft_report *rep, int src, bool present)
+{
+	struct ft_rep_lat l;
+
+	if (!present) {
+		printf("  %-19s absent on the recorded kernel\n", lat_label[src]);
+		return;
+	}
+	if (ft_report_latency(rep, src, &rep->first, &rep->last, &l)) {
+		printf("  %-19s out of memory\n", lat_label[src]);
+		return;
+	}
+	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
+	       (unsigned long long)l.count, l.count ? l.mean_us : 0.0,
+	       (unsigned long long)l.p50_us, (unsigned long long)l.p90_us,
+	       (unsigned long long)l.p99_us, (unsigned long long)l.p999_us,
+	       (unsigned long long)l.max_us, l.exact ? "" : " ~");
+}
+
+/* One row per power of two: "[lo, hi) us  count  bar", the bar against the fullest row. */
+static void print_hist_rows(const char *name, const struct ft_hist *h)
+{
+	uint64_t row[FT_HIST_BUCKETS / FT_HIST_SUB + 1] = { 0 }, peak = 0;
+	int b, r, first = -1, last = -1, nrows = 0;
+
+	for (b = 0; b < (int)FT_HIST_BUCKETS; b++) {
+		r = b / (int)FT_HIST_SUB;
+		row[r] += h->bucket[b];
+		if (h->bucket[b]) {
+			if (first < 0)
+				first = r;
+			last = r;
+		}
+	}
+	if (last < 0)
+		return;
+	for (r = first; r <= last; r++)
+		if (row[r] > peak)
+			peak = row[r];
+	printf("  %s, us\n", name);
+	for (r = first; r <= last; r++, nrows++) {
+		uint64_t lo = ft_hist_bucket_lo((unsigned int)r * FT_HIST_SUB);
+		uint64_t hi = ft_hist_bucket_hi((unsigned int)r * FT_HIST_SUB + FT_HIST_SUB - 1);
+		int w = peak ? (int)((double)row[r] * 40 / (double)peak + 0.5) : 0;
+
+		if (row[r] && !w)
+			w = 1;
+		printf("    [%10llu, %10llu) %9llu %.*s\n", (unsigned long long)lo,
+		       (unsigned long long)hi, (unsigned long long)row[r], w,
+		       "########################################");
+	}
+}
+
+/* Direct stalls as traced (beside compact_stall above), background by node. */
+static void print_compaction_split(const struct ft_report *rep, const struct ft_rep_point *a,
+				   const struct ft_rep_point *b)
+{
+	int n, col = 0;
+
+	long long stalls = (long long)(b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
+	unsigned long long runs = (unsigned long long)(b->lat[FT_LAT_COMPACTION].count -
+						       a->lat[FT_LAT_COMPACTION].count);
+
+	/* an attempt may run no zone's compaction (deferred, skipped) or several */
+	if (rep->rp.session.events.exact_direct)
+		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts compact_stall)\n"
+		       "                   zone compactions run in them %llu (the latency table's count)\n",
+		       stalls, runs);
+	else
+		printf("  direct (traced)  stalls %lld (begin/end pairs: no try_to_compact_pages traced)\n",
+		       stalls);
+	printf("  background       compactions %lld",
+	       (long long)(b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]));
+	for (n = 0; n <= FT_EV_NODES; n++) {
+		uint64_t cnt = b->bg[n].count - a->bg[n].count, us = b->bg[n].us - a->bg[n].us;
+		uint64_t wakes = b->bg[n].wakes - a->bg[n].wakes;
+
+		if (!cnt && !wakes)
+			continue;
+		if (col++ % 2 == 0)
+			printf("\n   ");
+		if (n < FT_EV_NODES)
+			printf("   N%-2d %llu, %.1f ms, %llu wakes", n, (unsigned long long)cnt, (double)us / 1000.0,
+			       (unsigned long long)wakes);
+		else
+			printf("   N?  %llu, %.1f ms, %llu wakes", (unsigned long long)cnt, (double)us / 1000.0,
+			       (unsigned long long)wakes);
+	}
+	printf("\n");
+}
+
+/* The head: the file, the host, the window, how the file ended. */
+static void text_head(const struct ft_report *rep, bool verbose)
+{
+	const struct ft_replay *rp = &rep->rp;
+	const struct ft_session *l = &rp->session;
+	char t1[64], t2[32];
+	uint64_t i;
+
+	printf("recording %s\n", rp->path);
+	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
+	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
+	if (rep->from_s > 0 || !isinf(rep->to_s))
+		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
+		       "  the first one the baseline the figures are counted from\n", ft_report_secs(rep, rep->first.t_ns),
+		       ft_report_secs(rep, rep->last.t_ns));
+	printf("  %.1f s, %llu samples; %s%s%s\n", ft_report_duration(rep), (unsigned long long)rep->ticks,
+	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
+	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
+	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
+	if (l->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
+		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)l->bad_inputs,
+		       verbose ? ":" : " (-v says which)");
+	for (i = 0; verbose && i < l->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
+		printf("    after tick %llu: %s record (type %u, sub %u, %u bytes): %s\n",
+		       (unsigned long long)l->bad[i].tick, ft_rec_type_name(l->bad[i].type), l->bad[i].type,
+		       l->bad[i].sub, l->bad[i].len, l->bad[i].why);
+	if (verbose && l->bad_inputs > FT_SESSION_BAD_KEPT)
+		printf("    and %llu more like them, not kept\n",
+		       (unsigned long long)(l->bad_inputs - FT_SESSION_BAD_KEPT));
+}
+
+/* Fallbacks in all and by zone, then the processes behind them. */
+static void text_extfrag(const struct ft_report *rep, const struct ft_report_style *st)
+{
+	const struct ft_session *l = &rep->rp.session;
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	int k;
+
+	if (!l->tracing) {
+		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
+	} else {
+		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
+		       "                   ownership changes %lld   lost %llu\n",
+		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), l->events.pageblock_order,
+		       (long long)(b[FT_CF_FRAGMENTING] - a[FT_CF_FRAGMENTING]),
+		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)l->lost);
+		for (k = 0; k <= l->events.nr_zones; k++) {
+			struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
+
+			if (!z.total)
+				continue;
+			if (k < l->events.nr_zones)
+				printf("  N%d %-10s total %llu  fragmenting %llu\n", l->events.zones[k].node,
+				       l->events.zones[k].name, (unsigned long long)z.total,
+				       (unsigned long long)z.fragmenting);
+			else
+				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z.total,
+				       (unsigned long long)z.fragmenting);
+		}
+	}
+	if (rep->procs)
+		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
+}
+
+/* @n / @d as "%.0f", or "-" when @d is 0. */
+static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
+{
+	if (d <= 0)
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%.0f", (double)n / (double)d);
+	return buf;
+}
+
+/*
+ * Compaction's cost as mmtests reports it (vmstat): pages the migrate and
+ * free scanners scanned and pages isolated, then per direct compaction
+ * stall (what direct compaction scanned: struct ft_rep_direct_cost) and
+ * per kcompactd wake, and pages scanned per success.
+ */
+static void text_compaction_cost(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const struct ft_rep_direct_cost *d = &rep->direct;
+	int64_t mig = b[FT_CF_MIGRATE_SCANNED] - a[FT_CF_MIGRATE_SCANNED];
+	int64_t fre = b[FT_CF_FREE_SCANNED] - a[FT_CF_FREE_SCANNED];
+	int64_t dmig = b[FT_CF_DAEMON_MIGRATE_SCANNED] - a[FT_CF_DAEMON_MIGRATE_SCANNED];
+	int64_t dfre = b[FT_CF_DAEMON_FREE_SCANNED] - a[FT_CF_DAEMON_FREE_SCANNED];
+	int64_t wakes = b[FT_CF_DAEMON_WAKES] - a[FT_CF_DAEMON_WAKES];
+	char x[3][24];
+
+	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)))
+		return;
+	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
+	       (long long)mig, (long long)fre, (long long)(b[FT_CF_ISOLATED] - a[FT_CF_ISOLATED]));
+	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
+	       ratio(x[0], sizeof(x[0]), d->migrate, d->stalls), ratio(x[1], sizeof(x[1]), d->free, d->stalls),
+	       ratio(x[2], sizeof(x[2]), d->migrate + d->free, d->success));
+	if (!d->known && d->stalls > 0)
+		printf("    (the whole less kcompactd's: untraced compaction asked through\n"
+		       "    compact_memory would be in it)\n");
+	else if (d->ticks_out)
+		printf("    over %llu of %llu ticks: %llu left out, where compaction was asked\n"
+		       "    outside kcompactd (compact_memory), with their %lld stalls\n",
+		       (unsigned long long)d->ticks, (unsigned long long)(d->ticks + d->ticks_out),
+		       (unsigned long long)d->ticks_out, (long long)d->stalls_out);
+	printf("  per kcompactd wake migrate %s  free %s   (%lld wakes)\n",
+	       ratio(x[0], sizeof(x[0]), dmig, wakes), ratio(x[1], sizeof(x[1]), dfre, wakes), (long long)wakes);
+}
+
+/* THP faults, compaction outcomes and the direct/background split. */
+static void text_outcomes(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	char v[64];
+
+	fmt_pct(v, sizeof(v), ft_report_pct(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC],
+				   b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC] + b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]));
+	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
+	       (long long)(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC]),
+	       (long long)(b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]), v);
+	fmt_pct(v, sizeof(v), ft_report_pct(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS],
+				   b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]));
+	printf("compaction         stalls %lld   success %lld   fail %lld   success/stall %s\n",
+	       (long long)(b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]),
+	       (long long)(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS]),
+	       (long long)(b[FT_CF_COMPACT_FAIL] - a[FT_CF_COMPACT_FAIL]), v);
+	if (rep->rp.session.tracing)
+		print_compaction_split(rep, &rep->first, &rep->last);
+	text_compaction_cost(rep);
+	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
+	if (rep->in_blocks.n)
+		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",
+		       ft_rep_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
+	else
+		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
+}
+
+/* THP by size: each size that was on, or served or fell back, in the window. */
+static void text_thp(const struct ft_report *rep)
+{
+	const struct ft_thp *t = &rep->thp_last;
+	char size[16], en[24], pc[16];
+	int i, shown = 0;
+
+	if (!rep->have_thp)
+		return;
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_thp_size *z = &t->s[i];
+		uint64_t al = 0, fb = 0, sp = 0;
+		bool have = ft_report_thp_delta(rep, z, "anon_fault_alloc", &al) && ft_report_thp_delta(rep, z, "anon_fault_fallback", &fb);
+
+		ft_thp_selected(z->enabled, en, sizeof(en));
+		if (!have || (!al && !fb && (!en[0] || !strcmp(en, "never"))))
+			continue;
+		if (!shown++)
+			printf("THP by size        %-8s %10s %10s %8s %8s\n", "anon", "alloc", "fallback", "success",
+			       "split");
+		ft_report_thp_delta(rep, z, "split", &sp);
+		ft_thp_size_label(z->kb, size, sizeof(size));
+		fmt_pct(pc, sizeof(pc), ft_report_pct((int64_t)al, (int64_t)(al + fb)));
+		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-", (unsigned long long)al,
+		       (unsigned long long)fb, pc, (unsigned long long)sp);
+	}
+	if (!shown)
+		printf("THP by size        no size was on or faulted in the window\n");
+}
+
+/* The boost by zone, and the pageblock map's classes at its last scan. */
+static void text_boost_map(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	int k, c;
+
+	if (rep->boost_nr) {
+		const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
+
+		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    reads\n");
+		for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
+			const struct ft_boost_tick *bz = &rep->boost_zone[k];
+
+			if (!zi->zones[k].present)
+				continue;
+			printf("  N%d %-10s %30llu %7.2f%% %9llu %8llu\n", zi->zones[k].node,
+			       zi->zones[k].name, (unsigned long long)bz->peak,
+			       bz->samples ? 100.0 * bz->boosted / bz->samples : 0.0,
+			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
+		}
+	}
+	if (l->map_err || !l->map.nr)
+		return;
+	printf("pageblock map at the last recorded scan\n");
+	for (k = 0; k < (int)l->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &l->map.zones[k];
+
+		printf("  N%d %-10s %u blocks:", z->node, z->name, z->nr_blocks);
+		for (c = 0; c < FT_PB_NR; c++)
+			if (z->count[c])
+				printf(" %s %u", ft_pb_names[c], z->count[c]);
+		printf("  pollution %llu pages  THP-backed %llu pages\n", (unsigned long long)z->pollution,
+		       (unsigned long long)z->thp);
+	}
+}
+
+/* Stall latencies: percentiles, the kernel's own count, histograms. */
+static void text_stalls(const struct ft_report *rep)
+{
+	const int64_t *a = rep->first.c, *b = rep->last.c;
+	int lat;
+
+	if (!rep->rp.session.tracing)
+		return;
+	printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		print_lat_line(rep, lat, rep->lat_present[lat]);
+	if (rep->vm_seen & (1u << FT_CF_VM_FRAG_STALL))
+		printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
+		       (long long)(b[FT_CF_VM_FRAG_STALL] - a[FT_CF_VM_FRAG_STALL]));
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		if (rep->raw_full[lat])
+			printf("  ~ %s: too many to keep, percentiles from the histogram "
+			       "(at most 6.25%% high)\n", ft_lat_names[lat]);
+	for (lat = 0; lat < FT_LAT_NR; lat++) {
+		struct ft_hist h;
+
+		ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
+		print_hist_rows(lat_label[lat], &h);
+	}
+}
+
+/* Every control change in the window, fragtop's and those seen from outside, in time order. */
+static void text_changes(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session_audit *au;
+	int ia, io, k;
+	size_t i;
+
+	for (i = 0, k = 0; i < l->nr_audits; i++)
+		k += ft_report_in_window(rep, l->audits[i].t_ns);
+	printf("\ncontrol changes    %d", k + rep->nr_outside);
+	if (rep->nr_outside)
+		printf(" (%d of them outside this fragtop)", rep->nr_outside);
+	printf("\n");
+	if (l->audits_dropped)
+		printf("  (%llu more in the file were not kept: at most %d are)\n",
+		       (unsigned long long)l->audits_dropped, FT_SESSION_MAX_AUDITS);
+	if (rep->outside_dropped)
+		printf("  (%llu more outside changes not listed: at most %d are)\n",
+		       (unsigned long long)rep->outside_dropped, FT_REP_MAX_OUTSIDE);
+	for (ia = io = 0; (au = ft_report_next_change(rep, &ia, &io));) {
+		if (!ft_report_in_window(rep, au->t_ns))
+			continue;
+		printf("  %+8.1fs  %-7.7s %-9.9s", ft_report_secs(rep, au->t_ns),
+		       au->how, au->outcome);
+		print_wrapped(31, 80, au->msg);
+	}
+}
+
+/*
+ * The columns of the text table of intervals between control changes:
+ * a heading (two lines), a width and how a cell is written from the
+ * interval (@cf: the counter of the growth and rate columns).  A column
+ * is a row here.  The JSON intervals are the counter registry's
+ * (json_counters()).
+ */
+typedef void iv_cell_fn(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf);
+
+static iv_cell_fn cell_from, cell_to, cell_boost, cell_growth, cell_per_s, cell_thp_ok, cell_compact_mean;
+
+static const struct iv_col {
+	const char *head[2];
+	int width;
+	iv_cell_fn *cell;
+	enum ft_cf cf;
+} iv_cols[] = {
+	{ { "from s", "" }, 7, cell_from, 0 },
+	{ { "to s", "" }, 7, cell_to, 0 },
+	{ { "boost", "" }, 6, cell_boost, 0 },
+	{ { "extfrag", "" }, 8, cell_growth, FT_CF_EXTFRAG },
+	{ { "fragment", "" }, 9, cell_growth, FT_CF_FRAGMENTING },
+	{ { "frag/s", "" }, 8, cell_per_s, FT_CF_FRAGMENTING },
+	{ { "THP ok", "" }, 7, cell_thp_ok, 0 },
+	{ { "stalls", "" }, 7, cell_growth, FT_CF_COMPACT_STALL },
+	{ { "compact", "mean us" }, 9, cell_compact_mean, 0 },
+};
+
+static int64_t iv_growth(const struct ft_rep_interval *iv, enum ft_cf cf)
+{
+	return iv->to.c[cf] - iv->from.c[cf];
+}
+
+static void cell_from(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		      enum ft_cf cf)
+{
+	(void)cf;
+	snprintf(b, sz, "%.1f", ft_report_secs(rep, iv->from.t_ns));
+}
+
+static void cell_to(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		    enum ft_cf cf)
+{
+	(void)cf;
+	snprintf(b, sz, "%.1f", ft_report_secs(rep, iv->to.t_ns));
+}
+
+static void cell_boost(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		       enum ft_cf cf)
+{
+	(void)rep, (void)cf;
+	snprintf(b, sz, "%lld", (long long)iv->boost);
+}
+
+static void cell_growth(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf)
+{
+	(void)rep;
+	snprintf(b, sz, "%lld", (long long)iv_growth(iv, cf));
+}
+
+static void cell_per_s(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+		       enum ft_cf cf)
+{
+	double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
+
+	(void)rep;
+	snprintf(b, sz, "%.1f", d > 0 ? (double)iv_growth(iv, cf) / d : 0.0);
+}
+
+static void cell_thp_ok(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			enum ft_cf cf)
+{
+	int64_t ok = iv_growth(iv, FT_CF_THP_ALLOC);
+
+	(void)rep, (void)cf;
+	fmt_pct(b, sz, ft_report_pct(ok, ok + iv_growth(iv, FT_CF_THP_FALLBACK)));
+}
+
+static void cell_compact_mean(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+			      enum ft_cf cf)
+{
+	struct ft_hist h;
+
+	(void)rep, (void)cf;
+	ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
+	snprintf(b, sz, "%.0f", ft_hist_mean(&h));
+}
+
+/* A row per interval between control changes. */
+static void text_intervals(const struct ft_report *rep)
+{
+	size_t col;
+	int k, line;
+
+	printf("\nintervals between changes\n");
+	for (line = 0; line < 2; line++) {
+		printf(" ");
+		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++)
+			printf(" %*s", iv_cols[col].width, iv_cols[col].head[line]);
+		printf("\n");
+	}
+	for (k = 0; k < rep->nr_iv; k++) {
+		printf(" ");
+		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++) {
+			char cell[32];
+
+			iv_cols[col].cell(cell, sizeof(cell), rep, &rep->iv[k], iv_cols[col].cf);
+			printf(" %*s", iv_cols[col].width, cell);
+		}
+		printf("\n  %7s after", "");
+		print_wrapped(16, 80, rep->iv[k].opened_by[0] ? rep->iv[k].opened_by : "(start)");
+	}
+}
+
+#define REP_STACKS	10	/* groups a report lists */
+
+/*
+ * Fragmenting fallbacks by the kernel stack that made them (--stacks):
+ * the groups, then those without a stack and past the table, which with
+ * them add up to the window's fragmenting fallbacks.
+ */
+static void text_stacks(const struct ft_report *rep)
+{
+	const struct ft_session *l = &rep->rp.session;
+	struct ft_stack_group g[REP_STACKS];
+	uint64_t other, unstacked, total, rest = 0;
+	size_t n, i, shown;
+
+	if (!rep->stack_first)
+		return;
+	n = ft_report_stacks(rep, g, REP_STACKS, &other, &unstacked);
+	shown = n < REP_STACKS ? n : REP_STACKS;
+	total = other + unstacked;
+	for (i = 0; i < shown; i++)
+		total += g[i].fragmenting;
+	/* the groups not listed: what the total has beyond the listed ones */
+	rest = (uint64_t)(rep->last.c[FT_CF_FRAGMENTING] - rep->first.c[FT_CF_FRAGMENTING]);
+	rest = rest > total ? rest - total : 0;
+	printf("\nfragmenting fallbacks by kernel stack (--stacks: at most %u a second%s)\n",
+	       l->stacks_src.per_sec, l->stacks_src.err ? ", refused by the kernel" : "");
+	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
+	for (i = 0; i < shown; i++) {
+		printf("%10llu %5.1f%% ", (unsigned long long)g[i].fragmenting, ft_report_pct((int64_t)g[i].fragmenting,
+		       (int64_t)(total + rest)));
+		print_wrapped(19, 80, g[i].key);
+	}
+	if (n > shown)
+		printf("%10llu %5.1f%%  %zu more stacks\n", (unsigned long long)rest,
+		       ft_report_pct((int64_t)rest, (int64_t)(total + rest)), n - shown);
+	if (other)
+		printf("%10llu %5.1f%%  stacks past the first %d\n", (unsigned long long)other,
+		       ft_report_pct((int64_t)other, (int64_t)(total + rest)), FT_EV_STACKS);
+	printf("%10llu %5.1f%%  without a stack (over the budget, or before stacks were on)\n",
+	       (unsigned long long)unstacked, ft_report_pct((int64_t)unstacked, (int64_t)(total + rest)));
+	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)(total + rest));
+}
+
+#define REP_OWNERS	10	/* stacks the page owners' section lists */
+
+/*
+ * page_owner_stacks/show_stacks (6.9+), the last the recording has: the
+ * stacks that own the most pages anywhere, "*" on those that also pin
+ * mixed blocks (the groups above).
+ */
+static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_owners *o)
+{
+	char stack[256];
+	size_t i, k;
+
+	if (!o->have_stacks)
+		return;
+	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, ",
+	       ft_report_secs(rep, o->stacks_t_ns), o->stacks_cut ? ", cut" : "", o->nr_stacks);
+	if (o->stacks_pages == FT_PO_PAGES_SATURATED)
+		printf("pages past 2^64 in all (saturated: not a real count, no shares)\n");
+	else
+		printf("%llu pages\n", (unsigned long long)o->stacks_pages);
+	for (i = 0; i < o->nr_top; i++) {
+		bool pins = false;
+		char share[16] = "     -";
+		double p;
+
+		for (k = 0; k < o->nr; k++)
+			pins |= o->groups[k].stack_id == o->top[i].e.stack_id;
+		if (ft_po_share(o->top[i].pages, o->stacks_pages, &p))
+			snprintf(share, sizeof(share), "%5.1f%%", p);
+		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, pins ? '*' : ' ');
+		print_wrapped(20, 80, ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
+	}
+	if (o->nr)
+		printf("  (*: also a stack pinning pages of mixed blocks, above)\n");
+}
+
+/*
+ * Who owns the pinned pages of mixed blocks (page_owner looks in the
+ * recording): nothing when it has none, a line when page_owner could not
+ * be read.
+ */
+static void text_owners(const struct ft_report *rep)
+{
+	struct ft_rep_owners o;
+	char stack[256];
+	size_t i;
+
+	if (ft_report_owners_model(rep, &o) || !o.known) {
+		ft_report_owners_free(&o);
+		return;
+	}
+	if (o.err && !o.looks) {
+		printf("\npage owners: not recorded: %s\n", o.err == -ENOENT ?
+		       "no page_owner (a CONFIG_PAGE_OWNER kernel booted with page_owner=on, debugfs mounted)" :
+		       strerror(-o.err));
+		ft_report_owners_free(&o);
+		return;
+	}
+	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks read)\n",
+	       o.blocks, o.looks);
+	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the allocator's frames left out\n");
+	for (i = 0; i < o.nr && i < REP_OWNERS; i++) {
+		const struct ft_po_entry *e = &o.groups[i].first;
+
+		printf("%10llu %5.1f%% %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
+		       ft_report_pct((int64_t)o.groups[i].pages, (int64_t)o.tally.pin_pages), o.groups[i].count, e->order,
+		       e->page_mt, e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, "",
+		       ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
+	}
+	if (o.nr > REP_OWNERS || o.tally.other) {
+		uint64_t rest = o.tally.other_pages;
+
+		for (i = REP_OWNERS; i < o.nr; i++)
+			rest += o.groups[i].pages;
+		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)rest,
+		       ft_report_pct((int64_t)rest, (int64_t)o.tally.pin_pages));
+	}
+	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
+	       (unsigned long long)o.tally.pin_pages, o.tally.pins);
+	text_owner_stacks(rep, &o);
+	ft_report_owners_free(&o);
+}
+
+static void text_cost(const struct ft_report *rep)
+{
+	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+
+	if (rep->cost_ticks < 2)
+		return;
+	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap %.1f MiB\n",
+	       ft_report_cost_per_tick(rep, a.opens, b.opens), ft_report_cost_per_tick(rep, a.reads, b.reads),
+	       ft_report_cost_per_tick(rep, a.bytes, b.bytes), (double)rep->cost_last.heap / 1048576.0);
+}
+
+/* The report as text on stdout, section after section. */
+void ft_render_report_text(const struct ft_report *rep, const struct ft_report_style *st)
+{
+	text_head(rep, st->verbose);
+	text_extfrag(rep, st);
+	text_stacks(rep);
+	text_owners(rep);
+	text_outcomes(rep);
+	text_thp(rep);
+	text_boost_map(rep);
+	text_stalls(rep);
+	text_changes(rep);
+	text_intervals(rep);
+	text_cost(rep);
+}

@@ -1,0 +1,177 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * render/report_*.c: the text and the JSON of one built report show the
+ * same figures, and the style changes only what it names.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "analysis/report.h"
+#include "render/report.h"
+
+static const char *const file = "tests/recordings/adverse-6.18.ftr";
+
+/* What a renderer printed on stdout, NUL-terminated; freed by the caller. */
+static char *captured(const struct ft_report *rep, const struct ft_report_style *st)
+{
+	FILE *tmp = tmpfile();
+	int saved = dup(STDOUT_FILENO);
+	long n;
+	char *buf;
+
+	assert_non_null(tmp);
+	assert_true(saved >= 0);
+	fflush(stdout);
+	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
+	if (st)
+		ft_render_report_text(rep, st);
+	else
+		ft_render_report_json(rep);
+	fflush(stdout);
+	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
+	close(saved);
+	n = ftell(tmp);
+	assert_true(n > 0);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	rewind(tmp);
+	assert_int_equal(fread(buf, 1, (size_t)n, tmp), (size_t)n);
+	buf[n] = 0;
+	fclose(tmp);
+	return buf;
+}
+
+/* The number after "KEY": in JSON text; -1 when absent. */
+static long long json_num(const char *json, const char *key)
+{
+	char pat[80];
+	const char *p;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(json, pat);
+	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
+}
+
+/* The number after @label in the text (after @anchor's line start, NULL: anywhere); -1 when absent. */
+static long long text_num_in(const char *text, const char *anchor, const char *label)
+{
+	const char *p = anchor ? strstr(text, anchor) : text;
+
+	if (!p)
+		return -1;
+	p = strstr(p, label);
+
+	return p ? strtoll(p + strlen(label), NULL, 10) : -1;
+}
+
+static long long text_num(const char *text, const char *label)
+{
+	return text_num_in(text, NULL, label);
+}
+
+static struct ft_report *built(void)
+{
+	struct ft_report *rep = calloc(1, sizeof(*rep));
+
+	assert_non_null(rep);
+	assert_int_equal(ft_report_build(rep, file, NULL), 0);
+	assert_int_equal(ft_report_by_process(rep), 0);
+	return rep;
+}
+
+static void test_text_and_json_agree(void **state)
+{
+	static const struct ft_report_style st = { 0 };
+	struct ft_report *rep = built();
+	char *text = captured(rep, &st), *json = captured(rep, NULL);
+	static const struct {
+		const char *anchor, *label, *key;
+	} same[] = {
+		{ "\nextfrag events", "total ", "extfrag" },
+		{ "\nextfrag events", "fragmenting (below order 9) ", "extfrag_fragmenting" },
+		{ "\nextfrag events", "ownership changes ", "extfrag_change_ownership" },
+		{ "\nTHP faults", "alloc ", "thp_fault_alloc" },
+		{ "\nTHP faults", "fallback ", "thp_fault_fallback" },
+		{ "\ncompaction ", "stalls ", "compact_stall" },
+		{ "\ncompaction ", "success ", "compact_success" },
+		{ "\ncompaction ", "fail ", "compact_fail" },
+		{ "\n  ", " s, ", "samples" },
+	};
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
+		long long t = text_num_in(text, same[i].anchor, same[i].label), j = json_num(json, same[i].key);
+
+		print_message("%s: text %lld, json %lld\n", same[i].key, t, j);
+		assert_true(t >= 0);
+		assert_int_equal(t, j);
+	}
+	/* the figures are the model's, not a renderer's own sums */
+	assert_int_equal(json_num(json, "extfrag"),
+			 rep->last.c[FT_CF_EXTFRAG] - rep->first.c[FT_CF_EXTFRAG]);
+	free(text);
+	free(json);
+	ft_report_release(rep);
+	free(rep);
+}
+
+/* The style names the rows and says the skipped inputs; the figures stay. */
+static void test_style(void **state)
+{
+	static const struct ft_report_style plain = { 0 }, threads = { .by_thread = true };
+	struct ft_report *rep = built();
+	char *a = captured(rep, &plain), *b = captured(rep, &threads);
+
+	(void)state;
+	assert_non_null(strstr(a, "  processes "));
+	assert_null(strstr(a, "  threads "));
+	assert_non_null(strstr(b, "  threads "));
+	assert_int_equal(text_num(a, "fragmenting (below order 9) "), text_num(b, "fragmenting (below order 9) "));
+	free(a);
+	free(b);
+	ft_report_release(rep);
+	free(rep);
+}
+
+/* The accessors the renderers share. */
+static void test_accessors(void **state)
+{
+	struct ft_report *rep = built();
+	int ia = 0, io = 0, n = 0;
+	uint64_t prev = 0;
+	const struct ft_session_audit *c;
+
+	(void)state;
+	assert_true(ft_report_duration(rep) > 80 && ft_report_duration(rep) < 83);
+	assert_true(ft_report_secs(rep, rep->start_t_ns) == 0);
+	assert_true(ft_report_pct(1, 4) == 25.0);
+	assert_true(ft_report_pct(1, 0) != ft_report_pct(1, 0));	/* NAN */
+	while ((c = ft_report_next_change(rep, &ia, &io))) {
+		assert_true(c->t_ns >= prev);	/* in time order */
+		prev = c->t_ns;
+		n++;
+	}
+	assert_int_equal(n, (int)rep->rp.session.nr_audits + rep->nr_outside);
+	ft_report_release(rep);
+	free(rep);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_text_and_json_agree),
+		cmocka_unit_test(test_style),
+		cmocka_unit_test(test_accessors),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
