@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * render/report_*.c: the text and the JSON of one built report show the
- * same figures, and the style changes only what it names.
+ * render/: the text and the JSON of one built report show the same
+ * figures, and the style changes only what it names; compare's text, JSON
+ * and CSV show the measured means.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -15,12 +16,14 @@
 #include <cmocka.h>
 
 #include "analysis/report.h"
+#include "analysis/compare.h"
+#include "render/compare.h"
 #include "render/report.h"
 
 static const char *const file = "tests/recordings/adverse-6.18.ftr";
 
-/* What a renderer printed on stdout, NUL-terminated; freed by the caller. */
-static char *captured(const struct ft_report *rep, const struct ft_report_style *st)
+/* What @print(@arg) printed on stdout, NUL-terminated; freed by the caller. */
+static char *capture(void (*print)(const void *), const void *arg)
 {
 	FILE *tmp = tmpfile();
 	int saved = dup(STDOUT_FILENO);
@@ -31,10 +34,7 @@ static char *captured(const struct ft_report *rep, const struct ft_report_style 
 	assert_true(saved >= 0);
 	fflush(stdout);
 	assert_true(dup2(fileno(tmp), STDOUT_FILENO) >= 0);
-	if (st)
-		ft_render_report_text(rep, st);
-	else
-		ft_render_report_json(rep);
+	print(arg);
 	fflush(stdout);
 	assert_true(dup2(saved, STDOUT_FILENO) >= 0);
 	close(saved);
@@ -47,6 +47,23 @@ static char *captured(const struct ft_report *rep, const struct ft_report_style 
 	buf[n] = 0;
 	fclose(tmp);
 	return buf;
+}
+
+static const struct ft_report *cur_rep;
+
+static void print_report(const void *st)
+{
+	if (st)
+		ft_render_report_text(cur_rep, st);
+	else
+		ft_render_report_json(cur_rep);
+}
+
+/* A renderer's output of @rep: text with style @st, JSON when @st is NULL. */
+static char *captured(const struct ft_report *rep, const struct ft_report_style *st)
+{
+	cur_rep = rep;
+	return capture(print_report, st);
 }
 
 /* The number after "KEY": in JSON text; -1 when absent. */
@@ -165,12 +182,92 @@ static void test_accessors(void **state)
 	free(rep);
 }
 
+static struct ft_cmp_group groups[2];
+static struct ft_cmp_stacks cmp_stacks;
+
+static void print_compare(const void *how)
+{
+	switch (*(const char *)how) {
+	case 't': ft_render_compare_text(groups, 2, &cmp_stacks); break;
+	case 'j': ft_render_compare_json(groups, 2, &cmp_stacks); break;
+	default: ft_render_compare_csv(groups, 2, &cmp_stacks); break;
+	}
+}
+
+/* compare's text, JSON and CSV show each group's measured mean. */
+static void test_compare_agree(void **state)
+{
+	const struct ft_rep_window w[2] = { { NULL, "40" }, { "40", NULL } };
+	char *text, *json, *csv, name[64], key[64], pat[200];
+	const char *p;
+	int k, r, row = -1;
+
+	(void)state;
+	for (k = 0; k < 2; k++) {
+		snprintf(groups[k].name, sizeof(groups[k].name), "%s", k ? "b" : "a");
+		groups[k].nr = 1;
+		groups[k].run[0].file = strdup(file);
+		groups[k].run[0].w = w[k];
+	}
+	assert_int_equal(ft_cmp_measure(groups, 2), 0);
+	ft_cmp_stacks(groups, 2, &cmp_stacks);
+	for (r = 0; r < FT_CMP_NR; r++) {
+		ft_cmp_row_key(r, key, sizeof(key));
+		if (!strcmp(key, "extfrag_fragmenting"))
+			row = r;
+	}
+	assert_true(row >= 0);
+	ft_cmp_row_key(row, key, sizeof(key));
+	ft_cmp_row_name(row, name, sizeof(name));
+	text = capture(print_compare, "t");
+	json = capture(print_compare, "j");
+	csv = capture(print_compare, "c");
+	/* text: the row's name, then each group's mean */
+	snprintf(pat, sizeof(pat), "\n%s ", name);
+	p = strstr(text, pat);
+	assert_non_null(p);
+	p += strlen(pat);
+	for (k = 0; k < 2; k++) {
+		char *end;
+		double v = strtod(p, &end);
+
+		print_message("%s %s: mean %g, text %g\n", key, groups[k].name, groups[k].st[row].mean, v);
+		assert_true(end != p);
+		assert_true(v == groups[k].st[row].mean);
+		p = end;
+	}
+	/* CSV: "key,group,n,mean" */
+	for (k = 0; k < 2; k++) {
+		snprintf(pat, sizeof(pat), "\n%s,%.64s,1,", key, groups[k].name);
+		p = strstr(csv, pat);
+		assert_non_null(p);
+		assert_true(strtod(p + strlen(pat), NULL) == groups[k].st[row].mean);
+	}
+	/* JSON: the row's groups in order, each with its mean */
+	snprintf(pat, sizeof(pat), "\"metric\": \"%s\"", key);
+	p = strstr(json, pat);
+	assert_non_null(p);
+	for (k = 0; k < 2; k++) {
+		p = strstr(p, "\"mean\": ");
+		assert_non_null(p);
+		p += strlen("\"mean\": ");
+		assert_true(strtod(p, NULL) == groups[k].st[row].mean);
+	}
+	free(text);
+	free(json);
+	free(csv);
+	ft_cmp_release(groups, 2);
+	for (k = 0; k < 2; k++)
+		free(groups[k].run[0].file);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_and_json_agree),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
+		cmocka_unit_test(test_compare_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

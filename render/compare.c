@@ -1,0 +1,294 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `fragtop compare` printed: the measured groups (analysis/compare.h) as
+ * text that fits 80 columns (paste it into a patch mail), JSON or CSV.
+ */
+#include "render/compare.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/json.h"
+#include "model/stats.h"
+#include "render/csv.h"
+
+/* A number in at most 8 columns. */
+static void fmt8(char *buf, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else if (fabs(v) < 1e5 && v != floor(v))
+		snprintf(buf, sz, "%.1f", v);
+	else if (fabs(v) < 1e8)
+		snprintf(buf, sz, "%.0f", v);
+	else
+		snprintf(buf, sz, "%.2e", v);
+}
+
+/* "mean ±sd" (3 runs or more), "mean (min-max)" (2), "value" (1): at most 19 columns. */
+static void fmt_cell(char *buf, size_t sz, const struct ft_stats *s)
+{
+	char a[16], b[16], c[16];
+
+	fmt8(a, sizeof(a), s->mean);
+	if (s->n >= 3) {
+		fmt8(b, sizeof(b), s->sd);
+		snprintf(buf, sz, "%s ±%s", a, b);
+	} else if (s->n == 2) {
+		fmt8(b, sizeof(b), s->min);
+		fmt8(c, sizeof(c), s->max);
+		snprintf(buf, sz, "%s %s-%s", a, b, c);
+		if (strlen(buf) > 19)
+			snprintf(buf, sz, "%s", a);
+	} else {
+		snprintf(buf, sz, "%s", a);
+	}
+}
+
+/*
+ * Columns (80): the metric (22), the first group (19), another group (19),
+ * the change with its mark (10).  More groups: one block each against the
+ * first.
+ */
+/* @text after a label ending at column @indent - 1, wrapped at " < " to 80 columns. */
+static void print_key(int indent, const char *text)
+{
+	int col = indent;
+
+	while (*text) {
+		const char *lt = strstr(text + 1, " < ");
+		int n = lt ? (int)(lt - text) : (int)strlen(text);
+
+		if (col > indent && col + n > 80) {
+			printf("\n%*s", indent, "");
+			col = indent;
+			if (*text == ' ')
+				text++, n--;
+		}
+		printf("%.*s", n, text);
+		col += n;
+		text += n;
+	}
+	printf("\n");
+}
+
+/* One row: its label, the first group, group @k, the change. */
+static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b)
+{
+	char ca[64], cb[64], ch[24];
+	double c = ft_cmp_change_pct(a, b), p = ft_cmp_p_value(a, b);
+
+	fmt_cell(ca, sizeof(ca), a);
+	fmt_cell(cb, sizeof(cb), b);
+	if (isnan(c))
+		snprintf(ch, sizeof(ch), "-");
+	else
+		snprintf(ch, sizeof(ch), "%+.1f%%%s", c, !isnan(p) && p < FT_CMP_ALPHA ? "*" : " ");
+	printf("%-22.22s %19.19s %19.19s %10s\n", name, ca, cb, ch);
+}
+
+/* Fragmenting fallbacks a second by kernel stack (runs recorded with --stacks). */
+static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+{
+	int k, r;
+
+	if (!stacks->nr)
+		return;
+	printf("\nfragmenting fallbacks/s by kernel stack (runs recorded with --stacks)\n");
+	for (k = 1; k < ng; k++)
+		for (r = 0; r < stacks->nr; r++) {
+			char name[24];
+
+			snprintf(name, sizeof(name), "  stack %d", r + 1);
+			if (ng > 2 && r == 0)
+				printf("%-22s %19.19s %19.19s\n", "", g[0].name, g[k].name);
+			text_row(name, &stacks->st[0][r], &stacks->st[k][r]);
+		}
+	for (r = 0; r < stacks->nr; r++) {
+		printf("  stack %-2d ", r + 1);
+		print_key(11, stacks->key[r]);
+	}
+}
+
+/* The comparison as text of 80 columns on stdout. */
+void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+{
+	int k, r;
+
+	for (k = 1; k < ng; k++) {
+		char na[48], nb[48];
+
+		if (k > 1)
+			printf("\n");
+		snprintf(na, sizeof(na), "%s (n=%d)", g[0].name, g[0].nr);
+		snprintf(nb, sizeof(nb), "%s (n=%d)", g[k].name, g[k].nr);
+		printf("%-22s %19.19s %19.19s %10s\n", "", na, nb, "change");
+		for (r = 0; r < FT_CMP_NR; r++) {
+			char name[40];
+
+			if (!g[0].st[r].n && !g[k].st[r].n)
+				continue;	/* absent from both (no sampler, no such event) */
+			ft_cmp_row_name(r, name, sizeof(name));
+			text_row(name, &g[0].st[r], &g[k].st[r]);
+		}
+	}
+	print_text_stacks(g, ng, stacks);
+	printf("\nmean ±sd over n runs (mean min-max for 2, the value for 1); rates per\n"
+	       "second; * Welch's t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA, g[0].name);
+	for (k = 0; k < ng; k++) {
+		int i;
+
+		printf("%s:\n", g[k].name);
+		for (i = 0; i < g[k].nr; i++) {
+			const struct ft_cmp_run *ru = &g[k].run[i];
+
+			printf("  %s%s%s%s%s\n", ru->file, ru->w.from || ru->w.to ? "@" : "",
+			       ru->w.from ? ru->w.from : "", ru->w.from || ru->w.to ? ".." : "",
+			       ru->w.to ? ru->w.to : "");
+		}
+	}
+}
+
+/* The comparison as one JSON object on stdout. */
+void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+{
+	struct ft_json j;
+	int k, r, i;
+
+	ft_json_init(&j, stdout, true);
+	ft_json_obj_begin(&j, NULL);
+	ft_json_str(&j, "test", "welch");
+	ft_json_double(&j, "alpha", FT_CMP_ALPHA);
+	ft_json_arr_begin(&j, "groups");
+	for (k = 0; k < ng; k++) {
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "name", g[k].name);
+		ft_json_arr_begin(&j, "runs");
+		for (i = 0; i < g[k].nr; i++) {
+			ft_json_obj_begin_inline(&j, NULL);
+			ft_json_str(&j, "file", g[k].run[i].file);
+			if (g[k].run[i].w.from)
+				ft_json_str(&j, "from", g[k].run[i].w.from);
+			else
+				ft_json_null(&j, "from");
+			if (g[k].run[i].w.to)
+				ft_json_str(&j, "to", g[k].run[i].w.to);
+			else
+				ft_json_null(&j, "to");
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_arr_begin(&j, "rows");
+	for (r = 0; r < FT_CMP_NR; r++) {
+		char key[64], name[40];
+
+		ft_cmp_row_key(r, key, sizeof(key));
+		ft_cmp_row_name(r, name, sizeof(name));
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "metric", key);
+		ft_json_str(&j, "label", name[0] == ' ' ? name + 2 : name);
+		ft_json_arr_begin(&j, "groups");
+		for (k = 0; k < ng; k++) {
+			const struct ft_stats *s = &g[k].st[r];
+			double p = k ? ft_cmp_p_value(&g[0].st[r], s) : NAN;
+
+			ft_json_obj_begin(&j, NULL);
+			ft_json_u64(&j, "n", s->n);
+			ft_json_double(&j, "mean", s->mean);
+			ft_json_double(&j, "sd", s->sd);
+			ft_json_double(&j, "min", s->min);
+			ft_json_double(&j, "max", s->max);
+			ft_json_arr_begin_inline(&j, "runs");
+			for (i = 0; i < g[k].nr; i++)
+				ft_json_double(&j, NULL, g[k].run[i].v[r]);
+			ft_json_arr_end(&j);
+			if (k) {
+				ft_json_double(&j, "change_pct", ft_cmp_change_pct(&g[0].st[r], s));
+				ft_json_double(&j, "p_value", p);
+				if (isnan(p))
+					ft_json_null(&j, "significant");
+				else
+					ft_json_bool(&j, "significant", p < FT_CMP_ALPHA);
+			}
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_arr_begin(&j, "stacks");	/* fragmenting fallbacks/s by kernel stack (--stacks) */
+	for (r = 0; r < stacks->nr; r++) {
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "stack", stacks->key[r]);
+		ft_json_arr_begin(&j, "groups");
+		for (k = 0; k < ng; k++) {
+			const struct ft_stats *s = &stacks->st[k][r];
+			double p = k ? ft_cmp_p_value(&stacks->st[0][r], s) : NAN;
+
+			ft_json_obj_begin(&j, NULL);
+			ft_json_u64(&j, "n", s->n);
+			ft_json_double(&j, "mean", s->mean);
+			ft_json_double(&j, "sd", s->sd);
+			ft_json_arr_begin_inline(&j, "runs");
+			for (i = 0; i < g[k].nr; i++)
+				ft_json_double(&j, NULL, stacks->v[k][r][i]);
+			ft_json_arr_end(&j);
+			if (k) {
+				ft_json_double(&j, "change_pct", ft_cmp_change_pct(&stacks->st[0][r], s));
+				ft_json_double(&j, "p_value", p);
+			}
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_obj_end(&j);
+	ft_json_end(&j);
+}
+
+/* One CSV line: @s of group @group, against @base (NULL: the first group). */
+static void csv_row(const char *metric, const char *group, const struct ft_stats *base,
+		    const struct ft_stats *s)
+{
+	double p = base ? ft_cmp_p_value(base, s) : NAN;
+
+	ft_csv_field(stdout, metric);
+	printf(",");
+	ft_csv_field(stdout, group);
+	printf(",%zu", s->n);
+	ft_csv_num(stdout, s->mean);
+	ft_csv_num(stdout, s->sd);
+	ft_csv_num(stdout, s->min);
+	ft_csv_num(stdout, s->max);
+	ft_csv_num(stdout, base ? ft_cmp_change_pct(base, s) : NAN);
+	ft_csv_num(stdout, p);
+	printf(",%s\n", isnan(p) ? "" : p < FT_CMP_ALPHA ? "yes" : "no");
+}
+
+/* The comparison as CSV on stdout: one line per metric and group. */
+void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+{
+	int k, r;
+
+	printf("metric,group,n,mean,sd,min,max,change_pct,p_value,significant\n");
+	for (r = 0; r < FT_CMP_NR; r++) {
+		char key[64];
+
+		ft_cmp_row_key(r, key, sizeof(key));
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r]);
+	}
+	for (r = 0; r < stacks->nr; r++) {
+		char key[FT_STACK_KEY + 8];
+
+		snprintf(key, sizeof(key), "stack:%s", stacks->key[r]);
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r]);
+	}
+}
