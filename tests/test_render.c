@@ -2,7 +2,8 @@
 /*
  * render/: the text and the JSON of one built report show the same
  * figures, and the style changes only what it names; compare's text, JSON
- * and CSV show the measured means.
+ * and CSV show the measured means; snapshot's JSON and table the same
+ * zones.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +20,7 @@
 #include "analysis/compare.h"
 #include "render/compare.h"
 #include "render/report.h"
+#include "render/snapshot.h"
 
 static const char *const file = "tests/recordings/adverse-6.18.ftr";
 
@@ -261,6 +263,58 @@ static void test_compare_agree(void **state)
 		free(groups[k].run[0].file);
 }
 
+static struct ft_snapshot_in snap;
+
+static void print_snapshot(const void *json)
+{
+	if (json)
+		ft_render_snapshot_json(stdout, &snap);
+	else
+		ft_render_snapshot_table(stdout, &snap);
+}
+
+/* snapshot's JSON and table show the same zones with the sample's free pages. */
+static void test_snapshot_agree(void **state)
+{
+	struct ft_report *rep = built();
+	const struct ft_sample *smp = &rep->rp.session.sample;
+	char *text, *json, pat[96];
+	const char *t, *j;
+	size_t i, zones = 0;
+
+	(void)state;
+	snap = (struct ft_snapshot_in){ .session = &rep->rp.session, .root = "/", .now = 1 };
+	text = capture(print_snapshot, NULL);
+	json = capture(print_snapshot, "");
+	t = text;
+	j = json;
+	for (i = 0; i < smp->nr_zones; i++) {
+		const struct ft_zi_zone *zi = smp->zones[i].zi;
+
+		if (!ft_zi_populated(zi))
+			continue;
+		zones++;
+		snprintf(pat, sizeof(pat), "Node %d, zone %s\n  free ", zi->node, zi->name);
+		t = strstr(t, pat);
+		assert_non_null(t);
+		t += strlen(pat);
+		snprintf(pat, sizeof(pat), "\"zone\": \"%s\",\n      \"free_pages\": ", zi->name);
+		j = strstr(j, pat);
+		assert_non_null(j);
+		j += strlen(pat);
+		print_message("N%d %s: free %lld text, %lld json\n", zi->node, zi->name,
+			      strtoll(t, NULL, 10), strtoll(j, NULL, 10));
+		assert_int_equal(strtoll(t, NULL, 10), strtoll(j, NULL, 10));
+		assert_int_equal(strtoll(j, NULL, 10), (long long)zi->free);
+	}
+	assert_true(zones >= 2);
+	assert_int_equal(json_num(json, "time"), 1);
+	free(text);
+	free(json);
+	ft_report_release(rep);
+	free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +322,7 @@ int main(void)
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
 		cmocka_unit_test(test_compare_agree),
+		cmocka_unit_test(test_snapshot_agree),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
