@@ -3,7 +3,7 @@
  * render/: the text and the JSON of one built report show the same
  * figures, and the style changes only what it names; compare's text, JSON
  * and CSV show the measured means; snapshot's JSON and table the same
- * zones.
+ * zones; export's rows sum to the report's totals.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,7 +18,9 @@
 
 #include "analysis/report.h"
 #include "analysis/compare.h"
+#include "collectors/replay.h"
 #include "render/compare.h"
+#include "render/export.h"
 #include "render/report.h"
 #include "render/snapshot.h"
 
@@ -315,6 +317,59 @@ static void test_snapshot_agree(void **state)
 	free(rep);
 }
 
+static void print_export(const void *csv)
+{
+	static struct ft_replay rp;
+	static struct ft_export x;
+
+	assert_int_equal(ft_replay_open(&rp, file, NULL), 0);
+	rp.forward_only = true;
+	assert_true(ft_replay_step(&rp) > 0);
+	ft_render_export_begin(&x, csv != NULL, file, &rp.session);
+	do
+		ft_render_export_tick(&x, &rp.session, (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9,
+				      true);
+	while (ft_replay_step(&rp) > 0);
+	ft_render_export_end(&x);
+	ft_replay_close(&rp);
+}
+
+/* export's rows, CSV and JSON alike, sum to the report's totals. */
+static void test_export_sums(void **state)
+{
+	struct ft_report *rep = built();
+	char *csv = capture(print_export, ""), *json = capture(print_export, NULL);
+	long long want = rep->last.c[FT_CF_FRAGMENTING] - rep->first.c[FT_CF_FRAGMENTING];
+	long long sum_csv = 0, sum_json = 0;
+	int col = -1, i, rows = 0;
+	char *line, *save, *cell, *cs;
+	const char *p;
+
+	(void)state;
+	for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		for (i = 0, cell = strtok_r(line, ",", &cs); cell; cell = strtok_r(NULL, ",", &cs), i++) {
+			if (col < 0 && !strcmp(cell, "extfrag_fragmenting"))
+				col = i;
+			else if (rows && i == col)
+				sum_csv += strtoll(cell, NULL, 10);
+		}
+		assert_true(col >= 0);
+		rows++;
+	}
+	for (p = json; (p = strstr(p, "\"extfrag_fragmenting\":")); p++)
+		sum_json += strtoll(p + strlen("\"extfrag_fragmenting\":"), NULL, 10);
+	print_message("fragmenting: report %lld, csv %lld over %d ticks, json %lld\n", want, sum_csv,
+		      rows - 1, sum_json);
+	assert_true(want > 0);
+	assert_int_equal(sum_csv, want);
+	assert_int_equal(sum_json, want);
+	assert_int_equal(rows - 1, (int)rep->ticks);	/* a row per tick */
+	free(csv);
+	free(json);
+	ft_report_release(rep);
+	free(rep);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -323,6 +378,7 @@ int main(void)
 		cmocka_unit_test(test_accessors),
 		cmocka_unit_test(test_compare_agree),
 		cmocka_unit_test(test_snapshot_agree),
+		cmocka_unit_test(test_export_sums),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
