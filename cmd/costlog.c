@@ -6,7 +6,6 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "base/json.h"
 #include "model/session.h"
 #include "render/session_json.h"
 
@@ -31,17 +30,9 @@ int ft_costlog_open(struct ft_costlog *c, const char *path)
 
 void ft_costlog_tick(struct ft_costlog *c, const struct ft_session *s, const char *what)
 {
-	struct ft_json j;
-
 	if (!c->f)
 		return;
-	ft_json_init(&j, c->f, false);
-	ft_json_obj_begin(&j, NULL);
-	ft_json_u64(&j, "tick", s->ticks);
-	ft_json_str(&j, "what", what);
-	ft_json_cost(&j, s);
-	ft_json_obj_end(&j);
-	ft_json_end(&j);
+	ft_session_json_cost_line(c->f, s, what);
 	fflush(c->f);
 }
 

@@ -12,10 +12,10 @@
 #include <unistd.h>
 
 #include "base/file.h"
-#include "base/json.h"
 #include "base/suggest.h"
 #include "controls/control.h"
 #include "cmd/cli.h"
+#include "render/knobs.h"
 
 /* Say that @name is no knob, with the closest one when it is close (a typo). */
 static void unknown_knob(const char *name)
@@ -30,11 +30,6 @@ static void unknown_knob(const char *name)
 	near = ft_suggest_best(&sg);
 	fprintf(stderr, "fragtop: unknown knob '%s'%s%s%s ('fragtop get' lists them)\n", name,
 		near ? "; did you mean " : "", near ? near : "", near ? "?" : "");
-}
-
-static const char *type_name(const struct ft_knob *k)
-{
-	return k->type == FT_KNOB_INT ? "int" : k->type == FT_KNOB_SELECT ? "select" : "trigger";
 }
 
 static int open_root(const char *root)
@@ -151,96 +146,24 @@ static int run_set(int argc, char **argv)
 	return failed ? 1 : 0;
 }
 
-static void get_json(int rootfd)
+/* Every knob as it reads under @rootfd (a trigger: whether it is there). */
+static void read_all(int rootfd, struct ft_knob_reading *r)
 {
-	struct ft_json j;
 	size_t i;
-	int o;
 
-	ft_json_init(&j, stdout, true);
-	ft_json_obj_begin(&j, NULL);
-	ft_json_arr_begin(&j, "knobs");
 	for (i = 0; i < ft_knobs_nr; i++) {
 		const struct ft_knob *k = &ft_knobs[i];
-		struct ft_knob_value v = { .err = -EOPNOTSUPP };
-		char txt[96];
 
-		if (k->type != FT_KNOB_TRIGGER)
-			ft_ctl_read(rootfd, k, &v);
-		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "name", k->name);
-		ft_json_str(&j, "type", type_name(k));
-		ft_json_str(&j, "path", k->path);
+		r[i] = (struct ft_knob_reading){ .k = k, .v = { .err = -EOPNOTSUPP } };
 		if (k->type == FT_KNOB_TRIGGER) {
 			char path[256];
 
 			ft_knob_path(k, 0, path, sizeof(path));
-			ft_json_bool(&j, "available", faccessat(rootfd, path, F_OK, 0) == 0);
-			ft_json_null(&j, "value");
+			r[i].available = faccessat(rootfd, path, F_OK, 0) == 0;
 		} else {
-			ft_json_bool(&j, "available", v.err != -ENOENT);
-			if (v.err) {
-				ft_json_null(&j, "value");
-				ft_json_str(&j, "error", ft_knob_strerror(k, v.err, txt, sizeof(txt)));
-			} else if (k->type == FT_KNOB_INT) {
-				ft_json_i64(&j, "value", v.num);
-			} else {
-				ft_knob_value_text(k, &v, txt, sizeof(txt));
-				ft_json_str(&j, "value", txt);
-			}
+			ft_ctl_read(rootfd, k, &r[i].v);
+			r[i].available = r[i].v.err != -ENOENT;
 		}
-		if (k->def == FT_KNOB_NO_DEFAULT)
-			ft_json_null(&j, "default");
-		else
-			ft_json_i64(&j, "default", k->def);
-		if (k->type == FT_KNOB_SELECT) {
-			ft_json_arr_begin_inline(&j, "options");
-			for (o = 0; !v.err && o < v.sel.nr_options; o++)
-				ft_json_str(&j, NULL, v.sel.options[o]);
-			ft_json_arr_end(&j);
-		} else {
-			ft_json_i64(&j, "min", k->min);
-			ft_json_i64(&j, "max", k->max);
-			if (k->type == FT_KNOB_INT)
-				ft_json_i64(&j, "step", k->step);
-		}
-		if (k->unit)
-			ft_json_str(&j, "unit", k->unit);
-		ft_json_str(&j, "help", k->help);
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
-	ft_json_obj_end(&j);
-	ft_json_end(&j);
-}
-
-static void get_table(int rootfd)
-{
-	size_t i;
-
-	printf("%-28s %-14s %-8s %-24s %s\n", "KNOB", "VALUE", "DEFAULT", "RANGE", "UNIT");
-	for (i = 0; i < ft_knobs_nr; i++) {
-		const struct ft_knob *k = &ft_knobs[i];
-		struct ft_knob_value v = { .err = -EOPNOTSUPP };
-		char val[96], def[24] = "-", range[96];
-
-		if (k->type == FT_KNOB_TRIGGER) {
-			char path[256];
-
-			ft_knob_path(k, 0, path, sizeof(path));
-			snprintf(val, sizeof(val), "%s", faccessat(rootfd, path, F_OK, 0) ?
-				 "absent" : "(action)");
-		} else if (ft_ctl_read(rootfd, k, &v)) {
-			ft_knob_strerror(k, v.err, val, sizeof(val));
-			if (v.err == -ENOENT)
-				snprintf(val, sizeof(val), "absent");
-		} else {
-			ft_knob_value_text(k, &v, val, sizeof(val));
-		}
-		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
-			snprintf(def, sizeof(def), "%" PRId64, k->def);
-		ft_knob_range_text(k, &v, range, sizeof(range));
-		printf("%-28s %-14s %-8s %-24s %s\n", k->name, val, def, range, k->unit ? k->unit : "");
 	}
 }
 
@@ -264,10 +187,18 @@ static int run_get(int argc, char **argv)
 	if (rootfd < 0)
 		return 1;
 	if (first == argc) {
+		struct ft_knob_reading *r = calloc(ft_knobs_nr, sizeof(*r));
+
+		if (!r) {
+			close(rootfd);
+			return 1;
+		}
+		read_all(rootfd, r);
 		if (json)
-			get_json(rootfd);
+			ft_render_knobs_json(r, ft_knobs_nr);
 		else
-			get_table(rootfd);
+			ft_render_knobs_table(r, ft_knobs_nr);
+		free(r);
 		close(rootfd);
 		return 0;
 	}

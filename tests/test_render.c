@@ -3,7 +3,8 @@
  * render/: the text and the JSON of one built report show the same
  * figures, and the style changes only what it names; compare's text, JSON
  * and CSV show the measured means; snapshot's JSON and table the same
- * zones; export's rows sum to the report's totals.
+ * zones; export's rows sum to the report's totals; fields and get show
+ * every row they are given.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -18,9 +19,13 @@
 
 #include "analysis/report.h"
 #include "analysis/compare.h"
+#include "model/counterfield.h"
+#include "model/zonefield.h"
 #include "collectors/replay.h"
 #include "render/compare.h"
 #include "render/export.h"
+#include "render/fields.h"
+#include "render/knobs.h"
 #include "render/report.h"
 #include "render/snapshot.h"
 
@@ -370,6 +375,76 @@ static void test_export_sums(void **state)
 	free(rep);
 }
 
+static void print_fields(const void *json)
+{
+	if (json)
+		ft_render_fields_json();
+	else
+		ft_render_fields_text();
+}
+
+/* fields: every registry row in both, the exporter's unit in bytes where the field counts pages. */
+static void test_fields(void **state)
+{
+	char *text = capture(print_fields, NULL), *json = capture(print_fields, "");
+	char pat[128];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < FT_ZF_NR; i++) {
+		snprintf(pat, sizeof(pat), "  %s ", ft_zone_fields[i].key);
+		assert_non_null(strstr(text, pat));
+		snprintf(pat, sizeof(pat), "\"key\": \"%s\"", ft_zone_fields[i].key);
+		assert_non_null(strstr(json, pat));
+	}
+	for (i = 0; i < FT_CF_NR; i++) {
+		snprintf(pat, sizeof(pat), "\"key\": \"%s\"", ft_counter_fields[i].key);
+		assert_non_null(strstr(json, pat));
+	}
+	assert_non_null(strstr(json, "\"unit\": \"pages\""));
+	assert_non_null(strstr(json, "\"family_unit\": \"bytes\""));
+	free(text);
+	free(json);
+}
+
+static struct ft_knob_reading knob_rows[3];
+
+static void print_knobs(const void *json)
+{
+	if (json)
+		ft_render_knobs_json(knob_rows, 3);
+	else
+		ft_render_knobs_table(knob_rows, 3);
+}
+
+/* get: a value, an absent knob and an absent action, as read. */
+static void test_knobs(void **state)
+{
+	char *text, *json;
+
+	(void)state;
+	knob_rows[0] = (struct ft_knob_reading){ .k = ft_knob_find("watermark_boost_factor"), .available = true,
+						 .v = { .num = 12345 } };
+	knob_rows[1] = (struct ft_knob_reading){ .k = ft_knob_find("defrag_mode"), .v = { .err = -ENOENT } };
+	knob_rows[2] = (struct ft_knob_reading){ .k = ft_knob_find("compact_memory"), .v = { .err = -EOPNOTSUPP } };
+	assert_non_null(knob_rows[0].k);
+	assert_non_null(knob_rows[1].k);
+	assert_non_null(knob_rows[2].k);
+	text = capture(print_knobs, NULL);
+	json = capture(print_knobs, "");
+	assert_non_null(strstr(text, "\nwatermark_boost_factor       12345 "));
+	assert_non_null(strstr(text, "\ndefrag_mode                  absent "));
+	assert_non_null(strstr(text, "\ncompact_memory               absent "));
+	assert_int_equal(json_num(json, "value"), 12345);
+	assert_non_null(strstr(json, "\"name\": \"defrag_mode\",\n      \"type\": \"int\",\n      \"path\": "
+				    "\"proc/sys/vm/defrag_mode\",\n      \"available\": false,\n      \"value\": null,\n"
+				    "      \"error\": "));
+	assert_non_null(strstr(json, "\"type\": \"trigger\",\n      \"path\": \"proc/sys/vm/compact_memory\",\n"
+				    "      \"available\": false"));
+	free(text);
+	free(json);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -379,6 +454,8 @@ int main(void)
 		cmocka_unit_test(test_compare_agree),
 		cmocka_unit_test(test_snapshot_agree),
 		cmocka_unit_test(test_export_sums),
+		cmocka_unit_test(test_fields),
+		cmocka_unit_test(test_knobs),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
