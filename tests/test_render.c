@@ -4,7 +4,7 @@
  * figures, and the style changes only what it names; compare's text, JSON
  * and CSV show the measured means; snapshot's JSON and table the same
  * zones; export's rows sum to the report's totals; fields and get show
- * every row they are given.
+ * every row they are given; plot draws each zone and control change.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -19,6 +19,7 @@
 
 #include "analysis/report.h"
 #include "analysis/compare.h"
+#include "analysis/plot.h"
 #include "model/counterfield.h"
 #include "model/zonefield.h"
 #include "collectors/replay.h"
@@ -26,6 +27,7 @@
 #include "render/export.h"
 #include "render/fields.h"
 #include "render/knobs.h"
+#include "render/plot.h"
 #include "render/report.h"
 #include "render/snapshot.h"
 
@@ -445,6 +447,43 @@ static void test_knobs(void **state)
 	free(json);
 }
 
+static struct ft_plot_run plot_run;
+
+static void print_plot(const void *unused)
+{
+	(void)unused;
+	assert_int_equal(ft_render_plot_svg(stdout, &plot_run, 1), 0);
+}
+
+/* plot: a legend per zone loaded and a labelled line per control change, nothing else marked. */
+static void test_plot(void **state)
+{
+	static const char *rec = "tests/recordings/thpfioscale-boost-0-to-15000.ftr";
+	char *svg, pat[256];
+	const char *p;
+	size_t marks = 0;
+	int k;
+
+	(void)state;
+	memset(&plot_run, 0, sizeof(plot_run));
+	assert_int_equal(ft_plot_load(&plot_run, rec, NULL), 0);
+	assert_true(plot_run.nz >= 2);
+	assert_int_equal(plot_run.nr_marks, 2);
+	svg = capture(print_plot, NULL);
+	assert_true(!strncmp(svg, "<?xml", 5) || !strncmp(svg, "<svg", 4));
+	assert_non_null(strstr(svg, "</svg>\n"));
+	for (k = 0; k < plot_run.nz; k++) {
+		snprintf(pat, sizeof(pat), "class=\"t\">%s<", plot_run.zone[k]);
+		assert_non_null(strstr(svg, pat));
+	}
+	for (p = svg; (p = strstr(p, "class=\"m\">")); p++)
+		marks++;
+	assert_int_equal(marks, plot_run.nr_marks);
+	assert_non_null(strstr(svg, "watermark_boost_factor 15000 -&gt; 0 (outside fragtop)</text>"));
+	free(svg);
+	ft_plot_release(&plot_run);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -456,6 +495,7 @@ int main(void)
 		cmocka_unit_test(test_export_sums),
 		cmocka_unit_test(test_fields),
 		cmocka_unit_test(test_knobs),
+		cmocka_unit_test(test_plot),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
