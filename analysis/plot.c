@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/diag.h"
 #include "model/frag.h"
 #include "model/knob.h"
 #include "model/knobwatch.h"
@@ -129,7 +130,7 @@ static int open_once(struct ft_replay *rp, const char *path)
 	int err = ft_replay_open(rp, path, NULL);
 
 	if (err) {
-		fprintf(stderr, "fragtop: %s: %s\n", path, rp->r.why[0] ? rp->r.why : strerror(-err));
+		ft_diag(FT_DIAG_ERR, "%s: %s", path, rp->r.why[0] ? rp->r.why : strerror(-err));
 		ft_replay_close(rp);
 		return err;
 	}
@@ -184,7 +185,7 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 			start = ss->tick_t_ns;
 			if (w && ((w->from && ft_rep_window_secs(w->from, ss->first_rt_ns, &from, why, sizeof(why))) ||
 				  (w->to && ft_rep_window_secs(w->to, ss->first_rt_ns, &to, why, sizeof(why))))) {
-				fprintf(stderr, "fragtop: %s: %s\n", path, why);
+				ft_diag(FT_DIAG_ERR, "%s: %s", path, why);
 				err = -EINVAL;
 				break;
 			}
@@ -236,11 +237,11 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 	ft_replay_close(&rp);
 	if (err < 0) {
 		if (err != -EINVAL)
-			fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));
+			ft_diag(FT_DIAG_ERR, "%s: %s", path, strerror(-err));
 		return err;
 	}
 	if (!r->n) {
-		fprintf(stderr, "fragtop: %s: no sample%s\n", path, w && (w->from || w->to) ? " in the window" : "");
+		ft_diag(FT_DIAG_ERR, "%s: no sample%s", path, w && (w->from || w->to) ? " in the window" : "");
 		return -ENODATA;
 	}
 	return 0;

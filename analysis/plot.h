@@ -45,7 +45,7 @@ struct ft_plot_run {
 	bool boost, tracing, thp;	/* thp: the recording has per-size THP input */
 };
 
-/* Replay @path over @w into @r (zeroed first).  0, or 1 after saying why on stderr. */
+/* Replay @path over @w into @r (zeroed first).  0, or 1 after saying why (base/diag.h). */
 int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_window *w);
 void ft_plot_release(struct ft_plot_run *r);
 
