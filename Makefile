@@ -70,14 +70,14 @@ TUI_SRC		:= $(sort $(wildcard tui/*.c))
 CMD_SRC		:= $(sort $(wildcard cmd/*.c))
 LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(RENDER_SRC)
 FRONT_SRC	:= $(TUI_SRC) $(CMD_SRC)
-TEST_SRC	:= $(sort $(wildcard tests/test_*.c))
+TEST_SRC	:= $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
 
 B	:= build
 OBJ	= $(patsubst %.c,$(B)/$(1)/%.o,$(2))
-TESTS	:= $(patsubst tests/%.c,$(B)/plain/tests/%,$(TEST_SRC))
-TESTS_SAN := $(patsubst tests/%.c,$(B)/san/tests/%,$(TEST_SRC))
-TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/%,$(TSAN_TESTS))
+TESTS	:= $(patsubst tests/unit/%.c,$(B)/plain/tests/unit/%,$(TEST_SRC))
+TESTS_SAN := $(patsubst tests/unit/%.c,$(B)/san/tests/unit/%,$(TEST_SRC))
+TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/unit/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
 .PHONY: soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
@@ -104,22 +104,22 @@ $(B)/tsan/%.o: %.c
 
 # Each test links the whole library (not the front ends): the linker keeps
 # what it uses.
-$(B)/plain/tests/%: $(B)/plain/tests/%.o $(call OBJ,plain,$(LIB_SRC))
+$(B)/plain/tests/unit/%: $(B)/plain/tests/unit/%.o $(call OBJ,plain,$(LIB_SRC))
 	$(CC) $(CFLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
 
-$(B)/san/tests/%: $(B)/san/tests/%.o $(call OBJ,san,$(LIB_SRC))
+$(B)/san/tests/unit/%: $(B)/san/tests/unit/%.o $(call OBJ,san,$(LIB_SRC))
 	$(CC) $(CFLAGS) $(SAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
 
-$(B)/tsan/tests/%: $(B)/tsan/tests/%.o $(call OBJ,tsan,$(LIB_SRC))
+$(B)/tsan/tests/unit/%: $(B)/tsan/tests/unit/%.o $(call OBJ,tsan,$(LIB_SRC))
 	$(CC) $(CFLAGS) $(TSAN_FLAGS) $(FT_LDFLAGS) -o $@ $^ $(CMOCKA_LIBS) $(PKG_LIBS) -lm
 
 # the option parser is the front end's, but has no other dependency
-$(B)/plain/tests/test_cli: $(B)/plain/cmd/cli.o
-$(B)/san/tests/test_cli: $(B)/san/cmd/cli.o
+$(B)/plain/tests/unit/test_cli: $(B)/plain/cmd/cli.o
+$(B)/san/tests/unit/test_cli: $(B)/san/cmd/cli.o
 # the exporter's password checker, with the loader of the libraries it uses
-$(B)/plain/tests/test_websec: $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
-$(B)/san/tests/test_websec: $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
-$(B)/tsan/tests/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
+$(B)/plain/tests/unit/test_websec: $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
+$(B)/san/tests/unit/test_websec: $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
+$(B)/tsan/tests/unit/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
 
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 

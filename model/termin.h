@@ -11,7 +11,7 @@
  * Bounded: a report with more than three numbers, a number above 9999 or
  * a byte that has no place in it is malformed and dropped; it is read to
  * its final byte all the same, keeping nothing but counts.  Pure: bytes
- * in, a verdict out (tests/test_termin.c, tests/fuzz/fuzz_termin.c).
+ * in, a verdict out (tests/unit/test_termin.c, tests/fuzz/fuzz_termin.c).
  */
 #ifndef FT_MODEL_TERMIN_H
 #define FT_MODEL_TERMIN_H

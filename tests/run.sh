@@ -167,7 +167,7 @@ if [ "${HOST:-}" = 1 ]; then
 	exit
 fi
 
-for t in "$B"/plain/tests/test_* "$B"/san/tests/test_* "$B"/tsan/tests/test_*; do
+for t in "$B"/plain/tests/unit/test_* "$B"/san/tests/unit/test_* "$B"/tsan/tests/unit/test_*; do
 	[ -x "$t" ] || continue
 	case $t in *.o|*.d) continue;; esac
 	add "$t" "$t"

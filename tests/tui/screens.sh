@@ -7,7 +7,7 @@
 # position (3 at 71 s, 2 of them outside, as report says) and says "not
 # recorded" for a knob the recording never read; after a seek, FRAG/s is
 # there at once.  (The events view's age column is ft_age_format's, held by
-# tests/test_clock.c.)
+# tests/unit/test_clock.c.)
 # usage: screens.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"

@@ -20,7 +20,7 @@
 
 #include "model/checkpoint.h"
 #include "model/session.h"
-#include "tracebuf.h"
+#include "tests/tracebuf.h"
 
 static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,
 		  size_t len)
