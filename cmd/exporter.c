@@ -456,7 +456,7 @@ static void say_listening(const struct exporter *x)
 
 	ft_hostport_format(&o.listen, addr, sizeof(addr));
 	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics (a sample per scrape, at most every %gs)%s%s\n",
-		tls ? "s" : "", addr, o.interval, x->live.tracing ? " with tracepoints" : "",
+		tls ? "s" : "", addr, o.interval, x->live.trace.on ? " with tracepoints" : "",
 		auth ? ", basic auth" : "");
 	if (ft_hostport_loopback(&o.listen) || (tls && auth))
 		return;
@@ -1020,8 +1020,8 @@ static int run(int argc, char **argv)
 	 */
 	ft_live_boost_on_trace(&x.live, o.live.boost_given ? (unsigned int)o.live.boost_hz :
 			       o.live.root && strcmp(o.live.root, "/") ? 0 : FT_LIVE_BOOST_HZ);
-	x.live.trace_every_ns = TRACE_EVERY_NS;
-	x.live.no_names = true;		/* no family is per task: /proc/PID is not read */
+	x.live.trace.every_ns = TRACE_EVERY_NS;
+	x.live.names.off = true;		/* no family is per task: /proc/PID is not read */
 	if (ft_live_tick(&x.live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */

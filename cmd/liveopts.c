@@ -13,9 +13,9 @@ int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o)
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));
 		return 1;
 	}
-	l->map_rate = o->map_rate;
+	l->map.rate = o->map_rate;
 	if (o->map_cpu_given)
-		l->map_cpu = o->map_cpu / 100;
+		l->map.cpu = o->map_cpu / 100;
 	if (o->boost_given)
 		ft_live_boost_set(l, (unsigned int)o->boost_hz);
 	return 0;

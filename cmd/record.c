@@ -329,7 +329,7 @@ static int rotate(struct recording *r)
 	int err;
 
 	hup = 0;
-	if (r->live.tracing)
+	if (r->live.trace.on)
 		ft_live_trace_poll(&r->live);
 	err = ft_recorder_stop(&r->rec);
 	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->out, (unsigned long long)r->rec.ticks,
@@ -557,7 +557,7 @@ static int run(int argc, char **argv)
 		return 1;
 	} else {
 		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
-			r.live.tracing ? " with tracepoints" : "");
+			r.live.trace.on ? " with tracepoints" : "");
 	}
 	if (o.dir && !r.waiting) {
 		r.next_file = period_end(ft_realtime_ns(), o.rotate);
@@ -568,8 +568,8 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	/* the last tick covers the time since the one before */
-	if (r.live.tracing)
-		ft_trace_stop(&r.live.trace);
+	if (r.live.trace.on)
+		ft_trace_stop(&r.live.trace.t);
 	if (!r.waiting && !r.full_stop) {
 		ft_live_tick(&r.live, false);
 		if (r.rec.err && r.rec.w.full)

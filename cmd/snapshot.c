@@ -65,8 +65,8 @@ static int sample(struct ft_live *live)
 		while (!stop && ft_now_ns() < until)
 			ft_live_wait(live, until);
 		/* stop recording, then read everything that was recorded */
-		if (live->tracing)
-			ft_trace_stop(&live->trace);
+		if (live->trace.on)
+			ft_trace_stop(&live->trace.t);
 		err = ft_live_tick(live, true);
 	}
 	return err;
@@ -77,8 +77,8 @@ static int write_out(struct ft_live *live)
 {
 	struct ft_atomic out = { .f = stdout, .dirfd = -1 };
 	const struct ft_snapshot_in in = {
-		.session = &live->session, .root = live->root, .map_scan = live->map_scan,
-		.map_err = live->map_err, .interval_s = o.interval, .now = time(NULL),
+		.session = &live->session, .root = live->root, .map_scan = live->map.scan,
+		.map_err = live->map.err, .interval_s = o.interval, .now = time(NULL),
 		.trace_error = live->session.trace_err ? ft_trace_strerror(live->session.trace_err) : NULL,
 	};
 	const char *path = o.output;
@@ -126,13 +126,13 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	if (o.map) {
-		live.map_scan = true;
+		live.map.scan = true;
 		/* a failure is reported once by the collector (and as map_error in JSON) */
 		ft_live_map_scan_all(&live);
 	}
 	rc = write_out(&live);
 	/* the sample is printed; the map that was asked for is not there: a failure, as in ls or cp */
-	if (!rc && o.map && live.map_err)
+	if (!rc && o.map && live.map.err)
 		rc = 1;
 	ft_live_close(&live);
 	return rc ? rc : stop ? 128 + stop : 0;

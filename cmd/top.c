@@ -215,8 +215,8 @@ static int run_top(int argc, char **argv)
 		char msg[1200];
 
 		/* a last tick: the events since the previous one go into the file */
-		if (ui->live->tracing)
-			ft_trace_stop(&ui->live->trace);
+		if (ui->live->trace.on)
+			ft_trace_stop(&ui->live->trace.t);
 		ft_live_tick(ui->live, false);
 		ft_ui_record_stop(ui, msg, sizeof(msg));
 		fprintf(stderr, "fragtop: %s\n", msg);

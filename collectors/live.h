@@ -70,133 +70,170 @@ enum ft_live_want {
 	FT_LIVE_WANT_ALL = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
 };
 
-struct ft_live {
-	char root[4096];
-	struct ft_procfs procfs;
-	struct ft_host host;
-	struct ft_session session;	/* what the inputs built */
-	uint64_t pti_interval_ns;	/* 0: every tick */
-	uint64_t pti_last_ns;		/* 0: never read */
-	ft_input_fn tap;		/* NULL: nobody records */
-	void *tap_ctx;
-	unsigned int wants;		/* enum ft_live_want bits (all, unless told) */
-	int knob_err[FT_SESSION_MAX_KNOBS];	/* the last error input given per knob */
-	struct ft_file knob_file[FT_SESSION_MAX_KNOBS];	/* held open, read each tick */
-	uint64_t knob_retry_ns;		/* when absent knob files were last looked for */
-	struct ft_thp_src thp;		/* the per-size THP tree, held open while wanted */
+/* The knob files, held open and read each tick. */
+struct ft_live_knobs {
+	int err[FT_SESSION_MAX_KNOBS];	/* the last error input given per knob */
+	struct ft_file file[FT_SESSION_MAX_KNOBS];
+	uint64_t retry_ns;		/* when absent knob files were last looked for */
+};
 
-	/* tracepoints: inputs from ft_live_trace_start() on */
-	struct ft_trace trace;
-	bool tracing;
-	/* names of the processes behind events, taken while they live */
-	struct ft_procname procname;
+/* pagetypeinfo's own cadence. */
+struct ft_live_pti {
+	uint64_t interval_ns;		/* 0: every tick */
+	uint64_t last_ns;		/* 0: never read */
+};
+
+/* Tracepoints: inputs from ft_live_trace_start() on (collectors/live_trace.c). */
+struct ft_live_trace {
+	struct ft_trace t;
+	bool on;
+	uint64_t wait_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
+	bool busy;			/* it brought pages */
+	uint64_t every_ns;		/* drain this often, busy or not; 0: FT_LIVE_TRACE_*_NS */
+};
+
+/* The names of the processes behind events (collectors/live_names.c). */
+struct ft_live_names {
+	struct ft_procname proc;	/* taken while they live */
 	/* and of those gone before /proc was read: the tracer's saved_cmdlines, read once a drain at most */
 	struct ft_cmdlines saved;
 	bool saved_read;
+	bool off;			/* the tasks behind events are not named (the exporter shows none) */
+};
 
-	/*
-	 * The boost sampler: each zone's boost read from zoneinfo boost_hz
-	 * times a second between ticks, folded into one BOOST input a tick.
-	 */
-	unsigned int boost_hz;		/* 0: off (the default for --root) */
-	bool boost_threaded;		/* a thread reads (default); false: ft_live_boost_poll() */
-	struct ft_file boost_file;	/* proc/zoneinfo, its own buffer */
-	struct ft_boost_acc boost_acc;	/* under boost_lock */
-	uint64_t boost_next_ns;
-	uint64_t boost_reads, boost_ns;	/* reads and the time they took, ever */
-	pthread_mutex_t boost_lock;
-	pthread_cond_t boost_wake;	/* heat, or the end */
-	pthread_t boost_thread;
-	bool boost_running;
-	bool boost_stop;		/* under boost_lock */
+/*
+ * The boost sampler (collectors/live_boost.c): each zone's boost read
+ * from zoneinfo hz times a second between ticks, folded into one BOOST
+ * input a tick.
+ */
+struct ft_live_boost {
+	unsigned int hz;		/* 0: off (the default for --root) */
+	bool threaded;			/* a thread reads (default); false: ft_live_boost_poll() */
+	struct ft_file file;		/* proc/zoneinfo, its own buffer */
+	struct ft_boost_acc acc;	/* under lock */
+	uint64_t next_ns;
+	uint64_t reads, ns;		/* reads and the time they took, ever */
+	pthread_mutex_t lock;
+	pthread_cond_t wake;		/* heat, or the end */
+	pthread_t thread;
+	bool running;
+	bool stop;			/* under lock */
 	/*
 	 * The sampler reads at the full rate while something happens (a
 	 * boost seen, fallbacks traced) and for FT_LIVE_BOOST_HOT after, else
 	 * at a tenth of it; each slow read counts for the ten it stands for.
 	 */
-	uint64_t boost_hot_until;	/* under boost_lock */
-	uint32_t boost_slow;		/* under boost_lock: FT_LIVE_BOOST_SLOW, or _TRACED while tracing */
-	size_t boost_seen_q;		/* session.trq records looked at for fallbacks */
+	uint64_t hot_until;		/* under lock */
+	uint32_t slow;			/* under lock: FT_LIVE_BOOST_SLOW, or _TRACED while tracing */
+	size_t seen_q;			/* session.trq records looked at for fallbacks */
 	/*
 	 * The exporter's way (ft_live_boost_on_trace()): no thread and no
 	 * timer.  A read follows a trace drain that brought a fragmenting
-	 * fallback or comes while a zone was last seen boosted, at most
-	 * boost_hz a second, and one comes with each tick; each stands for
-	 * the time since the one before.  Idle, it costs nothing.
+	 * fallback or comes while a zone was last seen boosted, at most hz a
+	 * second, and one comes with each tick; each stands for the time
+	 * since the one before.  Idle, it costs nothing.
 	 */
-	bool boost_on_trace;
-	uint64_t boost_last_ns;		/* the last read in that mode */
-	uint64_t wait_trace_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
-	bool trace_busy;		/* it brought pages */
-	uint64_t trace_every_ns;	/* drain this often, busy or not; 0: FT_LIVE_TRACE_*_NS */
-	bool no_names;			/* the tasks behind events are not named (the exporter shows none) */
+	bool on_trace;
+	uint64_t last_ns;		/* the last read in that mode */
+};
 
-	/*
-	 * The pageblock map is laid out by the session from zoneinfo every
-	 * tick (cheap), so fallbacks mark their blocks from the start; it is
-	 * scanned from /proc/kpageflags only while map_scan is set, within
-	 * map_cpu of a core: first the blocks fallbacks named since the last
-	 * poll, then round-robin.
-	 */
+/*
+ * The pageblock map (collectors/live_map.c) is laid out by the session
+ * from zoneinfo every tick (cheap), so fallbacks mark their blocks from
+ * the start; it is scanned from /proc/kpageflags only while scan is set,
+ * within cpu of a core: first the blocks fallbacks named since the last
+ * poll, then round-robin.
+ */
+struct ft_live_map {
 	struct ft_kpf kpf;
-	/*
-	 * page_owner, read for the blocks under the map's cursor and for
-	 * mixed blocks fallbacks named (within the map's budget), or for
-	 * mixed blocks after a recorded map scan (record --map-interval).
-	 */
-	struct ft_pown pown;
-	int pown_state;			/* 0: not tried, 1: open, < 0: why not */
-	struct ft_pown_look pown_look;
-	struct ft_live_owner_q {
-		uint64_t pfn;
-		uint32_t pages;
-		bool cursor;		/* asked for by the view: may borrow budget */
-	} pown_q[FT_LIVE_OWNER_Q];
-	size_t pown_qn;
-	uint64_t pown_fb_seen;		/* events.fb_head when ft_live_owner_scan_mixed() last looked */
-	size_t pown_zone;		/* ft_live_owner_scan_mixed()'s place */
-	uint32_t pown_block;
-	bool map_scan;
-	int map_err;			/* why the map cannot be scanned (0: fine) */
-	double map_cpu;			/* share of a core fragtop may use in all while the map is scanned (0.02: 2%) */
-	uint64_t map_rate;		/* at most this many PFNs a poll; 0: no cap */
-	double map_allow_ns;		/* CPU time the scan may still spend (< 0: overspent) */
-	uint64_t map_last_ns;		/* last ft_live_map_poll() that scanned */
-	uint64_t map_proc_ns;		/* the process's CPU time when the last poll ended (0: none yet) */
-	uint64_t map_other_ns;		/* CPU fragtop spent between polls, the budget charged with it, ever */
-	uint64_t map_scan_ns, map_scan_pfns;	/* CPU time spent and PFNs read, ever */
-	uint64_t rescan_steps;			/* the last R's slices (ft_live_map_rescan_step()) */
+	bool scan;
+	int err;			/* why the map cannot be scanned (0: fine) */
+	double cpu;			/* share of a core fragtop may use in all while the map is scanned (0.02: 2%) */
+	uint64_t rate;			/* at most this many PFNs a poll; 0: no cap */
+	double allow_ns;		/* CPU time the scan may still spend (< 0: overspent) */
+	uint64_t last_ns;		/* last ft_live_map_poll() that scanned */
+	uint64_t proc_ns;		/* the process's CPU time when the last poll ended (0: none yet) */
+	uint64_t other_ns;		/* CPU fragtop spent between polls, the budget charged with it, ever */
+	uint64_t scan_ns, scan_pfns;	/* CPU time spent and PFNs read, ever */
+	uint64_t rescan_steps;		/* the last R's slices (ft_live_map_rescan_step()) */
 	/* blocks fallbacks named, to rescan first (a bit per block keeps them once) */
 	struct ft_live_dirty {
 		uint32_t zone, block;
 		uint64_t ts;		/* the fallback's trace time */
-		uint64_t poll;		/* map_polls when it was queued */
-	} map_dirty[FT_LIVE_MAP_DIRTY];
-	size_t map_dirty_n;
-	uint8_t *map_queued[FT_LIVE_MAP_ZONES];
-	uint32_t map_queued_n[FT_LIVE_MAP_ZONES];
-	uint64_t map_fb_seen;		/* events.fb_head when last looked */
-	uint64_t map_fb_missed;		/* fallbacks not queued (ring or queue full) */
-	uint64_t map_rescans;		/* blocks rescanned because a fallback named them */
-	uint64_t map_rescan_lag_max_ns;	/* longest fallback -> rescan */
-	uint64_t map_rescans_late;	/* of them, later than FT_LIVE_MAP_LATE */
-	uint64_t map_polls;		/* ft_live_map_poll() calls that scanned */
-	uint64_t map_rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
+		uint64_t poll;		/* polls when it was queued */
+	} dirty[FT_LIVE_MAP_DIRTY];
+	size_t dirty_n;
+	uint8_t *queued[FT_LIVE_MAP_ZONES];
+	uint32_t queued_n[FT_LIVE_MAP_ZONES];
+	uint64_t fb_seen;		/* events.fb_head when last looked */
+	uint64_t fb_missed;		/* fallbacks not queued (ring or queue full) */
+	uint64_t rescans;		/* blocks rescanned because a fallback named them */
+	uint64_t rescan_lag_max_ns;	/* longest fallback -> rescan */
+	uint64_t rescans_late;		/* of them, later than FT_LIVE_MAP_LATE */
+	uint64_t polls;			/* ft_live_map_poll() calls that scanned */
+	uint64_t rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
+};
 
-	/*
-	 * --stacks: the kernel stacks of fragmenting fallbacks.  Each new
-	 * stack the session interns has its frames named from /proc/kallsyms
-	 * (read when the first stack comes) in KSYM inputs, once an address.
-	 */
-	bool stacks_asked;
-	int stacks_err;			/* why the trigger is off (0: on) */
-	unsigned int stacks_per_sec;
-	uint64_t stacks_armed_ns;	/* when the trigger's count was last given */
-	int stacks_named;		/* session.events.stacks[] rows named so far */
+/*
+ * page_owner (collectors/live_owner.c), read for the blocks under the
+ * map's cursor and for mixed blocks fallbacks named (within the map's
+ * budget), or for mixed blocks after a recorded map scan (record
+ * --map-interval).
+ */
+struct ft_live_owner {
+	struct ft_pown pown;
+	int state;			/* 0: not tried, 1: open, < 0: why not */
+	struct ft_pown_look look;
+	struct ft_live_owner_q {
+		uint64_t pfn;
+		uint32_t pages;
+		bool cursor;		/* asked for by the view: may borrow budget */
+	} q[FT_LIVE_OWNER_Q];
+	size_t qn;
+	uint64_t fb_seen;		/* events.fb_head when ft_live_owner_scan_mixed() last looked */
+	size_t zone;			/* ft_live_owner_scan_mixed()'s place */
+	uint32_t block;
+};
+
+/*
+ * --stacks (collectors/live_trace.c): the kernel stacks of fragmenting
+ * fallbacks.  Each new stack the session interns has its frames named
+ * from /proc/kallsyms (read when the first stack comes) in KSYM inputs,
+ * once an address.
+ */
+struct ft_live_stacks {
+	bool asked;
+	int err;			/* why the trigger is off (0: on) */
+	unsigned int per_sec;
+	uint64_t armed_ns;		/* when the trigger's count was last given */
+	int named;			/* session.events.stacks[] rows named so far */
 	struct ft_kallsyms ksyms;
 	int ksyms_err;			/* 1: not read yet; 0 read; -errno */
+};
+
+/*
+ * The live source: one member per concern, each read and written by its
+ * own file through the functions below (the tick calls them in turn).
+ */
+struct ft_live {
+	char root[4096];
+	struct ft_procfs procfs;
+	struct ft_host host;
+	struct ft_session session;	/* what the inputs built */
+	ft_input_fn tap;		/* NULL: nobody records */
+	void *tap_ctx;
+	unsigned int wants;		/* enum ft_live_want bits (all, unless told) */
+	struct ft_live_pti pti;
+	struct ft_live_knobs knobs;
+	struct ft_thp_src thp;		/* the per-size THP tree, held open while wanted */
+	struct ft_live_trace trace;
+	struct ft_live_names names;
+	struct ft_live_boost boost;
+	struct ft_live_map map;
+	struct ft_live_owner owner;
+	struct ft_live_stacks stacks;
 };
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
@@ -318,7 +355,7 @@ void ft_live_trace_poll(struct ft_live *l);
 /*
  * Start (or stop) scanning the pageblock map each tick.  Opens
  * /proc/kpageflags and reads /proc/iomem on first use; on failure returns
- * -errno, also kept in l->map_err, and says why once through ft_diag().
+ * -errno, also kept in l->map.err, and says why once through ft_diag().
  */
 int ft_live_map_enable(struct ft_live *l, bool on);
 

@@ -82,8 +82,8 @@ int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const cha
 	}
 	l->tap = on_input;
 	l->tap_ctx = r;
-	l->pti_last_ns = 0;	/* the first recorded tick reads pagetypeinfo */
-	memset(l->knob_err, 0, sizeof(l->knob_err));	/* and says again which knobs are absent */
+	l->pti.last_ns = 0;	/* the first recorded tick reads pagetypeinfo */
+	memset(l->knobs.err, 0, sizeof(l->knobs.err));	/* and says again which knobs are absent */
 	return 0;
 }
 

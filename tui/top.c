@@ -65,7 +65,7 @@ static void rescan_slice(struct ft_ui *ui)
 	ui->redraw = true;
 	if (r > 0)
 		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms in %llu slices (keys read between)",
-			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6, (unsigned long long)ui->live->rescan_steps);
+			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6, (unsigned long long)ui->live->map.rescan_steps);
 }
 
 static void live_idle(struct ft_ui *ui)
@@ -88,7 +88,7 @@ static void live_idle(struct ft_ui *ui)
 	ft_live_trace_maybe_poll(ui->live);
 	/* the map is scanned only while it is on screen */
 	want = ui->view == &ft_view_map || (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
-	if (want != ui->live->map_scan) {
+	if (want != ui->live->map.scan) {
 		ft_live_map_enable(ui->live, want);
 		/* a draw first: it tells the scanner which zone is on screen and how coarse */
 		ui->redraw = true;
@@ -117,7 +117,7 @@ static void watch_start(struct ft_ui *ui, const struct ft_audit *a)
 {
 	const struct ft_session *s = ui->s;
 
-	if (!ui->live->boost_hz)
+	if (!ui->live->boost.hz)
 		return;		/* no sampler: nothing to report */
 	watch.from_tick = s->ticks ? s->ticks : 1;
 	snprintf(watch.change, sizeof(watch.change), "%s %s -> %s", a->knob, a->old, a->new);

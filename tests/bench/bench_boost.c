@@ -72,21 +72,21 @@ int main(void)
 		fprintf(stderr, "bench_boost: cannot open /\n");
 		return 1;
 	}
-	l.boost_threaded = false;	/* reads on demand, timed here */
+	l.boost.threaded = false;	/* reads on demand, timed here */
 	ft_live_boost_set(&l, FT_LIVE_BOOST_HZ);
 	c0 = cpu_ms();
 	for (i = 0; i < n; i++) {
-		l.boost_next_ns = 0;	/* due now */
+		l.boost.next_ns = 0;	/* due now */
 		ft_live_boost_poll(&l);
 	}
 	per_read = (cpu_ms() - c0) * 1000 / n;
 	c0 = cpu_ms();
 	for (i = 0; i < n; i++)
-		ft_zoneinfo_parse(l.boost_file.buf, l.boost_file.len, &zi);
+		ft_zoneinfo_parse(l.boost.file.buf, l.boost.file.len, &zi);
 	per_parse = (cpu_ms() - c0) * 1000 / n;
 	printf("\nboost sampler (one run)\n");
 	printf("  one read of every zone's boost (pread + scan + fold): %.1f us CPU, %zu bytes\n",
-	       per_read, l.boost_file.len);
+	       per_read, l.boost.file.len);
 	printf("  (back to back, no wake-up in it; a full zoneinfo parse: %.1f us)\n", per_parse);
 	ft_zoneinfo_release(&zi);
 	ft_live_close(&l);

@@ -56,7 +56,7 @@ int main(void)
 	}
 	if (ft_live_map_enable(&l, true) || l.session.map.order < 0) {
 		printf("pageblock map: skipped (%s)\n",
-		       l.map_err ? strerror(-l.map_err) : "no pageblock order");
+		       l.map.err ? strerror(-l.map.err) : "no pageblock order");
 		return 0;
 	}
 	fd = open("/proc/kpageflags", O_RDONLY);
@@ -100,7 +100,7 @@ int main(void)
 	       best_bare * 1e6 / (double)pfns);
 	printf("  full scan + classification:  %8.1f ms CPU  (%.1f ns/PFN, %.1f ms wall; kpagecount read for %llu runs of flagless pages)\n",
 	       best_full, best_full * 1e6 / (double)pfns, full_wall,
-	       (unsigned long long)l.kpf.count_reads / 3);
+	       (unsigned long long)l.map.kpf.count_reads / 3);
 	printf("  classification adds %.1f%% to the bare read (goal <= 10%%); the classifier alone: %.2f ns/PFN\n",
 	       (best_full - best_bare) * 100 / best_bare, best_cls * 1e6);
 	printf("  exact pass / bare pread of the same range: %.2fx CPU per PFN (target <= 1.2x)\n",
@@ -130,28 +130,28 @@ int main(void)
 		bpc = (m->zones[big].nr_blocks + cells - 1) / cells;
 		cells = (m->zones[big].nr_blocks + bpc - 1) / bpc;
 		ft_live_map_focus(&l, big, bpc);
-		s0 = l.kpf.samples;
+		s0 = l.map.kpf.samples;
 		c0 = cpu_ms();
 		while (m->zones[big].sampled < cells)
-			if (ft_kpf_scan(&l.kpf, m, 1) < 0)
+			if (ft_kpf_scan(&l.map.kpf, m, 1) < 0)
 				break;
 		c1 = cpu_ms() - c0;
 		printf("  first look of N%d %s (%u cells of %u blocks): %llu samples of %d pages, %.1f ms CPU\n"
 		       "  (%.1f us each): %.2f s of the default %.0f%% budget, run at once (it may borrow %d s ahead)\n",
 		       m->zones[big].node, m->zones[big].name, cells, bpc,
-		       (unsigned long long)(l.kpf.samples - s0), FT_PB_SAMPLE_WORDS, c1,
-		       c1 * 1000 / (double)(l.kpf.samples - s0 ? l.kpf.samples - s0 : 1),
+		       (unsigned long long)(l.map.kpf.samples - s0), FT_PB_SAMPLE_WORDS, c1,
+		       c1 * 1000 / (double)(l.map.kpf.samples - s0 ? l.map.kpf.samples - s0 : 1),
 		       c1 / (FT_LIVE_MAP_CPU * 1000), FT_LIVE_MAP_CPU * 100, FT_LIVE_MAP_FIRST_S);
 	}
 	/* incremental: the map view's poll, one second's budget at a time, at the default 2% */
 	{
 		double worst = 0, sum = 0, c1;
-		uint64_t p0 = l.map_scan_pfns;
+		uint64_t p0 = l.map.scan_pfns;
 
-		l.map_cpu = FT_LIVE_MAP_CPU;
+		l.map.cpu = FT_LIVE_MAP_CPU;
 		for (rep = 0; rep < 5; rep++) {
-			l.map_allow_ns = 0;
-			l.map_last_ns = ft_now_ns() - 1000000000ull;	/* a second since the last poll */
+			l.map.allow_ns = 0;
+			l.map.last_ns = ft_now_ns() - 1000000000ull;	/* a second since the last poll */
 			c0 = cpu_ms();
 			ft_live_map_poll(&l);
 			c1 = cpu_ms() - c0;
@@ -163,7 +163,7 @@ int main(void)
 		printf("  map view open, default budget %.0f%% of a core: %.1f ms CPU per 1 s (worst %.1f) = %.2f%% of a core;\n"
 		       "  %.0f PFNs a second, a full pass of this host every %.0f s (blocks fallbacks name go first)\n",
 		       FT_LIVE_MAP_CPU * 100, sum / 5, worst, sum / 5 / 10,
-		       (double)(l.map_scan_pfns - p0) / 5, (double)pfns / ((double)(l.map_scan_pfns - p0) / 5));
+		       (double)(l.map.scan_pfns - p0) / 5, (double)pfns / ((double)(l.map.scan_pfns - p0) / 5));
 	}
 	close(fd);
 	free(buf);

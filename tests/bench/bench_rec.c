@@ -91,7 +91,7 @@ int main(int argc, char **argv)
 	ft_recorder_stop(&rec);
 	printf("  live, %d ticks at 1 s%s: %ld bytes, of which %ld once per file (formats);\n"
 	       "  %.2f MB per hour (goal <= 1 MB/h; atop ~14 MB/h here)\n",
-	       ticks, l.tracing ? " with tracepoints" : "", fsize(live_file), meta,
+	       ticks, l.trace.on ? " with tracepoints" : "", fsize(live_file), meta,
 	       (double)(fsize(live_file) - meta) * 3600.0 / ticks / 1e6);
 	printf("  tick CPU without the recorder %.2f ms, with it %.2f ms (the recorder: %.2f ms a tick, %.3f%% of a core at 1 s)\n",
 	       tick_plain / 10, tick_rec / ticks, tick_rec / ticks - tick_plain / 10,

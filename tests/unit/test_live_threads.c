@@ -25,9 +25,9 @@ static void test_sampler_thread(void **state)
 
 	(void)state;
 	assert_int_equal(ft_live_open(&l, FT_FIXTURES "/6.18-idle", 0), 0);
-	assert_true(l.boost_threaded);
+	assert_true(l.boost.threaded);
 	ft_live_boost_set(&l, 200);
-	assert_true(l.boost_running);
+	assert_true(l.boost.running);
 	end = ft_now_ns() + 1500000000ull;
 	while (ft_now_ns() < end) {
 		ft_live_boost_heat(&l);
@@ -39,9 +39,9 @@ static void test_sampler_thread(void **state)
 	assert_true(ticks >= 5);
 	assert_true(l.session.boost_nr > 0);
 	ft_live_boost_set(&l, 0);	/* stops and joins the thread */
-	assert_false(l.boost_running);
+	assert_false(l.boost.running);
 	ft_live_boost_set(&l, 50);	/* and it starts again */
-	assert_true(l.boost_running);
+	assert_true(l.boost.running);
 	ft_live_close(&l);		/* joins it */
 }
 

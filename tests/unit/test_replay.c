@@ -127,7 +127,7 @@ static void test_round_trip(void **state)
 	sh(cmd);
 	snprintf(file, sizeof(file), "%s.ftr", dir);
 	assert_int_equal(ft_live_open(&live, dir, 0), 0);
-	live.boost_threaded = false;	/* the test reads when it wants */
+	live.boost.threaded = false;	/* the test reads when it wants */
 	ft_live_boost_set(&live, 100);	/* off for a tree unless asked */
 	assert_int_equal(ft_live_tick(&live, true), 0);
 	assert_int_equal(ft_recorder_start(&rec, &live, file, true), 0);
@@ -152,7 +152,7 @@ static void test_round_trip(void **state)
 					 "%s/proc/zoneinfo > %s/zi && cat %s/zi > %s/proc/zoneinfo",
 					 (i + r) % 4 ? 0 : 512 * (i + 1), dir, dir, dir, dir);
 				sh(cmd);
-				live.boost_next_ns = 0;		/* due now */
+				live.boost.next_ns = 0;		/* due now */
 				ft_live_boost_poll(&live);
 			}
 		}

@@ -1,0 +1,216 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live source's names of the tasks behind events: /proc while they live, saved_cmdlines after. */
+#include "collectors/live_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/diag.h"
+#include "base/file.h"
+#include "base/cost.h"
+#include "base/grow.h"
+#include "base/zero.h"
+#include "model/cost.h"
+
+static void emit_name(struct ft_live *l, int pid, const char *comm, uint16_t sub, uint64_t now)
+{
+	uint8_t rec[4 + 31];
+	size_t n = strnlen(comm, 31);
+
+	memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
+	memcpy(rec + 4, comm, n);
+	ft_live_emit(l, FT_RR_NAME, sub, now, rec, 4 + n);
+}
+
+/*
+ * The cgroup of @pid from /proc/PID/cgroup: the memory controller's path
+ * on a v1 or hybrid host (memcg is what reclaim and compaction work for),
+ * else the unified hierarchy's ("0::").  0 when found.
+ */
+static int read_cgroup(struct ft_live *l, int pid, char *out, size_t sz)
+{
+	char rel[48], buf[4096], *line, *save = NULL;
+	const char *unified = NULL, *memory = NULL;
+	long n;
+
+	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
+	n = ft_file_slurp(l->procfs.rootfd, rel, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return -ENOENT;
+	buf[n] = '\0';
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
+
+		if (!c2)
+			continue;
+		if (c1[1] == ':')
+			unified = c2 + 1;
+		else if (!strncmp(c1 + 1, "memory:", 7))
+			memory = c2 + 1;
+	}
+	if (memory && strcmp(memory, "/"))
+		unified = memory;
+	if (!unified)
+		return -ENOENT;
+	snprintf(out, sz, "%s", unified);
+	return 0;
+}
+
+static void emit_group(struct ft_live *l, int pid, int tgid, uint64_t now)
+{
+	uint8_t g[8];
+
+	memcpy(g, &(uint32_t){ (uint32_t)pid }, 4);
+	memcpy(g + 4, &(uint32_t){ (uint32_t)tgid }, 4);
+	ft_live_emit(l, FT_RR_GROUP, 0, now, g, 8);
+}
+
+/* The thread group of @pid from /proc/PID/status ("Tgid:"), or 0. */
+static int read_tgid(struct ft_live *l, int pid)
+{
+	char rel[48], buf[2048], *p;
+	long n, v;
+
+	snprintf(rel, sizeof(rel), "proc/%d/status", pid);
+	n = ft_file_slurp(l->procfs.rootfd, rel, buf, sizeof(buf) - 1);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	p = strstr(buf, "\nTgid:");
+	if (!p)
+		return 0;
+	v = strtol(p + 6, NULL, 10);
+	return v > 0 && v <= (1 << 22) ? (int)v : 0;
+}
+
+/*
+ * The command of @pid from the tracer's saved_cmdlines: for a task that
+ * made events and was gone before its /proc entry was read (a compiler
+ * pass, a short script).  The kernel saves the command of each task that
+ * recorded an event when it next switches out, so an exit is covered.
+ * Read once per drain, and only when a task is gone unnamed.
+ */
+static const char *saved_name(struct ft_live *l, int pid)
+{
+	if (!l->names.saved_read) {
+		char *buf;
+		size_t len;
+
+		l->names.saved_read = true;
+		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
+			ft_cmdlines_parse(buf, len, &l->names.saved);
+			free(buf);
+		} else {
+			ft_cmdlines_release(&l->names.saved);
+		}
+	}
+	return ft_cmdlines_find(&l->names.saved, pid);
+}
+
+/*
+ * Name @pid, with its thread group (and leader) and cgroup; false if it is
+ * gone (then named from saved_cmdlines when the tracer kept it).
+ */
+static bool name_one(struct ft_live *l, int pid, uint64_t now)
+{
+	const struct ft_procs *t = &l->session.events.procs;
+	const char *comm = ft_procname_get(&l->names.proc, pid);
+	char cg[128];
+	int tgid;
+
+	if (!strcmp(comm, "?")) {
+		const char *c = saved_name(l, pid);
+
+		if (c)
+			emit_name(l, pid, c, 0, now);
+		return false;
+	}
+	tgid = read_tgid(l, pid);
+	emit_name(l, pid, comm, 0, now);
+	if (tgid)
+		emit_group(l, pid, tgid, now);
+	/* a thread's process is named by its leader, which may have no event */
+	if (tgid && tgid != pid) {
+		const struct ft_proc *lead = ft_procs_find(t, tgid);
+
+		if (!lead || !lead->comm[0]) {
+			const char *lc = ft_procname_get(&l->names.proc, tgid);
+
+			if (strcmp(lc, "?")) {
+				emit_name(l, tgid, lc, 0, now);
+				emit_group(l, tgid, tgid, now);
+			}
+		}
+	}
+	if (!read_cgroup(l, pid, cg, sizeof(cg))) {
+		uint8_t rec[4 + 127];
+		size_t len = strnlen(cg, 127);
+
+		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
+		memcpy(rec + 4, cg, len);
+		ft_live_emit(l, FT_RR_CGROUP, 0, now, rec, 4 + len);
+	}
+	return true;
+}
+
+/*
+ * Name the processes the events named, while they live: a NAME input for
+ * every row without a command, with its thread group and cgroup.  One
+ * already gone is named from saved_cmdlines if it can be, and said to
+ * have exited.
+ */
+void ft_live_names_take(struct ft_live *l)
+{
+	const struct ft_session *s = &l->session;
+	const struct ft_procs *t = &s->events.procs;
+	uint64_t now = ft_now_ns();
+	size_t k;
+	int i, last = -1;
+
+	l->names.saved_read = false;
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_proc *p = &t->p[i];
+
+		if (p->comm[0] || p->exited || p->pid <= 0)	/* pid 0: the idle task */
+			continue;
+		if (!name_one(l, p->pid, now))
+			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
+	}
+	/* the tasks of records waiting for the tick (session.trq): named while they live */
+	for (k = 0; k < s->nr_trq; k++) {
+		int pid = s->trq[k].pid;
+
+		if (pid <= 0 || pid == last || ft_procs_find(t, pid))
+			continue;
+		last = pid;
+		name_one(l, pid, now);
+	}
+}
+
+/*
+ * Once a tick: processes that have exited since are said so (NAME with
+ * FT_NAME_EXITED), so their rows are marked and a reused pid starts a new
+ * one; the name cache forgets them.
+ */
+void ft_live_names_reap(struct ft_live *l)
+{
+	const struct ft_procs *t = &l->session.events.procs;
+	uint64_t now = ft_now_ns();
+	int i, pid;
+
+	for (i = 0; i < t->nr; i++) {
+		pid = t->p[i].pid;
+		if (t->p[i].exited || pid <= 0 || !kill(pid, 0) || errno != ESRCH)
+			continue;
+		ft_procname_forget(&l->names.proc, pid);
+		emit_name(l, pid, "", FT_NAME_EXITED, now);
+	}
+}

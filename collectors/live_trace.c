@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/* The live source's tracepoints: the private instance, draining it into the session, and its cadence. */
+#include "collectors/live_int.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/clock.h"
+#include "base/diag.h"
+#include "base/file.h"
+#include "base/cost.h"
+#include "base/grow.h"
+#include "base/zero.h"
+#include "model/cost.h"
+
+static void on_page(void *ctx, int cpu, const void *buf, size_t len)
+{
+	struct ft_live *l = ctx;
+
+	ft_live_emit(l, FT_RR_TRACE_PAGE, (uint16_t)cpu, ft_now_ns(), buf, len);
+}
+
+void ft_live_trace_poll(struct ft_live *l)
+{
+	if (!l->trace.on)
+		return;
+	ft_trace_drain(&l->trace.t, on_page, l);
+	if (l->trace.t.stacks) {
+		ft_live_stacks_name(l);
+		ft_live_stacks_rearm(l);
+	}
+	if (!l->names.off)
+		ft_live_names_take(l);
+	if (l->boost.running && ft_live_boost_may_follow(l))
+		ft_live_boost_heat(l);
+	else if (l->boost.on_trace && l->boost.hz)
+		ft_live_boost_read_on_trace(l, ft_live_boost_may_follow(l));
+}
+
+uint64_t ft_live_trace_lost(struct ft_live *l)
+{
+	const struct ft_tracedec *d = &l->session.dec;
+
+	return ft_trace_lost(&l->trace.t) + d->missed + d->missed_unknown;
+}
+
+
+/* The drain cadence: trace_every_ns when set, else busy or idle. */
+static uint64_t trace_every(const struct ft_live *l)
+{
+	if (l->trace.every_ns)
+		return l->trace.every_ns;
+	return l->trace.busy ? FT_LIVE_TRACE_BUSY_NS : FT_LIVE_TRACE_IDLE_NS;
+}
+
+uint64_t ft_live_trace_wait_ns(const struct ft_live *l)
+{
+	uint64_t now = ft_now_ns(), due;
+
+	if (!l->trace.on)
+		return UINT64_MAX;
+	due = l->trace.wait_ns + trace_every(l);
+	return due > now ? due - now : 0;
+}
+
+/* A drain now, the cadence's clock restarted from it (the tick's drain counts as one). */
+void ft_live_trace_drain(struct ft_live *l, uint64_t now)
+{
+	uint64_t pages = l->session.pages;
+
+	ft_live_trace_poll(l);
+	l->trace.busy = l->session.pages != pages;
+	l->trace.wait_ns = now;
+}
+
+void ft_live_trace_maybe_poll(struct ft_live *l)
+{
+	uint64_t now = ft_now_ns();
+
+	if (now - l->trace.wait_ns < trace_every(l))
+		return;
+	ft_live_trace_drain(l, now);
+}
+
+const char ft_live_stacks_per_sec_default[] = "10000";
+const char ft_live_trace_kb_default[] = "8192";
+
+size_t ft_live_trace_kb(void)
+{
+	return (size_t)strtoul(ft_live_trace_kb_default, NULL, 10);
+}
+
+int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
+{
+	int err, stale, i;
+
+	if (!buffer_kb)
+		buffer_kb = ft_live_trace_kb();
+	if (strcmp(l->root, "/")) {
+		ft_live_emit_status(l, FT_RS_TRACE, -EXDEV);
+		return -EXDEV;
+	}
+	stale = ft_trace_remove_stale();
+	if (stale > 0)
+		ft_diag(FT_DIAG_INFO, "removed %d tracefs instance%s left by a fragtop that died",
+			stale, stale > 1 ? "s" : "");
+	err = ft_trace_open(&l->trace.t, buffer_kb);
+	if (err) {
+		ft_live_emit_status(l, FT_RS_TRACE, err);
+		ft_diag(FT_DIAG_WARN, "no tracepoints: %s", ft_trace_strerror(err));
+		return err;
+	}
+	l->trace.on = true;
+	pthread_mutex_lock(&l->boost.lock);
+	l->boost.slow = FT_LIVE_BOOST_SLOW_TRACED;	/* traced fallbacks wake the sampler */
+	pthread_mutex_unlock(&l->boost.lock);
+	ft_procname_init(&l->names.proc, l->procfs.rootfd);
+	for (i = FT_EV_NR; i >= 0; i--)		/* header_page first */
+		ft_live_emit_format(l, i, NULL, NULL);
+	return 0;
+}
