@@ -27,6 +27,13 @@
 struct tracefs_instance;
 struct tracefs_cpu;
 
+/* The texts a trace keeps: each event kind's format (kernel_stack's too), then header_page. */
+enum {
+	FT_TRACE_STACK = FT_EV_KERNEL_STACK,
+	FT_TRACE_HEADER = FT_EV_KINDS,
+	FT_TRACE_TEXTS
+};
+
 struct ft_trace {
 	struct tracefs_instance *inst;	/* owned */
 	char name[64];
@@ -40,12 +47,12 @@ struct ft_trace {
 	uint64_t pages_read;
 	uint64_t bytes_read;
 	/*
-	 * The texts the decoder was built from, for the recorder:
-	 * [FT_TRACE_HEADER] is header_page, [FT_TRACE_STACK] the format of
-	 * ftrace/kernel_stack (with --stacks only).
+	 * The texts the decoder was built from, for the recorder, by event
+	 * kind (model/tracedec.h): [FT_TRACE_STACK] is ftrace/kernel_stack's
+	 * format (with --stacks only), [FT_TRACE_HEADER] header_page.
 	 */
-	char *text[FT_EV_NR + 2];	/* FT_TRACE_TEXTS (below) */
-	size_t text_len[FT_EV_NR + 2];
+	char *text[FT_TRACE_TEXTS];
+	size_t text_len[FT_TRACE_TEXTS];
 	/* --stacks: the stacktrace trigger on mm_page_alloc_extfrag */
 	bool stacks;
 	int stacks_order;		/* fragmenting: fallback_order below it */
@@ -60,11 +67,6 @@ struct ft_trace {
  * malloc'd NUL-terminated text in *@buf and its length, or a negative errno.
  */
 int ft_trace_saved_cmdlines(char **buf, size_t *len);
-
-/* The texts past the events' formats: header_page, then kernel_stack's format */
-#define FT_TRACE_HEADER	FT_EV_NR
-#define FT_TRACE_STACK	(FT_EV_NR + 1)
-#define FT_TRACE_TEXTS	(FT_EV_NR + 2)
 
 /* One sub-buffer of @cpu as read, valid during the call. */
 typedef void (*ft_trace_page_fn)(void *ctx, int cpu, const void *buf, size_t len);

@@ -44,9 +44,10 @@ extern const struct ft_trace_event_def ft_trace_events[FT_EV_NR];
 
 /*
  * The kind of ftrace/kernel_stack's records (--stacks): a format the
- * decoder reads beside the table's events, numbered past them.
+ * decoder reads beside the table's events, numbered right after them.
+ * FT_EV_KINDS counts both: FT_EV_NR is the table's events only.
  */
-#define FT_EV_KERNEL_STACK	FT_EV_NR
+enum { FT_EV_KERNEL_STACK = FT_EV_NR, FT_EV_KINDS };
 
 /* One decoded event. */
 struct ft_trace_rec {
