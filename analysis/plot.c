@@ -103,21 +103,21 @@ static int thp_slot(uint32_t kb)
 }
 
 /* Tick @n's success % per size: over the THP input that came with it, NAN otherwise. */
-static void thp_point(struct ft_plot_run *r, const struct ft_session *ss, size_t n)
+static void thp_point(struct ft_plot_run *r, const struct ft_session *s, size_t n)
 {
-	bool fresh = ss->thp_ticks >= 2 && ss->thp_t_ns != r->thp_t_ns;
+	bool fresh = s->thp_ticks >= 2 && s->thp_t_ns != r->thp_t_ns;
 	int i, slot;
 
 	for (slot = 0; slot < FT_PLOT_THP_SLOTS; slot++)
 		r->v[FT_PLOT_THP_OK][slot][n] = NAN;
-	r->thp_t_ns = ss->thp_t_ns;
-	for (i = 0; fresh && i < ss->thp.nr; i++) {
-		uint32_t kb = ss->thp.s[i].kb;
+	r->thp_t_ns = s->thp_t_ns;
+	for (i = 0; fresh && i < s->thp.nr; i++) {
+		uint32_t kb = s->thp.s[i].kb;
 		uint64_t a, f;
 
 		slot = thp_slot(kb);
-		if (slot < 0 || !ft_thp_growth(&ss->thp_prev, &ss->thp, kb, "anon_fault_alloc", &a) ||
-		    !ft_thp_growth(&ss->thp_prev, &ss->thp, kb, "anon_fault_fallback", &f) || !(a + f))
+		if (slot < 0 || !ft_thp_growth(&s->thp_prev, &s->thp, kb, "anon_fault_alloc", &a) ||
+		    !ft_thp_growth(&s->thp_prev, &s->thp, kb, "anon_fault_fallback", &f) || !(a + f))
 			continue;
 		r->v[FT_PLOT_THP_OK][slot][n] = 100.0 * (double)a / (double)(a + f);
 		r->thp_faults[slot] += (double)(a + f);
@@ -139,17 +139,17 @@ static int open_once(struct ft_replay *rp, const char *path)
 }
 
 /* Point @n of the heat map: the tick's stall latencies by octave. */
-static void heat_point(struct ft_plot_run *r, const struct ft_session *ss, size_t n)
+static void heat_point(struct ft_plot_run *r, const struct ft_session *s, size_t n)
 {
 	struct ft_hist lh;
 	size_t i;
-	int s;
+	int src;
 
 	memset(r->heat[n], 0, sizeof(r->heat[0]));
-	if (!ss->tracing || !ss->lat_ring_n || ss->lat_ring[(ss->lat_ring_n - 1) % FT_LAT_RING].to_ns != ss->tick_t_ns)
+	if (!s->tracing || !s->lat_ring_n || s->lat_ring[(s->lat_ring_n - 1) % FT_LAT_RING].to_ns != s->tick_t_ns)
 		return;
-	for (s = 0; s < FT_LAT_NR; s++) {
-		if (s == FT_LAT_BG_COMPACTION || !ft_session_lat_last(ss, (enum ft_lat_source)s, &lh))
+	for (src = 0; src < FT_LAT_NR; src++) {
+		if (src == FT_LAT_BG_COMPACTION || !ft_session_lat_last(s, (enum ft_lat_source)src, &lh))
 			continue;
 		for (i = 0; i < FT_HIST_BUCKETS; i++) {
 			uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
@@ -169,7 +169,7 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 	struct mark_ctx mc = { .r = r };
 	struct ft_rep_cut cut = { 0 };
 	char why[160];
-	int err, z, s, where;
+	int err, z, k, where;
 
 	memset(r, 0, sizeof(*r));
 	memset(&watch, 0, sizeof(watch));
@@ -178,27 +178,27 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 	if (err)
 		return err;
 	while ((err = ft_replay_step(&rp)) > 0) {
-		const struct ft_session *ss = &rp.session;
+		const struct ft_session *s = &rp.session;
 		double t;
 
 		if (!start) {
-			start = ss->tick_t_ns;
-			if (w && ((w->from && ft_rep_window_secs(w->from, ss->first_rt_ns, &from, why, sizeof(why))) ||
-				  (w->to && ft_rep_window_secs(w->to, ss->first_rt_ns, &to, why, sizeof(why))))) {
+			start = s->tick_t_ns;
+			if (w && ((w->from && ft_rep_window_secs(w->from, s->first_rt_ns, &from, why, sizeof(why))) ||
+				  (w->to && ft_rep_window_secs(w->to, s->first_rt_ns, &to, why, sizeof(why))))) {
 				ft_diag(FT_DIAG_ERR, "%s: %s", path, why);
 				err = -EINVAL;
 				break;
 			}
-			pick_zones(r, ss);
+			pick_zones(r, s);
 			ft_rep_cut_init(&cut, from, to);
 		}
-		t = (double)(ss->tick_t_ns - start) / 1e9;
+		t = (double)(s->tick_t_ns - start) / 1e9;
 		mc.before = (where = ft_rep_cut_where(&cut, t)) < 0;
 		mc.start = start;
 		mc.from = from;
 		mc.t = t;
 		mc.prev_t = prev_t;
-		ft_knob_watch_step(&watch, ss, on_change, &mc);
+		ft_knob_watch_step(&watch, s, on_change, &mc);
 		if (mc.err) {
 			err = mc.err;
 			break;
@@ -211,27 +211,27 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 		if (r->n == r->cap && (err = grow(r)))
 			break;
 		r->t[r->n] = t;
-		r->boost |= ss->boost_nr > 0;
-		r->tracing |= ss->tracing;
-		r->thp |= ss->thp_ticks > 0;
+		r->boost |= s->boost_nr > 0;
+		r->tracing |= s->tracing;
+		r->thp |= s->thp_ticks > 0;
 		for (z = 0; z < r->nz; z++) {
 			double v[FT_PLOT_NR];
 
-			for (s = 0; s < FT_PLOT_THP_OK; s++) {
+			for (k = 0; k < FT_PLOT_THP_OK; k++) {
 				static const enum ft_zh_metric m[FT_PLOT_THP_OK] = {
 					FT_ZH_FRAG_RATE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED, FT_ZH_UNUSABLE, FT_ZH_FREE,
 					FT_ZH_IN_BLOCKS,
 				};
 
-				ft_session_history(ss, r->zi[z], m[s], 0, 1, &v[s], NULL, NULL);
+				ft_session_history(s, r->zi[z], m[k], 0, 1, &v[k], NULL, NULL);
 			}
 			v[FT_PLOT_BOOSTED] *= 100;
 			v[FT_PLOT_IN_BLOCKS] *= 100;
-			for (s = 0; s < FT_PLOT_THP_OK; s++)
-				r->v[s][z][r->n] = v[s];
+			for (k = 0; k < FT_PLOT_THP_OK; k++)
+				r->v[k][z][r->n] = v[k];
 		}
-		thp_point(r, ss, r->n);
-		heat_point(r, ss, r->n);
+		thp_point(r, s, r->n);
+		heat_point(r, s, r->n);
 		r->n++;
 	}
 	ft_replay_close(&rp);

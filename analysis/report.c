@@ -15,14 +15,14 @@
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 
 	memset(pt, 0, sizeof(*pt));
 	pt->t_ns = rep->rp.session.tick_t_ns;
-	rep->vm_seen = ft_counters_read(l, pt->c, rep->vm_hint) & ft_counters_vmstat_mask();
-	if (l->tracing) {
-		memcpy(pt->bg, l->events.bg, sizeof(pt->bg));
-		memcpy(pt->lat, l->events.lat, sizeof(pt->lat));
+	rep->vm_seen = ft_counters_read(s, pt->c, rep->vm_hint) & ft_counters_vmstat_mask();
+	if (s->tracing) {
+		memcpy(pt->bg, s->events.bg, sizeof(pt->bg));
+		memcpy(pt->lat, s->events.lat, sizeof(pt->lat));
 	}
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
 }

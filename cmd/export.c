@@ -103,8 +103,8 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 		}
 	ft_rep_cut_init(&cut, from, to);
 	do {
-		const struct ft_session *l = &rp->session;
-		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
+		const struct ft_session *s = &rp->session;
+		double t = (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
 		int where = ft_rep_cut_where(&cut, t);
 
 		if (where < 0)
@@ -114,13 +114,13 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 		for (f = 0; f < FT_MF_NR; f++) {
 			struct ft_metrics m = {
 				.openmetrics = true, .only = 1ull << f, .no_head = started,
-				.timestamp_ms = (int64_t)(l->tick_rt_ns / 1000000),
+				.timestamp_ms = (int64_t)(s->tick_rt_ns / 1000000),
 				.extra_labels = o.labels.n ? o.labels.kv : NULL,
 			};
 
 			if (!m.timestamp_ms)
 				m.timestamp_ms = 1;	/* a recording without wall time: from the epoch */
-			if (ft_metrics_write(tmp[f], l, &m)) {
+			if (ft_metrics_write(tmp[f], s, &m)) {
 				err = -EIO;
 				goto out;
 			}
@@ -155,13 +155,13 @@ static void rows(struct ft_replay *rp, const char *file, double from, double to)
 	ft_render_export_begin(&x, o.csv, file, &rp->session);
 	ft_rep_cut_init(&cut, from, to);
 	do {
-		const struct ft_session *l = &rp->session;
-		double t = (double)(l->tick_t_ns - l->first_t_ns) / 1e9;
+		const struct ft_session *s = &rp->session;
+		double t = (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
 		int where = ft_rep_cut_where(&cut, t);
 
 		if (where > 0)
 			break;
-		ft_render_export_tick(&x, l, t, where == 0);
+		ft_render_export_tick(&x, s, t, where == 0);
 	} while (ft_replay_step(rp) > 0);
 	ft_render_export_end(&x);
 }

@@ -84,6 +84,8 @@ static int run_replay(int argc, char **argv)
 	}
 	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);
 	ui->stop = ft_catch_stop();
+	ui->tstp = &ft_tstp_flag;
+	ui->on_tstp = ft_on_tstp;
 	ft_diag_set_hook(ft_ui_diag, ui);
 	if (!ui->rp->r.clean)
 		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,

@@ -32,3 +32,11 @@ int ft_stop_signal(void)
 {
 	return stop_sig;
 }
+
+volatile sig_atomic_t ft_tstp_flag;
+
+void ft_on_tstp(int sig)
+{
+	(void)sig;
+	ft_tstp_flag = 1;
+}

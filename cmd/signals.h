@@ -16,4 +16,11 @@ const volatile sig_atomic_t *ft_catch_stop(void);
 /* The signal that asked to stop, or 0. */
 int ft_stop_signal(void);
 
+/*
+ * ^Z for the TUI (struct ft_ui's tstp and on_tstp): the handler sets the
+ * flag, the loop puts the terminal back as the shell had it and stops.
+ */
+extern volatile sig_atomic_t ft_tstp_flag;
+void ft_on_tstp(int sig);
+
 #endif

@@ -182,6 +182,8 @@ static int run_top(int argc, char **argv)
 	}
 	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);
 	ui->stop = ft_catch_stop();
+	ui->tstp = &ft_tstp_flag;
+	ui->on_tstp = ft_on_tstp;
 	ft_diag_set_hook(ft_ui_diag, ui);
 	ft_live_tick(ui->live, false);
 	ft_live_trace_from_opts(ui->live, &o.live);

@@ -46,12 +46,12 @@ static const char *col_name(size_t i)
 	return cols[i].name ? cols[i].name : ft_counter_fields[cols[i].c].key;
 }
 
-static void values(const struct ft_session *l, int64_t *v)
+static void values(const struct ft_session *s, int64_t *v)
 {
 	int64_t all[FT_CF_NR];
 	size_t i;
 
-	ft_counters_read(l, all, NULL);
+	ft_counters_read(s, all, NULL);
 	for (i = 0; i < NR_COLS; i++)
 		v[i] = all[cols[i].c];
 }
@@ -86,21 +86,21 @@ static void csv_header(const struct ft_export *x, const struct ft_export_zone *z
 }
 
 /* The session's index of the zone @key names this tick, or -1. */
-static int zone_index(const struct ft_session *l, const struct ft_export_zone *key)
+static int zone_index(const struct ft_session *s, const struct ft_export_zone *key)
 {
 	size_t i;
 	int found = -1;
 
-	for (i = 0; i < l->sample.nr_zones; i++)
-		if (l->sample.zones[i].zi->node == key->node && !strcmp(l->sample.zones[i].zi->name, key->name))
+	for (i = 0; i < s->sample.nr_zones; i++)
+		if (s->sample.zones[i].zi->node == key->node && !strcmp(s->sample.zones[i].zi->name, key->name))
 			found = (int)i;
 	return found;
 }
 
 /* A zone's fields in one tick: CSV cells (empty where absent) or a JSON object (null). */
-static void zone_out(struct ft_export *x, const struct ft_session *l, const struct ft_export_zone *key)
+static void zone_out(struct ft_export *x, const struct ft_session *s, const struct ft_export_zone *key)
 {
-	int i = zone_index(l, key);
+	int i = zone_index(s, key);
 	char v[32];
 	size_t c;
 
@@ -110,7 +110,7 @@ static void zone_out(struct ft_export *x, const struct ft_session *l, const stru
 		ft_json_str(&x->j, "zone", key->name);
 	}
 	for (c = 0; c < NR_ZONE_COLS; c++) {
-		bool have = i >= 0 && ft_zone_field_text(l, (size_t)i, zone_cols[c], v, sizeof(v));
+		bool have = i >= 0 && ft_zone_field_text(s, (size_t)i, zone_cols[c], v, sizeof(v));
 
 		if (x->csv)
 			printf(",%s", have ? v : "");
@@ -129,24 +129,24 @@ static void zone_out(struct ft_export *x, const struct ft_session *l, const stru
  * tick's alloc and fallback.
  */
 
-static void thp_find_sizes(struct ft_export *x, const struct ft_session *l)
+static void thp_find_sizes(struct ft_export *x, const struct ft_session *s)
 {
 	uint64_t v;
 	int i;
 
 	x->thp_n = 0;
-	for (i = 0; l->thp_ticks && i < l->thp.nr && x->thp_n < FT_THP_SIZES; i++)
-		if (ft_thp_stat(&l->thp.s[i], "anon_fault_alloc", &v))
-			x->thp_kb[x->thp_n++] = l->thp.s[i].kb;
+	for (i = 0; s->thp_ticks && i < s->thp.nr && x->thp_n < FT_THP_SIZES; i++)
+		if (ft_thp_stat(&s->thp.s[i], "anon_fault_alloc", &v))
+			x->thp_kb[x->thp_n++] = s->thp.s[i].kb;
 }
 
 /* @name's growth over the tick for size @kb: false before two ticks of it. */
-static bool thp_tick(const struct ft_session *l, uint32_t kb, const char *name, uint64_t *d)
+static bool thp_tick(const struct ft_session *s, uint32_t kb, const char *name, uint64_t *d)
 {
-	return ft_thp_growth(&l->thp_prev, &l->thp, kb, name, d);
+	return ft_thp_growth(&s->thp_prev, &s->thp, kb, name, d);
 }
 
-static void thp_out(struct ft_export *x, const struct ft_session *l)
+static void thp_out(struct ft_export *x, const struct ft_session *s)
 {
 	static const char *const names[2] = { "anon_fault_alloc", "anon_fault_fallback" };
 	uint64_t d;
@@ -162,7 +162,7 @@ static void thp_out(struct ft_export *x, const struct ft_session *l)
 			ft_json_u64(&x->j, "size_kb", x->thp_kb[k]);
 		}
 		for (c = 0; c < 2; c++) {
-			bool have = thp_tick(l, x->thp_kb[k], names[c], &d);
+			bool have = thp_tick(s, x->thp_kb[k], names[c], &d);
 
 			if (x->csv && have)
 				printf(",%llu", (unsigned long long)d);
@@ -181,15 +181,15 @@ static void thp_out(struct ft_export *x, const struct ft_session *l)
 }
 
 /* One tick as a CSV line or a JSON object: its counts are @now - the previous tick's. */
-static void row(struct ft_export *x, const struct ft_session *l, double t, const int64_t *now)
+static void row(struct ft_export *x, const struct ft_session *s, double t, const int64_t *now)
 {
-	const struct ft_knob_value *bv = &l->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
+	const struct ft_knob_value *bv = &s->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
 	const int64_t *prev = x->prev;
 	size_t i;
 	int z;
 
 	if (x->csv) {
-		printf("%.3f,%.3f,", t, (double)l->tick_rt_ns / 1e9);
+		printf("%.3f,%.3f,", t, (double)s->tick_rt_ns / 1e9);
 		if (!bv->err)
 			printf("%lld", (long long)bv->num);
 		for (i = 0; i < NR_COLS; i++)
@@ -197,7 +197,7 @@ static void row(struct ft_export *x, const struct ft_session *l, double t, const
 	} else {
 		ft_json_obj_begin(&x->j, NULL);
 		ft_json_double(&x->j, "t_s", t);
-		ft_json_u64(&x->j, "realtime_ns", l->tick_rt_ns);
+		ft_json_u64(&x->j, "realtime_ns", s->tick_rt_ns);
 		if (bv->err)
 			ft_json_null(&x->j, "watermark_boost_factor");
 		else
@@ -207,10 +207,10 @@ static void row(struct ft_export *x, const struct ft_session *l, double t, const
 		ft_json_arr_begin(&x->j, "zones");
 	}
 	for (z = 0; z < x->nz; z++)
-		zone_out(x, l, &x->zones[z]);
+		zone_out(x, s, &x->zones[z]);
 	if (!x->csv)
 		ft_json_arr_end(&x->j);
-	thp_out(x, l);
+	thp_out(x, s);
 	if (x->csv)
 		printf("\n");
 	else
@@ -244,13 +244,13 @@ void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, con
 	}
 }
 
-void ft_render_export_tick(struct ft_export *x, const struct ft_session *l, double t, bool shown)
+void ft_render_export_tick(struct ft_export *x, const struct ft_session *s, double t, bool shown)
 {
 	int64_t now[NR_COLS];
 
-	values(l, now);
+	values(s, now);
 	if (shown)	/* before the window only the counts move on */
-		row(x, l, t, now);
+		row(x, s, t, now);
 	memcpy(x->prev, now, sizeof(now));
 }
 

@@ -35,7 +35,7 @@ struct ft_export {
 
 void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first);
 /* The tick at @t seconds: a row when @shown, else only its counts taken. */
-void ft_render_export_tick(struct ft_export *x, const struct ft_session *l, double t, bool shown);
+void ft_render_export_tick(struct ft_export *x, const struct ft_session *s, double t, bool shown);
 void ft_render_export_end(struct ft_export *x);
 
 #endif

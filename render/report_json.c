@@ -226,12 +226,12 @@ static void json_level(struct ft_json *j, const char *key, const struct ft_rep_l
 static void json_head(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_replay *rp = &rep->rp;
-	const struct ft_session *l = &rp->session;
+	const struct ft_session *s = &rp->session;
 	uint64_t i;
 
 	ft_json_str(j, "file", rp->path);
-	ft_json_str(j, "hostname", l->host.hostname);
-	ft_json_str(j, "kernel", l->host.release);
+	ft_json_str(j, "hostname", s->host.hostname);
+	ft_json_str(j, "kernel", s->host.release);
 	ft_json_u64(j, "start_realtime_ns", rp->session.first_rt_ns);
 	ft_json_double(j, "duration_s", ft_report_duration(rep));
 	ft_json_double(j, "from_s", ft_report_secs(rep, rep->first.t_ns));
@@ -243,23 +243,23 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_u64(j, "chunks", rp->r.nr);
 	ft_json_u64(j, "damaged_chunks", rp->bad_chunks);
 	ft_json_u64(j, "resyncs", rp->r.resyncs);
-	ft_json_u64(j, "bad_inputs", l->bad_inputs);
+	ft_json_u64(j, "bad_inputs", s->bad_inputs);
 	ft_json_arr_begin(j, "skipped");	/* the first FT_SESSION_BAD_KEPT of them */
-	for (i = 0; i < l->bad_inputs && i < FT_SESSION_BAD_KEPT; i++) {
+	for (i = 0; i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++) {
 		ft_json_obj_begin_inline(j, NULL);
-		ft_json_u64(j, "after_tick", l->bad[i].tick);
-		ft_json_str(j, "record", ft_rec_type_name(l->bad[i].type));
-		ft_json_u64(j, "type", l->bad[i].type);
-		ft_json_u64(j, "sub", l->bad[i].sub);
-		ft_json_u64(j, "bytes", l->bad[i].len);
-		ft_json_str(j, "why", l->bad[i].why);
+		ft_json_u64(j, "after_tick", s->bad[i].tick);
+		ft_json_str(j, "record", ft_rec_type_name(s->bad[i].type));
+		ft_json_u64(j, "type", s->bad[i].type);
+		ft_json_u64(j, "sub", s->bad[i].sub);
+		ft_json_u64(j, "bytes", s->bad[i].len);
+		ft_json_str(j, "why", s->bad[i].why);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
-	ft_json_bool(j, "traced", l->tracing);
-	ft_json_i64(j, "pageblock_order", l->tracing ? l->events.pageblock_order : l->sample.pageblock_order);
-	ft_json_u64(j, "lost", l->lost);
+	ft_json_bool(j, "traced", s->tracing);
+	ft_json_i64(j, "pageblock_order", s->tracing ? s->events.pageblock_order : s->sample.pageblock_order);
+	ft_json_u64(j, "lost", s->lost);
 }
 
 /*
@@ -268,18 +268,18 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
  */
 static void json_extfrag_zones(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	int k;
 
-	for (k = 0; l->tracing && k <= l->events.nr_zones; k++) {
+	for (k = 0; s->tracing && k <= s->events.nr_zones; k++) {
 		struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
 
-		if (k == l->events.nr_zones && !z.total)
+		if (k == s->events.nr_zones && !z.total)
 			break;
 		ft_json_obj_begin(j, NULL);
-		ft_json_i64(j, "node", k < l->events.nr_zones ? l->events.zones[k].node : -1);
-		if (k < l->events.nr_zones)
-			ft_json_str(j, "zone", l->events.zones[k].name);
+		ft_json_i64(j, "node", k < s->events.nr_zones ? s->events.zones[k].node : -1);
+		if (k < s->events.nr_zones)
+			ft_json_str(j, "zone", s->events.zones[k].name);
 		else
 			ft_json_null(j, "zone");
 		ft_json_u64(j, "total", z.total);
@@ -289,12 +289,12 @@ static void json_extfrag_zones(struct ft_json *j, const struct ft_report *rep)
 }
 
 /* The elements of "pageblocks": the classes of the last recorded map scan. */
-static void json_pageblocks(struct ft_json *j, const struct ft_session *l)
+static void json_pageblocks(struct ft_json *j, const struct ft_session *s)
 {
 	int k, c;
 
-	for (k = 0; !l->map_err && k < (int)l->map.nr; k++) {
-		const struct ft_pbmap_zone *z = &l->map.zones[k];
+	for (k = 0; !s->map_err && k < (int)s->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &s->map.zones[k];
 
 		ft_json_obj_begin(j, NULL);
 		ft_json_i64(j, "node", z->node);
@@ -471,7 +471,7 @@ static void json_owners(struct ft_json *j, const struct ft_report *rep)
 /* The report as one JSON object on stdout. */
 void ft_render_report_json(const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	struct ft_json j;
 	int lat;
 
@@ -481,7 +481,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	ft_json_obj_begin(&j, "totals");
 	json_counters(&j, rep, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
-	if (l->tracing)
+	if (s->tracing)
 		json_compaction(&j, rep, &rep->first, &rep->last);
 	else
 		ft_json_null(&j, "compaction");
@@ -501,7 +501,7 @@ void ft_render_report_json(const struct ft_report *rep)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
-	json_pageblocks(&j, l);
+	json_pageblocks(&j, s);
 	ft_json_arr_end(&j);
 	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);

@@ -195,12 +195,12 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 static void text_head(const struct ft_report *rep, bool verbose)
 {
 	const struct ft_replay *rp = &rep->rp;
-	const struct ft_session *l = &rp->session;
+	const struct ft_session *s = &rp->session;
 	char t1[64], t2[32];
 	uint64_t i;
 
 	printf("recording %s\n", rp->path);
-	printf("  host %s, kernel %s, started %s\n", l->host.hostname, l->host.release,
+	printf("  host %s, kernel %s, started %s\n", s->host.hostname, s->host.release,
 	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
 	if (rep->from_s > 0 || !isinf(rep->to_s))
 		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
@@ -210,41 +210,41 @@ static void text_head(const struct ft_report *rep, bool verbose)
 	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
 	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
-	if (l->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
-		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)l->bad_inputs,
+	if (s->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
+		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)s->bad_inputs,
 		       verbose ? ":" : " (-v says which)");
-	for (i = 0; verbose && i < l->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
+	for (i = 0; verbose && i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
 		printf("    after tick %llu: %s record (type %u, sub %u, %u bytes): %s\n",
-		       (unsigned long long)l->bad[i].tick, ft_rec_type_name(l->bad[i].type), l->bad[i].type,
-		       l->bad[i].sub, l->bad[i].len, l->bad[i].why);
-	if (verbose && l->bad_inputs > FT_SESSION_BAD_KEPT)
+		       (unsigned long long)s->bad[i].tick, ft_rec_type_name(s->bad[i].type), s->bad[i].type,
+		       s->bad[i].sub, s->bad[i].len, s->bad[i].why);
+	if (verbose && s->bad_inputs > FT_SESSION_BAD_KEPT)
 		printf("    and %llu more like them, not kept\n",
-		       (unsigned long long)(l->bad_inputs - FT_SESSION_BAD_KEPT));
+		       (unsigned long long)(s->bad_inputs - FT_SESSION_BAD_KEPT));
 }
 
 /* Fallbacks in all and by zone, then the processes behind them. */
 static void text_extfrag(const struct ft_report *rep, const struct ft_report_style *st)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	int k;
 
-	if (!l->tracing) {
+	if (!s->tracing) {
 		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
 	} else {
 		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
 		       "                   ownership changes %lld   lost %llu\n",
-		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), l->events.pageblock_order,
+		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), s->events.pageblock_order,
 		       (long long)(b[FT_CF_FRAGMENTING] - a[FT_CF_FRAGMENTING]),
-		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)l->lost);
-		for (k = 0; k <= l->events.nr_zones; k++) {
+		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)s->lost);
+		for (k = 0; k <= s->events.nr_zones; k++) {
 			struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
 
 			if (!z.total)
 				continue;
-			if (k < l->events.nr_zones)
-				printf("  N%d %-10s total %llu  fragmenting %llu\n", l->events.zones[k].node,
-				       l->events.zones[k].name, (unsigned long long)z.total,
+			if (k < s->events.nr_zones)
+				printf("  N%d %-10s total %llu  fragmenting %llu\n", s->events.zones[k].node,
+				       s->events.zones[k].name, (unsigned long long)z.total,
 				       (unsigned long long)z.fragmenting);
 			else
 				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z.total,
@@ -362,11 +362,11 @@ static void text_thp(const struct ft_report *rep)
 /* The boost by zone, and the pageblock map's classes at its last scan. */
 static void text_boost_map(const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	int k, c;
 
 	if (rep->boost_nr) {
-		const struct ft_zoneinfo *zi = &l->sample.zoneinfo;
+		const struct ft_zoneinfo *zi = &s->sample.zoneinfo;
 
 		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    reads\n");
 		for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
@@ -380,11 +380,11 @@ static void text_boost_map(const struct ft_report *rep)
 			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
 		}
 	}
-	if (l->map_err || !l->map.nr)
+	if (s->map_err || !s->map.nr)
 		return;
 	printf("pageblock map at the last recorded scan\n");
-	for (k = 0; k < (int)l->map.nr; k++) {
-		const struct ft_pbmap_zone *z = &l->map.zones[k];
+	for (k = 0; k < (int)s->map.nr; k++) {
+		const struct ft_pbmap_zone *z = &s->map.zones[k];
 
 		printf("  N%d %-10s %u blocks:", z->node, z->name, z->nr_blocks);
 		for (c = 0; c < FT_PB_NR; c++)
@@ -424,20 +424,20 @@ static void text_stalls(const struct ft_report *rep)
 /* Every control change in the window, fragtop's and those seen from outside, in time order. */
 static void text_changes(const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	const struct ft_session_audit *au;
 	int ia, io, k;
 	size_t i;
 
-	for (i = 0, k = 0; i < l->nr_audits; i++)
-		k += ft_report_in_window(rep, l->audits[i].t_ns);
+	for (i = 0, k = 0; i < s->nr_audits; i++)
+		k += ft_report_in_window(rep, s->audits[i].t_ns);
 	printf("\ncontrol changes    %d", k + rep->nr_outside);
 	if (rep->nr_outside)
 		printf(" (%d of them outside this fragtop)", rep->nr_outside);
 	printf("\n");
-	if (l->audits_dropped)
+	if (s->audits_dropped)
 		printf("  (%llu more in the file were not kept: at most %d are)\n",
-		       (unsigned long long)l->audits_dropped, FT_SESSION_MAX_AUDITS);
+		       (unsigned long long)s->audits_dropped, FT_SESSION_MAX_AUDITS);
 	if (rep->outside_dropped)
 		printf("  (%llu more outside changes not listed: at most %d are)\n",
 		       (unsigned long long)rep->outside_dropped, FT_REP_MAX_OUTSIDE);
@@ -575,7 +575,7 @@ static void text_intervals(const struct ft_report *rep)
  */
 static void text_stacks(const struct ft_report *rep)
 {
-	const struct ft_session *l = &rep->rp.session;
+	const struct ft_session *s = &rep->rp.session;
 	struct ft_stack_group g[REP_STACKS];
 	uint64_t other, unstacked, total, rest = 0;
 	size_t n, i, shown;
@@ -591,7 +591,7 @@ static void text_stacks(const struct ft_report *rep)
 	rest = (uint64_t)(rep->last.c[FT_CF_FRAGMENTING] - rep->first.c[FT_CF_FRAGMENTING]);
 	rest = rest > total ? rest - total : 0;
 	printf("\nfragmenting fallbacks by kernel stack (--stacks: at most %u a second%s)\n",
-	       l->stacks_src.per_sec, l->stacks_src.err ? ", refused by the kernel" : "");
+	       s->stacks_src.per_sec, s->stacks_src.err ? ", refused by the kernel" : "");
 	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
 	for (i = 0; i < shown; i++) {
 		printf("%10llu %5.1f%% ", (unsigned long long)g[i].fragmenting, ft_report_pct((int64_t)g[i].fragmenting,

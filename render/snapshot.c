@@ -246,7 +246,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 /* The sample as one JSON object. */
 void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 {
-	const struct ft_sample *s = &l->session->sample;
+	const struct ft_sample *smp = &l->session->sample;
 	struct ft_json j;
 	size_t i;
 	int r;
@@ -258,18 +258,18 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_json_str(&j, "kernel", l->session->host.release);
 	ft_json_str(&j, "root", l->root);
 	ft_json_i64(&j, "time", (int64_t)l->now);
-	if (s->pageblock_order >= 0)
-		ft_json_i64(&j, "pageblock_order", s->pageblock_order);
+	if (smp->pageblock_order >= 0)
+		ft_json_i64(&j, "pageblock_order", smp->pageblock_order);
 	else
 		ft_json_null(&j, "pageblock_order");
 	ft_json_str(&j, "pageblock_order_source",
-		    ft_sample_has(s, FT_SRC_PAGETYPEINFO) ? "pagetypeinfo" :
-		    s->pageblock_order >= 0 ? "thp_pmd_size" : NULL);
-	ft_json_i64(&j, "nr_orders", s->nr_orders);
-	if (ft_sample_has(s, FT_SRC_PAGETYPEINFO)) {
+		    ft_sample_has(smp, FT_SRC_PAGETYPEINFO) ? "pagetypeinfo" :
+		    smp->pageblock_order >= 0 ? "thp_pmd_size" : NULL);
+	ft_json_i64(&j, "nr_orders", smp->nr_orders);
+	if (ft_sample_has(smp, FT_SRC_PAGETYPEINFO)) {
 		ft_json_arr_begin_inline(&j, "migratetypes");
-		for (r = 0; r < s->pti.nr_types; r++)
-			ft_json_str(&j, NULL, s->pti.types[r]);
+		for (r = 0; r < smp->pti.nr_types; r++)
+			ft_json_str(&j, NULL, smp->pti.types[r]);
 		ft_json_arr_end(&j);
 	} else {
 		ft_json_null(&j, "migratetypes");
@@ -277,25 +277,25 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_json_obj_begin(&j, "sources");
 	for (r = 0; r < FT_SRC_NR; r++)
 		ft_json_str(&j, ft_source_names[r],
-			    ft_sample_has(s, r) ? "ok" : ft_file_strerror(s->err[r]));
+			    ft_sample_has(smp, r) ? "ok" : ft_file_strerror(smp->err[r]));
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "zones");
-	for (i = 0; i < s->nr_zones; i++)
-		if (ft_zi_populated(s->zones[i].zi))
-			json_zone(&j, l, &s->zones[i]);
+	for (i = 0; i < smp->nr_zones; i++)
+		if (ft_zi_populated(smp->zones[i].zi))
+			json_zone(&j, l, &smp->zones[i]);
 	ft_json_arr_end(&j);
-	if (l->interval_s > 0 && s->rates.valid) {
+	if (l->interval_s > 0 && smp->rates.valid) {
 		ft_json_obj_begin(&j, "rates");
-		ft_json_double(&j, "interval", s->rates.dt);
+		ft_json_double(&j, "interval", smp->rates.dt);
 		for (r = 0; r < FT_RATE_NR; r++)
-			ft_json_double(&j, ft_rate_defs[r].name, s->rates.v[r]);
-		ft_json_double(&j, "thp_fault_success", s->rates.thp_success);
-		ft_json_double(&j, "compact_success_ratio", s->rates.compact_success);
+			ft_json_double(&j, ft_rate_defs[r].name, smp->rates.v[r]);
+		ft_json_double(&j, "thp_fault_success", smp->rates.thp_success);
+		ft_json_double(&j, "compact_success_ratio", smp->rates.compact_success);
 		ft_json_obj_end(&j);
 	}
 	ft_json_obj_begin(&j, "vmstat");
-	for (i = 0; ft_sample_has(s, FT_SRC_VMSTAT) && i < s->vmstat.nr; i++)
-		ft_json_i64(&j, s->vmstat.items[i].name, s->vmstat.items[i].value);
+	for (i = 0; ft_sample_has(smp, FT_SRC_VMSTAT) && i < smp->vmstat.nr; i++)
+		ft_json_i64(&j, smp->vmstat.items[i].name, smp->vmstat.items[i].value);
 	ft_json_obj_end(&j);
 	if (l->map_scan && l->map_err)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
@@ -306,17 +306,17 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_session_json_cost(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (l->interval_s > 0 && l->session->boost_nr) {
-		const struct ft_session *ss = l->session;
+		const struct ft_session *s = l->session;
 
 		ft_json_arr_begin(&j, "boost_by_zone");
-		for (i = 0; i < (size_t)ss->boost_nr && i < s->zoneinfo.nr; i++) {
-			const struct ft_boost_tick *b = &ss->boost_total[i];
+		for (i = 0; i < (size_t)s->boost_nr && i < smp->zoneinfo.nr; i++) {
+			const struct ft_boost_tick *b = &s->boost_total[i];
 
-			if (!s->zoneinfo.zones[i].present)
+			if (!smp->zoneinfo.zones[i].present)
 				continue;
 			ft_json_obj_begin(&j, NULL);
-			ft_json_i64(&j, "node", s->zoneinfo.zones[i].node);
-			ft_json_str(&j, "zone", s->zoneinfo.zones[i].name);
+			ft_json_i64(&j, "node", smp->zoneinfo.zones[i].node);
+			ft_json_str(&j, "zone", smp->zoneinfo.zones[i].name);
 			ft_json_u64(&j, "peak", b->peak);
 			ft_json_double(&j, "boosted_fraction", b->samples ?
 				       (double)b->boosted / b->samples : 0);

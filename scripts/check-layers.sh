@@ -18,7 +18,9 @@
 #     only collectors/tracefs.c writes tracefs (its own instance);
 #   - no session field is assigned, and no writable pointer into a session
 #     is taken, outside model/ (inputs change it); a view (tui/view_*.c)
-#     never reads the live or replay source, only the session.
+#     never reads the live or replay source, only the session;
+#   - no tui/ file keeps mutable state at file scope: a view's is its
+#     state struct (struct ft_view's state_size), the loop's struct ft_ui.
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -96,6 +98,13 @@ grep -HnE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*sessio
 	collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	found "a writable pointer into the session (make it const)"
 grep -HnE 'ui->(live|rp)->' tui/view_*.c | found "a view reads the source (views read ui->s, the session)"
+# a view's state is one struct the loop owns (struct ft_view's state_size);
+# no file of tui/ keeps mutable state at file scope, but draw.c's colour
+# switch, which is the terminal's (ft_attr() is called without a ui)
+grep -HnE '^static[[:space:]]+(volatile[[:space:]]+)?[A-Za-z_][^(]*[;=]' tui/*.c |
+	grep -v '^[^:]*:[0-9]*:static const ' |
+	grep -v '^tui/draw\.c:[0-9]*:static bool colors_on;' |
+	found "mutable state at file scope in tui/ (a view's goes in its state struct, the loop's in struct ft_ui)"
 } > build/.layers 2>&1
 if grep -q '^x$' build/.layers 2>/dev/null; then
 	grep -v '^x$' build/.layers >&2

@@ -95,7 +95,7 @@ static void replay_seek_tick(struct ft_ui *ui, uint64_t n)
  */
 static void key_seek(struct ft_ui *ui, int ch)
 {
-	const struct ft_session *l = &ui->rp->session;
+	const struct ft_session *s = &ui->rp->session;
 	char buf[32], why[160], *end;
 	double v, slack = FT_REP_WINDOW_SLACK;
 	uint64_t t0, t1;
@@ -108,11 +108,11 @@ static void key_seek(struct ft_ui *ui, int ch)
 	if (end != buf && !strcmp(end, "%") && v >= 0 && v <= 100) {
 		v = v / 100 * (double)(t1 - t0) / 1e9;
 		slack = 0;	/* a share of the length, not a tick's time */
-	} else if (ft_rep_window_secs(buf, l->first_rt_ns, &v, why, sizeof(why))) {
+	} else if (ft_rep_window_secs(buf, s->first_rt_ns, &v, why, sizeof(why))) {
 		ft_ui_status(ui, FT_DIAG_WARN, "%s", why);
 		return;
-	} else if (l->ticks > 1 && l->tick_t_ns > l->first_t_ns) {	/* the recorded interval, on average */
-		slack = FT_REP_WINDOW_SHARE * (double)(l->tick_t_ns - l->first_t_ns) / 1e9 / (double)(l->ticks - 1);
+	} else if (s->ticks > 1 && s->tick_t_ns > s->first_t_ns) {	/* the recorded interval, on average */
+		slack = FT_REP_WINDOW_SHARE * (double)(s->tick_t_ns - s->first_t_ns) / 1e9 / (double)(s->ticks - 1);
 	}
 	replay_seek_time(ui, t0 + (uint64_t)((v > slack ? v - slack : 0) * 1e9));
 	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,

@@ -30,6 +30,53 @@ const struct ft_view *const ft_views[] = {
 };
 const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
+/* Every view with a state: ft_views, then help and setup (ui->view_state's order). */
+static const struct ft_view *const views_all[FT_UI_VIEWS_ALL] = {
+	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
+	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_help, &ft_view_setup,
+};
+
+void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v)
+{
+	int i;
+
+	for (i = 0; i < FT_UI_VIEWS_ALL; i++)
+		if (views_all[i] == v)
+			return ui->view_state[i];
+	return NULL;
+}
+
+/* Each view's state, made before the loop reads the rc file.  false: out of memory. */
+static bool states_init(struct ft_ui *ui)
+{
+	int i;
+
+	for (i = 0; i < FT_UI_VIEWS_ALL; i++) {
+		const struct ft_view *v = views_all[i];
+
+		if (!v->state_size)
+			continue;
+		ui->view_state[i] = calloc(1, v->state_size);
+		if (!ui->view_state[i])
+			return false;
+		if (v->init)
+			v->init(ui->view_state[i]);
+	}
+	return true;
+}
+
+static void states_free(struct ft_ui *ui)
+{
+	int i;
+
+	for (i = 0; i < FT_UI_VIEWS_ALL; i++) {
+		if (ui->view_state[i] && views_all[i]->fini)
+			views_all[i]->fini(ui->view_state[i]);
+		free(ui->view_state[i]);
+		ui->view_state[i] = NULL;
+	}
+}
+
 static int stopped(const struct ft_ui *ui)
 {
 	return ui->stop ? *ui->stop : 0;
@@ -53,19 +100,19 @@ void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx)
 
 static void draw_header(struct ft_ui *ui)
 {
-	const struct ft_session *l = ui->s;
-	const struct ft_sample *s = &l->sample;
+	const struct ft_session *s = ui->s;
+	const struct ft_sample *smp = &s->sample;
 	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
-	const struct ft_knob_value *bv = &l->knobs[boost - ft_knobs];
+	const struct ft_knob_value *bv = &s->knobs[boost - ft_knobs];
 	char mem[64] = "", bf[32] = "n/a", root[256];
 	double age;
 	int i, x;
 
-	if (l->mem_total_kb) {
+	if (s->mem_total_kb) {
 		char a[16], b[16];
 
-		ft_fmt_pages(a, sizeof(a), l->mem_avail_kb / 4, 4096);
-		ft_fmt_pages(b, sizeof(b), l->mem_total_kb / 4, 4096);
+		ft_fmt_pages(a, sizeof(a), s->mem_avail_kb / 4, 4096);
+		ft_fmt_pages(b, sizeof(b), s->mem_total_kb / 4, 4096);
 		snprintf(mem, sizeof(mem), "avail %s of %s", a, b);
 	}
 	if (!bv->err)
@@ -79,10 +126,10 @@ static void draw_header(struct ft_ui *ui)
 
 		if (ui->rp)
 			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  boost_factor %s",
-				     FT_VERSION, l->host.hostname, l->host.release, bf);
+				     FT_VERSION, s->host.hostname, s->host.release, bf);
 		else
 			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  every %gs  boost_factor %s",
-				     FT_VERSION, l->host.hostname, l->host.release, ui->interval, bf);
+				     FT_VERSION, s->host.hostname, s->host.release, ui->interval, bf);
 		ft_put(0, 0, ft_attr(FT_C_HEADER), "%s", left);
 		/* where the mode's part may start (the host name is sanitised, never wider) */
 		ui->header_end = n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
@@ -97,31 +144,31 @@ static void draw_header(struct ft_ui *ui)
 	}
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
-	else if (ui->live && strcmp(ft_session_host(l, "root", root, sizeof(root)), "/"))
+	else if (ui->live && strcmp(ft_session_host(s, "root", root, sizeof(root)), "/"))
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
 	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");
 	x = 5;
 	for (i = 0; i < FT_SRC_NR; i++) {
-		bool ok = ft_sample_has(s, i);
+		bool ok = ft_sample_has(smp, i);
 		char extra[48] = "";
 
 		if (i == FT_SRC_PAGETYPEINFO && ok) {
-			age = ft_session_pti_age(l);
+			age = ft_session_pti_age(s);
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
-		} else if (!ok && s->err[i]) {
+		} else if (!ok && smp->err[i]) {
 			snprintf(extra, sizeof(extra), ": %s",
-				 s->err[i] == -EACCES ? "needs root" : ft_file_strerror(s->err[i]));
+				 smp->err[i] == -EACCES ? "needs root" : ft_file_strerror(smp->err[i]));
 		}
 		ft_put(1, x, ok ? A_NORMAL : ft_attr(FT_C_BAD), "%s%s", ft_source_names[i], extra);
 		x += (int)(strlen(ft_source_names[i]) + strlen(extra)) + 2;
 	}
-	if (l->tracing) {
-		ft_put(1, x, l->lost ? ft_attr(FT_C_BAD) : A_NORMAL, "trace%s",
-		       l->lost ? " LOST" : "");
-		x += l->lost ? 12 : 7;
-	} else if (l->trace_err && l->trace_err != -EXDEV) {
-		const char *why = l->trace_err == -EACCES || l->trace_err == -EPERM ?
+	if (s->tracing) {
+		ft_put(1, x, s->lost ? ft_attr(FT_C_BAD) : A_NORMAL, "trace%s",
+		       s->lost ? " LOST" : "");
+		x += s->lost ? 12 : 7;
+	} else if (s->trace_err && s->trace_err != -EXDEV) {
+		const char *why = s->trace_err == -EACCES || s->trace_err == -EPERM ?
 				  "needs root" : "off";
 
 		ft_put(1, x, ft_attr(FT_C_BAD), "trace: %s", why);
@@ -196,9 +243,8 @@ static void draw_status(struct ft_ui *ui)
 	}
 }
 
-/* The tab bar's row, and where the last draw put each view's tab. */
+/* The tab bar's row (ui->tab_x: where the last draw put each view's tab). */
 #define TAB_ROW	2
-static int tab_x[16 + 1];
 
 static void draw_tabs(struct ft_ui *ui)
 {
@@ -216,15 +262,15 @@ static void draw_tabs(struct ft_ui *ui)
 		const struct ft_view *v = ft_views[i];
 		bool on = v == ui->view || (ui->view == &ft_view_help && v == ui->prev_view);
 
-		tab_x[i] = x;
+		ui->tab_x[i] = x;
 		if (x + (int)strlen(v->name) + 3 > COLS)
 			break;
 		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, v->name);
 		x += (int)strlen(v->name) + 3 + gap;
 	}
 	for (; i < ft_views_nr && i < 16; i++)
-		tab_x[i] = x;
-	tab_x[i] = x;
+		ui->tab_x[i] = x;
+	ui->tab_x[i] = x;
 	if (ui->view == &ft_view_setup && x + 9 < COLS)
 		ft_put(TAB_ROW, x, A_REVERSE | A_BOLD, " setup ");
 }
@@ -237,6 +283,8 @@ void ft_ui_draw(struct ft_ui *ui)
 	if (ui->view != ui->drawn_view)	/* another view's scroll position is not this one's */
 		ui->scroll_info[0] = '\0';
 	ui->drawn_view = ui->view;
+	if (ui->view->focus)
+		ui->view->focus(ui, TAB_ROW + 1, LINES - TAB_ROW - 2);
 	ui->view->draw(ui, TAB_ROW + 1, LINES - TAB_ROW - 2);
 	draw_status(ui);
 	refresh();
@@ -256,26 +304,18 @@ static void term_modes(struct ft_ui *ui, bool on)
 	fflush(stdout);
 }
 
-static volatile sig_atomic_t tstp;
-
-static void on_tstp(int sig)
-{
-	(void)sig;
-	tstp = 1;
-}
-
 /*
  * ^Z: the terminal as the shell had it (fragtop's modes too, which
  * ncurses' own handler would leave set), stop; on fg, all back as it was.
  */
 static void suspend(struct ft_ui *ui)
 {
-	tstp = 0;
+	*ui->tstp = 0;
 	term_modes(ui, false);
 	endwin();
 	signal(SIGTSTP, SIG_DFL);
 	raise(SIGTSTP);
-	signal(SIGTSTP, on_tstp);
+	signal(SIGTSTP, ui->on_tstp);
 	reset_prog_mode();
 	term_modes(ui, true);
 	clearok(curscr, TRUE);
@@ -352,7 +392,7 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 		/* wake at least every second (or as idle asks): trace buffers, the sampler, ticks */
 		if (most > 1000)
 			most = 1000;
-		if (tstp)
+		if (ui->tstp && *ui->tstp)
 			suspend(ui);
 		timeout(wait > most ? most : wait);
 		ch = getch();
@@ -501,7 +541,7 @@ bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 	 */
 	keyok(KEY_MOUSE, FALSE);
 	ui->mouse_on = tigetstr("kmous") && tigetstr("kmous") != (char *)-1;
-	if (signal(SIGTSTP, on_tstp) == SIG_IGN)
+	if (ui->on_tstp && signal(SIGTSTP, ui->on_tstp) == SIG_IGN)
 		signal(SIGTSTP, SIG_IGN);	/* a shell without job control: as it was */
 	term_modes(ui, true);
 	ui->color_wanted = color;
@@ -689,7 +729,7 @@ static void key_mouse(struct ft_ui *ui, int ch)
 		return;
 	if (ev.y == TAB_ROW) {
 		for (i = 0; i < ft_views_nr && i < 16; i++)
-			if (ev.x >= tab_x[i] && ev.x < tab_x[i + 1]) {
+			if (ev.x >= ui->tab_x[i] && ev.x < ui->tab_x[i + 1]) {
 				open_view(ui, ft_views[i]);
 				return;
 			}
@@ -732,8 +772,16 @@ void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc)
 
 int ft_ui_run(struct ft_ui *ui, bool color)
 {
-	if (!ft_ui_curses_start(ui, color))
+	_Static_assert(sizeof(views_all) / sizeof(views_all[0]) == FT_UI_VIEWS_ALL, "every view");
+	if (!states_init(ui)) {
+		states_free(ui);
+		fprintf(stderr, "fragtop: out of memory\n");
 		return -1;
+	}
+	if (!ft_ui_curses_start(ui, color)) {
+		states_free(ui);
+		return -1;
+	}
 	if (ui->rc)
 		ft_ui_rc_apply(ui, ui->rc);
 	while (!ui->quit && !stopped(ui)) {
@@ -753,5 +801,6 @@ int ft_ui_run(struct ft_ui *ui, bool color)
 		ft_ui_rc_collect(ui, ui->rc);
 	term_modes(ui, false);
 	endwin();
+	states_free(ui);
 	return 0;
 }

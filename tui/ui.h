@@ -21,6 +21,7 @@
 #include "controls/control.h"
 #include "model/rcfile.h"
 #include "model/termin.h"
+#include "tui/view.h"
 
 struct ft_view;
 struct ft_replay;
@@ -89,6 +90,12 @@ struct ft_ui {
 	bool mouse_on;			/* the terminal reports the mouse and pastes (xterm's modes set) */
 	bool pasting;			/* inside a bracketed paste: its bytes are not keys */
 	bool prompting;			/* a prompt is open: pasted text is typed into it */
+	/* each view's state (struct ft_view's state_size), in ft_ui_views_all order */
+	void *view_state[FT_UI_VIEWS_ALL];
+	int tab_x[16 + 1];		/* where the last draw put each tab (clicks) */
+	/* ^Z: the flag a SIGTSTP handler sets, and the handler (cmd/signals.h); NULL: not caught */
+	volatile sig_atomic_t *tstp;
+	void (*on_tstp)(int sig);
 };
 
 /* Keys both entry points have (quit, help, views, pause, redraw). */

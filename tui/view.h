@@ -5,14 +5,16 @@
  * draw function for the body between the tab bar and the status line,
  * its own key table (struct ft_key: codes, help, handler; help, the man
  * page and the README are written from it), and what it does with the
- * mouse.  Its state is its own file's.  The list of views is ft_views
- * (tui/ui.c).
+ * mouse.  Its state is one struct, which the loop owns (as tmux keeps a
+ * window mode's in wme->data): allocated when the TUI starts, found with
+ * ft_view_state().  The list of views is ft_views (tui/ui.c).
  */
 #ifndef FT_TUI_VIEW_H
 #define FT_TUI_VIEW_H
 
 #include <curses.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct ft_ui;
 struct ft_key;
@@ -63,7 +65,28 @@ struct ft_view {
 	 * for it.
 	 */
 	unsigned int wants;
+	/*
+	 * The view's state: @state_size bytes, zeroed, allocated by the loop
+	 * when the TUI starts (before @load); @init sets what is not zero at
+	 * the start, @fini frees what the state owns.  NULL: nothing to do.
+	 */
+	size_t state_size;
+	void (*init)(void *state);
+	void (*fini)(void *state);
+	/*
+	 * Before each draw while the view is shown, with the rows the draw
+	 * will have: tells the source what to read for it (the map's zone,
+	 * the page_owner looks of the cell under the cursor), so drawing only
+	 * draws.  NULL: nothing.
+	 */
+	void (*focus)(struct ft_ui *ui, int top, int height);
 };
+
+/* Every view, help and setup too: what the loop allocates state for. */
+#define FT_UI_VIEWS_ALL	10
+
+/* @v's state in @ui (struct ft_view's state_size bytes). */
+void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v);
 
 /*
  * The processes view's columns after COMMAND (the cgroup last), for the
@@ -72,8 +95,8 @@ struct ft_view {
  */
 int ft_procs_columns(void);
 const char *ft_procs_column(int i);
-bool ft_procs_column_shown(int i);
-void ft_procs_column_toggle(int i);
+bool ft_procs_column_shown(const struct ft_ui *ui, int i);
+void ft_procs_column_toggle(struct ft_ui *ui, int i);
 
 extern const struct ft_view ft_view_overview;
 extern const struct ft_view ft_view_events;

@@ -18,9 +18,17 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-/* the view's own state: the selected knob */
-static int sel;
-static int first;	/* the first knob shown: the list scrolls to keep sel in sight */
+/* The view's state (struct ft_view's state_size: the loop owns it): the selected knob. */
+struct controls_state {
+	int sel;
+	int first;	/* the first knob shown: the list scrolls to keep sel in sight */
+};
+
+/* @ui's controls state. */
+static struct controls_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_controls);
+}
 
 static bool knob_changed(const struct ft_ui *ui, size_t i, const char *now)
 {
@@ -63,7 +71,7 @@ static int by_time_desc(const void *a, const void *b)
  * the knobs the history marks changed with no change of fragtop's
  * behind them (made outside it; the history keeps FT_HISTORY_LEN ticks).
  */
-static void recorded_changes(const struct ft_session *ss, int y, int bottom)
+static void recorded_changes(const struct ft_session *s, int y, int bottom)
 {
 	static struct change ch[FT_SESSION_MAX_AUDITS + FT_HISTORY_LEN];
 	static uint8_t marks[FT_HISTORY_LEN];
@@ -73,30 +81,30 @@ static void recorded_changes(const struct ft_session *ss, int y, int bottom)
 	int outside = 0;
 	char k[48], o[48], w[48], m[48], h[48];
 
-	for (a = 0; a < ss->nr_audits && n < sizeof(ch) / sizeof(ch[0]); a++) {
-		const struct ft_session_audit *au = &ss->audits[a];
+	for (a = 0; a < s->nr_audits && n < sizeof(ch) / sizeof(ch[0]); a++) {
+		const struct ft_session_audit *au = &s->audits[a];
 
 		ch[n].t_ns = au->t_ns;
 		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s %-9s %s %s -> %s",
-			 (double)(au->t_ns - ss->first_t_ns) / 1e9, ft_safe(au->how, h, sizeof(h)),
+			 (double)(au->t_ns - s->first_t_ns) / 1e9, ft_safe(au->how, h, sizeof(h)),
 			 ft_safe(au->outcome, o, sizeof(o)), ft_safe(au->knob, k, sizeof(k)),
 			 ft_safe(au->old, w, sizeof(w)), ft_safe(au->new, m, sizeof(m)));
 	}
-	ft_session_history(ss, FT_CHART_STALLS, FT_ZH_FREE, 0, FT_HISTORY_LEN, v, marks, t);
+	ft_session_history(s, FT_CHART_STALLS, FT_ZH_FREE, 0, FT_HISTORY_LEN, v, marks, t);
 	for (i = 0; i < FT_HISTORY_LEN && n < sizeof(ch) / sizeof(ch[0]); i++) {
 		uint64_t t0 = i && t[i - 1] ? t[i - 1] : 0;
 		bool own = false;
 
 		if (!marks[i] || !t[i])
 			continue;
-		for (a = 0; a < ss->nr_audits && !own; a++)
-			own = ss->audits[a].t_ns > t0 && ss->audits[a].t_ns <= t[i] &&
-			      !strcmp(ss->audits[a].outcome, "ok");
+		for (a = 0; a < s->nr_audits && !own; a++)
+			own = s->audits[a].t_ns > t0 && s->audits[a].t_ns <= t[i] &&
+			      !strcmp(s->audits[a].outcome, "ok");
 		if (own)
 			continue;
 		ch[n].t_ns = t[i];
 		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  outside seen      %s changed outside this fragtop",
-			 (double)(t[i] - ss->first_t_ns) / 1e9,
+			 (double)(t[i] - s->first_t_ns) / 1e9,
 			 marks[i] <= ft_knobs_nr ? ft_knobs[marks[i] - 1].name : "a knob");
 		outside++;
 	}
@@ -111,7 +119,8 @@ static void recorded_changes(const struct ft_session *ss, int y, int bottom)
 
 static void controls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_session *ss = ui->s;
+	struct controls_state *st = S(ui);
+	const struct ft_session *s = ui->s;
 	int y = top, bottom = top + height, rows;
 	size_t i, n;
 
@@ -123,15 +132,15 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 	rows = (bottom - y - 3) * 2 / 3;	/* a third for the help and the audit log */
 	if (rows < 5)
 		rows = 5;
-	if (sel < first)
-		first = sel;
-	if (sel >= first + rows)
-		first = sel - rows + 1;
-	if (first < 0)
-		first = 0;
-	for (i = (size_t)first; i < ft_knobs_nr && y < bottom && (int)i < first + rows; i++, y++) {
+	if (st->sel < st->first)
+		st->first = st->sel;
+	if (st->sel >= st->first + rows)
+		st->first = st->sel - rows + 1;
+	if (st->first < 0)
+		st->first = 0;
+	for (i = (size_t)st->first; i < ft_knobs_nr && y < bottom && (int)i < st->first + rows; i++, y++) {
 		const struct ft_knob *k = &ft_knobs[i];
-		const struct ft_knob_value *v = &ss->knobs[i];
+		const struct ft_knob_value *v = &s->knobs[i];
 		char val[96], def[24] = "-", range[96];
 		unsigned int attr = A_NORMAL;
 		bool changed;
@@ -154,16 +163,16 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
 			snprintf(def, sizeof(def), "%" PRId64, k->def);
 		ft_knob_range_text(k, v, range, sizeof(range));
-		if ((int)i == sel)
+		if ((int)i == st->sel)
 			attr |= A_REVERSE;
 		ft_put(y, 0, attr, "%c %-28s %-14s %-8s %-26s %s", changed ? '*' : ' ', k->name, val, def,
 		       range, k->unit ? k->unit : "");
 		if (changed)
 			ft_put(y, 0, ft_attr(FT_C_WARN) | A_BOLD, "*");
 	}
-	if (y < bottom && sel >= 0 && (size_t)sel < ft_knobs_nr) {
-		const struct ft_knob *k = &ft_knobs[sel];
-		const struct ft_knob_value *v = &ss->knobs[sel];
+	if (y < bottom && st->sel >= 0 && (size_t)st->sel < ft_knobs_nr) {
+		const struct ft_knob *k = &ft_knobs[st->sel];
+		const struct ft_knob_value *v = &s->knobs[st->sel];
 		char why[96], range[96], line[256];
 
 		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
@@ -181,7 +190,7 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		y++;
 	}
 	if (ui->rp && y < bottom) {
-		recorded_changes(ss, y, bottom);
+		recorded_changes(s, y, bottom);
 		return;
 	}
 	if (!ui->ctl || y >= bottom)
@@ -233,30 +242,32 @@ static void edit(struct ft_ui *ui, const struct ft_knob *k)
 }
 
 /* The knob under the cursor (the cursor kept in the table). */
-static const struct ft_knob *selected(void)
+static const struct ft_knob *selected(struct controls_state *st)
 {
-	if (sel < 0 || sel >= (int)ft_knobs_nr)
-		sel = 0;
-	return &ft_knobs[sel];
+	if (st->sel < 0 || st->sel >= (int)ft_knobs_nr)
+		st->sel = 0;
+	return &ft_knobs[st->sel];
 }
 
 static void key_select(struct ft_ui *ui, int ch)
 {
+	struct controls_state *st = S(ui);
 	int nr = (int)ft_knobs_nr;
 
 	(void)ui;
-	selected();
+	selected(st);
 	if (ch == 'j' || ch == KEY_DOWN)
-		sel = (sel + 1) % nr;
+		st->sel = (st->sel + 1) % nr;
 	else if (ch == 'k' || ch == KEY_UP)
-		sel = (sel + nr - 1) % nr;
+		st->sel = (st->sel + nr - 1) % nr;
 	else
-		sel = 0;
+		st->sel = 0;
 }
 
 static void key_step(struct ft_ui *ui, int ch)
 {
-	const struct ft_knob *k = selected();
+	struct controls_state *st = S(ui);
+	const struct ft_knob *k = selected(st);
 	int dir = ch == '+' || ch == '=' || ch == KEY_RIGHT ? 1 : -1;
 
 	if (!ft_ui_may_write(ui))
@@ -269,8 +280,10 @@ static void key_step(struct ft_ui *ui, int ch)
 
 static void key_edit(struct ft_ui *ui, int ch)
 {
+	struct controls_state *st = S(ui);
+
 	(void)ch;
-	edit(ui, selected());
+	edit(ui, selected(st));
 }
 
 static void key_restore(struct ft_ui *ui, int ch)
@@ -315,6 +328,7 @@ static const struct ft_legend controls_legend[] = {
 };
 
 const struct ft_view ft_view_controls = {
+	.state_size = sizeof(struct controls_state),
 	.name = "controls",
 	.draw = controls_draw,
 	.keys = controls_keys,

@@ -36,14 +36,14 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 		{ FT_RATE_ALLOCSTALL, "direct reclaim stalls (allocstall_*)" },
 		{ FT_RATE_PGSCAN_DIRECT, "pages scanned by direct reclaim (pgscan_direct)" },
 	};
-	const struct ft_session *ss = ui->s;
+	const struct ft_session *s = ui->s;
 	int y = top, bottom = top + height;
 
 	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data "
-	       "(made with --no-trace or without root)" : ss->trace_err ? ft_trace_strerror(ss->trace_err) :
+	       "(made with --no-trace or without root)" : s->trace_err ? ft_trace_strerror(s->trace_err) :
 	       "tracing is off (--no-trace)");
 	y++;
-	y = ft_draw_rate_table(y, bottom, ss->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
+	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
 	static const char *const root_adds[] = {
 		"As root (tracefs at /sys/kernel/tracing) the tracepoints add each fallback",
 		"(mm_page_alloc_extfrag) with its zone, migratetypes, whether it fragments and",
@@ -56,40 +56,40 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 /* The event counters: rate, 10 s mean, total and a sparkline each.  Returns the next row. */
 static int counters(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_session *ss = ui->s;
+	const struct ft_session *s = ui->s;
 	uint64_t totals[FT_M_NR];
 	int y = top, i, spark_w = COLS - (NAME_W + 29);
 	/* the last tick is bursty: a 10 s mean shows what a control change did */
 	unsigned long avg_n = (unsigned long)ceil(10.0 / ui->interval);
 	char a[32], b[32], c[32];
 
-	ft_events_metrics(&ss->events, totals);
+	ft_events_metrics(&s->events, totals);
 	if (spark_w > FT_SERIES_LEN)
 		spark_w = FT_SERIES_LEN;
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%-*s %8s %8s %10s  last %ds", NAME_W, "event", "/s",
 	       "10s avg", "total", spark_w > 0 ? (int)(spark_w * ui->interval) : 0);
 	y++;
 	for (i = 0; i < FT_M_NR && y < top + height; i++, y++) {
-		const struct ft_series *sr = &ss->ev_series[i];
+		const struct ft_series *sr = &s->ev_series[i];
 		double max = ft_series_max(sr, (unsigned long)(spark_w > 0 ? spark_w : 0));
 
 		ft_put(y, 0, A_NORMAL, "%-*s", NAME_W, ft_ev_metric_names[i]);
-		if (!ft_session_has_event(ss, ft_ev_metric_event[i])) {
+		if (!ft_session_has_event(s, ft_ev_metric_event[i])) {
 			ft_put(y, NAME_W + 1, ft_attr(FT_C_DIM), "absent on this kernel");
 			continue;
 		}
-		ft_fmt_rate(a, sizeof(a), ss->ev_rate[i], 7);
+		ft_fmt_rate(a, sizeof(a), s->ev_rate[i], 7);
 		ft_fmt_count(b, sizeof(b), (double)totals[i], 9);
 		ft_fmt_rate(c, sizeof(c), ft_series_mean(sr, avg_n), 7);
-		ft_put(y, NAME_W + 1, ss->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
+		ft_put(y, NAME_W + 1, s->ev_rate[i] > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s", a);
 		ft_put(y, NAME_W + 10, A_NORMAL, "%8s", c);
 		ft_put(y, NAME_W + 19, A_NORMAL, "%10s", b);
 		if (spark_w > 8)
 			ft_sparkline(y, NAME_W + 31, spark_w - 2, sr, max);
 	}
-	ft_put(y, 0, ss->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
+	ft_put(y, 0, s->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
 	       "lost events %llu   pageblock order %d   buffers read %llu",
-	       (unsigned long long)ss->lost, ss->events.pageblock_order, (unsigned long long)ss->pages);
+	       (unsigned long long)s->lost, s->events.pageblock_order, (unsigned long long)s->pages);
 	return y + 1;
 }
 
@@ -134,23 +134,23 @@ static void top_pairs(struct ft_ui *ui, int y)
 
 static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback *r)
 {
-	const struct ft_session *ss = ui->s;
-	const struct ft_events *ev = &ss->events;
+	const struct ft_session *s = ui->s;
+	const struct ft_events *ev = &s->events;
 	/*
 	 * Seconds before the newest input: the trace clock is
 	 * CLOCK_MONOTONIC, like the inputs' (older recordings used
 	 * "local", close to it); an event from after the newest
 	 * input is a clock mismatch, shown as 0.
 	 */
-	double age = ss->t_ns > r->ts ? (double)(ss->t_ns - r->ts) / 1e9 : 0;
+	double age = s->t_ns > r->ts ? (double)(s->t_ns - r->ts) / 1e9 : 0;
 	char zone[24], types[80], a[32], b[32], ag[16];
 
 	if (r->zone >= 0)
 		snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node, ev->zones[r->zone].name);
 	else
 		snprintf(zone, sizeof(zone), "?");
-	snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(&ss->sample, r->alloc_mt, a, sizeof(a)),
-		 ft_sample_mt_name(&ss->sample, r->fallback_mt, b, sizeof(b)));
+	snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(&s->sample, r->alloc_mt, a, sizeof(a)),
+		 ft_sample_mt_name(&s->sample, r->fallback_mt, b, sizeof(b)));
 	ft_age_format(age, ag, sizeof(ag));
 	ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
 	       "%6s %-10s %10llx %2d<-%-2d %-22s %4s %3s %s", ag, zone,
@@ -160,14 +160,32 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 }
 
 /* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
-static int stacks_mode = -1;
-static int stack_sel;		/* the stack selected (j/k) */
-static bool stack_open;		/* Enter: the selected stack's every frame, one caller a line */
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct events_state {
+	int stacks_mode;
+	int stack_sel;		/* the stack selected (j/k) */
+	bool stack_open;		/* Enter: the selected stack's every frame, one caller a line */
+};
+
+/* @ui's events state. */
+static struct events_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_events);
+}
+
+static void events_init(void *state)
+{
+	struct events_state *st = state;
+
+	st->stacks_mode = -1;
+}
 
 /* The stacks mode is on (K, or --stacks by default). */
 static bool stacks_on(const struct ft_ui *ui)
 {
-	return stacks_mode > 0 || (stacks_mode < 0 && ft_session_has_stacks(ui->s));
+	struct events_state *st = S(ui);
+
+	return st->stacks_mode > 0 || (st->stacks_mode < 0 && ft_session_has_stacks(ui->s));
 }
 
 /*
@@ -193,7 +211,8 @@ static int open_stack(int y, int end, const char *key, unsigned int attr)
 /* Fragmenting fallbacks by kernel stack since the start, from row @y to @end. */
 static void stacks_table(struct ft_ui *ui, int y, int end)
 {
-	const struct ft_session *ss = ui->s;
+	struct events_state *st = S(ui);
+	const struct ft_session *s = ui->s;
 	struct ft_stack_group g[64];
 	uint64_t other, unstacked, all;
 	size_t n, i, shown;
@@ -202,31 +221,31 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "%9s %6s  %s", "fragment", "share",
 	       "kernel stack: site < callers (the allocator's frames left out)");
-	if (!ft_session_has_stacks(ss)) {
+	if (!ft_session_has_stacks(s)) {
 		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", ui->rp ?
 		       "the recording has no kernel stacks (record with --stacks)" :
 		       "no kernel stacks: start fragtop with --stacks to group fallbacks by allocation site");
 		return;
 	}
-	if (ss->stacks_src.err) {
+	if (s->stacks_src.err) {
 		ft_put(y, 2, ft_attr(FT_C_WARN), "the stacktrace trigger was refused: %s",
-		       strerror(-ss->stacks_src.err));
+		       strerror(-s->stacks_src.err));
 		return;
 	}
-	n = ft_stack_groups(&ss->events, NULL, NULL, &ss->syms, g, sizeof(g) / sizeof(g[0]), &other,
+	n = ft_stack_groups(&s->events, NULL, NULL, &s->syms, g, sizeof(g) / sizeof(g[0]), &other,
 			    &unstacked);
-	all = ss->events.extfrag.fragmenting;
+	all = s->events.extfrag.fragmenting;
 	shown = rows < 0 ? 0 : (size_t)rows < n ? (size_t)rows : n;
 	if (shown > sizeof(g) / sizeof(g[0]))
 		shown = sizeof(g) / sizeof(g[0]);
-	if (stack_sel >= (int)shown)
-		stack_sel = shown ? (int)shown - 1 : 0;
+	if (st->stack_sel >= (int)shown)
+		st->stack_sel = shown ? (int)shown - 1 : 0;
 	for (i = 0; i < shown && y < end - 1; i++) {
-		unsigned int attr = (int)i == stack_sel ? A_REVERSE : A_NORMAL;
+		unsigned int attr = (int)i == st->stack_sel ? A_REVERSE : A_NORMAL;
 
 		ft_fmt_count(c, sizeof(c), (double)g[i].fragmenting, 9);
 		ft_put(y, 0, attr, "%9s %5.1f%%", c, all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0);
-		if ((int)i == stack_sel && stack_open) {
+		if ((int)i == st->stack_sel && st->stack_open) {
 			y = open_stack(y, end - 1, g[i].key, attr);
 			continue;
 		}
@@ -240,29 +259,33 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "no fragmenting fallback with a stack yet");
 	ft_fmt_count(c, sizeof(c), (double)(unstacked + other), 9);
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%9s %5.1f%%  without a stack (over %u a second%s)%s", c,
-	       all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, ss->stacks_src.per_sec,
+	       all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, s->stacks_src.per_sec,
 	       other ? ", or past the stack table" : "", n > shown ? "; more stacks below the screen" : "");
 }
 
 static void key_stacks(struct ft_ui *ui, int ch)
 {
+	struct events_state *st = S(ui);
+
 	(void)ch;
-	stacks_mode = stacks_mode < 0 ? !ft_session_has_stacks(ui->s) : !stacks_mode;
+	st->stacks_mode = st->stacks_mode < 0 ? !ft_session_has_stacks(ui->s) : !st->stacks_mode;
 }
 
 /* j k: select a stack; Enter: open it whole, or close it. */
 static void key_stack_sel(struct ft_ui *ui, int ch)
 {
+	struct events_state *st = S(ui);
+
 	if (!stacks_on(ui)) {
 		ft_ui_status(ui, FT_DIAG_INFO, "K first: the stacks table (with --stacks)");
 		return;
 	}
 	if (ch == '\n' || ch == KEY_ENTER)
-		stack_open = !stack_open;
+		st->stack_open = !st->stack_open;
 	else if (ch == 'j' || ch == KEY_DOWN)
-		stack_sel++;		/* kept within the stacks when drawn */
-	else if (stack_sel > 0)
-		stack_sel--;
+		st->stack_sel++;		/* kept within the stacks when drawn */
+	else if (st->stack_sel > 0)
+		st->stack_sel--;
 }
 
 static void events_draw(struct ft_ui *ui, int top, int height)
@@ -295,7 +318,6 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 		recent_row(ui, y, &recent[i]);
 }
 
-
 static const struct ft_key events_keys[] = {
 	{ "K", { 'K' }, "fragmenting fallbacks by kernel stack (--stacks) / the recent fallbacks",
 	  "K stacks", 0, key_stacks },
@@ -327,6 +349,8 @@ static const struct ft_legend events_legend[] = {
 };
 
 const struct ft_view ft_view_events = {
+	.state_size = sizeof(struct events_state),
+	.init = events_init,
 	.name = "events",
 	.draw = events_draw,
 	.keys = events_keys,

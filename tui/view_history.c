@@ -20,10 +20,26 @@
 #define ZONE_ROWS	(1 + FT_ZH_NR)	/* title and charts */
 
 /* the view's own state: ticks back from the newest, the cursor column, the first zone */
-static unsigned long back;
-static int cursor = -1;
-static int first_zone;
-static uint64_t seen_n;		/* the history's length at the last draw: new ticks move `back` */
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct history_state {
+	unsigned long back;
+	int cursor;
+	int first_zone;
+	uint64_t seen_n;		/* the history's length at the last draw: new ticks move `back` */
+};
+
+/* @ui's history state. */
+static struct history_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_history);
+}
+
+static void history_init(void *state)
+{
+	struct history_state *st = state;
+
+	st->cursor = -1;
+}
 
 static int chart_w(void)
 {
@@ -55,15 +71,15 @@ static void describe_mark(const struct ft_session *s, uint8_t mark, uint64_t t0,
 		 mark <= ft_knobs_nr ? ft_knobs[mark - 1].name : "a knob");
 }
 
-static void draw_axis(const struct ft_session *s, int y, int w)
+static void draw_axis(struct history_state *st, const struct ft_session *s, int y, int w)
 {
 	static double v[1024];
 	static uint8_t marks[1024];
 	static uint64_t t[1024];
-	int x0 = 2 + FT_CHART_LABEL, i, c = cursor >= 0 ? cursor : w - 1;
+	int x0 = 2 + FT_CHART_LABEL, i, c = st->cursor >= 0 ? st->cursor : w - 1;
 	char what[256] = "", when[64] = "";
 
-	ft_session_history(s, FT_CHART_STALLS, FT_ZH_FREE, back, w, v, marks, t);
+	ft_session_history(s, FT_CHART_STALLS, FT_ZH_FREE, st->back, w, v, marks, t);
 	/* the span and the cursor's tick */
 	for (i = 0; i < w && !t[i]; i++)
 		;
@@ -85,7 +101,7 @@ static void draw_axis(const struct ft_session *s, int y, int w)
 			strftime(when, sizeof(when), " %H:%M:%S", &tm);
 		if (marks[c])
 			describe_mark(s, marks[c], c > 0 ? t[c - 1] : 0, t[c], what, sizeof(what));
-		ft_put(y + 1, 0, A_NORMAL, "%s %+.1f s%s%s%s", cursor >= 0 ? "cursor" : "newest",
+		ft_put(y + 1, 0, A_NORMAL, "%s %+.1f s%s%s%s", st->cursor >= 0 ? "cursor" : "newest",
 		       (double)((int64_t)t[c] - (int64_t)s->first_t_ns) / 1e9, when,
 		       what[0] ? "  change: " : "", what);
 	} else {
@@ -98,20 +114,21 @@ static void draw_axis(const struct ft_session *s, int y, int w)
  * many, and what it cannot (a history shorter than the screen, drawn
  * from the right) the cursor goes left, so that it stays on its tick.
  */
-static void hold(const struct ft_session *s, int w, unsigned long n)
+static void hold(struct history_state *st, const struct ft_session *s, int w, unsigned long n)
 {
 	unsigned long have = kept(s), max_back = have > (unsigned long)w ? have - (unsigned long)w : 0;
-	unsigned long take = back < max_back ? max_back - back : 0;
+	unsigned long take = st->back < max_back ? max_back - st->back : 0;
 	int oldest = have >= (unsigned long)w ? 0 : w - (int)have;
 
 	take = take < n ? take : n;
-	back += take;
-	if (cursor >= 0 && n > take)
-		cursor = cursor - (int)(n - take) > oldest ? cursor - (int)(n - take) : oldest;
+	st->back += take;
+	if (st->cursor >= 0 && n > take)
+		st->cursor = st->cursor - (int)(n - take) > oldest ? st->cursor - (int)(n - take) : oldest;
 }
 
 static void history_draw(struct ft_ui *ui, int top, int height)
 {
+	struct history_state *st = S(ui);
 	const struct ft_session *s = ui->s;
 	const struct ft_sample *sm = &s->sample;
 	int w = chart_w(), y = top, shown = 0, skipped = 0, total = 0;
@@ -122,27 +139,27 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 	 * on the same ticks while new ones come in, as less does off its
 	 * end: the window moves back by as many.  At the newest, it follows.
 	 */
-	if ((cursor >= 0 || back > 0) && s->history_n > seen_n)
-		hold(s, w, (unsigned long)(s->history_n - seen_n));
-	seen_n = s->history_n;
-	if (back + (unsigned long)w > kept(s))
-		back = kept(s) > (unsigned long)w ? kept(s) - (unsigned long)w : 0;
-	if (cursor >= w)
-		cursor = w - 1;
-	draw_axis(s, y, w);
-	ft_chart_row(s, y + 2, 2, COLS - 2, FT_CHART_STALLS, FT_ZH_FREE, back, cursor);
+	if ((st->cursor >= 0 || st->back > 0) && s->history_n > st->seen_n)
+		hold(st, s, w, (unsigned long)(s->history_n - st->seen_n));
+	st->seen_n = s->history_n;
+	if (st->back + (unsigned long)w > kept(s))
+		st->back = kept(s) > (unsigned long)w ? kept(s) - (unsigned long)w : 0;
+	if (st->cursor >= w)
+		st->cursor = w - 1;
+	draw_axis(st, s, y, w);
+	ft_chart_row(s, y + 2, 2, COLS - 2, FT_CHART_STALLS, FT_ZH_FREE, st->back, st->cursor);
 	y += 4;
 	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++)
 		total += ft_zi_populated(sm->zones[i].zi);
-	if (first_zone > total - 1)
-		first_zone = total > 0 ? total - 1 : 0;
+	if (st->first_zone > total - 1)
+		st->first_zone = total > 0 ? total - 1 : 0;
 	for (i = 0; i < sm->nr_zones && i < FT_BOOST_ZONES; i++) {
 		const struct ft_zi_zone *zi = sm->zones[i].zi;
 		int m;
 
 		if (!ft_zi_populated(zi))
 			continue;
-		if (skipped < first_zone) {
+		if (skipped < st->first_zone) {
 			skipped++;
 			continue;
 		}
@@ -150,7 +167,7 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 			break;
 		ft_put(y, 0, A_BOLD, "N%d %s", zi->node, zi->name);
 		for (m = 0; m < FT_ZH_NR; m++)
-			ft_chart_row(s, y + 1 + m, 2, COLS - 2, (int)i, (enum ft_zh_metric)m, back, cursor);
+			ft_chart_row(s, y + 1 + m, 2, COLS - 2, (int)i, (enum ft_zh_metric)m, st->back, st->cursor);
 		y += ZONE_ROWS + 1;
 		shown++;
 	}
@@ -163,59 +180,63 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 /* The time cursor and the window into the history: Left Right, [ ], Home End. */
 static void key_time(struct ft_ui *ui, int ch)
 {
+	struct history_state *st = S(ui);
 	int w = chart_w();
 	unsigned long have = kept(ui->s), page = (unsigned long)w / 2;
 
 	switch (ch) {
 	case KEY_LEFT:
-		if (cursor < 0)
-			cursor = w - 1;
-		if (cursor > 0 && (back + (unsigned long)(w - cursor) < have))
-			cursor--;
-		else if (back + (unsigned long)w < have)
-			back++;
+		if (st->cursor < 0)
+			st->cursor = w - 1;
+		if (st->cursor > 0 && (st->back + (unsigned long)(w - st->cursor) < have))
+			st->cursor--;
+		else if (st->back + (unsigned long)w < have)
+			st->back++;
 		break;
 	case KEY_RIGHT:
-		if (cursor >= 0 && cursor < w - 1)
-			cursor++;
-		else if (back > 0)
-			back--;
+		if (st->cursor >= 0 && st->cursor < w - 1)
+			st->cursor++;
+		else if (st->back > 0)
+			st->back--;
 		break;
 	case '[':
 		/* the window back; where it cannot (a short history), the cursor */
-		if (back + (unsigned long)w < have) {
-			back = back + page + (unsigned long)w <= have ? back + page : have - (unsigned long)w;
+		if (st->back + (unsigned long)w < have) {
+			st->back = st->back + page + (unsigned long)w <= have ? st->back + page :
+				   have - (unsigned long)w;
 		} else {
 			int oldest = have >= (unsigned long)w ? 0 : w - (int)have;
 
-			cursor = (cursor < 0 ? w - 1 : cursor) - (int)page;
-			cursor = cursor < oldest ? oldest : cursor;
+			st->cursor = (st->cursor < 0 ? w - 1 : st->cursor) - (int)page;
+			st->cursor = st->cursor < oldest ? oldest : st->cursor;
 		}
 		break;
 	case ']':
-		if (back > 0)
-			back = back > page ? back - page : 0;
-		else if (cursor >= 0)
-			cursor = cursor + (int)page < w - 1 ? cursor + (int)page : w - 1;
+		if (st->back > 0)
+			st->back = st->back > page ? st->back - page : 0;
+		else if (st->cursor >= 0)
+			st->cursor = st->cursor + (int)page < w - 1 ? st->cursor + (int)page : w - 1;
 		break;
 	case KEY_END:
-		back = 0;
-		cursor = -1;
+		st->back = 0;
+		st->cursor = -1;
 		break;
 	case KEY_HOME:
-		back = have > (unsigned long)w ? have - (unsigned long)w : 0;
-		cursor = have >= (unsigned long)w ? 0 : w - (int)have;	/* the oldest kept */
+		st->back = have > (unsigned long)w ? have - (unsigned long)w : 0;
+		st->cursor = have >= (unsigned long)w ? 0 : w - (int)have;	/* the oldest kept */
 		break;
 	}
 }
 
 static void key_zones(struct ft_ui *ui, int ch)
 {
+	struct history_state *st = S(ui);
+
 	(void)ui;
 	if (ch == 'j' || ch == KEY_DOWN)
-		first_zone++;
-	else if (first_zone > 0)
-		first_zone--;
+		st->first_zone++;
+	else if (st->first_zone > 0)
+		st->first_zone--;
 }
 
 static const struct ft_key history_keys[] = {
@@ -241,6 +262,8 @@ static const struct ft_legend history_legend[] = {
 };
 
 const struct ft_view ft_view_history = {
+	.state_size = sizeof(struct history_state),
+	.init = history_init,
 	.name = "history",
 	.draw = history_draw,
 	.keys = history_keys,

@@ -27,8 +27,8 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-/* the view's own state */
-static struct {
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct map_state {
 	int zone;			/* index into the session's map zones */
 	uint32_t bpc;			/* blocks per cell; 0: fit the zone */
 	bool zoomed;			/* + or - chose bpc; else it fits the zone at every draw (a resize) */
@@ -41,7 +41,13 @@ static struct {
 	uint64_t jump_block;		/* O into another zone: the block to put the cursor on (+1; 0: none) */
 	int grid_y, grid_rows;		/* where the last draw put the grid */
 	uint32_t grid_w, grid_cells;
-} st;
+};
+
+/* @ui's map state. */
+static struct map_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_map);
+}
 
 #define MARGIN	11	/* "0x1234567 " row labels */
 
@@ -90,61 +96,62 @@ static uint32_t fit_bpc(uint32_t nr, int width, int height)
 
 static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 {
+	struct map_state *st = S(ui);
 	const struct ft_pbmap *m = &ui->s->map;
 
 	if (!m->nr)
 		return false;
-	if (!st.chosen) {	/* the rc file's zone, else the largest: where fragmentation matters */
+	if (!st->chosen) {	/* the rc file's zone, else the largest: where fragmentation matters */
 		char name[32];
 		int want = -1;
 
 		for (size_t i = 0; i < m->nr; i++) {
 			snprintf(name, sizeof(name), "N%d %s", m->zones[i].node, m->zones[i].name);
-			if (st.want[0] && !strcmp(name, st.want))
+			if (st->want[0] && !strcmp(name, st->want))
 				want = (int)i;
-			if (m->zones[i].nr_blocks > m->zones[st.zone].nr_blocks)
-				st.zone = (int)i;
+			if (m->zones[i].nr_blocks > m->zones[st->zone].nr_blocks)
+				st->zone = (int)i;
 		}
 		if (want >= 0)
-			st.zone = want;
-		st.chosen = true;
+			st->zone = want;
+		st->chosen = true;
 	}
-	if (st.zone >= (int)m->nr)
-		st.zone = 0;
-	g->z = &m->zones[st.zone];
+	if (st->zone >= (int)m->nr)
+		st->zone = 0;
+	g->z = &m->zones[st->zone];
 	g->width = COLS - MARGIN;
 	if (g->width < 8)
 		return false;
 	g->grid_h = height;
-	if (!st.zoomed || !st.bpc) {	/* fitted: again for this size (a resize), the cursor's block kept */
+	if (!st->zoomed || !st->bpc) {	/* fitted: again for this size (a resize), the cursor's block kept */
 		uint32_t fit = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
 
 		fit = fit ? fit : 1;
-		if (st.bpc && fit != st.bpc)
-			st.cur = (uint32_t)((uint64_t)st.cur * st.bpc / fit);
-		st.bpc = fit;
+		if (st->bpc && fit != st->bpc)
+			st->cur = (uint32_t)((uint64_t)st->cur * st->bpc / fit);
+		st->bpc = fit;
 	}
-	g->bpc = st.bpc;
+	g->bpc = st->bpc;
 	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
-	if (st.jump_block) {	/* O chose a block of this zone: its cell, now that cells are known */
-		uint64_t b = st.jump_block - 1;
+	if (st->jump_block) {	/* O chose a block of this zone: its cell, now that cells are known */
+		uint64_t b = st->jump_block - 1;
 
 		if (b >= g->z->first_block && b - g->z->first_block < g->z->nr_blocks)
-			st.cur = (uint32_t)((b - g->z->first_block) / g->bpc);
-		st.jump_block = 0;
+			st->cur = (uint32_t)((b - g->z->first_block) / g->bpc);
+		st->jump_block = 0;
 	}
 	g->rows = (int)((g->cells + (uint32_t)g->width - 1) / (uint32_t)g->width);
-	if (st.cur >= g->cells)
-		st.cur = g->cells ? g->cells - 1 : 0;
+	if (st->cur >= g->cells)
+		st->cur = g->cells ? g->cells - 1 : 0;
 	/* keep the cursor's row on screen */
-	if ((int)(st.cur / (uint32_t)g->width) < st.top)
-		st.top = (int)(st.cur / (uint32_t)g->width);
-	if ((int)(st.cur / (uint32_t)g->width) >= st.top + g->grid_h)
-		st.top = (int)(st.cur / (uint32_t)g->width) - g->grid_h + 1;
-	if (st.top > g->rows - g->grid_h)
-		st.top = g->rows - g->grid_h;
-	if (st.top < 0)
-		st.top = 0;
+	if ((int)(st->cur / (uint32_t)g->width) < st->top)
+		st->top = (int)(st->cur / (uint32_t)g->width);
+	if ((int)(st->cur / (uint32_t)g->width) >= st->top + g->grid_h)
+		st->top = (int)(st->cur / (uint32_t)g->width) - g->grid_h + 1;
+	if (st->top > g->rows - g->grid_h)
+		st->top = g->rows - g->grid_h;
+	if (st->top < 0)
+		st->top = 0;
 	return true;
 }
 
@@ -236,7 +243,7 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 }
 
 /* The cell under the cursor: its PFNs, its blocks' classes, its pages, its fallbacks; rows @y and @y + 1. */
-static void draw_cursor(const struct geom *g, int order, long page_size, uint64_t now, int y)
+static void draw_cursor(struct map_state *st, const struct geom *g, int order, long page_size, uint64_t now, int y)
 {
 	uint64_t pfn0, pfn1;
 	char detail[160] = "", seen[48] = "", thp[80] = "";
@@ -244,7 +251,7 @@ static void draw_cursor(const struct geom *g, int order, long page_size, uint64_
 	size_t n = 0;
 	int c;
 
-	cell_of(g, st.cur, &cur);
+	cell_of(g, st->cur, &cur);
 	pfn0 = (g->z->first_block + cur.first) << order;
 	pfn1 = ((g->z->first_block + cur.first + cur.n) << order) - 1;
 	for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
@@ -284,9 +291,9 @@ static void draw_cursor(const struct geom *g, int order, long page_size, uint64_
 #define OWNER_BLOCKS	4	/* a cell's blocks the cursor asks page_owner about */
 
 /* The panel's rows: none before page_owner was tried, a line when it cannot be read. */
-static int owner_rows(const struct ft_session *ss)
+static int owner_rows(const struct ft_session *s)
 {
-	return !ss->owner_src.known ? 0 : ss->owner_src.err ? 1 : OWNER_ROWS;
+	return !s->owner_src.known ? 0 : s->owner_src.err ? 1 : OWNER_ROWS;
 }
 
 /* The class a block is known by, whole or sampled. */
@@ -298,7 +305,8 @@ static enum ft_pb block_class(const struct ft_pb_block *pb)
 /* Live: ask page_owner about the first mixed or unmovable blocks of the cursor's cell. */
 static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 {
-	uint32_t first = st.cur * g->bpc, b, asked = 0;
+	struct map_state *st = S(ui);
+	uint32_t first = st->cur * g->bpc, b, asked = 0;
 
 	if (!ui->live || ui->s->owner_src.err)
 		return;
@@ -316,24 +324,25 @@ static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 /* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
 static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
 {
+	struct map_state *st = S(ui);
 	static struct ft_po_group grp[OWNER_GROUPS];
-	const struct ft_session *ss = ui->s;
+	const struct ft_session *s = ui->s;
 	struct ft_po_tally t = { 0 };
-	uint32_t first = st.cur * g->bpc, b, looks = 0, cut = 0, entries = 0;
+	uint32_t first = st->cur * g->bpc, b, looks = 0, cut = 0, entries = 0;
 	uint64_t newest = 0;
 	size_t n = 0, i;
 	char line[160];
 
-	if (ss->owner_src.err) {
+	if (s->owner_src.err) {
 		ft_put(y, 0, ft_attr(FT_C_DIM), "page owners: %s",
-		       ss->owner_src.err == -ENOENT ? "none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on, "
+		       s->owner_src.err == -ENOENT ? "none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on, "
 						     "mount debugfs" :
-		       ss->owner_src.err == -EACCES || ss->owner_src.err == -EPERM ? "page_owner needs root" :
-		       strerror(-ss->owner_src.err));
+		       s->owner_src.err == -EACCES || s->owner_src.err == -EPERM ? "page_owner needs root" :
+		       strerror(-s->owner_src.err));
 		return;
 	}
 	for (b = first; b < g->z->nr_blocks && b < first + g->bpc; b++) {
-		const struct ft_owner_look *o = ft_session_owner(ss, (g->z->first_block + b) << order);
+		const struct ft_owner_look *o = ft_session_owner(s, (g->z->first_block + b) << order);
 
 		if (!o)
 			continue;
@@ -342,7 +351,7 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 		entries += o->entries;
 		if (o->t_ns > newest)
 			newest = o->t_ns;
-		n = ft_po_group_more(ft_session_owner_text(ss, o), o->text_len, grp, n, OWNER_GROUPS, &t);
+		n = ft_po_group_more(ft_session_owner_text(s, o), o->text_len, grp, n, OWNER_GROUPS, &t);
 	}
 	ft_po_group_sort(grp, n);
 	if (!looks) {
@@ -367,25 +376,42 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 	}
 }
 
+/*
+ * Before a draw: the scanner samples a block of each cell on screen
+ * first, and page_owner is read for the cell under the cursor.
+ */
+static void map_focus(struct ft_ui *ui, int top, int height)
+{
+	struct map_state *st = S(ui);
+	struct geom g;
+
+	(void)top;
+	if (!ui->live || ui->s->map_err || !geometry(ui, height - 7 - owner_rows(ui->s), &g))
+		return;
+	ft_live_map_focus(ui->live, (size_t)st->zone, g.bpc);
+	owner_want(ui, &g, ui->s->map.order);
+}
+
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_session *ss = ui->s;
-	const struct ft_pbmap *m = &ss->map;
-	uint64_t now = ss->t_ns;	/* the session's time: marks fade in replay as they did live */
+	struct map_state *st = S(ui);
+	const struct ft_session *s = ui->s;
+	const struct ft_pbmap *m = &s->map;
+	uint64_t now = s->t_ns;	/* the session's time: marks fade in replay as they did live */
 	struct geom g;
 	int y = top, r, x;
 	char a[16], scan[128] = "";
 
-	if (ss->map_err) {
+	if (s->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
 		ft_put(y + 2, 2, A_NORMAL, "/proc/kpageflags: %s",
-		       ss->map_err == -EACCES || ss->map_err == -EPERM ? "needs root" :
-		       ss->map_err == -ENOENT ? "absent (a captured tree without it?)" :
-		       strerror(-ss->map_err));
+		       s->map_err == -EACCES || s->map_err == -EPERM ? "needs root" :
+		       s->map_err == -ENOENT ? "absent (a captured tree without it?)" :
+		       strerror(-s->map_err));
 		return;
 	}
 	/* 5 rows above the grid (zone, counts, pagetypeinfo, the scan, the legend), 2 under it */
-	if (!geometry(ui, height - 7 - owner_rows(ss), &g)) {
+	if (!geometry(ui, height - 7 - owner_rows(s), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
 		return;
 	}
@@ -393,35 +419,32 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "N%d %-8s", g.z->node, g.z->name);
 	ft_put(y, 12, A_NORMAL, "PFN %#llx-%#llx  %u blocks of %s  %u per cell  zone %d/%zu  pass %llu",
 	       (unsigned long long)g.z->start_pfn, (unsigned long long)g.z->end_pfn - 1,
-	       g.z->nr_blocks, a, g.bpc, st.zone + 1, m->nr, (unsigned long long)g.z->scans);
+	       g.z->nr_blocks, a, g.bpc, st->zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
 	draw_counts(y, ui, g.z);
 	/*
 	 * the scan's budget and how fast fallbacks' blocks were read again:
 	 * a line of its own (on the status line it cut the messages short)
 	 */
-	if (ss->mapscan.known)
+	if (s->mapscan.known)
 		snprintf(scan, sizeof(scan),
 			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu put off for budget, "
 			 "%llu over 1 s (max %.0f ms)",
-			 ss->mapscan.cpu * 100, (unsigned long long)ss->mapscan.rescans,
-			 (unsigned long long)ss->mapscan.rescans_deferred,
-			 (unsigned long long)ss->mapscan.rescans_late,
-			 (double)ss->mapscan.lag_max_ns / 1e6);
+			 s->mapscan.cpu * 100, (unsigned long long)s->mapscan.rescans,
+			 (unsigned long long)s->mapscan.rescans_deferred,
+			 (unsigned long long)s->mapscan.rescans_late,
+			 (double)s->mapscan.lag_max_ns / 1e6);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", scan);
 	ft_put(y++, 0, ft_attr(FT_C_DIM),
 	       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
-	       st.overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
-	/* the scanner samples a block of each cell of what is on screen first */
-	if (ui->live)
-		ft_live_map_focus(ui->live, (size_t)st.zone, g.bpc);
-	st.grid_y = y;
-	st.grid_w = (uint32_t)g.width;
-	st.grid_cells = g.cells;
-	snprintf(st.shown, sizeof(st.shown), "N%d %s", g.z->node, g.z->name);
-	for (r = 0; r < g.grid_h && st.top + r < g.rows; r++, y++) {
-		uint32_t c0 = (uint32_t)(st.top + r) * (uint32_t)g.width;
+	       st->overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	st->grid_y = y;
+	st->grid_w = (uint32_t)g.width;
+	st->grid_cells = g.cells;
+	snprintf(st->shown, sizeof(st->shown), "N%d %s", g.z->node, g.z->name);
+	for (r = 0; r < g.grid_h && st->top + r < g.rows; r++, y++) {
+		uint32_t c0 = (uint32_t)(st->top + r) * (uint32_t)g.width;
 
 		ft_put(y, 0, ft_attr(FT_C_DIM), "%#9llx",
 		       (unsigned long long)((g.z->first_block + (uint64_t)c0 * g.bpc) << m->order));
@@ -435,60 +458,60 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
 			attr = ce.sampled ? ft_attr(class_color(ce.cls)) | A_DIM :
 					    ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
-			if (st.overlay && ce.fallbacks) {
+			if (st->overlay && ce.fallbacks) {
 				double age = (double)(now - ce.mark_ns) / 1e9;
 
 				ch = age < 10 ? '*' : age < 60 ? '+' : '~';
 				attr = ft_attr(FT_C_BOOST) | (age < 60 ? A_REVERSE | A_BOLD : 0);
 			}
-			if (c0 + (uint32_t)x == st.cur)
+			if (c0 + (uint32_t)x == st->cur)
 				attr = A_REVERSE | A_BOLD;
 			attron((int)attr);
 			mvaddch(y, MARGIN + x, (chtype)(unsigned char)ch);
 			attroff((int)attr);
 		}
 	}
-	st.grid_rows = r;
+	st->grid_rows = r;
 	/* the cell under the cursor, and who owns its pinned pages */
-	draw_cursor(&g, m->order, ss->host.page_size, now, top + height - 2);
-	owner_want(ui, &g, m->order);
-	if (owner_rows(ss))
-		draw_owners(ui, &g, m->order, now, top + height - 2 - owner_rows(ss));
+	draw_cursor(st, &g, m->order, s->host.page_size, now, top + height - 2);
+	if (owner_rows(s))
+		draw_owners(ui, &g, m->order, now, top + height - 2 - owner_rows(s));
 	ui->scroll_info[0] = '\0';
 	if (g.rows > g.grid_h)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d", st.top + 1,
-			 st.top + g.grid_h < g.rows ? st.top + g.grid_h : g.rows, g.rows);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d", st->top + 1,
+			 st->top + g.grid_h < g.rows ? st->top + g.grid_h : g.rows, g.rows);
 }
 
 /* The cursor: a cell, a row, a page, or the first. */
 static void key_cursor(struct ft_ui *ui, int ch)
 {
+	struct map_state *st = S(ui);
 	uint32_t width = COLS > MARGIN + 8 ? (uint32_t)(COLS - MARGIN) : 8;
 	uint32_t page = (uint32_t)(LINES > 12 ? LINES - 12 : 1) * width;
 
 	(void)ui;
 	switch (ch) {
 	case KEY_LEFT:
-		if (st.cur)
-			st.cur--;
+		if (st->cur)
+			st->cur--;
 		break;
 	case KEY_RIGHT:
-		st.cur++;
+		st->cur++;
 		break;
 	case KEY_UP:
-		st.cur = st.cur >= width ? st.cur - width : 0;
+		st->cur = st->cur >= width ? st->cur - width : 0;
 		break;
 	case KEY_DOWN:
-		st.cur += width;
+		st->cur += width;
 		break;
 	case KEY_PPAGE:
-		st.cur = st.cur >= page ? st.cur - page : 0;
+		st->cur = st->cur >= page ? st->cur - page : 0;
 		break;
 	case KEY_NPAGE:
-		st.cur += page;
+		st->cur += page;
 		break;
 	default:	/* g, Home */
-		st.cur = 0;
+		st->cur = 0;
 		break;
 	}
 }
@@ -496,43 +519,47 @@ static void key_cursor(struct ft_ui *ui, int ch)
 /* Zoom around the block under the cursor, or fit the zone again (0). */
 static void key_zoom(struct ft_ui *ui, int ch)
 {
-	uint64_t block = (uint64_t)st.cur * (st.bpc ? st.bpc : 1);
+	struct map_state *st = S(ui);
+	uint64_t block = (uint64_t)st->cur * (st->bpc ? st->bpc : 1);
 
 	if (ch == '0') {
-		st.zoomed = false;	/* fitted at the next draw */
+		st->zoomed = false;	/* fitted at the next draw */
 		return;
 	}
-	st.zoomed = true;
+	st->zoomed = true;
 	if (ch == '-')
-		st.bpc = st.bpc ? st.bpc * 2 : 2;
-	else if (st.bpc > 1)
-		st.bpc /= 2;
+		st->bpc = st->bpc ? st->bpc * 2 : 2;
+	else if (st->bpc > 1)
+		st->bpc /= 2;
 	else
 		ft_ui_status(ui, FT_DIAG_INFO, "one pageblock per cell: fully zoomed in");
-	if (!st.bpc)
-		st.bpc = 1;
-	st.cur = (uint32_t)(block / st.bpc);
+	if (!st->bpc)
+		st->bpc = 1;
+	st->cur = (uint32_t)(block / st->bpc);
 }
 
 static void key_zone(struct ft_ui *ui, int ch)
 {
-	const struct ft_session *ss = ui->s;
+	struct map_state *st = S(ui);
+	const struct ft_session *s = ui->s;
 
-	if (!ss->map.nr)
+	if (!s->map.nr)
 		return;
-	st.zone = (st.zone + (ch == 'z' ? 1 : (int)ss->map.nr - 1)) % (int)ss->map.nr;
-	st.chosen = true;
-	st.bpc = 0;
-	st.zoomed = false;
-	st.cur = 0;
-	st.top = 0;
+	st->zone = (st->zone + (ch == 'z' ? 1 : (int)s->map.nr - 1)) % (int)s->map.nr;
+	st->chosen = true;
+	st->bpc = 0;
+	st->zoomed = false;
+	st->cur = 0;
+	st->top = 0;
 }
 
 static void key_overlay(struct ft_ui *ui, int ch)
 {
+	struct map_state *st = S(ui);
+
 	(void)ch;
-	st.overlay = !st.overlay;
-	ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st.overlay ? "on" : "off");
+	st->overlay = !st->overlay;
+	ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st->overlay ? "on" : "off");
 }
 
 /* R: a pass over every zone, in slices between which keys are read (tui/top.c). */
@@ -557,21 +584,22 @@ static void key_rescan(struct ft_ui *ui, int ch)
  */
 static void key_owner(struct ft_ui *ui, int ch)
 {
-	const struct ft_session *ss = ui->s;
-	const struct ft_pbmap *m = &ss->map;
+	struct map_state *st = S(ui);
+	const struct ft_session *s = ui->s;
+	const struct ft_pbmap *m = &s->map;
 	uint64_t here, best = UINT64_MAX, wrap = UINT64_MAX;
-	uint32_t bpc = st.bpc ? st.bpc : 1;
+	uint32_t bpc = st->bpc ? st->bpc : 1;
 	size_t i, z;
 
 	(void)ch;
-	if (!m->nr || m->order < 0 || st.zone >= (int)m->nr) {
+	if (!m->nr || m->order < 0 || st->zone >= (int)m->nr) {
 		ft_ui_status(ui, FT_DIAG_INFO, "no pageblock map yet");
 		return;
 	}
 	/* blocks in map order: zone index, then block; the cursor's cell ends where we start */
-	here = ((uint64_t)st.zone << 40) + (uint64_t)(st.cur + 1) * bpc;
-	for (i = 0; i < ss->nr_owners; i++) {
-		const struct ft_owner_look *o = &ss->owners[i];
+	here = ((uint64_t)st->zone << 40) + (uint64_t)(st->cur + 1) * bpc;
+	for (i = 0; i < s->nr_owners; i++) {
+		const struct ft_owner_look *o = &s->owners[i];
 		uint64_t b = o->pfn >> m->order, key;
 
 		if (!o->text_len)
@@ -591,48 +619,53 @@ static void key_owner(struct ft_ui *ui, int ch)
 		best = wrap;
 	if (best == UINT64_MAX) {
 		ft_ui_status(ui, FT_DIAG_INFO, "no block with pinning page owners read (%zu looks%s)",
-			     ss->nr_owners, ss->owner_src.err ? ", page_owner cannot be read" : "");
+			     s->nr_owners, s->owner_src.err ? ", page_owner cannot be read" : "");
 		return;
 	}
 	z = (size_t)(best >> 40);
-	if ((int)z != st.zone) {	/* another zone: fit it, the cursor placed at the next draw */
-		st.zone = (int)z;
-		st.chosen = true;
-		st.bpc = 0;
-		st.zoomed = false;
-		st.top = 0;
+	if ((int)z != st->zone) {	/* another zone: fit it, the cursor placed at the next draw */
+		st->zone = (int)z;
+		st->chosen = true;
+		st->bpc = 0;
+		st->zoomed = false;
+		st->top = 0;
 	}
-	st.jump_block = m->zones[z].first_block + (best & ((1ull << 40) - 1)) + 1;
+	st->jump_block = m->zones[z].first_block + (best & ((1ull << 40) - 1)) + 1;
 }
 
 /* A click on a cell puts the cursor there. */
 static bool map_click(struct ft_ui *ui, int y, int x)
 {
+	struct map_state *st = S(ui);
 	uint32_t c;
 
 	(void)ui;
-	if (y < st.grid_y || y >= st.grid_y + st.grid_rows || x < MARGIN || (uint32_t)(x - MARGIN) >= st.grid_w)
+	if (y < st->grid_y || y >= st->grid_y + st->grid_rows || x < MARGIN || (uint32_t)(x - MARGIN) >= st->grid_w)
 		return false;
-	c = (uint32_t)(st.top + y - st.grid_y) * st.grid_w + (uint32_t)(x - MARGIN);
-	if (c >= st.grid_cells)
+	c = (uint32_t)(st->top + y - st->grid_y) * st->grid_w + (uint32_t)(x - MARGIN);
+	if (c >= st->grid_cells)
 		return false;
-	st.cur = c;
+	st->cur = c;
 	return true;
 }
 
 static void map_load(struct ft_ui *ui, const struct ft_rc *rc)
 {
+	struct map_state *st = S(ui);
+
 	(void)ui;
-	snprintf(st.want, sizeof(st.want), "%s", rc->map_zone);
+	snprintf(st->want, sizeof(st->want), "%s", rc->map_zone);
 }
 
 static void map_save(const struct ft_ui *ui, struct ft_rc *rc)
 {
+	struct map_state *st = S(ui);
+
 	(void)ui;
-	if (st.shown[0])
-		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st.shown);
+	if (st->shown[0])
+		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st->shown);
 	else
-		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st.want);
+		snprintf(rc->map_zone, sizeof(rc->map_zone), "%s", st->want);
 }
 
 static const struct ft_key map_keys[] = {
@@ -665,6 +698,8 @@ static const struct ft_legend map_legend[] = {
 };
 
 const struct ft_view ft_view_map = {
+	.state_size = sizeof(struct map_state),
+	.focus = map_focus,
 	.name = "map",
 	.draw = map_draw,
 	.keys = map_keys,

@@ -18,9 +18,18 @@
 #include "tui/view.h"
 
 /* the view's own state: the first zone (or list line) shown, the list's order */
-static int first_zone;
-static int list_order;		/* enum list_order */
-static bool list_mode;		/* drawn as the list last time */
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct overview_state {
+	int first_zone;
+	int list_order;		/* enum list_order */
+	bool list_mode;		/* drawn as the list last time */
+};
+
+/* @ui's overview state. */
+static struct overview_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_overview);
+}
 
 enum list_order { BY_NODE, BY_FALLBACKS, BY_UNUSABLE, NR_ORDERS };
 static const char *const order_names[NR_ORDERS] = { "node", "fragmenting/s", "unusable index" };
@@ -398,6 +407,7 @@ static int cmp_items(const void *a, const void *b)
 /* The lines of the list, in order: returns how many. */
 static int list_items(struct ft_ui *ui, struct list_item *it, int max)
 {
+	struct overview_state *st = S(ui);
 	const struct ft_sample *s = &ui->s->sample;
 	int n = 0, last_node = -1;
 	size_t i;
@@ -407,17 +417,17 @@ static int list_items(struct ft_ui *ui, struct list_item *it, int max)
 
 		if (!ft_zi_populated(z->zi))
 			continue;
-		if (list_order == BY_NODE && z->zi->node != last_node) {
+		if (st->list_order == BY_NODE && z->zi->node != last_node) {
 			it[n++] = (struct list_item){ .zone = -1, .node = z->zi->node };
 			last_node = z->zi->node;
 		}
 		it[n++] = (struct list_item){
 			.zone = (int)i, .node = z->zi->node,
-			.key = list_order == BY_FALLBACKS ? zone_frag_rate(ui, z->zi) :
-			       list_order == BY_UNUSABLE ? zone_unusable(s, z) : 0,
+			.key = st->list_order == BY_FALLBACKS ? zone_frag_rate(ui, z->zi) :
+			       st->list_order == BY_UNUSABLE ? zone_unusable(s, z) : 0,
 		};
 	}
-	if (list_order != BY_NODE)
+	if (st->list_order != BY_NODE)
 		qsort(it, (size_t)n, sizeof(*it), cmp_items);
 	return n;
 }
@@ -502,6 +512,7 @@ static void draw_list_head(int y, int x)
 /* Returns the lines (items) that fit, and fills the scroll hint. */
 static void draw_list(struct ft_ui *ui, int y, int rows)
 {
+	struct overview_state *st = S(ui);
 	static struct list_item it[2 * FT_BOOST_ZONES * 4];
 	int n = list_items(ui, it, (int)(sizeof(it) / sizeof(it[0]))), cols, col, per, i, shown = 0;
 	int zones = 0;
@@ -510,13 +521,13 @@ static void draw_list(struct ft_ui *ui, int y, int rows)
 	per = rows - 1;
 	if (per < 1)
 		return;
-	if (first_zone > n - 1)
-		first_zone = n > 0 ? n - 1 : 0;
+	if (st->first_zone > n - 1)
+		st->first_zone = n > 0 ? n - 1 : 0;
 	for (col = 0; col < cols; col++)
 		draw_list_head(y, col * (LIST_W + 2));
 	for (col = 0; col < cols; col++)
-		for (i = 0; i < per && first_zone + shown < n; i++, shown++) {
-			const struct list_item *li = &it[first_zone + shown];
+		for (i = 0; i < per && st->first_zone + shown < n; i++, shown++) {
+			const struct list_item *li = &it[st->first_zone + shown];
 			int x = col * (LIST_W + 2);
 
 			if (li->zone < 0) {
@@ -527,11 +538,12 @@ static void draw_list(struct ft_ui *ui, int y, int rows)
 			}
 		}
 	snprintf(ui->scroll_info, sizeof(ui->scroll_info), "lines %d-%d of %d (%d zones) by %s, j/k o",
-		 first_zone + 1, first_zone + shown, n, zones, order_names[list_order]);
+		 st->first_zone + 1, st->first_zone + shown, n, zones, order_names[st->list_order]);
 }
 
 static void overview_draw(struct ft_ui *ui, int top, int height)
 {
+	struct overview_state *st = S(ui);
 	const struct ft_sample *s = &ui->s->sample;
 	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block;
 	size_t i;
@@ -548,25 +560,25 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 	 * each.  A few-zone host keeps its blocks and scrolls.
 	 */
 	if (total > LIST_ZONES && RATE_LINES + total * ZONE_LINES > height) {
-		list_mode = true;
+		st->list_mode = true;
 		draw_list(ui, y, top + height - y);
 		return;
 	}
-	if (list_mode) {	/* back to blocks (a resize): from the first zone */
-		list_mode = false;
-		first_zone = 0;
+	if (st->list_mode) {	/* back to blocks (a resize): from the first zone */
+		st->list_mode = false;
+		st->first_zone = 0;
 	}
 	draw_ruler(ui, y - 1);
-	if (first_zone > total - 1)
-		first_zone = total > 0 ? total - 1 : 0;
+	if (st->first_zone > total - 1)
+		st->first_zone = total > 0 ? total - 1 : 0;
 	/* history under each zone when every zone from the first shown still fits */
-	if (RATE_LINES + (total - first_zone) * (ZONE_LINES + 5) <= height)
+	if (RATE_LINES + (total - st->first_zone) * (ZONE_LINES + 5) <= height)
 		hist = 5;
-	else if (COLS >= 120 && RATE_LINES + (total - first_zone) * (ZONE_LINES + 3) <= height)
+	else if (COLS >= 120 && RATE_LINES + (total - st->first_zone) * (ZONE_LINES + 3) <= height)
 		hist = 3;
 	block = ZONE_LINES + hist;
 	/* zones that do not all fit with a gap between them lose the gaps: one more zone whole */
-	if (!hist && RATE_LINES + (total - first_zone) * ZONE_LINES > height)
+	if (!hist && RATE_LINES + (total - st->first_zone) * ZONE_LINES > height)
 		block = ZONE_LINES - 1;
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
@@ -574,7 +586,7 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 
 		if (!ft_zi_populated(z->zi))
 			continue;
-		if (skipped < first_zone) {
+		if (skipped < st->first_zone) {
 			skipped++;
 			continue;
 		}
@@ -598,41 +610,44 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 /* One zone (or line) up or down, a page of them, or back to the first. */
 static void key_scroll(struct ft_ui *ui, int ch)
 {
+	struct overview_state *st = S(ui);
 	int total = nr_populated(&ui->s->sample);
-	int page = list_mode ? (LINES - 8 > 1 ? LINES - 8 : 1) :
+	int page = st->list_mode ? (LINES - 8 > 1 ? LINES - 8 : 1) :
 		   (LINES - 8) / ZONE_LINES > 0 ? (LINES - 8) / ZONE_LINES : 1;
 
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
-		if (first_zone < total - 1 || list_mode)	/* the list clamps when drawn */
-			first_zone++;
+		if (st->first_zone < total - 1 || st->list_mode)	/* the list clamps when drawn */
+			st->first_zone++;
 		break;
 	case 'k':
 	case KEY_UP:
-		if (first_zone > 0)
-			first_zone--;
+		if (st->first_zone > 0)
+			st->first_zone--;
 		break;
 	case KEY_NPAGE:
-		first_zone += page;
-		if (!list_mode && first_zone > total - 1)
-			first_zone = total > 0 ? total - 1 : 0;
+		st->first_zone += page;
+		if (!st->list_mode && st->first_zone > total - 1)
+			st->first_zone = total > 0 ? total - 1 : 0;
 		break;
 	case KEY_PPAGE:
-		first_zone = first_zone > page ? first_zone - page : 0;
+		st->first_zone = st->first_zone > page ? st->first_zone - page : 0;
 		break;
 	default:	/* g, Home */
-		first_zone = 0;
+		st->first_zone = 0;
 		break;
 	}
 }
 
 static void key_order(struct ft_ui *ui, int ch)
 {
+	struct overview_state *st = S(ui);
+
 	(void)ui;
 	(void)ch;
-	list_order = (list_order + 1) % NR_ORDERS;
-	first_zone = 0;
+	st->list_order = (st->list_order + 1) % NR_ORDERS;
+	st->first_zone = 0;
 }
 
 static const struct ft_key overview_keys[] = {
@@ -674,6 +689,7 @@ static const struct ft_legend overview_legend[] = {
 };
 
 const struct ft_view ft_view_overview = {
+	.state_size = sizeof(struct overview_state),
 	.name = "overview",
 	.draw = overview_draw,
 	.keys = overview_keys,

@@ -48,39 +48,68 @@ static const struct {
 	[C_STALL_MS] = { "FST_MS", 8, FT_PC_FRAG_STALL_US, true },
 };
 
-/* the view's own state: sort, filter, search, scroll, and where the last draw put the header */
-static int sort_col = C_RATE;
-static bool inverted;
-static char comm_filter[32];
-static char search[32];		/* F3: the command searched for; its match is marked */
-static int search_from;		/* F3 again with the same text: the match after the last (rows, sorted) */
-static int first_row;
-static bool threads;		/* H: a row per thread */
-static int header_y = -1;	/* the column header's row at the last draw */
-static int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
-static int first_col;		/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
-static int end_col;		/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
-static bool cgroup_cut;		/* the last draw cut a cgroup path to fit ('~') */
-static bool hidden[C_NR + 1];	/* columns the setup view (F2) took away; [C_NR]: the cgroup */
-static int match_row = -1;	/* the F3 match's place in the sorted rows */
-static struct ft_procs by_process;	/* the rows shown when !threads */
-static struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
+/*
+ * The view's state (struct ft_view's state_size: the loop owns it): sort,
+ * filter, search, scroll, and where the last draw put the header.
+ */
+struct procs_state {
+	int sort_col;
+	bool inverted;
+	char comm_filter[32];
+	char search[32];		/* F3: the command searched for; its match is marked */
+	int search_from;		/* F3 again with the same text: the match after the last (rows, sorted) */
+	int first_row;
+	bool threads;		/* H: a row per thread */
+	int header_y;	/* the column header's row at the last draw */
+	int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
+	int first_col;		/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
+	int end_col;		/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
+	bool cgroup_cut;		/* the last draw cut a cgroup path to fit ('~') */
+	bool hidden[C_NR + 1];	/* columns the setup view (F2) took away; [C_NR]: the cgroup */
+	int match_row;	/* the F3 match's place in the sorted rows */
+	struct ft_procs by_process;	/* the rows shown when !threads */
+	struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
+	int idx[FT_PROCS_MAX];		/* the rows in the order shown (the last draw's) */
+};
 
-static double value(const struct ft_procs *t, int row, enum col c)
+/* @ui's procs state. */
+static struct procs_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_procs);
+}
+
+static void procs_init(void *state)
+{
+	struct procs_state *st = state;
+
+	st->sort_col = C_RATE;
+	st->header_y = -1;
+	st->match_row = -1;
+}
+
+static double value(struct procs_state *st, const struct ft_procs *t, int row, enum col c)
 {
 	if (c == C_RATE)
-		return isnan(ft_proc_rate(&rates, row)) ? -1 : ft_proc_rate(&rates, row);
+		return isnan(ft_proc_rate(&st->rates, row)) ? -1 : ft_proc_rate(&st->rates, row);
 	return (double)t->p[row].c[cols[c].pc];
 }
 
+/* What the sort compares by: the view's sort column over these rows. */
+struct sort_by {
+	struct procs_state *st;
+	const struct ft_procs *t;
+};
+
 static int cmp(const void *a, const void *b, void *arg)
 {
-	const struct ft_procs *t = arg;
+	const struct sort_by *by = arg;
+	struct procs_state *st = by->st;
+	const struct ft_procs *t = by->t;
 	int x = *(const int *)a, y = *(const int *)b;
-	double vx = value(t, x, sort_col), vy = value(t, y, sort_col);
+	double vx = value(st, t, x, st->sort_col), vy = value(st, t, y, st->sort_col);
 
 	if (vx != vy)
-		return (vx > vy ? -1 : 1) * (inverted ? -1 : 1);
+		return (vx > vy ? -1 : 1) * (st->inverted ? -1 : 1);
 	/* ties: the most fragmenting, then the lower pid */
 	if (t->p[x].c[FT_PC_FRAGMENTING] != t->p[y].c[FT_PC_FRAGMENTING])
 		return t->p[x].c[FT_PC_FRAGMENTING] > t->p[y].c[FT_PC_FRAGMENTING] ? -1 : 1;
@@ -91,37 +120,37 @@ static int cmp(const void *a, const void *b, void *arg)
 #define CGROUP_MIN	10	/* the cgroup is shown when this much room is left */
 
 /* The column header, the sort column marked; where each column is, for a click. */
-static void draw_header(int y)
+static void draw_header(struct procs_state *st, int y)
 {
 	int c, x = FIXED_W;
 
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
-	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", threads ? "TID" : "PID", "COMMAND");
-	header_y = y;
-	for (c = 0; c < first_col; c++)
-		col_x[c] = x;		/* scrolled off to the left: no room to click */
-	for (c = first_col; c < C_NR; c++) {
-		col_x[c] = x;
-		if (hidden[c])
+	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s S %-15s", st->threads ? "TID" : "PID", "COMMAND");
+	st->header_y = y;
+	for (c = 0; c < st->first_col; c++)
+		st->col_x[c] = x;		/* scrolled off to the left: no room to click */
+	for (c = st->first_col; c < C_NR; c++) {
+		st->col_x[c] = x;
+		if (st->hidden[c])
 			continue;	/* taken away in the setup: no room to click */
 		if (x + cols[c].width >= COLS)
 			break;
-		ft_put(y, x, c == sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		ft_put(y, x, c == st->sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
 		x += cols[c].width + 1;
 	}
-	end_col = c;
-	if (c == C_NR && (hidden[C_NR] || x + CGROUP_MIN < COLS)) {
-		if (!hidden[C_NR])
+	st->end_col = c;
+	if (c == C_NR && (st->hidden[C_NR] || x + CGROUP_MIN < COLS)) {
+		if (!st->hidden[C_NR])
 			ft_put(y, x, A_REVERSE | A_BOLD, "CGROUP");
-		end_col = C_NR + 1;
+		st->end_col = C_NR + 1;
 	}
 	for (; c <= C_NR; c++)
-		col_x[c] = x;
+		st->col_x[c] = x;
 }
 
 /* Process @p (row @row of the table) on screen row @y; @match: F3 found it. */
-static void draw_row(int y, const struct ft_proc *p, int row, bool match)
+static void draw_row(struct procs_state *st, int y, const struct ft_proc *p, int row, bool match)
 {
 	unsigned int attr = (p->exited ? ft_attr(FT_C_DIM) : A_NORMAL) | (match ? A_REVERSE : 0);
 	const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
@@ -129,10 +158,10 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 	int c, x = FIXED_W;
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
-	for (c = first_col; c < C_NR; c++) {
-		double d = c == C_RATE ? ft_proc_rate(&rates, row) : (double)p->c[cols[c].pc];
+	for (c = st->first_col; c < C_NR; c++) {
+		double d = c == C_RATE ? ft_proc_rate(&st->rates, row) : (double)p->c[cols[c].pc];
 
-		if (hidden[c])
+		if (st->hidden[c])
 			continue;
 		if (x + cols[c].width >= COLS)
 			break;
@@ -147,10 +176,10 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
 		x += cols[c].width + 1;
 	}
 	/* the cgroup's tail when it is longer than the room: its leaf names it */
-	if (c == C_NR && !hidden[C_NR] && x + CGROUP_MIN < COLS && p->cgroup[0]) {
+	if (c == C_NR && !st->hidden[C_NR] && x + CGROUP_MIN < COLS && p->cgroup[0]) {
 		int room = COLS - x, len = (int)strlen(p->cgroup);
 
-		cgroup_cut |= len > room;
+		st->cgroup_cut |= len > room;
 		ft_put(y, x, attr, "%s%s", len > room ? "~" : "",
 		       p->cgroup + (len > room ? len - room + 1 : 0));
 	}
@@ -163,58 +192,63 @@ static void draw_row(int y, const struct ft_proc *p, int row, bool match)
  */
 static void scroll_info(struct ft_ui *ui, int n, int rows)
 {
-	int last = first_row + rows < n ? first_row + rows : n, nvis = 0, from = 0, to = 0, c;
-	bool rows_cut = first_row || first_row + rows < n, cols_cut;
+	struct procs_state *st = S(ui);
+	int last = st->first_row + rows < n ? st->first_row + rows : n, nvis = 0, from = 0, to = 0, c;
+	bool rows_cut = st->first_row || st->first_row + rows < n, cols_cut;
 
 	/* the columns counted as shown: those the setup left, the cgroup last */
 	for (c = 0; c <= C_NR; c++) {
-		if (hidden[c])
+		if (st->hidden[c])
 			continue;
 		nvis++;
-		if (c < first_col)
+		if (c < st->first_col)
 			from = nvis;
-		if (c < end_col)
+		if (c < st->end_col)
 			to = nvis;
 	}
-	cols_cut = from > 0 || to < nvis || cgroup_cut;
+	cols_cut = from > 0 || to < nvis || st->cgroup_cut;
 	ui->scroll_info[0] = '\0';
 	if (rows_cut && cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d", first_row + 1,
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d", st->first_row + 1,
 			 last, n, from + 1, to, nvis);
 	else if (rows_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", first_row + 1, last, n);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", st->first_row + 1,
+			 last, n);
 	else if (cols_cut)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)", from + 1, to,
 			 nvis);
 }
 
 /* The rows shown: the thread table, or the processes its threads sum to. */
-static const struct ft_procs *rows_table(const struct ft_session *s)
+static const struct ft_procs *rows_table(struct procs_state *st, const struct ft_session *s)
 {
-	if (threads)
+	if (st->threads)
 		return &s->events.procs;
-	ft_procs_by_process(&by_process, &s->events.procs);
-	return &by_process;
+	ft_procs_by_process(&st->by_process, &s->events.procs);
+	return &st->by_process;
 }
 
 /* Each tick: the rates move on, drawn or not (a seek's tick before, too). */
 static void procs_tick(struct ft_ui *ui)
 {
+	struct procs_state *st = S(ui);
+
 	if (ui->s->tracing)
-		ft_proc_rates_update(&rates, ui->s, rows_table(ui->s), threads);
+		ft_proc_rates_update(&st->rates, ui->s, rows_table(st, ui->s), st->threads);
 }
 
 static void procs_draw(struct ft_ui *ui, int top, int height)
 {
+	struct procs_state *st = S(ui);
 	const struct ft_session *s = ui->s;
 	const struct ft_procs *t = &s->events.procs;
 	struct ft_procs_filter f = {
-		.comm = comm_filter,
+		.comm = st->comm_filter,
 		.hide_exited_before = s->t_ns > AGE_OUT_NS,
 		.exited_before_ns = s->t_ns > AGE_OUT_NS ? s->t_ns - AGE_OUT_NS : 0,
 		.active_only = true,
 	};
-	static int idx[FT_PROCS_MAX];
+	int *idx = st->idx;
 	int n, i, y = top, rows;
 	uint64_t frag_total = 0;
 
@@ -224,80 +258,90 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		       ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
-	t = rows_table(s);
-	ft_proc_rates_update(&rates, s, t, threads);
+	t = rows_table(st, s);
+	ft_proc_rates_update(&st->rates, s, t, st->threads);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
-	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, (void *)t);
+	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, &(struct sort_by){ st, t });
 	for (i = 0; i < t->nr; i++)
 		frag_total += t->p[i].c[FT_PC_FRAGMENTING];
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
-	       n, threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
-	       comm_filter[0] ? " matching '" : "", comm_filter,
-	       comm_filter[0] ? "'" : "", cols[sort_col].head, inverted ? " (inverted)" : "",
+	       n, st->threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
+	       st->comm_filter[0] ? " matching '" : "", st->comm_filter,
+	       st->comm_filter[0] ? "'" : "", cols[st->sort_col].head, st->inverted ? " (inverted)" : "",
 	       (unsigned long long)(frag_total + t->other[FT_PC_FRAGMENTING]));
 	if (t->folded)
 		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%llu processes folded into the totals (table full): "
 		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
 		       (unsigned long long)t->other[FT_PC_FRAGMENTING]);
 	y += 2;
-	draw_header(y++);
+	draw_header(st, y++);
 	rows = top + height - y;
 	/* the first match from search_from on, wrapping to the top */
-	match_row = -1;
-	for (i = 0; search[0] && i < n && match_row < 0; i++)
-		if (strstr(t->p[idx[(search_from + i) % n]].comm, search))
-			match_row = (search_from + i) % n;
-	if (match_row >= 0)
-		search_from = match_row;
-	if (match_row >= 0 && (match_row < first_row || match_row >= first_row + rows))
-		first_row = match_row;	/* bring the match into sight */
-	if (first_row > n - rows)
-		first_row = n - rows > 0 ? n - rows : 0;
+	st->match_row = -1;
+	for (i = 0; st->search[0] && i < n && st->match_row < 0; i++)
+		if (strstr(t->p[idx[(st->search_from + i) % n]].comm, st->search))
+			st->match_row = (st->search_from + i) % n;
+	if (st->match_row >= 0)
+		st->search_from = st->match_row;
+	if (st->match_row >= 0 && (st->match_row < st->first_row || st->match_row >= st->first_row + rows))
+		st->first_row = st->match_row;	/* bring the match into sight */
+	if (st->first_row > n - rows)
+		st->first_row = n - rows > 0 ? n - rows : 0;
 	if (!n)
-		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", comm_filter[0] ? "no process matches the filter" :
+		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", st->comm_filter[0] ? "no process matches the filter" :
 		       "no process has caused a fallback or stalled yet");
-	cgroup_cut = false;
-	for (i = first_row; i < n && y < top + height; i++, y++)
-		draw_row(y, &t->p[idx[i]], idx[i], i == match_row);
+	st->cgroup_cut = false;
+	for (i = st->first_row; i < n && y < top + height; i++, y++)
+		draw_row(st, y, &t->p[idx[i]], idx[i], i == st->match_row);
 	scroll_info(ui, n, rows);
 }
 
 static void key_sort(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
-	sort_col = ch == 'S' ? (sort_col + C_NR - 1) % C_NR : (sort_col + 1) % C_NR;
+	st->sort_col = ch == 'S' ? (st->sort_col + C_NR - 1) % C_NR : (st->sort_col + 1) % C_NR;
 }
 
 /* P: by fragmenting fallbacks/s, the largest first (as top's P: not inverted). */
 static void key_sort_rate(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
 	(void)ch;
-	sort_col = C_RATE;
-	inverted = false;
+	st->sort_col = C_RATE;
+	st->inverted = false;
 }
 
 static void key_invert(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
 	(void)ch;
-	inverted = !inverted;
+	st->inverted = !st->inverted;
 }
 
 static void key_threads(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
 	(void)ch;
-	threads = !threads;
-	first_row = 0;
+	st->threads = !st->threads;
+	st->first_row = 0;
 }
 
 static void key_filter(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ch;
-	if (ft_ui_prompt(ui, "filter by command (empty: none): ", comm_filter, sizeof(comm_filter)) ||
-	    !comm_filter[0])
-		first_row = 0;
+	if (ft_ui_prompt(ui, "filter by command (empty: none): ", st->comm_filter, sizeof(st->comm_filter)) ||
+	    !st->comm_filter[0])
+		st->first_row = 0;
 }
 
 /*
@@ -307,27 +351,30 @@ static void key_filter(struct ft_ui *ui, int ch)
  */
 static void key_search(struct ft_ui *ui, int ch)
 {
-	char last[sizeof(search)];
+	struct procs_state *st = S(ui);
+	char last[sizeof(st->search)];
 
 	(void)ch;
-	memcpy(last, search, sizeof(last));
-	if (!ft_ui_prompt_edit(ui, search[0] ? "search (Enter: the next match; empty: none): " :
-			       "search for a command (empty: none): ", search, sizeof(search))) {
-		search[0] = '\0';
+	memcpy(last, st->search, sizeof(last));
+	if (!ft_ui_prompt_edit(ui, st->search[0] ? "search (Enter: the next match; empty: none): " :
+			       "search for a command (empty: none): ", st->search, sizeof(st->search))) {
+		st->search[0] = '\0';
 		return;
 	}
-	search_from = strcmp(last, search) ? 0 : match_row + 1;
+	st->search_from = strcmp(last, st->search) ? 0 : st->match_row + 1;
 }
 
-static void scroll_by(int n)
+static void scroll_by(struct procs_state *st, int n)
 {
-	first_row = first_row + n > 0 ? first_row + n : 0;
+	st->first_row = st->first_row + n > 0 ? st->first_row + n : 0;
 }
 
 static void key_scroll(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
-	scroll_by(ch == 'j' || ch == KEY_DOWN ? 1 : ch == 'k' || ch == KEY_UP ? -1 :
+	scroll_by(st, ch == 'j' || ch == KEY_DOWN ? 1 : ch == 'k' || ch == KEY_UP ? -1 :
 		  ch == KEY_NPAGE ? LINES / 2 : -(LINES / 2));
 }
 
@@ -337,17 +384,19 @@ static void key_scroll(struct ft_ui *ui, int ch)
  */
 static void key_columns(struct ft_ui *ui, int ch)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
 	if (ch == KEY_LEFT) {
-		while (first_col > 0 && hidden[--first_col])
+		while (st->first_col > 0 && st->hidden[--st->first_col])
 			;
-	} else if (ch == KEY_RIGHT && first_col < C_NR) {
-		while (first_col < C_NR && hidden[first_col])
-			first_col++;	/* the first shown, then the next after it */
-		if (first_col < C_NR)
-			first_col++;
-		while (first_col < C_NR && hidden[first_col])
-			first_col++;
+	} else if (ch == KEY_RIGHT && st->first_col < C_NR) {
+		while (st->first_col < C_NR && st->hidden[st->first_col])
+			st->first_col++;	/* the first shown, then the next after it */
+		if (st->first_col < C_NR)
+			st->first_col++;
+		while (st->first_col < C_NR && st->hidden[st->first_col])
+			st->first_col++;
 	}
 }
 
@@ -363,37 +412,44 @@ const char *ft_procs_column(int i)
 	return i < C_NR ? cols[i].head : "CGROUP";
 }
 
-bool ft_procs_column_shown(int i)
+bool ft_procs_column_shown(const struct ft_ui *ui, int i)
 {
-	return i >= 0 && i <= C_NR && !hidden[i];
+	const struct procs_state *st = S(ui);
+
+	return i >= 0 && i <= C_NR && !st->hidden[i];
 }
 
-void ft_procs_column_toggle(int i)
+void ft_procs_column_toggle(struct ft_ui *ui, int i)
 {
+	struct procs_state *st = S(ui);
+
 	if (i >= 0 && i <= C_NR)
-		hidden[i] = !hidden[i];
+		st->hidden[i] = !st->hidden[i];
 }
 
 static void procs_wheel(struct ft_ui *ui, int dir)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
-	scroll_by(dir * 3);
+	scroll_by(st, dir * 3);
 }
 
 /* A click on a column's header sorts by it; on the sort column, inverts. */
 static bool procs_click(struct ft_ui *ui, int y, int x)
 {
+	struct procs_state *st = S(ui);
 	int c;
 
 	(void)ui;
-	if (y != header_y)
+	if (y != st->header_y)
 		return false;
 	for (c = 0; c < C_NR; c++)
-		if (x >= col_x[c] && x < col_x[c + 1]) {
-			if (c == sort_col)
-				inverted = !inverted;
+		if (x >= st->col_x[c] && x < st->col_x[c + 1]) {
+			if (c == st->sort_col)
+				st->inverted = !st->inverted;
 			else
-				sort_col = c;
+				st->sort_col = c;
 			return true;
 		}
 	return false;
@@ -421,6 +477,7 @@ static const struct ft_key procs_keys[] = {
  */
 static void load_columns(struct ft_ui *ui, const char *list)
 {
+	struct procs_state *st = S(ui);
 	char word[32];
 	const char *p = list;
 	int c;
@@ -428,7 +485,7 @@ static void load_columns(struct ft_ui *ui, const char *list)
 	if (!list[0])
 		return;
 	for (c = 0; c <= C_NR; c++)
-		hidden[c] = true;
+		st->hidden[c] = true;
 	while (*p && strcmp(list, "-")) {
 		size_t n = strcspn(p, ",");
 		bool known = false;
@@ -436,7 +493,7 @@ static void load_columns(struct ft_ui *ui, const char *list)
 		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
 		for (c = 0; c <= C_NR; c++)
 			if (!strcmp(word, ft_procs_column(c))) {
-				hidden[c] = false;
+				st->hidden[c] = false;
 				known = true;
 			}
 		if (!known && !ui->status[0])
@@ -446,14 +503,14 @@ static void load_columns(struct ft_ui *ui, const char *list)
 	}
 }
 
-static void save_columns(char *buf, size_t sz)
+static void save_columns(struct procs_state *st, char *buf, size_t sz)
 {
 	size_t len = 0;
 	int c, shown = 0;
 
 	buf[0] = '\0';
 	for (c = 0; c <= C_NR; c++)
-		shown += !hidden[c];
+		shown += !st->hidden[c];
 	if (shown == C_NR + 1)
 		return;		/* every one: the default, not written */
 	if (!shown) {
@@ -461,28 +518,31 @@ static void save_columns(char *buf, size_t sz)
 		return;
 	}
 	for (c = 0; c <= C_NR && len < sz; c++)
-		if (!hidden[c])
+		if (!st->hidden[c])
 			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "", ft_procs_column(c));
 }
 
 /* The rc file keeps the sort column, by its header. */
 static void procs_load(struct ft_ui *ui, const struct ft_rc *rc)
 {
+	struct procs_state *st = S(ui);
 	int c;
 
 	for (c = 0; c < C_NR; c++)
 		if (!strcmp(rc->sort, cols[c].head))
-			sort_col = c;
-	if (rc->sort[0] && strcmp(rc->sort, cols[sort_col].head) && !ui->status[0])
+			st->sort_col = c;
+	if (rc->sort[0] && strcmp(rc->sort, cols[st->sort_col].head) && !ui->status[0])
 		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: sort=%s is no column of the processes view", rc->sort);
 	load_columns(ui, rc->columns);
 }
 
 static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
 {
+	struct procs_state *st = S(ui);
+
 	(void)ui;
-	snprintf(rc->sort, sizeof(rc->sort), "%s", cols[sort_col].head);
-	save_columns(rc->columns, sizeof(rc->columns));
+	snprintf(rc->sort, sizeof(rc->sort), "%s", cols[st->sort_col].head);
+	save_columns(st, rc->columns, sizeof(rc->columns));
 }
 
 static const struct ft_legend procs_legend[] = {
@@ -502,6 +562,8 @@ static const struct ft_legend procs_legend[] = {
 };
 
 const struct ft_view ft_view_procs = {
+	.state_size = sizeof(struct procs_state),
+	.init = procs_init,
 	.name = "processes",
 	.draw = procs_draw,
 	.keys = procs_keys,

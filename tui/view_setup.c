@@ -20,8 +20,17 @@
 
 enum row { R_INTERVAL, R_COLOR, R_COLUMNS, R_NR };
 
-static int sel;
-static int col_sel;		/* on the columns row: the column Left/Right chose */
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct setup_state {
+	int sel;
+	int col_sel;		/* on the columns row: the column Left/Right chose */
+};
+
+/* @ui's setup state. */
+static struct setup_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_setup);
+}
 
 /* The interval steps of Left and Right. */
 static const double steps[] = { 0.1, 0.2, 0.5, 1, 2, 5, 10, 30, 60, 300, 3600 };
@@ -86,35 +95,37 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
  * wrapped at the screen's width; the one Left/Right chose marked when
  * the row is selected.  Returns the row after them.
  */
-static int columns_row(int y, int end)
+static int columns_row(const struct ft_ui *ui, int y, int end)
 {
+	const struct setup_state *st = S(ui);
 	int n = ft_procs_columns(), x = 25, i;
 
 	if (y >= end)
 		return y;
-	ft_put(y, 0, sel == R_COLUMNS ? A_REVERSE : A_NORMAL, "  %-22s", "processes columns");
+	ft_put(y, 0, st->sel == R_COLUMNS ? A_REVERSE : A_NORMAL, "  %-22s", "processes columns");
 	for (i = 0; i < n && y < end; i++) {
 		const char *h = ft_procs_column(i);
 		int w = (int)strlen(h) + 5;
-		unsigned int attr = ft_procs_column_shown(i) ? A_BOLD : ft_attr(FT_C_DIM);
+		unsigned int attr = ft_procs_column_shown(ui, i) ? A_BOLD : ft_attr(FT_C_DIM);
 
 		if (x + w > COLS && x > 25) {
 			x = 25;
 			y++;
 		}
-		if (sel == R_COLUMNS && i == col_sel)
+		if (st->sel == R_COLUMNS && i == st->col_sel)
 			attr |= A_REVERSE;
-		ft_put(y, x, attr, "[%c] %s", ft_procs_column_shown(i) ? 'x' : ' ', h);
+		ft_put(y, x, attr, "[%c] %s", ft_procs_column_shown(ui, i) ? 'x' : ' ', h);
 		x += w;
 	}
 	y++;
-	if (y < end && sel == R_COLUMNS)
+	if (y < end && st->sel == R_COLUMNS)
 		ft_put(y++, 25, ft_attr(FT_C_DIM), "(Left Right: a column, Enter or space: show or hide it)");
 	return y;
 }
 
 static void setup_draw(struct ft_ui *ui, int top, int height)
 {
+	struct setup_state *st = S(ui);
 	struct ft_rc now;
 	int y = top;
 
@@ -122,12 +133,12 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	ft_ui_rc_collect(ui, &now);
 	ft_put(y++, 0, ft_attr(FT_C_LABEL), "Setup (F2 or Esc returns)");
 	y++;
-	ft_put(y, 0, sel == R_INTERVAL ? A_REVERSE : A_NORMAL, "  %-22s", "interval");
+	ft_put(y, 0, st->sel == R_INTERVAL ? A_REVERSE : A_NORMAL, "  %-22s", "interval");
 	if (ui->live)
 		ft_put(y++, 25, A_BOLD, "%gs   (Left Right: a step, Enter: type it)", ui->interval);
 	else
 		ft_put(y++, 25, ft_attr(FT_C_DIM), "the recording's (> < set the replay's speed)");
-	ft_put(y, 0, sel == R_COLOR ? A_REVERSE : A_NORMAL, "  %-22s", "colour scheme");
+	ft_put(y, 0, st->sel == R_COLOR ? A_REVERSE : A_NORMAL, "  %-22s", "colour scheme");
 	ft_put(y++, 25, A_BOLD, "%s%s", ui->color_wanted ? "default" : "monochrome",
 	       ui->color_wanted && !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
 	y++;
@@ -139,7 +150,7 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y++, 25, A_BOLD, "%s   (s S F6, or a click on a header, in the processes view)", now.sort);
 	ft_put(y, 2, A_NORMAL, "%-22s", "map zone");
 	ft_put(y++, 25, A_BOLD, "%s", now.map_zone[0] ? now.map_zone : "(the largest)");
-	y = columns_row(y, top + height);
+	y = columns_row(ui, y, top + height);
 	y++;
 	if (y < top + height)
 		ft_put(y++, 0, ft_attr(FT_C_DIM), "  file  %s", ui->rc_path && ui->rc_path[0] ? ui->rc_path :
@@ -161,8 +172,10 @@ static void key_back(struct ft_ui *ui, int ch)
 
 static void key_select(struct ft_ui *ui, int ch)
 {
+	struct setup_state *st = S(ui);
+
 	(void)ui;
-	sel = (sel + (ch == 'k' || ch == KEY_UP ? R_NR - 1 : 1)) % R_NR;
+	st->sel = (st->sel + (ch == 'k' || ch == KEY_UP ? R_NR - 1 : 1)) % R_NR;
 }
 
 static void step_interval(struct ft_ui *ui, int dir)
@@ -195,20 +208,21 @@ static void toggle_color(struct ft_ui *ui)
 
 static void key_change(struct ft_ui *ui, int ch)
 {
+	struct setup_state *st = S(ui);
 	char buf[32], *end;
 	double v;
 
-	if (sel == R_COLOR) {
+	if (st->sel == R_COLOR) {
 		toggle_color(ui);
 		return;
 	}
-	if (sel == R_COLUMNS) {
+	if (st->sel == R_COLUMNS) {
 		if (ch == KEY_LEFT || ch == '-')
-			col_sel = col_sel > 0 ? col_sel - 1 : 0;
+			st->col_sel = st->col_sel > 0 ? st->col_sel - 1 : 0;
 		else if (ch == KEY_RIGHT || ch == '+')
-			col_sel = col_sel + 1 < ft_procs_columns() ? col_sel + 1 : col_sel;
+			st->col_sel = st->col_sel + 1 < ft_procs_columns() ? st->col_sel + 1 : st->col_sel;
 		else
-			ft_procs_column_toggle(col_sel);
+			ft_procs_column_toggle(ui, st->col_sel);
 		return;
 	}
 	if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+') {
@@ -241,6 +255,7 @@ static const struct ft_legend setup_legend[] = {
 };
 
 const struct ft_view ft_view_setup = {
+	.state_size = sizeof(struct setup_state),
 	.name = "setup",
 	.draw = setup_draw,
 	.keys = setup_keys,

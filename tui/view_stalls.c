@@ -44,25 +44,36 @@ static const struct {
 #define BAR_FULL_MIN	20	/* a bar is full at the fullest row, or at 20 events if fewer */
 
 /* the view's own state: the window shown and the reset point */
-static int window;
-static bool have_base;
-static uint64_t base_t_ns;
-static struct ft_hist base[FT_LAT_NR];
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct stalls_state {
+	int window;
+	bool have_base;
+	uint64_t base_t_ns;
+	struct ft_hist base[FT_LAT_NR];
+	bool have_cost;
+	uint64_t cost_t_ns;
+	int64_t cost_base[FT_CF_NR];
+	struct ft_direct_cost direct_base;	/* the session's at the base (zero: since the start) */
+	int64_t cost_now[FT_CF_NR];
+};
+
+/* @ui's stalls state. */
+static struct stalls_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_stalls);
+}
 /* compaction's cost counts from here: vmstat when the view first saw it, or at the reset */
-static bool have_cost;
-static uint64_t cost_t_ns;
-static int64_t cost_base[FT_CF_NR];
-static struct ft_direct_cost direct_base;	/* the session's at the base (zero: since the start) */
 
 /* @src over the window; returns the seconds covered, *@since_reset when the reset cut it. */
-static double window_hist(const struct ft_session *ss, int src, struct ft_hist *out, bool *since_reset)
+static double window_hist(const struct stalls_state *st, const struct ft_session *s, int src, struct ft_hist *out,
+			  bool *since_reset)
 {
-	double covered = ft_session_lat_window(ss, src, windows[window].secs, out);
+	double covered = ft_session_lat_window(s, src, windows[st->window].secs, out);
 
 	*since_reset = false;
-	if (have_base && (double)(ss->tick_t_ns - base_t_ns) / 1e9 < covered) {
-		ft_hist_sub(out, &ss->events.lat[src], &base[src]);
-		covered = (double)(ss->tick_t_ns - base_t_ns) / 1e9;
+	if (st->have_base && (double)(s->tick_t_ns - st->base_t_ns) / 1e9 < covered) {
+		ft_hist_sub(out, &s->events.lat[src], &st->base[src]);
+		covered = (double)(s->tick_t_ns - st->base_t_ns) / 1e9;
 		*since_reset = true;
 	}
 	return covered;
@@ -143,23 +154,23 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 	return 2 + shown;
 }
 
-static void draw_window_line(const struct ft_session *ss, int y)
+static void draw_window_line(struct stalls_state *st, const struct ft_session *s, int y)
 {
 	struct ft_hist h;
 	bool since_reset;
-	double covered = window_hist(ss, FT_LAT_COMPACTION, &h, &since_reset);
+	double covered = window_hist(st, s, FT_LAT_COMPACTION, &h, &since_reset);
 	int i, x = 0;
 
 	ft_put(y, x, ft_attr(FT_C_DIM), "window");
 	x += 7;
 	for (i = 0; i < NR_WINDOWS; i++) {
-		ft_put(y, x, i == window ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM),
-		       i == window ? "[%s]" : " %s ", windows[i].name);
+		ft_put(y, x, i == st->window ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM),
+		       i == st->window ? "[%s]" : " %s ", windows[i].name);
 		x += (int)strlen(windows[i].name) + 3;
 	}
 	if (since_reset)
 		ft_put(y, x, ft_attr(FT_C_WARN), "since reset: %.1f s", covered);
-	else if (windows[window].secs > 0 && covered + 0.05 < windows[window].secs)
+	else if (windows[st->window].secs > 0 && covered + 0.05 < windows[st->window].secs)
 		ft_put(y, x, ft_attr(FT_C_DIM), "%.1f s so far", covered);
 	else
 		ft_put(y, x, ft_attr(FT_C_DIM), "%.1f s", covered);
@@ -180,16 +191,16 @@ static int __attribute__((format(printf, 4, 5))) putx(int y, int x, unsigned int
 }
 
 /* "LABEL n" pairs from @x on; returns the column after them. */
-static int draw_outcomes(const struct ft_session *ss, int y, int x, const uint64_t *st)
+static int draw_outcomes(const struct ft_session *s, int y, int x, const uint64_t *st)
 {
 	int i, x0 = x;
 
-	for (i = 0; i < ss->events.nr_compact_status && x < COLS - 8; i++) {
+	for (i = 0; i < s->events.nr_compact_status && x < COLS - 8; i++) {
 		char buf[48];
 
 		if (!st[i])
 			continue;
-		snprintf(buf, sizeof(buf), "%s %llu", ss->dec.status_name[i], (unsigned long long)st[i]);
+		snprintf(buf, sizeof(buf), "%s %llu", s->dec.status_name[i], (unsigned long long)st[i]);
 		ft_put(y, x, A_NORMAL, "%s", buf);
 		x += (int)strlen(buf) + 2;
 	}
@@ -199,9 +210,9 @@ static int draw_outcomes(const struct ft_session *ss, int y, int x, const uint64
 }
 
 /* Two lines since the start: direct stalls and their outcomes; background by node. */
-static void draw_compaction(const struct ft_session *ss, int y)
+static void draw_compaction(const struct ft_session *s, int y)
 {
-	const struct ft_events *ev = &ss->events;
+	const struct ft_events *ev = &s->events;
 	uint64_t m[FT_M_NR];
 	int n, x;
 
@@ -213,7 +224,7 @@ static void draw_compaction(const struct ft_session *ss, int y)
 			 (unsigned long long)ev->lat[FT_LAT_COMPACTION].count);
 	else
 		x = putx(y, x + 1, ft_attr(FT_C_DIM), "(begin/end pairs: recorded without try_to_compact_pages)");
-	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_DIRECT]);
+	draw_outcomes(s, y, x + 2, ev->compact_status[FT_CK_DIRECT]);
 	y++;
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "background");
 	x = putx(y, 19, A_BOLD, "compactions %llu", (unsigned long long)m[FT_M_BG_COMPACTION]);
@@ -227,22 +238,20 @@ static void draw_compaction(const struct ft_session *ss, int y)
 		x = putx(y, x + 2, A_NORMAL, "%s %llu %.0fms wakes %llu", node, (unsigned long long)b->count,
 			   (double)b->us / 1000.0, (unsigned long long)b->wakes);
 	}
-	draw_outcomes(ss, y, x + 2, ev->compact_status[FT_CK_BACKGROUND]);
+	draw_outcomes(s, y, x + 2, ev->compact_status[FT_CK_BACKGROUND]);
 }
 
-static int64_t cost_now[FT_CF_NR];
-
 /* The counters at the session's tick into @v. */
-static int64_t *counters_now(const struct ft_session *ss, int64_t *v)
+static int64_t *counters_now(const struct ft_session *s, int64_t *v)
 {
-	ft_counters_read(ss, v, NULL);
+	ft_counters_read(s, v, NULL);
 	return v;
 }
 
 /* @v grew by this since the cost's base (0 if it went back). */
-static double grown(const int64_t *v, enum ft_cf c)
+static double grown(struct stalls_state *st, const int64_t *v, enum ft_cf c)
 {
-	return v[c] > cost_base[c] ? (double)(v[c] - cost_base[c]) : 0;
+	return v[c] > st->cost_base[c] ? (double)(v[c] - st->cost_base[c]) : 0;
 }
 
 static int put_count(int y, int x, const char *label, double v, const char *unit)
@@ -254,10 +263,10 @@ static int put_count(int y, int x, const char *label, double v, const char *unit
 }
 
 /* Two lines: compaction's cost since the base, direct and kcompactd's apart (mmtests' split). */
-static void draw_cost(const struct ft_session *ss, int y)
+static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y)
 {
 	int64_t v[FT_CF_NR];
-	uint32_t have = ft_counters_read(ss, v, NULL);
+	uint32_t have = ft_counters_read(s, v, NULL);
 	double stalls, ok, mig, fre, dmig, dfre, wakes;
 	int x;
 
@@ -267,29 +276,29 @@ static void draw_cost(const struct ft_session *ss, int y)
 		return;
 	}
 	/* since the start, or the reset; a replay sought back before the reset drops it */
-	if (have_cost && (ss->tick_t_ns < cost_t_ns ||
-			  v[FT_CF_MIGRATE_SCANNED] < cost_base[FT_CF_MIGRATE_SCANNED]))
-		have_cost = false;
-	if (!have_cost && (ss->counter_first_have & (1u << FT_CF_MIGRATE_SCANNED))) {
-		memcpy(cost_base, ss->counter_first, sizeof(cost_base));
-		memset(&direct_base, 0, sizeof(direct_base));
-		cost_t_ns = ss->first_t_ns;
-	} else if (!have_cost) {	/* a lean session keeps no first values: from here */
-		memcpy(cost_base, v, sizeof(cost_base));
-		direct_base = ss->direct;
-		cost_t_ns = ss->tick_t_ns;
-		have_cost = true;
+	if (st->have_cost && (s->tick_t_ns < st->cost_t_ns ||
+			  v[FT_CF_MIGRATE_SCANNED] < st->cost_base[FT_CF_MIGRATE_SCANNED]))
+		st->have_cost = false;
+	if (!st->have_cost && (s->counter_first_have & (1u << FT_CF_MIGRATE_SCANNED))) {
+		memcpy(st->cost_base, s->counter_first, sizeof(st->cost_base));
+		memset(&st->direct_base, 0, sizeof(st->direct_base));
+		st->cost_t_ns = s->first_t_ns;
+	} else if (!st->have_cost) {	/* a lean session keeps no first values: from here */
+		memcpy(st->cost_base, v, sizeof(st->cost_base));
+		st->direct_base = s->direct;
+		st->cost_t_ns = s->tick_t_ns;
+		st->have_cost = true;
 	}
 	/* what direct compaction scanned (struct ft_direct_cost): compact_memory's left out */
-	stalls = (double)(ss->direct.stalls - direct_base.stalls);
-	ok = (double)(ss->direct.success - direct_base.success);
-	mig = (double)(ss->direct.migrate - direct_base.migrate);
-	fre = (double)(ss->direct.free - direct_base.free);
-	dmig = grown(v, FT_CF_DAEMON_MIGRATE_SCANNED);
-	dfre = grown(v, FT_CF_DAEMON_FREE_SCANNED);
-	wakes = grown(v, FT_CF_DAEMON_WAKES);
-	x = putx(y, 19, ft_attr(FT_C_DIM), "%s %.0fs:", have_cost ? "reset" : "start",
-		 (double)(ss->tick_t_ns - cost_t_ns) / 1e9);
+	stalls = (double)(s->direct.stalls - st->direct_base.stalls);
+	ok = (double)(s->direct.success - st->direct_base.success);
+	mig = (double)(s->direct.migrate - st->direct_base.migrate);
+	fre = (double)(s->direct.free - st->direct_base.free);
+	dmig = grown(st, v, FT_CF_DAEMON_MIGRATE_SCANNED);
+	dfre = grown(st, v, FT_CF_DAEMON_FREE_SCANNED);
+	wakes = grown(st, v, FT_CF_DAEMON_WAKES);
+	x = putx(y, 19, ft_attr(FT_C_DIM), "%s %.0fs:", st->have_cost ? "reset" : "start",
+		 (double)(s->tick_t_ns - st->cost_t_ns) / 1e9);
 	x = put_count(y, x + 1, "direct mig ", mig, "");
 	x = put_count(y, x + 1, "free ", fre, "");
 	if (stalls > 0) {
@@ -299,14 +308,14 @@ static void draw_cost(const struct ft_session *ss, int y)
 		if (ok > 0)
 			x = put_count(y, x + 1, "", (mig + fre) / ok, "/success)");
 	}
-	put_count(y, x + 2, "isolated ", grown(v, FT_CF_ISOLATED), "");
+	put_count(y, x + 2, "isolated ", grown(st, v, FT_CF_ISOLATED), "");
 	x = put_count(y + 1, 24, "kcompactd mig ", dmig, "");
 	x = put_count(y + 1, x + 1, "free ", dfre, "");
 	if (wakes > 0)
 		x = put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
-	if (ss->direct.ticks_out > direct_base.ticks_out)	/* compaction asked through compact_memory */
+	if (s->direct.ticks_out > st->direct_base.ticks_out)	/* compaction asked through compact_memory */
 		putx(y + 1, x + 2, ft_attr(FT_C_DIM), "direct leaves out %llu ticks of compact_memory",
-		     (unsigned long long)(ss->direct.ticks_out - direct_base.ticks_out));
+		     (unsigned long long)(s->direct.ticks_out - st->direct_base.ticks_out));
 }
 
 /*
@@ -315,21 +324,22 @@ static void draw_cost(const struct ft_session *ss, int y)
  */
 static void not_tracing(struct ft_ui *ui, int top, int height)
 {
+	struct stalls_state *st = S(ui);
 	static const struct ft_rate_row rows[] = {
 		{ FT_RATE_COMPACT_STALL, "direct compaction stalls (compact_stall)" },
 		{ FT_RATE_COMPACT_FAIL, "... that failed (compact_fail)" },
 		{ FT_RATE_ALLOCSTALL, "direct reclaim stalls (allocstall_*)" },
 		{ FT_RATE_THP_FAULT_FALLBACK, "THP faults that fell back (thp_fault_fallback)" },
 	};
-	const struct ft_session *ss = ui->s;
+	const struct ft_session *s = ui->s;
 	int y = top, bottom = top + height;
 
 	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data" :
-	       ss->trace_err ? ft_trace_strerror(ss->trace_err) : "tracing is off (--no-trace)");
+	       s->trace_err ? ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
 	y++;
-	y = ft_draw_rate_table(y, bottom, ss->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
+	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
 	if (y + 1 < bottom) {
-		draw_cost(ss, y);	/* two lines */
+		draw_cost(st, s, y);	/* two lines */
 		y += 3;
 	}
 	if (y < bottom)
@@ -340,20 +350,21 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
 {
-	const struct ft_session *ss = ui->s;
-	const struct ft_events *ev = &ss->events;
+	struct stalls_state *st = S(ui);
+	const struct ft_session *s = ui->s;
+	const struct ft_events *ev = &s->events;
 	struct ft_hist hs[FT_LAT_NR];
 	int y = top, i, per;
 
-	if (!ss->tracing) {
+	if (!s->tracing) {
 		not_tracing(ui, top, height);
 		return;
 	}
 	/* a replay sought back before the reset point: the reset no longer applies */
-	if (have_base && (ss->tick_t_ns < base_t_ns ||
-			  ev->lat[FT_LAT_COMPACTION].count < base[FT_LAT_COMPACTION].count))
-		have_base = false;
-	draw_window_line(ss, y);
+	if (st->have_base && (s->tick_t_ns < st->base_t_ns ||
+			  ev->lat[FT_LAT_COMPACTION].count < st->base[FT_LAT_COMPACTION].count))
+		st->have_base = false;
+	draw_window_line(st, s, y);
 	y += 2;
 	{
 		/* a source absent, or with nothing in the window, takes two lines; the rest share */
@@ -362,11 +373,11 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		for (i = 0; i < FT_LAT_NR; i++) {
 			bool since_reset;
 
-			if (!ft_session_has_event(ss, ft_lat_event[i])) {
+			if (!ft_session_has_event(s, ft_lat_event[i])) {
 				small++;
 				continue;
 			}
-			window_hist(ss, i, &hs[i], &since_reset);
+			window_hist(st, s, i, &hs[i], &since_reset);
 			if (hs[i].count)
 				shown++;
 			else
@@ -375,7 +386,7 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 		per = shown ? (height - 7 - 2 * small) / shown : 0;
 	}
 	for (i = 0; i < FT_LAT_NR; i++) {
-		if (!ft_session_has_event(ss, ft_lat_event[i])) {
+		if (!ft_session_has_event(s, ft_lat_event[i])) {
 			ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", lat_title[i]);
 			ft_put(y, 32, ft_attr(FT_C_DIM), "absent on this kernel");
 			y += 2;
@@ -385,32 +396,36 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 	}
 	if (y > top + height - 4)
 		y = top + height - 4;
-	draw_compaction(ss, y);
-	draw_cost(ss, y + 2);
+	draw_compaction(s, y);
+	draw_cost(st, s, y + 2);
 }
 
 static void key_window(struct ft_ui *ui, int ch)
 {
+	struct stalls_state *st = S(ui);
+
 	(void)ui;
 	(void)ch;
-	window = (window + 1) % NR_WINDOWS;
+	st->window = (st->window + 1) % NR_WINDOWS;
 }
 
 static void key_reset(struct ft_ui *ui, int ch)
 {
+	struct stalls_state *st = S(ui);
+
 	if (ch == 'R') {
-		have_base = false;
-		have_cost = false;
+		st->have_base = false;
+		st->have_cost = false;
 		return;
 	}
-	memcpy(base, ui->s->events.lat, sizeof(base));
-	base_t_ns = ui->s->tick_t_ns;
-	have_base = true;
+	memcpy(st->base, ui->s->events.lat, sizeof(st->base));
+	st->base_t_ns = ui->s->tick_t_ns;
+	st->have_base = true;
 	/* the cost counts from now too */
-	memcpy(cost_base, counters_now(ui->s, cost_now), sizeof(cost_base));
-	direct_base = ui->s->direct;
-	cost_t_ns = ui->s->tick_t_ns;
-	have_cost = true;
+	memcpy(st->cost_base, counters_now(ui->s, st->cost_now), sizeof(st->cost_base));
+	st->direct_base = ui->s->direct;
+	st->cost_t_ns = ui->s->tick_t_ns;
+	st->have_cost = true;
 }
 
 static const struct ft_key stalls_keys[] = {
@@ -445,6 +460,7 @@ static const struct ft_legend stalls_legend[] = {
 };
 
 const struct ft_view ft_view_stalls = {
+	.state_size = sizeof(struct stalls_state),
 	.name = "stalls",
 	.draw = stalls_draw,
 	.keys = stalls_keys,

@@ -21,8 +21,17 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-static int first_row, sel;	/* the first size shown, the size selected (in the order shown) */
-static int first_col, end_col;	/* Left/Right: the first column after SIZE shown; the last draw's end */
+/* The view's state (struct ft_view's state_size: the loop owns it). */
+struct thp_state {
+	int first_row, sel;	/* the first size shown, the size selected (in the order shown) */
+	int first_col, end_col;	/* Left/Right: the first column after SIZE shown; the last draw's end */
+};
+
+/* @ui's thp state. */
+static struct thp_state *S(const struct ft_ui *ui)
+{
+	return ft_view_state(ui, &ft_view_thp);
+}
 
 /* The columns after SIZE: header, width, left-aligned. */
 enum { T_ANON, T_SHMEM, T_ALLOC_S, T_FB_S, T_OK, T_SPLIT_S, T_SWPFB_S, T_ALLOC, T_FB, T_IN_USE, T_NR };
@@ -91,7 +100,7 @@ static const char *top_enabled(const struct ft_session *s, char *buf, size_t sz)
 }
 
 /* One size; returns whether its anon setting was inherited (shown with a *). */
-static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, const char *top)
+static bool row(struct thp_state *st, const struct ft_session *s, int y, const struct ft_thp_size *z, const char *top)
 {
 	char size[16], en[24], sh[24];
 	double alloc = per_s(s, z, "anon_fault_alloc"), fb = per_s(s, z, "anon_fault_fallback");
@@ -125,7 +134,7 @@ static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, 
 	cell_count(&c[T_FB], tcols[T_FB].width, z, "anon_fault_fallback");
 	cell_count(&c[T_IN_USE], tcols[T_IN_USE].width, z, "nr_anon");
 	ft_put(y, 0, on ? A_BOLD : A_NORMAL, "%7s", size);
-	for (k = first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
+	for (k = st->first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
 		ft_put(y, x, c[k].attr, tcols[k].left ? "%-*s" : "%*s", tcols[k].width, c[k].text);
 		x += tcols[k].width + 1;
 	}
@@ -133,17 +142,17 @@ static bool row(const struct ft_session *s, int y, const struct ft_thp_size *z, 
 }
 
 /* The header of the columns shown; the last draw's end (end_col). */
-static void header(int y)
+static void header(struct thp_state *st, int y)
 {
 	int k, x = SIZE_W;
 
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
 	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s", "SIZE");
-	for (k = first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
+	for (k = st->first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
 		ft_put(y, x, A_REVERSE | A_BOLD, tcols[k].left ? "%-*s" : "%*s", tcols[k].width, tcols[k].head);
 		x += tcols[k].width + 1;
 	}
-	end_col = k;
+	st->end_col = k;
 }
 
 /*
@@ -205,6 +214,7 @@ static int detail(const struct ft_session *s, int y, int rows, const struct ft_t
 
 static void thp_draw(struct ft_ui *ui, int top, int height)
 {
+	struct thp_state *st = S(ui);
 	const struct ft_session *s = ui->s;
 	const struct ft_thp *t = &s->thp;
 	int y = top, i, rows, n, order[FT_THP_SIZES];
@@ -229,59 +239,64 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	}
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "anonymous THP faults by size: the last tick per second, then since boot; "
 	       "a fallback: the size could not be served");
-	header(y++);
+	header(st, y++);
 	n = shown_order(t, order);
-	if (sel > n - 1)
-		sel = n - 1;
+	if (st->sel > n - 1)
+		st->sel = n - 1;
 	/* the table gets what the selected size's counters leave (a line for the star, one gap) */
-	rows = top + height - y - 2 - (1 + (t->s[order[sel]].nr_stats + ncols() - 1) / ncols());
+	rows = top + height - y - 2 - (1 + (t->s[order[st->sel]].nr_stats + ncols() - 1) / ncols());
 	if (rows < 3)
 		rows = 3;
-	if (sel < first_row)
-		first_row = sel;
-	if (sel >= first_row + rows)
-		first_row = sel - rows + 1;
+	if (st->sel < st->first_row)
+		st->first_row = st->sel;
+	if (st->sel >= st->first_row + rows)
+		st->first_row = st->sel - rows + 1;
 	top_enabled(s, topw, sizeof(topw));
-	for (i = first_row; i < n && i < first_row + rows && y < top + height - 1; i++, y++) {
-		inherited |= row(s, y, &t->s[order[i]], topw);
-		if (i == sel)
+	for (i = st->first_row; i < n && i < st->first_row + rows && y < top + height - 1; i++, y++) {
+		inherited |= row(st, s, y, &t->s[order[i]], topw);
+		if (i == st->sel)
 			mvchgat(y, 0, 7, A_REVERSE, 0, NULL);
 	}
 	if (inherited)
 		ft_put(y, 0, ft_attr(FT_C_DIM), "* inherit: the top-level setting (thp_enabled%s%s)",
 		       topw[0] ? ", " : ", not known", topw);
 	/* both the rows and the columns cut (80 columns): short, so that a message fits beside */
-	rows_cut = first_row || i < n;
-	cols_cut = first_col || end_col < T_NR;
+	rows_cut = st->first_row || i < n;
+	cols_cut = st->first_col || st->end_col < T_NR;
 	ui->scroll_info[0] = '\0';
 	if (rows_cut && cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d/%d  cols %d-%d/%d", first_row + 1, i,
-			 n, first_col + 1, end_col, T_NR);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d/%d  cols %d-%d/%d",
+			 st->first_row + 1, i,
+			 n, st->first_col + 1, st->end_col, T_NR);
 	else if (rows_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", first_row + 1, i, n);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", st->first_row + 1, i, n);
 	else if (cols_cut)
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)",
-			 first_col + 1, end_col, T_NR);
-	detail(s, y + 2, top + height - y - 2, &t->s[order[sel]]);
+			 st->first_col + 1, st->end_col, T_NR);
+	detail(s, y + 2, top + height - y - 2, &t->s[order[st->sel]]);
 }
 
 /* Left, Right: a column at a time after SIZE; Right stops when the last is shown. */
 static void key_columns(struct ft_ui *ui, int ch)
 {
+	struct thp_state *st = S(ui);
+
 	(void)ui;
-	if (ch == KEY_LEFT && first_col > 0)
-		first_col--;
-	else if (ch == KEY_RIGHT && end_col < T_NR)
-		first_col++;
+	if (ch == KEY_LEFT && st->first_col > 0)
+		st->first_col--;
+	else if (ch == KEY_RIGHT && st->end_col < T_NR)
+		st->first_col++;
 }
 
 static void key_select(struct ft_ui *ui, int ch)
 {
+	struct thp_state *st = S(ui);
+
 	(void)ui;
 	if (ch == 'j' || ch == KEY_DOWN)
-		sel++;		/* kept within the sizes when drawn */
-	else if (sel > 0)
-		sel--;
+		st->sel++;		/* kept within the sizes when drawn */
+	else if (st->sel > 0)
+		st->sel--;
 }
 
 static const struct ft_key thp_keys[] = {
@@ -305,6 +320,7 @@ static const struct ft_legend thp_legend[] = {
 };
 
 const struct ft_view ft_view_thp = {
+	.state_size = sizeof(struct thp_state),
 	.name = "thp",
 	.draw = thp_draw,
 	.keys = thp_keys,

@@ -31,6 +31,8 @@ plant "render/ including a source" render/metrics.c '#include "collectors/live.h
 plant "model/ including analysis/" model/frag.c '#include "analysis/report.h"' "model/frag.c.*includes analysis/"
 plant "collectors/ including analysis/" collectors/live.c '#include "analysis/report.h"' "collectors/live.c.*includes analysis/"
 plant "analysis/ including render/" analysis/report.c '#include "render/csv.h"' "analysis/report.c.*includes render/"
+plant "a view's state at file scope" tui/view_thp.c 'static int scroll_pos;' \
+	"tui/view_thp.c.*mutable state at file scope"
 plant "a headless file under tui/" tui/headless.c 'int ft_headless(void);' "tui/headless.c: under tui/ but draws nothing"
 plant "curses under analysis/" analysis/report.c '#include <curses.h>' "analysis/report.c: includes curses outside tui/"
 plant "collectors/ building a report" collectors/replay.c 'static int x(void) { return ft_report_build(0, 0, 0); }' \
