@@ -4,7 +4,7 @@
 #include <math.h>
 #include <string.h>
 
-void ft_proc_rates_update(struct ft_proc_rates *r, const struct ft_session *s, const struct ft_procs *t,
+void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s, const struct ft_procs *t,
 			  bool threads)
 {
 	double dt;
@@ -34,7 +34,7 @@ void ft_proc_rates_update(struct ft_proc_rates *r, const struct ft_session *s, c
 			(double)(r->cur[i].frag - r->prev[i].frag) / dt : NAN;
 }
 
-double ft_proc_rate(const struct ft_proc_rates *r, int row)
+double ft_procrates_get(const struct ft_procrates *r, int row)
 {
 	return row >= 0 && row < FT_PROCS_MAX ? r->rate[row] : NAN;
 }

@@ -14,7 +14,7 @@
 
 #include "model/session.h"
 
-struct ft_proc_rates {
+struct ft_procrates {
 	uint64_t tick, tick_t, prev_t;	/* the tick the rates are of, its time, the one before's */
 	bool threads;			/* of the thread table (else the process table) */
 	struct { uint64_t born, frag; } prev[FT_PROCS_MAX], cur[FT_PROCS_MAX];
@@ -22,9 +22,9 @@ struct ft_proc_rates {
 };
 
 /* At the session's tick: the rates of table @t's rows (@threads: @t is per thread).  Again at the same tick: nothing. */
-void ft_proc_rates_update(struct ft_proc_rates *r, const struct ft_session *s, const struct ft_procs *t,
+void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s, const struct ft_procs *t,
 			  bool threads);
 /* Row @row's fragmenting fallbacks per second, or NAN before two ticks of it. */
-double ft_proc_rate(const struct ft_proc_rates *r, int row);
+double ft_procrates_get(const struct ft_procrates *r, int row);
 
 #endif

@@ -130,7 +130,7 @@ void ft_json_i64(struct ft_json *j, const char *key, int64_t val)
 	fprintf(j->f, "%lld", (long long)val);
 }
 
-const char *ft_fmt_double(char *buf, size_t sz, double val)
+const char *ft_json_fmt_double(char *buf, size_t sz, double val)
 {
 	static const int digits[] = { 6, 9, 12, 15, 17 };
 	size_t i;
@@ -153,7 +153,7 @@ void ft_json_double(struct ft_json *j, const char *key, double val)
 		fputs("null", j->f);
 		return;
 	}
-	fputs(ft_fmt_double(buf, sizeof(buf), val), j->f);
+	fputs(ft_json_fmt_double(buf, sizeof(buf), val), j->f);
 }
 
 void ft_json_null(struct ft_json *j, const char *key)

@@ -42,6 +42,6 @@ void ft_json_end(struct ft_json *j);
  * @val in @buf as the shortest of %.6g, %.9g ... %.17g that reads back as
  * the same double: what JSON and CSV write, so no digit is lost.
  */
-const char *ft_fmt_double(char *buf, size_t sz, double val);
+const char *ft_json_fmt_double(char *buf, size_t sz, double val);
 
 #endif

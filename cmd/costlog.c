@@ -32,7 +32,7 @@ void ft_costlog_tick(struct ft_costlog *c, const struct ft_session *s, const cha
 {
 	if (!c->f)
 		return;
-	ft_session_json_cost_line(c->f, s, what);
+	ft_render_session_cost_line(c->f, s, what);
 	fflush(c->f);
 }
 

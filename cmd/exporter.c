@@ -381,7 +381,7 @@ static int parse_listen(const char *arg, void *var, char *why, size_t sz)
 }
 
 static struct {
-	struct ft_live_opts live;
+	struct ft_liveopts live;
 	struct ft_hostport listen;
 	double interval;
 	uint64_t max_conn, max_per_client;
@@ -1005,7 +1005,7 @@ static int run(int argc, char **argv)
 		ft_websec_free(&x.ws);
 		return 1;
 	}
-	if (ft_live_from_opts(&x.live, &o.live)) {
+	if (ft_liveopts_open(&x.live, &o.live)) {
 		close(x.lfd);
 		ft_websec_free(&x.ws);
 		return 1;
@@ -1025,7 +1025,7 @@ static int run(int argc, char **argv)
 	if (ft_live_tick(&x.live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */
-	ft_live_trace_from_opts(&x.live, &o.live);
+	ft_liveopts_trace(&x.live, &o.live);
 	for (i = 0; i < MAX_CONN; i++)
 		x.conns[i].fd = -1;
 	for (i = 0; i < LINGERS; i++)

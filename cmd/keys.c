@@ -58,14 +58,14 @@ void ft_keys_write(FILE *f, bool roff)
 	int v, i;
 
 	keys_table(f, roff, "Everywhere", ft_ui_keys);
-	keys_table(f, roff, "Live", ft_live_keys);
+	keys_table(f, roff, "Live", ft_ui_live_keys);
 	/* replay refuses the live keys: the title names them from the live table */
 	n = (size_t)snprintf(title, sizeof(title), "Replay (");
-	for (i = 0; ft_live_keys[i].label && n < sizeof(title); i++)
-		n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " " : "", ft_live_keys[i].label);
+	for (i = 0; ft_ui_live_keys[i].label && n < sizeof(title); i++)
+		n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " " : "", ft_ui_live_keys[i].label);
 	if (n < sizeof(title))
 		snprintf(title + n, sizeof(title) - n, " are refused: a recording is not a host)");
-	keys_table(f, roff, title, ft_replay_keys);
+	keys_table(f, roff, title, ft_ui_replay_keys);
 	for (v = 0; v < ft_views_nr; v++) {
 		if (!ft_views[v]->keys || !ft_views[v]->keys[0].label)
 			continue;

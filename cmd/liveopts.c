@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o)
+int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o)
 {
 	const char *root = o->root ? o->root : "/";
 	int err = ft_live_open(l, root, o->pti_interval);
@@ -21,7 +21,7 @@ int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o)
 	return 0;
 }
 
-void ft_live_trace_from_opts(struct ft_live *l, const struct ft_live_opts *o)
+void ft_liveopts_trace(struct ft_live *l, const struct ft_liveopts *o)
 {
 	if (o->no_trace) {
 		if (o->stacks)

@@ -13,7 +13,7 @@
 #include "cmd/cli.h"
 #include "collectors/live.h"
 
-struct ft_live_opts {
+struct ft_liveopts {
 	const char *root;		/* --root (default /) */
 	double pti_interval;		/* --pagetypeinfo-interval; 0 without the row: every tick */
 	bool no_trace;			/* --no-trace */
@@ -32,11 +32,11 @@ struct ft_live_opts {
  * and the map's budget the options give.  0, or 1 after saying why on
  * stderr.
  */
-int ft_live_from_opts(struct ft_live *l, const struct ft_live_opts *o);
+int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o);
 /*
  * Start tracing unless --no-trace, and the kernel stacks with --stacks (a
  * failure is the source's to say, through ft_diag).
  */
-void ft_live_trace_from_opts(struct ft_live *l, const struct ft_live_opts *o);
+void ft_liveopts_trace(struct ft_live *l, const struct ft_liveopts *o);
 
 #endif

@@ -55,7 +55,7 @@ static bool ours(struct ft_rc_file *f, const char *base, const char *dir)
 	return false;
 }
 
-void ft_rc_file_load(struct ft_rc_file *f)
+void ft_settings_load(struct ft_rc_file *f)
 {
 	static char text[FT_RC_MAX_BYTES + 1];
 	char dir[4096], base[4096], why[160];
@@ -99,7 +99,7 @@ void ft_rc_file_load(struct ft_rc_file *f)
 	}
 }
 
-int ft_rc_file_save(const struct ft_rc_file *f, char *why, size_t sz)
+int ft_settings_save(const struct ft_rc_file *f, char *why, size_t sz)
 {
 	char dir[4096], text[2048], *slash;
 	struct ft_atomic out;
@@ -170,6 +170,6 @@ void ft_cmd_rc_finish(struct ft_rc_file *f)
 {
 	char why[256];
 
-	if (ft_rc_file_save(f, why, sizeof(why)) && f->path[0])
+	if (ft_settings_save(f, why, sizeof(why)) && f->path[0])
 		fprintf(stderr, "fragtop: settings not saved: %s\n", why);
 }

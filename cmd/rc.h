@@ -24,10 +24,10 @@ struct ft_rc_file {
  * line is broken).  A missing file is quiet; anything else wrong is said
  * in f->msg.  A file with errors is not written over on quit (f->note).
  */
-void ft_rc_file_load(struct ft_rc_file *f);
+void ft_settings_load(struct ft_rc_file *f);
 
 /* Write f->rc whole (a temp file renamed over it).  0, or -1 with the reason in @why. */
-int ft_rc_file_save(const struct ft_rc_file *f, char *why, size_t sz);
+int ft_settings_save(const struct ft_rc_file *f, char *why, size_t sz);
 
 struct ft_ui;
 /* Hand @f (NULL: --no-config) to the TUI: its settings, its place, what reading it found. */

@@ -74,7 +74,7 @@ static int parse_rotate(const char *arg, void *var, char *why, size_t sz)
 }
 
 static struct {
-	struct ft_live_opts live;
+	struct ft_liveopts live;
 	const char *output, *dir, *cost_log;
 	double rotate, interval, duration, map_interval;
 	uint64_t keep, max_size, owner_blocks;
@@ -533,7 +533,7 @@ static int run(int argc, char **argv)
 	ft_cost_long_running();
 	if (ft_costlog_open(&r.cost_log, o.cost_log))
 		return 1;
-	if (ft_live_from_opts(&r.live, &o.live))
+	if (ft_liveopts_open(&r.live, &o.live))
 		return 1;
 	rotating = o.dir != NULL;
 	ft_catch_stop_signals(on_signal);
@@ -543,7 +543,7 @@ static int run(int argc, char **argv)
 		ft_live_close(&r.live);
 		return 1;
 	}
-	ft_live_trace_from_opts(&r.live, &o.live);
+	ft_liveopts_trace(&r.live, &o.live);
 	err = o.dir ? ft_recorder_start_series(&r.rec, &r.live, r.out, o.force, series_id, r.seq) :
 		      ft_recorder_start(&r.rec, &r.live, r.out, o.force);
 	if (o.dir && (err == -ENOSPC || err == -EDQUOT)) {
@@ -569,7 +569,7 @@ static int run(int argc, char **argv)
 	}
 	/* the last tick covers the time since the one before */
 	if (r.live.trace.on)
-		ft_trace_stop(&r.live.trace.t);
+		ft_tracefs_stop(&r.live.trace.t);
 	if (!r.waiting && !r.full_stop) {
 		ft_live_tick(&r.live, false);
 		if (r.rec.err && r.rec.w.full)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * `fragtop replay FILE`: the replay source on a recording, drawn by the
- * TUI's replay mode (tui/replay.c).
+ * TUI's replay mode (tui/mode_replay.c).
  */
 #include <errno.h>
 #include <stdio.h>
@@ -79,7 +79,7 @@ static int run_replay(int argc, char **argv)
 		ft_ctl_init(ui->ctl, -1, "replay: a recording is not a host");
 	ft_ui_replay_mode(ui);
 	if (!o.no_config) {
-		ft_rc_file_load(&rc);
+		ft_settings_load(&rc);
 		color = color && rc.rc.color != 0;
 	}
 	ft_cmd_rc_attach(ui, o.no_config ? NULL : &rc);

@@ -24,7 +24,7 @@ static void on_signal(int sig)
 }
 
 static struct {
-	struct ft_live_opts live;
+	struct ft_liveopts live;
 	bool json, openmetrics, prometheus, map;
 	const char *output;
 	double interval;
@@ -60,13 +60,13 @@ static int sample(struct ft_live *live)
 	if (!err && o.interval > 0) {
 		uint64_t until = ft_now_ns() + (uint64_t)(o.interval * 1e9);
 
-		ft_live_trace_from_opts(live, &o.live);
+		ft_liveopts_trace(live, &o.live);
 		/* boost reads and trace pages between the two samples */
 		while (!stop && ft_now_ns() < until)
 			ft_live_wait(live, until);
 		/* stop recording, then read everything that was recorded */
 		if (live->trace.on)
-			ft_trace_stop(&live->trace.t);
+			ft_tracefs_stop(&live->trace.t);
 		err = ft_live_tick(live, true);
 	}
 	return err;
@@ -79,7 +79,7 @@ static int write_out(struct ft_live *live)
 	const struct ft_snapshot_in in = {
 		.session = &live->session, .root = live->root, .map_scan = live->map.scan,
 		.map_err = live->map.err, .interval_s = o.interval, .now = time(NULL),
-		.trace_error = live->session.trace_err ? ft_trace_strerror(live->session.trace_err) : NULL,
+		.trace_error = live->session.trace_err ? ft_tracefs_strerror(live->session.trace_err) : NULL,
 	};
 	const char *path = o.output;
 	int err;
@@ -116,7 +116,7 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
 	if (o.json + o.openmetrics + o.prometheus > 1)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "one of --json, --openmetrics and --prometheus");
-	if (ft_live_from_opts(&live, &o.live))
+	if (ft_liveopts_open(&live, &o.live))
 		return 1;
 	ft_catch_stop_signals(on_signal);
 	err = sample(&live);

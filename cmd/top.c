@@ -52,7 +52,7 @@ static void finish_controls(struct ft_ui *ui)
 }
 
 static struct {
-	struct ft_live_opts live;
+	struct ft_liveopts live;
 	double interval;
 	bool interval_given, no_color, read_only, restore, no_config;
 	const char *write, *cost_log;
@@ -125,7 +125,7 @@ static struct ft_ui *open_ui(void)
 		}
 		return NULL;
 	}
-	if (ft_live_from_opts(ui->live, &o.live)) {
+	if (ft_liveopts_open(ui->live, &o.live)) {
 		free(ui->live);
 		ui->live = NULL;
 		free_ui(ui);
@@ -163,7 +163,7 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	if (!o.no_config) {
-		ft_rc_file_load(&rc);
+		ft_settings_load(&rc);
 		if (rc.rc.interval > 0 && !o.interval_given)
 			o.interval = rc.rc.interval;	/* -i says more than the file */
 	}
@@ -186,7 +186,7 @@ static int run_top(int argc, char **argv)
 	ui->on_tstp = ft_on_tstp;
 	ft_diag_set_hook(ft_ui_diag, ui);
 	ft_live_tick(ui->live, false);
-	ft_live_trace_from_opts(ui->live, &o.live);
+	ft_liveopts_trace(ui->live, &o.live);
 	if (o.write) {
 		err = ft_ui_record_start(ui, o.write);
 		if (err) {
@@ -218,7 +218,7 @@ static int run_top(int argc, char **argv)
 
 		/* a last tick: the events since the previous one go into the file */
 		if (ui->live->trace.on)
-			ft_trace_stop(&ui->live->trace.t);
+			ft_tracefs_stop(&ui->live->trace.t);
 		ft_live_tick(ui->live, false);
 		ft_ui_record_stop(ui, msg, sizeof(msg));
 		fprintf(stderr, "fragtop: %s\n", msg);

@@ -56,7 +56,7 @@ static void emit_thp(struct ft_live *l, uint64_t t_ns)
 
 	if (!buf)
 		return;
-	n = ft_thp_src_read(&l->thp, l->procfs.rootfd, buf, FT_LIVE_THP_TEXT);
+	n = ft_thpsrc_read(&l->thp, l->procfs.rootfd, buf, FT_LIVE_THP_TEXT);
 	if (n > 0)
 		ft_live_emit(l, FT_RR_THP, 0, t_ns, buf, (size_t)n);
 	free(buf);
@@ -69,7 +69,7 @@ static void emit_cost(struct ft_live *l, uint64_t t_ns)
 	struct ft_cost c;
 
 	ft_cost_get(&c);
-	ft_live_emit(l, FT_RR_SOURCE, FT_RS_COST, t_ns, b, ft_cost_encode(&c, b, sizeof(b)));
+	ft_live_emit(l, FT_RR_SOURCE, FT_RS_COST, t_ns, b, ft_costrec_encode(&c, b, sizeof(b)));
 }
 
 /* Before a tick: memory, multi-size THP, the map scan's cost while it runs, and our own. */
@@ -114,7 +114,7 @@ void ft_live_want(struct ft_live *l, unsigned int wants)
 	if (gained & FT_LIVE_WANT_THP)
 		emit_thp(l, ft_now_ns());
 	if (!(wants & FT_LIVE_WANT_THP))
-		ft_thp_src_close(&l->thp);
+		ft_thpsrc_close(&l->thp);
 }
 
 /* The HOST input: what a reader of the session needs to know of the host. */
@@ -178,7 +178,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 
 void ft_live_close(struct ft_live *l)
 {
-	ft_trace_close(&l->trace.t);
+	ft_tracefs_close(&l->trace.t);
 	if (l->trace.on)
 		ft_procname_release(&l->names.proc);
 	ft_cmdlines_release(&l->names.saved);
@@ -200,7 +200,7 @@ void ft_live_close(struct ft_live *l)
 	ft_kallsyms_release(&l->stacks.ksyms);
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++)
 		ft_file_close(&l->knobs.file[i]);
-	ft_thp_src_release(&l->thp);
+	ft_thpsrc_release(&l->thp);
 	ft_host_close(&l->host);
 	ft_procfs_close(&l->procfs);
 }
@@ -323,7 +323,7 @@ void ft_live_wait(struct ft_live *l, uint64_t until_ns)
 /* "system/event\n" (or "header_page\n") and the format text. */
 void ft_live_emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx)
 {
-	const struct ft_trace *t = &l->trace.t;
+	const struct ft_tracefs *t = &l->trace.t;
 	char head[128], *buf;
 	size_t hl;
 

@@ -85,7 +85,7 @@ struct ft_live_pti {
 
 /* Tracepoints: inputs from ft_live_trace_start() on (collectors/live_trace.c). */
 struct ft_live_trace {
-	struct ft_trace t;
+	struct ft_tracefs t;
 	bool on;
 	uint64_t wait_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
 	bool busy;			/* it brought pages */
@@ -227,7 +227,7 @@ struct ft_live {
 	unsigned int wants;		/* enum ft_live_want bits (all, unless told) */
 	struct ft_live_pti pti;
 	struct ft_live_knobs knobs;
-	struct ft_thp_src thp;		/* the per-size THP tree, held open while wanted */
+	struct ft_thpsrc thp;		/* the per-size THP tree, held open while wanted */
 	struct ft_live_trace trace;
 	struct ft_live_names names;
 	struct ft_live_boost boost;

@@ -105,7 +105,7 @@ static const char *saved_name(struct ft_live *l, int pid)
 		size_t len;
 
 		l->names.saved_read = true;
-		if (ft_trace_saved_cmdlines(&buf, &len) == 0) {
+		if (ft_tracefs_saved_cmdlines(&buf, &len) == 0) {
 			ft_cmdlines_parse(buf, len, &l->names.saved);
 			free(buf);
 		} else {

@@ -96,7 +96,7 @@ void ft_live_stacks_rearm(struct ft_live *l)
 	if (now - l->stacks.armed_ns < 1000000000ull)
 		return;
 	l->stacks.armed_ns = now;
-	err = ft_trace_stacks_rearm(&l->trace.t);
+	err = ft_tracefs_stacks_rearm(&l->trace.t);
 	if (err < 0 && !l->stacks.err) {
 		l->stacks.err = err;
 		ft_diag(FT_DIAG_WARN, "kernel stacks stopped: the trigger could not be set again: %s",
@@ -116,7 +116,7 @@ int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec)
 	if (!l->trace.on)
 		l->stacks.err = l->session.trace_err ? l->session.trace_err : -ENODEV;
 	else
-		l->stacks.err = ft_trace_stacks_on(&l->trace.t, order > 0 ? order : l->host.pmd_order,
+		l->stacks.err = ft_tracefs_stacks_on(&l->trace.t, order > 0 ? order : l->host.pmd_order,
 						   l->stacks.per_sec);
 	if (l->stacks.err) {
 		if (l->trace.on)

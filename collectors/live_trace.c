@@ -31,7 +31,7 @@ void ft_live_trace_poll(struct ft_live *l)
 {
 	if (!l->trace.on)
 		return;
-	ft_trace_drain(&l->trace.t, on_page, l);
+	ft_tracefs_drain(&l->trace.t, on_page, l);
 	if (l->trace.t.stacks) {
 		ft_live_stacks_name(l);
 		ft_live_stacks_rearm(l);
@@ -48,7 +48,7 @@ uint64_t ft_live_trace_lost(struct ft_live *l)
 {
 	const struct ft_tracedec *d = &l->session.dec;
 
-	return ft_trace_lost(&l->trace.t) + d->missed + d->missed_unknown;
+	return ft_tracefs_lost(&l->trace.t) + d->missed + d->missed_unknown;
 }
 
 
@@ -107,14 +107,14 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 		ft_live_emit_status(l, FT_RS_TRACE, -EXDEV);
 		return -EXDEV;
 	}
-	stale = ft_trace_remove_stale();
+	stale = ft_tracefs_remove_stale();
 	if (stale > 0)
 		ft_diag(FT_DIAG_INFO, "removed %d tracefs instance%s left by a fragtop that died",
 			stale, stale > 1 ? "s" : "");
-	err = ft_trace_open(&l->trace.t, buffer_kb);
+	err = ft_tracefs_open(&l->trace.t, buffer_kb);
 	if (err) {
 		ft_live_emit_status(l, FT_RS_TRACE, err);
-		ft_diag(FT_DIAG_WARN, "no tracepoints: %s", ft_trace_strerror(err));
+		ft_diag(FT_DIAG_WARN, "no tracepoints: %s", ft_tracefs_strerror(err));
 		return err;
 	}
 	l->trace.on = true;

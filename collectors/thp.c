@@ -14,7 +14,7 @@
 
 static int by_kb_name(const void *a, const void *b)
 {
-	const struct ft_thp_file *x = a, *y = b;
+	const struct ft_thpsrc_file *x = a, *y = b;
 
 	if (x->kb != y->kb)
 		return x->kb < y->kb ? -1 : 1;
@@ -22,9 +22,9 @@ static int by_kb_name(const void *a, const void *b)
 }
 
 /* One file of size @kb: @name under the size's directory @dir. */
-static int add(struct ft_thp_src *t, size_t *cap, uint32_t kb, const char *dir, const char *name)
+static int add(struct ft_thpsrc *t, size_t *cap, uint32_t kb, const char *dir, const char *name)
 {
-	struct ft_thp_file *f;
+	struct ft_thpsrc_file *f;
 	int err = ft_grow((void **)&t->files, cap, t->nr + 1, sizeof(*t->files), MAX_FILES);
 
 	if (err)
@@ -38,7 +38,7 @@ static int add(struct ft_thp_src *t, size_t *cap, uint32_t kb, const char *dir, 
 }
 
 /* A size's counters, as its stats/ directory lists them (absent before 6.10). */
-static int add_stats(struct ft_thp_src *t, size_t *cap, int rootfd, uint32_t kb, const char *dir)
+static int add_stats(struct ft_thpsrc *t, size_t *cap, int rootfd, uint32_t kb, const char *dir)
 {
 	char rel[160], name[56];
 	struct dirent *e;
@@ -75,7 +75,7 @@ static int by_kb(const void *a, const void *b)
  * of them (a captured tree may hold thousands: the rest are counted in
  * t->sizes_left_out, never opened).  Their number, or -errno.
  */
-static int sizes_of(struct ft_thp_src *t, int rootfd, uint32_t *kbs)
+static int sizes_of(struct ft_thpsrc *t, int rootfd, uint32_t *kbs)
 {
 	uint32_t seen[4 * FT_THP_SRC_MAX_SIZES];
 	size_t n = 0, all = 0;
@@ -111,7 +111,7 @@ static int sizes_of(struct ft_thp_src *t, int rootfd, uint32_t *kbs)
  * filesystem's).  A size without enabled (8 kB: shmem only) lists it all
  * the same: a file that is not there reads as absent.
  */
-static int list(struct ft_thp_src *t, int rootfd)
+static int list(struct ft_thpsrc *t, int rootfd)
 {
 	uint32_t kbs[FT_THP_SRC_MAX_SIZES] = { 0 };
 	char dir[48];
@@ -141,7 +141,7 @@ static int list(struct ft_thp_src *t, int rootfd)
 	return 0;
 }
 
-long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
+long ft_thpsrc_read(struct ft_thpsrc *t, int rootfd, char *buf, size_t sz)
 {
 	size_t n = 0, i;
 	int err;
@@ -154,14 +154,14 @@ long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
 	if (!t->listed) {
 		err = list(t, rootfd);
 		if (err) {
-			ft_thp_src_release(t);
+			ft_thpsrc_release(t);
 			t->list_err = err == -ENOENT ? err : 0;	/* other errors: tried again */
 			return err;
 		}
 		t->listed = true;
 	}
 	for (i = 0; i < t->nr; i++) {
-		struct ft_thp_file *f = &t->files[i];
+		struct ft_thpsrc_file *f = &t->files[i];
 		char *nl;
 		int w;
 
@@ -189,25 +189,25 @@ long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz)
 	return (long)n;
 }
 
-void ft_thp_src_close(struct ft_thp_src *t)
+void ft_thpsrc_close(struct ft_thpsrc *t)
 {
 	for (size_t i = 0; i < t->nr; i++)
 		ft_file_close(&t->files[i].f);
 }
 
-void ft_thp_src_release(struct ft_thp_src *t)
+void ft_thpsrc_release(struct ft_thpsrc *t)
 {
 	if (t->listed)		/* a list that failed midway has files never set up: nothing open */
-		ft_thp_src_close(t);
+		ft_thpsrc_close(t);
 	free(t->files);
 	memset(t, 0, sizeof(*t));
 }
 
-long ft_thp_read(int rootfd, char *buf, size_t sz)
+long ft_thpsrc_read_once(int rootfd, char *buf, size_t sz)
 {
-	struct ft_thp_src t = { 0 };
-	long n = ft_thp_src_read(&t, rootfd, buf, sz);
+	struct ft_thpsrc t = { 0 };
+	long n = ft_thpsrc_read(&t, rootfd, buf, sz);
 
-	ft_thp_src_release(&t);
+	ft_thpsrc_release(&t);
 	return n;
 }

@@ -4,7 +4,7 @@
  * has the text).  The tree (9 sizes, ~19 files each on 6.18) is listed
  * once: its directories cannot change while the kernel runs.  Its files
  * are then held open and read again with pread from offset 0, so a read
- * of the whole tree opens nothing; ft_thp_src_close() gives the ~170
+ * of the whole tree opens nothing; ft_thpsrc_close() gives the ~170
  * descriptors back while nobody wants the tree (the overview shows none
  * of it: the live source reads it for the THP view, a recording and a
  * scrape).
@@ -19,7 +19,7 @@
 #include "base/file.h"
 #include "model/thp.h"
 
-struct ft_thp_file {
+struct ft_thpsrc_file {
 	struct ft_file f;
 	uint32_t kb;
 	char name[56];		/* "enabled", "shmem_enabled" or "stats/<counter>" */
@@ -30,10 +30,10 @@ struct ft_thp_file {
 #define FT_THP_SRC_MAX_SIZES	FT_THP_SIZES
 #define FT_THP_SRC_MAX_STATS	FT_THP_STATS
 
-struct ft_thp_src {
+struct ft_thpsrc {
 	int list_err;		/* 0 listed (or not yet), -ENOENT: no multi-size THP here */
 	bool listed;
-	struct ft_thp_file *files;	/* by size, then name: the text's order */
+	struct ft_thpsrc_file *files;	/* by size, then name: the text's order */
 	size_t nr;
 	size_t sizes_left_out;	/* hugepages-* directories past FT_THP_SRC_MAX_SIZES: never read */
 	size_t stats_left_out;	/* stats/ files past FT_THP_SRC_MAX_STATS of a size: never read */
@@ -51,15 +51,15 @@ struct ft_thp_src {
  * once).  The length, or -errno (-ENOENT: no multi-size THP on this
  * kernel, not looked for again).
  */
-long ft_thp_src_read(struct ft_thp_src *t, int rootfd, char *buf, size_t sz);
+long ft_thpsrc_read(struct ft_thpsrc *t, int rootfd, char *buf, size_t sz);
 
 /* Close the files (the list is kept: they are opened again by the next read). */
-void ft_thp_src_close(struct ft_thp_src *t);
+void ft_thpsrc_close(struct ft_thpsrc *t);
 
 /* Close the files and forget the list. */
-void ft_thp_src_release(struct ft_thp_src *t);
+void ft_thpsrc_release(struct ft_thpsrc *t);
 
 /* One read of the tree with nothing kept: list, open, read, close. */
-long ft_thp_read(int rootfd, char *buf, size_t sz);
+long ft_thpsrc_read_once(int rootfd, char *buf, size_t sz);
 
 #endif

@@ -50,13 +50,13 @@ static unsigned long long start_time(long pid)
 	return t;
 }
 
-int ft_trace_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
+int ft_tracefs_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
 			   unsigned long long start)
 {
 	return snprintf(buf, sz, FT_TRACE_PREFIX "%ld-%llu-%llu", pid, ns, start);
 }
 
-int ft_trace_instance_parse(const char *name, long *pid, unsigned long long *ns,
+int ft_tracefs_instance_parse(const char *name, long *pid, unsigned long long *ns,
 			    unsigned long long *start)
 {
 	char again[128];
@@ -66,17 +66,17 @@ int ft_trace_instance_parse(const char *name, long *pid, unsigned long long *ns,
 	    n < 0 || name[n] || *pid <= 0)
 		return -EINVAL;
 	/* only the exact form fragtop writes: no sign, no leading zero, no blank */
-	ft_trace_instance_name(again, sizeof(again), *pid, *ns, *start);
+	ft_tracefs_instance_name(again, sizeof(again), *pid, *ns, *start);
 	return strcmp(again, name) ? -EINVAL : 0;
 }
 
-bool ft_trace_instance_stale(const char *name, long self, unsigned long long self_ns,
+bool ft_tracefs_instance_stale(const char *name, long self, unsigned long long self_ns,
 			     unsigned long long (*start_of)(long pid))
 {
 	unsigned long long ns, start;
 	long pid;
 
-	if (ft_trace_instance_parse(name, &pid, &ns, &start))
+	if (ft_tracefs_instance_parse(name, &pid, &ns, &start))
 		return false;	/* not provably a fragtop's: an older one's, or nobody's */
 	if (!self_ns || ns != self_ns)
 		return false;	/* another PID namespace: its pids mean nothing here */
@@ -91,7 +91,7 @@ static int stale_cb(const char *name, void *ctx)
 	int *removed = ctx;
 	struct tracefs_instance *inst;
 
-	if (!ft_trace_instance_stale(name, (long)getpid(), pid_ns(0), start_time))
+	if (!ft_tracefs_instance_stale(name, (long)getpid(), pid_ns(0), start_time))
 		return 0;
 	inst = tracefs_instance_alloc(NULL, name);
 	if (!inst)
@@ -118,7 +118,7 @@ static int tracing_dir_err(void)
 	return access(dir, W_OK) ? -EACCES : 0;
 }
 
-int ft_trace_remove_stale(void)
+int ft_tracefs_remove_stale(void)
 {
 	int removed = 0, err = tracing_dir_err();
 
@@ -144,7 +144,7 @@ static char *counted_read(struct tracefs_instance *inst, const char *file, int *
 }
 
 /* Load header_page and our events' formats into the decoder. */
-static int load_formats(struct ft_trace *t)
+static int load_formats(struct ft_tracefs *t)
 {
 	char *buf;
 	int i, size = 0, err;
@@ -182,7 +182,7 @@ static int load_formats(struct ft_trace *t)
 }
 
 /* per_cpu/cpu@cpu/stats of our instance, open for the ticks' reads, or -1. */
-static int open_stats(struct ft_trace *t, int cpu)
+static int open_stats(struct ft_tracefs *t, int cpu)
 {
 	char file[64], *path;
 	int fd;
@@ -197,7 +197,7 @@ static int open_stats(struct ft_trace *t, int cpu)
 	return fd;
 }
 
-static int open_cpus(struct ft_trace *t)
+static int open_cpus(struct ft_tracefs *t)
 {
 	int cpu, opened = 0;
 
@@ -228,14 +228,14 @@ static int open_cpus(struct ft_trace *t)
 	return t->page ? 0 : -ENOMEM;
 }
 
-int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
+int ft_tracefs_open(struct ft_tracefs *t, size_t buffer_kb)
 {
 	int i, err = tracing_dir_err();
 
 	memset(t, 0, sizeof(*t));
 	if (err)
 		return err;
-	ft_trace_instance_name(t->name, sizeof(t->name), (long)getpid(), pid_ns(0),
+	ft_tracefs_instance_name(t->name, sizeof(t->name), (long)getpid(), pid_ns(0),
 			       start_time((long)getpid()));
 	t->inst = tracefs_instance_create(t->name);
 	if (!t->inst)
@@ -266,18 +266,18 @@ int ft_trace_open(struct ft_trace *t, size_t buffer_kb)
 	return 0;
 
 out_destroy:
-	ft_trace_close(t);
+	ft_tracefs_close(t);
 	return err;
 }
 
-static void hand(struct ft_trace *t, int cpu, int n, ft_trace_page_fn fn, void *ctx)
+static void hand(struct ft_tracefs *t, int cpu, int n, ft_tracefs_page_fn fn, void *ctx)
 {
 	t->pages_read++;
 	t->bytes_read += (uint64_t)n;
 	fn(ctx, cpu, t->page, (size_t)n);
 }
 
-long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx)
+long ft_tracefs_drain(struct ft_tracefs *t, ft_tracefs_page_fn fn, void *ctx)
 {
 	long pages = 0;
 	int cpu, n;
@@ -307,7 +307,7 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx)
 	return pages;
 }
 
-static int write_trigger(struct ft_trace *t, const char *text)
+static int write_trigger(struct ft_tracefs *t, const char *text)
 {
 	char path[128];
 
@@ -320,7 +320,7 @@ static int write_trigger(struct ft_trace *t, const char *text)
 	return 0;
 }
 
-static int arm(struct ft_trace *t)
+static int arm(struct ft_tracefs *t)
 {
 	char cmd[96];
 
@@ -329,12 +329,12 @@ static int arm(struct ft_trace *t)
 	return write_trigger(t, cmd);
 }
 
-int ft_trace_stacks_on(struct ft_trace *t, int pageblock_order, unsigned int per_sec)
+int ft_tracefs_stacks_on(struct ft_tracefs *t, int pageblock_order, unsigned int per_sec)
 {
 	char *buf;
 	int size = 0, err;
 
-	if (!t->inst || !ft_trace_has(t, FT_EV_EXTFRAG))
+	if (!t->inst || !ft_tracefs_has(t, FT_EV_EXTFRAG))
 		return -ENODEV;
 	if (t->stacks)
 		return 0;
@@ -358,7 +358,7 @@ int ft_trace_stacks_on(struct ft_trace *t, int pageblock_order, unsigned int per
 	return 0;
 }
 
-int ft_trace_stacks_rearm(struct ft_trace *t)
+int ft_tracefs_stacks_rearm(struct ft_tracefs *t)
 {
 	char path[128], *buf, *p;
 	unsigned long left = 0;
@@ -393,7 +393,7 @@ int ft_trace_stacks_rearm(struct ft_trace *t)
 	return 1;
 }
 
-int ft_trace_saved_cmdlines(char **buf, size_t *len)
+int ft_tracefs_saved_cmdlines(char **buf, size_t *len)
 {
 	int size = 0;
 
@@ -405,13 +405,13 @@ int ft_trace_saved_cmdlines(char **buf, size_t *len)
 	return 0;
 }
 
-void ft_trace_stop(struct ft_trace *t)
+void ft_tracefs_stop(struct ft_tracefs *t)
 {
 	if (t->inst)
 		tracefs_trace_off(t->inst);
 }
 
-uint64_t ft_trace_lost(struct ft_trace *t)
+uint64_t ft_tracefs_lost(struct ft_tracefs *t)
 {
 	uint64_t lost = 0;
 	int cpu;
@@ -437,7 +437,7 @@ uint64_t ft_trace_lost(struct ft_trace *t)
 	return lost;
 }
 
-void ft_trace_close(struct ft_trace *t)
+void ft_tracefs_close(struct ft_tracefs *t)
 {
 	int cpu;
 
@@ -468,7 +468,7 @@ void ft_trace_close(struct ft_trace *t)
 	t->enabled = 0;
 }
 
-const char *ft_trace_strerror(int err)
+const char *ft_tracefs_strerror(int err)
 {
 	switch (err) {
 	case -ENOENT:

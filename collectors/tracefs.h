@@ -11,7 +11,7 @@
  * top-level buffer or /proc/sys/kernel/ftrace_enabled; of the top level it
  * only reads saved_cmdlines.
  *
- * Ownership: struct ft_trace owns its tracefs_instance; ft_trace_close()
+ * Ownership: struct ft_tracefs owns its tracefs_instance; ft_tracefs_close()
  * destroys the instance directory and frees it.
  */
 #ifndef FT_COLLECTORS_TRACEFS_H
@@ -34,13 +34,13 @@ enum {
 	FT_TRACE_TEXTS
 };
 
-struct ft_trace {
+struct ft_tracefs {
 	struct tracefs_instance *inst;	/* owned */
 	char name[64];
 	unsigned int enabled;		/* bit per enum ft_trace_event */
 	int nr_cpus;
 	struct tracefs_cpu **cpus;	/* owned; NULL entries for CPUs not opened */
-	int *stats_fd;			/* per_cpu/cpuN/stats, held open for ft_trace_lost(); -1: none */
+	int *stats_fd;			/* per_cpu/cpuN/stats, held open for ft_tracefs_lost(); -1: none */
 	void *page;			/* one sub-buffer, owned */
 	int page_size;
 	struct ft_tracedec dec;		/* formats of this kernel, owned */
@@ -66,30 +66,30 @@ struct ft_trace {
  * top-level record-cmd option is on (model/cmdlines.h parses them).  A
  * malloc'd NUL-terminated text in *@buf and its length, or a negative errno.
  */
-int ft_trace_saved_cmdlines(char **buf, size_t *len);
+int ft_tracefs_saved_cmdlines(char **buf, size_t *len);
 
 /* One sub-buffer of @cpu as read, valid during the call. */
-typedef void (*ft_trace_page_fn)(void *ctx, int cpu, const void *buf, size_t len);
+typedef void (*ft_tracefs_page_fn)(void *ctx, int cpu, const void *buf, size_t len);
 
 /*
- * Remove the instances ft_trace_instance_stale() says belong to a dead
+ * Remove the instances ft_tracefs_instance_stale() says belong to a dead
  * fragtop.  Returns how many were removed, or -errno (-ENOENT: tracefs is
  * not mounted).
  */
-int ft_trace_remove_stale(void);
+int ft_tracefs_remove_stale(void);
 
 /* The instance name of process @pid in PID namespace @ns started at @start. */
-int ft_trace_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
+int ft_tracefs_instance_name(char *buf, size_t sz, long pid, unsigned long long ns,
 			   unsigned long long start);
 /* Its inverse: 0 only for a name in exactly that form, else -EINVAL. */
-int ft_trace_instance_parse(const char *name, long *pid, unsigned long long *ns,
+int ft_tracefs_instance_parse(const char *name, long *pid, unsigned long long *ns,
 			    unsigned long long *start);
 /*
  * Whether instance @name is a dead fragtop's, as seen by process @self in
  * PID namespace @self_ns; @start_of gives a live pid's start time (0 if
  * the pid is gone).
  */
-bool ft_trace_instance_stale(const char *name, long self, unsigned long long self_ns,
+bool ft_tracefs_instance_stale(const char *name, long self, unsigned long long self_ns,
 			     unsigned long long (*start_of)(long pid));
 
 /*
@@ -97,15 +97,15 @@ bool ft_trace_instance_stale(const char *name, long self, unsigned long long sel
  * default) and enable every listed event this kernel has.  0 or -errno:
  * -ENOENT no tracefs, -EACCES/-EPERM not root, -ENODEV no event exists.
  */
-int ft_trace_open(struct ft_trace *t, size_t buffer_kb);
-void ft_trace_close(struct ft_trace *t);
+int ft_tracefs_open(struct ft_tracefs *t, size_t buffer_kb);
+void ft_tracefs_close(struct ft_tracefs *t);
 
 /*
  * Read everything the kernel has buffered on every CPU (whole pages by
  * splice, then the partial page by read), handing each sub-buffer to
  * @fn.  Returns the number of sub-buffers, or -errno.
  */
-long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx);
+long ft_tracefs_drain(struct ft_tracefs *t, ft_tracefs_page_fn fn, void *ctx);
 
 /*
  * --stacks: give each fragmenting fallback (fallback_order below
@@ -113,34 +113,34 @@ long ft_trace_drain(struct ft_trace *t, ft_trace_page_fn fn, void *ctx);
  * trigger on mm_page_alloc_extfrag in our instance (the kernel writes a
  * kernel_stack record right after the event, on its CPU).  At most
  * @per_sec stacks a second: the trigger's count, given again by
- * ft_trace_stacks_rearm(); later fallbacks of the second go without.  The
+ * ft_tracefs_stacks_rearm(); later fallbacks of the second go without.  The
  * trigger goes with the instance.  0 or -errno (-ENODEV: no extfrag
  * event or no kernel_stack format; the trigger write's error otherwise).
  */
-int ft_trace_stacks_on(struct ft_trace *t, int pageblock_order, unsigned int per_sec);
+int ft_tracefs_stacks_on(struct ft_tracefs *t, int pageblock_order, unsigned int per_sec);
 /*
  * Once a second: give the trigger its count again when three quarters of
  * it are spent (taking the trigger off to write it again leaves a gap of
  * an RCU grace period without stacks).  Returns 1 if it was, 0 if not,
  * -errno.
  */
-int ft_trace_stacks_rearm(struct ft_trace *t);
+int ft_tracefs_stacks_rearm(struct ft_tracefs *t);
 
 /* Stop recording (before a last drain, so that nothing recorded is left unread). */
-void ft_trace_stop(struct ft_trace *t);
+void ft_tracefs_stop(struct ft_tracefs *t);
 
 /*
  * Events lost in the kernel: the per-CPU overrun and dropped counts of
  * our instance (what the sub-buffers say was missed is the decoder's).
  */
-uint64_t ft_trace_lost(struct ft_trace *t);
+uint64_t ft_tracefs_lost(struct ft_tracefs *t);
 
-static inline bool ft_trace_has(const struct ft_trace *t, enum ft_trace_event ev)
+static inline bool ft_tracefs_has(const struct ft_tracefs *t, enum ft_trace_event ev)
 {
 	return t->enabled & (1u << ev);
 }
 
 /* One line on why tracing is unavailable, for the status line. */
-const char *ft_trace_strerror(int err);
+const char *ft_tracefs_strerror(int err);
 
 #endif

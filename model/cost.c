@@ -4,7 +4,7 @@
 #include <errno.h>
 #include <string.h>
 
-size_t ft_cost_encode(const struct ft_cost *c, uint8_t *b, size_t sz)
+size_t ft_costrec_encode(const struct ft_cost *c, uint8_t *b, size_t sz)
 {
 	uint32_t nr = FT_COST_NR, per = 3;
 	size_t i, off = 8;
@@ -22,7 +22,7 @@ size_t ft_cost_encode(const struct ft_cost *c, uint8_t *b, size_t sz)
 	return off + 8;
 }
 
-int ft_cost_decode(const uint8_t *b, size_t len, struct ft_cost *out)
+int ft_costrec_decode(const uint8_t *b, size_t len, struct ft_cost *out)
 {
 	uint32_t nr, per;
 	size_t i, off = 8;
@@ -46,7 +46,7 @@ int ft_cost_decode(const uint8_t *b, size_t len, struct ft_cost *out)
 	return 0;
 }
 
-void ft_cost_seen_push(struct ft_cost_seen *s, const struct ft_cost *c, uint64_t t_ns)
+void ft_costrec_push(struct ft_cost_seen *s, const struct ft_cost *c, uint64_t t_ns)
 {
 	s->prev = s->now;
 	s->prev_t_ns = s->t_ns;
@@ -56,7 +56,7 @@ void ft_cost_seen_push(struct ft_cost_seen *s, const struct ft_cost *c, uint64_t
 	s->ticks++;
 }
 
-bool ft_cost_seen_tick(const struct ft_cost_seen *s, struct ft_cost *out)
+bool ft_costrec_tick(const struct ft_cost_seen *s, struct ft_cost *out)
 {
 	size_t i;
 

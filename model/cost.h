@@ -29,18 +29,18 @@ struct ft_cost_seen {
 };
 
 /* @c into @b (at least FT_COST_REC_LEN bytes); the length written, 0 if it does not fit. */
-size_t ft_cost_encode(const struct ft_cost *c, uint8_t *b, size_t sz);
+size_t ft_costrec_encode(const struct ft_cost *c, uint8_t *b, size_t sz);
 
 /* A COST record into @out (sources it lacks are 0).  0, or -EINVAL for a malformed one. */
-int ft_cost_decode(const uint8_t *b, size_t len, struct ft_cost *out);
+int ft_costrec_decode(const uint8_t *b, size_t len, struct ft_cost *out);
 
 /* Take a decoded snapshot at time @t_ns: what was the newest becomes prev. */
-void ft_cost_seen_push(struct ft_cost_seen *s, const struct ft_cost *c, uint64_t t_ns);
+void ft_costrec_push(struct ft_cost_seen *s, const struct ft_cost *c, uint64_t t_ns);
 
 /*
  * What the last tick cost: now - prev (false before two snapshots, or
  * when a count went back: another process's file in a series).
  */
-bool ft_cost_seen_tick(const struct ft_cost_seen *s, struct ft_cost *out);
+bool ft_costrec_tick(const struct ft_cost_seen *s, struct ft_cost *out);
 
 #endif

@@ -88,7 +88,7 @@ void ft_rates_compute(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
 	out->compact_success = stall > 0 ? ok / stall : NAN;
 }
 
-double ft_vmstat_rate(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
+double ft_rates_vmstat(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
 		      const char *name, double dt)
 {
 	int64_t a, b;

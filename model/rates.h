@@ -48,7 +48,7 @@ void ft_rates_compute(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
 		      double dt, struct ft_rates *out);
 
 /* Rate of one counter (exact name); NaN if absent, reset, or dt <= 0. */
-double ft_vmstat_rate(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
+double ft_rates_vmstat(const struct ft_vmstat *prev, const struct ft_vmstat *cur,
 		      const char *name, double dt);
 
 #endif

@@ -1119,11 +1119,11 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 	case FT_RS_COST: {
 		struct ft_cost c;
 
-		if (ft_cost_decode(in->data, in->len, &c)) {
+		if (ft_costrec_decode(in->data, in->len, &c)) {
 			bad(s, in, "cost account: not understood");
 			return;
 		}
-		ft_cost_seen_push(&s->cost, &c, in->t_ns);
+		ft_costrec_push(&s->cost, &c, in->t_ns);
 		return;
 	}
 	default:

@@ -30,5 +30,5 @@ void ft_csv_num(FILE *f, double v)
 	if (isnan(v))
 		fputc(',', f);
 	else
-		fprintf(f, ",%s", ft_fmt_double(buf, sizeof(buf), v));
+		fprintf(f, ",%s", ft_json_fmt_double(buf, sizeof(buf), v));
 }

@@ -11,7 +11,7 @@
  * from recordings and must not shift the columns.
  */
 void ft_csv_field(FILE *f, const char *s);
-/* A number as ",N" with every digit it needs (ft_fmt_double), or "," alone for NaN (no value). */
+/* A number as ",N" with every digit it needs (ft_json_fmt_double), or "," alone for NaN (no value). */
 void ft_csv_num(FILE *f, double v);
 
 #endif

@@ -112,7 +112,7 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
 	ft_json_i64(j, "direct_stalls", b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
 	ft_json_u64(j, "direct_zone_runs", b->lat[FT_LAT_COMPACTION].count - a->lat[FT_LAT_COMPACTION].count);
 	ft_json_i64(j, "background_compactions", b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]);
-	ft_session_json_bg_nodes(j, "background_by_node", b->bg, a->bg);
+	ft_render_session_bg_nodes(j, "background_by_node", b->bg, a->bg);
 	ft_json_obj_end(j);
 }
 
@@ -190,7 +190,7 @@ static void json_thp(struct ft_json *j, const struct ft_report *rep)
 		const struct ft_thp_size *z = &t->s[i];
 
 		ft_json_obj_begin_inline(j, NULL);
-		ft_session_json_thp_settings(j, z);
+		ft_render_session_thp_settings(j, z);
 		for (k = 0; k < z->nr_stats; k++) {
 			uint64_t d;
 
@@ -491,7 +491,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_extfrag_zones(&j, rep);
 	ft_json_arr_end(&j);
 	if (rep->procs)
-		ft_session_json_processes(&j, rep->procs, 0);
+		ft_render_session_processes(&j, rep->procs, 0);
 	else
 		ft_json_null(&j, "processes");
 	json_stacks(&j, rep);

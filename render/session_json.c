@@ -8,14 +8,14 @@
 #include "model/session.h"
 #include "model/thp.h"
 
-void ft_session_json_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
+void ft_render_session_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
 {
 	ft_json_u64(j, "total", c->total);
 	ft_json_u64(j, "fragmenting", c->fragmenting);
 	ft_json_u64(j, "change_ownership", c->change_ownership);
 }
 
-void ft_session_json_hist(struct ft_json *j, const char *key, const struct ft_hist *h)
+void ft_render_session_hist(struct ft_json *j, const char *key, const struct ft_hist *h)
 {
 	unsigned int b;
 
@@ -42,7 +42,7 @@ void ft_session_json_hist(struct ft_json *j, const char *key, const struct ft_hi
 	ft_json_obj_end(j);
 }
 
-void ft_session_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
+void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
 		      const struct ft_bg_node *base)
 {
 	static const struct ft_bg_node zero;
@@ -80,7 +80,7 @@ static void json_outcomes(struct ft_json *j, const struct ft_session *s, const u
 	ft_json_obj_end(j);
 }
 
-void ft_session_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
 			const struct ft_events *base)
 {
 	uint64_t m[FT_M_NR], b[FT_M_NR] = { 0 };
@@ -105,12 +105,12 @@ void ft_session_json_compaction(struct ft_json *j, const struct ft_session *s, c
 	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION] - b[FT_M_BG_COMPACTION]);
 	json_outcomes(j, s, now->compact_status[FT_CK_BACKGROUND],
 		      base ? base->compact_status[FT_CK_BACKGROUND] : NULL);
-	ft_session_json_bg_nodes(j, "by_node", now->bg, base ? base->bg : NULL);
+	ft_render_session_bg_nodes(j, "by_node", now->bg, base ? base->bg : NULL);
 	ft_json_obj_end(j);
 	ft_json_obj_end(j);
 }
 
-void ft_session_json_processes(struct ft_json *j, const struct ft_procs *t, int max)
+void ft_render_session_processes(struct ft_json *j, const struct ft_procs *t, int max)
 {
 	static const struct ft_procs_filter active = { .active_only = true };
 	static int idx[FT_PROCS_MAX];
@@ -152,7 +152,7 @@ void ft_session_json_processes(struct ft_json *j, const struct ft_procs *t, int 
 	ft_json_arr_end(j);
 }
 
-void ft_session_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z)
+void ft_render_session_thp_settings(struct ft_json *j, const struct ft_thp_size *z)
 {
 	char v[32];
 
@@ -167,7 +167,7 @@ void ft_session_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z
 		ft_json_null(j, "shmem_enabled");
 }
 
-void ft_session_json_thp(struct ft_json *j, const struct ft_session *s)
+void ft_render_session_thp(struct ft_json *j, const struct ft_session *s)
 {
 	const struct ft_thp *t = &s->thp;
 	int i, k;
@@ -181,7 +181,7 @@ void ft_session_json_thp(struct ft_json *j, const struct ft_session *s)
 		const struct ft_thp_size *z = &t->s[i];
 
 		ft_json_obj_begin(j, NULL);
-		ft_session_json_thp_settings(j, z);
+		ft_render_session_thp_settings(j, z);
 		ft_json_obj_begin_inline(j, "stats");
 		for (k = 0; k < z->nr_stats; k++)
 			ft_json_u64(j, z->stat_name[k], z->stat[k]);
@@ -201,7 +201,7 @@ static void cost_counts(struct ft_json *j, const char *key, const struct ft_cost
 	ft_json_obj_end(j);
 }
 
-void ft_session_json_cost(struct ft_json *j, const struct ft_session *s)
+void ft_render_session_cost(struct ft_json *j, const struct ft_session *s)
 {
 	const struct ft_cost_seen *c = &s->cost;
 	struct ft_cost tick;
@@ -213,7 +213,7 @@ void ft_session_json_cost(struct ft_json *j, const struct ft_session *s)
 		ft_json_null(j, "cost");
 		return;
 	}
-	have_tick = ft_cost_seen_tick(c, &tick);
+	have_tick = ft_costrec_tick(c, &tick);
 	ft_json_obj_begin(j, "cost");
 	ft_json_u64(j, "ticks", c->ticks);
 	ft_json_u64(j, "heap_bytes", c->now.heap);
@@ -242,7 +242,7 @@ void ft_session_json_cost(struct ft_json *j, const struct ft_session *s)
 	ft_json_obj_end(j);
 }
 
-void ft_session_json_cost_line(FILE *f, const struct ft_session *s, const char *what)
+void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char *what)
 {
 	struct ft_json j;
 
@@ -250,7 +250,7 @@ void ft_session_json_cost_line(FILE *f, const struct ft_session *s, const char *
 	ft_json_obj_begin(&j, NULL);
 	ft_json_u64(&j, "tick", s->ticks);
 	ft_json_str(&j, "what", what);
-	ft_session_json_cost(&j, s);
+	ft_render_session_cost(&j, s);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }

@@ -15,9 +15,9 @@ struct ft_extfrag_counts;
  * buckets (at most 6.25% above the true value, "exact": false) and the
  * non-empty buckets as {lo_us, hi_us, count}.
  */
-void ft_session_json_hist(struct ft_json *j, const char *key, const struct ft_hist *h);
+void ft_render_session_hist(struct ft_json *j, const char *key, const struct ft_hist *h);
 /* {total, fragmenting, change_ownership} of the fallbacks @c counts. */
-void ft_session_json_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c);
+void ft_render_session_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c);
 
 struct ft_json;
 struct ft_procs;
@@ -33,7 +33,7 @@ struct ft_procs;
  * "(other)"} for rows folded away when the table was full, so the
  * counts add up to the totals.  @max: at most that many (0: all).
  */
-void ft_session_json_processes(struct ft_json *j, const struct ft_procs *t, int max);
+void ft_render_session_processes(struct ft_json *j, const struct ft_procs *t, int max);
 
 struct ft_session;
 struct ft_events;
@@ -46,12 +46,12 @@ struct ft_events;
  * background {compactions, outcomes, by_node [{node (null: not known),
  * compactions, ms, kcompactd_wakes}]}}.
  */
-void ft_session_json_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
 			const struct ft_events *base);
 
 struct ft_bg_node;
 /* @key: [{node (null: not known), compactions, ms, kcompactd_wakes}], @now - @base (NULL: 0), nodes that had any. */
-void ft_session_json_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
+void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
 		      const struct ft_bg_node *base);
 
 /*
@@ -59,10 +59,10 @@ void ft_session_json_bg_nodes(struct ft_json *j, const char *key, const struct f
  * (the selected words; null where the size has no such file), stats
  * {counter: value, as the kernel's stats/ lists them}}], null without any.
  */
-void ft_session_json_thp(struct ft_json *j, const struct ft_session *s);
+void ft_render_session_thp(struct ft_json *j, const struct ft_session *s);
 struct ft_thp_size;
 /* A size's {size_kb, enabled, shmem_enabled} keys (the selected words, null where absent). */
-void ft_session_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z);
+void ft_render_session_thp_settings(struct ft_json *j, const struct ft_thp_size *z);
 
 /*
  * "cost": what the source that made the session cost (model/cost.h),
@@ -70,9 +70,9 @@ void ft_session_json_thp_settings(struct ft_json *j, const struct ft_thp_size *z
  * reads, bytes_read}, last_tick (the same, null before two ticks),
  * by_source [{source, files_opened, reads, bytes_read, last_tick}]}.
  */
-void ft_session_json_cost(struct ft_json *j, const struct ft_session *s);
+void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
 
 /* --cost-log's line: {"tick", "what", "cost"} on one line of @f. */
-void ft_session_json_cost_line(FILE *f, const struct ft_session *s, const char *what);
+void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char *what);
 
 #endif

@@ -195,7 +195,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_json_bool(j, ft_trace_events[i].event, ft_session_has_event(l->session, i));
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "extfrag");
-	ft_session_json_extfrag_counts(j, &ev->extfrag);
+	ft_render_session_extfrag_counts(j, &ev->extfrag);
 	ft_json_i64(j, "pageblock_order", ev->pageblock_order);
 	ft_json_arr_begin(j, "by_zone");
 	for (i = 0; i < ev->nr_zones; i++) {
@@ -204,7 +204,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_json_obj_begin(j, NULL);
 		ft_json_i64(j, "node", ev->zones[i].node);
 		ft_json_str(j, "zone", ev->zones[i].name);
-		ft_session_json_extfrag_counts(j, &ev->extfrag_zone[i]);
+		ft_render_session_extfrag_counts(j, &ev->extfrag_zone[i]);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -225,9 +225,9 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		static struct ft_procs by_process;
 
 		ft_procs_by_process(&by_process, &ev->procs);
-		ft_session_json_processes(j, &by_process, 0);
+		ft_render_session_processes(j, &by_process, 0);
 	}
-	ft_session_json_compaction(j, l->session, ev, NULL);
+	ft_render_session_compaction(j, l->session, ev, NULL);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
 	ft_json_u64(j, "wakeup_kswapd", ev->by_kind[FT_EV_WAKEUP_KSWAPD]);
@@ -238,7 +238,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		if (!ft_session_has_event(l->session, ft_lat_event[i]))
 			ft_json_null(j, ft_lat_names[i]);	/* absent on this kernel */
 		else
-			ft_session_json_hist(j, ft_lat_names[i], &ev->lat[i]);
+			ft_render_session_hist(j, ft_lat_names[i], &ev->lat[i]);
 	}
 	ft_json_obj_end(j);
 }
@@ -301,9 +301,9 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
-	ft_session_json_thp(&j, l->session);
+	ft_render_session_thp(&j, l->session);
 	json_events(&j, l);
-	ft_session_json_cost(&j, l->session);
+	ft_render_session_cost(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (l->interval_s > 0 && l->session->boost_nr) {
 		const struct ft_session *s = l->session;

@@ -20,7 +20,8 @@
 #     is taken, outside model/ (inputs change it); a view (tui/view_*.c)
 #     never reads the live or replay source, only the session;
 #   - no tui/ file keeps mutable state at file scope: a view's is its
-#     state struct (struct ft_view's state_size), the loop's struct ft_ui.
+#     state struct (struct ft_view's state_size), the loop's struct ft_ui;
+#   - no two layers export functions of one prefix (the word after ft_).
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -105,6 +106,20 @@ grep -HnE '^static[[:space:]]+(volatile[[:space:]]+)?[A-Za-z_][^(]*[;=]' tui/*.c
 	grep -v '^[^:]*:[0-9]*:static const ' |
 	grep -v '^tui/draw\.c:[0-9]*:static bool colors_on;' |
 	found "mutable state at file scope in tui/ (a view's goes in its state struct, the loop's in struct ft_ui)"
+# one prefix per module: the word after ft_ of a function a layer exports
+# (ft_json_, ft_tracefs_, ft_render_) is that layer's alone
+for layer in $LAYERS; do
+	for f in "$layer"/*.c; do
+		[ -f "$f" ] || continue
+		grep -E '^[a-z][^;(]*[ *]ft_[a-z0-9]+_[A-Za-z0-9_]*\(' "$f" | grep -v '^static' |
+			sed -E 's/^[^(]*[ *](ft_[a-z0-9]+)_[A-Za-z0-9_]*\(.*/\1/' | sort -u | sed "s#^#$layer $f #"
+	done
+done | awk '{ if (!($3 in first)) { first[$3] = $1; file[$3] = $2 }
+	else if (first[$3] != $1 && !(($3, $1) in said)) {
+		said[$3, $1] = 1
+		print $2 ": exports " $3 "_, which " file[$3] " (" first[$3] "/) exports too: one prefix per module"
+		print "x"
+	} }'
 } > build/.layers 2>&1
 if grep -q '^x$' build/.layers 2>/dev/null; then
 	grep -v '^x$' build/.layers >&2

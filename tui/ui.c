@@ -692,7 +692,7 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 		return;
 	}
 	k = find_key(ui->mode_keys, ch);
-	if (!k && ui->rp && (k = find_key(ft_live_keys, ch))) {
+	if (!k && ui->rp && (k = find_key(ft_ui_live_keys, ch))) {
 		ft_ui_status(ui, FT_DIAG_INFO, "replay: '%s' is the live TUI's (%s); a recording is not a host",
 			     k->label, k->help);
 		return;

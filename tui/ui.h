@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The terminal UI shared by the live mode (tui/top.c) and the replay mode
- * (tui/replay.c): header, status line, prompts, the key tables and their
+ * The terminal UI shared by the live mode (tui/mode_live.c) and the replay mode
+ * (tui/mode_replay.c): header, status line, prompts, the key tables and their
  * dispatch, the views and the one loop, ft_ui_run().  The commands that
  * start them (cmd/top.c, cmd/replay.c) set up the source, the controls
  * and the signals; a mode adds its keys and its work between keys.
@@ -100,8 +100,8 @@ struct ft_ui {
 
 /* Keys both entry points have (quit, help, views, pause, redraw). */
 extern const struct ft_key ft_ui_keys[];
-/* The live TUI's own keys (tui/top.c) and the replay's (tui/replay.c). */
-extern const struct ft_key ft_live_keys[], ft_replay_keys[];
+/* The live TUI's own keys (tui/mode_live.c) and the replay's (tui/mode_replay.c). */
+extern const struct ft_key ft_ui_live_keys[], ft_ui_replay_keys[];
 
 /* The views of keys 1 to 7, in that order: the one list the keys, the tab bar and help use. */
 extern const struct ft_view *const ft_views[];
@@ -112,13 +112,13 @@ void ft_ui_rc_apply(struct ft_ui *ui, const struct ft_rc *rc);
 /* The settings now, for the rc file: the view, the interval, the scheme, each view's. */
 void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc);
 
-/* The live mode (tui/top.c): its keys, its work between keys, the audit hook. */
+/* The live mode (tui/mode_live.c): its keys, its work between keys, the audit hook. */
 void ft_ui_live_mode(struct ft_ui *ui);
 /* Record the live session to @path from now on (-w, the w key).  0 or -errno. */
 int ft_ui_record_start(struct ft_ui *ui, const char *path);
 /* Close the recording; @msg says what it holds.  0 or -errno. */
 int ft_ui_record_stop(struct ft_ui *ui, char *msg, size_t sz);
-/* The replay mode (tui/replay.c): its keys (the live ones refused) and its stepping. */
+/* The replay mode (tui/mode_replay.c): its keys (the live ones refused) and its stepping. */
 void ft_ui_replay_mode(struct ft_ui *ui);
 
 /*

@@ -93,10 +93,10 @@ void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v);
  * setup view's column chooser (htop's Columns page): how many, a header,
  * whether it is shown, show or hide it.  Kept in fragtoprc (columns=).
  */
-int ft_procs_columns(void);
-const char *ft_procs_column(int i);
-bool ft_procs_column_shown(const struct ft_ui *ui, int i);
-void ft_procs_column_toggle(struct ft_ui *ui, int i);
+int ft_columns_count(void);
+const char *ft_columns_name(int i);
+bool ft_columns_shown(const struct ft_ui *ui, int i);
+void ft_columns_toggle(struct ft_ui *ui, int i);
 
 extern const struct ft_view ft_view_overview;
 extern const struct ft_view ft_view_events;

@@ -10,9 +10,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/clock.h"
+#include "collectors/tracefs.h"
 #include "model/rates.h"
 #include "model/stacks.h"
-#include "base/clock.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -40,7 +41,7 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 	int y = top, bottom = top + height;
 
 	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data "
-	       "(made with --no-trace or without root)" : s->trace_err ? ft_trace_strerror(s->trace_err) :
+	       "(made with --no-trace or without root)" : s->trace_err ? ft_tracefs_strerror(s->trace_err) :
 	       "tracing is off (--no-trace)");
 	y++;
 	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;

@@ -100,8 +100,8 @@ static void put_refused(struct pen *p)
 	size_t n = 0;
 
 	labels[0] = '\0';
-	for (int i = 0; ft_live_keys[i].label && n < sizeof(labels); i++)
-		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s%s", n ? " " : "", ft_live_keys[i].label);
+	for (int i = 0; ft_ui_live_keys[i].label && n < sizeof(labels); i++)
+		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s%s", n ? " " : "", ft_ui_live_keys[i].label);
 	if (visible(p))
 		ft_put(row(p), 2, ft_attr(FT_C_DIM), "%s: refused (a recording is not a host)", labels);
 	p->line++;

@@ -562,7 +562,7 @@ static void key_overlay(struct ft_ui *ui, int ch)
 	ft_ui_status(ui, FT_DIAG_INFO, "fallback overlay %s", st->overlay ? "on" : "off");
 }
 
-/* R: a pass over every zone, in slices between which keys are read (tui/top.c). */
+/* R: a pass over every zone, in slices between which keys are read (tui/mode_live.c). */
 static void key_rescan(struct ft_ui *ui, int ch)
 {
 	(void)ch;

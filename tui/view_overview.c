@@ -211,7 +211,7 @@ static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 	for (x = 8; pgalloc[x]; x++)
 		pgalloc[x] = (char)(pgalloc[x] >= 'A' && pgalloc[x] <= 'Z' ?
 				    pgalloc[x] - 'A' + 'a' : pgalloc[x]);
-	rate = s->has_prev ? ft_vmstat_rate(&s->prev_vmstat, &s->vmstat, pgalloc,
+	rate = s->has_prev ? ft_rates_vmstat(&s->prev_vmstat, &s->vmstat, pgalloc,
 					    s->rates.dt) : NAN;
 	ft_fmt_rate(c, sizeof(c), rate, 5);
 	ft_put(y, 0, A_BOLD, "N%d %-8s", zi->node, zi->name);

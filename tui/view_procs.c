@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "analysis/procrates.h"
+#include "collectors/tracefs.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
@@ -68,7 +69,7 @@ struct procs_state {
 	bool hidden[C_NR + 1];	/* columns the setup view (F2) took away; [C_NR]: the cgroup */
 	int match_row;	/* the F3 match's place in the sorted rows */
 	struct ft_procs by_process;	/* the rows shown when !threads */
-	struct ft_proc_rates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
+	struct ft_procrates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
 	int idx[FT_PROCS_MAX];		/* the rows in the order shown (the last draw's) */
 };
 
@@ -90,7 +91,7 @@ static void procs_init(void *state)
 static double value(struct procs_state *st, const struct ft_procs *t, int row, enum col c)
 {
 	if (c == C_RATE)
-		return isnan(ft_proc_rate(&st->rates, row)) ? -1 : ft_proc_rate(&st->rates, row);
+		return isnan(ft_procrates_get(&st->rates, row)) ? -1 : ft_procrates_get(&st->rates, row);
 	return (double)t->p[row].c[cols[c].pc];
 }
 
@@ -159,7 +160,7 @@ static void draw_row(struct procs_state *st, int y, const struct ft_proc *p, int
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
 	for (c = st->first_col; c < C_NR; c++) {
-		double d = c == C_RATE ? ft_proc_rate(&st->rates, row) : (double)p->c[cols[c].pc];
+		double d = c == C_RATE ? ft_procrates_get(&st->rates, row) : (double)p->c[cols[c].pc];
 
 		if (st->hidden[c])
 			continue;
@@ -234,7 +235,7 @@ static void procs_tick(struct ft_ui *ui)
 	struct procs_state *st = S(ui);
 
 	if (ui->s->tracing)
-		ft_proc_rates_update(&st->rates, ui->s, rows_table(st, ui->s), st->threads);
+		ft_procrates_update(&st->rates, ui->s, rows_table(st, ui->s), st->threads);
 }
 
 static void procs_draw(struct ft_ui *ui, int top, int height)
@@ -255,11 +256,11 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	if (!s->tracing) {
 		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
 		       ui->rp ? "the recording has no tracepoint data" : s->trace_err ?
-		       ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
+		       ft_tracefs_strerror(s->trace_err) : "tracing is off (--no-trace)");
 		return;
 	}
 	t = rows_table(st, s);
-	ft_proc_rates_update(&st->rates, s, t, st->threads);
+	ft_procrates_update(&st->rates, s, t, st->threads);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
 	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, &(struct sort_by){ st, t });
 	for (i = 0; i < t->nr; i++)
@@ -402,24 +403,24 @@ static void key_columns(struct ft_ui *ui, int ch)
 
 /* ---- the columns, for the setup view (F2), as htop's Columns page ---- */
 
-int ft_procs_columns(void)
+int ft_columns_count(void)
 {
 	return C_NR + 1;
 }
 
-const char *ft_procs_column(int i)
+const char *ft_columns_name(int i)
 {
 	return i < C_NR ? cols[i].head : "CGROUP";
 }
 
-bool ft_procs_column_shown(const struct ft_ui *ui, int i)
+bool ft_columns_shown(const struct ft_ui *ui, int i)
 {
 	const struct procs_state *st = S(ui);
 
 	return i >= 0 && i <= C_NR && !st->hidden[i];
 }
 
-void ft_procs_column_toggle(struct ft_ui *ui, int i)
+void ft_columns_toggle(struct ft_ui *ui, int i)
 {
 	struct procs_state *st = S(ui);
 
@@ -492,7 +493,7 @@ static void load_columns(struct ft_ui *ui, const char *list)
 
 		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
 		for (c = 0; c <= C_NR; c++)
-			if (!strcmp(word, ft_procs_column(c))) {
+			if (!strcmp(word, ft_columns_name(c))) {
 				st->hidden[c] = false;
 				known = true;
 			}
@@ -519,7 +520,7 @@ static void save_columns(struct procs_state *st, char *buf, size_t sz)
 	}
 	for (c = 0; c <= C_NR && len < sz; c++)
 		if (!st->hidden[c])
-			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "", ft_procs_column(c));
+			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "", ft_columns_name(c));
 }
 
 /* The rc file keeps the sort column, by its header. */

@@ -57,7 +57,7 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 	const struct ft_cost_seen *c = &s->cost;
 	struct ft_cost tick;
 	struct ft_cost_counts tt, ta;
-	bool have = ft_cost_seen_tick(c, &tick);
+	bool have = ft_costrec_tick(c, &tick);
 	char heap[16];
 	size_t i;
 
@@ -98,15 +98,15 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 static int columns_row(const struct ft_ui *ui, int y, int end)
 {
 	const struct setup_state *st = S(ui);
-	int n = ft_procs_columns(), x = 25, i;
+	int n = ft_columns_count(), x = 25, i;
 
 	if (y >= end)
 		return y;
 	ft_put(y, 0, st->sel == R_COLUMNS ? A_REVERSE : A_NORMAL, "  %-22s", "processes columns");
 	for (i = 0; i < n && y < end; i++) {
-		const char *h = ft_procs_column(i);
+		const char *h = ft_columns_name(i);
 		int w = (int)strlen(h) + 5;
-		unsigned int attr = ft_procs_column_shown(ui, i) ? A_BOLD : ft_attr(FT_C_DIM);
+		unsigned int attr = ft_columns_shown(ui, i) ? A_BOLD : ft_attr(FT_C_DIM);
 
 		if (x + w > COLS && x > 25) {
 			x = 25;
@@ -114,7 +114,7 @@ static int columns_row(const struct ft_ui *ui, int y, int end)
 		}
 		if (st->sel == R_COLUMNS && i == st->col_sel)
 			attr |= A_REVERSE;
-		ft_put(y, x, attr, "[%c] %s", ft_procs_column_shown(ui, i) ? 'x' : ' ', h);
+		ft_put(y, x, attr, "[%c] %s", ft_columns_shown(ui, i) ? 'x' : ' ', h);
 		x += w;
 	}
 	y++;
@@ -220,9 +220,9 @@ static void key_change(struct ft_ui *ui, int ch)
 		if (ch == KEY_LEFT || ch == '-')
 			st->col_sel = st->col_sel > 0 ? st->col_sel - 1 : 0;
 		else if (ch == KEY_RIGHT || ch == '+')
-			st->col_sel = st->col_sel + 1 < ft_procs_columns() ? st->col_sel + 1 : st->col_sel;
+			st->col_sel = st->col_sel + 1 < ft_columns_count() ? st->col_sel + 1 : st->col_sel;
 		else
-			ft_procs_column_toggle(ui, st->col_sel);
+			ft_columns_toggle(ui, st->col_sel);
 		return;
 	}
 	if (ch == KEY_LEFT || ch == KEY_RIGHT || ch == '-' || ch == '+') {

@@ -18,6 +18,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "collectors/tracefs.h"
 #include "model/counterfield.h"
 #include "model/rates.h"
 #include "tui/draw.h"
@@ -335,7 +336,7 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 	int y = top, bottom = top + height;
 
 	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data" :
-	       s->trace_err ? ft_trace_strerror(s->trace_err) : "tracing is off (--no-trace)");
+	       s->trace_err ? ft_tracefs_strerror(s->trace_err) : "tracing is off (--no-trace)");
 	y++;
 	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
 	if (y + 1 < bottom) {

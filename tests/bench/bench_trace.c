@@ -241,7 +241,7 @@ static void churn(void)
 
 static int live(void)
 {
-	struct ft_trace t;
+	struct ft_tracefs t;
 	struct ft_events *ev = malloc(sizeof(*ev));
 	double cpu = 0, wall0, t0;
 	pid_t kid[2];
@@ -251,9 +251,9 @@ static int live(void)
 		printf("live reader: skipped (needs root)\n");
 		return 0;
 	}
-	err = ft_trace_open(&t, ft_live_trace_kb());
+	err = ft_tracefs_open(&t, ft_live_trace_kb());
 	if (err) {
-		printf("live reader: skipped (%s)\n", ft_trace_strerror(err));
+		printf("live reader: skipped (%s)\n", ft_tracefs_strerror(err));
 		return 0;
 	}
 	tracefs_event_enable(t.inst, "kmem", "mm_page_alloc");
@@ -268,7 +268,7 @@ static int live(void)
 	while (now_s(CLOCK_MONOTONIC) - wall0 < 4) {
 		usleep(50000);
 		t0 = now_s(CLOCK_THREAD_CPUTIME_ID);
-		ft_trace_drain(&t, decode_page, &(struct page_ctx){ &t.dec, ev });
+		ft_tracefs_drain(&t, decode_page, &(struct page_ctx){ &t.dec, ev });
 		cpu += now_s(CLOCK_THREAD_CPUTIME_ID) - t0;
 	}
 	for (k = 0; k < 2; k++) {
@@ -279,14 +279,14 @@ static int live(void)
 	       "(goal < 100 ns), %llu pages, lost %llu\n",
 	       (unsigned long long)t.dec.walked, (double)t.dec.walked / 4.0, cpu,
 	       cpu * 1e9 / (double)(t.dec.walked ? t.dec.walked : 1),
-	       (unsigned long long)t.pages_read, (unsigned long long)ft_trace_lost(&t));
-	ft_trace_close(&t);
+	       (unsigned long long)t.pages_read, (unsigned long long)ft_tracefs_lost(&t));
+	ft_tracefs_close(&t);
 	free(ev);
 	return 0;
 }
 
 /* Fault @mb MiB @rounds times in a child traced alone (set_event_pid); its system CPU, s. */
-static double child_faults(struct ft_trace *t, int mb, int rounds)
+static double child_faults(struct ft_tracefs *t, int mb, int rounds)
 {
 	struct rusage ru;
 	int go[2], st;
@@ -327,19 +327,19 @@ static double child_faults(struct ft_trace *t, int mb, int rounds)
 }
 
 /* One traced run of child_faults(): its system CPU and the events traced, drained as they come. */
-static double traced_faults(struct ft_trace *t, struct ft_events *ev, uint64_t *events)
+static double traced_faults(struct ft_tracefs *t, struct ft_events *ev, uint64_t *events)
 {
 	uint64_t w0 = t->dec.walked;
 	double s = child_faults(t, 64, 8);
 
-	ft_trace_drain(t, decode_page, &(struct page_ctx){ &t->dec, ev });
+	ft_tracefs_drain(t, decode_page, &(struct page_ctx){ &t->dec, ev });
 	*events = t->dec.walked - w0;
 	return s;
 }
 
 static int live_stacks(void)
 {
-	struct ft_trace t;
+	struct ft_tracefs t;
 	struct ft_events *ev = calloc(1, sizeof(*ev));
 	uint64_t n0 = 0, n1 = 0, e;
 	double s0 = 0, s1 = 0;
@@ -349,9 +349,9 @@ static int live_stacks(void)
 		printf("live --stacks: skipped (needs root)\n");
 		return 0;
 	}
-	err = ft_trace_open(&t, 65536);	/* 64 MiB a CPU: a run's records stay in the buffer */
+	err = ft_tracefs_open(&t, 65536);	/* 64 MiB a CPU: a run's records stay in the buffer */
 	if (err) {
-		printf("live --stacks: skipped (%s)\n", ft_trace_strerror(err));
+		printf("live --stacks: skipped (%s)\n", ft_tracefs_strerror(err));
 		return 0;
 	}
 	ft_events_init(ev, 9);
@@ -376,8 +376,8 @@ static int live_stacks(void)
 	       "without a stack, %.0f ns with one (+%.0f ns; %llu and %llu events, lost %llu)\n",
 	       s0 * 1e9 / (double)(n0 ? n0 : 1), s1 * 1e9 / (double)(n1 ? n1 : 1),
 	       s1 * 1e9 / (double)(n1 ? n1 : 1) - s0 * 1e9 / (double)(n0 ? n0 : 1),
-	       (unsigned long long)n0, (unsigned long long)n1, (unsigned long long)ft_trace_lost(&t));
-	ft_trace_close(&t);
+	       (unsigned long long)n0, (unsigned long long)n1, (unsigned long long)ft_tracefs_lost(&t));
+	ft_tracefs_close(&t);
 	free(ev);
 	return 0;
 }

@@ -33,6 +33,8 @@ plant "collectors/ including analysis/" collectors/live.c '#include "analysis/re
 plant "analysis/ including render/" analysis/report.c '#include "render/csv.h"' "analysis/report.c.*includes render/"
 plant "a view's state at file scope" tui/view_thp.c 'static int scroll_pos;' \
 	"tui/view_thp.c.*mutable state at file scope"
+plant "a prefix in two layers" render/csv.c 'int ft_tracefs_csv(void) { return 0; }' \
+	"render/csv.c: exports ft_tracefs_"
 plant "a headless file under tui/" tui/headless.c 'int ft_headless(void);' "tui/headless.c: under tui/ but draws nothing"
 plant "curses under analysis/" analysis/report.c '#include <curses.h>' "analysis/report.c: includes curses outside tui/"
 plant "collectors/ building a report" collectors/replay.c 'static int x(void) { return ft_report_build(0, 0, 0); }' \

@@ -90,16 +90,16 @@ static void test_thp_held(void **state)
 {
 	static char one[65536], two[65536];
 	int root = ft_root_open(FT_FIXTURES "/6.18-mthp");
-	struct ft_thp_src t = { 0 };
+	struct ft_thpsrc t = { 0 };
 	struct ft_cost a, b, c;
 	long n1, n2;
 
 	(void)state;
 	assert_true(root >= 0);
 	ft_cost_get(&a);
-	n1 = ft_thp_src_read(&t, root, one, sizeof(one));
+	n1 = ft_thpsrc_read(&t, root, one, sizeof(one));
 	ft_cost_get(&b);
-	n2 = ft_thp_src_read(&t, root, two, sizeof(two));
+	n2 = ft_thpsrc_read(&t, root, two, sizeof(two));
 	ft_cost_get(&c);
 	assert_true(n1 > 0);
 	assert_int_equal(n1, n2);
@@ -108,20 +108,20 @@ static void test_thp_held(void **state)
 	assert_int_equal(c.src[FT_COST_THP].opens, b.src[FT_COST_THP].opens);
 	/* a sysfs attribute is one read */
 	assert_int_equal(c.src[FT_COST_THP].reads - b.src[FT_COST_THP].reads, t.nr - 1);	/* 8 kB has no enabled */
-	ft_thp_src_close(&t);
+	ft_thpsrc_close(&t);
 	ft_cost_get(&a);
-	assert_int_equal(ft_thp_src_read(&t, root, two, sizeof(two)), n1);	/* opened again, not listed */
+	assert_int_equal(ft_thpsrc_read(&t, root, two, sizeof(two)), n1);	/* opened again, not listed */
 	ft_cost_get(&b);
 	assert_int_equal(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens, t.nr);
-	ft_thp_src_release(&t);
+	ft_thpsrc_release(&t);
 	close(root);
 	root = ft_root_open(FT_FIXTURES "/6.1-2node-movable");
-	assert_int_equal(ft_thp_src_read(&t, root, one, sizeof(one)), -ENOENT);
+	assert_int_equal(ft_thpsrc_read(&t, root, one, sizeof(one)), -ENOENT);
 	ft_cost_get(&a);
-	assert_int_equal(ft_thp_src_read(&t, root, one, sizeof(one)), -ENOENT);	/* not looked for again */
+	assert_int_equal(ft_thpsrc_read(&t, root, one, sizeof(one)), -ENOENT);	/* not looked for again */
 	ft_cost_get(&b);
 	assert_int_equal(b.src[FT_COST_THP].opens, a.src[FT_COST_THP].opens);
-	ft_thp_src_release(&t);
+	ft_thpsrc_release(&t);
 	close(root);
 }
 
@@ -163,28 +163,28 @@ static void test_record(void **state)
 	(void)state;
 	for (int i = 0; i < FT_COST_NR; i++)
 		c.src[i] = (struct ft_cost_counts){ (uint64_t)i, (uint64_t)i * 10, (uint64_t)i << 40 };
-	n = ft_cost_encode(&c, b, sizeof(b));
+	n = ft_costrec_encode(&c, b, sizeof(b));
 	assert_int_equal(n, FT_COST_REC_LEN);
-	assert_int_equal(ft_cost_decode(b, n, &d), 0);
+	assert_int_equal(ft_costrec_decode(b, n, &d), 0);
 	assert_memory_equal(&c, &d, sizeof(c));
-	assert_int_equal(ft_cost_encode(&c, b, FT_COST_REC_LEN - 1), 0);
+	assert_int_equal(ft_costrec_encode(&c, b, FT_COST_REC_LEN - 1), 0);
 	/* a newer writer's extra source is skipped, the heap still read */
 	memmove(b + 8 + FT_COST_NR * 24 + 24, b + 8 + FT_COST_NR * 24, 8);
 	memset(b + 8 + FT_COST_NR * 24, 0x77, 24);
 	nr = FT_COST_NR + 1;
 	memcpy(b, &nr, 4);
-	assert_int_equal(ft_cost_decode(b, n + 24, &d), 0);
+	assert_int_equal(ft_costrec_decode(b, n + 24, &d), 0);
 	assert_memory_equal(&c, &d, sizeof(c));
 	/* lengths that do not add up, absurd counts */
-	assert_int_equal(ft_cost_decode(b, n, &d), -EINVAL);
-	assert_int_equal(ft_cost_decode(b, 7, &d), -EINVAL);
+	assert_int_equal(ft_costrec_decode(b, n, &d), -EINVAL);
+	assert_int_equal(ft_costrec_decode(b, 7, &d), -EINVAL);
 	nr = 0xffffffffu;
 	memcpy(b, &nr, 4);
-	assert_int_equal(ft_cost_decode(b, n + 24, &d), -EINVAL);
+	assert_int_equal(ft_costrec_decode(b, n + 24, &d), -EINVAL);
 	nr = 1;
 	memcpy(b, &nr, 4);
 	memcpy(b + 4, &(uint32_t){ 2 }, 4);	/* fewer than 3 counts a source */
-	assert_int_equal(ft_cost_decode(b, 8 + 16 + 8, &d), -EINVAL);
+	assert_int_equal(ft_costrec_decode(b, 8 + 16 + 8, &d), -EINVAL);
 }
 
 static void test_seen(void **state)
@@ -193,16 +193,16 @@ static void test_seen(void **state)
 	struct ft_cost c = { 0 }, t;
 
 	(void)state;
-	assert_false(ft_cost_seen_tick(&s, &t));
+	assert_false(ft_costrec_tick(&s, &t));
 	c.src[FT_COST_ZONEINFO] = (struct ft_cost_counts){ 1, 3, 9000 };
 	c.heap = 10;
-	ft_cost_seen_push(&s, &c, 1000);
+	ft_costrec_push(&s, &c, 1000);
 	assert_true(s.known);
-	assert_false(ft_cost_seen_tick(&s, &t));	/* one snapshot: no tick yet */
+	assert_false(ft_costrec_tick(&s, &t));	/* one snapshot: no tick yet */
 	c.src[FT_COST_ZONEINFO] = (struct ft_cost_counts){ 1, 6, 18000 };
 	c.heap = 20;
-	ft_cost_seen_push(&s, &c, 2000);
-	assert_true(ft_cost_seen_tick(&s, &t));
+	ft_costrec_push(&s, &c, 2000);
+	assert_true(ft_costrec_tick(&s, &t));
 	assert_int_equal(t.src[FT_COST_ZONEINFO].opens, 0);
 	assert_int_equal(t.src[FT_COST_ZONEINFO].reads, 3);
 	assert_int_equal(t.src[FT_COST_ZONEINFO].bytes, 9000);
@@ -210,8 +210,8 @@ static void test_seen(void **state)
 	assert_int_equal(ft_cost_total(&t).reads, 3);
 	/* counts that went back (another process's file of a series): no tick */
 	c.src[FT_COST_ZONEINFO].reads = 1;
-	ft_cost_seen_push(&s, &c, 3000);
-	assert_false(ft_cost_seen_tick(&s, &t));
+	ft_costrec_push(&s, &c, 3000);
+	assert_false(ft_costrec_tick(&s, &t));
 }
 
 int main(void)

@@ -19,7 +19,7 @@
 
 static struct ft_session s;
 static struct ft_procs t;
-static struct ft_proc_rates r;
+static struct ft_procrates r;
 
 static void at(uint64_t tick, double secs)
 {
@@ -37,36 +37,36 @@ static void test_rates(void **state)
 	t.p[0].c[FT_PC_FRAGMENTING] = 10;
 	t.p[1].c[FT_PC_FRAGMENTING] = 0;
 	at(1, 1.0);
-	ft_proc_rates_update(&r, &s, &t, false);
-	assert_true(isnan(ft_proc_rate(&r, 0)));	/* one tick: no rate yet */
+	ft_procrates_update(&r, &s, &t, false);
+	assert_true(isnan(ft_procrates_get(&r, 0)));	/* one tick: no rate yet */
 	t.p[0].c[FT_PC_FRAGMENTING] = 30;
 	t.p[1].c[FT_PC_FRAGMENTING] = 5;
 	at(2, 3.0);
-	ft_proc_rates_update(&r, &s, &t, false);
-	assert_true(ft_proc_rate(&r, 0) == 10.0);	/* 20 over 2 s */
-	assert_true(ft_proc_rate(&r, 1) == 2.5);
+	ft_procrates_update(&r, &s, &t, false);
+	assert_true(ft_procrates_get(&r, 0) == 10.0);	/* 20 over 2 s */
+	assert_true(ft_procrates_get(&r, 1) == 2.5);
 	/* the same tick again (a redraw): the same rates */
-	ft_proc_rates_update(&r, &s, &t, false);
-	assert_true(ft_proc_rate(&r, 0) == 10.0);
+	ft_procrates_update(&r, &s, &t, false);
+	assert_true(ft_procrates_get(&r, 0) == 10.0);
 	/* row 1 reused by a new process: no rate for it, row 0 goes on */
 	t.p[1].born = 7;
 	t.p[0].c[FT_PC_FRAGMENTING] = 31;
 	at(3, 4.0);
-	ft_proc_rates_update(&r, &s, &t, false);
-	assert_true(ft_proc_rate(&r, 0) == 1.0);
-	assert_true(isnan(ft_proc_rate(&r, 1)));
+	ft_procrates_update(&r, &s, &t, false);
+	assert_true(ft_procrates_get(&r, 0) == 1.0);
+	assert_true(isnan(ft_procrates_get(&r, 1)));
 	/* a seek back: start again */
 	at(1, 1.0);
-	ft_proc_rates_update(&r, &s, &t, false);
-	assert_true(isnan(ft_proc_rate(&r, 0)));
+	ft_procrates_update(&r, &s, &t, false);
+	assert_true(isnan(ft_procrates_get(&r, 0)));
 	/* the thread table: start again */
 	at(2, 2.0);
-	ft_proc_rates_update(&r, &s, &t, false);
+	ft_procrates_update(&r, &s, &t, false);
 	at(3, 3.0);
-	ft_proc_rates_update(&r, &s, &t, true);
-	assert_true(isnan(ft_proc_rate(&r, 0)));
-	assert_true(isnan(ft_proc_rate(&r, -1)));
-	assert_true(isnan(ft_proc_rate(&r, FT_PROCS_MAX)));
+	ft_procrates_update(&r, &s, &t, true);
+	assert_true(isnan(ft_procrates_get(&r, 0)));
+	assert_true(isnan(ft_procrates_get(&r, -1)));
+	assert_true(isnan(ft_procrates_get(&r, FT_PROCS_MAX)));
 }
 
 int main(void)

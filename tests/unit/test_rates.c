@@ -38,8 +38,8 @@ static void test_rates(void **state)
 	assert_true(isnan(r.v[FT_RATE_PGSTEAL_DIRECT]));	/* absent */
 	assert_true(fabs(r.thp_success - 0.9) < 1e-12);		/* 90 / (90 + 10) */
 	assert_true(r.compact_success == 0.75);			/* 15 / 20 */
-	assert_true(ft_vmstat_rate(&a, &b, "pgalloc_normal", 2.0) == 1000.0);
-	assert_true(isnan(ft_vmstat_rate(&a, &b, "pgalloc_movable", 2.0)));
+	assert_true(ft_rates_vmstat(&a, &b, "pgalloc_normal", 2.0) == 1000.0);
+	assert_true(isnan(ft_rates_vmstat(&a, &b, "pgalloc_movable", 2.0)));
 
 	/* no THP fault, no stall in the interval: undefined, not 0 % */
 	ft_rates_compute(&a, &a, 1.0, &r);

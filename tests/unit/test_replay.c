@@ -26,22 +26,22 @@
 #define TICKS 130	/* past two checkpoints (every FT_REPLAY_CKPT_TICKS) */
 
 /* A digest of what the views show, as text. */
-static char *digest(const struct ft_session *l)
+static char *digest(const struct ft_session *s)
 {
-	const struct ft_sample *s = &l->sample;
+	const struct ft_sample *smp = &s->sample;
 	size_t cap = 1 << 16, n = 0, i;
 	char *d = malloc(cap);
 	int o;
 
 	assert_non_null(d);
-	n += (size_t)snprintf(d + n, cap - n, "order %d zones %zu\n", s->pageblock_order, s->nr_zones);
-	for (i = 0; i < s->nr_zones && n < cap - 512; i++) {
-		const struct ft_zone *z = &s->zones[i];
+	n += (size_t)snprintf(d + n, cap - n, "order %d zones %zu\n", smp->pageblock_order, smp->nr_zones);
+	for (i = 0; i < smp->nr_zones && n < cap - 512; i++) {
+		const struct ft_zone *z = &smp->zones[i];
 
 		n += (size_t)snprintf(d + n, cap - n, "%d %s free %llu min %llu boost %llu |",
 				      z->zi->node, z->zi->name, (unsigned long long)z->zi->free,
 				      (unsigned long long)z->zi->min, (unsigned long long)z->zi->boost);
-		for (o = 0; z->bi && o < s->nr_orders; o++)
+		for (o = 0; z->bi && o < smp->nr_orders; o++)
 			n += (size_t)snprintf(d + n, cap - n, " %llu/%d", (unsigned long long)z->bi->blocks[o],
 					      z->unusable[o]);
 		if (z->pti)
@@ -50,17 +50,17 @@ static char *digest(const struct ft_session *l)
 					      (unsigned long long)z->pti->blocks[2]);
 		n += (size_t)snprintf(d + n, cap - n, "\n");
 	}
-	for (i = 0; i < s->vmstat.nr && n < cap - 128; i++)
-		n += (size_t)snprintf(d + n, cap - n, "%s=%lld ", s->vmstat.items[i].name,
-				      (long long)s->vmstat.items[i].value);
+	for (i = 0; i < smp->vmstat.nr && n < cap - 128; i++)
+		n += (size_t)snprintf(d + n, cap - n, "%s=%lld ", smp->vmstat.items[i].name,
+				      (long long)smp->vmstat.items[i].value);
 	/* the boost sampler's record, zone by zone */
-	for (i = 0; i < (size_t)l->boost_nr && n < cap - 128; i++)
-		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i, l->boost[i].samples,
-				      l->boost[i].boosted, l->boost[i].episodes,
-				      (unsigned long long)l->boost[i].peak);
+	for (i = 0; i < (size_t)s->boost_nr && n < cap - 128; i++)
+		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i, s->boost[i].samples,
+				      s->boost[i].boosted, s->boost[i].episodes,
+				      (unsigned long long)s->boost[i].peak);
 	/* the process table: names, cgroups and exits from NAME and CGROUP records */
-	for (i = 0; i < (size_t)l->events.procs.nr && n < cap - 256; i++) {
-		const struct ft_proc *p = &l->events.procs.p[i];
+	for (i = 0; i < (size_t)s->events.procs.nr && n < cap - 256; i++) {
+		const struct ft_proc *p = &s->events.procs.p[i];
 
 		n += (size_t)snprintf(d + n, cap - n, "\nproc %d %s %s %d", p->pid, p->comm, p->cgroup,
 				      p->exited);
@@ -68,7 +68,7 @@ static char *digest(const struct ft_session *l)
 	for (i = 0; i < ft_knobs_nr && n < cap - 128; i++) {
 		char v[FT_KNOB_TEXT];
 
-		ft_knob_value_text(&ft_knobs[i], &l->knobs[i], v, sizeof(v));
+		ft_knob_value_text(&ft_knobs[i], &s->knobs[i], v, sizeof(v));
 		n += (size_t)snprintf(d + n, cap - n, "\n%s=%s", ft_knobs[i].name, v);
 	}
 	return d;

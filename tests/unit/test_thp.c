@@ -52,7 +52,7 @@ static void test_fixture(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	n = ft_thp_read(fd, buf, sizeof(buf));
+	n = ft_thpsrc_read_once(fd, buf, sizeof(buf));
 	close(fd);
 	assert_true(n > 0);
 	assert_int_equal(ft_thp_parse(buf, (size_t)n, &t), 0);
@@ -84,7 +84,7 @@ static void test_no_sizes(void **state)
 
 	(void)state;
 	assert_true(fd >= 0);
-	assert_int_equal(ft_thp_read(fd, buf, sizeof(buf)), -ENOENT);
+	assert_int_equal(ft_thpsrc_read_once(fd, buf, sizeof(buf)), -ENOENT);
 	close(fd);
 }
 
@@ -151,7 +151,7 @@ static void test_saturated(void **state)
 static void test_bounded(void **state)
 {
 	char root[] = "/tmp/fragtop-thp-XXXXXX", path[512], small[1024];
-	struct ft_thp_src src = { 0 };
+	struct ft_thpsrc src = { 0 };
 	struct ft_cost c0, c1;
 	uint64_t opened;
 	int fd, i, k;
@@ -183,9 +183,9 @@ static void test_bounded(void **state)
 	fd = ft_root_open(root);
 	assert_true(fd >= 0);
 	ft_cost_get(&c0);
-	n = ft_thp_src_read(&src, fd, small, sizeof(small));
+	n = ft_thpsrc_read(&src, fd, small, sizeof(small));
 	ft_cost_get(&c1);
-	ft_thp_src_close(&src);
+	ft_thpsrc_close(&src);
 	close(fd);
 	snprintf(path, sizeof(path), "rm -rf %s", root);
 	assert_int_equal(system(path), 0);
@@ -199,7 +199,7 @@ static void test_bounded(void **state)
 	/* the tree's directory and 16 stats/ listed, and the files up to the one that did not fit */
 	opened = c1.src[FT_COST_THP].opens - c0.src[FT_COST_THP].opens;
 	assert_true(opened <= 1 + FT_THP_SRC_MAX_SIZES + src.nr - src.files_left_out + 1);
-	ft_thp_src_release(&src);
+	ft_thpsrc_release(&src);
 }
 
 /* A size's "inherit" means the top-level setting's word. */

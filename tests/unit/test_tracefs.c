@@ -81,7 +81,7 @@ static int teardown(void **state)
 
 static void test_instance_lifecycle(void **state)
 {
-	struct ft_trace t;
+	struct ft_tracefs t;
 	char dir[256], path[512];
 	int top_before, err;
 
@@ -89,27 +89,27 @@ static void test_instance_lifecycle(void **state)
 	if (!stale[0])
 		skip();
 	top_before = read_int(TRACING "/events/kmem/mm_page_alloc_extfrag/enable");
-	err = ft_trace_open(&t, 1024);
+	err = ft_tracefs_open(&t, 1024);
 	assert_int_equal(err, 0);
 	snprintf(dir, sizeof(dir), TRACING "/instances/%s", t.name);
 	assert_true(is_dir(dir));
-	assert_true(ft_trace_has(&t, FT_EV_EXTFRAG));
-	assert_true(ft_trace_has(&t, FT_EV_COMPACT_BEGIN));
-	assert_false(ft_trace_has(&t, FT_EV_FRAG_STALL));	/* unpatched kernel */
+	assert_true(ft_tracefs_has(&t, FT_EV_EXTFRAG));
+	assert_true(ft_tracefs_has(&t, FT_EV_COMPACT_BEGIN));
+	assert_false(ft_tracefs_has(&t, FT_EV_FRAG_STALL));	/* unpatched kernel */
 	snprintf(path, sizeof(path), "%s/events/kmem/mm_page_alloc_extfrag/enable", dir);
 	assert_int_equal(read_int(path), 1);
 	snprintf(path, sizeof(path), "%s/buffer_size_kb", dir);
 	assert_true(read_int(path) >= 1024);	/* rounded up to whole pages */
 	/* the top-level buffer is not ours to touch */
 	assert_int_equal(read_int(TRACING "/events/kmem/mm_page_alloc_extfrag/enable"), top_before);
-	ft_trace_close(&t);
+	ft_tracefs_close(&t);
 	assert_false(is_dir(dir));
-	ft_trace_close(&t);	/* twice is harmless */
+	ft_tracefs_close(&t);	/* twice is harmless */
 }
 
 static void test_remove_stale(void **state)
 {
-	struct ft_trace mine;
+	struct ft_tracefs mine;
 
 	(void)state;
 	if (!stale[0])
@@ -128,9 +128,9 @@ static void test_remove_stale(void **state)
 		assert_non_null(f);
 		fputs("1\n", f);
 		fclose(f);
-		assert_int_equal(ft_trace_open(&mine, 0), 0);
+		assert_int_equal(ft_tracefs_open(&mine, 0), 0);
 		/* tests run side by side: another fragtop's start may have removed it first */
-		assert_true(ft_trace_remove_stale() >= 0);
+		assert_true(ft_tracefs_remove_stale() >= 0);
 		assert_int_equal(read_int(en), 1);
 	}
 	assert_false(is_dir(stale));		/* dead fragtop of our namespace: removed */
@@ -143,7 +143,7 @@ static void test_remove_stale(void **state)
 		snprintf(dir, sizeof(dir), TRACING "/instances/%s", mine.name);
 		assert_true(is_dir(dir));	/* live fragtop (us): kept */
 	}
-	ft_trace_close(&mine);
+	ft_tracefs_close(&mine);
 }
 
 static unsigned long long fake_start(long pid)
@@ -155,18 +155,18 @@ static unsigned long long fake_start(long pid)
 static void test_stale_rule(void **state)
 {
 	(void)state;
-	assert_true(ft_trace_instance_stale("fragtop-300-42-1", 1, 42, fake_start));	/* gone */
-	assert_true(ft_trace_instance_stale("fragtop-100-42-1", 1, 42, fake_start));	/* pid reused */
-	assert_false(ft_trace_instance_stale("fragtop-100-42-777", 1, 42, fake_start));	/* alive */
-	assert_false(ft_trace_instance_stale("fragtop-300-43-1", 1, 42, fake_start));	/* other ns */
-	assert_false(ft_trace_instance_stale("fragtop-1-42-5", 1, 42, fake_start));	/* ourselves */
-	assert_false(ft_trace_instance_stale("fragtop-300", 1, 42, fake_start));	/* old form */
-	assert_false(ft_trace_instance_stale("fragtop-0300-42-1", 1, 42, fake_start));	/* leading 0 */
-	assert_false(ft_trace_instance_stale("fragtop-300-42-1x", 1, 42, fake_start));
-	assert_false(ft_trace_instance_stale("fragtop-+300-42-1", 1, 42, fake_start));
-	assert_false(ft_trace_instance_stale("fragtop- 300-42-1", 1, 42, fake_start));
-	assert_false(ft_trace_instance_stale("fragtop-300-42-1", 1, 0, fake_start));	/* ns unknown */
-	assert_false(ft_trace_instance_stale("notfragtop-300-42-1", 1, 42, fake_start));
+	assert_true(ft_tracefs_instance_stale("fragtop-300-42-1", 1, 42, fake_start));	/* gone */
+	assert_true(ft_tracefs_instance_stale("fragtop-100-42-1", 1, 42, fake_start));	/* pid reused */
+	assert_false(ft_tracefs_instance_stale("fragtop-100-42-777", 1, 42, fake_start));	/* alive */
+	assert_false(ft_tracefs_instance_stale("fragtop-300-43-1", 1, 42, fake_start));	/* other ns */
+	assert_false(ft_tracefs_instance_stale("fragtop-1-42-5", 1, 42, fake_start));	/* ourselves */
+	assert_false(ft_tracefs_instance_stale("fragtop-300", 1, 42, fake_start));	/* old form */
+	assert_false(ft_tracefs_instance_stale("fragtop-0300-42-1", 1, 42, fake_start));	/* leading 0 */
+	assert_false(ft_tracefs_instance_stale("fragtop-300-42-1x", 1, 42, fake_start));
+	assert_false(ft_tracefs_instance_stale("fragtop-+300-42-1", 1, 42, fake_start));
+	assert_false(ft_tracefs_instance_stale("fragtop- 300-42-1", 1, 42, fake_start));
+	assert_false(ft_tracefs_instance_stale("fragtop-300-42-1", 1, 0, fake_start));	/* ns unknown */
+	assert_false(ft_tracefs_instance_stale("notfragtop-300-42-1", 1, 42, fake_start));
 }
 
 int main(void)

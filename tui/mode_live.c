@@ -273,7 +273,7 @@ static void key_record(struct ft_ui *ui, int ch)
 	ft_ui_status(ui, FT_DIAG_INFO, "recording to %s (w stops)", path);
 }
 
-const struct ft_key ft_live_keys[] = {
+const struct ft_key ft_ui_live_keys[] = {
 	{ "b B", { 'b', 'B' }, "watermark_boost_factor one step down / up", "b/B boost", 40, key_boost },
 	{ "u", { 'u' }, "undo the last knob change", "u undo", 50, key_undo },
 	{ "w", { 'w' }, "start recording to a file / stop recording", NULL, 0, key_record },
@@ -285,7 +285,7 @@ const struct ft_key ft_live_keys[] = {
 void ft_ui_live_mode(struct ft_ui *ui)
 {
 	ui->s = &ui->live->session;
-	ui->mode_keys = ft_live_keys;
+	ui->mode_keys = ft_ui_live_keys;
 	ui->idle = live_idle;
 	ui->idle_ms = live_idle_ms;
 	ui->ctl->hook = on_audit;

@@ -186,7 +186,7 @@ static void key_next_change(struct ft_ui *ui, int ch)
 	ui->paused = true;
 }
 
-const struct ft_key ft_replay_keys[] = {
+const struct ft_key ft_ui_replay_keys[] = {
 	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
 	  key_step },
 	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
@@ -239,6 +239,6 @@ void ft_ui_replay_mode(struct ft_ui *ui)
 {
 	ui->header = draw_timeline;
 	ui->s = &ui->rp->session;
-	ui->mode_keys = ft_replay_keys;
+	ui->mode_keys = ft_ui_replay_keys;
 	ui->idle = replay_idle;
 }
