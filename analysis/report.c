@@ -19,7 +19,7 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 
 	memset(pt, 0, sizeof(*pt));
 	pt->t_ns = rep->rp.session.tick_t_ns;
-	rep->vm_seen = ft_counters_read(s, pt->c, rep->vm_hint) & ft_counters_vmstat_mask();
+	rep->vm_seen = ft_counters_read(s, pt->c) & ft_counters_vmstat_mask();
 	if (s->tracing) {
 		memcpy(pt->bg, s->events.bg, sizeof(pt->bg));
 		memcpy(pt->lat, s->events.lat, sizeof(pt->lat));
@@ -207,8 +207,8 @@ static void add_in_blocks(struct ft_report *rep, struct ft_rep_interval *iv)
 	const struct ft_vmstat *vs = &rep->rp.session.sample.vmstat;
 	int64_t free, blocks;
 
-	if (!ft_vmstat_get(vs, "nr_free_pages", &free, &rep->in_blocks_hint[0]) ||
-	    !ft_vmstat_get(vs, "nr_free_pages_blocks", &blocks, &rep->in_blocks_hint[1]) || free <= 0)
+	if (!ft_vmstat_value(vs, FT_VM_NR_FREE_PAGES, &free) ||
+	    !ft_vmstat_value(vs, FT_VM_NR_FREE_PAGES_BLOCKS, &blocks) || free <= 0)
 		return;
 	level_add(&rep->in_blocks, 100.0 * (double)blocks / (double)free);
 	level_add(&iv->in_blocks, 100.0 * (double)blocks / (double)free);

@@ -103,8 +103,6 @@ struct ft_report {
 	struct ft_cost cost_first, cost_last;
 	/* nr_free_pages_blocks / nr_free_pages, % (vmstat, 6.15+), every tick of the window */
 	struct ft_rep_level in_blocks;
-	size_t in_blocks_hint[2];
-	size_t vm_hint[FT_CF_NR];	/* ft_counters_read()'s position caches */
 	uint32_t vm_seen;		/* 1 << counter: /proc/vmstat had it at the last tick */
 	/*
 	 * Every stall latency (us) in arrival order, for exact percentiles;

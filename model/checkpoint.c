@@ -51,7 +51,7 @@ struct ck_span {
 };
 
 static const struct ck_span saved[] = {
-	S_RUN(t_ns, counter_hint),
+	S_RUN(t_ns, counter_first_have),
 	S_RUN(sample.t_ns, sample.src_t_ns),
 	S_ONE(sample.buddy.nr_orders),
 	S_RUN(sample.pti.pageblock_order, sample.pti.types),
@@ -74,6 +74,8 @@ static const struct ck_span saved[] = {
 static const struct ck_span kept[] = {
 	S_ONE(host),
 	S_RUN(sample.zones, sample.cap_zones),	/* the join, rebuilt */
+	S_ONE(sample.vmstat.at),		/* the indexes of known counters, rebuilt */
+	S_ONE(sample.prev_vmstat.at),
 	S_ONE(lean),				/* an option of the session */
 	S_ONE(tracing),
 	S_ONE(trace_enabled),

@@ -13,7 +13,7 @@ _Static_assert(FT_CF_NR <= sizeof(((struct ft_session *)0)->counter_first) / siz
 
 #define TRACED(m) .src = FT_CF_TRACED, .metric = (m)
 #define EVENTS(f, e) .src = FT_CF_EVENTS, .events = offsetof(struct ft_events, f), .event = (e)
-#define VMSTAT(n) .src = FT_CF_VMSTAT, .vmstat = (n)
+#define VMSTAT(id) .src = FT_CF_VMSTAT, .vm = (id)
 
 const struct ft_counter_field ft_counter_fields[FT_CF_NR] = {
 	[FT_CF_EXTFRAG] = { "extfrag", "events",
@@ -24,15 +24,15 @@ const struct ft_counter_field ft_counter_fields[FT_CF_NR] = {
 	[FT_CF_OWNERSHIP] = { "extfrag_change_ownership", "events",
 		"Fallbacks that took the whole pageblock over.", TRACED(FT_M_OWNERSHIP) },
 	[FT_CF_THP_ALLOC] = { "thp_fault_alloc", "faults",
-		"PMD-sized THP faults that got a huge page.", VMSTAT("thp_fault_alloc") },
+		"PMD-sized THP faults that got a huge page.", VMSTAT(FT_VM_THP_FAULT_ALLOC) },
 	[FT_CF_THP_FALLBACK] = { "thp_fault_fallback", "faults",
-		"PMD-sized THP faults that fell back to small pages.", VMSTAT("thp_fault_fallback") },
+		"PMD-sized THP faults that fell back to small pages.", VMSTAT(FT_VM_THP_FAULT_FALLBACK) },
 	[FT_CF_COMPACT_STALL] = { "compact_stall", "stalls",
-		"Direct compactions, the kernel's count.", VMSTAT("compact_stall") },
+		"Direct compactions, the kernel's count.", VMSTAT(FT_VM_COMPACT_STALL) },
 	[FT_CF_COMPACT_SUCCESS] = { "compact_success", "stalls",
-		"Direct compactions after which the allocation succeeded.", VMSTAT("compact_success") },
+		"Direct compactions after which the allocation succeeded.", VMSTAT(FT_VM_COMPACT_SUCCESS) },
 	[FT_CF_COMPACT_FAIL] = { "compact_fail", "stalls",
-		"Direct compactions after which it did not.", VMSTAT("compact_fail") },
+		"Direct compactions after which it did not.", VMSTAT(FT_VM_COMPACT_FAIL) },
 	[FT_CF_RECLAIMS] = { "direct_reclaims", "stalls",
 		"Direct reclaims that ended (mm_vmscan_direct_reclaim_end).", TRACED(FT_M_RECLAIM) },
 	[FT_CF_KSWAPD_WAKES] = { "kswapd_wakes", "wakeups",
@@ -42,7 +42,7 @@ const struct ft_counter_field ft_counter_fields[FT_CF_NR] = {
 	[FT_CF_KCOMPACTD_WAKES] = { "kcompactd_wakes", "wakeups",
 		"kcompactd wake-ups (mm_compaction_kcompactd_wake).", TRACED(FT_M_KCOMPACTD_WAKE) },
 	[FT_CF_VM_FRAG_STALL] = { "vmstat_fragment_stall", "stalls",
-		"Fragmentation stalls, the kernel's count (vmstat fragment_stall).", VMSTAT("fragment_stall") },
+		"Fragmentation stalls, the kernel's count (vmstat fragment_stall).", VMSTAT(FT_VM_FRAGMENT_STALL) },
 	[FT_CF_DIRECT_COMPACT] = { "direct_compaction_stalls", "stalls",
 		"Direct compaction stalls, traced, kcompactd's runs left out.", TRACED(FT_M_COMPACTION) },
 	[FT_CF_BG_COMPACT] = { "background_compactions", "compactions",
@@ -52,25 +52,25 @@ const struct ft_counter_field ft_counter_fields[FT_CF_NR] = {
 	[FT_CF_DIRECT_SILENT] = { "direct_compaction_silent_success", "stalls",
 		"Direct stalls with no zone result, counted by defer_reset alone.", EVENTS(direct_silent, FT_EV_COMPACT_DEFER_RESET) },
 	[FT_CF_MIGRATE_SCANNED] = { "compact_migrate_scanned", "pages",
-		"Pages compaction's migration scanner looked at.", VMSTAT("compact_migrate_scanned") },
+		"Pages compaction's migration scanner looked at.", VMSTAT(FT_VM_COMPACT_MIGRATE_SCANNED) },
 	[FT_CF_FREE_SCANNED] = { "compact_free_scanned", "pages",
-		"Pages compaction's free scanner looked at.", VMSTAT("compact_free_scanned") },
+		"Pages compaction's free scanner looked at.", VMSTAT(FT_VM_COMPACT_FREE_SCANNED) },
 	[FT_CF_ISOLATED] = { "compact_isolated", "pages",
-		"Pages compaction isolated.", VMSTAT("compact_isolated") },
+		"Pages compaction isolated.", VMSTAT(FT_VM_COMPACT_ISOLATED) },
 	[FT_CF_DAEMON_WAKES] = { "compact_daemon_wake", "wakeups",
-		"kcompactd wake-ups, the kernel's count.", VMSTAT("compact_daemon_wake") },
+		"kcompactd wake-ups, the kernel's count.", VMSTAT(FT_VM_COMPACT_DAEMON_WAKE) },
 	[FT_CF_DAEMON_MIGRATE_SCANNED] = { "compact_daemon_migrate_scanned", "pages",
-		"Of the migration scanner's pages, kcompactd's.", VMSTAT("compact_daemon_migrate_scanned") },
+		"Of the migration scanner's pages, kcompactd's.", VMSTAT(FT_VM_COMPACT_DAEMON_MIGRATE_SCANNED) },
 	[FT_CF_DAEMON_FREE_SCANNED] = { "compact_daemon_free_scanned", "pages",
-		"Of the free scanner's pages, kcompactd's.", VMSTAT("compact_daemon_free_scanned") },
+		"Of the free scanner's pages, kcompactd's.", VMSTAT(FT_VM_COMPACT_DAEMON_FREE_SCANNED) },
 	[FT_CF_PGSCAN_KSWAPD] = { "pgscan_kswapd", "pages",
-		"Pages kswapd scanned.", VMSTAT("pgscan_kswapd") },
+		"Pages kswapd scanned.", VMSTAT(FT_VM_PGSCAN_KSWAPD) },
 	[FT_CF_ALLOCSTALLS] = { "allocstall", "stalls",
 		"Direct reclaim entries, every zone type's allocstall_* summed.",
 		.src = FT_CF_VMSTAT_SUM, .vmstat = "allocstall_" },
 };
 
-uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR], size_t hint[FT_CF_NR])
+uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR])
 {
 	const struct ft_vmstat *vm = &s->sample.vmstat;
 	bool have_vm = ft_sample_has(&s->sample, FT_SRC_VMSTAT);
@@ -98,7 +98,7 @@ uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR], size_
 			present |= 1u << c;
 			break;
 		case FT_CF_VMSTAT:
-			if (ft_vmstat_get(vm, f->vmstat, &v[c], hint ? &hint[c] : NULL))
+			if (have_vm && ft_vmstat_value(vm, f->vm, &v[c]))
 				present |= 1u << c;
 			else
 				v[c] = 0;
@@ -138,7 +138,7 @@ void ft_counter_source(enum ft_cf c, char *buf, size_t sz)
 		snprintf(buf, sz, "trace:%s:%s", e->system, e->event);
 		break;
 	case FT_CF_VMSTAT:
-		snprintf(buf, sz, "vmstat:%s", r->vmstat);
+		snprintf(buf, sz, "vmstat:%s", ft_vm_names[r->vm]);
 		break;
 	case FT_CF_VMSTAT_SUM:
 		snprintf(buf, sz, "vmstat:%s*", r->vmstat);

@@ -17,6 +17,7 @@
 
 #include "model/session.h"
 #include "model/tracedec.h"
+#include "model/vmstat.h"
 
 enum ft_cf {
 	FT_CF_EXTFRAG, FT_CF_FRAGMENTING, FT_CF_OWNERSHIP,
@@ -39,7 +40,7 @@ enum ft_cf {
 enum ft_cf_src {
 	FT_CF_TRACED,		/* .metric: a count of traced events (FT_M_*) */
 	FT_CF_EVENTS,		/* .events: a field of the traced events */
-	FT_CF_VMSTAT,		/* .vmstat: one /proc/vmstat counter */
+	FT_CF_VMSTAT,		/* .vm: one /proc/vmstat counter (indexed when parsed) */
 	FT_CF_VMSTAT_SUM,	/* .vmstat: every counter with that prefix, summed */
 };
 
@@ -51,7 +52,8 @@ struct ft_counter_field {
 	int metric;		/* FT_CF_TRACED */
 	size_t events;		/* FT_CF_EVENTS: offsetof(struct ft_events, a uint64_t) */
 	enum ft_trace_event event;	/* FT_CF_EVENTS: the tracepoint that counts it */
-	const char *vmstat;	/* FT_CF_VMSTAT(_SUM) */
+	enum ft_vm vm;		/* FT_CF_VMSTAT */
+	const char *vmstat;	/* FT_CF_VMSTAT_SUM: the prefix */
 };
 
 extern const struct ft_counter_field ft_counter_fields[FT_CF_NR];
@@ -59,12 +61,10 @@ extern const struct ft_counter_field ft_counter_fields[FT_CF_NR];
 /*
  * Every counter of the session's current tick into @v, 0 where absent;
  * returns a mask of the rows present (1u << FT_CF_*): traced rows while
- * the session traces, vmstat rows the kernel has.  @hint, FT_CF_NR
- * entries zeroed once, caches where each vmstat name was found (the
- * session keeps one for its own reads); NULL: looked up afresh, as a
- * view or a command reading once a tick does.
+ * the session traces, vmstat rows the kernel has (each found through the
+ * index the parse made: no name is looked up here).
  */
-uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR], size_t hint[FT_CF_NR]);
+uint32_t ft_counters_read(const struct ft_session *s, int64_t v[FT_CF_NR]);
 
 /* The rows read from /proc/vmstat, as a mask. */
 uint32_t ft_counters_vmstat_mask(void);

@@ -126,6 +126,8 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 
 int ft_sample_rejoin(struct ft_sample *s)
 {
+	ft_vmstat_index(&s->vmstat);
+	ft_vmstat_index(&s->prev_vmstat);
 	return join(s);
 }
 

@@ -965,7 +965,7 @@ static void counters_first(struct ft_session *s)
 {
 	if (s->counter_first_have || !ft_sample_has(&s->sample, FT_SRC_VMSTAT))
 		return;
-	s->counter_first_have = ft_counters_read(s, s->counter_first, s->counter_hint);
+	s->counter_first_have = ft_counters_read(s, s->counter_first);
 }
 
 /* This tick into the direct compaction cost (struct ft_direct_cost), or left out. */
@@ -983,7 +983,7 @@ static void direct_tick(struct ft_session *s)
 
 	if (!ft_sample_has(&s->sample, FT_SRC_VMSTAT))
 		return;
-	have = ft_counters_read(s, v, s->counter_hint);
+	have = ft_counters_read(s, v);
 	if (!(have & (1u << FT_CF_MIGRATE_SCANNED)))
 		return;
 	for (i = 0; i < 6; i++) {	/* growth, 0 where a counter went back */

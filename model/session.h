@@ -123,7 +123,6 @@ struct ft_session {
 	 */
 	int64_t counter_first[32];
 	uint32_t counter_first_have;
-	size_t counter_hint[32];		/* ft_counters_read()'s position caches */
 
 	struct ft_host_facts host;
 	struct ft_sample sample;

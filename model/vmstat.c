@@ -8,6 +8,58 @@
 #include "model/mm.h"
 #include "model/text.h"
 
+const char *const ft_vm_names[FT_VM_NR] = {
+	"compact_daemon_free_scanned",
+	"compact_daemon_migrate_scanned",
+	"compact_daemon_wake",
+	"compact_fail",
+	"compact_free_scanned",
+	"compact_isolated",
+	"compact_migrate_scanned",
+	"compact_stall",
+	"compact_success",
+	"fragment_stall",
+	"nr_free_pages",
+	"nr_free_pages_blocks",
+	"pgscan_kswapd",
+	"thp_fault_alloc",
+	"thp_fault_fallback",
+};
+
+static int by_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(const char *const *)elem);
+}
+
+/* Item @i in at[] when it is a known counter (the first of a name wins). */
+static void index_item(struct ft_vmstat *vs, size_t i)
+{
+	const char *const *hit = bsearch(vs->items[i].name, ft_vm_names, FT_VM_NR, sizeof(ft_vm_names[0]), by_name);
+
+	if (hit && vs->at[hit - ft_vm_names] < 0)
+		vs->at[hit - ft_vm_names] = (int32_t)i;
+}
+
+void ft_vmstat_index(struct ft_vmstat *vs)
+{
+	size_t i;
+
+	for (i = 0; i < FT_VM_NR; i++)
+		vs->at[i] = -1;
+	for (i = 0; i < vs->nr; i++)
+		index_item(vs, i);
+}
+
+bool ft_vmstat_value(const struct ft_vmstat *vs, enum ft_vm id, int64_t *value)
+{
+	int32_t i = vs->at[id];
+
+	if (i < 0 || (size_t)i >= vs->nr)
+		return false;
+	*value = vs->items[i].value;
+	return true;
+}
+
 int ft_vmstat_parse(const char *buf, size_t len, struct ft_vmstat *out)
 {
 	struct ft_cursor c;
@@ -15,6 +67,7 @@ int ft_vmstat_parse(const char *buf, size_t len, struct ft_vmstat *out)
 	int err;
 
 	out->nr = 0;
+	ft_vmstat_index(out);
 	ft_cursor_init(&c, buf, len);
 	while (ft_line_next(&c, &line)) {
 		struct ft_vmstat_item *it;
@@ -38,6 +91,7 @@ int ft_vmstat_parse(const char *buf, size_t len, struct ft_vmstat *out)
 				return -EINVAL;
 			it->value = (int64_t)u;
 		}
+		index_item(out, out->nr);
 		out->nr++;
 	}
 	return out->nr ? 0 : -ENODATA;

@@ -51,7 +51,7 @@ static void values(const struct ft_session *s, int64_t *v)
 	int64_t all[FT_CF_NR];
 	size_t i;
 
-	ft_counters_read(s, all, NULL);
+	ft_counters_read(s, all);
 	for (i = 0; i < NR_COLS; i++)
 		v[i] = all[cols[i].c];
 }

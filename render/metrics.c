@@ -556,8 +556,8 @@ static void events(struct out *o, const struct ft_session *s)
 static void compaction_cost(struct out *o, const struct ft_session *s)
 {
 	static const char *const scanner[2] = { "migrate", "free" };
-	static const char *const all[2] = { "compact_migrate_scanned", "compact_free_scanned" };
-	static const char *const daemon[2] = { "compact_daemon_migrate_scanned", "compact_daemon_free_scanned" };
+	static const enum ft_vm all[2] = { FT_VM_COMPACT_MIGRATE_SCANNED, FT_VM_COMPACT_FREE_SCANNED };
+	static const enum ft_vm daemon[2] = { FT_VM_COMPACT_DAEMON_MIGRATE_SCANNED, FT_VM_COMPACT_DAEMON_FREE_SCANNED };
 	const struct ft_vmstat *vs = &s->sample.vmstat;
 	int64_t t[2], d[2], iso;
 	int k;
@@ -565,7 +565,7 @@ static void compaction_cost(struct out *o, const struct ft_session *s)
 	if (!ft_sample_has(&s->sample, FT_SRC_VMSTAT))
 		return;
 	for (k = 0; k < 2; k++)
-		if (!ft_vmstat_get(vs, all[k], &t[k], NULL) || !ft_vmstat_get(vs, daemon[k], &d[k], NULL))
+		if (!ft_vmstat_value(vs, all[k], &t[k]) || !ft_vmstat_value(vs, daemon[k], &d[k]))
 			return;		/* a kernel before 4.x's counters: left out */
 	if (want(o, FT_MF_COMPACT_SCANNED)) {
 		head(o, FT_MF_COMPACT_SCANNED);
@@ -577,7 +577,7 @@ static void compaction_cost(struct out *o, const struct ft_session *s)
 			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb, (double)d[k]);
 		}
 	}
-	if (want(o, FT_MF_COMPACT_ISOLATED) && ft_vmstat_get(vs, "compact_isolated", &iso, NULL)) {
+	if (want(o, FT_MF_COMPACT_ISOLATED) && ft_vmstat_value(vs, FT_VM_COMPACT_ISOLATED, &iso)) {
 		head(o, FT_MF_COMPACT_ISOLATED);
 		sample(o, fam[FT_MF_COMPACT_ISOLATED].name, "_total", NULL, (double)iso);
 	}

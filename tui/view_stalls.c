@@ -245,7 +245,7 @@ static void draw_compaction(const struct ft_session *s, int y)
 /* The counters at the session's tick into @v. */
 static int64_t *counters_now(const struct ft_session *s, int64_t *v)
 {
-	ft_counters_read(s, v, NULL);
+	ft_counters_read(s, v);
 	return v;
 }
 
@@ -267,7 +267,7 @@ static int put_count(int y, int x, const char *label, double v, const char *unit
 static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y)
 {
 	int64_t v[FT_CF_NR];
-	uint32_t have = ft_counters_read(s, v, NULL);
+	uint32_t have = ft_counters_read(s, v);
 	double stalls, ok, mig, fre, dmig, dfre, wakes;
 	int x;
 

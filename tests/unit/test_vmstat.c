@@ -4,6 +4,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "model/vmstat.h"
@@ -69,12 +72,53 @@ static void test_malformed(void **state)
 	ft_vmstat_release(&vs);
 }
 
+/* The known counters are indexed as the text is parsed: the index is what a by-name look finds. */
+static void test_index(void **state)
+{
+	struct ft_vmstat vs = { 0 };
+	size_t len, i;
+	int64_t v, w;
+	char *buf = fixture_read("6.18-frag", "proc/vmstat", &len);
+	const char dup[] = "compact_stall 1\nnr_free_pages 5\ncompact_stall 2\n";
+
+	(void)state;
+	for (i = 1; i < FT_VM_NR; i++)	/* sorted, for the lookup */
+		assert_true(strcmp(ft_vm_names[i - 1], ft_vm_names[i]) < 0);
+	assert_non_null(buf);
+	assert_int_equal(ft_vmstat_parse(buf, len, &vs), 0);
+	for (i = 0; i < FT_VM_NR; i++) {
+		bool by_name = ft_vmstat_get(&vs, ft_vm_names[i], &w, NULL);
+
+		assert_int_equal(ft_vmstat_value(&vs, (enum ft_vm)i, &v), by_name);
+		if (by_name)
+			assert_int_equal(v, w);
+	}
+	assert_true(ft_vmstat_value(&vs, FT_VM_COMPACT_STALL, &v));
+	assert_false(ft_vmstat_value(&vs, FT_VM_FRAGMENT_STALL, &v));	/* not on a stock kernel */
+	/* a text without them: none found, nothing stale from the last */
+	assert_int_equal(ft_vmstat_parse(dup, sizeof(dup) - 1, &vs), 0);
+	assert_true(ft_vmstat_value(&vs, FT_VM_COMPACT_STALL, &v));
+	assert_int_equal(v, 1);		/* the first of a name, as ft_vmstat_get() */
+	assert_false(ft_vmstat_value(&vs, FT_VM_PGSCAN_KSWAPD, &v));
+	/* rebuilt from the items alone (a checkpoint restores items, not the index) */
+	for (i = 0; i < FT_VM_NR; i++)
+		vs.at[i] = 0x7fff;
+	ft_vmstat_index(&vs);
+	assert_true(ft_vmstat_value(&vs, FT_VM_NR_FREE_PAGES, &v));
+	assert_int_equal(v, 5);
+	assert_false(ft_vmstat_value(&vs, FT_VM_THP_FAULT_ALLOC, &v));
+	ft_vmstat_release(&vs);
+	assert_false(ft_vmstat_value(&vs, FT_VM_NR_FREE_PAGES, &v));
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_and_unknown_names),
 		cmocka_unit_test(test_values),
 		cmocka_unit_test(test_malformed),
+		cmocka_unit_test(test_index),
 	};
 	return cmocka_run_group_tests_name("vmstat", tests, NULL, NULL);
 }
