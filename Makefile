@@ -45,7 +45,10 @@ PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null)
 CMOCKA_LIBS := $(shell $(PKG_CONFIG) --libs cmocka 2>/dev/null)
 
-FT_CFLAGS := -std=gnu11 -Wall -Wextra -Wshadow -Wstrict-prototypes \
+# -fms-extensions: a struct's plain values are a tagged struct embedded
+# without a name beside its named copy (model/session.h: what a checkpoint
+# saves whole), as the kernel builds with it since 6.19
+FT_CFLAGS := -std=gnu11 -fms-extensions -Wall -Wextra -Wshadow -Wstrict-prototypes \
 	-Wmissing-prototypes -Wno-missing-field-initializers -Wconversion -Wformat=2 -I. $(PKG_CFLAGS) \
 	-D_GNU_SOURCE -DFT_VERSION='"$(VERSION)"'
 FT_LDFLAGS := -Wl,--as-needed
@@ -231,7 +234,7 @@ bench-keep:
 # what it uses from (compiling them again for each target was 19 x 48 files,
 # six minutes of make check).
 RUNS	?= 1000000
-FUZZ_CFLAGS := -g -O1 -std=gnu11 -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent libzstd)
+FUZZ_CFLAGS := -g -O1 -std=gnu11 -fms-extensions -Wno-microsoft-anon-tag -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent libzstd)
 FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(MODEL_SRC) $(BASE_SRC))
 
 $(B)/fuzz/obj/%.o: %.c

@@ -14,10 +14,17 @@ struct ft_buddy_zone {
 	uint64_t blocks[FT_MAX_ORDERS];	/* free blocks of order i */
 };
 
-struct ft_buddyinfo {
+struct ft_buddyinfo_state {
 	int nr_orders;			/* same for every line */
+};
+
+struct ft_buddyinfo {
 	struct ft_buddy_zone *zones;	/* owned; reused across parses */
 	size_t nr, cap;
+	union {
+		struct ft_buddyinfo_state;	/* its members by name (-fms-extensions) */
+		struct ft_buddyinfo_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 /* 0, -EINVAL (malformed, ragged order columns), -ENODATA, -E2BIG, -ENOMEM. */

@@ -1,25 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The session's checkpoint codec (model/checkpoint.h), field by field.
+ * The session's checkpoint codec (model/checkpoint.h), struct by struct.
  *
- * Three tables say what becomes of every member of struct ft_session:
- *  - saved: runs of plain fields (numbers, fixed arrays, names), written
- *    as they are and read back into the restoring session at their place;
+ * What becomes of every member of struct ft_session:
+ *  - its plain values are in one nested struct per owner, `state`
+ *    (model/session.h: the session's, the sample's, buddyinfo's,
+ *    pagetypeinfo's, the decoder's, the events', the map's; a map
+ *    zone's): written whole, read back whole.  They hold no pointer:
+ *    tests/cli/plain.sh walks the compiler's debug info to make sure;
  *  - owned arrays: a pointer, its count and its capacity; the elements
  *    are written after their count and read into the restoring session's
  *    own storage (grown when it is short);
  *  - kept: what stays the restoring session's: its storage pointers and
  *    capacities, the decoder (formats do not change after a session
- *    starts), the host facts, the callbacks, the options, the join that
- *    ft_sample_rejoin() rebuilds.
- * A pointer is never written and never read: restore writes only saved
- * bytes, at their offsets.  The map's zones (each owning its blocks) have
- * tables of their own.  test_checkpoint checks that each table covers
- * every byte of its struct but padding once, so a new member must be
- * placed in one of them.
+ *    starts), the host facts, the callbacks, the options, the join and
+ *    the vmstat indexes that ft_sample_rejoin() rebuilds.
+ * A pointer is never written and never read.  test_checkpoint checks that
+ * the three place every byte of the session but padding once, so a new
+ * member must be placed: in a state, as an array, or kept.
  *
  * A checkpoint is for the same build (the header holds a fingerprint of
- * the tables): the replay source keeps them in memory for its seeks.
+ * the layout): the replay source keeps them in memory for its seeks.
  */
 #include "model/checkpoint.h"
 
@@ -31,153 +32,163 @@
 
 #include "base/grow.h"
 
-#define CK_MAGIC	0x324b4346u	/* "FCK2" */
-
-#define SZ(T, m)	sizeof(((T *)0)->m)
-/* the members from @a to @b (inclusive), in declaration order */
-#define RUN(T, a, b)	{ offsetof(T, a), offsetof(T, b) + SZ(T, b) - offsetof(T, a) }
-#define ONE(T, m)	RUN(T, m, m)
-
-/* the two structures whose ranges are saved (no typedef: the macros name them) */
-#define S_RUN(a, b)	RUN(struct ft_session, a, b)
-#define S_ONE(m)	ONE(struct ft_session, m)
-#define Z_RUN(a, b)	RUN(struct ft_pbmap_zone, a, b)
-#define S_OFF(m)	offsetof(struct ft_session, m)
-#define Z_OFF(m)	offsetof(struct ft_pbmap_zone, m)
-
-/* @len bytes at @off */
-struct ck_span {
-	size_t off, len;
-};
-
-static const struct ck_span saved[] = {
-	S_RUN(t_ns, counter_first_have),
-	S_RUN(sample.t_ns, sample.src_t_ns),
-	S_ONE(sample.buddy.nr_orders),
-	S_RUN(sample.pti.pageblock_order, sample.pti.types),
-	S_RUN(sample.prev_vmstat_t_ns, sample.pageblock_order_fallback),
-	S_ONE(sample.rates),
-	S_ONE(knobs),
-	S_RUN(pending_err, pending_fresh),
-	S_ONE(trace_err),
-	S_RUN(dec.missed, dec.walked),
-	S_RUN(lost, page_bytes),
-	S_ONE(events.pageblock_order),
-	S_RUN(events.nr_zones, events.stack_other),
-	S_RUN(ev_prev, lat_ring_n),
-	S_ONE(map.order),
-	S_RUN(map.ram, map.epochs),
-	S_RUN(map_err, names),
-	S_RUN(audits_dropped, formats_repeated),
-};
-
-static const struct ck_span kept[] = {
-	S_ONE(host),
-	S_RUN(sample.zones, sample.cap_zones),	/* the join, rebuilt */
-	S_ONE(sample.vmstat.at),		/* the indexes of known counters, rebuilt */
-	S_ONE(sample.prev_vmstat.at),
-	S_ONE(lean),				/* an option of the session */
-	S_ONE(tracing),
-	S_ONE(trace_enabled),
-	S_RUN(dec.tep, dec.status_name),	/* the formats */
-	S_ONE(syms),				/* META inputs, as the formats */
-	S_RUN(events.on_fallback, events.on_latency_ctx),
-	S_ONE(trq),				/* empty at a tick: nr_trq is set to 0 */
-	S_ONE(cap_trq),
-	S_RUN(kpf_early, kpf_early_cap),	/* empty after the first tick */
-};
+#define CK_MAGIC	0x334b4346u	/* "FCK3" */
 
 /*
- * An owned array of plain elements (@ptr, its count @nr and capacity @cap,
- * all size_t but the pointer); @rep of them, @stride apart (pending[]).
+ * The plain values, whole: each struct that owns some keeps them in one
+ * nested struct, `state` (model/session.h), which holds no pointer
+ * (tests/cli/plain.sh walks the compiler's debug info to make sure).
+ */
+struct ck_state {
+	void *p;
+	size_t len;
+};
+
+#define STATE(x)	{ &(x).state, sizeof((x).state) }
+
+static size_t states_of(struct ft_session *s, struct ck_state *out)
+{
+	const struct ck_state st[] = {
+		STATE(*s), STATE(s->sample), STATE(s->sample.buddy), STATE(s->sample.pti),
+		STATE(s->dec), STATE(s->events), STATE(s->map),
+	};
+
+	memcpy(out, st, sizeof(st));
+	return sizeof(st) / sizeof(st[0]);
+}
+
+#define NR_STATES	7
+
+/*
+ * An owned array of plain elements: its pointer, count and capacity, and
+ * the element's size; a text has a NUL after its elements.
  */
 struct ck_array {
-	size_t ptr, nr, cap, elsz;
-	int rep;
-	size_t stride;
-	bool text;		/* a NUL follows the elements (pending texts) */
+	void **ptr;
+	size_t *nr, *cap;
+	size_t elsz;
+	bool text;
 };
 
-#define ARR(p, n, c, T)	{ S_OFF(p), S_OFF(n), S_OFF(c), sizeof(T), 1, 0, false }
+#define ARR(p, n, c)	{ (void **)&(p), &(n), &(c), sizeof(*(p)), false }
+#define MAX_ARRAYS	(9 + FT_SRC_NR + FT_LAT_RING * FT_LAT_NR)
 
-static const struct ck_array arrays[] = {
-	ARR(sample.zoneinfo.zones, sample.zoneinfo.nr, sample.zoneinfo.cap, struct ft_zi_zone),
-	ARR(sample.buddy.zones, sample.buddy.nr, sample.buddy.cap, struct ft_buddy_zone),
-	ARR(sample.pti.zones, sample.pti.nr, sample.pti.cap, struct ft_pti_zone),
-	ARR(sample.vmstat.items, sample.vmstat.nr, sample.vmstat.cap, struct ft_vmstat_item),
-	ARR(sample.prev_vmstat.items, sample.prev_vmstat.nr, sample.prev_vmstat.cap,
-	    struct ft_vmstat_item),
-	{ S_OFF(pending[0].buf), S_OFF(pending[0].len),
-	  S_OFF(pending[0].cap), 1, FT_SRC_NR, sizeof(((struct ft_session *)0)->pending[0]), true },
-	ARR(audits, nr_audits, cap_audits, struct ft_session_audit),
-	ARR(owners, nr_owners, cap_owners, struct ft_owner_look),
-	ARR(owner_text, owner_text_len, owner_text_cap, char),
-	ARR(owner_stacks, owner_stacks_len, owner_stacks_cap, char),
+static size_t arrays_of(struct ft_session *s, struct ck_array *out)
+{
+	struct ft_sample *m = &s->sample;
+	const struct ck_array fixed[] = {
+		ARR(m->zoneinfo.zones, m->zoneinfo.nr, m->zoneinfo.cap),
+		ARR(m->buddy.zones, m->buddy.nr, m->buddy.cap),
+		ARR(m->pti.zones, m->pti.nr, m->pti.cap),
+		ARR(m->vmstat.items, m->vmstat.nr, m->vmstat.cap),
+		ARR(m->prev_vmstat.items, m->prev_vmstat.nr, m->prev_vmstat.cap),
+		ARR(s->audits, s->nr_audits, s->cap_audits),
+		ARR(s->owners, s->nr_owners, s->cap_owners),
+		ARR(s->owner_text, s->owner_text_len, s->owner_text_cap),
+		ARR(s->owner_stacks, s->owner_stacks_len, s->owner_stacks_cap),
+	};
+	size_t n = sizeof(fixed) / sizeof(fixed[0]), i, k;
+
+	_Static_assert(sizeof(fixed) / sizeof(fixed[0]) + FT_SRC_NR + FT_LAT_RING * FT_LAT_NR == MAX_ARRAYS,
+		       "MAX_ARRAYS counts them");
+	memcpy(out, fixed, sizeof(fixed));
+	/* the /proc texts given since the last tick */
+	for (i = 0; i < FT_SRC_NR; i++)
+		out[n++] = (struct ck_array){ (void **)&s->pending[i].buf, &s->pending[i].len,
+					      &s->pending[i].cap, 1, true };
 	/* each ring tick's non-empty stall buckets, source by source */
-	{ S_OFF(lat_cells[0][0].c), S_OFF(lat_cells[0][0].nr), S_OFF(lat_cells[0][0].cap),
-	  sizeof(struct ft_hist_cell), FT_LAT_RING * FT_LAT_NR, sizeof(struct ft_lat_cells), false },
-};
+	for (i = 0; i < FT_LAT_RING; i++)
+		for (k = 0; k < FT_LAT_NR; k++)
+			out[n++] = (struct ck_array)ARR(s->lat_cells[i][k].c, s->lat_cells[i][k].nr,
+							s->lat_cells[i][k].cap);
+	return n;
+}
 
-/* the map's zones: everything but their blocks, which follow each zone */
-static const struct ck_span zone_saved[] = {
-	Z_RUN(node, nr_blocks),
-	Z_RUN(count, scans),
-};
-
-#define NR(a)	(sizeof(a) / sizeof((a)[0]))
-
+/*
+ * For test_checkpoint: every byte of the session (or of a map zone) the
+ * codec places, by where it is in the struct: a state, an owned array's
+ * pointer, count and capacity, or what the restoring session keeps (its
+ * storage, the decoder, the host facts, callbacks and options, the join
+ * ft_sample_rejoin() rebuilds).
+ */
 size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 {
-	size_t over = 0, i, k;
-	int r;
+	static struct ft_session s;	/* only its members' places are taken */
+	struct ck_state st[NR_STATES];
+	struct ck_array arr[MAX_ARRAYS];
+	size_t over = 0, i, k, n;
+	const uint8_t *base;
 
-#define MARK(o, n) do { for (k = (o); k < (o) + (n) && k < len; k++) over += cover[k]++ > 0; } while (0)
+#define MARK(p, sz) do { size_t o_ = (size_t)((const uint8_t *)(p) - base); \
+	for (k = o_; k < o_ + (sz) && k < len; k++) over += cover[k]++ > 0; } while (0)
+#define KEEP(m) MARK(&s.m, sizeof(s.m))
 	if (which == FT_CK_PBZONE) {
-		for (i = 0; i < NR(zone_saved); i++)
-			MARK(zone_saved[i].off, zone_saved[i].len);
-		MARK(Z_OFF(blocks), sizeof(((struct ft_pbmap_zone *)0)->blocks));
+		static struct ft_pbmap_zone z;
+
+		base = (const uint8_t *)&z;
+		MARK(&z.state, sizeof(z.state));
+		MARK(&z.blocks, sizeof(z.blocks));
 		return over;
 	}
-	for (i = 0; i < NR(saved); i++)
-		MARK(saved[i].off, saved[i].len);
-	for (i = 0; i < NR(kept); i++)
-		MARK(kept[i].off, kept[i].len);
-	for (i = 0; i < NR(arrays); i++)
-		for (r = 0; r < arrays[i].rep; r++) {
-			MARK(arrays[i].ptr + (size_t)r * arrays[i].stride, sizeof(void *));
-			MARK(arrays[i].nr + (size_t)r * arrays[i].stride, sizeof(size_t));
-			MARK(arrays[i].cap + (size_t)r * arrays[i].stride, sizeof(size_t));
-		}
-	MARK(S_OFF(nr_trq), sizeof(size_t));
-	MARK(S_OFF(map.zones), sizeof(void *));
-	MARK(S_OFF(map.nr), sizeof(size_t));
-	MARK(S_OFF(map.cap), sizeof(size_t));
+	base = (const uint8_t *)&s;
+	n = states_of(&s, st);
+	for (i = 0; i < n; i++)
+		MARK(st[i].p, st[i].len);
+	n = arrays_of(&s, arr);
+	for (i = 0; i < n; i++) {
+		MARK(arr[i].ptr, sizeof(void *));
+		MARK(arr[i].nr, sizeof(size_t));
+		MARK(arr[i].cap, sizeof(size_t));
+	}
+	KEEP(host);
+	KEEP(sample.zones);			/* the join, rebuilt */
+	KEEP(sample.nr_zones);
+	KEEP(sample.cap_zones);
+	KEEP(sample.vmstat.at);			/* the known counters' indexes, rebuilt */
+	KEEP(sample.prev_vmstat.at);
+	KEEP(lean);				/* an option of the session */
+	KEEP(tracing);
+	KEEP(trace_enabled);
+	/* the decoder's formats, but what it counted (its state) */
+	MARK(&s.dec, (size_t)((const uint8_t *)&s.dec.state - (const uint8_t *)&s.dec));
+	KEEP(syms);				/* META inputs, as the formats */
+	KEEP(events.on_fallback);
+	KEEP(events.on_fallback_ctx);
+	KEEP(events.on_latency);
+	KEEP(events.on_latency_ctx);
+	KEEP(trq);				/* empty at a tick: nr_trq is set to 0 */
+	KEEP(nr_trq);
+	KEEP(cap_trq);
+	KEEP(map.zones);			/* the map's zones: written after the arrays */
+	KEEP(map.nr);
+	KEEP(map.cap);
+	KEEP(kpf_early);			/* empty after the first tick */
+	KEEP(kpf_early_len);
+	KEEP(kpf_early_cap);
+#undef KEEP
 #undef MARK
 	return over;
 }
 
-/* FNV-1a of the tables: a checkpoint of another build is refused */
+/* FNV-1a of the layout: a checkpoint of another build is refused */
 static uint64_t fingerprint(void)
 {
+	static struct ft_session s;
+	struct ck_state st[NR_STATES];
+	struct ck_array arr[MAX_ARRAYS];
 	uint64_t h = 0xcbf29ce484222325ull;
-	size_t v[4], i, j;
+	size_t v[1], i, j, n;
 
 #define MIX(x) do { v[0] = (x); for (j = 0; j < sizeof(size_t); j++) { h ^= (v[0] >> (8 * j)) & 0xff; h *= 0x100000001b3ull; } } while (0)
 	MIX(sizeof(struct ft_session));
-	MIX(sizeof(struct ft_pbmap_zone));
-	for (i = 0; i < NR(saved); i++) {
-		MIX(saved[i].off);
-		MIX(saved[i].len);
-	}
-	for (i = 0; i < NR(arrays); i++) {
-		MIX(arrays[i].ptr);
-		MIX(arrays[i].elsz);
-	}
-	for (i = 0; i < NR(zone_saved); i++) {
-		MIX(zone_saved[i].off);
-		MIX(zone_saved[i].len);
-	}
+	MIX(sizeof(struct ft_pbmap_zone_state));
 	MIX(sizeof(struct ft_pb_block));
+	n = states_of(&s, st);
+	for (i = 0; i < n; i++)
+		MIX(st[i].len);
+	n = arrays_of(&s, arr);
+	for (i = 0; i < n; i++)
+		MIX(arr[i].elsz);
 #undef MIX
 	return h;
 }
@@ -209,25 +220,7 @@ static void put_arr(struct ck_buf *b, const void *arr, uint64_t nr, size_t elsz)
 		put(b, arr, (size_t)nr * elsz);
 }
 
-static void put_spans(struct ck_buf *b, const void *base, const struct ck_span *t, size_t n)
-{
-	size_t i;
 
-	for (i = 0; i < n; i++)
-		put(b, (const uint8_t *)base + t[i].off, t[i].len);
-}
-
-static size_t span_bytes(const struct ck_span *t, size_t n)
-{
-	size_t i, sum = 0;
-
-	for (i = 0; i < n; i++)
-		sum += t[i].len;
-	return sum;
-}
-
-#define AT(base, off, T)	((T *)(void *)((uint8_t *)(base) + (off)))
-#define CAT(base, off, T)	((const T *)(const void *)((const uint8_t *)(base) + (off)))
 
 static int compress(const struct ck_buf *b, void **out, size_t *len)
 {
@@ -257,23 +250,25 @@ int ft_session_save(const struct ft_session *s, void **out, size_t *len)
 {
 	struct ck_buf b = { 0 };
 	uint64_t head[2] = { CK_MAGIC, fingerprint() };
-	size_t i;
-	int r, err;
+	struct ck_state st[NR_STATES];
+	struct ck_array arr[MAX_ARRAYS];
+	/* the descriptors point into @s; nothing is written through them here */
+	struct ft_session *rs = (struct ft_session *)(uintptr_t)s;
+	size_t i, n;
+	int err;
 
 	put(&b, head, sizeof(head));
-	put_spans(&b, s, saved, NR(saved));
-	for (i = 0; i < NR(arrays); i++)
-		for (r = 0; r < arrays[i].rep; r++) {
-			size_t d = (size_t)r * arrays[i].stride;
-			const void *p = *CAT(s, arrays[i].ptr + d, void *const);
-
-			put_arr(&b, p, p ? *CAT(s, arrays[i].nr + d, size_t) : 0, arrays[i].elsz);
-		}
+	n = states_of(rs, st);
+	for (i = 0; i < n; i++)
+		put(&b, st[i].p, st[i].len);
+	n = arrays_of(rs, arr);
+	for (i = 0; i < n; i++)
+		put_arr(&b, *arr[i].ptr, *arr[i].ptr ? *arr[i].nr : 0, arr[i].elsz);
 	put_arr(&b, NULL, s->map.nr, 0);
 	for (i = 0; i < s->map.nr; i++) {
 		const struct ft_pbmap_zone *z = &s->map.zones[i];
 
-		put_spans(&b, z, zone_saved, NR(zone_saved));
+		put(&b, &z->state, sizeof(z->state));
 		put(&b, z->blocks, (size_t)z->nr_blocks * sizeof(*z->blocks));
 	}
 	err = b.err ? b.err : compress(&b, out, len);
@@ -320,41 +315,33 @@ static bool take_count(struct ck_rd *r, size_t elsz, uint64_t *n)
  * blob, the map's block counts as its zones say.  So a refused checkpoint
  * changes nothing.
  */
-static bool valid(struct ck_rd r)
+static bool valid(struct ck_rd r, const struct ck_state *st, size_t nst, const struct ck_array *arr,
+		  size_t narr)
 {
+	struct ft_pbmap_zone_state zs;
 	size_t i;
 	uint64_t n, nz;
-	int k;
 
-	if (!take(&r, span_bytes(saved, NR(saved))))
-		return false;
-	for (i = 0; i < NR(arrays); i++)
-		for (k = 0; k < arrays[i].rep; k++)
-			if (!take_count(&r, arrays[i].elsz, &n) || !take(&r, (size_t)n * arrays[i].elsz))
-				return false;
-	if (!take_count(&r, span_bytes(zone_saved, NR(zone_saved)), &nz))
+	for (i = 0; i < nst; i++)
+		if (!take(&r, st[i].len))
+			return false;
+	for (i = 0; i < narr; i++)
+		if (!take_count(&r, arr[i].elsz, &n) || !take(&r, (size_t)n * arr[i].elsz))
+			return false;
+	if (!take_count(&r, sizeof(zs), &nz))
 		return false;
 	for (i = 0; i < nz; i++) {
-		const uint8_t *zs = take(&r, span_bytes(zone_saved, NR(zone_saved)));
-		uint32_t nb;
+		const void *p = take(&r, sizeof(zs));
 
-		if (!zs)
+		if (!p)
 			return false;
-		/* nr_blocks is in the first run, at its offset within it */
-		memcpy(&nb, zs + Z_OFF(nr_blocks) - zone_saved[0].off, sizeof(nb));
-		if (!take(&r, (size_t)nb * sizeof(struct ft_pb_block)))
+		memcpy(&zs, p, sizeof(zs));
+		if (!take(&r, (size_t)zs.nr_blocks * sizeof(struct ft_pb_block)))
 			return false;
 	}
 	return r.off == r.len;
 }
 
-static void get_spans(struct ck_rd *r, void *base, const struct ck_span *t, size_t n)
-{
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		take_into(r, (uint8_t *)base + t[i].off, t[i].len);
-}
 
 /* Elements into *@arr (grown to hold them and, for a text, its NUL). */
 static int get_arr(struct ck_rd *r, void **arr, size_t *nr, size_t *cap, size_t elsz, bool text)
@@ -408,7 +395,7 @@ static int get_map(struct ck_rd *r, struct ft_pbmap *m)
 		size_t bytes;
 		void *nb;
 
-		get_spans(r, z, zone_saved, NR(zone_saved));
+		take_into(r, &z->state, sizeof(z->state));
 		bytes = (size_t)z->nr_blocks * sizeof(*z->blocks);
 		nb = realloc(z->blocks, bytes ? bytes : 1);
 		if (!nb) {
@@ -448,28 +435,28 @@ int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
 {
 	struct ck_rd r = { 0 };
 	uint64_t head[2] = { 0 };
+	struct ck_state st[NR_STATES];
+	struct ck_array arr[MAX_ARRAYS];
+	size_t i, nst, narr;
 	uint8_t *raw;
-	size_t i;
-	int err, k;
+	int err;
 
 	err = decompress(blob, len, &raw, &r.len);
 	if (err)
 		return err;
 	r.p = raw;
 	take_into(&r, head, sizeof(head));
-	if (head[0] != CK_MAGIC || head[1] != fingerprint() || !valid(r)) {
+	nst = states_of(s, st);
+	narr = arrays_of(s, arr);
+	if (head[0] != CK_MAGIC || head[1] != fingerprint() || !valid(r, st, nst, arr, narr)) {
 		free(raw);
 		return -EBADMSG;
 	}
-	get_spans(&r, s, saved, NR(saved));
+	for (i = 0; i < nst; i++)
+		take_into(&r, st[i].p, st[i].len);
 	s->nr_trq = 0;			/* checkpoints are taken at ticks, when nothing waits */
-	for (i = 0; !err && i < NR(arrays); i++)
-		for (k = 0; !err && k < arrays[i].rep; k++) {
-			size_t d = (size_t)k * arrays[i].stride;
-
-			err = get_arr(&r, AT(s, arrays[i].ptr + d, void *), AT(s, arrays[i].nr + d, size_t),
-				      AT(s, arrays[i].cap + d, size_t), arrays[i].elsz, arrays[i].text);
-		}
+	for (i = 0; !err && i < narr; i++)
+		err = get_arr(&r, arr[i].ptr, arr[i].nr, arr[i].cap, arr[i].elsz, arr[i].text);
 	if (!err)
 		err = get_map(&r, &s->map);
 	if (!err)

@@ -98,14 +98,9 @@ struct ft_bg_node {			/* background compaction of one node */
 	uint64_t wakes;			/* mm_compaction_kcompactd_wake */
 };
 
-struct ft_events {
+/* What the events counted: plain values (a checkpoint saves them whole). */
+struct ft_events_state {
 	int pageblock_order;		/* for "fragmenting"; set by the caller */
-	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
-	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
-	void *on_fallback_ctx;
-	/* told every latency as it is counted (exact percentiles); may be NULL */
-	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
-	void *on_latency_ctx;
 	int nr_zones;
 	struct ft_zone_range zones[FT_EV_ZONES];
 
@@ -173,6 +168,19 @@ struct ft_events {
 		struct ft_extfrag_counts fb;	/* the fallbacks it made */
 	} stacks[FT_EV_STACKS];
 	struct ft_extfrag_counts stack_other;
+};
+
+struct ft_events {
+	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
+	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
+	void *on_fallback_ctx;
+	/* told every latency as it is counted (exact percentiles); may be NULL */
+	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
+	void *on_latency_ctx;
+	union {
+		struct ft_events_state;	/* its members by name (-fms-extensions) */
+		struct ft_events_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 void ft_events_init(struct ft_events *ev, int pageblock_order);

@@ -80,19 +80,27 @@ struct ft_pb_block {
 	uint64_t mark_ns;		/* when the last one was seen; 0 never */
 };
 
-struct ft_pbmap_zone {
+/* A zone's map but its blocks: plain values (a checkpoint saves them whole). */
+struct ft_pbmap_zone_state {
 	int node;
 	char name[FT_ZONE_NAME_LEN];
 	uint64_t start_pfn, end_pfn;	/* the zone's span [start, end) */
 	uint64_t first_block;		/* start_pfn >> order */
 	uint32_t nr_blocks;
-	struct ft_pb_block *blocks;	/* owned */
 	uint32_t count[FT_PB_NR];	/* blocks per class (whole reads; unread ones UNSCANNED) */
 	uint32_t sampled;		/* of the UNSCANNED, blocks known from a sample */
 	uint64_t epoch;			/* a new number each time the zone starts unscanned */
 	uint64_t pollution;		/* unmovable pages in mixed blocks */
 	uint64_t thp, thp_folios;	/* the blocks' THP pages and folios, summed */
 	uint64_t scans;			/* complete passes over the zone */
+};
+
+struct ft_pbmap_zone {
+	struct ft_pb_block *blocks;	/* owned: nr_blocks */
+	union {
+		struct ft_pbmap_zone_state;	/* its members by name (-fms-extensions) */
+		struct ft_pbmap_zone_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 /* System RAM as PFN ranges [start, end); known = false: assume all RAM. */
@@ -110,12 +118,20 @@ struct ft_ram {
 int ft_iomem_parse(const char *buf, size_t len, long page_size, struct ft_ram *ram);
 bool ft_ram_has(const struct ft_ram *ram, uint64_t pfn);
 
-struct ft_pbmap {
+/* The map's plain values (a checkpoint saves them whole). */
+struct ft_pbmap_state {
 	int order;			/* pageblock order; -1 before layout */
-	struct ft_pbmap_zone *zones;	/* populated zones, zoneinfo order */
-	size_t nr, cap;
 	struct ft_ram ram;
 	uint64_t epochs;		/* the last zone epoch given */
+};
+
+struct ft_pbmap {
+	struct ft_pbmap_zone *zones;	/* populated zones, zoneinfo order */
+	size_t nr, cap;
+	union {
+		struct ft_pbmap_state;	/* its members by name (-fms-extensions) */
+		struct ft_pbmap_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 void ft_pbmap_init(struct ft_pbmap *m);

@@ -33,14 +33,21 @@ struct ft_pti_zone {
 	uint64_t mixed[FT_MAX_MTYPES];
 };
 
-struct ft_pagetypeinfo {
+struct ft_pagetypeinfo_state {
 	int pageblock_order;
 	uint64_t pages_per_block;
 	int nr_orders;
 	int nr_types;
 	char types[FT_MAX_MTYPES][FT_MTYPE_NAME_LEN];
+};
+
+struct ft_pagetypeinfo {
 	struct ft_pti_zone *zones;	/* owned; reused across parses */
 	size_t nr, cap;
+	union {
+		struct ft_pagetypeinfo_state;	/* its members by name (-fms-extensions) */
+		struct ft_pagetypeinfo_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 /* 0, -EINVAL (malformed or truncated), -ENODATA, -E2BIG, -ENOMEM. */

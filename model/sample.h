@@ -51,29 +51,35 @@ struct ft_zone {
 	int fragidx[FT_MAX_ORDERS];
 };
 
-struct ft_sample {
+/* A sample's plain values (a checkpoint saves them whole). */
+struct ft_sample_state {
 	uint64_t t_ns;
 	/* per source: parsed and current (bit), last error (0 if fine) */
 	unsigned int valid;
 	int err[FT_SRC_NR];
 	uint64_t src_t_ns[FT_SRC_NR];	/* when each source was last parsed */
+	uint64_t prev_vmstat_t_ns;
+	bool has_prev;
+	int nr_orders;			/* from buddyinfo, else pagetypeinfo */
+	/* from pagetypeinfo, else the caller's fallback (-1 if unknown) */
+	int pageblock_order;
+	int pageblock_order_fallback;
+	struct ft_rates rates;
+};
 
+struct ft_sample {
+	union {
+		struct ft_sample_state;	/* its members by name (-fms-extensions) */
+		struct ft_sample_state state;	/* the same, whole: what a checkpoint saves */
+	};
 	struct ft_zoneinfo zoneinfo;
 	struct ft_buddyinfo buddy;
 	struct ft_pagetypeinfo pti;
 	struct ft_vmstat vmstat;
 	struct ft_vmstat prev_vmstat;	/* for rates */
-	uint64_t prev_vmstat_t_ns;
-	bool has_prev;
 
-	int nr_orders;			/* from buddyinfo, else pagetypeinfo */
-	/* from pagetypeinfo, else the caller's fallback (-1 if unknown) */
-	int pageblock_order;
-	int pageblock_order_fallback;
-
-	struct ft_zone *zones;		/* zoneinfo order, every zone */
+	struct ft_zone *zones;		/* zoneinfo order, every zone: the join */
 	size_t nr_zones, cap_zones;
-	struct ft_rates rates;
 };
 
 void ft_sample_init(struct ft_sample *s);

@@ -109,7 +109,12 @@ struct ft_lat_cells {
 	size_t nr, cap;
 };
 
-struct ft_session {
+/*
+ * The session's plain values: every number, ring and table it keeps by
+ * value.  A checkpoint saves them whole; no pointer may be among them
+ * (tests/cli/plain.sh reads the compiler's debug info to make sure).
+ */
+struct ft_session_state {
 	/* the clock: time of the newest input, and of the newest tick */
 	uint64_t t_ns;
 	uint64_t tick_t_ns, tick_rt_ns;	/* CLOCK_MONOTONIC and CLOCK_REALTIME */
@@ -124,44 +129,12 @@ struct ft_session {
 	int64_t counter_first[32];
 	uint32_t counter_first_have;
 
-	struct ft_host_facts host;
-	struct ft_sample sample;
 	struct ft_knob_value knobs[FT_SESSION_MAX_KNOBS];	/* index of ft_knobs[] */
-
-	/* /proc texts given since the last tick (a tick may span chunks) */
-	struct {
-		char *buf;
-		size_t len, cap;
-	} pending[FT_SRC_NR];
 	int pending_err[FT_SRC_NR];	/* -errno of a source that could not be read */
 	bool pending_fresh[FT_SRC_NR];	/* given since the last tick */
-	/*
-	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
-	 * parses, which a report reads only for zone ranges and the pageblock
-	 * order) are applied every lean-th tick; vmstat, knobs and trace
-	 * pages every tick.  0: every source every tick.
-	 */
-	unsigned int lean;
-
-	/* tracepoints: on from the first format input */
-	bool tracing;
 	int trace_err;			/* why not (SOURCE input), 0 if tracing or not asked */
-	unsigned int trace_enabled;	/* bit per enum ft_trace_event with a format */
-	struct ft_tracedec dec;
-	/* names of the kernel addresses in stacks (KSYM inputs, META: a file's own) */
-	struct ft_symnames syms;
 	uint64_t lost;			/* from the LOST input */
 	uint64_t pages, page_bytes;	/* trace sub-buffers applied */
-	struct ft_events events;
-	/*
-	 * A tick's decoded records, put in time order before they are counted:
-	 * every CPU has its own ring buffer, so a task that moved between CPUs
-	 * has its events in several sub-buffers, read one after another, and a
-	 * direct compaction attempt (model/events.h) is only seen right in time
-	 * order.  Counted at TICK (or when FT_SESSION_TRQ_MAX are waiting).
-	 */
-	struct ft_trace_rec *trq;
-	size_t nr_trq, cap_trq;
 	/* per-tick rates of the event counters, and their history */
 	uint64_t ev_prev[FT_M_NR];
 	uint64_t ev_prev_t_ns;
@@ -202,10 +175,6 @@ struct ft_session {
 		uint64_t count[FT_LAT_NR], sum_us[FT_LAT_NR], max_us[FT_LAT_NR];
 	} lat_ring[FT_LAT_RING];
 	uint64_t lat_ring_n;			/* ticks ever pushed */
-	struct ft_lat_cells lat_cells[FT_LAT_RING][FT_LAT_NR];	/* lat_ring's buckets, owned */
-
-	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
-	struct ft_pbmap map;
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
 	bool have_iomem;
 	/* the live map scan's cost and lag (SOURCE input); known: one arrived */
@@ -267,7 +236,58 @@ struct ft_session {
 
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
 	struct ft_session_name names[FT_SESSION_NAMES];
+	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 
+	uint64_t bad_inputs;		/* malformed inputs skipped */
+	/* the first FT_SESSION_BAD_KEPT of them: what, and where (report -v) */
+	struct ft_session_bad {
+		uint64_t tick;		/* ticks applied before it */
+		uint16_t type, sub;	/* the record's */
+		uint32_t len;
+		char why[48];
+	} bad[FT_SESSION_BAD_KEPT];
+	uint64_t formats_repeated;	/* format inputs skipped: the event had one */
+};
+
+struct ft_session {
+	union {
+		struct ft_session_state;	/* its members by name (-fms-extensions) */
+		struct ft_session_state state;	/* the same, whole: what a checkpoint saves */
+	};
+	struct ft_host_facts host;
+	struct ft_sample sample;
+	/* /proc texts given since the last tick (a tick may span chunks) */
+	struct {
+		char *buf;
+		size_t len, cap;
+	} pending[FT_SRC_NR];
+	/*
+	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
+	 * parses, which a report reads only for zone ranges and the pageblock
+	 * order) are applied every lean-th tick; vmstat, knobs and trace
+	 * pages every tick.  0: every source every tick.
+	 */
+	unsigned int lean;
+
+	/* tracepoints: on from the first format input */
+	bool tracing;
+	unsigned int trace_enabled;	/* bit per enum ft_trace_event with a format */
+	struct ft_tracedec dec;
+	/* names of the kernel addresses in stacks (KSYM inputs, META: a file's own) */
+	struct ft_symnames syms;
+	struct ft_events events;
+	/*
+	 * A tick's decoded records, put in time order before they are counted:
+	 * every CPU has its own ring buffer, so a task that moved between CPUs
+	 * has its events in several sub-buffers, read one after another, and a
+	 * direct compaction attempt (model/events.h) is only seen right in time
+	 * order.  Counted at TICK (or when FT_SESSION_TRQ_MAX are waiting).
+	 */
+	struct ft_trace_rec *trq;
+	size_t nr_trq, cap_trq;
+	struct ft_lat_cells lat_cells[FT_LAT_RING][FT_LAT_NR];	/* lat_ring's buckets, owned */
+	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
+	struct ft_pbmap map;
 	/* control changes, in input order */
 	struct ft_session_audit *audits;
 	size_t nr_audits, cap_audits;
@@ -287,17 +307,6 @@ struct ft_session {
 	char *owner_stacks;
 	size_t owner_stacks_len, owner_stacks_cap;
 
-	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
-
-	uint64_t bad_inputs;		/* malformed inputs skipped */
-	/* the first FT_SESSION_BAD_KEPT of them: what, and where (report -v) */
-	struct ft_session_bad {
-		uint64_t tick;		/* ticks applied before it */
-		uint16_t type, sub;	/* the record's */
-		uint32_t len;
-		char why[48];
-	} bad[FT_SESSION_BAD_KEPT];
-	uint64_t formats_repeated;	/* format inputs skipped: the event had one */
 	/*
 	 * KPF inputs that came before the first tick laid the zones out (a
 	 * recorder's first look at the map may come first): copies, applied

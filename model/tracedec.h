@@ -105,6 +105,14 @@ struct ft_field {
 #define FT_MAX_STATUS 16
 #define FT_TRACE_IDS	4096	/* event ids found by a table below this (6.18's go to ~2,000) */
 
+/* What the decoder counts as it decodes: plain values. */
+struct ft_tracedec_state {
+	uint64_t missed;		/* events the kernel said it dropped */
+	uint64_t missed_unknown;	/* sub-buffers flagged lossy without a count */
+	uint64_t bad;			/* malformed sub-buffers or records */
+	uint64_t walked;		/* records walked, ours or not */
+};
+
 struct ft_tracedec {
 	struct tep_handle *tep;		/* owned */
 	bool have_header;
@@ -130,11 +138,11 @@ struct ft_tracedec {
 	int nr_status;
 	int status_val[FT_MAX_STATUS];
 	char status_name[FT_MAX_STATUS][24];
-	/* per decode call */
-	uint64_t missed;		/* events the kernel said it dropped */
-	uint64_t missed_unknown;	/* sub-buffers flagged lossy without a count */
-	uint64_t bad;			/* malformed sub-buffers or records */
-	uint64_t walked;		/* records walked, ours or not */
+	/* what the decode calls counted (a checkpoint saves them whole) */
+	union {
+		struct ft_tracedec_state;	/* its members by name (-fms-extensions) */
+		struct ft_tracedec_state state;	/* the same, whole: what a checkpoint saves */
+	};
 };
 
 int ft_tracedec_init(struct ft_tracedec *d);
