@@ -10,14 +10,28 @@
 #include "base/sanitize.h"
 #include "model/series.h"
 
-static bool colors_on;
+/*
+ * Whether colours are on is the terminal's state, kept where curses keeps
+ * the palette: pair FT_C_NR, never drawn with, is two colours while they
+ * are on and one colour on itself while they are off (or no pair at all
+ * before start_color()).  So no file of tui/ holds it.
+ */
+static bool colors_on(void)
+{
+	short fg, bg;
+
+	return COLOR_PAIRS > FT_C_NR && pair_content(FT_C_NR, &fg, &bg) == OK && fg != bg;
+}
 
 bool ft_draw_init_colors(bool want)
 {
-	colors_on = false;
+	if (COLOR_PAIRS > FT_C_NR)
+		init_pair(FT_C_NR, COLOR_BLACK, COLOR_BLACK);	/* off, until all is set below */
 	if (!want || !has_colors())
 		return false;
 	start_color();
+	if (COLOR_PAIRS <= FT_C_NR)
+		return false;
 	use_default_colors();
 	init_pair(FT_C_HEADER, COLOR_BLACK, COLOR_CYAN);
 	init_pair(FT_C_LABEL, COLOR_CYAN, -1);
@@ -30,13 +44,13 @@ bool ft_draw_init_colors(bool want)
 	init_pair(FT_C_HEAT3, COLOR_GREEN, -1);
 	init_pair(FT_C_HEAT4, COLOR_YELLOW, -1);
 	init_pair(FT_C_DIM, COLOR_WHITE, -1);
-	colors_on = true;
+	init_pair(FT_C_NR, COLOR_WHITE, COLOR_BLACK);	/* on */
 	return true;
 }
 
 unsigned int ft_attr(enum ft_color c)
 {
-	if (colors_on) {
+	if (colors_on()) {
 		switch (c) {
 		case FT_C_NONE:
 			return A_NORMAL;

@@ -120,6 +120,22 @@ check "SIGTERM: terminal restored" test "$(T display -p -t ft '#{alternate_on}')
 start TERM=screen-256color "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
 check "colour by default" bash -c "tmux -S $TMPD/$SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
+# the setup view's colour row turns them off and on again (curses keeps whether they are on)
+coloured() { tmux -S "$TMPD/$SOCK" capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'; }
+monochrome() { ! coloured; }
+T send-keys -t ft F2
+wait_for 'colour scheme' > /dev/null
+T send-keys -t ft j Enter
+check "the setup turns colour off" wait_for 'colour scheme: monochrome'
+T send-keys -t ft 1
+wait_for '^N0 DMA ' > /dev/null
+check "monochrome: no colour on the overview" until_ok 10 monochrome
+T send-keys -t ft F2
+wait_for 'colour scheme' > /dev/null
+T send-keys -t ft Enter
+check "the setup turns colour on again" wait_for 'colour scheme: default'
+T send-keys -t ft 1
+check "colour again on the overview" until_ok 10 coloured
 start TERM=screen-256color NO_COLOR=1 "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
 check "NO_COLOR: no colour" bash -c "! tmux -S $TMPD/$SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
