@@ -17,6 +17,7 @@ const char *const ft_cost_src_names[FT_COST_NR] = {
 	[FT_COST_PID] = "pid",
 	[FT_COST_TRACE] = "trace",
 	[FT_COST_OTHER] = "other",
+	[FT_COST_CGROUP] = "cgroups",
 };
 
 static struct ft_cost_counts counts[FT_COST_NR];
@@ -47,6 +48,9 @@ enum ft_cost_src ft_cost_src_of(const char *rel)
 		{ "sys/kernel/debug/page_owner", FT_COST_PAGE_OWNER },
 		{ "sys/kernel/tracing", FT_COST_TRACE },
 		{ "sys/kernel/debug/tracing", FT_COST_TRACE },
+		{ "sys/fs/cgroup", FT_COST_CGROUP },
+		{ "proc/pressure/", FT_COST_CGROUP },
+		{ "var/log/pods", FT_COST_CGROUP },
 	};
 	size_t i;
 

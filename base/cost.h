@@ -34,6 +34,8 @@ enum ft_cost_src {
 	FT_COST_PID,		/* proc/PID/...: the names behind events */
 	FT_COST_TRACE,		/* the trace buffers and the instance's files */
 	FT_COST_OTHER,		/* host facts, kallsyms, anything else */
+	/* added at the end, so older recordings' counts stay where they were */
+	FT_COST_CGROUP,		/* the memory cgroups, pressure, /var/log/pods */
 	FT_COST_NR
 };
 

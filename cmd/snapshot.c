@@ -118,6 +118,8 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_snapshot, "one of --json, --openmetrics and --prometheus");
 	if (ft_liveopts_open(&live, &o.live))
 		return 1;
+	if (o.json)	/* the containers' memory and pressure: JSON's "cgroups" and "pressure" */
+		ft_live_want(&live, live.wants | FT_LIVE_WANT_CGROUPS);
 	ft_catch_stop_signals(on_signal);
 	err = sample(&live);
 	if (err) {

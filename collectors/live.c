@@ -18,6 +18,7 @@
 #include "base/cost.h"
 #include "base/grow.h"
 #include "base/zero.h"
+#include "collectors/cgroups.h"
 #include "model/cost.h"
 
 /* Every read becomes an input: the tap sees it, then the session applies it. */
@@ -62,6 +63,17 @@ static void emit_thp(struct ft_live *l, uint64_t t_ns)
 	free(buf);
 }
 
+/* The memory cgroups, pressure and pods as a CGROUPS input (collectors/cgroups.h). */
+static void emit_cgroups(struct ft_live *l, uint64_t t_ns)
+{
+	char *text = NULL;
+	long n = ft_cgsrc_read(l->procfs.rootfd, &text);
+
+	if (n >= 0)
+		ft_live_emit(l, FT_RR_CGROUPS, 0, t_ns, text, (size_t)n);
+	free(text);
+}
+
 /* What this fragtop has cost so far (base/cost.h), as a SOURCE input. */
 static void emit_cost(struct ft_live *l, uint64_t t_ns)
 {
@@ -85,6 +97,8 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 	}
 	if (l->wants & FT_LIVE_WANT_THP)
 		emit_thp(l, t_ns);
+	if (l->wants & FT_LIVE_WANT_CGROUPS)
+		emit_cgroups(l, t_ns);
 	if (l->map.scan && !l->map.err) {
 		memcpy(b, &l->map.cpu, 8);
 		memcpy(b + 8, &l->map.rescans, 8);

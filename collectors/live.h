@@ -68,6 +68,8 @@ enum ft_live_want {
 	/* the per-size THP settings (17 knobs on 6.18): the controls and THP views, a recording */
 	FT_LIVE_WANT_SIZE_KNOBS = 1u << 1,
 	FT_LIVE_WANT_ALL = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
+	/* the memory cgroups, pressure and pods (collectors/cgroups.h): only when asked, never in ALL */
+	FT_LIVE_WANT_CGROUPS = 1u << 2,
 };
 
 /* The knob files, held open and read each tick. */

@@ -325,6 +325,20 @@ void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, ch
 		snprintf(buf, sz, "~%s", path + len - (sz - 2));
 }
 
+const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *path)
+{
+	char uid[FT_CG_UID];
+	const char *after;
+	int i;
+
+	if (!pod_uid(path, uid, &after))
+		return NULL;
+	for (i = 0; i < c->nr_pods; i++)
+		if (!strcmp(c->pods[i].uid, uid))
+			return &c->pods[i];
+	return NULL;
+}
+
 /* One line of a CGROUPS input into @out; false when it is malformed. */
 static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 {
@@ -336,8 +350,7 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 	if (!ft_tok_next(&line, &word))
 		return true;
 	if (ft_span_eq(&word, "version"))
-		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && (v == 1 || v == 2) &&
-		       (out->version = (int)v);
+		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && v <= 2 && ((out->version = (int)v), 1);
 	if (ft_span_eq(&word, "host"))
 		return !psi_line(line, &out->host);
 	if (ft_span_eq(&word, "pod")) {

@@ -71,7 +71,7 @@ struct ck_array {
 };
 
 #define ARR(p, n, c)	{ (void **)&(p), &(n), &(c), sizeof(*(p)), false }
-#define MAX_ARRAYS	(9 + FT_SRC_NR + FT_LAT_RING * FT_LAT_NR)
+#define MAX_ARRAYS	(10 + FT_SRC_NR + FT_LAT_RING * FT_LAT_NR)
 
 static size_t arrays_of(struct ft_session *s, struct ck_array *out)
 {
@@ -86,6 +86,7 @@ static size_t arrays_of(struct ft_session *s, struct ck_array *out)
 		ARR(s->owners, s->nr_owners, s->cap_owners),
 		ARR(s->owner_text, s->owner_text_len, s->owner_text_cap),
 		ARR(s->owner_stacks, s->owner_stacks_len, s->owner_stacks_cap),
+		ARR(s->cgroups, s->nr_cgroups, s->cap_cgroups),
 	};
 	size_t n = sizeof(fixed) / sizeof(fixed[0]), i, k;
 

@@ -71,6 +71,7 @@ enum ft_rec_record_type {
 	FT_RR_OWNER = 18,	/* a look at one pageblock's page_owner: struct ft_rec_owner
 				 * (below), then the pinning allocations' text as the kernel
 				 * printed it (<= FT_REC_OWNER_TEXT bytes) */
+	FT_RR_CGROUPS = 19,	/* the memory cgroups, pressure and pods: model/cgroup.h's text */
 };
 
 /* An OWNER record's fixed part, little-endian, packed: 32 bytes. */

@@ -75,6 +75,7 @@ void ft_session_release(struct ft_session *s)
 	free(s->owners);
 	free(s->owner_text);
 	free(s->owner_stacks);
+	free(s->cgroups);
 	free(s->trq);
 	free(s->kpf_early);
 	for (i = 0; i < FT_LAT_RING * FT_LAT_NR; i++)
@@ -1132,6 +1133,22 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 }
 
 /* Multi-size THP's tick: the one before kept for rates. */
+/* The memory cgroups: the table is made at the first CGROUPS input, replaced by each. */
+static void apply_cgroups(struct ft_session *s, const struct ft_rec_record *in)
+{
+	if (!s->cgroups) {
+		s->cgroups = calloc(1, sizeof(*s->cgroups));
+		if (!s->cgroups) {
+			bad(s, in, "cgroups: out of memory");
+			return;
+		}
+		s->cap_cgroups = 1;
+	}
+	s->nr_cgroups = 1;
+	if (ft_cgroups_parse((const char *)in->data, in->len, s->cgroups))
+		bad(s, in, "cgroups: lines not understood");
+}
+
 static void apply_thp(struct ft_session *s, const struct ft_rec_record *in)
 {
 	s->thp_prev = s->thp;
@@ -1322,6 +1339,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_OWNER:
 		apply_owner(s, in);
+		break;
+	case FT_RR_CGROUPS:
+		apply_cgroups(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -25,6 +25,7 @@
 
 #include "model/thp.h"
 #include "model/boost.h"
+#include "model/cgroup.h"
 #include "model/cost.h"
 #include "model/events.h"
 #include "model/knob.h"
@@ -306,6 +307,9 @@ struct ft_session {
 	 */
 	char *owner_stacks;
 	size_t owner_stacks_len, owner_stacks_cap;
+	/* the memory cgroups (CGROUPS input): made at the first, nr_cgroups 1 from then on */
+	struct ft_cgroups *cgroups;
+	size_t nr_cgroups, cap_cgroups;
 
 	/*
 	 * KPF inputs that came before the first tick laid the zones out (a

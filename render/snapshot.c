@@ -4,11 +4,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/file.h"
 #include "base/json.h"
+#include "model/cgroup.h"
 #include "model/frag.h"
 #include "model/zonefield.h"
 #include "render/session_json.h"
@@ -243,6 +245,89 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 	ft_json_obj_end(j);
 }
 
+/* A pressure file's lines as {"some": {...}, "full": {...}} (a line the file lacks: null). */
+static void json_psi(struct ft_json *j, const char *key, const struct ft_psi *p)
+{
+	const struct ft_psi_line *l[2] = { &p->some, &p->full };
+	static const char *const kind[2] = { "some", "full" };
+	int i;
+
+	if (!p->some.have) {
+		ft_json_null(j, key);
+		return;
+	}
+	ft_json_obj_begin(j, key);
+	for (i = 0; i < 2; i++) {
+		if (!l[i]->have) {
+			ft_json_null(j, kind[i]);
+			continue;
+		}
+		ft_json_obj_begin_inline(j, kind[i]);
+		ft_json_double(j, "avg10", l[i]->avg10);
+		ft_json_double(j, "avg60", l[i]->avg60);
+		ft_json_double(j, "avg300", l[i]->avg300);
+		ft_json_u64(j, "total_us", l[i]->total_us);
+		ft_json_obj_end(j);
+	}
+	ft_json_obj_end(j);
+}
+
+/* One cgroup: its names, processes, memory (bytes; THP events), coverage and pressure. */
+static void json_cgroup(struct ft_json *j, const struct ft_cgroups *c, const struct ft_cgroup *g)
+{
+	const struct ft_pod *pod = ft_cgroups_pod_of(c, g->path);
+	char key[48];
+	int k;
+
+	ft_json_obj_begin(j, NULL);
+	ft_json_str(j, "path", g->path);
+	ft_json_str(j, "name", g->name);
+	if (pod) {
+		ft_json_str(j, "namespace", pod->ns);
+		ft_json_str(j, "pod", pod->name);
+	} else {
+		ft_json_null(j, "namespace");
+		ft_json_null(j, "pod");
+	}
+	ft_json_u64(j, "processes", g->procs);
+	for (k = 0; k < FT_CGM_NR; k++) {
+		bool events = k == FT_CGM_THP_FAULT_ALLOC || k == FT_CGM_THP_COLLAPSE_ALLOC;
+
+		snprintf(key, sizeof(key), "%s%s", ft_cgm_names[k], events ? "" : "_bytes");
+		if (g->mem.have & (1u << k))
+			ft_json_u64(j, key, g->mem.v[k]);
+		else
+			ft_json_null(j, key);
+	}
+	ft_json_double(j, "thp_coverage", ft_cgmem_coverage(&g->mem));
+	json_psi(j, "pressure", &g->psi);
+	ft_json_obj_end(j);
+}
+
+/* "cgroups": the memory hierarchy's version, the pods named, every cgroup read; null when not read. */
+static void json_cgroups(struct ft_json *j, const struct ft_session *s)
+{
+	const struct ft_cgroups *c = s->nr_cgroups ? s->cgroups : NULL;
+	int i;
+
+	if (!c) {
+		ft_json_null(j, "cgroups");
+		return;
+	}
+	ft_json_obj_begin(j, "cgroups");
+	if (c->version)
+		ft_json_i64(j, "version", c->version);
+	else
+		ft_json_null(j, "version");
+	ft_json_i64(j, "pods", c->nr_pods);
+	ft_json_u64(j, "dropped", c->dropped);
+	ft_json_arr_begin(j, "groups");
+	for (i = 0; i < c->nr; i++)
+		json_cgroup(j, c, &c->g[i]);
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
 /* The sample as one JSON object. */
 void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 {
@@ -302,6 +387,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
 	ft_render_session_thp(&j, l->session);
+	json_psi(&j, "pressure", l->session->nr_cgroups ? &l->session->cgroups->host : &(struct ft_psi){ 0 });
+	json_cgroups(&j, l->session);
 	json_events(&j, l);
 	ft_render_session_cost(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */

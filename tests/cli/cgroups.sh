@@ -1,0 +1,120 @@
+#!/bin/bash
+# Containers from the node itself, on planted trees: `snapshot --json
+# --root` gives each pod's namespace/name, memory, THP coverage and
+# pressure exactly as the planted files say, on a cgroup v2 host with
+# kubepods slices (the systemd driver) and on a v1 host (the cgroupfs
+# driver); a tree without cgroups says so; hostile trees (a FIFO, a link,
+# a newline in a name) are read around, never waited on or followed.
+# usage: cgroups.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+UID1=0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0	# default/web-7f9c
+UID2=11111111-2222-3333-4444-555555555555	# kube-system/coredns-abc
+UID3=99999999-8888-7777-6666-555555555555	# a pod /var/log/pods does not name
+CTR=4c1b9a0e3f2d4c5b6a7980aabbccddeeff00112233445566778899aabbccddee
+
+base() {	# DIR: a root tree of this 6.18 VM, idle, and its pods' log directories
+	mkdir -p "$1" && cp -r tests/fixtures/6.18-idle/. "$1/"
+	mkdir -p "$1/proc/pressure" "$1/var/log/pods/default_web-7f9c_$UID1/web" \
+		"$1/var/log/pods/kube-system_coredns-abc_$UID2/coredns" "$1/var/log/pods/not-a-pod"
+	printf 'some avg10=1.50 avg60=0.75 avg300=0.25 total=123456\nfull avg10=0.50 avg60=0.25 avg300=0.05 total=6543\n' \
+		> "$1/proc/pressure/memory"
+}
+cg() {	# DIR ANON ANON_THP PROCS [PRESSURE]: a v2 cgroup
+	mkdir -p "$1"
+	printf 'anon %s\nfile 4096\nkernel 8192\nanon_thp %s\nfile_thp 0\nshmem_thp 2097152\nthp_fault_alloc 7\nthp_collapse_alloc 1\n' \
+		"$2" "$3" > "$1/memory.stat"
+	seq 100 $((99 + $4)) > "$1/cgroup.procs"
+	[ -z "${5:-}" ] || printf '%s\n' "$5" > "$1/memory.pressure"
+}
+
+# ---- v2, kubepods under the systemd driver
+V2=$tmp/v2; base "$V2"
+C=$V2/sys/fs/cgroup
+mkdir -p "$C"; echo "cpuset cpu io memory hugetlb pids rdma misc" > "$C/cgroup.controllers"
+POD1=$C/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod${UID1//-/_}.slice
+cg "$C/kubepods.slice" 3221225472 1073741824 0
+cg "$C/kubepods.slice/kubepods-burstable.slice" 3221225472 1073741824 0
+cg "$POD1" 2147483648 1610612736 3 'some avg10=4.00 avg60=2.00 avg300=1.00 total=999
+full avg10=1.00 avg60=0.50 avg300=0.25 total=111'
+cg "$POD1/cri-containerd-$CTR.scope" 2147483648 1610612736 2
+cg "$C/kubepods.slice/kubepods-besteffort.slice/kubepods-besteffort-pod${UID2//-/_}.slice" 1073741824 0 1
+cg "$C/kubepods.slice/kubepods-pod${UID3//-/_}.slice" 4096 0 1
+cg "$C/system.slice/sshd.service" 5242880 0 1
+mkdir -p "$C/system.slice/empty.service"	# no memory.stat: left out
+"$FT" snapshot --json --root "$V2" > "$tmp/v2.json" 2> "$tmp/v2.err"
+check "v2: snapshot --json exits 0" test $? = 0
+q() { jq -r "$1" "$tmp/$2.json"; }
+pod1='.cgroups.groups[] | select(.name == "default/web-7f9c")'
+check "v2: the hierarchy is v2, two pods named" test "$(q '.cgroups.version, .cgroups.pods' v2 | paste -sd' ')" = "2 2"
+check "v2: the pod's namespace and name" test "$(q "$pod1 | .namespace + \" \" + .pod" v2)" = "default web-7f9c"
+check "v2: its anon and anon_thp bytes, as planted" \
+	test "$(q "$pod1 | [.anon_bytes, .anon_thp_bytes, .shmem_thp_bytes, .thp_fault_alloc] | @tsv" v2)" = \
+	"$(printf '2147483648\t1610612736\t2097152\t7')"
+check "v2: its coverage, anon_thp / anon = 0.75" test "$(q "$pod1 | .thp_coverage" v2)" = 0.75
+check "v2: its pressure, as planted" \
+	test "$(q "$pod1 | [.pressure.some.avg10, .pressure.some.avg300, .pressure.some.total_us, .pressure.full.avg60] | @tsv" v2)" = \
+	"$(printf '4\t1\t999\t0.5')"
+check "v2: its processes counted" test "$(q "$pod1 | .processes" v2)" = 3
+check "v2: the container under it, by its id's first 12" \
+	test "$(q '.cgroups.groups[] | select(.path | endswith(".scope") and contains("cri-containerd")) | .name' v2)" = \
+	"default/web-7f9c/${CTR:0:12}"
+check "v2: the other pod, from its own log directory" \
+	test "$(q '.cgroups.groups[] | select(.pod == "coredns-abc") | .namespace + "/" + (.anon_bytes | tostring)' v2)" = \
+	"kube-system/1073741824"
+check "v2: a pod no directory names, by its uid" \
+	test "$(q '[.cgroups.groups[].name | select(startswith("pod:"))] | join(",")' v2)" = "pod:99999999"
+check "v2: QoS slices and a systemd unit by the names people use" \
+	test "$(q '[.cgroups.groups[].name] | map(select(. == "kubepods" or . == "kubepods/burstable" or . == "sshd.service")) | length' v2)" = 3
+check "v2: a cgroup without memory.stat is left out" test "$(q '[.cgroups.groups[] | select(.name == "empty.service")] | length' v2)" = 0
+check "v2: the host's pressure, as planted" \
+	test "$(q '[.pressure.some.avg10, .pressure.some.total_us, .pressure.full.avg300] | @tsv' v2)" = "$(printf '1.5\t123456\t0.05')"
+
+# ---- v1 with the memory controller, kubepods under the cgroupfs driver (a hybrid host's layout)
+V1=$tmp/v1; base "$V1"
+M=$V1/sys/fs/cgroup/memory
+mkdir -p "$M" "$V1/sys/fs/cgroup/unified"
+v1cg() {	# DIR RSS RSS_HUGE PROCS
+	mkdir -p "$1"
+	printf 'cache 8192\nrss 4096\nrss_huge 0\ntotal_cache 8192\ntotal_rss %s\ntotal_rss_huge %s\n' "$2" "$3" > "$1/memory.stat"
+	seq 200 $((199 + $4)) > "$1/cgroup.procs"
+}
+v1cg "$M" 8589934592 2097152 40
+v1cg "$M/kubepods/burstable/pod$UID1" 1073741824 536870912 2
+v1cg "$M/kubepods/burstable/pod$UID1/$CTR" 1073741824 536870912 2
+"$FT" snapshot --json --root "$V1" > "$tmp/v1.json" 2> "$tmp/v1.err"
+check "v1: snapshot --json exits 0" test $? = 0
+check "v1: the hierarchy is v1" test "$(q '.cgroups.version' v1)" = 1
+check "v1: the pod's namespace/name, total_rss and total_rss_huge as its anon and anon_thp" \
+	test "$(q "$pod1 | [.namespace, .pod, .anon_bytes, .anon_thp_bytes, .thp_coverage] | @tsv" v1)" = \
+	"$(printf 'default\tweb-7f9c\t1073741824\t536870912\t0.5')"
+check "v1: no cgroup pressure on v1 (null), the host's as planted" \
+	test "$(q "($pod1 | .pressure), .pressure.some.avg60" v1 | paste -sd' ')" = "null 0.75"
+check "v1: v2-only fields are null" test "$(q "$pod1 | .shmem_thp_bytes" v1)" = null
+
+# ---- no cgroup fs, no pressure file: said, not failed
+"$FT" snapshot --json --root tests/fixtures/6.18-idle > "$tmp/none.json" 2> "$tmp/none.err"
+check "no cgroups: exits 0" test $? = 0
+check "no cgroups: version null, no groups, no pressure" \
+	test "$(q '.cgroups.version, (.cgroups.groups | length), .pressure' none | paste -sd' ')" = "null 0 null"
+
+# ---- hostile: a FIFO for memory.stat, a link to a directory, a newline in a name
+H=$tmp/hostile; cp -r "$V2" "$H"
+HC=$H/sys/fs/cgroup
+mkdir -p "$HC/fifo.service" "$HC/outside" "$HC/evil
+name.service"
+mkfifo "$HC/fifo.service/memory.stat"
+cg "$HC/evil
+name.service" 4096 0 1
+cg "$tmp/elsewhere" 77777 0 1
+ln -s "$tmp/elsewhere" "$HC/linked.service"
+timeout 20 "$FT" snapshot --json --root "$H" > "$tmp/h.json" 2> "$tmp/h.err"
+check "hostile: exits 0 within 20 s (a FIFO is not waited on)" test $? = 0
+check "hostile: the FIFO's, the linked and the newline's cgroups are left out" \
+	test "$(q '[.cgroups.groups[] | select(.path | test("fifo|linked|evil"))] | length' h)" = 0
+check "hostile: the rest is as before" test "$(q "$pod1 | .anon_bytes" h)" = 2147483648
+echo "cgroups.sh: $fails failure(s)"
+[ $fails -eq 0 ]
