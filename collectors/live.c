@@ -369,19 +369,26 @@ void ft_live_emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx)
 	free(buf);
 }
 
+void ft_live_emit_formats(struct ft_live *l, ft_input_fn fn, void *ctx)
+{
+	int i;
+
+	ft_live_emit_format(l, FT_TRACE_HEADER, fn, ctx);	/* header_page first: the decoder needs it */
+	for (i = FT_EV_NR - 1; i >= 0; i--)
+		ft_live_emit_format(l, i, fn, ctx);
+}
+
 void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 {
 	char host[2048];
 	struct ft_rec_record in = {
 		.type = FT_RR_HOST, .t_ns = ft_now_ns(), .data = (const uint8_t *)host,
 	};
-	int i;
 
 	in.len = (uint32_t)host_text(l, host, sizeof(host));
 	fn(ctx, &in);
 	if (l->trace.on) {
-		for (i = FT_EV_NR; i >= 0; i--)	/* header_page first */
-			ft_live_emit_format(l, i, fn, ctx);
+		ft_live_emit_formats(l, fn, ctx);
 		ft_live_emit_format(l, FT_TRACE_STACK, fn, ctx);	/* --stacks */
 	}
 	/* the frames named so far: a file of a series names its own */

@@ -20,6 +20,8 @@ void ft_live_emit(struct ft_live *l, uint16_t type, uint16_t sub, uint64_t t_ns,
 void ft_live_emit_status(struct ft_live *l, enum ft_rs what, int err);
 /* Event @i's format as a FORMAT input to @fn (the session, or a recording's META). */
 void ft_live_emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx);
+/* header_page, then every event's format: the order the decoder needs. */
+void ft_live_emit_formats(struct ft_live *l, ft_input_fn fn, void *ctx);
 
 /* collectors/live_trace.c */
 /* Events lost so far: the ring buffers' overruns and the records the decoder missed. */

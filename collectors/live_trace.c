@@ -99,7 +99,7 @@ size_t ft_live_trace_kb(void)
 
 int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 {
-	int err, stale, i;
+	int err, stale;
 
 	if (!buffer_kb)
 		buffer_kb = ft_live_trace_kb();
@@ -122,7 +122,6 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 	l->boost.slow = FT_LIVE_BOOST_SLOW_TRACED;	/* traced fallbacks wake the sampler */
 	pthread_mutex_unlock(&l->boost.lock);
 	ft_procname_init(&l->names.proc, l->procfs.rootfd);
-	for (i = FT_EV_NR; i >= 0; i--)		/* header_page first */
-		ft_live_emit_format(l, i, NULL, NULL);
+	ft_live_emit_formats(l, NULL, NULL);
 	return 0;
 }
