@@ -138,6 +138,42 @@ double ft_cgmem_coverage(const struct ft_cg_mem *m)
 	return (double)m->v[FT_CGM_ANON_THP] / (double)m->v[FT_CGM_ANON];
 }
 
+/* "Key:   123 kB" into bytes; false when the line is not that. */
+static bool kb_line(struct ft_span line, const char *key, uint64_t *bytes)
+{
+	struct ft_span k, v, unit, extra;
+	uint64_t kb;
+
+	if (!ft_tok_next(&line, &k) || !ft_span_eq(&k, key) || !ft_tok_next(&line, &v) ||
+	    !ft_tok_next(&line, &unit) || !ft_span_eq(&unit, "kB") || ft_tok_next(&line, &extra) ||
+	    ft_span_u64(&v, &kb) || kb > UINT64_MAX / 1024)
+		return false;
+	*bytes = kb * 1024;
+	return true;
+}
+
+int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out)
+{
+	struct ft_cursor c;
+	struct ft_span line;
+	bool anon = false, huge = false;
+
+	memset(out, 0, sizeof(*out));
+	ft_cursor_init(&c, buf, len);
+	while (ft_line_next(&c, &line)) {
+		if (ft_span_starts(&line, "Anonymous:"))
+			anon = kb_line(line, "Anonymous:", &out->anon);
+		else if (ft_span_starts(&line, "AnonHugePages:"))
+			huge = kb_line(line, "AnonHugePages:", &out->anon_huge);
+	}
+	return anon && huge ? 0 : -EINVAL;
+}
+
+double ft_smaps_coverage(const struct ft_smaps *s)
+{
+	return s->anon ? (double)s->anon_huge / (double)s->anon : NAN;
+}
+
 /* A Kubernetes name: lowercase letters, digits, '-' and '.', 1 to 63 of them. */
 static bool kube_name(const char *p, size_t n)
 {

@@ -117,6 +117,22 @@ void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, ch
 /* The pod whose uid @path holds, among @c's pods; NULL when none. */
 const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *path);
 
+/*
+ * A process's /proc/PID/smaps_rollup: its anonymous memory and the part
+ * in huge pages (AnonHugePages), in bytes.  The kernel walks the
+ * process's page tables under its mmap lock to print it: read at a slow
+ * cadence, for the processes on screen only.
+ */
+struct ft_smaps {
+	uint64_t anon, anon_huge;
+};
+
+/* 0, or -EINVAL when either line is missing or malformed. */
+int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out);
+
+/* anon_huge / anon, 0..1; NAN when anon is 0. */
+double ft_smaps_coverage(const struct ft_smaps *s);
+
 /* A CGROUPS input into @out (which it replaces).  Returns the malformed lines skipped. */
 int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out);
 

@@ -198,6 +198,33 @@ static void test_input(void **state)
 	assert_int_equal(c.dropped, 0);
 }
 
+static void test_smaps(void **state)
+{
+	/* this VM's /proc/self/smaps_rollup, cut, and one with huge pages */
+	static const char self[] = "555ea1a31000-7ffe9d5d6000 ---p 00000000 00:00 0                          [rollup]\n"
+				   "Rss:                1680 kB\nAnonymous:           112 kB\nKSM:                   0 kB\n"
+				   "AnonHugePages:         0 kB\nSwap:                  0 kB\n";
+	static const char huge[] = "Anonymous:        4194304 kB\nAnonHugePages:    3145728 kB\n";
+	static const char *const bad[] = {
+		"Anonymous: 1 kB\n", "AnonHugePages: 1 kB\n", "Anonymous: x kB\nAnonHugePages: 1 kB\n",
+		"Anonymous: 1 MB\nAnonHugePages: 1 kB\n", "Anonymous: 18014398509481984 kB\nAnonHugePages: 0 kB\n",
+	};
+	struct ft_smaps s;
+	size_t i;
+
+	(void)state;
+	assert_int_equal(ft_smaps_parse(self, sizeof(self) - 1, &s), 0);
+	assert_int_equal(s.anon, 112 * 1024);
+	assert_int_equal(s.anon_huge, 0);
+	assert_true(ft_smaps_coverage(&s) == 0);
+	assert_int_equal(ft_smaps_parse(huge, sizeof(huge) - 1, &s), 0);
+	assert_true(ft_smaps_coverage(&s) == 0.75);
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		assert_int_equal(ft_smaps_parse(bad[i], strlen(bad[i]), &s), -EINVAL);
+	s.anon = 0;
+	assert_true(isnan(ft_smaps_coverage(&s)));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -206,6 +233,7 @@ int main(void)
 		cmocka_unit_test(test_pod),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_input),
+		cmocka_unit_test(test_smaps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
