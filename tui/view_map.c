@@ -22,6 +22,8 @@
 #include "collectors/live.h"
 #include "model/pageblock.h"
 #include "model/pageowner.h"
+#include "model/rcfile.h"
+#include "model/sample.h"
 #include "model/session.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
