@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live source's names of the tasks behind events: /proc while they live, saved_cmdlines after. */
 #include "collectors/live_int.h"
+#include "model/cgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -30,38 +31,17 @@ static void emit_name(struct ft_live *l, int pid, const char *comm, uint16_t sub
 	ft_live_emit(l, FT_RR_NAME, sub, now, rec, 4 + n);
 }
 
-/*
- * The cgroup of @pid from /proc/PID/cgroup: the memory controller's path
- * on a v1 or hybrid host (memcg is what reclaim and compaction work for),
- * else the unified hierarchy's ("0::").  0 when found.
- */
+/* The cgroup of @pid from /proc/PID/cgroup (model/cgroup.h).  0 when found. */
 static int read_cgroup(struct ft_live *l, int pid, char *out, size_t sz)
 {
-	char rel[48], buf[4096], *line, *save = NULL;
-	const char *unified = NULL, *memory = NULL;
+	char rel[48], buf[4096];
 	long n;
 
 	snprintf(rel, sizeof(rel), "proc/%d/cgroup", pid);
 	n = ft_file_slurp(l->procfs.rootfd, rel, buf, sizeof(buf) - 1);
 	if (n <= 0)
 		return -ENOENT;
-	buf[n] = '\0';
-	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		char *c1 = strchr(line, ':'), *c2 = c1 ? strchr(c1 + 1, ':') : NULL;
-
-		if (!c2)
-			continue;
-		if (c1[1] == ':')
-			unified = c2 + 1;
-		else if (!strncmp(c1 + 1, "memory:", 7))
-			memory = c2 + 1;
-	}
-	if (memory && strcmp(memory, "/"))
-		unified = memory;
-	if (!unified)
-		return -ENOENT;
-	snprintf(out, sz, "%s", unified);
-	return 0;
+	return ft_cgroup_of_proc(buf, (size_t)n, out, sz);
 }
 
 static void emit_group(struct ft_live *l, int pid, int tgid, uint64_t now)

@@ -375,6 +375,34 @@ const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *p
 	return NULL;
 }
 
+int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
+{
+	struct ft_span unified = { NULL, 0 }, memory = { NULL, 0 }, line;
+	struct ft_cursor c;
+
+	ft_cursor_init(&c, buf, len);
+	while (ft_line_next(&c, &line)) {
+		const char *c1 = memchr(line.p, ':', line.len), *c2;
+
+		if (!c1)
+			continue;
+		c2 = memchr(c1 + 1, ':', line.len - (size_t)(c1 + 1 - line.p));
+		if (!c2)
+			continue;
+		if (c1[1] == ':')
+			unified = (struct ft_span){ c2 + 1, line.len - (size_t)(c2 + 1 - line.p) };
+		else if ((size_t)(c2 - c1 - 1) >= 6 && !memcmp(c1 + 1, "memory", 6) &&
+			 (c1 + 7 == c2 || c1[7] == ','))
+			memory = (struct ft_span){ c2 + 1, line.len - (size_t)(c2 + 1 - line.p) };
+	}
+	if (memory.p && !(memory.len == 1 && memory.p[0] == '/'))
+		unified = memory;
+	if (!unified.p || !sz)
+		return -ENOENT;
+	snprintf(out, sz, "%.*s", (int)unified.len, unified.p);
+	return 0;
+}
+
 /* One line of a CGROUPS input into @out; false when it is malformed. */
 static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 {

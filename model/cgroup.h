@@ -133,6 +133,15 @@ int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out);
 /* anon_huge / anon, 0..1; NAN when anon is 0. */
 double ft_smaps_coverage(const struct ft_smaps *s);
 
+/*
+ * The cgroup of a process from its /proc/PID/cgroup
+ * ("hierarchy-ID:controllers:path" lines): the memory controller's path
+ * on a v1 or hybrid host (memcg is what reclaim and compaction work
+ * for), unless it is the root, else the unified hierarchy's ("0::").
+ * Into @out (cut to @sz); 0, or -ENOENT when the text names neither.
+ */
+int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz);
+
 /* A CGROUPS input into @out (which it replaces).  Returns the malformed lines skipped. */
 int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out);
 

@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: the container parsers on arbitrary bytes: the
- * CGROUPS input, memory.stat, a pressure file, smaps_rollup and a
- * /var/log/pods name.
+ * CGROUPS input, memory.stat, a pressure file, smaps_rollup,
+ * /proc/PID/cgroup and a /var/log/pods name.
  * Invariants: no crash; the tables within their bounds; paths absolute
  * and terminated; names terminated; pressure averages finite and not
  * negative; a coverage in [0, 1] or NAN... or above 1 only when the
@@ -38,6 +38,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct ft_psi p;
 	struct ft_pod pod;
 	struct ft_smaps sm;
+	char path[128];
 	int i;
 
 	ft_cgroups_parse(text, size, &c);
@@ -75,6 +76,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (sm.anon % 1024 || sm.anon_huge % 1024 || (!isnan(cov) && cov < 0))
 			__builtin_trap();
 	}
+	if (!ft_cgroup_of_proc(text, size, path, sizeof(path)))
+		terminated(path, sizeof(path));
 	if (ft_pod_parse(text, size, &pod)) {
 		terminated(pod.ns, sizeof(pod.ns));
 		terminated(pod.name, sizeof(pod.name));

@@ -225,6 +225,30 @@ static void test_smaps(void **state)
 	assert_true(isnan(ft_smaps_coverage(&s)));
 }
 
+static void test_proc_cgroup(void **state)
+{
+	/* this hybrid VM (v1 memory, unified v2), a pure v2 host, and a process in the v1 root */
+	static const char hybrid[] = "12:memory:/fragtop-test/a\n11:cpu,cpuacct:/\n0::/user.slice/session-3.scope\n";
+	static const char v2[] = "0::/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c1b.scope\n";
+	static const char v1_root[] = "5:memory:/\n0::/system.slice/sshd.service\n";
+	static const char combined[] = "7:memory,hugetlb:/docker/abc\n";
+	static const char none[] = "garbage\n3:cpu:/x\n";
+	char out[256], small[8];
+
+	(void)state;
+	assert_int_equal(ft_cgroup_of_proc(hybrid, sizeof(hybrid) - 1, out, sizeof(out)), 0);
+	assert_string_equal(out, "/fragtop-test/a");
+	assert_int_equal(ft_cgroup_of_proc(v2, sizeof(v2) - 1, out, sizeof(out)), 0);
+	assert_string_equal(out, "/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c1b.scope");
+	assert_int_equal(ft_cgroup_of_proc(v1_root, sizeof(v1_root) - 1, out, sizeof(out)), 0);
+	assert_string_equal(out, "/system.slice/sshd.service");	/* memory at the root says nothing */
+	assert_int_equal(ft_cgroup_of_proc(combined, sizeof(combined) - 1, out, sizeof(out)), 0);
+	assert_string_equal(out, "/docker/abc");
+	assert_int_equal(ft_cgroup_of_proc(none, sizeof(none) - 1, out, sizeof(out)), -ENOENT);
+	assert_int_equal(ft_cgroup_of_proc(hybrid, sizeof(hybrid) - 1, small, sizeof(small)), 0);
+	assert_string_equal(small, "/fragto");	/* cut, terminated */
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -234,6 +258,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_input),
 		cmocka_unit_test(test_smaps),
+		cmocka_unit_test(test_proc_cgroup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
