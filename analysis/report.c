@@ -573,6 +573,7 @@ void ft_report_release(struct ft_report *rep)
 		free(rep->raw[i]);
 	free(rep->procs);
 	free(rep->procs_first);
+	free(rep->cgrows);
 	free(rep->stack_first);
 	free(rep->stack_last);
 	ft_replay_close(&rep->rp);
@@ -649,5 +650,15 @@ int ft_report_by_process(struct ft_report *rep)
 	ft_procs_by_process(by_process, rep->procs);
 	memcpy(rep->procs, by_process, sizeof(*by_process));
 	free(by_process);
+	return 0;
+}
+
+int ft_report_by_cgroup(struct ft_report *rep)
+{
+	if (!rep->procs)
+		return 0;
+	if (!rep->cgrows && !(rep->cgrows = malloc(sizeof(*rep->cgrows))))
+		return -ENOMEM;
+	ft_cgrows_build(rep->procs, rep->cgrows);
 	return 0;
 }

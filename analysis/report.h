@@ -11,6 +11,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/cgrows.h"
 #include "collectors/replay.h"
 #include "model/counterfield.h"
 #include "model/pageowner.h"
@@ -112,6 +113,7 @@ struct ft_report {
 	/* per process from the first tick to the last (ft_procs_sub); NULL without tracing */
 	struct ft_procs *procs;
 	struct ft_procs *procs_first;	/* the table at the first tick */
+	struct ft_cgrows *cgrows;	/* procs by cgroup (ft_report_by_cgroup()); NULL before */
 	uint32_t *raw[FT_LAT_NR];
 	/*
 	 * Fallbacks by zone (the session's zone table; [nr_zones]: outside
@@ -259,6 +261,8 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 void ft_report_release(struct ft_report *rep);
 /* The window's process rows: its threads summed by process.  0 or -ENOMEM. */
 int ft_report_by_process(struct ft_report *rep);
+/* The window's process rows summed by cgroup into rep->cgrows (analysis/cgrows.h).  0 or -ENOMEM. */
+int ft_report_by_cgroup(struct ft_report *rep);
 
 /* Seconds from the recording's first tick (whatever the window) to @t. */
 double ft_report_secs(const struct ft_report *rep, uint64_t t);

@@ -1,16 +1,31 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `fragtop report`: options, the built report (analysis/report.h), a renderer (render/report.h). */
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "analysis/report.h"
 #include "cmd/cli.h"
 #include "render/report.h"
 
 static struct {
-	bool json, threads, verbose;
+	bool json, threads, verbose, by_cgroup;
 	struct ft_rep_window window;
 } o;
+
+/* --by's parser: what the top table's rows are, "process" (the default) or "cgroup". */
+static int parse_by(const char *arg, void *var, char *why, size_t sz)
+{
+	bool *by_cgroup = var;
+
+	if (!strcmp(arg, "process") || !strcmp(arg, "cgroup")) {
+		*by_cgroup = !strcmp(arg, "cgroup");
+		return 0;
+	}
+	snprintf(why, sz, "'%s': process or cgroup", arg);
+	return -1;
+}
 
 static const struct ft_opt report_opts[] = {
 	FT_OPT_JSON(o.json),
@@ -20,6 +35,9 @@ static const struct ft_opt report_opts[] = {
 	  .def_help = "threads summed by process" },
 	{ "verbose", 'v', FT_OPT_FLAG, NULL, "say which inputs were skipped as malformed, and where",
 	  .var = &o.verbose },
+	{ "by", 0, FT_OPT_CB, "WHAT", "the top table's rows: process, or cgroup (the processes'\n"
+	  "traced counts summed by their cgroup)", .var = &o.by_cgroup, .parse = parse_by,
+	  .def_help = "process" },
 };
 
 static int run_report(int argc, char **argv)
@@ -40,8 +58,10 @@ static int run_report(int argc, char **argv)
 	err = ft_report_build(rep, argv[first], &o.window);
 	if (!err && !o.threads)
 		err = ft_report_by_process(rep);
+	if (!err)
+		err = ft_report_by_cgroup(rep);
 	if (!err) {
-		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose };
+		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose, .by_cgroup = o.by_cgroup };
 
 		if (json)
 			ft_render_report_json(rep);

@@ -75,14 +75,19 @@ static int sample(struct ft_live *live)
 /* The sample as the options ask, to stdout or whole into --output. 0 or 1 after saying why. */
 static int write_out(struct ft_live *live)
 {
+	static struct ft_cgrows cgrows;
 	struct ft_atomic out = { .f = stdout, .dirfd = -1 };
 	const struct ft_snapshot_in in = {
 		.session = &live->session, .root = live->root, .map_scan = live->map.scan,
 		.map_err = live->map.err, .interval_s = o.interval, .now = time(NULL),
 		.trace_error = live->session.trace_err ? ft_tracefs_strerror(live->session.trace_err) : NULL,
+		.cgrows = live->session.tracing ? &cgrows : NULL,
 	};
 	const char *path = o.output;
 	int err;
+
+	if (live->session.tracing)
+		ft_cgrows_build(&live->session.events.procs, &cgrows);
 
 	if (path && (err = ft_atomic_open(&out, path))) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, strerror(-err));

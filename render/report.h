@@ -15,6 +15,7 @@
 struct ft_report_style {
 	bool by_thread;		/* --threads: the process rows are threads */
 	bool verbose;		/* -v: every skipped input named */
+	bool by_cgroup;		/* --by cgroup: the top table is cgroups, not processes */
 };
 
 void ft_render_report_text(const struct ft_report *rep, const struct ft_report_style *st);

@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/cost.h"
+#include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
 
@@ -61,6 +62,42 @@ static void print_wrapped(int indent, int width, const char *text)
 			text++;
 		if (*text)
 			printf("%*s", indent - 1, "");
+	}
+}
+
+/* The ten cgroups whose processes fragmented most (report --by cgroup), as the process table. */
+static void print_cgroups(const struct ft_cgrows *rows, bool fstall)
+{
+	char name[FT_CG_PATH];
+	int i, n = 0, w = fstall ? 20 : 22;
+
+	for (i = 0; i < rows->nr && n < 10; i++)
+		n += rows->r[i].c[FT_PC_FRAGMENTING] || rows->r[i].c[FT_PC_EXTFRAG] || rows->r[i].c[FT_PC_COMPACTION] ||
+		     rows->r[i].c[FT_PC_RECLAIM] || rows->r[i].c[FT_PC_FRAG_STALL];
+	if (!n)
+		return;
+	printf("  %-*s procs fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w, "cgroups",
+	       fstall ? " fstall" : "");
+	for (i = 0, n = 0; i < rows->nr && n < 10; i++) {
+		const struct ft_cgrow *r = &rows->r[i];
+
+		if (!r->c[FT_PC_FRAGMENTING] && !r->c[FT_PC_EXTFRAG] && !r->c[FT_PC_COMPACTION] && !r->c[FT_PC_RECLAIM] &&
+		    !r->c[FT_PC_FRAG_STALL])
+			continue;
+		n++;
+		if (r->other)
+			snprintf(name, sizeof(name), "other");
+		else if (!r->path[0])
+			snprintf(name, sizeof(name), "?");
+		else
+			ft_cgroup_name(r->path, NULL, 0, name, (size_t)w + 1 < sizeof(name) ? (size_t)w + 1 : sizeof(name));
+		printf("  %-*s %5d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, name, r->procs,
+		       (unsigned long long)r->c[FT_PC_FRAGMENTING], (unsigned long long)r->c[FT_PC_EXTFRAG],
+		       (unsigned long long)r->c[FT_PC_COMPACTION], (double)r->c[FT_PC_COMPACTION_US] / 1000,
+		       (unsigned long long)r->c[FT_PC_RECLAIM], (double)r->c[FT_PC_RECLAIM_US] / 1000);
+		if (fstall)
+			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
+		printf("\n");
 	}
 }
 
@@ -251,7 +288,9 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 				       (unsigned long long)z.fragmenting);
 		}
 	}
-	if (rep->procs)
+	if (rep->procs && st->by_cgroup && rep->cgrows)
+		print_cgroups(rep->cgrows, rep->lat_present[FT_LAT_FRAG_STALL]);
+	else if (rep->procs)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
 }
 

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "analysis/cgrows.h"
 #include "model/session.h"
 
 /* What a snapshot prints: the session, and what its source says beside it. */
@@ -18,6 +19,8 @@ struct ft_snapshot_in {
 	const char *trace_error;	/* why tracing failed (the source says it), NULL */
 	double interval_s;		/* the rates' interval; 0: one sample, no rates */
 	time_t now;			/* "time" */
+	/* the traced counts by cgroup (analysis/cgrows.h), NULL: not traced */
+	const struct ft_cgrows *cgrows;
 };
 
 void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *in);

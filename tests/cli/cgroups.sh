@@ -116,5 +116,21 @@ check "hostile: exits 0 within 20 s (a FIFO is not waited on)" test $? = 0
 check "hostile: the FIFO's, the linked and the newline's cgroups are left out" \
 	test "$(q '[.cgroups.groups[] | select(.path | test("fifo|linked|evil"))] | length' h)" = 0
 check "hostile: the rest is as before" test "$(q "$pod1 | .anon_bytes" h)" = 2147483648
+# ---- report --by cgroup on the adverse recording: rows by cgroup add up, and each is its processes' sum
+R=tests/recordings/adverse-6.18.ftr
+"$FT" report --json "$R" > "$tmp/r.json"
+check "report --json: by_cgroup's fragmenting fallbacks sum to the total" \
+	test "$(jq '[.by_cgroup[].fragmenting] | add' "$tmp/r.json")" = "$(jq '.totals.extfrag_fragmenting' "$tmp/r.json")"
+check "report --json: each cgroup's counts are the sum over its processes" \
+	test "$(jq -c '[.processes | group_by(.cgroup // "")[] | {c: (.[0].cgroup // ""), f: (map(.fragmenting) | add)}]
+		| sort_by(.c)' "$tmp/r.json")" = "$(jq -c '[.by_cgroup[] | select(.path != null) | {c: .path, f: .fragmenting}] | sort_by(.c)' "$tmp/r.json")"
+check "... and they are numbers (57,606 fragmenting in the workload's cgroup)" \
+	test "$(jq '[.by_cgroup[] | select(.path == "/process_api/730b0e66741056fbd04b0a311816c6ea") | .fragmenting][0]' "$tmp/r.json")" = 57606
+"$FT" report --by cgroup "$R" > "$tmp/r.txt"
+check "report --by cgroup: a cgroups table instead of the processes'" \
+	bash -c "grep -q '^  cgroups  ' '$tmp/r.txt' && ! grep -q '^  processes  ' '$tmp/r.txt'"
+"$FT" report --by pod "$R" > /dev/null 2> "$tmp/by.err"; rc=$?
+check "report --by pod: a usage error (exit $rc), naming the choices" \
+	bash -c "[ $rc = 2 ] && grep -q 'process or cgroup' '$tmp/by.err'"
 echo "cgroups.sh: $fails failure(s)"
 [ $fails -eq 0 ]

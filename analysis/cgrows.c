@@ -1,0 +1,67 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "analysis/cgrows.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The row for @path (made when new; past the table, the "other" row). */
+static struct ft_cgrow *row_of(struct ft_cgrows *out, const char *path, struct ft_cgrow *other)
+{
+	int i;
+
+	for (i = 0; i < out->nr; i++)
+		if (!out->r[i].other && !strcmp(out->r[i].path, path))
+			return &out->r[i];
+	if (out->nr >= FT_CGROWS_MAX)
+		return other;
+	memset(&out->r[out->nr], 0, sizeof(out->r[0]));
+	snprintf(out->r[out->nr].path, sizeof(out->r[0].path), "%s", path);
+	return &out->r[out->nr++];
+}
+
+static int by_fragmenting(const void *a, const void *b)
+{
+	const struct ft_cgrow *x = a, *y = b;
+
+	if (x->other != y->other)
+		return x->other ? 1 : -1;	/* "other" last */
+	if (x->c[FT_PC_FRAGMENTING] != y->c[FT_PC_FRAGMENTING])
+		return x->c[FT_PC_FRAGMENTING] > y->c[FT_PC_FRAGMENTING] ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out)
+{
+	struct ft_cgrow other = { .other = true };
+	bool have_other = false;
+	int i, k;
+
+	out->nr = 0;
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_proc *p = &t->p[i];
+		struct ft_cgrow *r = row_of(out, p->cgroup, &other);
+
+		have_other |= r == &other;
+		r->procs++;
+		for (k = 0; k < FT_PC_NR; k++)
+			r->c[k] += p->c[k];
+	}
+	for (k = 0; k < FT_PC_NR; k++) {
+		other.c[k] += t->other[k];
+		have_other |= t->other[k] != 0;
+	}
+	qsort(out->r, (size_t)out->nr, sizeof(out->r[0]), by_fragmenting);
+	if (have_other)
+		out->r[out->nr++] = other;
+}
+
+const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *path)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++)
+		if (!rows->r[i].other && !strcmp(rows->r[i].path, path))
+			return &rows->r[i];
+	return NULL;
+}

@@ -1,0 +1,40 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Who fragments and who pays, by cgroup: the per-process traced counts
+ * (model/procs.h) summed by each process's cgroup path.  Every process
+ * row goes to exactly one cgroup row ("" when no cgroup was taken for
+ * it), and the table's folded counts ("other", the processes folded away
+ * when it was full) to a row of their own, so the rows always add up to
+ * the totals.  Past FT_CGROWS_MAX paths the rest are summed into the
+ * last row, marked "other" too.
+ */
+#ifndef FT_ANALYSIS_CGROWS_H
+#define FT_ANALYSIS_CGROWS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "model/procs.h"
+
+#define FT_CGROWS_MAX	256
+
+struct ft_cgrow {
+	char path[128];			/* the processes' cgroup; "" none taken */
+	bool other;			/* folded processes, and the paths past FT_CGROWS_MAX */
+	int procs;			/* process rows summed */
+	uint64_t c[FT_PC_NR];
+};
+
+struct ft_cgrows {
+	int nr;
+	struct ft_cgrow r[FT_CGROWS_MAX + 1];	/* + the "other" row */
+};
+
+/* @t's rows by cgroup into @out, the most fragmenting first. */
+void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out);
+
+/* The row of cgroup @path, or NULL. */
+const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *path);
+
+#endif
