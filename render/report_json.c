@@ -469,36 +469,6 @@ static void json_owners(struct ft_json *j, const struct ft_report *rep)
 	ft_report_owners_free(&o);
 }
 
-/* "by_cgroup": the process rows summed by cgroup; they add up to the totals ("other": folded). */
-static void json_by_cgroup(struct ft_json *j, const struct ft_report *rep)
-{
-	char name[FT_CG_PATH];
-	int i, k;
-
-	if (!rep->cgrows) {
-		ft_json_null(j, "by_cgroup");
-		return;
-	}
-	ft_json_arr_begin(j, "by_cgroup");
-	for (i = 0; i < rep->cgrows->nr; i++) {
-		const struct ft_cgrow *r = &rep->cgrows->r[i];
-
-		ft_json_obj_begin_inline(j, NULL);
-		if (r->other) {
-			ft_json_null(j, "path");
-			ft_json_str(j, "name", "other");
-		} else {
-			ft_cgroup_name(r->path, NULL, 0, name, sizeof(name));
-			ft_json_str(j, "path", r->path);
-			ft_json_str(j, "name", r->path[0] ? name : "");
-		}
-		ft_json_i64(j, "processes", r->procs);
-		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_fields[k].key, r->c[k]);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-}
 
 /* The report as one JSON object on stdout. */
 void ft_render_report_json(const struct ft_report *rep)
@@ -526,7 +496,7 @@ void ft_render_report_json(const struct ft_report *rep)
 		ft_render_session_processes(&j, rep->procs, 0);
 	else
 		ft_json_null(&j, "processes");
-	json_by_cgroup(&j, rep);
+	ft_render_session_by_cgroup(&j, rep->cgrows, NULL);
 	json_stacks(&j, rep);
 	json_owners(&j, rep);
 	ft_json_obj_begin(&j, "latency");

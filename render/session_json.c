@@ -254,3 +254,33 @@ void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
+
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c)
+{
+	char name[FT_CG_PATH];
+	int i, k;
+
+	if (!rows) {
+		ft_json_null(j, "by_cgroup");
+		return;
+	}
+	ft_json_arr_begin(j, "by_cgroup");
+	for (i = 0; i < rows->nr; i++) {
+		const struct ft_cgrow *r = &rows->r[i];
+
+		ft_json_obj_begin_inline(j, NULL);
+		if (r->other) {
+			ft_json_null(j, "path");
+			ft_json_str(j, "name", "other");
+		} else {
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			ft_json_str(j, "path", r->path);
+			ft_json_str(j, "name", r->path[0] ? name : "");
+		}
+		ft_json_i64(j, "processes", r->procs);
+		for (k = 0; k < FT_PC_NR; k++)
+			ft_json_u64(j, ft_proc_fields[k].key, r->c[k]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}

@@ -6,6 +6,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/cgrows.h"
+#include "model/cgroup.h"
+
 struct ft_json;
 struct ft_hist;
 struct ft_extfrag_counts;
@@ -71,6 +74,14 @@ void ft_render_session_thp_settings(struct ft_json *j, const struct ft_thp_size 
  * by_source [{source, files_opened, reads, bytes_read, last_tick}]}.
  */
 void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
+
+/*
+ * "by_cgroup": the traced per-process counts summed by cgroup
+ * (analysis/cgrows.h), each row's path, name (with @c's pods; NULL:
+ * none) and counters; they add up to the totals, the processes folded
+ * away included (a row named "other", path null).  @rows NULL: null.
+ */
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c);
 
 /* --cost-log's line: {"tick", "what", "cost"} on one line of @f. */
 void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char *what);

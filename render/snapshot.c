@@ -177,41 +177,6 @@ static void json_knobs(struct ft_json *j, const struct ft_snapshot_in *l)
 	ft_json_obj_end(j);
 }
 
-/*
- * "by_cgroup": the traced per-process counts summed by the processes'
- * cgroups (analysis/cgrows.h): every row's counters add up to the
- * totals, the processes folded away included (a row "other": true).
- */
-static void json_by_cgroup(struct ft_json *j, const struct ft_snapshot_in *l)
-{
-	const struct ft_cgroups *c = l->session->nr_cgroups ? l->session->cgroups : NULL;
-	char name[FT_CG_PATH];
-	int i, k;
-
-	if (!l->cgrows) {
-		ft_json_null(j, "by_cgroup");
-		return;
-	}
-	ft_json_arr_begin(j, "by_cgroup");
-	for (i = 0; i < l->cgrows->nr; i++) {
-		const struct ft_cgrow *r = &l->cgrows->r[i];
-
-		ft_json_obj_begin_inline(j, NULL);
-		if (r->other) {
-			ft_json_null(j, "path");
-			ft_json_str(j, "name", "other");
-		} else {
-			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
-			ft_json_str(j, "path", r->path);
-			ft_json_str(j, "name", r->path[0] ? name : "");
-		}
-		ft_json_i64(j, "processes", r->procs);
-		for (k = 0; k < FT_PC_NR; k++)
-			ft_json_u64(j, ft_proc_fields[k].key, r->c[k]);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
-}
 
 static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 {
@@ -265,7 +230,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_procs_by_process(&by_process, &ev->procs);
 		ft_render_session_processes(j, &by_process, 0);
 	}
-	json_by_cgroup(j, l);
+	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL);
 	ft_render_session_compaction(j, l->session, ev, NULL);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
