@@ -266,7 +266,7 @@ void ft_live_audit(struct ft_live *l, const char *text, size_t len)
 int ft_live_tick(struct ft_live *l, bool force_pti)
 {
 	unsigned int mask = (1u << FT_SRC_ZONEINFO) | (1u << FT_SRC_BUDDYINFO) |
-			    (1u << FT_SRC_VMSTAT);
+			    (1u << FT_SRC_VMSTAT) | (1u << FT_SRC_PRESSURE);
 	uint64_t now = ft_now_ns(), rt;
 	struct ft_raw raw;
 	const struct ft_sample *s = &l->session.sample;

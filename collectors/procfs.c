@@ -15,6 +15,7 @@ static const char *const src_paths[FT_SRC_NR] = {
 	[FT_SRC_BUDDYINFO]	= "proc/buddyinfo",
 	[FT_SRC_PAGETYPEINFO]	= "proc/pagetypeinfo",
 	[FT_SRC_VMSTAT]		= "proc/vmstat",
+	[FT_SRC_PRESSURE]	= "proc/pressure/memory",
 };
 
 int ft_procfs_open(struct ft_procfs *p, const char *root)
@@ -50,6 +51,8 @@ static void report(struct ft_procfs *p, int i, int err)
 		ft_diag(FT_DIAG_INFO, "/%s readable again", src_paths[i]);
 		return;
 	}
+	if (i == FT_SRC_PRESSURE && (err == -ENOENT || err == -EOPNOTSUPP))
+		return;		/* a kernel without PSI (or booted psi=0): nothing to show, not a fault */
 	if (i == FT_SRC_PAGETYPEINFO && (err == -EACCES || err == -EPERM))
 		ft_diag(FT_DIAG_WARN, "/%s needs root: no pageblock or migratetype data",
 			src_paths[i]);
@@ -66,10 +69,12 @@ void ft_procfs_collect(struct ft_procfs *p, unsigned int mask, struct ft_raw *ra
 		struct ft_raw_source *r = &raw->src[i];
 
 		memset(r, 0, sizeof(*r));
-		if (!(mask & (1u << i)))
+		if (!(mask & (1u << i)) || (i == FT_SRC_PRESSURE && p->no_psi))
 			continue;
 		r->fresh = true;
 		r->err = ft_file_read(&p->src[i], p->rootfd);
+		if (i == FT_SRC_PRESSURE && (r->err == -ENOENT || r->err == -EOPNOTSUPP))
+			p->no_psi = true;
 		r->buf = p->src[i].buf;
 		r->len = p->src[i].len;
 		report(p, i, r->err);

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The live /proc collector: zoneinfo, buddyinfo, pagetypeinfo and vmstat
- * under a root directory, kept open, read into raw buffers for the model.
- * Does I/O only; never parses.
+ * The live /proc collector: zoneinfo, buddyinfo, pagetypeinfo, vmstat and
+ * pressure/memory under a root directory, kept open, read into raw
+ * buffers for the model.  Does I/O only; never parses.
  */
 #ifndef FT_COLLECTORS_PROCFS_H
 #define FT_COLLECTORS_PROCFS_H
@@ -17,6 +17,11 @@ struct ft_procfs {
 	int rootfd;
 	struct ft_file src[FT_SRC_NR];
 	int reported_err[FT_SRC_NR];	/* last error told to ft_diag() */
+	/*
+	 * No PSI in this kernel (pressure/memory absent, or booted psi=0):
+	 * said once, then not looked for again (it cannot come at run time)
+	 */
+	bool no_psi;
 };
 
 /* 0 or -errno (root not a readable directory). */

@@ -2,6 +2,7 @@
 #include "model/sample.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +14,7 @@ const char *const ft_source_names[FT_SRC_NR] = {
 	[FT_SRC_BUDDYINFO]	= "buddyinfo",
 	[FT_SRC_PAGETYPEINFO]	= "pagetypeinfo",
 	[FT_SRC_VMSTAT]		= "vmstat",
+	[FT_SRC_PRESSURE]	= "pressure",
 };
 
 void ft_sample_init(struct ft_sample *s)
@@ -20,6 +22,27 @@ void ft_sample_init(struct ft_sample *s)
 	memset(s, 0, sizeof(*s));
 	s->pageblock_order = -1;
 	s->pageblock_order_fallback = -1;
+	s->psi_some_ms = s->psi_full_ms = NAN;
+}
+
+/* ms a second stalled between two totals in us (NAN when it went back: not the same file). */
+static double stall_ms(uint64_t before, uint64_t after, double dt)
+{
+	return after >= before && dt > 0 ? (double)(after - before) / 1000.0 / dt : NAN;
+}
+
+/* The stall rates from the pressure read before (@old at @old_t_ns) to this one. */
+static void psi_rates(struct ft_sample *s, const struct ft_psi *old, uint64_t old_t_ns, bool had)
+{
+	double dt = (double)(s->src_t_ns[FT_SRC_PRESSURE] - old_t_ns) / 1e9;
+
+	s->psi_some_ms = s->psi_full_ms = NAN;
+	if (!had)
+		return;
+	if (old->some.have && s->psi.some.have)
+		s->psi_some_ms = stall_ms(old->some.total_us, s->psi.some.total_us, dt);
+	if (old->full.have && s->psi.full.have)
+		s->psi_full_ms = stall_ms(old->full.total_us, s->psi.full.total_us, dt);
 }
 
 void ft_sample_release(struct ft_sample *s)
@@ -45,6 +68,8 @@ static int parse_source(struct ft_sample *s, enum ft_source src,
 		return ft_pagetypeinfo_parse(r->buf, r->len, &s->pti);
 	case FT_SRC_VMSTAT:
 		return ft_vmstat_parse(r->buf, r->len, &s->vmstat);
+	case FT_SRC_PRESSURE:
+		return ft_psi_parse(r->buf, r->len, &s->psi);
 	default:
 		return -EINVAL;
 	}
@@ -89,6 +114,9 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 	s->t_ns = raw->t_ns;
 	for (i = 0; i < FT_SRC_NR; i++) {
 		const struct ft_raw_source *r = &raw->src[i];
+		struct ft_psi old_psi = s->psi;
+		uint64_t old_t_ns = s->src_t_ns[i];
+		bool had = ft_sample_has(s, (enum ft_source)i);
 
 		if (!r->fresh)
 			continue;
@@ -111,6 +139,8 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 		} else if (i == FT_SRC_VMSTAT) {
 			s->has_prev = false;
 		}
+		if (i == FT_SRC_PRESSURE)
+			psi_rates(s, &old_psi, old_t_ns, had && !err);
 	}
 	if (s->has_prev && ft_sample_has(s, FT_SRC_VMSTAT))
 		ft_rates_compute(&s->prev_vmstat, &s->vmstat,

@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #include "model/buddyinfo.h"
+#include "model/cgroup.h"
 #include "model/mm.h"
 #include "model/pagetypeinfo.h"
 #include "model/rates.h"
@@ -24,6 +25,7 @@ enum ft_source {
 	FT_SRC_BUDDYINFO,
 	FT_SRC_PAGETYPEINFO,
 	FT_SRC_VMSTAT,
+	FT_SRC_PRESSURE,	/* /proc/pressure/memory; absent without CONFIG_PSI or with psi=0 */
 	FT_SRC_NR
 };
 
@@ -65,6 +67,9 @@ struct ft_sample_state {
 	int pageblock_order;
 	int pageblock_order_fallback;
 	struct ft_rates rates;
+	struct ft_psi psi;		/* the host's memory pressure (FT_SRC_PRESSURE) */
+	/* ms stalled a second between the last two reads of it (some, full); NAN before two */
+	double psi_some_ms, psi_full_ms;
 };
 
 struct ft_sample {

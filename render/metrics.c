@@ -736,7 +736,12 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 		head(&o, FT_MF_UP);
 		for (i = 0; i < FT_SRC_NR; i++) {
 			const char *l[] = { "source", ft_source_names[i], NULL };
+			int err = s->sample.err[i];
 
+			/* no PSI in this kernel (or the recording): no series, as node_exporter has none */
+			if (i == FT_SRC_PRESSURE && !ft_sample_has(&s->sample, (int)i) &&
+			    (!err || err == -ENOENT || err == -EOPNOTSUPP))
+				continue;
 			sample(&o, fam[FT_MF_UP].name, "", l, ft_sample_has(&s->sample, (int)i) ? 1 : 0);
 		}
 		{

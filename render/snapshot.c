@@ -389,7 +389,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
 	json_knobs(&j, l);
 	ft_render_session_thp(&j, l->session);
-	json_psi(&j, "pressure", l->session->nr_cgroups ? &l->session->cgroups->host : &(struct ft_psi){ 0 });
+	json_psi(&j, "pressure", ft_sample_has(smp, FT_SRC_PRESSURE) ? &smp->psi :
+		 l->session->nr_cgroups ? &l->session->cgroups->host : &(struct ft_psi){ 0 });
 	json_cgroups(&j, l->session);
 	json_events(&j, l);
 	ft_render_session_cost(&j, l->session);

@@ -153,6 +153,11 @@ static void draw_header(struct ft_ui *ui)
 		bool ok = ft_sample_has(smp, i);
 		char extra[48] = "";
 
+		/* the overview's pressure line says it is there; no PSI here is no fault of the source */
+		if (i == FT_SRC_PRESSURE && (ok || !smp->err[i] || smp->err[i] == -ENOENT ||
+					     smp->err[i] == -EOPNOTSUPP))
+			continue;
+
 		if (i == FT_SRC_PAGETYPEINFO && ok) {
 			age = ft_session_pti_age(s);
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));

@@ -35,7 +35,7 @@ enum list_order { BY_NODE, BY_FALLBACKS, BY_UNUSABLE, NR_ORDERS };
 static const char *const order_names[NR_ORDERS] = { "node", "fragmenting/s", "unusable index" };
 
 #define ZONE_LINES	5	/* 4 lines and a gap */
-#define RATE_LINES	4	/* 3 lines of rates and the order ruler */
+#define RATE_LINES	4	/* 3 lines of rates and the order ruler; + 1 with pressure */
 
 static int nr_populated(const struct ft_sample *s)
 {
@@ -72,6 +72,40 @@ static void put_pct(int y, int col, double ratio)
 		       "%5.0f%%", ratio * 100);
 }
 
+/* A pressure average in percent, in 5 columns. */
+static void put_psi_pct(int y, int col, const char *label, const struct ft_psi_line *l)
+{
+	int x = RATE_X + col * RATE_W;
+
+	ft_put(y, x, ft_attr(FT_C_DIM), "%s", label);
+	if (!l->have)
+		ft_put(y, x + RATE_W - 7, ft_attr(FT_C_DIM), "%5s", "-");
+	else
+		ft_put(y, x + RATE_W - 7, l->avg10 >= 10 ? ft_attr(FT_C_BAD) : l->avg10 > 0 ? ft_attr(FT_C_WARN) :
+		       A_NORMAL, l->avg10 >= 99.95 ? "%4.0f%%" : l->avg10 >= 9.995 ? "%4.1f%%" : "%4.2f%%", l->avg10);
+}
+
+/* The host's memory pressure (/proc/pressure/memory), when the kernel has it: true if drawn. */
+static bool draw_pressure(struct ft_ui *ui, int y)
+{
+	const struct ft_sample *s = &ui->s->sample;
+
+	if (!ft_sample_has(s, FT_SRC_PRESSURE))
+		return false;
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "pressure");
+	put_psi_pct(y, 0, "some10", &s->psi.some);
+	put_psi_pct(y, 1, "full10", &s->psi.full);
+	put_rate(y, 2, "some ms/s", isnan(s->psi_some_ms) ? 0 : s->psi_some_ms);
+	put_rate(y, 3, "full ms/s", isnan(s->psi_full_ms) ? 0 : s->psi_full_ms);
+	return true;
+}
+
+/* The rate lines and the ruler: 4 lines, 5 with the pressure line. */
+static int rate_lines(const struct ft_ui *ui)
+{
+	return RATE_LINES + ft_sample_has(&ui->s->sample, FT_SRC_PRESSURE);
+}
+
 static void draw_rates(struct ft_ui *ui, int y)
 {
 	const struct ft_rates *r = &ui->s->sample.rates;
@@ -96,6 +130,7 @@ static void draw_rates(struct ft_ui *ui, int y)
 	if (COLS >= 110)
 		ft_chart_row(ui->s, y, RATE_X + 4 * RATE_W + 2, COLS - (RATE_X + 4 * RATE_W + 2),
 			     FT_CHART_STALLS, FT_ZH_FREE, 0, -1);
+	draw_pressure(ui, y + 3);
 }
 
 /*
@@ -545,21 +580,21 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 {
 	struct overview_state *st = S(ui);
 	const struct ft_sample *s = &ui->s->sample;
-	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block;
+	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block, rl = rate_lines(ui);
 	size_t i;
 
-	if (height < RATE_LINES + 1) {
+	if (height < rl + 1) {
 		ft_put(top, 0, A_BOLD, "terminal too small");
 		return;
 	}
 	draw_rates(ui, y);
-	y += RATE_LINES;
+	y += rl;
 	ui->scroll_info[0] = '\0';
 	/*
 	 * Many zones (more than LIST_ZONES) that do not fit as blocks: a line
 	 * each.  A few-zone host keeps its blocks and scrolls.
 	 */
-	if (total > LIST_ZONES && RATE_LINES + total * ZONE_LINES > height) {
+	if (total > LIST_ZONES && rl + total * ZONE_LINES > height) {
 		st->list_mode = true;
 		draw_list(ui, y, top + height - y);
 		return;
@@ -572,13 +607,13 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 	if (st->first_zone > total - 1)
 		st->first_zone = total > 0 ? total - 1 : 0;
 	/* history under each zone when every zone from the first shown still fits */
-	if (RATE_LINES + (total - st->first_zone) * (ZONE_LINES + 5) <= height)
+	if (rl + (total - st->first_zone) * (ZONE_LINES + 5) <= height)
 		hist = 5;
-	else if (COLS >= 120 && RATE_LINES + (total - st->first_zone) * (ZONE_LINES + 3) <= height)
+	else if (COLS >= 120 && rl + (total - st->first_zone) * (ZONE_LINES + 3) <= height)
 		hist = 3;
 	block = ZONE_LINES + hist;
 	/* zones that do not all fit with a gap between them lose the gaps: one more zone whole */
-	if (!hist && RATE_LINES + (total - st->first_zone) * ZONE_LINES > height)
+	if (!hist && rl + (total - st->first_zone) * ZONE_LINES > height)
 		block = ZONE_LINES - 1;
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
@@ -664,6 +699,9 @@ static const struct ft_legend overview_legend[] = {
 	  "fail = compact_fail; success = ok / (ok + fail)" },
 	{ "stalls/s", "direct compaction stalls per second over the last minute, as a sparkline" },
 	{ "THP faults/s", "anonymous THP faults per second: alloc got a huge page, fallback did not (thp_fault_*)" },
+	{ "pressure", "the host's memory pressure (/proc/pressure/memory; on kernels with PSI): some10 and full10 "
+	  "are the last 10 s's averages, the share of time some task (full: every task) stalled on memory; "
+	  "ms/s: the stalled time per second over the last tick" },
 	{ "reclaim/s", "pages reclaimed by kswapd and directly, direct reclaim stalls (allocstall), kcompactd wakes" },
 	{ "order", "the columns of the free row: blocks of 2^order pages" },
 	{ "N0 DMA32", "node 0, zone DMA32: one block of lines per zone" },

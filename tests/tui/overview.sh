@@ -140,6 +140,23 @@ start TERM=screen-256color NO_COLOR=1 "$FT" --root "$ROOT"
 wait_for '^N0 DMA ' >/dev/null
 check "NO_COLOR: no colour" bash -c "! tmux -S $TMPD/$SOCK capture-pane -e -p -t ft | grep -qE $'\e\\[(3[0-7]|38;)'"
 
+# the host's memory pressure: a line of its own when the kernel has PSI (the
+# 6.1 fixture has none, so the screen dump above has no such line)
+PSI=$TMPD/psi-root
+cp -r "$ROOT" "$PSI"
+mkdir -p "$PSI/proc/pressure"
+printf 'some avg10=1.50 avg60=0.40 avg300=0.10 total=1000000\nfull avg10=0.25 avg60=0.00 avg300=0.00 total=200000\n' \
+	> "$PSI/proc/pressure/memory"
+start TERM=screen "$FT" --root "$PSI"
+check "pressure: the line, with /proc/pressure/memory's avg10s" wait_for '^pressure +some10 +1\.50% +full10 +0\.25% '
+check "pressure: nothing stalled between reads: 0 ms/s" wait_for 'some ms/s +0 +full ms/s +0'
+# 5 s more of some and 1 s more of full between two reads: some ms/s is no longer 0
+printf 'some avg10=9.00 avg60=1.00 avg300=0.20 total=6000000\nfull avg10=2.00 avg60=0.00 avg300=0.00 total=1200000\n' \
+	> "$PSI/proc/pressure/memory"
+check "pressure: stalled time a second from the totals" wait_for 'some10 +9\.00% +full10 +2\.00% +some ms/s +[1-9]'
+T send-keys -t ft q
+check "pressure: q exits" wait_dead
+
 # not root, on this host: says why pagetypeinfo is missing and shows the rest
 if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null && [ -r /proc/zoneinfo ]; then
 	# a copy nobody can reach, wherever the checkout lives

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -15,7 +16,7 @@ struct bufs {
 };
 
 static const char *const rel[FT_SRC_NR] = {
-	"proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo", "proc/vmstat",
+	"proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo", "proc/vmstat", "proc/pressure/memory",
 };
 
 static void load(const char *kernel, struct bufs *b)
@@ -144,12 +145,59 @@ static void test_bad_zoneinfo(void **state)
 	unload(&b);
 }
 
+/* One tick with only /proc/pressure/memory's @text at @t_ns (NULL: the file is absent). */
+static int pressure_tick(struct ft_sample *s, const char *text, uint64_t t_ns)
+{
+	struct ft_raw raw = { .t_ns = t_ns };
+
+	raw.src[FT_SRC_PRESSURE].fresh = true;
+	raw.src[FT_SRC_PRESSURE].buf = text;
+	raw.src[FT_SRC_PRESSURE].len = text ? strlen(text) : 0;
+	raw.src[FT_SRC_PRESSURE].err = text ? 0 : -ENOENT;
+	return ft_sample_update(s, &raw);
+}
+
+/* The host's pressure: parsed, and the stall rates from two reads; a total that went back has none. */
+static void test_pressure(void **state)
+{
+	struct ft_sample s;
+
+	(void)state;
+	ft_sample_init(&s);
+	pressure_tick(&s, "some avg10=1.50 avg60=0.25 avg300=0.05 total=1000000\n"
+		      "full avg10=0.50 avg60=0.00 avg300=0.00 total=400000\n", 1000000000ull);
+	assert_true(ft_sample_has(&s, FT_SRC_PRESSURE));
+	assert_true(s.psi.some.avg10 > 1.49 && s.psi.some.avg10 < 1.51);
+	assert_true(isnan(s.psi_some_ms));	/* one read: no rate yet */
+	/* 2 s later: 500 ms more of some, 100 ms more of full */
+	pressure_tick(&s, "some avg10=2.00 avg60=0.30 avg300=0.05 total=1500000\n"
+		      "full avg10=0.60 avg60=0.00 avg300=0.00 total=500000\n", 3000000000ull);
+	assert_true(fabs(s.psi_some_ms - 250.0) < 1e-9);
+	assert_true(fabs(s.psi_full_ms - 50.0) < 1e-9);
+	/* a kernel before 5.12 (v1 pressure has no full line) after a restart of the counters */
+	pressure_tick(&s, "some avg10=0.00 avg60=0.00 avg300=0.00 total=10\n", 4000000000ull);
+	assert_true(isnan(s.psi_some_ms));
+	assert_true(isnan(s.psi_full_ms));
+	assert_false(s.psi.full.have);
+	/* malformed, then absent: not had, and no rate from the reads around them */
+	pressure_tick(&s, "some avg10=x\n", 5000000000ull);
+	assert_false(ft_sample_has(&s, FT_SRC_PRESSURE));
+	assert_int_equal(s.err[FT_SRC_PRESSURE], -EINVAL);
+	pressure_tick(&s, NULL, 6000000000ull);
+	assert_int_equal(s.err[FT_SRC_PRESSURE], -ENOENT);
+	pressure_tick(&s, "some avg10=0.00 avg60=0.00 avg300=0.00 total=20\n", 7000000000ull);
+	assert_true(ft_sample_has(&s, FT_SRC_PRESSURE));
+	assert_true(isnan(s.psi_some_ms));
+	ft_sample_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join_two_nodes),
 		cmocka_unit_test(test_no_pagetypeinfo),
 		cmocka_unit_test(test_bad_zoneinfo),
+		cmocka_unit_test(test_pressure),
 	};
 	return cmocka_run_group_tests_name("sample", tests, NULL, NULL);
 }
