@@ -16,6 +16,7 @@ static struct ft_cgrow *row_of(struct ft_cgrows *out, const char *path, struct f
 	if (out->nr >= FT_CGROWS_MAX)
 		return other;
 	memset(&out->r[out->nr], 0, sizeof(out->r[0]));
+	out->r[out->nr].cg = -1;
 	snprintf(out->r[out->nr].path, sizeof(out->r[0].path), "%s", path);
 	return &out->r[out->nr++];
 }
@@ -33,11 +34,12 @@ static int by_fragmenting(const void *a, const void *b)
 
 void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out)
 {
-	struct ft_cgrow other = { .other = true };
+	struct ft_cgrow other = { .other = true, .cg = -1 };
 	bool have_other = false;
 	int i, k;
 
 	out->nr = 0;
+	out->untraced_left_out = 0;
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
 		struct ft_cgrow *r = row_of(out, p->cgroup, &other);
@@ -64,4 +66,54 @@ const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *
 		if (!rows->r[i].other && !strcmp(rows->r[i].path, path))
 			return &rows->r[i];
 	return NULL;
+}
+
+/* @c's cgroup at @path (the row's; "" is no cgroup), or -1. */
+static int cgroup_at(const struct ft_cgroups *c, const char *path)
+{
+	int i;
+
+	for (i = 0; path[0] && i < c->nr; i++)
+		if (!strcmp(c->g[i].path, path))
+			return i;
+	return -1;
+}
+
+void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c)
+{
+	struct ft_cgrow other;
+	bool have_other = rows->nr && rows->r[rows->nr - 1].other;
+	bool *seen;
+	int i;
+
+	rows->untraced_left_out = 0;
+	if (!c || !c->nr)
+		return;
+	seen = calloc((size_t)c->nr, sizeof(*seen));
+	if (!seen)
+		return;
+	if (have_other)
+		other = rows->r[--rows->nr];
+	for (i = 0; i < rows->nr; i++) {
+		rows->r[i].cg = cgroup_at(c, rows->r[i].path);
+		if (rows->r[i].cg >= 0)
+			seen[rows->r[i].cg] = true;
+	}
+	for (i = 0; i < c->nr; i++) {
+		struct ft_cgrow *r;
+
+		if (seen[i] || !c->g[i].procs)
+			continue;
+		if (rows->nr >= FT_CGROWS_MAX) {
+			rows->untraced_left_out++;
+			continue;
+		}
+		r = &rows->r[rows->nr++];
+		memset(r, 0, sizeof(*r));
+		snprintf(r->path, sizeof(r->path), "%s", c->g[i].path);
+		r->cg = i;
+	}
+	if (have_other)
+		rows->r[rows->nr++] = other;
+	free(seen);
 }

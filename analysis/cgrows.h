@@ -15,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/cgroup.h"
 #include "model/procs.h"
 
 #define FT_CGROWS_MAX	256
@@ -24,15 +25,26 @@ struct ft_cgrow {
 	bool other;			/* folded processes, and the paths past FT_CGROWS_MAX */
 	int procs;			/* process rows summed */
 	uint64_t c[FT_PC_NR];
+	int cg;				/* ft_cgrows_join(): its cgroup in the ft_cgroups, -1 none */
 };
 
 struct ft_cgrows {
 	int nr;
+	int untraced_left_out;		/* ft_cgrows_join(): cgroups with tasks past the table */
 	struct ft_cgrow r[FT_CGROWS_MAX + 1];	/* + the "other" row */
 };
 
 /* @t's rows by cgroup into @out, the most fragmenting first. */
 void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out);
+
+/*
+ * Joins @rows with the memory cgroups @c (model/cgroup.h; NULL: none
+ * read): each row's cg, and a row of zero counts for each cgroup with
+ * tasks that has none, after the traced rows and before "other", so the
+ * rows still add up to the totals.  Those past the table are counted in
+ * untraced_left_out.
+ */
+void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c);
 
 /* The row of cgroup @path, or NULL. */
 const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *path);

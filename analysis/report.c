@@ -433,6 +433,9 @@ static void window_done(struct build *b)
 		free(rep->procs);	/* no table */
 		rep->procs = NULL;
 	}
+	if (rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known &&
+	    (rep->cgroups = malloc(sizeof(*rep->cgroups))))
+		*rep->cgroups = *rep->rp.session.cgroups;	/* names: the pods of the window's end */
 	if (!b->stacks) {		/* no stacks: NULL says so (analysis/compare.c) */
 		free(rep->stack_first);
 		free(rep->stack_last);
@@ -572,6 +575,7 @@ void ft_report_release(struct ft_report *rep)
 	for (i = 0; i < FT_LAT_NR; i++)
 		free(rep->raw[i]);
 	free(rep->procs);
+	free(rep->cgroups);
 	free(rep->procs_first);
 	free(rep->cgrows);
 	free(rep->stack_first);

@@ -114,6 +114,8 @@ struct ft_report {
 	struct ft_procs *procs;
 	struct ft_procs *procs_first;	/* the table at the first tick */
 	struct ft_cgrows *cgrows;	/* procs by cgroup (ft_report_by_cgroup()); NULL before */
+	/* the memory cgroups and pods at the window's end (record --cgroups), for names; NULL: none */
+	struct ft_cgroups *cgroups;
 	uint32_t *raw[FT_LAT_NR];
 	/*
 	 * Fallbacks by zone (the session's zone table; [nr_zones]: outside

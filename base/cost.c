@@ -18,6 +18,7 @@ const char *const ft_cost_src_names[FT_COST_NR] = {
 	[FT_COST_TRACE] = "trace",
 	[FT_COST_OTHER] = "other",
 	[FT_COST_CGROUP] = "cgroups",
+	[FT_COST_PRESSURE] = "pressure",
 };
 
 static struct ft_cost_counts counts[FT_COST_NR];
@@ -49,7 +50,7 @@ enum ft_cost_src ft_cost_src_of(const char *rel)
 		{ "sys/kernel/tracing", FT_COST_TRACE },
 		{ "sys/kernel/debug/tracing", FT_COST_TRACE },
 		{ "sys/fs/cgroup", FT_COST_CGROUP },
-		{ "proc/pressure/", FT_COST_CGROUP },
+		{ "proc/pressure/", FT_COST_PRESSURE },
 		{ "var/log/pods", FT_COST_CGROUP },
 	};
 	size_t i;

@@ -35,7 +35,8 @@ enum ft_cost_src {
 	FT_COST_TRACE,		/* the trace buffers and the instance's files */
 	FT_COST_OTHER,		/* host facts, kallsyms, anything else */
 	/* added at the end, so older recordings' counts stay where they were */
-	FT_COST_CGROUP,		/* the memory cgroups, pressure, /var/log/pods */
+	FT_COST_CGROUP,		/* the memory cgroups, their pressure, /var/log/pods */
+	FT_COST_PRESSURE,	/* the host's /proc/pressure/memory: the overview's every tick */
 	FT_COST_NR
 };
 

@@ -25,6 +25,7 @@ struct ft_liveopts {
 	uint64_t map_rate;		/* --map-rate, PFNs a second; 0: no cap */
 	bool stacks;			/* --stacks */
 	uint64_t stacks_per_sec;	/* --stacks-per-sec */
+	bool cgroups;			/* record --cgroups: the memory cgroups every tick */
 };
 
 /*

@@ -112,6 +112,10 @@ static const struct ft_opt opts[] = {
 	  "with --map-interval: after each scan, record who owns the pages\n"
 	  "of N mixed blocks, round-robin (a kernel booted page_owner=on;\n"
 	  "0: none)", 0, 65536, .var = &o.owner_blocks, .def = "64" },
+	{ "cgroups", 0, FT_OPT_FLAG, NULL,
+	  "also record the memory cgroups every tick (memory.stat,\n"
+	  "pressure, /var/log/pods: a few files per cgroup), for the\n"
+	  "cgroups view and report --by cgroup's names", .var = &o.live.cgroups },
 	FT_OPT_COST_LOG(o.cost_log),
 };
 

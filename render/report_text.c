@@ -66,7 +66,7 @@ static void print_wrapped(int indent, int width, const char *text)
 }
 
 /* The ten cgroups whose processes fragmented most (report --by cgroup), as the process table. */
-static void print_cgroups(const struct ft_cgrows *rows, bool fstall)
+static void print_cgroups(const struct ft_cgrows *rows, const struct ft_cgroups *c, bool fstall)
 {
 	char name[FT_CG_PATH];
 	int i, n = 0, w = fstall ? 20 : 22;
@@ -90,7 +90,8 @@ static void print_cgroups(const struct ft_cgrows *rows, bool fstall)
 		else if (!r->path[0])
 			snprintf(name, sizeof(name), "?");
 		else
-			ft_cgroup_name(r->path, NULL, 0, name, (size_t)w + 1 < sizeof(name) ? (size_t)w + 1 : sizeof(name));
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
+				       (size_t)w + 1 < sizeof(name) ? (size_t)w + 1 : sizeof(name));
 		printf("  %-*s %5d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, name, r->procs,
 		       (unsigned long long)r->c[FT_PC_FRAGMENTING], (unsigned long long)r->c[FT_PC_EXTFRAG],
 		       (unsigned long long)r->c[FT_PC_COMPACTION], (double)r->c[FT_PC_COMPACTION_US] / 1000,
@@ -289,7 +290,7 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 		}
 	}
 	if (rep->procs && st->by_cgroup && rep->cgrows)
-		print_cgroups(rep->cgrows, rep->lat_present[FT_LAT_FRAG_STALL]);
+		print_cgroups(rep->cgrows, rep->cgroups, rep->lat_present[FT_LAT_FRAG_STALL]);
 	else if (rep->procs)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
 }

@@ -42,13 +42,15 @@ static int live_idle_ms(struct ft_ui *ui)
 /*
  * What the live source reads beyond each tick's files: what the view on
  * screen shows (help keeps the view under it), and everything while a
- * recording is made (a recording holds what any view could show).
+ * recording is made (a recording holds what any view could show), but
+ * the cgroups only while their view is shown (or record --cgroups): a
+ * node's hundreds of cgroups are a few files each a tick.
  */
 static unsigned int live_wants(const struct ft_ui *ui)
 {
 	const struct ft_view *v = ui->view == &ft_view_help && ui->prev_view ? ui->prev_view : ui->view;
 
-	return ui->rec ? FT_LIVE_WANT_ALL : v ? v->wants : 0;
+	return (ui->rec ? FT_LIVE_WANT_ALL : 0) | (v ? v->wants : 0);
 }
 
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */

@@ -26,14 +26,14 @@
 /* The views in the order of their keys 1 to 8 (help and setup are not among them). */
 const struct ft_view *const ft_views[] = {
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history, &ft_view_procs, &ft_view_thp,
+	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups,
 };
 const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
 /* Every view with a state: ft_views, then help and setup (ui->view_state's order). */
 static const struct ft_view *const views_all[FT_UI_VIEWS_ALL] = {
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_help, &ft_view_setup,
+	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups, &ft_view_help, &ft_view_setup,
 };
 
 void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v)
@@ -251,15 +251,25 @@ static void draw_status(struct ft_ui *ui)
 /* The tab bar's row (ui->tab_x: where the last draw put each view's tab). */
 #define TAB_ROW	2
 
+/* View @v's tab label: its name, or its short one when @shorter. */
+static const char *tab_label(const struct ft_view *v, bool shorter)
+{
+	return shorter && v->tab ? v->tab : v->name;
+}
+
 static void draw_tabs(struct ft_ui *ui)
 {
-	int i, x = 0, gap = 1, need = 0;
+	int i, x = 0, gap = 1, need = 0, tight = 0;
+	bool shorter;
 
-	/* a blank between tabs when they all fit with it */
-	for (i = 0; i < ft_views_nr; i++)
+	/* a blank between tabs when they all fit with it; the short names when they do not fit without */
+	for (i = 0; i < ft_views_nr; i++) {
 		need += (int)strlen(ft_views[i]->name) + 4;
+		tight += (int)strlen(ft_views[i]->name) + 3;
+	}
 	if (need - 1 > COLS)
 		gap = 0;
+	shorter = tight > COLS;
 	attron((int)ft_attr(FT_C_DIM));
 	mvhline(TAB_ROW, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_DIM));
@@ -267,11 +277,13 @@ static void draw_tabs(struct ft_ui *ui)
 		const struct ft_view *v = ft_views[i];
 		bool on = v == ui->view || (ui->view == &ft_view_help && v == ui->prev_view);
 
+		const char *label = tab_label(v, shorter);
+
 		ui->tab_x[i] = x;
-		if (x + (int)strlen(v->name) + 3 > COLS)
+		if (x + (int)strlen(label) + 3 > COLS)
 			break;
-		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, v->name);
-		x += (int)strlen(v->name) + 3 + gap;
+		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, label);
+		x += (int)strlen(label) + 3 + gap;
 	}
 	for (; i < ft_views_nr && i < 16; i++)
 		ui->tab_x[i] = x;
@@ -642,8 +654,9 @@ static void key_mouse(struct ft_ui *ui, int ch);
 
 const struct ft_key ft_ui_keys[] = {
 	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", "q quit", 10, key_quit },
-	{ "1 2 3 4 5 6 7 8  Tab", { '1', '2', '3', '4', '5', '6', '7', '8' },
-	  "overview, events, stalls, controls, map, history, processes, thp; Tab cycles", "1-8/Tab views", 30,
+	{ "1 2 3 4 5 6 7 8 9  Tab", { '1', '2', '3', '4', '5', '6', '7', '8', '9' },
+	  "overview, events, stalls, controls, map, history, processes, thp, cgroups; Tab cycles", "1-9/Tab views",
+	  30,
 	  key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
@@ -673,7 +686,7 @@ static const struct ft_key *find_key(const struct ft_key *table, int ch)
 	int i, c;
 
 	for (i = 0; table && table[i].label; i++)
-		for (c = 0; c < 8 && table[i].codes[c]; c++)
+		for (c = 0; c < (int)(sizeof(table[i].codes) / sizeof(table[i].codes[0])) && table[i].codes[c]; c++)
 			if (table[i].codes[c] == ch)
 				return &table[i];
 	return NULL;

@@ -34,7 +34,7 @@ struct ft_ui;
  */
 struct ft_key {
 	const char *label;		/* as help shows it: "b B" */
-	int codes[8];			/* 0 ends */
+	int codes[12];			/* 0 ends */
 	const char *help;		/* NULL: not listed (a refusal) */
 	const char *hint;		/* "b/B boost", or NULL */
 	int hint_pos;

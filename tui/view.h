@@ -32,6 +32,7 @@ struct ft_legend {
 
 struct ft_view {
 	const char *name;
+	const char *tab;	/* a shorter name for the tab bar when the names do not all fit; NULL: none */
 	/* Draw rows [top, top + height) of stdscr. */
 	void (*draw)(struct ft_ui *ui, int top, int height);
 	/* The view's keys, ending with a NULL label; NULL: none. */
@@ -83,7 +84,7 @@ struct ft_view {
 };
 
 /* Every view, help and setup too: what the loop allocates state for. */
-#define FT_UI_VIEWS_ALL	10
+#define FT_UI_VIEWS_ALL	11
 
 /* @v's state in @ui (struct ft_view's state_size bytes). */
 void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v);
@@ -106,6 +107,7 @@ extern const struct ft_view ft_view_map;
 extern const struct ft_view ft_view_history;
 extern const struct ft_view ft_view_procs;
 extern const struct ft_view ft_view_thp;
+extern const struct ft_view ft_view_cgroups;
 extern const struct ft_view ft_view_help;
 extern const struct ft_view ft_view_setup;
 

@@ -567,6 +567,7 @@ const struct ft_view ft_view_procs = {
 	.state_size = sizeof(struct procs_state),
 	.init = procs_init,
 	.name = "processes",
+	.tab = "procs",
 	.draw = procs_draw,
 	.keys = procs_keys,
 	.legend = procs_legend,

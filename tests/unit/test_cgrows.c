@@ -95,11 +95,70 @@ static void test_overflow(void **state)
 	check_sums(&t, &rows);
 }
 
+/* The memory cgroups joined: each row finds its cgroup; cgroups with tasks and no trace get a row before "other". */
+static void test_join(void **state)
+{
+	static struct ft_procs t;
+	static struct ft_cgrows rows;
+	static struct ft_cgroups c;
+	int i;
+
+	(void)state;
+	ft_procs_init(&t);
+	ft_procs_count(&t, 10, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_cgroup(&t, 10, "/a");
+	ft_procs_count(&t, 11, 1, FT_PC_FRAGMENTING, 1);	/* no cgroup taken */
+	t.other[FT_PC_FRAGMENTING] = 7;
+	ft_cgrows_build(&t, &rows);
+	assert_int_equal(rows.nr, 3);
+	memset(&c, 0, sizeof(c));
+	c.nr = 4;
+	snprintf(c.g[0].path, sizeof(c.g[0].path), "/");
+	c.g[0].procs = 40;
+	snprintf(c.g[1].path, sizeof(c.g[1].path), "/idle");	/* memory, no task: no row */
+	snprintf(c.g[2].path, sizeof(c.g[2].path), "/a");
+	c.g[2].procs = 1;
+	snprintf(c.g[3].path, sizeof(c.g[3].path), "/b");
+	c.g[3].procs = 2;
+	ft_cgrows_join(&rows, &c);
+	assert_int_equal(rows.nr, 5);
+	assert_string_equal(rows.r[0].path, "/a");
+	assert_int_equal(rows.r[0].cg, 2);
+	assert_string_equal(rows.r[1].path, "");
+	assert_int_equal(rows.r[1].cg, -1);
+	assert_string_equal(rows.r[2].path, "/");
+	assert_int_equal(rows.r[2].cg, 0);
+	assert_string_equal(rows.r[3].path, "/b");
+	assert_int_equal(rows.r[3].cg, 3);
+	assert_int_equal(rows.r[3].c[FT_PC_FRAGMENTING], 0);
+	assert_true(rows.r[4].other);
+	assert_int_equal(rows.r[4].cg, -1);
+	check_sums(&t, &rows);
+	assert_int_equal(rows.untraced_left_out, 0);
+	/* NULL (never read) leaves the rows as built */
+	ft_cgrows_build(&t, &rows);
+	ft_cgrows_join(&rows, NULL);
+	assert_int_equal(rows.nr, 3);
+	/* a full table: the untraced are counted, not shown */
+	c.nr = FT_CG_MAX;
+	for (i = 0; i < FT_CG_MAX; i++) {
+		snprintf(c.g[i].path, sizeof(c.g[i].path), "/pod%d", i);
+		c.g[i].procs = 1;
+	}
+	ft_cgrows_build(&t, &rows);
+	ft_cgrows_join(&rows, &c);
+	assert_int_equal(rows.nr, FT_CGROWS_MAX + 1);
+	assert_true(rows.r[FT_CGROWS_MAX].other);
+	assert_int_equal(rows.untraced_left_out, FT_CG_MAX - (FT_CGROWS_MAX - 2));
+	check_sums(&t, &rows);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollup),
 		cmocka_unit_test(test_overflow),
+		cmocka_unit_test(test_join),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

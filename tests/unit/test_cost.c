@@ -48,7 +48,7 @@ static void test_sources(void **state)
 	assert_int_equal(ft_cost_src_of("sys/kernel/tracing/saved_cmdlines"), FT_COST_TRACE);
 	assert_int_equal(ft_cost_src_of("etc/passwd"), FT_COST_OTHER);
 	assert_int_equal(ft_cost_src_of("sys/fs/cgroup/system.slice/memory.stat"), FT_COST_CGROUP);
-	assert_int_equal(ft_cost_src_of("proc/pressure/memory"), FT_COST_CGROUP);
+	assert_int_equal(ft_cost_src_of("proc/pressure/memory"), FT_COST_PRESSURE);
 	assert_int_equal(ft_cost_src_of("var/log/pods"), FT_COST_CGROUP);
 	for (int i = 0; i < FT_COST_NR; i++)
 		assert_non_null(ft_cost_src_names[i]);
