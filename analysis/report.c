@@ -25,6 +25,29 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 		memcpy(pt->lat, s->events.lat, sizeof(pt->lat));
 	}
 	memcpy(pt->lat_n, rep->nr_raw, sizeof(pt->lat_n));
+	if (ft_sample_has(&s->sample, FT_SRC_PRESSURE) && s->sample.psi.some.have) {
+		pt->psi = true;
+		pt->psi_some_us = s->sample.psi.some.total_us;
+		pt->psi_full = s->sample.psi.full.have;
+		pt->psi_full_us = s->sample.psi.full.total_us;
+	}
+}
+
+int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+		       struct ft_rep_memstall *out)
+{
+	const struct ft_hist *a = &from->lat[FT_LAT_COMPACTION], *b = &to->lat[FT_LAT_COMPACTION];
+
+	memset(out, 0, sizeof(*out));
+	if (!from->psi || !to->psi || to->psi_some_us < from->psi_some_us)
+		return -ENODATA;
+	out->some_us = to->psi_some_us - from->psi_some_us;
+	out->full_us = from->psi_full && to->psi_full && to->psi_full_us >= from->psi_full_us ?
+		       to->psi_full_us - from->psi_full_us : UINT64_MAX;
+	out->compaction_us = rep->lat_present[FT_LAT_COMPACTION] && b->sum_us >= a->sum_us ?
+			     (double)(b->sum_us - a->sum_us) : NAN;
+	out->share = !isnan(out->compaction_us) && out->some_us ? out->compaction_us / (double)out->some_us : NAN;
+	return 0;
 }
 
 /* The session's fallbacks by zone now, outside every zone last. */

@@ -25,7 +25,29 @@ struct ft_rep_point {			/* the counters at one tick */
 	struct ft_hist lat[FT_LAT_NR];
 	size_t lat_n[FT_LAT_NR];	/* raw latencies kept so far (ft_report.raw) */
 	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node */
+	/* the host's memory pressure totals (us; /proc/pressure/memory), when the tick had them */
+	bool psi, psi_full;
+	uint64_t psi_some_us, psi_full_us;
 };
+
+/*
+ * The memory stall between two points and the share of it direct
+ * compaction's traced time makes: the kernel counts a direct compaction
+ * inside the memory stall (psi_memstall_enter() around it, docs/DESIGN.md).
+ * The traced time sums every task's, PSI's some counts wall time while
+ * any task stalls: tasks that compact at once can make the share pass 1.
+ */
+struct ft_report;
+
+struct ft_rep_memstall {
+	uint64_t some_us, full_us;	/* full_us: UINT64_MAX when the kernel has no full line */
+	double compaction_us;		/* NAN: direct compaction was not traced */
+	double share;			/* compaction_us / some_us; NAN without either, or no stall */
+};
+
+/* 0, or -ENODATA when either point lacks the pressure totals (or they went back). */
+int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+		       struct ft_rep_memstall *out);
 
 /*
  * A level over the ticks of a stretch (not a count): free memory's share

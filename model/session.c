@@ -1017,7 +1017,7 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 
 	for (i = 0; i < FT_SRC_NR; i++) {
 		raw.src[i].fresh = s->pending_fresh[i];
-		if (s->lean && i != FT_SRC_VMSTAT && s->ticks % s->lean && s->ticks)
+		if (s->lean && i != FT_SRC_VMSTAT && i != FT_SRC_PRESSURE && s->ticks % s->lean && s->ticks)
 			raw.src[i].fresh = false;
 		raw.src[i].err = s->pending_err[i];
 		raw.src[i].buf = s->pending[i].buf;

@@ -265,8 +265,8 @@ struct ft_session {
 	/*
 	 * Report mode: zoneinfo, buddyinfo and pagetypeinfo (the costly
 	 * parses, which a report reads only for zone ranges and the pageblock
-	 * order) are applied every lean-th tick; vmstat, knobs and trace
-	 * pages every tick.  0: every source every tick.
+	 * order) are applied every lean-th tick; vmstat, pressure, knobs
+	 * and trace pages every tick.  0: every source every tick.
 	 */
 	unsigned int lean;
 

@@ -117,6 +117,36 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
 	ft_json_obj_end(j);
 }
 
+/*
+ * "memory_stall": the host's PSI some and full (us) over the window and
+ * direct compaction's traced time with its share of some; null without
+ * /proc/pressure/memory in the recording.
+ */
+static void json_memstall(struct ft_json *j, const struct ft_report *rep)
+{
+	struct ft_rep_memstall m;
+
+	if (ft_report_memstall(rep, &rep->first, &rep->last, &m)) {
+		ft_json_null(j, "memory_stall");
+		return;
+	}
+	ft_json_obj_begin(j, "memory_stall");
+	ft_json_u64(j, "psi_some_us", m.some_us);
+	if (m.full_us != UINT64_MAX)
+		ft_json_u64(j, "psi_full_us", m.full_us);
+	else
+		ft_json_null(j, "psi_full_us");
+	if (isnan(m.compaction_us))
+		ft_json_null(j, "direct_compaction_us");
+	else
+		ft_json_u64(j, "direct_compaction_us", (uint64_t)m.compaction_us);
+	if (isnan(m.share))
+		ft_json_null(j, "direct_compaction_share");
+	else
+		ft_json_double(j, "direct_compaction_share", m.share);
+	ft_json_obj_end(j);
+}
+
 /* "direct_compaction_cost": what direct compaction scanned per stall (struct ft_rep_direct_cost). */
 static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 {
@@ -488,6 +518,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	else
 		ft_json_null(&j, "compaction");
 	json_direct_cost(&j, rep);
+	json_memstall(&j, rep);
 	/* extfrag_by_zone goes before the processes, pageblocks after the latencies */
 	ft_json_arr_begin(&j, "extfrag_by_zone");
 	json_extfrag_zones(&j, rep);

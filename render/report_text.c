@@ -341,6 +341,26 @@ static void text_compaction_cost(const struct ft_report *rep)
 	       ratio(x[0], sizeof(x[0]), dmig, wakes), ratio(x[1], sizeof(x[1]), dfre, wakes), (long long)wakes);
 }
 
+/*
+ * The host's memory stall (PSI some, and full) over the window, and the
+ * share of it direct compaction's traced time makes (struct ft_rep_memstall).
+ */
+static void text_memstall(const struct ft_report *rep)
+{
+	struct ft_rep_memstall m;
+
+	if (ft_report_memstall(rep, &rep->first, &rep->last, &m))
+		return;
+	printf("memory stall       some %.3f s", (double)m.some_us / 1e6);
+	if (m.full_us != UINT64_MAX)
+		printf("   full %.3f s", (double)m.full_us / 1e6);
+	if (!isnan(m.compaction_us))
+		printf("   direct compaction %.3f s", m.compaction_us / 1e6);
+	if (!isnan(m.share))
+		printf(" (%.1f%% of some)", m.share * 100);
+	printf("\n");
+}
+
 /* THP faults, compaction outcomes and the direct/background split. */
 static void text_outcomes(const struct ft_report *rep)
 {
@@ -361,6 +381,7 @@ static void text_outcomes(const struct ft_report *rep)
 	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
 	text_compaction_cost(rep);
+	text_memstall(rep);
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)
 		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",

@@ -132,5 +132,22 @@ check "report --by cgroup: a cgroups table instead of the processes'" \
 "$FT" report --by pod "$R" > /dev/null 2> "$tmp/by.err"; rc=$?
 check "report --by pod: a usage error (exit $rc), naming the choices" \
 	bash -c "[ $rc = 2 ] && grep -q 'process or cgroup' '$tmp/by.err'"
+# ---- the host's memory stall over a recording's window, from /proc/pressure/memory's totals
+P=$tmp/psi; base "$P"
+printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=1000000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=250000\n' \
+	> "$P/proc/pressure/memory"
+"$FT" record --root "$P" -i 0.2 -t 3 -o "$tmp/psi.ftr" 2> /dev/null & rp=$!
+until_ok 10 recorded "$tmp/psi.ftr" '.samples >= 3'
+printf 'some avg10=5.00 avg60=1.00 avg300=0.20 total=3500000\nfull avg10=1.00 avg60=0.00 avg300=0.00 total=750000\n' \
+	> "$P/proc/pressure/memory"
+wait $rp
+"$FT" report --json "$tmp/psi.ftr" > "$tmp/psi.json"
+check "report: the memory stall over the window is the totals' growth (2.5 s some, 0.5 s full)" \
+	test "$(jq -c '.memory_stall | [.psi_some_us, .psi_full_us]' "$tmp/psi.json")" = "[2500000,500000]"
+check "... with no direct compaction share where compaction was not traced" \
+	test "$(jq -c '.memory_stall | [.direct_compaction_us, .direct_compaction_share]' "$tmp/psi.json")" = "[null,null]"
+check "report (text): the same line" bash -c "'$FT' report '$tmp/psi.ftr' | grep -q '^memory stall  *some 2.500 s   full 0.500 s$'"
+check "report of a recording without pressure: memory_stall null" \
+	test "$(jq -c '.memory_stall' "$tmp/r.json")" = null
 echo "cgroups.sh: $fails failure(s)"
 [ $fails -eq 0 ]

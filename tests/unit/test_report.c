@@ -98,11 +98,44 @@ static void test_window_where(void **state)
 	assert_int_equal(ft_rep_cut_where(&c, 10.1), 1);
 }
 
+/* The memory stall between two points: PSI's growth, and direct compaction's traced share of it. */
+static void test_memstall(void **state)
+{
+	static struct ft_report rep;
+	static struct ft_rep_point a, b;
+	struct ft_rep_memstall m;
+
+	(void)state;
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), -ENODATA);	/* no pressure in either */
+	a.psi = b.psi = a.psi_full = b.psi_full = true;
+	a.psi_some_us = 1000000, b.psi_some_us = 5000000;
+	a.psi_full_us = 100, b.psi_full_us = 600;
+	a.lat[FT_LAT_COMPACTION].sum_us = 500000, b.lat[FT_LAT_COMPACTION].sum_us = 1500000;
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), 0);
+	assert_int_equal(m.some_us, 4000000);
+	assert_int_equal(m.full_us, 500);
+	assert_true(isnan(m.compaction_us));	/* compaction not traced: no share */
+	assert_true(isnan(m.share));
+	rep.lat_present[FT_LAT_COMPACTION] = true;
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), 0);
+	assert_true(fabs(m.compaction_us - 1000000) < 1e-9);
+	assert_true(fabs(m.share - 0.25) < 1e-12);
+	b.psi_full = false;	/* a kernel without the full line */
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), 0);
+	assert_true(m.full_us == UINT64_MAX);
+	b.psi_some_us = 10;	/* went back: not the same counters */
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), -ENODATA);
+	b.psi_some_us = a.psi_some_us;	/* no stall: no share */
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), 0);
+	assert_true(isnan(m.share));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_secs),
 		cmocka_unit_test(test_window_where),
+		cmocka_unit_test(test_memstall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,120 @@
+#!/bin/bash
+# Containers on this real kernel: two memory cgroups of our own, the
+# seeds' adverse workload (tests/load/thpfioscale-mini.sh, boost 0) in
+# one and the mTHP workload (tests/load/mthp.c, holding its memory) in
+# the other, while `fragtop record --cgroups` traces and the TUI's
+# cgroups view (9) runs in tmux.  Checks:
+# - the view shows the adverse workload's cgroup at the top (sorted by
+#   fragmenting fallbacks), by a readable name;
+# - report --by cgroup's rows add up to the report's totals, and each
+#   cgroup's row equals the sum over the processes the report puts in it;
+# - `snapshot --json` gives each cgroup's rss_huge (anon_thp_bytes) and
+#   rss (anon_bytes) equal to its memory.stat read just before and after
+#   (retried while the two reads differ: the kernel moves them).
+# The cgroups live under the memory controller's hierarchy (v1 here, v2
+# where it has memory) as fragtop-test-PID/{adverse,mthp}; a trap kills
+# every process started, moves any left to the root and removes them.
+# Root, tracefs, fio, tmux and a C compiler; skipped otherwise.
+# usage: cgroups.sh FRAGTOP_BINARY
+set -u
+. "$(dirname "$0")/../lib.sh"
+FT=$(realpath "${1:-./fragtop}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+workload
+if [ "$(id -u)" != 0 ] || [ ! -d /sys/kernel/tracing/instances ] || ! command -v fio > /dev/null ||
+	! command -v tmux > /dev/null || ! command -v cc > /dev/null || [ ! -r "$WORKLOAD" ]; then
+	skip_all "cgroups on this host: needs root, tracefs, fio, tmux, cc and $WORKLOAD"
+fi
+if grep -qw memory /sys/fs/cgroup/cgroup.controllers 2> /dev/null; then
+	ROOTCG=/sys/fs/cgroup
+	echo "+memory" > $ROOTCG/cgroup.subtree_control 2> /dev/null
+	v=2
+elif [ -d /sys/fs/cgroup/memory ]; then
+	ROOTCG=/sys/fs/cgroup/memory
+	v=1
+else
+	skip_all "cgroups on this host: no memory cgroup hierarchy"
+fi
+TMPD=$(mktemp -d)
+SOCK=
+BASE=$ROOTCG/fragtop-test-$$
+A=$BASE/adverse B=$BASE/mthp
+pids=()
+cleanup() {
+	local p g
+	[ -n "${rpid:-}" ] && kill "$rpid" 2> /dev/null && wait "$rpid" 2> /dev/null
+	for p in "${pids[@]}"; do pkill -P "$p" 2> /dev/null; kill "$p" 2> /dev/null; done
+	for p in "${pids[@]}"; do wait "$p" 2> /dev/null; done
+	[ -n "$SOCK" ] && end_tmux
+	for g in "$A" "$B"; do	# anything left (a workload's child): back to the root, then the cgroup goes
+		[ -d "$g" ] || continue
+		for p in $(cat "$g/cgroup.procs" 2> /dev/null); do kill "$p" 2> /dev/null; echo "$p" > "$ROOTCG/cgroup.procs"; done
+		rmdir "$g" 2> /dev/null || until_ok 10 rmdir "$g" || echo "FAIL could not remove $g"
+	done
+	[ -d "$BASE" ] && { rmdir "$BASE" || echo "FAIL could not remove $BASE"; }
+	rm -rf "$TMPD"
+}
+trap cleanup EXIT
+mkdir "$BASE" "$A" "$B" || { echo "FAIL cannot make memory cgroups under $ROOTCG"; exit 1; }
+echo "cgroups: v$v, under $BASE"
+cc -O2 -o "$TMPD/mthp" "$HERE/../load/mthp.c" || { echo "FAIL cannot build the mTHP workload"; exit 1; }
+
+"$FT" record --cgroups -i 1 -o "$TMPD/cg.ftr" 2> "$TMPD/rec.err" & rpid=$!
+until_ok 30 recorded "$TMPD/cg.ftr" '.samples >= 1' || bad "the recording has a tick within 30 s"
+tmux_start cgroups 120 40 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config
+wait_for '^N0 ' > /dev/null
+T send-keys -t ft 9
+check "the cgroups view" wait_for 'cgroups \(cgroup v[12]'
+
+# each workload starts in its cgroup: the shell moves itself there first, so all its children are in it
+sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 60 512 hold' sh "$B" "$TMPD/mthp" > "$TMPD/mthp.out" 2>&1 & pids+=($!)
+sh -c 'echo $$ > "$1/cgroup.procs" && exec bash "$2" 0 "$3" "$4"' sh "$A" "$WORKLOAD" "$WORKLOAD_MB" "$TMPD/work" \
+	> "$TMPD/work.log" 2>&1 & wpid=$!; pids+=($wpid)
+check "the mTHP workload holds its memory" until_ok 90 grep -q holding "$TMPD/mthp.out"
+
+# the view while the adverse workload runs: its cgroup first, by a readable name
+first_row() { screen | sed -n '/CGROUP$/{n;p;q}'; }
+top_is_adverse() { first_row | grep -qE " ~?[^ ]*fragtop-test-$$/adverse\$" && first_row | awk '$1 + 0 > 0 { ok = 1 } END { exit !ok }'; }
+check "the view: the adverse workload's cgroup at the top, by name, with fragmenting fallbacks" until_ok 120 top_is_adverse
+echo "view's first row: $(first_row)"
+
+# memory.stat against fragtop's read, while the mTHP workload holds its memory
+stat_of() { awk -v k="$2" '$1 == k { print $2 }' "$1/memory.stat"; }
+if [ $v = 1 ]; then kh=total_rss_huge ka=total_rss; else kh=anon_thp ka=anon; fi
+mem_ok=
+for try in 1 2 3 4 5; do
+	h0=$(stat_of "$B" $kh) a0=$(stat_of "$B" $ka)
+	"$FT" snapshot --json > "$TMPD/snap.json" 2> /dev/null
+	h1=$(stat_of "$B" $kh) a1=$(stat_of "$B" $ka)
+	got=$(jq -r --arg p "/fragtop-test-$$/mthp" '.cgroups.groups[] | select(.path == $p) | "\(.anon_thp_bytes) \(.anon_bytes)"' "$TMPD/snap.json")
+	echo "mthp cgroup, try $try: memory.stat $kh $h0 -> $h1, $ka $a0 -> $a1; fragtop: $got"
+	[ "$h0" = "$h1" ] && [ "$a0" = "$a1" ] || continue
+	[ "$got" = "$h0 $a0" ] && mem_ok=1
+	break
+done
+check "the mTHP cgroup's huge and anonymous bytes equal its memory.stat read before and after" test -n "$mem_ok"
+
+until_ok 300 sh -c "! kill -0 $wpid 2> /dev/null"
+check "the adverse workload ran" grep -qiE 'fallback|done|boost' "$TMPD/work.log"
+kill -INT "$rpid"; wait "$rpid"; rpid=
+"$FT" report --json --by cgroup "$TMPD/cg.ftr" > "$TMPD/r.json" 2> "$TMPD/r.err"
+check "report --by cgroup: exit 0" test $? = 0
+echo "report: $(jq -c '[.by_cgroup[] | {name, processes, fragmenting, extfrag}] | .[:4]' "$TMPD/r.json")"
+sum_ok() {	# every counter: the rows add up to the processes' total, "other" included
+	jqe '[.by_cgroup[]] as $r | [.processes[]] as $p |
+		["fragmenting", "extfrag", "compaction_us", "reclaim_us"] |
+		all(. as $k | ([$r[][$k]] | add) == (([$p[][$k]] | add) + 0))' "$1"
+}
+check "the cgroup rows add up to the processes' totals" sum_ok "$TMPD/r.json"
+check "... and to the report's fragmenting total" \
+	jqe '([.by_cgroup[].fragmenting] | add) == .totals.extfrag_fragmenting' "$TMPD/r.json"
+row_is_its_procs() {	# each cgroup's counts are the sum over its processes
+	jqe '[.processes[]] as $p | [.by_cgroup[] | select(.path != null) | . as $r |
+		($p | map(select((.cgroup // "") == $r.path)) | [map(.fragmenting), map(.extfrag)] | map(add // 0)) ==
+		[$r.fragmenting, $r.extfrag]] | all' "$1"
+}
+check "each cgroup's fallbacks equal the sum over its processes" row_is_its_procs "$TMPD/r.json"
+check "the adverse workload's cgroup fragmented" \
+	jqe --arg p "/fragtop-test-$$/adverse" '[.by_cgroup[] | select(.path == $p) | .fragmenting] | .[0] > 0' "$TMPD/r.json"
+echo "cgroups.sh: $fails failure(s)"
+[ "$fails" -eq 0 ]
