@@ -83,6 +83,9 @@ check "Tab: process view; a tree without tracepoints says so" wait_for 'No trace
 T send-keys -t ft Tab
 check "Tab: thp view; a 6.1 tree without multi-size THP says so" wait_for 'No multi-size THP here'
 T send-keys -t ft Tab
+check "Tab: cgroups view; a tree without a memory cgroup hierarchy says so" \
+	wait_for '^0 cgroups \(no memory cgroup hierarchy\)'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'
