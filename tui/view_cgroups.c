@@ -51,7 +51,7 @@ static const struct {
 	[C_STALL_MS] = { "FST_MS", 8, FT_PC_FRAG_STALL_US, true },
 };
 
-#define NAME_MIN	12	/* the name column's least room */
+#define NAME_MIN	24	/* the name column's least room: columns go from the right first */
 
 struct cgroups_state {
 	int sort_col;

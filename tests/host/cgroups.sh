@@ -74,8 +74,12 @@ check "the mTHP workload holds its memory" until_ok 90 grep -q holding "$TMPD/mt
 
 # the view while the adverse workload runs: its cgroup first, by a readable name
 first_row() { screen | sed -n '/CGROUP$/{n;p;q}'; }
-top_is_adverse() { first_row | grep -qE " ~?[^ ]*fragtop-test-$$/adverse\$" && first_row | awk '$1 + 0 > 0 { ok = 1 } END { exit !ok }'; }
-check "the view: the adverse workload's cgroup at the top, by name, with fragmenting fallbacks" until_ok 120 top_is_adverse
+# FRAG is the first column, TASKS the seventh: fallbacks counted while its tasks still run
+top_is_adverse() {
+	first_row | grep -qE " ~?[^ ]*fragtop-test-$$/adverse\$" && first_row | awk '$1 + 0 > 0 && $7 + 0 > 0 { ok = 1 } END { exit !ok }'
+}
+check "the view: the adverse workload's cgroup at the top while it runs, by name, with fragmenting fallbacks" \
+	until_ok 120 top_is_adverse
 echo "view's first row: $(first_row)"
 
 # memory.stat against fragtop's read, while the mTHP workload holds its memory
