@@ -32,6 +32,8 @@
 
 #include "base/clock.h"
 #include "base/cost.h"
+#include "analysis/cgrows.h"
+#include "analysis/cgtop.h"
 #include "base/hostport.h"
 #include "collectors/live.h"
 #include "collectors/self.h"
@@ -208,6 +210,13 @@ struct exporter {
 	uint64_t max_age_ns, last_tick_ns;
 	uint64_t head_timeout_ns;	/* --header-timeout */
 	struct ft_costlog cost_log;	/* --cost-log */
+	/* --collector.cgroups: the choice kept between scrapes, and a scrape's rows; NULL: off */
+	struct exporter_cgroups {
+		struct ft_cgsel sel;
+		struct ft_procs by_process;
+		struct ft_cgrows rows;
+		struct ft_cgtop top;
+	} *cg;
 };
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
@@ -220,6 +229,21 @@ static void fresh_sample(struct exporter *x)
 	ft_live_tick(&x->live, false);
 	ft_costlog_tick(&x->cost_log, &x->live.session, "exporter scrape");
 	x->last_tick_ns = now;
+}
+
+/* --collector.cgroups: the cgroups this scrape exports, the choice kept from the last. */
+static void cgroups_of_scrape(struct exporter *x, struct ft_metrics *m)
+{
+	const struct ft_session *s = &x->live.session;
+	const struct ft_cgroups *c = s->nr_cgroups && s->cgroups->known ? s->cgroups : NULL;
+
+	if (!x->cg)
+		return;
+	ft_procs_by_process(&x->cg->by_process, &s->events.procs);
+	ft_cgrows_build(&x->cg->by_process, &x->cg->rows);
+	ft_cgtop_pick(&x->cg->sel, &x->cg->rows, c, &x->cg->top);
+	m->cgroups = &x->cg->top;
+	m->cgroups_names = c;
 }
 
 /*
@@ -309,6 +333,7 @@ static void serve(struct exporter *x, struct conn *c)
 		FILE *f;
 
 		fresh_sample(x);
+		cgroups_of_scrape(x, &m);
 		ft_self_read(&x->self, &srv->process);
 		f = open_memstream(&p, &len);
 
@@ -387,6 +412,7 @@ static struct {
 	uint64_t max_conn, max_per_client;
 	double head_timeout, idle_timeout;
 	const char *web_config, *cost_log;
+	uint64_t cgroups_top;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -427,6 +453,15 @@ static const struct ft_opt opts[] = {
 	  "TLS and basic auth, in the web configuration format of\n"
 	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
 	  .var = &o.web_config },
+	{ "collector.cgroups", 0, FT_OPT_FLAG, NULL,
+	  "also export per cgroup: fallbacks and stall time of its traced\n"
+	  "tasks, its anonymous and huge-page memory and pressure, for\n"
+	  "the top K cgroups (--collector.cgroups.top) and one \"other\"",
+	  .var = &o.live.cgroups },
+	{ "collector.cgroups.top", 0, FT_OPT_UINT, "K",
+	  "with --collector.cgroups: at most K cgroups a family (the most\n"
+	  "fragmenting, kept once chosen), the rest summed in \"other\"", 1, FT_CGTOP_MAX,
+	  .var = &o.cgroups_top, .def = "20" },
 	FT_OPT_COST_LOG(o.cost_log),
 };
 
@@ -924,7 +959,7 @@ static int serve_once(struct exporter *x)
 		/* nobody scrapes this one: the THP tree waits for a scrape */
 		x->live.wants = 0;
 		ft_live_tick(&x->live, false);
-		x->live.wants = FT_LIVE_WANT_ALL;
+		x->live.wants = FT_LIVE_WANT_ALL | (x->cg ? FT_LIVE_WANT_CGROUPS : 0);
 		ft_costlog_tick(&x->cost_log, &x->live.session, "exporter idle");
 		x->last_tick_ns = now;
 	}
@@ -982,6 +1017,21 @@ static int serve_once(struct exporter *x)
 	return 0;
 }
 
+/* --collector.cgroups: its tables, once; true when on. */
+static bool cgroups_start(struct exporter *x)
+{
+	if (!o.live.cgroups)
+		return false;
+	x->cg = calloc(1, sizeof(*x->cg));
+	if (!x->cg) {
+		fprintf(stderr, "fragtop: --collector.cgroups: out of memory; serving without it\n");
+		ft_live_want(&x->live, x->live.wants & ~(unsigned int)FT_LIVE_WANT_CGROUPS);
+		return false;
+	}
+	ft_cgsel_init(&x->cg->sel, (int)o.cgroups_top);
+	return true;
+}
+
 static int run(int argc, char **argv)
 {
 	static struct exporter x;
@@ -1021,7 +1071,8 @@ static int run(int argc, char **argv)
 	ft_live_boost_on_trace(&x.live, o.live.boost_given ? (unsigned int)o.live.boost_hz :
 			       o.live.root && strcmp(o.live.root, "/") ? 0 : FT_LIVE_BOOST_HZ);
 	x.live.trace.every_ns = TRACE_EVERY_NS;
-	x.live.names.off = true;		/* no family is per task: /proc/PID is not read */
+	/* no family is per task: /proc/PID is read only for the cgroups' families */
+	x.live.names.off = !cgroups_start(&x);
 	if (ft_live_tick(&x.live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */
@@ -1049,6 +1100,7 @@ static int run(int argc, char **argv)
 	ft_live_close(&x.live);
 	ft_websec_free(&x.ws);
 	ft_costlog_close(&x.cost_log);
+	free(x.cg);
 	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
 	return 0;
 }

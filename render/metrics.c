@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sanitize.h"
@@ -68,6 +69,23 @@ static const struct {
 	[FT_MF_BG_COMPACT_SECONDS] = { "fragtop_background_compaction_seconds", "counter",
 		"Time in background zone compactions by node." },
 	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
+	[FT_MF_CG_FRAG] = { "fragtop_cgroup_fragmenting_fallbacks", "counter",
+		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups "
+		"and one \"other\" summing the rest)." },
+	[FT_MF_CG_FALLBACKS] = { "fragtop_cgroup_fallbacks", "counter",
+		"Allocator fallbacks (mm_page_alloc_extfrag) of the cgroup's traced tasks." },
+	[FT_MF_CG_COMPACT] = { "fragtop_cgroup_compaction_stall_seconds", "counter",
+		"Time the cgroup's traced tasks spent in direct compaction." },
+	[FT_MF_CG_RECLAIM] = { "fragtop_cgroup_reclaim_stall_seconds", "counter",
+		"Time the cgroup's traced tasks spent in direct reclaim." },
+	[FT_MF_CG_ANON] = { "fragtop_cgroup_anon_bytes", "gauge",
+		"The cgroup's anonymous memory (memory.stat: v2 anon, v1 total_rss)." },
+	[FT_MF_CG_ANON_THP] = { "fragtop_cgroup_anon_thp_bytes", "gauge",
+		"The cgroup's anonymous memory in huge pages (memory.stat: v2 anon_thp, v1 total_rss_huge)." },
+	[FT_MF_CG_WAITING] = { "fragtop_cgroup_pressure_memory_waiting_seconds", "counter",
+		"Time some of the cgroup's tasks waited for memory (memory.pressure some total, v2)." },
+	[FT_MF_CG_STALLED] = { "fragtop_cgroup_pressure_memory_stalled_seconds", "counter",
+		"Time all of the cgroup's tasks stalled on memory (memory.pressure full total, v2)." },
 	[FT_MF_SRV_CONNS] = { "fragtop_exporter_connections", "gauge",
 		"Connections the exporter holds open, this scrape's included." },
 	[FT_MF_SRV_REFUSED] = { "fragtop_exporter_refused_connections", "counter",
@@ -230,9 +248,24 @@ int ft_metrics_label_ok(const char *name, char *why, size_t sz)
 	return 0;
 }
 
+/* @v in the fewest digits that read back as @v (Go's strconv 'g', -1: 0.3, not 0.29999999999999999). */
+static const char *shortest(double v, char *buf, size_t sz)
+{
+	int prec;
+
+	for (prec = 1; prec < 17; prec++) {
+		snprintf(buf, sz, "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			return buf;
+	}
+	snprintf(buf, sz, "%.17g", v);
+	return buf;
+}
+
 /* name{k="v",...} value [timestamp]; @labels: NULL-ended key, value pairs. */
 static void sample(struct out *o, const char *name, const char *suffix, const char *const *labels, double v)
 {
+	char buf[32];
 	int i;
 
 	const char *const *extra = o->m->extra_labels;
@@ -260,7 +293,7 @@ static void sample(struct out *o, const char *name, const char *suffix, const ch
 	else if (v == floor(v) && fabs(v) < 9e15)
 		fprintf(o->f, " %.0f", v);
 	else
-		fprintf(o->f, " %.17g", v);
+		fprintf(o->f, " %s", shortest(v, buf, sizeof(buf)));
 	/* OpenMetrics timestamps are seconds, the text format's milliseconds */
 	if (o->m->timestamp_ms && o->m->openmetrics)
 		fprintf(o->f, " %lld.%03lld", (long long)(o->m->timestamp_ms / 1000),
@@ -721,6 +754,66 @@ static void process(struct out *o, const struct ft_selfstat *p)
 		}
 }
 
+/* A chosen cgroup's counter @k in its family's unit (us as seconds); "other" when @r is NULL. */
+static double cg_count(const struct ft_cgtop *t, const struct ft_cgtop_row *r, enum ft_proc_col k)
+{
+	uint64_t v = r ? r->c[k] : t->other[k];
+
+	return k == FT_PC_COMPACTION_US || k == FT_PC_RECLAIM_US ? (double)v / 1e6 : (double)v;
+}
+
+/*
+ * --collector.cgroups: per family at most K + 1 cgroups, the counters
+ * with "other" (the rest summed), the memory gauges and pressure for the
+ * chosen only (a subtree's memory already holds its children's).
+ */
+static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgroups *c)
+{
+	static const struct { enum ft_mfamily mf; enum ft_proc_col k; } counts[] = {
+		{ FT_MF_CG_FRAG, FT_PC_FRAGMENTING }, { FT_MF_CG_FALLBACKS, FT_PC_EXTFRAG },
+		{ FT_MF_CG_COMPACT, FT_PC_COMPACTION_US }, { FT_MF_CG_RECLAIM, FT_PC_RECLAIM_US },
+	};
+	char name[FT_CG_PATH];
+	size_t f;
+	int i;
+
+	for (f = 0; f < sizeof(counts) / sizeof(counts[0]); f++) {
+		const char *lo[] = { "cgroup", "other", "name", "other", NULL };
+
+		if (!want(o, counts[f].mf))
+			continue;
+		head(o, counts[f].mf);
+		for (i = 0; i < t->nr; i++) {
+			const char *l[] = { "cgroup", t->r[i].path, "name", name, NULL };
+
+			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			sample(o, fam[counts[f].mf].name, "_total", l, cg_count(t, &t->r[i], counts[f].k));
+		}
+		sample(o, fam[counts[f].mf].name, "_total", lo, cg_count(t, NULL, counts[f].k));
+	}
+	for (f = FT_MF_CG_ANON; f <= FT_MF_CG_STALLED; f++) {
+		if (!want(o, (enum ft_mfamily)f))
+			continue;
+		head(o, (enum ft_mfamily)f);
+		for (i = 0; i < t->nr; i++) {
+			const struct ft_cgroup *g = t->r[i].g;
+			const char *l[] = { "cgroup", t->r[i].path, "name", name, NULL };
+			const struct ft_psi_line *p = !g ? NULL : f == FT_MF_CG_WAITING ? &g->psi.some : &g->psi.full;
+			enum ft_cgm mk = f == FT_MF_CG_ANON ? FT_CGM_ANON : FT_CGM_ANON_THP;
+
+			if (!g)
+				continue;
+			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			if (f == FT_MF_CG_ANON || f == FT_MF_CG_ANON_THP) {
+				if (g->mem.have & (1u << mk))
+					sample(o, fam[f].name, "", l, (double)g->mem.v[mk]);
+			} else if (p->have) {
+				sample(o, fam[f].name, "_total", l, (double)p->total_us / 1e6);
+			}
+		}
+	}
+}
+
 int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
 {
 	struct out o = { f, m };
@@ -791,6 +884,8 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 		own_cost(&o, s);
 		process(&o, &m->server->process);
 	}
+	if (m->cgroups)
+		cgroups(&o, m->cgroups, m->cgroups_names);
 	if (m->openmetrics && m->eof)
 		fputs("# EOF\n", f);
 	return ferror(f) ? -EIO : 0;

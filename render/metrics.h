@@ -12,6 +12,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "analysis/cgtop.h"
 #include "model/selfstat.h"
 #include "model/session.h"
 
@@ -31,6 +32,9 @@ struct ft_metrics {
 	/* labels put on every sample after its own (a backfill's instance and
 	 * job): NULL-ended key, value pairs, or NULL */
 	const char *const *extra_labels;
+	/* the exporter's --collector.cgroups: the chosen cgroups and "other"; NULL: no cgroup families */
+	const struct ft_cgtop *cgroups;
+	const struct ft_cgroups *cgroups_names;	/* the pods, for the name label; NULL: none */
 };
 
 /* What `fragtop exporter` says of itself, as node_exporter's promhttp_* do. */
@@ -57,7 +61,10 @@ enum ft_mfamily {
 	FT_MF_COMPACT_SCANNED, FT_MF_COMPACT_ISOLATED,
 	FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
 	FT_MF_STALL_SECONDS, FT_MF_COMPACT_STALLS, FT_MF_BG_COMPACTIONS, FT_MF_BG_COMPACT_SECONDS,
-	FT_MF_KCOMPACTD_WAKES, FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
+	FT_MF_KCOMPACTD_WAKES,
+	FT_MF_CG_FRAG, FT_MF_CG_FALLBACKS, FT_MF_CG_COMPACT, FT_MF_CG_RECLAIM, FT_MF_CG_ANON, FT_MF_CG_ANON_THP,
+	FT_MF_CG_WAITING, FT_MF_CG_STALLED,
+	FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED, FT_MF_SRV_EVICTED, FT_MF_SRV_HEAD_TIMEOUTS,
 	FT_MF_SRV_ACCEPTED, FT_MF_SRV_GZIP, FT_MF_SRV_IDLE_TIMEOUTS,
 	FT_MF_SRV_OPENS, FT_MF_SRV_READS, FT_MF_SRV_READ_BYTES, FT_MF_SRV_HEAP,

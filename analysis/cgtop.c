@@ -1,0 +1,120 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "analysis/cgtop.h"
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void ft_cgsel_init(struct ft_cgsel *sel, int k)
+{
+	memset(sel, 0, sizeof(*sel));
+	sel->k = k < 1 ? 1 : k > FT_CGTOP_MAX ? FT_CGTOP_MAX : k;
+}
+
+/* @rows' row of cgroup @path (not "other", not the no-cgroup row), or -1. */
+static int row_at(const struct ft_cgrows *rows, const char *path)
+{
+	int i;
+
+	for (i = 0; i < rows->nr; i++)
+		if (!rows->r[i].other && rows->r[i].path[0] && !strcmp(rows->r[i].path, path))
+			return i;
+	return -1;
+}
+
+static const struct ft_cgroup *cg_at(const struct ft_cgroups *c, const char *path)
+{
+	int i;
+
+	for (i = 0; c && i < c->nr; i++)
+		if (!strcmp(c->g[i].path, path))
+			return &c->g[i];
+	return NULL;
+}
+
+static bool chosen(const struct ft_cgsel *sel, const char *path)
+{
+	int i;
+
+	for (i = 0; i < sel->nr; i++)
+		if (!strcmp(sel->path[i], path))
+			return true;
+	return false;
+}
+
+struct cand {
+	const char *path;
+	uint64_t frag, anon;
+};
+
+static int by_weight(const void *a, const void *b)
+{
+	const struct cand *x = a, *y = b;
+
+	if (x->frag != y->frag)
+		return x->frag > y->frag ? -1 : 1;
+	if (x->anon != y->anon)
+		return x->anon > y->anon ? -1 : 1;
+	return strcmp(x->path, y->path);
+}
+
+static uint64_t anon_of(const struct ft_cgroup *g)
+{
+	return g && (g->mem.have & (1u << FT_CGM_ANON)) ? g->mem.v[FT_CGM_ANON] : 0;
+}
+
+/* The places left go to the heaviest cgroups seen and not chosen yet. */
+static void fill(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struct ft_cgroups *c)
+{
+	size_t n = 0, cap = (size_t)rows->nr + (size_t)(c ? c->nr : 0), i;
+	struct cand *cd;
+	int k;
+
+	if (sel->nr >= sel->k || !cap || !(cd = calloc(cap, sizeof(*cd))))
+		return;
+	for (k = 0; k < rows->nr; k++) {
+		const struct ft_cgrow *r = &rows->r[k];
+
+		if (!r->other && r->path[0] && !chosen(sel, r->path))
+			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(cg_at(c, r->path)) };
+	}
+	for (k = 0; c && k < c->nr; k++)
+		if (row_at(rows, c->g[k].path) < 0 && !chosen(sel, c->g[k].path))
+			cd[n++] = (struct cand){ c->g[k].path, 0, anon_of(&c->g[k]) };
+	qsort(cd, n, sizeof(*cd), by_weight);
+	for (i = 0; i < n && sel->nr < sel->k; i++)
+		snprintf(sel->path[sel->nr++], sizeof(sel->path[0]), "%s", cd[i].path);
+	free(cd);
+}
+
+void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+		   struct ft_cgtop *out)
+{
+	int i, k, keep = 0;
+
+	/* a chosen cgroup no longer seen leaves its place */
+	for (i = 0; i < sel->nr; i++)
+		if (row_at(rows, sel->path[i]) >= 0 || cg_at(c, sel->path[i]))
+			memmove(sel->path[keep++], sel->path[i], sizeof(sel->path[0]));
+	sel->nr = keep;
+	fill(sel, rows, c);
+	out->nr = 0;
+	memset(out->other, 0, sizeof(out->other));
+	for (i = 0; i < sel->nr; i++) {
+		struct ft_cgtop_row *o = &out->r[out->nr++];
+		int r = row_at(rows, sel->path[i]);
+
+		snprintf(o->path, sizeof(o->path), "%s", sel->path[i]);
+		for (k = 0; k < FT_PC_NR; k++)
+			o->c[k] = r >= 0 ? rows->r[r].c[k] : 0;
+		o->g = cg_at(c, sel->path[i]);
+	}
+	for (i = 0; i < rows->nr; i++) {
+		const struct ft_cgrow *r = &rows->r[i];
+
+		if (r->other || !r->path[0] || !chosen(sel, r->path))
+			for (k = 0; k < FT_PC_NR; k++)
+				out->other[k] += r->c[k];
+	}
+}

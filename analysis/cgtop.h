@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The cgroups a scrape exports, bounded: at most K rows (the exporter's
+ * --collector.cgroups.top), and one "other" row that sums the counts of
+ * every row left out, so the exported counters still add up to the
+ * host's and a node with 300 pods cannot blow up a TSDB.
+ *
+ * The choice is sticky, as a cardinality limiter's: a cgroup chosen
+ * stays chosen while it is still seen (traced or read), so its series
+ * do not come and go between scrapes and "other" does not drop when a
+ * cgroup leaves it.  Free places go to the most fragmenting cgroups
+ * first, then (ties, and cgroups no task of which was traced) the
+ * largest anonymous memory, then the path.
+ */
+#ifndef FT_ANALYSIS_CGTOP_H
+#define FT_ANALYSIS_CGTOP_H
+
+#include <stdint.h>
+
+#include "analysis/cgrows.h"
+#include "model/cgroup.h"
+
+#define FT_CGTOP_MAX	1000	/* --collector.cgroups.top's largest */
+
+/* The chosen paths, kept from scrape to scrape. */
+struct ft_cgsel {
+	int k;				/* places: 1..FT_CGTOP_MAX */
+	int nr;
+	char path[FT_CGTOP_MAX][128];
+};
+
+struct ft_cgtop_row {
+	char path[128];
+	uint64_t c[FT_PC_NR];		/* the traced counts (0: none of its tasks traced) */
+	const struct ft_cgroup *g;	/* its memory cgroup, or NULL (not read, or gone) */
+};
+
+struct ft_cgtop {
+	int nr;
+	struct ft_cgtop_row r[FT_CGTOP_MAX];
+	uint64_t other[FT_PC_NR];	/* every row not chosen, "other" and no-cgroup rows too */
+};
+
+/* An empty choice of @k places. */
+void ft_cgsel_init(struct ft_cgsel *sel, int k);
+
+/*
+ * Update @sel from the rows by cgroup @rows (joined or not) and the
+ * memory cgroups @c (NULL: none read), and write the chosen rows and
+ * "other" into @out, the chosen in @sel's order.
+ */
+void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+		   struct ft_cgtop *out);
+
+#endif
