@@ -19,6 +19,7 @@ const char *const ft_cost_src_names[FT_COST_NR] = {
 	[FT_COST_OTHER] = "other",
 	[FT_COST_CGROUP] = "cgroups",
 	[FT_COST_PRESSURE] = "pressure",
+	[FT_COST_SMAPS] = "smaps",
 };
 
 static struct ft_cost_counts counts[FT_COST_NR];
@@ -60,8 +61,13 @@ enum ft_cost_src ft_cost_src_of(const char *rel)
 	for (i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (starts(rel, map[i].prefix))
 			return map[i].src;
-	if (starts(rel, "proc/") && rel[5] >= '0' && rel[5] <= '9')
+	if (starts(rel, "proc/") && rel[5] >= '0' && rel[5] <= '9') {
+		size_t n = strlen(rel);
+
+		if (n > 13 && !strcmp(rel + n - 13, "/smaps_rollup"))
+			return FT_COST_SMAPS;
 		return FT_COST_PID;
+	}
 	return FT_COST_OTHER;
 }
 

@@ -18,6 +18,8 @@ int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o)
 		l->map.cpu = o->map_cpu / 100;
 	if (o->boost_given)
 		ft_live_boost_set(l, (unsigned int)o->boost_hz);
+	if (o->smaps_given)
+		l->smaps.every_ns = (uint64_t)(o->smaps_interval * 1e9);
 	if (o->cgroups)
 		ft_live_want(l, l->wants | FT_LIVE_WANT_CGROUPS);
 	return 0;

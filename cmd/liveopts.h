@@ -26,6 +26,8 @@ struct ft_liveopts {
 	bool stacks;			/* --stacks */
 	uint64_t stacks_per_sec;	/* --stacks-per-sec */
 	bool cgroups;			/* record --cgroups: the memory cgroups every tick */
+	double smaps_interval;		/* --smaps-interval (0: off), used only when given */
+	bool smaps_given;
 };
 
 /*

@@ -81,6 +81,11 @@ static const struct ft_opt top_opts[] = {
 	{ "restore-on-exit", 0, FT_OPT_FLAG, NULL, "on exit, put back every knob fragtop changed",
 	  .var = &o.restore },
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	{ "smaps-interval", 0, FT_OPT_SECS, "SECS",
+	  "how often the processes view reads the shown processes'\n"
+	  "/proc/PID/smaps_rollup for its THP% column (the kernel walks\n"
+	  "their page tables to print it; 0: never)", 0, 3600, .var = &o.live.smaps_interval,
+	  .def = "10", .given = &o.live.smaps_given },
 	FT_OPT_NO_CONFIG(o.no_config),
 	{ "iterations", 'n', FT_OPT_UINT, "N", "quit after N samples are drawn (as top -n)", 1, 1e12,
 	  .var = &o.iterations, .def_help = "until q" },

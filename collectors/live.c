@@ -108,6 +108,7 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		ft_live_emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
 	}
 	ft_live_stacks_emit_status(l, t_ns);
+	ft_live_smaps_read(l, t_ns);
 	if (l->owner.state) {	/* page_owner's state in every file of a series */
 		int32_t e = l->owner.state < 0 ? l->owner.state : 0;
 
@@ -168,6 +169,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->map.cpu = FT_LIVE_MAP_CPU;
 	l->wants = FT_LIVE_WANT_ALL;
 	l->boost.slow = FT_LIVE_BOOST_SLOW;
+	l->smaps.every_ns = FT_LIVE_SMAPS_EVERY;
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
 		ft_file_init(&l->knobs.file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
 		l->knobs.file[i].single = true;	/* a sysctl or a sysfs attribute */

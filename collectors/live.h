@@ -104,6 +104,26 @@ struct ft_live_names {
 };
 
 /*
+ * Per-process huge-page coverage (collectors/live_smaps.c): the
+ * /proc/PID/smaps_rollup of the processes a view shows, read at a slow
+ * cadence (the kernel walks the process's page tables under its mmap
+ * lock to print it), a SMAPS input each.
+ */
+#define FT_LIVE_SMAPS_MAX	128	/* processes asked for at once (the rows on screen) */
+#define FT_LIVE_SMAPS_EVERY	(10ull * 1000000000ull)	/* each read again after this, by default */
+struct ft_live_smaps_seen {
+	int pid;
+	uint64_t t_ns;			/* read last (or found gone) */
+};
+
+struct ft_live_smaps {
+	uint64_t every_ns;		/* 0: off (--smaps-interval 0) */
+	int nr;
+	int pid[FT_LIVE_SMAPS_MAX];	/* asked for: ft_live_smaps_want() */
+	struct ft_live_smaps_seen last[256];	/* direct-mapped by pid */
+};
+
+/*
  * The boost sampler (collectors/live_boost.c): each zone's boost read
  * from zoneinfo hz times a second between ticks, folded into one BOOST
  * input a tick.
@@ -236,6 +256,7 @@ struct ft_live {
 	struct ft_live_map map;
 	struct ft_live_owner owner;
 	struct ft_live_stacks stacks;
+	struct ft_live_smaps smaps;
 };
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */
@@ -384,6 +405,12 @@ int ft_live_map_wait_ms(const struct ft_live *l);
  * scan samples a block of each cell first (collectors/kpageflags.h).
  */
 void ft_live_map_focus(struct ft_live *l, size_t zone, uint32_t bpc);
+
+/*
+ * The processes whose smaps_rollup to read (@n of @pids, the rows a view
+ * shows; 0: none): each at most every smaps.every_ns, at the next ticks.
+ */
+void ft_live_smaps_want(struct ft_live *l, const int *pids, int n);
 
 /*
  * Ask for a page_owner look at the block of @pages pages at PFN @pfn

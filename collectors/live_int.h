@@ -45,6 +45,10 @@ void ft_live_boost_read_on_trace(struct ft_live *l, bool sign);
 /* Look at the queued blocks' page_owner within the map's budget (@borrow: seconds it may run ahead). */
 void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow);
 
+/* collectors/live_smaps.c */
+/* Read the asked processes' smaps_rollup that are due (SMAPS inputs). */
+void ft_live_smaps_read(struct ft_live *l, uint64_t t_ns);
+
 /* collectors/live_stacks.c */
 /* --stacks' state: a SOURCE input each tick, so each file of a series has it. */
 void ft_live_stacks_emit_status(struct ft_live *l, uint64_t t_ns);

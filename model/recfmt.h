@@ -72,7 +72,10 @@ enum ft_rec_record_type {
 				 * (below), then the pinning allocations' text as the kernel
 				 * printed it (<= FT_REC_OWNER_TEXT bytes) */
 	FT_RR_CGROUPS = 19,	/* the memory cgroups, pressure and pods: model/cgroup.h's text */
+	FT_RR_SMAPS = 20,	/* u32 pid, then its /proc/PID/smaps_rollup text (<= FT_REC_SMAPS_TEXT bytes) */
 };
+
+#define FT_REC_SMAPS_TEXT	4096
 
 /* An OWNER record's fixed part, little-endian, packed: 32 bytes. */
 struct ft_rec_owner {

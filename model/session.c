@@ -733,6 +733,36 @@ static void apply_cgroup(struct ft_session *s, const struct ft_rec_record *in)
 	ft_procs_cgroup(&s->events.procs, (int)pid, path);
 }
 
+/* A process's smaps_rollup: u32 pid, then the file's text (model/cgroup.h's ft_smaps_parse()). */
+static void apply_smaps(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_session_smaps *e;
+	struct ft_smaps v;
+	uint32_t pid;
+
+	if (in->len < 4 || in->len > 4 + FT_REC_SMAPS_TEXT) {
+		bad(s, in, "smaps: length");
+		return;
+	}
+	memcpy(&pid, in->data, 4);
+	if (!pid || pid > (1u << 22) || ft_smaps_parse((const char *)in->data + 4, in->len - 4, &v)) {
+		bad(s, in, "smaps: pid or text");
+		return;
+	}
+	e = &s->smaps[pid % FT_SESSION_SMAPS];
+	*e = (struct ft_session_smaps){ .pid = (int32_t)pid, .t_ns = in->t_ns, .v = v };
+}
+
+const struct ft_session_smaps *ft_session_smaps(const struct ft_session *s, int pid)
+{
+	const struct ft_session_smaps *e;
+
+	if (pid <= 0)
+		return NULL;
+	e = &s->smaps[(unsigned int)pid % FT_SESSION_SMAPS];
+	return e->pid == pid ? e : NULL;
+}
+
 const char *ft_session_name(const struct ft_session *s, int pid)
 {
 	const struct ft_session_name *n;
@@ -1342,6 +1372,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_CGROUPS:
 		apply_cgroups(s, in);
+		break;
+	case FT_RR_SMAPS:
+		apply_smaps(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -40,6 +40,7 @@
 #define FT_SESSION_TRQ_KEEP	1024u		/* ... and the room kept for them between bursts */
 #define FT_SESSION_MAX_KNOBS	48
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
+#define FT_SESSION_SMAPS	256	/* pid -> smaps_rollup's anon and huge anon, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
 #define FT_SESSION_BAD_KEPT	8	/* malformed inputs said in full; more are counted */
 #define FT_SESSION_KPF_EARLY	(64u << 20)	/* bytes of map input held for the first tick, at most */
@@ -115,6 +116,13 @@ struct ft_lat_cells {
  * value.  A checkpoint saves them whole; no pointer may be among them
  * (tests/cli/plain.sh reads the compiler's debug info to make sure).
  */
+/* A process's smaps_rollup (SMAPS input): its anonymous memory and the part in huge pages. */
+struct ft_session_smaps {
+	int32_t pid;			/* 0: empty */
+	uint64_t t_ns;			/* when it was read */
+	struct ft_smaps v;
+};
+
 struct ft_session_state {
 	/* the clock: time of the newest input, and of the newest tick */
 	uint64_t t_ns;
@@ -237,6 +245,8 @@ struct ft_session_state {
 
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
 	struct ft_session_name names[FT_SESSION_NAMES];
+	/* pid -> smaps_rollup, from SMAPS inputs (direct-mapped) */
+	struct ft_session_smaps smaps[FT_SESSION_SMAPS];
 	uint64_t audits_dropped;	/* past FT_SESSION_MAX_AUDITS */
 
 	uint64_t bad_inputs;		/* malformed inputs skipped */
@@ -368,6 +378,9 @@ static inline const char *ft_session_owner_text(const struct ft_session *s, cons
 
 /* Command of @pid from the NAME inputs, or NULL. */
 const char *ft_session_name(const struct ft_session *s, int pid);
+
+/* Process @pid's last smaps_rollup (SMAPS input), or NULL: none read (or pushed out). */
+const struct ft_session_smaps *ft_session_smaps(const struct ft_session *s, int pid);
 
 /* Fallback rates of a zone over the last tick (NAN when not tracing). */
 void ft_session_zone_extfrag_rate(const struct ft_session *s, int node, const char *zone,

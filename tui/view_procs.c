@@ -29,13 +29,14 @@ enum col {
 	C_RATE,			/* fragmenting fallbacks/s over the last tick */
 	C_FRAG, C_EXTFRAG, C_OWN, C_COMPACT, C_COMPACT_MS, C_RECLAIM, C_RECLAIM_MS,
 	C_STALL, C_STALL_MS,
+	C_THP,			/* huge-page coverage from smaps_rollup (live: the rows shown, slowly) */
 	C_NR
 };
 
 static const struct {
 	const char *head;
 	int width;
-	enum ft_proc_col pc;	/* the counter; C_RATE: derived */
+	enum ft_proc_col pc;	/* the counter; C_RATE, C_THP (FT_PC_NR): derived */
 	bool ms;		/* counter in us, shown in ms */
 } cols[C_NR] = {
 	[C_RATE] = { "FRAG/s", 7, FT_PC_FRAGMENTING, false },
@@ -48,6 +49,7 @@ static const struct {
 	[C_RECLAIM_MS] = { "RCL_MS", 8, FT_PC_RECLAIM_US, true },
 	[C_STALL] = { "FSTALL", 6, FT_PC_FRAG_STALL, false },
 	[C_STALL_MS] = { "FST_MS", 8, FT_PC_FRAG_STALL_US, true },
+	[C_THP] = { "THP%", 5, FT_PC_NR, false },
 };
 
 /*
@@ -72,6 +74,8 @@ struct procs_state {
 	struct ft_procs by_process;	/* the rows shown when !threads */
 	struct ft_procrates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
 	int idx[FT_PROCS_MAX];		/* the rows in the order shown (the last draw's) */
+	int shown_from, shown_to;	/* the last draw's rows on screen: idx[shown_from, shown_to) */
+	const struct ft_procs *shown;	/* ... of this table */
 };
 
 /* @ui's procs state. */
@@ -89,16 +93,30 @@ static void procs_init(void *state)
 	st->match_row = -1;
 }
 
-static double value(struct procs_state *st, const struct ft_procs *t, int row, enum col c)
+/* Process @p's huge-page coverage in %, from its last smaps_rollup; NAN: not read. */
+static double thp_pct(const struct ft_session *s, const struct ft_proc *p)
 {
+	const struct ft_session_smaps *e = ft_session_smaps(s, p->tgid > 0 ? p->tgid : p->pid);
+
+	return e ? ft_smaps_coverage(&e->v) * 100 : NAN;
+}
+
+static double value(struct procs_state *st, const struct ft_session *s, const struct ft_procs *t, int row,
+		    enum col c)
+{
+	double v;
+
 	if (c == C_RATE)
 		return isnan(ft_procrates_get(&st->rates, row)) ? -1 : ft_procrates_get(&st->rates, row);
+	if (c == C_THP)
+		return isnan(v = thp_pct(s, &t->p[row])) ? -1 : v;
 	return (double)t->p[row].c[cols[c].pc];
 }
 
 /* What the sort compares by: the view's sort column over these rows. */
 struct sort_by {
 	struct procs_state *st;
+	const struct ft_session *s;
 	const struct ft_procs *t;
 };
 
@@ -108,7 +126,7 @@ static int cmp(const void *a, const void *b, void *arg)
 	struct procs_state *st = by->st;
 	const struct ft_procs *t = by->t;
 	int x = *(const int *)a, y = *(const int *)b;
-	double vx = value(st, t, x, st->sort_col), vy = value(st, t, y, st->sort_col);
+	double vx = value(st, by->s, t, x, st->sort_col), vy = value(st, by->s, t, y, st->sort_col);
 
 	if (vx != vy)
 		return (vx > vy ? -1 : 1) * (st->inverted ? -1 : 1);
@@ -152,7 +170,8 @@ static void draw_header(struct procs_state *st, int y)
 }
 
 /* Process @p (row @row of the table) on screen row @y; @match: F3 found it. */
-static void draw_row(struct procs_state *st, int y, const struct ft_proc *p, int row, bool match)
+static void draw_row(struct procs_state *st, const struct ft_session *s, int y, const struct ft_proc *p, int row,
+		     bool match)
 {
 	unsigned int attr = (p->exited ? ft_attr(FT_C_DIM) : A_NORMAL) | (match ? A_REVERSE : 0);
 	const char *comm = p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?";
@@ -161,7 +180,8 @@ static void draw_row(struct procs_state *st, int y, const struct ft_proc *p, int
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
 	for (c = st->first_col; c < C_NR; c++) {
-		double d = c == C_RATE ? ft_procrates_get(&st->rates, row) : (double)p->c[cols[c].pc];
+		double d = c == C_RATE ? ft_procrates_get(&st->rates, row) : c == C_THP ? thp_pct(s, p) :
+			   (double)p->c[cols[c].pc];
 
 		if (st->hidden[c])
 			continue;
@@ -169,7 +189,9 @@ static void draw_row(struct procs_state *st, int y, const struct ft_proc *p, int
 			break;
 		if (cols[c].ms)
 			d /= 1000;
-		if (c == C_RATE)
+		if (c == C_THP)
+			snprintf(v, sizeof(v), isnan(d) ? "-" : d >= 99.95 ? "%.0f" : d >= 9.995 ? "%.1f" : "%.2f", d);
+		else if (c == C_RATE)
 			ft_fmt_rate(v, sizeof(v), d, cols[c].width);
 		else
 			ft_fmt_count(v, sizeof(v), d, cols[c].width);
@@ -263,7 +285,7 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	t = rows_table(st, s);
 	ft_procrates_update(&st->rates, s, t, st->threads);
 	n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &f, idx, FT_PROCS_MAX);
-	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, &(struct sort_by){ st, t });
+	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, &(struct sort_by){ st, s, t });
 	for (i = 0; i < t->nr; i++)
 		frag_total += t->p[i].c[FT_PC_FRAGMENTING];
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
@@ -293,8 +315,11 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", st->comm_filter[0] ? "no process matches the filter" :
 		       "no process has caused a fallback or stalled yet");
 	st->cgroup_cut = false;
+	st->shown = t;
+	st->shown_from = st->first_row;
 	for (i = st->first_row; i < n && y < top + height; i++, y++)
-		draw_row(st, y, &t->p[idx[i]], idx[i], i == st->match_row);
+		draw_row(st, s, y, &t->p[idx[i]], idx[i], i == st->match_row);
+	st->shown_to = i;
 	scroll_info(ui, n, rows);
 }
 
@@ -429,6 +454,29 @@ void ft_columns_toggle(struct ft_ui *ui, int i)
 		st->hidden[i] = !st->hidden[i];
 }
 
+/*
+ * Before a draw, live: the smaps_rollup of the processes on screen, for
+ * THP% (each at most every --smaps-interval); none while the column is
+ * hidden or scrolled off, so the cost is the rows a person looks at.
+ */
+static void procs_focus(struct ft_ui *ui, int top, int height)
+{
+	struct procs_state *st = S(ui);
+	int pids[FT_LIVE_SMAPS_MAX], n = 0, i;
+
+	(void)top;
+	(void)height;
+	if (!ui->live || st->hidden[C_THP] || st->first_col > C_THP || st->end_col <= C_THP || !st->shown)
+		return;
+	for (i = st->shown_from; i < st->shown_to && n < FT_LIVE_SMAPS_MAX; i++) {
+		const struct ft_proc *p = &st->shown->p[st->idx[i]];
+
+		if (!p->exited)
+			pids[n++] = p->tgid > 0 ? p->tgid : p->pid;
+	}
+	ft_live_smaps_want(ui->live, pids, n);
+}
+
 static void procs_wheel(struct ft_ui *ui, int dir)
 {
 	struct procs_state *st = S(ui);
@@ -558,6 +606,9 @@ static const struct ft_legend procs_legend[] = {
 	{ "COMPACT CMP_MS", "its direct compaction stalls, and their time in ms" },
 	{ "RECLAIM RCL_MS", "its direct reclaim stalls, and their time in ms" },
 	{ "FSTALL FST_MS", "its fragmentation stalls (patched kernels), and their time" },
+	{ "THP%", "its huge-page coverage: AnonHugePages over Anonymous in /proc/PID/smaps_rollup, read for the "
+	  "rows on screen every --smaps-interval seconds (10; the kernel walks the page tables to print it); "
+	  "'-' not read yet, or not readable" },
 	{ "CGROUP", "its cgroup path; '~' at the start: cut from the left to fit" },
 	{ "?", "a task that exited before fragtop could read its name" },
 	{ NULL, NULL },
@@ -576,4 +627,5 @@ const struct ft_view ft_view_procs = {
 	.wheel = procs_wheel,
 	.load = procs_load,
 	.save = procs_save,
+	.focus = procs_focus,
 };

@@ -4,6 +4,9 @@
 # one and the mTHP workload (tests/load/mthp.c, holding its memory) in
 # the other, while `fragtop record --cgroups` traces and the TUI's
 # cgroups view (9) runs in tmux.  Checks:
+# - the overview reads no cgroup file and no smaps_rollup; the processes
+#   view shows THP% read from the shown processes' smaps_rollup, counted
+#   in the cost account's "smaps";
 # - the view shows the adverse workload's cgroup at the top (sorted by
 #   fragmenting fallbacks), by a readable name;
 # - report --by cgroup's rows add up to the report's totals, and each
@@ -61,8 +64,13 @@ cc -O2 -o "$TMPD/mthp" "$HERE/../load/mthp.c" || { echo "FAIL cannot build the m
 
 "$FT" record --cgroups -i 1 -o "$TMPD/cg.ftr" 2> "$TMPD/rec.err" & rpid=$!
 until_ok 30 recorded "$TMPD/cg.ftr" '.samples >= 1' || bad "the recording has a tick within 30 s"
-tmux_start cgroups 120 40 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config
+tmux_start cgroups 120 40 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config --smaps-interval 2 \
+	--cost-log "$TMPD/cost.jsonl"
 wait_for '^N0 ' > /dev/null
+cost_of() { tail -n 1 "$TMPD/cost.jsonl" 2> /dev/null | jq -r --arg s "$1" '[.cost.by_source[] | select(.source == $s) | .files_opened] | add // 0'; }
+until_ok 10 test -s "$TMPD/cost.jsonl"
+check "the overview reads no smaps_rollup and no cgroup ($(cost_of smaps), $(cost_of cgroups))" \
+	test "$(cost_of smaps) $(cost_of cgroups)" = "0 0"
 T send-keys -t ft 9
 check "the cgroups view" wait_for 'cgroups \(cgroup v[12]'
 
@@ -71,6 +79,19 @@ sh -c 'echo $$ > "$1/cgroup.procs" && exec "$2" 60 512 hold' sh "$B" "$TMPD/mthp
 sh -c 'echo $$ > "$1/cgroup.procs" && exec bash "$2" 0 "$3" "$4"' sh "$A" "$WORKLOAD" "$WORKLOAD_MB" "$TMPD/work" \
 	> "$TMPD/work.log" 2>&1 & wpid=$!; pids+=($wpid)
 check "the mTHP workload holds its memory" until_ok 90 grep -q holding "$TMPD/mthp.out"
+
+# the processes view's THP%: read for the rows on screen, into the cost account's "smaps"
+T send-keys -t ft 7
+check "the processes view has THP%" wait_for 'PID S COMMAND .* THP%'
+thp_cells() {	# the THP% column of the rows under the header
+	screen | awk 'h { print substr($0, h, 5) } /PID S COMMAND/ { h = index($0, "THP%") }' | grep -E '[0-9]'
+}
+check "a process's THP% read from its smaps_rollup" until_ok 30 thp_cells
+echo "THP% cells: $(thp_cells | tr '\n' ' ')"
+smaps_read() { [ "$(cost_of smaps)" -gt 0 ]; }
+check "the cost account counts the smaps_rollup reads" until_ok 10 smaps_read
+echo "smaps_rollup files opened: $(cost_of smaps)"
+T send-keys -t ft 9
 
 # the view while the adverse workload runs: its cgroup first, by a readable name
 first_row() { screen | sed -n '/CGROUP$/{n;p;q}'; }

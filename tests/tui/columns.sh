@@ -37,7 +37,7 @@ wait_for 'REPLAY' > /dev/null
 T send-keys -t ft 7
 replay_seek 50
 wait_for 'CGROUP|CMP_MS' > /dev/null
-check "80x24 processes: the status line says some columns are off screen" wait_for 'cols 1-[0-9]+/11$'
+check "80x24 processes: the status line says some columns are off screen" wait_for 'cols 1-[0-9]+/12$'
 heads '^ +PID S COMMAND'
 missing=
 for w in FRAG/s FRAG FALLBK OWN COMPACT CMP_MS RECLAIM RCL_MS FSTALL FST_MS CGROUP; do
@@ -46,7 +46,7 @@ done
 check "Right reaches every column of the processes view (missing:${missing:- none})" test -z "$missing"
 T send-keys -t ft Right Right Right Right Right Right Right Right Right Right Right
 check "... until the cgroup stands alone, its path whole" wait_for '^ +13618 x thpthreads +/process_api/730b0e66741056fbd04b0a311816c6ea$'
-check "... the status line says so" wait_for 'cols 11-11/11$'
+check "... the status line says so" wait_for 'cols 12-12/12$'
 T send-keys -t ft Left Left Left Left Left Left Left Left Left Left Left Left
 check "Left comes back to the first columns" wait_for '^ +PID S COMMAND +FRAG/s +FRAG '
 
@@ -110,7 +110,7 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ]; then
 	check "the processes view without FALLBK" wait_for '^ +PID S COMMAND +FRAG/s +FRAG +OWN '
 	T send-keys -t ft q
 	until_ok 10 test -s "$RCF"
-	check "fragtoprc keeps the columns shown" grep -qx 'columns=FRAG/s,FRAG,OWN,COMPACT,CMP_MS,RECLAIM,RCL_MS,FSTALL,FST_MS,CGROUP' "$RCF"
+	check "fragtoprc keeps the columns shown" grep -qx 'columns=FRAG/s,FRAG,OWN,COMPACT,CMP_MS,RECLAIM,RCL_MS,FSTALL,FST_MS,THP%,CGROUP' "$RCF"
 	keep_start
 	check "... and the next start opens without FALLBK" wait_for '^ +PID S COMMAND +FRAG/s +FRAG +OWN '
 	T send-keys -t ft q
