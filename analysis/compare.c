@@ -317,19 +317,78 @@ static void measure_stacks(const struct ft_report *rep, struct ft_cmp_run *ru)
 	free(sg);
 }
 
-static double run_stack(const struct ft_cmp_run *ru, const char *key)
+/*
+ * The run's most fragmenting cgroups, a second, by name (rows of one name,
+ * a pod's containers' scopes apart, summed).
+ */
+static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
+{
+	const struct ft_cgroups *c = rep->cgroups;
+	double s = seconds(rep);
+	char name[FT_CG_PATH];
+	int i, k;
+
+	ru->have_cgroups = rep->procs && !ft_report_by_cgroup(rep) && rep->cgrows;
+	if (!ru->have_cgroups || !(ru->cgroups = calloc(FT_CMP_RUN_STACKS, sizeof(*ru->cgroups))))
+		return;
+	for (i = 0; i < rep->cgrows->nr; i++) {
+		const struct ft_cgrow *r = &rep->cgrows->r[i];
+
+		if (r->other || !r->path[0] || !r->c[FT_PC_FRAGMENTING])
+			continue;
+		ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+		for (k = 0; k < ru->nr_cgroups && strcmp(ru->cgroups[k].key, name); k++)
+			;
+		if (k == ru->nr_cgroups) {
+			if (k == FT_CMP_RUN_STACKS)
+				continue;	/* rows come most fragmenting first: the rest are smaller */
+			snprintf(ru->cgroups[ru->nr_cgroups++].key, sizeof(ru->cgroups[0].key), "%s", name);
+		}
+		ru->cgroups[k].per_s += s > 0 ? (double)r->c[FT_PC_FRAGMENTING] / s : NAN;
+	}
+}
+
+/* A keyed list of runs: their stacks or their cgroups. */
+static bool run_has(const struct ft_cmp_run *ru, bool cg)
+{
+	return cg ? ru->have_cgroups : ru->have_stacks;
+}
+
+static int run_nr(const struct ft_cmp_run *ru, bool cg)
+{
+	return cg ? ru->nr_cgroups : ru->nr_stacks;
+}
+
+static const struct ft_cmp_stack *run_list(const struct ft_cmp_run *ru, bool cg)
+{
+	return cg ? ru->cgroups : ru->stacks;
+}
+
+static double run_key(const struct ft_cmp_run *ru, const char *key, bool cg)
 {
 	int i;
 
-	if (!ru->have_stacks)
+	if (!run_has(ru, cg))
 		return NAN;
-	for (i = 0; i < ru->nr_stacks; i++)
-		if (!strcmp(ru->stacks[i].key, key))
-			return ru->stacks[i].per_s;
+	for (i = 0; i < run_nr(ru, cg); i++)
+		if (!strcmp(run_list(ru, cg)[i].key, key))
+			return run_list(ru, cg)[i].per_s;
 	return 0;	/* not among its most fragmenting: counted as none */
 }
 
+static void keyed(const struct ft_cmp_group *g, int ng, bool cg, struct ft_cmp_stacks *out);
+
 void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out)
+{
+	keyed(g, ng, false, out);
+}
+
+void ft_cmp_cgroups(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out)
+{
+	keyed(g, ng, true, out);
+}
+
+static void keyed(const struct ft_cmp_group *g, int ng, bool cg, struct ft_cmp_stacks *out)
 {
 	int k, i, s, r;
 
@@ -337,8 +396,8 @@ void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *o
 	/* the keys with the most fallbacks a second summed over every run (a run's mean weighs alike) */
 	for (k = 0; k < ng; k++)
 		for (i = 0; i < g[k].nr; i++)
-			for (s = 0; s < g[k].run[i].nr_stacks; s++) {
-				const char *key = g[k].run[i].stacks[s].key;
+			for (s = 0; s < run_nr(&g[k].run[i], cg); s++) {
+				const char *key = run_list(&g[k].run[i], cg)[s].key;
 				double sum = 0;
 				int kk, ii, at;
 
@@ -348,7 +407,7 @@ void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *o
 					continue;	/* summed already */
 				for (kk = 0; kk < ng; kk++)
 					for (ii = 0; ii < g[kk].nr; ii++) {
-						double v = run_stack(&g[kk].run[ii], key);
+						double v = run_key(&g[kk].run[ii], key, cg);
 
 						if (!isnan(v))
 							sum += v / g[kk].nr;
@@ -369,7 +428,7 @@ void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *o
 	for (k = 0; k < ng; k++)
 		for (r = 0; r < out->nr; r++) {
 			for (i = 0; i < g[k].nr; i++)
-				out->v[k][r][i] = run_stack(&g[k].run[i], out->key[r]);
+				out->v[k][r][i] = run_key(&g[k].run[i], out->key[r], cg);
 			ft_stats_of(out->v[k][r], (size_t)g[k].nr, &out->st[k][r]);
 		}
 }
@@ -381,6 +440,9 @@ void ft_cmp_release(struct ft_cmp_group *g, int ng)
 			free(g[k].run[i].stacks);
 			g[k].run[i].stacks = NULL;
 			g[k].run[i].nr_stacks = 0;
+			free(g[k].run[i].cgroups);
+			g[k].run[i].cgroups = NULL;
+			g[k].run[i].nr_cgroups = 0;
 		}
 }
 
@@ -397,6 +459,7 @@ int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 			if (!err) {
 				ft_cmp_measure_report(rep, g[k].run[i].v);
 				measure_stacks(rep, &g[k].run[i]);
+				measure_cgroups(rep, &g[k].run[i]);
 			}
 			ft_report_release(rep);
 			if (err) {

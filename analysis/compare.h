@@ -52,6 +52,9 @@ struct ft_cmp_run {
 	bool have_stacks;	/* recorded with --stacks */
 	int nr_stacks;
 	struct ft_cmp_stack *stacks;	/* owned; its most fragmenting groups */
+	bool have_cgroups;	/* traced: its processes by cgroup */
+	int nr_cgroups;
+	struct ft_cmp_stack *cgroups;	/* owned; its most fragmenting cgroups, keyed by name */
 };
 
 struct ft_cmp_group {
@@ -75,6 +78,13 @@ struct ft_cmp_stacks {
 	double v[FT_CMP_MAX_GROUPS][FT_CMP_STACKS][FT_CMP_MAX_RUNS];
 };
 void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out);
+/*
+ * The same by cgroup, keyed by the name people know it by (a pod's
+ * namespace/name, a systemd unit: the same across runs where a path's
+ * container id is not): the FT_CMP_STACKS cgroups with the most
+ * fragmenting fallbacks a second.  nr 0: no run was traced.
+ */
+void ft_cmp_cgroups(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out);
 /* Free what ft_cmp_measure() kept of the runs. */
 void ft_cmp_release(struct ft_cmp_group *g, int ng);
 

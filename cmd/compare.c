@@ -81,7 +81,7 @@ static const struct ft_opt compare_opts[] = {
 static int run_compare(int argc, char **argv)
 {
 	static struct ft_cmp_group g[FT_CMP_MAX_GROUPS];
-	static struct ft_cmp_stacks stacks;	/* ft_cmp_stacks() of the groups */
+	static struct ft_cmp_stacks stacks, cgroups;	/* ft_cmp_stacks() and ft_cmp_cgroups() of the groups */
 	int err, first, ng, k;
 
 	err = ft_cli_parse(&ft_cmd_compare, argc, argv, &first);
@@ -103,12 +103,13 @@ static int run_compare(int argc, char **argv)
 		return 1;
 	}
 	ft_cmp_stacks(g, ng, &stacks);
+	ft_cmp_cgroups(g, ng, &cgroups);
 	if (o.json)
-		ft_render_compare_json(g, ng, &stacks);
+		ft_render_compare_json(g, ng, &stacks, &cgroups);
 	else if (o.csv)
-		ft_render_compare_csv(g, ng, &stacks);
+		ft_render_compare_csv(g, ng, &stacks, &cgroups);
 	else
-		ft_render_compare_text(g, ng, &stacks);
+		ft_render_compare_text(g, ng, &stacks, &cgroups);
 	ft_cmp_release(g, ng);
 	return 0;
 }

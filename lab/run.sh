@@ -17,6 +17,10 @@
 #   --workload FILE   a sh script to run instead of lab/workload.sh (it gets
 #                     SECS; fraggen, thpalloc and busybox are on its PATH,
 #                     and it may source /lab/rounds.sh for the rounds)
+#   --cgroups         mount cgroup2 at /sys/fs/cgroup with the memory
+#                     controller on for the children (a kernel built with
+#                     CONFIG_MEMCG, as lab/kernel.config has it) and record
+#                     with --cgroups
 #   --page-owner      boot with page_owner=on (a kernel built with
 #                     CONFIG_PAGE_OWNER), record a map scan every 10 s with
 #                     the page owners of 64 mixed blocks after each
@@ -26,13 +30,13 @@
 #                     of page_owner_stacks/show_stacks (6.9+) as
 #                     OUT.ftr.page_owner and OUT.ftr.show_stacks
 # usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
-#               [--boost-factor N] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr
+#               [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost=
-usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--page-owner] -o OUT.ftr"
+kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost= cgroups=
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -41,7 +45,8 @@ while [ $# -gt 0 ]; do
 	--seconds) secs=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
 	--boost-factor) boost=$2; shift 2 ;;
-	--page-owner) page_owner=" page_owner=on"; rec_extra="--map-interval 10 --owner-blocks 64"; shift ;;
+	--page-owner) page_owner=" page_owner=on"; rec_extra="$rec_extra --map-interval 10 --owner-blocks 64"; shift ;;
+	--cgroups) cgroups=1; rec_extra="$rec_extra --cgroups"; shift ;;
 	-o) out=$2; shift 2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
@@ -82,6 +87,11 @@ mount -t tracefs tracefs /sys/kernel/tracing 2>/dev/null
 mount -t debugfs debugfs /sys/kernel/debug 2>/dev/null
 mount -t ext2 /dev/vda /data || echo 'lab: no scratch disk at /dev/vda'
 echo always > /sys/kernel/mm/transparent_hugepage/enabled 2>/dev/null
+if [ -n "$cgroups" ]; then
+	mount -t cgroup2 cgroup2 /sys/fs/cgroup && echo +memory > /sys/fs/cgroup/cgroup.subtree_control &&
+		echo "lab: cgroup2 at /sys/fs/cgroup, controllers \$(cat /sys/fs/cgroup/cgroup.subtree_control)" ||
+		echo "lab: no cgroup2 with memory here"
+fi
 [ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
 [ -n "$boost" ] && fragtop set watermark_boost_factor=$boost | sed 's/^/lab: /'
 echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent), watermark_boost_factor \$(cat /proc/sys/vm/watermark_boost_factor)"

@@ -112,8 +112,32 @@ static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct
 	}
 }
 
+/* Fragmenting fallbacks a second by cgroup, named (a long name keeps its tail). */
+static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *cg)
+{
+	int k, r;
+
+	if (!cg->nr)
+		return;
+	printf("\nfragmenting fallbacks/s by cgroup\n");
+	for (k = 1; k < ng; k++)
+		for (r = 0; r < cg->nr; r++) {
+			char name[24];
+			size_t len = strlen(cg->key[r]);
+
+			if (ng > 2 && r == 0)
+				printf("%-22s %19.19s %19.19s\n", "", g[0].name, g[k].name);
+			if (len > 20)
+				snprintf(name, sizeof(name), "  ~%s", cg->key[r] + len - 19);
+			else
+				snprintf(name, sizeof(name), "  %s", cg->key[r]);
+			text_row(name, &cg->st[0][r], &cg->st[k][r]);
+		}
+}
+
 /* The comparison as text of 80 columns on stdout. */
-void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			    const struct ft_cmp_stacks *cgroups)
 {
 	int k, r;
 
@@ -135,6 +159,7 @@ void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct f
 		}
 	}
 	print_text_stacks(g, ng, stacks);
+	print_text_cgroups(g, ng, cgroups);
 	printf("\nmean ±sd over n runs (mean min-max for 2, the value for 1); rates per\n"
 	       "second; * Welch's t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA, g[0].name);
 	for (k = 0; k < ng; k++) {
@@ -151,8 +176,44 @@ void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct f
 	}
 }
 
+/* @arr: fragmenting fallbacks a second per key (a kernel stack, a cgroup), each group's statistics. */
+static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, const char *arr, const char *keyname,
+		       const struct ft_cmp_stacks *stacks)
+{
+	int k, r, i;
+
+	ft_json_arr_begin(j, arr);
+	for (r = 0; r < stacks->nr; r++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, keyname, stacks->key[r]);
+		ft_json_arr_begin(j, "groups");
+		for (k = 0; k < ng; k++) {
+			const struct ft_stats *s = &stacks->st[k][r];
+			double p = k ? ft_cmp_p_value(&stacks->st[0][r], s) : NAN;
+
+			ft_json_obj_begin(j, NULL);
+			ft_json_u64(j, "n", s->n);
+			ft_json_double(j, "mean", s->mean);
+			ft_json_double(j, "sd", s->sd);
+			ft_json_arr_begin_inline(j, "runs");
+			for (i = 0; i < g[k].nr; i++)
+				ft_json_double(j, NULL, stacks->v[k][r][i]);
+			ft_json_arr_end(j);
+			if (k) {
+				ft_json_double(j, "change_pct", ft_cmp_change_pct(&stacks->st[0][r], s));
+				ft_json_double(j, "p_value", p);
+			}
+			ft_json_obj_end(j);
+		}
+		ft_json_arr_end(j);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
 /* The comparison as one JSON object on stdout. */
-void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			    const struct ft_cmp_stacks *cgroups)
 {
 	struct ft_json j;
 	int k, r, i;
@@ -221,33 +282,8 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
-	ft_json_arr_begin(&j, "stacks");	/* fragmenting fallbacks/s by kernel stack (--stacks) */
-	for (r = 0; r < stacks->nr; r++) {
-		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "stack", stacks->key[r]);
-		ft_json_arr_begin(&j, "groups");
-		for (k = 0; k < ng; k++) {
-			const struct ft_stats *s = &stacks->st[k][r];
-			double p = k ? ft_cmp_p_value(&stacks->st[0][r], s) : NAN;
-
-			ft_json_obj_begin(&j, NULL);
-			ft_json_u64(&j, "n", s->n);
-			ft_json_double(&j, "mean", s->mean);
-			ft_json_double(&j, "sd", s->sd);
-			ft_json_arr_begin_inline(&j, "runs");
-			for (i = 0; i < g[k].nr; i++)
-				ft_json_double(&j, NULL, stacks->v[k][r][i]);
-			ft_json_arr_end(&j);
-			if (k) {
-				ft_json_double(&j, "change_pct", ft_cmp_change_pct(&stacks->st[0][r], s));
-				ft_json_double(&j, "p_value", p);
-			}
-			ft_json_obj_end(&j);
-		}
-		ft_json_arr_end(&j);
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
+	json_keyed(&j, g, ng, "stacks", "stack", stacks);	/* fragmenting fallbacks/s by kernel stack (--stacks) */
+	json_keyed(&j, g, ng, "cgroups", "cgroup", cgroups);	/* ... by cgroup, named */
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
@@ -272,7 +308,8 @@ static void csv_row(const char *metric, const char *group, const struct ft_stats
 }
 
 /* The comparison as CSV on stdout: one line per metric and group. */
-void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			   const struct ft_cmp_stacks *cgroups)
 {
 	int k, r;
 
@@ -290,5 +327,12 @@ void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft
 		snprintf(key, sizeof(key), "stack:%s", stacks->key[r]);
 		for (k = 0; k < ng; k++)
 			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r]);
+	}
+	for (r = 0; r < cgroups->nr; r++) {
+		char key[FT_STACK_KEY + 8];
+
+		snprintf(key, sizeof(key), "cgroup:%s", cgroups->key[r]);
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r]);
 	}
 }

@@ -9,8 +9,11 @@
 
 #include "analysis/compare.h"
 
-void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks);
-void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks);
-void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks);
+void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			    const struct ft_cmp_stacks *cgroups);
+void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			    const struct ft_cmp_stacks *cgroups);
+void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			   const struct ft_cmp_stacks *cgroups);
 
 #endif

@@ -7,6 +7,7 @@
  * every row they are given; plot draws each zone and control change.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -194,14 +195,14 @@ static void test_accessors(void **state)
 }
 
 static struct ft_cmp_group groups[2];
-static struct ft_cmp_stacks cmp_stacks;
+static struct ft_cmp_stacks cmp_stacks, cmp_cgroups;
 
 static void print_compare(const void *how)
 {
 	switch (*(const char *)how) {
-	case 't': ft_render_compare_text(groups, 2, &cmp_stacks); break;
-	case 'j': ft_render_compare_json(groups, 2, &cmp_stacks); break;
-	default: ft_render_compare_csv(groups, 2, &cmp_stacks); break;
+	case 't': ft_render_compare_text(groups, 2, &cmp_stacks, &cmp_cgroups); break;
+	case 'j': ft_render_compare_json(groups, 2, &cmp_stacks, &cmp_cgroups); break;
+	default: ft_render_compare_csv(groups, 2, &cmp_stacks, &cmp_cgroups); break;
 	}
 }
 
@@ -222,6 +223,18 @@ static void test_compare_agree(void **state)
 	}
 	assert_int_equal(ft_cmp_measure(groups, 2), 0);
 	ft_cmp_stacks(groups, 2, &cmp_stacks);
+	ft_cmp_cgroups(groups, 2, &cmp_cgroups);
+	/* by cgroup: every fragmenting fallback of the sample is in a named cgroup, so they sum to the total */
+	assert_true(cmp_cgroups.nr >= 1);
+	for (k = 0; k < 2; k++) {
+		double sum = 0;
+
+		for (r = 0; r < cmp_cgroups.nr; r++)
+			sum += cmp_cgroups.st[k][r].mean;
+		print_message("group %s: fragmenting/s by cgroup sum %g, total %g\n", groups[k].name, sum,
+			      groups[k].st[FT_CMP_FRAG_S].mean);
+		assert_true(fabs(sum - groups[k].st[FT_CMP_FRAG_S].mean) <= 1e-9 * groups[k].st[FT_CMP_FRAG_S].mean);
+	}
 	for (r = 0; r < FT_CMP_NR; r++) {
 		ft_cmp_row_key(r, key, sizeof(key));
 		if (!strcmp(key, "extfrag_fragmenting"))
@@ -233,6 +246,9 @@ static void test_compare_agree(void **state)
 	text = capture(print_compare, "t");
 	json = capture(print_compare, "j");
 	csv = capture(print_compare, "c");
+	assert_non_null(strstr(text, "\nfragmenting fallbacks/s by cgroup\n"));
+	assert_non_null(strstr(json, "\"cgroup\": \"/process_api/730b0e66741056fbd04b0a311816c6ea\""));
+	assert_non_null(strstr(csv, "\ncgroup:/process_api/730b0e66741056fbd04b0a311816c6ea,a,1,"));
 	/* text: the row's name, then each group's mean */
 	snprintf(pat, sizeof(pat), "\n%s ", name);
 	p = strstr(text, pat);
