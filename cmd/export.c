@@ -27,7 +27,7 @@ struct labels {
 };
 
 static struct {
-	bool csv, json, openmetrics;
+	bool csv, json, openmetrics, cgroups;
 	struct ft_rep_window window;
 	struct labels labels;
 } o;
@@ -78,7 +78,42 @@ static const struct ft_opt opts[] = {
 	  .parse = parse_label },
 	FT_OPT_FROM(o.window.from),
 	FT_OPT_TO(o.window.to),
+	{ "cgroups", 0, FT_OPT_FLAG, NULL,
+	  "with --csv or --json, a column of fragmenting fallbacks for each\n"
+	  "of the 8 cgroups that made the most over the stretch (by name;\n"
+	  "a first pass over the recording finds them)", .var = &o.cgroups },
 };
+
+/*
+ * --cgroups: the cgroups whose processes made the most fragmenting
+ * fallbacks over the stretch (a report of it), named as people know
+ * them; 0 without tracing.
+ */
+static int top_cgroups(const char *file, struct ft_export_cgroup *out)
+{
+	struct ft_report *rep = calloc(1, sizeof(*rep));
+	const struct ft_cgroups *c;
+	int i, n = 0;
+
+	if (!rep)
+		return 0;
+	if (!ft_report_build(rep, file, &o.window) && rep->procs && !ft_report_by_cgroup(rep) && rep->cgrows) {
+		c = rep->cgroups;
+		for (i = 0; i < rep->cgrows->nr && n < FT_EXPORT_CGROUPS; i++) {
+			const struct ft_cgrow *r = &rep->cgrows->r[i];
+
+			if (r->other || !r->path[0] || !r->c[FT_PC_FRAGMENTING])
+				continue;
+			snprintf(out[n].path, sizeof(out[n].path), "%s", r->path);
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, out[n].name,
+				       sizeof(out[n].name));
+			n++;
+		}
+	}
+	ft_report_release(rep);
+	free(rep);
+	return n;
+}
 
 /*
  * The recording as OpenMetrics for a backfill: every tick's samples with
@@ -150,9 +185,11 @@ out:
 static void rows(struct ft_replay *rp, const char *file, double from, double to)
 {
 	static struct ft_export x;
+	static struct ft_export_cgroup cg[FT_EXPORT_CGROUPS];
 	struct ft_rep_cut cut;
+	int ncg = o.cgroups ? top_cgroups(file, cg) : 0;
 
-	ft_render_export_begin(&x, o.csv, file, &rp->session);
+	ft_render_export_begin(&x, o.csv, file, &rp->session, cg, ncg);
 	ft_rep_cut_init(&cut, from, to);
 	do {
 		const struct ft_session *s = &rp->session;
@@ -183,6 +220,8 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_export, "one recording expected");
 	if (o.labels.n && !o.openmetrics)
 		return ft_cli_usage_error(&ft_cmd_export, "--label goes with --openmetrics");
+	if (o.cgroups && o.openmetrics)
+		return ft_cli_usage_error(&ft_cmd_export, "--cgroups goes with --csv or --json");
 	file = argv[first];
 	err = ft_replay_open(&rp, file, NULL);
 	if (err) {

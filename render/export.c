@@ -82,7 +82,49 @@ static void csv_header(const struct ft_export *x, const struct ft_export_zone *z
 		}
 	for (z = 0; z < x->thp_n; z++)
 		printf(",thp_%ukB_anon_fault_alloc,thp_%ukB_anon_fault_fallback", x->thp_kb[z], x->thp_kb[z]);
+	for (z = 0; z < x->ncg; z++) {
+		char f[FT_CG_PATH + 16];
+
+		snprintf(f, sizeof(f), "fragmenting:%s", x->cg[z].name);
+		csv_col(f);
+	}
 	printf("\n");
+}
+
+/* The fragmenting fallbacks of cgroup @path's processes so far (the thread table's rows). */
+static uint64_t cgroup_count(const struct ft_session *s, const char *path)
+{
+	const struct ft_procs *t = &s->events.procs;
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		if (!strcmp(t->p[i].cgroup, path))
+			n += t->p[i].c[FT_PC_FRAGMENTING];
+	return n;
+}
+
+/*
+ * Each chosen cgroup's fragmenting fallbacks in the tick (0 when its rows
+ * were folded away, the table full: the count went back).
+ */
+static void cgroups_out(struct ft_export *x, const struct ft_session *s, bool shown)
+{
+	int i;
+
+	if (shown && !x->csv && x->ncg)
+		ft_json_obj_begin_inline(&x->j, "fragmenting_by_cgroup");
+	for (i = 0; i < x->ncg; i++) {
+		uint64_t now = cgroup_count(s, x->cg[i].path), d = now >= x->cg[i].prev ? now - x->cg[i].prev : 0;
+
+		if (shown && x->csv)
+			printf(",%llu", (unsigned long long)d);
+		else if (shown)
+			ft_json_u64(&x->j, x->cg[i].name, d);
+		x->cg[i].prev = now;
+	}
+	if (shown && !x->csv && x->ncg)
+		ft_json_obj_end(&x->j);
 }
 
 /* The session's index of the zone @key names this tick, or -1. */
@@ -211,18 +253,25 @@ static void row(struct ft_export *x, const struct ft_session *s, double t, const
 	if (!x->csv)
 		ft_json_arr_end(&x->j);
 	thp_out(x, s);
+	cgroups_out(x, s, true);
 	if (x->csv)
 		printf("\n");
 	else
 		ft_json_obj_end(&x->j);
 }
 
-void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first)
+void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first,
+			    const struct ft_export_cgroup *cg, int ncg)
 {
 	size_t i;
+	int k;
 
 	memset(x, 0, sizeof(*x));
 	x->csv = csv;
+	for (k = 0; k < ncg && k < FT_EXPORT_CGROUPS; k++) {
+		x->cg[x->ncg] = cg[k];
+		x->cg[x->ncg++].prev = cgroup_count(first, cg[k].path);
+	}
 	for (i = 0; i < first->sample.nr_zones && x->nz < FT_EXPORT_ZONES; i++) {
 		const struct ft_zi_zone *zi = first->sample.zones[i].zi;
 
@@ -251,6 +300,8 @@ void ft_render_export_tick(struct ft_export *x, const struct ft_session *s, doub
 	values(s, now);
 	if (shown)	/* before the window only the counts move on */
 		row(x, s, t, now);
+	else
+		cgroups_out(x, s, false);
 	memcpy(x->prev, now, sizeof(now));
 }
 

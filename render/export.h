@@ -16,6 +16,14 @@
 
 #define FT_EXPORT_COLS	11	/* the tick's counters (render/export.c's cols[]) */
 #define FT_EXPORT_ZONES	64
+#define FT_EXPORT_CGROUPS	8	/* --cgroups: the most fragmenting, a column each */
+
+/* A cgroup a row has a column for (export --cgroups): its tasks' fragmenting fallbacks in the tick. */
+struct ft_export_cgroup {
+	char path[128];			/* as the processes' cgroup */
+	char name[FT_CG_PATH];		/* as people know it: the column's name */
+	uint64_t prev;			/* the count at the tick before */
+};
 
 /* A zone a row has columns for: every populated zone of the first tick. */
 struct ft_export_zone {
@@ -31,9 +39,13 @@ struct ft_export {
 	int thp_n;			/* THP sizes with anonymous fault counters at the first tick */
 	uint32_t thp_kb[FT_THP_SIZES];
 	int64_t prev[FT_EXPORT_COLS];	/* the counters at the tick before */
+	int ncg;
+	struct ft_export_cgroup cg[FT_EXPORT_CGROUPS];
 };
 
-void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first);
+/* @ncg cgroups @cg get a column each (export --cgroups; 0: none). */
+void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first,
+			    const struct ft_export_cgroup *cg, int ncg);
 /* The tick at @t seconds: a row when @shown, else only its counts taken. */
 void ft_render_export_tick(struct ft_export *x, const struct ft_session *s, double t, bool shown);
 void ft_render_export_end(struct ft_export *x);

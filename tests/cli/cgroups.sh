@@ -132,6 +132,23 @@ check "report --by cgroup: a cgroups table instead of the processes'" \
 "$FT" report --by pod "$R" > /dev/null 2> "$tmp/by.err"; rc=$?
 check "report --by pod: a usage error (exit $rc), naming the choices" \
 	bash -c "[ $rc = 2 ] && grep -q 'process or cgroup' '$tmp/by.err'"
+# ---- export --cgroups: a column per most fragmenting cgroup, summing to the report's rows
+"$FT" export --csv --cgroups "$R" > "$tmp/e.csv"
+check "export --csv --cgroups: a column per cgroup, the workload's first" \
+	bash -c "head -n 1 '$tmp/e.csv' | tr ',' '\n' | grep '^fragmenting:' | head -n 1 | grep -qx 'fragmenting:/process_api/730b0e66741056fbd04b0a311816c6ea'"
+col_sums() {	# each fragmenting:NAME column's sum, "NAME SUM" lines sorted
+	awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i ~ /^fragmenting:/) { c[i] = substr($i, 13) } next }
+		{ for (i in c) s[c[i]] += $i } END { for (k in s) print k, s[k] }' "$tmp/e.csv" | sort
+}
+check "... each column sums to its cgroup's row in report --json" \
+	test "$(col_sums)" = "$(jq -r '.by_cgroup[] | select(.path != null and .fragmenting > 0) | "\(.path) \(.fragmenting)"' "$tmp/r.json" | sort)"
+"$FT" export --json --cgroups "$R" > "$tmp/e.json"
+check "export --json --cgroups: the same counts per tick" \
+	test "$(jq '[.samples[].fragmenting_by_cgroup | to_entries[].value] | add' "$tmp/e.json")" = \
+	"$(jq '[.by_cgroup[] | select(.path != null and .path != "") | .fragmenting] | add' "$tmp/r.json")"
+"$FT" export --openmetrics --cgroups "$R" > /dev/null 2> "$tmp/e.err"; rc=$?
+check "export --openmetrics --cgroups: a usage error (exit $rc)" test "$rc" = 2
+
 # ---- the host's memory stall over a recording's window, from /proc/pressure/memory's totals
 P=$tmp/psi; base "$P"
 printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=1000000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=250000\n' \

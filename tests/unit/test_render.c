@@ -348,7 +348,7 @@ static void print_export(const void *csv)
 	assert_int_equal(ft_replay_open(&rp, file, NULL), 0);
 	rp.forward_only = true;
 	assert_true(ft_replay_step(&rp) > 0);
-	ft_render_export_begin(&x, csv != NULL, file, &rp.session);
+	ft_render_export_begin(&x, csv != NULL, file, &rp.session, NULL, 0);
 	do
 		ft_render_export_tick(&x, &rp.session, (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9,
 				      true);
