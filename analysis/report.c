@@ -33,6 +33,33 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 	}
 }
 
+/* The pressure of cgroup @path in @c, or NULL. */
+static const struct ft_psi *cg_psi(const struct ft_cgroups *c, const char *path)
+{
+	int i;
+
+	for (i = 0; c && path[0] && i < c->nr; i++)
+		if (!strcmp(c->g[i].path, path))
+			return c->g[i].psi.some.have ? &c->g[i].psi : NULL;
+	return NULL;
+}
+
+int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64_t compaction_us,
+			   struct ft_rep_memstall *out)
+{
+	const struct ft_psi *a = cg_psi(rep->cgroups_first, path), *b = cg_psi(rep->cgroups, path);
+
+	memset(out, 0, sizeof(*out));
+	if (!a || !b || b->some.total_us < a->some.total_us)
+		return -ENODATA;
+	out->some_us = b->some.total_us - a->some.total_us;
+	out->full_us = a->full.have && b->full.have && b->full.total_us >= a->full.total_us ?
+		       b->full.total_us - a->full.total_us : UINT64_MAX;
+	out->compaction_us = rep->lat_present[FT_LAT_COMPACTION] ? (double)compaction_us : NAN;
+	out->share = !isnan(out->compaction_us) && out->some_us ? out->compaction_us / (double)out->some_us : NAN;
+	return 0;
+}
+
 int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
 		       struct ft_rep_memstall *out)
 {
@@ -358,6 +385,9 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	rep->nr_iv = 1;
 	if (rep->procs_first)
 		*rep->procs_first = rep->rp.session.events.procs;
+	if (rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known &&
+	    (rep->cgroups_first = malloc(sizeof(*rep->cgroups_first))))
+		*rep->cgroups_first = *rep->rp.session.cgroups;	/* each cgroup's pressure at the start */
 	b->stacks = rep->stack_first && rep->stack_last && ft_session_has_stacks(&rep->rp.session);
 	if (b->stacks) {
 		ft_stack_base_take(rep->stack_first, &rep->rp.session.events);
@@ -599,6 +629,7 @@ void ft_report_release(struct ft_report *rep)
 		free(rep->raw[i]);
 	free(rep->procs);
 	free(rep->cgroups);
+	free(rep->cgroups_first);
 	free(rep->procs_first);
 	free(rep->cgrows);
 	free(rep->stack_first);

@@ -45,6 +45,15 @@ struct ft_rep_memstall {
 	double share;			/* compaction_us / some_us; NAN without either, or no stall */
 };
 
+/*
+ * Cgroup @path's memory stall over the window (its memory.pressure some
+ * total's growth, v2) and the share of it @compaction_us (its tasks'
+ * traced direct compaction) makes.  0, or -ENODATA: no pressure for it
+ * at both ends.
+ */
+int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64_t compaction_us,
+			   struct ft_rep_memstall *out);
+
 /* 0, or -ENODATA when either point lacks the pressure totals (or they went back). */
 int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
 		       struct ft_rep_memstall *out);
@@ -136,8 +145,12 @@ struct ft_report {
 	struct ft_procs *procs;
 	struct ft_procs *procs_first;	/* the table at the first tick */
 	struct ft_cgrows *cgrows;	/* procs by cgroup (ft_report_by_cgroup()); NULL before */
-	/* the memory cgroups and pods at the window's end (record --cgroups), for names; NULL: none */
-	struct ft_cgroups *cgroups;
+	/*
+	 * The memory cgroups and pods at the window's end (record --cgroups),
+	 * for names, and at its start, for each cgroup's memory stall over
+	 * the window (ft_report_cgroup_stall()); NULL: none
+	 */
+	struct ft_cgroups *cgroups, *cgroups_first;
 	uint32_t *raw[FT_LAT_NR];
 	/*
 	 * Fallbacks by zone (the session's zone table; [nr_zones]: outside

@@ -527,7 +527,7 @@ void ft_render_report_json(const struct ft_report *rep)
 		ft_render_session_processes(&j, rep->procs, 0);
 	else
 		ft_json_null(&j, "processes");
-	ft_render_session_by_cgroup(&j, rep->cgrows, rep->cgroups);
+	ft_render_session_by_cgroup(&j, rep->cgrows, rep->cgroups, rep);
 	json_stacks(&j, rep);
 	json_owners(&j, rep);
 	ft_json_obj_begin(&j, "latency");

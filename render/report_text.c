@@ -65,8 +65,22 @@ static void print_wrapped(int indent, int width, const char *text)
 	}
 }
 
+/* Under a cgroup's row, where its pressure was recorded (v2): its memory stall and compaction's share. */
+static void print_cgroup_stall(const struct ft_report *rep, const struct ft_cgrow *r)
+{
+	struct ft_rep_memstall m;
+
+	if (r->other || ft_report_cgroup_stall(rep, r->path, r->c[FT_PC_COMPACTION_US], &m))
+		return;
+	printf("    memory stall %.3f s", (double)m.some_us / 1e6);
+	if (!isnan(m.share))
+		printf(", direct compaction %.1f%% of it", m.share * 100);
+	printf("\n");
+}
+
 /* The ten cgroups whose processes fragmented most (report --by cgroup), as the process table. */
-static void print_cgroups(const struct ft_cgrows *rows, const struct ft_cgroups *c, bool fstall)
+static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+			  bool fstall)
 {
 	char name[FT_CG_PATH];
 	int i, n = 0, w = fstall ? 20 : 22;
@@ -99,6 +113,7 @@ static void print_cgroups(const struct ft_cgrows *rows, const struct ft_cgroups 
 		if (fstall)
 			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
 		printf("\n");
+		print_cgroup_stall(rep, r);
 	}
 }
 
@@ -290,7 +305,7 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 		}
 	}
 	if (rep->procs && st->by_cgroup && rep->cgrows)
-		print_cgroups(rep->cgrows, rep->cgroups, rep->lat_present[FT_LAT_FRAG_STALL]);
+		print_cgroups(rep, rep->cgrows, rep->cgroups, rep->lat_present[FT_LAT_FRAG_STALL]);
 	else if (rep->procs)
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
 }

@@ -255,7 +255,25 @@ void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char
 	ft_json_end(&j);
 }
 
-void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c)
+/* A report's row: "memory_stall_us" (its PSI some over the window) and "compaction_share_of_stall", or nulls. */
+static void cgroup_stall(struct ft_json *j, const struct ft_report *rep, const struct ft_cgrow *r)
+{
+	struct ft_rep_memstall m;
+
+	if (r->other || ft_report_cgroup_stall(rep, r->path, r->c[FT_PC_COMPACTION_US], &m)) {
+		ft_json_null(j, "memory_stall_us");
+		ft_json_null(j, "compaction_share_of_stall");
+		return;
+	}
+	ft_json_u64(j, "memory_stall_us", m.some_us);
+	if (isnan(m.share))
+		ft_json_null(j, "compaction_share_of_stall");
+	else
+		ft_json_double(j, "compaction_share_of_stall", m.share);
+}
+
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+				 const struct ft_report *rep)
 {
 	char name[FT_CG_PATH];
 	int i, k;
@@ -280,6 +298,8 @@ void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows
 		ft_json_i64(j, "processes", r->procs);
 		for (k = 0; k < FT_PC_NR; k++)
 			ft_json_u64(j, ft_proc_fields[k].key, r->c[k]);
+		if (rep)
+			cgroup_stall(j, rep, r);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 
 #include "analysis/cgrows.h"
+#include "analysis/report.h"
 #include "model/cgroup.h"
 
 struct ft_json;
@@ -80,8 +81,11 @@ void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
  * (analysis/cgrows.h), each row's path, name (with @c's pods; NULL:
  * none) and counters; they add up to the totals, the processes folded
  * away included (a row named "other", path null).  @rows NULL: null.
+ * With @rep (a report's window), each row's memory stall over it and
+ * the share its direct compaction makes (ft_report_cgroup_stall()).
  */
-void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c);
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+				 const struct ft_report *rep);
 
 /* --cost-log's line: {"tick", "what", "cost"} on one line of @f. */
 void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char *what);

@@ -230,7 +230,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_procs_by_process(&by_process, &ev->procs);
 		ft_render_session_processes(j, &by_process, 0);
 	}
-	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL);
+	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL, NULL);
 	ft_render_session_compaction(j, l->session, ev, NULL);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);

@@ -6,7 +6,9 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 #include <cmocka.h>
 
@@ -130,12 +132,41 @@ static void test_memstall(void **state)
 	assert_true(isnan(m.share));
 }
 
+/* A cgroup's memory stall over the window: its memory.pressure at both ends. */
+static void test_cgroup_stall(void **state)
+{
+	static struct ft_report rep;
+	static struct ft_cgroups a, b;
+	struct ft_rep_memstall m;
+
+	(void)state;
+	memset(&rep, 0, sizeof(rep));
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100, &m), -ENODATA);	/* none recorded */
+	a.nr = b.nr = 1;
+	snprintf(a.g[0].path, sizeof(a.g[0].path), "/pod");
+	snprintf(b.g[0].path, sizeof(b.g[0].path), "/pod");
+	a.g[0].psi.some = (struct ft_psi_line){ .have = true, .total_us = 1000 };
+	b.g[0].psi.some = (struct ft_psi_line){ .have = true, .total_us = 401000 };
+	rep.cgroups_first = &a;
+	rep.cgroups = &b;
+	rep.lat_present[FT_LAT_COMPACTION] = true;
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100000, &m), 0);
+	assert_int_equal(m.some_us, 400000);
+	assert_true(m.full_us == UINT64_MAX);	/* no full line */
+	assert_true(fabs(m.share - 0.25) < 1e-12);
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/other", 1, &m), -ENODATA);
+	assert_int_equal(ft_report_cgroup_stall(&rep, "", 1, &m), -ENODATA);
+	b.g[0].psi.some.have = false;	/* v1: no pressure file */
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 1, &m), -ENODATA);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_window_secs),
 		cmocka_unit_test(test_window_where),
 		cmocka_unit_test(test_memstall),
+		cmocka_unit_test(test_cgroup_stall),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
