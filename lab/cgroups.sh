@@ -8,7 +8,8 @@
 #   anon_thp bytes, and so its THP coverage, equal to the guest's own
 #   memory.stat read just before and after it;
 # - the recording's report --by cgroup has the two cgroups' rows, which
-#   add up to the report's totals.
+#   add up to the report's totals, each with its memory stall over the
+#   window (memory.pressure, v2).
 # usage: lab/cgroups.sh [-o OUT.ftr]   (default build/lab/cgroups-6.12.ftr)
 set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
@@ -50,5 +51,12 @@ if jq -e '([.by_cgroup[].fragmenting] | add) == .totals.extfrag_fragmenting and
 else
 	bad "report --by cgroup's rows"
 fi
+if jq -e '[.by_cgroup[] | select(.path == "/frag" or .path == "/thp") | .memory_stall_us] | all(. != null)' \
+	"$out.json" > /dev/null; then
+	ok "report --by cgroup: each workload cgroup's memory stall over the window (v2 memory.pressure)"
+else
+	bad "report --by cgroup: a workload cgroup without its memory stall"
+fi
+echo "  memory stall: $(jq -c '[.by_cgroup[] | select(.path != null) | {path, memory_stall_us, compaction_us, compaction_share_of_stall}]' "$out.json")"
 echo "lab/cgroups.sh: $fails failure(s)"
 [ $fails = 0 ]
