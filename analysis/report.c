@@ -44,12 +44,27 @@ static const struct ft_psi *cg_psi(const struct ft_cgroups *c, const char *path)
 	return NULL;
 }
 
+/* Whether @c has cgroup @path at all (with pressure or not). */
+static bool cg_at_all(const struct ft_cgroups *c, const char *path)
+{
+	int i;
+
+	for (i = 0; i < c->nr; i++)
+		if (!strcmp(c->g[i].path, path))
+			return true;
+	return false;
+}
+
 int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64_t compaction_us,
 			   struct ft_rep_memstall *out)
 {
+	static const struct ft_psi none = { .some = { .have = true }, .full = { .have = true } };
 	const struct ft_psi *a = cg_psi(rep->cgroups_first, path), *b = cg_psi(rep->cgroups, path);
 
 	memset(out, 0, sizeof(*out));
+	/* made within the window: it stalled from 0 (unless the first table left cgroups out) */
+	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !cg_at_all(rep->cgroups_first, path))
+		a = &none;
 	if (!a || !b || b->some.total_us < a->some.total_us)
 		return -ENODATA;
 	out->some_us = b->some.total_us - a->some.total_us;

@@ -48,8 +48,9 @@ struct ft_rep_memstall {
 /*
  * Cgroup @path's memory stall over the window (its memory.pressure some
  * total's growth, v2) and the share of it @compaction_us (its tasks'
- * traced direct compaction) makes.  0, or -ENODATA: no pressure for it
- * at both ends.
+ * traced direct compaction) makes; one made within the window stalled
+ * from 0.  0, or -ENODATA: no pressure for it at the end, or at the
+ * start where it was there.
  */
 int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64_t compaction_us,
 			   struct ft_rep_memstall *out);

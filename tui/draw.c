@@ -112,6 +112,18 @@ void ft_fmt_count(char *buf, size_t sz, double v, int width)
 		snprintf(buf, sz, "%.0f%c", v, units[u]);
 }
 
+void ft_fmt_pct(char *buf, size_t sz, double v)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else if (v >= 100)
+		snprintf(buf, sz, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, sz, "%.1f", floor(v * 10) / 10);
+	else
+		snprintf(buf, sz, "%.2f", floor(v * 100) / 100);
+}
+
 void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size)
 {
 	static const char units[] = "KMGTPE";

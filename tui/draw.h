@@ -33,6 +33,12 @@ unsigned int ft_attr(enum ft_color c);
 void ft_fmt_count(char *buf, size_t sz, double v, int width);
 /* 4 KiB pages as "1.66G", "512M", "16K". */
 void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size);
+/*
+ * A percentage in at most 5 columns, cut rather than rounded up so that
+ * only a whole is 100: "100", "99.9" (for 99.96), "9.99", "0.05"; "-"
+ * when NaN.
+ */
+void ft_fmt_pct(char *buf, size_t sz, double v);
 /* A rate: "-" when NaN, else ft_fmt_count. */
 void ft_fmt_rate(char *buf, size_t sz, double v, int width);
 

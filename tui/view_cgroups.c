@@ -160,7 +160,7 @@ static void cell(const struct ft_cgroups *cg, const struct ft_cgrow *r, enum col
 	if (c == C_ANON)
 		ft_fmt_pages(buf, sz, (uint64_t)v, 1);	/* bytes as "1.66G" */
 	else if (c == C_COVERAGE || c == C_PSI)
-		snprintf(buf, sz, v >= 99.95 ? "%.0f" : v >= 9.995 ? "%.1f" : "%.2f", v);
+		ft_fmt_pct(buf, sz, v);
 	else
 		ft_fmt_count(buf, sz, v, cols[c].width);
 }

@@ -190,7 +190,7 @@ static void draw_row(struct procs_state *st, const struct ft_session *s, int y, 
 		if (cols[c].ms)
 			d /= 1000;
 		if (c == C_THP)
-			snprintf(v, sizeof(v), isnan(d) ? "-" : d >= 99.95 ? "%.0f" : d >= 9.995 ? "%.1f" : "%.2f", d);
+			ft_fmt_pct(v, sizeof(v), d);
 		else if (c == C_RATE)
 			ft_fmt_rate(v, sizeof(v), d, cols[c].width);
 		else

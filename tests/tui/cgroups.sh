@@ -4,8 +4,9 @@
 # coverage and pressure as the planted files say; sorted by a column
 # (s, a click on its header); the overview reads no cgroup, the view
 # does (the cost account); and the same rows replayed from a recording
-# made with `record --cgroups`.  The traced columns are checked on this
-# host by tests/host/cgroups.sh.
+# made with `record --cgroups`, and those of the lab's 6.12 cgroup v2
+# kernel (tests/recordings/lab-6.12-cgroups.ftr, by lab/cgroups.sh).  The
+# traced columns are checked on this host by tests/host/cgroups.sh.
 # usage: cgroups.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -91,6 +92,18 @@ check "replay" wait_for 'REPLAY \['
 T send-keys -t ft ' '
 T send-keys -t ft 9
 check "replayed: the pod's row, as live" wait_for ' 2\.00G +75\.0 +4\.00 +3 .* default/web-7f9c$'
+# a real cgroup v2 kernel's: the lab's 6.12 (lab/cgroups.sh), 25 s in, while
+# its two workload cgroups hold their memory (the guest's memory.stat then:
+# /thp anon 134275072, anon_thp 134217728: 99.957%; /frag 333500416)
+tmux_start cgroups 120 30 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config replay tests/recordings/lab-6.12-cgroups.ftr
+check "the lab's 6.12 recording" wait_for 'REPLAY \['
+T send-keys -t ft ' '
+replay_seek 25
+T send-keys -t ft 9
+check "6.12: cgroup v2" wait_for 'cgroups \(cgroup v2\)'
+check "6.12: /thp holds 128M, 99.9% in huge pages (cut, not rounded up to 100), one task" \
+	wait_for ' 128M +99\.9 +0\.00 +1 .* /thp$'
+check "6.12: /frag holds 318M, its fallbacks traced" wait_for ' 318M +.* 6 +6 .* /frag$'
 # a recording without them says so
 "$FT" record --no-trace --root "$ROOT" -i 0.2 -t 1 -o "$TMPD/plain.ftr" 2> /dev/null
 tmux_start cgroups 120 30 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config replay "$TMPD/plain.ftr"

@@ -156,6 +156,14 @@ static void test_cgroup_stall(void **state)
 	assert_true(fabs(m.share - 0.25) < 1e-12);
 	assert_int_equal(ft_report_cgroup_stall(&rep, "/other", 1, &m), -ENODATA);
 	assert_int_equal(ft_report_cgroup_stall(&rep, "", 1, &m), -ENODATA);
+	/* made within the window: from 0, unless the first table left cgroups out */
+	a.nr = 0;
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100000, &m), 0);
+	assert_int_equal(m.some_us, 401000);
+	a.dropped = 3;
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100000, &m), -ENODATA);
+	a.dropped = 0;
+	a.nr = 1;
 	b.g[0].psi.some.have = false;	/* v1: no pressure file */
 	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 1, &m), -ENODATA);
 }
