@@ -361,6 +361,7 @@ struct build {
 	bool said;			/* the error is said already */
 	bool procs_kept;		/* rep->procs holds the table as of a tick of the window */
 	bool stacks;			/* the recording has stacks, and rep->stack_* are kept */
+	bool cgroups_first;		/* rep->cgroups_first holds the window's first cgroups */
 };
 
 /* The window's ends, once the recording's start is known (the first tick).  0 or -EINVAL, said. */
@@ -400,8 +401,8 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	rep->nr_iv = 1;
 	if (rep->procs_first)
 		*rep->procs_first = rep->rp.session.events.procs;
-	if (rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known &&
-	    (rep->cgroups_first = malloc(sizeof(*rep->cgroups_first))))
+	b->cgroups_first = rep->cgroups_first && rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known;
+	if (b->cgroups_first)
 		*rep->cgroups_first = *rep->rp.session.cgroups;	/* each cgroup's pressure at the start */
 	b->stacks = rep->stack_first && rep->stack_last && ft_session_has_stacks(&rep->rp.session);
 	if (b->stacks) {
@@ -501,9 +502,16 @@ static void window_done(struct build *b)
 		free(rep->procs);	/* no table */
 		rep->procs = NULL;
 	}
-	if (rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known &&
-	    (rep->cgroups = malloc(sizeof(*rep->cgroups))))
+	if (rep->cgroups && rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known) {
 		*rep->cgroups = *rep->rp.session.cgroups;	/* names: the pods of the window's end */
+	} else {					/* no cgroups recorded: NULL says so */
+		free(rep->cgroups);
+		rep->cgroups = NULL;
+	}
+	if (!b->cgroups_first) {
+		free(rep->cgroups_first);
+		rep->cgroups_first = NULL;
+	}
 	if (!b->stacks) {		/* no stacks: NULL says so (analysis/compare.c) */
 		free(rep->stack_first);
 		free(rep->stack_last);
@@ -535,6 +543,8 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	rep->procs = malloc(sizeof(*rep->procs));
 	rep->stack_first = malloc(sizeof(*rep->stack_first));
 	rep->stack_last = malloc(sizeof(*rep->stack_last));
+	rep->cgroups_first = malloc(sizeof(*rep->cgroups_first));	/* kept when the recording has them */
+	rep->cgroups = malloc(sizeof(*rep->cgroups));
 	while ((err = ft_replay_step(&rep->rp)) > 0 && (err = one_tick(&b)) > 0)
 		;
 	if (err < 0) {
