@@ -68,17 +68,6 @@ const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *
 	return NULL;
 }
 
-/* @c's cgroup at @path (the row's; "" is no cgroup), or -1. */
-static int cgroup_at(const struct ft_cgroups *c, const char *path)
-{
-	int i;
-
-	for (i = 0; path[0] && i < c->nr; i++)
-		if (!strcmp(c->g[i].path, path))
-			return i;
-	return -1;
-}
-
 void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c)
 {
 	struct ft_cgrow other;
@@ -95,7 +84,9 @@ void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c)
 	if (have_other)
 		other = rows->r[--rows->nr];
 	for (i = 0; i < rows->nr; i++) {
-		rows->r[i].cg = cgroup_at(c, rows->r[i].path);
+		const struct ft_cgroup *g = ft_cgroups_find(c, rows->r[i].path);
+
+		rows->r[i].cg = g ? (int)(g - c->g) : -1;
 		if (rows->r[i].cg >= 0)
 			seen[rows->r[i].cg] = true;
 	}

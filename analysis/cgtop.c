@@ -12,25 +12,10 @@ void ft_cgsel_init(struct ft_cgsel *sel, int k)
 	sel->k = k < 1 ? 1 : k > FT_CGTOP_MAX ? FT_CGTOP_MAX : k;
 }
 
-/* @rows' row of cgroup @path (not "other", not the no-cgroup row), or -1. */
-static int row_at(const struct ft_cgrows *rows, const char *path)
+/* @rows' row of cgroup @path (not "other", not the no-cgroup row), or NULL. */
+static const struct ft_cgrow *row_at(const struct ft_cgrows *rows, const char *path)
 {
-	int i;
-
-	for (i = 0; i < rows->nr; i++)
-		if (!rows->r[i].other && rows->r[i].path[0] && !strcmp(rows->r[i].path, path))
-			return i;
-	return -1;
-}
-
-static const struct ft_cgroup *cg_at(const struct ft_cgroups *c, const char *path)
-{
-	int i;
-
-	for (i = 0; c && i < c->nr; i++)
-		if (!strcmp(c->g[i].path, path))
-			return &c->g[i];
-	return NULL;
+	return path[0] ? ft_cgrows_find(rows, path) : NULL;
 }
 
 static bool chosen(const struct ft_cgsel *sel, const char *path)
@@ -77,10 +62,10 @@ static void fill(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struc
 		const struct ft_cgrow *r = &rows->r[k];
 
 		if (!r->other && r->path[0] && !chosen(sel, r->path))
-			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(cg_at(c, r->path)) };
+			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(ft_cgroups_find(c, r->path)) };
 	}
 	for (k = 0; c && k < c->nr; k++)
-		if (row_at(rows, c->g[k].path) < 0 && !chosen(sel, c->g[k].path))
+		if (!row_at(rows, c->g[k].path) && !chosen(sel, c->g[k].path))
 			cd[n++] = (struct cand){ c->g[k].path, 0, anon_of(&c->g[k]) };
 	qsort(cd, n, sizeof(*cd), by_weight);
 	for (i = 0; i < n && sel->nr < sel->k; i++)
@@ -95,7 +80,7 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 
 	/* a chosen cgroup no longer seen leaves its place */
 	for (i = 0; i < sel->nr; i++)
-		if (row_at(rows, sel->path[i]) >= 0 || cg_at(c, sel->path[i]))
+		if (row_at(rows, sel->path[i]) || ft_cgroups_find(c, sel->path[i]))
 			memmove(sel->path[keep++], sel->path[i], sizeof(sel->path[0]));
 	sel->nr = keep;
 	fill(sel, rows, c);
@@ -103,12 +88,12 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 	memset(out->other, 0, sizeof(out->other));
 	for (i = 0; i < sel->nr; i++) {
 		struct ft_cgtop_row *o = &out->r[out->nr++];
-		int r = row_at(rows, sel->path[i]);
+		const struct ft_cgrow *r = row_at(rows, sel->path[i]);
 
 		snprintf(o->path, sizeof(o->path), "%s", sel->path[i]);
 		for (k = 0; k < FT_PC_NR; k++)
-			o->c[k] = r >= 0 ? rows->r[r].c[k] : 0;
-		o->g = cg_at(c, sel->path[i]);
+			o->c[k] = r ? r->c[k] : 0;
+		o->g = ft_cgroups_find(c, sel->path[i]);
 	}
 	for (i = 0; i < rows->nr; i++) {
 		const struct ft_cgrow *r = &rows->r[i];

@@ -36,23 +36,9 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 /* The pressure of cgroup @path in @c, or NULL. */
 static const struct ft_psi *cg_psi(const struct ft_cgroups *c, const char *path)
 {
-	int i;
+	const struct ft_cgroup *g = ft_cgroups_find(c, path);
 
-	for (i = 0; c && path[0] && i < c->nr; i++)
-		if (!strcmp(c->g[i].path, path))
-			return c->g[i].psi.some.have ? &c->g[i].psi : NULL;
-	return NULL;
-}
-
-/* Whether @c has cgroup @path at all (with pressure or not). */
-static bool cg_at_all(const struct ft_cgroups *c, const char *path)
-{
-	int i;
-
-	for (i = 0; i < c->nr; i++)
-		if (!strcmp(c->g[i].path, path))
-			return true;
-	return false;
+	return g && g->psi.some.have ? &g->psi : NULL;
 }
 
 int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64_t compaction_us,
@@ -63,7 +49,7 @@ int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64
 
 	memset(out, 0, sizeof(*out));
 	/* made within the window: it stalled from 0 (unless the first table left cgroups out) */
-	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !cg_at_all(rep->cgroups_first, path))
+	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !ft_cgroups_find(rep->cgroups_first, path))
 		a = &none;
 	if (!a || !b || b->some.total_us < a->some.total_us)
 		return -ENODATA;

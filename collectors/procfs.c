@@ -28,6 +28,7 @@ int ft_procfs_open(struct ft_procfs *p, const char *root)
 		return p->rootfd;
 	for (i = 0; i < FT_SRC_NR; i++)
 		ft_file_init(&p->src[i], src_paths[i]);
+	p->src[FT_SRC_PRESSURE].single = true;	/* a single_open() seq_file: one read has it all */
 	return 0;
 }
 

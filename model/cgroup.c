@@ -481,3 +481,13 @@ int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out)
 		ft_cgroup_name(out->g[i].path, out->pods, out->nr_pods, out->g[i].name, sizeof(out->g[i].name));
 	return bad;
 }
+
+const struct ft_cgroup *ft_cgroups_find(const struct ft_cgroups *c, const char *path)
+{
+	int i;
+
+	for (i = 0; c && path[0] && i < c->nr; i++)
+		if (!strcmp(c->g[i].path, path))
+			return &c->g[i];
+	return NULL;
+}

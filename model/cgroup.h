@@ -114,6 +114,9 @@ bool ft_pod_parse(const char *buf, size_t len, struct ft_pod *out);
  */
 void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, char *buf, size_t sz);
 
+/* @c's cgroup at @path; NULL when @c is NULL, @path is "" or no cgroup has it. */
+const struct ft_cgroup *ft_cgroups_find(const struct ft_cgroups *c, const char *path);
+
 /* The pod whose uid @path holds, among @c's pods; NULL when none. */
 const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *path);
 

@@ -68,8 +68,6 @@ static int parse_source(struct ft_sample *s, enum ft_source src,
 		return ft_pagetypeinfo_parse(r->buf, r->len, &s->pti);
 	case FT_SRC_VMSTAT:
 		return ft_vmstat_parse(r->buf, r->len, &s->vmstat);
-	case FT_SRC_PRESSURE:
-		return ft_psi_parse(r->buf, r->len, &s->psi);
 	default:
 		return -EINVAL;
 	}
@@ -107,6 +105,24 @@ static int join(struct ft_sample *s)
 	return 0;
 }
 
+/* The pressure source: parsed, and the stall rates from the read before when it was good. */
+static void pressure_update(struct ft_sample *s, const struct ft_raw_source *r)
+{
+	const unsigned int bit = 1u << FT_SRC_PRESSURE;
+	struct ft_psi old = s->psi;
+	uint64_t old_t_ns = s->src_t_ns[FT_SRC_PRESSURE];
+	bool had = s->valid & bit;
+	int err = r->err ? r->err : ft_psi_parse(r->buf, r->len, &s->psi);
+
+	s->valid &= ~bit;
+	s->err[FT_SRC_PRESSURE] = err;
+	if (!err) {
+		s->valid |= bit;
+		s->src_t_ns[FT_SRC_PRESSURE] = s->t_ns;
+	}
+	psi_rates(s, &old, old_t_ns, had && !err);
+}
+
 int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 {
 	int i, err;
@@ -114,12 +130,13 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 	s->t_ns = raw->t_ns;
 	for (i = 0; i < FT_SRC_NR; i++) {
 		const struct ft_raw_source *r = &raw->src[i];
-		struct ft_psi old_psi = s->psi;
-		uint64_t old_t_ns = s->src_t_ns[i];
-		bool had = ft_sample_has(s, (enum ft_source)i);
 
 		if (!r->fresh)
 			continue;
+		if (i == FT_SRC_PRESSURE) {
+			pressure_update(s, r);
+			continue;
+		}
 		if (i == FT_SRC_VMSTAT && ft_sample_has(s, FT_SRC_VMSTAT)) {
 			struct ft_vmstat tmp = s->prev_vmstat;
 
@@ -139,8 +156,6 @@ int ft_sample_update(struct ft_sample *s, const struct ft_raw *raw)
 		} else if (i == FT_SRC_VMSTAT) {
 			s->has_prev = false;
 		}
-		if (i == FT_SRC_PRESSURE)
-			psi_rates(s, &old_psi, old_t_ns, had && !err);
 	}
 	if (s->has_prev && ft_sample_has(s, FT_SRC_VMSTAT))
 		ft_rates_compute(&s->prev_vmstat, &s->vmstat,

@@ -76,13 +76,16 @@ static void put_pct(int y, int col, double ratio)
 static void put_psi_pct(int y, int col, const char *label, const struct ft_psi_line *l)
 {
 	int x = RATE_X + col * RATE_W;
+	char v[16];
 
 	ft_put(y, x, ft_attr(FT_C_DIM), "%s", label);
-	if (!l->have)
+	if (!l->have) {
 		ft_put(y, x + RATE_W - 7, ft_attr(FT_C_DIM), "%5s", "-");
-	else
-		ft_put(y, x + RATE_W - 7, l->avg10 >= 10 ? ft_attr(FT_C_BAD) : l->avg10 > 0 ? ft_attr(FT_C_WARN) :
-		       A_NORMAL, l->avg10 >= 99.95 ? "%4.0f%%" : l->avg10 >= 9.995 ? "%4.1f%%" : "%4.2f%%", l->avg10);
+		return;
+	}
+	ft_fmt_pct(v, sizeof(v), l->avg10);
+	ft_put(y, x + RATE_W - 7, l->avg10 >= 10 ? ft_attr(FT_C_BAD) : l->avg10 > 0 ? ft_attr(FT_C_WARN) : A_NORMAL,
+	       "%4s%%", v);
 }
 
 /* The host's memory pressure (/proc/pressure/memory), when the kernel has it: true if drawn. */
