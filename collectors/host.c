@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "collectors/host.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +24,38 @@ static void read_line(int rootfd, const char *rel, char *dst, size_t sz,
 	} else {
 		snprintf(dst, sz, "%s", fallback);
 	}
+}
+
+/*
+ * The hugetlb sizes, ascending; of a tree that lists more than
+ * FT_HOST_HUGE_MAX, the largest (the gigantic size is what they are for).
+ */
+static void huge_sizes(struct ft_host *h, int rootfd)
+{
+	DIR *d = ft_opendir_under(rootfd, "sys/kernel/mm/hugepages");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		unsigned long long kb;
+		unsigned int i;
+		char tail;
+
+		if (sscanf(e->d_name, "hugepages-%llukB%c", &kb, &tail) != 1 || !kb || kb >= 1ull << 40)
+			continue;
+		if (h->nr_huge == FT_HOST_HUGE_MAX) {
+			if (kb <= h->huge_kb[0])
+				continue;
+			memmove(h->huge_kb, h->huge_kb + 1, (FT_HOST_HUGE_MAX - 1) * sizeof(h->huge_kb[0]));
+			h->nr_huge--;
+		}
+		for (i = h->nr_huge; i > 0 && h->huge_kb[i - 1] > kb; i--)
+			h->huge_kb[i] = h->huge_kb[i - 1];
+		h->huge_kb[i] = kb;
+		h->nr_huge++;
+	}
+	closedir(d);
 }
 
 void ft_host_open(struct ft_host *h, int rootfd, bool live)
@@ -58,6 +91,7 @@ void ft_host_open(struct ft_host *h, int rootfd, bool live)
 			order++;
 		h->pmd_order = order;
 	}
+	huge_sizes(h, rootfd);
 	ft_host_refresh(h);
 }
 

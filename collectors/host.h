@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Facts about the host being watched: name, kernel release, page size,
- * THP PMD order (the pageblock order when pagetypeinfo is unreadable), and
- * for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
+ * THP PMD order (the pageblock order when pagetypeinfo is unreadable), the
+ * huge page sizes (/sys/kernel/mm/hugepages: the largest is the gigantic
+ * region of model/contig.h), and for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
  */
 #ifndef FT_COLLECTORS_HOST_H
 #define FT_COLLECTORS_HOST_H
@@ -17,6 +18,9 @@ struct ft_host {
 	char release[128];
 	long page_size;
 	int pmd_order;			/* -1 if unknown */
+#define FT_HOST_HUGE_MAX 8
+	uint64_t huge_kb[FT_HOST_HUGE_MAX];	/* hugepages-<kB>kB sizes, ascending */
+	unsigned int nr_huge;
 	bool live;			/* root is "/" */
 	int rootfd;			/* borrowed */
 	struct ft_file meminfo;		/* proc/meminfo, read each tick when live */

@@ -137,16 +137,24 @@ static size_t host_text(struct ft_live *l, char *buf, size_t sz)
 {
 	char boot[64] = "";
 	long n = ft_file_slurp(l->procfs.rootfd, "proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	char huge[FT_HOST_HUGE_MAX * 16] = "";
+	size_t hl = 0;
 	int len;
 
 	if (n > 0 && boot[n - 1] == '\n')
 		boot[n - 1] = '\0';
+	for (unsigned int i = 0; i < l->host.nr_huge && hl < sizeof(huge); i++) {
+		int w = snprintf(huge + hl, sizeof(huge) - hl, "%s%llu", i ? "," : "",
+				 (unsigned long long)l->host.huge_kb[i]);
+
+		hl += w > 0 ? (size_t)w : 0;
+	}
 	len = snprintf(buf, sz,
 		       "fragtop=%s\nhostname=%s\nrelease=%s\npage_size=%ld\npmd_order=%d\n"
-		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\n",
+		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\nhugepage_kb=%s\n",
 		       FT_VERSION, l->host.hostname, l->host.release, l->host.page_size,
 		       l->host.pmd_order, l->session.sample.pageblock_order,
-		       sysconf(_SC_NPROCESSORS_CONF), boot, l->root);
+		       sysconf(_SC_NPROCESSORS_CONF), boot, l->root, huge);
 	return len < 0 ? 0 : (size_t)len >= sz ? sz - 1 : (size_t)len;
 }
 

@@ -337,6 +337,17 @@ static void apply_host(struct ft_session *s, const struct ft_rec_record *in)
 	s->host.pmd_order = v[0] ? atoi(v) : -1;
 	if (s->host.pmd_order < -1 || s->host.pmd_order > 20)
 		s->host.pmd_order = -1;
+	s->host.nr_huge = 0;
+	for (const char *p = ft_session_host(s, "hugepage_kb", v, sizeof(v)); *p;) {
+		char *end;
+		unsigned long long kb = strtoull(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || !kb || kb >= 1ull << 40)
+			break;
+		if (s->host.nr_huge < 8 && (!s->host.nr_huge || kb > s->host.huge_kb[s->host.nr_huge - 1]))
+			s->host.huge_kb[s->host.nr_huge++] = kb;
+		p = *end ? end + 1 : end;
+	}
 	ft_session_host(s, "pageblock_order", v, sizeof(v));
 	order = v[0] ? atoi(v) : -1;
 	if (order < 0 || order > 20)
@@ -1380,4 +1391,25 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;	/* a newer input type */
 	}
 	return 0;
+}
+
+int ft_session_contig_order(const struct ft_session *s)
+{
+	return ft_contig_order(s->host.page_size, s->host.huge_kb, s->host.nr_huge, s->map.order);
+}
+
+uint32_t ft_session_contig(const struct ft_session *s, size_t k, struct ft_contig_zone *c,
+			   struct ft_contig_region *out, size_t cap)
+{
+	const struct ft_pbmap_zone *z = &s->map.zones[k];
+	uint64_t kfree = UINT64_MAX;
+	size_t i;
+
+	for (i = 0; i < s->sample.zoneinfo.nr; i++) {
+		const struct ft_zi_zone *zi = &s->sample.zoneinfo.zones[i];
+
+		if (zi->node == z->node && !strcmp(zi->name, z->name) && zi->has & FT_ZI_FREE)
+			kfree = zi->free;
+	}
+	return ft_contig_zone(&s->map, z, ft_session_contig_order(s), kfree, c, out, cap);
 }

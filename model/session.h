@@ -30,6 +30,7 @@
 #include "model/events.h"
 #include "model/knob.h"
 #include "model/ksyms.h"
+#include "model/contig.h"
 #include "model/pageblock.h"
 #include "model/recfmt.h"
 #include "model/sample.h"
@@ -83,6 +84,8 @@ struct ft_host_facts {
 	char release[128];
 	long page_size;
 	int pmd_order;			/* -1 if unknown */
+	uint64_t huge_kb[8];		/* hugetlb sizes (hugepage_kb=), ascending */
+	unsigned int nr_huge;		/* 0: none, or a recording made before they were */
 	char text[2048];		/* the HOST input as given ("key=value\n") */
 };
 
@@ -419,6 +422,20 @@ double ft_session_pti_age(const struct ft_session *s);
 
 /* A value from the HOST input ("release"), or "" if absent. */
 const char *ft_session_host(const struct ft_session *s, const char *key, char *buf, size_t sz);
+
+/*
+ * The gigantic region order (model/contig.h) from the host's hugetlb sizes
+ * and the map's pageblock order: -1 when the host offers no size above
+ * the pageblock, or the recording predates hugepage_kb.
+ */
+int ft_session_contig_order(const struct ft_session *s);
+
+/*
+ * Map zone @k's gigantic regions (ft_contig_zone()), with the free page
+ * count of the last zoneinfo for that zone.  The number of regions.
+ */
+uint32_t ft_session_contig(const struct ft_session *s, size_t k, struct ft_contig_zone *c,
+			   struct ft_contig_region *out, size_t cap);
 
 
 #endif

@@ -13,6 +13,7 @@
 #include "model/cgroup.h"
 #include "model/frag.h"
 #include "model/zonefield.h"
+#include "render/contig.h"
 #include "render/session_json.h"
 
 static void json_thousandths(struct ft_json *j, const char *key, const int *v, int n)
@@ -48,8 +49,9 @@ static const struct ft_pbmap_zone *map_zone(const struct ft_snapshot_in *l, cons
 	return NULL;
 }
 
-static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, int order)
+static void json_pageblocks(struct ft_json *j, const struct ft_session *ses, const struct ft_pbmap_zone *mz)
 {
+	int order = ses->map.order;
 	uint64_t marked = 0;
 	size_t need;
 	uint32_t b;
@@ -82,6 +84,7 @@ static void json_pageblocks(struct ft_json *j, const struct ft_pbmap_zone *mz, i
 	} else {
 		ft_json_null(j, "map");
 	}
+	ft_render_contig_json(j, ses, (size_t)(mz - ses->map.zones), true);
 	ft_json_obj_end(j);
 }
 
@@ -152,7 +155,7 @@ static void json_zone(struct ft_json *j, const struct ft_snapshot_in *l, const s
 		ft_json_null(j, "mixed_blocks_by_type");
 	}
 	if (l->map_scan)
-		json_pageblocks(j, l->map_err ? NULL : map_zone(l, zi), l->session->map.order);
+		json_pageblocks(j, l->session, l->map_err ? NULL : map_zone(l, zi));
 	ft_json_obj_end(j);
 }
 
@@ -387,6 +390,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	if (l->map_scan && l->map_err)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
 			    "/proc/kpageflags needs root" : strerror(-l->map_err));
+	if (l->map_scan && !l->map_err)
+		ft_render_contig_nodes_json(&j, l->session);
 	json_knobs(&j, l);
 	ft_render_session_thp(&j, l->session);
 	json_psi(&j, "pressure", ft_sample_has(smp, FT_SRC_PRESSURE) ? &smp->psi :
@@ -477,6 +482,7 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 				fprintf(f, " %s %u", ft_pb_names[c], mz->count[c]);
 			fprintf(f, "  (unmovable pages in mixed blocks: %llu; THP-backed pages: %llu)\n",
 				(unsigned long long)mz->pollution, (unsigned long long)mz->thp);
+			ft_render_contig_text(f, l->session, (size_t)(mz - l->session->map.zones), "  ");
 		}
 		if (!z->pti)
 			continue;
@@ -488,10 +494,20 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 	}
 	if (!ft_sample_has(s, FT_SRC_PAGETYPEINFO))
 		fprintf(f, "\n(pagetypeinfo: %s)\n", ft_file_strerror(s->err[FT_SRC_PAGETYPEINFO]));
+	if (l->map_scan && !l->map_err && ft_session_contig_order(l->session) >= 0) {
+		fputc('\n', f);
+		ft_render_contig_nodes_text(f, l->session, "");
+	}
 	/* what the rows mean, as vmstat's man page would say (the figures are the kernel's own) */
 	fputs("\nfree, min, low, high, boost, managed: pages (zoneinfo); free blocks: blocks of 2^order pages\n"
 	      "unusable index: the share of free memory held by blocks smaller than the order (0..1)\n"
 	      "frag index: why an allocation of the order would fail: -1.000 it would not (a free block\n"
 	      "  of the order exists); near 0 for lack of memory, near 1 for fragmentation (compaction\n"
 	      "  runs above extfrag_threshold / 1000); the kernel's debugfs extfrag_index\n", f);
+	if (l->map_scan && !l->map_err)
+		fputs("amplification: the share of blocks holding an unmovable page over the share of pages\n"
+		      "  that are unmovable: 1 when they are packed, large when spread\n"
+		      "regions: aligned runs of the largest huge page size, wholly in the zone: free, movable\n"
+		      "  (compaction can empty it), tainted (an unmovable page or a hole), unknown (not read\n"
+		      "  whole), uninitialised (the kernel has not initialised it yet)\n", f);
 }
