@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "analysis/compare.h"
 
+#include "model/contig.h"
 #include "model/thp.h"
 
 #include <math.h>
@@ -36,6 +37,9 @@ static double migrate_per_stall(const struct ft_report *r);
 static double free_per_stall(const struct ft_report *r);
 static double scanned_per_success(const struct ft_report *r);
 static double frag_stall_ms(const struct ft_report *r);
+static double amplification(const struct ft_report *r);
+static double giant_now(const struct ft_report *r);
+static double giant_after(const struct ft_report *r);
 
 static const struct cmp_row {
 	const char *name, *key, *unit;
@@ -82,6 +86,10 @@ static const struct cmp_row {
 				     free_per_stall, FT_CF_MIGRATE_SCANNED, NEED_VM),
 	[FT_CMP_SCANNED_PER_SUCCESS] = FN("scanned/success", "compact_scanned_per_success", "",
 					  scanned_per_success, FT_CF_MIGRATE_SCANNED, NEED_VM),
+	[FT_CMP_AMPLIFICATION] = FN("amplification", "pollution_amplification", "", amplification, 0, 0),
+	[FT_CMP_GIANT_NOW] = FN("gigantic pages now", "gigantic_available_now", "", giant_now, 0, 0),
+	[FT_CMP_GIANT_AFTER] = FN("  after compaction", "gigantic_available_after_compaction", "", giant_after,
+				  0, 0),
 #undef GROWTH
 #undef PER_S
 #undef FN
@@ -178,6 +186,48 @@ static double boosted_pct(const struct ft_report *r)
 static double in_blocks(const struct ft_report *r)
 {
 	return ft_rep_level_mean(&r->in_blocks);
+}
+
+/* The last map scan's amplification, every zone's blocks together; NAN without a scan. */
+static double amplification(const struct ft_report *r)
+{
+	const struct ft_session *s = &r->rp.session;
+	struct ft_amp a = { 0 };
+	size_t k;
+
+	for (k = 0; !s->map_err && k < s->map.nr; k++)
+		ft_amp_add(&a, &s->map.zones[k]);
+	return ft_amp_ratio(&a);
+}
+
+/* Gigantic pages available at the last map scan, now (@after false) or after compaction. */
+static double giant(const struct ft_report *r, bool after)
+{
+	const struct ft_session *s = &r->rp.session;
+	double n = 0;
+	size_t k;
+
+	if (s->map_err || !s->map.nr || ft_session_contig_order(s) < 0)
+		return NAN;
+	for (k = 0; k < s->map.nr; k++) {
+		struct ft_contig_zone c;
+
+		ft_session_contig(s, k, &c, NULL, 0);
+		if (c.count[FT_GR_UNKNOWN])
+			return NAN;	/* a zone not read whole: no figure */
+		n += after ? c.after : c.now;
+	}
+	return n;
+}
+
+static double giant_now(const struct ft_report *r)
+{
+	return giant(r, false);
+}
+
+static double giant_after(const struct ft_report *r)
+{
+	return giant(r, true);
 }
 
 /*

@@ -77,13 +77,13 @@ void ft_render_contig_json(struct ft_json *j, const struct ft_session *s, size_t
 	ft_json_u64(j, "uninitialised_pages", c.uninit_pages);
 	ft_json_u64(j, "available_now", c.now);
 	ft_json_u64(j, "available_after_compaction", c.after);
-	if (r) {
+	if (regions && (r || !n)) {
 		ft_json_arr_begin(j, "by_region");
-		for (i = 0; i < n; i++)
+		for (i = 0; r && i < n; i++)
 			json_region(j, &r[i]);
 		ft_json_arr_end(j);
 	} else if (regions) {
-		ft_json_null(j, "by_region");
+		ft_json_null(j, "by_region");	/* no memory for them */
 	}
 	ft_json_obj_end(j);
 	free(r);

@@ -13,6 +13,7 @@
 #include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
+#include "render/contig.h"
 #include "render/session_json.h"
 
 static void json_cost_counts(struct ft_json *j, const char *key, const struct ft_report *rep,
@@ -336,6 +337,7 @@ static void json_pageblocks(struct ft_json *j, const struct ft_session *s)
 		ft_json_u64(j, "pollution_pages", z->pollution);
 		ft_json_u64(j, "thp_pages", z->thp);
 		ft_json_u64(j, "thp_folios", z->thp_folios);
+		ft_render_contig_json(j, s, (size_t)k, false);
 		ft_json_obj_end(j);
 	}
 }
@@ -537,6 +539,10 @@ void ft_render_report_json(const struct ft_report *rep)
 	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
 	json_pageblocks(&j, s);
 	ft_json_arr_end(&j);
+	if (!s->map_err && s->map.nr)
+		ft_render_contig_nodes_json(&j, s);
+	else
+		ft_json_null(&j, "gigantic_by_node");
 	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);
 	json_level(&j, "free_in_pageblocks_pct", &rep->in_blocks);

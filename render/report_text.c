@@ -13,6 +13,7 @@
 #include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
+#include "render/contig.h"
 
 static void fmt_pct(char *b, size_t sz, double v)
 {
@@ -468,7 +469,9 @@ static void text_boost_map(const struct ft_report *rep)
 				printf(" %s %u", ft_pb_names[c], z->count[c]);
 		printf("  pollution %llu pages  THP-backed %llu pages\n", (unsigned long long)z->pollution,
 		       (unsigned long long)z->thp);
+		ft_render_contig_text(stdout, s, (size_t)k, "    ");
 	}
+	ft_render_contig_nodes_text(stdout, s, "  ");
 }
 
 /* Stall latencies: percentiles, the kernel's own count, histograms. */

@@ -13,13 +13,16 @@
  * says how many of its blocks were read whole.
  */
 #include <errno.h>
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/clock.h"
 #include "collectors/live.h"
+#include "model/contig.h"
 #include "model/pageblock.h"
 #include "model/pageowner.h"
 #include "model/rcfile.h"
@@ -37,6 +40,7 @@ struct map_state {
 	uint32_t cur;			/* cursor cell */
 	int top;			/* first row shown */
 	bool overlay;
+	bool giant;			/* G: colour each cell by its gigantic region's class */
 	bool chosen;			/* the zone was picked (first look: the largest) */
 	char want[32];			/* the rc file's zone ("N0 Normal"), until it is there */
 	char shown[32];			/* the zone the last draw showed, for the rc file */
@@ -394,15 +398,82 @@ static void map_focus(struct ft_ui *ui, int top, int height)
 	owner_want(ui, &g, ui->s->map.order);
 }
 
+/* The zone's gigantic regions for this draw (NULL without an order or memory). */
+struct giants {
+	struct ft_contig_zone c;
+	struct ft_contig_region *r;	/* owned */
+	uint32_t n;
+	int order;
+};
+
+static void giants_of(const struct ft_session *s, size_t k, struct giants *gi)
+{
+	memset(gi, 0, sizeof(*gi));
+	gi->n = ft_session_contig(s, k, &gi->c, NULL, 0);
+	gi->order = gi->c.order;
+	if (gi->order >= 0 && gi->n)
+		gi->r = calloc(gi->n, sizeof(*gi->r));
+	if (gi->r)
+		ft_session_contig(s, k, &gi->c, gi->r, gi->n);
+}
+
+/* The region holding cell @ce's first block, or NULL. */
+static const struct ft_contig_region *cell_region(const struct giants *gi, const struct geom *g, int order,
+						  const struct cell *ce)
+{
+	long ri;
+
+	if (!gi->r)
+		return NULL;
+	ri = ft_contig_region_of(g->z, gi->order, (g->z->first_block + ce->first) << order);
+	return ri >= 0 && (uint32_t)ri < gi->n ? &gi->r[ri] : NULL;
+}
+
+/* G: the cell's colour is its region's class; the blocks that taint it in reverse. */
+static unsigned int giant_attr(const struct ft_contig_region *r, const struct cell *ce)
+{
+	static const enum ft_color by_class[FT_GR_NR] = {
+		[FT_GR_UNKNOWN] = FT_C_DIM, [FT_GR_FREE] = FT_C_LABEL, [FT_GR_MOVABLE] = FT_C_OK,
+		[FT_GR_TAINTED] = FT_C_BAD, [FT_GR_UNINIT] = FT_C_DIM,
+	};
+
+	if (!r)
+		return ft_attr(FT_C_DIM) | A_DIM;	/* no whole region here: the zone's ragged ends */
+	return ft_attr(by_class[r->cls]) |
+	       (r->cls == FT_GR_TAINTED && (ce->pages[FT_PG_UNMOVABLE] || ce->pages[FT_PG_HOLE]) ? A_REVERSE : 0);
+}
+
+/* Amplification and the gigantic pages of the zone: the start of the scan line. */
+static size_t contig_line(const struct ft_session *s, const struct giants *gi, const struct ft_pbmap_zone *z,
+			  char *buf, size_t sz)
+{
+	struct ft_amp a = { 0 };
+	double ratio;
+	char size[16] = "";
+	int n;
+
+	ft_amp_add(&a, z);
+	ratio = ft_amp_ratio(&a);
+	n = snprintf(buf, sz, isfinite(ratio) ? "amplification %.2f  " : "amplification -  ", ratio);
+	if (gi->order >= 0 && n > 0 && (size_t)n < sz) {
+		ft_fmt_pages(size, sizeof(size), 1ull << gi->order, s->host.page_size);
+		n += snprintf(buf + n, sz - (size_t)n, "%s regions %u: %u now, %u after compaction, %u tainted  ",
+			      size, gi->c.regions, gi->c.now, gi->c.after, gi->c.count[FT_GR_TAINTED]);
+	}
+	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
+}
+
 static void map_draw(struct ft_ui *ui, int top, int height)
 {
 	struct map_state *st = S(ui);
 	const struct ft_session *s = ui->s;
 	const struct ft_pbmap *m = &s->map;
 	uint64_t now = s->t_ns;	/* the session's time: marks fade in replay as they did live */
+	struct giants gi;
 	struct geom g;
 	int y = top, r, x;
-	char a[16], scan[128] = "";
+	char a[16], scan[256] = "";
+	size_t used;
 
 	if (s->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
@@ -428,8 +499,10 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	 * the scan's budget and how fast fallbacks' blocks were read again:
 	 * a line of its own (on the status line it cut the messages short)
 	 */
+	giants_of(s, (size_t)(g.z - m->zones), &gi);
+	used = contig_line(s, &gi, g.z, scan, sizeof(scan));
 	if (s->mapscan.known)
-		snprintf(scan, sizeof(scan),
+		snprintf(scan + used, sizeof(scan) - used,
 			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu put off for budget, "
 			 "%llu over 1 s (max %.0f ms)",
 			 s->mapscan.cpu * 100, (unsigned long long)s->mapscan.rescans,
@@ -438,9 +511,13 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			 (double)s->mapscan.lag_max_ns / 1e6);
 	y += 2;
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", scan);
-	ft_put(y++, 0, ft_attr(FT_C_DIM),
-	       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
-	       st->overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks");
+	if (st->giant && gi.order >= 0)
+		ft_put(y++, 0, ft_attr(FT_C_DIM),
+		       "G regions: cyan free  green movable  red tainted (reverse: its unmovable blocks)  dim unknown");
+	else
+		ft_put(y++, 0, ft_attr(FT_C_DIM),
+		       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
+		       st->overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks  G: regions");
 	st->grid_y = y;
 	st->grid_w = (uint32_t)g.width;
 	st->grid_cells = g.cells;
@@ -460,6 +537,8 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
 			attr = ce.sampled ? ft_attr(class_color(ce.cls)) | A_DIM :
 					    ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
+			if (st->giant && gi.order >= 0)
+				attr = giant_attr(cell_region(&gi, &g, m->order, &ce), &ce);
 			if (st->overlay && ce.fallbacks) {
 				double age = (double)(now - ce.mark_ns) / 1e9;
 
@@ -474,6 +553,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 		}
 	}
 	st->grid_rows = r;
+	free(gi.r);
 	/* the cell under the cursor, and who owns its pinned pages */
 	draw_cursor(st, &g, m->order, s->host.page_size, now, top + height - 2);
 	if (owner_rows(s))
@@ -553,6 +633,21 @@ static void key_zone(struct ft_ui *ui, int ch)
 	st->zoomed = false;
 	st->cur = 0;
 	st->top = 0;
+}
+
+static void key_giant(struct ft_ui *ui, int ch)
+{
+	struct map_state *st = S(ui);
+
+	(void)ch;
+	if (ft_session_contig_order(ui->s) < 0) {
+		ft_ui_status(ui, FT_DIAG_WARN, "no gigantic regions: %s",
+			     ui->s->host.nr_huge ? "no huge page size above the pageblock" :
+						   "no hugetlb sizes known (a recording made before they were)");
+		return;
+	}
+	st->giant = !st->giant;
+	ft_ui_status(ui, FT_DIAG_INFO, "gigantic region overlay %s", st->giant ? "on" : "off");
 }
 
 static void key_overlay(struct ft_ui *ui, int ch)
@@ -676,6 +771,8 @@ static const struct ft_key map_keys[] = {
 	{ "+ - 0", { '+', '=', '-', '0' }, "zoom in, out, fit the zone", NULL, 0, key_zoom },
 	{ "z Z", { 'z', 'Z' }, "next, previous zone", NULL, 0, key_zone },
 	{ "o", { 'o' }, "overlay the blocks named by fallbacks", NULL, 0, key_overlay },
+	{ "G", { 'G' }, "colour cells by their gigantic region (1 GiB on x86-64): free, movable, tainted",
+	  NULL, 0, key_giant },
 	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0, key_owner },
 	{ "R", { 'R' }, "rescan every zone now, in slices: keys work meanwhile", NULL, 0, key_rescan },
 	{ NULL },
@@ -693,6 +790,12 @@ static const struct ft_legend map_legend[] = {
 	{ "pass", "whole passes over the zone so far" },
 	{ "pollution", "unmovable pages lying in mixed blocks (movable blocks that unmovable pages entered)" },
 	{ "THP-backed", "pageblocks backed by a transparent huge page (any large anonymous folio, 16 KiB to 2 MiB)" },
+	{ "amplification", "share of blocks holding an unmovable page over the share of pages that are: "
+	  "1 packed, large spread" },
+	{ "regions", "aligned runs of the largest huge page size wholly in the zone; now: all free; after "
+	  "compaction: free or movable; tainted: an unmovable page or a hole" },
+	{ "G colours", "with G: cyan free region, green movable, red tainted (reverse: the cells that taint it), "
+	  "dim unknown" },
 	{ "pagetypeinfo", "the kernel's own count of pageblocks per migratetype, to compare" },
 	{ "cursor", "the cell under the cursor: its PFNs, its blocks' kinds and its pages' (and, with O, "
 	  "their page owners)" },

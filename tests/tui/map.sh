@@ -106,8 +106,22 @@ check "R: full rescan, timed" wait_for 'full rescan: [0-9]+ ms'
 check "... in several slices, keys read between (it froze input for 0.9 s)" \
 	wait_for 'full rescan: [0-9]+ ms in ([2-9]|[1-9][0-9]+) slices \(keys read between\)'
 T send-keys -t ft R o
-check "a key pressed during R is taken at once (o: the overlay off)" wait_for 'o: fallbacks$'
+check "a key pressed during R is taken at once (o: the overlay off)" wait_for 'o: fallbacks  G: regions$'
 check "... and R goes on to its end" wait_for 'full rescan: [0-9]+ ms in'
+# beyond the block: the zone's amplification and its gigantic regions, as snapshot --map counts them
+check "the scan line gives the amplification" wait_for '^amplification ([0-9]+\.[0-9]{2}|-)  '
+kb=$(ls -d /sys/kernel/mm/hugepages/hugepages-*kB 2> /dev/null | sed -E 's/.*-([0-9]+)kB/\1/' | sort -n | tail -1)
+if [ "${kb:-0}" -gt 2048 ]; then
+	check "... and the zone's gigantic regions" \
+		wait_for ' regions [0-9]+: [0-9]+ now, [0-9]+ after compaction, [0-9]+ tainted  scan'
+	T send-keys -t ft G
+	check "G: the cells coloured by their region, the legend says how" \
+		wait_for '^G regions: cyan free  green movable  red tainted'
+	T send-keys -t ft G
+	check "G again: the classes' legend back" wait_for '^\. free  m movable'
+else
+	skip "gigantic regions: no hugetlb size above 2 MiB here"
+fi
 T send-keys -t ft q
 
 if command -v setpriv > /dev/null; then
