@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/contig.h"
 #include "model/frag.h"
+#include "model/session.h"
 #include "tui/chart.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
@@ -234,6 +236,29 @@ static double free_in_blocks_pct(const struct ft_zi_zone *zi)
 }
 
 /* A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate, unusable index. */
+/*
+ * The zone's pollution amplification (model/contig.h) once the map has
+ * read blocks of it (the map view, or a recording's scans), at @x if it fits.
+ */
+static void zone_amp(const struct ft_ui *ui, int y, int x, const struct ft_zi_zone *zi)
+{
+	const struct ft_pbmap *m = &ui->s->map;
+	struct ft_amp a = { 0 };
+	double r;
+	size_t k;
+
+	if (ui->s->map_err || x + 13 > COLS)
+		return;
+	for (k = 0; k < m->nr; k++)
+		if (m->zones[k].node == zi->node && !strcmp(m->zones[k].name, zi->name))
+			ft_amp_add(&a, &m->zones[k]);
+	r = ft_amp_ratio(&a);
+	if (!isfinite(r))
+		return;
+	ft_put(y, x, ft_attr(FT_C_DIM), "amp");
+	ft_put(y, x + 4, r >= 4 ? ft_attr(FT_C_BAD) : r >= 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "%.2f", r);
+}
+
 static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &ui->s->sample;
@@ -269,6 +294,7 @@ static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 		ft_put(y, 74, z->unusable[pbo] > 500 ? ft_attr(FT_C_BAD) :
 		       z->unusable[pbo] > 200 ? ft_attr(FT_C_WARN) : A_NORMAL, "%s", d);
 	}
+	zone_amp(ui, y, zi->has & FT_ZI_FREE_BLOCKS && COLS >= 100 ? 97 : 81, zi);
 }
 
 /* Line 2: the watermark gauge and values; the boost is the sampler's peak over the tick. */
@@ -714,6 +740,8 @@ static const struct ft_legend overview_legend[] = {
 	{ "alloc", "pages allocated in the zone per second (pgalloc_<zone>, all nodes together)" },
 	{ "unusable@9", "unusable free space index at pageblock order 9 (0: every free page is in a block of 2 MiB "
 	  "or more; 1: none is)" },
+	{ "amp", "pollution amplification, once the map (5) has read the zone: the share of its pageblocks "
+	  "holding an unmovable page over the share of its pages that are (1: packed; 2+ yellow, 4+ red: spread)" },
 	{ "in blocks", "share of free pages lying in whole free pageblocks (nr_free_pages_blocks, 6.15+)" },
 	{ "wmark [ ]", "a gauge: '=' free pages, m l h the min, low and high watermarks, '+' the boost above high; "
 	  "the scale is twice the boosted high" },

@@ -122,6 +122,9 @@ if [ "${kb:-0}" -gt 2048 ]; then
 else
 	skip "gigantic regions: no hugetlb size above 2 MiB here"
 fi
+T send-keys -t ft 1
+check "the overview's zone line gives the amplification once the map has read the zone" \
+	wait_for '^N0 [A-Za-z0-9]+ +free .* amp [0-9]+\.[0-9]{2}$'
 T send-keys -t ft q
 
 if command -v setpriv > /dev/null; then
