@@ -39,7 +39,7 @@ endif
 endif
 # OpenSSL and libcrypt are dlopen()ed by the exporter when its web config
 # asks for them (cmd/tlslib.h), zlib when a client asks for gzip
-# (cmd/gzip.h): their headers are needed, not their links
+# (base/gzip.h): their headers are needed, not their links
 DLOPEN_PKGS := openssl libcrypt zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS   := $(shell $(PKG_CONFIG) --libs $(filter-out $(DLOPEN_PKGS),$(PKGS)) 2>/dev/null)

@@ -66,6 +66,10 @@ struct ft_cmd {
 #define FT_OPT_ROOT(v) { "root", 0, FT_OPT_STR, "DIR", \
 	"read /proc and /sys under DIR (a captured tree)", .var = &(v), .def = "/" }
 #define FT_OPT_JSON(v) { "json", 'j', FT_OPT_FLAG, NULL, "print JSON instead of text", .var = &(v) }
+#define FT_OPT_MAP_FORCE(v) { "map-force", 0, FT_OPT_FLAG, NULL, \
+	"read /proc/kpageflags even on a kernel built with CONFIG_DEBUG_VM\n" \
+	"before 6.17, where a folio split during the read can crash it\n" \
+	"(the map stays off there otherwise)", .var = &(v) }
 #define FT_OPT_NO_TRACE(v) { "no-trace", 0, FT_OPT_FLAG, NULL, \
 	"no tracepoints (fallbacks, stall latencies)", .var = &(v) }
 /* the per-CPU trace buffer: its default is the live source's (collectors/live.h) */

@@ -40,7 +40,7 @@
 #include "model/httpreq.h"
 #include "cmd/cli.h"
 #include "cmd/costlog.h"
-#include "cmd/gzip.h"
+#include "base/gzip.h"
 #include "cmd/liveopts.h"
 #include "render/metrics.h"
 #include "cmd/signals.h"

@@ -14,6 +14,8 @@ int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o)
 		return 1;
 	}
 	l->map.rate = o->map_rate;
+	if (o->map_force)
+		ft_live_map_force(l);
 	if (o->map_cpu_given)
 		l->map.cpu = o->map_cpu / 100;
 	if (o->boost_given)

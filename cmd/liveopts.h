@@ -23,6 +23,7 @@ struct ft_liveopts {
 	double map_cpu;			/* --map-cpu, % of a core, used only when given */
 	bool map_cpu_given;
 	uint64_t map_rate;		/* --map-rate, PFNs a second; 0: no cap */
+	bool map_force;			/* --map-force: scan even a risky DEBUG_VM kernel */
 	bool stacks;			/* --stacks */
 	uint64_t stacks_per_sec;	/* --stacks-per-sec */
 	bool cgroups;			/* record --cgroups: the memory cgroups every tick */

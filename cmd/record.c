@@ -105,6 +105,7 @@ static const struct ft_opt opts[] = {
 	FT_OPT_STACKS(o.live.stacks, o.live.stacks_per_sec),
 	{ "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE", .var = &o.force },
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map-interval", 0, FT_OPT_SECS, "SECS",
 	  "also record a full pageblock map scan (root, /proc/kpageflags)\n"
 	  "every SECS (~0.3 s of CPU each here)", 1, 86400, .var = &o.map_interval },

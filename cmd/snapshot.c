@@ -47,6 +47,7 @@ static const struct ft_opt opts[] = {
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
+	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map", 0, FT_OPT_FLAG, NULL,
 	  "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
 	  "per 24 GiB) and add the counts and the map", .var = &o.map },

@@ -74,6 +74,7 @@ static const struct ft_opt top_opts[] = {
 	  "CPU fragtop may use in all while the map view is shown, % of\n"
 	  "a core: its scan takes what the ticks and the drawing leave\n"
 	  "(at least half), blocks fallbacks named first, then round-robin", 0.1, 100, .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
+	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map-rate", 0, FT_OPT_UINT, "PFNS", "also cap the map scan at PFNS PFNs per second",
 	  4096, 1099511627776.0, .var = &o.live.map_rate, .def_help = "no cap" },
 	{ "write", 'w', FT_OPT_STR, "FILE", "record the session to FILE (see 'fragtop record')",

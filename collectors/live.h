@@ -196,6 +196,12 @@ struct ft_live_map {
 	uint64_t rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
+	/*
+	 * the kernel's config, checked before the first scan (model/kconfig.h):
+	 * a DEBUG_VM kernel before 6.17 keeps the map off (-ECANCELED) unless forced
+	 */
+	bool force;			/* --map-force, or A in the map view */
+	bool checked;			/* the check ran (its finding: a MAP_CHECK input) */
 };
 
 /*
@@ -381,6 +387,12 @@ void ft_live_trace_poll(struct ft_live *l);
  * -errno, also kept in l->map.err, and says why once through ft_diag().
  */
 int ft_live_map_enable(struct ft_live *l, bool on);
+/*
+ * Scan even where the kernel's config makes kpageflags risky (the map is
+ * off with -ECANCELED there): --map-force, or the map view's A.  The
+ * next ft_live_map_enable() opens it.
+ */
+void ft_live_map_force(struct ft_live *l);
 
 /*
  * Scan the share of the map due since the last call (map_rate PFNs per

@@ -18,7 +18,9 @@
 #include "base/cost.h"
 #include "base/grow.h"
 #include "base/zero.h"
+#include "collectors/kconfig.h"
 #include "model/cost.h"
+#include "model/kconfig.h"
 
 static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
 		       const uint64_t *counts)
@@ -42,6 +44,43 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 }
 
 
+/*
+ * Before the first read of kpageflags: the kernel's config (model/kconfig.h).
+ * -ECANCELED where reading it is risky and nobody forced it.
+ */
+static int map_check_kernel(struct ft_live *l)
+{
+	char from[64] = "", why[256] = "", found[320], *cfg;
+	enum ft_kconfig_risk risk = FT_KCONFIG_SAFE;
+	size_t len;
+
+	if (!l->map.checked) {
+		l->map.checked = true;
+		cfg = ft_kconfigsrc_read(l->procfs.rootfd, l->host.release, &len, from, sizeof(from), why,
+				      sizeof(why));
+		if (cfg) {
+			risk = ft_kconfig_risk(cfg, len, l->host.release, why, sizeof(why));
+			free(cfg);
+			snprintf(found, sizeof(found), "%s (%s)", why, from);
+		} else {
+			snprintf(found, sizeof(found), "kernel config unknown: %s", why);
+		}
+		ft_live_emit(l, FT_RR_SOURCE, FT_RS_MAP_CHECK, ft_now_ns(), found, strlen(found));
+		if (risk != FT_KCONFIG_SAFE && !l->map.force) {
+			ft_diag(FT_DIAG_WARN, "pageblock map off: %s; --map-force scans anyway", why);
+			l->map.err = -ECANCELED;
+		}
+	}
+	return l->map.force && l->map.err == -ECANCELED ? 0 : l->map.err;
+}
+
+void ft_live_map_force(struct ft_live *l)
+{
+	l->map.force = true;
+	if (l->map.err == -ECANCELED)
+		l->map.err = 0;
+}
+
 static int map_open(struct ft_live *l)
 {
 	char *buf;
@@ -50,6 +89,9 @@ static int map_open(struct ft_live *l)
 
 	if (l->map.kpf.flags_fd >= 0)
 		return 0;
+	err = map_check_kernel(l);
+	if (err)
+		return err;
 	err = ft_kpf_open(&l->map.kpf, l->procfs.rootfd);
 	if (err) {
 		ft_diag(FT_DIAG_WARN, "pageblock map: /proc/kpageflags%s%s",

@@ -111,6 +111,7 @@ enum ft_rs {
 				 * u32 stacks a second at most (--stacks) */
 	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */
 	FT_RS_COST = 6,		/* fragtop's own cost so far: model/cost.h */
+	FT_RS_MAP_CHECK = 7,	/* text: what the kernel config check before the map found (model/kconfig.h) */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

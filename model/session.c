@@ -1158,6 +1158,11 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 			s->mapscan.cpu = 0;
 		s->mapscan.known = true;
 		return;
+	case FT_RS_MAP_CHECK:
+		snprintf(s->map_check, sizeof(s->map_check), "%.*s",
+			 (int)(in->len < sizeof(s->map_check) ? in->len : sizeof(s->map_check) - 1),
+			 (const char *)in->data);
+		return;
 	case FT_RS_COST: {
 		struct ft_cost c;
 

@@ -188,6 +188,7 @@ struct ft_session_state {
 	} lat_ring[FT_LAT_RING];
 	uint64_t lat_ring_n;			/* ticks ever pushed */
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
+	char map_check[320];		/* the kernel config check's finding (SOURCE input), "" none */
 	bool have_iomem;
 	/* the live map scan's cost and lag (SOURCE input); known: one arrived */
 	struct ft_mapscan {

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *ft_contig_size(const struct ft_session *s, int order, char *buf, size_t sz)
+const char *ft_render_contig_size(const struct ft_session *s, int order, char *buf, size_t sz)
 {
 	static const char *const unit[] = { "KiB", "MiB", "GiB", "TiB" };
 	uint64_t kb = ((uint64_t)s->host.page_size << order) / 1024;
@@ -109,7 +109,7 @@ void ft_render_contig_text(FILE *f, const struct ft_session *s, size_t k, const 
 	ft_session_contig(s, k, &c, NULL, 0);
 	if (c.order < 0)
 		return;
-	fprintf(f, "%s%s regions %u:", indent, ft_contig_size(s, c.order, size, sizeof(size)), c.regions);
+	fprintf(f, "%s%s regions %u:", indent, ft_render_contig_size(s, c.order, size, sizeof(size)), c.regions);
 	for (g = 0; g < FT_GR_NR; g++)
 		if (c.count[g] || g == FT_GR_FREE || g == FT_GR_MOVABLE || g == FT_GR_TAINTED)
 			fprintf(f, " %s %u", ft_gr_names[g], c.count[g]);
@@ -187,7 +187,7 @@ void ft_render_contig_nodes_text(FILE *f, const struct ft_session *s, const char
 	n = ns ? node_sums(s, ns, s->map.nr, &order) : 0;
 	for (i = 0; i < n; i++)
 		fprintf(f, "%snode %d: %s pages available now %u, after compaction %u (of %u regions; %u tainted)\n",
-			indent, ns[i].node, ft_contig_size(s, order, size, sizeof(size)), ns[i].now, ns[i].after,
+			indent, ns[i].node, ft_render_contig_size(s, order, size, sizeof(size)), ns[i].now, ns[i].after,
 			ns[i].regions, ns[i].count[FT_GR_TAINTED]);
 	free(ns);
 }

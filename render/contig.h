@@ -15,7 +15,7 @@
 #include "model/session.h"
 
 /* The gigantic page size of order @order as "1 GiB"; @buf returned. */
-const char *ft_contig_size(const struct ft_session *s, int order, char *buf, size_t sz);
+const char *ft_render_contig_size(const struct ft_session *s, int order, char *buf, size_t sz);
 
 /* Members "amplification" and "gigantic" of map zone @k's object; with @regions, each region. */
 void ft_render_contig_json(struct ft_json *j, const struct ft_session *s, size_t k, bool regions);

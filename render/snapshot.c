@@ -389,7 +389,9 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_json_obj_end(&j);
 	if (l->map_scan && l->map_err)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
-			    "/proc/kpageflags needs root" : strerror(-l->map_err));
+			    "/proc/kpageflags needs root" : l->map_err == -ECANCELED ?
+			    "kept off: a CONFIG_DEBUG_VM kernel before 6.17 (--map-force reads it anyway)" :
+			    strerror(-l->map_err));
 	if (l->map_scan && !l->map_err)
 		ft_render_contig_nodes_json(&j, l->session);
 	json_knobs(&j, l);

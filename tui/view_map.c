@@ -398,6 +398,27 @@ static void map_focus(struct ft_ui *ui, int top, int height)
 	owner_want(ui, &g, ui->s->map.order);
 }
 
+/* @text over at most @rows rows of @w columns from (@y, @x), broken at spaces. */
+static void put_wrapped(int y, int x, int w, int rows, const char *text)
+{
+	size_t len = strlen(text), at = 0;
+	int r;
+
+	for (r = 0; r < rows && at < len && w > 8; r++) {
+		size_t n = len - at;
+
+		if (n > (size_t)w) {
+			n = (size_t)w;
+			while (n > (size_t)w / 2 && text[at + n] != ' ')
+				n--;
+		}
+		ft_put(y + r, x, A_NORMAL, "%.*s", (int)n, text + at);
+		at += n;
+		while (text[at] == ' ')
+			at++;
+	}
+}
+
 /* The zone's gigantic regions for this draw (NULL without an order or memory). */
 struct giants {
 	struct ft_contig_zone c;
@@ -463,26 +484,86 @@ static size_t contig_line(const struct ft_session *s, const struct giants *gi, c
 	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
 }
 
-static void map_draw(struct ft_ui *ui, int top, int height)
+/* Why there is no map (kept off for the kernel's config, no root, no file): true if so. */
+static bool draw_no_map(const struct ft_ui *ui, int y)
 {
-	struct map_state *st = S(ui);
 	const struct ft_session *s = ui->s;
-	const struct ft_pbmap *m = &s->map;
-	uint64_t now = s->t_ns;	/* the session's time: marks fade in replay as they did live */
-	struct giants gi;
-	struct geom g;
-	int y = top, r, x;
-	char a[16], scan[256] = "";
-	size_t used;
 
+	if (s->map_err == -ECANCELED) {
+		ft_put(y + 1, 2, A_BOLD, "The pageblock map is kept off on this kernel.");
+		put_wrapped(y + 2, 2, COLS - 4, 4,
+			    s->map_check[0] ? s->map_check :
+			    "it was built with CONFIG_DEBUG_VM before 6.17: reading /proc/kpageflags while "
+			    "folios split can hit VM_BUG_ON or VM_WARN_ON_FOLIO");
+		ft_put(y + 7, 2, A_NORMAL, "%s", ui->live ? "A: scan anyway (or start with --map-force)" :
+			 "(recorded so; --map-force records the map anyway)");
+		return true;
+	}
 	if (s->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
 		ft_put(y + 2, 2, A_NORMAL, "/proc/kpageflags: %s",
 		       s->map_err == -EACCES || s->map_err == -EPERM ? "needs root" :
 		       s->map_err == -ENOENT ? "absent (a captured tree without it?)" :
 		       strerror(-s->map_err));
-		return;
+		return true;
 	}
+	return false;
+}
+
+/* The grid's rows from @y: a cell per character, coloured by class, region (G) or fallbacks (o). */
+static int draw_grid(const struct ft_ui *ui, const struct geom *g, const struct giants *gi, int y)
+{
+	struct map_state *st = S(ui);
+	int order = ui->s->map.order, r, x;
+	uint64_t now = ui->s->t_ns;	/* the session's time: marks fade in replay as they did live */
+
+	for (r = 0; r < g->grid_h && st->top + r < g->rows; r++, y++) {
+		uint32_t c0 = (uint32_t)(st->top + r) * (uint32_t)g->width;
+
+		ft_put(y, 0, ft_attr(FT_C_DIM), "%#9llx",
+		       (unsigned long long)((g->z->first_block + (uint64_t)c0 * g->bpc) << order));
+		for (x = 0; x < g->width && c0 + (uint32_t)x < g->cells; x++) {
+			struct cell ce;
+			unsigned int attr;
+			char ch;
+
+			cell_of(g, c0 + (uint32_t)x, &ce);
+			/* a lone free block is the quiet '.'; ':' marks a mostly free group */
+			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g->bpc > 1)];
+			attr = ce.sampled ? ft_attr(class_color(ce.cls)) | A_DIM :
+					    ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
+			if (st->giant && gi->order >= 0)
+				attr = giant_attr(cell_region(gi, g, order, &ce), &ce);
+			if (st->overlay && ce.fallbacks) {
+				double age = (double)(now - ce.mark_ns) / 1e9;
+
+				ch = age < 10 ? '*' : age < 60 ? '+' : '~';
+				attr = ft_attr(FT_C_BOOST) | (age < 60 ? A_REVERSE | A_BOLD : 0);
+			}
+			if (c0 + (uint32_t)x == st->cur)
+				attr = A_REVERSE | A_BOLD;
+			attron((int)attr);
+			mvaddch(y, MARGIN + x, (chtype)(unsigned char)ch);
+			attroff((int)attr);
+		}
+	}
+	return r;
+}
+
+static void map_draw(struct ft_ui *ui, int top, int height)
+{
+	struct map_state *st = S(ui);
+	const struct ft_session *s = ui->s;
+	const struct ft_pbmap *m = &s->map;
+	uint64_t now = s->t_ns;
+	struct giants gi;
+	struct geom g;
+	int y = top;
+	char a[16], scan[256] = "";
+	size_t used;
+
+	if (draw_no_map(ui, y))
+		return;
 	/* 5 rows above the grid (zone, counts, pagetypeinfo, the scan, the legend), 2 under it */
 	if (!geometry(ui, height - 7 - owner_rows(s), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
@@ -496,8 +577,9 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	y++;
 	draw_counts(y, ui, g.z);
 	/*
-	 * the scan's budget and how fast fallbacks' blocks were read again:
-	 * a line of its own (on the status line it cut the messages short)
+	 * the zone beyond the block, then the scan's budget and how fast
+	 * fallbacks' blocks were read again: a line of their own (on the
+	 * status line they cut the messages short)
 	 */
 	giants_of(s, (size_t)(g.z - m->zones), &gi);
 	used = contig_line(s, &gi, g.z, scan, sizeof(scan));
@@ -522,37 +604,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	st->grid_w = (uint32_t)g.width;
 	st->grid_cells = g.cells;
 	snprintf(st->shown, sizeof(st->shown), "N%d %s", g.z->node, g.z->name);
-	for (r = 0; r < g.grid_h && st->top + r < g.rows; r++, y++) {
-		uint32_t c0 = (uint32_t)(st->top + r) * (uint32_t)g.width;
-
-		ft_put(y, 0, ft_attr(FT_C_DIM), "%#9llx",
-		       (unsigned long long)((g.z->first_block + (uint64_t)c0 * g.bpc) << m->order));
-		for (x = 0; x < g.width && c0 + (uint32_t)x < g.cells; x++) {
-			struct cell ce;
-			unsigned int attr;
-			char ch;
-
-			cell_of(&g, c0 + (uint32_t)x, &ce);
-			/* a lone free block is the quiet '.'; ':' marks a mostly free group */
-			ch = glyph[ce.cls][ce.dense && (ce.cls != FT_PB_FREE || g.bpc > 1)];
-			attr = ce.sampled ? ft_attr(class_color(ce.cls)) | A_DIM :
-					    ft_attr(class_color(ce.cls)) | (ce.dense ? A_BOLD : 0);
-			if (st->giant && gi.order >= 0)
-				attr = giant_attr(cell_region(&gi, &g, m->order, &ce), &ce);
-			if (st->overlay && ce.fallbacks) {
-				double age = (double)(now - ce.mark_ns) / 1e9;
-
-				ch = age < 10 ? '*' : age < 60 ? '+' : '~';
-				attr = ft_attr(FT_C_BOOST) | (age < 60 ? A_REVERSE | A_BOLD : 0);
-			}
-			if (c0 + (uint32_t)x == st->cur)
-				attr = A_REVERSE | A_BOLD;
-			attron((int)attr);
-			mvaddch(y, MARGIN + x, (chtype)(unsigned char)ch);
-			attroff((int)attr);
-		}
-	}
-	st->grid_rows = r;
+	st->grid_rows = draw_grid(ui, &g, &gi, y);
 	free(gi.r);
 	/* the cell under the cursor, and who owns its pinned pages */
 	draw_cursor(st, &g, m->order, s->host.page_size, now, top + height - 2);
@@ -648,6 +700,19 @@ static void key_giant(struct ft_ui *ui, int ch)
 	}
 	st->giant = !st->giant;
 	ft_ui_status(ui, FT_DIAG_INFO, "gigantic region overlay %s", st->giant ? "on" : "off");
+}
+
+/* A: the map was kept off for the kernel's config; the operator asks for it anyway. */
+static void key_force(struct ft_ui *ui, int ch)
+{
+	(void)ch;
+	if (!ui->live || ui->s->map_err != -ECANCELED) {
+		ft_ui_status(ui, FT_DIAG_INFO, "A: nothing to allow (the map is not kept off)");
+		return;
+	}
+	ft_live_map_force(ui->live);
+	if (ft_live_map_enable(ui->live, true) == 0)
+		ft_ui_status(ui, FT_DIAG_WARN, "scanning /proc/kpageflags on a DEBUG_VM kernel, as asked");
 }
 
 static void key_overlay(struct ft_ui *ui, int ch)
@@ -775,6 +840,8 @@ static const struct ft_key map_keys[] = {
 	  NULL, 0, key_giant },
 	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0, key_owner },
 	{ "R", { 'R' }, "rescan every zone now, in slices: keys work meanwhile", NULL, 0, key_rescan },
+	{ "A", { 'A' }, "scan anyway where the map is kept off (a CONFIG_DEBUG_VM kernel before 6.17)", NULL, 0,
+	  key_force },
 	{ NULL },
 };
 
