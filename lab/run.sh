@@ -21,6 +21,8 @@
 #                     controller on for the children (a kernel built with
 #                     CONFIG_MEMCG, as lab/kernel.config has it) and record
 #                     with --cgroups
+#   --memory MB       guest memory, split over the two nodes (default 1024)
+#   --cpu MODEL       qemu's -cpu (default qemu's own; max has pdpe1gb: 1 GiB pages)
 #   --page-owner      boot with page_owner=on (a kernel built with
 #                     CONFIG_PAGE_OWNER), record a map scan every 10 s with
 #                     the page owners of 64 mixed blocks after each
@@ -30,19 +32,22 @@
 #                     of page_owner_stacks/show_stacks (6.9+) as
 #                     OUT.ftr.page_owner and OUT.ftr.show_stacks
 # usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
-#               [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] -o OUT.ftr
+#               [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner]
+#               [--memory MB] [--cpu MODEL] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
-kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost= cgroups=
-usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] -o OUT.ftr"
+mem=1024 cpu= kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost= cgroups=
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] [--memory MB] [--cpu MODEL] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
 	--stall-order) stall_order=$2; shift 2 ;;
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
+	--memory) mem=$2; shift 2 ;;
+	--cpu) cpu=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
 	--boost-factor) boost=$2; shift 2 ;;
 	--page-owner) page_owner=" page_owner=on"; rec_extra="$rec_extra --map-interval 10 --owner-blocks 64"; shift ;;
@@ -52,6 +57,8 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ -n "$out" ] || { echo "run.sh: -o OUT.ftr is required" >&2; exit 2; }
+case $mem in ''|*[!0-9]*) echo "run.sh: --memory takes MB: $mem" >&2; exit 2 ;; esac
+[ "$mem" -ge 512 ] && [ $((mem % 2)) = 0 ] || { echo "run.sh: --memory: at least 512, even" >&2; exit 2; }
 [ -r "$workload" ] || { echo "run.sh: cannot read the workload $workload" >&2; exit 2; }
 command -v mkfs.ext2 > /dev/null || { echo "run.sh: mkfs.ext2 missing (apt-get install e2fsprogs)" >&2; exit 1; }
 command -v qemu-system-x86_64 > /dev/null || { echo "run.sh: qemu-system-x86_64 missing (apt-get install qemu-system-x86)" >&2; exit 1; }
@@ -122,9 +129,9 @@ poweroff -f
 INIT
 chmod +x "$R/init"
 (cd "$R" && find . | cpio -o -H newc --quiet | gzip -1) > "$work/initramfs.gz"
-echo "lab: booting $(basename "$kernel") under qemu (TCG, 2 nodes, 1 GiB); workload ${secs}s" >&2
-timeout $((secs * 4 + 300)) qemu-system-x86_64 -m 1024 -smp 2 \
-	-object memory-backend-ram,id=m0,size=512M -object memory-backend-ram,id=m1,size=512M \
+echo "lab: booting $(basename "$kernel") under qemu (TCG, 2 nodes, $mem MiB); workload ${secs}s" >&2
+timeout $((secs * 4 + 300)) qemu-system-x86_64 -m "$mem" -smp 2 ${cpu:+-cpu "$cpu"} \
+	-object memory-backend-ram,id=m0,size=$((mem / 2))M -object memory-backend-ram,id=m1,size=$((mem / 2))M \
 	-numa node,memdev=m0,cpus=0 -numa node,memdev=m1,cpus=1 \
 	-drive file="$work/disk.img",format=raw,if=virtio,cache=unsafe \
 	-kernel "$kernel" -initrd "$work/initramfs.gz" -nographic -no-reboot \
