@@ -40,6 +40,10 @@ static double frag_stall_ms(const struct ft_report *r);
 static double amplification(const struct ft_report *r);
 static double giant_now(const struct ft_report *r);
 static double giant_after(const struct ft_report *r);
+static double futile_dm(const struct ft_report *r);
+static double futile_df(const struct ft_report *r);
+static double futile_km(const struct ft_report *r);
+static double futile_kf(const struct ft_report *r);
 
 static const struct cmp_row {
 	const char *name, *key, *unit;
@@ -90,6 +94,14 @@ static const struct cmp_row {
 	[FT_CMP_GIANT_NOW] = FN("gigantic pages now", "gigantic_available_now", "", giant_now, 0, 0),
 	[FT_CMP_GIANT_AFTER] = FN("  after compaction", "gigantic_available_after_compaction", "", giant_after,
 				  0, 0),
+	[FT_CMP_FUTILE_DIRECT_MIGRATE] = FN("futile direct migr. %", "futile_direct_migrate_pct", "%", futile_dm, 0,
+					    NEED_TRACE),
+	[FT_CMP_FUTILE_DIRECT_FREE] = FN("futile direct free %", "futile_direct_free_pct", "%", futile_df, 0,
+					 NEED_TRACE),
+	[FT_CMP_FUTILE_KCD_MIGRATE] = FN("futile bg migrate %", "futile_kcompactd_migrate_pct", "%", futile_km,
+					 0, NEED_TRACE),
+	[FT_CMP_FUTILE_KCD_FREE] = FN("futile bg free %", "futile_kcompactd_free_pct", "%", futile_kf, 0,
+				      NEED_TRACE),
 #undef GROWTH
 #undef PER_S
 #undef FN
@@ -218,6 +230,34 @@ static double giant(const struct ft_report *r, bool after)
 		n += after ? c.after : c.now;
 	}
 	return n;
+}
+
+/* The futile share of the run, % (model/events.h); NAN without the isolate events or a map. */
+static double futile(const struct ft_report *r, enum ft_iso_who who, enum ft_iso_scanner sc)
+{
+	if (!ft_session_has_event(&r->rp.session, FT_EV_COMPACT_ISO_MIGRATE))
+		return NAN;
+	return 100 * ft_futile_share(&r->futile_first, &r->futile_last, who, sc);
+}
+
+static double futile_dm(const struct ft_report *r)
+{
+	return futile(r, FT_ISO_DIRECT, FT_ISO_MIGRATE);
+}
+
+static double futile_df(const struct ft_report *r)
+{
+	return futile(r, FT_ISO_DIRECT, FT_ISO_FREE);
+}
+
+static double futile_km(const struct ft_report *r)
+{
+	return futile(r, FT_ISO_KCOMPACTD, FT_ISO_MIGRATE);
+}
+
+static double futile_kf(const struct ft_report *r)
+{
+	return futile(r, FT_ISO_KCOMPACTD, FT_ISO_FREE);
 }
 
 static double giant_now(const struct ft_report *r)

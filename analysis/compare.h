@@ -28,6 +28,8 @@ enum ft_cmp_row {
 	FT_CMP_ALLOCSTALLS, FT_CMP_PGSCAN_KSWAPD, FT_CMP_MIGRATE_PER_STALL, FT_CMP_FREE_PER_STALL,
 	FT_CMP_SCANNED_PER_SUCCESS,
 	FT_CMP_AMPLIFICATION, FT_CMP_GIANT_NOW, FT_CMP_GIANT_AFTER,	/* the last map scan (model/contig.h) */
+	/* futile compaction (model/events.h): direct and kcompactd, migrate scanned and free taken */
+	FT_CMP_FUTILE_DIRECT_MIGRATE, FT_CMP_FUTILE_DIRECT_FREE, FT_CMP_FUTILE_KCD_MIGRATE, FT_CMP_FUTILE_KCD_FREE,
 	FT_CMP_LAT0,		/* then p50, p99, max for each latency source */
 	/* then per anonymous THP size (ft_cmp_thp_kb): alloc, fallback, success % */
 	FT_CMP_THP0 = FT_CMP_LAT0 + 3 * FT_LAT_NR,

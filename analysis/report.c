@@ -379,6 +379,8 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	zones_take(rep, rep->zone_first);
 	rep->direct_first = rep->rp.session.direct;
 	rep->direct_last = rep->direct_first;
+	rep->futile_first = rep->rp.session.futile;
+	rep->futile_last = rep->futile_first;
 	rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
 	memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
 	rep->boost_first = boost_now(rep);
@@ -416,6 +418,7 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 		rep->nr_iv++;
 	}
 	rep->direct_last = rep->rp.session.direct;	/* as of each tick, like the zones' */
+	rep->futile_last = rep->rp.session.futile;
 	add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 	add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 	b->prev = *now;

@@ -103,6 +103,7 @@ struct ft_report {
 	bool have_first;
 	struct ft_rep_direct_cost direct;
 	struct ft_direct_cost direct_first, direct_last;	/* the session's, at the window's ends */
+	struct ft_futile futile_first, futile_last;	/* the same for futile compaction (model/events.h) */
 	double from_s, to_s;		/* the window, seconds from the first tick (to: INFINITY) */
 	uint64_t start_t_ns;		/* the recording's first tick */
 	uint64_t ticks;			/* in the window */

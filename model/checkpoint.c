@@ -157,6 +157,8 @@ size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 	KEEP(events.on_fallback_ctx);
 	KEEP(events.on_latency);
 	KEEP(events.on_latency_ctx);
+	KEEP(events.on_isolate);
+	KEEP(events.on_isolate_ctx);
 	KEEP(trq);				/* empty at a tick: nr_trq is set to 0 */
 	KEEP(nr_trq);
 	KEEP(cap_trq);

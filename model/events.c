@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/events.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -412,6 +413,41 @@ uint32_t ft_events_stack(struct ft_events *ev, const struct ft_trace_stack *st)
 	return (uint32_t)ev->nr_stacks;
 }
 
+const char *const ft_iso_who_names[FT_ISO_WHO_NR] = { "direct", "kcompactd", "other" };
+const char *const ft_iso_scanner_names[FT_ISO_SCANNER_NR] = { "migrate", "free" };
+
+double ft_futile_share(const struct ft_futile *a, const struct ft_futile *b, enum ft_iso_who who,
+		       enum ft_iso_scanner sc)
+{
+	const uint64_t(*all)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned : b->taken;
+	const uint64_t(*fut)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned_futile : b->taken_futile;
+	const uint64_t(*unk)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned_unknown : b->taken_unknown;
+	uint64_t n = all[who][sc], f = fut[who][sc], u = unk[who][sc];
+
+	if (a) {
+		n -= (sc == FT_ISO_MIGRATE ? a->scanned : a->taken)[who][sc];
+		f -= (sc == FT_ISO_MIGRATE ? a->scanned_futile : a->taken_futile)[who][sc];
+		u -= (sc == FT_ISO_MIGRATE ? a->scanned_unknown : a->taken_unknown)[who][sc];
+	}
+	return n > u ? (double)f / (double)(n - u) : NAN;
+}
+
+/* Who ran an isolate record: a direct attempt of its task, kcompactd, or neither (compact_memory, alloc_contig_range). */
+static void isolate(struct ft_events *ev, const struct ft_trace_rec *r)
+{
+	enum ft_iso_who who;
+
+	if (!ev->on_isolate)
+		return;
+	if (kcompactd_node(ev, r->pid) >= 0)
+		who = FT_ISO_KCOMPACTD;
+	else if (ev->exact_direct)
+		who = r->pid > 0 && slot(ev->direct, r->pid, false) ? FT_ISO_DIRECT : FT_ISO_OTHER;
+	else
+		who = FT_ISO_DIRECT;	/* without try_to_compact_pages traced: any task's but kcompactd's */
+	ev->on_isolate(ev->on_isolate_ctx, r, who);
+}
+
 void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 {
 	ev->records++;
@@ -445,6 +481,10 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 		break;
 	case FT_EV_COMPACT_KCOMPACTD_WAKE:
 		kcompactd_wake(ev, r);
+		break;
+	case FT_EV_COMPACT_ISO_MIGRATE:
+	case FT_EV_COMPACT_ISO_FREE:
+		isolate(ev, r);
 		break;
 	case FT_EV_WAKEUP_KSWAPD:
 		direct_close(ev, r);

@@ -170,6 +170,36 @@ struct ft_events_state {
 	struct ft_extfrag_counts stack_other;
 };
 
+/*
+ * Futile compaction: what the two scanners isolated (the isolate tracepoints,
+ * a pageblock a record), by who ran them, joined with the pageblock map by
+ * the session: pages in blocks that hold an unmovable page can never make
+ * the block free.  [who][scanner]; "unknown": the block not read whole.
+ */
+enum ft_iso_who { FT_ISO_DIRECT, FT_ISO_KCOMPACTD, FT_ISO_OTHER, FT_ISO_WHO_NR };
+enum ft_iso_scanner { FT_ISO_MIGRATE, FT_ISO_FREE, FT_ISO_SCANNER_NR };
+extern const char *const ft_iso_who_names[FT_ISO_WHO_NR];	/* "direct", "kcompactd", "other" */
+extern const char *const ft_iso_scanner_names[FT_ISO_SCANNER_NR];	/* "migrate", "free" */
+
+struct ft_futile {
+	uint64_t events[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t scanned[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t scanned_futile[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t scanned_unknown[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t taken[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t taken_futile[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+	uint64_t taken_unknown[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];
+};
+
+/*
+ * The futile share of @b - @a (a window; @a NULL: since the start):
+ * the migrate scanner's scanned pages, the free scanner's taken pages,
+ * that lay in blocks holding unmovable pages, of those in blocks the map
+ * had read whole.  NAN when none was.
+ */
+double ft_futile_share(const struct ft_futile *a, const struct ft_futile *b, enum ft_iso_who who,
+		       enum ft_iso_scanner sc);
+
 struct ft_events {
 	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
 	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
@@ -177,6 +207,9 @@ struct ft_events {
 	/* told every latency as it is counted (exact percentiles); may be NULL */
 	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
 	void *on_latency_ctx;
+	/* told every isolate record with who ran it (the session joins it with the map); may be NULL */
+	void (*on_isolate)(void *ctx, const struct ft_trace_rec *r, enum ft_iso_who who);
+	void *on_isolate_ctx;
 	union {
 		struct ft_events_state;	/* its members by name (-fms-extensions) */
 		struct ft_events_state state;	/* the same, whole: what a checkpoint saves */

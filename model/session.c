@@ -30,6 +30,7 @@ static void pair_stack(const struct ft_trace_stack *st, void *ctx)
 }
 
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
+static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_who who);
 
 void ft_session_init(struct ft_session *s)
 {
@@ -43,6 +44,8 @@ void ft_session_init(struct ft_session *s)
 	ft_events_init(&s->events, -1);
 	s->events.on_fallback = mark_fallback;
 	s->events.on_fallback_ctx = s;
+	s->events.on_isolate = join_isolate;
+	s->events.on_isolate_ctx = s;
 	s->map_err = -ENODATA;
 	for (i = 0; i < FT_SESSION_MAX_KNOBS; i++)
 		s->knobs[i].err = -ENODATA;
@@ -196,6 +199,33 @@ static void queue_rec(const struct ft_trace_rec *r, void *ctx)
 		return;
 	}
 	s->trq[s->nr_trq++] = *r;
+}
+
+/*
+ * An isolate record into s->futile: its block (the scanners isolate a
+ * pageblock at a time: isolate_migratepages_block(), isolate_freepages_block())
+ * holds an unmovable page (futile), holds none, or was not read whole.
+ */
+static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_who who)
+{
+	struct ft_session *s = ctx;
+	struct ft_futile *f = &s->futile;
+	enum ft_iso_scanner sc = r->kind == FT_EV_COMPACT_ISO_FREE ? FT_ISO_FREE : FT_ISO_MIGRATE;
+	int z = s->map.order >= 0 ? ft_pbmap_zone_of(&s->map, r->u.iso.start_pfn) : -1;
+	const struct ft_pb_block *pb = NULL;
+
+	f->events[who][sc]++;
+	f->scanned[who][sc] += r->u.iso.scanned;
+	f->taken[who][sc] += r->u.iso.taken;
+	if (z >= 0)
+		pb = &s->map.zones[z].blocks[(r->u.iso.start_pfn >> s->map.order) - s->map.zones[z].first_block];
+	if (!pb || pb->cls == FT_PB_UNSCANNED) {
+		f->scanned_unknown[who][sc] += r->u.iso.scanned;
+		f->taken_unknown[who][sc] += r->u.iso.taken;
+	} else if (pb->pages[FT_PG_UNMOVABLE]) {
+		f->scanned_futile[who][sc] += r->u.iso.scanned;
+		f->taken_futile[who][sc] += r->u.iso.taken;
+	}
 }
 
 static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
@@ -375,6 +405,8 @@ static void start_tracing(struct ft_session *s)
 	}
 	s->events.on_fallback = mark_fallback;
 	s->events.on_fallback_ctx = s;
+	s->events.on_isolate = join_isolate;
+	s->events.on_isolate_ctx = s;
 	for (i = 0; i < FT_M_NR; i++)
 		s->ev_rate[i] = NAN;
 	s->tracing = true;

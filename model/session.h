@@ -166,6 +166,7 @@ struct ft_session_state {
 	 * without try_to_compact_pages traced) nothing is left out, and such
 	 * compaction may be in it.
 	 */
+	struct ft_futile futile;		/* the isolate records joined with the map (model/events.h) */
 	struct ft_direct_cost {
 		int64_t migrate, free;		/* pages the two scanners looked at */
 		int64_t stalls, success;	/* compact_stall, compact_success over the same ticks */

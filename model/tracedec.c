@@ -25,6 +25,8 @@ const struct ft_trace_event_def ft_trace_events[FT_EV_NR] = {
 	[FT_EV_WAKEUP_KSWAPD]		= { "vmscan", "mm_vmscan_wakeup_kswapd" },
 	[FT_EV_KSWAPD_WAKE]		= { "vmscan", "mm_vmscan_kswapd_wake" },
 	[FT_EV_KSWAPD_SLEEP]		= { "vmscan", "mm_vmscan_kswapd_sleep" },
+	[FT_EV_COMPACT_ISO_MIGRATE]	= { "compaction", "mm_compaction_isolate_migratepages" },
+	[FT_EV_COMPACT_ISO_FREE]	= { "compaction", "mm_compaction_isolate_freepages" },
 };
 
 int ft_tracedec_init(struct ft_tracedec *d)
@@ -217,6 +219,16 @@ static int kind_fields(struct ft_tracedec *d, struct tep_event *ev, int kind, co
 		err = err ?: get_field(ev, "nid", &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		err = err ?: get_field(ev, "order", &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		break;
+	case FT_EV_COMPACT_ISO_MIGRATE:
+	case FT_EV_COMPACT_ISO_FREE: {
+		int k = kind == FT_EV_COMPACT_ISO_FREE;
+
+		err = err ?: get_field(ev, "start_pfn", &d->f_iso_start[k]);
+		err = err ?: get_field(ev, "end_pfn", &d->f_iso_end[k]);
+		err = err ?: get_field(ev, "nr_scanned", &d->f_iso_scanned[k]);
+		err = err ?: get_field(ev, "nr_taken", &d->f_iso_taken[k]);
+		break;
+	}
 	case FT_EV_KERNEL_STACK: {	/* "int size", then "unsigned long caller[8]" (as many as size says) */
 		struct tep_format_field *tf = tep_find_any_field(ev, "caller");
 
@@ -399,6 +411,16 @@ static inline void rec_fields(const struct ft_tracedec *d, const unsigned char *
 		r->u.wake.nid = (int)field(rec, size, &d->f_wake_nid[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
 		r->u.wake.order = (int)field(rec, size, &d->f_order[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
 		break;
+	case FT_EV_COMPACT_ISO_MIGRATE:
+	case FT_EV_COMPACT_ISO_FREE: {
+		int k = r->kind == FT_EV_COMPACT_ISO_FREE;
+
+		r->u.iso.start_pfn = (uint64_t)field(rec, size, &d->f_iso_start[k], ok);
+		r->u.iso.end_pfn = (uint64_t)field(rec, size, &d->f_iso_end[k], ok);
+		r->u.iso.scanned = (uint64_t)field(rec, size, &d->f_iso_scanned[k], ok);
+		r->u.iso.taken = (uint64_t)field(rec, size, &d->f_iso_taken[k], ok);
+		break;
+	}
 	default:
 		break;
 	}

@@ -32,6 +32,9 @@ enum ft_trace_event {
 	FT_EV_WAKEUP_KSWAPD,
 	FT_EV_KSWAPD_WAKE,
 	FT_EV_KSWAPD_SLEEP,
+	/* the scanners' isolation, a pageblock at a time: futile compaction (model/session.h) */
+	FT_EV_COMPACT_ISO_MIGRATE,
+	FT_EV_COMPACT_ISO_FREE,
 	FT_EV_NR
 };
 
@@ -75,6 +78,9 @@ struct ft_trace_rec {
 		struct {
 			int nid, order;
 		} wake;
+		struct {		/* isolate_migratepages, isolate_freepages */
+			uint64_t start_pfn, end_pfn, scanned, taken;
+		} iso;
 	} u;
 };
 
@@ -126,6 +132,8 @@ struct ft_tracedec {
 			f_duration, f_zone_start, f_ret, f_cnid;
 	/* kswapd_wake [0] and kcompactd_wake [1] lay nid and order out differently */
 	struct ft_field f_wake_nid[2], f_order[2];
+	/* the two isolate events: [0] migrate, [1] free (one layout, resolved apart) */
+	struct ft_field f_iso_start[2], f_iso_end[2], f_iso_scanned[2], f_iso_taken[2];
 	/* ftrace/kernel_stack: its type (-1 without its format), frame count and first frame */
 	int stack_type;
 	struct ft_field f_stack_size, f_stack_caller;

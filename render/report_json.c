@@ -148,6 +148,37 @@ static void json_memstall(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
+/* "futile_compaction": per who ran the scanners, what they isolated and the share in polluted blocks. */
+static void json_futile(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_futile *a = &rep->futile_first, *b = &rep->futile_last;
+	int w;
+
+	if (!ft_session_has_event(&rep->rp.session, FT_EV_COMPACT_ISO_MIGRATE)) {
+		ft_json_null(j, "futile_compaction");
+		return;
+	}
+	ft_json_obj_begin(j, "futile_compaction");
+	for (w = 0; w < FT_ISO_WHO_NR; w++) {
+		ft_json_obj_begin(j, ft_iso_who_names[w]);
+		ft_json_u64(j, "migrate_events", b->events[w][FT_ISO_MIGRATE] - a->events[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned", b->scanned[w][FT_ISO_MIGRATE] - a->scanned[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned_futile",
+			    b->scanned_futile[w][FT_ISO_MIGRATE] - a->scanned_futile[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned_unread",
+			    b->scanned_unknown[w][FT_ISO_MIGRATE] - a->scanned_unknown[w][FT_ISO_MIGRATE]);
+		ft_json_double(j, "migrate_futile_share", ft_futile_share(a, b, (enum ft_iso_who)w, FT_ISO_MIGRATE));
+		ft_json_u64(j, "free_events", b->events[w][FT_ISO_FREE] - a->events[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken", b->taken[w][FT_ISO_FREE] - a->taken[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken_futile", b->taken_futile[w][FT_ISO_FREE] - a->taken_futile[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken_unread",
+			    b->taken_unknown[w][FT_ISO_FREE] - a->taken_unknown[w][FT_ISO_FREE]);
+		ft_json_double(j, "free_futile_share", ft_futile_share(a, b, (enum ft_iso_who)w, FT_ISO_FREE));
+		ft_json_obj_end(j);
+	}
+	ft_json_obj_end(j);
+}
+
 /* "direct_compaction_cost": what direct compaction scanned per stall (struct ft_rep_direct_cost). */
 static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 {
@@ -520,6 +551,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	else
 		ft_json_null(&j, "compaction");
 	json_direct_cost(&j, rep);
+	json_futile(&j, rep);
 	json_memstall(&j, rep);
 	/* extfrag_by_zone goes before the processes, pageblocks after the latencies */
 	ft_json_arr_begin(&j, "extfrag_by_zone");

@@ -322,6 +322,47 @@ static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
 }
 
 /*
+ * Futile compaction: of what each scanner isolated, by who ran it, the
+ * share in blocks that hold unmovable pages (model/events.h), when the
+ * recording traced the isolate events.
+ */
+static void text_futile(const struct ft_report *rep)
+{
+	const struct ft_futile *a = &rep->futile_first, *b = &rep->futile_last;
+	int w, sc;
+	bool any = false;
+
+	if (!ft_session_has_event(&rep->rp.session, FT_EV_COMPACT_ISO_MIGRATE))
+		return;
+	printf("futile compaction  in blocks holding unmovable pages (map-read blocks only)\n");
+	for (w = 0; w < FT_ISO_WHO_NR; w++) {
+		uint64_t ev = b->events[w][0] - a->events[w][0] + b->events[w][1] - a->events[w][1];
+		char sh[2][16];
+
+		if (!ev)
+			continue;
+		any = true;
+		for (sc = 0; sc < FT_ISO_SCANNER_NR; sc++) {
+			double v = ft_futile_share(a, b, (enum ft_iso_who)w, (enum ft_iso_scanner)sc);
+
+			if (isnan(v))
+				snprintf(sh[sc], sizeof(sh[sc]), "-");
+			else
+				snprintf(sh[sc], sizeof(sh[sc]), "%.1f%%", 100 * v);
+		}
+		printf("  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)\n",
+		       ft_iso_who_names[w],
+		       (unsigned long long)(b->scanned[w][FT_ISO_MIGRATE] - a->scanned[w][FT_ISO_MIGRATE]), sh[0],
+		       (unsigned long long)(b->scanned_unknown[w][FT_ISO_MIGRATE] -
+					    a->scanned_unknown[w][FT_ISO_MIGRATE]),
+		       (unsigned long long)(b->taken[w][FT_ISO_FREE] - a->taken[w][FT_ISO_FREE]), sh[1],
+		       (unsigned long long)(b->taken_unknown[w][FT_ISO_FREE] - a->taken_unknown[w][FT_ISO_FREE]));
+	}
+	if (!any)
+		printf("  no isolation traced in the window\n");
+}
+
+/*
  * Compaction's cost as mmtests reports it (vmstat): pages the migrate and
  * free scanners scanned and pages isolated, then per direct compaction
  * stall (what direct compaction scanned: struct ft_rep_direct_cost) and
@@ -397,6 +438,7 @@ static void text_outcomes(const struct ft_report *rep)
 	if (rep->rp.session.tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
 	text_compaction_cost(rep);
+	text_futile(rep);
 	text_memstall(rep);
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)

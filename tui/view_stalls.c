@@ -55,6 +55,7 @@ struct stalls_state {
 	uint64_t cost_t_ns;
 	int64_t cost_base[FT_CF_NR];
 	struct ft_direct_cost direct_base;	/* the session's at the base (zero: since the start) */
+	struct ft_futile futile_base;	/* futile compaction at the same base */
 	int64_t cost_now[FT_CF_NR];
 };
 
@@ -263,6 +264,27 @@ static int put_count(int y, int x, const char *label, double v, const char *unit
 	return putx(y, x, A_NORMAL, "%s%s%s", label, b, unit);
 }
 
+/*
+ * Futile compaction since the base (model/events.h): the share of what
+ * @who's scanners isolated in blocks holding unmovable pages, where the
+ * map had read the blocks; red from a half.  Nothing without the events.
+ */
+static int put_futile(const struct stalls_state *st, const struct ft_session *s, enum ft_iso_who who, int y, int x)
+{
+	double m, f;
+	char a[16], b[16];
+
+	if (!ft_session_has_event(s, FT_EV_COMPACT_ISO_MIGRATE))
+		return x;
+	m = ft_futile_share(&st->futile_base, &s->futile, who, FT_ISO_MIGRATE);
+	f = ft_futile_share(&st->futile_base, &s->futile, who, FT_ISO_FREE);
+	if (isnan(m) && isnan(f))
+		return putx(y, x, ft_attr(FT_C_DIM), "futile -");
+	snprintf(a, sizeof(a), isnan(m) ? "-" : "%.0f%%", 100 * m);
+	snprintf(b, sizeof(b), isnan(f) ? "-" : "%.0f%%", 100 * f);
+	return putx(y, x, m > 0.5 || f > 0.5 ? ft_attr(FT_C_BAD) : A_NORMAL, "futile mig %s free %s", a, b);
+}
+
 /* Two lines: compaction's cost since the base, direct and kcompactd's apart (mmtests' split). */
 static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y)
 {
@@ -283,10 +305,12 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 	if (!st->have_cost && (s->counter_first_have & (1u << FT_CF_MIGRATE_SCANNED))) {
 		memcpy(st->cost_base, s->counter_first, sizeof(st->cost_base));
 		memset(&st->direct_base, 0, sizeof(st->direct_base));
+		memset(&st->futile_base, 0, sizeof(st->futile_base));
 		st->cost_t_ns = s->first_t_ns;
 	} else if (!st->have_cost) {	/* a lean session keeps no first values: from here */
 		memcpy(st->cost_base, v, sizeof(st->cost_base));
 		st->direct_base = s->direct;
+		st->futile_base = s->futile;
 		st->cost_t_ns = s->tick_t_ns;
 		st->have_cost = true;
 	}
@@ -309,11 +333,13 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 		if (ok > 0)
 			x = put_count(y, x + 1, "", (mig + fre) / ok, "/success)");
 	}
-	put_count(y, x + 2, "isolated ", grown(st, v, FT_CF_ISOLATED), "");
+	x = put_count(y, x + 2, "isolated ", grown(st, v, FT_CF_ISOLATED), "");
+	put_futile(st, s, FT_ISO_DIRECT, y, x + 2);
 	x = put_count(y + 1, 24, "kcompactd mig ", dmig, "");
 	x = put_count(y + 1, x + 1, "free ", dfre, "");
 	if (wakes > 0)
 		x = put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
+	x = put_futile(st, s, FT_ISO_KCOMPACTD, y + 1, x + 2);
 	if (s->direct.ticks_out > st->direct_base.ticks_out)	/* compaction asked through compact_memory */
 		putx(y + 1, x + 2, ft_attr(FT_C_DIM), "direct leaves out %llu ticks of compact_memory",
 		     (unsigned long long)(s->direct.ticks_out - st->direct_base.ticks_out));
@@ -452,6 +478,10 @@ static const struct ft_legend stalls_legend[] = {
 	{ "compaction cost", "pages compaction scanned since the start, from /proc/vmstat" },
 	{ "mig free", "pages the migrate and the free scanner looked at" },
 	{ "isolated", "pages isolated to migrate" },
+	{ "futile", "of the pages the migrate scanner scanned (mig) and the free scanner took (free), direct's on "
+	  "the first line and kcompactd's on the second, the share in pageblocks holding unmovable pages, which "
+	  "can never become free (the isolate tracepoints joined with the map; blocks the map has not read are "
+	  "left out; - none read)" },
 	{ "/stall /success", "pages scanned per direct stall and per successful one; ok: the share that succeeded" },
 	{ "/wake", "pages kcompactd scanned per wake-up" },
 	{ "from /proc/vmstat", "without tracepoints: the stalls the kernel counts, per second, with no time" },
