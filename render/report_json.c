@@ -13,6 +13,7 @@
 #include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
+#include "analysis/labels.h"
 #include "render/contig.h"
 #include "render/session_json.h"
 
@@ -493,6 +494,43 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, co
 }
 
 /* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
+/* "labels": page_owner's block labels against the map's classes (analysis/labels.h); null without looks. */
+static void json_labels(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_session *s = &rep->rp.session;
+	struct ft_labels l;
+	int k, c, i;
+
+	if (!s->owner_src.known || !s->nr_owners) {
+		ft_json_null(j, "labels");
+		return;
+	}
+	ft_labels_build(s, &l);
+	ft_json_obj_begin(j, "labels");
+	ft_json_u64(j, "blocks", l.blocks);
+	ft_json_u64(j, "blocks_without_label", l.no_label);
+	ft_json_u64(j, "blocks_not_read_by_map", l.unread);
+	ft_json_obj_begin(j, "by_label");
+	for (k = 0; k < l.nr_mt; k++) {
+		ft_json_obj_begin(j, l.mt[k]);
+		for (c = FT_PB_FREE; c < FT_PB_HOLE; c++)
+			ft_json_u64(j, ft_pb_names[c], l.n[k][c]);
+		ft_json_obj_end(j);
+	}
+	ft_json_obj_end(j);
+	ft_json_u64(j, "movable_with_unmovable", l.hidden);
+	ft_json_arr_begin(j, "movable_with_unmovable_blocks");
+	for (i = 0; i < l.nr_list; i++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_u64(j, "pfn", l.list[i].pfn);
+		ft_json_u64(j, "unmovable_pages", l.list[i].unmovable);
+		ft_json_str(j, "class", ft_pb_names[l.list[i].cls]);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
 static void json_owners(struct ft_json *j, const struct ft_report *rep)
 {
 	struct ft_rep_owners o;
@@ -564,6 +602,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	ft_render_session_by_cgroup(&j, rep->cgrows, rep->cgroups, rep);
 	json_stacks(&j, rep);
 	json_owners(&j, rep);
+	json_labels(&j, rep);
 	ft_json_obj_begin(&j, "latency");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);

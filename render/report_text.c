@@ -13,6 +13,7 @@
 #include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
+#include "analysis/labels.h"
 #include "render/contig.h"
 
 static void fmt_pct(char *b, size_t sz, double v)
@@ -771,6 +772,39 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
  * recording): nothing when it has none, a line when page_owner could not
  * be read.
  */
+/* Labels against contents (analysis/labels.h): Weiner's table, the hidden blocks first. */
+static void text_labels(const struct ft_report *rep)
+{
+	const struct ft_session *s = &rep->rp.session;
+	struct ft_labels l;
+	int k, c, i;
+
+	if (!s->owner_src.known || !s->nr_owners)
+		return;
+	ft_labels_build(s, &l);
+	printf("\npageblock labels against contents (page_owner's block type, the map's class;"
+	       " %zu blocks read by both)\n", l.blocks);
+	if (!l.blocks) {
+		printf("  none: %zu blocks without an entry to label them, %zu not read whole by the map\n",
+		       l.no_label, l.unread);
+		return;
+	}
+	printf("  %-12s", "label");
+	for (c = FT_PB_FREE; c < FT_PB_HOLE; c++)
+		printf(" %9s", ft_pb_names[c]);
+	putchar('\n');
+	for (k = 0; k < l.nr_mt; k++) {
+		printf("  %-12.12s", l.mt[k]);
+		for (c = FT_PB_FREE; c < FT_PB_HOLE; c++)
+			printf(" %9u", l.n[k][c]);
+		putchar('\n');
+	}
+	printf("  labelled Movable, holding unmovable pages: %zu\n", l.hidden);
+	for (i = 0; i < l.nr_list; i++)
+		printf("    PFN %#llx  %u unmovable pages  (%s)\n", (unsigned long long)l.list[i].pfn,
+		       l.list[i].unmovable, ft_pb_names[l.list[i].cls]);
+}
+
 static void text_owners(const struct ft_report *rep)
 {
 	struct ft_rep_owners o;
@@ -831,6 +865,7 @@ void ft_render_report_text(const struct ft_report *rep, const struct ft_report_s
 	text_extfrag(rep, st);
 	text_stacks(rep);
 	text_owners(rep);
+	text_labels(rep);
 	text_outcomes(rep);
 	text_thp(rep);
 	text_boost_map(rep);

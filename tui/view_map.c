@@ -22,6 +22,7 @@
 
 #include "base/clock.h"
 #include "collectors/live.h"
+#include "analysis/labels.h"
 #include "model/contig.h"
 #include "model/pageblock.h"
 #include "model/pageowner.h"
@@ -328,6 +329,30 @@ static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 }
 
 /* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
+/* Labels against contents over every block page_owner was read for (analysis/labels.h): one line. */
+static void draw_labels(const struct ft_session *s, int y)
+{
+	static struct ft_labels l;	/* 1 KiB: not on the draw's stack */
+	size_t movable = 0;
+	int k, c;
+
+	ft_labels_build(s, &l);
+	if (!l.blocks)
+		return;
+	for (k = 0; k < l.nr_mt; k++)
+		if (!strcmp(l.mt[k], "Movable"))
+			for (c = 0; c < FT_PB_NR; c++)
+				movable += l.n[k][c];
+	if (l.nr_list)
+		ft_put(y, 0, l.hidden ? ft_attr(FT_C_WARN) : A_NORMAL,
+		       "labels: of %zu blocks page_owner and the map read, %zu labelled Movable, %zu of them holding "
+		       "unmovable pages (most: PFN %#llx, %u)", l.blocks, movable, l.hidden,
+		       (unsigned long long)l.list[0].pfn, l.list[0].unmovable);
+	else
+		ft_put(y, 0, ft_attr(FT_C_DIM), "labels: of %zu blocks page_owner and the map read, %zu labelled "
+		       "Movable, none holding unmovable pages", l.blocks, movable);
+}
+
 static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
 {
 	struct map_state *st = S(ui);
@@ -372,7 +397,7 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 	       n + (t.other ? 1 : 0), n + (t.other ? 1 : 0) == 1 ? "" : "s", t.other ? " (one: other)" : "",
 	       entries, entries == 1 ? "" : "s", looks, looks == 1 ? "" : "s",
 	       now > newest ? (double)(now - newest) / 1e9 : 0.0, cut ? ", text cut" : "");
-	for (i = 0; i < n && i < OWNER_ROWS - 1; i++) {
+	for (i = 0; i < n && i < OWNER_ROWS - 2; i++) {
 		const struct ft_po_entry *e = &grp[i].first;
 
 		ft_po_stack_text(e, 4, line, sizeof(line));
@@ -380,6 +405,7 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 		       (unsigned long long)grp[i].pages, grp[i].count, e->order, e->page_mt,
 		       e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, line);
 	}
+	draw_labels(s, y + (int)(OWNER_ROWS - 2 - (i < OWNER_ROWS - 2 ? i : OWNER_ROWS - 2)));
 }
 
 /*
@@ -863,6 +889,9 @@ static const struct ft_legend map_legend[] = {
 	  "compaction: free or movable; tainted: an unmovable page or a hole" },
 	{ "G colours", "with G: cyan free region, green movable, red tainted (reverse: the cells that taint it), "
 	  "dim unknown" },
+	{ "labels", "page_owner's migratetype label of each block it was read for (Block N type X) against what "
+	  "the map found in it: Movable-labelled blocks holding unmovable pages are pollution the labels hide "
+	  "(report prints the whole table)" },
 	{ "pagetypeinfo", "the kernel's own count of pageblocks per migratetype, to compare" },
 	{ "cursor", "the cell under the cursor: its PFNs, its blocks' kinds and its pages' (and, with O, "
 	  "their page owners)" },

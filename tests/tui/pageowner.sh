@@ -123,6 +123,16 @@ for K in tests/recordings/pageowner-6.12.ftr tests/recordings/pageowner-6.1.ftr;
 	check "$k replay: O puts the cursor on a mixed block" wait_for '^cursor 0x[0-9a-f]+-0x[0-9a-f]+: mixed'
 	check "$k replay: which lists an unmovable allocation and its stack" \
 		wait_for '^ +[0-9]+ pg +[0-9]+x o[0-9]+ Unmovable .* [a-z_]+ < [a-z_]+'
+	# labels against contents: the panel's line and report's table say the same
+	hidden=$(jq '.labels.movable_with_unmovable' "$TMPD/k.json")
+	check "$k: report's labels table: a Movable-labelled block holding unmovable pages, listed" \
+		test "$(jq '.labels.blocks >= 1 and .labels.movable_with_unmovable >= 1 and
+			(.labels.movable_with_unmovable_blocks | length) >= 1 and
+			.labels.by_label.Movable.mixed >= 1' "$TMPD/k.json")" = true
+	check "$k: the text report prints the table" \
+		grep -qE "^  labelled Movable, holding unmovable pages: $hidden$" "$TMPD/k.txt"
+	check "$k replay: the map panel's labels line says the same" \
+		wait_for "^labels: of [0-9]+ blocks page_owner and the map read, [0-9]+ labelled Movable, $hidden of them holding"
 done
 check "6.1: the top owner is fraggen's shmem inodes, on SLOB" \
 	test "$("$FT" report --json tests/recordings/pageowner-6.1.ftr | jq -r '.owners.groups[0] | "\(.comm) \(.stack)"')" = \
