@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/zonefield.h"
 
+#include <math.h>
 #include <stdio.h>
+#include <string.h>
 
+#include "model/contig.h"
 #include "model/frag.h"
 
 static const struct ft_zi_zone *zi_of(const struct ft_session *s, size_t i)
@@ -70,6 +73,55 @@ static bool get_boosted(const struct ft_session *s, size_t i, struct ft_zv *v)
 	return true;
 }
 
+/* The map's zone for sample zone @i, or -1 (none, or not a block of it read whole). */
+static int map_zone(const struct ft_session *s, size_t i)
+{
+	const struct ft_zi_zone *zi = s->sample.zones[i].zi;
+	size_t k;
+
+	for (k = 0; !s->map_err && k < s->map.nr; k++)
+		if (s->map.zones[k].node == zi->node && !strcmp(s->map.zones[k].name, zi->name))
+			/* a zone the map has not read a block of whole has nothing to say */
+			return s->map.zones[k].count[FT_PB_UNSCANNED] < s->map.zones[k].nr_blocks ? (int)k : -1;
+	return -1;
+}
+
+static bool get_amplification(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	struct ft_amp a = { 0 };
+	int k = map_zone(s, i);
+
+	if (k < 0)
+		return false;
+	ft_amp_add(&a, &s->map.zones[k]);
+	v->d = ft_amp_ratio(&a);
+	return isfinite(v->d);
+}
+
+/* Gigantic pages available (@after: after compaction); absent while a region is unread. */
+static bool giant(const struct ft_session *s, size_t i, struct ft_zv *v, bool after)
+{
+	struct ft_contig_zone c;
+	int k = map_zone(s, i);
+
+	if (k < 0)
+		return false;
+	ft_session_contig(s, (size_t)k, &c, NULL, 0);
+	if (c.order < 0 || c.count[FT_GR_UNKNOWN])
+		return false;
+	return uint_value(v, after ? c.after : c.now);
+}
+
+static bool get_giant_now(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	return giant(s, i, v, false);
+}
+
+static bool get_giant_after(const struct ft_session *s, size_t i, struct ft_zv *v)
+{
+	return giant(s, i, v, true);
+}
+
 const struct ft_zone_field ft_zone_fields[FT_ZF_NR] = {
 	[FT_ZF_FREE] = { "free_pages", "fragtop_zone_free_bytes", "pages", FT_ZF_GAUGE,
 			 "Free memory of the zone (zoneinfo nr_free_pages).", FT_ZF_UINT, get_free },
@@ -99,6 +151,18 @@ const struct ft_zone_field ft_zone_fields[FT_ZF_NR] = {
 	[FT_ZF_BOOSTED] = { "boosted_fraction", "fragtop_zone_boosted_ratio", "ratio", FT_ZF_GAUGE,
 			    "Share of the last tick the sampler found the zone boosted (0..1).", FT_ZF_RATIO,
 			    get_boosted },
+	[FT_ZF_AMPLIFICATION] = { "pollution_amplification", "fragtop_zone_pollution_amplification_ratio", "ratio",
+				  FT_ZF_GAUGE,
+				  "The share of the zone's pageblocks holding an unmovable page over the share of its "
+				  "pages that are (the map's last whole read; 1: packed).", FT_ZF_RATIO,
+				  get_amplification },
+	[FT_ZF_GIANT_NOW] = { "gigantic_available_now", "fragtop_zone_gigantic_pages_available", "count", FT_ZF_GAUGE,
+			      "Gigantic pages (the largest hugetlb size) the zone's free regions hold (the map's).",
+			      FT_ZF_UINT, get_giant_now },
+	[FT_ZF_GIANT_AFTER] = { "gigantic_available_after_compaction",
+				"fragtop_zone_gigantic_pages_available_after_compaction", "count", FT_ZF_GAUGE,
+				"Gigantic pages the zone's free and movable regions hold (the map's).", FT_ZF_UINT,
+				get_giant_after },
 };
 
 bool ft_zone_field_text(const struct ft_session *s, size_t i, enum ft_zf f, char *buf, size_t sz)

@@ -60,6 +60,7 @@ static void values(const struct ft_session *s, int64_t *v)
 /* The zone fields of a row, in order (model/zonefield.h): a new one is its id here. */
 static const enum ft_zf zone_cols[] = {
 	FT_ZF_FREE, FT_ZF_UNUSABLE_PBO, FT_ZF_BOOST_PEAK, FT_ZF_BOOSTED, FT_ZF_FREE_IN_BLOCKS,
+	FT_ZF_AMPLIFICATION, FT_ZF_GIANT_NOW, FT_ZF_GIANT_AFTER,
 };
 #define NR_ZONE_COLS (sizeof(zone_cols) / sizeof(zone_cols[0]))
 

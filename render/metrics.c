@@ -132,6 +132,8 @@ static const int zone_field_of[FT_MF_NR] = {
 	[FT_MF_FREE_PAGES] = FT_ZF_FREE + 1, [FT_MF_MANAGED] = FT_ZF_MANAGED + 1,
 	[FT_MF_FREE_IN_BLOCKS] = FT_ZF_FREE_IN_BLOCKS + 1, [FT_MF_BOOST] = FT_ZF_BOOST + 1,
 	[FT_MF_BOOST_PEAK] = FT_ZF_BOOST_PEAK + 1, [FT_MF_BOOSTED] = FT_ZF_BOOSTED + 1,
+	[FT_MF_AMPLIFICATION] = FT_ZF_AMPLIFICATION + 1, [FT_MF_GIANT_NOW] = FT_ZF_GIANT_NOW + 1,
+	[FT_MF_GIANT_AFTER] = FT_ZF_GIANT_AFTER + 1,
 };
 
 /*
@@ -406,6 +408,16 @@ static bool zone_family_absent(const struct ft_session *s, int mf)
 
 	if ((mf == FT_MF_BOOST_PEAK || mf == FT_MF_BOOSTED) && !s->boost_nr)
 		return true;	/* no sampler */
+	if (mf == FT_MF_AMPLIFICATION || mf == FT_MF_GIANT_NOW || mf == FT_MF_GIANT_AFTER) {
+		/* the map's: a family only where some zone has a value */
+		for (i = 0; !s->map_err && i < sm->nr_zones; i++) {
+			struct ft_zv v;
+
+			if (ft_zone_fields[zone_field_of[mf] - 1].get(s, i, &v))
+				return false;
+		}
+		return true;
+	}
 	if (mf != FT_MF_FREE_IN_BLOCKS)
 		return false;
 	/* absent on kernels before 6.15, never 0 */

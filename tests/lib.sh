@@ -186,3 +186,46 @@ kpf_movable_mixed() {
 		for my $b (0 .. 8191) { print $f ($b % 64 ? $mov : $mix); }
 		close($f) or die;' "$1"
 }
+
+# A synthetic tree for the beyond-the-block figures (tests/cli/contig.sh,
+# tests/cli/exporter-map.sh) in DIR: two nodes, each a Movable zone of
+# three whole 1 GiB regions (free, movable, tainted) in a hand-made
+# kpageflags; node 0's eight slab pages one to a block (amplification
+# 512), node 1's 512 in one block (1); hugetlb sizes 2 MiB and 1 GiB.
+contig_tree() {
+	local tree=$1
+	cp -r "$(dirname "${BASH_SOURCE[0]}")/fixtures/6.1-2node-movable/." "$tree/"
+	local G=262144	# PFNs in 1 GiB
+	# Node 0 Movable: [0x100000, + 3.5 GiB): three whole regions and half of one
+	# Node 1 Movable: [0x200000, + 3 GiB)
+	awk -v g=$G '
+		/^Node/ { node = $2; sub(/,/, "", node); mov = ($4 == "Movable") }
+		mov && /^  pages free/ { sub(/[0-9]+$/, node == 0 ? 393216 : 262144) }
+		mov && /^ +(spanned|present|managed) / { sub(/[0-9]+$/, node == 0 ? 3 * g + g / 2 : 3 * g) }
+		mov && /^ +nr_free_pages / { sub(/[0-9]+$/, node == 0 ? 393216 : 262144) }
+		mov && /^  start_pfn:/ { sub(/[0-9]+$/, node == 0 ? 1048576 : 2097152) }
+		{ print }' "$(dirname "${BASH_SOURCE[0]}")/fixtures/6.1-2node-movable/proc/zoneinfo" > "$tree/proc/zoneinfo"
+	echo "100000000-2bfffffff : System RAM" >> "$tree/proc/iomem"
+	mkdir -p "$tree/sys/kernel/mm/hugepages/hugepages-2048kB" "$tree/sys/kernel/mm/hugepages/hugepages-1048576kB"
+	truncate -s $(( 0x2c0000 * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+	# Unwritten words read 0 in both files: a page with no flag that nobody
+	# holds, free.  perl writes the rest:
+	#  node 0: 0x100000 free; 0x140000 movable (LRU|ANON); 0x180000 movable
+	#          but a slab page first in every 64th block (8 blocks); then free
+	#  node 1: 0x200000 a whole slab block first, movable after; 0x240000 free;
+	#          0x280000 movable
+	perl -e '
+		my ($flags, $counts) = @ARGV;
+		open(my $f, "+<", $flags) or die "$flags: $!";
+		open(my $c, "+<", $counts) or die "$counts: $!";
+		my $mov = pack("Q<", (1 << 5) | (1 << 12)); my $slab = pack("Q<", 1 << 7); my $one = pack("Q<", 1);
+		sub put { my ($pfn, $word, $n) = @_; seek($f, $pfn * 8, 0); print $f ($word x $n);
+			seek($c, $pfn * 8, 0); print $c ($one x $n); }
+		put(0x140000, $mov, 262144);
+		put(0x180000, $mov, 262144);
+		put(0x180000 + $_ * 64 * 512, $slab, 1) for 0 .. 7;
+		put(0x200000, $slab, 512);
+		put(0x200000 + 512, $mov, 262144 - 512);
+		put(0x280000, $mov, 262144);
+		close($f) or die; close($c) or die;' "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+}

@@ -18,40 +18,7 @@ command -v perl > /dev/null || { echo "FAIL perl not installed"; exit 1; }
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 tree=$TMPD/tree
-cp -r "$HERE/fixtures/6.1-2node-movable/." "$tree/"
-G=262144	# PFNs in 1 GiB
-# Node 0 Movable: [0x100000, + 3.5 GiB): three whole regions and half of one
-# Node 1 Movable: [0x200000, + 3 GiB)
-awk -v g=$G '
-	/^Node/ { node = $2; sub(/,/, "", node); mov = ($4 == "Movable") }
-	mov && /^  pages free/ { sub(/[0-9]+$/, node == 0 ? 393216 : 262144) }
-	mov && /^ +(spanned|present|managed) / { sub(/[0-9]+$/, node == 0 ? 3 * g + g / 2 : 3 * g) }
-	mov && /^ +nr_free_pages / { sub(/[0-9]+$/, node == 0 ? 393216 : 262144) }
-	mov && /^  start_pfn:/ { sub(/[0-9]+$/, node == 0 ? 1048576 : 2097152) }
-	{ print }' "$HERE/fixtures/6.1-2node-movable/proc/zoneinfo" > "$tree/proc/zoneinfo"
-echo "100000000-2bfffffff : System RAM" >> "$tree/proc/iomem"
-mkdir -p "$tree/sys/kernel/mm/hugepages/hugepages-2048kB" "$tree/sys/kernel/mm/hugepages/hugepages-1048576kB"
-truncate -s $(( 0x2c0000 * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
-# Unwritten words read 0 in both files: a page with no flag that nobody
-# holds, free.  perl writes the rest:
-#  node 0: 0x100000 free; 0x140000 movable (LRU|ANON); 0x180000 movable
-#          but a slab page first in every 64th block (8 blocks); then free
-#  node 1: 0x200000 a whole slab block first, movable after; 0x240000 free;
-#          0x280000 movable
-perl -e '
-	my ($flags, $counts) = @ARGV;
-	open(my $f, "+<", $flags) or die "$flags: $!";
-	open(my $c, "+<", $counts) or die "$counts: $!";
-	my $mov = pack("Q<", (1 << 5) | (1 << 12)); my $slab = pack("Q<", 1 << 7); my $one = pack("Q<", 1);
-	sub put { my ($pfn, $word, $n) = @_; seek($f, $pfn * 8, 0); print $f ($word x $n);
-		seek($c, $pfn * 8, 0); print $c ($one x $n); }
-	put(0x140000, $mov, 262144);
-	put(0x180000, $mov, 262144);
-	put(0x180000 + $_ * 64 * 512, $slab, 1) for 0 .. 7;
-	put(0x200000, $slab, 512);
-	put(0x200000 + 512, $mov, 262144 - 512);
-	put(0x280000, $mov, 262144);
-	close($f) or die; close($c) or die;' "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+contig_tree "$tree"
 
 "$FT" snapshot --json --map --root "$tree" --no-trace > "$TMPD/s.json" 2> "$TMPD/err"
 check "snapshot --json --map --root: exit 0" test $? = 0 || cat "$TMPD/err"
