@@ -217,7 +217,9 @@ static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_wh
 	f->events[who][sc]++;
 	f->scanned[who][sc] += r->u.iso.scanned;
 	f->taken[who][sc] += r->u.iso.taken;
-	if (z >= 0)
+	/* a record past its block (never seen on 6.18: 1,399 of 1,399 in one) is not placed */
+	if (z >= 0 && r->u.iso.end_pfn > r->u.iso.start_pfn &&
+	    (r->u.iso.end_pfn - 1) >> s->map.order == r->u.iso.start_pfn >> s->map.order)
 		pb = &s->map.zones[z].blocks[(r->u.iso.start_pfn >> s->map.order) - s->map.zones[z].first_block];
 	if (!pb || pb->cls == FT_PB_UNSCANNED) {
 		f->scanned_unknown[who][sc] += r->u.iso.scanned;

@@ -88,6 +88,13 @@ static void test_join(void **state)
 	r = iso(FT_EV_COMPACT_ISO_MIGRATE, 100, 8, 4, 4);
 	ft_events_add(&s.events, &r);
 	assert_int_equal(s.futile.events[FT_ISO_OTHER][FT_ISO_MIGRATE], 2);
+	/* a record over two blocks is not placed: unread */
+	before = s.futile;
+	r = iso(FT_EV_COMPACT_ISO_MIGRATE, 7, 4, 4, 0);
+	r.u.iso.end_pfn = 12;
+	ft_events_add(&s.events, &r);
+	assert_int_equal(s.futile.scanned_unknown[FT_ISO_OTHER][FT_ISO_MIGRATE] -
+			 before.scanned_unknown[FT_ISO_OTHER][FT_ISO_MIGRATE], 4);
 	ft_session_release(&s);
 }
 
