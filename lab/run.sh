@@ -21,6 +21,8 @@
 #                     controller on for the children (a kernel built with
 #                     CONFIG_MEMCG, as lab/kernel.config has it) and record
 #                     with --cgroups
+#   --map-interval S  record a whole map scan every S seconds (amplification,
+#                     futile compaction: record --map-interval)
 #   --memory MB       guest memory, split over the two nodes (default 1024)
 #   --cpu MODEL       qemu's -cpu (default qemu's own; max has pdpe1gb: 1 GiB pages)
 #   --page-owner      boot with page_owner=on (a kernel built with
@@ -31,15 +33,18 @@
 #                     the first 256 KiB of /sys/kernel/debug/page_owner and
 #                     of page_owner_stacks/show_stacks (6.9+) as
 #                     OUT.ftr.page_owner and OUT.ftr.show_stacks
+# Beside the recording, OUT.ftr.extfrag holds the kernel's own count of the
+# fallbacks in two instances of the run's own around fragtop's window (the
+# text of mm_page_alloc_extfrag: its fragmenting= and change_ownership=).
 # usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S]
 #               [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner]
-#               [--memory MB] [--cpu MODEL] -o OUT.ftr
+#               [--memory MB] [--cpu MODEL] [--map-interval S] -o OUT.ftr
 set -euo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
 mem=1024 cpu= kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost= cgroups=
-usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] [--memory MB] [--cpu MODEL] -o OUT.ftr"
+usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] [--memory MB] [--cpu MODEL] [--map-interval S] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
 	--kernel) kernel=$2; shift 2 ;;
@@ -47,6 +52,7 @@ while [ $# -gt 0 ]; do
 	--stall-off-at) stall_off=$2; shift 2 ;;
 	--seconds) secs=$2; shift 2 ;;
 	--memory) mem=$2; shift 2 ;;
+	--map-interval) rec_extra="$rec_extra --map-interval $2"; shift 2 ;;
 	--cpu) cpu=$2; shift 2 ;;
 	--workload) workload=$2; shift 2 ;;
 	--boost-factor) boost=$2; shift 2 ;;
@@ -102,8 +108,30 @@ fi
 [ -n "$stall_order" ] && echo $stall_order > /proc/sys/vm/fragment_stall_order
 [ -n "$boost" ] && fragtop set watermark_boost_factor=$boost | sed 's/^/lab: /'
 echo "lab: kernel \$(uname -r), fragment_stall_order \$(cat /proc/sys/vm/fragment_stall_order 2>/dev/null || echo absent), watermark_boost_factor \$(cat /proc/sys/vm/watermark_boost_factor)"
+# the kernel's own count of its fallbacks, to hold fragtop's against: two
+# instances of our own, the outer on before fragtop starts and off after it
+# ends, the inner on once fragtop's instance is and off before it is
+# stopped (fragtop's count lies between them); their text says
+# fragmenting= and change_ownership= as the kernel computes them
+T=/sys/kernel/tracing
+ref_on() {
+	mkdir -p \$T/instances/lab-\$1 && echo 16384 > \$T/instances/lab-\$1/buffer_size_kb &&
+		echo 1 > \$T/instances/lab-\$1/events/kmem/mm_page_alloc_extfrag/enable
+}
+ref_count() {
+	I=\$T/instances/lab-\$1
+	[ -d \$I ] || return
+	echo 0 > \$I/tracing_on
+	echo "lab: extfrag reference \$1 total \$(grep -c mm_page_alloc_extfrag \$I/trace) fragmenting \$(grep -c 'fragmenting=1' \$I/trace) ownership \$(grep -c 'change_ownership=1' \$I/trace) lost \$(cat \$I/per_cpu/cpu*/stats | awk '/^overrun:|^dropped events:/ { s += \$NF } END { print s + 0 }')"
+}
+ref_on outer
 fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 $rec_extra 2> /rec/rec.err &
 rec=\$!
+for i in \$(seq 300); do
+	cat \$T/instances/fragtop-*/events/kmem/mm_page_alloc_extfrag/enable 2> /dev/null | grep -q 1 && break
+	sleep 0.1
+done
+ref_on inner
 sleep 3
 if [ "$stall_off" = 0 ]; then
 	fragtop set fragment_stall_order=0 | sed 's/^/lab: /'
@@ -112,7 +140,11 @@ elif [ -n "$stall_off" ]; then
 fi
 SECS=$secs sh /lab/workload.sh
 sleep 2
+echo 0 > \$T/instances/lab-inner/tracing_on 2> /dev/null
 kill -INT \$rec; wait \$rec
+echo 0 > \$T/instances/lab-outer/tracing_on 2> /dev/null
+ref_count inner
+ref_count outer
 cat /rec/rec.err
 for f in page_owner page_owner_stacks/show_stacks; do
 	[ -r /sys/kernel/debug/\$f ] || continue
@@ -149,6 +181,9 @@ for f in page_owner page_owner_stacks/show_stacks; do
 		sed '1d;$d' > "$out.$(basename "$f")"
 	[ -s "$out.$(basename "$f")" ] || rm -f "$out.$(basename "$f")"
 done
+# the reference counts beside the recording: "inner|outer total T fragmenting F ownership O lost L"
+grep '^lab: extfrag reference ' "$work/console.log" | tr -d '\r' | sed 's/^lab: extfrag reference //' > "$out.extfrag" || true
+[ -s "$out.extfrag" ] || rm -f "$out.extfrag"
 if [ ! -s "$out" ] || ! "$TOP/fragtop" report "$out" > /dev/null 2>&1; then
 	echo "run.sh: no usable recording came back (console: $CACHE/console-last.log); its end:" >&2
 	tail -30 "$work/console.log" | tr -d '\r' >&2

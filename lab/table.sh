@@ -59,6 +59,15 @@ done
 stalls() {
 	"$FT" report --json "$1" | jq -r '"\(.totals.fragmentation_stalls // 0) \(.totals.vmstat_fragment_stall // "none")"'
 }
+# fragtop's fallbacks against the kernel's own count (run.sh's OUT.extfrag):
+# "VER GROUP N  fragtop T F O  inner T F O  outer T F O  lost L"; fragtop's
+# lie between the inner and the outer reference
+extfrag_row() {
+	local r
+	r=$("$FT" report --json "$4" | jq -r '.totals | "\(.extfrag) \(.extfrag_fragmenting) \(.extfrag_change_ownership)"')
+	echo "$1 $2 $3  fragtop $r  $(awk '$1 == "inner" { printf "inner %s %s %s  ", $3, $5, $7 }
+		$1 == "outer" { printf "outer %s %s %s  lost %s", $3, $5, $7, $9 }' "$4.extfrag" 2> /dev/null)"
+}
 # the workload of kernel VER (a path from the top of the repository)
 workload_of() {
 	if [ -n "$workload" ]; then echo "$workload"
@@ -74,15 +83,18 @@ one() {
 	boost) args=(--kernel "$("$HERE/build-kernel.sh" --stock "$v")") ;;
 	stall) args=(--kernel "$("$HERE/build-kernel.sh" "$v")") ;;
 	esac
-	"$HERE/run.sh" --seconds "$secs" --workload "$w" "${args[@]}" -o "$f.tmp" ||
-		"$HERE/run.sh" --seconds "$secs" --workload "$w" "${args[@]}" -o "$f.tmp"
+	"$HERE/run.sh" --seconds "$secs" --workload "$w" --map-interval 10 "${args[@]}" -o "$f.tmp" ||
+		"$HERE/run.sh" --seconds "$secs" --workload "$w" --map-interval 10 "${args[@]}" -o "$f.tmp"
 	mv "$f.tmp" "$f"
+	[ ! -f "$f.tmp.extfrag" ] || mv "$f.tmp.extfrag" "$f.extfrag"
+	extfrag_row "$v" "$g" "$n" "$f" >> "$out/extfrag.txt"
 	if [ "$g" = stall ]; then
 		echo "$v $g $n $(stalls "$f")" >> "$out/stalls.txt"
 	fi
 	echo "table: $(basename "$f") $(stat -c %s "$f") bytes, $(( ($(date +%s) - t0) / 60 )) min in" >&2
 }
 : > "$out/stalls.txt"
+[ -n "$tables_only" ] || : > "$out/extfrag.txt"
 for v in $kernels; do
 	for n in $(seq "$runs"); do
 		for g in boost-off boost stall; do
