@@ -66,11 +66,11 @@ table() {
 }
 table "$D"
 check "every stall run of the table stalled" test -z "$(awk '$4 == 0' "$D/stalls.txt")"
-# fallbacks per kernel: each run's fragtop counts against the kernel's own
-# (the guest's two reference instances, lab/run.sh), and the recording's
-# report says what the row says
-if [ -f "$D/extfrag.txt" ]; then
-	rows=0 off=0 stale=0
+# fallbacks per kernel (DIR): each run's fragtop counts against the
+# kernel's own (the guest's two reference instances, lab/run.sh), and the
+# recording's report says what the row says
+extfrag_rows() {
+	local D=$1 rows=0 off=0 stale=0 v g n ft ff fo it if io ot of oo lost r k
 	while read -r v g n _ ft ff fo _ it if io _ ot of oo _ lost; do
 		rows=$((rows + 1))
 		# fragtop's total, fragmenting and ownership counts lie between the inner and the outer reference
@@ -83,14 +83,19 @@ if [ -f "$D/extfrag.txt" ]; then
 		[ "$r" = "$ft $ff $fo" ] || { stale=$((stale + 1)); echo "     $v $g $n: report $r, the row $ft $ff $fo"; }
 	done < "$D/extfrag.txt"
 	for v in 6.1 6.12; do
-		check "$v: every run's fragtop counts lie within the kernel's own (fragmenting=, change_ownership=)" \
+		check "${D#tests/recordings/} $v: every run's fragtop counts lie within the kernel's own (fragmenting=, change_ownership=)" \
 			test "$(grep -c "^$v " "$D/extfrag.txt")" -ge 15 -a $off = 0
 	done
-	check "the extfrag rows are the recordings' reports ($rows rows)" test $stale = 0
-else
-	skip "no extfrag.txt in $D: a table made before lab/run.sh counted the kernel's own"
-fi
-for c in "$D"/cross/*/; do
+	check "${D#tests/recordings/}: the extfrag rows are the recordings' reports ($rows rows)" test $stale = 0
+}
+for d in "$D" "$D/beyond"; do
+	if [ -f "$d/extfrag.txt" ]; then
+		extfrag_rows "$d"
+	else
+		skip "no extfrag.txt in $d: a table made before lab/run.sh counted the kernel's own"
+	fi
+done
+for c in "$D"/cross/*/ "$D"/beyond/; do
 	[ -d "$c" ] && table "${c%/}"
 done
 echo "labtable.sh: $fails failure(s)"
