@@ -84,6 +84,15 @@ for lib in $(ldd "$TOP/fragtop" | awk '/=>/ { print $3 } /ld-linux/ { print $1 }
 	mkdir -p "$R$(dirname "$lib")"
 	cp -L "$lib" "$R$lib"
 done
+# perf, when the host has it (linux-perf), to count the event as perf does beside fragtop
+PERF=$(command -v perf || true)
+if [ -n "$PERF" ]; then
+	cp "$PERF" "$R/usr/bin/perf"
+	for lib in $(ldd "$PERF" | awk '/=>/ { print $3 }'); do
+		mkdir -p "$R$(dirname "$lib")"
+		[ -e "$R$lib" ] || cp -L "$lib" "$R$lib"
+	done
+fi
 gcc -O2 -static -o "$R/usr/bin/thpalloc" "$TOP/tests/load/thpalloc.c"
 gcc -O2 -Wall -static -o "$R/usr/bin/fraggen" "$HERE/fraggen.c"
 cp "$workload" "$R/lab/workload.sh"
@@ -131,6 +140,9 @@ for i in \$(seq 300); do
 	cat \$T/instances/fragtop-*/events/kmem/mm_page_alloc_extfrag/enable 2> /dev/null | grep -q 1 && break
 	sleep 0.1
 done
+# a report counts from the recording's first tick (every 0.5 s): the inner
+# reference starts after it, and stops a second before fragtop does
+sleep 2
 ref_on inner
 sleep 3
 if [ "$stall_off" = 0 ]; then
@@ -138,9 +150,16 @@ if [ "$stall_off" = 0 ]; then
 elif [ -n "$stall_off" ]; then
 	( sleep $stall_off; fragtop set fragment_stall_order=0 | sed 's/^/lab: /' ) &
 fi
-SECS=$secs sh /lab/workload.sh
+if command -v perf > /dev/null; then
+	# perf's own count of the event over the workload (inside fragtop's window)
+	SECS=$secs perf stat -a -x, -e kmem:mm_page_alloc_extfrag -o /rec/perf.csv -- sh /lab/workload.sh
+	echo "lab: extfrag reference perf total \$(awk -F, '/mm_page_alloc_extfrag/ { print \$1 }' /rec/perf.csv)"
+else
+	SECS=$secs sh /lab/workload.sh
+fi
 sleep 2
 echo 0 > \$T/instances/lab-inner/tracing_on 2> /dev/null
+sleep 1
 kill -INT \$rec; wait \$rec
 echo 0 > \$T/instances/lab-outer/tracing_on 2> /dev/null
 ref_count inner

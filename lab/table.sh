@@ -60,13 +60,15 @@ stalls() {
 	"$FT" report --json "$1" | jq -r '"\(.totals.fragmentation_stalls // 0) \(.totals.vmstat_fragment_stall // "none")"'
 }
 # fragtop's fallbacks against the kernel's own count (run.sh's OUT.extfrag):
-# "VER GROUP N  fragtop T F O  inner T F O  outer T F O  lost L"; fragtop's
-# lie between the inner and the outer reference
+# "VER GROUP N  fragtop T F O  inner T F O  outer T F O  lost L  perf P";
+# fragtop's lie between the inner and the outer reference, and perf's count
+# over the workload (inside both) is at most fragtop's total
 extfrag_row() {
 	local r
 	r=$("$FT" report --json "$4" | jq -r '.totals | "\(.extfrag) \(.extfrag_fragmenting) \(.extfrag_change_ownership)"')
 	echo "$1 $2 $3  fragtop $r  $(awk '$1 == "inner" { printf "inner %s %s %s  ", $3, $5, $7 }
-		$1 == "outer" { printf "outer %s %s %s  lost %s", $3, $5, $7, $9 }' "$4.extfrag" 2> /dev/null)"
+		$1 == "outer" { o = sprintf("outer %s %s %s  lost %s", $3, $5, $7, $9) }
+		$1 == "perf" { p = $3 } END { printf "%s  perf %s", o, p == "" ? "-" : p }' "$4.extfrag" 2> /dev/null)"
 }
 # the workload of kernel VER (a path from the top of the repository)
 workload_of() {

@@ -71,7 +71,7 @@ check "every stall run of the table stalled" test -z "$(awk '$4 == 0' "$D/stalls
 # recording's report says what the row says
 extfrag_rows() {
 	local D=$1 rows=0 off=0 stale=0 v g n ft ff fo it if io ot of oo lost r k
-	while read -r v g n _ ft ff fo _ it if io _ ot of oo _ lost; do
+	while read -r v g n _ ft ff fo _ it if io _ ot of oo _ lost _ perf; do
 		rows=$((rows + 1))
 		# fragtop's total, fragmenting and ownership counts lie between the inner and the outer reference
 		for k in "$ft $it $ot" "$ff $if $of" "$fo $io $oo"; do
@@ -79,6 +79,11 @@ extfrag_rows() {
 			[ "$2" -le "$1" ] && [ "$1" -le "$3" ] || { off=$((off + 1)); echo "     $v $g $n: $1 not in [$2, $3]"; }
 		done
 		[ "$lost" = 0 ] || { off=$((off + 1)); echo "     $v $g $n: the reference lost $lost"; }
+		# perf counted over the workload only, inside fragtop's window
+		case ${perf:--} in
+		-) ;;
+		*) [ "$perf" -le "$ft" ] || { off=$((off + 1)); echo "     $v $g $n: perf $perf > fragtop $ft"; } ;;
+		esac
 		r=$("$FT" report --json "$D/$v-$g-$n.ftr" | jq -r '.totals | "\(.extfrag) \(.extfrag_fragmenting) \(.extfrag_change_ownership)"')
 		[ "$r" = "$ft $ff $fo" ] || { stale=$((stale + 1)); echo "     $v $g $n: report $r, the row $ft $ff $fo"; }
 	done < "$D/extfrag.txt"
