@@ -148,7 +148,7 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			break;
 		for (f = 0; f < FT_MF_NR; f++) {
 			struct ft_metrics m = {
-				.openmetrics = true, .only = 1ull << f, .no_head = started,
+				.openmetrics = true, .only = f + 1, .no_head = started,
 				.timestamp_ms = (int64_t)(s->tick_rt_ns / 1000000),
 				.extra_labels = o.labels.n ? o.labels.kv : NULL,
 			};

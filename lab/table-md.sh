@@ -3,7 +3,8 @@
 # of three groups (lab/table.sh): per row each group's mean ± sd over its
 # runs, then each later group's change against the one before it (the
 # seed's stage by stage) with Welch's p.  Used for docs/lab-table.md.
-# usage: table-md.sh FRAGTOP DIR VERSION
+# ROWS (compare's metric keys, space-separated) picks other rows.
+# usage: [ROWS="..."] table-md.sh FRAGTOP DIR VERSION
 set -euo pipefail
 FT=$1 D=$2 v=$3
 groups=()
@@ -14,10 +15,10 @@ a=$(mktemp) b=$(mktemp)
 trap 'rm -f "$a" "$b"' EXIT
 "$FT" compare --json "${groups[0]}" "${groups[1]}" > "$a"	# boost against boost-off
 "$FT" compare --json "${groups[1]}" "${groups[2]}" > "$b"	# stall against boost
-rows="extfrag_fragmenting thp_fault_success_pct fragmentation_stalls fragmentation_stall_ms
+rows=${ROWS:-"extfrag_fragmenting thp_fault_success_pct fragmentation_stalls fragmentation_stall_ms
 latency_direct_reclaim_p50_us latency_direct_reclaim_p99_us latency_compaction_p50_us
 latency_compaction_p99_us latency_fragmentation_stall_p50_us latency_fragmentation_stall_p99_us
-direct_compaction_stalls direct_reclaims kcompactd_wakes"
+direct_compaction_stalls direct_reclaims kcompactd_wakes"}
 echo "| $v | boost off | boost | change, p | stall | change, p |"
 echo "|---|---:|---:|---:|---:|---:|"
 for r in $rows; do

@@ -307,7 +307,7 @@ static void sample(struct out *o, const char *name, const char *suffix, const ch
 
 static bool want(const struct out *o, enum ft_mfamily mf)
 {
-	return !o->m->only || (o->m->only & (1ull << mf));
+	return !o->m->only || o->m->only == (int)mf + 1;
 }
 
 /* Per order: free blocks, the unusable index or the fragmentation index of zone @z. */

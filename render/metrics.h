@@ -24,8 +24,8 @@ struct ft_metrics {
 	/* the sample time (ms since the epoch) on every line; 0: none (a live scrape) */
 	int64_t timestamp_ms;
 	bool eof;		/* end with "# EOF" (OpenMetrics; not between backfill ticks) */
-	/* the families to write (bit per enum ft_mfamily); 0: all */
-	uint64_t only;
+	/* the one family to write (enum ft_mfamily + 1); 0: all (there are more than 64) */
+	int only;
 	bool no_head;		/* samples only, no HELP/TYPE (a backfill's later ticks) */
 	/* the exporter's own state (its families); NULL: not an exporter */
 	const struct ft_metrics_server *server;

@@ -153,11 +153,14 @@ check "export --openmetrics --cgroups: a usage error (exit $rc)" test "$rc" = 2
 P=$tmp/psi; base "$P"
 printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=1000000\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=250000\n' \
 	> "$P/proc/pressure/memory"
-"$FT" record --root "$P" -i 0.2 -t 3 -o "$tmp/psi.ftr" 2> /dev/null & rp=$!
-until_ok 10 recorded "$tmp/psi.ftr" '.samples >= 3'
+# recorded until a tick has read the new totals (a deadline, not a fixed
+# -t: under load, three seconds once ended before the change was read)
+"$FT" record --root "$P" -i 0.2 -t 120 -o "$tmp/psi.ftr" 2> /dev/null & rp=$!
+until_ok 20 recorded "$tmp/psi.ftr" '.samples >= 3'
 printf 'some avg10=5.00 avg60=1.00 avg300=0.20 total=3500000\nfull avg10=1.00 avg60=0.00 avg300=0.00 total=750000\n' \
 	> "$P/proc/pressure/memory"
-wait $rp
+until_ok 30 recorded "$tmp/psi.ftr" '.memory_stall.psi_some_us == 2500000'
+kill -INT $rp; wait $rp
 "$FT" report --json "$tmp/psi.ftr" > "$tmp/psi.json"
 check "report: the memory stall over the window is the totals' growth (2.5 s some, 0.5 s full)" \
 	test "$(jq -c '.memory_stall | [.psi_some_us, .psi_full_us]' "$tmp/psi.json")" = "[2500000,500000]"

@@ -36,10 +36,21 @@ check "every process counter row is a key of report's processes, and the other w
 	diff "$tmp/prows" "$tmp/pkeys"
 "$FT" snapshot --prometheus --root tests/fixtures/6.18-frag > "$tmp/m.prom"
 missing=
-for fam in $(jq -r '.zone_fields[] | select(.family != null and (.key | test("^boost_peak$|^boosted_")) == false) | .family' "$tmp/f.json"); do
+# the sampler's families need the boost sampler, the map's a map scan (--map, --collector.map)
+map_keys='^pollution_amplification$|^gigantic_'
+for fam in $(jq -r --arg m "$map_keys" '.zone_fields[] | select(.family != null and
+		(.key | test("^boost_peak$|^boosted_|" + $m)) == false) | .family' "$tmp/f.json"); do
 	grep -q "^# TYPE $fam " "$tmp/m.prom" || missing="$missing $fam"
 done
-check "every zone family (but the sampler's) in the exporter's output:${missing:- all there}" test -z "$missing"
+check "every zone family (but the sampler's and the map's) in the exporter's output:${missing:- all there}" test -z "$missing"
+# the map's: in snapshot --map's output on the two-node tree (tests/lib.sh)
+contig_tree "$tmp/ctree"
+"$FT" snapshot --prometheus --map --no-trace --root "$tmp/ctree" > "$tmp/cm.prom" 2> /dev/null
+missing=
+for fam in $(jq -r --arg m "$map_keys" '.zone_fields[] | select(.family != null and (.key | test($m))) | .family' "$tmp/f.json"); do
+	grep -q "^# TYPE $fam " "$tmp/cm.prom" || missing="$missing $fam"
+done
+check "the map's zone families in snapshot --map's output:${missing:- all there}" test -z "$missing"
 
 "$FT" fields extra > /dev/null 2> "$tmp/e"; rc=$?
 check "fields ARG: usage error, exit 2" test $rc = 2 -a -s "$tmp/e"
