@@ -60,6 +60,22 @@ check "r: the cost counts from now as well" wait_for '^compaction cost +reset 0s
 T send-keys -t ft q
 end_tmux
 
+# futile compaction: a lab recording with the isolate events and map scans,
+# played to its end, shows kcompactd's shares on its cost line, and report
+# gives the same shares; direct compaction did not run (the lab's THP
+# defrag default), so its line says so with a dash
+B=tests/recordings/lab-table/beyond/6.12-boost-1.ftr
+T new-session -d -s ft -x 140 -y 50 "$FT replay --speed 1000 $(printf '%q' "$(realpath "$B")"); sleep 60"
+check "replay of a lab recording with the isolate events" wait_for 'end of the recording'
+T send-keys -t ft 3
+mig=$("$FT" report --json "$B" | jq '.futile_compaction.kcompactd.migrate_futile_share * 100 | round')
+fre=$("$FT" report --json "$B" | jq '.futile_compaction.kcompactd.free_futile_share * 100 | round')
+check "stalls view: kcompactd's futile shares, as report gives them ($mig%, $fre%)" \
+	wait_for "kcompactd mig .* futile mig $mig% free $fre%"
+check "stalls view: direct compaction's: none to share" wait_for '^compaction cost .* futile -'
+T send-keys -t ft q
+end_tmux
+
 # the THP view: a size set to inherit shows the top-level word it gets, starred
 D=tests/recordings/defrag-mode/defrag-mode-1-run1.ftr
 T new-session -d -s ft -x 120 -y 50 "$FT replay $(printf '%q' "$(realpath "$D")"); sleep 30"
