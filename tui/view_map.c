@@ -585,13 +585,15 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	struct giants gi;
 	struct geom g;
 	int y = top;
-	char a[16], scan[256] = "";
-	size_t used;
+	char a[16], scan[160] = "", beyond[160];
 
 	if (draw_no_map(ui, y))
 		return;
-	/* 5 rows above the grid (zone, counts, pagetypeinfo, the scan, the legend), 2 under it */
-	if (!geometry(ui, height - 7 - owner_rows(s), &g)) {
+	/*
+	 * 6 rows above the grid (zone, counts, pagetypeinfo, beyond the block,
+	 * the scan, the legend), 2 under it
+	 */
+	if (!geometry(ui, height - 8 - owner_rows(s), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
 		return;
 	}
@@ -602,15 +604,15 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	       g.z->nr_blocks, a, g.bpc, st->zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
 	draw_counts(y, ui, g.z);
-	/*
-	 * the zone beyond the block, then the scan's budget and how fast
-	 * fallbacks' blocks were read again: a line of their own (on the
-	 * status line they cut the messages short)
-	 */
+	/* the zone beyond the block: a line of its own */
 	giants_of(s, (size_t)(g.z - m->zones), &gi);
-	used = contig_line(s, &gi, g.z, scan, sizeof(scan));
+	contig_line(s, &gi, g.z, beyond, sizeof(beyond));
+	/*
+	 * the scan's budget and how fast fallbacks' blocks were read again:
+	 * a line of its own (on the status line it cut the messages short)
+	 */
 	if (s->mapscan.known)
-		snprintf(scan + used, sizeof(scan) - used,
+		snprintf(scan, sizeof(scan),
 			 "scan %.1f%% CPU; %llu rescans after fallbacks, %llu put off for budget, "
 			 "%llu over 1 s (max %.0f ms)",
 			 s->mapscan.cpu * 100, (unsigned long long)s->mapscan.rescans,
@@ -618,6 +620,7 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 			 (unsigned long long)s->mapscan.rescans_late,
 			 (double)s->mapscan.lag_max_ns / 1e6);
 	y += 2;
+	ft_put(y++, 0, A_NORMAL, "%s", beyond);
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", scan);
 	if (st->giant && gi.order >= 0)
 		ft_put(y++, 0, ft_attr(FT_C_DIM),

@@ -113,7 +113,7 @@ check "the scan line gives the amplification" wait_for '^amplification ([0-9]+\.
 kb=$(ls -d /sys/kernel/mm/hugepages/hugepages-*kB 2> /dev/null | sed -E 's/.*-([0-9]+)kB/\1/' | sort -n | tail -1)
 if [ "${kb:-0}" -gt 2048 ]; then
 	check "... and the zone's gigantic regions" \
-		wait_for ' regions [0-9]+: [0-9]+ now, [0-9]+ after compaction, [0-9]+ tainted  scan'
+		wait_for '^amplification .* regions [0-9]+: [0-9]+ now, [0-9]+ after compaction, [0-9]+ tainted'
 	T send-keys -t ft G
 	check "G: the cells coloured by their region, the legend says how" \
 		wait_for '^G regions: cyan free  green movable  red tainted'
