@@ -57,11 +57,13 @@ echo "     A: $frag fragmenting fallbacks, $stacked with a stack, $(jq '.stacks.
 echo "     A's top stack: $top"
 check "A: fragmenting fallbacks traced ($frag)" test "${frag:-0}" -gt 0
 check "A: the groups, without a stack and past the table add up to them ($sum = $frag)" test "$sum" = "$frag"
-# the trigger's first 10000 fire for sure (its count starts there); past
-# them a burst over the budget goes without until the next rearm, so the
-# share depends on how bursty the run was (47-54% seen here)
-min=$(( frag < 10000 ? frag : 10000 ))
-check "A: at least the budget's first second carries a stack ($stacked >= $min of $frag)" test "$stacked" -ge "$min"
+# the trigger's count starts at the budget (10000) and is given again
+# (off, then on: fallbacks in between go without) once under a quarter is
+# left (collectors/tracefs.c ft_tracefs_stacks_rearm), so three quarters
+# of it fire for sure; past them the share depends on how bursty the run
+# was (47-54% seen here; one CI run lost 30 of 9864 to the first rearm)
+min=$(( frag < 7500 ? frag : 7500 ))
+check "A: at least three quarters of the budget's first second carry a stack ($stacked >= $min of $frag)" test "$stacked" -ge "$min"
 # the workload's fallbacks come from its faults, the kernel's slabs, or
 # the page cache its writes fill (a quiet run had 27, all from ext4 writes)
 check "A: the top stack names a page fault, slab or page cache path" \
