@@ -8,13 +8,6 @@
 #include "model/pageowner.h"
 
 /* Zone @*zi's block of @pfn, or NULL. */
-static const struct ft_pb_block *block_of(const struct ft_pbmap *m, uint64_t pfn)
-{
-	int z = m->order >= 0 ? ft_pbmap_zone_of(m, pfn) : -1;
-
-	return z < 0 ? NULL : &m->zones[z].blocks[(pfn >> m->order) - m->zones[z].first_block];
-}
-
 /* The label of a look: the first entry's block type, or false when none parses. */
 static bool look_label(const struct ft_session *s, const struct ft_owner_look *o, char *mt, size_t sz)
 {
@@ -103,7 +96,7 @@ void ft_labels_build(const struct ft_session *s, struct ft_labels *out)
 			out->no_label++;
 			continue;
 		}
-		pb = block_of(&s->map, o->pfn);
+		pb = ft_pbmap_block(&s->map, o->pfn);
 		if (!pb || pb->cls == FT_PB_UNSCANNED) {
 			out->unread++;
 			continue;

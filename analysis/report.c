@@ -565,22 +565,6 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
 }
 
 /* The map's class of the block at PFN @pfn: FT_PB_UNSCANNED when it has none. */
-static enum ft_pb map_class(const struct ft_pbmap *m, uint64_t pfn)
-{
-	size_t z;
-
-	if (m->order < 0)
-		return FT_PB_UNSCANNED;
-	for (z = 0; z < m->nr; z++) {
-		const struct ft_pbmap_zone *zn = &m->zones[z];
-		uint64_t b = pfn >> m->order;
-
-		if (b >= zn->first_block && b - zn->first_block < zn->nr_blocks)
-			return zn->blocks[b - zn->first_block].cls;
-	}
-	return FT_PB_UNSCANNED;
-}
-
 size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, size_t max,
 			struct ft_po_tally *t, size_t *blocks, size_t *looks)
 {
@@ -592,7 +576,8 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 	*looks = s->nr_owners;
 	for (i = 0; i < s->nr_owners; i++) {
 		const struct ft_owner_look *o = &s->owners[i];
-		enum ft_pb c = map_class(&s->map, o->pfn);
+		const struct ft_pb_block *pb = ft_pbmap_block(&s->map, o->pfn);
+		enum ft_pb c = pb ? (enum ft_pb)pb->cls : FT_PB_UNSCANNED;
 
 		if (!o->text_len)
 			continue;

@@ -365,14 +365,39 @@ int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn)
 	return -1;
 }
 
+struct ft_pb_block *ft_pbmap_block(const struct ft_pbmap *m, uint64_t pfn)
+{
+	int z = ft_pbmap_zone_of(m, pfn);
+	uint64_t b;
+	size_t i;
+
+	if (m->order < 0)
+		return NULL;
+	b = pfn >> m->order;
+	if (z >= 0)
+		return &m->zones[z].blocks[b - m->zones[z].first_block];
+	for (i = 0; i < m->nr; i++)
+		if (b >= m->zones[i].first_block && b - m->zones[i].first_block < m->zones[i].nr_blocks)
+			return &m->zones[i].blocks[b - m->zones[i].first_block];
+	return NULL;
+}
+
+int ft_pbmap_zone_named(const struct ft_pbmap *m, int node, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < m->nr; i++)
+		if (m->zones[i].node == node && !strcmp(m->zones[i].name, name))
+			return (int)i;
+	return -1;
+}
+
 bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns)
 {
-	int zi = ft_pbmap_zone_of(m, pfn);
-	struct ft_pb_block *pb;
+	struct ft_pb_block *pb = ft_pbmap_block(m, pfn);
 
-	if (zi < 0 || m->order < 0)
+	if (!pb)
 		return false;
-	pb = &m->zones[zi].blocks[(pfn >> m->order) - m->zones[zi].first_block];
 	pb->fallbacks++;
 	pb->mark_ns = now_ns;
 	return true;

@@ -176,6 +176,17 @@ bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns);
 int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn);
 
 /*
+ * The block holding @pfn: in the zone whose span holds it, else in the
+ * zone whose blocks hold it (a block-aligned PFN before its zone's first
+ * page, e.g. PFN 0 of a DMA zone that starts at 1).  NULL before layout
+ * or when no zone has it.
+ */
+struct ft_pb_block *ft_pbmap_block(const struct ft_pbmap *m, uint64_t pfn);
+
+/* Index of the zone @name of node @node, or -1. */
+int ft_pbmap_zone_named(const struct ft_pbmap *m, int node, const char *name);
+
+/*
  * The compact map of a zone: runs of "<count><letter>" with the letters of
  * ft_pb_letters ("3f12m1x" = 3 free, 12 movable, 1 mixed).  Returns the
  * length it needs (like snprintf), writing at most @sz - 1 characters.

@@ -211,16 +211,15 @@ static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_wh
 	struct ft_session *s = ctx;
 	struct ft_futile *f = &s->futile;
 	enum ft_iso_scanner sc = r->kind == FT_EV_COMPACT_ISO_FREE ? FT_ISO_FREE : FT_ISO_MIGRATE;
-	int z = s->map.order >= 0 ? ft_pbmap_zone_of(&s->map, r->u.iso.start_pfn) : -1;
 	const struct ft_pb_block *pb = NULL;
 
 	f->events[who][sc]++;
 	f->scanned[who][sc] += r->u.iso.scanned;
 	f->taken[who][sc] += r->u.iso.taken;
 	/* a record past its block (never seen on 6.18: 1,399 of 1,399 in one) is not placed */
-	if (z >= 0 && r->u.iso.end_pfn > r->u.iso.start_pfn &&
+	if (s->map.order >= 0 && r->u.iso.end_pfn > r->u.iso.start_pfn &&
 	    (r->u.iso.end_pfn - 1) >> s->map.order == r->u.iso.start_pfn >> s->map.order)
-		pb = &s->map.zones[z].blocks[(r->u.iso.start_pfn >> s->map.order) - s->map.zones[z].first_block];
+		pb = ft_pbmap_block(&s->map, r->u.iso.start_pfn);
 	if (!pb || pb->cls == FT_PB_UNSCANNED) {
 		f->scanned_unknown[who][sc] += r->u.iso.scanned;
 		f->taken_unknown[who][sc] += r->u.iso.taken;

@@ -77,13 +77,10 @@ static bool get_boosted(const struct ft_session *s, size_t i, struct ft_zv *v)
 static int map_zone(const struct ft_session *s, size_t i)
 {
 	const struct ft_zi_zone *zi = s->sample.zones[i].zi;
-	size_t k;
+	int k = s->map_err ? -1 : ft_pbmap_zone_named(&s->map, zi->node, zi->name);
 
-	for (k = 0; !s->map_err && k < s->map.nr; k++)
-		if (s->map.zones[k].node == zi->node && !strcmp(s->map.zones[k].name, zi->name))
-			/* a zone the map has not read a block of whole has nothing to say */
-			return s->map.zones[k].count[FT_PB_UNSCANNED] < s->map.zones[k].nr_blocks ? (int)k : -1;
-	return -1;
+	/* a zone the map has not read a block of whole has nothing to say */
+	return k >= 0 && s->map.zones[k].count[FT_PB_UNSCANNED] < s->map.zones[k].nr_blocks ? k : -1;
 }
 
 static bool get_amplification(const struct ft_session *s, size_t i, struct ft_zv *v)

@@ -41,12 +41,9 @@ static void json_u64s(struct ft_json *j, const char *key, const uint64_t *v, int
 
 static const struct ft_pbmap_zone *map_zone(const struct ft_snapshot_in *l, const struct ft_zi_zone *zi)
 {
-	size_t i;
+	int k = ft_pbmap_zone_named(&l->session->map, zi->node, zi->name);
 
-	for (i = 0; i < l->session->map.nr; i++)
-		if (l->session->map.zones[i].node == zi->node && !strcmp(l->session->map.zones[i].name, zi->name))
-			return &l->session->map.zones[i];
-	return NULL;
+	return k < 0 ? NULL : &l->session->map.zones[k];
 }
 
 static void json_pageblocks(struct ft_json *j, const struct ft_session *ses, const struct ft_pbmap_zone *mz)

@@ -245,13 +245,14 @@ static void zone_amp(const struct ft_ui *ui, int y, int x, const struct ft_zi_zo
 	const struct ft_pbmap *m = &ui->s->map;
 	struct ft_amp a = { 0 };
 	double r;
-	size_t k;
+	int k;
 
 	if (ui->s->map_err || x + 13 > COLS)
 		return;
-	for (k = 0; k < m->nr; k++)
-		if (m->zones[k].node == zi->node && !strcmp(m->zones[k].name, zi->name))
-			ft_amp_add(&a, &m->zones[k]);
+	k = ft_pbmap_zone_named(m, zi->node, zi->name);
+	if (k < 0)
+		return;
+	ft_amp_add(&a, &m->zones[k]);
 	r = ft_amp_ratio(&a);
 	if (!isfinite(r))
 		return;

@@ -481,6 +481,28 @@ static void test_mark(void **state)
 	assert_int_equal(ft_pbmap_zone_of(&t->map, 12287), 1);
 }
 
+static void test_block_and_zone_named(void **state)
+{
+	struct tree *t = *state;
+	struct ft_pbmap fresh;
+
+	assert_ptr_equal(ft_pbmap_block(&t->map, 4096 + 3 * PB + 7), &t->map.zones[1].blocks[3]);
+	assert_ptr_equal(ft_pbmap_block(&t->map, 12287), &t->map.zones[1].blocks[15]);
+	/* PFN 0 is before DMA's first page (1) but in its block 0: page_owner's block start */
+	assert_int_equal(ft_pbmap_zone_of(&t->map, 0), -1);
+	assert_ptr_equal(ft_pbmap_block(&t->map, 0), &t->map.zones[0].blocks[0]);
+	assert_null(ft_pbmap_block(&t->map, 12288));
+	assert_null(ft_pbmap_block(&t->map, UINT64_MAX));
+	ft_pbmap_init(&fresh);
+	assert_null(ft_pbmap_block(&fresh, 4096));	/* before layout */
+	assert_int_equal(ft_pbmap_zone_named(&fresh, 0, "Normal"), -1);
+	assert_int_equal(ft_pbmap_zone_named(&t->map, 0, "DMA"), 0);
+	assert_int_equal(ft_pbmap_zone_named(&t->map, 0, "Normal"), 1);
+	assert_int_equal(ft_pbmap_zone_named(&t->map, 1, "Normal"), -1);
+	assert_int_equal(ft_pbmap_zone_named(&t->map, 0, "Movable"), -1);
+	ft_pbmap_release(&fresh);
+}
+
 static void test_no_kpageflags(void **state)
 {
 	struct ft_kpf k;
@@ -505,6 +527,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_coarse_first, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_sample_bounds, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_mark, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_block_and_zone_named, setup, teardown),
 		cmocka_unit_test(test_no_kpageflags),
 	};
 
