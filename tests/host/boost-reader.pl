@@ -6,7 +6,10 @@
 # when the boost goes from 0 to > 0, or drops while still > 0 (kswapd took
 # off one episode's boost and a newer one's is left).  long_episodes counts
 # those seen by three reads or more: they lasted over 20 ms, so a 50 Hz
-# sampler cannot miss them; shorter ones it sees by chance.
+# sampler cannot miss them; shorter ones it sees by chance.  held_peak is
+# the highest level the boost stayed at or above for four reads in a row
+# (30 ms and more): a 50 Hz sampler cannot miss that level either.
+# seconds is how long it read.
 # usage: boost-reader.pl [ZONE] > out.json
 use strict;
 use warnings;
@@ -14,10 +17,12 @@ use Time::HiRes qw(usleep time);
 
 my $want = shift // 'Normal';
 my ($reads, $boosted, $episodes, $peak, $last) = (0, 0, 0, 0, 0);
-my ($long, $run) = (0, 0);
+my ($long, $run, $held) = (0, 0, 0);
+my @recent;
 my $stop = 0;
 $SIG{TERM} = $SIG{INT} = sub { $stop = 1 };
-my $next = time;
+my $start = time;
+my $next = $start;
 while (!$stop) {
 	open(my $f, '<', '/proc/zoneinfo') or die "zoneinfo: $!";
 	my ($zone, $b) = ('', 0);
@@ -41,10 +46,17 @@ while (!$stop) {
 		$run = 0;
 	}
 	$last = $b;
+	push @recent, $b;
+	shift @recent if @recent > 4;
+	if (@recent == 4) {
+		my $min = $recent[0];
+		for my $v (@recent) { $min = $v if $v < $min }
+		$held = $min if $min > $held;
+	}
 	$next += 0.01;
 	my $left = $next - time;
 	if ($left > 0) { usleep($left * 1e6) } else { $next = time }
 }
 $long++ if $run >= 3;
-printf "{\"reads\":%d,\"boosted\":%d,\"episodes\":%d,\"long_episodes\":%d,\"peak\":%d,\"boosted_fraction\":%.6f}\n",
-	$reads, $boosted, $episodes, $long, $peak, $reads ? $boosted / $reads : 0;
+printf "{\"reads\":%d,\"boosted\":%d,\"episodes\":%d,\"long_episodes\":%d,\"peak\":%d,\"held_peak\":%d,\"seconds\":%.3f,\"boosted_fraction\":%.6f}\n",
+	$reads, $boosted, $episodes, $long, $peak, $held, time - $start, $reads ? $boosted / $reads : 0;
