@@ -3,19 +3,24 @@
 # While the workload runs at watermark_boost_factor 15000, `fragtop record`
 # (its sampler at the default 50 Hz) and boost-reader.pl (100 Hz, its own
 # parsing of /proc/zoneinfo) watch the Normal zone.  Episodes often last
-# 10-40 ms, so a 50 Hz sampler sees the shortest by chance, and when a run
-# boosts little (a few episodes) a ratio of the two samplers' figures is
-# noise.  So the checks are the bounds sampling cannot break:
+# 10-40 ms, so a 50 Hz sampler sees the shortest by chance, and fragtop's
+# sampler reads once a second while cold (no boost or traced fallback in
+# 2 s), one read standing for fifty, until the next trace drain (1 s at
+# most) heats it.  When a run boosts little, a ratio of the two samplers'
+# figures is noise, so the checks are bounds sampling cannot break; the
+# reader marks its reads "sure" where fragtop must be hot (see
+# boost-reader.pl):
 #  - fragtop's peak is at least the highest level the reader saw held for
-#    30 ms (which a 50 Hz sampler cannot miss), and at most twice the
-#    reader's peak;
-#  - fragtop's episodes are at least half the reader's that lasted over
-#    20 ms and at most twice all of them;
-#  - the boosted time (boosted samples times the sampling period) differs
-#    from the reader's by less than one period of each per episode seen:
-#    a sampler of period P counts an episode of length L as floor(L/P) or
-#    ceil(L/P) samples, so it is off by less than P, and an episode
-#    neither sampler saw adds nothing to either.
+#    four sure reads (30 ms), and at most twice the reader's peak;
+#  - fragtop's episodes are at least half the reader's long (over 20 ms)
+#    sure ones and at most twice all of them;
+#  - the boosted time (boosted samples times each sampler's own mean
+#    period) differs from the reader's by less than one period of each
+#    per episode either saw (a sampler of period P counts an episode of
+#    length L as floor(L/P) or ceil(L/P) samples), plus 2 s per cold
+#    start (a cold read standing for 1 s, or up to 1 s unseen before the
+#    drain).  An episode neither saw adds nothing to either.
+# If the reader saw no boost at all, the workload runs once more.
 # At factor 0 nothing is boosted and both must say 0.  The factor-0
 # recording also answers "who fragments": report --json lists processes
 # whose fragmenting counts add up to the total, the workload's own (fio,
@@ -45,7 +50,11 @@ cleanup() {
 }
 trap cleanup EXIT
 
-for boost in 15000 0; do
+# one run of the workload at factor $1, watched by fragtop and the reader
+watch_run() {
+	local boost=$1
+
+	rm -rf "$tmp/work-$boost" "$tmp/$boost.ftr"
 	echo "$boost" > /proc/sys/vm/watermark_boost_factor
 	"$FT" record -o "$tmp/$boost.ftr" 2> "$tmp/$boost.err" & fpid=$!
 	perl "$HERE/boost-reader.pl" Normal > "$tmp/$boost.ref" & rpid=$!
@@ -53,6 +62,17 @@ for boost in 15000 0; do
 	bash "$WORKLOAD" "$boost" "$WORKLOAD_MB" "$tmp/work-$boost" > "$tmp/work-$boost.log" 2>&1
 	kill -INT "$fpid"; wait "$fpid"; fpid=
 	kill -TERM "$rpid"; wait "$rpid"; rpid=
+}
+
+for boost in 15000 0; do
+	watch_run "$boost"
+	# The boost comes from fragmenting fallbacks, and some runs of the
+	# workload at 15000 make none: then there is nothing to compare, and
+	# the workload runs once more.
+	if [ "$boost" != 0 ] && [ "$(jq .boosted "$tmp/$boost.ref")" = 0 ]; then
+		echo "boost $boost: the reader saw no boost ($(tail -n 1 "$tmp/work-$boost.log")); running the workload again"
+		watch_run "$boost"
+	fi
 	"$FT" report --json "$tmp/$boost.ftr" > "$tmp/$boost.json"
 	ft=$(jq -c '[.boost_by_zone[] | select(.zone == "Normal")] | {peak: (map(.peak) | max),
 		episodes: (map(.episodes) | add), samples: (map(.samples) | add),
@@ -93,18 +113,21 @@ for boost in 15000 0; do
 			end_tmux
 		fi
 	else
+		[ "$(jq .boosted "$tmp/$boost.ref")" = 0 ] &&
+			echo "boost $boost: twice no boost at all: the checks below can only show that both samplers saw none"
 		rh=$(jq '.held_peak' "$tmp/$boost.ref")
 		check "boost $boost: peak between the reader's held level and twice its peak ($fp; $rh, $rp)" \
 			awk -v f="$fp" -v h="$rh" -v p="$rp" 'BEGIN { exit !(f >= h && f <= 2 * p) }'
-		rl=$(jq '.long_episodes' "$tmp/$boost.ref")
-		check "boost $boost: episodes between half the reader's long ones and twice all ($fe; $rl, $re)" \
-			awk -v f="$fe" -v l="$rl" -v a="$re" 'BEGIN { exit !(f > 0 && 2 * f >= l && f <= 2 * a) }'
+		rl=$(jq '.long_sure' "$tmp/$boost.ref")
+		check "boost $boost: episodes between half the reader's long sure ones and twice all ($fe; $rl, $re)" \
+			awk -v f="$fe" -v l="$rl" -v a="$re" 'BEGIN { exit !(2 * f >= l && f <= 2 * a) }'
 		# boosted time, each sampler's own mean period, and what sampling allows
 		bt=$(awk -v ff="$ff" -v n="$(jq '.samples' <<< "$ft")" -v d="$(jq '.duration_s' "$tmp/$boost.json")" \
 			-v rb="$(jq '.boosted' "$tmp/$boost.ref")" -v rn="$(jq '.reads' "$tmp/$boost.ref")" \
-			-v rs="$(jq '.seconds' "$tmp/$boost.ref")" -v fe="$fe" -v re="$re" 'BEGIN {
+			-v rs="$(jq '.seconds' "$tmp/$boost.ref")" -v fe="$fe" -v re="$re" \
+			-v cold="$(jq '.cold_starts' "$tmp/$boost.ref")" 'BEGIN {
 				pf = d / n; pr = rs / rn
-				printf "%.3f %.3f %.3f", ff * n * pf, rb * pr, (fe + re) * (pf + pr) }')
+				printf "%.3f %.3f %.3f", ff * n * pf, rb * pr, (fe + re) * (pf + pr) + 2 * cold }')
 		read -r tf tr allow <<< "$bt"
 		check "boost $boost: boosted time agrees within sampling (${tf} s, reader ${tr} s, allowed ${allow} s)" \
 			awk -v f="$tf" -v r="$tr" -v a="$allow" 'BEGIN { d = f - r; if (d < 0) d = -d; exit !(d <= a) }'
