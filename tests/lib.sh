@@ -121,6 +121,15 @@ prom_stop() {
 	prom_pid=
 	return 0
 }
+# The exporter a test started in the background, its pid in $epid;
+# stop_exporter ends it and reaps it (also from the test's EXIT trap: a
+# no-op when none runs).
+epid=
+stop_exporter() {
+	[ -n "$epid" ] && { kill "$epid" 2> /dev/null; wait "$epid" 2> /dev/null; }
+	epid=
+	return 0
+}
 # The terminal of a test that sets TMPD: tmux on the socket $TMPD/$SOCK
 # (a test may define its own T after sourcing this file).
 T() { tmux -S "$TMPD/$SOCK" "$@"; }

@@ -13,12 +13,7 @@ FT=$(realpath "${1:-./fragtop}")
 command -v curl > /dev/null || skip_all "exporter cgroups: needs curl"
 tmp=$(mktemp -d)
 PORT=$(test_port)
-epid=
-cleanup() {
-	[ -n "$epid" ] && kill "$epid" 2> /dev/null && wait "$epid" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'stop_exporter; rm -rf "$tmp"' EXIT
 ROOT=$tmp/root
 mkdir -p "$ROOT" && cp -r tests/fixtures/6.18-idle/. "$ROOT/"
 C=$ROOT/sys/fs/cgroup
@@ -73,7 +68,7 @@ if command -v promtool > /dev/null; then
 else
 	skip "promtool not installed: the exposition is not linted here"
 fi
-kill "$epid"; wait "$epid"; epid=
+stop_exporter
 
 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$PORT" 2> "$tmp/err2" & epid=$!
 until_ok 20 up

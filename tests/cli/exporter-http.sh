@@ -14,8 +14,6 @@ FT=$(realpath "${1:-./fragtop}")
 ROOT=tests/fixtures/6.18-idle
 tmp=$(mktemp -d)
 PORT=$(test_port)	# PORT to PORT + 7 are ours (tests/lib.sh)
-epid=
-stop_exporter() { [ -n "$epid" ] && kill "$epid" 2>/dev/null; wait "$epid" 2>/dev/null; epid=; }
 trap 'stop_exporter; exec 3>&- 4>&- 5>&- 2>/dev/null; rm -rf "$tmp"' EXIT
 command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }
 get() { curl -s --max-time 5 "$@"; }

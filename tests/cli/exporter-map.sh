@@ -13,12 +13,7 @@ command -v curl > /dev/null || skip_all "exporter map: needs curl"
 command -v perl > /dev/null || { echo "FAIL perl not installed"; exit 1; }
 tmp=$(mktemp -d)
 PORT=$(test_port)
-epid=
-cleanup() {
-	[ -n "$epid" ] && kill "$epid" 2> /dev/null && wait "$epid" 2> /dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
+trap 'stop_exporter; rm -rf "$tmp"' EXIT
 contig_tree "$tmp/root"
 scrape() { curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$1"; }
 up() { curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/metrics"; }
@@ -50,7 +45,7 @@ if command -v promtool > /dev/null; then
 else
 	skip "promtool not installed"
 fi
-kill "$epid"; wait "$epid" 2> /dev/null; epid=
+stop_exporter
 
 PORT2=$((PORT + 1)); PORT=$PORT2
 "$FT" exporter --root "$tmp/root" --listen "127.0.0.1:$PORT" --no-trace --cost-log "$tmp/cost.jsonl" \
@@ -58,7 +53,7 @@ PORT2=$((PORT + 1)); PORT=$PORT2
 check "without the flag: the exporter answers" until_ok 20 up
 scrape "$tmp/m0"
 check "... and has no map family" eval '! grep -qE "^fragtop_zone_(pollution|gigantic)" "$tmp/m0"'
-kill "$epid"; wait "$epid" 2> /dev/null; epid=
+stop_exporter
 check "... nor read kpageflags" \
 	test "$(jq -s '[.[].cost.by_source[]? | select(.source == "kpageflags") | .files_opened] | add // 0' "$tmp/cost.jsonl")" = 0
 [ $fails = 0 ]

@@ -21,10 +21,9 @@ done
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
 PORT=$(test_port); PPORT=$((PORT + 1))
-epid=
 cleanup() {
 	[ "$BASHPID" = "$$" ] || return 0	# a forked copy of this shell signalled: not ours to clean
-	[ -n "$epid" ] && kill "$epid" 2>/dev/null
+	stop_exporter
 	prom_stop
 	wait 2>/dev/null
 	rm -rf "$tmp"

@@ -15,8 +15,7 @@ ROOT=tests/fixtures/6.18-idle
 S=tests/recordings/thpfioscale-boost-0-to-15000.ftr
 tmp=$(mktemp -d)
 PORT=$(test_port)	# PORT to PORT + 7 are ours (tests/lib.sh)
-epid=
-trap '[ -n "$epid" ] && kill "$epid" 2>/dev/null; rm -rf "$tmp"' EXIT
+trap 'stop_exporter; rm -rf "$tmp"' EXIT
 command -v curl > /dev/null || { echo "FAIL curl not installed"; exit 1; }
 get() { curl -s --max-time 5 "$@"; }
 

@@ -19,9 +19,8 @@ fi
 tmp=$(mktemp -d)
 # below the ephemeral range (32768-60999): a client's port cannot take them
 EPORT=$(test_port); PPORT=$((EPORT + 1))
-epid=
 cleanup() {
-	[ -n "$epid" ] && kill "$epid" 2>/dev/null
+	stop_exporter
 	prom_stop
 	wait 2>/dev/null
 	rm -rf "$tmp"

@@ -23,10 +23,10 @@ fi
 tmp=$(mktemp -d)
 PORT=$((22000 + $$ % 10000))	# below the ephemeral range (32768+)
 boost0=$(cat /proc/sys/vm/watermark_boost_factor)
-epid= lpid=
+lpid=
 cleanup() {
 	[ -n "$lpid" ] && kill "$lpid" 2>/dev/null && wait "$lpid" 2>/dev/null
-	[ -n "$epid" ] && kill "$epid" 2>/dev/null
+	stop_exporter
 	for i in "$REF" "$OUT"; do
 		[ -d "$i" ] && { echo 0 > "$i/events/kmem/mm_page_alloc_extfrag/enable"; rmdir "$i"; }
 	done
