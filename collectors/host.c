@@ -27,12 +27,13 @@ static void read_line(int rootfd, const char *rel, char *dst, size_t sz,
 }
 
 /*
- * The hugetlb sizes, ascending; of a tree that lists more than
- * FT_HOST_HUGE_MAX, the largest (the gigantic size is what they are for).
+ * The sizes of @dir's hugepages-<kB>kB entries into @kb, ascending; of a
+ * tree that lists more than @max, the largest (the gigantic hugetlb size
+ * is what they are for).
  */
-static void huge_sizes(struct ft_host *h, int rootfd)
+static void sizes(int rootfd, const char *dir, uint64_t *kb_out, unsigned int *nr, unsigned int max)
 {
-	DIR *d = ft_opendir_under(rootfd, "sys/kernel/mm/hugepages");
+	DIR *d = ft_opendir_under(rootfd, dir);
 	struct dirent *e;
 
 	if (!d)
@@ -44,16 +45,16 @@ static void huge_sizes(struct ft_host *h, int rootfd)
 
 		if (sscanf(e->d_name, "hugepages-%llukB%c", &kb, &tail) != 1 || !kb || kb >= 1ull << 40)
 			continue;
-		if (h->nr_huge == FT_HOST_HUGE_MAX) {
-			if (kb <= h->huge_kb[0])
+		if (*nr == max) {
+			if (kb <= kb_out[0])
 				continue;
-			memmove(h->huge_kb, h->huge_kb + 1, (FT_HOST_HUGE_MAX - 1) * sizeof(h->huge_kb[0]));
-			h->nr_huge--;
+			memmove(kb_out, kb_out + 1, (max - 1) * sizeof(kb_out[0]));
+			(*nr)--;
 		}
-		for (i = h->nr_huge; i > 0 && h->huge_kb[i - 1] > kb; i--)
-			h->huge_kb[i] = h->huge_kb[i - 1];
-		h->huge_kb[i] = kb;
-		h->nr_huge++;
+		for (i = *nr; i > 0 && kb_out[i - 1] > kb; i--)
+			kb_out[i] = kb_out[i - 1];
+		kb_out[i] = kb;
+		(*nr)++;
 	}
 	closedir(d);
 }
@@ -91,7 +92,8 @@ void ft_host_open(struct ft_host *h, int rootfd, bool live)
 			order++;
 		h->pmd_order = order;
 	}
-	huge_sizes(h, rootfd);
+	sizes(rootfd, "sys/kernel/mm/hugepages", h->huge_kb, &h->nr_huge, FT_HOST_HUGE_MAX);
+	sizes(rootfd, "sys/kernel/mm/transparent_hugepage", h->mthp_kb, &h->nr_mthp, FT_HOST_MTHP_MAX);
 	ft_host_refresh(h);
 }
 

@@ -3,7 +3,7 @@
  * Facts about the host being watched: name, kernel release, page size,
  * THP PMD order (the pageblock order when pagetypeinfo is unreadable), the
  * huge page sizes (/sys/kernel/mm/hugepages: the largest is the gigantic
- * region of model/contig.h), and for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
+ * region of model/contig.h), the multi-size THP sizes, and for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
  */
 #ifndef FT_COLLECTORS_HOST_H
 #define FT_COLLECTORS_HOST_H
@@ -21,6 +21,9 @@ struct ft_host {
 #define FT_HOST_HUGE_MAX 8
 	uint64_t huge_kb[FT_HOST_HUGE_MAX];	/* hugepages-<kB>kB sizes, ascending */
 	unsigned int nr_huge;
+#define FT_HOST_MTHP_MAX 16
+	uint64_t mthp_kb[FT_HOST_MTHP_MAX];	/* transparent_hugepage/hugepages-<kB>kB (6.8+), ascending */
+	unsigned int nr_mthp;
 	bool live;			/* root is "/" */
 	int rootfd;			/* borrowed */
 	struct ft_file meminfo;		/* proc/meminfo, read each tick when live */

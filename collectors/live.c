@@ -132,29 +132,38 @@ void ft_live_want(struct ft_live *l, unsigned int wants)
 		ft_thpsrc_close(&l->thp);
 }
 
+/* "2048,1048576" */
+static const char *kb_list(const uint64_t *kb, unsigned int n, char *buf, size_t sz)
+{
+	size_t len = 0;
+
+	buf[0] = '\0';
+	for (unsigned int i = 0; i < n && len < sz; i++) {
+		int w = snprintf(buf + len, sz - len, "%s%llu", i ? "," : "", (unsigned long long)kb[i]);
+
+		len += w > 0 ? (size_t)w : 0;
+	}
+	return buf;
+}
+
 /* The HOST input: what a reader of the session needs to know of the host. */
 static size_t host_text(struct ft_live *l, char *buf, size_t sz)
 {
 	char boot[64] = "";
 	long n = ft_file_slurp(l->procfs.rootfd, "proc/sys/kernel/random/boot_id", boot, sizeof(boot));
-	char huge[FT_HOST_HUGE_MAX * 16] = "";
-	size_t hl = 0;
+	char huge[FT_HOST_HUGE_MAX * 16], mthp[FT_HOST_MTHP_MAX * 16];
 	int len;
 
 	if (n > 0 && boot[n - 1] == '\n')
 		boot[n - 1] = '\0';
-	for (unsigned int i = 0; i < l->host.nr_huge && hl < sizeof(huge); i++) {
-		int w = snprintf(huge + hl, sizeof(huge) - hl, "%s%llu", i ? "," : "",
-				 (unsigned long long)l->host.huge_kb[i]);
-
-		hl += w > 0 ? (size_t)w : 0;
-	}
 	len = snprintf(buf, sz,
 		       "fragtop=%s\nhostname=%s\nrelease=%s\npage_size=%ld\npmd_order=%d\n"
-		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\nhugepage_kb=%s\n",
+		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\nhugepage_kb=%s\nmthp_kb=%s\n",
 		       FT_VERSION, l->host.hostname, l->host.release, l->host.page_size,
 		       l->host.pmd_order, l->session.sample.pageblock_order,
-		       sysconf(_SC_NPROCESSORS_CONF), boot, l->root, huge);
+		       sysconf(_SC_NPROCESSORS_CONF), boot, l->root,
+		       kb_list(l->host.huge_kb, l->host.nr_huge, huge, sizeof(huge)),
+		       kb_list(l->host.mthp_kb, l->host.nr_mthp, mthp, sizeof(mthp)));
 	return len < 0 ? 0 : (size_t)len >= sz ? sz - 1 : (size_t)len;
 }
 

@@ -99,7 +99,7 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 		p->c[FT_PC_OWNERSHIP] += own;
 	}
 	if (ev->on_fallback)
-		ev->on_fallback(ev->on_fallback_ctx, e->pfn, frag);
+		ev->on_fallback(ev->on_fallback_ctx, e->pfn, r->pid, frag);
 	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn, .ts = r->ts };
 	if (r->stack)
 		add_counts(r->stack <= (uint32_t)ev->nr_stacks ? &ev->stacks[r->stack - 1].fb : &ev->stack_other,

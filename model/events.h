@@ -201,8 +201,8 @@ double ft_futile_share(const struct ft_futile *a, const struct ft_futile *b, enu
 		       enum ft_iso_scanner sc);
 
 struct ft_events {
-	/* told every fallback's PFN (the pageblock map marks it); may be NULL */
-	void (*on_fallback)(void *ctx, uint64_t pfn, bool fragmenting);
+	/* told every fallback's PFN and task (the pageblock map marks it); may be NULL */
+	void (*on_fallback)(void *ctx, uint64_t pfn, int pid, bool fragmenting);
 	void *on_fallback_ctx;
 	/* told every latency as it is counted (exact percentiles); may be NULL */
 	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);

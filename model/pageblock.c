@@ -392,13 +392,14 @@ int ft_pbmap_zone_named(const struct ft_pbmap *m, int node, const char *name)
 	return -1;
 }
 
-bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns)
+bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, int pid, uint64_t now_ns)
 {
 	struct ft_pb_block *pb = ft_pbmap_block(m, pfn);
 
 	if (!pb)
 		return false;
 	pb->fallbacks++;
+	pb->pid = pid > 0 ? (uint32_t)pid : 0;
 	pb->mark_ns = now_ns;
 	return true;
 }

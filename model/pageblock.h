@@ -77,6 +77,7 @@ struct ft_pb_block {
 	 */
 	uint8_t scls;
 	uint32_t fallbacks;		/* extfrag events that named a page in it */
+	uint32_t pid;			/* the task of the last one (0: none, or not known) */
 	uint64_t mark_ns;		/* when the last one was seen; 0 never */
 };
 
@@ -169,8 +170,8 @@ uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned 
 bool ft_pbmap_sample(struct ft_pbmap *m, size_t z, uint32_t block, size_t words, const uint64_t *flags,
 		     const uint64_t *counts);
 
-/* A fallback named @pfn at @now_ns: mark its block.  false if no zone holds it. */
-bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, uint64_t now_ns);
+/* A fallback of task @pid named @pfn at @now_ns: mark its block.  false if no zone holds it. */
+bool ft_pbmap_mark(struct ft_pbmap *m, uint64_t pfn, int pid, uint64_t now_ns);
 
 /* Index of the zone holding @pfn, or -1. */
 int ft_pbmap_zone_of(const struct ft_pbmap *m, uint64_t pfn);

@@ -29,7 +29,7 @@ static void pair_stack(const struct ft_trace_stack *st, void *ctx)
 	r->stack = ft_events_stack(&s->events, st);
 }
 
-static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting);
+static void mark_fallback(void *ctx, uint64_t pfn, int pid, bool fragmenting);
 static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_who who);
 
 void ft_session_init(struct ft_session *s)
@@ -229,13 +229,13 @@ static void join_isolate(void *ctx, const struct ft_trace_rec *r, enum ft_iso_wh
 	}
 }
 
-static void mark_fallback(void *ctx, uint64_t pfn, bool fragmenting)
+static void mark_fallback(void *ctx, uint64_t pfn, int pid, bool fragmenting)
 {
 	struct ft_session *s = ctx;
 
 	(void)fragmenting;
 	/* in the inputs' time, so that marks fade in replay as they did live */
-	ft_pbmap_mark(&s->map, pfn, s->t_ns);
+	ft_pbmap_mark(&s->map, pfn, pid, s->t_ns);
 }
 
 /* Keep the aggregator's zone table and pageblock order in step with the sample. */
@@ -350,6 +350,24 @@ const char *ft_session_host(const struct ft_session *s, const char *key, char *b
 	return buf;
 }
 
+/* A HOST list of sizes in kB ("2048,1048576"), ascending, into @kb: how many (at most @max). */
+static unsigned int kb_list(const char *p, uint64_t *kb, unsigned int max)
+{
+	unsigned int n = 0;
+
+	while (*p) {
+		char *end;
+		unsigned long long v = strtoull(p, &end, 10);
+
+		if (end == p || (*end && *end != ',') || !v || v >= 1ull << 40)
+			break;
+		if (n < max && (!n || v > kb[n - 1]))
+			kb[n++] = v;
+		p = *end ? end + 1 : end;
+	}
+	return n;
+}
+
 static void apply_host(struct ft_session *s, const struct ft_rec_record *in)
 {
 	char v[256];
@@ -368,17 +386,8 @@ static void apply_host(struct ft_session *s, const struct ft_rec_record *in)
 	s->host.pmd_order = v[0] ? atoi(v) : -1;
 	if (s->host.pmd_order < -1 || s->host.pmd_order > 20)
 		s->host.pmd_order = -1;
-	s->host.nr_huge = 0;
-	for (const char *p = ft_session_host(s, "hugepage_kb", v, sizeof(v)); *p;) {
-		char *end;
-		unsigned long long kb = strtoull(p, &end, 10);
-
-		if (end == p || (*end && *end != ',') || !kb || kb >= 1ull << 40)
-			break;
-		if (s->host.nr_huge < 8 && (!s->host.nr_huge || kb > s->host.huge_kb[s->host.nr_huge - 1]))
-			s->host.huge_kb[s->host.nr_huge++] = kb;
-		p = *end ? end + 1 : end;
-	}
+	s->host.nr_huge = kb_list(ft_session_host(s, "hugepage_kb", v, sizeof(v)), s->host.huge_kb, 8);
+	s->host.nr_mthp = kb_list(ft_session_host(s, "mthp_kb", v, sizeof(v)), s->host.mthp_kb, 16);
 	ft_session_host(s, "pageblock_order", v, sizeof(v));
 	order = v[0] ? atoi(v) : -1;
 	if (order < 0 || order > 20)

@@ -63,7 +63,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (cap != m.zones[0].pollution)
 			__builtin_trap();
 	}
-	ft_pbmap_mark(&m, zone.start_pfn, 1);
+	ft_pbmap_mark(&m, zone.start_pfn, 1, 1);
 	free(words);
 	ft_pbmap_release(&m);
 	return 0;

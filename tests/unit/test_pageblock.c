@@ -471,11 +471,12 @@ static void test_mark(void **state)
 {
 	struct tree *t = *state;
 
-	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 7, 1000));
-	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 400, 2000));
+	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 7, 42, 1000));
+	assert_true(ft_pbmap_mark(&t->map, 4096 + 3 * PB + 400, 43, 2000));
 	assert_int_equal(t->map.zones[1].blocks[3].fallbacks, 2);
 	assert_int_equal(t->map.zones[1].blocks[3].mark_ns, 2000);
-	assert_false(ft_pbmap_mark(&t->map, 999999, 1));
+	assert_int_equal(t->map.zones[1].blocks[3].pid, 43);	/* the last one's task */
+	assert_false(ft_pbmap_mark(&t->map, 999999, 1, 1));
 	assert_int_equal(ft_pbmap_zone_of(&t->map, 0), -1);
 	assert_int_equal(ft_pbmap_zone_of(&t->map, 1), 0);
 	assert_int_equal(ft_pbmap_zone_of(&t->map, 12287), 1);
