@@ -61,12 +61,17 @@ static void map_free(const struct ft_pbmap_zone *z, int pb, uint64_t *free, uint
 	}
 }
 
-/* Sub-pageblock orders: each block's aligned units holding no unmovable page nor hole. */
-static void units_small(const struct ft_fit_zin *in, int order, struct ft_fit *f, struct named *nm)
+/*
+ * Sub-pageblock orders: each block's aligned units holding no unmovable
+ * page nor hole.  Blocks reaching into the last @uhi pages of the zone may
+ * be uninitialised: their units count in the upper figure only.
+ */
+static void units_small(const struct ft_fit_zin *in, int order, uint64_t uhi, struct ft_fit *f,
+			struct named *nm)
 {
 	const struct ft_pbmap_zone *z = in->mz;
 	int pb = in->m->order;
-	uint64_t n = 1ull << (pb - order), per = 1ull << order;
+	uint64_t n = 1ull << (pb - order), per = 1ull << order, maybe_from = sat_sub(z->end_pfn, uhi);
 	uint32_t b;
 
 	for (b = 0; b < z->nr_blocks; b++) {
@@ -84,6 +89,8 @@ static void units_small(const struct ft_fit_zin *in, int order, struct ft_fit *f
 		/* each bad page spoils at most one unit; packed, ceil(bad / per) */
 		worst = sat_sub(n, bad);
 		best = sat_sub(n, (bad + per - 1) / per);
+		if (((z->first_block + b + 1) << pb) > maybe_from)
+			worst = 0;
 		f->empt_lo += worst;
 		f->empt_hi += best;
 		f->tainted += n - best;
@@ -95,8 +102,11 @@ static void units_small(const struct ft_fit_zin *in, int order, struct ft_fit *f
 /*
  * Orders from the pageblock's up: aligned units wholly inside the zone,
  * each of 2^(order - pb) blocks.  Units reaching into the last @ulo pages
- * of the zone are surely uninitialised, into the last @uhi maybe; they
- * count as free (buddy orders) or not at all (above).
+ * of the zone are surely uninitialised, into the last @uhi maybe.  Up to
+ * the buddy's largest order such a unit counts in the upper figures only
+ * (the buddy initialises memory on demand, but how much of it is not
+ * known: part of what reads free may be the kernel's); above, a sure one
+ * not at all (alloc_contig_pages() refuses it), a maybe one in the upper.
  */
 static void units_large(const struct ft_fit_zin *in, int order, uint64_t ulo, uint64_t uhi,
 			struct ft_fit *f, struct named *nm)
@@ -148,7 +158,7 @@ static void units_large(const struct ft_fit_zin *in, int order, uint64_t ulo, ui
 				f->free_hi++;
 			continue;
 		}
-		if (!in_buddy && maybe_uninit) {
+		if (maybe_uninit) {
 			f->empt_hi++;
 			f->free_hi += !movable;
 			continue;
@@ -193,14 +203,14 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 	f->uninit_hi = uhi;
 	/* free memory an allocation may take: above the watermark, initialised on demand */
 	usable = sat_sub(in->free_pages, in->unusable + in->wmark);
-	cap_lo = order > 62 ? 0 : (usable + ulo) >> order;
+	cap_lo = order > 62 ? 0 : usable >> order;
 	cap_hi = order > 62 ? 0 : (usable + uhi) >> order;
 	f->wmark_cap = cap_lo;
 	f->free_cap = cap_lo;
 
 	if (f->map) {
 		if (order < in->m->order)
-			units_small(in, order, f, &nm);
+			units_small(in, order, uhi, f, &nm);
 		else
 			units_large(in, order, ulo, uhi, f, &nm);
 		memcpy(f->taint_pfn, nm.pfn, sizeof(nm.pfn));
@@ -218,7 +228,7 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 			f->now_lo = 0;
 			f->now_hi = UNKNOWN;
 		} else {
-			f->now_lo = min64(b + (ulo >> order), cap_lo);
+			f->now_lo = min64(b, cap_lo);
 			f->now_hi = min64(b + (uhi >> order), cap_hi);
 		}
 	} else if (f->map) {

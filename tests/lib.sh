@@ -238,3 +238,65 @@ contig_tree() {
 		put(0x280000, $mov, 262144);
 		close($f) or die; close($c) or die;' "$tree/proc/kpageflags" "$tree/proc/kpagecount"
 }
+
+# A two-node tree with planted blocks for will it fit (tests/cli/preflight.sh
+# has the figures worked by hand): each node one populated zone, Movable,
+# 4 GiB (four 1 GiB regions), a hand-made /proc/kpageflags and free lists
+# that agree with it, min watermark 128, no lowmem reserve.
+#   node 0: R0 free; R1 every other page free; R2 movable with a slab page
+#           in every 64th block; R3 movable
+#   node 1: R0 free but a slab page at its first PFN; R1 movable with one
+#           slab block; R2 free; R3 every other page free
+fit_tree() {
+	local T=$1 G=262144 n
+	fit_zone() {	# NODE NAME FREE SPANNED START_PFN
+		printf 'Node %d, zone %8s\n  pages free     %d\n        boost    0\n' "$1" "$2" "$3"
+		if [ "$4" = 0 ]; then
+			printf '        min      0\n        low      0\n        high     0\n'
+		else
+			printf '        min      128\n        low      160\n        high     192\n'
+		fi
+		printf '        spanned  %d\n        present  %d\n        managed  %d\n        cma      0\n' "$4" "$4" "$4"
+		printf '        protection: (0, 0, 0, 0, 0)\n'
+		[ "$4" = 0 ] || printf '      nr_free_pages %d\n  start_pfn:           %d\n' "$3" "$5"
+	}
+	mkdir -p "$T/proc/sys/kernel" "$T/sys/kernel/mm/transparent_hugepage" \
+		"$T/sys/kernel/mm/hugepages/hugepages-2048kB" "$T/sys/kernel/mm/hugepages/hugepages-1048576kB" \
+		"$T/sys/devices/system/node/node0" "$T/sys/devices/system/node/node1"
+	echo planted > "$T/proc/sys/kernel/hostname"
+	echo 6.18.0-planted > "$T/proc/sys/kernel/osrelease"
+	echo 2097152 > "$T/sys/kernel/mm/transparent_hugepage/hpage_pmd_size"
+	: > "$T/sys/devices/system/node/node0/compact"
+	: > "$T/sys/devices/system/node/node1/compact"
+	for n in 0 1; do
+		fit_zone $n DMA 0 0 0; fit_zone $n DMA32 0 0 0; fit_zone $n Normal 0 0 0
+		if [ $n = 0 ]; then fit_zone 0 Movable 393216 $((4 * G)) $((4 * G)); else fit_zone 1 Movable 655359 $((4 * G)) $((8 * G)); fi
+		fit_zone $n Device 0 0 0
+	done > "$T/proc/zoneinfo"
+	cat > "$T/proc/buddyinfo" <<-'EOF'
+	Node 0, zone  Movable 131072      0      0      0      0      0      0      0      0      0    256
+	Node 1, zone  Movable 131073      1      1      1      1      1      1      1      1      1    511
+	EOF
+	echo "100000000-2ffffffff : System RAM" > "$T/proc/iomem"
+	truncate -s $((12 * G * 8)) "$T/proc/kpageflags" "$T/proc/kpagecount"
+	perl -e '
+		my ($flags, $counts, $g) = @ARGV;
+		open(my $f, "+<", $flags) or die "$flags: $!";
+		open(my $c, "+<", $counts) or die "$counts: $!";
+		my $mov = pack("Q<", (1 << 5) | (1 << 12)); my $slab = pack("Q<", 1 << 7);
+		my $one = pack("Q<", 1); my $zero = pack("Q<", 0);
+		sub put { my ($pfn, $word, $n) = @_; seek($f, $pfn * 8, 0); print $f ($word x $n);
+			seek($c, $pfn * 8, 0); print $c ($one x $n); }
+		sub half { my ($pfn) = @_;	# every other page free, the others movable
+			seek($f, $pfn * 8, 0); print $f (($zero . $mov) x ($g / 2));
+			seek($c, $pfn * 8, 0); print $c (($zero . $one) x ($g / 2)); }
+		# node 0: [4G, 8G)
+		half(5 * $g);
+		put(6 * $g, $mov, $g); put(6 * $g + $_ * 64 * 512, $slab, 1) for 0 .. 7;
+		put(7 * $g, $mov, $g);
+		# node 1: [8G, 12G)
+		put(8 * $g, $slab, 1);
+		put(9 * $g, $mov, $g); put(9 * $g + 100 * 512, $slab, 512);
+		half(11 * $g);
+		close($f) or die; close($c) or die;' "$T/proc/kpageflags" "$T/proc/kpagecount" $G
+}
