@@ -217,6 +217,9 @@ struct exporter {
 		struct ft_cgrows rows;
 		struct ft_cgtop top;
 	} *cg;
+	/* fragtop_contiguous_blocks: the host's sizes and --collector.contiguity.sizes */
+	struct ft_fits fits;
+	const char *contig_sizes;
 };
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
@@ -244,6 +247,27 @@ static void cgroups_of_scrape(struct exporter *x, struct ft_metrics *m)
 	ft_cgtop_pick(&x->cg->sel, &x->cg->rows, c, &x->cg->top);
 	m->cgroups = &x->cg->top;
 	m->cgroups_names = c;
+}
+
+/* fragtop_contiguous_blocks: every size of interest, after the map where --collector.map reads it. */
+static void fits_of_scrape(struct exporter *x, struct ft_metrics *m)
+{
+	const struct ft_session *s = &x->live.session;
+	struct ft_fits_sizes sizes;
+	int asked[FT_FITS_SIZES_MAX];
+	size_t n = 0;
+
+	if (x->contig_sizes) {
+		char buf[256], *save = NULL, *tok;
+
+		snprintf(buf, sizeof(buf), "%s", x->contig_sizes);
+		for (tok = strtok_r(buf, ",", &save); tok && n < FT_FITS_SIZES_MAX; tok = strtok_r(NULL, ",", &save))
+			if ((asked[n] = ft_fit_size_parse(tok, s->host.page_size)) >= 0)
+				n++;
+	}
+	ft_fits_sizes(s, FT_FITS_SRC_HOST, asked, n, &sizes);
+	if (!ft_fits_build(&x->fits, s, &sizes, true))
+		m->fits = &x->fits;
 }
 
 /*
@@ -334,6 +358,7 @@ static void serve(struct exporter *x, struct conn *c)
 
 		fresh_sample(x);
 		cgroups_of_scrape(x, &m);
+		fits_of_scrape(x, &m);
 		ft_self_read(&x->self, &srv->process);
 		f = open_memstream(&p, &len);
 
@@ -411,10 +436,38 @@ static struct {
 	double interval;
 	uint64_t max_conn, max_per_client;
 	double head_timeout, idle_timeout;
-	const char *web_config, *cost_log;
+	const char *web_config, *cost_log, *contig_sizes;
 	uint64_t cgroups_top;
 	bool map;
 } o;
+
+/* --collector.contiguity.sizes: powers of two of at least a page, at most 16. */
+static int sizes_ok(const char *arg, void *var, char *why, size_t sz)
+{
+	char buf[256], *save = NULL, *tok;
+	int n = 0;
+
+	if (strlen(arg) >= sizeof(buf)) {
+		snprintf(why, sz, "too long");
+		return -1;
+	}
+	snprintf(buf, sizeof(buf), "%s", arg);
+	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+		int order = ft_fit_size_parse(tok, sysconf(_SC_PAGESIZE));
+
+		if (order < 0) {
+			snprintf(why, sz, "'%.32s' is %s", tok, order == -EDOM ? "not a power of two of at least a page" :
+				 order == -ERANGE ? "too large" : "not a size (e.g. 4M, 32M)");
+			return -1;
+		}
+		if (++n > FT_FITS_SIZES_MAX) {
+			snprintf(why, sz, "more than %d sizes", FT_FITS_SIZES_MAX);
+			return -1;
+		}
+	}
+	*(const char **)var = arg;
+	return 0;
+}
 
 static const struct ft_opt opts[] = {
 	{ "listen", 'l', FT_OPT_CB, "ADDR:PORT",
@@ -473,6 +526,10 @@ static const struct ft_opt opts[] = {
 	  "scans, % of a core (a pass over 24 GiB takes ~0.5 s of CPU)", 0.1, 100,
 	  .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
 	FT_OPT_MAP_FORCE(o.live.map_force),
+	{ "collector.contiguity.sizes", 0, FT_OPT_CB, "SIZE[,...]",
+	  "fragtop_contiguous_blocks for these sizes too (powers of two:\n"
+	  "4M, 32M), besides the host's hugetlb, multi-size THP and\n"
+	  "pageblock sizes; 16 sizes in all at most", .var = &o.contig_sizes, .parse = sizes_ok },
 	FT_OPT_COST_LOG(o.cost_log),
 };
 
@@ -1102,6 +1159,7 @@ static int run(int argc, char **argv)
 	idle_timeout_ns = (uint64_t)(o.idle_timeout * 1e9);
 	say_listening(&x);
 	x.max_age_ns = (uint64_t)(o.interval * 1e9);
+	x.contig_sizes = o.contig_sizes;
 	x.last_tick_ns = ft_now_ns();
 	while (!stop && !serve_once(&x))
 		;
@@ -1118,6 +1176,7 @@ static int run(int argc, char **argv)
 	ft_websec_free(&x.ws);
 	ft_costlog_close(&x.cost_log);
 	free(x.cg);
+	ft_fits_release(&x.fits);
 	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
 	return 0;
 }

@@ -355,3 +355,40 @@ void ft_render_preflight_json(FILE *f, const struct ft_preflight *p)
 	ft_json_end(&j);
 }
 
+/* One size's two labels: @who "" for the host, "node1." for a node. */
+static void nfd_labels(FILE *f, const struct ft_fits *t, const struct ft_fit *fit, const char *prefix,
+		       const char *who)
+{
+	char size[24];
+
+	ft_fit_size_name(fit->order, t->page_size, size, sizeof(size));
+	if (fit->buddy || fit->map)
+		fprintf(f, "%s%scontiguous-%s-now=%" PRIu64 "\n", prefix, who, size, fit->now_lo);
+	if (fit->map)
+		fprintf(f, "%s%scontiguous-%s-after-compaction=%" PRIu64 "\n", prefix, who, size, fit->after_lo);
+}
+
+void ft_render_fits_nfd(FILE *f, const struct ft_fits *t, long expiry, const char *prefix)
+{
+	char when[32], who[24];
+	size_t k, n;
+
+	fprintf(f, "# fragtop " FT_VERSION ": aligned blocks of each size the host can give now and after\n"
+		   "# compaction (fragtop preflight's figures; the lower end where the map was not read whole)\n");
+	if (expiry > 0) {
+		time_t e = (time_t)expiry;
+		struct tm tm;
+
+		if (gmtime_r(&e, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
+			fprintf(f, "# +expiry-time=%s\n", when);
+	}
+	for (k = 0; k < t->sizes.nr; k++)
+		nfd_labels(f, t, &t->host[k], prefix, "");
+	for (n = 0; t->nr_nodes > 1 && n < t->nr_nodes; n++)
+		for (k = 0; k < t->sizes.nr; k++) {
+			const struct ft_fit *nf = ft_fits_node_at(t, n, k);
+
+			snprintf(who, sizeof(who), "node%d.", nf->node);
+			nfd_labels(f, t, nf, prefix, who);
+		}
+}

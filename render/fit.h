@@ -31,6 +31,17 @@ void ft_render_fits_json(struct ft_json *j, const struct ft_fits *t, const struc
 /* The sizes table as text: a row per size and node, led by @indent. */
 void ft_render_fits_text(FILE *f, const struct ft_fits *t, const char *indent);
 
+/*
+ * A node-feature-discovery feature file (NFD's local source,
+ * /etc/kubernetes/node-feature-discovery/features.d/): an expiry-time
+ * directive (@expiry, seconds since the epoch; 0: none), then
+ * "<prefix>contiguous-<SIZE>-now=<N>" and "-after-compaction=<N>" for the
+ * host, and "<prefix>node<N>.contiguous-..." per NUMA node when there are
+ * several; the lower end of an interval; no after-compaction label without
+ * the map.  @prefix ends in '.' or '/' (a label's namespace and name start).
+ */
+void ft_render_fits_nfd(FILE *f, const struct ft_fits *t, long expiry, const char *prefix);
+
 /* `fragtop preflight`'s answer. */
 struct ft_preflight {
 	const struct ft_session *session;

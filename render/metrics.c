@@ -30,6 +30,11 @@ static const struct {
 	[FT_MF_FRAGIDX] = { "fragtop_zone_fragmentation_index", "gauge",
 		"Fragmentation index for the order (-1: a free block of it exists)." },
 	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge", "Pageblocks of the migratetype (pagetypeinfo)." },
+	[FT_MF_CONTIG] = { "fragtop_contiguous_blocks", "gauge",
+		"Aligned blocks of size_bytes the zone can give: when=\"now\" from the free lists above the min "
+		"watermark (all-free runs above the buddy's largest order), when=\"after_compaction\" the blocks "
+		"holding only free and movable pages that the free memory can hold (the pageblock map, "
+		"--collector.map). Where blocks were not read whole, the interval's lower end." },
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
 	[FT_MF_COMPACT_SCANNED] = { "fragtop_compaction_scanned_pages", "counter",
 		"Pages compaction's migrate and free scanners scanned, direct (an allocating task's) and "
@@ -425,6 +430,31 @@ static bool zone_family_absent(const struct ft_session *s, int mf)
 		if (sm->zones[i].zi->has & FT_ZI_FREE_BLOCKS)
 			return false;
 	return true;
+}
+
+/* fragtop_contiguous_blocks: every zone and size of @t, now and (where the map read it) after compaction. */
+static void contiguity(struct out *o, const struct ft_fits *t)
+{
+	char node[16], bytes[32];
+	size_t z, k;
+
+	if (!t || !t->nr_zones || !t->sizes.nr || !want(o, FT_MF_CONTIG))
+		return;
+	head(o, FT_MF_CONTIG);
+	for (z = 0; z < t->nr_zones; z++)
+		for (k = 0; k < t->sizes.nr; k++) {
+			const struct ft_fit *f = ft_fits_at(t, z, k);
+			const char *l[] = { "node", node, "zone", f->zone, "size_bytes", bytes, "when", "now", NULL };
+
+			snprintf(node, sizeof(node), "%d", f->node);
+			snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)t->page_size << f->order);
+			/* without the map, what lies above the buddy's orders is not known: no series */
+			if (f->buddy || f->map)
+				sample(o, fam[FT_MF_CONTIG].name, "", l, (double)f->now_lo);
+			l[7] = "after_compaction";
+			if (f->map)
+				sample(o, fam[FT_MF_CONTIG].name, "", l, (double)f->after_lo);
+		}
 }
 
 static void zone_gauges(struct out *o, const struct ft_session *s)
@@ -856,6 +886,7 @@ int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metric
 		}
 	}
 	zone_gauges(&o, s);
+	contiguity(&o, m->fits);
 	if (want(&o, FT_MF_KNOB)) {
 		head(&o, FT_MF_KNOB);
 		for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {

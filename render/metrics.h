@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "analysis/cgtop.h"
+#include "analysis/fits.h"
 #include "model/selfstat.h"
 #include "model/session.h"
 
@@ -35,6 +36,8 @@ struct ft_metrics {
 	/* the exporter's --collector.cgroups: the chosen cgroups and "other"; NULL: no cgroup families */
 	const struct ft_cgtop *cgroups;
 	const struct ft_cgroups *cgroups_names;	/* the pods, for the name label; NULL: none */
+	/* will it fit (analysis/fits.h), built by the caller; NULL: no contiguity family */
+	const struct ft_fits *fits;
 };
 
 /* What `fragtop exporter` says of itself, as node_exporter's promhttp_* do. */
@@ -57,7 +60,7 @@ enum ft_mfamily {
 	FT_MF_BUILD, FT_MF_UP, FT_MF_FREE_PAGES, FT_MF_MANAGED, FT_MF_FREE_IN_BLOCKS, FT_MF_FREE_BLOCKS, FT_MF_FREE_BY_TYPE,
 	FT_MF_WATERMARK, FT_MF_BOOST, FT_MF_BOOST_PEAK, FT_MF_BOOSTED, FT_MF_UNUSABLE, FT_MF_FRAGIDX,
 	FT_MF_AMPLIFICATION, FT_MF_GIANT_NOW, FT_MF_GIANT_AFTER,	/* the map's: exporter --collector.map */
-	FT_MF_PAGEBLOCKS, FT_MF_KNOB, FT_MF_THP_ENABLED, FT_MF_THP_SHMEM_ENABLED, FT_MF_THP_ANON,
+	FT_MF_PAGEBLOCKS, FT_MF_CONTIG, FT_MF_KNOB, FT_MF_THP_ENABLED, FT_MF_THP_SHMEM_ENABLED, FT_MF_THP_ANON,
 	FT_MF_THP_SHMEM, FT_MF_THP_SPLITS, FT_MF_THP_SWPOUT, FT_MF_THP_ANON_FOLIOS, FT_MF_THP_PARTIAL,
 	FT_MF_COMPACT_SCANNED, FT_MF_COMPACT_ISOLATED,
 	FT_MF_EXTFRAG, FT_MF_COMPACTION, FT_MF_FRAG_STALLS, FT_MF_LOST,
