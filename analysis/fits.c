@@ -2,6 +2,7 @@
 #include "analysis/fits.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -365,4 +366,57 @@ void ft_fits_who(const struct ft_session *s, uint64_t pfn, struct ft_fits_who *w
 			break;
 		}
 	}
+}
+
+void ft_fits_trend_add(struct ft_fits_trend *tr, const struct ft_fits *t, uint64_t t_ns)
+{
+	size_t k, last = (tr->head + FT_FITS_TREND_LEN - 1) % FT_FITS_TREND_LEN;
+
+	if (memcmp(&tr->sizes, &t->sizes, sizeof(tr->sizes)) || (tr->n && t_ns <= tr->t_ns[last])) {
+		tr->sizes = t->sizes;
+		tr->head = tr->n = 0;
+	}
+	tr->t_ns[tr->head] = t_ns;
+	for (k = 0; k < t->sizes.nr; k++)
+		tr->now[tr->head][k] = t->host[k].now_lo;
+	tr->head = (tr->head + 1) % FT_FITS_TREND_LEN;
+	if (tr->n < FT_FITS_TREND_LEN)
+		tr->n++;
+}
+
+bool ft_fits_trend_rate(const struct ft_fits_trend *tr, size_t k, double *per_s, double *window_s)
+{
+	size_t first = (tr->head + FT_FITS_TREND_LEN - tr->n) % FT_FITS_TREND_LEN, i;
+	double sx = 0, sy = 0, sxx = 0, sxy = 0, n = (double)tr->n, t0, span, den;
+
+	if (k >= tr->sizes.nr || tr->n < FT_FITS_TREND_MIN)
+		return false;
+	t0 = (double)tr->t_ns[first] / 1e9;
+	span = (double)tr->t_ns[(tr->head + FT_FITS_TREND_LEN - 1) % FT_FITS_TREND_LEN] / 1e9 - t0;
+	if (span < FT_FITS_TREND_MIN_S)
+		return false;
+	for (i = 0; i < tr->n; i++) {
+		size_t j = (first + i) % FT_FITS_TREND_LEN;
+		double x = (double)tr->t_ns[j] / 1e9 - t0, y = (double)tr->now[j][k];
+
+		sx += x;
+		sy += y;
+		sxx += x * x;
+		sxy += x * y;
+	}
+	den = n * sxx - sx * sx;
+	if (den <= 0)
+		return false;
+	*per_s = (n * sxy - sx * sy) / den;
+	*window_s = span;
+	return true;
+}
+
+double ft_fits_trend_eta(uint64_t now, uint64_t count, double per_s)
+{
+	if (now <= count)
+		return 0;
+	if (!(per_s < 0))
+		return INFINITY;
+	return (double)(now - count) / -per_s;
 }

@@ -101,6 +101,32 @@ enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node, const struc
 				  struct ft_fits_need *out);
 
 /*
+ * A trend: each size's "now" (the host's lower figure) tick by tick, the
+ * rate at which it falls (least squares over the last FT_FITS_TREND_LEN
+ * ticks) and, at that rate, when it reaches a need.  An extrapolation:
+ * the readers say so, with its window, and show nothing before
+ * FT_FITS_TREND_MIN ticks over FT_FITS_TREND_MIN_S seconds.
+ */
+#define FT_FITS_TREND_LEN	120
+#define FT_FITS_TREND_MIN	10
+#define FT_FITS_TREND_MIN_S	30.0
+struct ft_fits_trend {
+	struct ft_fits_sizes sizes;	/* a change of sizes starts the trend again */
+	size_t head, n;
+	uint64_t t_ns[FT_FITS_TREND_LEN];
+	uint64_t now[FT_FITS_TREND_LEN][FT_FITS_SIZES_MAX];
+};
+
+/* Add @t's host figures at @t_ns (a time not after the last: a seek, starts again). */
+void ft_fits_trend_add(struct ft_fits_trend *tr, const struct ft_fits *t, uint64_t t_ns);
+
+/* Size @k's rate (blocks a second; < 0 falling) and the window it is over: false before enough ticks. */
+bool ft_fits_trend_rate(const struct ft_fits_trend *tr, size_t k, double *per_s, double *window_s);
+
+/* Seconds until @now blocks reach @count at @per_s: INFINITY when not falling, 0 when already below. */
+double ft_fits_trend_eta(uint64_t now, uint64_t count, double per_s);
+
+/*
  * Who put block @pfn's pages there, as far as the session knows: the task
  * of the last fallback that named the block, its command and cgroup, and
  * the block's fallbacks; the first pinning allocation page_owner listed

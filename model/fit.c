@@ -341,49 +341,55 @@ const char *ft_fit_size_name(int order, long page_size, char *buf, size_t sz)
 	return buf;
 }
 
-int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+/* Needs, or with @bare sizes too (count 0); see ft_fit_needs_parse(). */
+static int items_parse(const char *s, long page_size, bool bare, struct ft_fit_need *out, size_t *nr, char *err,
 		       size_t errsz)
 {
-	const char *p = s;
+	const char *p = s, *what = bare ? "[COUNTx]SIZE" : "COUNTxSIZE";
 
 	*nr = 0;
 	if (!s || !*s) {
-		snprintf(err, errsz, "no need given (COUNTxSIZE, e.g. 4x1G)");
+		snprintf(err, errsz, "nothing given (%s, e.g. %s)", what, bare ? "2M or 4x1G" : "4x1G");
 		return -EINVAL;
 	}
 	while (*p) {
 		char item[64], *x, *end;
 		size_t len = strcspn(p, ",");
-		unsigned long long count;
+		unsigned long long count = 0;
+		const char *size;
 		int order;
 
 		if (!len || len >= sizeof(item)) {
-			snprintf(err, errsz, "need %zu: %s", *nr + 1, len ? "too long" : "empty");
+			snprintf(err, errsz, "item %zu: %s", *nr + 1, len ? "too long" : "empty");
 			return -EINVAL;
 		}
 		memcpy(item, p, len);
 		item[len] = 0;
 		x = strpbrk(item, "xX*");
-		if (!x || x == item) {
-			snprintf(err, errsz, "need %zu: expected COUNTxSIZE (e.g. 4x1G)", *nr + 1);
+		if (x) {
+			*x = 0;
+			errno = 0;
+			count = strtoull(item, &end, 10);
+			if (x == item || *end || item[0] == '-' || item[0] == '+' || errno || !count) {
+				snprintf(err, errsz, "item %zu: the count must be a whole number from 1 up", *nr + 1);
+				return -EINVAL;
+			}
+			size = x + 1;
+		} else if (bare) {
+			size = item;
+		} else {
+			snprintf(err, errsz, "item %zu: expected %s (e.g. 4x1G)", *nr + 1, what);
 			return -EINVAL;
 		}
-		*x = 0;
-		errno = 0;
-		count = strtoull(item, &end, 10);
-		if (*end || item[0] == '-' || item[0] == '+' || errno || !count) {
-			snprintf(err, errsz, "need %zu: the count must be a whole number from 1 up", *nr + 1);
-			return -EINVAL;
-		}
-		order = ft_fit_size_parse(x + 1, page_size);
+		order = ft_fit_size_parse(size, page_size);
 		if (order < 0) {
-			snprintf(err, errsz, "need %zu: size '%.32s': %s", *nr + 1, x + 1,
+			snprintf(err, errsz, "item %zu: size '%.32s': %s", *nr + 1, size,
 				 order == -EDOM ? "not a power of two of at least a page" :
 				 order == -ERANGE ? "too large" : "not a size (e.g. 4K, 2M, 1G)");
 			return -EINVAL;
 		}
 		if (*nr == FT_FIT_NEEDS_MAX) {
-			snprintf(err, errsz, "more than %d needs", FT_FIT_NEEDS_MAX);
+			snprintf(err, errsz, "more than %d items", FT_FIT_NEEDS_MAX);
 			return -EINVAL;
 		}
 		out[*nr].count = count;
@@ -393,12 +399,24 @@ int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, s
 		if (*p == ',') {
 			p++;
 			if (!*p) {
-				snprintf(err, errsz, "need %zu: empty", *nr + 1);
+				snprintf(err, errsz, "item %zu: empty", *nr + 1);
 				return -EINVAL;
 			}
 		}
 	}
 	return 0;
+}
+
+int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+		       size_t errsz)
+{
+	return items_parse(s, page_size, false, out, nr, err, errsz);
+}
+
+int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+			  size_t errsz)
+{
+	return items_parse(s, page_size, true, out, nr, err, errsz);
 }
 
 enum ft_fit_verdict ft_fit_judge(const struct ft_fit *f, uint64_t count)

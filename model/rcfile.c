@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/rcfile.h"
 
+#include "model/fit.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -64,6 +66,20 @@ static int set(struct ft_rc *rc, const char *k, size_t kn, const char *v, size_t
 		if (!word(v, vn, sizeof(rc->columns)))
 			goto range;
 		copy(rc->columns, v, vn);
+		return 0;
+	}
+	if (KEY("sizes")) {
+		struct ft_fit_need n[FT_FIT_NEEDS_MAX];
+		char buf[sizeof(rc->sizes)], err[128];
+		size_t nr;
+
+		if (!word(v, vn, sizeof(rc->sizes)))
+			goto range;
+		copy(buf, v, vn);
+		/* sizes are checked against 4 KiB pages here, the host's page size when shown */
+		if (strcmp(buf, "-") && ft_fit_interest_parse(buf, 4096, n, &nr, err, sizeof(err)))
+			goto range;
+		copy(rc->sizes, v, vn);
 		return 0;
 	}
 	if (KEY("map_zone")) {
@@ -159,5 +175,7 @@ int ft_rc_format(const struct ft_rc *rc, char *buf, size_t sz)
 		ADD("map_zone=%s\n", rc->map_zone);
 	if (rc->columns[0])
 		ADD("columns=%s\n", rc->columns);
+	if (rc->sizes[0])
+		ADD("sizes=%s\n", rc->sizes);
 	return n;
 }

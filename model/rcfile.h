@@ -27,6 +27,9 @@ struct ft_rc {
 	/* the processes view's columns shown after COMMAND, by header, comma-separated
 	 * ("FRAG/s,FRAG,CGROUP"); "": not set (every one); "-": none */
 	char columns[160];
+	/* the overview's sizes of interest, [COUNTx]SIZE comma-separated ("2M,1G,512x2M");
+	 * "": not set (the host's hugetlb sizes); "-": none (no line) */
+	char sizes[96];
 };
 
 /* Nothing set: every key at the program's default. */

@@ -99,6 +99,10 @@ const char *ft_columns_name(int i);
 bool ft_columns_shown(const struct ft_ui *ui, int i);
 void ft_columns_toggle(struct ft_ui *ui, int i);
 
+/* The overview's sizes of interest (fragtoprc's sizes=), for the setup view. */
+const char *ft_overview_sizes(const struct ft_ui *ui);
+void ft_overview_set_sizes(struct ft_ui *ui, const char *sizes);
+
 extern const struct ft_view ft_view_overview;
 extern const struct ft_view ft_view_events;
 extern const struct ft_view ft_view_stalls;

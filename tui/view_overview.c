@@ -11,7 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/fits.h"
 #include "model/contig.h"
+#include "model/fit.h"
 #include "model/frag.h"
 #include "model/session.h"
 #include "tui/chart.h"
@@ -25,6 +27,16 @@ struct overview_state {
 	int first_zone;
 	int list_order;		/* enum list_order */
 	bool list_mode;		/* drawn as the list last time */
+	/*
+	 * The contiguity line: fragtoprc's sizes= (setup, F2): "" the host's
+	 * hugetlb sizes (the pageblock without one), "-" no line; its figures (analysis/fits.h) as of
+	 * the session's tick fits_tick, and their trend (owned).
+	 */
+	char sizes[96];
+	struct ft_fits *fits;
+	struct ft_fits_trend *trend;
+	uint64_t fits_tick;
+	bool fits_built;
 };
 
 /* @ui's overview state. */
@@ -105,10 +117,159 @@ static bool draw_pressure(struct ft_ui *ui, int y)
 	return true;
 }
 
-/* The rate lines and the ruler: 4 lines, 5 with the pressure line. */
+/* Whether the contiguity line is shown (fragtoprc's sizes= is not "-"). */
+static bool fits_shown(const struct ft_ui *ui)
+{
+	return strcmp(S(ui)->sizes, "-") != 0;
+}
+
+/* The rate lines and the ruler: 4 lines, 5 with the pressure line, one more with the contiguity line. */
 static int rate_lines(const struct ft_ui *ui)
 {
-	return RATE_LINES + ft_sample_has(&ui->s->sample, FT_SRC_PRESSURE);
+	return RATE_LINES + ft_sample_has(&ui->s->sample, FT_SRC_PRESSURE) + fits_shown(ui);
+}
+
+/* The sizes (and needs) of the line, with the session's page size: how many, into @n. */
+static size_t fits_items(const struct ft_ui *ui, struct ft_fit_need *n)
+{
+	const struct overview_state *st = S(ui);
+	char err[128];
+	size_t nr = 0, i;
+
+	if (st->sizes[0] && strcmp(st->sizes, "-") &&
+	    !ft_fit_interest_parse(st->sizes, ui->s->host.page_size, n, &nr, err, sizeof(err)))
+		return nr;
+	/* the default: the host's hugetlb sizes */
+	for (i = 0; i < ui->s->host.nr_huge && nr < FT_FIT_NEEDS_MAX; i++) {
+		char kb[32];
+		int o;
+
+		snprintf(kb, sizeof(kb), "%lluK", (unsigned long long)ui->s->host.huge_kb[i]);
+		if ((o = ft_fit_size_parse(kb, ui->s->host.page_size)) >= 0)
+			n[nr++] = (struct ft_fit_need){ .count = 0, .order = o };
+	}
+	/* no hugetlb size (a tree, an old recording): the pageblock */
+	if (!nr && ui->s->sample.pageblock_order >= 0)
+		n[nr++] = (struct ft_fit_need){ .count = 0, .order = ui->s->sample.pageblock_order };
+	return nr;
+}
+
+/* The table as of the session's tick: the free lists, and the map where it read a zone (no file read). */
+static void fits_update(struct ft_ui *ui)
+{
+	struct overview_state *st = S(ui);
+	struct ft_fit_need n[FT_FIT_NEEDS_MAX];
+	struct ft_fits_sizes sizes;
+	int asked[FT_FIT_NEEDS_MAX];
+	size_t nr, i;
+
+	if (!st->fits || !st->trend || !fits_shown(ui) || (st->fits_built && st->fits_tick == ui->s->ticks))
+		return;
+	nr = fits_items(ui, n);
+	for (i = 0; i < nr; i++)
+		asked[i] = n[i].order;
+	ft_fits_sizes(ui->s, 0, asked, nr, &sizes);
+	st->fits_built = !ft_fits_build(st->fits, ui->s, &sizes, true);
+	st->fits_tick = ui->s->ticks;
+	if (st->fits_built)
+		ft_fits_trend_add(st->trend, st->fits, ui->s->tick_t_ns);
+}
+
+/* "in 1.4h": @s seconds in a few characters. */
+static void fmt_eta(char *buf, size_t sz, double s)
+{
+	if (s < 120)
+		snprintf(buf, sz, "%.0fs", s);
+	else if (s < 7200)
+		snprintf(buf, sz, "%.0fm", s / 60);
+	else if (s < 172800)
+		snprintf(buf, sz, "%.1fh", s / 3600);
+	else
+		snprintf(buf, sz, "%.0fd", s / 86400);
+}
+
+/*
+ * One item of the line at @x: "2M 10.8k/11.1k", a '+' where the figure is
+ * the lower end of an interval, "?" after compaction until the map has
+ * read the zones; with a need, its size coloured by the verdict and, once
+ * the trend has enough ticks, the rate and when "now" reaches the need at
+ * it.  Returns the next x, or -1 when it does not fit before @end.
+ */
+static int fits_item(struct ft_ui *ui, int y, int x, int end, const struct ft_fit_need *need)
+{
+	const struct overview_state *st = S(ui);
+	long k = ft_fits_size_index(st->fits, need->order);
+	const struct ft_fit *f;
+	char size[24], now[16], after[16], text[96], rate[48] = "", eta[16];
+	double per_s, window;
+	enum ft_color c = FT_C_LABEL;
+	int len;
+
+	if (k < 0)
+		return x;
+	f = &st->fits->host[k];
+	ft_fit_size_name(need->order, ui->s->host.page_size, size, sizeof(size));
+	if (f->now_hi == UINT64_MAX)	/* above the buddy's orders without the map */
+		snprintf(now, sizeof(now), "?");
+	else
+		ft_fmt_count(now, sizeof(now), (double)f->now_lo, 5);
+	if (f->map || f->after_hi != UINT64_MAX)
+		ft_fmt_count(after, sizeof(after), (double)f->after_lo, 5);
+	else
+		snprintf(after, sizeof(after), "?");
+	if (need->count) {
+		enum ft_fit_verdict v = ft_fit_judge(f, need->count);
+
+		c = v == FT_FIT_NOW ? FT_C_OK : v == FT_FIT_AFTER ? FT_C_WARN : v == FT_FIT_NO ? FT_C_BAD : FT_C_DIM;
+		snprintf(size + strlen(size), sizeof(size) - strlen(size), "x%llu", (unsigned long long)need->count);
+	}
+	if (ft_fits_trend_rate(st->trend, (size_t)k, &per_s, &window) && per_s < 0) {
+		double e = need->count ? ft_fits_trend_eta(f->now_lo, need->count, per_s) : INFINITY;
+
+		ft_fmt_count(rate, sizeof(rate), -per_s * 60, 5);
+		if (isfinite(e) && e > 0) {
+			fmt_eta(eta, sizeof(eta), e);
+			snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), "/m, in %s", eta);
+		} else {
+			snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), "/m");
+		}
+	}
+	len = snprintf(text, sizeof(text), "%s%s/%s%s", now,
+		       f->now_lo != f->now_hi && f->now_hi != UINT64_MAX ? "+" : "", after,
+		       f->after_lo != f->after_hi && f->after_hi != UINT64_MAX ? "+" : "");
+	if (x + (int)strlen(size) + 1 + len + (rate[0] ? (int)strlen(rate) + 3 : 0) > end)
+		return -1;
+	ft_put(y, x, ft_attr(c) | (need->count ? A_BOLD : 0), "%s", size);
+	x += (int)strlen(size) + 1;
+	ft_put(y, x, f->now_lo || f->now_hi == UINT64_MAX ? A_NORMAL : ft_attr(FT_C_BAD), "%s", text);
+	x += len;
+	if (rate[0]) {
+		ft_put(y, x + 1, ft_attr(FT_C_WARN), "-%s", rate);
+		x += (int)strlen(rate) + 2;
+	}
+	return x + 2;
+}
+
+/* The contiguity line at @y: each size of interest now / after compaction, for the host. */
+static void draw_fits(struct ft_ui *ui, int y)
+{
+	struct ft_fit_need n[FT_FIT_NEEDS_MAX];
+	size_t nr, i;
+	int x = RATE_X;
+
+	ft_put(y, 0, ft_attr(FT_C_LABEL), "contiguous");
+	fits_update(ui);
+	if (!S(ui)->fits_built) {
+		ft_put(y, x, ft_attr(FT_C_DIM), "waiting for buddyinfo");
+		return;
+	}
+	nr = fits_items(ui, n);
+	if (!nr) {
+		ft_put(y, x, ft_attr(FT_C_DIM), "no size known yet: set sizes of interest in setup (F2)");
+		return;
+	}
+	for (i = 0; i < nr && x >= 0; i++)
+		x = fits_item(ui, y, x, COLS, &n[i]);
 }
 
 static void draw_rates(struct ft_ui *ui, int y)
@@ -135,7 +296,10 @@ static void draw_rates(struct ft_ui *ui, int y)
 	if (COLS >= 110)
 		ft_chart_row(ui->s, y, RATE_X + 4 * RATE_W + 2, COLS - (RATE_X + 4 * RATE_W + 2),
 			     FT_CHART_STALLS, FT_ZH_FREE, 0, -1);
-	draw_pressure(ui, y + 3);
+	if (fits_shown(ui))
+		draw_fits(ui, y + 3 + draw_pressure(ui, y + 3));
+	else
+		draw_pressure(ui, y + 3);
 }
 
 /*
@@ -715,6 +879,53 @@ static void key_order(struct ft_ui *ui, int ch)
 	st->first_zone = 0;
 }
 
+static void overview_init(void *state)
+{
+	struct overview_state *st = state;
+
+	st->fits = calloc(1, sizeof(*st->fits));
+	st->trend = calloc(1, sizeof(*st->trend));
+	if (st->fits)
+		ft_fits_init(st->fits);
+}
+
+static void overview_fini(void *state)
+{
+	struct overview_state *st = state;
+
+	if (st->fits)
+		ft_fits_release(st->fits);
+	free(st->fits);
+	free(st->trend);
+}
+
+/* Every tick while shown: the contiguity line's figures and their trend. */
+static void overview_tick(struct ft_ui *ui)
+{
+	fits_update(ui);
+}
+
+static void overview_load(struct ft_ui *ui, const struct ft_rc *rc)
+{
+	snprintf(S(ui)->sizes, sizeof(S(ui)->sizes), "%s", rc->sizes);
+}
+
+static void overview_save(const struct ft_ui *ui, struct ft_rc *rc)
+{
+	snprintf(rc->sizes, sizeof(rc->sizes), "%s", S(ui)->sizes);
+}
+
+const char *ft_overview_sizes(const struct ft_ui *ui)
+{
+	return S(ui)->sizes;
+}
+
+void ft_overview_set_sizes(struct ft_ui *ui, const char *sizes)
+{
+	snprintf(S(ui)->sizes, sizeof(S(ui)->sizes), "%s", sizes);
+	S(ui)->fits_built = false;
+}
+
 static const struct ft_key overview_keys[] = {
 	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones (or lines)", NULL, 0, key_scroll },
 	{ "PgUp PgDn", { KEY_PPAGE, KEY_NPAGE }, "a page of zones (or lines)", NULL, 0, key_scroll },
@@ -753,6 +964,11 @@ static const struct ft_legend overview_legend[] = {
 	{ "ceil", "the largest boost the kernel allows the zone now: max(pageblock, high x factor / 10000)" },
 	{ "blocks", "pageblocks per migratetype (pagetypeinfo, read every few seconds: it takes zone->lock)" },
 	{ "fb/s frag", "allocator fallbacks (mm_page_alloc_extfrag) in the zone per second, and the fragmenting ones" },
+	{ "contiguous", "will it fit (fragtop preflight's figures, for the host): per size of interest (setup, F2), "
+	  "the aligned blocks free now above the min watermark / after compaction (\"?\" until the map (5) has read "
+	  "the zones; '+': the lower end, blocks not read whole); 2Mx512: a need, green now, yellow after compaction, "
+	  "red not at all; -120/m, in 40m: \"now\" falls 120 a minute over the last ticks (up to 120), and reaches the "
+	  "need in 40 minutes at that rate (an extrapolation)" },
 	{ "sparklines", "the last minute of the zone's unusable index, free memory, boost peak, share boosted, "
 	  "fragmenting fallbacks per second and share in blocks; '|' marks a control change" },
 	{ NULL, NULL },
@@ -760,6 +976,11 @@ static const struct ft_legend overview_legend[] = {
 
 const struct ft_view ft_view_overview = {
 	.state_size = sizeof(struct overview_state),
+	.init = overview_init,
+	.fini = overview_fini,
+	.tick = overview_tick,
+	.load = overview_load,
+	.save = overview_save,
 	.name = "overview",
 	.draw = overview_draw,
 	.keys = overview_keys,

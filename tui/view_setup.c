@@ -2,8 +2,8 @@
 /*
  * Setup (F2), as htop's: the settings fragtoprc keeps between runs, where
  * the file is and whether it will be written on quit.  The interval, the
- * colour scheme and the processes view's columns (htop's Columns page)
- * change here; the sort column, the map's zone and the
+ * colour scheme, the overview's sizes of interest and the processes
+ * view's columns (htop's Columns page) change here; the sort column, the map's zone and the
  * view to open on are kept as they are when fragtop quits, and are set
  * in their views.  Below them, what fragtop itself costs (base/cost.h):
  * files opened, reads and bytes per source over the last tick and since
@@ -14,11 +14,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/fit.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
-enum row { R_INTERVAL, R_COLOR, R_COLUMNS, R_NR };
+enum row { R_INTERVAL, R_COLOR, R_SIZES, R_COLUMNS, R_NR };
 
 /* The view's state (struct ft_view's state_size: the loop owns it). */
 struct setup_state {
@@ -141,6 +142,10 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y, 0, st->sel == R_COLOR ? A_REVERSE : A_NORMAL, "  %-22s", "colour scheme");
 	ft_put(y++, 25, A_BOLD, "%s%s", ui->color_wanted ? "default" : "monochrome",
 	       ui->color_wanted && !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
+	ft_put(y, 0, st->sel == R_SIZES ? A_REVERSE : A_NORMAL, "  %-22s", "sizes of interest");
+	ft_put(y++, 25, A_BOLD, "%s   (Enter: the overview's contiguous line)",
+	       !ft_overview_sizes(ui)[0] ? "the host's hugetlb sizes" :
+	       !strcmp(ft_overview_sizes(ui), "-") ? "none: no line" : ft_overview_sizes(ui));
 	y++;
 	ft_put(y++, 0, ft_attr(FT_C_DIM), ui->rp ? "  as the settings file has them (a replay does not change the file):" :
 	       "  kept as they are when fragtop quits:");
@@ -206,6 +211,25 @@ static void toggle_color(struct ft_ui *ui)
 	ft_ui_status(ui, FT_DIAG_INFO, "colour scheme: %s", ui->color_wanted ? "default" : "monochrome");
 }
 
+/* The overview's sizes of interest, typed: [COUNTx]SIZE,...; empty: the host's; "-": no line. */
+static void edit_sizes(struct ft_ui *ui)
+{
+	struct ft_fit_need n[FT_FIT_NEEDS_MAX];
+	char buf[96], err[128];
+	size_t nr;
+
+	snprintf(buf, sizeof(buf), "%s", ft_overview_sizes(ui));
+	if (!ft_ui_prompt_edit(ui, "sizes of interest ([COUNTx]SIZE,... e.g. 2M,1G,512x2M; empty: the host's; -: none): ",
+			       buf, sizeof(buf)))
+		return;
+	if (buf[0] && strcmp(buf, "-") && ft_fit_interest_parse(buf, ui->s->host.page_size, n, &nr, err, sizeof(err))) {
+		ft_ui_status(ui, FT_DIAG_WARN, "sizes of interest: %s", err);
+		return;
+	}
+	ft_overview_set_sizes(ui, buf);
+	ft_ui_status(ui, FT_DIAG_INFO, "sizes of interest: %s", buf[0] ? buf : "the host's hugetlb sizes");
+}
+
 static void key_change(struct ft_ui *ui, int ch)
 {
 	struct setup_state *st = S(ui);
@@ -214,6 +238,11 @@ static void key_change(struct ft_ui *ui, int ch)
 
 	if (st->sel == R_COLOR) {
 		toggle_color(ui);
+		return;
+	}
+	if (st->sel == R_SIZES) {
+		if (ch == '\n' || ch == KEY_ENTER || ch == ' ')
+			edit_sizes(ui);
 		return;
 	}
 	if (st->sel == R_COLUMNS) {
@@ -250,6 +279,8 @@ static const struct ft_legend setup_legend[] = {
 	{ "files reads bytes", "what fragtop opened, read calls and bytes, per source: the last tick, and since the start" },
 	{ "malloc holds", "heap in use; the part never written is not resident" },
 	{ "file", "the fragtoprc that keeps these settings" },
+	{ "sizes of interest", "the overview's contiguous line: [COUNTx]SIZE,... (2M,1G,512x2M: a count is a need "
+	  "the line judges); empty: the host's hugetlb sizes; -: no line; fragtoprc keeps it (sizes=)" },
 	{ "[x] FRAG/s", "a processes column shown ([ ]: hidden); fragtoprc keeps the choice (columns=)" },
 	{ NULL, NULL },
 };

@@ -352,6 +352,13 @@ static void test_needs_parse(void **state)
 		strcat(many, i ? ",1x2M" : "1x2M");
 	assert_int_equal(ft_fit_needs_parse(many, 4096, n, &nr, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "more than"));
+	assert_int_equal(ft_fit_interest_parse("2M,1G,512x2M", 4096, n, &nr, err, sizeof(err)), 0);
+	assert_int_equal(nr, 3);
+	assert_int_equal(n[0].count, 0);
+	assert_int_equal(n[0].order, 9);
+	assert_int_equal(n[2].count, 512);
+	assert_int_equal(ft_fit_interest_parse("2M,x1G", 4096, n, &nr, err, sizeof(err)), -EINVAL);
+	assert_int_equal(ft_fit_interest_parse("3M", 4096, n, &nr, err, sizeof(err)), -EINVAL);
 }
 
 int main(void)

@@ -36,6 +36,7 @@ static void test_round_trip(void **state)
 	rc.color = 0;
 	strcpy(rc.map_zone, "N1 Movable");
 	strcpy(rc.columns, "FRAG/s,OWN,CGROUP");
+	strcpy(rc.sizes, "2M,1G,512x2M");
 	n = ft_rc_format(&rc, text, sizeof(text));
 	assert_true(n > 0 && (size_t)n < sizeof(text));
 	assert_non_null(strstr(text, "config_version=1\n"));
@@ -48,6 +49,7 @@ static void test_round_trip(void **state)
 	assert_int_equal(back.color, 0);
 	assert_string_equal(back.map_zone, "N1 Movable");
 	assert_string_equal(back.columns, "FRAG/s,OWN,CGROUP");
+	assert_string_equal(back.sizes, "2M,1G,512x2M");
 	/* nothing set: only the head, and it parses to nothing set */
 	ft_rc_init(&rc);
 	n = ft_rc_format(&rc, text, sizeof(text));
@@ -94,6 +96,11 @@ static void test_errors(void **state)
 	assert_int_equal(parse(&rc, "view=a\033[31mb\nsort=0123456789abcdefXYZ\n", why), 2);
 	assert_string_equal(rc.view, "");
 	assert_string_equal(rc.sort, "");
+	/* sizes: [COUNTx]SIZE, powers of two, or "-" for none */
+	assert_int_equal(parse(&rc, "sizes=-\n", why), 0);
+	assert_string_equal(rc.sizes, "-");
+	assert_int_equal(parse(&rc, "sizes=3M\nsizes=2M,,1G\nsizes=0x2M\n", why), 3);
+	assert_string_equal(rc.sizes, "");
 	/* a NUL in the middle is just a bad byte */
 	assert_int_equal(ft_rc_parse("view=ma\0p\nsort=OWN\n", 19, &rc, why, sizeof(why)), 1);
 	assert_string_equal(rc.sort, "OWN");
