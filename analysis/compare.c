@@ -2,6 +2,7 @@
 #include "analysis/compare.h"
 
 #include "model/contig.h"
+#include "model/fit.h"
 #include "model/thp.h"
 
 #include <math.h>
@@ -323,6 +324,29 @@ static double measure_row(const struct ft_report *r, const struct cmp_row *row)
 	return NAN;
 }
 
+/* Per size of ft_rep_fit_kb: the host's smallest now and after compaction over the run; NAN where not known. */
+static void fit_rows(const struct ft_report *r, double *v)
+{
+	const struct ft_rep_fits *f = &r->fits;
+	size_t k;
+
+	for (k = 0; f->samples && k < FT_REP_FIT_SIZES; k++) {
+		char kb[32];
+		int order;
+		size_t i;
+
+		snprintf(kb, sizeof(kb), "%lluK", (unsigned long long)ft_rep_fit_kb[k]);
+		order = ft_fit_size_parse(kb, r->rp.session.host.page_size);
+		for (i = 0; i < f->sizes.nr; i++) {
+			if (f->sizes.order[i] != order)
+				continue;
+			v[FT_CMP_FIT0 + 2 * k] = (double)f->now_min[i];
+			if (f->after_known[i])
+				v[FT_CMP_FIT0 + 2 * k + 1] = (double)f->after_min[i];
+		}
+	}
+}
+
 void ft_cmp_measure_report(const struct ft_report *r, double *v)
 {
 	int i, s;
@@ -332,6 +356,7 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v)
 	for (i = 0; i < FT_CMP_LAT0; i++)
 		v[i] = measure_row(r, &rows[i]);
 	thp_rows(r, v);
+	fit_rows(r, v);
 	for (s = 0; s < FT_LAT_NR; s++) {
 		struct ft_rep_lat l;
 
@@ -347,9 +372,23 @@ const unsigned int ft_cmp_thp_kb[8] = { 16, 32, 64, 128, 256, 512, 1024, 2048 };
 static const char *const thp_what[3] = { "alloc", "fallback", "success %" };
 static const char *const thp_key[3] = { "anon_fault_alloc", "anon_fault_fallback", "success_pct" };
 
+/* "2M" for a size of ft_rep_fit_kb */
+static const char *fit_name(int r, char *buf, size_t sz)
+{
+	uint64_t kb = ft_rep_fit_kb[(r - FT_CMP_FIT0) / 2];
+
+	snprintf(buf, sz, kb >= 1048576 ? "%lluG" : "%lluM", (unsigned long long)(kb >= 1048576 ? kb >> 20 : kb >> 10));
+	return buf;
+}
+
 void ft_cmp_row_name(int r, char *buf, size_t sz)
 {
-	if (r >= FT_CMP_THP0)
+	char size[16];
+
+	if (r >= FT_CMP_FIT0)
+		snprintf(buf, sz, "%s %s", fit_name(r, size, sizeof(size)),
+			 (r - FT_CMP_FIT0) % 2 ? "after compact, min" : "blocks now, min");
+	else if (r >= FT_CMP_THP0)
 		snprintf(buf, sz, "THP %ukB %s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_what[(r - FT_CMP_THP0) % 3]);
 	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].name);
@@ -362,7 +401,10 @@ void ft_cmp_row_key(int r, char *buf, size_t sz)
 	static const char *const *const keys = ft_lat_names;
 	static const char *const p[3] = { "p50_us", "p99_us", "max_us" };
 
-	if (r >= FT_CMP_THP0)
+	if (r >= FT_CMP_FIT0)
+		snprintf(buf, sz, "contiguous_%llukB_%s", (unsigned long long)ft_rep_fit_kb[(r - FT_CMP_FIT0) / 2],
+			 (r - FT_CMP_FIT0) % 2 ? "after_compaction_min" : "now_min");
+	else if (r >= FT_CMP_THP0)
 		snprintf(buf, sz, "thp_%ukB_%s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_key[(r - FT_CMP_THP0) % 3]);
 	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].key);

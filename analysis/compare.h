@@ -33,7 +33,9 @@ enum ft_cmp_row {
 	FT_CMP_LAT0,		/* then p50, p99, max for each latency source */
 	/* then per anonymous THP size (ft_cmp_thp_kb): alloc, fallback, success % */
 	FT_CMP_THP0 = FT_CMP_LAT0 + 3 * FT_LAT_NR,
-	FT_CMP_NR = FT_CMP_THP0 + 3 * 8
+	/* then per size of ft_rep_fit_kb: the host's smallest now and after compaction in the run */
+	FT_CMP_FIT0 = FT_CMP_THP0 + 3 * 8,
+	FT_CMP_NR = FT_CMP_FIT0 + 2 * FT_REP_FIT_SIZES
 };
 
 /* The THP sizes compare has rows for (x86-64's anonymous ones), in row order. */

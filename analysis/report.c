@@ -433,6 +433,50 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 	}
 }
 
+const uint64_t ft_rep_fit_kb[FT_REP_FIT_SIZES] = { 2048, 4096, 32768, 1048576 };
+
+/* Will it fit at a tick whose zone files are new: each size's smallest now and after compaction. */
+static void fits_tick(struct ft_report *rep)
+{
+	const struct ft_session *s = &rep->rp.session;
+	struct ft_rep_fits *f = &rep->fits;
+	int asked[4];
+	size_t k, n = 0;
+
+	if (!ft_sample_has(&s->sample, FT_SRC_BUDDYINFO) ||
+	    s->sample.src_t_ns[FT_SRC_BUDDYINFO] == f->seen_t_ns)
+		return;
+	f->seen_t_ns = s->sample.src_t_ns[FT_SRC_BUDDYINFO];
+	if (!f->table && !(f->table = calloc(1, sizeof(*f->table))))
+		return;
+	for (k = 0; k < FT_REP_FIT_SIZES; k++) {
+		char kb[32];
+
+		snprintf(kb, sizeof(kb), "%lluK", (unsigned long long)ft_rep_fit_kb[k]);
+		if ((asked[n] = ft_fit_size_parse(kb, s->host.page_size)) >= 0)
+			n++;
+	}
+	if (!f->samples)
+		ft_fits_sizes(s, FT_FITS_SRC_HOST, asked, n, &f->sizes);
+	if (ft_fits_build(f->table, s, &f->sizes, true))
+		return;
+	for (k = 0; k < f->sizes.nr; k++) {
+		const struct ft_fit *h = &f->table->host[k];
+
+		if (!f->samples || h->now_lo < f->now_min[k]) {
+			f->now_min[k] = h->now_lo;
+			f->now_min_t_ns[k] = s->tick_t_ns;
+		}
+		if (h->map && (!f->after_known[k] || h->after_lo < f->after_min[k])) {
+			f->after_min[k] = h->after_lo;
+			f->after_min_t_ns[k] = s->tick_t_ns;
+			f->after_known[k] = true;
+		}
+		f->last[k] = *h;
+	}
+	f->samples++;
+}
+
 /* One tick of the recording.  1 go on, 0 past the window, -errno (said). */
 static int one_tick(struct build *b)
 {
@@ -451,6 +495,7 @@ static int one_tick(struct build *b)
 	}
 	rep->ticks++;
 	point(rep, &now);
+	fits_tick(rep);
 	/* the recording fragtop's own cost, likewise */
 	if (rep->rp.session.cost.known) {
 		if (!rep->cost_ticks++)
@@ -633,6 +678,9 @@ void ft_report_release(struct ft_report *rep)
 	free(rep->cgrows);
 	free(rep->stack_first);
 	free(rep->stack_last);
+	if (rep->fits.table)
+		ft_fits_release(rep->fits.table);
+	free(rep->fits.table);
 	ft_replay_close(&rep->rp);
 }
 

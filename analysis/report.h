@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/cgrows.h"
+#include "analysis/fits.h"
 #include "collectors/replay.h"
 #include "model/counterfield.h"
 #include "model/pageowner.h"
@@ -94,6 +95,29 @@ struct ft_rep_direct_cost {
 	int64_t stalls_out;		/* compact_stall in them */
 };
 
+/*
+ * Will it fit over the window (analysis/fits.h): the host's figures at
+ * each sample whose zone files were read (a report reads them once a
+ * minute: struct ft_session_opts' lean), the smallest "now" and "after
+ * compaction" of each size and when they were seen, and the last.  The
+ * sizes are the recording host's (hugetlb, multi-size THP, pageblock)
+ * and ft_rep_fit_kb's.  after_known: some sample had the map.
+ */
+/* Sizes a report always has figures for, compare's rows (in KiB): 2M, 4M, 32M, 1G. */
+#define FT_REP_FIT_SIZES	4
+extern const uint64_t ft_rep_fit_kb[FT_REP_FIT_SIZES];
+
+struct ft_rep_fits {
+	uint64_t samples;
+	struct ft_fits_sizes sizes;
+	uint64_t now_min[FT_FITS_SIZES_MAX], after_min[FT_FITS_SIZES_MAX];
+	uint64_t now_min_t_ns[FT_FITS_SIZES_MAX], after_min_t_ns[FT_FITS_SIZES_MAX];
+	bool after_known[FT_FITS_SIZES_MAX];
+	struct ft_fit last[FT_FITS_SIZES_MAX];
+	uint64_t seen_t_ns;		/* the buddyinfo sample last taken */
+	struct ft_fits *table;		/* owned: one sample's */
+};
+
 #define FT_REP_MAX_INTERVALS 256
 #define FT_REP_MAX_OUTSIDE 256
 
@@ -163,6 +187,7 @@ struct ft_report {
 	struct ft_stack_base *stack_first, *stack_last;
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
 	bool raw_full[FT_LAT_NR];
+	struct ft_rep_fits fits;
 };
 
 #define FT_REP_MAX_RAW	(16u << 20)	/* 64 MiB a source */

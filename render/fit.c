@@ -99,7 +99,7 @@ void ft_render_fit_members(struct ft_json *j, const struct ft_fit *f, const stru
 	ft_json_arr_end(j);
 }
 
-static void json_sources(struct ft_json *j, unsigned int src)
+void ft_render_fit_sources(struct ft_json *j, unsigned int src)
 {
 	size_t b;
 
@@ -123,7 +123,7 @@ void ft_render_fits_json(struct ft_json *j, const struct ft_fits *t, const struc
 		ft_json_str(j, "size", ft_fit_size_name(order, t->page_size, name, sizeof(name)));
 		ft_json_u64(j, "size_bytes", (uint64_t)t->page_size << order);
 		ft_json_i64(j, "order", order);
-		json_sources(j, t->sizes.src[k]);
+		ft_render_fit_sources(j, t->sizes.src[k]);
 		ft_json_obj_begin(j, "host");
 		ft_render_fit_members(j, &t->host[k], NULL);
 		ft_json_obj_end(j);

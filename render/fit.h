@@ -25,6 +25,9 @@ const char *ft_render_fit_range(uint64_t lo, uint64_t hi, char *buf, size_t sz);
  */
 void ft_render_fit_members(struct ft_json *j, const struct ft_fit *f, const struct ft_session *s);
 
+/* "sources": where a size comes from (FT_FITS_SRC_* bits), an inline array. */
+void ft_render_fit_sources(struct ft_json *j, unsigned int src);
+
 /* "sizes": every size of @t, the host's, each node's and each zone's figures. */
 void ft_render_fits_json(struct ft_json *j, const struct ft_fits *t, const struct ft_session *s);
 

@@ -15,6 +15,7 @@
 #include "model/thp.h"
 #include "analysis/labels.h"
 #include "render/contig.h"
+#include "render/fit.h"
 #include "render/session_json.h"
 
 static void json_cost_counts(struct ft_json *j, const char *key, const struct ft_report *rep,
@@ -571,6 +572,45 @@ static void json_owners(struct ft_json *j, const struct ft_report *rep)
 }
 
 
+/* "contiguity": will it fit over the window, the host's, per size (analysis/report.h). */
+static void json_fits(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_rep_fits *f = &rep->fits;
+	char size[24];
+	size_t k;
+
+	if (!f->samples) {
+		ft_json_null(j, "contiguity");
+		return;
+	}
+	ft_json_obj_begin(j, "contiguity");
+	ft_json_u64(j, "samples", f->samples);
+	ft_json_arr_begin(j, "sizes");
+	for (k = 0; k < f->sizes.nr; k++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "size", ft_fit_size_name(f->sizes.order[k], rep->rp.session.host.page_size, size,
+							 sizeof(size)));
+		ft_json_u64(j, "size_bytes", (uint64_t)rep->rp.session.host.page_size << f->sizes.order[k]);
+		ft_json_i64(j, "order", f->sizes.order[k]);
+		ft_render_fit_sources(j, f->sizes.src[k]);
+		ft_json_u64(j, "now_min", f->now_min[k]);
+		ft_json_double(j, "now_min_at_s", ft_report_secs(rep, f->now_min_t_ns[k]));
+		if (f->after_known[k]) {
+			ft_json_u64(j, "after_compaction_min", f->after_min[k]);
+			ft_json_double(j, "after_compaction_min_at_s", ft_report_secs(rep, f->after_min_t_ns[k]));
+		} else {
+			ft_json_null(j, "after_compaction_min");
+			ft_json_null(j, "after_compaction_min_at_s");
+		}
+		ft_json_obj_begin(j, "last");
+		ft_render_fit_members(j, &f->last[k], NULL);
+		ft_json_obj_end(j);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+	ft_json_obj_end(j);
+}
+
 /* The report as one JSON object on stdout. */
 void ft_render_report_json(const struct ft_report *rep)
 {
@@ -614,6 +654,7 @@ void ft_render_report_json(const struct ft_report *rep)
 		ft_render_contig_nodes_json(&j, s);
 	else
 		ft_json_null(&j, "gigantic_by_node");
+	json_fits(&j, rep);
 	json_controls(&j, rep);
 	json_boost(&j, rep, rep->boost_zone);
 	json_level(&j, "free_in_pageblocks_pct", &rep->in_blocks);

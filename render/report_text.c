@@ -15,6 +15,7 @@
 #include "model/thp.h"
 #include "analysis/labels.h"
 #include "render/contig.h"
+#include "render/fit.h"
 
 static void fmt_pct(char *b, size_t sz, double v)
 {
@@ -517,6 +518,40 @@ static void text_boost_map(const struct ft_report *rep)
 	ft_render_contig_nodes_text(stdout, s, "  ");
 }
 
+/* Will it fit over the window: each size's smallest now and after compaction for the host, and the last. */
+static void text_fits(const struct ft_report *rep)
+{
+	const struct ft_rep_fits *f = &rep->fits;
+	char size[24], at[24], after[48];
+	size_t k;
+
+	if (!f->samples)
+		return;
+	printf("\ncontiguity, the host's aligned blocks (%llu samples of the zone files in the window)\n",
+	       (unsigned long long)f->samples);
+	printf("  size        now min        at  after compaction min        at    last now / after\n");
+	for (k = 0; k < f->sizes.nr; k++) {
+		const struct ft_fit *l = &f->last[k];
+
+		ft_fit_size_name(f->sizes.order[k], rep->rp.session.host.page_size, size, sizeof(size));
+		snprintf(at, sizeof(at), "+%.1fs", ft_report_secs(rep, f->now_min_t_ns[k]));
+		printf("  %-6s %12llu %9s", size, (unsigned long long)f->now_min[k], at);
+		if (f->after_known[k]) {
+			snprintf(at, sizeof(at), "+%.1fs", ft_report_secs(rep, f->after_min_t_ns[k]));
+			printf(" %21llu %9s", (unsigned long long)f->after_min[k], at);
+		} else {
+			printf(" %21s %9s", "-", "");
+		}
+		if (l->map)
+			snprintf(after, sizeof(after), "%llu", (unsigned long long)l->after_lo);
+		else
+			snprintf(after, sizeof(after), "-");
+		printf("  %8llu / %s\n", (unsigned long long)l->now_lo, after);
+	}
+	printf("  (now: the free lists above the min watermark; after compaction: the pageblock map's, "
+	       "- where no map was recorded)\n");
+}
+
 /* Stall latencies: percentiles, the kernel's own count, histograms. */
 static void text_stalls(const struct ft_report *rep)
 {
@@ -869,6 +904,7 @@ void ft_render_report_text(const struct ft_report *rep, const struct ft_report_s
 	text_outcomes(rep);
 	text_thp(rep);
 	text_boost_map(rep);
+	text_fits(rep);
 	text_stalls(rep);
 	text_changes(rep);
 	text_intervals(rep);
