@@ -220,10 +220,38 @@ static const struct ft_pbmap_zone *map_zone(const struct ft_session *s, const st
 	return mz;
 }
 
+/* Zone @j's inputs, with the map's part where it read the zone; into @t's map counts when @count. */
+static void zone_of(struct ft_fits *t, const struct ft_session *s, const struct ft_zone *j, bool map, bool count,
+		    uint64_t *blocks, struct ft_fit_zin *in)
+{
+	zone_in(s, j, blocks, in);
+	if (!map)
+		return;
+	in->mz = map_zone(s, j->zi);
+	in->m = in->mz ? &s->map : NULL;
+	if (in->mz && count) {
+		t->map = true;
+		t->map_unread += in->mz->count[FT_PB_UNSCANNED];
+	}
+}
+
+/* The sums' "after compaction" above the buddy's orders held to the host's free memory (@lo, @hi pages). */
+static void contig_cap(struct ft_fit *f, uint64_t lo, uint64_t hi)
+{
+	if (f->buddy || f->order > 62)
+		return;
+	f->free_cap = lo >> f->order;
+	if (f->after_lo > f->free_cap)
+		f->after_lo = f->now_lo > f->free_cap ? f->now_lo : f->free_cap;
+	if (f->after_hi != UINT64_MAX && f->after_hi > hi >> f->order)
+		f->after_hi = f->now_hi > hi >> f->order ? f->now_hi : hi >> f->order;
+}
+
 int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft_fits_sizes *sizes,
 		       bool map)
 {
 	const struct ft_sample *sm = &s->sample;
+	uint64_t free_lo = 0, free_hi = 0;
 	size_t i, k, nk = sizes->nr;
 
 	t->sizes = *sizes;
@@ -238,6 +266,19 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 	}
 	if (!ft_sample_has(sm, FT_SRC_ZONEINFO) || !ft_sample_has(sm, FT_SRC_BUDDYINFO))
 		return -ENODATA;
+	/* the host's free memory alloc_contig_range() may migrate to: every zone's above its watermark */
+	for (i = 0; i < sm->nr_zones; i++) {
+		const struct ft_zone *j = &sm->zones[i];
+		uint64_t blocks[FT_MAX_ORDERS], lo, hi;
+		struct ft_fit_zin in;
+
+		if (!j->zi || !ft_zi_populated(j->zi) || !j->bi)
+			continue;
+		zone_of(t, s, j, map, false, blocks, &in);
+		ft_fit_uninit(&in, &lo, &hi);
+		free_lo += ft_fit_usable(&in);
+		free_hi += ft_fit_usable(&in) + hi;
+	}
 	for (i = 0; i < sm->nr_zones; i++) {
 		const struct ft_zone *j = &sm->zones[i];
 		uint64_t blocks[FT_MAX_ORDERS] = { 0 };
@@ -248,15 +289,9 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 			continue;
 		if (grow(&t->zone, &t->cap_zones, (t->nr_zones + 1) * (nk ? nk : 1)))
 			return -ENOMEM;
-		zone_in(s, j, blocks, &in);
-		if (map) {
-			in.mz = map_zone(s, j->zi);
-			in.m = in.mz ? &s->map : NULL;
-			if (in.mz) {
-				t->map = true;
-				t->map_unread += in.mz->count[FT_PB_UNSCANNED];
-			}
-		}
+		zone_of(t, s, j, map, true, blocks, &in);
+		in.contig_free_lo = free_lo;
+		in.contig_free_hi = free_hi;
 		n = ft_fits_node_index(t, j->zi->node);
 		if (n < 0) {
 			if (grow(&t->node, &t->cap_nodes, (t->nr_nodes + 1) * (nk ? nk : 1)))
@@ -276,6 +311,13 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 			ft_fit_add(&t->host[k], f);
 		}
 		t->nr_zones++;
+	}
+	t->contig_free_lo = free_lo;
+	t->contig_free_hi = free_hi;
+	for (k = 0; k < nk; k++) {
+		for (i = 0; i < t->nr_nodes; i++)
+			contig_cap(&t->node[i * nk + k], free_lo, free_hi);
+		contig_cap(&t->host[k], free_lo, free_hi);
 	}
 	return 0;
 }
@@ -316,7 +358,8 @@ enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node, const struc
 			zf[z * nk + i] = *ft_fits_at(t, z, kidx[i]);
 	}
 	if (nk)
-		all = ft_fit_needs_judge(zf, t->nr_zones, use, known, nk, left, each);
+		all = ft_fit_needs_judge(zf, t->nr_zones, use, known, nk, t->contig_free_lo, t->contig_free_hi, left,
+					  each);
 	for (i = 0, nk = 0; i < n; i++) {
 		if (out[i].size < 0) {
 			if (all != FT_FIT_NO)

@@ -53,6 +53,8 @@ struct ft_fits {
 	struct ft_fit *node;		/* owned: nr_nodes * sizes.nr, in node order */
 	struct ft_fit host[FT_FITS_SIZES_MAX];
 	bool map;			/* the map was read for some zone */
+	/* the host's free memory alloc_contig_range() may migrate to (model/fit.h), pages */
+	uint64_t contig_free_lo, contig_free_hi;
 	uint64_t map_unread;		/* blocks of the zones used not read whole */
 };
 

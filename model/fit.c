@@ -172,6 +172,28 @@ static void units_large(const struct ft_fit_zin *in, int order, uint64_t ulo, ui
 	}
 }
 
+void ft_fit_uninit(const struct ft_fit_zin *in, uint64_t *lo, uint64_t *hi)
+{
+	uint64_t mf, unread;
+
+	*lo = *hi = 0;
+	if (!in->m || !in->mz || !in->mz->blocks || in->m->order < 0)
+		return;
+	map_free(in->mz, in->m->order, &mf, &unread);
+	if (mf > in->free_pages + in->drift)
+		*lo = mf - in->free_pages;
+	if (mf + unread > in->free_pages + in->drift)
+		*hi = mf + unread - in->free_pages;
+	if (*hi > in->mz->end_pfn - in->mz->start_pfn)
+		*hi = in->mz->end_pfn - in->mz->start_pfn;
+	*lo = min64(*lo, *hi);
+}
+
+uint64_t ft_fit_usable(const struct ft_fit_zin *in)
+{
+	return sat_sub(in->free_pages, in->unusable + in->wmark);
+}
+
 void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 {
 	uint64_t usable, ulo = 0, uhi = 0, cap_lo, cap_hi;
@@ -187,25 +209,20 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 	f->unusable = in->unusable;
 	f->buddy = order < in->nr_orders;
 	f->map = in->m && in->mz && in->mz->blocks && in->m->order >= 0 && order <= FT_FIT_MAX_ORDER;
-	if (f->map) {
-		uint64_t mf, unread;
-
-		map_free(in->mz, in->m->order, &mf, &unread);
-		if (mf > in->free_pages + in->drift)
-			ulo = mf - in->free_pages;
-		if (mf + unread > in->free_pages + in->drift)
-			uhi = mf + unread - in->free_pages;
-		if (uhi > in->mz->end_pfn - in->mz->start_pfn)
-			uhi = in->mz->end_pfn - in->mz->start_pfn;
-		ulo = min64(ulo, uhi);
-	}
+	if (f->map)
+		ft_fit_uninit(in, &ulo, &uhi);
 	f->uninit_lo = ulo;
 	f->uninit_hi = uhi;
 	/* free memory an allocation may take: above the watermark, initialised on demand */
-	usable = sat_sub(in->free_pages, in->unusable + in->wmark);
+	usable = ft_fit_usable(in);
 	cap_lo = order > 62 ? 0 : usable >> order;
 	cap_hi = order > 62 ? 0 : (usable + uhi) >> order;
 	f->wmark_cap = cap_lo;
+	if (!f->buddy) {
+		/* alloc_contig_range() migrates to any node's free memory */
+		cap_lo = order > 62 ? 0 : in->contig_free_lo >> order;
+		cap_hi = order > 62 ? 0 : in->contig_free_hi >> order;
+	}
 	f->free_cap = cap_lo;
 
 	if (f->map) {
@@ -451,11 +468,25 @@ static void left_of(const struct ft_fit *f, uint64_t taken, struct ft_fit *out)
 		out->after_hi = sat_sub(f->after_hi, t);
 }
 
-enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const bool *use,
-				       const struct ft_fit_need *needs, size_t nn, struct ft_fit *left,
-				       enum ft_fit_verdict *each)
+/* A sum's figures above the buddy's orders held to the free memory left for migration (@lo, @hi pages). */
+static void hold_to(struct ft_fit *f, uint64_t lo, uint64_t hi)
 {
-	uint64_t *taken = calloc(nz ? nz : 1, sizeof(*taken));
+	uint64_t cl, ch;
+
+	if (f->buddy || f->order > 62)
+		return;
+	cl = lo >> f->order;
+	ch = hi >> f->order;
+	f->after_lo = max64(f->now_lo, min64(f->after_lo, cl));
+	if (f->after_hi != UNKNOWN)
+		f->after_hi = max64(f->now_hi == UNKNOWN ? 0 : f->now_hi, min64(f->after_hi, ch));
+}
+
+enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const bool *use,
+				       const struct ft_fit_need *needs, size_t nn, uint64_t free_lo,
+				       uint64_t free_hi, struct ft_fit *left, enum ft_fit_verdict *each)
+{
+	uint64_t *taken = calloc(nz ? nz : 1, sizeof(*taken)), all_taken = 0;
 	size_t idx[FT_FIT_NEEDS_MAX], i, j, k;
 	enum ft_fit_verdict all = FT_FIT_NOW;
 
@@ -476,7 +507,7 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 	for (i = 0; i < nn; i++) {
 		const struct ft_fit_need *nd = &needs[idx[i]];
 		struct ft_fit *sum = &left[idx[i]], l;
-		uint64_t want = nd->count;
+		uint64_t want, compacted;
 
 		memset(sum, 0, sizeof(*sum));
 		sum->node = -1;
@@ -486,9 +517,12 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 				left_of(&z[k * nn + idx[i]], taken[k], &l);
 				ft_fit_add(sum, &l);
 			}
+		hold_to(sum, sat_sub(free_lo, all_taken), sat_sub(free_hi, all_taken));
 		each[idx[i]] = ft_fit_judge(sum, nd->count);
 		all = worse(all, each[idx[i]]);
 		/* take the blocks: from what is free now, then from what compaction gives */
+		want = min64(nd->count, sum->after_lo);
+		compacted = sat_sub(want, sum->now_lo);
 		for (int pass = 0; pass < 2 && want; pass++)
 			for (k = 0; k < nz && want; k++) {
 				uint64_t have, t;
@@ -496,10 +530,13 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 				if (!use[k])
 					continue;
 				left_of(&z[k * nn + idx[i]], taken[k], &l);
-				have = pass ? sat_sub(l.after_lo, l.now_lo) : l.now_lo;
+				have = pass ? min64(sat_sub(l.after_lo, l.now_lo), compacted) : l.now_lo;
 				t = min64(have, want);
 				want -= t;
+				if (pass)
+					compacted -= t;
 				taken[k] += t << nd->order;
+				all_taken += t << nd->order;
 			}
 	}
 	free(taken);

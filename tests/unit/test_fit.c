@@ -62,6 +62,8 @@ static void plant(struct zone *t, bool hole)
 	t->in = (struct ft_fit_zin){
 		.node = 0, .zone = "Normal", .blocks = t->blocks, .nr_orders = 4,
 		.free_pages = hole ? 54 : 55, .wmark = 4, .unusable = 0, .drift = 1,
+		/* one zone: the host's free memory is the zone's */
+		.contig_free_lo = hole ? 50 : 51, .contig_free_hi = hole ? 50 : 51,
 		.m = &t->m, .mz = &t->m.zones[0],
 	};
 }
@@ -124,7 +126,11 @@ static void test_buddy_and_regions(void **state)
 	ft_pbmap_release(&t.m);
 }
 
-/* Compaction makes no free memory: two emptiable regions, memory for one. */
+/*
+ * Compaction makes no free memory: two emptiable regions, memory for one.
+ * Up to the buddy's orders the zone's own (compaction migrates within
+ * it), above them the host's (alloc_contig_range() migrates anywhere).
+ */
 static void test_free_memory_caps_compaction(void **state)
 {
 	struct zone t;
@@ -134,14 +140,25 @@ static void test_free_memory_caps_compaction(void **state)
 	plant(&t, true);
 	feed(&t, 0, 16);
 	t.in.drift = 1000;	/* the map's free pages past 30 are not uninitialised memory here */
-	t.in.free_pages = 30;	/* (30 - 4) >> 4 = 1 */
+	t.in.free_pages = 30;
+	t.in.contig_free_lo = t.in.contig_free_hi = 26;	/* (30 - 4) >> 4 = 1 */
 	ft_fit_zone(&t.in, 4, &f);
 	assert_int_equal(f.empt_lo, 2);
 	assert_int_equal(f.free_cap, 1);
 	assert_int_equal(f.after_lo, 1);
 	assert_int_equal(f.after_hi, 1);
+	/* another node's free memory takes the movable pages: both regions */
+	t.in.contig_free_lo = t.in.contig_free_hi = 26 + 40;
+	ft_fit_zone(&t.in, 4, &f);
+	assert_int_equal(f.free_cap, 4);
+	assert_int_equal(f.after_lo, 2);
+	/* the buddy's orders keep to the zone's: (30 - 4) >> 3 = 3 of 6 emptiable */
+	ft_fit_zone(&t.in, 3, &f);
+	assert_int_equal(f.empt_lo, 6);
+	assert_int_equal(f.after_lo, 3);
 	/* never below now: the free region needs no migration */
 	t.in.free_pages = 10;
+	t.in.contig_free_lo = t.in.contig_free_hi = 6;
 	ft_fit_zone(&t.in, 4, &f);
 	assert_int_equal(f.now_lo, 1);
 	assert_int_equal(f.after_lo, 1);
@@ -269,24 +286,30 @@ static void test_needs(void **state)
 	ft_fit_zone(&t.in, 1, &z[0]);
 	ft_fit_zone(&t.in, 4, &z[1]);
 	/* the 16-page need goes first (largest), takes the free region: 25 - 8 left of order 1 */
-	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, left, each), FT_FIT_NO);
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_NO);
 	assert_int_equal(each[1], FT_FIT_NOW);
 	assert_int_equal(left[1].now_lo, 1);
 	assert_int_equal(left[0].now_lo, 17);
 	assert_int_equal(left[0].after_hi, 17);
 	assert_int_equal(each[0], FT_FIT_NO);
 	needs[0].count = 17;
-	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, left, each), FT_FIT_NOW);
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_NOW);
 	/* two regions: the second only after compaction, and nothing left of order 1 */
 	needs[1].count = 2;
 	needs[0].count = 9;
-	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, left, each), FT_FIT_AFTER);
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_AFTER);
 	assert_int_equal(each[1], FT_FIT_AFTER);
 	assert_int_equal(left[0].now_lo, 9);
 	assert_int_equal(each[0], FT_FIT_NOW);
+	/* the host's free memory holds the regions: 24 pages left after the 2M need's 0, one region */
+	needs[1].count = 2;
+	needs[0].count = 1;
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 24, 24, left, each), FT_FIT_NO);
+	assert_int_equal(left[1].after_lo, 1);
+	assert_int_equal(each[1], FT_FIT_NO);
 	/* a zone not used gives nothing */
 	use = false;
-	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, left, each), FT_FIT_NO);
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_NO);
 	ft_pbmap_release(&t.m);
 }
 
