@@ -83,7 +83,7 @@ TESTS_SAN := $(patsubst tests/unit/%.c,$(B)/san/tests/unit/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/unit/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
+.PHONY: lab-fit soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
 
 all: fragtop
 
@@ -222,6 +222,7 @@ bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench
 	FT_BENCH_OUT=$(BENCH_OUT) $(B)/bench_boost
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/tui_cpu.sh ./fragtop $(BENCH_SECS)
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/exporter_cpu.sh ./fragtop
+	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/preflight_cost.sh ./fragtop
 	@scripts/bench-compare.sh tests/bench/kept.txt $(BENCH_OUT)
 
 bench-keep:
@@ -355,6 +356,12 @@ lab-table:
 	scripts/install-deps.sh runtime build lab
 	$(MAKE) fragtop
 	lab/table.sh $(LAB_TABLE_ARGS)
+
+# will it fit against 6.1 and 6.12 (docs/lab-fit.md): the kept rows and the table
+lab-fit:
+	scripts/install-deps.sh runtime build lab
+	$(MAKE) fragtop
+	lab/fit.sh $(LAB_FIT_ARGS)
 
 clean:
 	rm -rf $(B) fragtop fragtop.1 fragtop_*.deb
