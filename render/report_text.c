@@ -527,29 +527,29 @@ static void text_fits(const struct ft_report *rep)
 
 	if (!f->samples)
 		return;
-	printf("\ncontiguity, the host's aligned blocks (%llu samples of the zone files in the window)\n",
+	printf("\ncontiguity of the host (%llu samples of the zone files in the window)\n",
 	       (unsigned long long)f->samples);
-	printf("  size        now min        at  after compaction min        at    last now / after\n");
+	printf("  size       now min       at  after compaction min       at  last now/after\n");
 	for (k = 0; k < f->sizes.nr; k++) {
 		const struct ft_fit *l = &f->last[k];
 
 		ft_fit_size_name(f->sizes.order[k], rep->rp.session.host.page_size, size, sizeof(size));
-		snprintf(at, sizeof(at), "+%.1fs", ft_report_secs(rep, f->now_min_t_ns[k]));
-		printf("  %-6s %12llu %9s", size, (unsigned long long)f->now_min[k], at);
+		snprintf(at, sizeof(at), "+%.0fs", ft_report_secs(rep, f->now_min_t_ns[k]));
+		printf("  %-6s %11llu %8s", size, (unsigned long long)f->now_min[k], at);
 		if (f->after_known[k]) {
-			snprintf(at, sizeof(at), "+%.1fs", ft_report_secs(rep, f->after_min_t_ns[k]));
-			printf(" %21llu %9s", (unsigned long long)f->after_min[k], at);
+			snprintf(at, sizeof(at), "+%.0fs", ft_report_secs(rep, f->after_min_t_ns[k]));
+			printf(" %21llu %8s", (unsigned long long)f->after_min[k], at);
 		} else {
-			printf(" %21s %9s", "-", "");
+			printf(" %21s %8s", "-", "");
 		}
 		if (l->map)
 			snprintf(after, sizeof(after), "%llu", (unsigned long long)l->after_lo);
 		else
 			snprintf(after, sizeof(after), "-");
-		printf("  %8llu / %s\n", (unsigned long long)l->now_lo, after);
+		printf("  %llu/%s\n", (unsigned long long)l->now_lo, after);
 	}
-	printf("  (now: the free lists above the min watermark; after compaction: the pageblock map's, "
-	       "- where no map was recorded)\n");
+	printf("  now: the free lists above the min watermark; after compaction: the\n"
+	       "  pageblock map's (- where the recording has no map scan)\n");
 }
 
 /* Stall latencies: percentiles, the kernel's own count, histograms. */

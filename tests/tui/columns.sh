@@ -102,7 +102,7 @@ if [ "$(id -u)" = 0 ] && [ -d /sys/kernel/tracing ]; then
 	wait_for 'overview' > /dev/null
 	T send-keys -t ft F2
 	wait_for '^  processes columns' > /dev/null
-	T send-keys -t ft j j
+	T send-keys -t ft j j j
 	check "setup: the processes columns, each shown" wait_for '^  processes columns +\[x\] FRAG/s \[x\] FRAG \[x\] FALLBK'
 	T send-keys -t ft Right Right Enter
 	check "Right Right Enter: FALLBK hidden" wait_for '\[ \] FALLBK'
