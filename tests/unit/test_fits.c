@@ -164,12 +164,43 @@ static void test_trend(void **state)
 	assert_false(ft_fits_trend_rate(&tr, 0, &rate, &window));
 }
 
+/* Who put a block's pages there: its last fallback's task, named and in a cgroup, from the session's tables. */
+static void test_who(void **state)
+{
+	static struct ft_session s;
+	struct ft_fits_who w;
+	uint64_t pfn;
+
+	(void)state;
+	ft_session_init(&s);
+	host(&s, "page_size=4096\npageblock_order=9\n");
+	tick(&s, 1000000000);
+	assert_true(s.map.nr > 0);
+	pfn = s.map.zones[s.map.nr - 1].start_pfn + 4096;
+	ft_fits_who(&s, pfn, &w);
+	assert_int_equal(w.fallbacks, 0);
+	assert_int_equal(w.pid, 0);
+	assert_string_equal(w.comm, "");
+	assert_true(ft_pbmap_mark(&s.map, pfn, 4242, 2000000000));
+	assert_non_null(ft_procs_row(&s.events.procs, 4242, 2000000000));
+	ft_procs_name(&s.events.procs, 4242, "fio", 2000000000);
+	ft_procs_cgroup(&s.events.procs, 4242, "/work.slice");
+	ft_fits_who(&s, pfn + 100, &w);	/* any page of the block */
+	assert_int_equal(w.fallbacks, 1);
+	assert_int_equal(w.pid, 4242);
+	assert_string_equal(w.comm, "fio");
+	assert_string_equal(w.cgroup, "/work.slice");
+	assert_string_equal(w.owner, "");	/* no page_owner look */
+	ft_session_release(&s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_sizes),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_trend),
+		cmocka_unit_test(test_who),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
