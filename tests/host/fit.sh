@@ -21,6 +21,7 @@
 # tests/host/gigantic.sh does.  Needs root and /proc/kpageflags; skipped
 # when pages of a size are already held.  Restores nr_hugepages (trap).
 # usage: fit.sh FRAGTOP_BINARY
+# host-order: 80 (it asks the kernel for every free page: late, when the other lane is done)
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
