@@ -255,16 +255,13 @@ static void fits_of_scrape(struct exporter *x, struct ft_metrics *m)
 	const struct ft_session *s = &x->live.session;
 	struct ft_fits_sizes sizes;
 	int asked[FT_FITS_SIZES_MAX];
+	char err[128];
 	size_t n = 0;
 
-	if (x->contig_sizes) {
-		char buf[256], *save = NULL, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", x->contig_sizes);
-		for (tok = strtok_r(buf, ",", &save); tok && n < FT_FITS_SIZES_MAX; tok = strtok_r(NULL, ",", &save))
-			if ((asked[n] = ft_fit_size_parse(tok, s->host.page_size)) >= 0)
-				n++;
-	}
+	/* checked at start (sizes_ok), with the same page size */
+	if (x->contig_sizes &&
+	    ft_fit_sizes_parse(x->contig_sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n, err, sizeof(err)))
+		n = 0;
 	ft_fits_sizes(s, FT_FITS_SRC_HOST, asked, n, &sizes);
 	if (!ft_fits_build(&x->fits, s, &sizes, true))
 		m->fits = &x->fits;
@@ -444,27 +441,11 @@ static struct {
 /* --collector.contiguity.sizes: powers of two of at least a page, at most 16. */
 static int sizes_ok(const char *arg, void *var, char *why, size_t sz)
 {
-	char buf[256], *save = NULL, *tok;
-	int n = 0;
+	int orders[FT_FITS_SIZES_MAX];
+	size_t n;
 
-	if (strlen(arg) >= sizeof(buf)) {
-		snprintf(why, sz, "too long");
+	if (ft_fit_sizes_parse(arg, sysconf(_SC_PAGESIZE), orders, FT_FITS_SIZES_MAX, &n, why, sz))
 		return -1;
-	}
-	snprintf(buf, sizeof(buf), "%s", arg);
-	for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-		int order = ft_fit_size_parse(tok, sysconf(_SC_PAGESIZE));
-
-		if (order < 0) {
-			snprintf(why, sz, "'%.32s' is %s", tok, order == -EDOM ? "not a power of two of at least a page" :
-				 order == -ERANGE ? "too large" : "not a size (e.g. 4M, 32M)");
-			return -1;
-		}
-		if (++n > FT_FITS_SIZES_MAX) {
-			snprintf(why, sz, "more than %d sizes", FT_FITS_SIZES_MAX);
-			return -1;
-		}
-	}
 	*(const char **)var = arg;
 	return 0;
 }

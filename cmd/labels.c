@@ -72,27 +72,12 @@ static bool prefix_ok(const char *p)
 static int sizes_of(const struct ft_session *s, struct ft_fits_sizes *out)
 {
 	int asked[FT_FITS_SIZES_MAX];
+	char err[128];
 	size_t n = 0;
 
-	if (o.sizes) {
-		char buf[512], *save = NULL, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", o.sizes);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			int order = ft_fit_size_parse(tok, s->host.page_size);
-
-			if (order < 0) {
-				fprintf(stderr, "fragtop labels: --size '%s': %s\n", tok, order == -EDOM ?
-					"not a power of two of at least a page" : order == -ERANGE ? "too large" :
-					"not a size (e.g. 2M, 1G)");
-				return 2;
-			}
-			if (n == FT_FITS_SIZES_MAX) {
-				fprintf(stderr, "fragtop labels: more than %d sizes\n", FT_FITS_SIZES_MAX);
-				return 2;
-			}
-			asked[n++] = order;
-		}
+	if (o.sizes && ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n, err, sizeof(err))) {
+		fprintf(stderr, "fragtop labels: --size '%s': %s\n", o.sizes, err);
+		return 2;
 	}
 	ft_fits_sizes(s, o.sizes ? 0 : FT_FITS_SRC_HUGETLB | FT_FITS_SRC_PAGEBLOCK, asked, n, out);
 	return 0;

@@ -248,26 +248,11 @@ static int parse_node(void)
 
 static int parse_sizes(const struct ft_session *s, int *asked, size_t *n)
 {
-	size_t i;
+	char err[128];
 
-	for (i = 0; i < *n; i++)
-		asked[i] = 0;
-	if (o.sizes) {
-		char buf[512], *save = NULL, *tok;
-
-		snprintf(buf, sizeof(buf), "%s", o.sizes);
-		for (tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			int order = ft_fit_size_parse(tok, s->host.page_size);
-
-			if (order < 0)
-				return cannot("--size '%s': %s", tok, order == -EDOM ?
-					      "not a power of two of at least a page" : order == -ERANGE ?
-					      "too large" : "not a size (e.g. 4K, 2M, 1G)");
-			if (*n == FT_FITS_SIZES_MAX)
-				return cannot("more than %d sizes", FT_FITS_SIZES_MAX);
-			asked[(*n)++] = order;
-		}
-	}
+	*n = 0;
+	if (o.sizes && ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, n, err, sizeof(err)))
+		return cannot("--size '%s': %s", o.sizes, err);
 	return 0;
 }
 

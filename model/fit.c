@@ -436,6 +436,30 @@ int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out
 	return items_parse(s, page_size, true, out, nr, err, errsz);
 }
 
+int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr, char *err,
+		       size_t errsz)
+{
+	struct ft_fit_need n[FT_FIT_NEEDS_MAX];
+	size_t i, k;
+	int rc = items_parse(s, page_size, true, n, &k, err, errsz);
+
+	*nr = 0;
+	if (rc)
+		return rc;
+	for (i = 0; i < k; i++) {
+		if (n[i].count) {
+			snprintf(err, errsz, "item %zu: a size, not COUNTxSIZE", i + 1);
+			return -EINVAL;
+		}
+		if (*nr == max) {
+			snprintf(err, errsz, "more than %zu sizes", max);
+			return -EINVAL;
+		}
+		orders[(*nr)++] = n[i].order;
+	}
+	return 0;
+}
+
 enum ft_fit_verdict ft_fit_judge(const struct ft_fit *f, uint64_t count)
 {
 	if (count <= f->now_lo)

@@ -163,6 +163,10 @@ int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, s
 int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
 			  size_t errsz);
 
+/* A list of sizes, "4M,32M": at most @max orders into @orders, as ft_fit_needs_parse() otherwise. */
+int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr, char *err,
+		       size_t errsz);
+
 enum ft_fit_verdict {
 	FT_FIT_NOW = 0,			/* fits now */
 	FT_FIT_AFTER = 1,		/* fits after compaction only */

@@ -11,8 +11,10 @@
 #    freed or taken by others between the read and the ask).
 #  - 4M and 32M, which no hugetlb size has: node 0 compacted (fragtop set
 #    compact_node=0), and preflight's "now" read again: the free lists
-#    above the watermark (4M), the all-free runs (32M) lie within
-#    [now, after compaction] of before, idle and after the workload.
+#    above the watermark (4M), the all-free runs (32M) are at most "after
+#    compaction" of before and at least its "now", less 1% for the free
+#    blocks compaction itself takes as migration targets, idle and after
+#    the workload.
 # A hugetlb allocation reclaims as well as compacts, and "after
 # compaction" counts no reclaim: each trial drops the clean page cache and
 # the reclaimable slab first (drop_caches 3; the lab saw the kernel give a
@@ -107,8 +109,12 @@ compacted() {
 		read -r now nmax after amax <<< "$(fig $s "$TMPD/b.json")"
 		read -r n2 rest <<< "$(fig $s "$TMPD/a.json")"
 		echo "     $when $s: before now $now-$nmax, after compaction $after-$amax; compacted, now $n2"
-		check "$when $s: compacting gave a count within [now, after compaction] ($now <= $n2 <= $amax)" \
-			test "$n2" -ge "$now" -a "$n2" -le "$amax"
+		check "$when $s: compacting gave at most 'after compaction' ($n2 <= $amax)" test "$n2" -le "$amax"
+		# a full compaction takes its migration targets from free blocks at
+		# the zone's top: it may leave a few fewer than there were (the lab
+		# saw one of ~900 4M blocks go in 3 of 10 states): 1% of now
+		check "$when $s: and at least 'now', but for what compaction took as targets ($n2 >= $now - 1%)" \
+			test "$n2" -ge $((now - (now + 99) / 100))
 	done
 }
 

@@ -382,6 +382,19 @@ static void test_needs_parse(void **state)
 	assert_int_equal(n[2].count, 512);
 	assert_int_equal(ft_fit_interest_parse("2M,x1G", 4096, n, &nr, err, sizeof(err)), -EINVAL);
 	assert_int_equal(ft_fit_interest_parse("3M", 4096, n, &nr, err, sizeof(err)), -EINVAL);
+	{
+		int o[4];
+
+		assert_int_equal(ft_fit_sizes_parse("4M,32M", 4096, o, 4, &nr, err, sizeof(err)), 0);
+		assert_int_equal(nr, 2);
+		assert_int_equal(o[0], 10);
+		assert_int_equal(o[1], 13);
+		assert_int_equal(ft_fit_sizes_parse("4x4M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "a size, not COUNTxSIZE"));
+		assert_int_equal(ft_fit_sizes_parse("4M,8M,16M,32M,64M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "more than 4 sizes"));
+		assert_int_equal(ft_fit_sizes_parse("3M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+	}
 }
 
 int main(void)
