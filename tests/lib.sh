@@ -121,6 +121,10 @@ prom_stop() {
 	prom_pid=
 	return 0
 }
+# An exporter on 127.0.0.1:$PORT: scrape its /metrics into FILE; answering at all (for until_ok).
+# (A test with its own meaning of either defines it after sourcing this file.)
+scrape() { curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$1"; }
+up() { curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/metrics"; }
 # The exporter a test started in the background, its pid in $epid;
 # stop_exporter ends it and reaps it (also from the test's EXIT trap: a
 # no-op when none runs).

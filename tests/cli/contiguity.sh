@@ -22,8 +22,6 @@ tmp=$(mktemp -d)
 PORT=$(test_port)
 trap 'stop_exporter; rm -rf "$tmp"' EXIT
 fit_tree "$tmp/root"
-scrape() { curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$1"; }
-up() { curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/metrics"; }
 # both Movable zones read whole: their 1G after-compaction series are there
 scanned() {
 	scrape "$tmp/m"

@@ -28,8 +28,6 @@ for i in $(seq 1 300); do
 	printf 'some avg10=0.00 avg60=0.00 avg300=0.00 total=%d\nfull avg10=0.00 avg60=0.00 avg300=0.00 total=%d\n' \
 		$((i * 1000000)) $((i * 1000)) > "$d/memory.pressure"
 done
-scrape() { curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$1"; }
-up() { curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/metrics"; }
 
 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$PORT" --collector.cgroups --collector.cgroups.top 20 \
 	2> "$tmp/err" & epid=$!

@@ -15,8 +15,6 @@ tmp=$(mktemp -d)
 PORT=$(test_port)
 trap 'stop_exporter; rm -rf "$tmp"' EXIT
 contig_tree "$tmp/root"
-scrape() { curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$1"; }
-up() { curl -s --max-time 2 -o /dev/null "http://127.0.0.1:$PORT/metrics"; }
 # every zone's regions read: the after-compaction family has both Movable zones
 scanned() {
 	scrape "$tmp/m"

@@ -15,39 +15,17 @@
 #include <cmocka.h>
 
 #include "analysis/fits.h"
-
-static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d, size_t len)
-{
-	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = t, .data = d };
-
-	ft_session_apply(s, &in);
-}
+#include "tests/session_fixture.h"
 
 static void host(struct ft_session *s, const char *text)
 {
-	apply(s, FT_RR_HOST, 0, 1, text, strlen(text));
+	fixture_apply(s, FT_RR_HOST, 0, 1, text, strlen(text));
 }
 
 /* One tick of tests/fixtures/6.18-idle. */
 static void tick(struct ft_session *s, uint64_t t)
 {
-	static const char *const src[] = { "zoneinfo", "buddyinfo", "pagetypeinfo", "vmstat" };
-	static char buf[1 << 17];
-	char path[256];
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		FILE *f;
-		size_t n;
-
-		snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/proc/%s", src[i]);
-		f = fopen(path, "r");
-		assert_non_null(f);
-		n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		apply(s, FT_RR_PROC, (uint16_t)i, t, buf, n);
-	}
-	apply(s, FT_RR_TICK, 0, t, &t, 8);
+	assert_true(fixture_tick(s, "6.18-idle", t));
 }
 
 static void test_sizes(void **state)

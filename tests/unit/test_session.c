@@ -20,6 +20,7 @@
 
 #include "model/checkpoint.h"
 #include "model/session.h"
+#include "tests/session_fixture.h"
 #include "tests/tracebuf.h"
 
 static void apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,
@@ -572,22 +573,7 @@ static void test_owner_looks(void **state)
 /* A tick of the 6.18-idle fixture's texts. */
 static void tick(struct ft_session *s, uint64_t t)
 {
-	static const char *const src[] = { "zoneinfo", "buddyinfo", "pagetypeinfo", "vmstat" };
-	static char buf[1 << 17];
-	char path[256];
-	int i;
-
-	for (i = 0; i < 4; i++) {
-		FILE *f;
-		size_t n;
-
-		snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/proc/%s", src[i]);
-		f = fopen(path, "r");
-		assert_non_null(f);
-		n = fread(buf, 1, sizeof(buf), f);
-		fclose(f);
-		apply(s, FT_RR_PROC, (uint16_t)i, t, buf, n);
-	}
+	assert_true(fixture_procs(s, "6.18-idle", t));
 	apply(s, FT_RR_KNOB, 0, t, "15000\n", 6);
 	apply(s, FT_RR_TICK, 0, t, &t, 8);
 }
