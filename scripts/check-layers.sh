@@ -19,8 +19,9 @@
 #   - no session field is assigned, and no writable pointer into a session
 #     is taken, outside model/ (inputs change it); a view (tui/view_*.c)
 #     never reads the live or replay source, only the session;
-#   - no tui/ file keeps mutable state at file scope: a view's is its
-#     state struct (struct ft_view's state_size), the loop's struct ft_ui;
+#   - no tui/ file keeps mutable state at file scope, nor in a function's
+#     static: a view's is its state struct (struct ft_view's state_size),
+#     the loop's struct ft_ui;
 #   - no two layers export functions of one prefix (the word after ft_).
 # `make check-layers`; `make check` runs it.
 set -u
@@ -104,6 +105,9 @@ grep -HnE 'ui->(live|rp)->' tui/view_*.c | found "a view reads the source (views
 grep -HnE '^static[[:space:]]+(volatile[[:space:]]+)?[A-Za-z_][^(]*[;=]' tui/*.c |
 	grep -v '^[^:]*:[0-9]*:static const ' |
 	found "mutable state at file scope in tui/ (a view's goes in its state struct, the loop's in struct ft_ui)"
+# nor in a function's static (indented: inside a function)
+grep -HnE '^[[:space:]]+static[[:space:]]+' tui/*.c | grep -vE ':[0-9]+:[[:space:]]+static[[:space:]]+const[[:space:]]' |
+	found "mutable state in a function's static in tui/ (a view's goes in its state struct, the loop's in struct ft_ui)"
 # one prefix per module: the word after ft_ of a function a layer exports
 # (ft_json_, ft_tracefs_, ft_render_) is that layer's alone
 for layer in $LAYERS; do

@@ -48,8 +48,8 @@ void ft_chart_fmt(const struct ft_session *s, enum ft_zh_metric m, int zi, doubl
 int ft_chart_row(const struct ft_session *s, int y, int x, int width, int zi,
 		 enum ft_zh_metric m, unsigned long back, int cursor)
 {
-	static double v[MAX_W];
-	static uint8_t marks[MAX_W];
+	double v[MAX_W];		/* 9 KiB on the stack: the draw's own */
+	uint8_t marks[MAX_W];
 	int w = width - FT_CHART_LABEL - FT_CHART_VALUE, i;
 	double lo = INFINITY, hi = -INFINITY;
 	char val[32];

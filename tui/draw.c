@@ -166,13 +166,10 @@ void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 	attroff((int)attr);
 }
 
+/* The locale's codeset, asked each time (no state at file or function scope in tui/; it is cheap) */
 static bool utf8(void)
 {
-	static int cached = -1;
-
-	if (cached < 0)
-		cached = !strcmp(nl_langinfo(CODESET), "UTF-8");
-	return cached;
+	return !strcmp(nl_langinfo(CODESET), "UTF-8");
 }
 
 void ft_sparkline(int y, int x, int w, const struct ft_series *s, double max)

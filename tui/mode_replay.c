@@ -173,7 +173,7 @@ static void on_next_change(void *ctx, const struct ft_knob_change *c)
  */
 static void key_next_change(struct ft_ui *ui, int ch)
 {
-	static struct ft_knob_watch watch;
+	struct ft_knob_watch watch;	/* 2 KiB, started below */
 	struct ft_replay *rp = ui->rp;
 	struct next_change n = { .found = false };
 

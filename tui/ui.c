@@ -23,17 +23,16 @@
 
 #define STATUS_SECS	15
 
-/* The views in the order of their keys 1 to 8 (help and setup are not among them). */
-const struct ft_view *const ft_views[] = {
-	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups,
-};
+/* The views in the order of their keys 1 to 9 (help and setup are not among them), listed once. */
+#define NUMBERED_VIEWS \
+	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map, \
+	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups
+const struct ft_view *const ft_views[] = { NUMBERED_VIEWS };
 const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
 /* Every view with a state: ft_views, then help and setup (ui->view_state's order). */
 static const struct ft_view *const views_all[FT_UI_VIEWS_ALL] = {
-	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map,
-	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups, &ft_view_help, &ft_view_setup,
+	NUMBERED_VIEWS, &ft_view_help, &ft_view_setup,
 };
 
 void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v)

@@ -19,9 +19,16 @@
 #include "tui/view.h"
 
 /* The view's state (struct ft_view's state_size: the loop owns it): the selected knob. */
+struct change;
+
 struct controls_state {
 	int sel;
 	int first;	/* the first knob shown: the list scrolls to keep sel in sight */
+	/* a replay's recorded changes, sorted for the draw (owned; made at its first: 13 MiB at most) */
+	struct change *ch;
+	uint8_t marks[FT_HISTORY_LEN];
+	uint64_t t[FT_HISTORY_LEN];
+	double v[FT_HISTORY_LEN];
 };
 
 /* @ui's controls state. */
@@ -71,17 +78,21 @@ static int by_time_desc(const void *a, const void *b)
  * the knobs the history marks changed with no change of fragtop's
  * behind them (made outside it; the history keeps FT_HISTORY_LEN ticks).
  */
-static void recorded_changes(const struct ft_session *s, int y, int bottom)
+#define NR_CH	(FT_SESSION_MAX_AUDITS + FT_HISTORY_LEN)
+
+static void recorded_changes(struct controls_state *st, const struct ft_session *s, int y, int bottom)
 {
-	static struct change ch[FT_SESSION_MAX_AUDITS + FT_HISTORY_LEN];
-	static uint8_t marks[FT_HISTORY_LEN];
-	static uint64_t t[FT_HISTORY_LEN];
-	static double v[FT_HISTORY_LEN];
+	uint8_t *marks = st->marks;
+	uint64_t *t = st->t;
+	double *v = st->v;
+	struct change *ch = st->ch ? st->ch : (st->ch = calloc(NR_CH, sizeof(*st->ch)));
 	size_t n = 0, i, a;
 	int outside = 0;
 	char k[48], o[48], w[48], m[48], h[48];
 
-	for (a = 0; a < s->nr_audits && n < sizeof(ch) / sizeof(ch[0]); a++) {
+	if (!ch)
+		return;
+	for (a = 0; a < s->nr_audits && n < NR_CH; a++) {
 		const struct ft_session_audit *au = &s->audits[a];
 
 		ch[n].t_ns = au->t_ns;
@@ -91,7 +102,7 @@ static void recorded_changes(const struct ft_session *s, int y, int bottom)
 			 ft_safe(au->old, w, sizeof(w)), ft_safe(au->new, m, sizeof(m)));
 	}
 	ft_session_history(s, FT_CHART_STALLS, FT_ZH_FREE, 0, FT_HISTORY_LEN, v, marks, t);
-	for (i = 0; i < FT_HISTORY_LEN && n < sizeof(ch) / sizeof(ch[0]); i++) {
+	for (i = 0; i < FT_HISTORY_LEN && n < NR_CH; i++) {
 		uint64_t t0 = i && t[i - 1] ? t[i - 1] : 0;
 		bool own = false;
 
@@ -190,7 +201,7 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		y++;
 	}
 	if (ui->rp && y < bottom) {
-		recorded_changes(s, y, bottom);
+		recorded_changes(S(ui), s, y, bottom);
 		return;
 	}
 	if (!ui->ctl || y >= bottom)
@@ -327,8 +338,14 @@ static const struct ft_legend controls_legend[] = {
 	{ NULL, NULL },
 };
 
+static void controls_fini(void *state)
+{
+	free(((struct controls_state *)state)->ch);
+}
+
 const struct ft_view ft_view_controls = {
 	.state_size = sizeof(struct controls_state),
+	.fini = controls_fini,
 	.name = "controls",
 	.draw = controls_draw,
 	.keys = controls_keys,

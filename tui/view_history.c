@@ -22,6 +22,10 @@
 /* the view's own state: ticks back from the newest, the cursor column, the first zone */
 /* The view's state (struct ft_view's state_size: the loop owns it). */
 struct history_state {
+	/* the axis's scratch (draw_axis()) */
+	double axis_v[1024];
+	uint8_t axis_marks[1024];
+	uint64_t axis_t[1024];
 	unsigned long back;
 	int cursor;
 	int first_zone;
@@ -73,9 +77,9 @@ static void describe_mark(const struct ft_session *s, uint8_t mark, uint64_t t0,
 
 static void draw_axis(struct history_state *st, const struct ft_session *s, int y, int w)
 {
-	static double v[1024];
-	static uint8_t marks[1024];
-	static uint64_t t[1024];
+	double *v = st->axis_v;
+	uint8_t *marks = st->axis_marks;
+	uint64_t *t = st->axis_t;
 	int x0 = 2 + FT_CHART_LABEL, i, c = st->cursor >= 0 ? st->cursor : w - 1;
 	char what[256] = "", when[64] = "";
 

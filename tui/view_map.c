@@ -34,7 +34,12 @@
 #include "tui/view.h"
 
 /* The view's state (struct ft_view's state_size: the loop owns it). */
+#define OWNER_GROUPS	32	/* stacks told apart per cell; more are "other" */
+
 struct map_state {
+	/* the page owners panel's scratch: the cell's groups, the labels' table (draw_owners()) */
+	struct ft_po_group groups[OWNER_GROUPS];
+	struct ft_labels labels;
 	int zone;			/* index into the session's map zones */
 	uint32_t bpc;			/* blocks per cell; 0: fit the zone */
 	bool zoomed;			/* + or - chose bpc; else it fits the zone at every draw (a resize) */
@@ -294,7 +299,6 @@ static void draw_cursor(struct map_state *st, const struct geom *g, int order, l
 }
 
 #define OWNER_ROWS	6	/* the page owners' panel: a line, then the biggest stacks */
-#define OWNER_GROUPS	32	/* stacks told apart per cell; more are "other" */
 #define OWNER_BLOCKS	4	/* a cell's blocks the cursor asks page_owner about */
 
 /* The panel's rows: none before page_owner was tried, a line when it cannot be read. */
@@ -330,33 +334,33 @@ static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 
 /* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
 /* Labels against contents over every block page_owner was read for (analysis/labels.h): one line. */
-static void draw_labels(const struct ft_session *s, int y)
+static void draw_labels(struct ft_labels *lp, const struct ft_session *s, int y)
 {
-	static struct ft_labels l;	/* 1 KiB: not on the draw's stack */
+	struct ft_labels *l = lp;	/* the view's state: 1 KiB, not on the draw's stack */
 	size_t movable = 0;
 	int k, c;
 
-	ft_labels_build(s, &l);
-	if (!l.blocks)
+	ft_labels_build(s, l);
+	if (!l->blocks)
 		return;
-	for (k = 0; k < l.nr_mt; k++)
-		if (!strcmp(l.mt[k], "Movable"))
+	for (k = 0; k < l->nr_mt; k++)
+		if (!strcmp(l->mt[k], "Movable"))
 			for (c = 0; c < FT_PB_NR; c++)
-				movable += l.n[k][c];
-	if (l.nr_list)
-		ft_put(y, 0, l.hidden ? ft_attr(FT_C_WARN) : A_NORMAL,
+				movable += l->n[k][c];
+	if (l->nr_list)
+		ft_put(y, 0, l->hidden ? ft_attr(FT_C_WARN) : A_NORMAL,
 		       "labels: of %zu blocks page_owner and the map read, %zu labelled Movable, %zu of them holding "
-		       "unmovable pages (most: PFN %#llx, %u)", l.blocks, movable, l.hidden,
-		       (unsigned long long)l.list[0].pfn, l.list[0].unmovable);
+		       "unmovable pages (most: PFN %#llx, %u)", l->blocks, movable, l->hidden,
+		       (unsigned long long)l->list[0].pfn, l->list[0].unmovable);
 	else
 		ft_put(y, 0, ft_attr(FT_C_DIM), "labels: of %zu blocks page_owner and the map read, %zu labelled "
-		       "Movable, none holding unmovable pages", l.blocks, movable);
+		       "Movable, none holding unmovable pages", l->blocks, movable);
 }
 
 static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
 {
 	struct map_state *st = S(ui);
-	static struct ft_po_group grp[OWNER_GROUPS];
+	struct ft_po_group *grp = st->groups;
 	const struct ft_session *s = ui->s;
 	struct ft_po_tally t = { 0 };
 	uint32_t first = st->cur * g->bpc, b, looks = 0, cut = 0, entries = 0;
@@ -405,7 +409,7 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 		       (unsigned long long)grp[i].pages, grp[i].count, e->order, e->page_mt,
 		       e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, line);
 	}
-	draw_labels(s, y + (int)(OWNER_ROWS - 2 - (i < OWNER_ROWS - 2 ? i : OWNER_ROWS - 2)));
+	draw_labels(&st->labels, s, y + (int)(OWNER_ROWS - 2 - (i < OWNER_ROWS - 2 ? i : OWNER_ROWS - 2)));
 }
 
 /*

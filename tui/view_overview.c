@@ -23,6 +23,8 @@
 
 /* the view's own state: the first zone (or list line) shown, the list's order */
 /* The view's state (struct ft_view's state_size: the loop owns it). */
+struct list_item;
+
 struct overview_state {
 	int first_zone;
 	int list_order;		/* enum list_order */
@@ -33,6 +35,7 @@ struct overview_state {
 	 * the session's tick fits_tick, and their trend (owned).
 	 */
 	char sizes[96];
+	struct list_item *items;	/* the list's lines (owned: made at its first draw) */
 	struct ft_fits *fits;
 	struct ft_fits_trend *trend;
 	uint64_t fits_tick;
@@ -590,6 +593,7 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
  */
 #define LIST_W		79
 #define LIST_ZONES	8	/* more zones than this that do not fit: the list */
+#define LIST_ITEMS	(2 * FT_BOOST_ZONES * 4)	/* its lines at most: zones and node lines */
 
 struct list_item {
 	int zone;		/* index in the sample's zones; -1: a node summary */
@@ -742,8 +746,8 @@ static void draw_list_head(int y, int x)
 static void draw_list(struct ft_ui *ui, int y, int rows)
 {
 	struct overview_state *st = S(ui);
-	static struct list_item it[2 * FT_BOOST_ZONES * 4];
-	int n = list_items(ui, it, (int)(sizeof(it) / sizeof(it[0]))), cols, col, per, i, shown = 0;
+	struct list_item *it = st->items ? st->items : (st->items = calloc(LIST_ITEMS, sizeof(*it)));
+	int n = it ? list_items(ui, it, LIST_ITEMS) : 0, cols, col, per, i, shown = 0;
 	int zones = 0;
 
 	cols = COLS >= 2 * LIST_W + 2 ? 2 : 1;
@@ -897,6 +901,7 @@ static void overview_fini(void *state)
 		ft_fits_release(st->fits);
 	free(st->fits);
 	free(st->trend);
+	free(st->items);
 }
 
 /* Every tick while shown: the contiguity line's figures and their trend. */

@@ -33,6 +33,8 @@ plant "collectors/ including analysis/" collectors/live.c '#include "analysis/re
 plant "analysis/ including render/" analysis/report.c '#include "render/csv.h"' "analysis/report.c.*includes render/"
 plant "a view's state at file scope" tui/view_thp.c 'static int scroll_pos;' \
 	"tui/view_thp.c.*mutable state at file scope"
+plant "a view's state in a function's static" tui/view_thp.c $'static int w(void)\n{\n\tstatic int calls;\n\n\treturn ++calls;\n}' \
+	"tui/view_thp.c.*mutable state in a function's static"
 plant "a prefix in two layers" render/csv.c 'int ft_tracefs_csv(void) { return 0; }' \
 	"render/csv.c: exports ft_tracefs_"
 plant "a headless file under tui/" tui/headless.c 'int ft_headless(void);' "tui/headless.c: under tui/ but draws nothing"
