@@ -4,8 +4,7 @@
 #include <stdio.h>
 
 
-void ft_contig_info(const uint64_t *blocks, int nr_orders, int order,
-		    struct ft_contig_info *info)
+void ft_frag_info(const uint64_t *blocks, int nr_orders, int order, struct ft_frag_info *info)
 {
 	int i;
 
@@ -20,7 +19,7 @@ void ft_contig_info(const uint64_t *blocks, int nr_orders, int order,
 	}
 }
 
-int ft_unusable_index(int order, const struct ft_contig_info *info)
+int ft_unusable_index(int order, const struct ft_frag_info *info)
 {
 	if (info->free_pages == 0)
 		return 1000;
@@ -31,7 +30,7 @@ int ft_unusable_index(int order, const struct ft_contig_info *info)
 	return q > 1000000 ? 1000000 : (int)q;
 }
 
-int ft_fragmentation_index(int order, const struct ft_contig_info *info)
+int ft_fragmentation_index(int order, const struct ft_frag_info *info)
 {
 	uint64_t requested = 1ull << order, q;
 
@@ -45,11 +44,11 @@ int ft_fragmentation_index(int order, const struct ft_contig_info *info)
 
 void ft_frag_indices(const uint64_t *blocks, int nr_orders, int *unusable, int *fragidx)
 {
-	struct ft_contig_info info;
+	struct ft_frag_info info;
 	int order;
 
 	for (order = 0; order < nr_orders; order++) {
-		ft_contig_info(blocks, nr_orders, order, &info);
+		ft_frag_info(blocks, nr_orders, order, &info);
 		if (unusable)
 			unusable[order] = ft_unusable_index(order, &info);
 		if (fragidx)

@@ -87,17 +87,17 @@ static void test_edges(void **state)
 {
 	uint64_t none[11] = { 0 };
 	uint64_t only0[11] = { 1000 };
-	struct ft_contig_info info;
+	struct ft_frag_info info;
 	char buf[16];
 
 	(void)state;
-	ft_contig_info(none, 11, 9, &info);
+	ft_frag_info(none, 11, 9, &info);
 	assert_int_equal(ft_unusable_index(9, &info), 1000);	/* no free memory */
 	assert_int_equal(ft_fragmentation_index(9, &info), 0);	/* no free blocks */
-	ft_contig_info(only0, 11, 0, &info);
+	ft_frag_info(only0, 11, 0, &info);
 	assert_int_equal(ft_unusable_index(0, &info), 0);
 	assert_int_equal(ft_fragmentation_index(0, &info), -1000);
-	ft_contig_info(only0, 11, 9, &info);
+	ft_frag_info(only0, 11, 9, &info);
 	assert_int_equal(ft_unusable_index(9, &info), 1000);
 	/* 1000 - (1000 + 1000*1000/512) / 1000 = 1000 - 2 */
 	assert_int_equal(ft_fragmentation_index(9, &info), 998);
