@@ -156,7 +156,7 @@ check-layers:
 	@mkdir -p $(B)
 	@scripts/check-layers.sh
 
-# no function of the front end (cmd/, render/, tui/) over 100 lines
+# no function of the program (every folder of it: scripts/fn-length.sh) over 100 lines
 fn-length:
 	@mkdir -p $(B)
 	@scripts/fn-length.sh

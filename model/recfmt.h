@@ -106,7 +106,8 @@ enum ft_rs {
 	FT_RS_MAP = 1,		/* i32: why there is no pageblock map (-errno), 0: fine */
 	FT_RS_MEMORY = 2,	/* u64 MemTotal kB, u64 MemAvailable kB (/proc/meminfo) */
 	FT_RS_MAPSCAN = 3,	/* f64 CPU share allowed, u64 rescans after fallbacks,
-				 * u64 of them over 1 s late, u64 the latest lag in ns */
+				 * u64 of them over 1 s late, u64 the latest lag in ns,
+				 * u64 rescans put off for the budget */
 	FT_RS_STACKS = 4,	/* i32 why the stacktrace trigger is off (-errno; 0: on),
 				 * u32 stacks a second at most (--stacks) */
 	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */

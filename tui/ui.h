@@ -90,7 +90,8 @@ struct ft_ui {
 	bool mouse_on;			/* the terminal reports the mouse and pastes (xterm's modes set) */
 	bool pasting;			/* inside a bracketed paste: its bytes are not keys */
 	bool prompting;			/* a prompt is open: pasted text is typed into it */
-	/* each view's state (struct ft_view's state_size), in ft_ui_views_all order */
+	/* each view's state (struct ft_view's state_size), in the order of
+	 * tui/ui.c's views_all: ft_views, then help and setup */
 	void *view_state[FT_UI_VIEWS_ALL];
 	int tab_x[16 + 1];		/* where the last draw put each tab (clicks) */
 	/* ^Z: the flag a SIGTSTP handler sets, and the handler (cmd/signals.h); NULL: not caught */
