@@ -137,6 +137,7 @@ else
 	$(MAKE) -j$(JOBS) test-build fuzz
 	@scripts/check-layers.sh
 	@scripts/fn-length.sh
+	@scripts/check-idents.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 endif
 
@@ -149,6 +150,7 @@ check-host: deps-test
 check-only: test-build fuzz
 	@scripts/check-layers.sh
 	@scripts/fn-length.sh
+	@scripts/check-idents.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # each layer includes only those below it (docs/DESIGN.md)
