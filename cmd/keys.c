@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The TUI's key tables as documentation: the man page's KEYS section
- * (`fragtop help --roff-keys`) and the README's tables
+ * (`fragtop help --roff-keys`) and the guide's tables (docs/guide.md)
  * (`fragtop help --markdown-keys`), from the tables tui/ dispatches on.
  */
 #include "cmd/keys.h"

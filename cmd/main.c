@@ -143,7 +143,7 @@ static int run(int argc, char **argv)
 			return 0;
 		}
 		if (argc > 2 && (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {
-			/* the man page's KEYS, or the README's key tables */
+			/* the man page's KEYS, or the guide's key tables */
 			ft_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
 			return 0;
 		}

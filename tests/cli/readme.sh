@@ -1,8 +1,9 @@
 #!/bin/bash
-# The README against the binary: its key tables are what
-# `fragtop help --markdown-keys` makes from the tables the TUI runs (a key
-# added, renamed or dropped fails here until the README follows), it names
-# every view the TUI has, and it opens with its two commands.
+# The README and the guide against the binary: the guide's key tables are
+# what `fragtop help --markdown-keys` makes from the tables the TUI runs (a
+# key added, renamed or dropped fails here until the guide follows); the
+# README names every view the TUI has, says first what fragtop is, then
+# gives its two commands, and stays within 150 lines.
 # usage: readme.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -13,8 +14,8 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$FT" help --markdown-keys > "$tmp/keys.md"; rc=$?
 check "help --markdown-keys: exit 0, tables" test $rc = 0 -a "$(grep -c '^| key | what it does |$' "$tmp/keys.md")" -ge 4
-sed -n '/^<!-- keys: begin -->$/,/^<!-- keys: end -->$/p' "$top/README.md" | sed '1d;$d' > "$tmp/readme-keys.md"
-check "the README's key tables are the binary's (fragtop help --markdown-keys)" diff -u "$tmp/readme-keys.md" "$tmp/keys.md"
+sed -n '/^<!-- keys: begin -->$/,/^<!-- keys: end -->$/p' "$top/docs/guide.md" | sed '1d;$d' > "$tmp/guide-keys.md"
+check "the guide's key tables are the binary's (fragtop help --markdown-keys)" diff -u "$tmp/guide-keys.md" "$tmp/keys.md"
 # every view key of the Everywhere table, as the README's views sentence names them
 views=$(sed -n 's/^| `\([1-9 ]*\)  Tab` | \(.*\); Tab cycles |$/\2/p' "$tmp/keys.md")
 check "the binary lists its views" test -n "$views"
@@ -30,5 +31,10 @@ check "the README's views sentence names each view with its key ($views)" test -
 first=$(awk '/^```sh$/ { n++; next } /^```$/ { if (n == 1) exit } n == 1' "$top/README.md" | head -n 2)
 check "the README opens with the install-and-run and the test command" test \
 	"$(printf '%s\n' "$first" | grep -c -e 'make run' -e 'make check')" = 2
+check "... after a first line that says what fragtop is" \
+	test "$(awk 'NF && !/^#/ { print; exit }' "$top/README.md")" = 'fragtop is `top` for Linux memory fragmentation: per NUMA node and zone,'
+check "... before any block of code" \
+	test "$(awk 'NF && !/^#/ { print NR; exit }' "$top/README.md")" -lt "$(grep -n '^```' "$top/README.md" | head -n 1 | cut -d: -f1)"
+check "the README is at most 150 lines ($(wc -l < "$top/README.md"))" test "$(wc -l < "$top/README.md")" -le 150
 echo "readme.sh: $fails failure(s)"
 [ $fails -eq 0 ]
