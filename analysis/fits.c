@@ -229,6 +229,7 @@ static void zone_of(struct ft_fits *t, const struct ft_session *s, const struct 
 		return;
 	in->mz = map_zone(s, j->zi);
 	in->m = in->mz ? &s->map : NULL;
+	ft_fit_uninit(in, &in->uninit_lo, &in->uninit_hi);	/* one walk of the zone's blocks, for every size */
 	if (in->mz && count) {
 		t->map = true;
 		t->map_unread += in->mz->count[FT_PB_UNSCANNED];
@@ -269,15 +270,14 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 	/* the host's free memory alloc_contig_range() may migrate to: every zone's above its watermark */
 	for (i = 0; i < sm->nr_zones; i++) {
 		const struct ft_zone *j = &sm->zones[i];
-		uint64_t blocks[FT_MAX_ORDERS], lo, hi;
+		uint64_t blocks[FT_MAX_ORDERS];
 		struct ft_fit_zin in;
 
 		if (!j->zi || !ft_zi_populated(j->zi) || !j->bi)
 			continue;
 		zone_of(t, s, j, map, false, blocks, &in);
-		ft_fit_uninit(&in, &lo, &hi);
 		free_lo += ft_fit_usable(&in);
-		free_hi += ft_fit_usable(&in) + hi;
+		free_hi += ft_fit_usable(&in) + in.uninit_hi;
 	}
 	for (i = 0; i < sm->nr_zones; i++) {
 		const struct ft_zone *j = &sm->zones[i];

@@ -209,8 +209,10 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 	f->unusable = in->unusable;
 	f->buddy = order < in->nr_orders;
 	f->map = in->m && in->mz && in->mz->blocks && in->m->order >= 0 && order <= FT_FIT_MAX_ORDER;
-	if (f->map)
-		ft_fit_uninit(in, &ulo, &uhi);
+	if (f->map) {	/* the caller's, once for every size (ft_fit_uninit()) */
+		ulo = in->uninit_lo;
+		uhi = in->uninit_hi;
+	}
 	f->uninit_lo = ulo;
 	f->uninit_hi = uhi;
 	/* free memory an allocation may take: above the watermark, initialised on demand */

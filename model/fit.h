@@ -79,6 +79,8 @@ struct ft_fit_zin {
 	 * upper ends of ft_fit_uninit() for the upper figure).
 	 */
 	uint64_t contig_free_lo, contig_free_hi;
+	/* with the map: its pages read free that the zone does not count, ft_fit_uninit()'s, at least and at most */
+	uint64_t uninit_lo, uninit_hi;
 	/* the map (NULL: not read) and this zone's part of it */
 	const struct ft_pbmap *m;
 	const struct ft_pbmap_zone *mz;

@@ -68,6 +68,13 @@ static void plant(struct zone *t, bool hole)
 	};
 }
 
+/* ft_fit_zone() with the zone's uninitialised pages as analysis/fits.c gives them */
+static void fit(struct zone *t, int order, struct ft_fit *f)
+{
+	ft_fit_uninit(&t->in, &t->in.uninit_lo, &t->in.uninit_hi);
+	ft_fit_zone(&t->in, order, f);
+}
+
 static void feed(struct zone *t, uint32_t b0, uint32_t nb)
 {
 	ft_pbmap_feed(&t->m, 0, b0, nb, t->flags + (b0 << 2), t->counts + (b0 << 2), false);
@@ -83,7 +90,7 @@ static void test_buddy_and_regions(void **state)
 	feed(&t, 0, 16);
 
 	/* order 3, the largest: 6 on the free lists; (54 - 4) >> 3 = 6 let through */
-	ft_fit_zone(&t.in, 3, &f);
+	fit(&t, 3, &f);
 	assert_true(f.buddy);
 	assert_true(f.map);
 	assert_int_equal(f.free_lists, 6);
@@ -100,7 +107,7 @@ static void test_buddy_and_regions(void **state)
 	assert_true(ft_fit_exact(&f));
 
 	/* order 4, above the buddy's: one region all free, one emptiable */
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_false(f.buddy);
 	assert_int_equal(f.units, 4);
 	assert_int_equal(f.now_lo, 1);
@@ -114,7 +121,7 @@ static void test_buddy_and_regions(void **state)
 	assert_int_equal(f.taint_pfn[0], 32);
 
 	/* order 1, below the block: 25 on the lists, and the watermark lets 25 through */
-	ft_fit_zone(&t.in, 1, &f);
+	fit(&t, 1, &f);
 	assert_int_equal(f.free_lists, 25);
 	assert_int_equal(f.now_lo, 25);
 	/* per block 2 units; blocks 8 and 15 lose one each: 30 emptiable, capped at 25 */
@@ -142,24 +149,24 @@ static void test_free_memory_caps_compaction(void **state)
 	t.in.drift = 1000;	/* the map's free pages past 30 are not uninitialised memory here */
 	t.in.free_pages = 30;
 	t.in.contig_free_lo = t.in.contig_free_hi = 26;	/* (30 - 4) >> 4 = 1 */
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.empt_lo, 2);
 	assert_int_equal(f.free_cap, 1);
 	assert_int_equal(f.after_lo, 1);
 	assert_int_equal(f.after_hi, 1);
 	/* another node's free memory takes the movable pages: both regions */
 	t.in.contig_free_lo = t.in.contig_free_hi = 26 + 40;
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.free_cap, 4);
 	assert_int_equal(f.after_lo, 2);
 	/* the buddy's orders keep to the zone's: (30 - 4) >> 3 = 3 of 6 emptiable */
-	ft_fit_zone(&t.in, 3, &f);
+	fit(&t, 3, &f);
 	assert_int_equal(f.empt_lo, 6);
 	assert_int_equal(f.after_lo, 3);
 	/* never below now: the free region needs no migration */
 	t.in.free_pages = 10;
 	t.in.contig_free_lo = t.in.contig_free_hi = 6;
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.now_lo, 1);
 	assert_int_equal(f.after_lo, 1);
 	ft_pbmap_release(&t.m);
@@ -175,7 +182,7 @@ static void test_unread_interval(void **state)
 	plant(&t, true);
 	feed(&t, 0, 5);
 	feed(&t, 6, 10);	/* block 5 (PFN 20..23), in region [16, 32), not read */
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.unread, 1);
 	assert_int_equal(f.now_lo, 1);
 	assert_int_equal(f.now_hi, 1);	/* movable pages seen: never free now */
@@ -183,12 +190,12 @@ static void test_unread_interval(void **state)
 	assert_int_equal(f.after_hi, 2);
 	assert_false(ft_fit_exact(&f));
 	/* below the block: the unread block's two units may be anything */
-	ft_fit_zone(&t.in, 1, &f);
+	fit(&t, 1, &f);
 	assert_int_equal(f.empt_lo, 28);
 	assert_int_equal(f.empt_hi, 30);
 	/* a sampled block is no whole read either */
 	assert_true(ft_pbmap_sample(&t.m, 0, 5, 2, t.flags + 20, t.counts + 20));
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.after_lo, 1);
 	assert_int_equal(f.after_hi, 2);
 	ft_pbmap_release(&t.m);
@@ -209,7 +216,7 @@ static void test_uninitialised(void **state)
 	feed(&t, 0, 16);
 	t.in.free_pages = 55 - 16;
 	t.blocks[3] = 4;	/* the free lists lack the 16 pages */
-	ft_fit_zone(&t.in, 3, &f);
+	fit(&t, 3, &f);
 	assert_int_equal(f.uninit_lo, 16);
 	assert_int_equal(f.uninit_hi, 16);
 	/* 4 on the lists, and maybe 2 more to initialise: (39 - 4) >> 3 = 4, (39 + 16 - 4) >> 3 = 6 */
@@ -220,10 +227,10 @@ static void test_uninitialised(void **state)
 	assert_int_equal(f.empt_hi, 7);
 	assert_int_equal(f.after_lo, 4);
 	assert_int_equal(f.after_hi, 6);
-	ft_fit_zone(&t.in, 1, &f);
+	fit(&t, 1, &f);
 	assert_int_equal(f.empt_lo, 32 - 1 - 8);	/* block 8 loses one; blocks 12-15 are in it */
 	assert_int_equal(f.empt_hi, 31);
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	/* [48, 64) is uninitialised: neither now nor after compaction */
 	assert_int_equal(f.now_lo, 1);
 	assert_int_equal(f.now_hi, 1);
@@ -242,7 +249,7 @@ static void test_no_map(void **state)
 	plant(&t, true);
 	t.in.m = NULL;
 	t.in.mz = NULL;
-	ft_fit_zone(&t.in, 3, &f);
+	fit(&t, 3, &f);
 	assert_false(f.map);
 	assert_int_equal(f.now_lo, 6);
 	assert_int_equal(f.now_hi, 6);
@@ -250,7 +257,7 @@ static void test_no_map(void **state)
 	assert_true(f.after_hi == UNKNOWN);
 	assert_int_equal(ft_fit_judge(&f, 6), FT_FIT_NOW);
 	assert_int_equal(ft_fit_judge(&f, 7), FT_FIT_UNKNOWN);
-	ft_fit_zone(&t.in, 4, &f);
+	fit(&t, 4, &f);
 	assert_int_equal(f.now_lo, 0);
 	assert_true(f.now_hi == UNKNOWN);
 	assert_int_equal(ft_fit_judge(&f, 1), FT_FIT_UNKNOWN);
@@ -283,8 +290,8 @@ static void test_needs(void **state)
 	(void)state;
 	plant(&t, true);
 	feed(&t, 0, 16);
-	ft_fit_zone(&t.in, 1, &z[0]);
-	ft_fit_zone(&t.in, 4, &z[1]);
+	fit(&t, 1, &z[0]);
+	fit(&t, 4, &z[1]);
 	/* the 16-page need goes first (largest), takes the free region: 25 - 8 left of order 1 */
 	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_NO);
 	assert_int_equal(each[1], FT_FIT_NOW);
