@@ -83,7 +83,10 @@ sh -c 'echo $$ > "$1/cgroup.procs" && exec bash "$2" 0 "$3" "$4"' sh "$A" "$WORK
 # tasks made, and the rows in FRAG order.  Which cgroup fragments most is the workload's doing, not
 # fragtop's (a run of thpfioscale makes from a handful to thousands of fragmenting fallbacks, and
 # the host's other tasks some): the test asks the order, not the winner.
-rows() { screen | sed -n '/CGROUP$/,$p' | sed 1d | grep -E '^ *[0-9]'; }
+rows() {	# the table's rows: the counters, then the name (not the lines under the table)
+	screen | sed -n '/CGROUP$/,$p' | sed 1d |
+		awk 'NF >= 9 && $1 ~ /^[0-9.]+[kMGTPE]?$/ && $7 ~ /^[0-9]+$/ && $8 ~ /^[0-9.]+[kMGTPE]?$/'
+}
 # FRAG is the first column, TASKS the seventh and FALLBK the eighth
 adverse_row() { rows | grep -E " ~?[^ ]*fragtop-test-$$/adverse\$"; }
 adverse_shown() { adverse_row | awk '$8 + 0 > 0 && $7 + 0 > 0 { ok = 1 } END { exit !ok }'; }
