@@ -76,16 +76,16 @@ static int by_block(const void *a, const void *b)
 void ft_labels_build(const struct ft_session *s, struct ft_labels *out)
 {
 	struct look_ref *refs;
-	size_t i, n = s->nr_owners;
+	size_t i, n = s->owners.nr;
 
 	memset(out, 0, sizeof(*out));
 	if (s->map.order < 0 || !n || !(refs = malloc(n * sizeof(*refs))))
 		return;
 	for (i = 0; i < n; i++)
-		refs[i] = (struct look_ref){ s->owners[i].pfn >> s->map.order, i };
+		refs[i] = (struct look_ref){ s->owners.looks[i].pfn >> s->map.order, i };
 	qsort(refs, n, sizeof(*refs), by_block);
 	for (i = 0; i < n; i++) {
-		const struct ft_owner_look *o = &s->owners[refs[i].i];
+		const struct ft_owner_look *o = &s->owners.looks[refs[i].i];
 		const struct ft_pb_block *pb;
 		char mt[16];
 		int k;

@@ -146,7 +146,7 @@ static void heat_point(struct ft_plot_run *r, const struct ft_session *s, size_t
 	int src;
 
 	memset(r->heat[n], 0, sizeof(r->heat[0]));
-	if (!s->tracing || !s->lat_ring_n || s->lat_ring[(s->lat_ring_n - 1) % FT_LAT_RING].to_ns != s->tick_t_ns)
+	if (!s->tracing || ft_latring_newest_ns(&s->lat) != s->tick_t_ns)
 		return;
 	for (src = 0; src < FT_LAT_NR; src++) {
 		if (src == FT_LAT_BG_COMPACTION || !ft_session_lat_last(s, (enum ft_lat_source)src, &lh))

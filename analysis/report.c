@@ -377,7 +377,7 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	rep->first = *now;
 	rep->have_first = true;
 	zones_take(rep, rep->zone_first);
-	rep->direct_first = rep->rp.session.direct;
+	rep->direct_first = rep->rp.session.direct.cost;
 	rep->direct_last = rep->direct_first;
 	rep->futile_first = rep->rp.session.futile;
 	rep->futile_last = rep->futile_first;
@@ -417,7 +417,7 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", b->tc.opened);
 		rep->nr_iv++;
 	}
-	rep->direct_last = rep->rp.session.direct;	/* as of each tick, like the zones' */
+	rep->direct_last = rep->rp.session.direct.cost;	/* as of each tick, like the zones' */
 	rep->futile_last = rep->rp.session.futile;
 	add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 	add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
@@ -618,9 +618,9 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 
 	memset(t, 0, sizeof(*t));
 	*blocks = 0;
-	*looks = s->nr_owners;
-	for (i = 0; i < s->nr_owners; i++) {
-		const struct ft_owner_look *o = &s->owners[i];
+	*looks = s->owners.nr;
+	for (i = 0; i < s->owners.nr; i++) {
+		const struct ft_owner_look *o = &s->owners.looks[i];
 		const struct ft_pb_block *pb = ft_pbmap_block(&s->map, o->pfn);
 		enum ft_pb c = pb ? (enum ft_pb)pb->cls : FT_PB_UNSCANNED;
 
@@ -644,11 +644,11 @@ int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
 	o->err = s->owner_src.err;
 	if (!o->known)
 		return 0;
-	if (s->owner_stacks_len) {
+	if (s->owners.stacks_len) {
 		o->have_stacks = true;
 		o->stacks_cut = s->owner_src.stacks_cut;
 		o->stacks_t_ns = s->owner_src.stacks_t_ns;
-		o->nr_top = ft_po_stacks_top(s->owner_stacks, s->owner_stacks_len - 1, o->top, FT_REP_OWNER_STACKS,
+		o->nr_top = ft_po_stacks_top(s->owners.stacks, s->owners.stacks_len - 1, o->top, FT_REP_OWNER_STACKS,
 					     &o->stacks_pages, &o->nr_stacks, &o->bad);
 	}
 	o->groups = calloc(FT_REP_OWNER_GROUPS, sizeof(*o->groups));

@@ -34,12 +34,12 @@ bool ft_live_boost_may_follow(struct ft_live *l)
 	bool found = false;
 	size_t i;
 
-	if (s->nr_trq < l->boost.seen_q)
+	if (s->trq.nr < l->boost.seen_q)
 		l->boost.seen_q = 0;	/* the queue was counted at a tick */
-	for (i = l->boost.seen_q; i < s->nr_trq && !found; i++)
-		found = s->trq[i].kind == FT_EV_EXTFRAG && s->events.pageblock_order >= 0 &&
-			s->trq[i].u.extfrag.fallback_order < s->events.pageblock_order;
-	l->boost.seen_q = s->nr_trq;
+	for (i = l->boost.seen_q; i < s->trq.nr && !found; i++)
+		found = s->trq.r[i].kind == FT_EV_EXTFRAG && s->events.pageblock_order >= 0 &&
+			s->trq.r[i].u.extfrag.fallback_order < s->events.pageblock_order;
+	l->boost.seen_q = s->trq.nr;
 	if (k >= 0 && k < FT_SESSION_MAX_KNOBS && !s->knobs[k].err && s->knobs[k].raw_len && !s->knobs[k].num)
 		return false;
 	return found;

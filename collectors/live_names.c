@@ -165,8 +165,8 @@ void ft_live_names_take(struct ft_live *l)
 			emit_name(l, p->pid, "", FT_NAME_EXITED, now);
 	}
 	/* the tasks of records waiting for the tick (session.trq): named while they live */
-	for (k = 0; k < s->nr_trq; k++) {
-		int pid = s->trq[k].pid;
+	for (k = 0; k < s->trq.nr; k++) {
+		int pid = s->trq.r[k].pid;
 
 		if (pid <= 0 || pid == last || ft_procs_find(t, pid))
 			continue;

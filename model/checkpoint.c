@@ -5,8 +5,8 @@
  * What becomes of every member of struct ft_session:
  *  - its plain values are in one nested struct per owner, `state`
  *    (model/session.h: the session's, the sample's, buddyinfo's,
- *    pagetypeinfo's, the decoder's, the events', the map's; a map
- *    zone's): written whole, read back whole.  They hold no pointer:
+ *    pagetypeinfo's, the decoder's, the events', the map's, the latency
+ *    ring's; a map zone's): written whole, read back whole.  They hold no pointer:
  *    tests/cli/plain.sh walks the compiler's debug info to make sure;
  *  - owned arrays: a pointer, its count and its capacity; the elements
  *    are written after their count and read into the restoring session's
@@ -50,14 +50,14 @@ static size_t states_of(struct ft_session *s, struct ck_state *out)
 {
 	const struct ck_state st[] = {
 		STATE(*s), STATE(s->sample), STATE(s->sample.buddy), STATE(s->sample.pti),
-		STATE(s->dec), STATE(s->events), STATE(s->map),
+		STATE(s->dec), STATE(s->events), STATE(s->map), STATE(s->lat),
 	};
 
 	memcpy(out, st, sizeof(st));
 	return sizeof(st) / sizeof(st[0]);
 }
 
-#define NR_STATES	7
+#define NR_STATES	8
 
 /*
  * An owned array of plain elements: its pointer, count and capacity, and
@@ -83,9 +83,9 @@ static size_t arrays_of(struct ft_session *s, struct ck_array *out)
 		ARR(m->vmstat.items, m->vmstat.nr, m->vmstat.cap),
 		ARR(m->prev_vmstat.items, m->prev_vmstat.nr, m->prev_vmstat.cap),
 		ARR(s->audits, s->nr_audits, s->cap_audits),
-		ARR(s->owners, s->nr_owners, s->cap_owners),
-		ARR(s->owner_text, s->owner_text_len, s->owner_text_cap),
-		ARR(s->owner_stacks, s->owner_stacks_len, s->owner_stacks_cap),
+		ARR(s->owners.looks, s->owners.nr, s->owners.cap),
+		ARR(s->owners.text, s->owners.text_len, s->owners.text_cap),
+		ARR(s->owners.stacks, s->owners.stacks_len, s->owners.stacks_cap),
 		ARR(s->cgroups, s->nr_cgroups, s->cap_cgroups),
 	};
 	size_t n = sizeof(fixed) / sizeof(fixed[0]), i, k;
@@ -100,8 +100,8 @@ static size_t arrays_of(struct ft_session *s, struct ck_array *out)
 	/* each ring tick's non-empty stall buckets, source by source */
 	for (i = 0; i < FT_LAT_RING; i++)
 		for (k = 0; k < FT_LAT_NR; k++)
-			out[n++] = (struct ck_array)ARR(s->lat_cells[i][k].c, s->lat_cells[i][k].nr,
-							s->lat_cells[i][k].cap);
+			out[n++] = (struct ck_array)ARR(s->lat.cells[i][k].c, s->lat.cells[i][k].nr,
+							s->lat.cells[i][k].cap);
 	return n;
 }
 
@@ -159,9 +159,7 @@ size_t ft_checkpoint_cover(enum ft_ck_struct which, uint8_t *cover, size_t len)
 	KEEP(events.on_latency_ctx);
 	KEEP(events.on_isolate);
 	KEEP(events.on_isolate_ctx);
-	KEEP(trq);				/* empty at a tick: nr_trq is set to 0 */
-	KEEP(nr_trq);
-	KEEP(cap_trq);
+	KEEP(trq);				/* empty at a tick */
 	KEEP(map.zones);			/* the map's zones: written after the arrays */
 	KEEP(map.nr);
 	KEEP(map.cap);
@@ -457,7 +455,7 @@ int ft_session_restore(struct ft_session *s, const void *blob, size_t len)
 	}
 	for (i = 0; i < nst; i++)
 		take_into(&r, st[i].p, st[i].len);
-	s->nr_trq = 0;			/* checkpoints are taken at ticks, when nothing waits */
+	s->trq.nr = 0;			/* checkpoints are taken at ticks, when nothing waits */
 	for (i = 0; !err && i < narr; i++)
 		err = get_arr(&r, arr[i].ptr, arr[i].nr, arr[i].cap, arr[i].elsz, arr[i].text);
 	if (!err)

@@ -12,8 +12,10 @@
  * of the machine that read them), never the clock of the machine that
  * shows them.
  *
- * Ownership: struct ft_session owns its sample, decoder, map and audit
- * list.  Its checkpoints (model/checkpoint.h) are self-contained zstd
+ * Ownership: struct ft_session owns its parts (the sample, the decoder
+ * and events, the reorder queue, the latency ring, the history rings,
+ * direct compaction's cost, the map, the page_owner store, the host
+ * facts; each with a header of its own) and its audit list.  Its checkpoints (model/checkpoint.h) are self-contained zstd
  * blobs that bring it back in a session opened from the same formats.
  */
 #ifndef FT_MODEL_SESSION_H
@@ -27,36 +29,28 @@
 #include "model/boost.h"
 #include "model/cgroup.h"
 #include "model/cost.h"
+#include "model/direct.h"
 #include "model/events.h"
+#include "model/history.h"
+#include "model/hostfacts.h"
 #include "model/knob.h"
+#include "model/latring.h"
 #include "model/ksyms.h"
 #include "model/contig.h"
+#include "model/owners.h"
 #include "model/pageblock.h"
 #include "model/recfmt.h"
 #include "model/sample.h"
 #include "model/series.h"
 #include "model/tracedec.h"
+#include "model/trq.h"
 
-#define FT_SESSION_TRQ_MAX	(1u << 20)	/* records waiting for the tick, at most */
-#define FT_SESSION_TRQ_KEEP	1024u		/* ... and the room kept for them between bursts */
 #define FT_SESSION_MAX_KNOBS	48
 #define FT_SESSION_NAMES	1024	/* pid -> command, newest kept */
 #define FT_SESSION_SMAPS	256	/* pid -> smaps_rollup's anon and huge anon, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
 #define FT_SESSION_BAD_KEPT	8	/* malformed inputs said in full; more are counted */
 #define FT_SESSION_KPF_EARLY	(64u << 20)	/* bytes of map input held for the first tick, at most */
-#define FT_SESSION_OWNER_LOOKS	1024	/* page_owner looks kept (blocks) */
-#define FT_SESSION_OWNER_TEXT	(2u << 20)	/* their text, bytes at most */
-
-/* One block's page_owner, as an OWNER input gave it. */
-struct ft_owner_look {
-	uint64_t pfn, t_ns;
-	uint32_t pages, entries, cut, text_len;
-	uint64_t other_pages;
-	uint64_t text_off;		/* into owner_text */
-};
-#define FT_LAT_RING		60	/* ticks of stall histograms kept for windows */
-#define FT_HISTORY_LEN		600	/* ticks of per-zone history (10 minutes at 1 s) */
 
 /*
  * A PROC or KNOB input's sub with this bit: the file could not be read,
@@ -64,32 +58,6 @@ struct ft_owner_look {
  * root", an absent knob "absent").
  */
 #define FT_INPUT_ERR	0x8000
-
-/* What the per-zone history follows, tick by tick. */
-enum ft_zh_metric {
-	FT_ZH_FREE,		/* free pages */
-	FT_ZH_UNUSABLE,		/* unusable free index at pageblock order, 0..1 */
-	FT_ZH_BOOST_PEAK,	/* the sampler's peak (pages), else the boost read at the tick */
-	FT_ZH_BOOSTED,		/* share of the tick boosted, 0..1 (the sampler's) */
-	FT_ZH_FRAG_RATE,	/* fragmenting fallbacks per second */
-	FT_ZH_IN_BLOCKS,	/* share of free pages in whole free pageblocks, 0..1 (6.15+; else NAN) */
-	FT_ZH_NR
-};
-
-extern const char *const ft_zh_names[FT_ZH_NR];
-
-/* Facts about the watched host, from the HOST input. */
-struct ft_host_facts {
-	char hostname[128];
-	char release[128];
-	long page_size;
-	int pmd_order;			/* -1 if unknown */
-	uint64_t huge_kb[8];		/* hugetlb sizes (hugepage_kb=), ascending */
-	unsigned int nr_huge;		/* 0: none, or a recording made before they were */
-	uint64_t mthp_kb[16];		/* multi-size THP sizes (mthp_kb=), ascending */
-	unsigned int nr_mthp;		/* 0: none (before 6.8), or a recording made before they were */
-	char text[2048];		/* the HOST input as given ("key=value\n") */
-};
 
 /* A control change, from an AUDIT input. */
 struct ft_session_audit {
@@ -103,17 +71,6 @@ struct ft_session_audit {
 struct ft_session_name {
 	int pid;			/* 0: free */
 	char comm[32];
-};
-
-/* A bucket of a histogram (model/hist.h) that is not empty: a bucket's count past 2^32 takes two. */
-struct ft_hist_cell {
-	uint32_t bucket, n;
-};
-
-/* One tick's histogram of one stall source: its non-empty buckets. */
-struct ft_lat_cells {
-	struct ft_hist_cell *c;		/* owned */
-	size_t nr, cap;
 };
 
 /*
@@ -156,40 +113,8 @@ struct ft_session_state {
 	struct ft_series ev_series[FT_M_NR];
 	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
 	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
-	/*
-	 * What direct compaction scanned, summed tick by tick from the first
-	 * tick with /proc/vmstat.  vmstat's scanners count direct compaction,
-	 * kcompactd's (its own counters too) and compaction asked through
-	 * compact_memory alike: a tick counts the whole less kcompactd's, and
-	 * the tick where a traced background compaction by a task other than
-	 * kcompactd ended (events.bg_foreign), and the one after, are left out
-	 * with their stalls.  Readers take differences: report over its
-	 * window, the stalls view since its base.  Without tracing (or
-	 * without try_to_compact_pages traced) nothing is left out, and such
-	 * compaction may be in it.
-	 */
 	struct ft_futile futile;		/* the isolate records joined with the map (model/events.h) */
-	struct ft_direct_cost {
-		int64_t migrate, free;		/* pages the two scanners looked at */
-		int64_t stalls, success;	/* compact_stall, compact_success over the same ticks */
-		uint64_t ticks, ticks_out;	/* ticks counted, ticks left out */
-		int64_t stalls_out;		/* compact_stall in the ticks left out */
-	} direct;
-	int64_t direct_prev[6];			/* the counters it takes, at the last tick */
-	uint64_t direct_foreign_prev;		/* events.bg_foreign at the last tick */
-	bool direct_have_prev, direct_taint;
-	/*
-	 * Stall latencies tick by tick, the newest FT_LAT_RING ticks (each
-	 * the histogram of (from_ns, to_ns]), for "the last 10 s" windows.
-	 * A tick keeps only its non-empty buckets (lat_cells): the whole
-	 * histograms were 898 KiB, written every tick, stalls or not.
-	 */
-	struct ft_hist lat_prev[FT_LAT_NR];	/* events.lat at the last tick */
-	struct ft_lat_tick {
-		uint64_t from_ns, to_ns;
-		uint64_t count[FT_LAT_NR], sum_us[FT_LAT_NR], max_us[FT_LAT_NR];
-	} lat_ring[FT_LAT_RING];
-	uint64_t lat_ring_n;			/* ticks ever pushed */
+	struct ft_direct direct;		/* what direct compaction scanned (model/direct.h) */
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
 	char map_check[320];		/* the kernel config check's finding (SOURCE input), "" none */
 	bool have_iomem;
@@ -235,19 +160,7 @@ struct ft_session_state {
 	uint64_t boost_ticks;
 	bool boost_fresh;		/* a BOOST input since the last tick */
 
-	/*
-	 * History, the newest FT_HISTORY_LEN ticks: per zone (zoneinfo
-	 * order) the ft_zh_metric values, system-wide compaction stalls per
-	 * second, each tick's time, and the knob a tick changed (index + 1 in
-	 * ft_knobs[], 0 for none) so a chart marks control changes.  NAN
-	 * where a value was not known.
-	 */
-	float zone_history[FT_BOOST_ZONES][FT_ZH_NR][FT_HISTORY_LEN];
-	float stall_history[FT_HISTORY_LEN];
-	uint64_t history_t_ns[FT_HISTORY_LEN];
-	uint8_t history_mark[FT_HISTORY_LEN];
-	uint64_t history_n;		/* ticks pushed */
-	size_t history_zones;		/* zones the rings hold (the most zoneinfo had); past them: NAN */
+	struct ft_history hist;		/* the history rings (model/history.h) */
 	uint8_t mark_pending;		/* a knob changed since the last tick */
 
 	/* pid -> command, from NAME inputs (a direct-mapped table) */
@@ -294,36 +207,14 @@ struct ft_session {
 	/* names of the kernel addresses in stacks (KSYM inputs, META: a file's own) */
 	struct ft_symnames syms;
 	struct ft_events events;
-	/*
-	 * A tick's decoded records, put in time order before they are counted:
-	 * every CPU has its own ring buffer, so a task that moved between CPUs
-	 * has its events in several sub-buffers, read one after another, and a
-	 * direct compaction attempt (model/events.h) is only seen right in time
-	 * order.  Counted at TICK (or when FT_SESSION_TRQ_MAX are waiting).
-	 */
-	struct ft_trace_rec *trq;
-	size_t nr_trq, cap_trq;
-	struct ft_lat_cells lat_cells[FT_LAT_RING][FT_LAT_NR];	/* lat_ring's buckets, owned */
+	struct ft_trq trq;		/* a tick's records, put in time order (model/trq.h) */
+	struct ft_latring lat;		/* stall histograms tick by tick (model/latring.h) */
 	/* the pageblock map: laid out from zoneinfo, filled by KPF inputs */
 	struct ft_pbmap map;
 	/* control changes, in input order */
 	struct ft_session_audit *audits;
 	size_t nr_audits, cap_audits;
-	/*
-	 * page_owner looks (OWNER inputs): the newest of each block, oldest
-	 * first, their texts in owner_text; past FT_SESSION_OWNER_LOOKS looks
-	 * or FT_SESSION_OWNER_TEXT bytes the oldest half is dropped.
-	 */
-	struct ft_owner_look *owners;
-	size_t nr_owners, cap_owners;
-	char *owner_text;
-	size_t owner_text_len, owner_text_cap;
-	/*
-	 * the last page_owner_stacks/show_stacks text (OWNER input, sub
-	 * FT_OWNER_STACKS), NUL-ended; owner_stacks_len counts the NUL (0: none)
-	 */
-	char *owner_stacks;
-	size_t owner_stacks_len, owner_stacks_cap;
+	struct ft_owners owners;	/* page_owner looks and show_stacks (model/owners.h) */
 	/* the memory cgroups (CGROUPS input): made at the first, nr_cgroups 1 from then on */
 	struct ft_cgroups *cgroups;
 	size_t nr_cgroups, cap_cgroups;
@@ -375,12 +266,15 @@ static inline bool ft_session_has_stacks(const struct ft_session *s)
 }
 
 /* The newest page_owner look at the block starting at PFN @pfn, or NULL. */
-const struct ft_owner_look *ft_session_owner(const struct ft_session *s, uint64_t pfn);
+static inline const struct ft_owner_look *ft_session_owner(const struct ft_session *s, uint64_t pfn)
+{
+	return ft_owners_find(&s->owners, pfn);
+}
 
 /* A look's text (the pinning allocations, model/pageowner.h), untrusted. */
 static inline const char *ft_session_owner_text(const struct ft_session *s, const struct ft_owner_look *o)
 {
-	return s->owner_text + o->text_off;
+	return ft_owners_text(&s->owners, o);
 }
 
 /* Command of @pid from the NAME inputs, or NULL. */
@@ -409,23 +303,21 @@ double ft_session_lat_window(const struct ft_session *s, enum ft_lat_source src,
 			     struct ft_hist *out);
 
 /* The newest tick's stall latencies of @src into @out; false (and @out empty) before a tick. */
-bool ft_session_lat_last(const struct ft_session *s, enum ft_lat_source src, struct ft_hist *out);
+static inline bool ft_session_lat_last(const struct ft_session *s, enum ft_lat_source src,
+				       struct ft_hist *out)
+{
+	return ft_latring_last(&s->lat, src, out);
+}
 
-/*
- * @n values of a history (zone @zi's @m, or with @zi -1 compaction stalls
- * per second) ending @back ticks before the newest, oldest first, into
- * @out; NAN before the history starts.  @marks (may be NULL) gets the
- * ticks' knob marks and @t_ns (may be NULL) their times (0 before the
- * start).
- */
-void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
-			unsigned long back, int n, double *out, uint8_t *marks, uint64_t *t_ns);
+/* The history rings' values (ft_history_get()). */
+static inline void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
+				      unsigned long back, int n, double *out, uint8_t *marks, uint64_t *t_ns)
+{
+	ft_history_get(&s->hist, zi, m, back, n, out, marks, t_ns);
+}
 
 /* Seconds between the newest tick and the last pagetypeinfo parse, -1 if never. */
 double ft_session_pti_age(const struct ft_session *s);
-
-/* A value from the HOST input ("release"), or "" if absent. */
-const char *ft_session_host(const struct ft_session *s, const char *key, char *buf, size_t sz);
 
 /*
  * The gigantic region order (model/contig.h) from the host's hugetlb sizes

@@ -2,6 +2,7 @@
 #include "model/text.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 static bool is_blank(char ch)
@@ -142,4 +143,25 @@ int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz)
 	memcpy(dst, s->p, s->len);
 	memset(dst + s->len, 0, dstsz - s->len);
 	return 0;
+}
+
+void ft_text_kv(const char *text, size_t len, const char *key, char *out, size_t sz)
+{
+	size_t kl = strlen(key);
+	const char *p = text, *end = text + len;
+
+	if (sz)
+		out[0] = '\0';
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t ll = nl ? (size_t)(nl - p) : (size_t)(end - p);
+
+		if (ll > kl && !strncmp(p, key, kl) && p[kl] == '=') {
+			snprintf(out, sz, "%.*s", (int)(ll - kl - 1), p + kl + 1);
+			return;
+		}
+		if (!nl)
+			return;
+		p = nl + 1;
+	}
 }

@@ -54,4 +54,10 @@ int ft_span_i64(const struct ft_span *s, int64_t *out);
  */
 int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz);
 
+/*
+ * In "key=value" lines (@len bytes), the value of @key into @out (cut to
+ * @sz), "" if no line has it.
+ */
+void ft_text_kv(const char *text, size_t len, const char *key, char *out, size_t sz);
+
 #endif

@@ -502,7 +502,7 @@ static void json_labels(struct ft_json *j, const struct ft_report *rep)
 	struct ft_labels l;
 	int k, c, i;
 
-	if (!s->owner_src.known || !s->nr_owners) {
+	if (!s->owner_src.known || !s->owners.nr) {
 		ft_json_null(j, "labels");
 		return;
 	}

@@ -814,7 +814,7 @@ static void text_labels(const struct ft_report *rep)
 	struct ft_labels l;
 	int k, c, i;
 
-	if (!s->owner_src.known || !s->nr_owners)
+	if (!s->owner_src.known || !s->owners.nr)
 		return;
 	ft_labels_build(s, &l);
 	printf("\npageblock labels against contents (page_owner's block type, the map's class;"

@@ -143,7 +143,7 @@ static void draw_header(struct ft_ui *ui)
 	}
 	if (ui->paused)
 		ft_put(0, COLS - 8, ft_attr(FT_C_HEADER) | A_BLINK, " PAUSED ");
-	else if (ui->live && strcmp(ft_session_host(s, "root", root, sizeof(root)), "/"))
+	else if (ui->live && strcmp(ft_hostfacts_get(&s->host, "root", root, sizeof(root)), "/"))
 		ft_put(0, COLS - 7, ft_attr(FT_C_HEADER), " ROOT ");
 
 	ft_put(1, 0, ft_attr(FT_C_DIM), "src:");

@@ -54,7 +54,7 @@ static int chart_w(void)
 
 static unsigned long kept(const struct ft_session *s)
 {
-	return s->history_n < FT_HISTORY_LEN ? (unsigned long)s->history_n : FT_HISTORY_LEN;
+	return s->hist.n < FT_HISTORY_LEN ? (unsigned long)s->hist.n : FT_HISTORY_LEN;
 }
 
 /* The control change at tick time @t (the audit within the tick), or the knob. */
@@ -143,9 +143,9 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 	 * on the same ticks while new ones come in, as less does off its
 	 * end: the window moves back by as many.  At the newest, it follows.
 	 */
-	if ((st->cursor >= 0 || st->back > 0) && s->history_n > st->seen_n)
-		hold(st, s, w, (unsigned long)(s->history_n - st->seen_n));
-	st->seen_n = s->history_n;
+	if ((st->cursor >= 0 || st->back > 0) && s->hist.n > st->seen_n)
+		hold(st, s, w, (unsigned long)(s->hist.n - st->seen_n));
+	st->seen_n = s->hist.n;
 	if (st->back + (unsigned long)w > kept(s))
 		st->back = kept(s) > (unsigned long)w ? kept(s) - (unsigned long)w : 0;
 	if (st->cursor >= w)

@@ -793,8 +793,8 @@ static void key_owner(struct ft_ui *ui, int ch)
 	}
 	/* blocks in map order: zone index, then block; the cursor's cell ends where we start */
 	here = ((uint64_t)st->zone << 40) + (uint64_t)(st->cur + 1) * bpc;
-	for (i = 0; i < s->nr_owners; i++) {
-		const struct ft_owner_look *o = &s->owners[i];
+	for (i = 0; i < s->owners.nr; i++) {
+		const struct ft_owner_look *o = &s->owners.looks[i];
 		uint64_t b = o->pfn >> m->order, key;
 
 		if (!o->text_len)
@@ -814,7 +814,7 @@ static void key_owner(struct ft_ui *ui, int ch)
 		best = wrap;
 	if (best == UINT64_MAX) {
 		ft_ui_status(ui, FT_DIAG_INFO, "no block with pinning page owners read (%zu looks%s)",
-			     s->nr_owners, s->owner_src.err ? ", page_owner cannot be read" : "");
+			     s->owners.nr, s->owner_src.err ? ", page_owner cannot be read" : "");
 		return;
 	}
 	z = (size_t)(best >> 40);

@@ -309,16 +309,16 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 		st->cost_t_ns = s->first_t_ns;
 	} else if (!st->have_cost) {	/* a lean session keeps no first values: from here */
 		memcpy(st->cost_base, v, sizeof(st->cost_base));
-		st->direct_base = s->direct;
+		st->direct_base = s->direct.cost;
 		st->futile_base = s->futile;
 		st->cost_t_ns = s->tick_t_ns;
 		st->have_cost = true;
 	}
 	/* what direct compaction scanned (struct ft_direct_cost): compact_memory's left out */
-	stalls = (double)(s->direct.stalls - st->direct_base.stalls);
-	ok = (double)(s->direct.success - st->direct_base.success);
-	mig = (double)(s->direct.migrate - st->direct_base.migrate);
-	fre = (double)(s->direct.free - st->direct_base.free);
+	stalls = (double)(s->direct.cost.stalls - st->direct_base.stalls);
+	ok = (double)(s->direct.cost.success - st->direct_base.success);
+	mig = (double)(s->direct.cost.migrate - st->direct_base.migrate);
+	fre = (double)(s->direct.cost.free - st->direct_base.free);
 	dmig = grown(st, v, FT_CF_DAEMON_MIGRATE_SCANNED);
 	dfre = grown(st, v, FT_CF_DAEMON_FREE_SCANNED);
 	wakes = grown(st, v, FT_CF_DAEMON_WAKES);
@@ -340,9 +340,9 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 	if (wakes > 0)
 		x = put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
 	x = put_futile(st, s, FT_ISO_KCOMPACTD, y + 1, x + 2);
-	if (s->direct.ticks_out > st->direct_base.ticks_out)	/* compaction asked through compact_memory */
+	if (s->direct.cost.ticks_out > st->direct_base.ticks_out)	/* compaction asked through compact_memory */
 		putx(y + 1, x + 2, ft_attr(FT_C_DIM), "direct leaves out %llu ticks of compact_memory",
-		     (unsigned long long)(s->direct.ticks_out - st->direct_base.ticks_out));
+		     (unsigned long long)(s->direct.cost.ticks_out - st->direct_base.ticks_out));
 }
 
 /*
@@ -450,7 +450,7 @@ static void key_reset(struct ft_ui *ui, int ch)
 	st->have_base = true;
 	/* the cost counts from now too */
 	memcpy(st->cost_base, counters_now(ui->s, st->cost_now), sizeof(st->cost_base));
-	st->direct_base = ui->s->direct;
+	st->direct_base = ui->s->direct.cost;
 	st->cost_t_ns = ui->s->tick_t_ns;
 	st->have_cost = true;
 }

@@ -15,7 +15,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 STATES="ft_session_state ft_sample_state ft_buddyinfo_state ft_pagetypeinfo_state ft_tracedec_state
-ft_events_state ft_pbmap_state ft_pbmap_zone_state"
+ft_events_state ft_pbmap_state ft_pbmap_zone_state ft_latring_state"
 
 # walk BINARY STRUCT: "pointer PATH" lines, then "members N"
 walk() {

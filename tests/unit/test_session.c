@@ -311,11 +311,11 @@ static void test_trace_queue_trimmed(void **state)
 			ts[i] = stamp++;
 		fallbacks_at(&s, fmt, (uint16_t)(page % 2), ts, 50);
 	}
-	assert_int_equal(s.nr_trq, 10000);
-	assert_true(s.cap_trq >= 10000);
+	assert_int_equal(s.trq.nr, 10000);
+	assert_true(s.trq.cap >= 10000);
 	apply(&s, FT_RR_TICK, 0, t, &t, 8);
-	assert_int_equal(s.nr_trq, 0);
-	assert_true(s.cap_trq >= 10000);	/* the tick used all of it */
+	assert_int_equal(s.trq.nr, 0);
+	assert_true(s.trq.cap >= 10000);	/* the tick used all of it */
 	fb = s.events.fb_head;
 	assert_int_equal(fb, 10000);
 	for (i = 0; i < 50; i++)
@@ -323,15 +323,15 @@ static void test_trace_queue_trimmed(void **state)
 	fallbacks_at(&s, fmt, 0, ts, 50);
 	t += 1000000000ull;
 	apply(&s, FT_RR_TICK, 0, t, &t, 8);	/* 50 of 16k: the room goes back */
-	assert_int_equal(s.cap_trq, 0);
-	assert_null(s.trq);
+	assert_int_equal(s.trq.cap, 0);
+	assert_null(s.trq.r);
 	assert_int_equal(s.events.fb_head, fb + 50);
 	fallbacks_at(&s, fmt, 1, ts, 50);	/* and comes again at the next record */
-	assert_int_equal(s.nr_trq, 50);
-	assert_int_equal(s.cap_trq, FT_SESSION_TRQ_KEEP);
+	assert_int_equal(s.trq.nr, 50);
+	assert_int_equal(s.trq.cap, FT_TRQ_KEEP);
 	t += 1000000000ull;
 	apply(&s, FT_RR_TICK, 0, t, &t, 8);	/* the first room is kept however quiet */
-	assert_int_equal(s.cap_trq, FT_SESSION_TRQ_KEEP);
+	assert_int_equal(s.trq.cap, FT_TRQ_KEEP);
 	assert_int_equal(s.events.fb_head, fb + 100);
 	ft_session_release(&s);
 }
@@ -511,7 +511,7 @@ static void test_owner_looks(void **state)
 	owner(&s, 5, 0x10000, "first", 5);
 	owner(&s, 6, 0x10200, "other", 5);
 	owner(&s, 7, 0x10000, "second", 6);
-	assert_int_equal(s.nr_owners, 2);
+	assert_int_equal(s.owners.nr, 2);
 	o = ft_session_owner(&s, 0x10000);
 	assert_non_null(o);
 	assert_string_equal(ft_session_owner_text(&s, o), "second");
@@ -523,7 +523,7 @@ static void test_owner_looks(void **state)
 	memset(big, 0, sizeof(big));
 	apply(&s, FT_RR_OWNER, 0, 8, big, FT_REC_OWNER_HDR);	/* pages 0 */
 	assert_int_equal(s.bad_inputs, 3);
-	assert_int_equal(s.nr_owners, 2);
+	assert_int_equal(s.owners.nr, 2);
 	/* show_stacks: the last one kept, NUL-ended, with its cut flag; a short one refused */
 	{
 		uint8_t st[64];
@@ -532,15 +532,15 @@ static void test_owner_looks(void **state)
 		memcpy(st, &fl, 4);
 		memcpy(st + 4, " a+0x1/0x2\nnr_base_pages: 5\n\n", 30);
 		apply(&s, FT_RR_OWNER, FT_OWNER_STACKS, 9, st, 4 + 30);
-		assert_int_equal(s.owner_stacks_len, 31);
-		assert_string_equal(s.owner_stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
+		assert_int_equal(s.owners.stacks_len, 31);
+		assert_string_equal(s.owners.stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
 		assert_true(s.owner_src.stacks_cut);
 		assert_int_equal(s.owner_src.stacks_t_ns, 9);
 		apply(&s, FT_RR_OWNER, FT_OWNER_STACKS, 10, st, 3);
 		assert_int_equal(s.bad_inputs, 4);
 		apply(&s, FT_RR_OWNER, 7, 10, st, 40);	/* a newer kind: skipped, not bad */
 		assert_int_equal(s.bad_inputs, 4);
-		assert_int_equal(s.nr_owners, 2);
+		assert_int_equal(s.owners.nr, 2);
 	}
 	/* a checkpoint carries the looks */
 	assert_int_equal(ft_session_save(&s, &blob, &len), 0);
@@ -550,23 +550,23 @@ static void test_owner_looks(void **state)
 	o = ft_session_owner(&c, 0x10200);
 	assert_non_null(o);
 	assert_string_equal(ft_session_owner_text(&c, o), "other");
-	assert_string_equal(c.owner_stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
+	assert_string_equal(c.owners.stacks, " a+0x1/0x2\nnr_base_pages: 5\n\n");
 	assert_int_equal(c.owner_src.stacks_t_ns, 9);
 	ft_session_release(&c);
 	/* bounded: looks and text; the newest stay, texts intact */
 	memset(big, 'x', sizeof(big));
-	for (pfn = 0; pfn < 2 * FT_SESSION_OWNER_LOOKS; pfn++)
+	for (pfn = 0; pfn < 2 * FT_OWNERS_LOOKS; pfn++)
 		owner(&s, 10 + pfn, 0x100000 + pfn * 512, big, pfn % 7 ? 10 : sizeof(big) - 1);
-	assert_true(s.nr_owners <= FT_SESSION_OWNER_LOOKS);
-	assert_true(s.owner_text_len <= FT_SESSION_OWNER_TEXT);
-	o = ft_session_owner(&s, 0x100000 + (2 * FT_SESSION_OWNER_LOOKS - 1) * 512);
+	assert_true(s.owners.nr <= FT_OWNERS_LOOKS);
+	assert_true(s.owners.text_len <= FT_OWNERS_TEXT);
+	o = ft_session_owner(&s, 0x100000 + (2 * FT_OWNERS_LOOKS - 1) * 512);
 	assert_non_null(o);
 	assert_int_equal(o->text_len, 10);	/* 2047 % 7 != 0 */
 	assert_int_equal(strlen(ft_session_owner_text(&s, o)), 10);
 	assert_null(ft_session_owner(&s, 0x100000));
-	for (len = 0; len < s.nr_owners; len++)
-		assert_int_equal(strlen(ft_session_owner_text(&s, &s.owners[len])), s.owners[len].text_len);
-	assert_int_equal(s.owner_src.looks, 3 + 2 * FT_SESSION_OWNER_LOOKS);
+	for (len = 0; len < s.owners.nr; len++)
+		assert_int_equal(strlen(ft_session_owner_text(&s, &s.owners.looks[len])), s.owners.looks[len].text_len);
+	assert_int_equal(s.owner_src.looks, 3 + 2 * FT_OWNERS_LOOKS);
 	ft_session_release(&s);
 }
 
@@ -827,8 +827,8 @@ static void test_lat_window(void **state)
 	assert_int_equal(h.count, 100);
 	assert_int_equal(h.bucket[ft_hist_bucket(1000)], 100);
 	/* a tick keeps only its non-empty buckets: here one */
-	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_COMPACTION].nr, 1);
-	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 0);
+	assert_int_equal(s.lat.cells[(s.lat.state.n - 1) % FT_LAT_RING][FT_LAT_COMPACTION].nr, 1);
+	assert_int_equal(s.lat.cells[(s.lat.state.n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 0);
 	/* a bucket's count past 2^32 in one tick is kept whole (two cells) */
 	s.events.lat[FT_LAT_RECLAIM].bucket[ft_hist_bucket(50)] += 5000000000ull;
 	s.events.lat[FT_LAT_RECLAIM].count += 5000000000ull;
@@ -836,7 +836,7 @@ static void test_lat_window(void **state)
 	s.events.lat[FT_LAT_RECLAIM].max_us = 50;
 	t = 101 * 1000000000ull;
 	apply(&s, FT_RR_TICK, 0, t, &t, 8);
-	assert_int_equal(s.lat_cells[(s.lat_ring_n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 2);
+	assert_int_equal(s.lat.cells[(s.lat.state.n - 1) % FT_LAT_RING][FT_LAT_RECLAIM].nr, 2);
 	assert_true(ft_session_lat_window(&s, FT_LAT_RECLAIM, 10, &h) > 0);
 	assert_int_equal(h.count, 5000000000ull);
 	assert_int_equal(h.bucket[ft_hist_bucket(50)], 5000000000ull);
@@ -900,7 +900,7 @@ static void test_history(void **state)
 	ft_session_history(&s, FT_BOOST_ZONES, FT_ZH_FREE, 0, 1, v, NULL, NULL);
 	assert_true(isnan(v[0]));
 	/* the rings hold the host's zones, no more: one past them reads as never known */
-	assert_int_equal(s.history_zones, s.sample.nr_zones);
+	assert_int_equal(s.hist.zones, s.sample.nr_zones);
 	ft_session_history(&s, (int)s.sample.nr_zones, FT_ZH_FREE, 0, 4, v, NULL, NULL);
 	for (i = 0; i < 4; i++)
 		assert_true(isnan(v[i]));
