@@ -123,6 +123,9 @@ $(B)/san/tests/unit/test_cli: $(B)/san/cmd/cli.o
 $(B)/plain/tests/unit/test_websec: $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
 $(B)/san/tests/unit/test_websec: $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
 $(B)/tsan/tests/unit/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
+# the exporter's HTTP server, with the password checker it hands requests to
+$(B)/plain/tests/unit/test_httpd: $(B)/plain/cmd/httpd.o $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
+$(B)/san/tests/unit/test_httpd: $(B)/san/cmd/httpd.o $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
 
 test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 

@@ -9,25 +9,16 @@
  * cadence.  Answers are gzip-compressed when the client asks (as
  * Prometheus does), and an HTTP/1.1 connection stays open for the next
  * scrape (keep-alive) until --idle-timeout passes without a request.
- * Read-only (no knob is written).  Safe on a network: request heads are
- * bounded (8 KiB), every request has 10 s to be sent and take its
- * answer, at most --max-connections are served at once, and
- * --max-per-client of them from one address.  A newcomer past either
- * bound takes the slot of a connection that is not getting anywhere
- * (victim(): kept alive between requests, then trickling, then silent,
- * the greediest address first); one whose request or TLS handshake is
- * making progress is never evicted, and when every slot is such, the
- * newcomer gets 503.
+ * Read-only (no knob is written).  The server (slots, deadlines,
+ * eviction, TLS, basic auth) is cmd/httpd.c, which knows nothing of
+ * metrics: this file holds the options, the sampling loop and the
+ * answers to /metrics and /.
  */
 #include <errno.h>
-#include <fcntl.h>
-#include <netinet/in.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/socket.h>
 #include <unistd.h>
 
 #include "base/clock.h"
@@ -39,176 +30,33 @@
 #include "collectors/self.h"
 #include "model/httpreq.h"
 #include "cmd/cli.h"
+#include "cmd/httpd.h"
 #include "cmd/costlog.h"
 #include "base/gzip.h"
 #include "cmd/liveopts.h"
 #include "render/metrics.h"
 #include "cmd/signals.h"
-#include "cmd/tlslib.h"
 #include "cmd/websec.h"
 
 #define FT_EXPORTER_PORT	9947
-#define CONN_TIMEOUT_NS		(10ull * 1000000000ull)
-#define MAX_CONN		256
-#define LINGERS			64	/* refused connections read until they close */
-#define LINGER_NS		(1000000000ull)
-/* a TLS flight answered keeps its connection from eviction this long (a round trip is ms) */
-#define PROGRESS_NS		(1000000000ull)
-
-struct conn {
-	int fd;				/* -1: free */
-	SSL *ssl;			/* TLS (--web.config.file): the session, else NULL */
-	bool handshake;			/* TLS: not set up yet */
-	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
-	uint64_t t0;			/* accepted, or its request's first byte (kept alive) */
-	bool idle;			/* kept alive: waiting for the next request since t0 */
-	bool keep;			/* the answer being written leaves the connection open */
-	size_t used;			/* the request's head length: what follows it is the next one's */
-	unsigned char peer[16];		/* the client's address (IPv4 as v4-mapped IPv6) */
-	bool heard;			/* TLS: a ClientHello began (its first byte is in) */
-	uint64_t progress_ns;		/* TLS: when a flight of the client's was last answered, or 0 */
-	uint64_t tls_out;		/* TLS: bytes the handshake had written by then */
-	uint64_t ticket;		/* its password being checked (cmd/websec.h), else 0 */
-	enum { VERDICT_NONE, VERDICT_OK, VERDICT_DENIED } verdict;	/* the check's, for serve() */
-	uint64_t due;			/* denied: the 401 waits until then (timing tells no names) */
-	char in[FT_HTTP_MAX_HEAD];
-	size_t in_len;
-	char *out;			/* the answer, once the request is in */
-	size_t out_len, out_off;
-};
 
 static volatile sig_atomic_t stop;
-/* --web.config.file's users: a connection closed mid-check cancels it */
-static struct ft_websec *websec;
 
 static void on_signal(int sig)
 {
 	stop = sig;
 }
 
-/*
- * Close a connection.  What the client sent and nobody read is read
- * first (a few KiB at most): a socket closed with input unread is reset,
- * and the client would lose the answer written just before.
- */
-static void conn_close(struct conn *c)
-{
-	char drain[4096];
-	int i;
-
-	if (c->ssl) {
-		if (!c->handshake)
-			sym_SSL_shutdown(c->ssl);	/* one close_notify, not waited for */
-		sym_SSL_free(c->ssl);
-	}
-	if (c->fd >= 0) {
-		for (i = 0; i < 4 && read(c->fd, drain, sizeof(drain)) > 0; i++)
-			;
-		close(c->fd);
-	}
-	free(c->out);
-	if (c->ticket)
-		ft_websec_cancel(websec, c->ticket);
-	c->ticket = 0;
-	c->verdict = VERDICT_NONE;
-	c->fd = -1;
-	c->ssl = NULL;
-	c->handshake = false;
-	c->idle = c->keep = false;
-	c->want = 0;
-	c->out = NULL;
-	c->in_len = c->out_len = c->out_off = c->used = 0;
-}
-
-/* How long a kept-alive connection may wait for its next request (--idle-timeout). */
-static uint64_t idle_timeout_ns;
-
-/*
- * An answer with @body (of @blen bytes; NULL: none) and @extra header
- * lines (or "") into c->out.  The connection stays open after it when
- * c->keep is set, and says so ("Connection: keep-alive", which HTTP/1.0
- * clients need), else it says it closes.
- */
-static void answer(struct conn *c, int status, const char *reason, const char *ctype, const char *extra,
-		   const char *body, size_t blen, bool head_only)
-{
-	char *p = NULL;
-	size_t n = 0;
-	FILE *f = open_memstream(&p, &n);
-
-	if (!f) {
-		conn_close(c);
-		return;
-	}
-	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status, reason, ctype, blen);
-	if (c->keep)
-		fprintf(f, "Connection: keep-alive\r\nKeep-Alive: timeout=%llu\r\n",
-			(unsigned long long)(idle_timeout_ns / 1000000000ull));
-	else
-		fputs("Connection: close\r\n", f);
-	fprintf(f, "Server: fragtop/" FT_VERSION "\r\n%s\r\n", extra);
-	if (body && !head_only)
-		fwrite(body, 1, blen, f);
-	if (fclose(f)) {
-		free(p);
-		conn_close(c);
-		return;
-	}
-	c->out = p;
-	c->out_len = n;
-	c->out_off = 0;
-}
-
-static const char *reason_of(int status)
-{
-	switch (status) {
-	case 400: return "Bad Request";
-	case 401: return "Unauthorized";
-	case 404: return "Not Found";
-	case 405: return "Method Not Allowed";
-	case 414: return "URI Too Long";
-	case 429: return "Too Many Requests";
-	case 431: return "Request Header Fields Too Large";
-	case 503: return "Service Unavailable";
-	case 505: return "HTTP Version Not Supported";
-	default: return "Error";
-	}
-}
-
-/* An error: the connection closes after it (what else the client sent is not trusted). */
-static void error_answer(struct conn *c, int status)
-{
-	char body[96];
-	int n = snprintf(body, sizeof(body), "%d %s\n", status, reason_of(status));
-
-	c->keep = false;
-	answer(c, status, reason_of(status), "text/plain; charset=utf-8",
-	       status == 401 ? "WWW-Authenticate: Basic realm=\"fragtop\", charset=\"UTF-8\"\r\n" :
-	       status == 429 || status == 503 ? "Retry-After: 1\r\n" : "",
-	       body, (size_t)n, false);
-}
-
 /* What the serving loop holds. */
 struct exporter {
-	struct conn conns[MAX_CONN];
+	struct ft_httpd httpd;		/* the server (cmd/httpd.h) */
 	struct ft_live live;
-	struct ft_metrics_server srv;
+	struct ft_metrics_server srv;	/* the scrape's own figures, the server's copied in */
 	struct ft_self self;		/* its process_* figures */
 	struct ft_websec ws;		/* --web.config.file: TLS and users, or neither */
-	/* refused connections: their 503 written, what they send read and dropped until they close */
-	struct linger_fd {
-		int fd;			/* -1: free */
-		uint64_t until;
-	} lingers[LINGERS];
-	int lfd;
-	/* held for the moment there is no descriptor left: a refusal needs one */
-	int spare_fd;
-	uint64_t accept_rest_until;
-	bool said_out_of_fds;		/* said once */
 	bool said_no_gzip;		/* zlib could not be loaded: said once */
 	/* a scrape finds a sample at most max_age_ns old (--interval), else takes one */
 	uint64_t max_age_ns, last_tick_ns;
-	uint64_t head_timeout_ns;	/* --header-timeout */
 	struct ft_costlog cost_log;	/* --cost-log */
 	/* --collector.cgroups: the choice kept between scrapes, and a scrape's rows; NULL: off */
 	struct exporter_cgroups {
@@ -271,8 +119,8 @@ static void fits_of_scrape(struct exporter *x, struct ft_metrics *m)
  * A scrape's answer: gzip-compressed when the client takes it (and zlib
  * is there; said once when not), else as it is.
  */
-static void metrics_answer(struct exporter *x, struct conn *c, const struct ft_http_req *r, const char *body,
-			   size_t len)
+static void metrics_answer(struct exporter *x, struct ft_httpd_conn *c, const struct ft_http_req *r,
+			   const char *body, size_t len)
 {
 	const char *ct = r->openmetrics ? FT_METRICS_CT_OPENMETRICS : FT_METRICS_CT_TEXT;
 	char why[256], *z;
@@ -280,7 +128,7 @@ static void metrics_answer(struct exporter *x, struct conn *c, const struct ft_h
 
 	if (r->gzip && !ft_gzip(body, len, &z, &zlen, why, sizeof(why))) {
 		x->srv.gzip++;
-		answer(c, 200, "OK", ct, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n", z, zlen, r->head);
+		ft_httpd_answer(c, 200, "OK", ct, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n", z, zlen, r->head);
 		free(z);
 		return;
 	}
@@ -288,137 +136,62 @@ static void metrics_answer(struct exporter *x, struct conn *c, const struct ft_h
 		fprintf(stderr, "fragtop: answering uncompressed: %s\n", why);
 		x->said_no_gzip = true;
 	}
-	answer(c, 200, "OK", ct, "Vary: Accept-Encoding\r\n", body, len, r->head);
+	ft_httpd_answer(c, 200, "OK", ct, "Vary: Accept-Encoding\r\n", body, len, r->head);
 }
 
-/*
- * May @r on @c be answered?  A password not cached is checked off the
- * loop: @c waits (c->ticket) and serve() comes back to it with the
- * verdict.  false: not now (waiting, or the refusal is in c->out).
- */
-static bool authorized(struct exporter *x, struct conn *c, struct ft_http_req *r)
+/* The server's counters into the scrape's (the exporter's families). */
+static void server_figures(struct exporter *x)
 {
-	enum ft_auth a;
+	const struct ft_httpd_stats *st = &x->httpd.st;
+	struct ft_metrics_server *m = &x->srv;
 
-	if (c->verdict != VERDICT_NONE) {
-		a = c->verdict == VERDICT_OK ? FT_AUTH_OK : FT_AUTH_DENIED;
-		c->verdict = VERDICT_NONE;
-	} else {
-		a = ft_websec_check(&x->ws, r, c->peer, &c->ticket);
-	}
-	explicit_bzero(r->pass, sizeof(r->pass));
-	switch (a) {
-	case FT_AUTH_OK:
-		return true;
-	case FT_AUTH_PENDING:
-		return false;
-	case FT_AUTH_DENIED:
-		x->srv.unauthorized++;
-		error_answer(c, 401);
-		return false;
-	case FT_AUTH_LIMIT:
-		error_answer(c, 429);
-		return false;
-	case FT_AUTH_BUSY:
-		break;
-	}
-	x->srv.refused++;
-	error_answer(c, 503);
-	return false;
+	m->connections = st->connections;
+	m->accepted = st->accepted;
+	m->refused = st->refused;
+	m->fd_rests = st->fd_rests;
+	m->unauthorized = st->unauthorized;
+	m->tls_failed = st->tls_failed;
+	m->evicted = st->evicted;
+	m->head_timeouts = st->head_timeouts;
+	m->idle_timeouts = st->idle_timeouts;
 }
 
-static void serve(struct exporter *x, struct conn *c)
+/* GET /metrics: the session as it stands, after a fresh sample when the last is old. */
+static void scrape(struct exporter *x, struct ft_httpd_conn *c, const struct ft_http_req *r)
 {
-	struct ft_live *l = &x->live;
-	struct ft_metrics_server *srv = &x->srv;
-	struct ft_http_req r;
-	int n;
+	struct ft_metrics m = { .openmetrics = r->openmetrics, .eof = true, .server = &x->srv };
+	char *p = NULL;
+	size_t len = 0;
+	FILE *f;
 
-	if (c->ticket)
-		return;		/* its password is being checked */
-	n = ft_http_parse(c->in, c->in_len, &r);
-	if (n == 0)
-		return;		/* more to come */
-	if (n < 0) {
-		error_answer(c, -n);
-		return;
-	}
-	c->used = (size_t)n;
-	c->keep = r.keep_alive && !stop && idle_timeout_ns;
-	if (!authorized(x, c, &r))
-		return;
-	if (!strcmp(r.path, "/metrics")) {
-		struct ft_metrics m = { .openmetrics = r.openmetrics, .eof = true, .server = srv };
-		char *p = NULL;
-		size_t len = 0;
-		FILE *f;
-
-		fresh_sample(x);
-		cgroups_of_scrape(x, &m);
-		fits_of_scrape(x, &m);
-		ft_self_read(&x->self, &srv->process);
-		f = open_memstream(&p, &len);
-
-		if (!f || ft_metrics_write(f, &l->session, &m) || fclose(f)) {
-			free(p);
-			error_answer(c, 503);
-			return;
-		}
-		srv->scrapes++;
-		metrics_answer(x, c, &r, p, len);
+	fresh_sample(x);
+	cgroups_of_scrape(x, &m);
+	fits_of_scrape(x, &m);
+	ft_self_read(&x->self, &x->srv.process);
+	server_figures(x);
+	f = open_memstream(&p, &len);
+	if (!f || ft_metrics_write(f, &x->live.session, &m) || fclose(f)) {
 		free(p);
-	} else if (!strcmp(r.path, "/")) {
-		static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
-			"<body><h1>fragtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
-
-		answer(c, 200, "OK", "text/html; charset=utf-8", "", page, sizeof(page) - 1, r.head);
-	} else {
-		error_answer(c, 404);
+		ft_httpd_error(c, 503);
+		return;
 	}
+	x->srv.scrapes++;
+	metrics_answer(x, c, r, p, len);
+	free(p);
 }
 
-#define ACCEPT_REST_NS	(100ull * 1000000ull)
-
-/* The one refusal: a 503 with no body, counted; the caller closes or lingers. */
-static void send_503(struct exporter *x, int fd)
+/* The server's handler: a whole, authorized request. */
+static void route(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req *r)
 {
-	static const char busy[] = "HTTP/1.1 503 Service Unavailable\r\n"
-		"Content-Length: 0\r\nConnection: close\r\n\r\n";
+	static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
+		"<body><h1>fragtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
 
-	x->srv.refused++;
-	if (write(fd, busy, sizeof(busy) - 1) < 0) {
-		/* the client is gone already */
-	}
-}
-
-/*
- * accept() found no file descriptor left (EMFILE, ENFILE): the clients
- * waiting are taken with the spare descriptor and told 503 (so they are
- * answered, not left hanging), and the listening socket rests
- * for ACCEPT_REST_NS instead of waking poll() at once, forever.
- */
-static void out_of_fds(struct exporter *x)
-{
-	int fd, err = errno;
-
-	if (x->spare_fd >= 0) {
-		int n;
-
-		close(x->spare_fd);
-		/* the waiting clients, one descriptor at a time (a few dozen at most) */
-		for (n = 0; n < 64 && (fd = accept4(x->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
-			send_503(x, fd);
-			close(fd);
-		}
-		x->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-	}
-	x->accept_rest_until = ft_now_ns() + ACCEPT_REST_NS;
-	x->srv.fd_rests++;
-	if (!x->said_out_of_fds) {
-		fprintf(stderr, "fragtop: out of file descriptors (%s): refusing clients, accepting again in 100 ms\n",
-			strerror(err));
-		x->said_out_of_fds = true;
-	}
+	if (!strcmp(r->path, "/metrics"))
+		scrape(ctx, c, r);
+	else if (!strcmp(r->path, "/"))
+		ft_httpd_answer(c, 200, "OK", "text/html; charset=utf-8", "", page, sizeof(page) - 1, r->head);
+	else
+		ft_httpd_error(c, 404);
 }
 
 /* --listen's parser (base/hostport.h). */
@@ -472,7 +245,7 @@ static const struct ft_opt opts[] = {
 	  "most N times a second (no reads while nothing happens; 0: off;\n"
 	  "off for --root unless given)", 0, 1000, .var = &o.live.boost_hz, .def = "50",
 	  .given = &o.live.boost_given },
-	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, MAX_CONN,
+	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, FT_HTTPD_MAX_CONN,
 	  .var = &o.max_conn, .def = "16" },
 	{ "header-timeout", 0, FT_OPT_SECS, "SECS",
 	  "a connection that has not sent its whole request head by then\n"
@@ -482,7 +255,7 @@ static const struct ft_opt opts[] = {
 	  "(Prometheus keeps one open between scrapes; 0: close after\n"
 	  "each answer)", 0, 3600, .var = &o.idle_timeout, .def = "120" },
 	{ "max-per-client", 0, FT_OPT_UINT, "N",
-	  "connections one client address holds at once", 1, MAX_CONN, .var = &o.max_per_client,
+	  "connections one client address holds at once", 1, FT_HTTPD_MAX_CONN, .var = &o.max_per_client,
 	  .def = "4" },
 	{ "web.config.file", 0, FT_OPT_STR, "FILE",
 	  "TLS and basic auth, in the web configuration format of\n"
@@ -514,24 +287,6 @@ static const struct ft_opt opts[] = {
 	FT_OPT_COST_LOG(o.cost_log),
 };
 
-/* The listening socket on o.listen: its fd, or -1 after saying why. */
-static int listen_socket(void)
-{
-	char addr[FT_HOSTPORT_MAX];
-	int lfd, one = 1;
-
-	ft_hostport_format(&o.listen, addr, sizeof(addr));
-	lfd = socket(o.listen.sa.ss_family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
-	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) ||
-	    bind(lfd, (struct sockaddr *)&o.listen.sa, o.listen.len) || listen(lfd, 64)) {
-		fprintf(stderr, "fragtop: cannot listen on %s: %s\n", addr, strerror(errno));
-		if (lfd >= 0)
-			close(lfd);
-		return -1;
-	}
-	return lfd;
-}
-
 /* The address, and a warning when it is more than this host and not both TLS and auth. */
 static void say_listening(const struct exporter *x)
 {
@@ -555,370 +310,6 @@ static void say_listening(const struct exporter *x)
 			"whoever reaches the port reads the metrics\n", addr);
 }
 
-static void conn_io(struct exporter *x, struct conn *c, short revents);
-
-/* The client's address as 16 bytes: IPv6 as it is, IPv4 v4-mapped. */
-static void peer_key(const struct sockaddr_storage *ss, unsigned char key[16])
-{
-	memset(key, 0, 16);
-	if (ss->ss_family == AF_INET6) {
-		memcpy(key, &((const struct sockaddr_in6 *)ss)->sin6_addr, 16);
-	} else if (ss->ss_family == AF_INET) {
-		key[10] = key[11] = 0xff;
-		memcpy(key + 12, &((const struct sockaddr_in *)ss)->sin_addr, 4);
-	}
-}
-
-/*
- * Refuse @fd with a 503, and do not reset it: a socket closed with the
- * client's request unread sends an RST, and the client loses the answer.
- * So the 503 is written, the sending side shut, and what the client
- * sends read and dropped until it closes (LINGER_NS at most).
- */
-static void refuse(struct exporter *x, int fd)
-{
-	int k;
-
-	send_503(x, fd);
-	shutdown(fd, SHUT_WR);
-	for (k = 0; k < LINGERS && x->lingers[k].fd >= 0; k++)
-		;
-	if (k == LINGERS) {
-		close(fd);	/* too many at once: closed as they come */
-		return;
-	}
-	x->lingers[k].fd = fd;
-	x->lingers[k].until = ft_now_ns() + LINGER_NS;
-}
-
-/*
- * How readily a connection gives its slot to a newcomer, first to last.
- * A newcomer has sent nothing yet, so it never takes the slot of one that
- * is making progress: a TLS handshake or request whose last flight was
- * answered less than PROGRESS_NS ago, or a request being answered.
- */
-enum slot_class {
-	SLOT_IDLE,		/* kept alive, waiting for its next request: its client reconnects */
-	SLOT_TRICKLING,		/* part of a head or a ClientHello came, and nothing whole since */
-	SLOT_SILENT,		/* nothing at all since it was accepted */
-	SLOT_PROGRESSING,	/* never evicted */
-	SLOT_ANSWERING,		/* never evicted */
-};
-
-static enum slot_class slot_class(const struct conn *c, uint64_t now)
-{
-	if (c->out || c->ticket || c->verdict != VERDICT_NONE)
-		return SLOT_ANSWERING;
-	if (c->idle)
-		return SLOT_IDLE;
-	if (c->progress_ns && now - c->progress_ns < PROGRESS_NS)
-		return SLOT_PROGRESSING;
-	return c->in_len || c->heard ? SLOT_TRICKLING : SLOT_SILENT;
-}
-
-/* Slots held by @peer's address. */
-static int held(const struct exporter *x, const unsigned char *peer)
-{
-	int k, n = 0;
-
-	for (k = 0; k < MAX_CONN; k++)
-		n += x->conns[k].fd >= 0 && !memcmp(x->conns[k].peer, peer, 16);
-	return n;
-}
-
-/*
- * The connection to give its slot away, of @peer (NULL: of any address):
- * the lowest slot_class; in a class, the address holding the most slots
- * (the greedy: only when any address may lose one), then the oldest.
- * NULL when every candidate is making progress or being answered.
- */
-static struct conn *victim(struct exporter *x, const unsigned char *peer, uint64_t now)
-{
-	struct conn *best = NULL;
-	enum slot_class bc = SLOT_PROGRESSING;
-	int k, bn = 0;
-
-	for (k = 0; k < MAX_CONN; k++) {
-		struct conn *c = &x->conns[k];
-		enum slot_class cl;
-		int n;
-
-		if (c->fd < 0 || (peer && memcmp(c->peer, peer, 16)))
-			continue;
-		cl = slot_class(c, now);
-		if (cl >= SLOT_PROGRESSING || (best && cl > bc))
-			continue;
-		n = peer ? 0 : held(x, c->peer);
-		if (!best || cl < bc || n > bn || (n == bn && c->t0 < best->t0)) {
-			best = c;
-			bc = cl;
-			bn = n;
-		}
-	}
-	return best;
-}
-
-/*
- * Every waiting connection gets a slot.  Past --max-per-client for its
- * address it takes the slot of victim() among that address's, past
- * --max-connections victim() among all: clients that trickle or send
- * nothing cannot hold every slot, and cannot take one from a client
- * that is getting somewhere.  When no slot can be taken, the newcomer
- * is refused (503).
- */
-static void accept_new(struct exporter *x)
-{
-	struct sockaddr_storage ss;
-	socklen_t sl = sizeof(ss);
-	int fd, k, busy, same;
-
-	while ((fd = accept4(x->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
-		unsigned char peer[16];
-		struct conn *c = NULL;
-
-		peer_key(&ss, peer);
-		sl = sizeof(ss);
-		for (k = 0, busy = 0, same = 0; k < MAX_CONN; k++) {
-			busy += x->conns[k].fd >= 0;
-			same += x->conns[k].fd >= 0 && !memcmp(x->conns[k].peer, peer, 16);
-			if (!c && x->conns[k].fd < 0)
-				c = &x->conns[k];
-		}
-		if ((uint64_t)same >= o.max_per_client || (uint64_t)busy >= o.max_conn || !c) {
-			c = victim(x, (uint64_t)same >= o.max_per_client ? peer : NULL, ft_now_ns());
-			if (!c) {
-				refuse(x, fd);
-				continue;
-			}
-			x->srv.evicted++;
-			conn_close(c);
-		}
-		*c = (struct conn){ .fd = fd, .t0 = ft_now_ns() };
-		memcpy(c->peer, peer, 16);
-		x->srv.accepted++;
-		if (x->ws.ctx && !(c->ssl = sym_SSL_new(x->ws.ctx))) {
-			conn_close(c);
-			sym_ERR_clear_error();
-			continue;
-		}
-		if (c->ssl) {
-			sym_SSL_set_fd(c->ssl, fd);
-			c->handshake = true;
-		}
-		/* a request already here is taken now, before later newcomers are looked at */
-		conn_io(x, c, POLLIN);
-	}
-	if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM)
-		out_of_fds(x);
-}
-
-/* A refused connection is readable: what it sent is dropped; at its end (or LINGER_NS) it is closed. */
-static void linger_io(struct linger_fd *lg, uint64_t now)
-{
-	char drop[4096];
-	ssize_t n;
-
-	while ((n = read(lg->fd, drop, sizeof(drop))) > 0)
-		;
-	if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR) || now >= lg->until) {
-		close(lg->fd);
-		lg->fd = -1;
-	}
-}
-
-/* What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is done. */
-static int tls_status(struct conn *c, int r)
-{
-	switch (sym_SSL_get_error(c->ssl, r)) {
-	case SSL_ERROR_WANT_READ:
-		c->want = POLLIN;
-		return 0;
-	case SSL_ERROR_WANT_WRITE:
-		c->want = POLLOUT;
-		return 0;
-	default:
-		sym_ERR_clear_error();
-		return -1;
-	}
-}
-
-/*
- * A TLS connection's handshake, a step at a time.  A client that speaks
- * plain HTTP to the TLS port (its first byte is not a TLS record's 0x16)
- * is told so in plain HTTP, as Go's servers do, and closed: no OpenSSL
- * error, and the server goes on.  1: done, 0: wait, -1: closed.
- */
-static int tls_handshake(struct exporter *x, struct conn *c)
-{
-	static const char plain[] = "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
-		"Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
-	unsigned char first;
-	uint64_t out;
-	ssize_t n;
-	int r;
-
-	if (!c->want) {		/* nothing from OpenSSL yet: the first byte decides */
-		n = recv(c->fd, &first, 1, MSG_PEEK);
-		if (n < 0 && (errno == EAGAIN || errno == EINTR))
-			return 0;
-		if (n > 0 && first == 0x16)
-			c->heard = true;
-		if (n <= 0 || first != 0x16) {
-			if (n > 0 && write(c->fd, plain, sizeof(plain) - 1) < 0) {
-				/* the client is gone already */
-			}
-			x->srv.tls_failed++;
-			conn_close(c);
-			return -1;
-		}
-	}
-	r = sym_SSL_accept(c->ssl);
-	out = sym_BIO_number_written(sym_SSL_get_wbio(c->ssl));
-	if (r == 1 || out != c->tls_out) {	/* a flight of the client's answered: progress */
-		c->progress_ns = ft_now_ns();
-		c->tls_out = out;
-	}
-	if (r == 1) {
-		c->handshake = false;
-		c->want = 0;
-		return 1;
-	}
-	if (tls_status(c, r) < 0) {
-		x->srv.tls_failed++;
-		sym_SSL_free(c->ssl);	/* no close_notify on a failed handshake */
-		c->ssl = NULL;
-		conn_close(c);
-		return -1;
-	}
-	return 0;
-}
-
-/* Read what there is: > 0 bytes, 0 wait, -1 the connection is done. */
-static ssize_t conn_read(struct conn *c, char *buf, size_t len)
-{
-	ssize_t n;
-
-	if (c->ssl) {
-		int r = sym_SSL_read(c->ssl, buf, (int)len);
-
-		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
-	}
-	n = read(c->fd, buf, len);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	return n > 0 ? n : -1;
-}
-
-/* Write what the socket takes: > 0 bytes, 0 wait, -1 the connection is done. */
-static ssize_t conn_write(struct conn *c, const char *buf, size_t len)
-{
-	ssize_t n;
-
-	if (c->ssl) {
-		int r = sym_SSL_write(c->ssl, buf, (int)len);
-
-		return r > 0 ? r : tls_status(c, r) < 0 ? -1 : 0;
-	}
-	n = write(c->fd, buf, len);
-	if (n < 0 && (errno == EAGAIN || errno == EINTR))
-		return 0;
-	return n > 0 ? n : -1;
-}
-
-/*
- * The request's bytes as they come (TLS may hold more than poll() shows),
- * then the answer.  A request sent right behind the last on a kept-alive
- * connection (pipelined) may be in already.
- */
-static void conn_take(struct exporter *x, struct conn *c)
-{
-	ssize_t n;
-	int k;
-
-	while (c->in_len < sizeof(c->in)) {
-		n = conn_read(c, c->in + c->in_len, sizeof(c->in) - c->in_len);
-		if (n < 0) {
-			conn_close(c);
-			return;
-		}
-		if (n == 0)
-			break;
-		if (c->idle) {		/* the next request begins: its clock starts */
-			c->idle = false;
-			c->t0 = ft_now_ns();
-		}
-		c->in_len += (size_t)n;
-		c->want = 0;
-		if (!c->ssl || !sym_SSL_pending(c->ssl))
-			break;
-	}
-	if (!c->in_len)
-		return;
-	for (k = 0, x->srv.connections = 0; k < MAX_CONN; k++)
-		x->srv.connections += x->conns[k].fd >= 0;
-	serve(x, c);
-	if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
-		error_answer(c, 431);
-}
-
-/*
- * The answer is out: the connection closes, or (kept alive) waits for its
- * next request.  true: that request may be in already, behind this one.
- */
-static bool conn_answered(struct conn *c)
-{
-	if (!c->keep || stop || !idle_timeout_ns) {
-		if (!c->ssl)
-			shutdown(c->fd, SHUT_WR);
-		conn_close(c);
-		return false;
-	}
-	free(c->out);
-	c->out = NULL;
-	c->out_len = c->out_off = 0;
-	c->keep = false;
-	memmove(c->in, c->in + c->used, c->in_len - c->used);
-	c->in_len -= c->used;
-	c->used = 0;
-	c->t0 = ft_now_ns();
-	c->idle = !c->in_len;
-	c->want = 0;
-	return c->in_len || (c->ssl && sym_SSL_pending(c->ssl));
-}
-
-/*
- * A connection is readable (a request coming) or writable (its answer
- * going); on a kept-alive one, requests already in are answered in turn.
- */
-static void conn_io(struct exporter *x, struct conn *c, short revents)
-{
-	ssize_t n;
-
-	if (revents & (POLLERR | POLLNVAL)) {
-		conn_close(c);
-		return;
-	}
-	if (c->handshake && tls_handshake(x, c) <= 0)
-		return;
-	do {
-		if (!c->out) {
-			conn_take(x, c);
-			if (!c->out || c->fd < 0)
-				return;
-		}
-		n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
-		if (n < 0) {
-			conn_close(c);
-			return;
-		}
-		c->out_off += (size_t)n;
-		if (n > 0)
-			c->want = 0;
-		if (c->out_off < c->out_len)
-			return;		/* the rest when the socket takes it */
-	} while (conn_answered(c));
-}
-
 /* Without scrapes a sample still comes this often (exited tasks are reaped at ticks). */
 #define IDLE_TICK_NS	(60ull * 1000000000ull)
 /* The exporter drains the trace this often, busy or not: its buffers hold many seconds. */
@@ -932,76 +323,14 @@ static int ms_until(uint64_t ns, int cap)
 	return ms < (uint64_t)cap ? (int)ms : cap;
 }
 
-/* The password checker's verdicts: each connection waiting on one goes on, at once or at its due time. */
-static void take_verdicts(struct exporter *x)
-{
-	uint64_t ticket, due;
-	bool ok;
-	int k;
-
-	while (ft_websec_result(&x->ws, &ticket, &ok, &due))
-		for (k = 0; k < MAX_CONN; k++) {
-			struct conn *c = &x->conns[k];
-
-			if (c->fd < 0 || c->ticket != ticket)
-				continue;
-			c->ticket = 0;
-			c->verdict = ok ? VERDICT_OK : VERDICT_DENIED;
-			c->due = due;
-			break;
-		}
-}
-
-/*
- * What to poll @c for: -1 none (free, or closed now for its deadline),
- * 0 errors only (its password being checked, or its 401 held until
- * c->due: @timeout shortened to it).  A verdict that is due is acted on
- * here.
- */
-static short conn_events(struct exporter *x, struct conn *c, uint64_t now, int *timeout)
-{
-	if (c->fd < 0)
-		return -1;
-	if (c->idle) {		/* kept alive, between requests */
-		if (now - c->t0 > idle_timeout_ns) {
-			x->srv.idle_timeouts++;
-			conn_close(c);
-			return -1;
-		}
-	} else if (now - c->t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
-		conn_close(c);
-		return -1;
-	}
-	if (c->ticket)
-		return 0;
-	if (c->verdict != VERDICT_NONE && !c->out) {
-		if (now < c->due) {
-			*timeout = ms_until(c->due - now, *timeout);
-			return 0;
-		}
-		conn_io(x, c, 0);	/* answered now: 200 or 401 */
-		if (c->fd < 0)
-			return -1;
-	}
-	if (!c->out && !c->idle && now - c->t0 > x->head_timeout_ns) {
-		/* no whole head in time */
-		x->srv.head_timeouts++;
-		conn_close(c);
-		return -1;
-	}
-	return c->want ? c->want : c->out ? POLLOUT : POLLIN;
-}
-
 /*
  * One turn of the loop: the trace drained when due (and, rarely, an idle
- * tick), then poll() the sockets.  It sleeps until the next drain, at most
- * a second (a stop signal landing just before poll() waits that long).
- * -1: poll failed.
+ * tick), then the server's turn.  It sleeps until the next drain, at
+ * most a second (a stop signal landing just before poll() waits that
+ * long).  -1: poll failed.
  */
 static int serve_once(struct exporter *x)
 {
-	struct pollfd pf[MAX_CONN + LINGERS + 2];
-	int idx[MAX_CONN + LINGERS + 2], np = 0, timeout = 1000, i;
 	uint64_t now = ft_now_ns();
 
 	if (now - x->last_tick_ns >= IDLE_TICK_NS) {
@@ -1015,57 +344,7 @@ static int serve_once(struct exporter *x)
 	ft_live_trace_maybe_poll(&x->live);
 	if (o.map)	/* --collector.map: the pass goes on between scrapes (at least a turn a second), in budget */
 		ft_live_map_poll(&x->live);
-	now = ft_now_ns();
-	timeout = ms_until(ft_live_trace_wait_ns(&x->live), timeout);
-	/* out of file descriptors: the listening socket rests a while (it would spin) */
-	if (now >= x->accept_rest_until) {
-		pf[np] = (struct pollfd){ .fd = x->lfd, .events = POLLIN };
-		idx[np++] = -1;
-	} else if (timeout > (int)((x->accept_rest_until - now) / 1000000) + 1) {
-		timeout = (int)((x->accept_rest_until - now) / 1000000) + 1;
-	}
-	if (ft_websec_fd(&x->ws) >= 0) {
-		pf[np] = (struct pollfd){ .fd = ft_websec_fd(&x->ws), .events = POLLIN };
-		idx[np++] = -2;
-	}
-	for (i = 0; i < MAX_CONN; i++) {
-		short ev = conn_events(x, &x->conns[i], now, &timeout);
-
-		if (ev < 0)
-			continue;
-		pf[np] = (struct pollfd){ .fd = x->conns[i].fd, .events = ev };
-		idx[np++] = i;
-	}
-	for (i = 0; i < LINGERS; i++) {
-		if (x->lingers[i].fd < 0)
-			continue;
-		if (now >= x->lingers[i].until) {
-			close(x->lingers[i].fd);
-			x->lingers[i].fd = -1;
-			continue;
-		}
-		pf[np] = (struct pollfd){ .fd = x->lingers[i].fd, .events = POLLIN };
-		idx[np++] = MAX_CONN + i;
-	}
-	if (np > 1 && timeout > 100)
-		timeout = 100;		/* connections have deadlines */
-	if (poll(pf, (nfds_t)np, timeout) < 0)
-		return errno == EINTR ? 0 : -1;
-	now = ft_now_ns();
-	for (i = 0; i < np; i++) {
-		if (!pf[i].revents || idx[i] == -1)
-			continue;
-		if (idx[i] == -2)
-			take_verdicts(x);
-		else if (idx[i] >= MAX_CONN)
-			linger_io(&x->lingers[idx[i] - MAX_CONN], now);
-		else if (x->conns[idx[i]].fd >= 0)
-			conn_io(x, &x->conns[idx[i]], pf[i].revents);
-	}
-	/* newcomers last: what came on the open connections is read first, so none passes for silent */
-	if (np && idx[0] == -1 && pf[0].revents)
-		accept_new(x);
-	return 0;
+	return ft_httpd_poll(&x->httpd, ms_until(ft_live_trace_wait_ns(&x->live), 1000));
 }
 
 /* --collector.cgroups: its tables, once; true when on. */
@@ -1086,7 +365,10 @@ static bool cgroups_start(struct exporter *x)
 static int run(int argc, char **argv)
 {
 	static struct exporter x;
-	int err, first, i;
+	struct ft_httpd_opts ho = {
+		.listen = &o.listen, .stop = &stop, .handle = route, .ctx = &x,
+	};
+	int err, first;
 
 	err = ft_cli_parse(&ft_cmd_exporter, argc, argv, &first);
 	if (err >= 0)
@@ -1095,23 +377,25 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
 	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
-	websec = &x.ws;
 	ft_cost_long_running();
 	if (ft_costlog_open(&x.cost_log, o.cost_log)) {
 		ft_websec_free(&x.ws);
 		return 1;
 	}
-	x.lfd = listen_socket();
-	if (x.lfd < 0) {
+	ho.max_conn = (unsigned int)o.max_conn;
+	ho.max_per_client = (unsigned int)o.max_per_client;
+	ho.head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
+	ho.idle_timeout_ns = (uint64_t)(o.idle_timeout * 1e9);
+	ho.ws = &x.ws;
+	if (ft_httpd_open(&x.httpd, &ho)) {
 		ft_websec_free(&x.ws);
 		return 1;
 	}
 	if (ft_liveopts_open(&x.live, &o.live)) {
-		close(x.lfd);
+		ft_httpd_close(&x.httpd);
 		ft_websec_free(&x.ws);
 		return 1;
 	}
-	x.spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	ft_self_init(&x.self);
 	ft_catch_stop_signals(on_signal);
 	signal(SIGPIPE, SIG_IGN);
@@ -1132,26 +416,13 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop: --collector.map: no pageblock map (%s); serving without it\n",
 			x.live.map.err == -ECANCELED ? "a CONFIG_DEBUG_VM kernel before 6.17: --map-force reads it" :
 			strerror(-x.live.map.err));
-	for (i = 0; i < MAX_CONN; i++)
-		x.conns[i].fd = -1;
-	for (i = 0; i < LINGERS; i++)
-		x.lingers[i].fd = -1;
-	x.head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
-	idle_timeout_ns = (uint64_t)(o.idle_timeout * 1e9);
 	say_listening(&x);
 	x.max_age_ns = (uint64_t)(o.interval * 1e9);
 	x.contig_sizes = o.contig_sizes;
 	x.last_tick_ns = ft_now_ns();
 	while (!stop && !serve_once(&x))
 		;
-	for (i = 0; i < MAX_CONN; i++)
-		conn_close(&x.conns[i]);
-	for (i = 0; i < LINGERS; i++)
-		if (x.lingers[i].fd >= 0)
-			close(x.lingers[i].fd);
-	if (x.spare_fd >= 0)
-		close(x.spare_fd);
-	close(x.lfd);
+	ft_httpd_close(&x.httpd);
 	ft_self_close(&x.self);
 	ft_live_close(&x.live);
 	ft_websec_free(&x.ws);
