@@ -99,21 +99,10 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 		emit_thp(l, t_ns);
 	if (l->wants & FT_LIVE_WANT_CGROUPS)
 		emit_cgroups(l, t_ns);
-	if (l->map.scan && !l->map.err) {
-		memcpy(b, &l->map.cpu, 8);
-		memcpy(b + 8, &l->map.rescans, 8);
-		memcpy(b + 16, &l->map.rescans_late, 8);
-		memcpy(b + 24, &l->map.rescan_lag_max_ns, 8);
-		memcpy(b + 32, &l->map.rescans_deferred, 8);
-		ft_live_emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
-	}
+	ft_live_map_emit_status(l, t_ns);
 	ft_live_stacks_emit_status(l, t_ns);
 	ft_live_smaps_read(l, t_ns);
-	if (l->owner.state) {	/* page_owner's state in every file of a series */
-		int32_t e = l->owner.state < 0 ? l->owner.state : 0;
-
-		ft_live_emit(l, FT_RR_SOURCE, FT_RS_OWNER, t_ns, &e, 4);
-	}
+	ft_live_owner_emit_status(l, t_ns);
 	emit_cost(l, t_ns);
 }
 
@@ -182,55 +171,29 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	ft_live_emit(l, FT_RR_HOST, 0, ft_now_ns(), host, host_text(l, host, sizeof(host)));
 	ft_live_emit_status(l, FT_RS_TRACE, 0);	/* not asked for yet */
 	ft_live_emit_status(l, FT_RS_MAP, 0);
-	l->map.kpf.flags_fd = l->map.kpf.count_fd = -1;
-	l->map.cpu = FT_LIVE_MAP_CPU;
+	ft_live_map_init(l);
 	l->wants = FT_LIVE_WANT_ALL;
-	l->boost.slow = FT_LIVE_BOOST_SLOW;
-	l->smaps.every_ns = FT_LIVE_SMAPS_EVERY;
+	ft_live_smaps_init(l);
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
 		ft_file_init(&l->knobs.file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
 		l->knobs.file[i].single = true;	/* a sysctl or a sysfs attribute */
 		l->knobs.file[i].cost = FT_COST_KNOBS;	/* a per-size one too, though under the THP tree */
 	}
-	ft_file_init(&l->boost.file, "proc/zoneinfo");
-	pthread_mutex_init(&l->boost.lock, NULL);
-	{
-		pthread_condattr_t ca;
-
-		pthread_condattr_init(&ca);
-		pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
-		pthread_cond_init(&l->boost.wake, &ca);
-		pthread_condattr_destroy(&ca);
-	}
-	l->boost.threaded = true;
 	/* a captured tree does not change: no sampler unless asked */
-	ft_live_boost_set(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
+	ft_live_boost_init(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
 	l->pti.interval_ns = pti_interval_s > 0 ? (uint64_t)(pti_interval_s * 1e9) : 0;
 	return 0;
 }
 
 void ft_live_close(struct ft_live *l)
 {
-	ft_tracefs_close(&l->trace.t);
-	if (l->trace.on)
-		ft_procname_release(&l->names.proc);
-	ft_cmdlines_release(&l->names.saved);
-	l->trace.on = false;
+	ft_live_trace_free(l);
+	ft_live_names_free(l);
 	ft_session_release(&l->session);
-	ft_kpf_close(&l->map.kpf);
-	ft_pown_close(&l->owner.pown);
-	free(l->owner.look.text);
-	l->owner.look = (struct ft_pown_look){ 0 };
-	l->owner.state = 0;
-	for (size_t z = 0; z < FT_LIVE_MAP_ZONES; z++)
-		free(l->map.queued[z]);
-	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
-	ft_file_close(&l->boost.file);
-	pthread_mutex_destroy(&l->boost.lock);
-	pthread_cond_destroy(&l->boost.wake);
-	free(l->map.iomem);
-	l->map.iomem = NULL;
-	ft_kallsyms_release(&l->stacks.ksyms);
+	ft_live_map_free(l);
+	ft_live_owner_free(l);
+	ft_live_boost_free(l);
+	ft_live_stacks_free(l);
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++)
 		ft_file_close(&l->knobs.file[i]);
 	ft_thpsrc_release(&l->thp);
@@ -305,27 +268,8 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 			ft_live_emit(l, FT_RR_PROC, (uint16_t)i, raw.t_ns, raw.src[i].buf, raw.src[i].len);
 	}
 	read_knobs(l, raw.t_ns);
-	if (l->trace.on)
-		ft_live_trace_drain(l, ft_now_ns());	/* events up to now belong to this tick */
-	if (l->trace.on) {
-		uint64_t lost = ft_live_trace_lost(l);
-
-		ft_live_names_reap(l);
-		ft_live_emit(l, FT_RR_TRACE_LOST, 0, raw.t_ns, &lost, sizeof(lost));
-	}
-	if (l->boost.on_trace && l->boost.hz)
-		ft_live_boost_read_on_trace(l, true);	/* every tick has its record */
-	if (l->boost.hz) {
-		uint8_t rec[2 + FT_BOOST_ZONES * 20];
-		size_t n = 0;
-
-		pthread_mutex_lock(&l->boost.lock);
-		if (l->boost.acc.nr)
-			n = ft_boost_encode(&l->boost.acc, rec, sizeof(rec));
-		pthread_mutex_unlock(&l->boost.lock);
-		if (n)
-			ft_live_emit(l, FT_RR_BOOST, 0, raw.t_ns, rec, n);
-	}
+	ft_live_trace_tick(l, raw.t_ns);
+	ft_live_boost_tick(l, raw.t_ns);
 	emit_source_tick(l, raw.t_ns);
 	rt = ft_realtime_ns();
 	ft_live_emit(l, FT_RR_TICK, 0, raw.t_ns, &rt, sizeof(rt));
@@ -353,50 +297,6 @@ void ft_live_wait(struct ft_live *l, uint64_t until_ns)
 	ft_live_trace_maybe_poll(l);
 }
 
-/* "system/event\n" (or "header_page\n") and the format text. */
-void ft_live_emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx)
-{
-	const struct ft_tracefs *t = &l->trace.t;
-	char head[128], *buf;
-	size_t hl;
-
-	if (!t->text[i])
-		return;
-	if (i == FT_TRACE_HEADER)
-		hl = (size_t)snprintf(head, sizeof(head), "header_page\n");
-	else if (i == FT_TRACE_STACK)
-		hl = (size_t)snprintf(head, sizeof(head), "ftrace/kernel_stack\n");
-	else
-		hl = (size_t)snprintf(head, sizeof(head), "%s/%s\n", ft_trace_events[i].system,
-				      ft_trace_events[i].event);
-	buf = malloc(hl + t->text_len[i]);
-	if (!buf)
-		return;
-	memcpy(buf, head, hl);
-	memcpy(buf + hl, t->text[i], t->text_len[i]);
-	{
-		struct ft_rec_record in = {
-			.type = FT_RR_TRACE_FMT, .len = (uint32_t)(hl + t->text_len[i]),
-			.t_ns = ft_now_ns(), .data = (const uint8_t *)buf,
-		};
-
-		if (fn)
-			fn(ctx, &in);
-		else
-			ft_live_emit(l, in.type, 0, in.t_ns, buf, in.len);
-	}
-	free(buf);
-}
-
-void ft_live_emit_formats(struct ft_live *l, ft_input_fn fn, void *ctx)
-{
-	int i;
-
-	ft_live_emit_format(l, FT_TRACE_HEADER, fn, ctx);	/* header_page first: the decoder needs it */
-	for (i = FT_EV_NR - 1; i >= 0; i--)
-		ft_live_emit_format(l, i, fn, ctx);
-}
-
 void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 {
 	char host[2048];
@@ -406,10 +306,7 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 
 	in.len = (uint32_t)host_text(l, host, sizeof(host));
 	fn(ctx, &in);
-	if (l->trace.on) {
-		ft_live_emit_formats(l, fn, ctx);
-		ft_live_emit_format(l, FT_TRACE_STACK, fn, ctx);	/* --stacks */
-	}
+	ft_live_trace_meta(l, fn, ctx);
 	/* the frames named so far: a file of a series names its own */
 	for (size_t k = 0; k < l->session.syms.nr; k++) {
 		const struct ft_symname *sn = &l->session.syms.v[k];
@@ -423,10 +320,5 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 		in.len = (uint32_t)(8 + n);
 		fn(ctx, &in);
 	}
-	if (l->map.iomem) {
-		in.type = FT_RR_IOMEM;
-		in.data = (const uint8_t *)l->map.iomem;
-		in.len = (uint32_t)l->map.iomem_len;
-		fn(ctx, &in);
-	}
+	ft_live_map_meta(l, fn, ctx);
 }

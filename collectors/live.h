@@ -96,7 +96,8 @@ struct ft_live_trace {
 
 /* The names of the processes behind events (collectors/live_names.c). */
 struct ft_live_names {
-	struct ft_procname proc;	/* taken while they live */
+	struct ft_procname proc;	/* taken while they live (from ft_live_trace_start() on) */
+	bool started;
 	/* and of those gone before /proc was read: the tracer's saved_cmdlines, read once a drain at most */
 	struct ft_cmdlines saved;
 	bool saved_read;
@@ -242,8 +243,14 @@ struct ft_live_stacks {
 };
 
 /*
- * The live source: one member per concern, each read and written by its
- * own file through the functions below (the tick calls them in turn).
+ * The live source: a hub (collectors/live.c: the /proc texts, the knobs,
+ * the THP tree, the tick) and its parts, one member and one file each
+ * (live_trace.c, live_names.c, live_boost.c, live_map.c, live_owner.c,
+ * live_stacks.c, live_smaps.c).  A part's members are read and written
+ * by its own file only: the hub and the other parts go through its
+ * functions (collectors/live_int.h: init, the tick's share, free), and a
+ * lock lives in the part it guards (the boost sampler's).
+ * scripts/check-layers.sh holds it.
  */
 struct ft_live {
 	char root[4096];

@@ -195,3 +195,58 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l)
 		return UINT64_MAX;
 	return l->boost.next_ns > now ? l->boost.next_ns - now : 0;
 }
+
+void ft_live_boost_init(struct ft_live *l, unsigned int hz)
+{
+	pthread_condattr_t ca;
+
+	l->boost.slow = FT_LIVE_BOOST_SLOW;
+	ft_file_init(&l->boost.file, "proc/zoneinfo");
+	pthread_mutex_init(&l->boost.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&l->boost.wake, &ca);
+	pthread_condattr_destroy(&ca);
+	l->boost.threaded = true;
+	ft_live_boost_set(l, hz);
+}
+
+void ft_live_boost_traced(struct ft_live *l)
+{
+	pthread_mutex_lock(&l->boost.lock);
+	l->boost.slow = FT_LIVE_BOOST_SLOW_TRACED;
+	pthread_mutex_unlock(&l->boost.lock);
+}
+
+void ft_live_boost_after_drain(struct ft_live *l)
+{
+	if (l->boost.running && ft_live_boost_may_follow(l))
+		ft_live_boost_heat(l);
+	else if (l->boost.on_trace && l->boost.hz)
+		ft_live_boost_read_on_trace(l, ft_live_boost_may_follow(l));
+}
+
+void ft_live_boost_tick(struct ft_live *l, uint64_t t_ns)
+{
+	uint8_t rec[2 + FT_BOOST_ZONES * 20];
+	size_t n = 0;
+
+	if (l->boost.on_trace && l->boost.hz)
+		ft_live_boost_read_on_trace(l, true);	/* every tick has its record */
+	if (!l->boost.hz)
+		return;
+	pthread_mutex_lock(&l->boost.lock);
+	if (l->boost.acc.nr)
+		n = ft_boost_encode(&l->boost.acc, rec, sizeof(rec));
+	pthread_mutex_unlock(&l->boost.lock);
+	if (n)
+		ft_live_emit(l, FT_RR_BOOST, 0, t_ns, rec, n);
+}
+
+void ft_live_boost_free(struct ft_live *l)
+{
+	ft_live_boost_set(l, 0);		/* the thread stopped before its file goes */
+	ft_file_close(&l->boost.file);
+	pthread_mutex_destroy(&l->boost.lock);
+	pthread_cond_destroy(&l->boost.wake);
+}

@@ -194,7 +194,7 @@ int ft_live_map_wait_ms(const struct ft_live *l)
 	if (l->map.allow_ns <= -map_borrow_ns(l))
 		return -1;
 	/* the first look, or a look at the cursor's page owners */
-	if (!ft_kpf_first_look(&l->map.kpf, &l->session.map) && !(l->owner.qn && l->owner.q[0].cursor))
+	if (!ft_kpf_first_look(&l->map.kpf, &l->session.map) && !ft_live_owner_cursor_waiting(l))
 		return -1;
 	return 0;
 }
@@ -265,7 +265,7 @@ static long map_dirty_pass(struct ft_live *l, uint64_t c0, uint64_t *pfns)
 			break;
 		*pfns += (uint64_t)n;
 		/* a block a fallback left mixed: whose pages pin it, if page_owner says */
-		if (l->owner.state > 0 && m->zones[d->zone].blocks[d->block].cls == FT_PB_MIXED)
+		if (ft_live_owner_open(l) && m->zones[d->zone].blocks[d->block].cls == FT_PB_MIXED)
 			ft_live_owner_want(l, (m->zones[d->zone].first_block + d->block) << m->order,
 					   1u << m->order, false);
 		l->map.rescans++;
@@ -378,4 +378,51 @@ int ft_live_map_scan_all(struct ft_live *l)
 	while (!r)
 		r = ft_live_map_rescan_step(l, UINT64_MAX / 2);
 	return r < 0 ? r : 0;
+}
+
+void ft_live_map_init(struct ft_live *l)
+{
+	l->map.kpf.flags_fd = l->map.kpf.count_fd = -1;
+	l->map.cpu = FT_LIVE_MAP_CPU;
+}
+
+double ft_live_map_budget_left(const struct ft_live *l, uint64_t c0)
+{
+	return l->map.allow_ns - (double)(ft_thread_cpu_ns() - c0);
+}
+
+void ft_live_map_emit_status(struct ft_live *l, uint64_t t_ns)
+{
+	uint8_t b[40];
+
+	if (!l->map.scan || l->map.err)
+		return;
+	memcpy(b, &l->map.cpu, 8);
+	memcpy(b + 8, &l->map.rescans, 8);
+	memcpy(b + 16, &l->map.rescans_late, 8);
+	memcpy(b + 24, &l->map.rescan_lag_max_ns, 8);
+	memcpy(b + 32, &l->map.rescans_deferred, 8);
+	ft_live_emit(l, FT_RR_SOURCE, FT_RS_MAPSCAN, t_ns, b, 40);
+}
+
+void ft_live_map_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
+{
+	struct ft_rec_record in = {
+		.type = FT_RR_IOMEM, .t_ns = ft_now_ns(), .data = (const uint8_t *)l->map.iomem,
+		.len = (uint32_t)l->map.iomem_len,
+	};
+
+	if (l->map.iomem)
+		fn(ctx, &in);
+}
+
+void ft_live_map_free(struct ft_live *l)
+{
+	ft_kpf_close(&l->map.kpf);
+	for (size_t z = 0; z < FT_LIVE_MAP_ZONES; z++) {
+		free(l->map.queued[z]);
+		l->map.queued[z] = NULL;
+	}
+	free(l->map.iomem);
+	l->map.iomem = NULL;
 }

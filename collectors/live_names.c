@@ -155,6 +155,9 @@ void ft_live_names_take(struct ft_live *l)
 	size_t k;
 	int i, last = -1;
 
+	if (l->names.off)
+		return;
+
 	l->names.saved_read = false;
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
@@ -193,4 +196,18 @@ void ft_live_names_reap(struct ft_live *l)
 		ft_procname_forget(&l->names.proc, pid);
 		emit_name(l, pid, "", FT_NAME_EXITED, now);
 	}
+}
+
+void ft_live_names_start(struct ft_live *l)
+{
+	ft_procname_init(&l->names.proc, l->procfs.rootfd);
+	l->names.started = true;
+}
+
+void ft_live_names_free(struct ft_live *l)
+{
+	if (l->names.started)
+		ft_procname_release(&l->names.proc);
+	l->names.started = false;
+	ft_cmdlines_release(&l->names.saved);
 }

@@ -185,7 +185,7 @@ void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow)
 {
 	while (l->owner.qn && l->owner.state > 0) {
 		struct ft_live_owner_q q = l->owner.q[0];
-		double left = l->map.allow_ns - (double)(ft_thread_cpu_ns() - c0);
+		double left = ft_live_map_budget_left(l, c0);
 		int err;
 
 		if (left <= (q.cursor ? -borrow : 0))
@@ -203,4 +203,30 @@ void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow)
 			l->owner.qn = 0;
 		}
 	}
+}
+
+bool ft_live_owner_cursor_waiting(const struct ft_live *l)
+{
+	return l->owner.qn && l->owner.q[0].cursor;
+}
+
+bool ft_live_owner_open(const struct ft_live *l)
+{
+	return l->owner.state > 0;
+}
+
+void ft_live_owner_emit_status(struct ft_live *l, uint64_t t_ns)
+{
+	int32_t e = l->owner.state < 0 ? l->owner.state : 0;
+
+	if (l->owner.state)	/* page_owner's state in every file of a series */
+		ft_live_emit(l, FT_RR_SOURCE, FT_RS_OWNER, t_ns, &e, 4);
+}
+
+void ft_live_owner_free(struct ft_live *l)
+{
+	ft_pown_close(&l->owner.pown);
+	free(l->owner.look.text);
+	l->owner.look = (struct ft_pown_look){ 0 };
+	l->owner.state = 0;
 }

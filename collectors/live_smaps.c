@@ -51,3 +51,8 @@ void ft_live_smaps_read(struct ft_live *l, uint64_t t_ns)
 	}
 	l->smaps.nr = 0;	/* asked again by the next draw */
 }
+
+void ft_live_smaps_init(struct ft_live *l)
+{
+	l->smaps.every_ns = FT_LIVE_SMAPS_EVERY;
+}

@@ -96,7 +96,7 @@ void ft_live_stacks_rearm(struct ft_live *l)
 	if (now - l->stacks.armed_ns < 1000000000ull)
 		return;
 	l->stacks.armed_ns = now;
-	err = ft_tracefs_stacks_rearm(&l->trace.t);
+	err = ft_live_trace_stacks_rearm(l);
 	if (err < 0 && !l->stacks.err) {
 		l->stacks.err = err;
 		ft_diag(FT_DIAG_WARN, "kernel stacks stopped: the trigger could not be set again: %s",
@@ -113,13 +113,12 @@ int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec)
 		per_sec = (unsigned int)strtoul(ft_live_stacks_per_sec_default, NULL, 10);
 	l->stacks.per_sec = per_sec;
 	l->stacks.ksyms_err = 1;
-	if (!l->trace.on)
+	if (!ft_live_trace_on(l))
 		l->stacks.err = l->session.trace_err ? l->session.trace_err : -ENODEV;
 	else
-		l->stacks.err = ft_tracefs_stacks_on(&l->trace.t, order > 0 ? order : l->host.pmd_order,
-						   l->stacks.per_sec);
+		l->stacks.err = ft_live_trace_stacks_on(l, order > 0 ? order : l->host.pmd_order, l->stacks.per_sec);
 	if (l->stacks.err) {
-		if (l->trace.on)
+		if (ft_live_trace_on(l))
 			ft_diag(FT_DIAG_WARN, "no kernel stacks: the stacktrace trigger: %s",
 				strerror(-l->stacks.err));
 	} else {
@@ -128,4 +127,9 @@ int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec)
 	}
 	ft_live_stacks_emit_status(l, ft_now_ns());
 	return l->stacks.err;
+}
+
+void ft_live_stacks_free(struct ft_live *l)
+{
+	ft_kallsyms_release(&l->stacks.ksyms);
 }

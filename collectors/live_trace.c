@@ -36,12 +36,8 @@ void ft_live_trace_poll(struct ft_live *l)
 		ft_live_stacks_name(l);
 		ft_live_stacks_rearm(l);
 	}
-	if (!l->names.off)
-		ft_live_names_take(l);
-	if (l->boost.running && ft_live_boost_may_follow(l))
-		ft_live_boost_heat(l);
-	else if (l->boost.on_trace && l->boost.hz)
-		ft_live_boost_read_on_trace(l, ft_live_boost_may_follow(l));
+	ft_live_names_take(l);
+	ft_live_boost_after_drain(l);
 }
 
 uint64_t ft_live_trace_lost(struct ft_live *l)
@@ -118,10 +114,93 @@ int ft_live_trace_start(struct ft_live *l, size_t buffer_kb)
 		return err;
 	}
 	l->trace.on = true;
-	pthread_mutex_lock(&l->boost.lock);
-	l->boost.slow = FT_LIVE_BOOST_SLOW_TRACED;	/* traced fallbacks wake the sampler */
-	pthread_mutex_unlock(&l->boost.lock);
-	ft_procname_init(&l->names.proc, l->procfs.rootfd);
+	ft_live_boost_traced(l);	/* traced fallbacks wake the sampler */
+	ft_live_names_start(l);
 	ft_live_emit_formats(l, NULL, NULL);
 	return 0;
+}
+
+/* "system/event\n" (or "header_page\n") and the format text. */
+void ft_live_emit_format(struct ft_live *l, int i, ft_input_fn fn, void *ctx)
+{
+	const struct ft_tracefs *t = &l->trace.t;
+	char head[128], *buf;
+	size_t hl;
+
+	if (!t->text[i])
+		return;
+	if (i == FT_TRACE_HEADER)
+		hl = (size_t)snprintf(head, sizeof(head), "header_page\n");
+	else if (i == FT_TRACE_STACK)
+		hl = (size_t)snprintf(head, sizeof(head), "ftrace/kernel_stack\n");
+	else
+		hl = (size_t)snprintf(head, sizeof(head), "%s/%s\n", ft_trace_events[i].system,
+				      ft_trace_events[i].event);
+	buf = malloc(hl + t->text_len[i]);
+	if (!buf)
+		return;
+	memcpy(buf, head, hl);
+	memcpy(buf + hl, t->text[i], t->text_len[i]);
+	{
+		struct ft_rec_record in = {
+			.type = FT_RR_TRACE_FMT, .len = (uint32_t)(hl + t->text_len[i]),
+			.t_ns = ft_now_ns(), .data = (const uint8_t *)buf,
+		};
+
+		if (fn)
+			fn(ctx, &in);
+		else
+			ft_live_emit(l, in.type, 0, in.t_ns, buf, in.len);
+	}
+	free(buf);
+}
+
+void ft_live_emit_formats(struct ft_live *l, ft_input_fn fn, void *ctx)
+{
+	int i;
+
+	ft_live_emit_format(l, FT_TRACE_HEADER, fn, ctx);	/* header_page first: the decoder needs it */
+	for (i = FT_EV_NR - 1; i >= 0; i--)
+		ft_live_emit_format(l, i, fn, ctx);
+}
+
+void ft_live_trace_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
+{
+	if (!l->trace.on)
+		return;
+	ft_live_emit_formats(l, fn, ctx);
+	ft_live_emit_format(l, FT_TRACE_STACK, fn, ctx);	/* --stacks */
+}
+
+void ft_live_trace_tick(struct ft_live *l, uint64_t t_ns)
+{
+	uint64_t lost;
+
+	if (!l->trace.on)
+		return;
+	ft_live_trace_drain(l, ft_now_ns());	/* events up to now belong to this tick */
+	lost = ft_live_trace_lost(l);
+	ft_live_names_reap(l);
+	ft_live_emit(l, FT_RR_TRACE_LOST, 0, t_ns, &lost, sizeof(lost));
+}
+
+bool ft_live_trace_on(const struct ft_live *l)
+{
+	return l->trace.on;
+}
+
+int ft_live_trace_stacks_on(struct ft_live *l, int order, unsigned int per_sec)
+{
+	return l->trace.on ? ft_tracefs_stacks_on(&l->trace.t, order, per_sec) : -ENODEV;
+}
+
+int ft_live_trace_stacks_rearm(struct ft_live *l)
+{
+	return ft_tracefs_stacks_rearm(&l->trace.t);
+}
+
+void ft_live_trace_free(struct ft_live *l)
+{
+	ft_tracefs_close(&l->trace.t);
+	l->trace.on = false;
 }

@@ -22,7 +22,9 @@
 #   - no tui/ file keeps mutable state at file scope, nor in a function's
 #     static: a view's is its state struct (struct ft_view's state_size),
 #     the loop's struct ft_ui;
-#   - no two layers export functions of one prefix (the word after ft_).
+#   - no two layers export functions of one prefix (the word after ft_);
+#   - a part of the live source (collectors/live_*.c) owns its member of
+#     struct ft_live: no other file of it reads or writes that member.
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
@@ -108,6 +110,18 @@ grep -HnE '^static[[:space:]]+(volatile[[:space:]]+)?[A-Za-z_][^(]*[;=]' tui/*.c
 # nor in a function's static (indented: inside a function)
 grep -HnE '^[[:space:]]+static[[:space:]]+' tui/*.c | grep -vE ':[0-9]+:[[:space:]]+static[[:space:]]+const[[:space:]]' |
 	found "mutable state in a function's static in tui/ (a view's goes in its state struct, the loop's in struct ft_ui)"
+# the live source's parts own their members (collectors/live.h): l->map is
+# live_map.c's, l->boost live_boost.c's, ...; the hub (live.c) and the
+# other parts call the part's functions
+for f in collectors/live*.c; do
+	own=$(basename "$f" .c)
+	own=${own#live}
+	own=${own#_}
+	grep -HnoE 'l->(trace|names|boost|map|owner|stacks|smaps)\b' "$f" |
+		awk -F: -v own="$own" '{ split($3, a, "->"); if (a[2] != own) print $1 ":" $2 ": reads l->" a[2] \
+			" (the live source'"'"'s parts own their members: call collectors/live_" a[2] ".c'"'"'s functions)"; \
+			if (a[2] != own) print "x" }'
+done
 # one prefix per module: the word after ft_ of a function a layer exports
 # (ft_json_, ft_tracefs_, ft_render_) is that layer's alone
 for layer in $LAYERS; do

@@ -51,6 +51,10 @@ plant "a report bumping a session counter" analysis/report.c 'static void w(stru
 	"analysis/report.c.*assigns a session field"
 plant "a writable pointer into the session" collectors/live.c 'static void w(struct ft_live *l) { struct ft_pbmap *m = &l->session.map; (void)m; }' \
 	"collectors/live.c.*writable pointer into the session"
+plant "live_map.c reading the owner's queue" collectors/live_map.c 'static int w(struct ft_live *l) { return (int)l->owner.qn; }' \
+	"collectors/live_map.c:[0-9]*: reads l->owner"
+plant "the hub packing the map's figures" collectors/live.c 'static double w(struct ft_live *l) { return l->map.cpu; }' \
+	"collectors/live.c:[0-9]*: reads l->map"
 plant "a view reading the live source" tui/view_map.c 'static double w(struct ft_ui *ui) { return ui->live->map_cpu; }' \
 	"tui/view_map.c.*a view reads the source"
 
