@@ -43,7 +43,8 @@ T send-keys -t ft Escape
 check "the line: a need per size, 32M too" wait_for '^contiguous +2Mx1536 1535/2046  1Gx2 2/3  32M 95/127'
 T send-keys -t ft q
 check "fragtop quits" until_ok 5 eval '! T has-session -t ft 2> /dev/null || ! screen | grep -q "^contiguous"'
-check "fragtoprc keeps them (sizes=)" grep -qx 'sizes=1536x2M,2x1G,32M' "$XDG_CONFIG_HOME/fragtop/fragtoprc"
+# the screen may leave before the file is written: wait for the file, not the screen
+check "fragtoprc keeps them (sizes=)" until_ok 10 grep -qx 'sizes=1536x2M,2x1G,32M' "$XDG_CONFIG_HOME/fragtop/fragtoprc"
 end_tmux; SOCK=
 
 # "-": no line; the rc file is read back at start (tmux_start would start from no fragtoprc)
