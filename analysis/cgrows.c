@@ -84,7 +84,7 @@ void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c)
 	if (have_other)
 		other = rows->r[--rows->nr];
 	for (i = 0; i < rows->nr; i++) {
-		const struct ft_cgroup *g = ft_cgroups_find(c, rows->r[i].path);
+		const struct ft_cgroup *g = ft_cgroup_find(c, rows->r[i].path);
 
 		rows->r[i].cg = g ? (int)(g - c->g) : -1;
 		if (rows->r[i].cg >= 0)

@@ -62,7 +62,7 @@ static void fill(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struc
 		const struct ft_cgrow *r = &rows->r[k];
 
 		if (!r->other && r->path[0] && !chosen(sel, r->path))
-			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(ft_cgroups_find(c, r->path)) };
+			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(ft_cgroup_find(c, r->path)) };
 	}
 	for (k = 0; c && k < c->nr; k++)
 		if (!row_at(rows, c->g[k].path) && !chosen(sel, c->g[k].path))
@@ -80,7 +80,7 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 
 	/* a chosen cgroup no longer seen leaves its place */
 	for (i = 0; i < sel->nr; i++)
-		if (row_at(rows, sel->path[i]) || ft_cgroups_find(c, sel->path[i]))
+		if (row_at(rows, sel->path[i]) || ft_cgroup_find(c, sel->path[i]))
 			memmove(sel->path[keep++], sel->path[i], sizeof(sel->path[0]));
 	sel->nr = keep;
 	fill(sel, rows, c);
@@ -93,7 +93,7 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 		snprintf(o->path, sizeof(o->path), "%s", sel->path[i]);
 		for (k = 0; k < FT_PC_NR; k++)
 			o->c[k] = r ? r->c[k] : 0;
-		o->g = ft_cgroups_find(c, sel->path[i]);
+		o->g = ft_cgroup_find(c, sel->path[i]);
 	}
 	for (i = 0; i < rows->nr; i++) {
 		const struct ft_cgrow *r = &rows->r[i];

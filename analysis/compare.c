@@ -198,7 +198,7 @@ static double boosted_pct(const struct ft_report *r)
 /* the mean over the run of free memory's share in whole pageblocks (6.15+) */
 static double in_blocks(const struct ft_report *r)
 {
-	return ft_rep_level_mean(&r->in_blocks);
+	return ft_report_level_mean(&r->in_blocks);
 }
 
 /* The last map scan's amplification, every zone's blocks together; NAN without a scan. */

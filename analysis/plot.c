@@ -183,17 +183,17 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 
 		if (!start) {
 			start = s->tick_t_ns;
-			if (w && ((w->from && ft_rep_window_secs(w->from, s->first_rt_ns, &from, why, sizeof(why))) ||
-				  (w->to && ft_rep_window_secs(w->to, s->first_rt_ns, &to, why, sizeof(why))))) {
+			if (w && ((w->from && ft_report_window_secs(w->from, s->first_rt_ns, &from, why, sizeof(why))) ||
+				  (w->to && ft_report_window_secs(w->to, s->first_rt_ns, &to, why, sizeof(why))))) {
 				ft_diag(FT_DIAG_ERR, "%s: %s", path, why);
 				err = -EINVAL;
 				break;
 			}
 			pick_zones(r, s);
-			ft_rep_cut_init(&cut, from, to);
+			ft_report_cut_init(&cut, from, to);
 		}
 		t = (double)(s->tick_t_ns - start) / 1e9;
-		mc.before = (where = ft_rep_cut_where(&cut, t)) < 0;
+		mc.before = (where = ft_report_cut_where(&cut, t)) < 0;
 		mc.start = start;
 		mc.from = from;
 		mc.t = t;

@@ -36,7 +36,7 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 /* The pressure of cgroup @path in @c, or NULL. */
 static const struct ft_psi *cg_psi(const struct ft_cgroups *c, const char *path)
 {
-	const struct ft_cgroup *g = ft_cgroups_find(c, path);
+	const struct ft_cgroup *g = ft_cgroup_find(c, path);
 
 	return g && g->psi.some.have ? &g->psi : NULL;
 }
@@ -49,7 +49,7 @@ int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64
 
 	memset(out, 0, sizeof(*out));
 	/* made within the window: it stalled from 0 (unless the first table left cgroups out) */
-	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !ft_cgroups_find(rep->cgroups_first, path))
+	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !ft_cgroup_find(rep->cgroups_first, path))
 		a = &none;
 	if (!a || !b || b->some.total_us < a->some.total_us)
 		return -ENODATA;
@@ -265,22 +265,22 @@ static void add_in_blocks(struct ft_report *rep, struct ft_rep_interval *iv)
 	level_add(&iv->in_blocks, 100.0 * (double)blocks / (double)free);
 }
 
-double ft_rep_level_mean(const struct ft_rep_level *lv)
+double ft_report_level_mean(const struct ft_rep_level *lv)
 {
 	return lv->n ? lv->sum / (double)lv->n : NAN;
 }
 
-int ft_rep_window_where(double t, double from, double to, double slack)
+int ft_report_window_where(double t, double from, double to, double slack)
 {
 	return t < from - slack ? -1 : t > to + slack ? 1 : 0;
 }
 
-void ft_rep_cut_init(struct ft_rep_cut *c, double from, double to)
+void ft_report_cut_init(struct ft_rep_cut *c, double from, double to)
 {
 	*c = (struct ft_rep_cut){ .from = from, .to = to, .slack = FT_REP_WINDOW_SLACK };
 }
 
-int ft_rep_cut_where(struct ft_rep_cut *c, double t)
+int ft_report_cut_where(struct ft_rep_cut *c, double t)
 {
 	if (c->seen == 1 && t > c->t_first)
 		c->slack = FT_REP_WINDOW_SHARE * (t - c->t_first);
@@ -288,10 +288,10 @@ int ft_rep_cut_where(struct ft_rep_cut *c, double t)
 		c->t_first = t;
 	if (c->seen < 2)
 		c->seen++;
-	return ft_rep_window_where(t, c->from, c->to, c->slack);
+	return ft_report_window_where(t, c->from, c->to, c->slack);
 }
 
-int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz)
+int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz)
 {
 	unsigned int h, m, s = 0;
 	char *end, tail;
@@ -358,14 +358,14 @@ static int window_ends(struct build *b)
 	char why[160];
 
 	rep->start_t_ns = rep->rp.session.tick_t_ns;
-	if (w && ((w->from && ft_rep_window_secs(w->from, rep->rp.session.first_rt_ns, &rep->from_s, why,
+	if (w && ((w->from && ft_report_window_secs(w->from, rep->rp.session.first_rt_ns, &rep->from_s, why,
 						 sizeof(why))) ||
-		  (w->to && ft_rep_window_secs(w->to, rep->rp.session.first_rt_ns, &rep->to_s, why, sizeof(why))))) {
+		  (w->to && ft_report_window_secs(w->to, rep->rp.session.first_rt_ns, &rep->to_s, why, sizeof(why))))) {
 		ft_diag(FT_DIAG_ERR, "%s: %s", b->path, why);
 		b->said = true;
 		return -EINVAL;
 	}
-	ft_rep_cut_init(&b->cut, rep->from_s, rep->to_s);
+	ft_report_cut_init(&b->cut, rep->from_s, rep->to_s);
 	return 0;
 }
 
@@ -486,7 +486,7 @@ static int one_tick(struct build *b)
 
 	if (!rep->start_t_ns && window_ends(b))
 		return -EINVAL;
-	where = ft_rep_cut_where(&b->cut, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+	where = ft_report_cut_where(&b->cut, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
 	if (where < 0)
 		return 1;	/* before the window: not even the baseline */
 	if (where > 0) {
@@ -571,7 +571,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	}
 	rep->from_s = 0;
 	rep->to_s = INFINITY;
-	ft_rep_cut_init(&b.cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
+	ft_report_cut_init(&b.cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
 	/* the processes' table and the stacks' counts at the window's ends (ft_report_release frees) */
 	rep->procs_first = malloc(sizeof(*rep->procs_first));
 	rep->procs = malloc(sizeof(*rep->procs));

@@ -236,7 +236,7 @@ struct ft_rep_window {
  * it, 0 in it, 1 past it.  The window's first tick is its baseline, so
  * its figures run from the tick at @from to the tick at @to.
  */
-int ft_rep_window_where(double t, double from, double to, double slack);
+int ft_report_window_where(double t, double from, double to, double slack);
 
 /*
  * The same for the ticks of one recording shown in order, the slack
@@ -249,18 +249,18 @@ struct ft_rep_cut {
 	unsigned int seen;
 };
 
-void ft_rep_cut_init(struct ft_rep_cut *c, double from, double to);
-int ft_rep_cut_where(struct ft_rep_cut *c, double t);
+void ft_report_cut_init(struct ft_rep_cut *c, double from, double to);
+int ft_report_cut_where(struct ft_rep_cut *c, double t);
 
 /* A level's mean over its ticks; NAN when it has none. */
-double ft_rep_level_mean(const struct ft_rep_level *lv);
+double ft_report_level_mean(const struct ft_rep_level *lv);
 
 /*
  * Parse a window end into seconds from the first tick, given the
  * recording's start (CLOCK_REALTIME ns, 0 if unknown).  0, or -EINVAL
  * with a message in @why.
  */
-int ft_rep_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz);
+int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz);
 
 /*
  * Replay @path to its end (or @w's, NULL: the whole recording).  The

@@ -22,7 +22,7 @@ void ft_diag(enum ft_diag_level level, const char *fmt, ...)
 	vsnprintf(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	if (diag_fn)
-		diag_fn(level, msg, diag_ctx);
+		diag_fn(diag_ctx, level, msg);
 	else
 		fprintf(stderr, "fragtop: %s\n", msg);
 }

@@ -9,7 +9,7 @@
 
 enum ft_diag_level { FT_DIAG_INFO, FT_DIAG_WARN, FT_DIAG_ERR };
 
-typedef void (*ft_diag_fn)(enum ft_diag_level level, const char *msg, void *ctx);
+typedef void (*ft_diag_fn)(void *ctx, enum ft_diag_level level, const char *msg);
 
 /* NULL restores the default (stderr). */
 void ft_diag_set_hook(ft_diag_fn fn, void *ctx);

@@ -46,7 +46,7 @@ static int parse_label(const char *arg, void *var, char *why, size_t sz)
 	}
 	memcpy(name, arg, (size_t)(eq - arg));
 	name[eq - arg] = '\0';
-	if (ft_metrics_label_ok(name, why, sz))
+	if (ft_render_metrics_label_ok(name, why, sz))
 		return -1;
 	for (i = 0; i < l->n; i++)
 		if (!strcmp(l->kv[2 * i], name)) {
@@ -136,11 +136,11 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			err = -errno;
 			goto out;
 		}
-	ft_rep_cut_init(&cut, from, to);
+	ft_report_cut_init(&cut, from, to);
 	do {
 		const struct ft_session *s = &rp->session;
 		double t = (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
-		int where = ft_rep_cut_where(&cut, t);
+		int where = ft_report_cut_where(&cut, t);
 
 		if (where < 0)
 			continue;
@@ -155,7 +155,7 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 
 			if (!m.timestamp_ms)
 				m.timestamp_ms = 1;	/* a recording without wall time: from the epoch */
-			if (ft_metrics_write(tmp[f], s, &m)) {
+			if (ft_render_metrics_write(tmp[f], s, &m)) {
 				err = -EIO;
 				goto out;
 			}
@@ -190,11 +190,11 @@ static void rows(struct ft_replay *rp, const char *file, double from, double to)
 	int ncg = o.cgroups ? top_cgroups(file, cg) : 0;
 
 	ft_render_export_begin(&x, o.csv, file, &rp->session, cg, ncg);
-	ft_rep_cut_init(&cut, from, to);
+	ft_report_cut_init(&cut, from, to);
 	do {
 		const struct ft_session *s = &rp->session;
 		double t = (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
-		int where = ft_rep_cut_where(&cut, t);
+		int where = ft_report_cut_where(&cut, t);
 
 		if (where > 0)
 			break;
@@ -235,8 +235,8 @@ static int run(int argc, char **argv)
 		ft_replay_close(&rp);
 		return 1;
 	}
-	if ((o.window.from && ft_rep_window_secs(o.window.from, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
-	    (o.window.to && ft_rep_window_secs(o.window.to, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
+	if ((o.window.from && ft_report_window_secs(o.window.from, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
+	    (o.window.to && ft_report_window_secs(o.window.to, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
 		fprintf(stderr, "fragtop: %s: %s\n", file, why);
 		ft_replay_close(&rp);
 		return 1;

@@ -170,7 +170,7 @@ static void scrape(struct exporter *x, struct ft_httpd_conn *c, const struct ft_
 	ft_self_read(&x->self, &x->srv.process);
 	server_figures(x);
 	f = open_memstream(&p, &len);
-	if (!f || ft_metrics_write(f, &x->live.session, &m) || fclose(f)) {
+	if (!f || ft_render_metrics_write(f, &x->live.session, &m) || fclose(f)) {
 		free(p);
 		ft_httpd_error(c, 503);
 		return;

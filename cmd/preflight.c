@@ -260,7 +260,7 @@ static int parse_sizes(const struct ft_session *s, int *asked, size_t *n)
  * Only errors reach stderr: a source preflight does without (pagetypeinfo
  * for a user, vmstat) is no news, and the map's failure is in the answer.
  */
-static void quiet(enum ft_diag_level level, const char *msg, void *ctx)
+static void quiet(void *ctx, enum ft_diag_level level, const char *msg)
 {
 	(void)ctx;
 	if (level == FT_DIAG_ERR)

@@ -97,7 +97,7 @@ static int write_out(struct ft_live *live)
 	if (o.openmetrics || o.prometheus) {
 		struct ft_metrics m = { .openmetrics = o.openmetrics, .eof = true };
 
-		ft_metrics_write(out.f, &live->session, &m);
+		ft_render_metrics_write(out.f, &live->session, &m);
 	} else if (o.json) {
 		ft_render_snapshot_json(out.f, &in);
 	} else {

@@ -94,7 +94,7 @@ static const struct ft_opt top_opts[] = {
 };
 
 /* --cost-log's line after each tick, with the view on screen. */
-static void log_cost(struct ft_ui *ui, void *ctx)
+static void log_cost(void *ctx, struct ft_ui *ui)
 {
 	const struct ft_view *v = ui->view;
 	char what[64];

@@ -68,7 +68,7 @@ static void pressure(struct out *o, int rootfd, const char *rel, const char *pre
 	static const char *const kind[2] = { "some", "full" };
 	int i;
 
-	if (n <= 0 || ft_psi_parse(buf, (size_t)n, &p))
+	if (n <= 0 || ft_cgroup_psi_parse(buf, (size_t)n, &p))
 		return;
 	for (i = 0; i < 2; i++)
 		if (l[i]->have)
@@ -87,7 +87,7 @@ static void pods(struct out *o, int rootfd)
 	if (!d)
 		return;
 	while ((e = readdir(d)) && n < FT_CG_PODS)
-		if (ft_pod_parse(e->d_name, strlen(e->d_name), &p)) {
+		if (ft_cgroup_pod_parse(e->d_name, strlen(e->d_name), &p)) {
 			say(o, "pod %s %s %s\n", p.uid, p.ns, p.name);
 			n++;
 		}
@@ -124,7 +124,7 @@ static void one(struct out *o, int rootfd, const char *rel, const char *path, in
 		return;
 	snprintf(file, sizeof(file), "%s/memory.stat", rel);
 	n = ft_file_slurp(rootfd, file, buf, 16384);
-	if (n <= 0 || ft_cgmem_parse(buf, (size_t)n, &m)) {
+	if (n <= 0 || ft_cgroup_mem_parse(buf, (size_t)n, &m)) {
 		free(buf);
 		return;
 	}

@@ -175,7 +175,7 @@ static const struct ft_audit *audit_done(struct ft_ctl *c, struct ft_audit *a,
 	if (c->syslog)
 		log_entry(a);
 	if (c->hook)
-		c->hook(a, c->hook_ctx);
+		c->hook(c->hook_ctx, a);
 	return a;
 }
 
@@ -200,7 +200,7 @@ static enum ft_ctl_outcome errno_outcome(int err)
 static int ctl_write(struct ft_ctl *c, const struct ft_knob *k, int node, const char *text)
 {
 	if (c->write)
-		return c->write(c->rootfd, k, node, text, c->write_ctx);
+		return c->write(c->write_ctx, c->rootfd, k, node, text);
 	return knob_write(c->rootfd, k, node, text);
 }
 

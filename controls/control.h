@@ -70,7 +70,7 @@ struct ft_ctl {
 	/* value of each knob before fragtop first changed it; "" if never */
 	char orig[64][FT_KNOB_TEXT];
 	/* handed every entry as it is added (the recorder) */
-	void (*hook)(const struct ft_audit *a, void *ctx);
+	void (*hook)(void *ctx, const struct ft_audit *a);
 	void *hook_ctx;
 	/*
 	 * Also log every entry to syslog(3) (authpriv: uid, knob, old -> new,
@@ -82,7 +82,7 @@ struct ft_ctl {
 	 * Writes a value instead of the real writer when set: a test's kernel
 	 * that takes something else than asked (the read-back's failure).
 	 */
-	int (*write)(int rootfd, const struct ft_knob *k, int node, const char *text, void *ctx);
+	int (*write)(void *ctx, int rootfd, const struct ft_knob *k, int node, const char *text);
 	void *write_ctx;
 };
 

@@ -64,7 +64,7 @@ static int psi_line(struct ft_span line, struct ft_psi *out)
 	return -EINVAL;
 }
 
-int ft_psi_parse(const char *buf, size_t len, struct ft_psi *out)
+int ft_cgroup_psi_parse(const char *buf, size_t len, struct ft_psi *out)
 {
 	struct ft_cursor c;
 	struct ft_span line;
@@ -82,7 +82,7 @@ int ft_psi_parse(const char *buf, size_t len, struct ft_psi *out)
 	return out->some.have ? 0 : -EINVAL;
 }
 
-int ft_cgmem_parse(const char *buf, size_t len, struct ft_cg_mem *out)
+int ft_cgroup_mem_parse(const char *buf, size_t len, struct ft_cg_mem *out)
 {
 	/*
 	 * v2's keys (its memory.stat counts the whole subtree), then v1's into
@@ -129,7 +129,7 @@ int ft_cgmem_parse(const char *buf, size_t len, struct ft_cg_mem *out)
 	return out->have ? 0 : -EINVAL;
 }
 
-double ft_cgmem_coverage(const struct ft_cg_mem *m)
+double ft_cgroup_mem_coverage(const struct ft_cg_mem *m)
 {
 	uint32_t need = 1u << FT_CGM_ANON | 1u << FT_CGM_ANON_THP;
 
@@ -152,7 +152,7 @@ static bool kb_line(struct ft_span line, const char *key, uint64_t *bytes)
 	return true;
 }
 
-int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out)
+int ft_cgroup_smaps_parse(const char *buf, size_t len, struct ft_smaps *out)
 {
 	struct ft_cursor c;
 	struct ft_span line;
@@ -169,7 +169,7 @@ int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out)
 	return anon && huge ? 0 : -EINVAL;
 }
 
-double ft_smaps_coverage(const struct ft_smaps *s)
+double ft_cgroup_smaps_coverage(const struct ft_smaps *s)
 {
 	return s->anon ? (double)s->anon_huge / (double)s->anon : NAN;
 }
@@ -200,7 +200,7 @@ static bool uid_ok(const char *p, size_t n)
 	return true;
 }
 
-bool ft_pod_parse(const char *buf, size_t len, struct ft_pod *out)
+bool ft_cgroup_pod_parse(const char *buf, size_t len, struct ft_pod *out)
 {
 	const char *a = memchr(buf, '_', len), *b;
 
@@ -361,7 +361,7 @@ void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, ch
 		snprintf(buf, sz, "~%s", path + len - (sz - 2));
 }
 
-const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *path)
+const struct ft_pod *ft_cgroup_pod_of(const struct ft_cgroups *c, const char *path)
 {
 	char uid[FT_CG_UID];
 	const char *after;
@@ -463,7 +463,7 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 	return true;
 }
 
-int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out)
+int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out)
 {
 	struct ft_cursor c;
 	struct ft_span line;
@@ -482,7 +482,7 @@ int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out)
 	return bad;
 }
 
-const struct ft_cgroup *ft_cgroups_find(const struct ft_cgroups *c, const char *path)
+const struct ft_cgroup *ft_cgroup_find(const struct ft_cgroups *c, const char *path)
 {
 	int i;
 

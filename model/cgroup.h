@@ -6,7 +6,7 @@
  * /var/log/pods/<namespace>_<name>_<uid>/.
  *
  * The live source reads them into one CGROUPS input (a text, below);
- * ft_cgroups_parse() turns it into struct ft_cgroups, and the parsers of
+ * ft_cgroup_table_parse() turns it into struct ft_cgroups, and the parsers of
  * the kernel's files are pure and fuzzed, as every parser here.
  *
  * The CGROUPS input, one item a line (a value never holds a newline):
@@ -86,22 +86,22 @@ struct ft_cgroups {
 };
 
 /* A pressure file ("some ...\nfull ...\n"; v1 kernels have only some).  0, or -EINVAL. */
-int ft_psi_parse(const char *buf, size_t len, struct ft_psi *out);
+int ft_cgroup_psi_parse(const char *buf, size_t len, struct ft_psi *out);
 
 /*
  * A memory.stat file, v1 or v2 (told apart by its keys: "anon" is v2's,
  * "rss" v1's).  Unknown keys are skipped.  0, or -EINVAL.
  */
-int ft_cgmem_parse(const char *buf, size_t len, struct ft_cg_mem *out);
+int ft_cgroup_mem_parse(const char *buf, size_t len, struct ft_cg_mem *out);
 
 /* Huge anonymous memory over anonymous memory, 0..1; NAN when either is unknown or anon is 0. */
-double ft_cgmem_coverage(const struct ft_cg_mem *m);
+double ft_cgroup_mem_coverage(const struct ft_cg_mem *m);
 
 /*
  * A /var/log/pods directory's name, "<namespace>_<name>_<uid>": false
  * when it is not one (Kubernetes names hold no '_').
  */
-bool ft_pod_parse(const char *buf, size_t len, struct ft_pod *out);
+bool ft_cgroup_pod_parse(const char *buf, size_t len, struct ft_pod *out);
 
 /*
  * The name a person knows cgroup @path by, into @buf: a pod's
@@ -115,10 +115,10 @@ bool ft_pod_parse(const char *buf, size_t len, struct ft_pod *out);
 void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, char *buf, size_t sz);
 
 /* @c's cgroup at @path; NULL when @c is NULL, @path is "" or no cgroup has it. */
-const struct ft_cgroup *ft_cgroups_find(const struct ft_cgroups *c, const char *path);
+const struct ft_cgroup *ft_cgroup_find(const struct ft_cgroups *c, const char *path);
 
 /* The pod whose uid @path holds, among @c's pods; NULL when none. */
-const struct ft_pod *ft_cgroups_pod_of(const struct ft_cgroups *c, const char *path);
+const struct ft_pod *ft_cgroup_pod_of(const struct ft_cgroups *c, const char *path);
 
 /*
  * A process's /proc/PID/smaps_rollup: its anonymous memory and the part
@@ -131,10 +131,10 @@ struct ft_smaps {
 };
 
 /* 0, or -EINVAL when either line is missing or malformed. */
-int ft_smaps_parse(const char *buf, size_t len, struct ft_smaps *out);
+int ft_cgroup_smaps_parse(const char *buf, size_t len, struct ft_smaps *out);
 
 /* anon_huge / anon, 0..1; NAN when anon is 0. */
-double ft_smaps_coverage(const struct ft_smaps *s);
+double ft_cgroup_smaps_coverage(const struct ft_smaps *s);
 
 /*
  * The cgroup of a process from its /proc/PID/cgroup
@@ -146,6 +146,6 @@ double ft_smaps_coverage(const struct ft_smaps *s);
 int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz);
 
 /* A CGROUPS input into @out (which it replaces).  Returns the malformed lines skipped. */
-int ft_cgroups_parse(const char *text, size_t len, struct ft_cgroups *out);
+int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out);
 
 #endif

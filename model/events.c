@@ -505,7 +505,7 @@ void ft_events_add(struct ft_events *ev, const struct ft_trace_rec *r)
 	}
 }
 
-void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx)
+void ft_events_add_cb(void *ctx, const struct ft_trace_rec *r)
 {
 	ft_events_add(ctx, r);
 }

@@ -234,7 +234,7 @@ uint32_t ft_events_stack(struct ft_events *ev, const struct ft_trace_stack *st);
 /* A tick closes: compactions waiting for their task's name are counted now. */
 void ft_events_tick(struct ft_events *ev);
 /* ft_trace_rec_fn adaptor: ctx is a struct ft_events. */
-void ft_events_add_cb(const struct ft_trace_rec *r, void *ctx);
+void ft_events_add_cb(void *ctx, const struct ft_trace_rec *r);
 
 /* Counters followed per tick (rates, sparklines). */
 enum ft_ev_metric {

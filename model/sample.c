@@ -112,7 +112,7 @@ static void pressure_update(struct ft_sample *s, const struct ft_raw_source *r)
 	struct ft_psi old = s->psi;
 	uint64_t old_t_ns = s->src_t_ns[FT_SRC_PRESSURE];
 	bool had = s->valid & bit;
-	int err = r->err ? r->err : ft_psi_parse(r->buf, r->len, &s->psi);
+	int err = r->err ? r->err : ft_cgroup_psi_parse(r->buf, r->len, &s->psi);
 
 	s->valid &= ~bit;
 	s->err[FT_SRC_PRESSURE] = err;

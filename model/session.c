@@ -399,7 +399,7 @@ static void apply_cgroups(struct ft_session *s, const struct ft_rec_record *in)
 		s->cap_cgroups = 1;
 	}
 	s->nr_cgroups = 1;
-	if (ft_cgroups_parse((const char *)in->data, in->len, s->cgroups))
+	if (ft_cgroup_table_parse((const char *)in->data, in->len, s->cgroups))
 		ft_session_bad(s, in, "cgroups: lines not understood");
 }
 

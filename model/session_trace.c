@@ -17,7 +17,7 @@
  * record queued last, when it is that CPU's fallback (the sub-buffer is
  * decoded in order).  A stack after anything else is not counted.
  */
-static void pair_stack(const struct ft_trace_stack *st, void *ctx)
+static void pair_stack(void *ctx, const struct ft_trace_stack *st)
 {
 	struct ft_session *s = ctx;
 	struct ft_trace_rec *r = ft_trq_last(&s->trq);
@@ -27,7 +27,7 @@ static void pair_stack(const struct ft_trace_stack *st, void *ctx)
 	r->stack = ft_events_stack(&s->events, st);
 }
 
-static void queue_rec(const struct ft_trace_rec *r, void *ctx)
+static void queue_rec(void *ctx, const struct ft_trace_rec *r)
 {
 	struct ft_session *s = ctx;
 

@@ -364,7 +364,7 @@ static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned 
 	st.n = st.all < FT_STACK_DEPTH ? st.all : FT_STACK_DEPTH;
 	for (i = 0; i < st.n; i++)
 		memcpy(&st.ip[i], rec + off + 8 * (unsigned int)i, 8);
-	d->on_stack(&st, ctx);
+	d->on_stack(ctx, &st);
 }
 
 /* The fields of a record of kind r->kind into *@r; *@ok false if one lies past its @size bytes. */
@@ -493,7 +493,7 @@ int ft_tracedec_subbuf(struct ft_tracedec *d, const void *buf, size_t len, int c
 			d->bad++;
 			continue;
 		}
-		fn(&r, ctx);
+		fn(ctx, &r);
 		n++;
 	}
 	if (pg.bad)

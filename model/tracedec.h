@@ -99,7 +99,7 @@ struct ft_trace_stack {
 	uint64_t ip[FT_STACK_DEPTH];
 };
 
-typedef void (*ft_trace_stack_fn)(const struct ft_trace_stack *st, void *ctx);
+typedef void (*ft_trace_stack_fn)(void *ctx, const struct ft_trace_stack *st);
 
 /* A field's place in an event record, from its format file. */
 struct ft_field {
@@ -172,7 +172,7 @@ static inline bool ft_tracedec_has(const struct ft_tracedec *d, enum ft_trace_ev
 	return d->id[ev] >= 0;
 }
 
-typedef void (*ft_trace_rec_fn)(const struct ft_trace_rec *rec, void *ctx);
+typedef void (*ft_trace_rec_fn)(void *ctx, const struct ft_trace_rec *rec);
 
 /*
  * Decode one sub-buffer of @len bytes read from CPU @cpu, calling @fn for

@@ -294,16 +294,16 @@ static void csv_row(const char *metric, const char *group, const struct ft_stats
 {
 	double p = base ? ft_cmp_p_value(base, s) : NAN;
 
-	ft_csv_field(stdout, metric);
+	ft_render_csv_field(stdout, metric);
 	printf(",");
-	ft_csv_field(stdout, group);
+	ft_render_csv_field(stdout, group);
 	printf(",%zu", s->n);
-	ft_csv_num(stdout, s->mean);
-	ft_csv_num(stdout, s->sd);
-	ft_csv_num(stdout, s->min);
-	ft_csv_num(stdout, s->max);
-	ft_csv_num(stdout, base ? ft_cmp_change_pct(base, s) : NAN);
-	ft_csv_num(stdout, p);
+	ft_render_csv_num(stdout, s->mean);
+	ft_render_csv_num(stdout, s->sd);
+	ft_render_csv_num(stdout, s->min);
+	ft_render_csv_num(stdout, s->max);
+	ft_render_csv_num(stdout, base ? ft_cmp_change_pct(base, s) : NAN);
+	ft_render_csv_num(stdout, p);
 	printf(",%s\n", isnan(p) ? "" : p < FT_CMP_ALPHA ? "yes" : "no");
 }
 

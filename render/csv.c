@@ -6,7 +6,7 @@
 
 #include "base/json.h"
 
-void ft_csv_field(FILE *f, const char *s)
+void ft_render_csv_field(FILE *f, const char *s)
 {
 	size_t n = strlen(s);
 
@@ -23,7 +23,7 @@ void ft_csv_field(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-void ft_csv_num(FILE *f, double v)
+void ft_render_csv_num(FILE *f, double v)
 {
 	char buf[40];
 

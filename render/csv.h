@@ -10,8 +10,8 @@
  * quote, a line break or blanks at an edge, else as it is.  Names come
  * from recordings and must not shift the columns.
  */
-void ft_csv_field(FILE *f, const char *s);
+void ft_render_csv_field(FILE *f, const char *s);
 /* A number as ",N" with every digit it needs (ft_json_fmt_double), or "," alone for NaN (no value). */
-void ft_csv_num(FILE *f, double v);
+void ft_render_csv_num(FILE *f, double v);
 
 #endif

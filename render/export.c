@@ -38,7 +38,7 @@ _Static_assert(NR_COLS == FT_EXPORT_COLS, "render/export.h counts the columns");
 static void csv_col(const char *f)
 {
 	putchar(',');
-	ft_csv_field(stdout, f);
+	ft_render_csv_field(stdout, f);
 }
 
 static const char *col_name(size_t i)

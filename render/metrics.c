@@ -233,7 +233,7 @@ static const char *const own_labels[] = {
 	"source", "le", "version", "kernel", NULL,
 };
 
-int ft_metrics_label_ok(const char *name, char *why, size_t sz)
+int ft_render_metrics_label_ok(const char *name, char *why, size_t sz)
 {
 	size_t i;
 
@@ -856,7 +856,7 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 	}
 }
 
-int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
+int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m)
 {
 	struct out o = { f, m };
 	size_t i;

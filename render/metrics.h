@@ -81,9 +81,9 @@ enum ft_mfamily {
  * ([a-zA-Z_][a-zA-Z0-9_]*, not "__" reserved) that none of fragtop's
  * families uses itself.  0, or -1 with the reason in @why.
  */
-int ft_metrics_label_ok(const char *name, char *why, size_t sz);
+int ft_render_metrics_label_ok(const char *name, char *why, size_t sz);
 
 /* Write the families of @m from @s; returns -EIO if @f failed. */
-int ft_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m);
+int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft_metrics *m);
 
 #endif

@@ -146,7 +146,7 @@ static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series
 				any = true;
 			}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
-	ft_xml_text(f, panels[s].title);
+	ft_render_xml_text(f, panels[s].title);
 	fprintf(f, "%s%s%s</text>\n", panels[s].unit[0] ? " (" : "", panels[s].unit, panels[s].unit[0] ? ")" : "");
 	if (s == FT_PLOT_THP_OK)
 		thp_legend(f, runs, nr, y0 - 12);
@@ -297,7 +297,7 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 	for (k = 0; k < nr; k++) {
 		const char *b = strrchr(runs[k].file, '/');
 
-		ft_xml_text(f, b ? b + 1 : runs[k].file);
+		ft_render_xml_text(f, b ? b + 1 : runs[k].file);
 		fprintf(f, "%s", k + 1 < nr ? ", " : "");
 	}
 	fprintf(f, "</text>\n");
@@ -307,7 +307,7 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
 			"<text x=\"%d\" y=\"%d\" class=\"t\">", LEFT + z * 130, y, LEFT + z * 130 + 22, y, colors[z],
 			LEFT + z * 130 + 26, y + 4);
-		ft_xml_text(f, runs[0].zone[z]);
+		ft_render_xml_text(f, runs[0].zone[z]);
 		fprintf(f, "</text>\n");
 	}
 	for (k = 1; k < nr; k++) {
@@ -316,7 +316,7 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 
 		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" stroke-dasharray=\"%s\"/>"
 			"<text x=\"%d\" y=\"%d\" class=\"t\">", lx, y, lx + 22, y, dashes[k], lx + 26, y + 4);
-		ft_xml_text(f, b ? b + 1 : runs[k].file);
+		ft_render_xml_text(f, b ? b + 1 : runs[k].file);
 		fprintf(f, "</text>\n");
 	}
 	for (s = 0; s < FT_PLOT_NR; s++)
@@ -347,7 +347,7 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 			left = px + 4 + LABEL_PX * (double)(strlen(when) + strlen(mk->text)) > W - RIGHT;
 			fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">%s", left ? px - 4 : px + 4,
 				TOP + 10 + 12 + (int)((m + (size_t)k) % 8) * 12, left ? " text-anchor=\"end\"" : "", when);
-			ft_xml_text(f, mk->text);
+			ft_render_xml_text(f, mk->text);
 			fprintf(f, "</text>\n");
 		}
 	fprintf(f, "</svg>\n");

@@ -280,7 +280,7 @@ static void json_level(struct ft_json *j, const char *key, const struct ft_rep_l
 		return;
 	}
 	ft_json_obj_begin_inline(j, key);
-	ft_json_double(j, "mean", ft_rep_level_mean(lv));
+	ft_json_double(j, "mean", ft_report_level_mean(lv));
 	ft_json_double(j, "min", lv->min);
 	ft_json_double(j, "max", lv->max);
 	ft_json_double(j, "last", lv->last);

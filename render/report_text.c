@@ -445,7 +445,7 @@ static void text_outcomes(const struct ft_report *rep)
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)
 		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",
-		       ft_rep_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
+		       ft_report_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
 	else
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }

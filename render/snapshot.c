@@ -46,9 +46,9 @@ static const struct ft_pbmap_zone *map_zone(const struct ft_snapshot_in *l, cons
 	return k < 0 ? NULL : &l->session->map.zones[k];
 }
 
-static void json_pageblocks(struct ft_json *j, const struct ft_session *ses, const struct ft_pbmap_zone *mz)
+static void json_pageblocks(struct ft_json *j, const struct ft_session *s, const struct ft_pbmap_zone *mz)
 {
-	int order = ses->map.order;
+	int order = s->map.order;
 	uint64_t marked = 0;
 	size_t need;
 	uint32_t b;
@@ -81,7 +81,7 @@ static void json_pageblocks(struct ft_json *j, const struct ft_session *ses, con
 	} else {
 		ft_json_null(j, "map");
 	}
-	ft_render_contig_json(j, ses, (size_t)(mz - ses->map.zones), true);
+	ft_render_contig_json(j, s, (size_t)(mz - s->map.zones), true);
 	ft_json_obj_end(j);
 }
 
@@ -277,7 +277,7 @@ static void json_psi(struct ft_json *j, const char *key, const struct ft_psi *p)
 /* One cgroup: its names, processes, memory (bytes; THP events), coverage and pressure. */
 static void json_cgroup(struct ft_json *j, const struct ft_cgroups *c, const struct ft_cgroup *g)
 {
-	const struct ft_pod *pod = ft_cgroups_pod_of(c, g->path);
+	const struct ft_pod *pod = ft_cgroup_pod_of(c, g->path);
 	char key[48];
 	int k;
 
@@ -301,7 +301,7 @@ static void json_cgroup(struct ft_json *j, const struct ft_cgroups *c, const str
 		else
 			ft_json_null(j, key);
 	}
-	ft_json_double(j, "thp_coverage", ft_cgmem_coverage(&g->mem));
+	ft_json_double(j, "thp_coverage", ft_cgroup_mem_coverage(&g->mem));
 	json_psi(j, "pressure", &g->psi);
 	ft_json_obj_end(j);
 }

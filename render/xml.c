@@ -6,7 +6,7 @@
 
 #include "base/sanitize.h"
 
-void ft_xml_text(FILE *f, const char *s)
+void ft_render_xml_text(FILE *f, const char *s)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t len = strlen(s);

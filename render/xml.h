@@ -6,6 +6,6 @@
 #include <stdio.h>
 
 /* @s escaped (& < > " '), control characters and broken UTF-8 as '?'. */
-void ft_xml_text(FILE *f, const char *s);
+void ft_render_xml_text(FILE *f, const char *s);
 
 #endif

@@ -84,7 +84,7 @@ static void live_idle(struct ft_ui *ui)
 		if (ui->view->tick)
 			ui->view->tick(ui);
 		if (ui->on_tick)
-			ui->on_tick(ui, ui->on_tick_ctx);
+			ui->on_tick(ui->on_tick_ctx, ui);
 		watch_report(ui);
 	}
 	ft_live_trace_maybe_poll(ui->live);
@@ -157,7 +157,7 @@ static void watch_report(struct ft_ui *ui)
 	watch.from_tick = 0;
 }
 
-static void on_audit(const struct ft_audit *a, void *ctx)
+static void on_audit(void *ctx, const struct ft_audit *a)
 {
 	struct ft_ui *ui = ctx;
 	char text[1024];

@@ -108,7 +108,7 @@ static void key_seek(struct ft_ui *ui, int ch)
 	if (end != buf && !strcmp(end, "%") && v >= 0 && v <= 100) {
 		v = v / 100 * (double)(t1 - t0) / 1e9;
 		slack = 0;	/* a share of the length, not a tick's time */
-	} else if (ft_rep_window_secs(buf, s->first_rt_ns, &v, why, sizeof(why))) {
+	} else if (ft_report_window_secs(buf, s->first_rt_ns, &v, why, sizeof(why))) {
 		ft_ui_status(ui, FT_DIAG_WARN, "%s", why);
 		return;
 	} else if (s->ticks > 1 && s->tick_t_ns > s->first_t_ns) {	/* the recorded interval, on average */

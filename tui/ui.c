@@ -92,7 +92,7 @@ void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	ui->status_t_ns = ft_now_ns();
 }
 
-void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx)
+void ft_ui_diag(void *ctx, enum ft_diag_level level, const char *msg)
 {
 	ft_ui_status(ctx, level, "%s", msg);
 }

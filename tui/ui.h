@@ -56,7 +56,7 @@ struct ft_ui {
 	struct ft_tick tick;		/* when the next tick is due */
 	uint64_t iterations;		/* -n: quit after the draw of this many ticks (0: never) */
 	/* after each tick (cmd/top.c's --cost-log), or NULL */
-	void (*on_tick)(struct ft_ui *ui, void *ctx);
+	void (*on_tick)(void *ctx, struct ft_ui *ui);
 	void *on_tick_ctx;
 	double speed;			/* replay: recorded seconds per second */
 	double interval;		/* seconds between ticks */
@@ -150,7 +150,7 @@ void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 /* ft_diag_fn that shows diagnostics in @ctx's status line. */
-void ft_ui_diag(enum ft_diag_level level, const char *msg, void *ctx);
+void ft_ui_diag(void *ctx, enum ft_diag_level level, const char *msg);
 
 /* A line of input on the status row; false if cancelled (Esc, empty). Sampling goes on. */
 bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz);

@@ -97,7 +97,7 @@ static double value(const struct ft_cgroups *cg, const struct ft_cgrow *r, enum 
 	case C_ANON:
 		return g->mem.have & (1u << FT_CGM_ANON) ? (double)g->mem.v[FT_CGM_ANON] : NAN;
 	case C_COVERAGE:
-		return ft_cgmem_coverage(&g->mem) * 100;
+		return ft_cgroup_mem_coverage(&g->mem) * 100;
 	case C_PSI:
 		return g->psi.some.have ? g->psi.some.avg10 : NAN;
 	default:

@@ -98,7 +98,7 @@ static double thp_pct(const struct ft_session *s, const struct ft_proc *p)
 {
 	const struct ft_session_smaps *e = ft_session_smaps(s, p->tgid > 0 ? p->tgid : p->pid);
 
-	return e ? ft_smaps_coverage(&e->v) * 100 : NAN;
+	return e ? ft_cgroup_smaps_coverage(&e->v) * 100 : NAN;
 }
 
 static double value(struct procs_state *st, const struct ft_session *s, const struct ft_procs *t, int row,

@@ -155,7 +155,7 @@ static int offline(void)
 	return 0;
 }
 
-static void intern_stack(const struct ft_trace_stack *st, void *ctx)
+static void intern_stack(void *ctx, const struct ft_trace_stack *st)
 {
 	ft_events_stack(ctx, st);
 }

@@ -41,7 +41,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	char path[128];
 	int i;
 
-	ft_cgroups_parse(text, size, &c);
+	ft_cgroup_table_parse(text, size, &c);
 	if (c.nr < 0 || c.nr > FT_CG_MAX || c.nr_pods < 0 || c.nr_pods > FT_CG_PODS ||
 	    (c.version != 0 && c.version != 1 && c.version != 2))
 		__builtin_trap();
@@ -60,25 +60,25 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		terminated(c.pods[i].ns, sizeof(c.pods[i].ns));
 		terminated(c.pods[i].name, sizeof(c.pods[i].name));
 	}
-	if (!ft_cgmem_parse(text, size, &m)) {
-		double cov = ft_cgmem_coverage(&m);
+	if (!ft_cgroup_mem_parse(text, size, &m)) {
+		double cov = ft_cgroup_mem_coverage(&m);
 
 		if (!isnan(cov) && (cov < 0 || !isfinite(cov)))
 			__builtin_trap();
 	}
-	if (!ft_psi_parse(text, size, &p)) {
+	if (!ft_cgroup_psi_parse(text, size, &p)) {
 		psi_ok(&p.some);
 		psi_ok(&p.full);
 	}
-	if (!ft_smaps_parse(text, size, &sm)) {
-		double cov = ft_smaps_coverage(&sm);
+	if (!ft_cgroup_smaps_parse(text, size, &sm)) {
+		double cov = ft_cgroup_smaps_coverage(&sm);
 
 		if (sm.anon % 1024 || sm.anon_huge % 1024 || (!isnan(cov) && cov < 0))
 			__builtin_trap();
 	}
 	if (!ft_cgroup_of_proc(text, size, path, sizeof(path)))
 		terminated(path, sizeof(path));
-	if (ft_pod_parse(text, size, &pod)) {
+	if (ft_cgroup_pod_parse(text, size, &pod)) {
 		terminated(pod.ns, sizeof(pod.ns));
 		terminated(pod.name, sizeof(pod.name));
 		terminated(pod.uid, sizeof(pod.uid));

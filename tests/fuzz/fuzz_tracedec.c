@@ -39,7 +39,7 @@ static void load(const char *rel, const char *system)
 	free(buf);
 }
 
-static void on_stack(const struct ft_trace_stack *st, void *ctx)
+static void on_stack(void *ctx, const struct ft_trace_stack *st)
 {
 	(void)ctx;
 	if (st->n < 0 || st->n > FT_STACK_DEPTH || st->n > st->all || (st->n < st->all && st->n != FT_STACK_DEPTH))

@@ -29,15 +29,15 @@ static void test_psi(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(ft_psi_parse(host, sizeof(host) - 1, &p), 0);
+	assert_int_equal(ft_cgroup_psi_parse(host, sizeof(host) - 1, &p), 0);
 	assert_true(p.some.have && p.full.have);
 	assert_true(p.some.avg60 == 1.25 && p.some.avg300 == 0.40);
 	assert_int_equal(p.some.total_us, 148115188);
 	assert_int_equal(p.full.total_us, 91779685);
-	assert_int_equal(ft_psi_parse(some, sizeof(some) - 1, &p), 0);
+	assert_int_equal(ft_cgroup_psi_parse(some, sizeof(some) - 1, &p), 0);
 	assert_true(p.some.avg10 == 12.5 && !p.full.have);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(ft_psi_parse(bad[i], strlen(bad[i]), &p), -EINVAL);
+		assert_int_equal(ft_cgroup_psi_parse(bad[i], strlen(bad[i]), &p), -EINVAL);
 }
 
 static void test_memstat(void **state)
@@ -51,31 +51,31 @@ static void test_memstat(void **state)
 	struct ft_cg_mem m;
 
 	(void)state;
-	assert_int_equal(ft_cgmem_parse(v2, sizeof(v2) - 1, &m), 0);
+	assert_int_equal(ft_cgroup_mem_parse(v2, sizeof(v2) - 1, &m), 0);
 	assert_int_equal(m.v[FT_CGM_ANON], 1073741824);
 	assert_int_equal(m.v[FT_CGM_ANON_THP], 805306368);
 	assert_int_equal(m.v[FT_CGM_SHMEM_THP], 2097152);
 	assert_int_equal(m.v[FT_CGM_THP_FAULT_ALLOC], 384);
 	assert_int_equal(m.v[FT_CGM_THP_COLLAPSE_ALLOC], 3);
 	assert_true(m.have & (1u << FT_CGM_FILE_THP));
-	assert_true(fabs(ft_cgmem_coverage(&m) - 0.75) < 1e-12);
+	assert_true(fabs(ft_cgroup_mem_coverage(&m) - 0.75) < 1e-12);
 	/* v1: the subtree's total_ lines win over the cgroup's own, wherever they come */
-	assert_int_equal(ft_cgmem_parse(v1, sizeof(v1) - 1, &m), 0);
+	assert_int_equal(ft_cgroup_mem_parse(v1, sizeof(v1) - 1, &m), 0);
 	assert_int_equal(m.v[FT_CGM_ANON], 104267776);
 	assert_int_equal(m.v[FT_CGM_ANON_THP], 2097152);
 	assert_int_equal(m.v[FT_CGM_FILE], 1567330304);
 	assert_false(m.have & (1u << FT_CGM_THP_FAULT_ALLOC));
-	assert_int_equal(ft_cgmem_parse(v1_leaf, sizeof(v1_leaf) - 1, &m), 0);
+	assert_int_equal(ft_cgroup_mem_parse(v1_leaf, sizeof(v1_leaf) - 1, &m), 0);
 	assert_int_equal(m.v[FT_CGM_ANON], 8192);
-	assert_true(ft_cgmem_coverage(&m) == 0);
+	assert_true(ft_cgroup_mem_coverage(&m) == 0);
 	/* no anon: no coverage; no key fragtop reads, or junk: refused */
-	assert_int_equal(ft_cgmem_parse("file 1\n", 7, &m), 0);
-	assert_true(isnan(ft_cgmem_coverage(&m)));
-	assert_int_equal(ft_cgmem_parse("kernel 5\n", 9, &m), -EINVAL);
-	assert_int_equal(ft_cgmem_parse("anon 0\nanon_thp 0\n", 18, &m), 0);
-	assert_true(isnan(ft_cgmem_coverage(&m)));
-	assert_int_equal(ft_cgmem_parse("anon x\n", 7, &m), -EINVAL);
-	assert_int_equal(ft_cgmem_parse("anon 1 2\n", 9, &m), -EINVAL);
+	assert_int_equal(ft_cgroup_mem_parse("file 1\n", 7, &m), 0);
+	assert_true(isnan(ft_cgroup_mem_coverage(&m)));
+	assert_int_equal(ft_cgroup_mem_parse("kernel 5\n", 9, &m), -EINVAL);
+	assert_int_equal(ft_cgroup_mem_parse("anon 0\nanon_thp 0\n", 18, &m), 0);
+	assert_true(isnan(ft_cgroup_mem_coverage(&m)));
+	assert_int_equal(ft_cgroup_mem_parse("anon x\n", 7, &m), -EINVAL);
+	assert_int_equal(ft_cgroup_mem_parse("anon 1 2\n", 9, &m), -EINVAL);
 }
 
 static void test_pod(void **state)
@@ -89,12 +89,12 @@ static void test_pod(void **state)
 	size_t i;
 
 	(void)state;
-	assert_true(ft_pod_parse(good, sizeof(good) - 1, &p));
+	assert_true(ft_cgroup_pod_parse(good, sizeof(good) - 1, &p));
 	assert_string_equal(p.ns, "kube-system");
 	assert_string_equal(p.name, "coredns-5d78c9869d-9xk2p");
 	assert_string_equal(p.uid, "0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0");
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_false(ft_pod_parse(bad[i], strlen(bad[i]), &p));
+		assert_false(ft_cgroup_pod_parse(bad[i], strlen(bad[i]), &p));
 }
 
 static void test_names(void **state)
@@ -170,7 +170,7 @@ static void test_input(void **state)
 
 	(void)state;
 	/* 4 malformed: the pod's uid, a relative path, a number, an unknown word */
-	assert_int_equal(ft_cgroups_parse(text, sizeof(text) - 1, &c), 4);
+	assert_int_equal(ft_cgroup_table_parse(text, sizeof(text) - 1, &c), 4);
 	assert_true(c.known);
 	assert_int_equal(c.version, 2);
 	assert_int_equal(c.host.some.total_us, 1000);
@@ -179,7 +179,7 @@ static void test_input(void **state)
 	assert_string_equal(c.g[0].name, "default/web-7f9c");
 	assert_int_equal(c.g[0].procs, 3);
 	assert_int_equal(c.g[0].mem.v[FT_CGM_ANON_THP], 2097152);
-	assert_true(ft_cgmem_coverage(&c.g[0].mem) == 0.5);
+	assert_true(ft_cgroup_mem_coverage(&c.g[0].mem) == 0.5);
 	assert_true(c.g[0].psi.some.avg300 == 3.0);
 	assert_int_equal(c.g[0].psi.some.total_us, 4242);
 	assert_string_equal(c.g[1].name, "sshd.service");
@@ -188,12 +188,12 @@ static void test_input(void **state)
 	n += (size_t)snprintf(big + n, sizeof(big) - n, "version 1\n");
 	for (i = 0; i < FT_CG_MAX + 2; i++)
 		n += (size_t)snprintf(big + n, sizeof(big) - n, "cg /c%d\nprocs 1\n", i);
-	assert_int_equal(ft_cgroups_parse(big, n, &c), 0);
+	assert_int_equal(ft_cgroup_table_parse(big, n, &c), 0);
 	assert_int_equal(c.nr, FT_CG_MAX);
 	assert_int_equal(c.dropped, 2);
 	assert_int_equal(c.version, 1);
 	/* a new input replaces the last */
-	assert_int_equal(ft_cgroups_parse("version 2\n", 10, &c), 0);
+	assert_int_equal(ft_cgroup_table_parse("version 2\n", 10, &c), 0);
 	assert_int_equal(c.nr, 0);
 	assert_int_equal(c.dropped, 0);
 }
@@ -213,16 +213,16 @@ static void test_smaps(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(ft_smaps_parse(self, sizeof(self) - 1, &s), 0);
+	assert_int_equal(ft_cgroup_smaps_parse(self, sizeof(self) - 1, &s), 0);
 	assert_int_equal(s.anon, 112 * 1024);
 	assert_int_equal(s.anon_huge, 0);
-	assert_true(ft_smaps_coverage(&s) == 0);
-	assert_int_equal(ft_smaps_parse(huge, sizeof(huge) - 1, &s), 0);
-	assert_true(ft_smaps_coverage(&s) == 0.75);
+	assert_true(ft_cgroup_smaps_coverage(&s) == 0);
+	assert_int_equal(ft_cgroup_smaps_parse(huge, sizeof(huge) - 1, &s), 0);
+	assert_true(ft_cgroup_smaps_coverage(&s) == 0.75);
 	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
-		assert_int_equal(ft_smaps_parse(bad[i], strlen(bad[i]), &s), -EINVAL);
+		assert_int_equal(ft_cgroup_smaps_parse(bad[i], strlen(bad[i]), &s), -EINVAL);
 	s.anon = 0;
-	assert_true(isnan(ft_smaps_coverage(&s)));
+	assert_true(isnan(ft_cgroup_smaps_coverage(&s)));
 }
 
 static void test_proc_cgroup(void **state)

@@ -61,7 +61,7 @@ static char *get(struct fake *f, const char *rel)
 	return buf;
 }
 
-static void hook(const struct ft_audit *a, void *ctx)
+static void hook(void *ctx, const struct ft_audit *a)
 {
 	struct fake *f = ctx;
 
@@ -375,7 +375,7 @@ static void test_audit_ring(void **state)
  * for anything but @ctx's word (the old value), which it writes as asked,
  * or every time when @ctx is NULL (the way back fails too).
  */
-static int stubborn(int rootfd, const struct ft_knob *k, int node, const char *text, void *ctx)
+static int stubborn(void *ctx, int rootfd, const struct ft_knob *k, int node, const char *text)
 {
 	char path[256];
 	const char *keep = ctx;

@@ -14,7 +14,7 @@
 static int diag_count;
 static char diag_last[512];
 
-static void diag_hook(enum ft_diag_level level, const char *msg, void *ctx)
+static void diag_hook(void *ctx, enum ft_diag_level level, const char *msg)
 {
 	(void)level;
 	(void)ctx;

@@ -25,37 +25,37 @@ static void test_window_secs(void **state)
 	(void)state;
 	setenv("TZ", "UTC", 1);
 	tzset();
-	assert_int_equal(ft_rep_window_secs("32.5", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("32.5", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(s == 32.5);
-	assert_int_equal(ft_rep_window_secs("0", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("0", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(s == 0);
 	/* a time of day: seconds from the start (which is 22:50:08.25) */
-	assert_int_equal(ft_rep_window_secs("22:50:38", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("22:50:38", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(fabs(s - 29.75) < 1e-6);
-	assert_int_equal(ft_rep_window_secs("22:52", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("22:52", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(fabs(s - 111.75) < 1e-6);
 	/* earlier in the day than the start: the next day's */
-	assert_int_equal(ft_rep_window_secs("00:10", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("00:10", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(fabs(s - (86400 - (22 * 3600 + 50 * 60 + 8.25) + 600)) < 1e-6);
 	/* the start's own second, a fraction before it: 0 */
-	assert_int_equal(ft_rep_window_secs("22:50:08", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("22:50:08", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(s == 0);
 	/* in another zone the same wall time is another instant */
 	setenv("TZ", "CET-1", 1);
 	tzset();
-	assert_int_equal(ft_rep_window_secs("23:50:38", START_NS, &s, why, sizeof(why)), 0);
+	assert_int_equal(ft_report_window_secs("23:50:38", START_NS, &s, why, sizeof(why)), 0);
 	assert_true(fabs(s - 29.75) < 1e-6);
 	setenv("TZ", "UTC", 1);
 	tzset();
 	/* refused, said */
-	assert_int_equal(ft_rep_window_secs("-1", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("abc", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("24:00", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("10:60", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("10:5x", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("10:05:07:01", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("inf", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_rep_window_secs("10:00", 0, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("-1", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("abc", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("24:00", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("10:60", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("10:5x", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("10:05:07:01", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("inf", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("10:00", 0, &s, why, sizeof(why)), -EINVAL);
 	assert_non_null(why[0] ? why : NULL);
 }
 
@@ -71,33 +71,33 @@ static void test_window_where(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(ft_rep_window_where(7.998, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* the baseline */
-	assert_int_equal(ft_rep_window_where(9.998, 8, 10, FT_REP_WINDOW_SLACK), 0);
-	assert_int_equal(ft_rep_window_where(10.03, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* a late 10 s tick */
-	assert_int_equal(ft_rep_window_where(10.998, 8, 10, FT_REP_WINDOW_SLACK), 1);
-	assert_int_equal(ft_rep_window_where(7.9, 8, 10, FT_REP_WINDOW_SLACK), -1);
-	assert_int_equal(ft_rep_window_where(1e9, 0, INFINITY, FT_REP_WINDOW_SLACK), 0);
-	assert_int_equal(ft_rep_window_where(30, 30, 30, 0), 0);	/* a point: one tick */
+	assert_int_equal(ft_report_window_where(7.998, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* the baseline */
+	assert_int_equal(ft_report_window_where(9.998, 8, 10, FT_REP_WINDOW_SLACK), 0);
+	assert_int_equal(ft_report_window_where(10.03, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* a late 10 s tick */
+	assert_int_equal(ft_report_window_where(10.998, 8, 10, FT_REP_WINDOW_SLACK), 1);
+	assert_int_equal(ft_report_window_where(7.9, 8, 10, FT_REP_WINDOW_SLACK), -1);
+	assert_int_equal(ft_report_window_where(1e9, 0, INFINITY, FT_REP_WINDOW_SLACK), 0);
+	assert_int_equal(ft_report_window_where(30, 30, 30, 0), 0);	/* a point: one tick */
 	/* a 1 s recording: the slack is half a second once two ticks are seen */
-	ft_rep_cut_init(&c, 8, 10);
-	assert_int_equal(ft_rep_cut_where(&c, 0), -1);
-	assert_int_equal(ft_rep_cut_where(&c, 0.998), -1);
+	ft_report_cut_init(&c, 8, 10);
+	assert_int_equal(ft_report_cut_where(&c, 0), -1);
+	assert_int_equal(ft_report_cut_where(&c, 0.998), -1);
 	assert_true(fabs(c.slack - 0.5 * 0.998) < 1e-9);
-	assert_int_equal(ft_rep_cut_where(&c, 7.4), -1);
-	assert_int_equal(ft_rep_cut_where(&c, 7.6), 0);
-	assert_int_equal(ft_rep_cut_where(&c, 10.4), 0);
-	assert_int_equal(ft_rep_cut_where(&c, 10.6), 1);
+	assert_int_equal(ft_report_cut_where(&c, 7.4), -1);
+	assert_int_equal(ft_report_cut_where(&c, 7.6), 0);
+	assert_int_equal(ft_report_cut_where(&c, 10.4), 0);
+	assert_int_equal(ft_report_cut_where(&c, 10.6), 1);
 	/* an older recorder's drift: [12, 32] is the ticks at 12.036 to 32.072 */
-	ft_rep_cut_init(&c, 12, 32);
+	ft_report_cut_init(&c, 12, 32);
 	for (i = 0; i < sizeof(drift) / sizeof(drift[0]); i++)
-		assert_int_equal(ft_rep_cut_where(&c, drift[i]), drift[i] < 12 ? -1 : drift[i] > 33 ? 1 : 0);
+		assert_int_equal(ft_report_cut_where(&c, drift[i]), drift[i] < 12 ? -1 : drift[i] > 33 ? 1 : 0);
 	/* a 0.1 s recording: [8, 10] does not take the ticks at 7.9 or 10.1 */
-	ft_rep_cut_init(&c, 8, 10);
-	ft_rep_cut_where(&c, 0);
-	ft_rep_cut_where(&c, 0.1);
-	assert_int_equal(ft_rep_cut_where(&c, 7.9), -1);
-	assert_int_equal(ft_rep_cut_where(&c, 7.999), 0);
-	assert_int_equal(ft_rep_cut_where(&c, 10.1), 1);
+	ft_report_cut_init(&c, 8, 10);
+	ft_report_cut_where(&c, 0);
+	ft_report_cut_where(&c, 0.1);
+	assert_int_equal(ft_report_cut_where(&c, 7.9), -1);
+	assert_int_equal(ft_report_cut_where(&c, 7.999), 0);
+	assert_int_equal(ft_report_cut_where(&c, 10.1), 1);
 }
 
 /* The memory stall between two points: PSI's growth, and direct compaction's traced share of it. */

@@ -452,7 +452,7 @@ struct stacks_seen {
 	uint64_t rec_ts;
 };
 
-static void on_stack(const struct ft_trace_stack *st, void *ctx)
+static void on_stack(void *ctx, const struct ft_trace_stack *st)
 {
 	struct stacks_seen *s = ctx;
 
@@ -460,7 +460,7 @@ static void on_stack(const struct ft_trace_stack *st, void *ctx)
 	s->last = *st;
 }
 
-static void on_rec(const struct ft_trace_rec *r, void *ctx)
+static void on_rec(void *ctx, const struct ft_trace_rec *r)
 {
 	struct stacks_seen *s = ctx;
 
