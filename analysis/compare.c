@@ -119,7 +119,6 @@ static double pct_of(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
 }
 
-/* The metrics of one report. */
 /* Per THP size: the anon faults it served and fell back in the run, and the success %; NAN where a size did neither. */
 static void thp_rows(const struct ft_report *r, double *v)
 {
@@ -347,6 +346,7 @@ static void fit_rows(const struct ft_report *r, double *v)
 	}
 }
 
+/* The metrics of one report, by row (FT_CMP_*), into @v. */
 void ft_cmp_measure_report(const struct ft_report *r, double *v)
 {
 	int i, s;

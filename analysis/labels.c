@@ -7,7 +7,6 @@
 
 #include "model/pageowner.h"
 
-/* Zone @*zi's block of @pfn, or NULL. */
 /* The label of a look: the first entry's block type, or false when none parses. */
 static bool look_label(const struct ft_session *s, const struct ft_owner_look *o, char *mt, size_t sz)
 {

@@ -156,7 +156,6 @@ struct ft_fit_need {
 int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
 		       size_t errsz);
 
-/* A verdict, and preflight's exit code. */
 /*
  * Sizes of interest with an optional need each: "2M,1G,512x2M" (the
  * overview's line, fragtoprc's sizes=); count 0 for a bare size.  As
@@ -169,6 +168,7 @@ int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out
 int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr, char *err,
 		       size_t errsz);
 
+/* A verdict, and preflight's exit code. */
 enum ft_fit_verdict {
 	FT_FIT_NOW = 0,			/* fits now */
 	FT_FIT_AFTER = 1,		/* fits after compaction only */

@@ -386,7 +386,6 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 	}
 }
 
-/* Multi-size THP's tick: the one before kept for rates. */
 /* The memory cgroups: the table is made at the first CGROUPS input, replaced by each. */
 static void apply_cgroups(struct ft_session *s, const struct ft_rec_record *in)
 {
@@ -403,6 +402,7 @@ static void apply_cgroups(struct ft_session *s, const struct ft_rec_record *in)
 		ft_session_bad(s, in, "cgroups: lines not understood");
 }
 
+/* Multi-size THP's tick: the one before kept for rates. */
 static void apply_thp(struct ft_session *s, const struct ft_rec_record *in)
 {
 	s->thp_prev = s->thp;

@@ -494,7 +494,6 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, co
 	ft_json_obj_end(j);
 }
 
-/* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
 /* "labels": page_owner's block labels against the map's classes (analysis/labels.h); null without looks. */
 static void json_labels(struct ft_json *j, const struct ft_report *rep)
 {
@@ -532,6 +531,7 @@ static void json_labels(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
+/* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
 static void json_owners(struct ft_json *j, const struct ft_report *rep)
 {
 	struct ft_rep_owners o;

@@ -53,7 +53,6 @@ static unsigned int live_wants(const struct ft_ui *ui)
 	return (ui->rec ? FT_LIVE_WANT_ALL : 0) | (v ? v->wants : 0);
 }
 
-/* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
 /* R's pass over every zone, a slice of RESCAN_SLICE_NS at a time; said when done. */
 #define RESCAN_SLICE_NS	(20ull * 1000000ull)
 
@@ -70,6 +69,7 @@ static void rescan_slice(struct ft_ui *ui)
 			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6, (unsigned long long)ui->live->map.rescan_steps);
 }
 
+/* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
 static void live_idle(struct ft_ui *ui)
 {
 	uint64_t now = ft_now_ns();
@@ -102,7 +102,6 @@ static void live_idle(struct ft_ui *ui)
 	rescan_slice(ui);
 }
 
-/* Every control change becomes an input of the live session (and of a recording). */
 /*
  * After a change of watermark_boost_factor, what the boost did over the
  * next ticks goes to the status line: the operator sees the effect of b/B.
@@ -157,6 +156,7 @@ static void watch_report(struct ft_ui *ui)
 	watch.from_tick = 0;
 }
 
+/* Every control change becomes an input of the live session (and of a recording). */
 static void on_audit(void *ctx, const struct ft_audit *a)
 {
 	struct ft_ui *ui = ctx;

@@ -160,10 +160,9 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 	       r->comm[0] ? r->comm : r->pid == 0 ? "swapper" : "?");
 }
 
-/* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
 /* The view's state (struct ft_view's state_size: the loop owns it). */
 struct events_state {
-	int stacks_mode;
+	int stacks_mode;	/* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
 	int stack_sel;		/* the stack selected (j/k) */
 	bool stack_open;		/* Enter: the selected stack's every frame, one caller a line */
 };

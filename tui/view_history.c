@@ -19,8 +19,10 @@
 
 #define ZONE_ROWS	(1 + FT_ZH_NR)	/* title and charts */
 
-/* the view's own state: ticks back from the newest, the cursor column, the first zone */
-/* The view's state (struct ft_view's state_size: the loop owns it). */
+/*
+ * The view's state (struct ft_view's state_size: the loop owns it): ticks
+ * back from the newest, the cursor column, the first zone.
+ */
 struct history_state {
 	/* the axis's scratch (draw_axis()) */
 	double axis_v[1024];

@@ -332,7 +332,6 @@ static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 	}
 }
 
-/* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
 /* Labels against contents over every block page_owner was read for (analysis/labels.h): one line. */
 static void draw_labels(struct ft_labels *lp, const struct ft_session *s, int y)
 {
@@ -357,6 +356,7 @@ static void draw_labels(struct ft_labels *lp, const struct ft_session *s, int y)
 		       "Movable, none holding unmovable pages", l->blocks, movable);
 }
 
+/* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
 static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
 {
 	struct map_state *st = S(ui);

@@ -21,10 +21,12 @@
 #include "tui/ui.h"
 #include "tui/view.h"
 
-/* the view's own state: the first zone (or list line) shown, the list's order */
-/* The view's state (struct ft_view's state_size: the loop owns it). */
 struct list_item;
 
+/*
+ * The view's state (struct ft_view's state_size: the loop owns it): the
+ * first zone (or list line) shown, the list's order.
+ */
 struct overview_state {
 	int first_zone;
 	int list_order;		/* enum list_order */
@@ -402,7 +404,6 @@ static double free_in_blocks_pct(const struct ft_zi_zone *zi)
 	return zi->free ? 100.0 * (double)zi->free_blocks / (double)zi->free : 0;
 }
 
-/* A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate, unusable index. */
 /*
  * The zone's pollution amplification (model/contig.h) once the map has
  * read blocks of it (the map view, or a recording's scans), at @x if it fits.
@@ -698,6 +699,7 @@ static void draw_node_line(struct ft_ui *ui, int y, int x, int node)
 	       (unsigned long long)mixed);
 }
 
+/* A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate, unusable index. */
 static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &ui->s->sample;

@@ -44,8 +44,7 @@ static const struct {
 
 #define BAR_FULL_MIN	20	/* a bar is full at the fullest row, or at 20 events if fewer */
 
-/* the view's own state: the window shown and the reset point */
-/* The view's state (struct ft_view's state_size: the loop owns it). */
+/* The view's state (struct ft_view's state_size: the loop owns it): the window shown and the reset point. */
 struct stalls_state {
 	int window;
 	bool have_base;
