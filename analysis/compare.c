@@ -203,7 +203,7 @@ static double in_blocks(const struct ft_report *r)
 /* The last map scan's amplification, every zone's blocks together; NAN without a scan. */
 static double amplification(const struct ft_report *r)
 {
-	const struct ft_session *s = &r->rp.session;
+	const struct ft_session *s = r->s;
 	struct ft_amp a = { 0 };
 	size_t k;
 
@@ -215,7 +215,7 @@ static double amplification(const struct ft_report *r)
 /* Gigantic pages available at the last map scan, now (@after false) or after compaction. */
 static double giant(const struct ft_report *r, bool after)
 {
-	const struct ft_session *s = &r->rp.session;
+	const struct ft_session *s = r->s;
 	double n = 0;
 	size_t k;
 
@@ -235,7 +235,7 @@ static double giant(const struct ft_report *r, bool after)
 /* The futile share of the run, % (model/events.h); NAN without the isolate events or a map. */
 static double futile(const struct ft_report *r, enum ft_iso_who who, enum ft_iso_scanner sc)
 {
-	if (!ft_session_has_event(&r->rp.session, FT_EV_COMPACT_ISO_MIGRATE))
+	if (!ft_session_has_event(r->s, FT_EV_COMPACT_ISO_MIGRATE))
 		return NAN;
 	return 100 * ft_futile_share(&r->futile_first, &r->futile_last, who, sc);
 }
@@ -292,7 +292,7 @@ static double scanned_per_success(const struct ft_report *r)
 
 static bool has_what_it_needs(const struct ft_report *r, const struct cmp_row *row)
 {
-	if ((row->need & NEED_TRACE) && !r->rp.session.tracing)
+	if ((row->need & NEED_TRACE) && !r->s->tracing)
 		return false;
 	if ((row->need & NEED_VM) && !(r->vm_seen & (1u << row->a)))
 		return false;
@@ -335,7 +335,7 @@ static void fit_rows(const struct ft_report *r, double *v)
 		size_t i;
 
 		snprintf(kb, sizeof(kb), "%lluK", (unsigned long long)ft_rep_fit_kb[k]);
-		order = ft_fit_size_parse(kb, r->rp.session.host.page_size);
+		order = ft_fit_size_parse(kb, r->s->host.page_size);
 		for (i = 0; i < f->sizes.nr; i++) {
 			if (f->sizes.order[i] != order)
 				continue;

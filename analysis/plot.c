@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/diag.h"
+#include "collectors/replay.h"
 #include "model/frag.h"
 #include "model/knob.h"
 #include "model/knobwatch.h"

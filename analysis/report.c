@@ -10,15 +10,16 @@
 
 #include "base/diag.h"
 #include "base/grow.h"
+#include "collectors/replay.h"
 #include "model/knobwatch.h"
 
 
 static void point(struct ft_report *rep, struct ft_rep_point *pt)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 
 	memset(pt, 0, sizeof(*pt));
-	pt->t_ns = rep->rp.session.tick_t_ns;
+	pt->t_ns = rep->s->tick_t_ns;
 	rep->vm_seen = ft_counters_read(s, pt->c) & ft_counters_vmstat_mask();
 	if (s->tracing) {
 		memcpy(pt->bg, s->events.bg, sizeof(pt->bg));
@@ -81,7 +82,7 @@ int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *f
 /* The session's fallbacks by zone now, outside every zone last. */
 static void zones_take(const struct ft_report *rep, struct ft_extfrag_counts *out)
 {
-	const struct ft_events *ev = &rep->rp.session.events;
+	const struct ft_events *ev = &rep->s->events;
 
 	memcpy(out, ev->extfrag_zone, sizeof(ev->extfrag_zone));
 	out[FT_EV_ZONES] = ev->extfrag_nozone;
@@ -89,10 +90,10 @@ static void zones_take(const struct ft_report *rep, struct ft_extfrag_counts *ou
 
 struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int k)
 {
-	int i = k == rep->rp.session.events.nr_zones ? FT_EV_ZONES : k;
+	int i = k == rep->s->events.nr_zones ? FT_EV_ZONES : k;
 	const struct ft_extfrag_counts *a = &rep->zone_first[i], *b = &rep->zone_last[i];
 
-	if (k < 0 || k > rep->rp.session.events.nr_zones)
+	if (k < 0 || k > rep->s->events.nr_zones)
 		return (struct ft_extfrag_counts){ 0 };
 	return (struct ft_extfrag_counts){
 		.total = b->total - a->total,
@@ -131,7 +132,7 @@ static void note_outside(struct ft_report *rep, const char *knob, const char *ol
 	}
 	a = &rep->outside[rep->nr_outside++];
 	memset(a, 0, sizeof(*a));
-	a->t_ns = rep->rp.session.tick_t_ns;
+	a->t_ns = rep->s->tick_t_ns;
 	snprintf(a->knob, sizeof(a->knob), "%.31s", knob);
 	snprintf(a->old, sizeof(a->old), "%.31s", old);
 	snprintf(a->new, sizeof(a->new), "%.31s", new);
@@ -222,7 +223,7 @@ int ft_report_latency(const struct ft_report *rep, enum ft_lat_source src,
 static int64_t boost_now(const struct ft_report *rep)
 {
 	const struct ft_knob *k = ft_knob_find("watermark_boost_factor");
-	const struct ft_knob_value *v = &rep->rp.session.knobs[k - ft_knobs];
+	const struct ft_knob_value *v = &rep->s->knobs[k - ft_knobs];
 
 	return v->err ? -1 : v->num;
 }
@@ -230,7 +231,7 @@ static int64_t boost_now(const struct ft_report *rep)
 /* The sampler's last tick into the recording's and the interval's sums. */
 static void add_boost(struct ft_report *rep, struct ft_rep_interval *iv)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	int i;
 
 	if (s->boost_nr > rep->boost_nr)
@@ -255,7 +256,7 @@ static void level_add(struct ft_rep_level *lv, double v)
 /* The tick's share of free memory in whole free pageblocks (vmstat, 6.15+), when the kernel has it. */
 static void add_in_blocks(struct ft_report *rep, struct ft_rep_interval *iv)
 {
-	const struct ft_vmstat *vs = &rep->rp.session.sample.vmstat;
+	const struct ft_vmstat *vs = &rep->s->sample.vmstat;
 	int64_t free, blocks;
 
 	if (!ft_vmstat_value(vs, FT_VM_NR_FREE_PAGES, &free) ||
@@ -357,10 +358,10 @@ static int window_ends(struct build *b)
 	const struct ft_rep_window *w = b->w;
 	char why[160];
 
-	rep->start_t_ns = rep->rp.session.tick_t_ns;
-	if (w && ((w->from && ft_report_window_secs(w->from, rep->rp.session.first_rt_ns, &rep->from_s, why,
+	rep->start_t_ns = rep->s->tick_t_ns;
+	if (w && ((w->from && ft_report_window_secs(w->from, rep->s->first_rt_ns, &rep->from_s, why,
 						 sizeof(why))) ||
-		  (w->to && ft_report_window_secs(w->to, rep->rp.session.first_rt_ns, &rep->to_s, why, sizeof(why))))) {
+		  (w->to && ft_report_window_secs(w->to, rep->s->first_rt_ns, &rep->to_s, why, sizeof(why))))) {
 		ft_diag(FT_DIAG_ERR, "%s: %s", b->path, why);
 		b->said = true;
 		return -EINVAL;
@@ -377,28 +378,28 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	rep->first = *now;
 	rep->have_first = true;
 	zones_take(rep, rep->zone_first);
-	rep->direct_first = rep->rp.session.direct.cost;
+	rep->direct_first = rep->s->direct.cost;
 	rep->direct_last = rep->direct_first;
-	rep->futile_first = rep->rp.session.futile;
+	rep->futile_first = rep->s->futile;
 	rep->futile_last = rep->futile_first;
-	rep->direct.known = rep->rp.session.tracing && rep->rp.session.events.exact_direct;
+	rep->direct.known = rep->s->tracing && rep->s->events.exact_direct;
 	memcpy(rep->zone_last, rep->zone_first, sizeof(rep->zone_last));
 	rep->boost_first = boost_now(rep);
 	rep->iv[0].from = *now;
 	rep->iv[0].boost = rep->boost_first;
 	rep->nr_iv = 1;
 	if (rep->procs_first)
-		*rep->procs_first = rep->rp.session.events.procs;
-	b->cgroups_first = rep->cgroups_first && rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known;
+		*rep->procs_first = rep->s->events.procs;
+	b->cgroups_first = rep->cgroups_first && rep->s->nr_cgroups && rep->s->cgroups->known;
 	if (b->cgroups_first)
-		*rep->cgroups_first = *rep->rp.session.cgroups;	/* each cgroup's pressure at the start */
-	b->stacks = rep->stack_first && rep->stack_last && ft_session_has_stacks(&rep->rp.session);
+		*rep->cgroups_first = *rep->s->cgroups;	/* each cgroup's pressure at the start */
+	b->stacks = rep->stack_first && rep->stack_last && ft_session_has_stacks(rep->s);
 	if (b->stacks) {
-		ft_stack_base_take(rep->stack_first, &rep->rp.session.events);
+		ft_stack_base_take(rep->stack_first, &rep->s->events);
 		*rep->stack_last = *rep->stack_first;
 	}
 	b->prev = *now;
-	ft_knob_watch_start(&b->watch, &rep->rp.session);
+	ft_knob_watch_start(&b->watch, rep->s);
 }
 
 /* A tick after the baseline: a new interval if a knob changed, and what is kept "as of each tick". */
@@ -408,7 +409,7 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 
 	b->tc.since_ns = b->prev.t_ns;
 	b->tc.changed = false;
-	ft_knob_watch_step(&b->watch, &rep->rp.session, on_change, &b->tc);
+	ft_knob_watch_step(&b->watch, rep->s, on_change, &b->tc);
 	if (b->tc.changed && rep->nr_iv < FT_REP_MAX_INTERVALS) {
 		/* the change happened between the previous tick and this one */
 		rep->iv[rep->nr_iv - 1].to = b->prev;
@@ -417,18 +418,18 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", b->tc.opened);
 		rep->nr_iv++;
 	}
-	rep->direct_last = rep->rp.session.direct.cost;	/* as of each tick, like the zones' */
-	rep->futile_last = rep->rp.session.futile;
+	rep->direct_last = rep->s->direct.cost;	/* as of each tick, like the zones' */
+	rep->futile_last = rep->s->futile;
 	add_boost(rep, &rep->iv[rep->nr_iv - 1]);
 	add_in_blocks(rep, &rep->iv[rep->nr_iv - 1]);
 	b->prev = *now;
 	zones_take(rep, rep->zone_last);	/* as of each tick, like the stacks' */
 	/* the stacks' counts as of each tick: the session ends one tick past a window */
 	if (b->stacks)
-		ft_stack_base_take(rep->stack_last, &rep->rp.session.events);
+		ft_stack_base_take(rep->stack_last, &rep->s->events);
 	/* with an end to the window, the table as of each tick (the next may be past it) */
 	if (b->w && b->w->to && rep->procs_first && rep->procs) {
-		*rep->procs = rep->rp.session.events.procs;
+		*rep->procs = rep->s->events.procs;
 		b->procs_kept = true;
 	}
 }
@@ -438,7 +439,7 @@ const uint64_t ft_rep_fit_kb[FT_REP_FIT_SIZES] = { 2048, 4096, 32768, 1048576 };
 /* Will it fit at a tick whose zone files are new: each size's smallest now and after compaction. */
 static void fits_tick(struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	struct ft_rep_fits *f = &rep->fits;
 	int asked[4];
 	size_t k, n = 0;
@@ -486,7 +487,7 @@ static int one_tick(struct build *b)
 
 	if (!rep->start_t_ns && window_ends(b))
 		return -EINVAL;
-	where = ft_report_cut_where(&b->cut, (double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+	where = ft_report_cut_where(&b->cut, (double)(rep->s->tick_t_ns - rep->start_t_ns) / 1e9);
 	if (where < 0)
 		return 1;	/* before the window: not even the baseline */
 	if (where > 0) {
@@ -497,16 +498,16 @@ static int one_tick(struct build *b)
 	point(rep, &now);
 	fits_tick(rep);
 	/* the recording fragtop's own cost, likewise */
-	if (rep->rp.session.cost.known) {
+	if (rep->s->cost.known) {
 		if (!rep->cost_ticks++)
-			rep->cost_first = rep->rp.session.cost.now;
-		rep->cost_last = rep->rp.session.cost.now;
+			rep->cost_first = rep->s->cost.now;
+		rep->cost_last = rep->s->cost.now;
 	}
 	/* THP by size: the first tick of the window that has it, and every one after */
-	if (rep->rp.session.thp_ticks) {
+	if (rep->s->thp_ticks) {
 		if (!rep->have_thp)
-			rep->thp_first = rep->rp.session.thp;
-		rep->thp_last = rep->rp.session.thp;
+			rep->thp_first = rep->s->thp;
+		rep->thp_last = rep->s->thp;
 		rep->have_thp = true;
 	}
 	if (!rep->have_first)
@@ -528,16 +529,16 @@ static void window_done(struct build *b)
 		point(rep, &rep->last);
 	rep->iv[rep->nr_iv - 1].to = rep->last;
 	direct_window(rep);
-	if (rep->rp.session.tracing && rep->procs_first && rep->procs) {
+	if (rep->s->tracing && rep->procs_first && rep->procs) {
 		if (!b->ended || !b->procs_kept)	/* else: kept at the window's last tick */
-			*rep->procs = rep->rp.session.events.procs;
+			*rep->procs = rep->s->events.procs;
 		ft_procs_sub(rep->procs, rep->procs, rep->procs_first);
 	} else {
 		free(rep->procs);	/* no table */
 		rep->procs = NULL;
 	}
-	if (rep->cgroups && rep->rp.session.nr_cgroups && rep->rp.session.cgroups->known) {
-		*rep->cgroups = *rep->rp.session.cgroups;	/* names: the pods of the window's end */
+	if (rep->cgroups && rep->s->nr_cgroups && rep->s->cgroups->known) {
+		*rep->cgroups = *rep->s->cgroups;	/* names: the pods of the window's end */
 	} else {					/* no cgroups recorded: NULL says so */
 		free(rep->cgroups);
 		rep->cgroups = NULL;
@@ -552,8 +553,8 @@ static void window_done(struct build *b)
 		rep->stack_first = rep->stack_last = NULL;
 	}
 	for (lat = 0; lat < FT_LAT_NR; lat++)
-		rep->lat_present[lat] = rep->rp.session.tracing &&
-			ft_session_has_event(&rep->rp.session, ft_lat_event[lat]);
+		rep->lat_present[lat] = rep->s->tracing &&
+			ft_session_has_event(rep->s, ft_lat_event[lat]);
 }
 
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w)
@@ -564,9 +565,15 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	int err;
 
 	memset(rep, 0, sizeof(*rep));
-	err = ft_replay_open(&rep->rp, path, &so);
+	rep->rp = calloc(1, sizeof(*rep->rp));	/* a session is 1.9 MB: its rings stay out of RSS until used */
+	if (!rep->rp) {
+		ft_diag(FT_DIAG_ERR, "%s: %s", path, strerror(ENOMEM));
+		return -ENOMEM;
+	}
+	rep->s = &rep->rp->session;
+	err = ft_replay_open(rep->rp, path, &so);
 	if (err) {
-		ft_diag(FT_DIAG_ERR, "%s: %s", path, rep->rp.r.why[0] ? rep->rp.r.why : strerror(-err));
+		ft_diag(FT_DIAG_ERR, "%s: %s", path, rep->rp->r.why[0] ? rep->rp->r.why : strerror(-err));
 		return err;
 	}
 	rep->from_s = 0;
@@ -579,7 +586,7 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	rep->stack_last = malloc(sizeof(*rep->stack_last));
 	rep->cgroups_first = malloc(sizeof(*rep->cgroups_first));	/* kept when the recording has them */
 	rep->cgroups = malloc(sizeof(*rep->cgroups));
-	while ((err = ft_replay_step(&rep->rp)) > 0 && (err = one_tick(&b)) > 0)
+	while ((err = ft_replay_step(rep->rp)) > 0 && (err = one_tick(&b)) > 0)
 		;
 	if (err < 0) {
 		if (!b.said)
@@ -589,13 +596,19 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	if (!rep->have_first) {
 		if (rep->start_t_ns)
 			ft_diag(FT_DIAG_ERR, "%s: no sample in the window (the recording is %.1f s long)", path,
-				(double)(rep->rp.session.tick_t_ns - rep->start_t_ns) / 1e9);
+				(double)(rep->s->tick_t_ns - rep->start_t_ns) / 1e9);
 		else
 			ft_diag(FT_DIAG_ERR, "%s: no complete sample in the recording%s%s", path,
-				rep->rp.r.why[0] ? ": " : "", rep->rp.r.why);
+				rep->rp->r.why[0] ? ": " : "", rep->rp->r.why);
 		return -ENODATA;
 	}
 	window_done(&b);
+	snprintf(rep->file.path, sizeof(rep->file.path), "%s", rep->rp->path);
+	rep->file.clean = rep->rp->r.clean;
+	rep->file.truncated = rep->rp->r.truncated;
+	rep->file.chunks = rep->rp->r.nr;
+	rep->file.bad_chunks = rep->rp->bad_chunks;
+	rep->file.resyncs = rep->rp->r.resyncs;
 	return 0;
 }
 
@@ -605,15 +618,15 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
 	*other = *unstacked = 0;
 	if (!rep->stack_first || !rep->stack_last)
 		return 0;
-	return ft_stack_groups(&rep->rp.session.events, rep->stack_first, rep->stack_last,
-			       &rep->rp.session.syms, out, max, other, unstacked);
+	return ft_stack_groups(&rep->s->events, rep->stack_first, rep->stack_last,
+			       &rep->s->syms, out, max, other, unstacked);
 }
 
 /* The map's class of the block at PFN @pfn: FT_PB_UNSCANNED when it has none. */
 size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, size_t max,
 			struct ft_po_tally *t, size_t *blocks, size_t *looks)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	size_t i, n = 0;
 
 	memset(t, 0, sizeof(*t));
@@ -637,7 +650,7 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 
 int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 
 	memset(o, 0, sizeof(*o));
 	o->known = s->owner_src.known;
@@ -681,7 +694,11 @@ void ft_report_release(struct ft_report *rep)
 	if (rep->fits.table)
 		ft_fits_release(rep->fits.table);
 	free(rep->fits.table);
-	ft_replay_close(&rep->rp);
+	if (rep->rp)
+		ft_replay_close(rep->rp);
+	free(rep->rp);
+	rep->rp = NULL;
+	rep->s = NULL;
 }
 
 /* The model's accessors, for every renderer alike. */
@@ -712,7 +729,7 @@ bool ft_report_in_window(const struct ft_report *rep, uint64_t t_ns)
  */
 const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep, int *ia, int *io)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	const struct ft_session_audit *a = *ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
 	const struct ft_session_audit *o = *io < rep->nr_outside ? &rep->outside[*io] : NULL;
 

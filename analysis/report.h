@@ -13,10 +13,12 @@
 
 #include "analysis/cgrows.h"
 #include "analysis/fits.h"
-#include "collectors/replay.h"
 #include "model/counterfield.h"
 #include "model/pageowner.h"
+#include "model/session.h"
 #include "model/stacks.h"
+
+struct ft_replay;
 
 /* The counters whose difference over an interval is reported: model/counterfield.h. */
 
@@ -121,8 +123,26 @@ struct ft_rep_fits {
 #define FT_REP_MAX_INTERVALS 256
 #define FT_REP_MAX_OUTSIDE 256
 
+/* The recording a report was made from, as its file said. */
+struct ft_rep_file {
+	char path[4096];
+	bool clean;			/* closed cleanly (its index read) */
+	bool truncated;			/* cut short: read up to the last complete chunk */
+	uint64_t chunks;		/* chunks in the file */
+	uint64_t bad_chunks;		/* damaged chunks skipped */
+	uint64_t resyncs;		/* times the reader found its way again past damage */
+};
+
 struct ft_report {
-	struct ft_replay rp;		/* at the end of the recording */
+	/*
+	 * The replay, at the end of the recording: analysis/report.c's alone
+	 * (owned; renderers never see a source, render/ includes no
+	 * collectors/ header).  Renderers read the session it built through
+	 * s, and the file through file.
+	 */
+	struct ft_replay *rp;
+	const struct ft_session *s;
+	struct ft_rep_file file;
 	struct ft_rep_point first, last;
 	bool have_first;
 	struct ft_rep_direct_cost direct;

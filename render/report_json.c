@@ -112,7 +112,7 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
 			    const struct ft_rep_point *b)
 {
 	ft_json_obj_begin(j, "compaction");
-	ft_json_bool(j, "direct_exact", rep->rp.session.events.exact_direct);
+	ft_json_bool(j, "direct_exact", rep->s->events.exact_direct);
 	ft_json_i64(j, "direct_stalls", b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
 	ft_json_u64(j, "direct_zone_runs", b->lat[FT_LAT_COMPACTION].count - a->lat[FT_LAT_COMPACTION].count);
 	ft_json_i64(j, "background_compactions", b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]);
@@ -156,7 +156,7 @@ static void json_futile(struct ft_json *j, const struct ft_report *rep)
 	const struct ft_futile *a = &rep->futile_first, *b = &rep->futile_last;
 	int w;
 
-	if (!ft_session_has_event(&rep->rp.session, FT_EV_COMPACT_ISO_MIGRATE)) {
+	if (!ft_session_has_event(rep->s, FT_EV_COMPACT_ISO_MIGRATE)) {
 		ft_json_null(j, "futile_compaction");
 		return;
 	}
@@ -220,7 +220,7 @@ static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 static void json_boost(struct ft_json *j, const struct ft_report *rep,
 		       const struct ft_boost_tick *b)
 {
-	const struct ft_zoneinfo *zi = &rep->rp.session.sample.zoneinfo;
+	const struct ft_zoneinfo *zi = &rep->s->sample.zoneinfo;
 	int i;
 
 	ft_json_arr_begin(j, "boost_by_zone");
@@ -290,24 +290,24 @@ static void json_level(struct ft_json *j, const char *key, const struct ft_rep_l
 /* The head: file, host, window, how the file ended. */
 static void json_head(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_replay *rp = &rep->rp;
-	const struct ft_session *s = &rp->session;
+	const struct ft_rep_file *f = &rep->file;
+	const struct ft_session *s = rep->s;
 	uint64_t i;
 
-	ft_json_str(j, "file", rp->path);
+	ft_json_str(j, "file", f->path);
 	ft_json_str(j, "hostname", s->host.hostname);
 	ft_json_str(j, "kernel", s->host.release);
-	ft_json_u64(j, "start_realtime_ns", rp->session.first_rt_ns);
+	ft_json_u64(j, "start_realtime_ns", s->first_rt_ns);
 	ft_json_double(j, "duration_s", ft_report_duration(rep));
 	ft_json_double(j, "from_s", ft_report_secs(rep, rep->first.t_ns));
 	ft_json_double(j, "to_s", ft_report_secs(rep, rep->last.t_ns));
 	ft_json_u64(j, "samples", rep->ticks);
 	ft_json_obj_begin(j, "recording");
-	ft_json_bool(j, "clean", rp->r.clean);
-	ft_json_bool(j, "truncated", rp->r.truncated);
-	ft_json_u64(j, "chunks", rp->r.nr);
-	ft_json_u64(j, "damaged_chunks", rp->bad_chunks);
-	ft_json_u64(j, "resyncs", rp->r.resyncs);
+	ft_json_bool(j, "clean", f->clean);
+	ft_json_bool(j, "truncated", f->truncated);
+	ft_json_u64(j, "chunks", f->chunks);
+	ft_json_u64(j, "damaged_chunks", f->bad_chunks);
+	ft_json_u64(j, "resyncs", f->resyncs);
 	ft_json_u64(j, "bad_inputs", s->bad_inputs);
 	ft_json_arr_begin(j, "skipped");	/* the first FT_SESSION_BAD_KEPT of them */
 	for (i = 0; i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++) {
@@ -333,7 +333,7 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
  */
 static void json_extfrag_zones(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	int k;
 
 	for (k = 0; s->tracing && k <= s->events.nr_zones; k++) {
@@ -396,7 +396,7 @@ static void json_controls(struct ft_json *j, const struct ft_report *rep)
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
-	ft_json_u64(j, "controls_not_kept", rep->rp.session.audits_dropped);
+	ft_json_u64(j, "controls_not_kept", rep->s->audits_dropped);
 }
 
 /* "intervals": the metrics of each stretch between control changes. */
@@ -446,8 +446,8 @@ static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 	if (n > FT_EV_STACKS)
 		n = FT_EV_STACKS;
 	ft_json_obj_begin(j, "stacks");
-	ft_json_u64(j, "per_sec", rep->rp.session.stacks_src.per_sec);
-	ft_json_i64(j, "error", rep->rp.session.stacks_src.err);
+	ft_json_u64(j, "per_sec", rep->s->stacks_src.per_sec);
+	ft_json_i64(j, "error", rep->s->stacks_src.err);
 	ft_json_u64(j, "without_stack", unstacked);
 	ft_json_u64(j, "past_table", other);
 	ft_json_arr_begin(j, "groups");
@@ -497,7 +497,7 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, co
 /* "labels": page_owner's block labels against the map's classes (analysis/labels.h); null without looks. */
 static void json_labels(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	struct ft_labels l;
 	int k, c, i;
 
@@ -588,9 +588,9 @@ static void json_fits(struct ft_json *j, const struct ft_report *rep)
 	ft_json_arr_begin(j, "sizes");
 	for (k = 0; k < f->sizes.nr; k++) {
 		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "size", ft_fit_size_name(f->sizes.order[k], rep->rp.session.host.page_size, size,
+		ft_json_str(j, "size", ft_fit_size_name(f->sizes.order[k], rep->s->host.page_size, size,
 							 sizeof(size)));
-		ft_json_u64(j, "size_bytes", (uint64_t)rep->rp.session.host.page_size << f->sizes.order[k]);
+		ft_json_u64(j, "size_bytes", (uint64_t)rep->s->host.page_size << f->sizes.order[k]);
 		ft_json_i64(j, "order", f->sizes.order[k]);
 		ft_render_fit_sources(j, f->sizes.src[k]);
 		ft_json_u64(j, "now_min", f->now_min[k]);
@@ -614,7 +614,7 @@ static void json_fits(struct ft_json *j, const struct ft_report *rep)
 /* The report as one JSON object on stdout. */
 void ft_render_report_json(const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	struct ft_json j;
 	int lat;
 

@@ -220,7 +220,7 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 						       a->lat[FT_LAT_COMPACTION].count);
 
 	/* an attempt may run no zone's compaction (deferred, skipped) or several */
-	if (rep->rp.session.events.exact_direct)
+	if (rep->s->events.exact_direct)
 		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts compact_stall)\n"
 		       "                   zone compactions run in them %llu (the latency table's count)\n",
 		       stalls, runs);
@@ -250,22 +250,22 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 /* The head: the file, the host, the window, how the file ended. */
 static void text_head(const struct ft_report *rep, bool verbose)
 {
-	const struct ft_replay *rp = &rep->rp;
-	const struct ft_session *s = &rp->session;
+	const struct ft_rep_file *f = &rep->file;
+	const struct ft_session *s = rep->s;
 	char t1[64], t2[32];
 	uint64_t i;
 
-	printf("recording %s\n", rp->path);
+	printf("recording %s\n", f->path);
 	printf("  host %s, kernel %s, started %s\n", s->host.hostname, s->host.release,
-	       when(rp->session.first_rt_ns, t1, sizeof(t1)));
+	       when(s->first_rt_ns, t1, sizeof(t1)));
 	if (rep->from_s > 0 || !isinf(rep->to_s))
 		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
 		       "  the first one the baseline the figures are counted from\n", ft_report_secs(rep, rep->first.t_ns),
 		       ft_report_secs(rep, rep->last.t_ns));
 	printf("  %.1f s, %llu samples; %s%s%s\n", ft_report_duration(rep), (unsigned long long)rep->ticks,
-	       rp->r.clean ? "closed cleanly" : rp->r.truncated ? "cut short (read up to the last complete chunk)" :
-	       "not closed (killed?): read by scanning", rp->bad_chunks ? ", damaged chunks skipped: " : "",
-	       rp->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)rp->bad_chunks), t2) : "");
+	       f->clean ? "closed cleanly" : f->truncated ? "cut short (read up to the last complete chunk)" :
+	       "not closed (killed?): read by scanning", f->bad_chunks ? ", damaged chunks skipped: " : "",
+	       f->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)f->bad_chunks), t2) : "");
 	if (s->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
 		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)s->bad_inputs,
 		       verbose ? ":" : " (-v says which)");
@@ -281,7 +281,7 @@ static void text_head(const struct ft_report *rep, bool verbose)
 /* Fallbacks in all and by zone, then the processes behind them. */
 static void text_extfrag(const struct ft_report *rep, const struct ft_report_style *st)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	int k;
 
@@ -334,7 +334,7 @@ static void text_futile(const struct ft_report *rep)
 	int w, sc;
 	bool any = false;
 
-	if (!ft_session_has_event(&rep->rp.session, FT_EV_COMPACT_ISO_MIGRATE))
+	if (!ft_session_has_event(rep->s, FT_EV_COMPACT_ISO_MIGRATE))
 		return;
 	printf("futile compaction  in blocks holding unmovable pages (map-read blocks only)\n");
 	for (w = 0; w < FT_ISO_WHO_NR; w++) {
@@ -437,7 +437,7 @@ static void text_outcomes(const struct ft_report *rep)
 	       (long long)(b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]),
 	       (long long)(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS]),
 	       (long long)(b[FT_CF_COMPACT_FAIL] - a[FT_CF_COMPACT_FAIL]), v);
-	if (rep->rp.session.tracing)
+	if (rep->s->tracing)
 		print_compaction_split(rep, &rep->first, &rep->last);
 	text_compaction_cost(rep);
 	text_futile(rep);
@@ -483,7 +483,7 @@ static void text_thp(const struct ft_report *rep)
 /* The boost by zone, and the pageblock map's classes at its last scan. */
 static void text_boost_map(const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	int k, c;
 
 	if (rep->boost_nr) {
@@ -533,7 +533,7 @@ static void text_fits(const struct ft_report *rep)
 	for (k = 0; k < f->sizes.nr; k++) {
 		const struct ft_fit *l = &f->last[k];
 
-		ft_fit_size_name(f->sizes.order[k], rep->rp.session.host.page_size, size, sizeof(size));
+		ft_fit_size_name(f->sizes.order[k], rep->s->host.page_size, size, sizeof(size));
 		snprintf(at, sizeof(at), "+%.0fs", ft_report_secs(rep, f->now_min_t_ns[k]));
 		printf("  %-6s %11llu %8s", size, (unsigned long long)f->now_min[k], at);
 		if (f->after_known[k]) {
@@ -558,7 +558,7 @@ static void text_stalls(const struct ft_report *rep)
 	const int64_t *a = rep->first.c, *b = rep->last.c;
 	int lat;
 
-	if (!rep->rp.session.tracing)
+	if (!rep->s->tracing)
 		return;
 	printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
@@ -581,7 +581,7 @@ static void text_stalls(const struct ft_report *rep)
 /* Every control change in the window, fragtop's and those seen from outside, in time order. */
 static void text_changes(const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	const struct ft_session_audit *au;
 	int ia, io, k;
 	size_t i;
@@ -732,7 +732,7 @@ static void text_intervals(const struct ft_report *rep)
  */
 static void text_stacks(const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	struct ft_stack_group g[REP_STACKS];
 	uint64_t other, unstacked, total, rest = 0;
 	size_t n, i, shown;
@@ -810,7 +810,7 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 /* Labels against contents (analysis/labels.h): Weiner's table, the hidden blocks first. */
 static void text_labels(const struct ft_report *rep)
 {
-	const struct ft_session *s = &rep->rp.session;
+	const struct ft_session *s = rep->s;
 	struct ft_labels l;
 	int k, c, i;
 

@@ -9,7 +9,8 @@
 #   render/      base/, model/, analysis/, render/ (renderers: no source, no curses)
 #   tui/         base/, model/, collectors/, controls/, analysis/, tui/ (curses only)
 #   cmd/         everything
-# and when a file breaks what its layer is for:
+# directly or through the headers it includes, and when a file breaks what
+# its layer is for:
 #   - every .c under tui/ draws with curses (it includes <curses.h> or a
 #     tui/ header that does): headless code belongs in cmd/ or render/;
 #   - nothing outside tui/ and cmd/ includes <curses.h>;
@@ -60,10 +61,40 @@ BEGIN {
 }
 /^#include "[a-z_]*\// {
 	layer = FILENAME; sub(/\/.*/, "", layer)
-	dep = $2; gsub(/"/, "", dep); sub(/\/.*/, "", dep)
+	hdr = $2; gsub(/"/, "", hdr)
+	dep = hdr; sub(/\/.*/, "", dep)
+	inc[FILENAME] = inc[FILENAME] " " hdr
 	if (index(ok[layer], " " dep " ") == 0) {
 		print FILENAME ":" FNR ": " layer "/ includes " dep "/ (a layer above or beside it)"
 		print "x"
+		direct[FILENAME, dep] = 1
+	}
+}
+# and through the headers it includes: a file reaches no layer its own may
+# not include, however many headers lie between (render/ -> analysis/report.h
+# -> collectors/replay.h was such a way)
+function reach(f, path,    n, k, a, h, d) {
+	n = split(inc[f], a, " ")
+	for (k = 1; k <= n; k++) {
+		h = a[k]
+		if (h in seen)
+			continue
+		seen[h] = 1
+		d = h; sub(/\/.*/, "", d)
+		if (index(ok[top], " " d " ") == 0 && !((start, d) in direct) && !((start, d) in said)) {
+			said[start, d] = 1
+			print start ": " top "/ reaches " d "/ through " path " -> " h " (a layer above or beside it)"
+			print "x"
+		}
+		reach(h, path " -> " h)
+	}
+}
+END {
+	for (f in inc) {
+		top = f; sub(/\/.*/, "", top)
+		start = f
+		delete seen
+		reach(f, f)
 	}
 }' $files
 for f in tui/*.c; do

@@ -211,7 +211,7 @@ int main(int argc, char **argv)
 		if (!r || ft_report_build(r, day, NULL))	/* as `fragtop report` runs it */
 			return 1;
 		printf("  report on it: %.2f s wall, %.2f s CPU, %llu samples (goal <= 2 s)\n",
-		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3, (unsigned long long)r->rp.session.ticks);
+		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3, (unsigned long long)r->s->ticks);
 		ft_report_release(r);
 		free(r);
 	}

@@ -189,7 +189,7 @@ static void test_accessors(void **state)
 		prev = c->t_ns;
 		n++;
 	}
-	assert_int_equal(n, (int)rep->rp.session.nr_audits + rep->nr_outside);
+	assert_int_equal(n, (int)rep->s->nr_audits + rep->nr_outside);
 	ft_report_release(rep);
 	free(rep);
 }
@@ -302,13 +302,13 @@ static void print_snapshot(const void *json)
 static void test_snapshot_agree(void **state)
 {
 	struct ft_report *rep = built();
-	const struct ft_sample *smp = &rep->rp.session.sample;
+	const struct ft_sample *smp = &rep->s->sample;
 	char *text, *json, pat[96];
 	const char *t, *j;
 	size_t i, zones = 0;
 
 	(void)state;
-	snap = (struct ft_snapshot_in){ .session = &rep->rp.session, .root = "/", .now = 1 };
+	snap = (struct ft_snapshot_in){ .session = rep->s, .root = "/", .now = 1 };
 	text = capture(print_snapshot, NULL);
 	json = capture(print_snapshot, "");
 	t = text;
