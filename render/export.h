@@ -10,20 +10,12 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "analysis/exportrow.h"
 #include "base/json.h"
 #include "model/session.h"
 #include "model/thp.h"
 
-#define FT_EXPORT_COLS	11	/* the tick's counters (render/export.c's cols[]) */
 #define FT_EXPORT_ZONES	64
-#define FT_EXPORT_CGROUPS	8	/* --cgroups: the most fragmenting, a column each */
-
-/* A cgroup a row has a column for (export --cgroups): its tasks' fragmenting fallbacks in the tick. */
-struct ft_export_cgroup {
-	char path[128];			/* as the processes' cgroup */
-	char name[FT_CG_PATH];		/* as people know it: the column's name */
-	uint64_t prev;			/* the count at the tick before */
-};
 
 /* A zone a row has columns for: every populated zone of the first tick. */
 struct ft_export_zone {
@@ -36,11 +28,7 @@ struct ft_export {
 	struct ft_json j;
 	struct ft_export_zone zones[FT_EXPORT_ZONES];
 	int nz;
-	int thp_n;			/* THP sizes with anonymous fault counters at the first tick */
-	uint32_t thp_kb[FT_THP_SIZES];
-	int64_t prev[FT_EXPORT_COLS];	/* the counters at the tick before */
-	int ncg;
-	struct ft_export_cgroup cg[FT_EXPORT_CGROUPS];
+	struct ft_exportrow_state rs;	/* the figures' columns and the tick before (analysis/exportrow.h) */
 };
 
 /* @ncg cgroups @cg get a column each (export --cgroups; 0: none). */
