@@ -609,7 +609,10 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	rep->file.chunks = rep->rp->r.nr;
 	rep->file.bad_chunks = rep->rp->bad_chunks;
 	rep->file.resyncs = rep->rp->r.resyncs;
-	return 0;
+	err = ft_report_figures(rep);
+	if (err)
+		ft_diag(FT_DIAG_ERR, "%s: %s", path, strerror(-err));
+	return err;
 }
 
 size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
@@ -694,6 +697,9 @@ void ft_report_release(struct ft_report *rep)
 	if (rep->fits.table)
 		ft_fits_release(rep->fits.table);
 	free(rep->fits.table);
+	free(rep->all);
+	free(rep->iv_fig);
+	free(rep->stacks.g);
 	if (rep->rp)
 		ft_replay_close(rep->rp);
 	free(rep->rp);

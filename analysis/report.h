@@ -72,6 +72,113 @@ struct ft_rep_level {
 	double sum, min, max, last;
 };
 
+/* Stall latency figures of one source over a stretch of the recording. */
+struct ft_rep_lat {
+	uint64_t count;
+	double mean_us;
+	uint64_t p50_us, p90_us, p99_us, p999_us, max_us;
+	bool exact;			/* from the raw values, not the histogram */
+};
+
+/*
+ * The report's figures, computed once when it is built (analysis/
+ * report_model.c) for every renderer: render/ formats them and computes
+ * nothing, so text and JSON cannot disagree.  A figure the recording
+ * cannot give is absent (a have flag false, or NAN), never 0.
+ */
+
+/* A stretch (the window, or an interval between control changes). */
+struct ft_rep_stretch {
+	double from_s, to_s, secs;	/* seconds into the recording, and its length */
+	int64_t d[FT_CF_NR];		/* each counter's growth */
+	double rate[FT_CF_NR];		/* ... a second; NAN for a stretch of no time */
+	bool have[FT_CF_NR];		/* the recording's kernel counts it (else d means nothing) */
+	double thp_success;		/* THP faults served / tried, 0..1; NAN without faults */
+	double compact_success;		/* compact_success / compact_stall, 0..1; NAN without stalls */
+	uint64_t direct_zone_runs;	/* zone compactions run in direct stalls (the latency table's count) */
+	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node; [FT_EV_NODES]: unknown */
+	struct ft_hist lat[FT_LAT_NR];	/* each source's stall latencies in it */
+	struct ft_rep_lat pct[FT_LAT_NR];	/* ... their percentiles (exact where every value was kept) */
+	bool pct_known[FT_LAT_NR];	/* the source was traced, and its percentiles could be had */
+	bool mem_known;			/* both ends had the memory pressure totals */
+	struct ft_rep_memstall mem;	/* the memory stall over it */
+};
+
+/*
+ * Compaction's cost as mmtests reports it: what both scanners looked at
+ * and isolated (all compaction, vmstat), then per direct stall (struct
+ * ft_rep_direct_cost: kcompactd's and compact_memory's left out) and per
+ * kcompactd wake.  have: the kernel has the scanners' counters.
+ */
+struct ft_rep_cost {
+	bool have;
+	int64_t migrate, free, isolated;
+	double direct_migrate, direct_free;	/* per direct stall; NAN without stalls */
+	double direct_per_success;		/* pages scanned per direct success; NAN without one */
+	int64_t wakes, kcompactd_migrate, kcompactd_free;
+	double wake_migrate, wake_free;		/* per kcompactd wake; NAN without wakes */
+};
+
+/* Futile compaction over the window (model/events.h): its growth, and the futile share of each scanner. */
+struct ft_rep_futile {
+	bool traced;			/* the isolate events were traced */
+	struct ft_futile d;
+	double share[FT_ISO_WHO_NR][FT_ISO_SCANNER_NR];	/* NAN: nothing read in map-read blocks */
+};
+
+/*
+ * Multi-size THP over the window: each size's settings as at its end and
+ * each counter's growth (a level, nr_*, as at the end); known false where
+ * an end lacks the counter or it went back.  anon: the anonymous faults
+ * a size served and fell back, its splits and the success share.
+ */
+struct ft_rep_thp {
+	bool have;			/* the recording has THP inputs in the window */
+	struct ft_thp d;
+	bool known[FT_THP_SIZES][FT_THP_STATS];
+	struct ft_rep_thp_anon {
+		bool have;		/* both fault counters known */
+		uint64_t alloc, fallback, split;
+		double success;		/* alloc / (alloc + fallback), 0..1; NAN without faults */
+	} anon[FT_THP_SIZES];
+};
+
+/* What the recording fragtop cost a tick over the window (its COST inputs), in all and by source. */
+struct ft_rep_selfcost {
+	uint64_t ticks;			/* ticks that had a COST input; 0: none (nothing below) */
+	uint64_t heap;			/* bytes, at the window's end */
+	struct ft_rep_cost_rate {
+		double opens, reads, bytes;	/* a tick; NAN under two ticks */
+	} all, src[FT_COST_NR];
+};
+
+/*
+ * Fragmenting fallbacks by kernel stack (--stacks): every group, most
+ * first; the text lists the first FT_REP_STACKS_SHOWN and sums the rest.
+ * The shares are of all (the window's fragmenting fallbacks, or what the
+ * groups add up to when that is more).
+ */
+#define FT_REP_STACKS_SHOWN	10
+struct ft_rep_stacks {
+	bool have;			/* the recording took stacks */
+	unsigned int per_sec;		/* at most this many a second */
+	int err;			/* the trigger's refusal, 0 */
+	struct ft_stack_group *g;	/* owned */
+	size_t nr;
+	uint64_t other, unstacked;	/* past the kernel's table; without a stack */
+	uint64_t rest;			/* beyond the first FT_REP_STACKS_SHOWN groups */
+	uint64_t all;
+	double share[FT_REP_STACKS_SHOWN], share_rest, share_other, share_unstacked;	/* of all, % */
+};
+
+/* Fallbacks of one zone of the session's table over the window, or of none (outside: node -1). */
+struct ft_rep_zone_fb {
+	int node;
+	char zone[FT_ZONE_NAME_LEN];
+	bool outside;			/* the fallbacks outside every zone */
+	uint64_t total, fragmenting;
+};
+
 struct ft_rep_interval {
 	struct ft_rep_point from, to;
 	struct ft_rep_level in_blocks;
@@ -208,17 +315,19 @@ struct ft_report {
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
 	bool raw_full[FT_LAT_NR];
 	struct ft_rep_fits fits;
+	/* the figures (analysis/report_model.c), made once the window is known */
+	struct ft_rep_stretch *all;	/* the window; owned */
+	struct ft_rep_stretch *iv_fig;	/* each interval's (nr_iv); owned */
+	struct ft_rep_cost cost;
+	struct ft_rep_futile futile;
+	struct ft_rep_thp thp;
+	struct ft_rep_selfcost self;
+	struct ft_rep_stacks stacks;
+	int nr_zone_fb;			/* every zone, then the outside row; 0 without tracing */
+	struct ft_rep_zone_fb zone_fb[FT_EV_ZONES + 1];
 };
 
 #define FT_REP_MAX_RAW	(16u << 20)	/* 64 MiB a source */
-
-/* Stall latency figures of one source over a stretch of the recording. */
-struct ft_rep_lat {
-	uint64_t count;
-	double mean_us;
-	uint64_t p50_us, p90_us, p99_us, p999_us, max_us;
-	bool exact;			/* from the raw values, not the histogram */
-};
 
 /*
  * Stall latency of @src between two points of @rep (first/last, or an
@@ -342,6 +451,11 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
 			uint64_t *other, uint64_t *unstacked);
 
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
+/* The figures of the window built (ft_report_build() calls it).  0 or -ENOMEM. */
+int ft_report_figures(struct ft_report *rep);
+/* Stretch @from..@to's figures into @out.  0, or -ENOMEM (percentiles then not known). */
+int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+		      struct ft_rep_stretch *out);
 void ft_report_release(struct ft_report *rep);
 /* The window's process rows: its threads summed by process.  0 or -ENOMEM. */
 int ft_report_by_process(struct ft_report *rep);

@@ -149,3 +149,8 @@ uint64_t ft_boost_ceiling(uint64_t high_printed, uint64_t boost_now, int64_t fac
 		return 0;
 	return max > pb ? max : pb;
 }
+
+double ft_boost_share(const struct ft_boost_tick *t)
+{
+	return t->samples ? (double)t->boosted / t->samples : 0;
+}

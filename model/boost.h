@@ -51,6 +51,9 @@ void ft_boost_acc_add(struct ft_boost_acc *a, const uint64_t *boost, int nr, uin
 /* Fold zone @src into a window's sum (peak: the larger). */
 void ft_boost_sum(struct ft_boost_tick *sum, const struct ft_boost_tick *src);
 
+/* The share of @t's reads that found the zone boosted, 0..1 (0 without reads). */
+double ft_boost_share(const struct ft_boost_tick *t);
+
 /*
  * The tick's record: u16 zones, then per zone u32 samples, boosted,
  * episodes and u64 peak (little-endian, 20 bytes a zone).  Returns its

@@ -18,105 +18,97 @@
 #include "render/fit.h"
 #include "render/session_json.h"
 
-static void json_cost_counts(struct ft_json *j, const char *key, const struct ft_report *rep,
-			     const struct ft_cost_counts *a, const struct ft_cost_counts *b)
+static void json_cost_rate(struct ft_json *j, const char *key, const struct ft_rep_cost_rate *r)
 {
 	ft_json_obj_begin_inline(j, key);
-	ft_json_double(j, "files_opened", ft_report_cost_per_tick(rep, a->opens, b->opens));
-	ft_json_double(j, "reads", ft_report_cost_per_tick(rep, a->reads, b->reads));
-	ft_json_double(j, "bytes_read", ft_report_cost_per_tick(rep, a->bytes, b->bytes));
+	ft_json_double(j, "files_opened", r->opens);
+	ft_json_double(j, "reads", r->reads);
+	ft_json_double(j, "bytes_read", r->bytes);
 	ft_json_obj_end(j);
 }
 
 /* "cost": the recording fragtop's, a tick over the window, null when it did not count it. */
 static void json_cost(struct ft_json *j, const struct ft_report *rep)
 {
-	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+	const struct ft_rep_selfcost *c = &rep->self;
 	size_t i;
 
-	if (!rep->cost_ticks) {
+	if (!c->ticks) {
 		ft_json_null(j, "cost");
 		return;
 	}
 	ft_json_obj_begin(j, "cost");
-	ft_json_u64(j, "ticks", rep->cost_ticks);
-	ft_json_u64(j, "heap_bytes", rep->cost_last.heap);
-	json_cost_counts(j, "per_tick", rep, &a, &b);
+	ft_json_u64(j, "ticks", c->ticks);
+	ft_json_u64(j, "heap_bytes", c->heap);
+	json_cost_rate(j, "per_tick", &c->all);
 	ft_json_arr_begin(j, "by_source");
 	for (i = 0; i < FT_COST_NR; i++) {
 		ft_json_obj_begin_inline(j, NULL);
 		ft_json_str(j, "source", ft_cost_src_names[i]);
-		json_cost_counts(j, "per_tick", rep, &rep->cost_first.src[i], &rep->cost_last.src[i]);
+		json_cost_rate(j, "per_tick", &c->src[i]);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 }
 
-static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, int src,
-		     const struct ft_rep_point *from, const struct ft_rep_point *to)
+static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, const struct ft_rep_stretch *f,
+		     int src)
 {
-	struct ft_rep_lat l;
-	struct ft_hist h;
+	const struct ft_rep_lat *l = &f->pct[src];
+	const struct ft_hist *h = &f->lat[src];
 	unsigned int b;
 
-	if (!rep->lat_present[src] || ft_report_latency(rep, src, from, to, &l)) {
+	if (!rep->lat_present[src] || !f->pct_known[src]) {
 		ft_json_null(j, key);
 		return;
 	}
-	ft_hist_sub(&h, &to->lat[src], &from->lat[src]);
 	ft_json_obj_begin(j, key);
-	ft_json_u64(j, "count", l.count);
-	ft_json_double(j, "mean_us", l.count ? l.mean_us : NAN);
-	ft_json_u64(j, "p50_us", l.p50_us);
-	ft_json_u64(j, "p90_us", l.p90_us);
-	ft_json_u64(j, "p99_us", l.p99_us);
-	ft_json_u64(j, "p999_us", l.p999_us);
-	ft_json_u64(j, "max_us", l.max_us);
-	ft_json_bool(j, "exact", l.exact);
+	ft_json_u64(j, "count", l->count);
+	ft_json_double(j, "mean_us", l->count ? l->mean_us : NAN);
+	ft_json_u64(j, "p50_us", l->p50_us);
+	ft_json_u64(j, "p90_us", l->p90_us);
+	ft_json_u64(j, "p99_us", l->p99_us);
+	ft_json_u64(j, "p999_us", l->p999_us);
+	ft_json_u64(j, "max_us", l->max_us);
+	ft_json_bool(j, "exact", l->exact);
 	ft_json_arr_begin(j, "buckets");
 	for (b = 0; b < FT_HIST_BUCKETS; b++) {
-		if (!h.bucket[b])
+		if (!h->bucket[b])
 			continue;
 		ft_json_obj_begin_inline(j, NULL);
 		ft_json_u64(j, "lo_us", ft_hist_bucket_lo(b));
 		ft_json_u64(j, "hi_us", ft_hist_bucket_hi(b));
-		ft_json_u64(j, "count", h.bucket[b]);
+		ft_json_u64(j, "count", h->bucket[b]);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 }
 
-static void json_counters(struct ft_json *j, const struct ft_report *rep,
-			  const struct ft_rep_point *from, const struct ft_rep_point *to)
+/* The counters' growth over a stretch (null: not on this kernel), and the shares made of them. */
+static void json_counters(struct ft_json *j, const struct ft_rep_stretch *f)
 {
 	int c;
 
 	for (c = 0; c < FT_CF_NR; c++)
-		if (((c == FT_CF_VM_FRAG_STALL || c >= FT_CF_MIGRATE_SCANNED) && !(rep->vm_seen & (1u << c))) ||
-		    (c == FT_CF_FRAG_STALLS && !rep->lat_present[FT_LAT_FRAG_STALL]))
+		if (!f->have[c])
 			ft_json_null(j, ft_counter_fields[c].key);	/* not on this kernel */
 		else
-			ft_json_i64(j, ft_counter_fields[c].key, to->c[c] - from->c[c]);
-	ft_json_double(j, "thp_fault_success", ft_report_pct(to->c[FT_CF_THP_ALLOC] - from->c[FT_CF_THP_ALLOC],
-		       to->c[FT_CF_THP_ALLOC] - from->c[FT_CF_THP_ALLOC] +
-		       to->c[FT_CF_THP_FALLBACK] - from->c[FT_CF_THP_FALLBACK]) / 100);
-	ft_json_double(j, "compact_success_per_stall",
-		       ft_report_pct(to->c[FT_CF_COMPACT_SUCCESS] - from->c[FT_CF_COMPACT_SUCCESS],
-			   to->c[FT_CF_COMPACT_STALL] - from->c[FT_CF_COMPACT_STALL]) / 100);
+			ft_json_i64(j, ft_counter_fields[c].key, f->d[c]);
+	ft_json_double(j, "thp_fault_success", f->thp_success);
+	ft_json_double(j, "compact_success_per_stall", f->compact_success);
 }
 
 /* "compaction": how direct stalls were counted, and background compaction by node. */
-static void json_compaction(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_point *a,
-			    const struct ft_rep_point *b)
+static void json_compaction(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_stretch *f)
 {
 	ft_json_obj_begin(j, "compaction");
 	ft_json_bool(j, "direct_exact", rep->s->events.exact_direct);
-	ft_json_i64(j, "direct_stalls", b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
-	ft_json_u64(j, "direct_zone_runs", b->lat[FT_LAT_COMPACTION].count - a->lat[FT_LAT_COMPACTION].count);
-	ft_json_i64(j, "background_compactions", b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]);
-	ft_render_session_bg_nodes(j, "background_by_node", b->bg, a->bg);
+	ft_json_i64(j, "direct_stalls", f->d[FT_CF_DIRECT_COMPACT]);
+	ft_json_u64(j, "direct_zone_runs", f->direct_zone_runs);
+	ft_json_i64(j, "background_compactions", f->d[FT_CF_BG_COMPACT]);
+	ft_render_session_bg_nodes(j, "background_by_node", f->bg);
 	ft_json_obj_end(j);
 }
 
@@ -127,66 +119,69 @@ static void json_compaction(struct ft_json *j, const struct ft_report *rep, cons
  */
 static void json_memstall(struct ft_json *j, const struct ft_report *rep)
 {
-	struct ft_rep_memstall m;
+	const struct ft_rep_memstall *m = &rep->all->mem;
 
-	if (ft_report_memstall(rep, &rep->first, &rep->last, &m)) {
+	if (!rep->all->mem_known) {
 		ft_json_null(j, "memory_stall");
 		return;
 	}
 	ft_json_obj_begin(j, "memory_stall");
-	ft_json_u64(j, "psi_some_us", m.some_us);
-	if (m.full_us != UINT64_MAX)
-		ft_json_u64(j, "psi_full_us", m.full_us);
+	ft_json_u64(j, "psi_some_us", m->some_us);
+	if (m->full_us != UINT64_MAX)
+		ft_json_u64(j, "psi_full_us", m->full_us);
 	else
 		ft_json_null(j, "psi_full_us");
-	if (isnan(m.compaction_us))
+	if (isnan(m->compaction_us))
 		ft_json_null(j, "direct_compaction_us");
 	else
-		ft_json_u64(j, "direct_compaction_us", (uint64_t)m.compaction_us);
-	if (isnan(m.share))
+		ft_json_u64(j, "direct_compaction_us", (uint64_t)m->compaction_us);
+	if (isnan(m->share))
 		ft_json_null(j, "direct_compaction_share");
 	else
-		ft_json_double(j, "direct_compaction_share", m.share);
+		ft_json_double(j, "direct_compaction_share", m->share);
 	ft_json_obj_end(j);
 }
 
 /* "futile_compaction": per who ran the scanners, what they isolated and the share in polluted blocks. */
 static void json_futile(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_futile *a = &rep->futile_first, *b = &rep->futile_last;
+	const struct ft_rep_futile *f = &rep->futile;
+	const struct ft_futile *d = &f->d;
 	int w;
 
-	if (!ft_session_has_event(rep->s, FT_EV_COMPACT_ISO_MIGRATE)) {
+	if (!f->traced) {
 		ft_json_null(j, "futile_compaction");
 		return;
 	}
 	ft_json_obj_begin(j, "futile_compaction");
 	for (w = 0; w < FT_ISO_WHO_NR; w++) {
 		ft_json_obj_begin(j, ft_iso_who_names[w]);
-		ft_json_u64(j, "migrate_events", b->events[w][FT_ISO_MIGRATE] - a->events[w][FT_ISO_MIGRATE]);
-		ft_json_u64(j, "migrate_scanned", b->scanned[w][FT_ISO_MIGRATE] - a->scanned[w][FT_ISO_MIGRATE]);
-		ft_json_u64(j, "migrate_scanned_futile",
-			    b->scanned_futile[w][FT_ISO_MIGRATE] - a->scanned_futile[w][FT_ISO_MIGRATE]);
-		ft_json_u64(j, "migrate_scanned_unread",
-			    b->scanned_unknown[w][FT_ISO_MIGRATE] - a->scanned_unknown[w][FT_ISO_MIGRATE]);
-		ft_json_double(j, "migrate_futile_share", ft_futile_share(a, b, (enum ft_iso_who)w, FT_ISO_MIGRATE));
-		ft_json_u64(j, "free_events", b->events[w][FT_ISO_FREE] - a->events[w][FT_ISO_FREE]);
-		ft_json_u64(j, "free_taken", b->taken[w][FT_ISO_FREE] - a->taken[w][FT_ISO_FREE]);
-		ft_json_u64(j, "free_taken_futile", b->taken_futile[w][FT_ISO_FREE] - a->taken_futile[w][FT_ISO_FREE]);
-		ft_json_u64(j, "free_taken_unread",
-			    b->taken_unknown[w][FT_ISO_FREE] - a->taken_unknown[w][FT_ISO_FREE]);
-		ft_json_double(j, "free_futile_share", ft_futile_share(a, b, (enum ft_iso_who)w, FT_ISO_FREE));
+		ft_json_u64(j, "migrate_events", d->events[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned", d->scanned[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned_futile", d->scanned_futile[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "migrate_scanned_unread", d->scanned_unknown[w][FT_ISO_MIGRATE]);
+		ft_json_double(j, "migrate_futile_share", f->share[w][FT_ISO_MIGRATE]);
+		ft_json_u64(j, "free_events", d->events[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken", d->taken[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken_futile", d->taken_futile[w][FT_ISO_FREE]);
+		ft_json_u64(j, "free_taken_unread", d->taken_unknown[w][FT_ISO_FREE]);
+		ft_json_double(j, "free_futile_share", f->share[w][FT_ISO_FREE]);
 		ft_json_obj_end(j);
 	}
 	ft_json_obj_end(j);
 }
 
-/* "direct_compaction_cost": what direct compaction scanned per stall (struct ft_rep_direct_cost). */
+/*
+ * "direct_compaction_cost": what direct compaction scanned per stall
+ * (struct ft_rep_direct_cost), and kcompactd's per wake (struct
+ * ft_rep_cost); null without the scanners' counters.
+ */
 static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_direct_cost *d = &rep->direct;
+	const struct ft_rep_cost *c = &rep->cost;
 
-	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED))) {
+	if (!c->have) {
 		ft_json_null(j, "direct_compaction_cost");
 		return;
 	}
@@ -196,77 +191,47 @@ static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 	ft_json_i64(j, "free_scanned", d->free);
 	ft_json_i64(j, "stalls", d->stalls);
 	ft_json_i64(j, "success", d->success);
-	if (d->stalls > 0) {
-		ft_json_double(j, "migrate_scanned_per_stall", (double)d->migrate / (double)d->stalls);
-		ft_json_double(j, "free_scanned_per_stall", (double)d->free / (double)d->stalls);
-	} else {
-		ft_json_null(j, "migrate_scanned_per_stall");
-		ft_json_null(j, "free_scanned_per_stall");
-	}
-	if (d->success > 0)
-		ft_json_double(j, "scanned_per_success", (double)(d->migrate + d->free) / (double)d->success);
-	else
-		ft_json_null(j, "scanned_per_success");
+	ft_json_double(j, "migrate_scanned_per_stall", c->direct_migrate);
+	ft_json_double(j, "free_scanned_per_stall", c->direct_free);
+	ft_json_double(j, "scanned_per_success", c->direct_per_success);
 	ft_json_u64(j, "ticks", d->ticks);
 	ft_json_u64(j, "ticks_left_out", d->ticks_out);
 	ft_json_i64(j, "stalls_left_out", d->stalls_out);
+	ft_json_i64(j, "kcompactd_wakes", c->wakes);
+	ft_json_i64(j, "kcompactd_migrate_scanned", c->kcompactd_migrate);
+	ft_json_i64(j, "kcompactd_free_scanned", c->kcompactd_free);
+	ft_json_double(j, "kcompactd_migrate_scanned_per_wake", c->wake_migrate);
+	ft_json_double(j, "kcompactd_free_scanned_per_wake", c->wake_free);
 	ft_json_obj_end(j);
 }
 
-/*
- * boost_by_zone: the sampler's per zone over a window: peak (pages),
- * boosted_fraction (0..1 of the reads), episodes, samples (reads).
- */
-static void json_boost(struct ft_json *j, const struct ft_report *rep,
-		       const struct ft_boost_tick *b)
+/* boost_by_zone: the sampler's per zone over a stretch (render/session_json.c). */
+static void json_boost(struct ft_json *j, const struct ft_report *rep, const struct ft_boost_tick *b)
 {
-	const struct ft_zoneinfo *zi = &rep->s->sample.zoneinfo;
-	int i;
-
-	ft_json_arr_begin(j, "boost_by_zone");
-	for (i = 0; i < rep->boost_nr && (size_t)i < zi->nr; i++) {
-		if (!zi->zones[i].present)
-			continue;
-		ft_json_obj_begin(j, NULL);
-		ft_json_i64(j, "node", zi->zones[i].node);
-		ft_json_str(j, "zone", zi->zones[i].name);
-		ft_json_u64(j, "peak", b[i].peak);
-		ft_json_double(j, "boosted_fraction", b[i].samples ?
-			       (double)b[i].boosted / b[i].samples : 0);
-		ft_json_u64(j, "episodes", b[i].episodes);
-		ft_json_u64(j, "samples", b[i].samples);
-		ft_json_obj_end(j);
-	}
-	ft_json_arr_end(j);
+	ft_render_session_boost_zones(j, "boost_by_zone", &rep->s->sample.zoneinfo, b, rep->boost_nr);
 }
 
 /* "thp_by_size": every size's counters over the window, [{size_kb, enabled, shmem_enabled, <counter>: n}], null without THP inputs. */
 static void json_thp(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_thp *t = &rep->thp_last;
+	const struct ft_rep_thp *t = &rep->thp;
 	int i, k;
 
-	if (!rep->have_thp) {
+	if (!t->have) {
 		ft_json_null(j, "thp_by_size");
 		return;
 	}
 	ft_json_arr_begin(j, "thp_by_size");
-	for (i = 0; i < t->nr; i++) {
-		const struct ft_thp_size *z = &t->s[i];
+	for (i = 0; i < t->d.nr; i++) {
+		const struct ft_thp_size *z = &t->d.s[i];
 
 		ft_json_obj_begin_inline(j, NULL);
 		ft_render_session_thp_settings(j, z);
-		for (k = 0; k < z->nr_stats; k++) {
-			uint64_t d;
-
-			/* counters in the window; levels (nr_*) as at its end */
-			if (!strncmp(z->stat_name[k], "nr_", 3))
+		for (k = 0; k < z->nr_stats; k++)	/* counters in the window; levels (nr_*) as at its end */
+			if (t->known[i][k])
 				ft_json_u64(j, z->stat_name[k], z->stat[k]);
-			else if (ft_report_thp_delta(rep, z, z->stat_name[k], &d))
-				ft_json_u64(j, z->stat_name[k], d);
 			else
 				ft_json_null(j, z->stat_name[k]);
-		}
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
@@ -299,8 +264,8 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_str(j, "kernel", s->host.release);
 	ft_json_u64(j, "start_realtime_ns", s->first_rt_ns);
 	ft_json_double(j, "duration_s", ft_report_duration(rep));
-	ft_json_double(j, "from_s", ft_report_secs(rep, rep->first.t_ns));
-	ft_json_double(j, "to_s", ft_report_secs(rep, rep->last.t_ns));
+	ft_json_double(j, "from_s", rep->all->from_s);
+	ft_json_double(j, "to_s", rep->all->to_s);
 	ft_json_u64(j, "samples", rep->ticks);
 	ft_json_obj_begin(j, "recording");
 	ft_json_bool(j, "clean", f->clean);
@@ -333,22 +298,21 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
  */
 static void json_extfrag_zones(struct ft_json *j, const struct ft_report *rep)
 {
-	const struct ft_session *s = rep->s;
 	int k;
 
-	for (k = 0; s->tracing && k <= s->events.nr_zones; k++) {
-		struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
+	for (k = 0; k < rep->nr_zone_fb; k++) {
+		const struct ft_rep_zone_fb *z = &rep->zone_fb[k];
 
-		if (k == s->events.nr_zones && !z.total)
+		if (z->outside && !z->total)
 			break;
 		ft_json_obj_begin(j, NULL);
-		ft_json_i64(j, "node", k < s->events.nr_zones ? s->events.zones[k].node : -1);
-		if (k < s->events.nr_zones)
-			ft_json_str(j, "zone", s->events.zones[k].name);
+		ft_json_i64(j, "node", z->node);
+		if (!z->outside)
+			ft_json_str(j, "zone", z->zone);
 		else
 			ft_json_null(j, "zone");
-		ft_json_u64(j, "total", z.total);
-		ft_json_u64(j, "fragmenting", z.fragmenting);
+		ft_json_u64(j, "total", z->total);
+		ft_json_u64(j, "fragmenting", z->fragmenting);
 		ft_json_obj_end(j);
 	}
 }
@@ -407,23 +371,24 @@ static void json_intervals(struct ft_json *j, const struct ft_report *rep)
 	ft_json_arr_begin(j, "intervals");
 	for (k = 0; k < rep->nr_iv; k++) {
 		const struct ft_rep_interval *iv = &rep->iv[k];
+		const struct ft_rep_stretch *f = &rep->iv_fig[k];
 
 		ft_json_obj_begin(j, NULL);
-		ft_json_double(j, "from_s", ft_report_secs(rep, iv->from.t_ns));
-		ft_json_double(j, "to_s", ft_report_secs(rep, iv->to.t_ns));
+		ft_json_double(j, "from_s", f->from_s);
+		ft_json_double(j, "to_s", f->to_s);
 		if (iv->boost >= 0)
 			ft_json_i64(j, "watermark_boost_factor", iv->boost);
 		else
 			ft_json_null(j, "watermark_boost_factor");
 		ft_json_str(j, "after", iv->opened_by);
-		json_counters(j, rep, &iv->from, &iv->to);
+		json_counters(j, f);
 		json_boost(j, rep, iv->boost_zone);
 		json_level(j, "free_in_pageblocks_pct", &iv->in_blocks);
 		for (lat = 0; lat < FT_LAT_NR; lat++) {
 			char key[48];
 
 			snprintf(key, sizeof(key), "%s_latency", ft_lat_names[lat]);
-			json_lat(j, key, rep, lat, &iv->from, &iv->to);
+			json_lat(j, key, rep, f, lat);
 		}
 		ft_json_obj_end(j);
 	}
@@ -433,35 +398,29 @@ static void json_intervals(struct ft_json *j, const struct ft_report *rep)
 /* "stacks": null without --stacks, else the groups and what adds up with them. */
 static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 {
-	struct ft_stack_group *g;
-	uint64_t other = 0, unstacked = 0;
-	size_t n, i;
+	const struct ft_rep_stacks *st = &rep->stacks;
+	size_t i;
 
-	if (!rep->stack_first) {
+	if (!st->have) {
 		ft_json_null(j, "stacks");
 		return;
 	}
-	g = calloc(FT_EV_STACKS, sizeof(*g));
-	n = g ? ft_report_stacks(rep, g, FT_EV_STACKS, &other, &unstacked) : 0;
-	if (n > FT_EV_STACKS)
-		n = FT_EV_STACKS;
 	ft_json_obj_begin(j, "stacks");
-	ft_json_u64(j, "per_sec", rep->s->stacks_src.per_sec);
-	ft_json_i64(j, "error", rep->s->stacks_src.err);
-	ft_json_u64(j, "without_stack", unstacked);
-	ft_json_u64(j, "past_table", other);
+	ft_json_u64(j, "per_sec", st->per_sec);
+	ft_json_i64(j, "error", st->err);
+	ft_json_u64(j, "without_stack", st->unstacked);
+	ft_json_u64(j, "past_table", st->other);
 	ft_json_arr_begin(j, "groups");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < st->nr; i++) {
 		ft_json_obj_begin_inline(j, NULL);
-		ft_json_str(j, "stack", g[i].key);
-		ft_json_u64(j, "fragmenting", g[i].fragmenting);
-		ft_json_u64(j, "change_ownership", g[i].change_ownership);
-		ft_json_u64(j, "stacks", (uint64_t)g[i].rows);
+		ft_json_str(j, "stack", st->g[i].key);
+		ft_json_u64(j, "fragmenting", st->g[i].fragmenting);
+		ft_json_u64(j, "change_ownership", st->g[i].change_ownership);
+		ft_json_u64(j, "stacks", (uint64_t)st->g[i].rows);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
-	free(g);
 }
 
 /* "show_stacks": the last page_owner_stacks/show_stacks' top stacks, null without one. */
@@ -622,10 +581,10 @@ void ft_render_report_json(const struct ft_report *rep)
 	ft_json_obj_begin(&j, NULL);
 	json_head(&j, rep);
 	ft_json_obj_begin(&j, "totals");
-	json_counters(&j, rep, &rep->first, &rep->last);
+	json_counters(&j, rep->all);
 	ft_json_obj_end(&j);
 	if (s->tracing)
-		json_compaction(&j, rep, &rep->first, &rep->last);
+		json_compaction(&j, rep, rep->all);
 	else
 		ft_json_null(&j, "compaction");
 	json_direct_cost(&j, rep);
@@ -645,7 +604,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_labels(&j, rep);
 	ft_json_obj_begin(&j, "latency");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
-		json_lat(&j, ft_lat_names[lat], rep, lat, &rep->first, &rep->last);
+		json_lat(&j, ft_lat_names[lat], rep, rep->all, lat);
 	ft_json_obj_end(&j);
 	ft_json_arr_begin(&j, "pageblocks");	/* the last recorded map scan; empty without one */
 	json_pageblocks(&j, s);

@@ -156,23 +156,23 @@ static const char *const lat_label[FT_LAT_NR] = {
 	[FT_LAT_FRAG_STALL] = "fragmentation_stall", [FT_LAT_BG_COMPACTION] = "bg compaction",
 };
 
-static void print_lat_line(const struct ft_report *rep, int src, bool present)
+static void print_lat_line(const struct ft_rep_stretch *f, int src, bool present)
 {
-	struct ft_rep_lat l;
+	const struct ft_rep_lat *l = &f->pct[src];
 
 	if (!present) {
 		printf("  %-19s absent on the recorded kernel\n", lat_label[src]);
 		return;
 	}
-	if (ft_report_latency(rep, src, &rep->first, &rep->last, &l)) {
+	if (!f->pct_known[src]) {
 		printf("  %-19s out of memory\n", lat_label[src]);
 		return;
 	}
 	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
-	       (unsigned long long)l.count, l.count ? l.mean_us : 0.0,
-	       (unsigned long long)l.p50_us, (unsigned long long)l.p90_us,
-	       (unsigned long long)l.p99_us, (unsigned long long)l.p999_us,
-	       (unsigned long long)l.max_us, l.exact ? "" : " ~");
+	       (unsigned long long)l->count, l->count ? l->mean_us : 0.0,
+	       (unsigned long long)l->p50_us, (unsigned long long)l->p90_us,
+	       (unsigned long long)l->p99_us, (unsigned long long)l->p999_us,
+	       (unsigned long long)l->max_us, l->exact ? "" : " ~");
 }
 
 /* One row per power of two: "[lo, hi) us  count  bar", the bar against the fullest row. */
@@ -210,39 +210,33 @@ static void print_hist_rows(const char *name, const struct ft_hist *h)
 }
 
 /* Direct stalls as traced (beside compact_stall above), background by node. */
-static void print_compaction_split(const struct ft_report *rep, const struct ft_rep_point *a,
-				   const struct ft_rep_point *b)
+static void print_compaction_split(const struct ft_report *rep, const struct ft_rep_stretch *f)
 {
+	long long stalls = (long long)f->d[FT_CF_DIRECT_COMPACT];
 	int n, col = 0;
-
-	long long stalls = (long long)(b->c[FT_CF_DIRECT_COMPACT] - a->c[FT_CF_DIRECT_COMPACT]);
-	unsigned long long runs = (unsigned long long)(b->lat[FT_LAT_COMPACTION].count -
-						       a->lat[FT_LAT_COMPACTION].count);
 
 	/* an attempt may run no zone's compaction (deferred, skipped) or several */
 	if (rep->s->events.exact_direct)
 		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts compact_stall)\n"
 		       "                   zone compactions run in them %llu (the latency table's count)\n",
-		       stalls, runs);
+		       stalls, (unsigned long long)f->direct_zone_runs);
 	else
 		printf("  direct (traced)  stalls %lld (begin/end pairs: no try_to_compact_pages traced)\n",
 		       stalls);
-	printf("  background       compactions %lld",
-	       (long long)(b->c[FT_CF_BG_COMPACT] - a->c[FT_CF_BG_COMPACT]));
+	printf("  background       compactions %lld", (long long)f->d[FT_CF_BG_COMPACT]);
 	for (n = 0; n <= FT_EV_NODES; n++) {
-		uint64_t cnt = b->bg[n].count - a->bg[n].count, us = b->bg[n].us - a->bg[n].us;
-		uint64_t wakes = b->bg[n].wakes - a->bg[n].wakes;
+		const struct ft_bg_node *g = &f->bg[n];
 
-		if (!cnt && !wakes)
+		if (!g->count && !g->wakes)
 			continue;
 		if (col++ % 2 == 0)
 			printf("\n   ");
 		if (n < FT_EV_NODES)
-			printf("   N%-2d %llu, %.1f ms, %llu wakes", n, (unsigned long long)cnt, (double)us / 1000.0,
-			       (unsigned long long)wakes);
+			printf("   N%-2d %llu, %.1f ms, %llu wakes", n, (unsigned long long)g->count,
+			       (double)g->us / 1000.0, (unsigned long long)g->wakes);
 		else
-			printf("   N?  %llu, %.1f ms, %llu wakes", (unsigned long long)cnt, (double)us / 1000.0,
-			       (unsigned long long)wakes);
+			printf("   N?  %llu, %.1f ms, %llu wakes", (unsigned long long)g->count,
+			       (double)g->us / 1000.0, (unsigned long long)g->wakes);
 	}
 	printf("\n");
 }
@@ -260,8 +254,7 @@ static void text_head(const struct ft_report *rep, bool verbose)
 	       when(s->first_rt_ns, t1, sizeof(t1)));
 	if (rep->from_s > 0 || !isinf(rep->to_s))
 		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
-		       "  the first one the baseline the figures are counted from\n", ft_report_secs(rep, rep->first.t_ns),
-		       ft_report_secs(rep, rep->last.t_ns));
+		       "  the first one the baseline the figures are counted from\n", rep->all->from_s, rep->all->to_s);
 	printf("  %.1f s, %llu samples; %s%s%s\n", ft_report_duration(rep), (unsigned long long)rep->ticks,
 	       f->clean ? "closed cleanly" : f->truncated ? "cut short (read up to the last complete chunk)" :
 	       "not closed (killed?): read by scanning", f->bad_chunks ? ", damaged chunks skipped: " : "",
@@ -282,7 +275,7 @@ static void text_head(const struct ft_report *rep, bool verbose)
 static void text_extfrag(const struct ft_report *rep, const struct ft_report_style *st)
 {
 	const struct ft_session *s = rep->s;
-	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const int64_t *d = rep->all->d;
 	int k;
 
 	if (!s->tracing) {
@@ -290,21 +283,19 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 	} else {
 		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
 		       "                   ownership changes %lld   lost %llu\n",
-		       (long long)(b[FT_CF_EXTFRAG] - a[FT_CF_EXTFRAG]), s->events.pageblock_order,
-		       (long long)(b[FT_CF_FRAGMENTING] - a[FT_CF_FRAGMENTING]),
-		       (long long)(b[FT_CF_OWNERSHIP] - a[FT_CF_OWNERSHIP]), (unsigned long long)s->lost);
-		for (k = 0; k <= s->events.nr_zones; k++) {
-			struct ft_extfrag_counts z = ft_report_zone_extfrag(rep, k);
+		       (long long)d[FT_CF_EXTFRAG], s->events.pageblock_order, (long long)d[FT_CF_FRAGMENTING],
+		       (long long)d[FT_CF_OWNERSHIP], (unsigned long long)s->lost);
+		for (k = 0; k < rep->nr_zone_fb; k++) {
+			const struct ft_rep_zone_fb *z = &rep->zone_fb[k];
 
-			if (!z.total)
+			if (!z->total)
 				continue;
-			if (k < s->events.nr_zones)
-				printf("  N%d %-10s total %llu  fragmenting %llu\n", s->events.zones[k].node,
-				       s->events.zones[k].name, (unsigned long long)z.total,
-				       (unsigned long long)z.fragmenting);
+			if (!z->outside)
+				printf("  N%d %-10s total %llu  fragmenting %llu\n", z->node, z->zone,
+				       (unsigned long long)z->total, (unsigned long long)z->fragmenting);
 			else
-				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z.total,
-				       (unsigned long long)z.fragmenting);
+				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z->total,
+				       (unsigned long long)z->fragmenting);
 		}
 	}
 	if (rep->procs && st->by_cgroup && rep->cgrows)
@@ -313,13 +304,13 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
 }
 
-/* @n / @d as "%.0f", or "-" when @d is 0. */
-static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
+/* @v as "%.0f", or "-" when it is not known (NAN). */
+static const char *ratio(char *buf, size_t sz, double v)
 {
-	if (d <= 0)
+	if (isnan(v))
 		snprintf(buf, sz, "-");
 	else
-		snprintf(buf, sz, "%.0f", (double)n / (double)d);
+		snprintf(buf, sz, "%.0f", v);
 	return buf;
 }
 
@@ -330,35 +321,31 @@ static const char *ratio(char *buf, size_t sz, int64_t n, int64_t d)
  */
 static void text_futile(const struct ft_report *rep)
 {
-	const struct ft_futile *a = &rep->futile_first, *b = &rep->futile_last;
+	const struct ft_rep_futile *f = &rep->futile;
+	const struct ft_futile *d = &f->d;
 	int w, sc;
 	bool any = false;
 
-	if (!ft_session_has_event(rep->s, FT_EV_COMPACT_ISO_MIGRATE))
+	if (!f->traced)
 		return;
 	printf("futile compaction  in blocks holding unmovable pages (map-read blocks only)\n");
 	for (w = 0; w < FT_ISO_WHO_NR; w++) {
-		uint64_t ev = b->events[w][0] - a->events[w][0] + b->events[w][1] - a->events[w][1];
 		char sh[2][16];
 
-		if (!ev)
+		if (!d->events[w][FT_ISO_MIGRATE] && !d->events[w][FT_ISO_FREE])
 			continue;
 		any = true;
 		for (sc = 0; sc < FT_ISO_SCANNER_NR; sc++) {
-			double v = ft_futile_share(a, b, (enum ft_iso_who)w, (enum ft_iso_scanner)sc);
-
-			if (isnan(v))
+			if (isnan(f->share[w][sc]))
 				snprintf(sh[sc], sizeof(sh[sc]), "-");
 			else
-				snprintf(sh[sc], sizeof(sh[sc]), "%.1f%%", 100 * v);
+				snprintf(sh[sc], sizeof(sh[sc]), "%.1f%%", 100 * f->share[w][sc]);
 		}
 		printf("  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)\n",
-		       ft_iso_who_names[w],
-		       (unsigned long long)(b->scanned[w][FT_ISO_MIGRATE] - a->scanned[w][FT_ISO_MIGRATE]), sh[0],
-		       (unsigned long long)(b->scanned_unknown[w][FT_ISO_MIGRATE] -
-					    a->scanned_unknown[w][FT_ISO_MIGRATE]),
-		       (unsigned long long)(b->taken[w][FT_ISO_FREE] - a->taken[w][FT_ISO_FREE]), sh[1],
-		       (unsigned long long)(b->taken_unknown[w][FT_ISO_FREE] - a->taken_unknown[w][FT_ISO_FREE]));
+		       ft_iso_who_names[w], (unsigned long long)d->scanned[w][FT_ISO_MIGRATE], sh[0],
+		       (unsigned long long)d->scanned_unknown[w][FT_ISO_MIGRATE],
+		       (unsigned long long)d->taken[w][FT_ISO_FREE], sh[1],
+		       (unsigned long long)d->taken_unknown[w][FT_ISO_FREE]);
 	}
 	if (!any)
 		printf("  no isolation traced in the window\n");
@@ -372,22 +359,17 @@ static void text_futile(const struct ft_report *rep)
  */
 static void text_compaction_cost(const struct ft_report *rep)
 {
-	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const struct ft_rep_cost *c = &rep->cost;
 	const struct ft_rep_direct_cost *d = &rep->direct;
-	int64_t mig = b[FT_CF_MIGRATE_SCANNED] - a[FT_CF_MIGRATE_SCANNED];
-	int64_t fre = b[FT_CF_FREE_SCANNED] - a[FT_CF_FREE_SCANNED];
-	int64_t dmig = b[FT_CF_DAEMON_MIGRATE_SCANNED] - a[FT_CF_DAEMON_MIGRATE_SCANNED];
-	int64_t dfre = b[FT_CF_DAEMON_FREE_SCANNED] - a[FT_CF_DAEMON_FREE_SCANNED];
-	int64_t wakes = b[FT_CF_DAEMON_WAKES] - a[FT_CF_DAEMON_WAKES];
 	char x[3][24];
 
-	if (!(rep->vm_seen & (1u << FT_CF_MIGRATE_SCANNED)))
+	if (!c->have)
 		return;
 	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
-	       (long long)mig, (long long)fre, (long long)(b[FT_CF_ISOLATED] - a[FT_CF_ISOLATED]));
+	       (long long)c->migrate, (long long)c->free, (long long)c->isolated);
 	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
-	       ratio(x[0], sizeof(x[0]), d->migrate, d->stalls), ratio(x[1], sizeof(x[1]), d->free, d->stalls),
-	       ratio(x[2], sizeof(x[2]), d->migrate + d->free, d->success));
+	       ratio(x[0], sizeof(x[0]), c->direct_migrate), ratio(x[1], sizeof(x[1]), c->direct_free),
+	       ratio(x[2], sizeof(x[2]), c->direct_per_success));
 	if (!d->known && d->stalls > 0)
 		printf("    (the whole less kcompactd's: untraced compaction asked through\n"
 		       "    compact_memory would be in it)\n");
@@ -397,7 +379,8 @@ static void text_compaction_cost(const struct ft_report *rep)
 		       (unsigned long long)d->ticks, (unsigned long long)(d->ticks + d->ticks_out),
 		       (unsigned long long)d->ticks_out, (long long)d->stalls_out);
 	printf("  per kcompactd wake migrate %s  free %s   (%lld wakes)\n",
-	       ratio(x[0], sizeof(x[0]), dmig, wakes), ratio(x[1], sizeof(x[1]), dfre, wakes), (long long)wakes);
+	       ratio(x[0], sizeof(x[0]), c->wake_migrate), ratio(x[1], sizeof(x[1]), c->wake_free),
+	       (long long)c->wakes);
 }
 
 /*
@@ -406,39 +389,36 @@ static void text_compaction_cost(const struct ft_report *rep)
  */
 static void text_memstall(const struct ft_report *rep)
 {
-	struct ft_rep_memstall m;
+	const struct ft_rep_memstall *m = &rep->all->mem;
 
-	if (ft_report_memstall(rep, &rep->first, &rep->last, &m))
+	if (!rep->all->mem_known)
 		return;
-	printf("memory stall       some %.3f s", (double)m.some_us / 1e6);
-	if (m.full_us != UINT64_MAX)
-		printf("   full %.3f s", (double)m.full_us / 1e6);
-	if (!isnan(m.compaction_us))
-		printf("   direct compaction %.3f s", m.compaction_us / 1e6);
-	if (!isnan(m.share))
-		printf(" (%.1f%% of some)", m.share * 100);
+	printf("memory stall       some %.3f s", (double)m->some_us / 1e6);
+	if (m->full_us != UINT64_MAX)
+		printf("   full %.3f s", (double)m->full_us / 1e6);
+	if (!isnan(m->compaction_us))
+		printf("   direct compaction %.3f s", m->compaction_us / 1e6);
+	if (!isnan(m->share))
+		printf(" (%.1f%% of some)", m->share * 100);
 	printf("\n");
 }
 
 /* THP faults, compaction outcomes and the direct/background split. */
 static void text_outcomes(const struct ft_report *rep)
 {
-	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const struct ft_rep_stretch *f = rep->all;
+	const int64_t *d = f->d;
 	char v[64];
 
-	fmt_pct(v, sizeof(v), ft_report_pct(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC],
-				   b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC] + b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]));
+	fmt_pct(v, sizeof(v), 100 * f->thp_success);
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
-	       (long long)(b[FT_CF_THP_ALLOC] - a[FT_CF_THP_ALLOC]),
-	       (long long)(b[FT_CF_THP_FALLBACK] - a[FT_CF_THP_FALLBACK]), v);
-	fmt_pct(v, sizeof(v), ft_report_pct(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS],
-				   b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]));
+	       (long long)d[FT_CF_THP_ALLOC], (long long)d[FT_CF_THP_FALLBACK], v);
+	fmt_pct(v, sizeof(v), 100 * f->compact_success);
 	printf("compaction         stalls %lld   success %lld   fail %lld   success/stall %s\n",
-	       (long long)(b[FT_CF_COMPACT_STALL] - a[FT_CF_COMPACT_STALL]),
-	       (long long)(b[FT_CF_COMPACT_SUCCESS] - a[FT_CF_COMPACT_SUCCESS]),
-	       (long long)(b[FT_CF_COMPACT_FAIL] - a[FT_CF_COMPACT_FAIL]), v);
+	       (long long)d[FT_CF_COMPACT_STALL], (long long)d[FT_CF_COMPACT_SUCCESS],
+	       (long long)d[FT_CF_COMPACT_FAIL], v);
 	if (rep->s->tracing)
-		print_compaction_split(rep, &rep->first, &rep->last);
+		print_compaction_split(rep, f);
 	text_compaction_cost(rep);
 	text_futile(rep);
 	text_memstall(rep);
@@ -453,28 +433,26 @@ static void text_outcomes(const struct ft_report *rep)
 /* THP by size: each size that was on, or served or fell back, in the window. */
 static void text_thp(const struct ft_report *rep)
 {
-	const struct ft_thp *t = &rep->thp_last;
+	const struct ft_rep_thp *t = &rep->thp;
 	char size[16], en[24], pc[16];
 	int i, shown = 0;
 
-	if (!rep->have_thp)
+	if (!t->have)
 		return;
-	for (i = 0; i < t->nr; i++) {
-		const struct ft_thp_size *z = &t->s[i];
-		uint64_t al = 0, fb = 0, sp = 0;
-		bool have = ft_report_thp_delta(rep, z, "anon_fault_alloc", &al) && ft_report_thp_delta(rep, z, "anon_fault_fallback", &fb);
+	for (i = 0; i < t->d.nr; i++) {
+		const struct ft_thp_size *z = &t->d.s[i];
+		const struct ft_rep_thp_anon *an = &t->anon[i];
 
 		ft_thp_selected(z->enabled, en, sizeof(en));
-		if (!have || (!al && !fb && (!en[0] || !strcmp(en, "never"))))
+		if (!an->have || (!an->alloc && !an->fallback && (!en[0] || !strcmp(en, "never"))))
 			continue;
 		if (!shown++)
 			printf("THP by size        %-8s %10s %10s %8s %8s\n", "anon", "alloc", "fallback", "success",
 			       "split");
-		ft_report_thp_delta(rep, z, "split", &sp);
 		ft_thp_size_label(z->kb, size, sizeof(size));
-		fmt_pct(pc, sizeof(pc), ft_report_pct((int64_t)al, (int64_t)(al + fb)));
-		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-", (unsigned long long)al,
-		       (unsigned long long)fb, pc, (unsigned long long)sp);
+		fmt_pct(pc, sizeof(pc), 100 * an->success);
+		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-", (unsigned long long)an->alloc,
+		       (unsigned long long)an->fallback, pc, (unsigned long long)an->split);
 	}
 	if (!shown)
 		printf("THP by size        no size was on or faulted in the window\n");
@@ -496,8 +474,7 @@ static void text_boost_map(const struct ft_report *rep)
 			if (!zi->zones[k].present)
 				continue;
 			printf("  N%d %-10s %30llu %7.2f%% %9llu %8llu\n", zi->zones[k].node,
-			       zi->zones[k].name, (unsigned long long)bz->peak,
-			       bz->samples ? 100.0 * bz->boosted / bz->samples : 0.0,
+			       zi->zones[k].name, (unsigned long long)bz->peak, 100.0 * ft_boost_share(bz),
 			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
 		}
 	}
@@ -555,27 +532,23 @@ static void text_fits(const struct ft_report *rep)
 /* Stall latencies: percentiles, the kernel's own count, histograms. */
 static void text_stalls(const struct ft_report *rep)
 {
-	const int64_t *a = rep->first.c, *b = rep->last.c;
+	const struct ft_rep_stretch *f = rep->all;
 	int lat;
 
 	if (!rep->s->tracing)
 		return;
 	printf("\nstall latency, us     count    mean     p50     p90     p99    p99.9      max\n");
 	for (lat = 0; lat < FT_LAT_NR; lat++)
-		print_lat_line(rep, lat, rep->lat_present[lat]);
-	if (rep->vm_seen & (1u << FT_CF_VM_FRAG_STALL))
+		print_lat_line(f, lat, rep->lat_present[lat]);
+	if (f->have[FT_CF_VM_FRAG_STALL])
 		printf("  fragmentation stalls in /proc/vmstat (fragment_stall): %lld\n",
-		       (long long)(b[FT_CF_VM_FRAG_STALL] - a[FT_CF_VM_FRAG_STALL]));
+		       (long long)f->d[FT_CF_VM_FRAG_STALL]);
 	for (lat = 0; lat < FT_LAT_NR; lat++)
 		if (rep->raw_full[lat])
 			printf("  ~ %s: too many to keep, percentiles from the histogram "
 			       "(at most 6.25%% high)\n", ft_lat_names[lat]);
-	for (lat = 0; lat < FT_LAT_NR; lat++) {
-		struct ft_hist h;
-
-		ft_hist_sub(&h, &rep->last.lat[lat], &rep->first.lat[lat]);
-		print_hist_rows(lat_label[lat], &h);
-	}
+	for (lat = 0; lat < FT_LAT_NR; lat++)
+		print_hist_rows(lat_label[lat], &f->lat[lat]);
 }
 
 /* Every control change in the window, fragtop's and those seen from outside, in time order. */
@@ -614,7 +587,7 @@ static void text_changes(const struct ft_report *rep)
  * is a row here.  The JSON intervals are the counter registry's
  * (json_counters()).
  */
-typedef void iv_cell_fn(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+typedef void iv_cell_fn(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 			enum ft_cf cf);
 
 static iv_cell_fn cell_from, cell_to, cell_boost, cell_growth, cell_per_s, cell_thp_ok, cell_compact_mean;
@@ -636,65 +609,55 @@ static const struct iv_col {
 	{ { "compact", "mean us" }, 9, cell_compact_mean, 0 },
 };
 
-static int64_t iv_growth(const struct ft_rep_interval *iv, enum ft_cf cf)
-{
-	return iv->to.c[cf] - iv->from.c[cf];
-}
-
-static void cell_from(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_from(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		      enum ft_cf cf)
 {
-	(void)cf;
-	snprintf(b, sz, "%.1f", ft_report_secs(rep, iv->from.t_ns));
+	(void)iv, (void)cf;
+	snprintf(b, sz, "%.1f", f->from_s);
 }
 
-static void cell_to(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_to(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		    enum ft_cf cf)
 {
-	(void)cf;
-	snprintf(b, sz, "%.1f", ft_report_secs(rep, iv->to.t_ns));
+	(void)iv, (void)cf;
+	snprintf(b, sz, "%.1f", f->to_s);
 }
 
-static void cell_boost(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_boost(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
-	(void)rep, (void)cf;
+	(void)f, (void)cf;
 	snprintf(b, sz, "%lld", (long long)iv->boost);
 }
 
-static void cell_growth(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_growth(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 			enum ft_cf cf)
 {
-	(void)rep;
-	snprintf(b, sz, "%lld", (long long)iv_growth(iv, cf));
+	(void)iv;
+	snprintf(b, sz, "%lld", (long long)f->d[cf]);
 }
 
-static void cell_per_s(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_per_s(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
-	double d = (double)(iv->to.t_ns - iv->from.t_ns) / 1e9;
-
-	(void)rep;
-	snprintf(b, sz, "%.1f", d > 0 ? (double)iv_growth(iv, cf) / d : 0.0);
+	(void)iv;
+	snprintf(b, sz, "%.1f", isnan(f->rate[cf]) ? 0.0 : f->rate[cf]);
 }
 
-static void cell_thp_ok(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_thp_ok(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 			enum ft_cf cf)
 {
-	int64_t ok = iv_growth(iv, FT_CF_THP_ALLOC);
-
-	(void)rep, (void)cf;
-	fmt_pct(b, sz, ft_report_pct(ok, ok + iv_growth(iv, FT_CF_THP_FALLBACK)));
+	(void)iv, (void)cf;
+	fmt_pct(b, sz, 100 * f->thp_success);
 }
 
-static void cell_compact_mean(char *b, size_t sz, const struct ft_report *rep, const struct ft_rep_interval *iv,
+static void cell_compact_mean(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 			      enum ft_cf cf)
 {
-	struct ft_hist h;
+	const struct ft_rep_lat *l = &f->pct[FT_LAT_COMPACTION];
 
-	(void)rep, (void)cf;
-	ft_hist_sub(&h, &iv->to.lat[FT_LAT_COMPACTION], &iv->from.lat[FT_LAT_COMPACTION]);
-	snprintf(b, sz, "%.0f", ft_hist_mean(&h));
+	(void)iv, (void)cf;
+	snprintf(b, sz, "%.0f", l->count ? l->mean_us : 0.0);
 }
 
 /* A row per interval between control changes. */
@@ -715,15 +678,13 @@ static void text_intervals(const struct ft_report *rep)
 		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++) {
 			char cell[32];
 
-			iv_cols[col].cell(cell, sizeof(cell), rep, &rep->iv[k], iv_cols[col].cf);
+			iv_cols[col].cell(cell, sizeof(cell), &rep->iv[k], &rep->iv_fig[k], iv_cols[col].cf);
 			printf(" %*s", iv_cols[col].width, cell);
 		}
 		printf("\n  %7s after", "");
 		print_wrapped(16, 80, rep->iv[k].opened_by[0] ? rep->iv[k].opened_by : "(start)");
 	}
 }
-
-#define REP_STACKS	10	/* groups a report lists */
 
 /*
  * Fragmenting fallbacks by the kernel stack that made them (--stacks):
@@ -732,38 +693,28 @@ static void text_intervals(const struct ft_report *rep)
  */
 static void text_stacks(const struct ft_report *rep)
 {
-	const struct ft_session *s = rep->s;
-	struct ft_stack_group g[REP_STACKS];
-	uint64_t other, unstacked, total, rest = 0;
-	size_t n, i, shown;
+	const struct ft_rep_stacks *st = &rep->stacks;
+	size_t i, shown;
 
-	if (!rep->stack_first)
+	if (!st->have)
 		return;
-	n = ft_report_stacks(rep, g, REP_STACKS, &other, &unstacked);
-	shown = n < REP_STACKS ? n : REP_STACKS;
-	total = other + unstacked;
-	for (i = 0; i < shown; i++)
-		total += g[i].fragmenting;
-	/* the groups not listed: what the total has beyond the listed ones */
-	rest = (uint64_t)(rep->last.c[FT_CF_FRAGMENTING] - rep->first.c[FT_CF_FRAGMENTING]);
-	rest = rest > total ? rest - total : 0;
+	shown = st->nr < FT_REP_STACKS_SHOWN ? st->nr : FT_REP_STACKS_SHOWN;
 	printf("\nfragmenting fallbacks by kernel stack (--stacks: at most %u a second%s)\n",
-	       s->stacks_src.per_sec, s->stacks_src.err ? ", refused by the kernel" : "");
+	       st->per_sec, st->err ? ", refused by the kernel" : "");
 	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
 	for (i = 0; i < shown; i++) {
-		printf("%10llu %5.1f%% ", (unsigned long long)g[i].fragmenting, ft_report_pct((int64_t)g[i].fragmenting,
-		       (int64_t)(total + rest)));
-		print_wrapped(19, 80, g[i].key);
+		printf("%10llu %5.1f%% ", (unsigned long long)st->g[i].fragmenting, st->share[i]);
+		print_wrapped(19, 80, st->g[i].key);
 	}
-	if (n > shown)
-		printf("%10llu %5.1f%%  %zu more stacks\n", (unsigned long long)rest,
-		       ft_report_pct((int64_t)rest, (int64_t)(total + rest)), n - shown);
-	if (other)
-		printf("%10llu %5.1f%%  stacks past the first %d\n", (unsigned long long)other,
-		       ft_report_pct((int64_t)other, (int64_t)(total + rest)), FT_EV_STACKS);
+	if (st->nr > shown)
+		printf("%10llu %5.1f%%  %zu more stacks\n", (unsigned long long)st->rest, st->share_rest,
+		       st->nr - shown);
+	if (st->other)
+		printf("%10llu %5.1f%%  stacks past the first %d\n", (unsigned long long)st->other, st->share_other,
+		       FT_EV_STACKS);
 	printf("%10llu %5.1f%%  without a stack (over the budget, or before stacks were on)\n",
-	       (unsigned long long)unstacked, ft_report_pct((int64_t)unstacked, (int64_t)(total + rest)));
-	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)(total + rest));
+	       (unsigned long long)st->unstacked, st->share_unstacked);
+	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)st->all);
 }
 
 #define REP_OWNERS	10	/* stacks the page owners' section lists */
@@ -884,13 +835,12 @@ static void text_owners(const struct ft_report *rep)
 
 static void text_cost(const struct ft_report *rep)
 {
-	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+	const struct ft_rep_selfcost *c = &rep->self;
 
-	if (rep->cost_ticks < 2)
+	if (c->ticks < 2)
 		return;
 	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap %.1f MiB\n",
-	       ft_report_cost_per_tick(rep, a.opens, b.opens), ft_report_cost_per_tick(rep, a.reads, b.reads),
-	       ft_report_cost_per_tick(rep, a.bytes, b.bytes), (double)rep->cost_last.heap / 1048576.0);
+	       c->all.opens, c->all.reads, c->all.bytes, (double)c->heap / 1048576.0);
 }
 
 /* The report as text on stdout, section after section. */

@@ -42,70 +42,62 @@ void ft_render_session_hist(struct ft_json *j, const char *key, const struct ft_
 	ft_json_obj_end(j);
 }
 
-void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
-		      const struct ft_bg_node *base)
+void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *bg)
 {
-	static const struct ft_bg_node zero;
 	int n;
 
 	ft_json_arr_begin(j, key);
 	for (n = 0; n <= FT_EV_NODES; n++) {
-		const struct ft_bg_node *x = &now[n], *y = base ? &base[n] : &zero;
+		const struct ft_bg_node *x = &bg[n];
 
-		if (x->count == y->count && x->wakes == y->wakes)
+		if (!x->count && !x->wakes)
 			continue;
 		ft_json_obj_begin_inline(j, NULL);
 		if (n < FT_EV_NODES)
 			ft_json_i64(j, "node", n);
 		else
 			ft_json_null(j, "node");
-		ft_json_u64(j, "compactions", x->count - y->count);
-		ft_json_double(j, "ms", (double)(x->us - y->us) / 1000.0);
-		ft_json_u64(j, "kcompactd_wakes", x->wakes - y->wakes);
+		ft_json_u64(j, "compactions", x->count);
+		ft_json_double(j, "ms", (double)x->us / 1000.0);
+		ft_json_u64(j, "kcompactd_wakes", x->wakes);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);
 }
 
-static void json_outcomes(struct ft_json *j, const struct ft_session *s, const uint64_t *now,
-			  const uint64_t *base)
+static void json_outcomes(struct ft_json *j, const struct ft_session *s, const uint64_t *n)
 {
 	int i;
 
 	ft_json_obj_begin_inline(j, "outcomes");
 	for (i = 0; i < s->events.nr_compact_status; i++)
-		ft_json_u64(j, s->dec.status_name[i], now[i] - (base ? base[i] : 0));
-	if (now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0))
-		ft_json_u64(j, "unknown", now[FT_MAX_STATUS] - (base ? base[FT_MAX_STATUS] : 0));
+		ft_json_u64(j, s->dec.status_name[i], n[i]);
+	if (n[FT_MAX_STATUS])
+		ft_json_u64(j, "unknown", n[FT_MAX_STATUS]);
 	ft_json_obj_end(j);
 }
 
-void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
-			const struct ft_events *base)
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *ev)
 {
-	uint64_t m[FT_M_NR], b[FT_M_NR] = { 0 };
+	uint64_t m[FT_M_NR];
 
-	ft_events_metrics(now, m);
-	if (base)
-		ft_events_metrics(base, b);
+	ft_events_metrics(ev, m);
 	ft_json_obj_begin(j, "compaction");
-	ft_json_bool(j, "exact", now->exact_direct);
+	ft_json_bool(j, "exact", ev->exact_direct);
 	ft_json_obj_begin(j, "direct");
-	ft_json_u64(j, "stalls", m[FT_M_COMPACTION] - b[FT_M_COMPACTION]);
-	if (now->exact_direct)
-		ft_json_u64(j, "attempts", now->direct_attempts - (base ? base->direct_attempts : 0));
+	ft_json_u64(j, "stalls", m[FT_M_COMPACTION]);
+	if (ev->exact_direct)
+		ft_json_u64(j, "attempts", ev->direct_attempts);
 	else
 		ft_json_null(j, "attempts");
-	ft_json_u64(j, "silent_success", now->direct_silent - (base ? base->direct_silent : 0));
-	ft_json_u64(j, "compactions", now->lat[FT_LAT_COMPACTION].count -
-		    (base ? base->lat[FT_LAT_COMPACTION].count : 0));
-	json_outcomes(j, s, now->compact_status[FT_CK_DIRECT], base ? base->compact_status[FT_CK_DIRECT] : NULL);
+	ft_json_u64(j, "silent_success", ev->direct_silent);
+	ft_json_u64(j, "compactions", ev->lat[FT_LAT_COMPACTION].count);
+	json_outcomes(j, s, ev->compact_status[FT_CK_DIRECT]);
 	ft_json_obj_end(j);
 	ft_json_obj_begin(j, "background");
-	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION] - b[FT_M_BG_COMPACTION]);
-	json_outcomes(j, s, now->compact_status[FT_CK_BACKGROUND],
-		      base ? base->compact_status[FT_CK_BACKGROUND] : NULL);
-	ft_render_session_bg_nodes(j, "by_node", now->bg, base ? base->bg : NULL);
+	ft_json_u64(j, "compactions", m[FT_M_BG_COMPACTION]);
+	json_outcomes(j, s, ev->compact_status[FT_CK_BACKGROUND]);
+	ft_render_session_bg_nodes(j, "by_node", ev->bg);
 	ft_json_obj_end(j);
 	ft_json_obj_end(j);
 }
@@ -300,6 +292,27 @@ void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows
 			ft_json_u64(j, ft_proc_fields[k].key, r->c[k]);
 		if (rep)
 			cgroup_stall(j, rep, r);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+void ft_render_session_boost_zones(struct ft_json *j, const char *key, const struct ft_zoneinfo *zi,
+				   const struct ft_boost_tick *b, int nr)
+{
+	int i;
+
+	ft_json_arr_begin(j, key);
+	for (i = 0; i < nr && (size_t)i < zi->nr; i++) {
+		if (!zi->zones[i].present)
+			continue;
+		ft_json_obj_begin(j, NULL);
+		ft_json_i64(j, "node", zi->zones[i].node);
+		ft_json_str(j, "zone", zi->zones[i].name);
+		ft_json_u64(j, "peak", b[i].peak);
+		ft_json_double(j, "boosted_fraction", ft_boost_share(&b[i]));
+		ft_json_u64(j, "episodes", b[i].episodes);
+		ft_json_u64(j, "samples", b[i].samples);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

@@ -43,20 +43,29 @@ struct ft_session;
 struct ft_events;
 
 /*
- * "compaction": the split model/events.h describes, from @now minus @base
- * (NULL: since the start): {exact (try_to_compact_pages traced), direct
+ * "compaction": the split model/events.h describes, of @ev since the
+ * start: {exact (try_to_compact_pages traced), direct
  * {stalls (as compact_stall counts them), attempts (null when not exact),
  * silent_success, compactions (begin/end pairs), outcomes {status: n}},
  * background {compactions, outcomes, by_node [{node (null: not known),
  * compactions, ms, kcompactd_wakes}]}}.
  */
-void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *now,
-			const struct ft_events *base);
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *ev);
 
-struct ft_bg_node;
-/* @key: [{node (null: not known), compactions, ms, kcompactd_wakes}], @now - @base (NULL: 0), nodes that had any. */
-void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *now,
-		      const struct ft_bg_node *base);
+/*
+ * @key: the boost sampler's figures of the @nr zones of @b (zoneinfo
+ * order) over a stretch: peak (pages), boosted_fraction (0..1 of the
+ * reads), episodes, samples (reads); zones not present left out.
+ */
+void ft_render_session_boost_zones(struct ft_json *j, const char *key, const struct ft_zoneinfo *zi,
+				   const struct ft_boost_tick *b, int nr);
+
+/*
+ * @key: background compaction by node, [{node (null: not known),
+ * compactions, ms, kcompactd_wakes}] of @bg (FT_EV_NODES + 1, the last
+ * the unknown node), the nodes that had any.
+ */
+void ft_render_session_bg_nodes(struct ft_json *j, const char *key, const struct ft_bg_node *bg);
 
 /*
  * "thp_sizes": multi-size THP by size, [{size_kb, enabled, shmem_enabled

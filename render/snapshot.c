@@ -231,7 +231,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_render_session_processes(j, &by_process, 0);
 	}
 	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL, NULL);
-	ft_render_session_compaction(j, l->session, ev, NULL);
+	ft_render_session_compaction(j, l->session, ev);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
 	ft_json_u64(j, "wakeup_kswapd", ev->by_kind[FT_EV_WAKEUP_KSWAPD]);
@@ -400,25 +400,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_render_session_cost(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (l->interval_s > 0 && l->session->boost_nr) {
-		const struct ft_session *s = l->session;
-
-		ft_json_arr_begin(&j, "boost_by_zone");
-		for (i = 0; i < (size_t)s->boost_nr && i < smp->zoneinfo.nr; i++) {
-			const struct ft_boost_tick *b = &s->boost_total[i];
-
-			if (!smp->zoneinfo.zones[i].present)
-				continue;
-			ft_json_obj_begin(&j, NULL);
-			ft_json_i64(&j, "node", smp->zoneinfo.zones[i].node);
-			ft_json_str(&j, "zone", smp->zoneinfo.zones[i].name);
-			ft_json_u64(&j, "peak", b->peak);
-			ft_json_double(&j, "boosted_fraction", b->samples ?
-				       (double)b->boosted / b->samples : 0);
-			ft_json_u64(&j, "episodes", b->episodes);
-			ft_json_u64(&j, "samples", b->samples);
-			ft_json_obj_end(&j);
-		}
-		ft_json_arr_end(&j);
+		ft_render_session_boost_zones(&j, "boost_by_zone", &smp->zoneinfo, l->session->boost_total,
+					      l->session->boost_nr);
 	} else {
 		ft_json_null(&j, "boost_by_zone");
 	}

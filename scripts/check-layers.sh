@@ -24,6 +24,8 @@
 #     static: a view's is its state struct (struct ft_view's state_size),
 #     the loop's struct ft_ui;
 #   - no two layers export functions of one prefix (the word after ft_);
+#   - render/ computes no window's figure (a difference of two ends):
+#     analysis/ does, once;
 #   - a part of the live source (collectors/live_*.c) owns its member of
 #     struct ft_live: no other file of it reads or writes that member.
 # `make check-layers`; `make check` runs it.
@@ -133,6 +135,11 @@ grep -HnE '(^|[{;(,])[[:space:]]*struct ft_[a-z_]+ \*[a-z_]+ = &[a-z_>.-]*sessio
 	collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	found "a writable pointer into the session (make it const)"
 grep -HnE 'ui->(live|rp)->' tui/view_*.c | found "a view reads the source (views read ui->s, the session)"
+# renderers format the figures analysis/ made: no difference of a window's
+# (or a tick's) two ends in render/, and no reading of the ends themselves
+grep -HnE -e ' - \(?(prev|first|from|base|a|old|start)(\.|->|\[)' -e '->(first|last)\.' \
+	-e '(from|to)(\.|->)(c|lat|bg)\[' render/*.c |
+	found "computes a window's figure in render/ (analysis/ does, once: analysis/report_model.c)"
 # a view's state is one struct the loop owns (struct ft_view's state_size);
 # no file of tui/ keeps mutable state at file scope
 grep -HnE '^static[[:space:]]+(volatile[[:space:]]+)?[A-Za-z_][^(]*[;=]' tui/*.c |

@@ -58,6 +58,11 @@ plant "live_map.c reading the owner's queue" collectors/live_map.c 'static int w
 	"collectors/live_map.c:[0-9]*: reads l->owner"
 plant "the hub packing the map's figures" collectors/live.c 'static double w(struct ft_live *l) { return l->map.cpu; }' \
 	"collectors/live.c:[0-9]*: reads l->map"
+plant "a renderer's own window arithmetic" render/report_text.c \
+	'static long long w(const struct ft_report *rep) { return rep->last.c[0] - rep->first.c[0]; }' \
+	"render/report_text.c:[0-9]*: computes a window's figure in render/"
+plant "a renderer subtracting the tick before" render/export.c 'static long w(const long *now, const long *prev) { return now[0] - prev[0]; }' \
+	"render/export.c:[0-9]*: computes a window's figure in render/"
 plant "a view reading the live source" tui/view_map.c 'static double w(struct ft_ui *ui) { return ui->live->map_cpu; }' \
 	"tui/view_map.c.*a view reads the source"
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * render/: the text and the JSON of one built report show the same
- * figures, and the style changes only what it names; compare's text, JSON
+ * render/: the text and the JSON of a built report show the model's
+ * figures, section by section, to the last bit (test_model_in_both), and
+ * the style changes only what it names; compare's text, JSON
  * and CSV show the measured means; snapshot's JSON and table the same
  * zones; export's rows sum to the report's totals; fields and get show
  * every row they are given; plot draws each zone and control change.
@@ -151,6 +152,217 @@ static void test_text_and_json_agree(void **state)
 	free(json);
 	ft_report_release(rep);
 	free(rep);
+}
+
+/*
+ * The value after "KEY": at or after @from: 1 and *@v a number, 0 null,
+ * -1 absent.  *@next (may be NULL) is set past it.
+ */
+static int json_at(const char *from, const char *key, double *v, const char **next)
+{
+	char pat[96];
+	const char *p;
+	char *end;
+
+	snprintf(pat, sizeof(pat), "\"%s\": ", key);
+	p = strstr(from, pat);
+	if (!p)
+		return -1;
+	p += strlen(pat);
+	if (next)
+		*next = p;
+	if (!strncmp(p, "null", 4))
+		return 0;
+	*v = strtod(p, &end);
+	return end > p ? 1 : -1;
+}
+
+/* @key after @from in the JSON is @want (NAN: null), to the last bit. */
+static void json_is(const char *from, const char *key, double want)
+{
+	double v = 0;
+	int r = json_at(from, key, &v, NULL);
+
+	print_message("  %s: json %s %.17g, model %.17g\n", key, r > 0 ? "" : r ? "absent" : "null", v, want);
+	if (isnan(want)) {
+		assert_int_equal(r, 0);
+		return;
+	}
+	assert_int_equal(r, 1);
+	assert_true(v == want);
+}
+
+/* The text has @line (printf-made from the model), whole. */
+static void text_has(const char *text, const char *line)
+{
+	print_message("  text: %s\n", line);
+	assert_non_null(strstr(text, line));
+}
+
+/* The window's stretch: every counter, the shares, the split, the latencies. */
+static void stretch_agrees(const struct ft_rep_stretch *f, const char *json, const struct ft_report *rep)
+{
+	double v;
+	int c, lat;
+
+	for (c = 0; c < FT_CF_NR; c++)
+		json_is(json, ft_counter_fields[c].key, f->have[c] ? (double)f->d[c] : NAN);
+	json_is(json, "thp_fault_success", f->thp_success);
+	json_is(json, "compact_success_per_stall", f->compact_success);
+	for (lat = 0; lat < FT_LAT_NR; lat++) {
+		const char *at;
+		char key[48];
+
+		snprintf(key, sizeof(key), "%s", ft_lat_names[lat]);
+		if (json_at(json, key, &v, &at) < 0)
+			continue;	/* an interval's keys are "<source>_latency" */
+		if (!rep->lat_present[lat] || !f->pct_known[lat]) {
+			assert_int_equal(json_at(json, key, &v, NULL), 0);
+			continue;
+		}
+		json_is(at, "count", (double)f->pct[lat].count);
+		json_is(at, "p50_us", (double)f->pct[lat].p50_us);
+		json_is(at, "p99_us", (double)f->pct[lat].p99_us);
+		json_is(at, "max_us", (double)f->pct[lat].max_us);
+	}
+}
+
+/* Every figure of the model's sections, in the JSON and in the text, for recordings that have them. */
+static void test_model_in_both(void **state)
+{
+	static const char *const files[] = {
+		"tests/recordings/adverse-6.18.ftr", "tests/recordings/lab-6.12-cgroups.ftr",
+		"tests/recordings/stacks-6.18.ftr", "tests/recordings/thpfioscale-boost-0-to-15000.ftr",
+	};
+	static const struct ft_report_style st = { 0 };
+	size_t fi;
+
+	(void)state;
+	for (fi = 0; fi < sizeof(files) / sizeof(files[0]); fi++) {
+		struct ft_report *rep = calloc(1, sizeof(*rep));
+		const struct ft_rep_stretch *f;
+		const struct ft_rep_cost *c;
+		char *text, *json, line[256], x[3][24];
+		const char *at;
+		double v;
+		int k;
+
+		print_message("%s\n", files[fi]);
+		assert_non_null(rep);
+		assert_int_equal(ft_report_build(rep, files[fi], NULL), 0);
+		assert_int_equal(ft_report_by_process(rep), 0);
+		text = captured(rep, &st);
+		json = captured(rep, NULL);
+		f = rep->all;
+		c = &rep->cost;
+		/* totals, then the window's latencies ("latency": {...} after the processes) */
+		stretch_agrees(f, strstr(json, "\"totals\""), rep);
+		if (rep->s->tracing) {
+			snprintf(line, sizeof(line), "extfrag events     total %lld   fragmenting (below order %d) %lld",
+				 (long long)f->d[FT_CF_EXTFRAG], rep->s->events.pageblock_order,
+				 (long long)f->d[FT_CF_FRAGMENTING]);
+			text_has(text, line);
+			at = strstr(json, "\"compaction\": {");
+			assert_non_null(at);
+			json_is(at, "direct_stalls", (double)f->d[FT_CF_DIRECT_COMPACT]);
+			json_is(at, "direct_zone_runs", (double)f->direct_zone_runs);
+			json_is(at, "background_compactions", (double)f->d[FT_CF_BG_COMPACT]);
+			snprintf(line, sizeof(line), "  background       compactions %lld", (long long)f->d[FT_CF_BG_COMPACT]);
+			text_has(text, line);
+			for (k = 0; k < rep->nr_zone_fb; k++) {
+				const struct ft_rep_zone_fb *z = &rep->zone_fb[k];
+
+				if (!z->total)
+					continue;
+				if (!z->outside) {
+					snprintf(line, sizeof(line), "  N%d %-10s total %llu  fragmenting %llu", z->node, z->zone,
+						 (unsigned long long)z->total, (unsigned long long)z->fragmenting);
+					text_has(text, line);
+				}
+				snprintf(line, sizeof(line), "\"total\": %llu,\n      \"fragmenting\": %llu",
+					 (unsigned long long)z->total, (unsigned long long)z->fragmenting);
+				assert_non_null(strstr(strstr(json, "\"extfrag_by_zone\""), line));
+			}
+		}
+		/* compaction's cost: direct per stall, kcompactd per wake */
+		if (c->have) {
+			at = strstr(json, "\"direct_compaction_cost\"");
+			assert_non_null(at);
+			json_is(at, "migrate_scanned_per_stall", c->direct_migrate);
+			json_is(at, "free_scanned_per_stall", c->direct_free);
+			json_is(at, "scanned_per_success", c->direct_per_success);
+			json_is(at, "kcompactd_wakes", (double)c->wakes);
+			json_is(at, "kcompactd_migrate_scanned_per_wake", c->wake_migrate);
+			json_is(at, "kcompactd_free_scanned_per_wake", c->wake_free);
+#define R(b, v) (isnan(v) ? snprintf(b, sizeof(b), "-") : snprintf(b, sizeof(b), "%.0f", v))
+			R(x[0], c->direct_migrate), R(x[1], c->direct_free), R(x[2], c->direct_per_success);
+			snprintf(line, sizeof(line), "  per direct stall   migrate %s  free %s   scanned per success %s",
+				 x[0], x[1], x[2]);
+			text_has(text, line);
+			R(x[0], c->wake_migrate), R(x[1], c->wake_free);
+#undef R
+			snprintf(line, sizeof(line), "  per kcompactd wake migrate %s  free %s   (%lld wakes)", x[0], x[1],
+				 (long long)c->wakes);
+			text_has(text, line);
+		} else {
+			assert_int_equal(json_at(json, "direct_compaction_cost", &v, NULL), 0);
+		}
+		/* the memory stall */
+		if (f->mem_known) {
+			json_is(json, "psi_some_us", (double)f->mem.some_us);
+			snprintf(line, sizeof(line), "memory stall       some %.3f s", (double)f->mem.some_us / 1e6);
+			text_has(text, line);
+		} else {
+			assert_int_equal(json_at(json, "memory_stall", &v, NULL), 0);
+		}
+		/* futile compaction: none of these recordings traced the isolate events */
+		if (!rep->futile.traced)
+			assert_int_equal(json_at(json, "futile_compaction", &v, NULL), 0);
+		/* stacks */
+		if (rep->stacks.have) {
+			at = strstr(json, "\"stacks\": {");
+			assert_non_null(at);
+			json_is(at, "without_stack", (double)rep->stacks.unstacked);
+			json_is(at, "past_table", (double)rep->stacks.other);
+			snprintf(line, sizeof(line), "%10llu         fragmenting fallbacks in all",
+				 (unsigned long long)rep->stacks.all);
+			text_has(text, line);
+			for (k = 0; k < (int)rep->stacks.nr && k < FT_REP_STACKS_SHOWN; k++) {
+				snprintf(line, sizeof(line), "%10llu %5.1f%% ", (unsigned long long)rep->stacks.g[k].fragmenting,
+					 rep->stacks.share[k]);
+				text_has(text, line);
+			}
+		} else {
+			assert_int_equal(json_at(json, "stacks", &v, NULL), 0);
+		}
+		/* each interval: its counters and shares, its ends, in order */
+		at = strstr(json, "\"intervals\": [");
+		assert_non_null(at);
+		for (k = 0; k < rep->nr_iv; k++) {
+			const struct ft_rep_stretch *g = &rep->iv_fig[k];
+			const char *here;
+
+			assert_int_equal(json_at(at, "from_s", &v, &here), 1);
+			assert_true(v == g->from_s);
+			json_is(here, "to_s", g->to_s);
+			stretch_agrees(g, here, rep);
+			at = here;
+			snprintf(line, sizeof(line), "%.1f", g->to_s);
+			assert_non_null(strstr(text, line));
+		}
+		/* fragtop's own cost */
+		if (rep->self.ticks) {
+			at = strstr(json, "\"cost\": {");
+			assert_non_null(at);
+			json_is(at, "ticks", (double)rep->self.ticks);
+			json_is(at, "files_opened", rep->self.all.opens);
+			json_is(at, "bytes_read", rep->self.all.bytes);
+		}
+		free(text);
+		free(json);
+		ft_report_release(rep);
+		free(rep);
+	}
 }
 
 /* The style names the rows and says the skipped inputs; the figures stay. */
@@ -504,6 +716,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_and_json_agree),
+		cmocka_unit_test(test_model_in_both),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
 		cmocka_unit_test(test_compare_agree),
