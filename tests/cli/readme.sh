@@ -3,7 +3,9 @@
 # what `fragtop help --markdown-keys` makes from the tables the TUI runs (a
 # key added, renamed or dropped fails here until the guide follows); the
 # README names every view the TUI has, says first what fragtop is, then
-# gives its two commands, and stays within 150 lines.
+# gives its two commands, and stays within 150 lines; neither has a
+# sentence over 60 words (scripts/check-sentences.sh, which a planted
+# 61-word sentence fails).
 # usage: readme.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -36,5 +38,13 @@ check "... after a first line that says what fragtop is" \
 check "... before any block of code" \
 	test "$(awk 'NF && !/^#/ { print NR; exit }' "$top/README.md")" -lt "$(grep -n '^```' "$top/README.md" | head -n 1 | cut -d: -f1)"
 check "the README is at most 150 lines ($(wc -l < "$top/README.md"))" test "$(wc -l < "$top/README.md")" -le 150
+# sentences short enough to read aloud
+check "the guide has no sentence over 60 words" sh "$top/scripts/check-sentences.sh" "$top/docs/guide.md" 60
+check "nor the README" sh "$top/scripts/check-sentences.sh" "$top/README.md" 60
+{ printf 'A planted one'; for w in $(seq 57); do printf ' word'; done; printf ' ends.\nShort one.\n'; } > "$tmp/long.md"
+check "a planted 61-word sentence fails the check, named by its line" \
+	eval "! sh '$top/scripts/check-sentences.sh' '$tmp/long.md' 60 > '$tmp/long.out' && grep -q 'long.md:1: 61 words' '$tmp/long.out'"
+{ printf 'A planted one'; for w in $(seq 56); do printf ' word'; done; printf ' ends.\n'; } > "$tmp/ok.md"
+check "... and one of 60 passes" sh "$top/scripts/check-sentences.sh" "$tmp/ok.md" 60
 echo "readme.sh: $fails failure(s)"
 [ $fails -eq 0 ]
