@@ -335,6 +335,65 @@ static void test_model_in_both(void **state)
 		} else {
 			assert_int_equal(json_at(json, "stacks", &v, NULL), 0);
 		}
+		/* THP by size: every counter of every size, in order, known or null */
+		if (rep->thp.have) {
+			at = strstr(json, "\"thp_by_size\": [");
+			assert_non_null(at);
+			for (k = 0; k < rep->thp.d.nr; k++) {
+				const struct ft_thp_size *z = &rep->thp.d.s[k];
+				const char *here;
+				int m;
+
+				assert_int_equal(json_at(at, "size_kb", &v, &here), 1);
+				assert_true(v == z->kb);
+				for (m = 0; m < z->nr_stats; m++)
+					json_is(here, z->stat_name[m], rep->thp.known[k][m] ? (double)z->stat[m] : NAN);
+				at = here;
+			}
+		} else {
+			assert_int_equal(json_at(json, "thp_by_size", &v, NULL), 0);
+		}
+		/* the boost sampler by zone over the window */
+		if (rep->boost_nr) {
+			const struct ft_zoneinfo *zi = &rep->s->sample.zoneinfo;
+
+			at = strstr(json, "\"boost_by_zone\": [");
+			assert_non_null(at);
+			for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
+				const struct ft_boost_tick *bz = &rep->boost_zone[k];
+				const char *here;
+
+				if (!zi->zones[k].present)
+					continue;
+				assert_int_equal(json_at(at, "peak", &v, &here), 1);
+				assert_true(v == (double)bz->peak);
+				json_is(here, "boosted_fraction", ft_boost_share(bz));
+				json_is(here, "episodes", (double)bz->episodes);
+				json_is(here, "samples", (double)bz->samples);
+				at = here;
+				snprintf(line, sizeof(line), "  N%d %-10s %30llu %7.2f%% %9llu %8llu", zi->zones[k].node,
+					 zi->zones[k].name, (unsigned long long)bz->peak, 100.0 * ft_boost_share(bz),
+					 (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
+				text_has(text, line);
+			}
+		}
+		/* will it fit over the window: each size's fewest blocks now */
+		if (rep->fits.samples) {
+			at = strstr(json, "\"contiguity\": {");
+			assert_non_null(at);
+			json_is(at, "samples", (double)rep->fits.samples);
+			for (k = 0; k < (int)rep->fits.sizes.nr; k++) {
+				const char *here;
+
+				assert_int_equal(json_at(at, "now_min", &v, &here), 1);
+				assert_true(v == (double)rep->fits.now_min[k]);
+				json_is(here, "after_compaction_min",
+					rep->fits.after_known[k] ? (double)rep->fits.after_min[k] : NAN);
+				at = here;
+				snprintf(line, sizeof(line), " %11llu ", (unsigned long long)rep->fits.now_min[k]);
+				text_has(text, line);
+			}
+		}
 		/* each interval: its counters and shares, its ends, in order */
 		at = strstr(json, "\"intervals\": [");
 		assert_non_null(at);
