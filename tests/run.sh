@@ -106,9 +106,12 @@ run_all() {
 
 # The host tests in two lanes: one at a time on the host's memory and vm
 # knobs (the main lane, by "# host-order: N" in the test's head, 50 unless
-# said: the ones that measure rates go last, when the other lane is done),
-# and beside them, one at a time, those that touch neither ("# host:
-# beside": a chroot, a package, network namespaces).
+# said: the ones that measure rates go last), and beside them, one at a
+# time, those that touch neither ("# host: beside": a chroot, a package,
+# network namespaces).  A test that counts events to the last one or
+# measures a sampler's rate ("# host: alone") starts only once the side
+# lane is done: a build in a chroot beside it starved an exporter's
+# trace drain for seconds once, and it lost events.
 run_host() {
 	local main=() side=() i f o done_pid busy0=0 busy1=0
 	declare -gA pids=() lane_of=()
@@ -123,7 +126,8 @@ run_host() {
 	done
 	mapfile -t main < <(printf '%s\n' "${main[@]}" | sort -s -n -k1,1 | awk 'NF { print $2 }')
 	while [ ${#main[@]} -gt 0 ] || [ ${#side[@]} -gt 0 ] || [ $busy0 = 1 ] || [ $busy1 = 1 ]; do
-		if [ $busy0 = 0 ] && [ ${#main[@]} -gt 0 ]; then
+		if [ $busy0 = 0 ] && [ ${#main[@]} -gt 0 ] &&
+			! { grep -q '^# host: alone' "${names[${main[0]}]}" && { [ $busy1 = 1 ] || [ ${#side[@]} -gt 0 ]; }; }; then
 			start "${main[0]}"; lane_of[$!]=0; main=("${main[@]:1}"); busy0=1
 			continue
 		fi

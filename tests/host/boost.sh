@@ -32,7 +32,8 @@
 # watermark_boost_factor (through the workload) and restores it; needs
 # root, fio and the workload script; skipped otherwise.
 # usage: boost.sh FRAGTOP_BINARY
-# host-order: 90 (it compares sampling rates: it runs when the other lane is done)
+# host-order: 90 (it compares sampling rates: it runs last)
+# host: alone (no build beside it may starve the samplers)
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")

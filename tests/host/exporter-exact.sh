@@ -10,6 +10,8 @@
 # Nothing is lost.  Changes the host (the load, the boost factor: put
 # back on exit, even on failure).  Needs root, tracefs, fio and curl.
 # usage: exporter-exact.sh FRAGTOP_BINARY
+# host-order: 85 (late: the side lane is most likely done by then)
+# host: alone (nothing lost: no build beside it may starve its drains)
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")

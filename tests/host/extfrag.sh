@@ -15,6 +15,8 @@
 # Needs root, tracefs and the shared tool; skipped (exit 0, said) otherwise.
 # Restores everything it changes, even on failure.
 # usage: extfrag.sh FRAGTOP_BINARY
+# host-order: 85 (late: the side lane is most likely done by then)
+# host: alone (counts to the event: no build beside it may starve its drains)
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
