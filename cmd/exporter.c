@@ -277,7 +277,7 @@ static const struct ft_opt opts[] = {
 	  .var = &o.map },
 	{ "map-cpu", 0, FT_OPT_NUM, "PCT",
 	  "with --collector.map: CPU the exporter may use in all while it\n"
-	  "scans, % of a core (a pass over 24 GiB takes ~0.5 s of CPU)", 0.1, 100,
+	  "scans, % of a core (a pass over 24 GiB takes ~0.23 s of CPU)", 0.1, 100,
 	  .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
 	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "collector.contiguity.sizes", 0, FT_OPT_CB, "SIZE[,...]",

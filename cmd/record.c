@@ -108,7 +108,9 @@ static const struct ft_opt opts[] = {
 	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map-interval", 0, FT_OPT_SECS, "SECS",
 	  "also record a full pageblock map scan (root, /proc/kpageflags)\n"
-	  "every SECS (~0.3 s of CPU each here)", 1, 86400, .var = &o.map_interval },
+	  "every SECS, a slice at a time between the ticks, which keep\n"
+	  "their interval (a pass: ~0.23 s of CPU, mostly the kernel's,\n"
+	  "on a 24 GiB host)", 1, 86400, .var = &o.map_interval },
 	{ "owner-blocks", 0, FT_OPT_UINT, "N",
 	  "with --map-interval: after each scan, record who owns the pages\n"
 	  "of N mixed blocks, round-robin (a kernel booted page_owner=on;\n"
@@ -402,13 +404,45 @@ static int full_retry(struct recording *r)
 	return 0;
 }
 
+/* A map pass's slice at most: the ticks, trace drains and boost reads go on between slices. */
+#define MAP_SLICE_NS	(20ull * 1000000ull)
+
+/*
+ * --map-interval: a pass over the map, a slice at a time between ticks
+ * (a blocking pass took 0.7-0.9 s of CPU under load, and the ticks that
+ * fell in it were lost), then page_owner's looks.  False when the map
+ * cannot be had: the recording goes on without it.
+ */
+static bool map_step(struct recording *r, uint64_t left_ns, uint64_t *owner_blocks, bool *done)
+{
+	int rs = ft_live_map_rescan_step(&r->live, left_ns < MAP_SLICE_NS ? left_ns : MAP_SLICE_NS);
+
+	/* what came meanwhile: trace pages (their tasks named while they live), boost reads */
+	ft_live_trace_maybe_poll(&r->live);
+	ft_live_boost_poll(&r->live);
+	*done = rs != 0;
+	if (rs < 0) {
+		fprintf(stderr, "fragtop: no pageblock map in the recording\n");
+		return false;
+	}
+	if (rs > 0 && *owner_blocks) {
+		int n = ft_live_owner_scan_mixed(&r->live, (unsigned int)*owner_blocks);
+
+		if (n < 0) {	/* said once (ft_diag) and recorded as the source's state */
+			fprintf(stderr, "fragtop: no page owners in the recording: %s\n", ft_pown_strerror(n));
+			*owner_blocks = 0;
+		}
+	}
+	return true;
+}
+
 /* Tick until a signal, --duration or an error: 0, or 1 if a rotation failed. */
 static int record_loop(struct recording *r)
 {
 	uint64_t begin = ft_now_ns(), map_next = 0;
 	double map_interval = o.map_interval;
 	uint64_t owner_blocks = o.owner_blocks;
-	bool ticked = false;
+	bool ticked = false, scanning = false;
 	struct ft_tick tick;
 
 	ft_tick_start(&tick, (uint64_t)(o.interval * 1e9), begin);
@@ -429,28 +463,34 @@ static int record_loop(struct recording *r)
 		}
 		if (o.duration > 0 && now - begin >= (uint64_t)(o.duration * 1e9))
 			break;
-		/* after a recorded tick: a scan's batches need the zones its PROC inputs lay out */
-		if (map_interval > 0 && now >= map_next && ticked) {
-			if (ft_live_map_scan_all(&r->live)) {
-				fprintf(stderr, "fragtop: no pageblock map in the recording\n");
-				map_interval = 0;
-			} else if (owner_blocks) {
-				int n = ft_live_owner_scan_mixed(&r->live, (unsigned int)owner_blocks);
-
-				if (n < 0) {	/* said once (ft_diag) and recorded as the source's state */
-					fprintf(stderr, "fragtop: no page owners in the recording: %s\n",
-						ft_pown_strerror(n));
-					owner_blocks = 0;
-				}
-			}
-			map_next = now + (uint64_t)(map_interval * 1e9);
-		}
+		/* the tick first: a map pass never holds it up */
 		if (ft_tick_due(&tick, now)) {
 			ft_live_tick(&r->live, false);
 			ft_costlog_tick(&r->cost_log, &r->live.session, "record");
 			ticked = true;
 			if (r->waiting && full_retry(r))
 				return 1;
+			continue;
+		}
+		if (scanning) {
+			bool done;
+
+			if (!map_step(r, ft_tick_left_ns(&tick, now), &owner_blocks, &done))
+				map_interval = 0;
+			if (done) {
+				scanning = false;
+				map_next = now + (uint64_t)(map_interval * 1e9);
+			}
+			continue;
+		}
+		/* after a recorded tick: a pass's batches need the zones its PROC inputs lay out */
+		if (map_interval > 0 && now >= map_next && ticked) {
+			if (ft_live_map_rescan_begin(&r->live)) {
+				fprintf(stderr, "fragtop: no pageblock map in the recording\n");
+				map_interval = 0;
+			} else {
+				scanning = true;
+			}
 			continue;
 		}
 		/* boost reads and trace pages until the next tick */

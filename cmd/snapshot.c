@@ -49,8 +49,8 @@ static const struct ft_opt opts[] = {
 	FT_OPT_BOOST_HZ(o.live.boost_hz, o.live.boost_given),
 	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map", 0, FT_OPT_FLAG, NULL,
-	  "classify every pageblock from /proc/kpageflags (root; ~0.4 s\n"
-	  "per 24 GiB) and add the counts and the map", .var = &o.map },
+	  "classify every pageblock from /proc/kpageflags (root; ~0.23 s\n"
+	  "of CPU per 24 GiB) and add the counts and the map", .var = &o.map },
 };
 
 /* One sample, or two o.interval apart (tracing between them). 0 or -errno. */
