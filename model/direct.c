@@ -38,3 +38,21 @@ void ft_direct_tick(struct ft_direct *d, const int64_t *v, uint32_t have, uint64
 	c->stalls += g[4];
 	c->success += g[5];
 }
+
+void ft_direct_kinds(const struct ft_direct *d, const int64_t *first, const int64_t *now,
+		     struct ft_scan_kinds *out)
+{
+	static const enum ft_cf all[2] = { FT_CF_MIGRATE_SCANNED, FT_CF_FREE_SCANNED };
+	static const enum ft_cf daemon[2] = { FT_CF_DAEMON_MIGRATE_SCANNED, FT_CF_DAEMON_FREE_SCANNED };
+	const int64_t direct[2] = { d->cost.migrate, d->cost.free };
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		int64_t total = now[all[k]] - first[all[k]], bg = now[daemon[k]] - first[daemon[k]];
+		int64_t rest = total - bg - direct[k];
+
+		out->direct[k] = direct[k];
+		out->kcompactd[k] = bg > 0 ? bg : 0;
+		out->other[k] = rest > 0 ? rest : 0;	/* a counter that went back: none */
+	}
+}

@@ -41,4 +41,22 @@ struct ft_direct {
  */
 void ft_direct_tick(struct ft_direct *d, const int64_t *v, uint32_t have, uint64_t bg_foreign);
 
+/*
+ * Pages each compaction scanner looked at since the first tick, by who
+ * ran it: direct compaction (the account above), kcompactd (vmstat's
+ * daemon counters), and the rest (compaction asked through
+ * compact_memory, proactive compaction: the ticks the account left
+ * out).  [0] the migrate scanner, [1] the free one.
+ */
+struct ft_scan_kinds {
+	int64_t direct[2], kcompactd[2], other[2];
+};
+
+/*
+ * The kinds from the account @d and the counters at the first tick
+ * @first and now @now (by enum ft_cf, as ft_counters_read() gives them).
+ */
+void ft_direct_kinds(const struct ft_direct *d, const int64_t *first, const int64_t *now,
+		     struct ft_scan_kinds *out);
+
 #endif

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "base/sanitize.h"
+#include "model/counterfield.h"
 #include "model/frag.h"
 #include "model/knob.h"
 #include "model/thp.h"
@@ -37,8 +38,11 @@ static const struct {
 		"--collector.map). Where blocks were not read whole, the interval's lower end." },
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
 	[FT_MF_COMPACT_SCANNED] = { "fragtop_compaction_scanned_pages", "counter",
-		"Pages compaction's migrate and free scanners scanned, direct (an allocating task's) and "
-		"background (kcompactd), from /proc/vmstat." },
+		"Pages compaction's migrate and free scanners scanned since fragtop started, from /proc/vmstat: "
+		"direct (allocating tasks', as report counts it: without tracing, compaction asked through "
+		"compact_memory is in it), background (kcompactd's), and compact_memory (asked through "
+		"compact_memory or proactive compaction: the ticks a traced task other than kcompactd "
+		"compacted in, and the one after)." },
 	[FT_MF_COMPACT_ISOLATED] = { "fragtop_compaction_isolated_pages", "counter",
 		"Pages compaction isolated to migrate (vmstat compact_isolated)." },
 	[FT_MF_THP_ENABLED] = { "fragtop_thp_size_enabled", "gauge",
@@ -627,29 +631,37 @@ static void events(struct out *o, const struct ft_session *s)
 	}
 }
 
-/* Compaction's cost from vmstat: scanned by scanner and kind (direct: all less kcompactd's), isolated. */
+/*
+ * Compaction's cost from vmstat since fragtop's first sample: scanned by
+ * scanner and kind (model/direct.h: direct as report counts it,
+ * kcompactd's, and compact_memory's and proactive compaction's), isolated.
+ */
 static void compaction_cost(struct out *o, const struct ft_session *s)
 {
 	static const char *const scanner[2] = { "migrate", "free" };
-	static const enum ft_vm all[2] = { FT_VM_COMPACT_MIGRATE_SCANNED, FT_VM_COMPACT_FREE_SCANNED };
-	static const enum ft_vm daemon[2] = { FT_VM_COMPACT_DAEMON_MIGRATE_SCANNED, FT_VM_COMPACT_DAEMON_FREE_SCANNED };
+	const uint32_t need = (1u << FT_CF_MIGRATE_SCANNED) | (1u << FT_CF_FREE_SCANNED) |
+		(1u << FT_CF_DAEMON_MIGRATE_SCANNED) | (1u << FT_CF_DAEMON_FREE_SCANNED);
 	const struct ft_vmstat *vs = &s->sample.vmstat;
-	int64_t t[2], d[2], iso;
+	int64_t now[FT_CF_NR], iso;
+	struct ft_scan_kinds sk;
 	int k;
 
 	if (!ft_sample_has(&s->sample, FT_SRC_VMSTAT))
 		return;
-	for (k = 0; k < 2; k++)
-		if (!ft_vmstat_value(vs, all[k], &t[k]) || !ft_vmstat_value(vs, daemon[k], &d[k]))
-			return;		/* a kernel before 4.x's counters: left out */
+	/* a kernel before 4.x's counters, or no first sample kept: left out */
+	if ((ft_counters_read(s, now) & need) != need || (s->counter_first_have & need) != need)
+		return;
+	ft_direct_kinds(&s->direct, s->counter_first, now, &sk);
 	if (want(o, FT_MF_COMPACT_SCANNED)) {
 		head(o, FT_MF_COMPACT_SCANNED);
 		for (k = 0; k < 2; k++) {
 			const char *ld[] = { "scanner", scanner[k], "kind", "direct", NULL };
 			const char *lb[] = { "scanner", scanner[k], "kind", "background", NULL };
+			const char *lm[] = { "scanner", scanner[k], "kind", "compact_memory", NULL };
 
-			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", ld, (double)(t[k] > d[k] ? t[k] - d[k] : 0));
-			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb, (double)d[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", ld, (double)sk.direct[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb, (double)sk.kcompactd[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lm, (double)sk.other[k]);
 		}
 	}
 	if (want(o, FT_MF_COMPACT_ISOLATED) && ft_vmstat_value(vs, FT_VM_COMPACT_ISOLATED, &iso)) {

@@ -217,6 +217,30 @@ static void test_direct(void **state)
 	assert_int_equal(d.cost.ticks, 3);
 }
 
+/* The scanners' pages by who ran them: direct (the account), kcompactd's, the rest. */
+static void test_direct_kinds(void **state)
+{
+	struct ft_direct d = { 0 };
+	int64_t first[FT_CF_NR] = { 0 }, now[FT_CF_NR] = { 0 };
+	struct ft_scan_kinds k;
+
+	(void)state;
+	first[FT_CF_MIGRATE_SCANNED] = 1000;
+	first[FT_CF_DAEMON_MIGRATE_SCANNED] = 100;
+	now[FT_CF_MIGRATE_SCANNED] = 6000;	/* 5000 more: 300 kcompactd's, 700 direct, the rest compact_memory's */
+	now[FT_CF_DAEMON_MIGRATE_SCANNED] = 400;
+	now[FT_CF_FREE_SCANNED] = 50;
+	d.cost.migrate = 700;
+	d.cost.free = 60;			/* more than the growth (a counter went back): no rest */
+	ft_direct_kinds(&d, first, now, &k);
+	assert_int_equal(k.direct[0], 700);
+	assert_int_equal(k.kcompactd[0], 300);
+	assert_int_equal(k.other[0], 4000);
+	assert_int_equal(k.direct[0] + k.kcompactd[0] + k.other[0], 5000);
+	assert_int_equal(k.direct[1], 60);
+	assert_int_equal(k.other[1], 0);
+}
+
 static void test_owners(void **state)
 {
 	struct ft_owners o = { 0 };
@@ -313,6 +337,7 @@ int main(void)
 		cmocka_unit_test(test_latring),
 		cmocka_unit_test(test_history),
 		cmocka_unit_test(test_direct),
+		cmocka_unit_test(test_direct_kinds),
 		cmocka_unit_test(test_owners),
 		cmocka_unit_test(test_hostfacts),
 		cmocka_unit_test(test_text_kv),
