@@ -85,7 +85,7 @@ FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
 .PHONY: lab-fit soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
 
-all: fragtop
+all: fragtop fragtop.1
 
 fragtop: $(call OBJ,plain,$(LIB_SRC) $(FRONT_SRC))
 	$(CC) $(CFLAGS) $(FT_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -lm
@@ -127,7 +127,7 @@ $(B)/tsan/tests/unit/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
 $(B)/plain/tests/unit/test_httpd: $(B)/plain/cmd/httpd.o $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
 $(B)/san/tests/unit/test_httpd: $(B)/san/cmd/httpd.o $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
 
-test-build: fragtop $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
+test-build: fragtop fragtop.1 $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 
 # `make check SMOKE=1`: its fastest part alone, the plain build's unit tests
 # (tests/host/first-contact.sh runs the README's second command so on a
@@ -147,7 +147,7 @@ endif
 # the tests that change this host (sysctls, the fio workload), each
 # restoring what it changed; root
 check-host: deps-test
-	$(MAKE) fragtop
+	$(MAKE) fragtop fragtop.1
 	@HOST=1 tests/run.sh $(B)
 
 check-only: test-build fuzz
@@ -330,7 +330,7 @@ deps-test:
 # Installs what is missing, builds, and runs fragtop live: as root, or
 # through sudo when there is one (fragtop runs with less otherwise).
 run: deps
-	$(MAKE) fragtop
+	$(MAKE) fragtop fragtop.1
 	@if [ "$$(id -u)" = 0 ] || ! command -v sudo >/dev/null; then ./fragtop $(ARGS); \
 	else echo "make run: sudo ./fragtop"; sudo ./fragtop $(ARGS); fi
 
@@ -353,19 +353,19 @@ deb:
 LAB_OUT ?= lab.ftr
 lab:
 	scripts/install-deps.sh runtime build lab
-	$(MAKE) fragtop
+	$(MAKE) fragtop fragtop.1
 	$(if $(KERNEL),,for v in 6.1 6.12; do lab/build-kernel.sh $$v && lab/build-kernel.sh --stock $$v || exit 1; done)
 	$(if $(KERNEL),lab/run.sh --kernel $(KERNEL) $(LAB_ARGS) -o $(LAB_OUT),lab/fixtures.sh)
 
 lab-table:
 	scripts/install-deps.sh runtime build lab
-	$(MAKE) fragtop
+	$(MAKE) fragtop fragtop.1
 	lab/table.sh $(LAB_TABLE_ARGS)
 
 # will it fit against 6.1 and 6.12 (docs/lab-fit.md): the kept rows and the table
 lab-fit:
 	scripts/install-deps.sh runtime build lab
-	$(MAKE) fragtop
+	$(MAKE) fragtop fragtop.1
 	lab/fit.sh $(LAB_FIT_ARGS)
 
 clean:

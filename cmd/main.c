@@ -100,6 +100,24 @@ static int command_first(int argc, char **argv)
 	return argc;
 }
 
+/*
+ * `fragtop --no-config --version`: --version with only the global options
+ * beside it, which go anywhere (the man page says so), is the version.
+ */
+static bool version_among_globals(int argc, char **argv)
+{
+	bool version = false;
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--version") || !strcmp(argv[i], "-V"))
+			version = true;
+		else if (strcmp(argv[i], "--no-config") && strcmp(argv[i], "--no-color"))
+			return false;
+	}
+	return version;
+}
+
 static void usage(FILE *f)
 {
 	size_t i;
@@ -161,7 +179,8 @@ static int run(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version"))) {
+	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version") ||
+			 version_among_globals(argc, argv))) {
 		printf("fragtop %s\n", FT_VERSION);
 		return 0;
 	}

@@ -23,7 +23,8 @@ static int parse_by(const char *arg, void *var, char *why, size_t sz)
 		*by_cgroup = !strcmp(arg, "cgroup");
 		return 0;
 	}
-	snprintf(why, sz, "'%s': process or cgroup", arg);
+	(void)arg;	/* the parser says it, quoted */
+	snprintf(why, sz, "is neither process nor cgroup");
 	return -1;
 }
 

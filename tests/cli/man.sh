@@ -37,6 +37,14 @@ check "every command and option of --help is in the page${missing:+ (missing:$mi
 check "the keys: b B, the history cursor, the process sort" test -n "$(grep -E '^ +b B' "$tmp/page.txt")" -a \
 	-n "$(grep -E 'Left Right' "$tmp/page.txt")" -a -n "$(grep -E '^ +s S F6' "$tmp/page.txt")"
 check "-V and --version" test "$("$FT" -V)" = "fragtop 0.1" -a "$("$FT" --version)" = "fragtop 0.1"
+# global options go anywhere, as the page says: beside --version too
+check "--no-config --version, --no-color -V, --version --no-config" \
+	test "$("$FT" --no-config --version)" = "fragtop 0.1" -a "$("$FT" --no-color -V)" = "fragtop 0.1" \
+	-a "$("$FT" --version --no-config)" = "fragtop 0.1"
+check "... and --version beside an unknown option is refused" eval "! '$FT' --no-color --version --bogus > /dev/null 2>&1"
+# an option's bad value is quoted once, with what it should be
+by=$("$FT" report --by bogus "$(dirname "$0")/../recordings/adverse-6.18.ftr" 2>&1 | head -n 1)
+check "report --by bogus: says it once ($by)" test "$by" = "fragtop report: --by: 'bogus' is neither process nor cgroup"
 
 make -s install DESTDIR="$tmp/root" PREFIX=/usr > "$tmp/install.log" 2>&1; rc=$?
 check "make install DESTDIR: binary, page, completion, unit, the alerts' runbook" test $rc = 0 -a -x "$tmp/root/usr/bin/fragtop" -a \

@@ -38,6 +38,9 @@ check "... after a first line that says what fragtop is" \
 check "... before any block of code" \
 	test "$(awk 'NF && !/^#/ { print NR; exit }' "$top/README.md")" -lt "$(grep -n '^```' "$top/README.md" | head -n 1 | cut -d: -f1)"
 check "the README is at most 150 lines ($(wc -l < "$top/README.md"))" test "$(wc -l < "$top/README.md")" -le 150
+# the README's "man ./fragtop.1": make's default goal makes the page
+check "the README names man ./fragtop.1, and make's default goal makes it" \
+	eval "grep -q 'man ./fragtop.1' '$top/README.md' && make -C '$top' -pq 2> /dev/null | grep -qE '^all: .*fragtop\.1'"
 # sentences short enough to read aloud
 check "the guide has no sentence over 60 words" sh "$top/scripts/check-sentences.sh" "$top/docs/guide.md" 60
 check "nor the README" sh "$top/scripts/check-sentences.sh" "$top/README.md" 60
