@@ -69,6 +69,12 @@ static const struct {
 	[FT_MF_FRAG_STALLS] = { "fragtop_fragmentation_stalls", "counter",
 		"Fragmentation stalls (mm_fragmentation_stall, patched kernels)." },
 	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter", "Trace events the ring buffer dropped." },
+	[FT_MF_PSI_WAITING] = { "fragtop_pressure_memory_waiting_seconds", "counter",
+		"Time some tasks waited for memory (/proc/pressure/memory some total), as node_exporter's "
+		"node_pressure_memory_waiting_seconds_total." },
+	[FT_MF_PSI_STALLED] = { "fragtop_pressure_memory_stalled_seconds", "counter",
+		"Time all non-idle tasks stalled on memory (/proc/pressure/memory full total), as "
+		"node_exporter's node_pressure_memory_stalled_seconds_total." },
 	[FT_MF_STALL_SECONDS] = { "fragtop_stall_duration_seconds", "histogram",
 		"Allocation stalls by source." },
 	[FT_MF_COMPACT_STALLS] = { "fragtop_compaction_stalls", "counter",
@@ -528,6 +534,23 @@ static void background(struct out *o, const struct ft_events *ev)
 	}
 }
 
+/* The host's memory pressure totals, when /proc/pressure/memory was read (fragtop_up{source="pressure"}). */
+static void host_pressure(struct out *o, const struct ft_session *s)
+{
+	const struct ft_psi *p = &s->sample.psi;
+
+	if (!ft_sample_has(&s->sample, FT_SRC_PRESSURE))
+		return;
+	if (want(o, FT_MF_PSI_WAITING) && p->some.have) {
+		head(o, FT_MF_PSI_WAITING);
+		sample(o, fam[FT_MF_PSI_WAITING].name, "_total", NULL, (double)p->some.total_us / 1e6);
+	}
+	if (want(o, FT_MF_PSI_STALLED) && p->full.have) {
+		head(o, FT_MF_PSI_STALLED);
+		sample(o, fam[FT_MF_PSI_STALLED].name, "_total", NULL, (double)p->full.total_us / 1e6);
+	}
+}
+
 /*
  * Can the allocator fall back from migratetype @x to @y?  The kernel's
  * fallbacks[] table, the same from 4.x to 6.18: Unmovable (0), Movable
@@ -897,6 +920,7 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 			sample(&o, fam[FT_MF_UP].name, "", l, s->tracing ? 1 : 0);
 		}
 	}
+	host_pressure(&o, s);
 	zone_gauges(&o, s);
 	contiguity(&o, m->fits);
 	if (want(&o, FT_MF_KNOB)) {
