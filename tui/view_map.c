@@ -529,6 +529,11 @@ static bool draw_no_map(const struct ft_ui *ui, int y)
 			 "(recorded so; --map-force records the map anyway)");
 		return true;
 	}
+	if (s->map_err == -ENODATA && !ui->live) {	/* the session's own: no map input came */
+		ft_put(y + 1, 2, A_BOLD, "No pageblock map in this recording.");
+		ft_put(y + 2, 2, A_NORMAL, "It was made without map scans: record --map-interval SECS records them.");
+		return true;
+	}
 	if (s->map_err) {
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map.");
 		ft_put(y + 2, 2, A_NORMAL, "/proc/kpageflags: %s",

@@ -60,6 +60,12 @@ T send-keys -t ft K
 check "K: the recent fallbacks" wait_for ' command$'
 T send-keys -t ft K
 check "K again: the stacks" wait_for 'kernel stack: site < callers'
+# the stacks recording was made without map scans: the map says so,
+# not a fault of this host
+T send-keys -t ft 5
+check "the map of a recording without map scans says how to record them" \
+	wait_for 'No pageblock map in this recording'
+check "... and names no error of this host's /proc/kpageflags" eval '! screen | grep -q "kpageflags: No data"'
 tmux_start fragtop-stacks 160 50 "$FT" replay --speed 1000 "$(realpath "$N")"
 WAIT_TENTHS=300 check "a recording without stacks replays" wait_for 'end of the recording'
 T send-keys -t ft 2 K
