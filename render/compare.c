@@ -74,6 +74,17 @@ static void print_key(int indent, const char *text)
 	printf("\n");
 }
 
+const char *ft_render_compare_change(char *buf, size_t sz, double change_pct, bool significant)
+{
+	if (isnan(change_pct))
+		snprintf(buf, sz, "-");
+	else if (fabs(change_pct) < 0.05)	/* rounds to zero: no "-0.0%" */
+		snprintf(buf, sz, "+0.0%%%s", significant ? "*" : " ");
+	else
+		snprintf(buf, sz, "%+.1f%%%s", change_pct, significant ? "*" : " ");
+	return buf;
+}
+
 /* One row: its label, the first group, group @k, the change. */
 static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b)
 {
@@ -82,10 +93,7 @@ static void text_row(const char *name, const struct ft_stats *a, const struct ft
 
 	fmt_cell(ca, sizeof(ca), a);
 	fmt_cell(cb, sizeof(cb), b);
-	if (isnan(c))
-		snprintf(ch, sizeof(ch), "-");
-	else
-		snprintf(ch, sizeof(ch), "%+.1f%%%s", c, !isnan(p) && p < FT_CMP_ALPHA ? "*" : " ");
+	ft_render_compare_change(ch, sizeof(ch), c, !isnan(p) && p < FT_CMP_ALPHA);
 	printf("%-22.22s %19.19s %19.19s %10s\n", name, ca, cb, ch);
 }
 

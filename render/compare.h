@@ -16,4 +16,11 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
 			   const struct ft_cmp_stacks *cgroups);
 
+/*
+ * A change against the first group as compare's text shows it: "+12.3%",
+ * "+0.0%" for one that rounds to zero (never "-0.0%"), "-" when there is
+ * none (NAN); "*" after it when @significant.
+ */
+const char *ft_render_compare_change(char *buf, size_t sz, double change_pct, bool significant);
+
 #endif

@@ -424,6 +424,20 @@ static void test_model_in_both(void **state)
 	}
 }
 
+/* compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant. */
+static void test_compare_change(void **state)
+{
+	char b[24];
+
+	(void)state;
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), 12.34, false), "+12.3% ");
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), -52.6, true), "-52.6%*");
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), -0.01, false), "+0.0% ");
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), 0.049, true), "+0.0%*");
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), -0.05, false), "-0.1% ");
+	assert_string_equal(ft_render_compare_change(b, sizeof(b), NAN, false), "-");
+}
+
 /* The style names the rows and says the skipped inputs; the figures stay. */
 static void test_style(void **state)
 {
@@ -776,6 +790,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_and_json_agree),
 		cmocka_unit_test(test_model_in_both),
+		cmocka_unit_test(test_compare_change),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
 		cmocka_unit_test(test_compare_agree),
