@@ -209,7 +209,8 @@ static double amplification(const struct ft_report *r)
 
 	for (k = 0; !s->map_err && k < s->map.nr; k++)
 		ft_amp_add(&a, &s->map.zones[k]);
-	return ft_amp_ratio(&a);
+	/* of some blocks only (a map never read whole): not a figure of the run */
+	return ft_amp_partial(&a) ? NAN : ft_amp_ratio(&a);
 }
 
 /* Gigantic pages available at the last map scan, now (@after false) or after compaction. */

@@ -159,6 +159,7 @@ void ft_amp_add(struct ft_amp *a, const struct ft_pbmap_zone *z)
 		uint64_t ram = (uint64_t)pb->pages[FT_PG_FREE] + pb->pages[FT_PG_MOVABLE] +
 			       pb->pages[FT_PG_UNMOVABLE];
 
+		a->unread += pb->cls == FT_PB_UNSCANNED;
 		if (pb->cls == FT_PB_UNSCANNED || !ram)
 			continue;
 		a->blocks++;

@@ -90,7 +90,14 @@ struct ft_amp {
 	uint64_t polluted;		/* of them, holding an unmovable page */
 	uint64_t pages;			/* their RAM pages */
 	uint64_t unmovable;		/* of them, unmovable */
+	uint64_t unread;		/* blocks not read whole yet: while any, the ratio is partial */
 };
+
+/* The ratio is of some of the blocks only: others are not read whole yet (a first pass). */
+static inline bool ft_amp_partial(const struct ft_amp *a)
+{
+	return a->unread > 0;
+}
 
 /* Add zone @z's blocks to @a (zero it first; add several zones for a node). */
 void ft_amp_add(struct ft_amp *a, const struct ft_pbmap_zone *z);

@@ -92,7 +92,8 @@ static bool get_amplification(const struct ft_session *s, size_t i, struct ft_zv
 		return false;
 	ft_amp_add(&a, &s->map.zones[k]);
 	v->d = ft_amp_ratio(&a);
-	return isfinite(v->d);
+	/* partial (blocks not read whole yet) is absent, as gigantic pages are while a region is unread */
+	return isfinite(v->d) && !ft_amp_partial(&a);
 }
 
 /* Gigantic pages available (@after: after compaction); absent while a region is unread. */

@@ -30,6 +30,8 @@ static void json_amp(struct ft_json *j, const struct ft_pbmap_zone *z)
 	ft_json_u64(j, "pages", a.pages);
 	ft_json_u64(j, "unmovable_pages", a.unmovable);
 	ft_json_double(j, "ratio", ft_amp_ratio(&a));
+	ft_json_u64(j, "unread_blocks", a.unread);
+	ft_json_bool(j, "partial", ft_amp_partial(&a));	/* the ratio is of the blocks read so far */
 	ft_json_obj_end(j);
 }
 
@@ -99,7 +101,12 @@ void ft_render_contig_text(FILE *f, const struct ft_session *s, size_t k, const 
 
 	ft_amp_add(&a, &s->map.zones[k]);
 	ratio = ft_amp_ratio(&a);
-	if (isfinite(ratio))
+	if (isfinite(ratio) && ft_amp_partial(&a))
+		fprintf(f, "%samplification ~%.2f (partial: %llu blocks not read whole yet): %.2f%% of %llu "
+			"blocks hold unmovable pages, %.3f%% of pages are\n", indent, ratio,
+			(unsigned long long)a.unread, 100.0 * (double)a.polluted / (double)a.blocks,
+			(unsigned long long)a.blocks, 100.0 * (double)a.unmovable / (double)a.pages);
+	else if (isfinite(ratio))
 		fprintf(f, "%samplification %.2f: %.2f%% of %llu blocks hold unmovable pages, %.3f%% of pages are\n",
 			indent, ratio, 100.0 * (double)a.polluted / (double)a.blocks, (unsigned long long)a.blocks,
 			100.0 * (double)a.unmovable / (double)a.pages);

@@ -505,7 +505,10 @@ static size_t contig_line(const struct ft_session *s, const struct giants *gi, c
 
 	ft_amp_add(&a, z);
 	ratio = ft_amp_ratio(&a);
-	n = snprintf(buf, sz, isfinite(ratio) ? "amplification %.2f  " : "amplification -  ", ratio);
+	if (!isfinite(ratio))
+		n = snprintf(buf, sz, "amplification -  ");
+	else
+		n = snprintf(buf, sz, "amplification %s%.2f  ", ft_amp_partial(&a) ? "~" : "", ratio);
 	if (gi->order >= 0 && n > 0 && (size_t)n < sz) {
 		ft_fmt_pages(size, sizeof(size), 1ull << gi->order, s->host.page_size);
 		n += snprintf(buf + n, sz - (size_t)n, "%s regions %u: %u now, %u after compaction, %u tainted  ",
@@ -896,7 +899,7 @@ static const struct ft_legend map_legend[] = {
 	{ "pollution", "unmovable pages lying in mixed blocks (movable blocks that unmovable pages entered)" },
 	{ "THP-backed", "pageblocks backed by a transparent huge page (any large anonymous folio, 16 KiB to 2 MiB)" },
 	{ "amplification", "share of blocks holding an unmovable page over the share of pages that are: "
-	  "1 packed, large spread" },
+	  "1 packed, large spread; ~: partial, of the blocks read so far" },
 	{ "regions", "aligned runs of the largest huge page size wholly in the zone; now: all free; after "
 	  "compaction: free or movable; tainted: an unmovable page or a hole" },
 	{ "G colours", "with G: cyan free region, green movable, red tainted (reverse: the cells that taint it), "

@@ -425,7 +425,9 @@ static void zone_amp(const struct ft_ui *ui, int y, int x, const struct ft_zi_zo
 	if (!isfinite(r))
 		return;
 	ft_put(y, x, ft_attr(FT_C_DIM), "amp");
-	ft_put(y, x + 4, r >= 4 ? ft_attr(FT_C_BAD) : r >= 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "%.2f", r);
+	/* ~: partial, blocks not read whole yet (the map's first pass) */
+	ft_put(y, x + 4, ft_amp_partial(&a) ? ft_attr(FT_C_DIM) : r >= 4 ? ft_attr(FT_C_BAD) :
+	       r >= 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "%s%.2f", ft_amp_partial(&a) ? "~" : "", r);
 }
 
 static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
@@ -960,7 +962,8 @@ static const struct ft_legend overview_legend[] = {
 	{ "unusable@9", "unusable free space index at pageblock order 9 (0: every free page is in a block of 2 MiB "
 	  "or more; 1: none is)" },
 	{ "amp", "pollution amplification, once the map (5) has read the zone: the share of its pageblocks "
-	  "holding an unmovable page over the share of its pages that are (1: packed; 2+ yellow, 4+ red: spread)" },
+	  "holding an unmovable page over the share of its pages that are (1: packed; 2+ yellow, 4+ red: spread); "
+	  "~ and dim: partial, the map has blocks of the zone left to read" },
 	{ "in blocks", "share of free pages lying in whole free pageblocks (nr_free_pages_blocks, 6.15+)" },
 	{ "wmark [ ]", "a gauge: '=' free pages, m l h the min, low and high watermarks, '+' the boost above high; "
 	  "the scale is twice the boosted high" },

@@ -5,7 +5,9 @@
 # many seconds), a 4 s recording at -i 0.2 with --map-interval 1 keeps its
 # ticks: at least half of the 20 it is due (a blocking pass held every
 # tick after the first for its whole length: the old recorder made 2).
-# The recording holds the pass's batches: the map has blocks read.
+# The recording holds the pass's batches: the map has blocks read; the
+# pass unfinished, the zone's amplification is partial, and report and
+# export say so (report: partial, ~; export: absent).
 # Counts are asserted, not times.  No root: the tree is a fixture.
 # usage: record-map.sh FRAGTOP_BINARY
 set -u
@@ -35,5 +37,16 @@ check "the ticks went on while the map was read: $n samples of the 20 due (at le
 read_blocks=$(jq '[.pageblocks[] | .total - (.unscanned // 0)] | add // 0' "$TMPD/r.json")
 echo "pageblocks: $(jq -c '[.pageblocks[] | {zone, total, free, movable, mixed, unscanned}]' "$TMPD/r.json")"
 check "the recording holds the pass's batches (blocks read: $read_blocks)" test "${read_blocks:-0}" -gt 0
+# the pass did not end within the 4 s: the Normal zone's amplification is partial, and says so
+amp=$(jq -c '[.pageblocks[] | select(.zone == "Normal") | .amplification] | .[0]' "$TMPD/r.json")
+echo "Normal's amplification: $amp"
+check "report --json: the partial amplification says partial, with its unread blocks" \
+	jq -e '.partial == true and .unread_blocks > 0 and (.ratio | type) == "number"' <<< "$amp" > /dev/null
+"$FT" report "$TMPD/m.ftr" > "$TMPD/r.txt"
+check "report text: ~ and how many blocks are left" grep -qE 'amplification ~[0-9.]+ \(partial: [0-9]+ blocks not read whole yet\)' "$TMPD/r.txt"
+"$FT" export --csv "$TMPD/m.ftr" > "$TMPD/e.csv"
+col=$(head -n 1 "$TMPD/e.csv" | tr ',' '\n' | grep -n '_Normal_pollution_amplification$' | cut -d: -f1)
+check "export leaves the partial figure out (Normal's column empty at the last tick)" \
+	test -n "$col" -a -z "$(tail -n 1 "$TMPD/e.csv" | cut -d, -f"${col:-1}")"
 echo "record-map.sh: $fails failure(s)"
 [ $fails -eq 0 ]

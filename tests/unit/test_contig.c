@@ -167,9 +167,18 @@ static void test_packed_is_one(void **state)
 		flags[i] = F(SLAB);
 		counts[i] = 1;
 	}
+	/* the first 8 blocks read, the other 8 not yet: a ratio, partial */
+	ft_pbmap_feed(&t.m, 0, 0, 8, flags, counts, false);
+	ft_amp_add(&a, &t.m.zones[0]);
+	assert_int_equal(a.unread, 8);
+	assert_true(ft_amp_partial(&a));
+	assert_true(fabs(ft_amp_ratio(&a) - 1.0) < 1e-12);
+	memset(&a, 0, sizeof(a));
 	feed_all(&t, flags, counts);
 	ft_amp_add(&a, &t.m.zones[0]);
 	assert_int_equal(a.polluted, 2);
+	assert_int_equal(a.unread, 0);
+	assert_false(ft_amp_partial(&a));
 	assert_true(fabs(ft_amp_ratio(&a) - 1.0) < 1e-12);
 	assert_true(isnan(ft_amp_ratio(&none)));
 	/* no unmovable page: no ratio */
