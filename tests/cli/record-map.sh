@@ -40,8 +40,9 @@ check "the recording holds the pass's batches (blocks read: $read_blocks)" test 
 # the pass did not end within the 4 s: the Normal zone's amplification is partial, and says so
 amp=$(jq -c '[.pageblocks[] | select(.zone == "Normal") | .amplification] | .[0]' "$TMPD/r.json")
 echo "Normal's amplification: $amp"
+printf '%s\n' "$amp" > "$TMPD/amp.json"
 check "report --json: the partial amplification says partial, with its unread blocks" \
-	jq -e '.partial == true and .unread_blocks > 0 and (.ratio | type) == "number"' <<< "$amp" > /dev/null
+	jqe '.partial == true and .unread_blocks > 0 and (.ratio | type) == "number"' "$TMPD/amp.json"
 "$FT" report "$TMPD/m.ftr" > "$TMPD/r.txt"
 check "report text: ~ and how many blocks are left" grep -qE 'amplification ~[0-9.]+ \(partial: [0-9]+ blocks not read whole yet\)' "$TMPD/r.txt"
 "$FT" export --csv "$TMPD/m.ftr" > "$TMPD/e.csv"
