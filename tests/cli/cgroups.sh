@@ -131,7 +131,7 @@ check "report --by cgroup: a cgroups table instead of the processes'" \
 	bash -c "grep -q '^  cgroups  ' '$tmp/r.txt' && ! grep -q '^  processes  ' '$tmp/r.txt'"
 "$FT" report --by pod "$R" > /dev/null 2> "$tmp/by.err"; rc=$?
 check "report --by pod: a usage error (exit $rc), naming the choices" \
-	bash -c "[ $rc = 2 ] && grep -q 'process or cgroup' '$tmp/by.err'"
+	bash -c "[ $rc = 2 ] && grep -q \"'pod' is neither process nor cgroup\" '$tmp/by.err'"
 # ---- export --cgroups: a column per most fragmenting cgroup, summing to the report's rows
 "$FT" export --csv --cgroups "$R" > "$tmp/e.csv"
 check "export --csv --cgroups: a column per cgroup, the workload's first" \
