@@ -108,7 +108,8 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 	ft_fmt_count(v[6], sizeof(v[6]), (double)h->max_us, 5);
 	if (rows < 2)
 		return 1;
-	ft_put(y + 1, 2, A_NORMAL, "n %s  mean %s  p50 %s  p90 %s  p99 %s  p99.9 %s  max %s us",
+	/* ~: a percentile read from the buckets, at most 6.25% high (report gives them exact) */
+	ft_put(y + 1, 2, A_NORMAL, "n %s  mean %s  p50 ~%s  p90 ~%s  p99 ~%s  p99.9 ~%s  max %s us",
 	       v[0], v[1], v[2], v[3], v[4], v[5], v[6]);
 	for (b = 0; b < FT_HIST_BUCKETS; b++) {
 		if (!h->bucket[b])
@@ -465,7 +466,8 @@ static const struct ft_legend stalls_legend[] = {
 	{ "window", "what the histograms cover: the last 10 s, the last minute, or since start (v); r resets" },
 	{ "(begin->end)", "a stall's time from its begin tracepoint to its end, per task" },
 	{ "n mean p50 ...", "stalls in the window, their mean and percentiles (p99.9: 999 in 1000 were shorter), "
-	  "max, in microseconds" },
+	  "max, in microseconds; ~: a percentile read from the buckets, at most 6.25% high (report gives "
+	  "them exact from every stall)" },
 	{ "[a, b) us", "a histogram bucket: stalls from a to under b microseconds, then their count and a bar" },
 	{ "stalls N", "direct compaction attempts counted as the kernel's compact_stall is (one per "
 	  "allocation that compacted)" },

@@ -29,6 +29,8 @@ check "seek to 30 s" wait_for 'at 30\.[0-9] s \(tick'
 T send-keys -t ft 3
 check "stalls view: the last 10 s by default, a full window" wait_for '^window +\[last 10 s\] .* 10\.0 s '
 check "stalls view: log-linear rows (16 buckets a power of two)" wait_for '\[ +64, +80\) us'
+check "stalls view: its percentiles marked as read from the buckets (~)" \
+	wait_for '^  n [0-9.kM]+ +mean [0-9.kM]+ +p50 ~[0-9.kM]+ +p90 ~[0-9.kM]+ +p99 ~'
 n10=$(ncompact)
 T send-keys -t ft v
 check "v: the last minute (30 s of it so far)" wait_for '\[last 1 min\] +since start +30\.[0-9] s so far'
