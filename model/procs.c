@@ -183,6 +183,9 @@ void ft_procs_by_process(struct ft_procs *out, const struct ft_procs *in)
 				memcpy(g->comm, x->comm, sizeof(g->comm));
 			if (x->cgroup[0])
 				memcpy(g->cgroup, x->cgroup, sizeof(g->cgroup));
+		} else if (x->cgroup[0] && !g->cgroup[0]) {
+			/* a leader whose cgroup was not read: its threads share it */
+			memcpy(g->cgroup, x->cgroup, sizeof(g->cgroup));
 		}
 	}
 	for (i = 0; i < out->nr; i++)

@@ -219,6 +219,28 @@ static void test_by_process(void **state)
 	assert_int_equal(sum(&g, FT_PC_FRAGMENTING), sum(&t, FT_PC_FRAGMENTING));
 	assert_int_equal(ft_procs_find(&g, 7)->threads, 1);
 	assert_int_equal(ft_procs_find(&g, 8)->tgid, 8);
+	/*
+	 * A leader named (from its thread) but whose cgroup was not read,
+	 * first in the table: the process takes its threads' cgroup, and a
+	 * leader's own, once read, stays first.
+	 */
+	{
+		static struct ft_procs u, ug;
+
+		ft_procs_init(&u);
+		ft_procs_count(&u, 300, 1, FT_PC_FRAGMENTING, 1);
+		ft_procs_name(&u, 300, "bash", 1);
+		ft_procs_group(&u, 300, 300);
+		ft_procs_count(&u, 301, 1, FT_PC_FRAGMENTING, 2);
+		ft_procs_group(&u, 301, 300);
+		ft_procs_cgroup(&u, 301, "/system.slice/job.service");
+		ft_procs_by_process(&ug, &u);
+		assert_int_equal(ug.nr, 1);
+		assert_string_equal(ug.p[0].cgroup, "/system.slice/job.service");
+		ft_procs_cgroup(&u, 300, "/leader");
+		ft_procs_by_process(&ug, &u);
+		assert_string_equal(ug.p[0].cgroup, "/leader");
+	}
 	/* every thread gone: the process is */
 	ft_procs_exit(&t, 100, 70);
 	ft_procs_exit(&t, 103, 65);
