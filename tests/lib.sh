@@ -200,6 +200,22 @@ kpf_movable_mixed() {
 		close($f) or die;' "$1"
 }
 
+# DIR: a 1 TiB Normal zone (tests/tui/map-first.sh, tests/cli/record-map.sh):
+# the idle 6.18 capture with its Normal zone spanning 2^28 pages and RAM to
+# match; kpageflags sparse, its first 16 GiB of the zone written: movable
+# pages with a slab page in every 64th block (kpf_movable_mixed).
+tib_tree() {
+	local tree=$1 fx
+	fx="$(dirname "${BASH_SOURCE[0]}")/fixtures/6.18-idle"
+	cp -r "$fx/." "$tree/"
+	awk '/^Node/ { normal = ($4 == "Normal") }
+		normal && /^ +(spanned|present) / { sub(/[0-9]+$/, "268435456") } { print }' \
+		"$fx/proc/zoneinfo" > "$tree/proc/zoneinfo"
+	sed -i 's/^100000000-63fffffff : System RAM/100000000-100ffffffff : System RAM/' "$tree/proc/iomem"
+	truncate -s $(( (0x100000 + 268435456) * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+	kpf_movable_mixed "$tree/proc/kpageflags"
+}
+
 # A synthetic tree for the beyond-the-block figures (tests/cli/contig.sh,
 # tests/cli/exporter-map.sh) in DIR: two nodes, each a Movable zone of
 # three whole 1 GiB regions (free, movable, tainted) in a hand-made

@@ -13,21 +13,14 @@
 set -u
 . "$(dirname "$0")/../lib.sh"
 FT=$(realpath "${1:-./fragtop}")
-HERE=$(cd "$(dirname "$0")/.." && pwd)
 command -v perl > /dev/null || { echo "FAIL perl not installed"; exit 1; }
 TMPD=$(mktemp -d)
 trap 'rm -rf "$TMPD"' EXIT
 
-# the 1 TiB Normal zone of tests/tui/map-first.sh
+# the 1 TiB Normal zone (tests/lib.sh tib_tree)
 tree=$TMPD/tree
-cp -r "$HERE/fixtures/6.18-idle/." "$tree/"
-awk '/^Node/ { normal = ($4 == "Normal") }
-	normal && /^ +(spanned|present) / { sub(/[0-9]+$/, "268435456") } { print }' \
-	"$HERE/fixtures/6.18-idle/proc/zoneinfo" > "$tree/proc/zoneinfo"
-sed -i 's/^100000000-63fffffff : System RAM/100000000-100ffffffff : System RAM/' "$tree/proc/iomem"
-end=$(( (0x100000 + 268435456) * 8 ))
-truncate -s "$end" "$tree/proc/kpageflags" "$tree/proc/kpagecount"
-kpf_movable_mixed "$tree/proc/kpageflags"
+mkdir -p "$tree"
+tib_tree "$tree"
 
 "$FT" record --root "$tree" --no-trace -i 0.2 --map-interval 1 -t 4 -o "$TMPD/m.ftr" 2> "$TMPD/err"
 check "record --map-interval on the 1 TiB tree: exit 0" test $? = 0

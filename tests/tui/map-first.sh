@@ -54,18 +54,10 @@ map_first() {
 		wait_for '^cursor .*\(([0-9]+) of [0-9]+ read whole(, sampled [a-z]+ [0-9]+)+\)'
 }
 
-# A 1 TiB Normal zone: the idle 6.18 capture with its Normal zone spanning
-# 2^28 pages and RAM to match; kpageflags sparse, its first 16 GiB of the
-# zone written: movable pages with a slab page in every 64th block.
+# A 1 TiB Normal zone (tests/lib.sh tib_tree)
 tree=$TMPD/tree
-cp -r "$HERE/fixtures/6.18-idle/." "$tree/"
-awk '/^Node/ { normal = ($4 == "Normal") }
-	normal && /^ +(spanned|present) / { sub(/[0-9]+$/, "268435456") } { print }' \
-	"$HERE/fixtures/6.18-idle/proc/zoneinfo" > "$tree/proc/zoneinfo"
-sed -i 's/^100000000-63fffffff : System RAM/100000000-100ffffffff : System RAM/' "$tree/proc/iomem"
-end=$(( (0x100000 + 268435456) * 8 ))
-truncate -s "$end" "$tree/proc/kpageflags" "$tree/proc/kpagecount"
-kpf_movable_mixed "$tree/proc/kpageflags"
+mkdir -p "$tree"
+tib_tree "$tree"
 start "$FT" --root "$tree" --no-trace
 map_first "1 TiB tree"
 check "1 TiB tree: the zone line gives the size" wait_for '268435456|0x100fffffff|524288 blocks'
