@@ -120,7 +120,7 @@ for bad in '::1:9947' '[::1]' 'localhost:9947' '1.2.3.4:0'; do
 done
 
 # out of file descriptors (prlimit --nofile=24, 30 idle connections, 40
-# clients): no spinning, and every client is told 503 or closed, not left hanging
+# clients): no spinning, and every client is answered or closed, not left hanging
 if command -v prlimit > /dev/null; then
 	P2=$((PORT + 2))
 	prlimit --nofile=24 "$FT" exporter --root "$ROOT" --listen "127.0.0.1:$P2" --max-connections 64 \
@@ -132,14 +132,19 @@ if command -v prlimit > /dev/null; then
 	c0=$(awk '{ print $1 }' /proc/"$epid"/schedstat); t0=$(date +%s%N)
 	cpids=()
 	for i in $(seq 40); do
-		(get -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P2/metrics"; echo " $?") > "$tmp/emf.$i" & cpids+=($!)
+		(curl -s --max-time 20 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$P2/metrics"; echo " $?") \
+			> "$tmp/emf.$i" & cpids+=($!)
 	done
 	wait "${cpids[@]}"
 	c1=$(awk '{ print $1 }' /proc/"$epid"/schedstat); t1=$(date +%s%N)
 	for fd in "${held[@]}"; do exec {fd}>&-; done
-	answered=$(cat "$tmp"/emf.* | awk '$1 == 503 || $2 == 52 || $2 == 56 { n++ } END { print n + 0 }')
+	# a held connection silent for 10 s is dropped, and its descriptor
+	# may then serve a client (200) on a loaded machine: answered too
+	answered=$(cat "$tmp"/emf.* | awk '$1 == 503 || $1 == 200 || $2 == 52 || $2 == 56 { n++ } END { print n + 0 }')
 	pct=$(awk -v a="$c0" -v b="$c1" -v s="$t0" -v e="$t1" 'BEGIN { printf "%.1f", (b - a) * 100 / (e - s) }')
-	check "out of fds: $answered of 40 clients told 503 or closed" test "$answered" = 40
+	got=$(cat "$tmp"/emf.* | awk '{ print ($1 == "000" ? "curl exit " $2 : "HTTP " $1) }' | sort | uniq -c |
+		awk '{ $1 = $1 " x"; print }' | paste -sd, -)
+	check "out of fds: $answered of 40 clients answered (503, 200) or closed, none hanging ($got)" test "$answered" = 40
 	check "out of fds: the exporter does not spin ($pct% of a core while they came)" \
 		awk -v p="$pct" 'BEGIN { exit !(p < 5) }'
 	check "... said once, and counted" test "$(grep -c 'out of file descriptors' "$tmp/emfile.err")" = 1
