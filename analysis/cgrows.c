@@ -5,20 +5,29 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The row for @path (made when new; past the table, the "other" row). */
-static struct ft_cgrow *row_of(struct ft_cgrows *out, const char *path, struct ft_cgrow *other)
+/* The row for @path, or without one for @why (made when new; past the table, the "other" row). */
+static struct ft_cgrow *row_of(struct ft_cgrows *out, const char *path, enum ft_cg_unread why,
+			       struct ft_cgrow *other)
 {
 	int i;
 
 	for (i = 0; i < out->nr; i++)
-		if (!out->r[i].other && !strcmp(out->r[i].path, path))
+		if (!out->r[i].other && out->r[i].unread == why && !strcmp(out->r[i].path, path))
 			return &out->r[i];
 	if (out->nr >= FT_CGROWS_MAX)
 		return other;
 	memset(&out->r[out->nr], 0, sizeof(out->r[0]));
 	out->r[out->nr].cg = -1;
+	out->r[out->nr].unread = why;
 	snprintf(out->r[out->nr].path, sizeof(out->r[0].path), "%s", path);
 	return &out->r[out->nr++];
+}
+
+const char *ft_cgrow_name(const struct ft_cgrow *r)
+{
+	if (r->other)
+		return "other";
+	return r->path[0] ? r->path : ft_cg_unread_names[r->unread];
 }
 
 static int by_fragmenting(const void *a, const void *b)
@@ -29,7 +38,9 @@ static int by_fragmenting(const void *a, const void *b)
 		return x->other ? 1 : -1;	/* "other" last */
 	if (x->c[FT_PC_FRAGMENTING] != y->c[FT_PC_FRAGMENTING])
 		return x->c[FT_PC_FRAGMENTING] > y->c[FT_PC_FRAGMENTING] ? -1 : 1;
-	return strcmp(x->path, y->path);
+	if (strcmp(x->path, y->path))
+		return strcmp(x->path, y->path);
+	return (int)x->unread - (int)y->unread;
 }
 
 void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out)
@@ -42,7 +53,7 @@ void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out)
 	out->untraced_left_out = 0;
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
-		struct ft_cgrow *r = row_of(out, p->cgroup, &other);
+		struct ft_cgrow *r = row_of(out, p->cgroup, ft_procs_cg_unread(t, p), &other);
 
 		have_other |= r == &other;
 		r->procs++;
@@ -63,7 +74,7 @@ const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *
 	int i;
 
 	for (i = 0; i < rows->nr; i++)
-		if (!rows->r[i].other && !strcmp(rows->r[i].path, path))
+		if (!rows->r[i].other && rows->r[i].path[0] && !strcmp(rows->r[i].path, path))
 			return &rows->r[i];
 	return NULL;
 }

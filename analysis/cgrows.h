@@ -3,7 +3,8 @@
  * Who fragments and who pays, by cgroup: the per-process traced counts
  * (model/procs.h) summed by each process's cgroup path.  Every process
  * row goes to exactly one cgroup row ("" when no cgroup was taken for
- * it), and the table's folded counts ("other", the processes folded away
+ * it: one row per reason, model/procs.h's ft_cg_unread, named by
+ * ft_cgrow_name()), and the table's folded counts ("other", the processes folded away
  * when it was full) to a row of their own, so the rows always add up to
  * the totals.  Past FT_CGROWS_MAX paths the rest are summed into the
  * last row, marked "other" too.
@@ -22,6 +23,7 @@
 
 struct ft_cgrow {
 	char path[128];			/* the processes' cgroup; "" none taken */
+	enum ft_cg_unread unread;	/* with path "": why (one row per reason) */
 	bool other;			/* folded processes, and the paths past FT_CGROWS_MAX */
 	int procs;			/* process rows summed */
 	uint64_t c[FT_PC_NR];
@@ -45,6 +47,12 @@ void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out);
  * untraced_left_out.
  */
 void ft_cgrows_join(struct ft_cgrows *rows, const struct ft_cgroups *c);
+
+/*
+ * The row's name, the same in every output: the cgroup's path, an
+ * unattributed bucket's name ("(exited unread)"), or "other".
+ */
+const char *ft_cgrow_name(const struct ft_cgrow *r);
 
 /* The row of cgroup @path, or NULL. */
 const struct ft_cgrow *ft_cgrows_find(const struct ft_cgrows *rows, const char *path);

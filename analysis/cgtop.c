@@ -86,6 +86,7 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 	fill(sel, rows, c);
 	out->nr = 0;
 	memset(out->other, 0, sizeof(out->other));
+	memset(out->unread, 0, sizeof(out->unread));
 	for (i = 0; i < sel->nr; i++) {
 		struct ft_cgtop_row *o = &out->r[out->nr++];
 		const struct ft_cgrow *r = row_at(rows, sel->path[i]);
@@ -98,7 +99,10 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 	for (i = 0; i < rows->nr; i++) {
 		const struct ft_cgrow *r = &rows->r[i];
 
-		if (r->other || !r->path[0] || !chosen(sel, r->path))
+		if (!r->other && !r->path[0])
+			for (k = 0; k < FT_PC_NR; k++)
+				out->unread[r->unread][k] += r->c[k];
+		else if (r->other || !chosen(sel, r->path))
 			for (k = 0; k < FT_PC_NR; k++)
 				out->other[k] += r->c[k];
 	}

@@ -10,7 +10,9 @@
  * do not come and go between scrapes and "other" does not drop when a
  * cgroup leaves it.  Free places go to the most fragmenting cgroups
  * first, then (ties, and cgroups no task of which was traced) the
- * largest anonymous memory, then the path.
+ * largest anonymous memory, then the path.  The unattributed buckets
+ * (model/procs.h's ft_cg_unread) are rows of their own, under their
+ * names, never in "other": they are not cgroups past the top K.
  */
 #ifndef FT_ANALYSIS_CGTOP_H
 #define FT_ANALYSIS_CGTOP_H
@@ -38,7 +40,8 @@ struct ft_cgtop_row {
 struct ft_cgtop {
 	int nr;
 	struct ft_cgtop_row r[FT_CGTOP_MAX];
-	uint64_t other[FT_PC_NR];	/* every row not chosen, "other" and no-cgroup rows too */
+	uint64_t other[FT_PC_NR];	/* the rows not chosen and the folded "other" */
+	uint64_t unread[FT_CGU_NR][FT_PC_NR];	/* the unattributed buckets, by reason (not chosen, not other) */
 };
 
 /* An empty choice of @k places. */

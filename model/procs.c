@@ -134,8 +134,32 @@ void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path)
 {
 	unsigned int h = lookup(t, pid);
 
+	t->cgrouped++;
 	if (pid >= 0 && t->hash[h] >= 0)
 		snprintf(t->p[t->hash[h]].cgroup, sizeof(t->p[0].cgroup), "%s", path);
+}
+
+const char *const ft_cg_unread_names[FT_CGU_NR] = {
+	[FT_CGU_READ] = "",
+	[FT_CGU_NOT_RECORDED] = FT_CGU_NOT_RECORDED_NAME,
+	[FT_CGU_EXITED] = FT_CGU_EXITED_NAME,
+	[FT_CGU_UNREAD] = FT_CGU_UNREAD_NAME,
+};
+
+const char *const ft_cg_unread_reasons[FT_CGU_NR] = {
+	[FT_CGU_READ] = "",
+	[FT_CGU_NOT_RECORDED] = FT_CGU_NOT_RECORDED_WHY,
+	[FT_CGU_EXITED] = FT_CGU_EXITED_WHY,
+	[FT_CGU_UNREAD] = FT_CGU_UNREAD_WHY,
+};
+
+enum ft_cg_unread ft_procs_cg_unread(const struct ft_procs *t, const struct ft_proc *p)
+{
+	if (p->cgroup[0])
+		return FT_CGU_READ;
+	if (!t->cgrouped)
+		return FT_CGU_NOT_RECORDED;
+	return p->exited ? FT_CGU_EXITED : FT_CGU_UNREAD;
 }
 
 void ft_procs_group(struct ft_procs *t, int pid, int tgid)
@@ -154,6 +178,8 @@ void ft_procs_by_process(struct ft_procs *out, const struct ft_procs *in)
 	memcpy(out->other, in->other, sizeof(out->other));
 	out->folded = in->folded;
 	out->born = in->born;
+	out->named = in->named;
+	out->cgrouped = in->cgrouped;
 	for (i = 0; i < in->nr; i++) {
 		const struct ft_proc *x = &in->p[i];
 		int key = x->tgid > 0 ? x->tgid : x->pid;
@@ -213,6 +239,7 @@ void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns)
 
 	if (pid < 0 || !comm[0])
 		return;
+	t->named++;
 	if (t->hash[h] >= 0) {
 		p = &t->p[t->hash[h]];
 		if (!p->comm[0] || !strcmp(p->comm, comm)) {

@@ -69,6 +69,8 @@ struct ft_procs {
 	uint64_t other[FT_PC_NR];	/* rows folded away when the table was full */
 	uint64_t folded;		/* how many */
 	uint64_t born;			/* rows ever made */
+	uint64_t named;			/* NAME inputs with a command taken: 0, a source without names */
+	uint64_t cgrouped;		/* CGROUP inputs taken: 0, a source without cgroups */
 };
 
 void ft_procs_init(struct ft_procs *t);
@@ -88,6 +90,35 @@ struct ft_proc *ft_procs_row(struct ft_procs *t, int pid, uint64_t ts);
  * has another command already, marks it exited and starts a new one.
  */
 void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns);
+
+/*
+ * Why a process row has no cgroup: one reason per row, so each
+ * unattributed bucket has one name and one reason in every output.
+ */
+enum ft_cg_unread {
+	FT_CGU_READ,		/* it has one */
+	FT_CGU_NOT_RECORDED,	/* the source took no cgroup at all (an older recording, none mounted) */
+	FT_CGU_EXITED,		/* the process exited before its cgroup was read */
+	FT_CGU_UNREAD,		/* it lives (or lived past its naming) and its cgroup was not read */
+	FT_CGU_NR
+};
+
+/* the buckets' names and reasons (also for static tables, as legends) */
+#define FT_CGU_NOT_RECORDED_NAME	"(no cgroups)"
+#define FT_CGU_NOT_RECORDED_WHY		"no cgroup was read: an older recording, or no cgroup hierarchy mounted"
+#define FT_CGU_EXITED_NAME		"(exited unread)"
+#define FT_CGU_EXITED_WHY		"the processes exited before fragtop read their cgroup"
+#define FT_CGU_UNREAD_NAME		"(cgroup unread)"
+#define FT_CGU_UNREAD_WHY		"alive, but /proc/PID/cgroup was not read (not yet, or unreadable)"
+
+/* Why @p of table @t has no cgroup (FT_CGU_READ: it has one). */
+enum ft_cg_unread ft_procs_cg_unread(const struct ft_procs *t, const struct ft_proc *p);
+
+/* The bucket's name, the same in every output: "(exited unread)". */
+extern const char *const ft_cg_unread_names[FT_CGU_NR];
+
+/* The bucket's reason, a sentence. */
+extern const char *const ft_cg_unread_reasons[FT_CGU_NR];
 
 /* The cgroup of @pid's live process (a CGROUP input). */
 void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path);

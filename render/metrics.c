@@ -85,8 +85,9 @@ static const struct {
 		"Time in background zone compactions by node." },
 	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
 	[FT_MF_CG_FRAG] = { "fragtop_cgroup_fragmenting_fallbacks", "counter",
-		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups "
-		"and one \"other\" summing the rest)." },
+		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups, "
+		"one \"other\" summing the rest, and the tasks whose cgroup was not read under "
+		"\"" FT_CGU_EXITED_NAME "\" or \"" FT_CGU_UNREAD_NAME "\")." },
 	[FT_MF_CG_FALLBACKS] = { "fragtop_cgroup_fallbacks", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) of the cgroup's traced tasks." },
 	[FT_MF_CG_COMPACT] = { "fragtop_cgroup_compaction_stall_seconds", "counter",
@@ -852,7 +853,7 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 	};
 	char name[FT_CG_PATH];
 	size_t f;
-	int i;
+	int i, u;
 
 	for (f = 0; f < sizeof(counts) / sizeof(counts[0]); f++) {
 		const char *lo[] = { "cgroup", "other", "name", "other", NULL };
@@ -867,6 +868,18 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 			sample(o, fam[counts[f].mf].name, "_total", l, cg_count(t, &t->r[i], counts[f].k));
 		}
 		sample(o, fam[counts[f].mf].name, "_total", lo, cg_count(t, NULL, counts[f].k));
+		for (u = FT_CGU_READ + 1; u < FT_CGU_NR; u++) {
+			const char *lu[] = { "cgroup", ft_cg_unread_names[u], "name", ft_cg_unread_names[u], NULL };
+			uint64_t v = t->unread[u][counts[f].k];
+			int k;
+
+			for (k = 0; k < FT_PC_NR && !t->unread[u][k]; k++)
+				;
+			if (k < FT_PC_NR)	/* served once it counts something */
+				sample(o, fam[counts[f].mf].name, "_total", lu,
+				       counts[f].k == FT_PC_COMPACTION_US || counts[f].k == FT_PC_RECLAIM_US ? (double)v / 1e6
+													      : (double)v);
+		}
 	}
 	for (f = FT_MF_CG_ANON; f <= FT_MF_CG_STALLED; f++) {
 		if (!want(o, (enum ft_mfamily)f))

@@ -81,20 +81,33 @@ static void print_cgroup_stall(const struct ft_report *rep, const struct ft_cgro
 	printf("\n");
 }
 
-/* The ten cgroups whose processes fragmented most (report --by cgroup), as the process table. */
+/* The notes under a table: each unattributed bucket @shown holds, by its one name and reason. */
+static void print_unread_notes(const bool shown[FT_CGU_NR])
+{
+	int u;
+
+	for (u = FT_CGU_READ + 1; u < FT_CGU_NR; u++)
+		if (shown[u])
+			printf("  %s: %s\n", ft_cg_unread_names[u], ft_cg_unread_reasons[u]);
+}
+
+/*
+ * The ten cgroups whose processes fragmented most (report --by cgroup), as
+ * the process table; the name last and whole, as top's command.
+ */
 static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows, const struct ft_cgroups *c,
 			  bool fstall)
 {
 	char name[FT_CG_PATH];
-	int i, n = 0, w = fstall ? 20 : 22;
+	bool unread[FT_CGU_NR] = { false };
+	int i, n = 0;
 
 	for (i = 0; i < rows->nr && n < 10; i++)
 		n += rows->r[i].c[FT_PC_FRAGMENTING] || rows->r[i].c[FT_PC_EXTFRAG] || rows->r[i].c[FT_PC_COMPACTION] ||
 		     rows->r[i].c[FT_PC_RECLAIM] || rows->r[i].c[FT_PC_FRAG_STALL];
 	if (!n)
 		return;
-	printf("  %-*s procs fragment  fallbk compact  cmp ms reclaim  rcl ms%s\n", w, "cgroups",
-	       fstall ? " fstall" : "");
+	printf("  procs fragment  fallbk compact  cmp ms reclaim  rcl ms%s  cgroup\n", fstall ? " fstall" : "");
 	for (i = 0, n = 0; i < rows->nr && n < 10; i++) {
 		const struct ft_cgrow *r = &rows->r[i];
 
@@ -102,22 +115,22 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 		    !r->c[FT_PC_FRAG_STALL])
 			continue;
 		n++;
-		if (r->other)
-			snprintf(name, sizeof(name), "other");
-		else if (!r->path[0])
-			snprintf(name, sizeof(name), "?");
+		if (r->other || !r->path[0])
+			snprintf(name, sizeof(name), "%s", ft_cgrow_name(r));
 		else
-			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
-				       (size_t)w + 1 < sizeof(name) ? (size_t)w + 1 : sizeof(name));
-		printf("  %-*s %5d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, name, r->procs,
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+		if (!r->other && !r->path[0])
+			unread[r->unread] = true;
+		printf("  %5d %8llu %7llu %7llu %7.1f %7llu %7.1f", r->procs,
 		       (unsigned long long)r->c[FT_PC_FRAGMENTING], (unsigned long long)r->c[FT_PC_EXTFRAG],
 		       (unsigned long long)r->c[FT_PC_COMPACTION], (double)r->c[FT_PC_COMPACTION_US] / 1000,
 		       (unsigned long long)r->c[FT_PC_RECLAIM], (double)r->c[FT_PC_RECLAIM_US] / 1000);
 		if (fstall)
 			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
-		printf("\n");
+		printf("  %s\n", name);
 		print_cgroup_stall(rep, r);
 	}
+	print_unread_notes(unread);
 }
 
 /*
@@ -129,7 +142,7 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 {
 	static const struct ft_procs_filter active = { .active_only = true };
 	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
-	int w = fstall ? 13 : 15;
+	int w = fstall ? 13 : 15, unnamed = 0;
 
 	if (!n)
 		return;
@@ -147,7 +160,11 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 		if (fstall)
 			printf(" %6llu", (unsigned long long)p->c[FT_PC_FRAG_STALL]);
 		printf("\n");
+		unnamed += !p->comm[0] && p->pid != 0;
 	}
+	if (unnamed)
+		printf("  ?: %s\n", t->named ? "exited before fragtop read its name, and the tracer kept none"
+					     : "this recording has no process names (made before fragtop recorded them)");
 }
 
 /* the text's row names (the JSON's keys are ft_lat_names[]) */

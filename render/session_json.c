@@ -282,10 +282,15 @@ void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows
 		if (r->other) {
 			ft_json_null(j, "path");
 			ft_json_str(j, "name", "other");
+			ft_json_null(j, "unattributed");
 		} else {
 			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
 			ft_json_str(j, "path", r->path);
-			ft_json_str(j, "name", r->path[0] ? name : "");
+			ft_json_str(j, "name", r->path[0] ? name : ft_cgrow_name(r));
+			if (r->path[0])
+				ft_json_null(j, "unattributed");
+			else
+				ft_json_str(j, "unattributed", ft_cg_unread_reasons[r->unread]);
 		}
 		ft_json_i64(j, "processes", r->procs);
 		for (k = 0; k < FT_PC_NR; k++)

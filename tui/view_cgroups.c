@@ -179,7 +179,7 @@ static void draw_row(const struct ft_cgroups *cg, int y, const struct ft_cgrow *
 	if (r->other)
 		snprintf(name, sizeof(name), "other (%d processes folded or past the table)", r->procs);
 	else if (!r->path[0])
-		snprintf(name, sizeof(name), "(cgroup not read: the task exited first)");
+		snprintf(name, sizeof(name), "%s", ft_cgrow_name(r));
 	else
 		ft_cgroup_name(r->path, cg ? cg->pods : NULL, cg ? cg->nr_pods : 0, name, sizeof(name));
 	/* a long name keeps its tail: the leaf names it */
@@ -301,6 +301,9 @@ static const struct ft_legend cgroups_legend[] = {
 	{ "CGROUP", "a pod's namespace/name (from /var/log/pods), a runtime's short container id, a systemd unit, "
 	  "else the path; '~' at the start: cut from the left to fit" },
 	{ "other", "the processes folded away when the processes table was full, and cgroups past the table" },
+	{ FT_CGU_EXITED_NAME, FT_CGU_EXITED_WHY },
+	{ FT_CGU_UNREAD_NAME, FT_CGU_UNREAD_WHY },
+	{ FT_CGU_NOT_RECORDED_NAME, FT_CGU_NOT_RECORDED_WHY },
 	{ "-", "not known: the cgroup's file has no such field, or the cgroup was not read" },
 	{ NULL, NULL },
 };

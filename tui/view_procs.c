@@ -297,6 +297,10 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%llu processes folded into the totals (table full): "
 		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
 		       (unsigned long long)t->other[FT_PC_FRAGMENTING]);
+	else if (!t->named && n)
+		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "?: %s", ui->rp ?
+		       "this recording has no process names (made before fragtop recorded them)" :
+		       "no process named yet");
 	y += 2;
 	draw_header(st, y++);
 	rows = top + height - y;
@@ -610,7 +614,8 @@ static const struct ft_legend procs_legend[] = {
 	  "rows on screen every --smaps-interval seconds (10; the kernel walks the page tables to print it); "
 	  "'-' not read yet, or not readable" },
 	{ "CGROUP", "its cgroup path; '~' at the start: cut from the left to fit" },
-	{ "?", "a task that exited before fragtop could read its name" },
+	{ "?", "a task that exited before fragtop could read its name (in a recording with no names "
+	  "at all: made before fragtop recorded them, said above the table)" },
 	{ NULL, NULL },
 };
 

@@ -123,12 +123,30 @@ check "report --json: by_cgroup's fragmenting fallbacks sum to the total" \
 	test "$(jq '[.by_cgroup[].fragmenting] | add' "$tmp/r.json")" = "$(jq '.totals.extfrag_fragmenting' "$tmp/r.json")"
 check "report --json: each cgroup's counts are the sum over its processes" \
 	test "$(jq -c '[.processes | group_by(.cgroup // "")[] | {c: (.[0].cgroup // ""), f: (map(.fragmenting) | add)}]
-		| sort_by(.c)' "$tmp/r.json")" = "$(jq -c '[.by_cgroup[] | select(.path != null) | {c: .path, f: .fragmenting}] | sort_by(.c)' "$tmp/r.json")"
+		| sort_by(.c)' "$tmp/r.json")" = "$(jq -c '[.by_cgroup[] | select(.path != null)] | group_by(.path)
+		| map({c: .[0].path, f: (map(.fragmenting) | add)}) | sort_by(.c)' "$tmp/r.json")"
 check "... and they are numbers (57,606 fragmenting in the workload's cgroup)" \
 	test "$(jq '[.by_cgroup[] | select(.path == "/process_api/730b0e66741056fbd04b0a311816c6ea") | .fragmenting][0]' "$tmp/r.json")" = 57606
 "$FT" report --by cgroup "$R" > "$tmp/r.txt"
 check "report --by cgroup: a cgroups table instead of the processes'" \
-	bash -c "grep -q '^  cgroups  ' '$tmp/r.txt' && ! grep -q '^  processes  ' '$tmp/r.txt'"
+	bash -c "grep -q '^  procs fragment .*  cgroup$' '$tmp/r.txt' && ! grep -q '^  processes  ' '$tmp/r.txt'"
+check "... the path whole, last (no cut at 22 columns)" \
+	grep -q ' /process_api/730b0e66741056fbd04b0a311816c6ea$' "$tmp/r.txt"
+# the tasks without a cgroup: one name and one reason, the same in text and JSON
+check "... the tasks that exited unread under one name, its reason said under the table" \
+	bash -c "grep -q ' (exited unread)$' '$tmp/r.txt' &&
+		grep -qx '  (exited unread): the processes exited before fragtop read their cgroup' '$tmp/r.txt'"
+check "report --json: the same name and reason, the path empty" \
+	test "$(jq -c '[.by_cgroup[] | select(.path == "") | [.name, .unattributed]]' "$tmp/r.json")" = \
+	'[["(exited unread)","the processes exited before fragtop read their cgroup"]]'
+O=tests/recordings/thpfioscale-boost-0-to-15000.ftr	# recorded before fragtop took names and cgroups
+"$FT" report --by cgroup "$O" > "$tmp/o.txt"
+"$FT" report "$O" > "$tmp/op.txt"
+check "an older recording: not 'exited' but '(no cgroups)', saying so" \
+	bash -c "grep -q ' (no cgroups)$' '$tmp/o.txt' && grep -q '^  (no cgroups): no cgroup was read: an older recording' '$tmp/o.txt' &&
+		! grep -q 'exited' '$tmp/o.txt'"
+check "... and its processes' '?' explained once" \
+	test "$(grep -c '^  ?: this recording has no process names' "$tmp/op.txt")" = 1
 "$FT" report --by pod "$R" > /dev/null 2> "$tmp/by.err"; rc=$?
 check "report --by pod: a usage error (exit $rc), naming the choices" \
 	bash -c "[ $rc = 2 ] && grep -q \"'pod' is neither process nor cgroup\" '$tmp/by.err'"

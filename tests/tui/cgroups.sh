@@ -104,6 +104,18 @@ check "6.12: cgroup v2" wait_for 'cgroups \(cgroup v2\)'
 check "6.12: /thp holds 128M, 99.9% in huge pages (cut, not rounded up to 100), one task" \
 	wait_for ' 128M +99\.9 +0\.00 +1 .* /thp$'
 check "6.12: /frag holds 318M, its fallbacks traced" wait_for ' 318M +.* 6 +6 .* /frag$'
+# the tasks without a cgroup: the name report and JSON give them, its
+# reason in help (tests/cli/cgroups.sh holds the counts)
+tmux_start cgroups 120 30 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config replay tests/recordings/adverse-6.18.ftr
+check "the adverse recording" wait_for 'REPLAY \['
+T send-keys -t ft ' '
+replay_seek 80
+T send-keys -t ft 9
+check "... its tasks that exited unread under one name, as report's" wait_for ' \(exited unread\)$'
+T send-keys -t ft h
+wait_for '^Keys' > /dev/null
+T send-keys -t ft NPage
+check "... help gives its reason" wait_for '\(exited unread\) +the processes exited before fragtop read their cgroup'
 # a recording without them says so
 "$FT" record --no-trace --root "$ROOT" -i 0.2 -t 1 -o "$TMPD/plain.ftr" 2> /dev/null
 tmux_start cgroups 120 30 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config replay "$TMPD/plain.ftr"

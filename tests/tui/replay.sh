@@ -85,6 +85,16 @@ if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	done
 fi
 
+# a recording made before fragtop recorded names: each process '?', said once why
+start "$FT" replay "$SAMPLE"
+check "no names recorded: replays" wait_for 'REPLAY \['
+T send-keys -t ft ' '
+replay_seek 90%
+T send-keys -t ft 7
+check "... the processes view's rows are '?'" wait_for '^ +2399 +[?] '
+check "... and it says why above the table" wait_for '^\?: this recording has no process names \(made before fragtop recorded them\)'
+T send-keys -t ft q
+
 # a hostile recording: names with terminal escapes and a bidi override are
 # shown as text; no title change reaches the terminal
 H=$TMPD/hostile; cp -r tests/fixtures/6.18-idle "$H"

@@ -61,7 +61,11 @@ static void test_rollup(void **state)
 	assert_int_equal(a->c[FT_PC_FRAGMENTING], 8);
 	assert_int_equal(a->c[FT_PC_COMPACTION_US], 700);
 	assert_int_equal(b->c[FT_PC_FRAGMENTING], 20);
-	assert_int_equal(ft_cgrows_find(&rows, "")->c[FT_PC_RECLAIM], 2);
+	assert_null(ft_cgrows_find(&rows, ""));	/* no cgroup is not a cgroup */
+	assert_string_equal(rows.r[2].path, "");
+	assert_int_equal(rows.r[2].unread, FT_CGU_UNREAD);	/* it lives: not read */
+	assert_string_equal(ft_cgrow_name(&rows.r[2]), "(cgroup unread)");
+	assert_int_equal(rows.r[2].c[FT_PC_RECLAIM], 2);
 	assert_null(ft_cgrows_find(&rows, "/c"));
 	check_sums(&t, &rows);
 	/* folded processes make an "other" row, last */
@@ -71,6 +75,53 @@ static void test_rollup(void **state)
 	assert_true(rows.r[3].other);
 	assert_int_equal(rows.r[3].c[FT_PC_FRAGMENTING], 100);
 	check_sums(&t, &rows);
+}
+
+/*
+ * The tasks without a cgroup: one bucket per reason, each with one name
+ * (the same in every output) and a reason that holds for all its tasks.
+ */
+static void test_unread_buckets(void **state)
+{
+	static struct ft_procs t;
+	static struct ft_cgrows rows;
+	int i, seen[FT_CGU_NR] = { 0 };
+
+	(void)state;
+	/* a source that took no cgroups at all (an old recording): that reason, not "exited" */
+	ft_procs_init(&t);
+	ft_procs_count(&t, 10, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_name(&t, 10, "bash", 1);
+	ft_procs_exit(&t, 10, 2);
+	ft_cgrows_build(&t, &rows);
+	assert_int_equal(rows.nr, 1);
+	assert_int_equal(rows.r[0].unread, FT_CGU_NOT_RECORDED);
+	assert_string_equal(ft_cgrow_name(&rows.r[0]), "(no cgroups)");
+	/* cgroups taken: one that exited unread, one alive unread, one read */
+	ft_procs_count(&t, 11, 3, FT_PC_FRAGMENTING, 7);
+	ft_procs_count(&t, 12, 3, FT_PC_FRAGMENTING, 1);
+	ft_procs_count(&t, 13, 3, FT_PC_FRAGMENTING, 2);
+	ft_procs_cgroup(&t, 13, "/x");
+	ft_procs_exit(&t, 11, 4);
+	ft_cgrows_build(&t, &rows);
+	assert_int_equal(rows.nr, 3);
+	for (i = 0; i < rows.nr; i++)
+		seen[rows.r[i].unread] += (int)rows.r[i].c[FT_PC_FRAGMENTING];
+	assert_int_equal(seen[FT_CGU_EXITED], 5 + 7);	/* pid 10 exited too: the reason now holds for it */
+	assert_int_equal(seen[FT_CGU_UNREAD], 1);
+	assert_int_equal(seen[FT_CGU_READ], 2);
+	assert_int_equal(seen[FT_CGU_NOT_RECORDED], 0);
+	assert_string_equal(ft_cgrow_name(&rows.r[0]), "(exited unread)");
+	assert_string_equal(ft_cg_unread_reasons[FT_CGU_EXITED], "the processes exited before fragtop read their cgroup");
+	check_sums(&t, &rows);
+	/* by process, the counters of the inputs stay (the report's table is by process) */
+	{
+		static struct ft_procs byp;
+
+		ft_procs_by_process(&byp, &t);
+		assert_int_equal(byp.cgrouped, 1);
+		assert_int_equal(byp.named, 1);
+	}
 }
 
 /* More cgroups than rows: the rest summed into "other", nothing lost. */
@@ -157,6 +208,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_rollup),
+		cmocka_unit_test(test_unread_buckets),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_join),
 	};
