@@ -238,6 +238,7 @@ static void draw_timeline(struct ft_ui *ui)
 void ft_ui_replay_mode(struct ft_ui *ui)
 {
 	ui->header = draw_timeline;
+	ui->header_room = 16;		/* " 1234/5678s x16": the position, always shown */
 	ui->s = &ui->rp->session;
 	ui->mode_keys = ft_ui_replay_keys;
 	ui->idle = replay_idle;

@@ -90,6 +90,7 @@ void ft_ui_status(struct ft_ui *ui, int level, const char *fmt, ...)
 	va_end(ap);
 	ui->status_level = level;
 	ui->status_t_ns = ft_now_ns();
+	ui->status_view = ui->view;
 }
 
 void ft_ui_diag(void *ctx, enum ft_diag_level level, const char *msg)
@@ -120,15 +121,32 @@ static void draw_header(struct ft_ui *ui)
 	mvhline(0, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_HEADER));
 	{
-		char left[320];
-		int n;
+		/*
+		 * The host's part gives up the release, then the host, then the
+		 * rest before a number is cut: it leaves room for PAUSED or ROOT,
+		 * REC and the mode's part (the replay's position).
+		 */
+		char left[320], every[32] = "";
+		int n = 0, room = COLS - 9 - ui->header_room - (ui->rec && !ui->rec->err ? 12 : 0), k;
 
-		if (ui->rp)
-			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  boost_factor %s",
-				     FT_VERSION, s->host.hostname, s->host.release, bf);
-		else
-			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  every %gs  boost_factor %s",
-				     FT_VERSION, s->host.hostname, s->host.release, ui->interval, bf);
+		if (!ui->rp)
+			snprintf(every, sizeof(every), "every %gs  ", ui->interval);
+		for (k = 0; k < 5; k++) {
+			if (k == 0)
+				n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  %sboost_factor %s", FT_VERSION,
+					     s->host.hostname, s->host.release, every, bf);
+			else if (k == 1)
+				n = snprintf(left, sizeof(left), "fragtop %s  %s  %sboost_factor %s", FT_VERSION,
+					     s->host.hostname, every, bf);
+			else if (k == 2)
+				n = snprintf(left, sizeof(left), "fragtop %s  %sboost_factor %s", FT_VERSION, every, bf);
+			else if (k == 3)
+				n = snprintf(left, sizeof(left), "fragtop  boost_factor %s", bf);
+			else
+				n = snprintf(left, sizeof(left), "boost %s", bf);
+			if (n <= room)
+				break;
+		}
 		ft_put(0, 0, ft_attr(FT_C_HEADER), "%s", left);
 		/* where the mode's part may start (the host name is sanitised, never wider) */
 		ui->header_end = n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
@@ -228,7 +246,9 @@ static void draw_status(struct ft_ui *ui)
 	}
 	if (room <= 0)
 		return;
-	if (ui->status[0] && now - ui->status_t_ns < (uint64_t)STATUS_SECS * 1000000000ull) {
+	/* a message stays with its view (the map's page_owner note is not the next view's) */
+	if (ui->status[0] && now - ui->status_t_ns < (uint64_t)STATUS_SECS * 1000000000ull &&
+	    (ui->status_view == ui->view || ui->status_level >= FT_DIAG_WARN)) {
 		ft_put(y, 0, ui->status_level >= FT_DIAG_WARN ? ft_attr(FT_C_WARN) : A_NORMAL,
 		       "%.*s", room, ui->status);
 		return;

@@ -51,6 +51,7 @@ struct ft_ui {
 	/* the mode's part of the header (replay: the timeline), or NULL */
 	void (*header)(struct ft_ui *ui);
 	int header_end;			/* the header's columns before the mode's part */
+	int header_room;		/* the columns the mode's part needs at least (its position) */
 	/* how soon idle wants to run again, ms (at most 1000; the boost sampler's 20); NULL: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	struct ft_tick tick;		/* when the next tick is due */
@@ -83,6 +84,7 @@ struct ft_ui {
 	const char *rc_path;		/* where they are kept, for the setup view ("": not kept) */
 	const char *rc_note;		/* why they will not be written, or NULL */
 	char status[256];		/* last diagnostic */
+	const struct ft_view *status_view;	/* the view it was said in: another does not show it */
 	int status_level;
 	uint64_t status_t_ns;
 	/* terminal input fragtop reads itself (model/termin.h): the last mouse report (KEY_MOUSE) */

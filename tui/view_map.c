@@ -605,6 +605,11 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	 * 6 rows above the grid (zone, counts, pagetypeinfo, beyond the block,
 	 * the scan, the legend), 2 under it
 	 */
+	ui->scroll_info[0] = '\0';
+	if (height - 8 - owner_rows(s) < 1 || COLS - MARGIN < 8) {	/* no row or too narrow for the grid */
+		ft_put(y, 0, ft_attr(FT_C_DIM), "map: needs %dx%d or more", MARGIN + 8, LINES - height + 9 + owner_rows(s));
+		return;
+	}
 	if (!geometry(ui, height - 8 - owner_rows(s), &g)) {
 		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
 		return;

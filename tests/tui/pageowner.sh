@@ -146,5 +146,16 @@ wait_for '^cursor ' > /dev/null
 T send-keys -t ft R
 check "no page_owner: the map says how to turn it on" \
 	wait_for '^page owners: none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on'
+# the map's note on the status line stays with the map: at 80x24 it lasted
+# into the next view and ran into its text
+tmux_start fragtop-pageowner 80 24 "$FT" --no-config --root "$tree" --no-trace
+wait_for '^fragtop ' > /dev/null
+T send-keys -t ft 5
+footer() { screen | tail -n 1 | grep -q -- "$1"; }
+check "80x24: the map's page_owner note on the status line" until_ok 10 footer '^page owners: '
+T send-keys -t ft 1
+check "... gone on the overview, its key hint back" until_ok 10 footer '^q quit  h help'
+T send-keys -t ft 5
+check "... and back on the map while it is fresh" until_ok 10 footer '^page owners: '
 echo "pageowner.sh: $fails failure(s)"
 [ $fails -eq 0 ]
