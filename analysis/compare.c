@@ -418,6 +418,20 @@ double ft_cmp_change_pct(const struct ft_stats *base, const struct ft_stats *g)
 	return base->n && g->n && base->mean != 0 ? (g->mean - base->mean) * 100 / fabs(base->mean) : NAN;
 }
 
+bool ft_cmp_row_is_pct(int r)
+{
+	if (r < 0 || r >= FT_CMP_NR || r >= FT_CMP_FIT0)
+		return false;
+	if (r >= FT_CMP_THP0)
+		return (r - FT_CMP_THP0) % 3 == 2;	/* "success %" */
+	return r < FT_CMP_LAT0 && !strcmp(rows[r].unit, "%");
+}
+
+double ft_cmp_change_points(const struct ft_stats *base, const struct ft_stats *g)
+{
+	return base->n && g->n ? g->mean - base->mean : NAN;
+}
+
 double ft_cmp_p_value(const struct ft_stats *base, const struct ft_stats *g)
 {
 	struct ft_welch w;

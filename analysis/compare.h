@@ -63,7 +63,7 @@ struct ft_cmp_run {
 };
 
 struct ft_cmp_group {
-	char name[32];
+	char name[128];
 	int nr;
 	struct ft_cmp_run run[FT_CMP_MAX_RUNS];
 	struct ft_stats st[FT_CMP_NR];
@@ -107,6 +107,12 @@ void ft_cmp_measure_report(const struct ft_report *r, double *v);
 int ft_cmp_measure(struct ft_cmp_group *g, int ng);
 /* The change of @g's mean against @base's, %; NAN when either has no run or the base is 0. */
 double ft_cmp_change_pct(const struct ft_stats *base, const struct ft_stats *g);
+
+/* Is row @r a percentage (a share: its change is told in points)? */
+bool ft_cmp_row_is_pct(int r);
+
+/* A share's change from @base to @g in percentage points (NAN: a side absent). */
+double ft_cmp_change_points(const struct ft_stats *base, const struct ft_stats *g);
 /* Welch's p of @g against @base; NAN when a group has fewer than 2 runs. */
 double ft_cmp_p_value(const struct ft_stats *base, const struct ft_stats *g);
 

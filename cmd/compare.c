@@ -35,7 +35,7 @@ static int parse_group(char *arg, struct ft_cmp_group *g, int index, const struc
 	} else {
 		const char *base = strrchr(arg, '/');
 
-		snprintf(g->name, sizeof(g->name), "%.31s", base ? base + 1 : arg);
+		snprintf(g->name, sizeof(g->name), "%s", base ? base + 1 : arg);
 		if (!g->name[0])
 			snprintf(g->name, sizeof(g->name), "group%d", index + 1);
 	}

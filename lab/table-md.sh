@@ -2,7 +2,8 @@
 # The seed's rows of a lab table as Markdown, from `fragtop compare --json`
 # of three groups (lab/table.sh): per row each group's mean ± sd over its
 # runs, then each later group's change against the one before it (the
-# seed's stage by stage) with Welch's p.  Used for docs/lab-table.md.
+# seed's stage by stage, a percentage's in points) with Welch's p.  Used
+# for docs/lab-table.md.
 # ROWS (compare's metric keys, space-separated) picks other rows.
 # usage: [ROWS="..."] table-md.sh FRAGTOP DIR VERSION
 set -euo pipefail
@@ -26,7 +27,10 @@ for r in $rows; do
 		def num: if . == null then "-" elif (. | fabs) >= 100 then (. | round | tostring)
 			else ((. * 10 | round) / 10 | tostring) end;
 		def cell: if .n == 0 or .mean == null then "-" else "\(.mean | num) ± \(.sd | num)" end;
-		def chg: if .change_pct == null then "-" else
+		def pv: "p \(if .p_value == null then "-" elif .p_value < 0.001 then "<0.001" else (.p_value * 1000 | round / 1000 | tostring) end)\(if .significant then " *" else "" end)";
+		def chg: if .change_points != null then
+			"\(if .change_points > 0 then "+" else "" end)\(.change_points | num) pt, \(pv)"
+			elif .change_pct == null then "-" else
 			"\(if .change_pct > 0 then "+" else "" end)\(.change_pct | num)%, p \(if .p_value == null then "-" elif .p_value < 0.001 then "<0.001" else (.p_value * 1000 | round / 1000 | tostring) end)\(if .significant then " *" else "" end)" end;
 		(.rows[] | select(.metric == $r)) as $x |
 		($s[0].rows[] | select(.metric == $r)) as $y |

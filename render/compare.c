@@ -85,21 +85,71 @@ const char *ft_render_compare_change(char *buf, size_t sz, double change_pct, bo
 	return buf;
 }
 
-/* One row: its label, the first group, group @k, the change. */
-static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b)
+const char *ft_render_compare_points(char *buf, size_t sz, double points, bool significant)
+{
+	if (isnan(points))
+		snprintf(buf, sz, "-");
+	else if (fabs(points) < 0.05)	/* rounds to zero: no "-0.0 pt" */
+		snprintf(buf, sz, "+0.0 pt%s", significant ? "*" : " ");
+	else
+		snprintf(buf, sz, "%+.1f pt%s", points, significant ? "*" : " ");
+	return buf;
+}
+
+/*
+ * One row: its label, the first group, group @k, the change: relative,
+ * or in points for a percentage (@pts: 63.9 to 30.3 is -33.6 pt, not -52.6%).
+ */
+static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b, bool pts)
 {
 	char ca[64], cb[64], ch[24];
-	double c = ft_cmp_change_pct(a, b), p = ft_cmp_p_value(a, b);
+	double p = ft_cmp_p_value(a, b);
+	bool sig = !isnan(p) && p < FT_CMP_ALPHA;
 
 	fmt_cell(ca, sizeof(ca), a);
 	fmt_cell(cb, sizeof(cb), b);
-	ft_render_compare_change(ch, sizeof(ch), c, !isnan(p) && p < FT_CMP_ALPHA);
+	if (pts)
+		ft_render_compare_points(ch, sizeof(ch), ft_cmp_change_points(a, b), sig);
+	else
+		ft_render_compare_change(ch, sizeof(ch), ft_cmp_change_pct(a, b), sig);
 	printf("%-22.22s %19.19s %19.19s %10s\n", name, ca, cb, ch);
 }
 
-/* Fragmenting fallbacks a second by kernel stack (runs recorded with --stacks). */
-static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks)
+/*
+ * The groups' column heads: "NAME (n=N)" when every one fits in 19
+ * columns, else a letter each ("A (n=1)"), named in full under the table.
+ */
+static bool heads_lettered(const struct ft_cmp_group *g, int ng)
 {
+	char b[160];
+	int k;
+
+	for (k = 0; k < ng; k++) {
+		snprintf(b, sizeof(b), "%s (n=%d)", g[k].name, g[k].nr);
+		if (strlen(b) > 19)
+			return true;
+	}
+	return false;
+}
+
+static const char *head(const struct ft_cmp_group *g, int k, bool lettered, bool with_n, char *buf, size_t sz)
+{
+	char name[8];
+
+	if (lettered)
+		snprintf(name, sizeof(name), "%c", 'A' + k);
+	if (with_n)
+		snprintf(buf, sz, "%s (n=%d)", lettered ? name : g[k].name, g[k].nr);
+	else
+		snprintf(buf, sz, "%s", lettered ? name : g[k].name);
+	return buf;
+}
+
+/* Fragmenting fallbacks a second by kernel stack (runs recorded with --stacks). */
+static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+			      bool lettered)
+{
+	char ha[160], hb[160];
 	int k, r;
 
 	if (!stacks->nr)
@@ -111,8 +161,9 @@ static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct
 
 			snprintf(name, sizeof(name), "  stack %d", r + 1);
 			if (ng > 2 && r == 0)
-				printf("%-22s %19.19s %19.19s\n", "", g[0].name, g[k].name);
-			text_row(name, &stacks->st[0][r], &stacks->st[k][r]);
+				printf("%-22s %19.19s %19.19s\n", "", head(g, 0, lettered, false, ha, sizeof(ha)),
+				       head(g, k, lettered, false, hb, sizeof(hb)));
+			text_row(name, &stacks->st[0][r], &stacks->st[k][r], false);
 		}
 	for (r = 0; r < stacks->nr; r++) {
 		printf("  stack %-2d ", r + 1);
@@ -121,8 +172,10 @@ static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct
 }
 
 /* Fragmenting fallbacks a second by cgroup, named (a long name keeps its tail). */
-static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *cg)
+static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *cg,
+			       bool lettered)
 {
+	char ha[160], hb[160];
 	int k, r;
 
 	if (!cg->nr)
@@ -134,12 +187,13 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 			size_t len = strlen(cg->key[r]);
 
 			if (ng > 2 && r == 0)
-				printf("%-22s %19.19s %19.19s\n", "", g[0].name, g[k].name);
+				printf("%-22s %19.19s %19.19s\n", "", head(g, 0, lettered, false, ha, sizeof(ha)),
+				       head(g, k, lettered, false, hb, sizeof(hb)));
 			if (len > 20)
 				snprintf(name, sizeof(name), "  ~%s", cg->key[r] + len - 19);
 			else
 				snprintf(name, sizeof(name), "  %s", cg->key[r]);
-			text_row(name, &cg->st[0][r], &cg->st[k][r]);
+			text_row(name, &cg->st[0][r], &cg->st[k][r], false);
 		}
 }
 
@@ -147,33 +201,38 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
 			    const struct ft_cmp_stacks *cgroups)
 {
+	bool lettered = heads_lettered(g, ng);
 	int k, r;
 
 	for (k = 1; k < ng; k++) {
-		char na[48], nb[48];
+		char na[160], nb[160];
 
 		if (k > 1)
 			printf("\n");
-		snprintf(na, sizeof(na), "%s (n=%d)", g[0].name, g[0].nr);
-		snprintf(nb, sizeof(nb), "%s (n=%d)", g[k].name, g[k].nr);
-		printf("%-22s %19.19s %19.19s %10s\n", "", na, nb, "change");
+		printf("%-22s %19.19s %19.19s %10s\n", "", head(g, 0, lettered, true, na, sizeof(na)),
+		       head(g, k, lettered, true, nb, sizeof(nb)), "change");
 		for (r = 0; r < FT_CMP_NR; r++) {
 			char name[40];
 
 			if (!g[0].st[r].n && !g[k].st[r].n)
 				continue;	/* absent from both (no sampler, no such event) */
 			ft_cmp_row_name(r, name, sizeof(name));
-			text_row(name, &g[0].st[r], &g[k].st[r]);
+			text_row(name, &g[0].st[r], &g[k].st[r], ft_cmp_row_is_pct(r));
 		}
 	}
-	print_text_stacks(g, ng, stacks);
-	print_text_cgroups(g, ng, cgroups);
+	print_text_stacks(g, ng, stacks, lettered);
+	print_text_cgroups(g, ng, cgroups, lettered);
 	printf("\nmean ±sd over n runs (mean min-max for 2, the value for 1); rates per\n"
-	       "second; * Welch's t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA, g[0].name);
+	       "second; the change relative, a percentage's in points (pt); * Welch's\n"
+	       "t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA,
+	       lettered ? "A" : g[0].name);
 	for (k = 0; k < ng; k++) {
 		int i;
 
-		printf("%s:\n", g[k].name);
+		if (lettered)
+			printf("%c = %s:\n", 'A' + k, g[k].name);
+		else
+			printf("%s:\n", g[k].name);
 		for (i = 0; i < g[k].nr; i++) {
 			const struct ft_cmp_run *ru = &g[k].run[i];
 
@@ -278,6 +337,8 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 			ft_json_arr_end(&j);
 			if (k) {
 				ft_json_double(&j, "change_pct", ft_cmp_change_pct(&g[0].st[r], s));
+				ft_json_double(&j, "change_points", ft_cmp_row_is_pct(r) ?
+					       ft_cmp_change_points(&g[0].st[r], s) : NAN);
 				ft_json_double(&j, "p_value", p);
 				if (isnan(p))
 					ft_json_null(&j, "significant");
@@ -298,7 +359,7 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 
 /* One CSV line: @s of group @group, against @base (NULL: the first group). */
 static void csv_row(const char *metric, const char *group, const struct ft_stats *base,
-		    const struct ft_stats *s)
+		    const struct ft_stats *s, bool pct)
 {
 	double p = base ? ft_cmp_p_value(base, s) : NAN;
 
@@ -311,6 +372,7 @@ static void csv_row(const char *metric, const char *group, const struct ft_stats
 	ft_render_csv_num(stdout, s->min);
 	ft_render_csv_num(stdout, s->max);
 	ft_render_csv_num(stdout, base ? ft_cmp_change_pct(base, s) : NAN);
+	ft_render_csv_num(stdout, base && pct ? ft_cmp_change_points(base, s) : NAN);
 	ft_render_csv_num(stdout, p);
 	printf(",%s\n", isnan(p) ? "" : p < FT_CMP_ALPHA ? "yes" : "no");
 }
@@ -321,26 +383,26 @@ void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft
 {
 	int k, r;
 
-	printf("metric,group,n,mean,sd,min,max,change_pct,p_value,significant\n");
+	printf("metric,group,n,mean,sd,min,max,change_pct,change_points,p_value,significant\n");
 	for (r = 0; r < FT_CMP_NR; r++) {
 		char key[64];
 
 		ft_cmp_row_key(r, key, sizeof(key));
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r]);
+			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r], ft_cmp_row_is_pct(r));
 	}
 	for (r = 0; r < stacks->nr; r++) {
 		char key[FT_STACK_KEY + 8];
 
 		snprintf(key, sizeof(key), "stack:%s", stacks->key[r]);
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r]);
+			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r], false);
 	}
 	for (r = 0; r < cgroups->nr; r++) {
 		char key[FT_STACK_KEY + 8];
 
 		snprintf(key, sizeof(key), "cgroup:%s", cgroups->key[r]);
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r]);
+			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r], false);
 	}
 }

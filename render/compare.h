@@ -23,4 +23,7 @@ void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft
  */
 const char *ft_render_compare_change(char *buf, size_t sz, double change_pct, bool significant);
 
+/* A share's change in points ("-33.6 pt*"), the same way. */
+const char *ft_render_compare_points(char *buf, size_t sz, double points, bool significant);
+
 #endif

@@ -53,13 +53,21 @@ check "compare: exit 0" test $rc = 0
 if diff -u tests/cli/golden/compare-sample.txt "$tmp/c.txt"; then ok "compare: the golden table"; else bad "compare: the golden table"; fi
 check "compare: every line within 80 columns" test "$(LC_ALL=C.UTF-8 wc -L < "$tmp/c.txt")" -le 80
 check "compare: rates per second, a change per row" grep -qE '^  per second +369\.0 +0 +-100\.0%' "$tmp/c.txt"
+# names too long for a column: a letter each, named in full under the table
+"$FT" compare "$S" tests/recordings/adverse-6.18.ftr > "$tmp/long.txt"
+check "long group names: heads A (n=1) and B (n=1), none cut" \
+	grep -qE '^ +A \(n=1\) +B \(n=1\) +change$' "$tmp/long.txt"
+check "a percentage's change in points: 46.5 to 97.8 is +51.3 pt, not +110.5%" \
+	grep -qE '^THP fault success % +46\.5 +97\.8 +\+51\.3 pt $' "$tmp/long.txt"
+check "... each named whole under the table" bash -c "grep -qx 'A = thpfioscale-boost-0-to-15000.ftr:' '$tmp/long.txt' &&
+	grep -qx 'B = adverse-6.18.ftr:' '$tmp/long.txt'"
 "$FT" compare --json "before=$S@2..32" "after=$S@33.." > "$tmp/c.json"
 check "compare --json: groups, rows with stats, change and the test" jqe '(.groups | length) == 2 and
 	.test == "welch" and (.rows[] | select(.metric == "extfrag_fragmenting_per_s") |
 	.groups[0].n == 1 and .groups[1].change_pct == -100 and .groups[1].significant == null)' "$tmp/c.json"
 "$FT" compare --csv "before=$S@2..32" "after=$S@33.." > "$tmp/c.csv"
 check "compare --csv: a header and a line per metric and group" test \
-	"$(head -1 "$tmp/c.csv")" = "metric,group,n,mean,sd,min,max,change_pct,p_value,significant" -a \
+	"$(head -1 "$tmp/c.csv")" = "metric,group,n,mean,sd,min,max,change_pct,change_points,p_value,significant" -a \
 	"$(($(wc -l < "$tmp/c.csv") - 1))" = "$(jq '(.rows | length) * 2' "$tmp/c.json")"
 # three runs a group (the same windows): the sd and the test appear
 "$FT" compare --json "a=$S@2..12,$S@12..22,$S@22..32" "b=$S@40..60,$S@60..80,$S@80..100" > "$tmp/g.json"

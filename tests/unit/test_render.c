@@ -436,6 +436,14 @@ static void test_compare_change(void **state)
 	assert_string_equal(ft_render_compare_change(b, sizeof(b), 0.049, true), "+0.0%*");
 	assert_string_equal(ft_render_compare_change(b, sizeof(b), -0.05, false), "-0.1% ");
 	assert_string_equal(ft_render_compare_change(b, sizeof(b), NAN, false), "-");
+	/* a percentage's change in points: 63.9 to 30.3 is -33.6 pt, not -52.6% */
+	assert_string_equal(ft_render_compare_points(b, sizeof(b), 30.3 - 63.9, true), "-33.6 pt*");
+	assert_string_equal(ft_render_compare_points(b, sizeof(b), -0.01, false), "+0.0 pt ");
+	assert_string_equal(ft_render_compare_points(b, sizeof(b), NAN, false), "-");
+	assert_true(ft_cmp_row_is_pct(FT_CMP_THP_OK));
+	assert_true(ft_cmp_row_is_pct(FT_CMP_BOOSTED));
+	assert_false(ft_cmp_row_is_pct(FT_CMP_FRAG));
+	assert_false(ft_cmp_row_is_pct(FT_CMP_LAT0));
 }
 
 /* The style names the rows and says the skipped inputs; the figures stay. */
