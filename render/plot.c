@@ -274,12 +274,97 @@ static void heatmap(FILE *f, const struct ft_plot_run *r, int y0, const struct f
 }
 
 /* The runs as one SVG on @f: 0 or -errno. */
+/* A control change's label: where it is drawn, and the row it takes. */
+struct label {
+	double px, x0, x1;	/* its line, and the label's extent */
+	size_t k, m;		/* run, mark */
+	bool left;		/* ends at its line (it would run past the right edge) */
+};
+
+static int by_px(const void *a, const void *b)
+{
+	const struct label *x = a, *y = b;
+
+	return x->px < y->px ? -1 : x->px > y->px;
+}
+
+#define LABEL_ROWS	8
+
+/*
+ * Control changes: a dashed line through each panel (not across the
+ * titles between them), labelled inside the first panel.  Several
+ * recordings: each label starts with its recording's name.  Labels are
+ * laid left to right, each on the first of LABEL_ROWS rows where it
+ * clears the one before (else the row freed the longest ago), so two
+ * recordings' labels do not print over each other; one that would run
+ * past the right edge ends at its line.
+ */
+static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const struct ft_scale *x, double t0,
+		  double t1, int npanels)
+{
+	struct label *lb;
+	double row_end[LABEL_ROWS];
+	size_t k, m, n = 0, total = 0, i;
+	int s, r;
+
+	for (k = 0; k < nr; k++)
+		total += runs[k].nr_marks;
+	if (!total || !(lb = calloc(total, sizeof(*lb))))
+		return;
+	for (k = 0; k < nr; k++)
+		for (m = 0; m < runs[k].nr_marks; m++) {
+			const struct ft_plot_mark *mk = &runs[k].marks[m];
+			const char *b = strrchr(runs[k].file, '/');
+			char when[32];
+			double w;
+
+			if (mk->t < t0 || mk->t > t1)
+				continue;
+			snprintf(when, sizeof(when), "+%.1f s ", mk->t);
+			w = LABEL_PX * (double)(strlen(when) + strlen(mk->text) +
+						(nr > 1 ? strlen(b ? b + 1 : runs[k].file) + 2 : 0));
+			lb[n] = (struct label){ .px = ft_scale_px(x, mk->t), .k = k, .m = m };
+			lb[n].left = lb[n].px + 4 + w > W - RIGHT;
+			lb[n].x0 = lb[n].left ? lb[n].px - 4 - w : lb[n].px + 4;
+			lb[n].x1 = lb[n].x0 + w;
+			n++;
+		}
+	qsort(lb, n, sizeof(*lb), by_px);
+	for (r = 0; r < LABEL_ROWS; r++)
+		row_end[r] = -1e9;
+	for (i = 0; i < n; i++) {
+		const struct ft_plot_mark *mk = &runs[lb[i].k].marks[lb[i].m];
+		const char *b = strrchr(runs[lb[i].k].file, '/');
+		int row = 0;
+
+		for (r = 0; r < LABEL_ROWS && row_end[r] + 6 > lb[i].x0; r++)
+			if (row_end[r] < row_end[row])
+				row = r;
+		if (r < LABEL_ROWS)
+			row = r;
+		row_end[row] = lb[i].x1;
+		for (s = 0; s < npanels; s++)
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b35900\" "
+				"stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n", lb[i].px,
+				TOP + s * (PANEL_H + GAP) + 10, lb[i].px, TOP + s * (PANEL_H + GAP) + 10 + PANEL_H);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">", lb[i].left ? lb[i].px - 4 : lb[i].px + 4,
+			TOP + 10 + 12 + row * 12, lb[i].left ? " text-anchor=\"end\"" : "");
+		if (nr > 1) {
+			ft_render_xml_text(f, b ? b + 1 : runs[lb[i].k].file);
+			fprintf(f, ": ");
+		}
+		fprintf(f, "+%.1f s ", mk->t);
+		ft_render_xml_text(f, mk->text);
+		fprintf(f, "</text>\n");
+	}
+	free(lb);
+}
+
 int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 {
 	int npanels = FT_PLOT_NR + 1, h = TOP + npanels * (PANEL_H + GAP) + 16, k, z, s, y;
 	double t0 = INFINITY, t1 = -INFINITY;
 	struct ft_scale x;
-	size_t m;
 
 	for (k = 0; k < nr; k++) {
 		t0 = fmin(t0, runs[k].t[0]);
@@ -324,32 +409,7 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 	heatmap(f, &runs[0], TOP + FT_PLOT_NR * (PANEL_H + GAP) + 10, &x);
 	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">seconds into the recording</text>\n",
 		LEFT + (W - LEFT - RIGHT) / 2, h - 14);
-	/*
-	 * control changes: a dashed line through each panel (not across the
-	 * titles between them), labelled inside the first panel, one line
-	 * down per change; a label that would run past the right edge ends
-	 * at its line instead
-	 */
-	for (k = 0; k < nr; k++)
-		for (m = 0; m < runs[k].nr_marks; m++) {
-			const struct ft_plot_mark *mk = &runs[k].marks[m];
-			double px = ft_scale_px(&x, mk->t);
-			char when[32];
-			bool left;
-
-			if (mk->t < t0 || mk->t > t1)
-				continue;
-			for (s = 0; s < npanels; s++)
-				fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b35900\" "
-					"stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n", px,
-					TOP + s * (PANEL_H + GAP) + 10, px, TOP + s * (PANEL_H + GAP) + 10 + PANEL_H);
-			snprintf(when, sizeof(when), "+%.1f s ", mk->t);
-			left = px + 4 + LABEL_PX * (double)(strlen(when) + strlen(mk->text)) > W - RIGHT;
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">%s", left ? px - 4 : px + 4,
-				TOP + 10 + 12 + (int)((m + (size_t)k) % 8) * 12, left ? " text-anchor=\"end\"" : "", when);
-			ft_render_xml_text(f, mk->text);
-			fprintf(f, "</text>\n");
-		}
+	marks(f, runs, (size_t)nr, &x, t0, t1, npanels);
 	fprintf(f, "</svg>\n");
 	return ferror(f) ? -EIO : 0;
 }

@@ -108,6 +108,19 @@ check "plot: a change's dashed line is drawn per panel, never across a title" aw
 check "plot: a change late in the recording is labelled to the left of its line, whole" \
 	grep -qE 'text-anchor="end" class="m">\+62\.0 s watermark_boost_factor 2500 -&gt; 15000 \(outside fragtop\)<' "$tmp/adv.svg"
 check "plot: ... one early is labelled to the right" grep -qE '<text x="[0-9.]+" y="[0-9]+" class="m">\+9\.0 s ' "$tmp/adv.svg"
+# two recordings: each label names its recording, and no two share a row where they meet
+"$FT" plot "$S" tests/recordings/adverse-6.18.ftr -o "$tmp/two.svg"
+check "plot of two: each change labelled with its recording's name" bash -c "
+	grep -q 'class=\"m\">thpfioscale-boost-0-to-15000.ftr: +32.6 s watermark_boost_factor 0 -&gt; 15000<' '$tmp/two.svg' &&
+	grep -q 'class=\"m\">adverse-6.18.ftr: +9.0 s ' '$tmp/two.svg'"
+check "... and no two labels print over each other (6.2 px a character at most)" awk '
+	/class="m">/ { match($0, /x="[0-9.]+"/); x = substr($0, RSTART + 3, RLENGTH - 4) + 0
+		match($0, /y="[0-9]+"/); y = substr($0, RSTART + 3, RLENGTH - 4)
+		t = $0; sub(/.*class="m">/, "", t); sub(/<\/text>.*/, "", t); gsub(/&[a-z]+;/, "x", t)
+		w = length(t) * 6.2; x0 = /text-anchor="end"/ ? x - w : x
+		for (i = 0; i < n; i++) if (Y[i] == y && x0 < X1[i] && X0[i] < x0 + w) bad = 1
+		Y[n] = y; X0[n] = x0; X1[n] = x0 + w; n++ }
+	END { exit bad || n < 4 }' "$tmp/two.svg"
 "$FT" plot "$S" -o "$tmp/p.svg" 2> "$tmp/e"; rc=$?
 check "plot: an existing output is refused without --force" test $rc = 1 -a -n "$(grep -- '--force' "$tmp/e")"
 "$FT" plot "$S" "$S" --from 10 -o "$tmp/p.svg" --force; rc=$?
