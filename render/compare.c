@@ -171,30 +171,35 @@ static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct
 	}
 }
 
-/* Fragmenting fallbacks a second by cgroup, named (a long name keeps its tail). */
+/* Fragmenting fallbacks a second by cgroup, named (long names numbered, each whole below). */
 static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *cg,
 			       bool lettered)
 {
 	char ha[160], hb[160];
+	bool keyed = false;
 	int k, r;
 
 	if (!cg->nr)
 		return;
+	/* a name longer than the label column: every row by number, the names whole under them */
+	for (r = 0; r < cg->nr; r++)
+		keyed |= strlen(cg->key[r]) > 20;
 	printf("\nfragmenting fallbacks/s by cgroup\n");
 	for (k = 1; k < ng; k++)
 		for (r = 0; r < cg->nr; r++) {
 			char name[24];
-			size_t len = strlen(cg->key[r]);
 
 			if (ng > 2 && r == 0)
 				printf("%-22s %19.19s %19.19s\n", "", head(g, 0, lettered, false, ha, sizeof(ha)),
 				       head(g, k, lettered, false, hb, sizeof(hb)));
-			if (len > 20)
-				snprintf(name, sizeof(name), "  ~%s", cg->key[r] + len - 19);
+			if (keyed)
+				snprintf(name, sizeof(name), "  cgroup %d", r + 1);
 			else
 				snprintf(name, sizeof(name), "  %s", cg->key[r]);
 			text_row(name, &cg->st[0][r], &cg->st[k][r], false);
 		}
+	for (r = 0; keyed && r < cg->nr; r++)
+		printf("  cgroup %-2d %s\n", r + 1, cg->key[r]);
 }
 
 /* The comparison as text of 80 columns on stdout. */

@@ -108,6 +108,11 @@ check "plot: a change's dashed line is drawn per panel, never across a title" aw
 check "plot: a change late in the recording is labelled to the left of its line, whole" \
 	grep -qE 'text-anchor="end" class="m">\+62\.0 s watermark_boost_factor 2500 -&gt; 15000 \(outside fragtop\)<' "$tmp/adv.svg"
 check "plot: ... one early is labelled to the right" grep -qE '<text x="[0-9.]+" y="[0-9]+" class="m">\+9\.0 s ' "$tmp/adv.svg"
+# a cgroup's path longer than the label column: rows by number, each path whole under them
+"$FT" compare tests/recordings/adverse-6.18.ftr tests/recordings/stacks-6.18.ftr > "$tmp/cg.txt"
+check "compare by cgroup: long paths are not cut, the rows numbered" bash -c "
+	grep -qE '^  cgroup 1 +[0-9.]+ ' '$tmp/cg.txt' &&
+	grep -qx '  cgroup 1  /process_api/730b0e66741056fbd04b0a311816c6ea' '$tmp/cg.txt' && ! grep -q '~' '$tmp/cg.txt'"
 # two recordings: each label names its recording, and no two share a row where they meet
 "$FT" plot "$S" tests/recordings/adverse-6.18.ftr -o "$tmp/two.svg"
 check "plot of two: each change labelled with its recording's name" bash -c "
