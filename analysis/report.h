@@ -145,7 +145,12 @@ struct ft_rep_thp {
 
 /* What the recording fragtop cost a tick over the window (its COST inputs), in all and by source. */
 struct ft_rep_selfcost {
-	uint64_t ticks;			/* ticks that had a COST input; 0: none (nothing below) */
+	/* fragtop's own traced footprint: its rows over the window (with tracing and its pid known) */
+	bool own_known;
+	int pid;
+	uint64_t own[FT_PC_NR];
+	double own_frag_share;		/* of every fragmenting fallback traced, 0..1; NAN: none */
+	uint64_t ticks;			/* ticks that had a COST input; 0: none (no rate below) */
 	uint64_t heap;			/* bytes, at the window's end */
 	struct ft_rep_cost_rate {
 		double opens, reads, bytes;	/* a tick; NAN under two ticks */

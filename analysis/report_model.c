@@ -176,6 +176,20 @@ static void selfcost(struct ft_report *rep)
 	for (i = 0; i < FT_COST_NR; i++)
 		RATE(&c->src[i], &rep->cost_first.src[i], &rep->cost_last.src[i]);
 #undef RATE
+	/* its own rows: what fragtop's reading made the allocator do */
+	c->pid = rep->s->self_pid;
+	c->own_frag_share = NAN;
+	if (rep->procs && c->pid > 0) {
+		uint64_t all = rep->procs->other[FT_PC_FRAGMENTING];
+		int k;
+
+		c->own_known = true;
+		ft_procs_of_process(rep->procs, c->pid, c->own);
+		for (k = 0; k < rep->procs->nr; k++)
+			all += rep->procs->p[k].c[FT_PC_FRAGMENTING];
+		if (all)
+			c->own_frag_share = (double)c->own[FT_PC_FRAGMENTING] / (double)all;
+	}
 }
 
 /* Fragmenting fallbacks by kernel stack (struct ft_rep_stacks).  0 or -ENOMEM. */

@@ -312,7 +312,7 @@ static void say_listening(const struct exporter *x)
 
 /* Without scrapes a sample still comes this often (exited tasks are reaped at ticks). */
 #define IDLE_TICK_NS	(60ull * 1000000000ull)
-/* The exporter drains the trace this often, busy or not: its buffers hold many seconds. */
+/* The exporter drains the trace this often without cgroups, busy or not: its buffers hold many seconds. */
 #define TRACE_EVERY_NS	(1000000000ull)
 
 /* ms until @ns from now, rounded up, at most @cap. */
@@ -405,9 +405,10 @@ static int run(int argc, char **argv)
 	 */
 	ft_live_boost_on_trace(&x.live, o.live.boost_given ? (unsigned int)o.live.boost_hz :
 			       o.live.root && strcmp(o.live.root, "/") ? 0 : FT_LIVE_BOOST_HZ);
-	x.live.trace.every_ns = TRACE_EVERY_NS;
 	/* no family is per task: /proc/PID is read only for the cgroups' families */
 	x.live.names.off = !cgroups_start(&x);
+	/* with them, the live source's cadence: a task's cgroup is read while it lives */
+	x.live.trace.every_ns = x.live.names.off ? TRACE_EVERY_NS : 0;
 	if (ft_live_tick(&x.live, true))
 		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */

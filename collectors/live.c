@@ -171,6 +171,11 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	ft_live_emit(l, FT_RR_HOST, 0, ft_now_ns(), host, host_text(l, host, sizeof(host)));
 	ft_live_emit_status(l, FT_RS_TRACE, 0);	/* not asked for yet */
 	ft_live_emit_status(l, FT_RS_MAP, 0);
+	{
+		uint32_t self = (uint32_t)getpid();	/* its rows in the process tables are fragtop's own */
+
+		ft_live_emit(l, FT_RR_SOURCE, FT_RS_SELF, ft_now_ns(), &self, 4);
+	}
 	ft_live_map_init(l);
 	l->wants = FT_LIVE_WANT_ALL;
 	ft_live_smaps_init(l);
@@ -306,6 +311,14 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 
 	in.len = (uint32_t)host_text(l, host, sizeof(host));
 	fn(ctx, &in);
+	{
+		uint32_t self = (uint32_t)getpid();
+		struct ft_rec_record me = {
+			.type = FT_RR_SOURCE, .sub = FT_RS_SELF, .t_ns = in.t_ns, .data = (const uint8_t *)&self, .len = 4,
+		};
+
+		fn(ctx, &me);
+	}
 	ft_live_trace_meta(l, fn, ctx);
 	/* the frames named so far: a file of a series names its own */
 	for (size_t k = 0; k < l->session.syms.nr; k++) {

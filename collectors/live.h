@@ -197,6 +197,8 @@ struct ft_live_map {
 	uint64_t rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
+	uint8_t *batch;			/* a KPF input being built, kept from batch to batch */
+	size_t batch_cap;
 	/*
 	 * the kernel's config, checked before the first scan (model/kconfig.h):
 	 * a DEBUG_VM kernel before 6.17 keeps the map off (-ECANCELED) unless forced
@@ -281,9 +283,16 @@ struct ft_live {
  */
 #define FT_LIVE_BOOST_SLOW_TRACED	50
 #define FT_LIVE_BOOST_HOT	(2ull * 1000000000ull)	/* full rate after a sign, ns */
-/* trace pages drained this often while events come, else less often (the buffers hold seconds) */
+/*
+ * Trace pages drained this often, busy or idle: the tasks behind them are
+ * named, and their cgroups read, within 100 ms of their first event.
+ * Idle it was once a second, and a task that lived under a second after
+ * a quiet spell (the adverse workload's thpalloc made 43,541 fragmenting
+ * fallbacks in one) was gone before it was read.  Idle, a drain is one
+ * read() a CPU that finds nothing.
+ */
 #define FT_LIVE_TRACE_BUSY_NS	100000000ull
-#define FT_LIVE_TRACE_IDLE_NS	1000000000ull
+#define FT_LIVE_TRACE_IDLE_NS	100000000ull
 
 
 /* 0 or -errno (the root cannot be opened). */
@@ -310,8 +319,8 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
 
 /*
  * Drain the trace pages when due: every FT_LIVE_TRACE_BUSY_NS while the
- * last drain brought pages (so the tasks behind them are named while they
- * live), every FT_LIVE_TRACE_IDLE_NS while none came.
+ * last drain brought pages, every FT_LIVE_TRACE_IDLE_NS while none came
+ * (the same now: a task is named while it lives).
  */
 void ft_live_trace_maybe_poll(struct ft_live *l);
 

@@ -30,9 +30,15 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 
 	if (words > (FT_REC_CHUNK_MAX / 2 - 8) / 16)
 		return;
-	buf = malloc(8 + words * 16);
-	if (!buf)
-		return;
+	/* kept from batch to batch: a block this size malloc'd anew took fresh pages each time */
+	if (8 + words * 16 > l->map.batch_cap) {
+		buf = realloc(l->map.batch, 8 + words * 16);
+		if (!buf)
+			return;
+		l->map.batch = buf;
+		l->map.batch_cap = 8 + words * 16;
+	}
+	buf = l->map.batch;
 	memcpy(buf, &pfn, 8);
 	memcpy(buf + 8, flags, words * 8);
 	memcpy(buf + 8 + words * 8, counts, words * 8);
@@ -40,7 +46,6 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 		     (uint16_t)(zone | (l->map.kpf.rescan ? FT_KPF_RESCAN : 0) | (l->map.kpf.sampling ? FT_KPF_SAMPLE : 0)),
 		     ft_now_ns(), buf,
 		     8 + words * 16);
-	free(buf);
 }
 
 
@@ -129,6 +134,9 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	l->map.rescans = l->map.rescans_late = l->map.rescans_deferred = 0;
 	if (!on) {
 		l->map.kpf.rescanning = false;	/* R's pass ends with the map: nothing reads it meanwhile */
+		free(l->map.batch);		/* the map off: no resident batch */
+		l->map.batch = NULL;
+		l->map.batch_cap = 0;
 		return 0;
 	}
 	if (l->map.err)
@@ -425,4 +433,7 @@ void ft_live_map_free(struct ft_live *l)
 	}
 	free(l->map.iomem);
 	l->map.iomem = NULL;
+	free(l->map.batch);
+	l->map.batch = NULL;
+	l->map.batch_cap = 0;
 }

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -147,6 +148,27 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
  * already gone is named from saved_cmdlines if it can be, and said to
  * have exited.
  */
+/*
+ * fragtop's own threads: a GROUP input for each row that is one, known
+ * without a file (tgkill's signal 0 to a thread of this process), so its
+ * footprint sums them even when names are off (the exporter without
+ * --collector.cgroups).
+ */
+static void name_own_threads(struct ft_live *l, uint64_t now)
+{
+	const struct ft_procs *t = &l->session.events.procs;
+	int self = (int)getpid(), i;
+
+	for (i = 0; i < t->nr; i++) {
+		const struct ft_proc *p = &t->p[i];
+
+		if (p->tgid || p->exited || p->pid <= 0)
+			continue;
+		if (p->pid == self || syscall(SYS_tgkill, self, p->pid, 0) == 0)
+			emit_group(l, p->pid, self, now);
+	}
+}
+
 void ft_live_names_take(struct ft_live *l)
 {
 	const struct ft_session *s = &l->session;
@@ -155,8 +177,10 @@ void ft_live_names_take(struct ft_live *l)
 	size_t k;
 	int i, last = -1;
 
-	if (l->names.off)
+	if (l->names.off) {
+		name_own_threads(l, now);
 		return;
+	}
 
 	l->names.saved_read = false;
 	for (i = 0; i < t->nr; i++) {

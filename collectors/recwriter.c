@@ -140,12 +140,18 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 		.t_first = t_first, .t_last = t_last,
 	};
 	size_t bound = compress ? ZSTD_compressBound(len) : len, stored;
-	uint8_t *out = malloc(FT_REC_CHUNK_HDR + (bound ? bound : 1));
 	uint64_t at = w->off;
+	uint8_t *out;
 	int err;
 
-	if (!out)
-		return -ENOMEM;
+	if (FT_REC_CHUNK_HDR + bound > w->out_cap) {
+		out = realloc(w->out, FT_REC_CHUNK_HDR + bound);
+		if (!out)
+			return -ENOMEM;
+		w->out = out;
+		w->out_cap = FT_REC_CHUNK_HDR + bound;
+	}
+	out = w->out;
 	if (compress) {
 		bool prefix = type == FT_RC_DATA && w->prev_len && w->since_key < FT_REC_KEY_EVERY;
 
@@ -156,20 +162,16 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 		if (prefix)
 			ZSTD_CCtx_refPrefix(w->zctx, w->prev, w->prev_len);
 		stored = ZSTD_compress2(w->zctx, out + FT_REC_CHUNK_HDR, bound, raw, len);
-		if (ZSTD_isError(stored)) {
-			free(out);
+		if (ZSTD_isError(stored))
 			return -EIO;
-		}
 		c.flags = FT_RC_ZSTD | (prefix ? FT_RC_PREFIX : 0);
 		if (type == FT_RC_DATA) {
 			w->since_key = prefix ? w->since_key + 1 : 1;
 			if (len > w->prev_cap) {
 				uint8_t *p = realloc(w->prev, len);
 
-				if (!p) {
-					free(out);
+				if (!p)
 					return -ENOMEM;
-				}
 				w->prev = p;
 				w->prev_cap = len;
 			}
@@ -184,7 +186,6 @@ static int put_chunk(struct ft_recw *w, uint16_t type, const uint8_t *raw, size_
 	c.payload_crc = ft_crc32c(0, out + FT_REC_CHUNK_HDR, stored);
 	ft_rec_chunk_encode(&c, out);
 	err = write_all(w, out, FT_REC_CHUNK_HDR + stored);
-	free(out);
 	if (disk_full(err)) {
 		/* take the partial chunk back: the file ends at its last whole chunk */
 		w->file_bytes -= w->off - at;
@@ -257,8 +258,26 @@ static void write_job(struct ft_recw *w, struct ft_recw_job *j)
 			w->io_err = err;
 		w->io_dropped += j->ticks;
 	}
-	free(j->buf);
+}
+
+/* @j's buffer, written: kept for a later chunk (under lock when threaded), else freed. */
+static void recycle(struct ft_recw *w, struct ft_recw_job *j)
+{
+	if (j->buf && w->nr_spare < FT_RECW_SPARES)
+		w->spare[w->nr_spare++] = (typeof(w->spare[0])){ j->buf, j->cap };
+	else
+		free(j->buf);
 	j->buf = NULL;
+}
+
+/* A kept buffer for the empty chunk @b (under lock when threaded). */
+static void take_spare(struct ft_recw *w, typeof(w->data) *b)
+{
+	if (!b->buf && w->nr_spare) {
+		w->nr_spare--;
+		b->buf = w->spare[w->nr_spare].buf;
+		b->cap = w->spare[w->nr_spare].cap;
+	}
 }
 
 static void *writer_main(void *arg)
@@ -278,6 +297,7 @@ static void *writer_main(void *arg)
 		pthread_mutex_unlock(&w->lock);
 		write_job(w, &j);
 		pthread_mutex_lock(&w->lock);
+		recycle(w, &j);
 		w->q_head = (w->q_head + 1) % FT_RECW_QUEUE;
 		w->q_nr--;
 		w->busy = false;
@@ -320,7 +340,7 @@ static void hear(struct ft_recw *w)
 static int hand_over(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
 {
 	struct ft_recw_job j = {
-		.type = type, .buf = b->buf, .len = b->len, .nr = b->nr, .ticks = b->ticks,
+		.type = type, .buf = b->buf, .len = b->len, .cap = b->cap, .nr = b->nr, .ticks = b->ticks,
 		.t_first = b->t_first, .t_last = b->t_last,
 	};
 
@@ -329,6 +349,8 @@ static int hand_over(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
 	memset(b, 0, sizeof(*b));
 	if (!w->threaded) {
 		write_job(w, &j);
+		recycle(w, &j);
+		take_spare(w, b);
 		w->err = w->io_err;
 		w->full = w->io_full;
 		return w->err;
@@ -339,6 +361,7 @@ static int hand_over(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
 	w->queue[(w->q_head + w->q_nr) % FT_RECW_QUEUE] = j;
 	w->q_nr++;
 	pthread_cond_signal(&w->wake);
+	take_spare(w, b);
 	hear(w);
 	pthread_mutex_unlock(&w->lock);
 	return w->err;
@@ -442,6 +465,9 @@ static void release(struct ft_recw *w)
 	free(w->data.buf);
 	free(w->meta.buf);
 	free(w->prev);
+	free(w->out);
+	while (w->nr_spare)
+		free(w->spare[--w->nr_spare].buf);
 	ZSTD_freeCCtx(w->zctx);
 	memset(w, 0, sizeof(*w));
 	w->fd = -1;

@@ -49,12 +49,19 @@ struct ft_recw_pending {		/* a chunk not yet in an index */
 struct ft_recw_job {
 	uint16_t type;
 	uint8_t *buf;
-	size_t len;
+	size_t len, cap;
 	uint32_t nr, ticks;
 	uint64_t t_first, t_last;
 };
 
 #define FT_RECW_QUEUE		4	/* chunks waiting for the writer */
+/*
+ * Chunk buffers kept for the next chunks once written: a buffer freed and
+ * grown again each chunk took fresh pages from the allocator every time
+ * (glibc maps blocks over 128 kB, ft_cost_long_running()), the
+ * recorder's largest share of its own fallbacks.
+ */
+#define FT_RECW_SPARES		2
 
 struct ft_recw {
 	/* the caller's: the records being gathered */
@@ -78,6 +85,8 @@ struct ft_recw {
 	pthread_cond_t wake, done;	/* a chunk for the writer; a chunk written */
 	struct ft_recw_job queue[FT_RECW_QUEUE];
 	int q_head, q_nr;
+	struct { uint8_t *buf; size_t cap; } spare[FT_RECW_SPARES];	/* written chunks' buffers */
+	int nr_spare;
 	bool busy, stop;
 	int pub_err;			/* io_err and io_full, published after each chunk */
 	bool pub_full;
@@ -95,6 +104,8 @@ struct ft_recw {
 	void *zctx;			/* ZSTD_CCtx */
 	uint8_t *prev;			/* raw payload of the last DATA chunk */
 	size_t prev_len, prev_cap;
+	uint8_t *out;			/* a chunk as written (header, compressed payload), kept */
+	size_t out_cap;
 	int since_key;			/* DATA chunks since the last key chunk */
 	int level;
 	uint64_t file_bytes;

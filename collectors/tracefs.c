@@ -289,14 +289,16 @@ long ft_tracefs_drain(struct ft_tracefs *t, ft_tracefs_page_fn fn, void *ctx)
 
 		if (!tc)
 			continue;
-		/* whole pages, zero-copy through a pipe */
-		while ((n = tracefs_cpu_buffered_read(tc, t->page, true)) > 0) {
-			ft_cost_read(FT_COST_TRACE, (size_t)n);
-			hand(t, cpu, n, fn, ctx);
-			pages++;
-		}
-		ft_cost_read(FT_COST_TRACE, 0);	/* the read that found none */
-		/* what is left in the page the kernel is still filling */
+		/*
+		 * read(), not splice: a whole page read swaps the ring's page
+		 * with the reader's one spare page and copies it out, where a
+		 * splice hands the ring's page to the pipe and takes a fresh
+		 * page from the allocator for each one.  Under the adverse
+		 * workload those fresh unmovable pages were 2,016 fragmenting
+		 * fallbacks of fragtop's own in one burst (docs/DESIGN.md).
+		 * A read past the full pages takes what is in the page the
+		 * kernel is still filling.
+		 */
 		while ((n = tracefs_cpu_read(tc, t->page, true)) > 0) {
 			ft_cost_read(FT_COST_TRACE, (size_t)n);
 			hand(t, cpu, n, fn, ctx);

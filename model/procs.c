@@ -139,6 +139,23 @@ void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path)
 		snprintf(t->p[t->hash[h]].cgroup, sizeof(t->p[0].cgroup), "%s", path);
 }
 
+int ft_procs_of_process(const struct ft_procs *t, int tgid, uint64_t out[FT_PC_NR])
+{
+	int i, k, n = 0;
+
+	memset(out, 0, FT_PC_NR * sizeof(out[0]));
+	for (i = 0; tgid > 0 && i < t->nr; i++) {
+		const struct ft_proc *p = &t->p[i];
+
+		if ((p->tgid > 0 ? p->tgid : p->pid) != tgid)
+			continue;
+		n++;
+		for (k = 0; k < FT_PC_NR; k++)
+			out[k] += p->c[k];
+	}
+	return n;
+}
+
 const char *const ft_cg_unread_names[FT_CGU_NR] = {
 	[FT_CGU_READ] = "",
 	[FT_CGU_NOT_RECORDED] = FT_CGU_NOT_RECORDED_NAME,

@@ -120,6 +120,13 @@ extern const char *const ft_cg_unread_names[FT_CGU_NR];
 /* The bucket's reason, a sentence. */
 extern const char *const ft_cg_unread_reasons[FT_CGU_NR];
 
+/*
+ * The counts of process @tgid's rows (its threads' too, by their GROUP
+ * inputs) into @out: fragtop's own footprint, given its pid.  Returns the
+ * rows summed.
+ */
+int ft_procs_of_process(const struct ft_procs *t, int tgid, uint64_t out[FT_PC_NR]);
+
 /* The cgroup of @pid's live process (a CGROUP input). */
 void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path);
 

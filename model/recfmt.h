@@ -113,6 +113,7 @@ enum ft_rs {
 	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */
 	FT_RS_COST = 6,		/* fragtop's own cost so far: model/cost.h */
 	FT_RS_MAP_CHECK = 7,	/* text: what the kernel config check before the map found (model/kconfig.h) */
+	FT_RS_SELF = 8,		/* u32: the reading fragtop's own process id: its rows are its own footprint */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

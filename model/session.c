@@ -371,6 +371,16 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 			 (int)(in->len < sizeof(s->map_check) ? in->len : sizeof(s->map_check) - 1),
 			 (const char *)in->data);
 		return;
+	case FT_RS_SELF: {
+		uint32_t pid;
+
+		if (in->len != 4 || (memcpy(&pid, in->data, 4), !pid || pid > (1u << 22))) {
+			ft_session_bad(s, in, "own process: not a pid");
+			return;
+		}
+		s->self_pid = (int)pid;
+		return;
+	}
 	case FT_RS_COST: {
 		struct ft_cost c;
 

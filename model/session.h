@@ -116,6 +116,7 @@ struct ft_session_state {
 	struct ft_futile futile;		/* the isolate records joined with the map (model/events.h) */
 	struct ft_direct direct;		/* what direct compaction scanned (model/direct.h) */
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
+	int self_pid;			/* the reading fragtop's process (SOURCE input): its own rows; 0 unknown */
 	char map_check[320];		/* the kernel config check's finding (SOURCE input), "" none */
 	bool have_iomem;
 	/* the live map scan's cost and lag (SOURCE input); known: one arrived */

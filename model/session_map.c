@@ -83,7 +83,8 @@ void ft_session_map_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	uint64_t pfn, words, per, block;
 	size_t z = in->sub & ~(unsigned int)(FT_KPF_RESCAN | FT_KPF_SAMPLE);
 	bool sample = in->sub & FT_KPF_SAMPLE;
-	uint64_t *w;
+	const uint64_t *w;
+	uint64_t *copy = NULL;
 
 	ft_session_map_layout(s);
 	if (in->len < 8 || (in->len - 8) % 16) {
@@ -111,11 +112,20 @@ void ft_session_map_kpf(struct ft_session *s, const struct ft_rec_record *in)
 		ft_session_bad(s, in, "map batch: blocks outside the zone");
 		return;
 	}
-	/* the words are not aligned in the record: copy them */
-	w = malloc(words * 16);
-	if (!w)
-		return;
-	memcpy(w, in->data + 8, words * 16);
+	/*
+	 * The words as they are when aligned (the live source's are: a
+	 * 512 kB copy a batch took fresh pages each time), else a copy
+	 * (a recording's chunk puts them anywhere).
+	 */
+	if ((uintptr_t)(in->data + 8) % _Alignof(uint64_t)) {
+		copy = malloc(words * 16);
+		if (!copy)
+			return;
+		memcpy(copy, in->data + 8, words * 16);
+		w = copy;
+	} else {
+		w = (const uint64_t *)(const void *)(in->data + 8);
+	}
 	if (sample) {
 		if (!ft_pbmap_sample(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block), words, w,
 				     w + words))
@@ -124,7 +134,7 @@ void ft_session_map_kpf(struct ft_session *s, const struct ft_rec_record *in)
 		ft_pbmap_feed(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
 			      (uint32_t)(words / per), w, w + words, in->sub & FT_KPF_RESCAN);
 	}
-	free(w);
+	free(copy);
 	s->map_err = 0;
 }
 

@@ -84,6 +84,12 @@ static const struct {
 	[FT_MF_BG_COMPACT_SECONDS] = { "fragtop_background_compaction_seconds", "counter",
 		"Time in background zone compactions by node." },
 	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
+	[FT_MF_SELF_FRAG] = { "fragtop_self_fragmenting_fallbacks", "counter",
+		"Fragmenting fallbacks fragtop's own threads caused (its footprint, traced as any process's)." },
+	[FT_MF_SELF_FALLBACKS] = { "fragtop_self_fallbacks", "counter",
+		"Allocator fallbacks (mm_page_alloc_extfrag) fragtop's own threads caused." },
+	[FT_MF_SELF_STALL] = { "fragtop_self_stall_seconds", "counter",
+		"Time fragtop's own threads spent in direct compaction and direct reclaim, by kind." },
 	[FT_MF_CG_FRAG] = { "fragtop_cgroup_fragmenting_fallbacks", "counter",
 		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups, "
 		"one \"other\" summing the rest, and the tasks whose cgroup was not read under "
@@ -564,6 +570,31 @@ static bool fallback_pair(int x, int y)
 	return x != y && x < 3 && y < 3;
 }
 
+/* fragtop's own footprint: its threads' rows of the process table (tracing, its pid known). */
+static void self_events(struct out *o, const struct ft_session *s)
+{
+	uint64_t own[FT_PC_NR];
+
+	if (s->self_pid <= 0)
+		return;
+	ft_procs_of_process(&s->events.procs, s->self_pid, own);
+	if (want(o, FT_MF_SELF_FRAG)) {
+		head(o, FT_MF_SELF_FRAG);
+		sample(o, fam[FT_MF_SELF_FRAG].name, "_total", NULL, (double)own[FT_PC_FRAGMENTING]);
+	}
+	if (want(o, FT_MF_SELF_FALLBACKS)) {
+		head(o, FT_MF_SELF_FALLBACKS);
+		sample(o, fam[FT_MF_SELF_FALLBACKS].name, "_total", NULL, (double)own[FT_PC_EXTFRAG]);
+	}
+	if (want(o, FT_MF_SELF_STALL)) {
+		const char *lc[] = { "kind", "compaction", NULL }, *lr[] = { "kind", "reclaim", NULL };
+
+		head(o, FT_MF_SELF_STALL);
+		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lc, (double)own[FT_PC_COMPACTION_US] / 1e6);
+		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lr, (double)own[FT_PC_RECLAIM_US] / 1e6);
+	}
+}
+
 static void events(struct out *o, const struct ft_session *s)
 {
 	const struct ft_events *ev = &s->events;
@@ -947,8 +978,10 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 	}
 	compaction_cost(&o, s);
 	thp(&o, s);
-	if (s->tracing)
+	if (s->tracing) {
 		events(&o, s);
+		self_events(&o, s);
+	}
 	if (m->server) {
 		const struct { enum ft_mfamily mf; uint64_t v; } counters[] = {
 			{ FT_MF_SRV_REFUSED, m->server->refused },

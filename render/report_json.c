@@ -27,6 +27,28 @@ static void json_cost_rate(struct ft_json *j, const char *key, const struct ft_r
 	ft_json_obj_end(j);
 }
 
+/*
+ * "self": what the recording fragtop's own threads made the allocator do
+ * over the window (its rows of the process table), null when its pid or
+ * the tracing is not known.
+ */
+static void json_self(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_rep_selfcost *c = &rep->self;
+	int k;
+
+	if (!c->own_known) {
+		ft_json_null(j, "self");
+		return;
+	}
+	ft_json_obj_begin(j, "self");
+	ft_json_i64(j, "pid", c->pid);
+	for (k = 0; k < FT_PC_NR; k++)
+		ft_json_u64(j, ft_proc_fields[k].key, c->own[k]);
+	ft_json_double(j, "fragmenting_share", c->own_frag_share);
+	ft_json_obj_end(j);
+}
+
 /* "cost": the recording fragtop's, a tick over the window, null when it did not count it. */
 static void json_cost(struct ft_json *j, const struct ft_report *rep)
 {
@@ -620,6 +642,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_thp(&j, rep);
 	json_intervals(&j, rep);
 	json_cost(&j, rep);
+	json_self(&j, rep);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }

@@ -854,6 +854,20 @@ static void text_cost(const struct ft_report *rep)
 {
 	const struct ft_rep_selfcost *c = &rep->self;
 
+	if (c->own_known) {
+		char share[32];
+
+		if (isnan(c->own_frag_share))
+			snprintf(share, sizeof(share), "none traced");
+		else
+			snprintf(share, sizeof(share), "%.2f%% of all", c->own_frag_share * 100);
+		printf("fragtop itself     pid %d: %llu fragmenting fallbacks (%s), %llu fallbacks, %llu direct\n"
+		       "                   compactions (%.1f ms), %llu direct reclaims (%.1f ms)\n",
+		       c->pid, (unsigned long long)c->own[FT_PC_FRAGMENTING], share,
+		       (unsigned long long)c->own[FT_PC_EXTFRAG], (unsigned long long)c->own[FT_PC_COMPACTION],
+		       (double)c->own[FT_PC_COMPACTION_US] / 1000, (unsigned long long)c->own[FT_PC_RECLAIM],
+		       (double)c->own[FT_PC_RECLAIM_US] / 1000);
+	}
 	if (c->ticks < 2)
 		return;
 	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap %.1f MiB\n",

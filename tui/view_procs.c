@@ -275,6 +275,7 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	int *idx = st->idx;
 	int n, i, y = top, rows;
 	uint64_t frag_total = 0;
+	char self[64];
 
 	if (!s->tracing) {
 		ft_put(top + 1, 2, A_BOLD, "No tracepoints: %s",
@@ -288,11 +289,20 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	qsort_r(idx, (size_t)n, sizeof(idx[0]), cmp, &(struct sort_by){ st, s, t });
 	for (i = 0; i < t->nr; i++)
 		frag_total += t->p[i].c[FT_PC_FRAGMENTING];
-	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu",
+	frag_total += t->other[FT_PC_FRAGMENTING];
+	self[0] = '\0';
+	if (s->self_pid > 0) {	/* fragtop's own footprint, counted as any process's */
+		uint64_t own[FT_PC_NR];
+
+		ft_procs_of_process(t, s->self_pid, own);
+		snprintf(self, sizeof(self), "   fragtop itself %llu (%.2f%%)", (unsigned long long)own[FT_PC_FRAGMENTING],
+			 frag_total ? 100.0 * (double)own[FT_PC_FRAGMENTING] / (double)frag_total : 0.0);
+	}
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu%s",
 	       n, st->threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
 	       st->comm_filter[0] ? " matching '" : "", st->comm_filter,
 	       st->comm_filter[0] ? "'" : "", cols[st->sort_col].head, st->inverted ? " (inverted)" : "",
-	       (unsigned long long)(frag_total + t->other[FT_PC_FRAGMENTING]));
+	       (unsigned long long)frag_total, self);
 	if (t->folded)
 		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%llu processes folded into the totals (table full): "
 		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
@@ -600,6 +610,7 @@ static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
 }
 
 static const struct ft_legend procs_legend[] = {
+	{ "fragtop itself", "the fragmenting fallbacks fragtop's own threads caused, and their share (its footprint)" },
 	{ "PID TID", "process (or thread, with H) id" },
 	{ "S", "x: exited (its counts stay until it scrolls away)" },
 	{ "COMMAND", "the task's name (comm; a kernel thread's as the kernel names it)" },

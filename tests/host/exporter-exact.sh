@@ -50,7 +50,8 @@ scrape() {	# FILE: the extfrag totals (all, fragmenting) and lost events of one 
 	curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" | awk '
 		/^fragtop_extfrag_events_total\{/ { all += $NF; if ($0 ~ /fragmenting="true"/) frag += $NF }
 		/^fragtop_trace_lost_events_total / { lost = $NF }
-		END { printf "%d %d %d\n", all, frag, lost }' > "$1"
+		/^fragtop_self_fragmenting_fallbacks_total / { self = $NF }
+		END { printf "%d %d %d %s\n", all, frag, lost, self == "" ? "none" : self }' > "$1"
 }
 count() {	# INSTANCE: "all fragmenting lost" of its trace
 	local all frag lost
@@ -77,7 +78,7 @@ until_ok 30 seconds_reach $((t0 + 15))
 echo 0 > "$REF/tracing_on"
 scrape "$tmp/s2"; t1=$SECONDS
 echo 0 > "$OUT/tracing_on"
-read -r a1 f1 l1 < "$tmp/s1"; read -r a2 f2 l2 < "$tmp/s2"
+read -r a1 f1 l1 _ < "$tmp/s1"; read -r a2 f2 l2 self2 < "$tmp/s2"
 read -r ia if il < <(count "$REF"); read -r oa of ol < <(count "$OUT")
 da=$((a2 - a1)) df=$((f2 - f1))
 echo "scrapes $((t1 - t0)) s apart: exporter +$da fallbacks (+$df fragmenting); reference inner..outer" \
@@ -87,6 +88,8 @@ check "the load made fallbacks to count" test "$ia" -gt 0
 check "nothing lost (exporter and references)" test $((l2 - l1)) = 0 -a "$il" = 0 -a "$ol" = 0
 check "fallbacks between the scrapes: within the references" test "$da" -ge "$ia" -a "$da" -le "$oa"
 check "fragmenting ones: within the references" test "$df" -ge "$if" -a "$df" -le "$of"
+echo "fragtop's own fragmenting fallbacks (fragtop_self_fragmenting_fallbacks_total): $self2 of $f2"
+check "its own footprint is served, counted among them" bash -c "[ '$self2' != none ] && [ '$self2' -le '$f2' ]"
 if [ "$ia" = "$oa" ]; then
 	check "quiet edges: the exporter's count equals the reference, to the event" test "$da" = "$ia" -a "$df" = "$if"
 fi

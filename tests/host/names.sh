@@ -53,13 +53,16 @@ for round in 1 2 3 4 5 6 7 8; do
 	wait $!
 	hold 16
 done
-kill -INT "$fpid"; wait "$fpid"; fpid=
+kill -INT "$fpid"; wait "$fpid"; fpid_was=$fpid; fpid=
 kill "${holders[@]}" 2> /dev/null; holders=()
 "$FT" report --json "$tmp/n.ftr" > "$tmp/n.json"
 short=$(jq -R 'tonumber' "$tmp/short" | jq -s -c .)
 echo "names: $(jq '.totals.extfrag' "$tmp/n.json") fallbacks; $(jq '.processes | length' "$tmp/n.json") process rows;" \
 	"short-lived rows: $(jq -c --argjson s "$short" '[.processes[] | select(.pid as $p | $s | index($p)) | {pid, comm, extfrag}]' "$tmp/n.json")"
 check "the recording traced fallbacks" jqe '.totals.extfrag > 0' "$tmp/n.json"
+check "the recorder's own footprint: its pid, its rows summed (self)" \
+	jqe --argjson p "$fpid_was" '.self.pid == $p and .self.fragmenting == ([.processes[] | select(.tgid == $p or .pid == $p) | .fragmenting] | add // 0)' "$tmp/n.json"
+check "... and report's text says it" bash -c "'$FT' report '$tmp/n.ftr' | grep -qE '^fragtop itself +pid $fpid_was: [0-9]+ fragmenting fallbacks'"
 check "no process row is unnamed" jqe '[.processes[] | select(.comm == "?" or .comm == "")] | length == 0' "$tmp/n.json"
 if jqe --argjson s "$short" '[.processes[] | select(.pid as $p | $s | index($p))] | length > 0' "$tmp/n.json"; then
 	check "the short-lived processes with fallbacks are named fraggen" \

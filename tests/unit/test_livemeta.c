@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * The live source's META inputs, as a recording's first chunk and the
- * session take them: the host first, then header_page before any event's
+ * session take them: the host first, its own pid, then header_page before any event's
  * format (the decoder cannot place an event's fields without it), every
  * event's format once, kernel_stack's last.  A renumbering of the texts
  * once put header_page last and live tracing counted nothing: this holds
@@ -54,15 +54,16 @@ static void test_formats_order(void **state)
 		l.trace.t.text_len[i] = strlen(l.trace.t.text[i]);
 	}
 	ft_live_meta(&l, take, &s);
-	assert_int_equal(s.n, 1 + FT_TRACE_TEXTS);	/* HOST, header, each event, kernel_stack */
+	assert_int_equal(s.n, 2 + FT_TRACE_TEXTS);	/* HOST, its own pid, header, each event, kernel_stack */
 	assert_int_equal(s.type[0], FT_RR_HOST);
-	assert_int_equal(s.type[1], FT_RR_TRACE_FMT);
-	assert_string_equal(s.first_line[1], "header_page");
+	assert_int_equal(s.type[1], FT_RR_SOURCE);	/* FT_RS_SELF: a file of a series says whose rows are fragtop's */
+	assert_int_equal(s.type[2], FT_RR_TRACE_FMT);
+	assert_string_equal(s.first_line[2], "header_page");
 	for (i = 0; i < FT_EV_NR; i++) {	/* each event once, after the header */
 		int found = 0;
 
 		snprintf(name, sizeof(name), "%s/%s", ft_trace_events[i].system, ft_trace_events[i].event);
-		for (k = 2; k < s.n; k++)
+		for (k = 3; k < s.n; k++)
 			found += !strcmp(s.first_line[k], name);
 		assert_int_equal(found, 1);
 	}

@@ -158,6 +158,35 @@ static void test_mapscan_source(void **state)
 	ft_session_release(&s);
 }
 
+/*
+ * The reading fragtop's own pid (SOURCE FT_RS_SELF): its rows, its
+ * threads' by their GROUP inputs, are its footprint; a bad one refused.
+ */
+static void test_self_source(void **state)
+{
+	static struct ft_session s;
+	uint64_t own[FT_PC_NR];
+	uint32_t pid = 4242, bad = 0;
+
+	(void)state;
+	ft_session_init(&s);
+	apply(&s, FT_RR_SOURCE, FT_RS_SELF, 1, &pid, 4);
+	assert_int_equal(s.self_pid, 4242);
+	apply(&s, FT_RR_SOURCE, FT_RS_SELF, 2, &bad, 4);
+	apply(&s, FT_RR_SOURCE, FT_RS_SELF, 3, &pid, 2);
+	assert_int_equal(s.bad_inputs, 2);
+	assert_int_equal(s.self_pid, 4242);
+	ft_procs_count(&s.events.procs, 4242, 1, FT_PC_FRAGMENTING, 3);	/* its main thread */
+	ft_procs_count(&s.events.procs, 4250, 1, FT_PC_FRAGMENTING, 2);	/* its writer thread */
+	ft_procs_count(&s.events.procs, 4251, 1, FT_PC_FRAGMENTING, 100);	/* another process */
+	ft_procs_group(&s.events.procs, 4250, 4242);
+	assert_int_equal(ft_procs_of_process(&s.events.procs, s.self_pid, own), 2);
+	assert_int_equal(own[FT_PC_FRAGMENTING], 5);
+	assert_int_equal(ft_procs_of_process(&s.events.procs, 0, own), 0);
+	assert_int_equal(own[FT_PC_FRAGMENTING], 0);
+	ft_session_release(&s);
+}
+
 /* A file that repeats its trace formats: each is parsed once. */
 static void test_formats_once(void **state)
 {
@@ -913,6 +942,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_audits_bounded),
 		cmocka_unit_test(test_mapscan_source),
+		cmocka_unit_test(test_self_source),
 		cmocka_unit_test(test_formats_once),
 		cmocka_unit_test(test_trace_time_order),
 		cmocka_unit_test(test_trace_queue_trimmed),
