@@ -180,15 +180,9 @@ static void selfcost(struct ft_report *rep)
 	c->pid = rep->s->self_pid;
 	c->own_frag_share = NAN;
 	if (rep->procs && c->pid > 0) {
-		uint64_t all = rep->procs->other[FT_PC_FRAGMENTING];
-		int k;
-
 		c->own_known = true;
 		ft_procs_of_process(rep->procs, c->pid, c->own);
-		for (k = 0; k < rep->procs->nr; k++)
-			all += rep->procs->p[k].c[FT_PC_FRAGMENTING];
-		if (all)
-			c->own_frag_share = (double)c->own[FT_PC_FRAGMENTING] / (double)all;
+		c->own_frag_share = ft_procs_frag_share(rep->procs, c->own[FT_PC_FRAGMENTING]);
 	}
 }
 

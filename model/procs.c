@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "model/procs.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,16 @@ int ft_procs_of_process(const struct ft_procs *t, int tgid, uint64_t out[FT_PC_N
 			out[k] += p->c[k];
 	}
 	return n;
+}
+
+double ft_procs_frag_share(const struct ft_procs *t, uint64_t frag)
+{
+	uint64_t all = t->other[FT_PC_FRAGMENTING];
+	int i;
+
+	for (i = 0; i < t->nr; i++)
+		all += t->p[i].c[FT_PC_FRAGMENTING];
+	return all ? (double)frag / (double)all : NAN;
 }
 
 const char *const ft_cg_unread_names[FT_CGU_NR] = {

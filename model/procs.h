@@ -127,6 +127,9 @@ extern const char *const ft_cg_unread_reasons[FT_CGU_NR];
  */
 int ft_procs_of_process(const struct ft_procs *t, int tgid, uint64_t out[FT_PC_NR]);
 
+/* @frag fragmenting fallbacks as a share (0..1) of all @t's, "other" too; NAN when it has none. */
+double ft_procs_frag_share(const struct ft_procs *t, uint64_t frag);
+
 /* The cgroup of @pid's live process (a CGROUP input). */
 void ft_procs_cgroup(struct ft_procs *t, int pid, const char *path);
 

@@ -39,6 +39,12 @@ struct ft_procs;
  */
 void ft_render_session_processes(struct ft_json *j, const struct ft_procs *t, int max);
 
+/*
+ * "self": process @pid's rows of @t (fragtop's own footprint, as report's
+ * "self"), null when @pid is not known (0).
+ */
+void ft_render_session_self(struct ft_json *j, const struct ft_procs *t, int pid);
+
 struct ft_session;
 struct ft_events;
 

@@ -229,6 +229,7 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 
 		ft_procs_by_process(&by_process, &ev->procs);
 		ft_render_session_processes(j, &by_process, 0);
+		ft_render_session_self(j, &by_process, l->session->self_pid);
 	}
 	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL, NULL);
 	ft_render_session_compaction(j, l->session, ev);

@@ -98,6 +98,40 @@ void ft_ui_diag(void *ctx, enum ft_diag_level level, const char *msg)
 	ft_ui_status(ctx, level, "%s", msg);
 }
 
+/*
+ * The header's host part; returns its width (where the mode's part may
+ * start; the host name is sanitised, never wider).  It gives up the
+ * release, then the host, then the rest before a number is cut: it leaves
+ * room for PAUSED or ROOT, REC and the mode's part (the replay's position).
+ */
+static int draw_host_part(struct ft_ui *ui, const char *bf)
+{
+	const struct ft_session *s = ui->s;
+	char left[320], every[32] = "";
+	int n = 0, room = COLS - 9 - ui->header_room - (ui->rec && !ui->rec->err ? 12 : 0), k;
+
+	if (!ui->rp)
+		snprintf(every, sizeof(every), "every %gs  ", ui->interval);
+	for (k = 0; k < 5; k++) {
+		if (k == 0)
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  %sboost_factor %s", FT_VERSION,
+				     s->host.hostname, s->host.release, every, bf);
+		else if (k == 1)
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %sboost_factor %s", FT_VERSION,
+				     s->host.hostname, every, bf);
+		else if (k == 2)
+			n = snprintf(left, sizeof(left), "fragtop %s  %sboost_factor %s", FT_VERSION, every, bf);
+		else if (k == 3)
+			n = snprintf(left, sizeof(left), "fragtop  boost_factor %s", bf);
+		else
+			n = snprintf(left, sizeof(left), "boost %s", bf);
+		if (n <= room)
+			break;
+	}
+	ft_put(0, 0, ft_attr(FT_C_HEADER), "%s", left);
+	return n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
+}
+
 static void draw_header(struct ft_ui *ui)
 {
 	const struct ft_session *s = ui->s;
@@ -120,37 +154,7 @@ static void draw_header(struct ft_ui *ui)
 	attron((int)ft_attr(FT_C_HEADER));
 	mvhline(0, 0, ' ', COLS);
 	attroff((int)ft_attr(FT_C_HEADER));
-	{
-		/*
-		 * The host's part gives up the release, then the host, then the
-		 * rest before a number is cut: it leaves room for PAUSED or ROOT,
-		 * REC and the mode's part (the replay's position).
-		 */
-		char left[320], every[32] = "";
-		int n = 0, room = COLS - 9 - ui->header_room - (ui->rec && !ui->rec->err ? 12 : 0), k;
-
-		if (!ui->rp)
-			snprintf(every, sizeof(every), "every %gs  ", ui->interval);
-		for (k = 0; k < 5; k++) {
-			if (k == 0)
-				n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  %sboost_factor %s", FT_VERSION,
-					     s->host.hostname, s->host.release, every, bf);
-			else if (k == 1)
-				n = snprintf(left, sizeof(left), "fragtop %s  %s  %sboost_factor %s", FT_VERSION,
-					     s->host.hostname, every, bf);
-			else if (k == 2)
-				n = snprintf(left, sizeof(left), "fragtop %s  %sboost_factor %s", FT_VERSION, every, bf);
-			else if (k == 3)
-				n = snprintf(left, sizeof(left), "fragtop  boost_factor %s", bf);
-			else
-				n = snprintf(left, sizeof(left), "boost %s", bf);
-			if (n <= room)
-				break;
-		}
-		ft_put(0, 0, ft_attr(FT_C_HEADER), "%s", left);
-		/* where the mode's part may start (the host name is sanitised, never wider) */
-		ui->header_end = n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
-	}
+	ui->header_end = draw_host_part(ui, bf);
 	if (ui->header)		/* the mode's part: replay's timeline */
 		ui->header(ui);
 	if (ui->rec && !ui->rec->err) {	/* REC and the ticks recorded so far */

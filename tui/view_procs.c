@@ -294,9 +294,12 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 	if (s->self_pid > 0) {	/* fragtop's own footprint, counted as any process's */
 		uint64_t own[FT_PC_NR];
 
+		double share;
+
 		ft_procs_of_process(t, s->self_pid, own);
+		share = ft_procs_frag_share(t, own[FT_PC_FRAGMENTING]);
 		snprintf(self, sizeof(self), "   fragtop itself %llu (%.2f%%)", (unsigned long long)own[FT_PC_FRAGMENTING],
-			 frag_total ? 100.0 * (double)own[FT_PC_FRAGMENTING] / (double)frag_total : 0.0);
+			 isnan(share) ? 0.0 : share * 100);
 	}
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu%s",
 	       n, st->threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),

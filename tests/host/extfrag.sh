@@ -106,6 +106,8 @@ for boost in 0 15000; do
 	check "boost $boost: per-process fragmenting counts add up" \
 		jqe '([.events.processes[].fragmenting] | add // 0) == .events.extfrag.fragmenting' "$j"
 done 2>&1
+check "boost 0: the snapshot says fragtop's own footprint (events.self, among the processes' counts)" \
+	jqe '(.events.self.pid | type) == "number" and .events.self.fragmenting <= .events.extfrag.fragmenting' "$tmp/0.json"
 echo "boost 0: top processes $(jq -c '[.events.processes[0:4][] | {comm, fragmenting}]' "$tmp/0.json")"
 check "boost 0: the workload's processes are among the top three" \
 	jqe '[.events.processes[0:3][].comm] | any(. == "fio" or . == "thpalloc")' "$tmp/0.json"

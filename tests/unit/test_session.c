@@ -182,6 +182,7 @@ static void test_self_source(void **state)
 	ft_procs_group(&s.events.procs, 4250, 4242);
 	assert_int_equal(ft_procs_of_process(&s.events.procs, s.self_pid, own), 2);
 	assert_int_equal(own[FT_PC_FRAGMENTING], 5);
+	assert_true(fabs(ft_procs_frag_share(&s.events.procs, own[FT_PC_FRAGMENTING]) - 5.0 / 105) < 1e-12);
 	assert_int_equal(ft_procs_of_process(&s.events.procs, 0, own), 0);
 	assert_int_equal(own[FT_PC_FRAGMENTING], 0);
 	ft_session_release(&s);
