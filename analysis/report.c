@@ -651,6 +651,27 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 	return n;
 }
 
+/* The shares and joins the owners' sections print (struct ft_rep_owners). */
+static void owners_figures(struct ft_rep_owners *o)
+{
+	size_t i, k;
+
+	for (i = 0; i < o->nr && i < FT_REP_OWNERS_SHOWN; i++)
+		o->group_pct[i] = ft_report_pct((int64_t)o->groups[i].pages, (int64_t)o->tally.pin_pages);
+	o->has_rest = o->nr > FT_REP_OWNERS_SHOWN || o->tally.other;
+	o->rest_pages = o->tally.other_pages;
+	for (i = FT_REP_OWNERS_SHOWN; i < o->nr; i++)
+		o->rest_pages += o->groups[i].pages;
+	o->rest_pct = ft_report_pct((int64_t)o->rest_pages, (int64_t)o->tally.pin_pages);
+	for (i = 0; i < o->nr_top && i < FT_REP_OWNER_STACKS; i++) {
+		if (!ft_po_share(o->top[i].pages, o->stacks_pages, &o->top_pct[i]))
+			o->top_pct[i] = NAN;
+		o->top_pins[i] = false;
+		for (k = 0; k < o->nr; k++)
+			o->top_pins[i] |= o->groups[k].stack_id == o->top[i].e.stack_id;
+	}
+}
+
 int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
 {
 	const struct ft_session *s = rep->s;
@@ -671,6 +692,7 @@ int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
 	if (!o->groups)
 		return -ENOMEM;
 	o->nr = ft_report_owners(rep, o->groups, FT_REP_OWNER_GROUPS, &o->tally, &o->blocks, &o->looks);
+	owners_figures(o);
 	return 0;
 }
 

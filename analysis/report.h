@@ -426,6 +426,7 @@ size_t ft_report_owners(const struct ft_report *rep, struct ft_po_group *out, si
 
 #define FT_REP_OWNER_GROUPS	256	/* stacks told apart; more are counted as "other" */
 #define FT_REP_OWNER_STACKS	5	/* show_stacks' stacks a report lists */
+#define FT_REP_OWNERS_SHOWN	10	/* pinning stacks the text lists; the rest summed */
 
 /*
  * The page owners' part of a report, computed once for every renderer
@@ -446,6 +447,13 @@ struct ft_rep_owners {
 	size_t nr_top, nr_stacks, bad;
 	struct ft_po_stack top[FT_REP_OWNER_STACKS];
 	uint64_t stacks_pages;		/* FT_PO_PAGES_SATURATED: past 2^64, no shares */
+	/* the figures the renderers print, made once here */
+	double group_pct[FT_REP_OWNERS_SHOWN];	/* the first groups' share of the pinned pages, % */
+	uint64_t rest_pages;		/* the groups past FT_REP_OWNERS_SHOWN and those past the table */
+	double rest_pct;
+	bool has_rest;
+	double top_pct[FT_REP_OWNER_STACKS];	/* of every page show_stacks counted, %; NAN: saturated */
+	bool top_pins[FT_REP_OWNER_STACKS];	/* the stack also pins pages of mixed blocks (a group) */
 };
 
 /* Fill @o from the report.  0, or -ENOMEM (then o->groups is NULL and nr 0). */

@@ -734,7 +734,6 @@ static void text_stacks(const struct ft_report *rep)
 	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)st->all);
 }
 
-#define REP_OWNERS	10	/* stacks the page owners' section lists */
 
 /*
  * page_owner_stacks/show_stacks (6.9+), the last the recording has: the
@@ -744,7 +743,7 @@ static void text_stacks(const struct ft_report *rep)
 static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_owners *o)
 {
 	char stack[256];
-	size_t i, k;
+	size_t i;
 
 	if (!o->have_stacks)
 		return;
@@ -755,15 +754,11 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 	else
 		printf("%llu pages\n", (unsigned long long)o->stacks_pages);
 	for (i = 0; i < o->nr_top; i++) {
-		bool pins = false;
 		char share[16] = "     -";
-		double p;
 
-		for (k = 0; k < o->nr; k++)
-			pins |= o->groups[k].stack_id == o->top[i].e.stack_id;
-		if (ft_po_share(o->top[i].pages, o->stacks_pages, &p))
-			snprintf(share, sizeof(share), "%5.1f%%", p);
-		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, pins ? '*' : ' ');
+		if (!isnan(o->top_pct[i]))
+			snprintf(share, sizeof(share), "%5.1f%%", o->top_pct[i]);
+		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, o->top_pins[i] ? '*' : ' ');
 		print_wrapped(20, 80, ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
 	if (o->nr)
@@ -828,22 +823,16 @@ static void text_owners(const struct ft_report *rep)
 	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks read)\n",
 	       o.blocks, o.looks);
 	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the allocator's frames left out\n");
-	for (i = 0; i < o.nr && i < REP_OWNERS; i++) {
+	for (i = 0; i < o.nr && i < FT_REP_OWNERS_SHOWN; i++) {
 		const struct ft_po_entry *e = &o.groups[i].first;
 
 		printf("%10llu %5.1f%% %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
-		       ft_report_pct((int64_t)o.groups[i].pages, (int64_t)o.tally.pin_pages), o.groups[i].count, e->order,
+		       o.group_pct[i], o.groups[i].count, e->order,
 		       e->page_mt, e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, "",
 		       ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
-	if (o.nr > REP_OWNERS || o.tally.other) {
-		uint64_t rest = o.tally.other_pages;
-
-		for (i = REP_OWNERS; i < o.nr; i++)
-			rest += o.groups[i].pages;
-		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)rest,
-		       ft_report_pct((int64_t)rest, (int64_t)o.tally.pin_pages));
-	}
+	if (o.has_rest)
+		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)o.rest_pages, o.rest_pct);
 	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
 	       (unsigned long long)o.tally.pin_pages, o.tally.pins);
 	text_owner_stacks(rep, &o);
