@@ -102,6 +102,7 @@ struct ft_live_names {
 	struct ft_cmdlines saved;
 	bool saved_read;
 	bool off;			/* the tasks behind events are not named (the exporter shows none) */
+	uint64_t own_probed;		/* names off: rows born before this were probed for fragtop's own threads */
 };
 
 /*

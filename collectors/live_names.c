@@ -159,14 +159,16 @@ static void name_own_threads(struct ft_live *l, uint64_t now)
 	const struct ft_procs *t = &l->session.events.procs;
 	int self = (int)getpid(), i;
 
+	/* each row once, when new (rows are born in order): a task is a thread of ours or not for good */
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
 
-		if (p->tgid || p->exited || p->pid <= 0)
+		if (p->born < l->names.own_probed || p->tgid || p->exited || p->pid <= 0)
 			continue;
 		if (p->pid == self || syscall(SYS_tgkill, self, p->pid, 0) == 0)
 			emit_group(l, p->pid, self, now);
 	}
+	l->names.own_probed = t->born;
 }
 
 void ft_live_names_take(struct ft_live *l)
