@@ -74,26 +74,24 @@ static void print_key(int indent, const char *text)
 	printf("\n");
 }
 
+/* @v with @unit ("%", " pt"), one decimal and the significance mark; "-" for NAN, never "-0.0". */
+static const char *change_text(char *buf, size_t sz, double v, const char *unit, bool significant)
+{
+	if (isnan(v))
+		snprintf(buf, sz, "-");
+	else
+		snprintf(buf, sz, "%+.1f%s%s", fabs(v) < 0.05 ? 0.0 : v, unit, significant ? "*" : " ");
+	return buf;
+}
+
 const char *ft_render_compare_change(char *buf, size_t sz, double change_pct, bool significant)
 {
-	if (isnan(change_pct))
-		snprintf(buf, sz, "-");
-	else if (fabs(change_pct) < 0.05)	/* rounds to zero: no "-0.0%" */
-		snprintf(buf, sz, "+0.0%%%s", significant ? "*" : " ");
-	else
-		snprintf(buf, sz, "%+.1f%%%s", change_pct, significant ? "*" : " ");
-	return buf;
+	return change_text(buf, sz, change_pct, "%", significant);
 }
 
 const char *ft_render_compare_points(char *buf, size_t sz, double points, bool significant)
 {
-	if (isnan(points))
-		snprintf(buf, sz, "-");
-	else if (fabs(points) < 0.05)	/* rounds to zero: no "-0.0 pt" */
-		snprintf(buf, sz, "+0.0 pt%s", significant ? "*" : " ");
-	else
-		snprintf(buf, sz, "%+.1f pt%s", points, significant ? "*" : " ");
-	return buf;
+	return change_text(buf, sz, points, " pt", significant);
 }
 
 /*

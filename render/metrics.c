@@ -863,12 +863,10 @@ static void process(struct out *o, const struct ft_selfstat *p)
 		}
 }
 
-/* A chosen cgroup's counter @k in its family's unit (us as seconds); "other" when @r is NULL. */
-static double cg_count(const struct ft_cgtop *t, const struct ft_cgtop_row *r, enum ft_proc_col k)
+/* Counter @k of the counts @c (a chosen cgroup's, "other"'s, a bucket's) in its family's unit (us as seconds). */
+static double cg_count(const uint64_t *c, enum ft_proc_col k)
 {
-	uint64_t v = r ? r->c[k] : t->other[k];
-
-	return k == FT_PC_COMPACTION_US || k == FT_PC_RECLAIM_US ? (double)v / 1e6 : (double)v;
+	return k == FT_PC_COMPACTION_US || k == FT_PC_RECLAIM_US ? (double)c[k] / 1e6 : (double)c[k];
 }
 
 /*
@@ -896,20 +894,17 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 			const char *l[] = { "cgroup", t->r[i].path, "name", name, NULL };
 
 			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
-			sample(o, fam[counts[f].mf].name, "_total", l, cg_count(t, &t->r[i], counts[f].k));
+			sample(o, fam[counts[f].mf].name, "_total", l, cg_count(t->r[i].c, counts[f].k));
 		}
-		sample(o, fam[counts[f].mf].name, "_total", lo, cg_count(t, NULL, counts[f].k));
+		sample(o, fam[counts[f].mf].name, "_total", lo, cg_count(t->other, counts[f].k));
 		for (u = FT_CGU_READ + 1; u < FT_CGU_NR; u++) {
 			const char *lu[] = { "cgroup", ft_cg_unread_names[u], "name", ft_cg_unread_names[u], NULL };
-			uint64_t v = t->unread[u][counts[f].k];
 			int k;
 
 			for (k = 0; k < FT_PC_NR && !t->unread[u][k]; k++)
 				;
 			if (k < FT_PC_NR)	/* served once it counts something */
-				sample(o, fam[counts[f].mf].name, "_total", lu,
-				       counts[f].k == FT_PC_COMPACTION_US || counts[f].k == FT_PC_RECLAIM_US ? (double)v / 1e6
-													      : (double)v);
+				sample(o, fam[counts[f].mf].name, "_total", lu, cg_count(t->unread[u], counts[f].k));
 		}
 	}
 	for (f = FT_MF_CG_ANON; f <= FT_MF_CG_STALLED; f++) {

@@ -35,18 +35,11 @@ static void json_cost_rate(struct ft_json *j, const char *key, const struct ft_r
 static void json_self(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_selfcost *c = &rep->self;
-	int k;
 
-	if (!c->own_known) {
+	if (!c->own_known)
 		ft_json_null(j, "self");
-		return;
-	}
-	ft_json_obj_begin(j, "self");
-	ft_json_i64(j, "pid", c->pid);
-	for (k = 0; k < FT_PC_NR; k++)
-		ft_json_u64(j, ft_proc_fields[k].key, c->own[k]);
-	ft_json_double(j, "fragmenting_share", c->own_frag_share);
-	ft_json_obj_end(j);
+	else
+		ft_render_session_self_counts(j, c->pid, c->own, c->own_frag_share);
 }
 
 /* "cost": the recording fragtop's, a tick over the window, null when it did not count it. */

@@ -105,18 +105,24 @@ void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s,
 void ft_render_session_self(struct ft_json *j, const struct ft_procs *t, int pid)
 {
 	uint64_t own[FT_PC_NR];
-	int k;
 
 	if (pid <= 0) {
 		ft_json_null(j, "self");
 		return;
 	}
 	ft_procs_of_process(t, pid, own);
+	ft_render_session_self_counts(j, pid, own, ft_procs_frag_share(t, own[FT_PC_FRAGMENTING]));
+}
+
+void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR], double share)
+{
+	int k;
+
 	ft_json_obj_begin(j, "self");
 	ft_json_i64(j, "pid", pid);
 	for (k = 0; k < FT_PC_NR; k++)
 		ft_json_u64(j, ft_proc_fields[k].key, own[k]);
-	ft_json_double(j, "fragmenting_share", ft_procs_frag_share(t, own[FT_PC_FRAGMENTING]));
+	ft_json_double(j, "fragmenting_share", share);
 	ft_json_obj_end(j);
 }
 

@@ -45,6 +45,9 @@ void ft_render_session_processes(struct ft_json *j, const struct ft_procs *t, in
  */
 void ft_render_session_self(struct ft_json *j, const struct ft_procs *t, int pid);
 
+/* "self" from its counts and share, already summed (report's ft_rep_selfcost). */
+void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR], double share);
+
 struct ft_session;
 struct ft_events;
 
