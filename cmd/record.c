@@ -39,6 +39,7 @@
 #include "cmd/cli.h"
 #include "cmd/costlog.h"
 #include "cmd/liveopts.h"
+#include "cmd/record.h"
 #include "cmd/signals.h"
 
 /*
@@ -79,6 +80,7 @@ static struct {
 	double rotate, interval, duration, map_interval;
 	uint64_t keep, max_size, owner_blocks;
 	bool force, rotate_given, keep_given, max_size_given, unsafe_dir;
+	bool quiet;			/* ft_record_headless(): no progress lines */
 } o;
 
 static const struct ft_opt opts[] = {
@@ -540,10 +542,14 @@ static int check_args(int argc, char **argv, int first)
 	return 0;
 }
 
+static int record_main(void);
+
+/* With --dir, the first file's name (record_main() takes it from here). */
+static char first_path[4096];
+static uint32_t first_seq;
+
 static int run(int argc, char **argv)
 {
-	static struct recording r;
-	struct stat st;
 	int err, first;
 
 	err = ft_cli_parse(&ft_cmd_record, argc, argv, &first);
@@ -564,8 +570,21 @@ static int run(int argc, char **argv)
 		if (series_open(o.dir))
 			return 1;
 		free(series_files(o.dir, &n));	/* the series' next number */
-		file_for_now(r.path, sizeof(r.path), o.dir, &r.seq);
+		file_for_now(first_path, sizeof(first_path), o.dir, &first_seq);
 	}
+	return record_main();
+}
+
+/* The recording itself, from the options in o (parsed, or a caller's). */
+static int record_main(void)
+{
+	static struct recording r;
+	struct stat st;
+	int err;
+
+	memset(&r, 0, sizeof(r));
+	memcpy(r.path, first_path, sizeof(r.path));
+	r.seq = first_seq;
 	r.out = o.dir ? r.path : o.output;
 	if (!o.force && !lstat(r.out, &st)) {	/* say it before sampling anything */
 		char why[160];
@@ -600,7 +619,7 @@ static int run(int argc, char **argv)
 		cannot(&r, err, o.force ? NULL : "--force");
 		ft_live_close(&r.live);
 		return 1;
-	} else {
+	} else if (!o.quiet) {
 		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
 			r.live.trace.on ? " with tracepoints" : "");
 	}
@@ -627,6 +646,8 @@ static int run(int argc, char **argv)
 		return r.full_stop ? 1 : 0;
 	}
 	err = ft_recorder_stop(&r.rec);
+	if (o.quiet && !err && !r.dropped)
+		goto out;
 	fprintf(stderr, "fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
 		"%llu bytes on disk (%llu before compression)%s%s", r.out,
 		(unsigned long long)r.rec.ticks, (unsigned long long)r.rec.pages,
@@ -636,9 +657,25 @@ static int run(int argc, char **argv)
 	if (r.dropped)
 		fprintf(stderr, "; %llu samples dropped for a full disk in all", (unsigned long long)r.dropped);
 	fputc('\n', stderr);
+out:
 	ft_live_close(&r.live);
 	ft_costlog_close(&r.cost_log);
 	return err ? 1 : 0;
+}
+
+int ft_record_headless(const struct ft_record_args *a)
+{
+	memset(&o, 0, sizeof(o));
+	o.live = a->live;
+	o.output = a->output;
+	o.interval = a->interval;
+	o.duration = a->duration;
+	o.map_interval = a->map_interval;
+	o.owner_blocks = a->owner_blocks;
+	o.force = true;
+	o.quiet = true;
+	stop = 0;
+	return record_main();
 }
 
 const struct ft_cmd ft_cmd_record = {
