@@ -203,12 +203,9 @@ static double in_blocks(const struct ft_report *r)
 /* The last map scan's amplification, every zone's blocks together; NAN without a scan. */
 static double amplification(const struct ft_report *r)
 {
-	const struct ft_session *s = r->s;
-	struct ft_amp a = { 0 };
-	size_t k;
+	struct ft_amp a;
 
-	for (k = 0; !s->map_err && k < s->map.nr; k++)
-		ft_amp_add(&a, &s->map.zones[k]);
+	ft_report_amp(r, &a);
 	/* of some blocks only (a map never read whole): not a figure of the run */
 	return ft_amp_partial(&a) ? NAN : ft_amp_ratio(&a);
 }

@@ -243,3 +243,14 @@ int ft_report_figures(struct ft_report *rep)
 	zone_fallbacks(rep);
 	return err;
 }
+
+bool ft_report_amp(const struct ft_report *rep, struct ft_amp *a)
+{
+	const struct ft_session *s = rep->s;
+	size_t k;
+
+	memset(a, 0, sizeof(*a));
+	for (k = 0; !s->map_err && k < s->map.nr; k++)
+		ft_amp_add(a, &s->map.zones[k]);
+	return !s->map_err && s->map.nr > 0;
+}
