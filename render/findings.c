@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+#include "render/findings.h"
+
+#include <math.h>
+#include <string.h>
+
+#include "base/sanitize.h"
+
+#define RUNBOOK	"docs/runbook.md#"
+
+void ft_render_find_value(const struct ft_findings *fs, enum ft_fx fx, char *buf, size_t sz)
+{
+	double v = fs->in.v[fx];
+	const char *u = ft_find_figs[fx].unit;
+
+	if (isnan(v))
+		snprintf(buf, sz, "n/a");
+	else
+		snprintf(buf, sz, "%.*f%s%s", v == floor(v) || fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
+			 *u && *u != '%' && *u != '/' ? " " : "", u);
+}
+
+/* "cgroup /a 62%, process fio (pid 12) 40%", names made safe; "" when nobody is known. */
+static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
+{
+	size_t len = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < 2 && len < sz; i++) {
+		const struct ft_find_who *w = &fd->who[i];
+		char safe[192];
+
+		if (!w->name[0])
+			continue;
+		ft_safe(w->name, safe, sizeof(safe));
+		if (w->pid)
+			len += (size_t)snprintf(buf + len, sz - len, "%sprocess %s (pid %d) %.0f%%", len ? ", " : "",
+						safe, w->pid, w->pct);
+		else
+			len += (size_t)snprintf(buf + len, sz - len, "%scgroup %s %.0f%%", len ? ", " : "", safe,
+						w->pct);
+	}
+}
+
+static void text_one(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in)
+{
+	const struct ft_rule *r = fd->rule;
+	char safe[1024], who[512], val[64];
+	const char *nl = strchr(r->explain, '\n');
+	int i;
+
+	fprintf(f, "%s%s %s: %s\n", in, fd->sev == FT_SEV_CRITICAL ? "CRITICAL" : fd->sev == FT_SEV_WARNING ?
+		"WARNING" : "INFO", r->name, r->title);
+	fprintf(f, "%s  %s\n", in, ft_safe(fd->detail, safe, sizeof(safe)));
+	if (nl)
+		fprintf(f, "%s  %.*s\n%s  %s\n", in, (int)(nl - r->explain), r->explain, in, nl + 1);
+	else
+		fprintf(f, "%s  %s\n", in, r->explain);
+	fprintf(f, "%s  evidence: ", in);
+	for (i = 0; i < fd->nr_ev; i++) {
+		ft_render_find_value(fs, fd->ev[i], val, sizeof(val));
+		fprintf(f, "%s%s %s", i ? ", " : "", ft_find_figs[fd->ev[i]].key, val);
+	}
+	fprintf(f, " (%.0f-%.0f s)\n", fs->in.from_s, fs->in.to_s);
+	who_text(fd, who, sizeof(who));
+	if (who[0])
+		fprintf(f, "%s  who:      %s\n", in, who);
+	fprintf(f, "%s  look:     %s\n", in, r->look);
+	fprintf(f, "%s  action:   %s", in, r->action);
+	if (fd->knob[0])
+		fprintf(f, " (fragtop set %s=%s)", fd->knob, fd->value);
+	fprintf(f, "\n%s  expect:   %s\n", in, r->effect);
+	fprintf(f, "%s  source:   %s\n", in, r->source);
+	fprintf(f, "%s  runbook:  %s%s\n", in, RUNBOOK, r->name);
+}
+
+void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *in)
+{
+	int i, n = 0;
+
+	for (i = 0; i < fs->nr; i++) {
+		if (i)
+			fputc('\n', f);
+		text_one(f, fs, &fs->f[i], in);
+	}
+	if (!fs->nr)
+		fprintf(f, "%snothing wrong found\n", in);
+	if (fs->nr)
+		fputc('\n', f);
+	fprintf(f, "%schecked:", in);
+	for (i = 0; i < FT_FIND_RULES; i++)
+		if (fs->checked[i])
+			fprintf(f, "%s %s", n++ ? "," : "", ft_find_rules[i].name);
+	if (!n)
+		fputs(" nothing", f);
+	fputc('\n', f);
+	for (i = 0, n = 0; i < FT_FIND_RULES; i++) {
+		if (fs->checked[i])
+			continue;
+		if (!n++)
+			fprintf(f, "%snot checked: ", in);
+		else
+			fputs("; ", f);
+		fprintf(f, "%s (needs %s)", ft_find_rules[i].name, ft_find_figs[fs->missing[i]].needs);
+	}
+	if (n)
+		fputc('\n', f);
+}
+
+static void json_who(struct ft_json *j, const struct ft_find_who *w, const char *kind)
+{
+	if (!w->name[0])
+		return;
+	ft_json_obj_begin(j, NULL);
+	ft_json_str(j, "kind", kind);
+	ft_json_str(j, "name", w->name);
+	if (w->pid)
+		ft_json_i64(j, "pid", w->pid);
+	ft_json_double(j, "share_pct", w->pct);
+	ft_json_obj_end(j);
+}
+
+static void json_one(struct ft_json *j, const struct ft_findings *fs, const struct ft_finding *fd)
+{
+	const struct ft_rule *r = fd->rule;
+	char anchor[96];
+	int i;
+
+	ft_json_obj_begin(j, NULL);
+	ft_json_str(j, "rule", r->name);
+	ft_json_str(j, "severity", ft_find_sev_names[fd->sev]);
+	ft_json_str(j, "title", r->title);
+	ft_json_str(j, "detail", fd->detail);
+	ft_json_str(j, "explain", r->explain);
+	ft_json_obj_begin(j, "evidence");
+	ft_json_double(j, "from_s", fs->in.from_s);
+	ft_json_double(j, "to_s", fs->in.to_s);
+	ft_json_obj_begin(j, "figures");
+	for (i = 0; i < fd->nr_ev; i++)
+		ft_json_double(j, ft_find_figs[fd->ev[i]].key, fs->in.v[fd->ev[i]]);
+	ft_json_obj_end(j);
+	ft_json_obj_end(j);
+	ft_json_arr_begin(j, "who");
+	json_who(j, &fd->who[0], "cgroup");
+	json_who(j, &fd->who[1], "process");
+	ft_json_arr_end(j);
+	ft_json_str(j, "look", r->look);
+	ft_json_obj_begin(j, "action");
+	ft_json_str(j, "text", r->action);
+	if (fd->knob[0]) {
+		ft_json_str(j, "knob", fd->knob);
+		ft_json_str(j, "value", fd->value);
+	} else {
+		ft_json_null(j, "knob");
+	}
+	ft_json_str(j, "effect", r->effect);
+	ft_json_str(j, "source", r->source);
+	ft_json_obj_end(j);
+	snprintf(anchor, sizeof(anchor), RUNBOOK "%s", r->name);
+	ft_json_str(j, "runbook", anchor);
+	ft_json_obj_end(j);
+}
+
+void ft_render_findings_json(struct ft_json *j, const struct ft_findings *fs)
+{
+	int i;
+
+	ft_json_arr_begin(j, "findings");
+	for (i = 0; i < fs->nr; i++)
+		json_one(j, fs, &fs->f[i]);
+	ft_json_arr_end(j);
+	ft_json_arr_begin_inline(j, "checked");
+	for (i = 0; i < FT_FIND_RULES; i++)
+		if (fs->checked[i])
+			ft_json_str(j, NULL, ft_find_rules[i].name);
+	ft_json_arr_end(j);
+	ft_json_arr_begin(j, "not_checked");
+	for (i = 0; i < FT_FIND_RULES; i++) {
+		if (fs->checked[i])
+			continue;
+		ft_json_obj_begin_inline(j, NULL);
+		ft_json_str(j, "rule", ft_find_rules[i].name);
+		ft_json_str(j, "missing", ft_find_figs[fs->missing[i]].key);
+		ft_json_str(j, "needs", ft_find_figs[fs->missing[i]].needs);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
