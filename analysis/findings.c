@@ -64,6 +64,7 @@ const struct ft_find_fig ft_find_figs[FT_FX_NR] = {
 				   "the kernel log (/dev/kmsg)" },
 	[FT_FX_ALLOC_FAIL_ORDER] = { "page_allocation_failure_order", "", "the largest order that failed",
 				     "the kernel log (/dev/kmsg)" },
+	[FT_FX_MIN_FREE_KB] = { "min_free_kbytes", "KiB", "the knob at the window's end", KNOBS },
 };
 
 void ft_find_in_init(struct ft_find_in *in)
@@ -344,6 +345,11 @@ static bool alloc_failures(const struct ft_find_in *in, const struct ft_rule *r,
 	ev(f, FT_FX_ALLOC_FAIL_ORDER);
 	snprintf(f->detail, sizeof(f->detail), "%.0f page allocation failures in the kernel log, up to order %.0f",
 		 V(FT_FX_ALLOC_FAILURES), V(FT_FX_ALLOC_FAIL_ORDER));
+	/* small orders: the reserve ran out; a larger one is fragmentation (the other rules) */
+	if (V(FT_FX_ALLOC_FAIL_ORDER) <= TH("reserve_orders") && V(FT_FX_MIN_FREE_KB) > 0) {
+		ev(f, FT_FX_MIN_FREE_KB);
+		knob(f, "min_free_kbytes", ceil(V(FT_FX_MIN_FREE_KB) * 1.5));
+	}
 	return true;
 }
 
@@ -453,7 +459,8 @@ const struct ft_rule ft_find_rules[FT_FIND_RULES] = {
 	  "a larger reserve behind the min watermark for atomic allocations",
 	  "the kernel's documentation (min_free_kbytes); Meta's defrag_mode report (LKML, 2026-05-22: 85,509 "
 	  "GFP_ATOMIC failures in 2 hours)",
-	  NEEDS(FT_FX_ALLOC_FAILURES, FT_FX_ALLOC_FAIL_ORDER), { { "min_failures", 1, "" } }, alloc_failures },
+	  NEEDS(FT_FX_ALLOC_FAILURES, FT_FX_ALLOC_FAIL_ORDER),
+	  { { "min_failures", 1, "" }, { "reserve_orders", 3, "" } }, alloc_failures },
 };
 
 const struct ft_rule *ft_find_rule(const char *name)

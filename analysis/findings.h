@@ -53,7 +53,8 @@ enum ft_fx {
 	FT_FX_MEMSTALL_PCT,		/* memory stall (PSI some) as a % of the window */
 	FT_FX_COMPACT_SHARE_PCT,	/* direct compaction's traced time, % of that stall */
 	FT_FX_ALLOC_FAILURES,		/* page allocation failures in the kernel log */
-	FT_FX_ALLOC_FAIL_ORDER,		/* the largest order among them */
+	FT_FX_ALLOC_FAIL_ORDER,		/* the largest order among them (-1: none) */
+	FT_FX_MIN_FREE_KB,		/* min_free_kbytes at the window's end */
 	FT_FX_NR
 };
 

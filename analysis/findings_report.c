@@ -265,6 +265,7 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	v[FT_FX_BOOST_FACTOR] = knob_num(s, "watermark_boost_factor");
 	v[FT_FX_SCALE_FACTOR] = knob_num(s, "watermark_scale_factor");
 	v[FT_FX_PROACTIVENESS] = knob_num(s, "compaction_proactiveness");
+	v[FT_FX_MIN_FREE_KB] = knob_num(s, "min_free_kbytes");
 	v[FT_FX_THP_DEFRAG] = defrag_setting(s);
 	in->fragment_stall = knob_at_end(s, "fragment_stall_order", &kv);
 	if (all->have[FT_CF_THP_ALLOC] && all->have[FT_CF_THP_FALLBACK]) {
@@ -308,6 +309,10 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 			v[FT_FX_COMPACT_SHARE_PCT] = 100 * all->mem.share;
 		else if (!isnan(all->mem.compaction_us))
 			v[FT_FX_COMPACT_SHARE_PCT] = 0;	/* no stall at all */
+	}
+	if (rep->kmsg.known) {
+		v[FT_FX_ALLOC_FAILURES] = (double)rep->kmsg.failures;
+		v[FT_FX_ALLOC_FAIL_ORDER] = rep->kmsg.max_order;	/* -1: none */
 	}
 	who(rep, in);
 	err = pinner(rep, in);

@@ -32,6 +32,11 @@ static void point(struct ft_report *rep, struct ft_rep_point *pt)
 		pt->psi_full = s->sample.psi.full.have;
 		pt->psi_full_us = s->sample.psi.full.total_us;
 	}
+	if (s->kmsg.known && !s->kmsg.err) {
+		pt->kmsg = true;
+		memcpy(pt->kmsg_fail, s->kmsg.by_order, sizeof(pt->kmsg_fail));
+		pt->kmsg_lost = s->kmsg.lost;
+	}
 }
 
 /* The pressure of cgroup @path in @c, or NULL. */

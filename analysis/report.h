@@ -31,6 +31,10 @@ struct ft_rep_point {			/* the counters at one tick */
 	/* the host's memory pressure totals (us; /proc/pressure/memory), when the tick had them */
 	bool psi, psi_full;
 	uint64_t psi_some_us, psi_full_us;
+	/* page allocation failures in the kernel log so far, by order, when it was read (model/kmsg.h) */
+	bool kmsg;
+	uint64_t kmsg_fail[FT_KMSG_ORDERS];
+	uint64_t kmsg_lost;
 };
 
 /*
@@ -141,6 +145,21 @@ struct ft_rep_thp {
 		uint64_t alloc, fallback, split;
 		double success;		/* alloc / (alloc + fallback), 0..1; NAN without faults */
 	} anon[FT_THP_SIZES];
+};
+
+/*
+ * Page allocation failures in the kernel log over the window (KMSG
+ * inputs, model/kmsg.h): known when both ends read the log.  The newest
+ * failure the recording holds is kept for its task and gfp.
+ */
+struct ft_rep_kmsg {
+	bool known;
+	int err;			/* why the log was not read (the end's), 0 */
+	uint64_t failures, lost;
+	uint64_t by_order[FT_KMSG_ORDERS];
+	int max_order;			/* -1: none */
+	bool have_newest;
+	struct ft_kmsg_fail newest;	/* untrusted comm and gfp */
 };
 
 /* What the recording fragtop cost a tick over the window (its COST inputs), in all and by source. */
@@ -327,6 +346,7 @@ struct ft_report {
 	struct ft_rep_futile futile;
 	struct ft_rep_thp thp;
 	struct ft_rep_selfcost self;
+	struct ft_rep_kmsg kmsg;
 	struct ft_rep_stacks stacks;
 	int nr_zone_fb;			/* every zone, then the outside row; 0 without tracing */
 	struct ft_rep_zone_fb zone_fb[FT_EV_ZONES + 1];

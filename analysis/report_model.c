@@ -221,6 +221,31 @@ static int stacks(struct ft_report *rep)
 	return 0;
 }
 
+/* The kernel log's page allocation failures over the window. */
+static void kmsg(struct ft_report *rep)
+{
+	const struct ft_kmsg *k = &rep->s->kmsg;
+	struct ft_rep_kmsg *o = &rep->kmsg;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	o->max_order = -1;
+	o->err = k->known ? k->err : -ENODATA;
+	if (!rep->first.kmsg || !rep->last.kmsg)
+		return;
+	o->known = true;
+	for (i = 0; i < FT_KMSG_ORDERS; i++) {
+		o->by_order[i] = rep->last.kmsg_fail[i] - rep->first.kmsg_fail[i];
+		o->failures += o->by_order[i];
+	}
+	o->lost = rep->last.kmsg_lost - rep->first.kmsg_lost;
+	o->max_order = ft_kmsg_max_order(rep->first.kmsg_fail, rep->last.kmsg_fail);
+	if (o->failures && k->nlast) {
+		o->have_newest = true;
+		o->newest = k->last[(k->nlast - 1) % FT_KMSG_LAST];
+	}
+}
+
 int ft_report_figures(struct ft_report *rep)
 {
 	int k, err = 0;
@@ -238,6 +263,7 @@ int ft_report_figures(struct ft_report *rep)
 	futile(rep);
 	thp(rep);
 	selfcost(rep);
+	kmsg(rep);
 	if (stacks(rep))
 		err = -ENOMEM;
 	zone_fallbacks(rep);

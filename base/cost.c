@@ -19,7 +19,7 @@ const char *const ft_cost_src_names[FT_COST_NR] = {
 	[FT_COST_OTHER] = "other",
 	[FT_COST_CGROUP] = "cgroups",
 	[FT_COST_PRESSURE] = "pressure",
-	[FT_COST_SMAPS] = "smaps",
+	[FT_COST_SMAPS] = "smaps", [FT_COST_KMSG] = "kmsg",
 };
 
 static struct ft_cost_counts counts[FT_COST_NR];

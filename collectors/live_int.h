@@ -89,6 +89,10 @@ void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow);
 
 /* collectors/live_smaps.c */
 void ft_live_smaps_init(struct ft_live *l);
+/* The kernel log: opened at its end (live host only), drained before each tick, closed. */
+void ft_live_kmsg_open(struct ft_live *l);
+void ft_live_kmsg_read(struct ft_live *l, uint64_t t_ns);
+void ft_live_kmsg_close(struct ft_live *l);
 /* Read the asked processes' smaps_rollup that are due (SMAPS inputs). */
 void ft_live_smaps_read(struct ft_live *l, uint64_t t_ns);
 

@@ -545,7 +545,7 @@ const char *ft_rec_type_name(unsigned int type)
 		[FT_RR_TRACE_LOST] = "TRACE_LOST", [FT_RR_IOMEM] = "IOMEM", [FT_RR_KPF] = "KPF",
 		[FT_RR_NAME] = "NAME", [FT_RR_BOOST] = "BOOST", [FT_RR_CGROUP] = "CGROUP", [FT_RR_GROUP] = "GROUP",
 		[FT_RR_SOURCE] = "SOURCE", [FT_RR_THP] = "THP", [FT_RR_KSYM] = "KSYM", [FT_RR_OWNER] = "OWNER",
-		[FT_RR_CGROUPS] = "CGROUPS", [FT_RR_SMAPS] = "SMAPS",
+		[FT_RR_CGROUPS] = "CGROUPS", [FT_RR_SMAPS] = "SMAPS", [FT_RR_KMSG] = "KMSG",
 	};
 
 	return type < sizeof(names) / sizeof(names[0]) && names[type] ? names[type] : "?";

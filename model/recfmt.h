@@ -73,6 +73,8 @@ enum ft_rec_record_type {
 				 * printed it (<= FT_REC_OWNER_TEXT bytes) */
 	FT_RR_CGROUPS = 19,	/* the memory cgroups, pressure and pods: model/cgroup.h's text */
 	FT_RR_SMAPS = 20,	/* u32 pid, then its /proc/PID/smaps_rollup text (<= FT_REC_SMAPS_TEXT bytes) */
+	FT_RR_KMSG = 21,	/* a /dev/kmsg record that is a page allocation failure, as read
+				 * (< FT_KMSG_TEXT bytes; model/kmsg.h) */
 };
 
 #define FT_REC_SMAPS_TEXT	4096
@@ -114,6 +116,8 @@ enum ft_rs {
 	FT_RS_COST = 6,		/* fragtop's own cost so far: model/cost.h */
 	FT_RS_MAP_CHECK = 7,	/* text: what the kernel config check before the map found (model/kconfig.h) */
 	FT_RS_SELF = 8,		/* u32: the reading fragtop's own process id: its rows are its own footprint */
+	FT_RS_KMSG = 9,		/* i32 why the kernel log cannot be read (-errno; 0: read from the
+				 * start on), u64 records it overwrote before they were read */
 };
 
 #define FT_NAME_EXITED	1	/* a NAME record's sub: the pid's process exited */

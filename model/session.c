@@ -309,6 +309,32 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 }
 
 /* What the source says of itself: trace and map status, memory, the map scan's cost. */
+/* The kernel log's state: whether it is read, and the records it overwrote unread. */
+static void apply_kmsg_state(struct ft_session *s, const struct ft_rec_record *in)
+{
+	int32_t e;
+
+	if (in->len != 12 || (memcpy(&e, in->data, 4), e > 0)) {
+		ft_session_bad(s, in, "kernel log state: not an errno and a count");
+		return;
+	}
+	s->kmsg.known = true;
+	s->kmsg.err = e;
+	memcpy(&s->kmsg.lost, in->data + 4, 8);
+}
+
+/* A page allocation failure from the kernel log. */
+static void apply_kmsg(struct ft_session *s, const struct ft_rec_record *in)
+{
+	struct ft_kmsg_fail f;
+
+	if (in->len >= FT_KMSG_TEXT || ft_kmsg_parse((const char *)in->data, in->len, &f)) {
+		ft_session_bad(s, in, "kernel log: not a page allocation failure");
+		return;
+	}
+	ft_kmsg_add(&s->kmsg, &f);
+}
+
 static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 {
 	int32_t e;
@@ -381,6 +407,9 @@ static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 		s->self_pid = (int)pid;
 		return;
 	}
+	case FT_RS_KMSG:
+		apply_kmsg_state(s, in);
+		return;
 	case FT_RS_COST: {
 		struct ft_cost c;
 
@@ -552,6 +581,9 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		break;
 	case FT_RR_SMAPS:
 		ft_session_proc_smaps(s, in);
+		break;
+	case FT_RR_KMSG:
+		apply_kmsg(s, in);
 		break;
 	default:
 		break;	/* a newer input type */

@@ -33,6 +33,7 @@
 #include "model/events.h"
 #include "model/history.h"
 #include "model/hostfacts.h"
+#include "model/kmsg.h"
 #include "model/knob.h"
 #include "model/latring.h"
 #include "model/ksyms.h"
@@ -140,6 +141,8 @@ struct ft_session_state {
 		uint64_t stacks_t_ns;	/* the last show_stacks input's time, 0: none */
 		bool stacks_cut;	/* its text was cut */
 	} owner_src;
+	/* page allocation failures in the kernel log (KMSG and SOURCE inputs, model/kmsg.h) */
+	struct ft_kmsg kmsg;
 	/* what the source has cost (SOURCE input, model/cost.h) */
 	struct ft_cost_seen cost;
 	/* /proc/meminfo (SOURCE input); 0: not known */

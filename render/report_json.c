@@ -157,6 +157,37 @@ static void json_memstall(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
+/* "page_allocation_failures": the kernel log's over the window, by order; null when it was not read. */
+static void json_kmsg(struct ft_json *j, const struct ft_report *rep)
+{
+	const struct ft_rep_kmsg *k = &rep->kmsg;
+	char key[8];
+	int o;
+
+	if (!k->known) {
+		ft_json_null(j, "page_allocation_failures");
+		return;
+	}
+	ft_json_obj_begin(j, "page_allocation_failures");
+	ft_json_u64(j, "total", k->failures);
+	ft_json_obj_begin(j, "by_order");
+	for (o = 0; o < FT_KMSG_ORDERS; o++)
+		if (k->by_order[o]) {
+			snprintf(key, sizeof(key), "%d", o);
+			ft_json_u64(j, key, k->by_order[o]);
+		}
+	ft_json_obj_end(j);
+	ft_json_u64(j, "log_records_lost", k->lost);
+	if (k->have_newest) {
+		ft_json_obj_begin(j, "newest");
+		ft_json_str(j, "comm", k->newest.comm);
+		ft_json_i64(j, "order", k->newest.order);
+		ft_json_str(j, "gfp", k->newest.gfp);
+		ft_json_obj_end(j);
+	}
+	ft_json_obj_end(j);
+}
+
 /* "futile_compaction": per who ran the scanners, what they isolated and the share in polluted blocks. */
 static void json_futile(struct ft_json *j, const struct ft_report *rep)
 {
@@ -605,6 +636,7 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_direct_cost(&j, rep);
 	json_futile(&j, rep);
 	json_memstall(&j, rep);
+	json_kmsg(&j, rep);
 	/* extfrag_by_zone goes before the processes, pageblocks after the latencies */
 	ft_json_arr_begin(&j, "extfrag_by_zone");
 	json_extfrag_zones(&j, rep);

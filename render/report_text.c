@@ -10,6 +10,7 @@
 #include <time.h>
 
 #include "base/cost.h"
+#include "base/sanitize.h"
 #include "model/cgroup.h"
 #include "model/recfmt.h"
 #include "model/thp.h"
@@ -420,6 +421,28 @@ static void text_memstall(const struct ft_report *rep)
 	printf("\n");
 }
 
+/* Page allocation failures in the kernel log (when it was read): by order, and the newest. */
+static void text_kmsg(const struct ft_report *rep)
+{
+	const struct ft_rep_kmsg *k = &rep->kmsg;
+	char comm[64], gfp[192];
+	int o;
+
+	if (!k->known)
+		return;
+	printf("page alloc failures %llu in the kernel log", (unsigned long long)k->failures);
+	for (o = 0; o < FT_KMSG_ORDERS; o++)
+		if (k->by_order[o])
+			printf("   order %d%s: %llu", o, o == FT_KMSG_ORDERS - 1 ? "+" : "",
+			       (unsigned long long)k->by_order[o]);
+	if (k->lost)
+		printf("   (%llu log records overwritten unread)", (unsigned long long)k->lost);
+	printf("\n");
+	if (k->have_newest)
+		printf("                   newest: %s, order %d, %s\n", ft_safe(k->newest.comm, comm, sizeof(comm)),
+		       k->newest.order, ft_safe(k->newest.gfp, gfp, sizeof(gfp)));
+}
+
 /* THP faults, compaction outcomes and the direct/background split. */
 static void text_outcomes(const struct ft_report *rep)
 {
@@ -439,6 +462,7 @@ static void text_outcomes(const struct ft_report *rep)
 	text_compaction_cost(rep);
 	text_futile(rep);
 	text_memstall(rep);
+	text_kmsg(rep);
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)
 		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",

@@ -2,7 +2,9 @@
 /* The session's pieces as JSON, shared by snapshot, report and compare. */
 #include "render/session_json.h"
 
+#include <errno.h>
 #include <math.h>
+#include <string.h>
 
 #include "base/json.h"
 #include "model/session.h"
@@ -214,6 +216,45 @@ static void cost_counts(struct ft_json *j, const char *key, const struct ft_cost
 	ft_json_u64(j, "files_opened", c->opens);
 	ft_json_u64(j, "reads", c->reads);
 	ft_json_u64(j, "bytes_read", c->bytes);
+	ft_json_obj_end(j);
+}
+
+void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
+{
+	const struct ft_kmsg *k = &s->kmsg;
+	char key[8];
+	int o;
+
+	if (!k->known) {
+		ft_json_null(j, "page_allocation_failures");
+		return;
+	}
+	ft_json_obj_begin(j, "page_allocation_failures");
+	ft_json_bool(j, "read", !k->err);
+	if (k->err) {
+		ft_json_str(j, "error", k->err == -EACCES || k->err == -EPERM ? "/dev/kmsg needs root" :
+			    k->err == -ENOENT ? "no kernel log (a captured tree)" : strerror(-k->err));
+		ft_json_obj_end(j);
+		return;
+	}
+	ft_json_u64(j, "total", k->failures);
+	ft_json_obj_begin(j, "by_order");
+	for (o = 0; o < FT_KMSG_ORDERS; o++)
+		if (k->by_order[o]) {
+			snprintf(key, sizeof(key), "%d", o);
+			ft_json_u64(j, key, k->by_order[o]);
+		}
+	ft_json_obj_end(j);
+	ft_json_u64(j, "log_records_lost", k->lost);
+	if (k->nlast) {
+		const struct ft_kmsg_fail *f = &k->last[(k->nlast - 1) % FT_KMSG_LAST];
+
+		ft_json_obj_begin(j, "newest");
+		ft_json_str(j, "comm", f->comm);
+		ft_json_i64(j, "order", f->order);
+		ft_json_str(j, "gfp", f->gfp);
+		ft_json_obj_end(j);
+	}
 	ft_json_obj_end(j);
 }
 

@@ -95,6 +95,13 @@ void ft_render_session_thp_settings(struct ft_json *j, const struct ft_thp_size 
 void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
 
 /*
+ * "page_allocation_failures": the kernel log's since the source started
+ * (model/kmsg.h): read or why not, the count by order, the newest; null
+ * when the source said nothing of the log (an older recording).
+ */
+void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s);
+
+/*
  * "by_cgroup": the traced per-process counts summed by cgroup
  * (analysis/cgrows.h), each row's path, name (with @c's pods; NULL:
  * none) and counters; they add up to the totals, the processes folded

@@ -399,6 +399,7 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	json_cgroups(&j, l->session);
 	json_events(&j, l);
 	ft_render_session_cost(&j, l->session);
+	ft_render_session_kmsg(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (l->interval_s > 0 && l->session->boost_nr) {
 		ft_render_session_boost_zones(&j, "boost_by_zone", &smp->zoneinfo, l->session->boost_total,

@@ -32,7 +32,7 @@ static void healthy(void)
 		[FT_FX_BG_COMPACT] = 5, [FT_FX_FUTILE_PCT] = 10, [FT_FX_MIGRATE_SCANNED] = 1000,
 		[FT_FX_AMPLIFICATION] = 2, [FT_FX_POLLUTED_PCT] = 5, [FT_FX_BOOSTED_PCT] = 2,
 		[FT_FX_CEILING_PCT] = 50, [FT_FX_MEMSTALL_PCT] = 0.1, [FT_FX_COMPACT_SHARE_PCT] = 0,
-		[FT_FX_ALLOC_FAILURES] = 0, [FT_FX_ALLOC_FAIL_ORDER] = 0,
+		[FT_FX_ALLOC_FAILURES] = 0, [FT_FX_ALLOC_FAIL_ORDER] = -1, [FT_FX_MIN_FREE_KB] = 67584,
 	};
 
 	ft_find_in_init(&in);
@@ -289,6 +289,11 @@ static void test_alloc_failures(void **st)
 	/* the critical one first, whatever the table's order */
 	assert_string_equal(fs.f[0].rule->name, "alloc_failures");
 	assert_int_equal(fs.f[0].sev, FT_SEV_CRITICAL);
+	assert_string_equal(fs.f[0].knob, "");		/* order 4: fragmentation, not the reserve */
+	in.v[FT_FX_ALLOC_FAIL_ORDER] = 0;		/* an atomic order-0 failure: the reserve */
+	FIRES("alloc_failures", "compaction_stalls");
+	assert_string_equal(fs.f[0].knob, "min_free_kbytes");
+	assert_string_equal(fs.f[0].value, "101376");
 	in.v[FT_FX_ALLOC_FAILURES] = 0;
 	FIRES("compaction_stalls");
 }
