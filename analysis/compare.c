@@ -205,7 +205,7 @@ static double amplification(const struct ft_report *r)
 {
 	struct ft_amp a;
 
-	ft_report_amp(r, &a);
+	ft_report_amp(r->s, &a);
 	/* of some blocks only (a map never read whole): not a figure of the run */
 	return ft_amp_partial(&a) ? NAN : ft_amp_ratio(&a);
 }

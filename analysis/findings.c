@@ -65,6 +65,7 @@ const struct ft_find_fig ft_find_figs[FT_FX_NR] = {
 	[FT_FX_ALLOC_FAIL_ORDER] = { "page_allocation_failure_order", "", "the largest order that failed",
 				     "the kernel log (/dev/kmsg)" },
 	[FT_FX_MIN_FREE_KB] = { "min_free_kbytes", "KiB", "the knob at the window's end", KNOBS },
+	[FT_FX_SIZES] = { "sizes_judged", "", "sizes of interest judged, on every node", "the zone files" },
 };
 
 void ft_find_in_init(struct ft_find_in *in)
@@ -422,7 +423,7 @@ const struct ft_rule ft_find_rules[FT_FIND_RULES] = {
 	  "where compaction can make them: compact that node (compact_node); else free memory first",
 	  "the blocks counted \"after compaction\" become free blocks, at most as many as free memory holds",
 	  "fragtop's own figures, checked against the kernel's allocations (tests/host/preflight-*.sh)",
-	  NEEDS(FT_FX_FREE_MB), { { NULL, 0, NULL } }, size_wont_fit },
+	  NEEDS(FT_FX_SIZES, FT_FX_FREE_MB), { { NULL, 0, NULL } }, size_wont_fit },
 	{ "boost_ceiling", FT_SEV_WARNING, "the boost hits its ceiling",
 	  "The boost reached the most watermark_boost_factor allows, and stayed on much of the time:\n"
 	  "the watermarks are too close together for the rate at which memory is taken.",

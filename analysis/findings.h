@@ -55,6 +55,7 @@ enum ft_fx {
 	FT_FX_ALLOC_FAILURES,		/* page allocation failures in the kernel log */
 	FT_FX_ALLOC_FAIL_ORDER,		/* the largest order among them (-1: none) */
 	FT_FX_MIN_FREE_KB,		/* min_free_kbytes at the window's end */
+	FT_FX_SIZES,			/* sizes of interest judged on every node at the end (in->size) */
 	FT_FX_NR
 };
 
@@ -176,6 +177,27 @@ bool ft_find_active(const struct ft_findings *fs, const char *name);
 
 struct ft_report;
 struct ft_fit_need;
+struct ft_session;
+struct ft_boost_tick;
+struct ft_procs;
+struct ft_cgrows;
+
+/*
+ * What @s's newest tick gives alone (analysis/findings_in.c): the knobs,
+ * free memory and its share in whole blocks from the zone files, the
+ * map's pollution (read whole).
+ */
+void ft_find_in_end(const struct ft_session *s, struct ft_find_in *in);
+/* The highest zone's boost peak of @zones (@nr, zoneinfo order), % of its ceiling at @s's end. */
+double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr, double factor);
+/* Who fragmented most and who paid most for direct compaction: @t's processes, @rows' cgroups (NULL: none). */
+void ft_find_in_who(const struct ft_procs *t, const struct ft_cgrows *rows, struct ft_find_in *in);
+/*
+ * The sizes of interest at @s's end: the pageblock (PMD THP) while THP is
+ * on, and the @nr_need needs asked, on every node.  0 or -ENOMEM.
+ */
+int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need, size_t nr_need,
+		     struct ft_find_in *in);
 /*
  * The input from a report's window (its figures made, ft_report_by_process()
  * and ft_report_by_cgroup() done): the sizes of interest are the pageblock

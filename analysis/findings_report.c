@@ -2,9 +2,8 @@
 /*
  * The findings' input from a report's window (analysis/findings.h): the
  * figures compare measures of a run (analysis/compare.h, computed once
- * there), the knobs and zone files at the window's end, who fragmented
- * and who paid (the process and cgroup rows), and the sizes of interest
- * judged at the end (analysis/fits.h).
+ * there), and what the window's end gives (analysis/findings_in.c: the
+ * knobs, zone files, map, who fragmented and paid, the sizes of interest).
  */
 #include "analysis/findings.h"
 
@@ -15,159 +14,8 @@
 #include <string.h>
 
 #include "analysis/compare.h"
-#include "analysis/fits.h"
 #include "analysis/report.h"
 #include "model/fit.h"
-
-/* Knob @name at the window's end: false when the recording did not read it. */
-static bool knob_at_end(const struct ft_session *s, const char *name, const struct ft_knob_value **out)
-{
-	const struct ft_knob *k = ft_knob_find(name);
-	const struct ft_knob_value *v;
-
-	if (!k)
-		return false;
-	v = &s->knobs[k - ft_knobs];
-	*out = v;
-	return v->raw_len > 0 && !v->err;
-}
-
-static double knob_num(const struct ft_session *s, const char *name)
-{
-	const struct ft_knob_value *v;
-
-	return knob_at_end(s, name, &v) ? (double)v->num : NAN;
-}
-
-static double defrag_setting(const struct ft_session *s)
-{
-	static const char *const names[] = {
-		[FT_DEFRAG_NEVER] = "never", [FT_DEFRAG_DEFER] = "defer",
-		[FT_DEFRAG_DEFER_MADVISE] = "defer+madvise", [FT_DEFRAG_MADVISE] = "madvise",
-		[FT_DEFRAG_ALWAYS] = "always",
-	};
-	const struct ft_knob_value *v;
-	size_t i;
-
-	if (!knob_at_end(s, "thp_defrag", &v) || v->sel.selected < 0 || v->sel.selected >= v->sel.nr_options)
-		return NAN;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(v->sel.options[v->sel.selected], names[i]))
-			return (double)i;
-	return NAN;
-}
-
-/* Free memory and its share in whole pageblocks from the last zone files. */
-static void free_memory(const struct ft_report *rep, const double *cmp, struct ft_find_in *in)
-{
-	const struct ft_session *s = rep->s;
-	const struct ft_sample *sm = &s->sample;
-	uint64_t free = 0, managed = 0, blocks = 0;
-	bool have_blocks = false;
-	size_t i;
-	int o;
-
-	if (!ft_sample_has(sm, FT_SRC_ZONEINFO))
-		return;
-	for (i = 0; i < sm->zoneinfo.nr; i++) {
-		const struct ft_zone *z = &sm->zones[i];
-
-		free += z->zi->free;
-		managed += z->zi->managed;
-		if (!z->bi || sm->pageblock_order < 0)
-			continue;
-		have_blocks = true;
-		for (o = sm->pageblock_order; o < sm->nr_orders && o < FT_MAX_ORDERS; o++)
-			blocks += z->bi->blocks[o] << o;
-	}
-	in->v[FT_FX_FREE_MB] = (double)free * (double)s->host.page_size / 1048576;
-	if (managed)
-		in->v[FT_FX_FREE_PCT] = 100.0 * (double)free / (double)managed;
-	/* the kernel's own count over the window where it has one (6.15+), else the free lists at the end */
-	in->v[FT_FX_IN_BLOCKS_PCT] = cmp[FT_CMP_IN_BLOCKS];
-	if (isnan(in->v[FT_FX_IN_BLOCKS_PCT]) && have_blocks && free)
-		in->v[FT_FX_IN_BLOCKS_PCT] = 100.0 * (double)blocks / (double)free;
-}
-
-/* The highest zone's boost peak over the window, % of the ceiling the factor allows it at the end. */
-static double ceiling_pct(const struct ft_report *rep, double factor)
-{
-	const struct ft_sample *sm = &rep->s->sample;
-	double best = NAN;
-	int i;
-
-	if (factor == 0)
-		return 0;	/* boosting off: no ceiling to reach */
-	if (!(factor > 0) || !ft_sample_has(sm, FT_SRC_ZONEINFO))
-		return NAN;
-	for (i = 0; i < rep->boost_nr && (size_t)i < sm->zoneinfo.nr; i++) {
-		const struct ft_zi_zone *zi = &sm->zoneinfo.zones[i];
-		uint64_t c = ft_boost_ceiling(zi->high, zi->boost, (int64_t)factor, sm->pageblock_order);
-		double p;
-
-		if (!c || !zi->managed)
-			continue;
-		p = 100.0 * (double)rep->boost_zone[i].peak / (double)c;
-		if (isnan(best) || p > best)
-			best = p;
-	}
-	return best;
-}
-
-/* The process row with the most of column @c, as a share of @total. */
-static void top_proc(const struct ft_procs *t, int c, double total, struct ft_find_who *w)
-{
-	const struct ft_proc *best = NULL;
-	int i;
-
-	for (i = 0; t && i < t->nr; i++)
-		if (t->p[i].c[c] && (!best || t->p[i].c[c] > best->c[c]))
-			best = &t->p[i];
-	if (!best || !(total > 0))
-		return;
-	snprintf(w->name, sizeof(w->name), "%s", best->comm[0] ? best->comm : "?");
-	w->pid = best->tgid ? best->tgid : best->pid;
-	w->pct = 100.0 * (double)best->c[c] / total;
-}
-
-/* The cgroup row with the most of column @c (named ones only: not "other" nor an unattributed bucket). */
-static void top_cgroup(const struct ft_cgrows *rows, int c, double total, struct ft_find_who *w)
-{
-	const struct ft_cgrow *best = NULL;
-	int i;
-
-	for (i = 0; rows && i < rows->nr; i++)
-		if (!rows->r[i].other && rows->r[i].path[0] && rows->r[i].c[c] &&
-		    (!best || rows->r[i].c[c] > best->c[c]))
-			best = &rows->r[i];
-	if (!best || !(total > 0))
-		return;
-	snprintf(w->name, sizeof(w->name), "%s", ft_cgrow_name(best));
-	w->pct = 100.0 * (double)best->c[c] / total;
-}
-
-/* Column @c summed over every process row, the folded ones too. */
-static double proc_total(const struct ft_procs *t, int c)
-{
-	double sum = 0;
-	int i;
-
-	if (!t)
-		return NAN;
-	for (i = 0; i < t->nr; i++)
-		sum += (double)t->p[i].c[c];
-	return sum + (double)t->other[c];
-}
-
-static void who(const struct ft_report *rep, struct ft_find_in *in)
-{
-	double frag = proc_total(rep->procs, FT_PC_FRAGMENTING), us = proc_total(rep->procs, FT_PC_COMPACTION_US);
-
-	top_proc(rep->procs, FT_PC_FRAGMENTING, frag, &in->frag_proc);
-	top_proc(rep->procs, FT_PC_COMPACTION_US, us, &in->stall_proc);
-	top_cgroup(rep->cgrows, FT_PC_FRAGMENTING, frag, &in->frag_cg);
-	top_cgroup(rep->cgrows, FT_PC_COMPACTION_US, us, &in->stall_cg);
-}
 
 /* The stack pinning most pages of mixed blocks, as "comm: frame". */
 static int pinner(const struct ft_report *rep, struct ft_find_in *in)
@@ -186,70 +34,11 @@ static int pinner(const struct ft_report *rep, struct ft_find_in *in)
 	return err;
 }
 
-/*
- * The sizes of interest at the window's end: the pageblock (PMD THP) when
- * THP is not "never", and the sizes asked, on every node.
- */
-static int sizes(const struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need, struct ft_find_in *in)
-{
-	const struct ft_session *s = rep->s;
-	const struct ft_knob_value *thp;
-	struct ft_fits_sizes sz;
-	struct ft_fits *t;
-	int asked[FT_FITS_SIZES_MAX];
-	size_t n = 0, i, k, nd;
-	unsigned int which = 0;
-	int err;
-
-	for (i = 0; i < nr_need && n < FT_FITS_SIZES_MAX; i++)
-		asked[n++] = need[i].order;
-	if (knob_at_end(s, "thp_enabled", &thp) && thp->sel.selected >= 0 &&
-	    strcmp(thp->sel.options[thp->sel.selected], "never"))
-		which = FT_FITS_SRC_PAGEBLOCK;
-	ft_fits_sizes(s, which, asked, n, &sz);
-	if (!sz.nr)
-		return 0;
-	t = calloc(1, sizeof(*t));
-	if (!t)
-		return -ENOMEM;
-	ft_fits_init(t);
-	err = ft_fits_build(t, s, &sz, true);
-	if (err) {
-		ft_fits_release(t);
-		free(t);
-		return err == -ENODATA ? 0 : err;
-	}
-	in->sizes_known = true;
-	for (nd = 0; nd < t->nr_nodes; nd++)
-		for (k = 0; k < sz.nr && in->nr_sizes < FT_FIND_SIZES; k++) {
-			const struct ft_fit *f = ft_fits_node_at(t, nd, k);
-			struct ft_find_size *z = &in->size[in->nr_sizes++];
-
-			z->node = f->node;
-			z->kb = ((uint64_t)s->host.page_size << sz.order[k]) / 1024;
-			z->asked = sz.src[k] & FT_FITS_SRC_ASKED;
-			z->need = 1;
-			for (i = 0; z->asked && i < nr_need; i++)
-				if (need[i].order == sz.order[k])
-					z->need = need[i].count;
-			z->now_lo = f->now_lo;
-			z->now_hi = f->now_hi;
-			z->after_lo = f->after_lo;
-			z->after_hi = f->after_hi;
-			z->after_known = f->map || f->after_hi != UINT64_MAX;
-			z->free_cap = f->free_cap;
-		}
-	ft_fits_release(t);
-	free(t);
-	return 0;
-}
-
 int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need,
 		      struct ft_find_in *in)
 {
 	const struct ft_session *s = rep->s;
 	const struct ft_rep_stretch *all = rep->all;
-	const struct ft_knob_value *kv;
 	double cmp[FT_CMP_NR], *v = in->v;
 	int err;
 
@@ -262,19 +51,16 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	v[FT_FX_SECS] = all->secs;
 	v[FT_FX_FRAG] = cmp[FT_CMP_FRAG];
 	v[FT_FX_FRAG_S] = cmp[FT_CMP_FRAG_S];
-	v[FT_FX_BOOST_FACTOR] = knob_num(s, "watermark_boost_factor");
-	v[FT_FX_SCALE_FACTOR] = knob_num(s, "watermark_scale_factor");
-	v[FT_FX_PROACTIVENESS] = knob_num(s, "compaction_proactiveness");
-	v[FT_FX_MIN_FREE_KB] = knob_num(s, "min_free_kbytes");
-	v[FT_FX_THP_DEFRAG] = defrag_setting(s);
-	in->fragment_stall = knob_at_end(s, "fragment_stall_order", &kv);
+	ft_find_in_end(s, in);
+	/* the kernel's own level over the window where it has one (6.15+), else the free lists at the end */
+	if (!isnan(cmp[FT_CMP_IN_BLOCKS]))
+		v[FT_FX_IN_BLOCKS_PCT] = cmp[FT_CMP_IN_BLOCKS];
 	if (all->have[FT_CF_THP_ALLOC] && all->have[FT_CF_THP_FALLBACK]) {
 		double a = (double)all->d[FT_CF_THP_ALLOC], f = (double)all->d[FT_CF_THP_FALLBACK];
 
 		v[FT_FX_THP_FAULTS] = a + f;
 		v[FT_FX_THP_FALLBACK_PCT] = a + f > 0 ? 100 * f / (a + f) : 0;	/* no fault: none fell back */
 	}
-	free_memory(rep, cmp, in);
 	if (s->tracing) {
 		v[FT_FX_DIRECT] = (double)all->d[FT_CF_DIRECT_COMPACT];
 		v[FT_FX_DIRECT_MS] = (double)all->lat[FT_LAT_COMPACTION].sum_us / 1000;
@@ -292,17 +78,9 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 		v[FT_FX_FUTILE_PCT] = 0;
 	if (all->have[FT_CF_MIGRATE_SCANNED])
 		v[FT_FX_MIGRATE_SCANNED] = (double)all->d[FT_CF_MIGRATE_SCANNED];
-	v[FT_FX_AMPLIFICATION] = cmp[FT_CMP_AMPLIFICATION];
-	if (!isnan(v[FT_FX_AMPLIFICATION])) {
-		struct ft_amp a;
-
-		ft_report_amp(rep, &a);
-		if (a.blocks)
-			v[FT_FX_POLLUTED_PCT] = 100.0 * (double)a.polluted / (double)a.blocks;
-	}
 	v[FT_FX_BOOSTED_PCT] = cmp[FT_CMP_BOOSTED];
 	if (rep->boost_nr)
-		v[FT_FX_CEILING_PCT] = ceiling_pct(rep, v[FT_FX_BOOST_FACTOR]);
+		v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, rep->boost_zone, rep->boost_nr, v[FT_FX_BOOST_FACTOR]);
 	if (all->mem_known && all->secs > 0) {
 		v[FT_FX_MEMSTALL_PCT] = 100.0 * (double)all->mem.some_us / (all->secs * 1e6);
 		if (!isnan(all->mem.share))
@@ -314,9 +92,9 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 		v[FT_FX_ALLOC_FAILURES] = (double)rep->kmsg.failures;
 		v[FT_FX_ALLOC_FAIL_ORDER] = rep->kmsg.max_order;	/* -1: none */
 	}
-	who(rep, in);
+	ft_find_in_who(rep->procs, rep->cgrows, in);
 	err = pinner(rep, in);
 	if (!err)
-		err = sizes(rep, need, nr_need, in);
+		err = ft_find_in_sizes(s, need, nr_need, in);
 	return err;
 }

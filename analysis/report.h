@@ -496,10 +496,11 @@ int ft_report_by_process(struct ft_report *rep);
 int ft_report_by_cgroup(struct ft_report *rep);
 
 /*
- * Pollution amplification over every zone's blocks at the window's end
- * (the last map scan, model/contig.h) into @a; false without a map.
+ * Pollution amplification over every zone's blocks of @s's map (at a
+ * report's window's end: the last map scan, model/contig.h) into @a;
+ * false without a map.
  */
-bool ft_report_amp(const struct ft_report *rep, struct ft_amp *a);
+bool ft_report_amp(const struct ft_session *s, struct ft_amp *a);
 
 /* Seconds from the recording's first tick (whatever the window) to @t. */
 double ft_report_secs(const struct ft_report *rep, uint64_t t);

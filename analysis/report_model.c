@@ -270,9 +270,8 @@ int ft_report_figures(struct ft_report *rep)
 	return err;
 }
 
-bool ft_report_amp(const struct ft_report *rep, struct ft_amp *a)
+bool ft_report_amp(const struct ft_session *s, struct ft_amp *a)
 {
-	const struct ft_session *s = rep->s;
 	size_t k;
 
 	memset(a, 0, sizeof(*a));

@@ -33,6 +33,7 @@ static void healthy(void)
 		[FT_FX_AMPLIFICATION] = 2, [FT_FX_POLLUTED_PCT] = 5, [FT_FX_BOOSTED_PCT] = 2,
 		[FT_FX_CEILING_PCT] = 50, [FT_FX_MEMSTALL_PCT] = 0.1, [FT_FX_COMPACT_SHARE_PCT] = 0,
 		[FT_FX_ALLOC_FAILURES] = 0, [FT_FX_ALLOC_FAIL_ORDER] = -1, [FT_FX_MIN_FREE_KB] = 67584,
+		[FT_FX_SIZES] = 1,
 	};
 
 	ft_find_in_init(&in);
