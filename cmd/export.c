@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "collectors/replay.h"
+#include "analysis/findings_live.h"
 #include "analysis/report.h"
 #include "cmd/cli.h"
 #include "render/export.h"
@@ -125,6 +126,8 @@ static int top_cgroups(const char *file, struct ft_export_cgroup *out)
 static int openmetrics(struct ft_replay *rp, double from, double to)
 {
 	static FILE *tmp[FT_MF_NR];	/* closed below on every path */
+	static struct ft_find_live find;	/* fragtop_finding_active: the exporter's minute, tick by tick */
+	static struct ft_findings fs;
 	struct ft_rep_cut cut;
 	bool started = false;
 	char buf[65536];
@@ -137,20 +140,26 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			goto out;
 		}
 	ft_report_cut_init(&cut, from, to);
+	ft_find_live_init(&find, 0);
 	do {
 		const struct ft_session *s = &rp->session;
 		double t = (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
 		int where = ft_report_cut_where(&cut, t);
+		bool judged;
 
+		ft_find_live_tick(&find, s);	/* the window reaches back before the cut, as the exporter's would */
 		if (where < 0)
 			continue;
 		if (where > 0)
 			break;
+		if ((judged = ft_find_in_live(&find, s, &fs.in)))
+			ft_find_eval(&fs.in, &fs);
 		for (f = 0; f < FT_MF_NR; f++) {
 			struct ft_metrics m = {
 				.openmetrics = true, .only = f + 1, .no_head = started,
 				.timestamp_ms = (int64_t)(s->tick_rt_ns / 1000000),
 				.extra_labels = o.labels.n ? o.labels.kv : NULL,
+				.findings = judged ? &fs : NULL,
 			};
 
 			if (!m.timestamp_ms)

@@ -25,6 +25,7 @@
 #include "base/cost.h"
 #include "analysis/cgrows.h"
 #include "analysis/cgtop.h"
+#include "analysis/findings_live.h"
 #include "base/hostport.h"
 #include "collectors/live.h"
 #include "collectors/self.h"
@@ -68,6 +69,9 @@ struct exporter {
 	/* fragtop_contiguous_blocks: the host's sizes and --collector.contiguity.sizes */
 	struct ft_fits fits;
 	const char *contig_sizes;
+	/* fragtop_finding_active: the rules over the last minute of ticks (analysis/findings_live.h) */
+	struct ft_find_live find;
+	struct ft_findings findings;
 };
 
 /* A fresh sample for a scrape, unless the last is young enough: files are read when asked. */
@@ -78,8 +82,18 @@ static void fresh_sample(struct exporter *x)
 	if (now - x->last_tick_ns < x->max_age_ns)
 		return;
 	ft_live_tick(&x->live, false);
+	ft_find_live_tick(&x->find, &x->live.session);
 	ft_costlog_tick(&x->cost_log, &x->live.session, "exporter scrape");
 	x->last_tick_ns = now;
+}
+
+/* fragtop_finding_active: the rules over the window, once the exporter has two ticks in it. */
+static void findings_of_scrape(struct exporter *x, struct ft_metrics *m)
+{
+	if (!ft_find_in_live(&x->find, &x->live.session, &x->findings.in))
+		return;
+	ft_find_eval(&x->findings.in, &x->findings);
+	m->findings = &x->findings;
 }
 
 /* --collector.cgroups: the cgroups this scrape exports, the choice kept from the last. */
@@ -167,6 +181,7 @@ static void scrape(struct exporter *x, struct ft_httpd_conn *c, const struct ft_
 	fresh_sample(x);
 	cgroups_of_scrape(x, &m);
 	fits_of_scrape(x, &m);
+	findings_of_scrape(x, &m);
 	ft_self_read(&x->self, &x->srv.process);
 	server_figures(x);
 	f = open_memstream(&p, &len);
@@ -337,6 +352,7 @@ static int serve_once(struct exporter *x)
 		/* nobody scrapes this one: the THP tree waits for a scrape */
 		x->live.wants = 0;
 		ft_live_tick(&x->live, false);
+		ft_find_live_tick(&x->find, &x->live.session);
 		x->live.wants = FT_LIVE_WANT_ALL | (x->cg ? FT_LIVE_WANT_CGROUPS : 0);
 		ft_costlog_tick(&x->cost_log, &x->live.session, "exporter idle");
 		x->last_tick_ns = now;
@@ -420,6 +436,8 @@ static int run(int argc, char **argv)
 	say_listening(&x);
 	x.max_age_ns = (uint64_t)(o.interval * 1e9);
 	x.contig_sizes = o.contig_sizes;
+	ft_find_live_init(&x.find, 0);
+	ft_find_live_tick(&x.find, &x.live.session);
 	x.last_tick_ns = ft_now_ns();
 	while (!stop && !serve_once(&x))
 		;

@@ -84,6 +84,13 @@ static const struct {
 	[FT_MF_BG_COMPACT_SECONDS] = { "fragtop_background_compaction_seconds", "counter",
 		"Time in background zone compactions by node." },
 	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
+	[FT_MF_FINDING] = { "fragtop_finding_active", "gauge",
+		"1 while the rule fires over the last minute, 0 while it is checked and does not (fragtop doctor's "
+		"rules, severity the rule's own; docs/runbook.md#RULE). A rule whose inputs are missing has no "
+		"series." },
+	[FT_MF_ALLOC_FAILURES] = { "fragtop_page_allocation_failures", "counter",
+		"Page allocation failures the kernel logged since fragtop started, by order (/dev/kmsg; the "
+		"last order counts larger ones too)." },
 	[FT_MF_SELF_FRAG] = { "fragtop_self_fragmenting_fallbacks", "counter",
 		"Fragmenting fallbacks fragtop's own threads caused (its footprint, traced as any process's)." },
 	[FT_MF_SELF_FALLBACKS] = { "fragtop_self_fallbacks", "counter",
@@ -472,6 +479,46 @@ static void contiguity(struct out *o, const struct ft_fits *t)
 			if (f->map)
 				sample(o, fam[FT_MF_CONTIG].name, "", l, (double)f->after_lo);
 		}
+}
+
+/*
+ * fragtop_finding_active: every rule checked, 1 fired or 0.  One series a
+ * rule: severity is the rule's own (a finding graver than it, a size
+ * asked that cannot fit, says so in doctor), so a series never splits.
+ */
+static void findings(struct out *o, const struct ft_findings *fs)
+{
+	int i;
+
+	if (!fs || !want(o, FT_MF_FINDING))
+		return;
+	head(o, FT_MF_FINDING);
+	for (i = 0; i < FT_FIND_RULES; i++) {
+		const struct ft_rule *r = &ft_find_rules[i];
+		const char *sev = ft_find_sev_names[r->sev];
+		const char *l[] = { "rule", r->name, "severity", sev, NULL };
+
+		if (!fs->checked[i])
+			continue;
+		sample(o, fam[FT_MF_FINDING].name, "", l, fs->fired[i] ? 1 : 0);
+	}
+}
+
+/* fragtop_page_allocation_failures_total{order}: while the kernel log is read. */
+static void alloc_failures(struct out *o, const struct ft_session *s)
+{
+	char order[8];
+	int k;
+
+	if (!s->kmsg.known || s->kmsg.err || !want(o, FT_MF_ALLOC_FAILURES))
+		return;
+	head(o, FT_MF_ALLOC_FAILURES);
+	for (k = 0; k < FT_KMSG_ORDERS; k++) {
+		const char *l[] = { "order", order, NULL };
+
+		snprintf(order, sizeof(order), "%d", k);
+		sample(o, fam[FT_MF_ALLOC_FAILURES].name, "_total", l, (double)s->kmsg.by_order[k]);
+	}
 }
 
 static void zone_gauges(struct out *o, const struct ft_session *s)
@@ -962,6 +1009,8 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 	host_pressure(&o, s);
 	zone_gauges(&o, s);
 	contiguity(&o, m->fits);
+	findings(&o, m->findings);
+	alloc_failures(&o, s);
 	if (want(&o, FT_MF_KNOB)) {
 		head(&o, FT_MF_KNOB);
 		for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {

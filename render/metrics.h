@@ -13,6 +13,7 @@
 #include <stdio.h>
 
 #include "analysis/cgtop.h"
+#include "analysis/findings.h"
 #include "analysis/fits.h"
 #include "model/selfstat.h"
 #include "model/session.h"
@@ -38,6 +39,8 @@ struct ft_metrics {
 	const struct ft_cgroups *cgroups_names;	/* the pods, for the name label; NULL: none */
 	/* will it fit (analysis/fits.h), built by the caller; NULL: no contiguity family */
 	const struct ft_fits *fits;
+	/* the findings over the caller's sliding window (analysis/findings_live.h); NULL: no finding family */
+	const struct ft_findings *findings;
 };
 
 /* What `fragtop exporter` says of itself, as node_exporter's promhttp_* do. */
@@ -70,6 +73,7 @@ enum ft_mfamily {
 	FT_MF_SELF_FRAG, FT_MF_SELF_FALLBACKS, FT_MF_SELF_STALL,	/* fragtop's own threads' */
 	FT_MF_CG_FRAG, FT_MF_CG_FALLBACKS, FT_MF_CG_COMPACT, FT_MF_CG_RECLAIM, FT_MF_CG_ANON, FT_MF_CG_ANON_THP,
 	FT_MF_CG_WAITING, FT_MF_CG_STALLED,
+	FT_MF_FINDING, FT_MF_ALLOC_FAILURES,
 	FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED, FT_MF_SRV_EVICTED, FT_MF_SRV_HEAD_TIMEOUTS,
 	FT_MF_SRV_ACCEPTED, FT_MF_SRV_GZIP, FT_MF_SRV_IDLE_TIMEOUTS,

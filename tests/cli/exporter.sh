@@ -45,8 +45,19 @@ check "process_*: CPU, resident and virtual memory, fds, their limit, the start 
 	/^process_max_fds / && $2 >= 64 { n++ }
 	/^process_start_time_seconds / && $2 > now - 600 && $2 <= now + 1 { n++ }
 	END { exit n != 6 }' "$tmp/m.txt"
+# the findings over the exporter's minute: after a second tick (-i 0.5), one series a rule checked, at most the table
+findings_in() { get "http://127.0.0.1:$PORT/metrics" > "$tmp/f.txt" && grep -q '^fragtop_finding_active{' "$tmp/f.txt"; }
+check "fragtop_finding_active after a second tick" until_ok 30 findings_in
+"$FT" doctor --rules | awk '{ print $1 " " $2 }' > "$tmp/rules"
+check "... a series per rule checked, labelled as doctor --rules has it, 0 or 1" awk -v n="$(wc -l < "$tmp/rules")" '
+	NR == FNR { want[$1] = $2; next }
+	/^fragtop_finding_active\{/ { split($0, a, "\""); if (!(a[2] in want) || want[a[2]] != a[4] || ($2 != 0 && $2 != 1)) bad++; k++ }
+	END { exit bad || k < 1 || k > n }' "$tmp/rules" "$tmp/f.txt"
+check "... a captured tree has no kernel log: alloc_failures is not checked (no series)" \
+	test -z "$(grep 'rule="alloc_failures"' "$tmp/f.txt")"
 if command -v promtool > /dev/null; then
 	check "promtool check metrics: no problem" promtool check metrics < "$tmp/m.txt"
+	check "... with the findings too" promtool check metrics < "$tmp/f.txt"
 fi
 get -D "$tmp/h2" -o "$tmp/om.txt" -H 'Accept: application/openmetrics-text; version=1.0.0' "http://127.0.0.1:$PORT/metrics"
 check "Accept: OpenMetrics 1.0, ending in # EOF" test -n "$(grep 'Content-Type: application/openmetrics-text; version=1.0.0' "$tmp/h2")" -a \
