@@ -182,21 +182,32 @@ struct ft_boost_tick;
 struct ft_procs;
 struct ft_cgrows;
 
+/* The knobs the rules read, as at a window's end (NAN, false: not read). */
+struct ft_find_knobs {
+	double boost_factor, scale_factor, proactiveness, min_free_kb;
+	double thp_defrag;		/* enum ft_find_defrag */
+	bool thp_on;			/* thp_enabled is not "never" */
+	bool fragment_stall;		/* the kernel has fragment_stall_order */
+};
+struct ft_knob_value;
+/* @knobs: a session's (ft_knobs[] order). */
+void ft_find_knobs_read(const struct ft_knob_value *knobs, struct ft_find_knobs *k);
+
 /*
- * What @s's newest tick gives alone (analysis/findings_in.c): the knobs,
- * free memory and its share in whole blocks from the zone files, the
- * map's pollution (read whole).
+ * What a window's end gives alone (analysis/findings_in.c): the knobs @k,
+ * and from @s's newest tick free memory and its share in whole blocks
+ * from the zone files, the map's pollution (read whole).
  */
-void ft_find_in_end(const struct ft_session *s, struct ft_find_in *in);
+void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k, struct ft_find_in *in);
 /* The highest zone's boost peak of @zones (@nr, zoneinfo order), % of its ceiling at @s's end. */
 double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr, double factor);
 /* Who fragmented most and who paid most for direct compaction: @t's processes, @rows' cgroups (NULL: none). */
 void ft_find_in_who(const struct ft_procs *t, const struct ft_cgrows *rows, struct ft_find_in *in);
 /*
  * The sizes of interest at @s's end: the pageblock (PMD THP) while THP is
- * on, and the @nr_need needs asked, on every node.  0 or -ENOMEM.
+ * on (@thp_on), and the @nr_need needs asked, on every node.  0 or -ENOMEM.
  */
-int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need, size_t nr_need,
+int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need, size_t nr_need,
 		     struct ft_find_in *in);
 /*
  * The input from a report's window (its figures made, ft_report_by_process()
@@ -206,5 +217,7 @@ int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need,
  */
 int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need,
 		      struct ft_find_in *in);
+/* The rules judged over the report's window into rep->findings (owned by the report).  0 or -ENOMEM. */
+int ft_report_findings(struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need);
 
 #endif

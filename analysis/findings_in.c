@@ -19,42 +19,64 @@
 #include "analysis/report.h"
 #include "model/fit.h"
 
-/* Knob @name at the window's end: false when the recording did not read it. */
-static bool knob_at_end(const struct ft_session *s, const char *name, const struct ft_knob_value **out)
+/* Knob @name of @knobs (a session's, ft_knobs[] order): false when it was not read. */
+static bool knob_read(const struct ft_knob_value *knobs, const char *name, const struct ft_knob_value **out)
 {
 	const struct ft_knob *k = ft_knob_find(name);
 	const struct ft_knob_value *v;
 
 	if (!k)
 		return false;
-	v = &s->knobs[k - ft_knobs];
+	v = &knobs[k - ft_knobs];
 	*out = v;
 	return v->raw_len > 0 && !v->err;
 }
 
-static double knob_num(const struct ft_session *s, const char *name)
+static double knob_num(const struct ft_knob_value *knobs, const char *name)
 {
 	const struct ft_knob_value *v;
 
-	return knob_at_end(s, name, &v) ? (double)v->num : NAN;
+	return knob_read(knobs, name, &v) ? (double)v->num : NAN;
 }
 
-static double defrag_setting(const struct ft_session *s)
+/* A selector knob's option, or NULL. */
+static const char *knob_option(const struct ft_knob_value *knobs, const char *name)
+{
+	const struct ft_knob_value *v;
+
+	if (!knob_read(knobs, name, &v) || v->sel.selected < 0 || v->sel.selected >= v->sel.nr_options)
+		return NULL;
+	return v->sel.options[v->sel.selected];
+}
+
+static double defrag_setting(const struct ft_knob_value *knobs)
 {
 	static const char *const names[] = {
 		[FT_DEFRAG_NEVER] = "never", [FT_DEFRAG_DEFER] = "defer",
 		[FT_DEFRAG_DEFER_MADVISE] = "defer+madvise", [FT_DEFRAG_MADVISE] = "madvise",
 		[FT_DEFRAG_ALWAYS] = "always",
 	};
-	const struct ft_knob_value *v;
+	const char *opt = knob_option(knobs, "thp_defrag");
 	size_t i;
 
-	if (!knob_at_end(s, "thp_defrag", &v) || v->sel.selected < 0 || v->sel.selected >= v->sel.nr_options)
-		return NAN;
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(v->sel.options[v->sel.selected], names[i]))
+	for (i = 0; opt && i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(opt, names[i]))
 			return (double)i;
 	return NAN;
+}
+
+void ft_find_knobs_read(const struct ft_knob_value *knobs, struct ft_find_knobs *k)
+{
+	const struct ft_knob_value *v;
+	const char *thp = knob_option(knobs, "thp_enabled");
+
+	k->boost_factor = knob_num(knobs, "watermark_boost_factor");
+	k->scale_factor = knob_num(knobs, "watermark_scale_factor");
+	k->proactiveness = knob_num(knobs, "compaction_proactiveness");
+	k->min_free_kb = knob_num(knobs, "min_free_kbytes");
+	k->thp_defrag = defrag_setting(knobs);
+	k->thp_on = thp && strcmp(thp, "never");
+	k->fragment_stall = knob_read(knobs, "fragment_stall_order", &v);
 }
 
 /* Free memory and its share in whole pageblocks from the last zone files. */
@@ -165,9 +187,9 @@ void ft_find_in_who(const struct ft_procs *t, const struct ft_cgrows *rows, stru
 	top_cgroup(rows, FT_PC_FRAGMENTING, frag, &in->frag_cg);
 	top_cgroup(rows, FT_PC_COMPACTION_US, us, &in->stall_cg);
 }
-int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need, size_t nr_need, struct ft_find_in *in)
+int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need, size_t nr_need,
+		     struct ft_find_in *in)
 {
-	const struct ft_knob_value *thp;
 	struct ft_fits_sizes sz;
 	struct ft_fits *t;
 	int asked[FT_FITS_SIZES_MAX];
@@ -177,8 +199,7 @@ int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need,
 
 	for (i = 0; i < nr_need && n < FT_FITS_SIZES_MAX; i++)
 		asked[n++] = need[i].order;
-	if (knob_at_end(s, "thp_enabled", &thp) && thp->sel.selected >= 0 &&
-	    strcmp(thp->sel.options[thp->sel.selected], "never"))
+	if (thp_on)
 		which = FT_FITS_SRC_PAGEBLOCK;
 	ft_fits_sizes(s, which, asked, n, &sz);
 	if (!sz.nr) {
@@ -222,18 +243,17 @@ int ft_find_in_sizes(const struct ft_session *s, const struct ft_fit_need *need,
 }
 
 
-void ft_find_in_end(const struct ft_session *s, struct ft_find_in *in)
+void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k, struct ft_find_in *in)
 {
-	const struct ft_knob_value *kv;
 	double *v = in->v;
 	struct ft_amp a;
 
-	v[FT_FX_BOOST_FACTOR] = knob_num(s, "watermark_boost_factor");
-	v[FT_FX_SCALE_FACTOR] = knob_num(s, "watermark_scale_factor");
-	v[FT_FX_PROACTIVENESS] = knob_num(s, "compaction_proactiveness");
-	v[FT_FX_MIN_FREE_KB] = knob_num(s, "min_free_kbytes");
-	v[FT_FX_THP_DEFRAG] = defrag_setting(s);
-	in->fragment_stall = knob_at_end(s, "fragment_stall_order", &kv);
+	v[FT_FX_BOOST_FACTOR] = k->boost_factor;
+	v[FT_FX_SCALE_FACTOR] = k->scale_factor;
+	v[FT_FX_PROACTIVENESS] = k->proactiveness;
+	v[FT_FX_MIN_FREE_KB] = k->min_free_kb;
+	v[FT_FX_THP_DEFRAG] = k->thp_defrag;
+	in->fragment_stall = k->fragment_stall;
 	free_memory(s, in);
 	/* of some blocks only (a map never read whole): not a figure of the host */
 	if (ft_report_amp(s, &a) && !ft_amp_partial(&a)) {

@@ -125,6 +125,7 @@ static void window_figures(const struct ft_find_point *a, const struct ft_find_p
 bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, struct ft_find_in *in)
 {
 	struct ft_boost_tick peaks[FT_BOOST_ZONES];
+	struct ft_find_knobs kn;
 	const struct ft_find_point *a;
 	struct ft_find_point b;
 	unsigned int k;
@@ -141,7 +142,8 @@ bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, 
 	secs = (double)(b.t_ns - a->t_ns) / 1e9;
 	in->from_s = (double)(a->t_ns - s->first_t_ns) / 1e9;
 	in->to_s = (double)(b.t_ns - s->first_t_ns) / 1e9;
-	ft_find_in_end(s, in);
+	ft_find_knobs_read(s->knobs, &kn);
+	ft_find_in_end(s, &kn, in);
 	window_figures(a, &b, secs, s, in->v);
 	/* the boost's peak over the window: the points after the oldest, and since the newest */
 	memset(peaks, 0, sizeof(peaks));
@@ -156,6 +158,6 @@ bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, 
 	}
 	if (s->boost_nr)
 		in->v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, peaks, s->boost_nr, in->v[FT_FX_BOOST_FACTOR]);
-	ft_find_in_sizes(s, NULL, 0, in);	/* -ENOMEM: the sizes not judged, said so */
+	ft_find_in_sizes(s, kn.thp_on, NULL, 0, in);	/* -ENOMEM: the sizes not judged, said so */
 	return true;
 }

@@ -51,7 +51,7 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	v[FT_FX_SECS] = all->secs;
 	v[FT_FX_FRAG] = cmp[FT_CMP_FRAG];
 	v[FT_FX_FRAG_S] = cmp[FT_CMP_FRAG_S];
-	ft_find_in_end(s, in);
+	ft_find_in_end(s, &rep->knobs_end, in);
 	/* the kernel's own level over the window where it has one (6.15+), else the free lists at the end */
 	if (!isnan(cmp[FT_CMP_IN_BLOCKS]))
 		v[FT_FX_IN_BLOCKS_PCT] = cmp[FT_CMP_IN_BLOCKS];
@@ -95,6 +95,24 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	ft_find_in_who(rep->procs, rep->cgrows, in);
 	err = pinner(rep, in);
 	if (!err)
-		err = ft_find_in_sizes(s, need, nr_need, in);
+		err = ft_find_in_sizes(s, rep->knobs_end.thp_on, need, nr_need, in);
 	return err;
+}
+
+int ft_report_findings(struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need)
+{
+	struct ft_findings *fs = calloc(1, sizeof(*fs));
+	int err;
+
+	if (!fs)
+		return -ENOMEM;
+	err = ft_find_in_report(rep, need, nr_need, &fs->in);
+	if (err) {
+		free(fs);
+		return err;
+	}
+	ft_find_eval(&fs->in, fs);
+	free(rep->findings);
+	rep->findings = fs;
+	return 0;
 }

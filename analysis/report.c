@@ -501,6 +501,7 @@ static int one_tick(struct build *b)
 	}
 	rep->ticks++;
 	point(rep, &now);
+	ft_find_knobs_read(rep->s->knobs, &rep->knobs_end);
 	fits_tick(rep);
 	/* the recording fragtop's own cost, likewise */
 	if (rep->s->cost.known) {
@@ -726,6 +727,7 @@ void ft_report_release(struct ft_report *rep)
 	free(rep->fits.table);
 	free(rep->all);
 	free(rep->iv_fig);
+	free(rep->findings);
 	free(rep->stacks.g);
 	if (rep->rp)
 		ft_replay_close(rep->rp);

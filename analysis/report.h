@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "analysis/cgrows.h"
+#include "analysis/findings.h"
 #include "analysis/fits.h"
 #include "model/counterfield.h"
 #include "model/pageowner.h"
@@ -350,6 +351,13 @@ struct ft_report {
 	struct ft_rep_stacks stacks;
 	int nr_zone_fb;			/* every zone, then the outside row; 0 without tracing */
 	struct ft_rep_zone_fb zone_fb[FT_EV_ZONES + 1];
+	/* fragtop doctor's rules over the window (ft_report_findings(), analysis/findings.h); NULL before */
+	struct ft_findings *findings;
+	/*
+	 * The knobs the rules read, as at the window's last tick (the session
+	 * is a tick past the window when it ended before the recording).
+	 */
+	struct ft_find_knobs knobs_end;
 };
 
 #define FT_REP_MAX_RAW	(16u << 20)	/* 64 MiB a source */

@@ -112,7 +112,6 @@ static void print(const struct ft_findings *fs, const char *from)
 static int judge(const char *path, const char *from)
 {
 	struct ft_fit_need needs[FT_FIT_NEEDS_MAX];
-	struct ft_findings *fs = NULL;
 	struct ft_report *rep;
 	size_t nr_needs = 0;
 	char why[160];
@@ -130,16 +129,10 @@ static int judge(const char *path, const char *from)
 		fprintf(stderr, "fragtop doctor: --need %s: %s\n", o.need, why);
 		err = -EINVAL;
 	}
-	if (!err && !(fs = calloc(1, sizeof(*fs))))
-		err = -ENOMEM;
-	if (!err) {
-		err = ft_find_in_report(rep, needs, nr_needs, &fs->in);
-		if (!err) {
-			ft_find_eval(&fs->in, fs);
-			print(fs, from);
-		}
-	}
-	free(fs);
+	if (!err)
+		err = ft_report_findings(rep, needs, nr_needs);
+	if (!err)
+		print(rep->findings, from);
 	ft_report_release(rep);
 	free(rep);
 	return err ? 1 : 0;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "analysis/findings.h"
 #include "analysis/report.h"
 #include "cmd/cli.h"
 #include "render/report.h"
@@ -61,6 +62,8 @@ static int run_report(int argc, char **argv)
 		err = ft_report_by_process(rep);
 	if (!err)
 		err = ft_report_by_cgroup(rep);
+	if (!err)
+		err = ft_report_findings(rep, NULL, 0);
 	if (!err) {
 		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose, .by_cgroup = o.by_cgroup };
 

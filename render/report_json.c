@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `fragtop report --json`: the built report (analysis/report.h) as one object. */
 #include "render/report.h"
+#include "render/findings.h"
 
 #include <errno.h>
 #include <math.h>
@@ -668,6 +669,13 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_intervals(&j, rep);
 	json_cost(&j, rep);
 	json_self(&j, rep);
+	if (rep->findings) {
+		ft_json_obj_begin(&j, "findings");
+		ft_render_findings_json(&j, rep->findings);
+		ft_json_obj_end(&j);
+	} else {
+		ft_json_null(&j, "findings");
+	}
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `fragtop report` as text: the built report (analysis/report.h), section after section. */
 #include "render/report.h"
+#include "render/findings.h"
 
 #include <errno.h>
 #include <math.h>
@@ -888,6 +889,15 @@ static void text_cost(const struct ft_report *rep)
 }
 
 /* The report as text on stdout, section after section. */
+/* fragtop doctor's rules over the window: what is wrong, and what was checked. */
+static void text_findings(const struct ft_report *rep)
+{
+	if (!rep->findings)
+		return;
+	printf("\nfindings (fragtop doctor's rules over the window; docs/runbook.md)\n");
+	ft_render_findings_text(stdout, rep->findings, "  ");
+}
+
 void ft_render_report_text(const struct ft_report *rep, const struct ft_report_style *st)
 {
 	text_head(rep, st->verbose);
@@ -903,4 +913,5 @@ void ft_render_report_text(const struct ft_report *rep, const struct ft_report_s
 	text_changes(rep);
 	text_intervals(rep);
 	text_cost(rep);
+	text_findings(rep);
 }
