@@ -590,6 +590,49 @@ void ft_cmp_release(struct ft_cmp_group *g, int ng)
 		}
 }
 
+/* fragtop doctor's rules over the run.  0 or -ENOMEM. */
+static int measure_findings(struct ft_report *rep, struct ft_cmp_run *ru)
+{
+	int err = ft_report_findings(rep, NULL, 0);
+
+	if (!err) {
+		memcpy(ru->checked, rep->findings->checked, sizeof(ru->checked));
+		memcpy(ru->fired, rep->findings->fired, sizeof(ru->fired));
+	}
+	return err;
+}
+
+void ft_cmp_findings(const struct ft_cmp_group *g, int ng, struct ft_cmp_findings *out)
+{
+	int r, k, i;
+
+	memset(out, 0, sizeof(*out));
+	for (r = 0; r < FT_FIND_RULES; r++) {
+		struct ft_cmp_finding *f = &out->f[out->nr];
+		bool differ = false;
+
+		memset(f, 0, sizeof(*f));	/* a rule that did not differ left its counts here */
+		f->rule = &ft_find_rules[r];
+		for (k = 0; k < ng; k++) {
+			double vals[FT_CMP_MAX_RUNS];
+
+			for (i = 0; i < g[k].nr; i++) {
+				if (!g[k].run[i].checked[r])
+					continue;
+				vals[f->checked[k]++] = g[k].run[i].fired[r];
+				f->fired[k] += g[k].run[i].fired[r];
+			}
+			ft_stats_of(vals, (size_t)f->checked[k], &f->st[k]);
+			/* shares compared as fractions: fired[k] / checked[k] against the first group's */
+			if (k && f->checked[k] && f->checked[0] &&
+			    (int64_t)f->fired[k] * f->checked[0] != (int64_t)f->fired[0] * f->checked[k])
+				differ = true;
+		}
+		if (differ)
+			out->nr++;
+	}
+}
+
 int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 {
 	struct ft_report *rep = calloc(1, sizeof(*rep));
@@ -604,6 +647,7 @@ int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 				ft_cmp_measure_report(rep, g[k].run[i].v);
 				measure_stacks(rep, &g[k].run[i]);
 				measure_cgroups(rep, &g[k].run[i]);
+				err = measure_findings(rep, &g[k].run[i]);
 			}
 			ft_report_release(rep);
 			if (err) {

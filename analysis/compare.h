@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 
+#include "analysis/findings.h"
 #include "analysis/report.h"
 #include "model/stats.h"
 
@@ -60,6 +61,8 @@ struct ft_cmp_run {
 	bool have_cgroups;	/* traced: its processes by cgroup */
 	int nr_cgroups;
 	struct ft_cmp_stack *cgroups;	/* owned; its most fragmenting cgroups, keyed by name */
+	/* fragtop doctor's rules over the run (analysis/findings.h): judged, fired */
+	bool checked[FT_FIND_RULES], fired[FT_FIND_RULES];
 };
 
 struct ft_cmp_group {
@@ -90,6 +93,21 @@ void ft_cmp_stacks(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *o
  * fragmenting fallbacks a second.  nr 0: no run was traced.
  */
 void ft_cmp_cgroups(const struct ft_cmp_group *g, int ng, struct ft_cmp_stacks *out);
+/*
+ * The findings that differ between the groups: each rule whose share of
+ * runs where it fired (of those where it was checked) is not the same in
+ * every group, in the rule table's order.
+ */
+struct ft_cmp_findings {
+	int nr;
+	struct ft_cmp_finding {
+		const struct ft_rule *rule;
+		int fired[FT_CMP_MAX_GROUPS], checked[FT_CMP_MAX_GROUPS];
+		struct ft_stats st[FT_CMP_MAX_GROUPS];	/* of each checked run's 1 (fired) or 0 */
+	} f[FT_FIND_RULES];
+};
+void ft_cmp_findings(const struct ft_cmp_group *g, int ng, struct ft_cmp_findings *out);
+
 /* Free what ft_cmp_measure() kept of the runs. */
 void ft_cmp_release(struct ft_cmp_group *g, int ng);
 

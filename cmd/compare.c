@@ -82,6 +82,8 @@ static int run_compare(int argc, char **argv)
 {
 	static struct ft_cmp_group g[FT_CMP_MAX_GROUPS];
 	static struct ft_cmp_stacks stacks, cgroups;	/* ft_cmp_stacks() and ft_cmp_cgroups() of the groups */
+	static struct ft_cmp_findings findings;		/* ft_cmp_findings() */
+	const struct ft_cmp_extra x = { &stacks, &cgroups, &findings };
 	int err, first, ng, k;
 
 	err = ft_cli_parse(&ft_cmd_compare, argc, argv, &first);
@@ -104,12 +106,13 @@ static int run_compare(int argc, char **argv)
 	}
 	ft_cmp_stacks(g, ng, &stacks);
 	ft_cmp_cgroups(g, ng, &cgroups);
+	ft_cmp_findings(g, ng, &findings);
 	if (o.json)
-		ft_render_compare_json(g, ng, &stacks, &cgroups);
+		ft_render_compare_json(g, ng, &x);
 	else if (o.csv)
-		ft_render_compare_csv(g, ng, &stacks, &cgroups);
+		ft_render_compare_csv(g, ng, &x);
 	else
-		ft_render_compare_text(g, ng, &stacks, &cgroups);
+		ft_render_compare_text(g, ng, &x);
 	ft_cmp_release(g, ng);
 	return 0;
 }

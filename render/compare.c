@@ -201,9 +201,30 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 }
 
 /* The comparison as text of 80 columns on stdout. */
-void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			    const struct ft_cmp_stacks *cgroups)
+/* The rules that fired in a different share of runs: each group's fired of checked. */
+static void print_text_findings(const struct ft_cmp_group *g, int ng, const struct ft_cmp_findings *fd,
+				bool lettered)
 {
+	int r, k;
+
+	if (!fd->nr)
+		return;
+	printf("\nfindings that differ: runs where the rule fired, of the runs it judged\n");
+	for (r = 0; r < fd->nr; r++) {
+		printf("  %-20s", fd->f[r].rule->name);
+		for (k = 0; k < ng; k++) {
+			char na[160];
+
+			printf("  %s %d/%d", head(g, k, lettered, false, na, sizeof(na)), fd->f[r].fired[k],
+			       fd->f[r].checked[k]);
+		}
+		printf("\n");
+	}
+}
+
+void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x)
+{
+	const struct ft_cmp_stacks *stacks = x->stacks, *cgroups = x->cgroups;
 	bool lettered = heads_lettered(g, ng);
 	int k, r;
 
@@ -225,6 +246,7 @@ void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct f
 	}
 	print_text_stacks(g, ng, stacks, lettered);
 	print_text_cgroups(g, ng, cgroups, lettered);
+	print_text_findings(g, ng, x->findings, lettered);
 	printf("\nmean ±sd over n runs (mean min-max for 2, the value for 1); rates per\n"
 	       "second; the change relative, a percentage's in points (pt); * Welch's\n"
 	       "t-test p < %.2f against %s (needs 2+ runs a group)\n", FT_CMP_ALPHA,
@@ -282,9 +304,32 @@ static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, 
 }
 
 /* The comparison as one JSON object on stdout. */
-void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			    const struct ft_cmp_stacks *cgroups)
+/* "findings": the rules that fired in a different share of runs, each group's fired and checked runs. */
+static void json_findings(struct ft_json *j, int ng, const struct ft_cmp_findings *fd)
 {
+	int r, k;
+
+	ft_json_arr_begin(j, "findings");
+	for (r = 0; r < fd->nr; r++) {
+		ft_json_obj_begin(j, NULL);
+		ft_json_str(j, "rule", fd->f[r].rule->name);
+		ft_json_arr_begin(j, "groups");
+		for (k = 0; k < ng; k++) {
+			ft_json_obj_begin_inline(j, NULL);
+			ft_json_i64(j, "fired", fd->f[r].fired[k]);
+			ft_json_i64(j, "checked", fd->f[r].checked[k]);
+			ft_json_double(j, "share", fd->f[r].st[k].mean);
+			ft_json_obj_end(j);
+		}
+		ft_json_arr_end(j);
+		ft_json_obj_end(j);
+	}
+	ft_json_arr_end(j);
+}
+
+void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x)
+{
+	const struct ft_cmp_stacks *stacks = x->stacks, *cgroups = x->cgroups;
 	struct ft_json j;
 	int k, r, i;
 
@@ -356,6 +401,7 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 	ft_json_arr_end(&j);
 	json_keyed(&j, g, ng, "stacks", "stack", stacks);	/* fragmenting fallbacks/s by kernel stack (--stacks) */
 	json_keyed(&j, g, ng, "cgroups", "cgroup", cgroups);	/* ... by cgroup, named */
+	json_findings(&j, ng, x->findings);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
@@ -381,9 +427,9 @@ static void csv_row(const char *metric, const char *group, const struct ft_stats
 }
 
 /* The comparison as CSV on stdout: one line per metric and group. */
-void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			   const struct ft_cmp_stacks *cgroups)
+void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x)
 {
+	const struct ft_cmp_stacks *stacks = x->stacks, *cgroups = x->cgroups;
 	int k, r;
 
 	printf("metric,group,n,mean,sd,min,max,change_pct,change_points,p_value,significant\n");
@@ -407,5 +453,14 @@ void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft
 		snprintf(key, sizeof(key), "cgroup:%s", cgroups->key[r]);
 		for (k = 0; k < ng; k++)
 			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r], false);
+	}
+	/* a differing finding: each checked run 1 (fired) or 0, so the mean is the share fired */
+	for (r = 0; r < x->findings->nr; r++) {
+		const struct ft_cmp_finding *f = &x->findings->f[r];
+		char key[64];
+
+		snprintf(key, sizeof(key), "finding:%s", f->rule->name);
+		for (k = 0; k < ng; k++)
+			csv_row(key, g[k].name, k ? &f->st[0] : NULL, &f->st[k], false);
 	}
 }

@@ -9,12 +9,15 @@
 
 #include "analysis/compare.h"
 
-void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			    const struct ft_cmp_stacks *cgroups);
-void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			    const struct ft_cmp_stacks *cgroups);
-void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
-			   const struct ft_cmp_stacks *cgroups);
+/* What a comparison shows besides the metrics' rows: gathered by analysis/compare.c. */
+struct ft_cmp_extra {
+	const struct ft_cmp_stacks *stacks, *cgroups;	/* ft_cmp_stacks(), ft_cmp_cgroups() */
+	const struct ft_cmp_findings *findings;		/* ft_cmp_findings() */
+};
+
+void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x);
+void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x);
+void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x);
 
 /*
  * A change against the first group as compare's text shows it: "+12.3%",

@@ -66,9 +66,12 @@ check "compare --json: groups, rows with stats, change and the test" jqe '(.grou
 	.test == "welch" and (.rows[] | select(.metric == "extfrag_fragmenting_per_s") |
 	.groups[0].n == 1 and .groups[1].change_pct == -100 and .groups[1].significant == null)' "$tmp/c.json"
 "$FT" compare --csv "before=$S@2..32" "after=$S@33.." > "$tmp/c.csv"
-check "compare --csv: a header and a line per metric and group" test \
+check "compare --csv: a header and a line per metric, finding that differs, and group" test \
 	"$(head -1 "$tmp/c.csv")" = "metric,group,n,mean,sd,min,max,change_pct,change_points,p_value,significant" -a \
-	"$(($(wc -l < "$tmp/c.csv") - 1))" = "$(jq '(.rows | length) * 2' "$tmp/c.json")"
+	"$(($(wc -l < "$tmp/c.csv") - 1))" = "$(jq '(.rows | length) * 2 + (.findings | length) * 2' "$tmp/c.json")"
+check "... a finding's line: the share of runs it fired in" grep -qx 'finding:boost_off,before,1,1,,1,1,,,,' "$tmp/c.csv"
+check "compare --json: the findings that differ, fired of checked" jqe '.findings[] | select(.rule == "boost_off") |
+	.groups[0].fired == 1 and .groups[0].checked == 1 and .groups[1].fired == 0' "$tmp/c.json"
 # three runs a group (the same windows): the sd and the test appear
 "$FT" compare --json "a=$S@2..12,$S@12..22,$S@22..32" "b=$S@40..60,$S@60..80,$S@80..100" > "$tmp/g.json"
 check "compare groups: n 3, an sd, Welch's p and its verdict" \

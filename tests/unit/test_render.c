@@ -489,13 +489,16 @@ static void test_accessors(void **state)
 
 static struct ft_cmp_group groups[2];
 static struct ft_cmp_stacks cmp_stacks, cmp_cgroups;
+static struct ft_cmp_findings cmp_findings;
 
 static void print_compare(const void *how)
 {
+	const struct ft_cmp_extra x = { &cmp_stacks, &cmp_cgroups, &cmp_findings };
+
 	switch (*(const char *)how) {
-	case 't': ft_render_compare_text(groups, 2, &cmp_stacks, &cmp_cgroups); break;
-	case 'j': ft_render_compare_json(groups, 2, &cmp_stacks, &cmp_cgroups); break;
-	default: ft_render_compare_csv(groups, 2, &cmp_stacks, &cmp_cgroups); break;
+	case 't': ft_render_compare_text(groups, 2, &x); break;
+	case 'j': ft_render_compare_json(groups, 2, &x); break;
+	default: ft_render_compare_csv(groups, 2, &x); break;
 	}
 }
 
@@ -517,6 +520,7 @@ static void test_compare_agree(void **state)
 	assert_int_equal(ft_cmp_measure(groups, 2), 0);
 	ft_cmp_stacks(groups, 2, &cmp_stacks);
 	ft_cmp_cgroups(groups, 2, &cmp_cgroups);
+	ft_cmp_findings(groups, 2, &cmp_findings);
 	/* by cgroup: every fragmenting fallback of the sample is in a named cgroup, so they sum to the total */
 	assert_true(cmp_cgroups.nr >= 1);
 	for (k = 0; k < 2; k++) {
