@@ -517,3 +517,15 @@ bool ft_find_active(const struct ft_findings *fs, const char *name)
 			return fs->fired[i];
 	return false;
 }
+
+void ft_find_value_text(const struct ft_find_in *in, enum ft_fx fx, char *buf, size_t sz)
+{
+	double v = in->v[fx];
+	const char *u = ft_find_figs[fx].unit;
+
+	if (isnan(v))
+		snprintf(buf, sz, "n/a");
+	else
+		snprintf(buf, sz, "%.*f%s%s", v == floor(v) || fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
+			 *u && *u != '%' && *u != '/' ? " " : "", u);
+}

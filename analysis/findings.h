@@ -172,6 +172,9 @@ static inline double ft_find_value(const struct ft_findings *fs, enum ft_fx fx)
 	return fs->in.v[fx];
 }
 
+/* Figure @fx of @in with its unit ("41.1/s", "62%", "15000", "n/a"), as every reader shows it. */
+void ft_find_value_text(const struct ft_find_in *in, enum ft_fx fx, char *buf, size_t sz);
+
 /* Is rule @k's finding active (fired) in @fs? */
 bool ft_find_active(const struct ft_findings *fs, const char *name);
 

@@ -8,18 +8,6 @@
 
 #define RUNBOOK	"docs/runbook.md#"
 
-void ft_render_find_value(const struct ft_findings *fs, enum ft_fx fx, char *buf, size_t sz)
-{
-	double v = fs->in.v[fx];
-	const char *u = ft_find_figs[fx].unit;
-
-	if (isnan(v))
-		snprintf(buf, sz, "n/a");
-	else
-		snprintf(buf, sz, "%.*f%s%s", v == floor(v) || fabs(v) >= 100 ? 0 : fabs(v) >= 10 ? 1 : 2, v,
-			 *u && *u != '%' && *u != '/' ? " " : "", u);
-}
-
 /* "cgroup /a 62%, process fio (pid 12) 40%", names made safe; "" when nobody is known. */
 static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
 {
@@ -43,41 +31,75 @@ static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
 	}
 }
 
+#define WIDTH	80	/* the text's columns, as report's */
+
+/* @text after @lead (its label, or blanks), wrapped at WIDTH at blanks to the column after @lead. */
+static void wrapped(FILE *f, const char *in, const char *lead, const char *text)
+{
+	int col = (int)(strlen(in) + strlen(lead)), room = WIDTH - col > 20 ? WIDTH - col : 20;
+	size_t n = strlen(text), at = 0;
+	bool first = true;
+
+	while (at < n || first) {
+		size_t take = n - at;
+
+		if ((int)take > room) {
+			take = (size_t)room;
+			while (take > (size_t)room / 2 && text[at + take] != ' ')
+				take--;
+		}
+		fprintf(f, "%s%-*s%.*s\n", in, (int)strlen(lead), first ? lead : "", (int)take, text + at);
+		first = false;
+		at += take;
+		while (at < n && text[at] == ' ')
+			at++;
+	}
+}
+
 static void text_one(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in)
 {
 	const struct ft_rule *r = fd->rule;
-	char safe[1024], who[512], val[64];
+	char safe[1024], who[512], val[64], buf[1024];
 	const char *nl = strchr(r->explain, '\n');
+	size_t n = 0;
 	int i;
 
-	fprintf(f, "%s%s %s: %s\n", in, fd->sev == FT_SEV_CRITICAL ? "CRITICAL" : fd->sev == FT_SEV_WARNING ?
-		"WARNING" : "INFO", r->name, r->title);
-	fprintf(f, "%s  %s\n", in, ft_safe(fd->detail, safe, sizeof(safe)));
-	if (nl)
-		fprintf(f, "%s  %.*s\n%s  %s\n", in, (int)(nl - r->explain), r->explain, in, nl + 1);
-	else
-		fprintf(f, "%s  %s\n", in, r->explain);
-	fprintf(f, "%s  evidence: ", in);
-	for (i = 0; i < fd->nr_ev; i++) {
-		ft_render_find_value(fs, fd->ev[i], val, sizeof(val));
-		fprintf(f, "%s%s %s", i ? ", " : "", ft_find_figs[fd->ev[i]].key, val);
+	snprintf(buf, sizeof(buf), "%s %s: %s", fd->sev == FT_SEV_CRITICAL ? "CRITICAL" :
+		 fd->sev == FT_SEV_WARNING ? "WARNING" : "INFO", r->name, r->title);
+	wrapped(f, in, "", buf);
+	wrapped(f, in, "  ", ft_safe(fd->detail, safe, sizeof(safe)));
+	/* the two lines of why, as one paragraph at this width */
+	snprintf(buf, sizeof(buf), "%.*s%s%s", nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
+		 nl ? " " : "", nl ? nl + 1 : "");
+	wrapped(f, in, "  ", buf);
+	for (i = 0; i < fd->nr_ev && n < sizeof(buf); i++) {
+		ft_find_value_text(&fs->in, fd->ev[i], val, sizeof(val));
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "", ft_find_figs[fd->ev[i]].key,
+				      val);
 	}
-	fprintf(f, " (%.0f-%.0f s)\n", fs->in.from_s, fs->in.to_s);
+	if (n < sizeof(buf))
+		snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s)", fs->in.from_s, fs->in.to_s);
+	wrapped(f, in, "  evidence: ", buf);
 	who_text(fd, who, sizeof(who));
 	if (who[0])
-		fprintf(f, "%s  who:      %s\n", in, who);
-	fprintf(f, "%s  look:     %s\n", in, r->look);
-	fprintf(f, "%s  action:   %s", in, r->action);
+		wrapped(f, in, "  who:      ", who);
+	wrapped(f, in, "  look:     ", r->look);
 	if (fd->knob[0])
-		fprintf(f, " (fragtop set %s=%s)", fd->knob, fd->value);
-	fprintf(f, "\n%s  expect:   %s\n", in, r->effect);
-	fprintf(f, "%s  source:   %s\n", in, r->source);
-	fprintf(f, "%s  runbook:  %s%s\n", in, RUNBOOK, r->name);
+		snprintf(buf, sizeof(buf), "%s (fragtop set %s=%s)", r->action, fd->knob, fd->value);
+	else
+		snprintf(buf, sizeof(buf), "%s", r->action);
+	wrapped(f, in, "  action:   ", buf);
+	wrapped(f, in, "  expect:   ", r->effect);
+	wrapped(f, in, "  source:   ", r->source);
+	snprintf(buf, sizeof(buf), RUNBOOK "%s", r->name);
+	wrapped(f, in, "  runbook:  ", buf);
 }
 
 void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *in)
 {
-	int i, n = 0;
+	char buf[2048];
+	size_t n = 0;
+	int i;
 
 	for (i = 0; i < fs->nr; i++) {
 		if (i)
@@ -88,24 +110,16 @@ void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *
 		fprintf(f, "%snothing wrong found\n", in);
 	if (fs->nr)
 		fputc('\n', f);
-	fprintf(f, "%schecked:", in);
-	for (i = 0; i < FT_FIND_RULES; i++)
+	for (i = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (fs->checked[i])
-			fprintf(f, "%s %s", n++ ? "," : "", ft_find_rules[i].name);
-	if (!n)
-		fputs(" nothing", f);
-	fputc('\n', f);
-	for (i = 0, n = 0; i < FT_FIND_RULES; i++) {
-		if (fs->checked[i])
-			continue;
-		if (!n++)
-			fprintf(f, "%snot checked: ", in);
-		else
-			fputs("; ", f);
-		fprintf(f, "%s (needs %s)", ft_find_rules[i].name, ft_find_figs[fs->missing[i]].needs);
-	}
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", ft_find_rules[i].name);
+	wrapped(f, in, "checked: ", n ? buf : "nothing");
+	for (i = 0, n = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
+		if (!fs->checked[i])
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)", n ? "; " : "",
+					      ft_find_rules[i].name, ft_find_figs[fs->missing[i]].needs);
 	if (n)
-		fputc('\n', f);
+		wrapped(f, in, "not checked: ", buf);
 }
 
 static void json_who(struct ft_json *j, const struct ft_find_who *w, const char *kind)

@@ -11,9 +11,6 @@
 #include "analysis/findings.h"
 #include "base/json.h"
 
-/* A finding's value of @fx with its unit ("41.1/s", "62%", "15000"). */
-void ft_render_find_value(const struct ft_findings *fs, enum ft_fx fx, char *buf, size_t sz);
-
 /* Each finding in full, then what was checked; @indent before every line. */
 void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *indent);
 
