@@ -49,8 +49,9 @@ void ft_find_live_tick(struct ft_find_live *fl, const struct ft_session *s)
 
 	if (!s->ticks)
 		return;
-	if (last && s->tick_t_ns < last->t_ns)
-		ft_find_live_init(fl, fl->window_s);	/* a seek back: the window starts again */
+	/* a seek back, or a jump (a seek on, a long pause): the window starts again */
+	if (last && (s->tick_t_ns < last->t_ns || s->tick_t_ns - last->t_ns > (uint64_t)(2 * fl->window_s * 1e9)))
+		ft_find_live_init(fl, fl->window_s);
 	for (i = 0; i < s->boost_nr && i < FT_BOOST_ZONES; i++)
 		if (s->boost[i].peak > fl->peak[i])
 			fl->peak[i] = s->boost[i].peak;

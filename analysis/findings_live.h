@@ -46,7 +46,11 @@ struct ft_find_live {
 /* An empty window of @window_s seconds (0: FT_FIND_LIVE_WINDOW). */
 void ft_find_live_init(struct ft_find_live *fl, double window_s);
 
-/* After a tick of @s (a time before the newest point, a replay's seek back, starts over). */
+/*
+ * After a tick of @s.  A time before the newest point (a replay's seek
+ * back) or more than two windows after it (a seek on, a long pause)
+ * starts the window again.
+ */
 void ft_find_live_tick(struct ft_find_live *fl, const struct ft_session *s);
 
 /*

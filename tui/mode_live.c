@@ -81,8 +81,7 @@ static void live_idle(struct ft_ui *ui)
 	ft_live_boost_poll(ui->live);
 	if (!ui->paused && ft_tick_due(&ui->tick, now)) {
 		ft_live_tick(ui->live, false);
-		if (ui->view->tick)
-			ui->view->tick(ui);
+		ft_ui_ticked(ui);
 		if (ui->on_tick)
 			ui->on_tick(ui->on_tick_ctx, ui);
 		watch_report(ui);

@@ -43,8 +43,7 @@ static void replay_idle(struct ft_ui *ui)
 		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording: the comma key steps back, T seeks");
 		return;
 	}
-	if (ui->view->tick)
-		ui->view->tick(ui);
+	ft_ui_ticked(ui);
 	dt = rp->session.tick_t_ns > before ? rp->session.tick_t_ns - before : 1000000000ull;
 	period = (uint64_t)((double)dt / ui->speed);
 	/* the cadence follows the recording's: the next tick one recorded interval on */
@@ -62,11 +61,14 @@ static void landed(struct ft_ui *ui)
 	struct ft_replay *rp = ui->rp;
 	uint64_t n = rp->session.ticks;
 
-	if (!ui->view->tick || n < 2 || ft_replay_seek_tick(rp, n - 1) < 0)
+	/* the findings' window starts again at the landing (a seek back, or a jump past it) */
+	if (!ui->view->tick || n < 2 || ft_replay_seek_tick(rp, n - 1) < 0) {
+		ft_ui_ticked(ui);
 		return;
-	ui->view->tick(ui);
+	}
+	ft_ui_ticked(ui);
 	if (ft_replay_step(rp) > 0)
-		ui->view->tick(ui);
+		ft_ui_ticked(ui);
 }
 
 /* Go to the first tick at or after @t_ns (from the nearest checkpoint). */
@@ -127,8 +129,8 @@ static void key_step(struct ft_ui *ui, int ch)
 	if (ch == '.' || ch == KEY_SRIGHT) {
 		if (ft_replay_step(rp) <= 0)
 			ft_ui_status(ui, FT_DIAG_INFO, "end of the recording");
-		else if (ui->view->tick)
-			ui->view->tick(ui);
+		else
+			ft_ui_ticked(ui);
 		return;
 	}
 	ui->at_end = false;

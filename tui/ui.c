@@ -26,7 +26,7 @@
 /* The views in the order of their keys 1 to 9 (help and setup are not among them), listed once. */
 #define NUMBERED_VIEWS \
 	&ft_view_overview, &ft_view_events, &ft_view_stalls, &ft_view_controls, &ft_view_map, \
-	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups
+	&ft_view_history, &ft_view_procs, &ft_view_thp, &ft_view_cgroups, &ft_view_findings
 const struct ft_view *const ft_views[] = { NUMBERED_VIEWS };
 const int ft_views_nr = (int)(sizeof(ft_views) / sizeof(ft_views[0]));
 
@@ -132,6 +132,19 @@ static int draw_host_part(struct ft_ui *ui, const char *bf)
 	return n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
 }
 
+/* "! 2 findings" (! opens them) on the sources' row while any rule fires: the column after it. */
+static int draw_findings_marker(struct ft_ui *ui, int x)
+{
+	char m[48];
+	int crit, n = ft_findings_active(ui, &crit);
+
+	if (!n)
+		return x;
+	snprintf(m, sizeof(m), "! %d finding%s", n, n == 1 ? "" : "s");
+	ft_put(1, x, (crit ? ft_attr(FT_C_BAD) : ft_attr(FT_C_WARN)) | A_BOLD, "%s", m);
+	return x + (int)strlen(m) + 2;
+}
+
 static void draw_header(struct ft_ui *ui)
 {
 	const struct ft_session *s = ui->s;
@@ -200,6 +213,7 @@ static void draw_header(struct ft_ui *ui)
 		ft_put(1, x, ft_attr(FT_C_BAD), "trace: %s", why);
 		x += 9 + (int)strlen(why);
 	}
+	x = draw_findings_marker(ui, x);
 	if (mem[0] && x + (int)strlen(mem) < COLS)
 		ft_put(1, COLS - (int)strlen(mem), ft_attr(FT_C_DIM), "%s", mem);
 }
@@ -305,7 +319,10 @@ static void draw_tabs(struct ft_ui *ui)
 		ui->tab_x[i] = x;
 		if (x + (int)strlen(label) + 3 > COLS)
 			break;
-		ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, label);
+		if (i < 9)
+			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, label);
+		else	/* the tenth, findings: its key is the header marker's ! */
+			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " ! %s ", label);
 		x += (int)strlen(label) + 3 + gap;
 	}
 	for (; i < ft_views_nr && i < 16; i++)
@@ -635,7 +652,18 @@ static void key_pause(struct ft_ui *ui, int ch)
 
 static void key_view(struct ft_ui *ui, int ch)
 {
-	open_view(ui, ft_views[ch - '1']);
+	open_view(ui, ft_views[ch == '!' ? 9 : ch - '1']);	/* !: the tenth, as the header's marker */
+}
+
+void ft_ui_ticked(struct ft_ui *ui)
+{
+	int i;
+
+	for (i = 0; i < FT_UI_VIEWS_ALL; i++)
+		if (views_all[i]->tick_always)
+			views_all[i]->tick_always(ui);
+	if (ui->view->tick)
+		ui->view->tick(ui);
 }
 
 static void key_tab(struct ft_ui *ui, int ch)
@@ -677,8 +705,9 @@ static void key_mouse(struct ft_ui *ui, int ch);
 
 const struct ft_key ft_ui_keys[] = {
 	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", "q quit", 10, key_quit },
-	{ "1 2 3 4 5 6 7 8 9  Tab", { '1', '2', '3', '4', '5', '6', '7', '8', '9' },
-	  "overview, events, stalls, controls, map, history, processes, thp, cgroups; Tab cycles", "1-9/Tab views",
+	{ "1 2 3 4 5 6 7 8 9 !  Tab", { '1', '2', '3', '4', '5', '6', '7', '8', '9', '!' },
+	  "overview, events, stalls, controls, map, history, processes, thp, cgroups, findings; Tab cycles",
+	  "1-9/! views",
 	  30,
 	  key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },

@@ -115,6 +115,9 @@ void ft_ui_rc_apply(struct ft_ui *ui, const struct ft_rc *rc);
 /* The settings now, for the rc file: the view, the interval, the scheme, each view's. */
 void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc);
 
+/* After a tick of the source: every view's tick_always, then the shown view's tick. */
+void ft_ui_ticked(struct ft_ui *ui);
+
 /* The live mode (tui/mode_live.c): its keys, its work between keys, the audit hook. */
 void ft_ui_live_mode(struct ft_ui *ui);
 /* Record the live session to @path from now on (-w, the w key).  0 or -errno. */

@@ -49,6 +49,12 @@ struct ft_view {
 	 */
 	void (*tick)(struct ft_ui *ui);
 	/*
+	 * Called after every tick whether the view is shown or not (the
+	 * findings view's window, whose count the header shows on every
+	 * view); NULL: nothing.
+	 */
+	void (*tick_always)(struct ft_ui *ui);
+	/*
 	 * A left click at screen row @y, column @x of the body (the row a
 	 * column header or a map cell is on, as the last draw put it); true
 	 * if it did something.  NULL: clicks do nothing here.
@@ -84,7 +90,7 @@ struct ft_view {
 };
 
 /* Every view, help and setup too: what the loop allocates state for. */
-#define FT_UI_VIEWS_ALL	11
+#define FT_UI_VIEWS_ALL	12
 
 /* @v's state in @ui (struct ft_view's state_size bytes). */
 void *ft_view_state(const struct ft_ui *ui, const struct ft_view *v);
@@ -99,6 +105,9 @@ const char *ft_columns_name(int i);
 bool ft_columns_shown(const struct ft_ui *ui, int i);
 void ft_columns_toggle(struct ft_ui *ui, int i);
 
+/* Findings active over the findings view's window (its count), *@critical of them critical; 0 before two ticks. */
+int ft_findings_active(const struct ft_ui *ui, int *critical);
+
 /* The overview's sizes of interest (fragtoprc's sizes=), for the setup view. */
 const char *ft_overview_sizes(const struct ft_ui *ui);
 void ft_overview_set_sizes(struct ft_ui *ui, const char *sizes);
@@ -112,6 +121,7 @@ extern const struct ft_view ft_view_history;
 extern const struct ft_view ft_view_procs;
 extern const struct ft_view ft_view_thp;
 extern const struct ft_view ft_view_cgroups;
+extern const struct ft_view ft_view_findings;
 extern const struct ft_view ft_view_help;
 extern const struct ft_view ft_view_setup;
 

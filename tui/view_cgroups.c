@@ -312,6 +312,7 @@ const struct ft_view ft_view_cgroups = {
 	.state_size = sizeof(struct cgroups_state),
 	.init = cgroups_init,
 	.name = "cgroups",
+	.tab = "cg",
 	.draw = cgroups_draw,
 	.keys = cgroups_keys,
 	.legend = cgroups_legend,

@@ -347,6 +347,7 @@ const struct ft_view ft_view_controls = {
 	.state_size = sizeof(struct controls_state),
 	.fini = controls_fini,
 	.name = "controls",
+	.tab = "ctl",
 	.draw = controls_draw,
 	.keys = controls_keys,
 	.legend = controls_legend,

@@ -271,6 +271,7 @@ const struct ft_view ft_view_history = {
 	.state_size = sizeof(struct history_state),
 	.init = history_init,
 	.name = "history",
+	.tab = "hist",
 	.draw = history_draw,
 	.keys = history_keys,
 	.legend = history_legend,

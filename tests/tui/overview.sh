@@ -86,6 +86,8 @@ T send-keys -t ft Tab
 check "Tab: cgroups view; a tree without a memory cgroup hierarchy says so" \
 	wait_for '^0 cgroups \(no memory cgroup hierarchy\)'
 T send-keys -t ft Tab
+check "Tab: findings view, judged over the window" wait_for 'finding.? over [0-9]+-[0-9]+ s'
+T send-keys -t ft Tab
 check "Tab cycles back to the overview" wait_for '^N0 DMA '
 T send-keys -t ft ' '
 check "space pauses" wait_for 'PAUSED'
