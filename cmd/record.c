@@ -81,6 +81,10 @@ static struct {
 	uint64_t keep, max_size, owner_blocks;
 	bool force, rotate_given, keep_given, max_size_given, unsafe_dir;
 	bool quiet;			/* ft_record_headless(): no progress lines */
+	/* ft_record_headless()'s hooks (cmd/record.h); NULL: none */
+	bool (*on_tick)(void *ctx, struct ft_live *l);
+	void (*on_end)(void *ctx, struct ft_live *l);
+	void *ctx;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -470,6 +474,8 @@ static int record_loop(struct recording *r)
 			ft_live_tick(&r->live, false);
 			ft_costlog_tick(&r->cost_log, &r->live.session, "record");
 			ticked = true;
+			if (o.on_tick && !o.on_tick(o.ctx, &r->live))
+				break;
 			if (r->waiting && full_retry(r))
 				return 1;
 			continue;
@@ -631,6 +637,8 @@ static int record_main(void)
 		ft_live_close(&r.live);
 		return 1;
 	}
+	if (o.on_end)
+		o.on_end(o.ctx, &r.live);
 	/* the last tick covers the time since the one before */
 	if (r.live.trace.on)
 		ft_tracefs_stop(&r.live.trace.t);
@@ -674,6 +682,9 @@ int ft_record_headless(const struct ft_record_args *a)
 	o.owner_blocks = a->owner_blocks;
 	o.force = true;
 	o.quiet = true;
+	o.on_tick = a->on_tick;
+	o.on_end = a->on_end;
+	o.ctx = a->ctx;
 	stop = 0;
 	return record_main();
 }

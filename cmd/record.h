@@ -17,6 +17,14 @@ struct ft_record_args {
 	double interval, duration;	/* seconds: the tick, and how long (Ctrl-C ends it sooner) */
 	double map_interval;		/* a map scan every so many seconds; 0: none */
 	uint64_t owner_blocks;		/* page_owner looks after each scan */
+	/*
+	 * After each tick: false stops the recording (experiment: its blocks
+	 * and guards).  At the end, before the last tick and the file's close
+	 * (experiment: the knob put back, recorded).  NULL: nothing.
+	 */
+	bool (*on_tick)(void *ctx, struct ft_live *l);
+	void (*on_end)(void *ctx, struct ft_live *l);
+	void *ctx;
 };
 
 /* Record to a->output until a->duration or SIGINT/SIGTERM, quietly.  0, or 1 after saying why. */
