@@ -307,6 +307,7 @@ install: fragtop fragtop.1
 	install -D -m 0644 dist/fragtop.bash-completion $(DESTDIR)$(BASHCOMPDIR)/fragtop
 	install -D -m 0644 dist/fragtop-record.service $(DESTDIR)$(UNITDIR)/fragtop-record.service
 	install -D -m 0644 dist/fragtop-exporter.service $(DESTDIR)$(UNITDIR)/fragtop-exporter.service
+	install -D -m 0644 dist/fragtop-restore.service $(DESTDIR)$(UNITDIR)/fragtop-restore.service
 	install -D -m 0644 dist/fragtop-exporter.default $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter
 	install -D -m 0644 dist/fragtop-rules.yml $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml
 	install -D -m 0644 dist/fragtop-dashboard.json $(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json
@@ -315,7 +316,8 @@ install: fragtop fragtop.1
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/fragtop $(DESTDIR)$(MANDIR)/man1/fragtop.1 \
 		$(DESTDIR)$(BASHCOMPDIR)/fragtop $(DESTDIR)$(UNITDIR)/fragtop-record.service \
-		$(DESTDIR)$(UNITDIR)/fragtop-exporter.service $(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter \
+		$(DESTDIR)$(UNITDIR)/fragtop-exporter.service $(DESTDIR)$(UNITDIR)/fragtop-restore.service \
+		$(DESTDIR)$(SYSCONFDIR)/default/fragtop-exporter \
 		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-rules.yml \
 		$(DESTDIR)$(PREFIX)/share/fragtop/fragtop-dashboard.json \
 		$(DESTDIR)$(PREFIX)/share/fragtop/runbook.md

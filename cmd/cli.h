@@ -107,7 +107,14 @@ struct ft_cmd {
 /* The commands, each defined beside its code; ft_cmds (cmd/main.c) lists them in order. */
 extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
 	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export, ft_cmd_plot,
-	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor;
+	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor, ft_cmd_experiment;
+
+/*
+ * An experiment's restore record under @root that a killed experiment
+ * left (cmd/experiment.c): applied when none runs, said on stderr
+ * (nothing when @quiet and there is none).  0, or 1 when it stays.
+ */
+int ft_experiment_restore_pending(const char *root, bool quiet);
 extern const struct ft_cmd *const ft_cmds[];
 extern const size_t ft_cmds_nr;
 

@@ -49,9 +49,15 @@ for u in fragtop-record fragtop-exporter; do
 	check "$u.service is installed, not enabled" test -s /lib/systemd/system/$u.service -a \
 		! -e /etc/systemd/system/multi-user.target.wants/$u.service
 done
+check "fragtop-restore.service is installed and enabled (an interrupted experiment's knob back at boot)" \
+	test -s /lib/systemd/system/fragtop-restore.service -a \
+	-e /etc/systemd/system/multi-user.target.wants/fragtop-restore.service
 check "/etc/default/fragtop-exporter is a conffile" test -s /etc/default/fragtop-exporter -a \
 	-n "$(dpkg-query --showformat='${Conffiles}' -W fragtop | grep /etc/default/fragtop-exporter)"
 if command -v systemd-analyze > /dev/null; then
+	systemd-analyze verify /lib/systemd/system/fragtop-restore.service > "$tmp/verify" 2>&1; rc=$?
+	check "systemd-analyze verify fragtop-restore.service: sound" test $rc = 0
+	[ $rc = 0 ] || cat "$tmp/verify"
 	for u in fragtop-record fragtop-exporter; do
 		systemd-analyze verify /lib/systemd/system/$u.service > "$tmp/verify" 2>&1; rc=$?
 		check "systemd-analyze verify $u.service: sound" test $rc = 0

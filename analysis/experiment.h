@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * What `fragtop experiment` computes, apart from how it runs: the order
+ * of its blocks (ABBA or random), the guard rails judged on the live
+ * session tick by tick, and after the run each value's blocks measured
+ * as compare measures runs (analysis/compare.h: a block is a window of
+ * the one recording), Welch's test of every value against the baseline
+ * and the recommendation (only at p < FT_CMP_ALPHA with no guard metric
+ * worse).
+ */
+#ifndef FT_ANALYSIS_EXPERIMENT_H
+#define FT_ANALYSIS_EXPERIMENT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "analysis/compare.h"
+#include "model/hist.h"
+#include "model/session.h"
+
+#define FT_EXP_VALUES	8		/* values tried at most */
+#define FT_EXP_BLOCKS	FT_CMP_MAX_RUNS	/* blocks at most (values x rounds) */
+#define FT_EXP_METRICS	8		/* metrics judged at most */
+
+enum ft_exp_order { FT_EXP_ABBA, FT_EXP_RANDOM };
+extern const char *const ft_exp_order_names[2];
+
+/*
+ * The value of each block: @nv values, @rounds rounds of every value
+ * once.  ABBA: the rounds alternate forward and backward (A B B A A B
+ * ...), so a linear drift of the host weighs on every value alike;
+ * random: each round shuffled (xorshift from @seed).  The number of
+ * blocks, or -1 when nv * rounds passes FT_EXP_BLOCKS.
+ */
+int ft_exp_schedule(int nv, int rounds, enum ft_exp_order order, uint64_t seed, int out[FT_EXP_BLOCKS]);
+
+/* The guard rails, checked after every tick; a limit NAN is off. */
+enum ft_exp_guard {
+	FT_EXP_G_PRESSURE,		/* the host's memory pressure, full avg10 %, at most */
+	FT_EXP_G_STALL_P99,		/* direct compaction p99 over the block so far, ms, at most */
+	FT_EXP_G_ALLOC_FAILURES,	/* page allocation failures in the kernel log since the start, at most */
+	FT_EXP_G_THP_FALLBACK,		/* THP faults fallen back over the block so far, %, at most */
+	FT_EXP_G_NR
+};
+extern const char *const ft_exp_guard_names[FT_EXP_G_NR];
+extern const double ft_exp_guard_defaults[FT_EXP_G_NR];
+
+/* Below these, a block's p99 or fallback share is too few events to judge. */
+#define FT_EXP_GUARD_MIN_STALLS	10
+#define FT_EXP_GUARD_MIN_FAULTS	100
+
+struct ft_exp_guards {
+	double limit[FT_EXP_G_NR];
+};
+
+/* Where the guards count from: the start (failures) and the block's (the rest). */
+struct ft_exp_guard_base {
+	uint64_t kmsg_start;
+	bool kmsg_known;
+	struct ft_hist direct;
+	int64_t thp_alloc, thp_fallback;
+	uint32_t have;
+};
+
+/* At the experiment's start (@start) or a block's: the counts from here. */
+void ft_exp_guard_begin(struct ft_exp_guard_base *b, const struct ft_session *s, bool start);
+
+/*
+ * The first guard @s breaches, with what it measured in @why; -1 when
+ * none does (a guard without its input, or too few events, does not).
+ */
+int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b, const struct ft_session *s,
+		       char *why, size_t sz);
+
+/* A block of the recording: the value it ran with, and its window (seconds from the first tick). */
+struct ft_exp_block {
+	int value;
+	double from_s, to_s;
+};
+
+/* Is a lower value of compare row @r the better one (fallbacks, stalls)?  False for shares of success. */
+bool ft_exp_lower_better(int r);
+
+/* A compare row by its key ("extfrag_fragmenting_per_s"), or -1. */
+int ft_exp_metric(const char *key);
+
+struct ft_exp_result {
+	int nv, nm;
+	int metric[FT_EXP_METRICS];	/* compare rows judged */
+	int base;			/* the value the others are tested against (the knob's own, else the first) */
+	struct ft_cmp_group g[FT_EXP_VALUES];	/* per value: its blocks as runs, their statistics */
+	double p[FT_EXP_VALUES][FT_EXP_METRICS];	/* Welch's p against the base; NAN for the base */
+	double change[FT_EXP_VALUES][FT_EXP_METRICS];	/* % against the base */
+	/* the guard metrics (compare rows) of each value against the base: worse at p < alpha */
+	bool guard_worse[FT_EXP_VALUES];
+	char guard_why[FT_EXP_VALUES][160];
+	int recommend;			/* the value recommended, -1: none */
+	char why[256];			/* why, or why not */
+};
+
+/*
+ * Measure @nb blocks of @file (each a window, compare's metrics), group
+ * them by value (@names[nv]) and judge: every other value against @base
+ * on each of @nm metrics, the guard metrics, the recommendation.  0, or
+ * -1 after a report said why.
+ */
+int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv, int base,
+		 const int *metrics, int nm, struct ft_exp_result *out);
+void ft_exp_release(struct ft_exp_result *r);
+
+#endif

@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * `fragtop experiment --knob NAME --values A,B[,...]`: try a knob's
+ * values in blocks of --period seconds, --rounds times over, in an order
+ * that cancels a trend (ABBA, or random), all in one recording with each
+ * change marked (the controls' audit entries); then each value's blocks
+ * measured and tested (analysis/experiment.h).  Guard rails are checked
+ * after every tick: a breach puts the knob back at once and ends it.
+ *
+ * The knob goes back on every exit: the end, a breach, Ctrl-C, SIGTERM
+ * (record's own loop stops, then on_end puts it back, recorded).  For
+ * SIGKILL or a power loss a restore record (STATE/experiment.restore,
+ * STATE = var/lib/fragtop under the root) is written before the first
+ * change; the next fragtop start, `fragtop experiment --restore`, or the
+ * package's fragtop-restore.service at boot applies it and says so.  A
+ * lock (STATE/experiment.lock) keeps a second experiment out.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "analysis/experiment.h"
+#include "base/clock.h"
+#include "base/json.h"
+#include "cmd/cli.h"
+#include "cmd/record.h"
+#include "collectors/live.h"
+#include "controls/control.h"
+
+static struct {
+	const char *knob, *values, *order, *metrics, *guards, *output;
+	double period;
+	uint64_t rounds, seed;
+	bool json, restore;
+	struct ft_liveopts live;
+} o;
+
+static const struct ft_opt opts[] = {
+	{ "knob", 'k', FT_OPT_STR, "NAME", "the knob to try (fragtop get lists them)", .var = &o.knob },
+	{ "values", 'V', FT_OPT_STR, "A,B[,...]", "the values to try, 2 to 8; the knob's own value, when\n"
+	  "among them, is the baseline the others are tested against", .var = &o.values },
+	{ "period", 'p', FT_OPT_SECS, "SECS", "a block's length", 2, 86400, .var = &o.period, .def = "60" },
+	{ "rounds", 'r', FT_OPT_UINT, "N", "rounds: every value once a round", 1, 32, .var = &o.rounds, .def = "4" },
+	{ "order", 0, FT_OPT_STR, "ORDER", "abba (rounds alternate direction: A B B A ...) or random", .var = &o.order,
+	  .def = "abba" },
+	{ "seed", 0, FT_OPT_UINT, "N", "with --order random: the shuffle's seed (said in the output)", 0, 1e18,
+	  .var = &o.seed },
+	{ "metric", 'm', FT_OPT_STR, "M[,...]", "compare's rows to test (fragtop compare --json names them);\n"
+	  "the first decides the recommendation", .var = &o.metrics, .def = "extfrag_fragmenting_per_s" },
+	{ "guard", 'g', FT_OPT_STR, "G=LIMIT[,...]", "guard rails: pressure (full avg10 %, default 20),\n"
+	  "stall_p99 (direct compaction ms over a block, 500),\n"
+	  "alloc_failures (kernel log, since the start, 0),\n"
+	  "thp_fallback (% of a block's THP faults, 95); G=off turns one off", .var = &o.guards },
+	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (overwritten)", .var = &o.output,
+	  .def_help = "fragtop-experiment-KNOB-TIME.ftr here" },
+	FT_OPT_JSON(o.json),
+	{ "restore", 0, FT_OPT_FLAG, NULL, "apply a restore record an experiment killed left, and exit\n"
+	  "(fragtop-restore.service runs this at boot)", .var = &o.restore },
+	FT_OPT_ROOT(o.live.root),
+	FT_OPT_NO_TRACE(o.live.no_trace),
+	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
+	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
+};
+
+/* The experiment as it runs: record's hooks' context. */
+struct exp {
+	const struct ft_knob *knob;
+	char orig[FT_KNOB_TEXT];
+	int nv, base, nb, sched[FT_EXP_BLOCKS];
+	char val[FT_EXP_VALUES][FT_KNOB_TEXT];
+	const char *names[FT_EXP_VALUES];
+	uint64_t seed;
+	enum ft_exp_order order;
+	struct ft_exp_guards guards;
+	struct ft_exp_guard_base gbase;
+	struct ft_ctl ctl;
+	struct ft_live *live;
+	bool started, restored, ended_all;
+	int cur;				/* the block running, -1 before */
+	double block_t0;			/* its start, seconds from the first tick */
+	struct ft_exp_block blocks[FT_EXP_BLOCKS];
+	int done;				/* blocks finished */
+	int breach;				/* the guard breached, -1 none */
+	char breach_why[512];
+	double breach_t;
+	char restore_msg[256];
+	char state[4096];			/* the state directory */
+};
+
+/* STATE under @root: var/lib/fragtop.  0, or -errno (said). */
+static int state_dir(const char *root, char *buf, size_t sz)
+{
+	static const char *const part[] = { "var", "var/lib", "var/lib/fragtop" };
+	size_t i;
+
+	for (i = 0; i < 3; i++) {
+		snprintf(buf, sz, "%s/%s", root, part[i]);
+		if (mkdir(buf, i < 2 ? 0755 : 0700) && errno != EEXIST)
+			return -errno;
+	}
+	return 0;
+}
+
+/* The lock: held while the experiment runs.  The fd, or -1 (another runs) or -2 (cannot). */
+static int take_lock(const char *state)
+{
+	char p[4200];
+	int fd;
+
+	snprintf(p, sizeof(p), "%s/experiment.lock", state);
+	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -2;
+	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+static void record_path(const char *state, char *buf, size_t sz)
+{
+	snprintf(buf, sz, "%s/experiment.restore", state);
+}
+
+/* The restore record: written and synced before the first change.  0 or -errno. */
+static int write_record(const struct exp *e)
+{
+	char p[4200], tmp[4300], text[512];
+	int fd, n, err = 0;
+
+	record_path(e->state, p, sizeof(p));
+	snprintf(tmp, sizeof(tmp), "%s.new", p);
+	n = snprintf(text, sizeof(text), "knob=%s\nvalue=%s\npid=%d\nstarted=%lld\n", e->knob->name, e->orig,
+		     (int)getpid(), (long long)time(NULL));
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, (size_t)n) != n || fsync(fd))
+		err = -errno;
+	close(fd);
+	if (!err && rename(tmp, p))
+		err = -errno;
+	if (!err && (fd = open(e->state, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
+		fsync(fd);	/* the rename itself on disk */
+		close(fd);
+	}
+	return err;
+}
+
+/* Put the knob back; true when it reads back as it was. */
+static bool put_back(struct exp *e)
+{
+	const struct ft_audit *a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);
+
+	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s: %s", e->knob->name, e->orig,
+		 ft_ctl_outcome_names[a->outcome]);
+	e->restored = a->outcome == FT_CTL_OK;
+	return e->restored;
+}
+
+static void on_audit(void *ctx, const struct ft_audit *a)
+{
+	struct exp *e = ctx;
+	char text[1024];
+	int n = ft_audit_text(a, text, sizeof(text));
+
+	if (e->live && n > 0)
+		ft_live_audit(e->live, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+}
+
+static double now_s(const struct ft_session *s)
+{
+	return (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
+}
+
+/* Start block @i: its value set (an audit entry in the recording), the guards counting from here. */
+static bool start_block(struct exp *e, int i, const struct ft_session *s)
+{
+	const struct ft_audit *a = ft_ctl_set_knob(&e->ctl, e->knob, e->val[e->sched[i]]);
+
+	if (a->outcome != FT_CTL_OK) {
+		snprintf(e->breach_why, sizeof(e->breach_why), "setting %s=%s: %s", e->knob->name,
+			 e->val[e->sched[i]], a->msg);
+		return false;
+	}
+	e->cur = i;
+	e->block_t0 = now_s(s);
+	ft_exp_guard_begin(&e->gbase, s, false);
+	if (!o.json)
+		fprintf(stderr, "fragtop experiment: block %d of %d: %s=%s\n", i + 1, e->nb, e->knob->name,
+			e->val[e->sched[i]]);
+	return true;
+}
+
+/* After every tick: the guards, then the block's end and the next one. */
+static bool on_tick(void *ctx, struct ft_live *l)
+{
+	struct exp *e = ctx;
+	const struct ft_session *s = &l->session;
+	char why[200];
+	int g;
+
+	if (!e->started) {
+		e->live = l;
+		e->started = true;
+		ft_exp_guard_begin(&e->gbase, s, true);
+		return start_block(e, 0, s);
+	}
+	g = ft_exp_guard_check(&e->guards, &e->gbase, s, why, sizeof(why));
+	if (g >= 0) {		/* the value back within this tick, and the experiment over */
+		e->breach = g;
+		e->breach_t = now_s(s);
+		snprintf(e->breach_why, sizeof(e->breach_why), "guard %s breached: %s", ft_exp_guard_names[g], why);
+		put_back(e);
+		return false;
+	}
+	if (now_s(s) - e->block_t0 < o.period - 0.25)
+		return true;
+	e->blocks[e->done++] = (struct ft_exp_block){ e->sched[e->cur], e->block_t0, now_s(s) };
+	if (e->cur + 1 == e->nb) {
+		e->ended_all = true;
+		return false;
+	}
+	return start_block(e, e->cur + 1, s);
+}
+
+/* At the end, whatever ended it: the knob back before the recording closes (the entry in it). */
+static void on_end(void *ctx, struct ft_live *l)
+{
+	struct exp *e = ctx;
+
+	e->live = l;
+	if (e->started && !e->restored)
+		put_back(e);
+}
+
+/* --values: each checked against the knob's current value. */
+static int parse_values(struct exp *e, const struct ft_knob_value *cur)
+{
+	char list[512], *save = NULL, *v, why[160];
+	int node;
+
+	snprintf(list, sizeof(list), "%s", o.values);
+	for (v = strtok_r(list, ",", &save); v; v = strtok_r(NULL, ",", &save)) {
+		if (e->nv == FT_EXP_VALUES) {
+			fprintf(stderr, "fragtop experiment: at most %d values\n", FT_EXP_VALUES);
+			return -1;
+		}
+		if (ft_knob_validate(e->knob, v, cur, e->val[e->nv], &node, why, sizeof(why))) {
+			fprintf(stderr, "fragtop experiment: --values: %s\n", why);
+			return -1;
+		}
+		e->names[e->nv] = e->val[e->nv];
+		e->nv++;
+	}
+	if (e->nv < 2) {
+		fprintf(stderr, "fragtop experiment: --values: two values at least\n");
+		return -1;
+	}
+	for (e->base = 0; e->base < e->nv && strcmp(e->val[e->base], e->orig); e->base++)
+		;
+	if (e->base == e->nv)
+		e->base = 0;
+	return 0;
+}
+
+/* --guard: NAME=LIMIT or NAME=off, over the defaults. */
+static int parse_guards(struct exp *e)
+{
+	char list[512], *save = NULL, *g;
+	int i;
+
+	for (i = 0; i < FT_EXP_G_NR; i++)
+		e->guards.limit[i] = ft_exp_guard_defaults[i];
+	if (!o.guards)
+		return 0;
+	snprintf(list, sizeof(list), "%s", o.guards);
+	for (g = strtok_r(list, ",", &save); g; g = strtok_r(NULL, ",", &save)) {
+		char *eq = strchr(g, '='), *end;
+		double v;
+
+		for (i = 0; eq && i < FT_EXP_G_NR && strncmp(g, ft_exp_guard_names[i], (size_t)(eq - g)); i++)
+			;
+		if (!eq || i == FT_EXP_G_NR || strlen(ft_exp_guard_names[i]) != (size_t)(eq - g)) {
+			fprintf(stderr, "fragtop experiment: --guard %s: not NAME=LIMIT with NAME pressure, stall_p99, "
+				"alloc_failures or thp_fallback\n", g);
+			return -1;
+		}
+		if (!strcmp(eq + 1, "off")) {
+			e->guards.limit[i] = NAN;
+			continue;
+		}
+		v = strtod(eq + 1, &end);
+		if (end == eq + 1 || *end || !isfinite(v) || v < 0) {
+			fprintf(stderr, "fragtop experiment: --guard %s: the limit is not a number >= 0 (or off)\n", g);
+			return -1;
+		}
+		e->guards.limit[i] = v;
+	}
+	return 0;
+}
+
+static int parse_metrics(int *m, int *nm)
+{
+	char list[512], *save = NULL, *k;
+
+	snprintf(list, sizeof(list), "%s", o.metrics);
+	*nm = 0;
+	for (k = strtok_r(list, ",", &save); k && *nm < FT_EXP_METRICS; k = strtok_r(NULL, ",", &save))
+		if ((m[(*nm)++] = ft_exp_metric(k)) < 0) {
+			fprintf(stderr, "fragtop experiment: --metric %s: no such row (fragtop compare --json lists "
+				"them under rows[].metric)\n", k);
+			return -1;
+		}
+	return *nm ? 0 : -1;
+}
+
+/*
+ * A restore record left by an experiment that did not end (SIGKILL, a
+ * power loss): applied when no experiment holds the lock, said on
+ * stderr.  0: none or applied; 1: left (said why).
+ */
+int ft_experiment_restore_pending(const char *root, bool quiet)
+{
+	char state[4096], p[4200], text[512], knob[64] = "", value[FT_KNOB_TEXT] = "";
+	struct ft_ctl *ctl;
+	const struct ft_audit *a;
+	FILE *f;
+	int lock, rootfd, rc = 0;
+	char *line, *save = NULL;
+
+	snprintf(state, sizeof(state), "%s/var/lib/fragtop", root);
+	record_path(state, p, sizeof(p));
+	if (access(p, F_OK)) {
+		if (!quiet)
+			fprintf(stderr, "fragtop: no experiment's knob to put back (%s: none)\n", p);
+		return 0;
+	}
+	lock = take_lock(state);
+	if (lock == -1)
+		return 0;	/* an experiment runs: its record is its own */
+	f = fopen(p, "re");
+	if (!f) {
+		if (lock >= 0)
+			close(lock);
+		return 0;
+	}
+	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
+	fclose(f);
+	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, "knob=", 5))
+			snprintf(knob, sizeof(knob), "%s", line + 5);
+		else if (!strncmp(line, "value=", 6))
+			snprintf(value, sizeof(value), "%s", line + 6);
+	}
+	ctl = calloc(1, sizeof(*ctl));
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (!ctl || rootfd < 0 || !ft_knob_find(knob)) {
+		fprintf(stderr, "fragtop: %s: an experiment's restore record that cannot be applied (%s)\n", p,
+			!ft_knob_find(knob) ? "no such knob" : strerror(errno));
+		rc = 1;
+	} else {
+		ft_ctl_init(ctl, rootfd, NULL);
+		a = ft_ctl_set(ctl, knob, value);
+		if (a->outcome == FT_CTL_OK) {
+			unlink(p);
+			fprintf(stderr, "fragtop: an experiment ended without putting %s back: restored it to %s "
+				"(was %s)\n", knob, value, a->old);
+		} else {
+			fprintf(stderr, "fragtop: an experiment left %s changed; putting it back to %s failed: %s%s\n",
+				knob, value, a->msg, geteuid() ? " (run fragtop as root)" : "");
+			rc = 1;
+		}
+	}
+	if (rootfd >= 0)
+		close(rootfd);
+	free(ctl);
+	if (lock >= 0)
+		close(lock);
+	return rc;
+}
+
+/* What must hold before anything is written.  0, or 1 after saying why. */
+static int refuse(struct exp *e, const char *root, int rootfd, struct ft_knob_value *cur)
+{
+	if (!strcmp(root, "/") && geteuid() != 0) {
+		fprintf(stderr, "fragtop experiment: needs root: it writes %s\n", o.knob);
+		return 1;
+	}
+	e->knob = ft_knob_find(o.knob);
+	if (!e->knob || e->knob->type == FT_KNOB_TRIGGER || e->knob->per_node) {
+		fprintf(stderr, "fragtop experiment: --knob %s: %s\n", o.knob,
+			e->knob ? "a trigger, not a setting" : "no such knob (fragtop get lists them)");
+		return 1;
+	}
+	if (ft_ctl_read(rootfd, e->knob, cur)) {
+		char why[160];
+
+		fprintf(stderr, "fragtop experiment: %s: %s\n", e->knob->name, ft_knob_strerror(e->knob, cur->err, why,
+												  sizeof(why)));
+		return 1;
+	}
+	ft_knob_value_text(e->knob, cur, e->orig, sizeof(e->orig));
+	return 0;
+}
+
+static void print_text(const struct exp *e, const struct ft_exp_result *r)
+{
+	int k, m, i;
+
+	printf("fragtop experiment: %s, values", e->knob->name);
+	for (k = 0; k < e->nv; k++)
+		printf(" %c=%s", 'A' + k, e->val[k]);
+	printf(" (%s was %s)\norder: %s%s:", e->knob->name, e->orig, ft_exp_order_names[e->order],
+	       e->order == FT_EXP_RANDOM ? "" : "");
+	if (e->order == FT_EXP_RANDOM)
+		printf(" (seed %llu)", (unsigned long long)e->seed);
+	for (i = 0; i < e->nb; i++)
+		printf(" %c", 'A' + e->sched[i]);
+	printf(", %g s a block; %d of %d blocks run\n", o.period, e->done, e->nb);
+	if (e->breach >= 0)
+		printf("stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t, e->restore_msg);
+	else if (!e->ended_all)
+		printf("stopped early; %s\n", e->restore_msg);
+	else
+		printf("ended; %s\n", e->restore_msg);
+	if (!r)
+		return;
+	for (m = 0; m < r->nm; m++) {
+		char key[64];
+
+		ft_cmp_row_key(r->metric[m], key, sizeof(key));
+		printf("\n%s (%s is better)\n", key, ft_exp_lower_better(r->metric[m]) ? "lower" : "higher");
+		for (k = 0; k < r->nv; k++) {
+			const struct ft_stats *st = &r->g[k].st[r->metric[m]];
+
+			if (!st->n) {
+				printf("  %c=%-12s not measured (the recording lacks the row's input)\n", 'A' + k,
+				       e->val[k]);
+				continue;
+			}
+			printf("  %c=%-12s n %2zu  mean %12.4g  sd %10.4g", 'A' + k, e->val[k], st->n, st->mean, st->sd);
+			if (k == r->base)
+				printf("  (baseline)\n");
+			else
+				printf("  %+8.1f%%  p %.3g%s\n", r->change[k][m], r->p[k][m],
+				       r->p[k][m] < FT_CMP_ALPHA ? " *" : "");
+		}
+	}
+	for (k = 0; k < r->nv; k++)
+		if (r->guard_worse[k])
+			printf("guard metric: %c=%s: %s\n", 'A' + k, e->val[k], r->guard_why[k]);
+	printf("\nrecommend: %s%s%s\n", r->recommend >= 0 ? e->knob->name : "", r->recommend >= 0 ? "=" : "",
+	       r->why);
+	printf("Welch's t-test per metric against the baseline, * p < %.2f; the recording has every change\n",
+	       FT_CMP_ALPHA);
+}
+
+static void print_json(const struct exp *e, const struct ft_exp_result *r, const char *file)
+{
+	struct ft_json j;
+	int k, m, i;
+
+	ft_json_init(&j, stdout, true);
+	ft_json_obj_begin(&j, NULL);
+	ft_json_str(&j, "knob", e->knob->name);
+	ft_json_str(&j, "original", e->orig);
+	ft_json_arr_begin_inline(&j, "values");
+	for (k = 0; k < e->nv; k++)
+		ft_json_str(&j, NULL, e->val[k]);
+	ft_json_arr_end(&j);
+	ft_json_str(&j, "baseline", e->val[r ? r->base : e->base]);
+	ft_json_str(&j, "order", ft_exp_order_names[e->order]);
+	if (e->order == FT_EXP_RANDOM)
+		ft_json_u64(&j, "seed", e->seed);
+	ft_json_double(&j, "period_s", o.period);
+	ft_json_str(&j, "recording", file);
+	ft_json_arr_begin(&j, "blocks");
+	for (i = 0; i < e->done; i++) {
+		ft_json_obj_begin_inline(&j, NULL);
+		ft_json_str(&j, "value", e->val[e->blocks[i].value]);
+		ft_json_double(&j, "from_s", e->blocks[i].from_s);
+		ft_json_double(&j, "to_s", e->blocks[i].to_s);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	ft_json_i64(&j, "blocks_planned", e->nb);
+	if (e->breach >= 0) {
+		ft_json_obj_begin(&j, "stopped");
+		ft_json_str(&j, "guard", ft_exp_guard_names[e->breach]);
+		ft_json_str(&j, "why", e->breach_why);
+		ft_json_double(&j, "at_s", e->breach_t);
+		ft_json_obj_end(&j);
+	} else {
+		ft_json_null(&j, "stopped");
+	}
+	ft_json_bool(&j, "completed", e->ended_all);
+	ft_json_bool(&j, "restored", e->restored);
+	ft_json_str(&j, "restore", e->restore_msg);
+	ft_json_arr_begin(&j, "metrics");
+	for (m = 0; r && m < r->nm; m++) {
+		char key[64];
+
+		ft_cmp_row_key(r->metric[m], key, sizeof(key));
+		ft_json_obj_begin(&j, NULL);
+		ft_json_str(&j, "metric", key);
+		ft_json_bool(&j, "lower_is_better", ft_exp_lower_better(r->metric[m]));
+		ft_json_arr_begin(&j, "values");
+		for (k = 0; k < r->nv; k++) {
+			const struct ft_stats *st = &r->g[k].st[r->metric[m]];
+
+			ft_json_obj_begin_inline(&j, NULL);
+			ft_json_str(&j, "value", e->val[k]);
+			ft_json_u64(&j, "n", st->n);
+			ft_json_double(&j, "mean", st->mean);
+			ft_json_double(&j, "sd", st->sd);
+			ft_json_double(&j, "change_pct", r->change[k][m]);
+			ft_json_double(&j, "p_value", r->p[k][m]);
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+		ft_json_obj_end(&j);
+	}
+	ft_json_arr_end(&j);
+	if (r && r->recommend >= 0)
+		ft_json_str(&j, "recommend", e->val[r->recommend]);
+	else
+		ft_json_null(&j, "recommend");
+	ft_json_str(&j, "why", r ? r->why : "too few blocks to test");
+	ft_json_obj_end(&j);
+	ft_json_end(&j);
+}
+
+/* Each value ran in two blocks at least: the test can be made. */
+static bool enough(const struct exp *e)
+{
+	int n[FT_EXP_VALUES] = { 0 }, i;
+
+	for (i = 0; i < e->done; i++)
+		n[e->blocks[i].value]++;
+	for (i = 0; i < e->nv; i++)
+		if (n[i] < 2)
+			return false;
+	return true;
+}
+
+static int run_experiment(struct exp *e, const char *file, const int *metrics, int nm)
+{
+	struct ft_record_args a = {
+		.live = o.live, .output = file, .interval = 1, .duration = o.period * e->nb + 5,
+		.on_tick = on_tick, .on_end = on_end, .ctx = e,
+	};
+	struct ft_exp_result *r = NULL;
+	int err;
+
+	err = ft_record_headless(&a);
+	if (e->started && !e->restored)
+		put_back(e);	/* the recorder failed: the knob back all the same, if not in the file */
+	if (!e->restored && e->started) {
+		fprintf(stderr, "fragtop experiment: %s; the restore record stays for the next start\n",
+			e->restore_msg);
+		return 1;
+	}
+	if (e->started) {
+		char p[4200];
+
+		record_path(e->state, p, sizeof(p));
+		unlink(p);
+	}
+	if (!err && enough(e) && (r = calloc(1, sizeof(*r))) &&
+	    ft_exp_judge(file, e->blocks, e->done, e->names, e->nv, e->base, metrics, nm, r)) {
+		ft_exp_release(r);
+		free(r);
+		r = NULL;
+		err = 1;
+	}
+	if (o.json)
+		print_json(e, r, file);
+	else
+		print_text(e, r);
+	if (!r && !o.json)
+		printf("recommend: none: too few blocks to test (each value needs two)\n");
+	if (r)
+		ft_exp_release(r);
+	free(r);
+	return err || e->breach >= 0 || !e->ended_all ? 1 : 0;
+}
+
+static int run(int argc, char **argv)
+{
+	static struct exp e;
+	struct ft_knob_value cur;
+	int metrics[FT_EXP_METRICS], nm, err, first, lock, rootfd;
+	char file[4096];
+
+	err = ft_cli_parse(&ft_cmd_experiment, argc, argv, &first);
+	if (err >= 0)
+		return err;
+	if (first != argc)
+		return ft_cli_usage_error(&ft_cmd_experiment, "'%s': no operand expected", argv[first]);
+	if (o.restore)
+		return ft_experiment_restore_pending(o.live.root, false);
+	if (!o.knob || !o.values)
+		return ft_cli_usage_error(&ft_cmd_experiment, "--knob and --values are needed");
+	if (strcmp(o.order, "abba") && strcmp(o.order, "random"))
+		return ft_cli_usage_error(&ft_cmd_experiment, "--order %s: abba or random", o.order);
+	memset(&e, 0, sizeof(e));
+	e.breach = -1;
+	e.cur = -1;
+	e.order = strcmp(o.order, "random") ? FT_EXP_ABBA : FT_EXP_RANDOM;
+	e.seed = o.seed ? o.seed : (uint64_t)ft_realtime_ns();
+	rootfd = open(o.live.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0) {
+		fprintf(stderr, "fragtop experiment: %s: %s\n", o.live.root, strerror(errno));
+		return 1;
+	}
+	err = refuse(&e, o.live.root, rootfd, &cur) || parse_values(&e, &cur) || parse_guards(&e) ||
+	      parse_metrics(metrics, &nm);
+	if (!err && (e.nb = ft_exp_schedule(e.nv, (int)o.rounds, e.order, e.seed, e.sched)) < 0) {
+		fprintf(stderr, "fragtop experiment: %d values x %llu rounds: at most %d blocks\n", e.nv,
+			(unsigned long long)o.rounds, FT_EXP_BLOCKS);
+		err = 1;
+	}
+	if (err) {
+		close(rootfd);
+		return 1;
+	}
+	ft_experiment_restore_pending(o.live.root, false);	/* a killed one's first */
+	if ((err = state_dir(o.live.root, e.state, sizeof(e.state)))) {
+		fprintf(stderr, "fragtop experiment: cannot make %s: %s\n", e.state, strerror(-err));
+		close(rootfd);
+		return 1;
+	}
+	lock = take_lock(e.state);
+	if (lock < 0) {
+		fprintf(stderr, "fragtop experiment: %s\n", lock == -1 ? "another experiment runs (its lock is "
+			"held): one at a time" : "cannot take the lock");
+		close(rootfd);
+		return 1;
+	}
+	ft_ctl_init(&e.ctl, rootfd, NULL);
+	e.ctl.hook = on_audit;
+	e.ctl.hook_ctx = &e;
+	if ((err = write_record(&e))) {
+		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s: %s; nothing changed\n",
+			e.state, strerror(-err));
+		close(lock);
+		close(rootfd);
+		return 1;
+	}
+	if (o.output)
+		snprintf(file, sizeof(file), "%s", o.output);
+	else
+		snprintf(file, sizeof(file), "fragtop-experiment-%s-%lld.ftr", e.knob->name, (long long)time(NULL));
+	fprintf(stderr, "fragtop experiment: %s from %s, %d blocks of %g s (about %.0f min); recording to %s; "
+		"Ctrl-C ends it and puts the knob back\n", e.knob->name, e.orig, e.nb, o.period,
+		e.nb * o.period / 60, file);
+	err = run_experiment(&e, file, metrics, nm);
+	close(lock);
+	close(rootfd);
+	return err;
+}
+
+const struct ft_cmd ft_cmd_experiment = {
+	.name = "experiment",
+	.summary = "try a knob's values in blocks, test them, put the knob back",
+	.about = "Alternates the values in blocks of --period seconds, --rounds times (ABBA:\n"
+		 "A B B A ..., so a drift of the host weighs on each value alike), all in\n"
+		 "one recording with each change marked.  Then per value and metric the\n"
+		 "mean and sd over its blocks, and Welch's test against the baseline (the\n"
+		 "knob's value when among them).  A value is recommended only at p < 0.05\n"
+		 "on the first metric with no guard metric (direct compaction p99, THP\n"
+		 "success, allocation stalls) worse.  Guard rails are checked every tick;\n"
+		 "a breach puts the knob back at once and ends it, saying why.  The knob\n"
+		 "goes back at the end, on Ctrl-C and SIGTERM; a restore record covers\n"
+		 "SIGKILL and power loss (the next fragtop start applies it).  Needs root;\n"
+		 "one experiment at a time.  Exit status: 0 ran, 1 stopped or failed.",
+	FT_CMD_OPTS(opts),
+	.run = run,
+};
