@@ -650,6 +650,17 @@ static int run(int argc, char **argv)
 	ft_ctl_init(&e.ctl, rootfd, NULL);
 	e.ctl.hook = on_audit;
 	e.ctl.hook_ctx = &e;
+	{	/* writable at all (a read-only /proc/sys, a container)?  Its own value written back says. */
+		const struct ft_audit *a = ft_ctl_set_knob(&e.ctl, e.knob, e.orig);
+
+		if (a->outcome != FT_CTL_OK) {
+			fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n", e.knob->name,
+				a->msg);
+			close(lock);
+			close(rootfd);
+			return 1;
+		}
+	}
 	if ((err = write_record(&e))) {
 		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s: %s; nothing changed\n",
 			e.state, strerror(-err));

@@ -10,7 +10,8 @@
 #   within one tick of the breach, said, exit 1;
 # - a second experiment while one runs: refused (the lock);
 # - refusals before anything is written: an unknown knob, a bad value,
-#   one value, a bad guard, a non-root run on this host.
+#   one value, a bad guard, a knob it cannot write, a non-root run on
+#   this host.
 # usage: experiment.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -106,6 +107,14 @@ refused "a bad value" --knob watermark_boost_factor --values 15000,abc
 refused "one value" --knob watermark_boost_factor --values 15000
 refused "a bad guard" --knob watermark_boost_factor --values 0,15000 --guard presure=3
 refused "a trigger" --knob compact_memory --values 1,1
+chmod 0444 "$K"
+if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then	# root writes a 0444 file: a non-root one does not
+	setpriv --reuid=65534 --regid=65534 --clear-groups "$FT" experiment --root "$T" --knob watermark_boost_factor \
+		--values 0,15000 -o /dev/null > /dev/null 2> "$TMPD/ro.err"; rc=$?
+	check "refused: a knob it cannot write, said, no restore record left" test $rc = 1 -a ! -e "$REC" &&
+		grep -qE 'cannot write watermark_boost_factor|cannot make' "$TMPD/ro.err"
+fi
+chmod 0644 "$K"
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
 	setpriv --reuid=65534 --regid=65534 --clear-groups "$FT" experiment --knob watermark_boost_factor \
 		--values 0,15000 -o /dev/null > /dev/null 2> "$TMPD/nr.err"; rc=$?
