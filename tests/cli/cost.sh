@@ -4,7 +4,8 @@
 # --cost-log lines of the live loop over a fixed number of ticks.  Counts
 # are the same on every run of the same work, so this is the guard a
 # timing test cannot be.  For each mode:
-#   - the TUI on each view (fragtoprc opens it; -n 8), over a captured tree;
+#   - the TUI on each view (fragtoprc opens it; -n 8), over a captured tree,
+#     the findings view reading no more than the overview;
 #   - record, and one exporter scrape at a time, over the same tree;
 #   - the TUI's overview on the live host, read-only (root, when it can).
 # From the third tick on nothing is opened (the first opens what is held
@@ -34,7 +35,8 @@ scraped() { [ "$(grep -c '"exporter scrape"' "$TMPD/x.jsonl" 2> /dev/null)" -ge 
 
 # The TUI on each view for 8 ticks at 0.1 s over the tree, the view from
 # fragtoprc (a test's own XDG_CONFIG_HOME); its cost log in $TMPD/VIEW.jsonl
-for view in overview events stalls controls map history processes thp; do
+declare -A view_reads view_opens
+for view in overview events stalls controls map history processes thp findings; do
 	log=$TMPD/$view.jsonl
 	[ -n "$SOCK" ] && end_tmux
 	tmux_n=$((${tmux_n:-0} + 1)); SOCK=cost-$$-$tmux_n
@@ -52,6 +54,7 @@ for view in overview events stalls controls map history processes thp; do
 	echo "     $view: a tick reads at most: $opens files, $reads reads, $bytes bytes" \
 		"($thp of the reads the THP tree's)"
 	check "$view: no file opened a tick" test "$opens" = 0
+	view_reads[$view]=$reads view_opens[$view]=$opens
 	case $view in
 	thp)
 		check "thp: the tree read every tick ($thp reads, 9 sizes)" test "$thp" -ge 150 -a "$thp" -le 200
@@ -65,6 +68,9 @@ for view in overview events stalls controls map history processes thp; do
 	esac
 done
 end_tmux; SOCK=
+# the findings are judged every tick on every view from what the overview reads anyway
+check "findings: no more files or reads a tick than the overview (${view_reads[findings]} against ${view_reads[overview]})" \
+	test "${view_reads[findings]}" -le "${view_reads[overview]}" -a "${view_opens[findings]}" -le "${view_opens[overview]}"
 
 # record: everything a view could show, every tick
 "$FT" record --root "$ROOT" -i 0.1 -t 1 -o "$TMPD/r.ftr" --cost-log "$TMPD/record.jsonl" 2> "$TMPD/r.err"
