@@ -109,19 +109,37 @@ static int state_dir(const char *root, char *buf, size_t sz)
 	return 0;
 }
 
-/* The lock: held while the experiment runs.  The fd, or -1 (another runs) or -2 (cannot). */
+/*
+ * The lock: held while the experiment runs, the holder's pid in it.  A
+ * kernel without file locking (CONFIG_FILE_LOCKING off: flock() is
+ * ENOSYS, as in the lab's) falls back on that pid being alive.  The fd,
+ * or -1 (another runs) or -2 (cannot).
+ */
 static int take_lock(const char *state)
 {
-	char p[4200];
-	int fd;
+	char p[4200], pid[24] = "";
+	int fd, n, other;
 
 	snprintf(p, sizeof(p), "%s/experiment.lock", state);
 	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
 	if (fd < 0)
 		return -2;
 	if (flock(fd, LOCK_EX | LOCK_NB)) {
+		if (errno == EWOULDBLOCK) {
+			close(fd);
+			return -1;
+		}
+		n = (int)read(fd, pid, sizeof(pid) - 1);
+		other = n > 0 ? atoi(pid) : 0;
+		if (other > 0 && other != (int)getpid() && !kill(other, 0)) {
+			close(fd);
+			return -1;
+		}
+	}
+	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
+	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
 		close(fd);
-		return -1;
+		return -2;
 	}
 	return fd;
 }
@@ -634,7 +652,7 @@ static int run(int argc, char **argv)
 		close(rootfd);
 		return 1;
 	}
-	ft_experiment_restore_pending(o.live.root, false);	/* a killed one's first */
+	ft_experiment_restore_pending(o.live.root, true);	/* a killed one's first */
 	if ((err = state_dir(o.live.root, e.state, sizeof(e.state)))) {
 		fprintf(stderr, "fragtop experiment: cannot make %s: %s\n", e.state, strerror(-err));
 		close(rootfd);
