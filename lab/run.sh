@@ -25,6 +25,10 @@
 #                     futile compaction: record --map-interval)
 #   --memory MB       guest memory, split over the two nodes (default 1024)
 #   --cpu MODEL       qemu's -cpu (default qemu's own; max has pdpe1gb: 1 GiB pages)
+#   --experiment ARGS run `fragtop experiment ARGS --json` instead of record
+#                     (it records itself), the workload looping until its
+#                     blocks are done (--seconds: their total); its JSON
+#                     comes back as OUT.ftr.json
 #   --page-owner      boot with page_owner=on (a kernel built with
 #                     CONFIG_PAGE_OWNER), record a map scan every 10 s with
 #                     the page owners of 64 mixed blocks after each
@@ -44,6 +48,7 @@ HERE=$(cd "$(dirname "$0")" && pwd)
 TOP=$HERE/..
 CACHE=${LAB_CACHE:-$TOP/build/lab}
 mem=1024 cpu= kernel= out= stall_order= stall_off= secs=60 workload=$HERE/workload.sh page_owner= rec_extra= boost= cgroups=
+experiment=
 usage="usage: run.sh [--kernel BZIMAGE] [--stall-order N] [--stall-off-at S] [--boost-factor N] [--seconds S] [--workload FILE] [--cgroups] [--page-owner] [--memory MB] [--cpu MODEL] [--map-interval S] -o OUT.ftr"
 while [ $# -gt 0 ]; do
 	case $1 in
@@ -58,6 +63,7 @@ while [ $# -gt 0 ]; do
 	--boost-factor) boost=$2; shift 2 ;;
 	--page-owner) page_owner=" page_owner=on"; rec_extra="$rec_extra --map-interval 10 --owner-blocks 64"; shift ;;
 	--cgroups) cgroups=1; rec_extra="$rec_extra --cgroups"; shift ;;
+	--experiment) experiment=$2; shift 2 ;;
 	-o) out=$2; shift 2 ;;
 	*) echo "$usage" >&2; exit 2 ;;
 	esac
@@ -134,7 +140,11 @@ ref_count() {
 	echo "lab: extfrag reference \$1 total \$(grep -c mm_page_alloc_extfrag \$I/trace) fragmenting \$(grep -c 'fragmenting=1' \$I/trace) ownership \$(grep -c 'change_ownership=1' \$I/trace) lost \$(cat \$I/per_cpu/cpu*/stats | awk '/^overrun:|^dropped events:/ { s += \$NF } END { print s + 0 }')"
 }
 ref_on outer
-fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 $rec_extra 2> /rec/rec.err &
+if [ -n "$experiment" ]; then
+	fragtop experiment $experiment --trace-buffer-kb 2048 -o /rec/lab.ftr --json > /rec/exp.json 2> /rec/rec.err &
+else
+	fragtop record -o /rec/lab.ftr -i 0.5 --boost-hz 20 --trace-buffer-kb 2048 $rec_extra 2> /rec/rec.err &
+fi
 rec=\$!
 for i in \$(seq 300); do
 	cat \$T/instances/fragtop-*/events/kmem/mm_page_alloc_extfrag/enable 2> /dev/null | grep -q 1 && break
@@ -150,7 +160,14 @@ if [ "$stall_off" = 0 ]; then
 elif [ -n "$stall_off" ]; then
 	( sleep $stall_off; fragtop set fragment_stall_order=0 | sed 's/^/lab: /' ) &
 fi
-if command -v perf > /dev/null; then
+if [ -n "$experiment" ]; then
+	# the workload until the experiment has run its blocks (it ends itself)
+	SECS=$secs sh /lab/workload.sh
+	wait \$rec
+	echo "----- fragtop experiment begins -----"
+	cat /rec/exp.json
+	echo "----- fragtop experiment ends -----"
+elif command -v perf > /dev/null; then
 	# perf's own count of the event over the workload (inside fragtop's window)
 	SECS=$secs perf stat -a -x, -e kmem:mm_page_alloc_extfrag -o /rec/perf.csv -- sh /lab/workload.sh
 	echo "lab: extfrag reference perf total \$(awk -F, '/mm_page_alloc_extfrag/ { print \$1 }' /rec/perf.csv)"
@@ -160,7 +177,7 @@ fi
 sleep 2
 echo 0 > \$T/instances/lab-inner/tracing_on 2> /dev/null
 sleep 1
-kill -INT \$rec; wait \$rec
+[ -n "$experiment" ] || { kill -INT \$rec; wait \$rec; }
 echo 0 > \$T/instances/lab-outer/tracing_on 2> /dev/null
 ref_count inner
 ref_count outer
@@ -193,6 +210,8 @@ mkdir -p "$CACHE" && tr -d '\r' < "$work/console.log" > "$CACHE/console-last.log
 grep '^lab:\|^fragtop:' "$work/console.log" | tr -d '\r' >&2 || true
 sed -n '/^----- fragtop recording begins -----/,/^----- fragtop recording ends -----/p' "$work/console.log" |
 	tr -d '\r' | sed '1d;$d' | base64 -d > "$out" 2> /dev/null || true
+[ -z "$experiment" ] || sed -n '/^----- fragtop experiment begins -----/,/^----- fragtop experiment ends -----/p' \
+	"$work/console.log" | tr -d '\r' | sed '1d;$d' > "$out.json"
 # page_owner's text as the kernel printed it (the console adds \r)
 for f in page_owner page_owner_stacks/show_stacks; do
 	[ -n "$page_owner" ] || break
