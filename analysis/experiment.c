@@ -164,16 +164,16 @@ static int groups_of(const char *file, const struct ft_exp_block *b, int nb, con
 	return 0;
 }
 
-static void decide(struct ft_exp_result *out)
+/* Each value against the base on every metric; the guard metrics of each against the base. */
+static void against_base(struct ft_exp_result *out)
 {
 	const struct ft_cmp_group *base = &out->g[out->base];
-	int k, m, best = -1;
-	double best_p = 1;
+	int k, m;
+	size_t j;
+	double p;
 
 	for (k = 0; k < out->nv; k++) {
 		const struct ft_cmp_group *g = &out->g[k];
-		size_t j;
-		double p;
 
 		for (m = 0; m < out->nm; m++) {
 			int r = out->metric[m];
@@ -190,30 +190,53 @@ static void decide(struct ft_exp_result *out)
 				snprintf(out->guard_why[k], sizeof(out->guard_why[k]), "%s worse (p %.3g)", key, p);
 				break;
 			}
-		if (k == out->base || out->guard_worse[k])
-			continue;
-		/* the first metric decides: better at p < alpha */
-		p = out->p[k][0];
-		if (!isnan(p) && p < FT_CMP_ALPHA &&
-		    (ft_exp_lower_better(out->metric[0]) ? g->st[out->metric[0]].mean < base->st[out->metric[0]].mean :
-		     g->st[out->metric[0]].mean > base->st[out->metric[0]].mean) && p < best_p) {
-			best = k;
-			best_p = p;
-		}
 	}
-	out->recommend = best;
-	if (best >= 0) {
-		snprintf(out->why, sizeof(out->why), "%s: %+.1f%% against %s, Welch's p %.3g < %.2f, no guard metric worse",
-			 out->g[best].name, out->change[best][0], base->name, best_p, FT_CMP_ALPHA);
+}
+
+/*
+ * The value with the best mean on the first metric is recommended when
+ * it is better than every other value at p < alpha and, unless it is the
+ * base itself, made no guard metric worse than the base.
+ */
+static void decide(struct ft_exp_result *out)
+{
+	int r = out->metric[0], k, best = -1;
+	bool lower = ft_exp_lower_better(r);
+	double worst_p = 0;
+
+	against_base(out);
+	for (k = 0; k < out->nv; k++)
+		if (out->g[k].st[r].n >= 2 &&
+		    (best < 0 || (lower ? out->g[k].st[r].mean < out->g[best].st[r].mean :
+				  out->g[k].st[r].mean > out->g[best].st[r].mean)))
+			best = k;
+	if (best < 0) {
+		snprintf(out->why, sizeof(out->why), "the metric was not measured in two blocks of each value");
 		return;
 	}
-	for (k = 0; k < out->nv; k++)
-		if (k != out->base && out->guard_worse[k]) {
-			snprintf(out->why, sizeof(out->why), "none: %s made %s", out->g[k].name, out->guard_why[k]);
+	for (k = 0; k < out->nv; k++) {
+		double p = k == best ? 0 : ft_cmp_p_value(&out->g[k].st[r], &out->g[best].st[r]);
+
+		if (isnan(p) || p >= FT_CMP_ALPHA) {
+			snprintf(out->why, sizeof(out->why), "%s, the best mean, is not better than %s at p < %.2f "
+				 "(p %.3g): fewer blocks, or no effect here", out->g[best].name, out->g[k].name,
+				 FT_CMP_ALPHA, p);
 			return;
 		}
-	snprintf(out->why, sizeof(out->why), "none: no value beat %s at p < %.2f (fewer blocks, or no effect here)",
-		 base->name, FT_CMP_ALPHA);
+		worst_p = p > worst_p ? p : worst_p;
+	}
+	if (best != out->base && out->guard_worse[best]) {
+		snprintf(out->why, sizeof(out->why), "%s is better, but made %s", out->g[best].name,
+			 out->guard_why[best]);
+		return;
+	}
+	out->recommend = best;
+	if (best == out->base)
+		snprintf(out->why, sizeof(out->why), "keep its own value: every other value is worse, Welch's p <= %.3g",
+			 worst_p);
+	else
+		snprintf(out->why, sizeof(out->why), "%+.1f%% against %s, better than every other value at Welch's "
+			 "p <= %.3g, no guard metric worse", out->change[best][0], out->g[out->base].name, worst_p);
 }
 
 int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv, int base,

@@ -96,7 +96,7 @@ struct ft_exp_result {
 	bool guard_worse[FT_EXP_VALUES];
 	char guard_why[FT_EXP_VALUES][160];
 	int recommend;			/* the value recommended, -1: none */
-	char why[256];			/* why, or why not */
+	char why[256];			/* why it is recommended, or why none is */
 };
 
 /*

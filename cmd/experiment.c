@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "analysis/experiment.h"
+#include "analysis/report.h"
 #include "base/clock.h"
 #include "base/json.h"
 #include "cmd/cli.h"
@@ -36,7 +37,7 @@
 #include "controls/control.h"
 
 static struct {
-	const char *knob, *values, *order, *metrics, *guards, *output;
+	const char *knob, *values, *order, *metrics, *guards, *output, *judge;
 	double period;
 	uint64_t rounds, seed;
 	bool json, restore;
@@ -62,6 +63,8 @@ static const struct ft_opt opts[] = {
 	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (overwritten)", .var = &o.output,
 	  .def_help = "fragtop-experiment-KNOB-TIME.ftr here" },
 	FT_OPT_JSON(o.json),
+	{ "judge", 0, FT_OPT_STR, "FILE", "test an experiment's recording again (other --metric, say):\n"
+	  "its blocks are the intervals between its changes of the knob", .var = &o.judge },
 	{ "restore", 0, FT_OPT_FLAG, NULL, "apply a restore record an experiment killed left, and exit\n"
 	  "(fragtop-restore.service runs this at boot)", .var = &o.restore },
 	FT_OPT_ROOT(o.live.root),
@@ -79,6 +82,7 @@ struct exp {
 	const char *names[FT_EXP_VALUES];
 	uint64_t seed;
 	enum ft_exp_order order;
+	double period;				/* a block's length, s */
 	struct ft_exp_guards guards;
 	struct ft_exp_guard_base gbase;
 	struct ft_ctl ctl;
@@ -444,15 +448,17 @@ static void print_text(const struct exp *e, const struct ft_exp_result *r)
 		printf(" (seed %llu)", (unsigned long long)e->seed);
 	for (i = 0; i < e->nb; i++)
 		printf(" %c", 'A' + e->sched[i]);
-	printf(", %g s a block; %d of %d blocks run\n", o.period, e->done, e->nb);
+	printf(", %.0f s a block; %d of %d blocks run\n", e->period, e->done, e->nb);
 	if (e->breach >= 0)
 		printf("stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t, e->restore_msg);
 	else if (!e->ended_all)
 		printf("stopped early; %s\n", e->restore_msg);
 	else
 		printf("ended; %s\n", e->restore_msg);
-	if (!r)
+	if (!r) {
+		printf("\nrecommend: none: too few blocks to test (each value needs two)\n");
 		return;
+	}
 	for (m = 0; m < r->nm; m++) {
 		char key[64];
 
@@ -477,8 +483,10 @@ static void print_text(const struct exp *e, const struct ft_exp_result *r)
 	for (k = 0; k < r->nv; k++)
 		if (r->guard_worse[k])
 			printf("guard metric: %c=%s: %s\n", 'A' + k, e->val[k], r->guard_why[k]);
-	printf("\nrecommend: %s%s%s\n", r->recommend >= 0 ? e->knob->name : "", r->recommend >= 0 ? "=" : "",
-	       r->why);
+	if (r->recommend >= 0)
+		printf("\nrecommend: %s=%s: %s\n", e->knob->name, e->val[r->recommend], r->why);
+	else
+		printf("\nrecommend: none: %s\n", r->why);
 	printf("Welch's t-test per metric against the baseline, * p < %.2f; the recording has every change\n",
 	       FT_CMP_ALPHA);
 }
@@ -500,7 +508,7 @@ static void print_json(const struct exp *e, const struct ft_exp_result *r, const
 	ft_json_str(&j, "order", ft_exp_order_names[e->order]);
 	if (e->order == FT_EXP_RANDOM)
 		ft_json_u64(&j, "seed", e->seed);
-	ft_json_double(&j, "period_s", o.period);
+	ft_json_double(&j, "period_s", e->period);
 	ft_json_str(&j, "recording", file);
 	ft_json_arr_begin(&j, "blocks");
 	for (i = 0; i < e->done; i++) {
@@ -605,12 +613,107 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 		print_json(e, r, file);
 	else
 		print_text(e, r);
-	if (!r && !o.json)
-		printf("recommend: none: too few blocks to test (each value needs two)\n");
 	if (r)
 		ft_exp_release(r);
 	free(r);
 	return err || e->breach >= 0 || !e->ended_all ? 1 : 0;
+}
+
+/* A value's index in @e, added when new. */
+static int value_index(struct exp *e, const char *v)
+{
+	int k;
+
+	for (k = 0; k < e->nv && strcmp(e->val[k], v); k++)
+		;
+	if (k == e->nv && e->nv < FT_EXP_VALUES) {
+		snprintf(e->val[k], sizeof(e->val[k]), "%s", v);
+		e->names[k] = e->val[k];
+		e->nv++;
+	}
+	return k < FT_EXP_VALUES ? k : -1;
+}
+
+/*
+ * --judge FILE: the blocks from the recording's own changes of the knob
+ * (fragtop's, outcome ok), the last one putting it back.  0, or 1 after
+ * saying why.
+ */
+static int blocks_of(struct exp *e, const char *file)
+{
+	struct ft_report *rep = calloc(1, sizeof(*rep));
+	const struct ft_session_audit *c[FT_EXP_BLOCKS + 1];
+	size_t i;
+	int n = 0, k, err = 1;
+
+	if (!rep || ft_report_build(rep, file, NULL))
+		goto out;
+	for (i = 0; i < rep->s->nr_audits && n <= FT_EXP_BLOCKS; i++) {
+		const struct ft_session_audit *a = &rep->s->audits[i];
+
+		if (!strcmp(a->outcome, "ok") && !strcmp(a->how, "set") && (!o.knob || !strcmp(a->knob, o.knob)) &&
+		    (!n || !strcmp(a->knob, c[0]->knob)))
+			c[n++] = a;
+	}
+	if (n < 3) {
+		fprintf(stderr, "fragtop experiment: %s: %d changes of %s: not an experiment's recording\n", file, n,
+			o.knob ? o.knob : "a knob");
+		goto out;
+	}
+	e->knob = ft_knob_find(c[0]->knob);
+	snprintf(e->orig, sizeof(e->orig), "%s", c[0]->old);
+	for (k = 0; k + 1 < n; k++) {
+		int v = value_index(e, c[k]->new);
+
+		if (v < 0 || !e->knob)
+			goto out;
+		e->sched[k] = v;
+		e->blocks[k] = (struct ft_exp_block){ v, ft_report_secs(rep, c[k]->t_ns),
+						      ft_report_secs(rep, c[k + 1]->t_ns) };
+	}
+	e->nb = e->done = n - 1;
+	e->period = (e->blocks[n - 2].to_s - e->blocks[0].from_s) / (n - 1);
+	for (e->base = 0; e->base < e->nv && strcmp(e->val[e->base], e->orig); e->base++)
+		;
+	if (e->base == e->nv)
+		e->base = 0;
+	{	/* the order it ran in: ABBA's, or another (random) */
+		int abba[FT_EXP_BLOCKS];
+
+		e->order = e->nb % e->nv == 0 && ft_exp_schedule(e->nv, e->nb / e->nv, FT_EXP_ABBA, 0, abba) == e->nb &&
+			   !memcmp(abba, e->sched, (size_t)e->nb * sizeof(int)) ? FT_EXP_ABBA : FT_EXP_RANDOM;
+	}
+	e->ended_all = e->restored = true;
+	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s (as recorded)", e->knob->name,
+		 c[n - 1]->new);
+	err = 0;
+out:
+	if (rep)
+		ft_report_release(rep);
+	free(rep);
+	return err;
+}
+
+static int judge_only(const int *metrics, int nm)
+{
+	static struct exp e;
+	struct ft_exp_result *r = calloc(1, sizeof(*r));
+	int err;
+
+	memset(&e, 0, sizeof(e));
+	e.breach = -1;
+	if (!r || blocks_of(&e, o.judge)) {
+		free(r);
+		return 1;
+	}
+	err = !enough(&e) || ft_exp_judge(o.judge, e.blocks, e.done, e.names, e.nv, e.base, metrics, nm, r);
+	if (o.json)
+		print_json(&e, err ? NULL : r, o.judge);
+	else
+		print_text(&e, err ? NULL : r);
+	ft_exp_release(r);
+	free(r);
+	return err ? 1 : 0;
 }
 
 static int run(int argc, char **argv)
@@ -627,6 +730,8 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_experiment, "'%s': no operand expected", argv[first]);
 	if (o.restore)
 		return ft_experiment_restore_pending(o.live.root, false);
+	if (o.judge)
+		return parse_metrics(metrics, &nm) ? 1 : judge_only(metrics, nm);
 	if (!o.knob || !o.values)
 		return ft_cli_usage_error(&ft_cmd_experiment, "--knob and --values are needed");
 	if (strcmp(o.order, "abba") && strcmp(o.order, "random"))
@@ -635,6 +740,7 @@ static int run(int argc, char **argv)
 	e.breach = -1;
 	e.cur = -1;
 	e.order = strcmp(o.order, "random") ? FT_EXP_ABBA : FT_EXP_RANDOM;
+	e.period = o.period;
 	e.seed = o.seed ? o.seed : (uint64_t)ft_realtime_ns();
 	rootfd = open(o.live.root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0) {
