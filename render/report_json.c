@@ -162,30 +162,13 @@ static void json_memstall(struct ft_json *j, const struct ft_report *rep)
 static void json_kmsg(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_kmsg *k = &rep->kmsg;
-	char key[8];
-	int o;
 
 	if (!k->known) {
 		ft_json_null(j, "page_allocation_failures");
 		return;
 	}
 	ft_json_obj_begin(j, "page_allocation_failures");
-	ft_json_u64(j, "total", k->failures);
-	ft_json_obj_begin(j, "by_order");
-	for (o = 0; o < FT_KMSG_ORDERS; o++)
-		if (k->by_order[o]) {
-			snprintf(key, sizeof(key), "%d", o);
-			ft_json_u64(j, key, k->by_order[o]);
-		}
-	ft_json_obj_end(j);
-	ft_json_u64(j, "log_records_lost", k->lost);
-	if (k->have_newest) {
-		ft_json_obj_begin(j, "newest");
-		ft_json_str(j, "comm", k->newest.comm);
-		ft_json_i64(j, "order", k->newest.order);
-		ft_json_str(j, "gfp", k->newest.gfp);
-		ft_json_obj_end(j);
-	}
+	ft_render_kmsg_counts(j, k->failures, k->by_order, k->lost, k->have_newest ? &k->newest : NULL);
 	ft_json_obj_end(j);
 }
 

@@ -222,8 +222,6 @@ static void cost_counts(struct ft_json *j, const char *key, const struct ft_cost
 void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
 {
 	const struct ft_kmsg *k = &s->kmsg;
-	char key[8];
-	int o;
 
 	if (!k->known) {
 		ft_json_null(j, "page_allocation_failures");
@@ -237,25 +235,33 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
 		ft_json_obj_end(j);
 		return;
 	}
-	ft_json_u64(j, "total", k->failures);
+	ft_render_kmsg_counts(j, k->failures, k->by_order, k->lost,
+			      k->nlast ? &k->last[(k->nlast - 1) % FT_KMSG_LAST] : NULL);
+	ft_json_obj_end(j);
+}
+
+void ft_render_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS], uint64_t lost,
+			   const struct ft_kmsg_fail *newest)
+{
+	char key[8];
+	int o;
+
+	ft_json_u64(j, "total", total);
 	ft_json_obj_begin(j, "by_order");
 	for (o = 0; o < FT_KMSG_ORDERS; o++)
-		if (k->by_order[o]) {
+		if (by_order[o]) {
 			snprintf(key, sizeof(key), "%d", o);
-			ft_json_u64(j, key, k->by_order[o]);
+			ft_json_u64(j, key, by_order[o]);
 		}
 	ft_json_obj_end(j);
-	ft_json_u64(j, "log_records_lost", k->lost);
-	if (k->nlast) {
-		const struct ft_kmsg_fail *f = &k->last[(k->nlast - 1) % FT_KMSG_LAST];
-
+	ft_json_u64(j, "log_records_lost", lost);
+	if (newest) {
 		ft_json_obj_begin(j, "newest");
-		ft_json_str(j, "comm", f->comm);
-		ft_json_i64(j, "order", f->order);
-		ft_json_str(j, "gfp", f->gfp);
+		ft_json_str(j, "comm", newest->comm);
+		ft_json_i64(j, "order", newest->order);
+		ft_json_str(j, "gfp", newest->gfp);
 		ft_json_obj_end(j);
 	}
-	ft_json_obj_end(j);
 }
 
 void ft_render_session_cost(struct ft_json *j, const struct ft_session *s)

@@ -100,6 +100,13 @@ void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
  * when the source said nothing of the log (an older recording).
  */
 void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s);
+/*
+ * The counts of page allocation failures inside an open object (the
+ * session's, or a report's window's): total, by_order (the orders with
+ * any), log_records_lost, and the newest failure when @newest.
+ */
+void ft_render_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS], uint64_t lost,
+			   const struct ft_kmsg_fail *newest);
 
 /*
  * "by_cgroup": the traced per-process counts summed by cgroup
