@@ -76,7 +76,27 @@ static enum ft_esc csi(struct ft_esc_state *st, int b, struct ft_mouse_ev *ev)
 	}
 	if (b >= 0x40 && b <= 0x7e)
 		return csi_final(st, b, ev);
-	return FT_ESC_BROKEN;			/* a control byte or beyond ASCII: not a sequence's */
+	if (b == 0x18 || b == 0x1a)
+		return FT_ESC_DROP;		/* CAN, SUB: the sequence is cancelled */
+	if (b == 0x1b || b > 0x7f)
+		return FT_ESC_BROKEN;		/* a new sequence, or beyond ASCII: not this one's */
+	st->bad = true;			/* another control byte (or DEL): a terminal goes on with the */
+	return FT_ESC_MORE;			/* sequence, so must fragtop: its final byte is no key */
+}
+
+/*
+ * A control string (OSC, DCS, APC, PM, SOS): swallowed to its end, BEL or
+ * ST (ESC \), or cancelled by CAN or SUB; past FT_ESC_STR_MAX bytes
+ * dropped (what follows is taken for keys again).
+ */
+static enum ft_esc str(struct ft_esc_state *st, int b)
+{
+	if (st->str_esc)
+		return FT_ESC_DROP;		/* ST, or ESC and something else: ended either way */
+	if (b == 0x07 || b == 0x18 || b == 0x1a || ++st->str_len > FT_ESC_STR_MAX)
+		return FT_ESC_DROP;
+	st->str_esc = b == 0x1b;
+	return FT_ESC_MORE;
 }
 
 enum ft_esc ft_esc_feed(struct ft_esc_state *st, int byte, struct ft_mouse_ev *ev)
@@ -92,9 +112,13 @@ enum ft_esc ft_esc_feed(struct ft_esc_state *st, int byte, struct ft_mouse_ev *e
 			st->at = FT_ESC_CSI;
 		else if (b == 'O')
 			st->at = FT_ESC_SS3;
+		else if (b == ']' || b == 'P' || b == '_' || b == '^' || b == 'X')
+			st->at = FT_ESC_STR;	/* OSC, DCS, APC, PM, SOS */
 		else
 			return FT_ESC_KEYS;	/* Alt and a key, or Escape then a key */
 		return FT_ESC_MORE;
+	case FT_ESC_STR:
+		return str(st, b);
 	case FT_ESC_SS3:
 		return b >= 0x40 && b <= 0x7e ? FT_ESC_DROP : FT_ESC_BROKEN;
 	case FT_ESC_X10:

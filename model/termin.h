@@ -7,7 +7,11 @@
  *   (release), and X10, "CSI M" and three bytes;
  * - the bracketed-paste markers, "CSI 200 ~" and "CSI 201 ~";
  * - every other CSI or SS3 sequence, swallowed whole, so that its bytes
- *   are never taken for keys.
+ *   are never taken for keys: a control byte inside a CSI does not end
+ *   it (a terminal goes on with it too), ESC does (a new one), CAN and
+ *   SUB cancel it;
+ * - control strings (OSC "ESC ]", DCS "ESC P", APC "ESC _", PM, SOS),
+ *   swallowed to their BEL or ST (ESC \\), FT_ESC_STR_MAX bytes at most.
  * Bounded: a report with more than three numbers, a number above 9999 or
  * a byte that has no place in it is malformed and dropped; it is read to
  * its final byte all the same, keeping nothing but counts.  Pure: bytes
@@ -19,6 +23,7 @@
 #include <stdbool.h>
 
 #define FT_ESC_MAX_NUM	9999
+#define FT_ESC_STR_MAX	65536	/* a control string's bytes at most */
 
 /* A mouse report: the button code as the terminal sent it, the cell (0-based). */
 struct ft_mouse_ev {
@@ -42,7 +47,9 @@ enum ft_esc {
 };
 
 struct ft_esc_state {
-	enum { FT_ESC_START, FT_ESC_CSI, FT_ESC_SS3, FT_ESC_X10 } at;
+	enum { FT_ESC_START, FT_ESC_CSI, FT_ESC_SS3, FT_ESC_X10, FT_ESC_STR } at;
+	int str_len;		/* a control string's bytes so far */
+	bool str_esc;		/* it just had an ESC: the next byte ends it */
 	bool sgr;		/* CSI <: an SGR mouse report */
 	bool bad;		/* malformed: dropped at its final byte */
 	bool digit;		/* the current number has a digit */

@@ -40,6 +40,14 @@ x=$(screen | sed -n 3p | awk '{ print index($0, "1 overview") }')
 T send-keys -t ft -l $'\e'"[<0;$((x + 1));3M"$'\e'"[<0;$((x + 1));3m"
 check "... and a click on the overview tab opens it" wait_for '^ *N0 '
 
+# control strings and a CSI with a control byte inside: every byte swallowed, none a key (q would quit)
+for seq in $'\e]0;qqq\a' $'\eP''qq'$'\e\\' $'\e_q\e\\' $'\e[1\nq'; do
+	T send-keys -t ft -l "$seq"
+done
+T send-keys -t ft F3
+check "OSC, DCS, APC and ESC [ 1 LF q: swallowed, no q quit" wait_for 'F3 search: not in the overview view'
+check "... still running (rc file: '$(cat rc 2> /dev/null)')" running
+
 # a bracketed paste: as tmux pastes when the application asked for it (paste-buffer -p)
 T set-buffer -b p 2
 T paste-buffer -p -b p -t ft

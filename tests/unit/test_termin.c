@@ -2,7 +2,8 @@
 /*
  * Terminal input after ESC (model/termin.c): SGR and X10 mouse reports,
  * the bracketed-paste markers, other CSI and SS3 sequences swallowed
- * whole, malformed and oversized reports dropped at their end (the 35
+ * whole (a control byte inside one too: ESC [ 1 LF q quits nothing),
+ * OSC, DCS, APC, PM and SOS strings swallowed to BEL or ST, malformed and oversized reports dropped at their end (the 35
  * numbers that crashed libncursesw 6.4 among them), and ESC followed by a
  * plain key handed back as keys.
  */
@@ -80,10 +81,18 @@ static void test_malformed(void **state)
 	big[n++] = 'M';
 	assert_int_equal(run(big, n, &ev, &used), FT_ESC_DROP);
 	assert_int_equal(used, n);
-	/* a control byte breaks it off: dropped before, the byte itself is a key again */
-	assert_int_equal(run("[<0;1\n", 6, &ev, &used), FT_ESC_BROKEN);
-	assert_int_equal(used, 6);
+	/* a control byte does not end it (a terminal goes on too): no key comes out of it */
+	assert_int_equal(run("[<0;1\n", 6, &ev, &used), FT_ESC_MORE);
+	assert_int_equal(run("[<0;1\n;1M", 9, &ev, &used), FT_ESC_DROP);	/* malformed: dropped whole */
+	assert_int_equal(used, 9);
+	assert_int_equal(run("[1\nq", 4, &ev, &used), FT_ESC_DROP);		/* ESC [ 1 LF q: q is no key */
+	assert_int_equal(used, 4);
+	/* beyond ASCII or ESC: broken off, that byte not the sequence's; CAN cancels it */
 	assert_int_equal(run("[<0;1\x80", 6, &ev, &used), FT_ESC_BROKEN);
+	assert_int_equal(run("[1\x1b[2J", 7, &ev, &used), FT_ESC_BROKEN);
+	assert_int_equal(used, 3);
+	assert_int_equal(run("[1\x18q", 4, &ev, &used), FT_ESC_DROP);
+	assert_int_equal(used, 3);
 }
 
 static void test_other_sequences(void **state)
@@ -100,6 +109,21 @@ static void test_other_sequences(void **state)
 	assert_int_equal(RUN("[1;5H", &ev), FT_ESC_DROP);
 	assert_int_equal(RUN("OP", &ev), FT_ESC_DROP);
 	assert_int_equal(RUN("O\x01", &ev), FT_ESC_BROKEN);
+	/* control strings, swallowed to BEL or ST: not one of their bytes is a key */
+	assert_int_equal(run("]0;qqq\x07", 7, &ev, NULL), FT_ESC_DROP);		/* OSC ... BEL */
+	assert_int_equal(run("]0;qqq\x1b\\", 8, &ev, NULL), FT_ESC_DROP);	/* OSC ... ST */
+	assert_int_equal(run("Pqq\x1b\\", 5, &ev, NULL), FT_ESC_DROP);		/* DCS */
+	assert_int_equal(run("_q\x1b\\", 4, &ev, NULL), FT_ESC_DROP);		/* APC */
+	assert_int_equal(run("^q\x18", 3, &ev, NULL), FT_ESC_DROP);		/* PM, cancelled */
+	{
+		static char big[FT_ESC_STR_MAX + 8];
+		size_t used;
+
+		big[0] = ']';
+		memset(big + 1, 'q', sizeof(big) - 1);
+		assert_int_equal(run(big, sizeof(big), &ev, &used), FT_ESC_DROP);	/* bounded */
+		assert_int_equal(used, FT_ESC_STR_MAX + 2);
+	}
 	/* X10: CSI M and three bytes, each 32 more than the value */
 	assert_int_equal(RUN("[M !\"", &ev), FT_ESC_MOUSE);
 	assert_int_equal(ev.button, 0);
