@@ -21,9 +21,10 @@ struct ft_costlog {
 /* The option row, bound to @v (const char *). */
 #define FT_OPT_COST_LOG(v) { "cost-log", 0, FT_OPT_STR, "FILE", \
 	"after each tick, append a JSON line of what fragtop has cost\n" \
-	"(files opened, reads, bytes per source; heap) to FILE", .var = &(v) }
+	"(files opened, reads, bytes per source; heap) to FILE, a new\n" \
+	"file (an existing one is refused)", .var = &(v) }
 
-/* Open @path for the lines (created 0600 or cut; not through a link).  0, or 1 after saying why. */
+/* Create @path for the lines (0600; refused if it exists or is a link).  0, or 1 after saying why. */
 int ft_costlog_open(struct ft_costlog *c, const char *path);
 /* A line for the session's newest tick; @what: the mode and view ("top overview", "record"). */
 void ft_costlog_tick(struct ft_costlog *c, const struct ft_session *s, const char *what);

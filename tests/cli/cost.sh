@@ -124,4 +124,14 @@ else
 	skip "the live host's overview needs root"
 fi
 echo "cost.sh: $fails failure(s)"
+# --cost-log never writes into a file it did not make: one planted by another user in a
+# sticky world-writable directory (as nobody in /tmp) is refused, its bytes and owner kept
+sticky=$TMPD/sticky; mkdir -m 1777 "$sticky"
+echo planted > "$sticky/log"; chmod 0666 "$sticky/log"; chown 65534:65534 "$sticky/log" 2> /dev/null
+"$FT" record --root "$ROOT" -i 0.1 -t 0.3 -o "$TMPD/p.ftr" --cost-log "$sticky/log" 2> "$TMPD/p.err"; rc=$?
+check "--cost-log over an existing file: refused, said ($(head -c 80 "$TMPD/p.err"))" test $rc = 1 -a ! -e "$TMPD/p.ftr"
+check "... the file untouched" test "$(cat "$sticky/log")" = planted
+ln -s "$sticky/log" "$TMPD/link"
+"$FT" record --root "$ROOT" -i 0.1 -t 0.3 -o "$TMPD/q.ftr" --cost-log "$TMPD/link" 2> "$TMPD/q.err"; rc=$?
+check "--cost-log through a symbolic link: refused" test $rc = 1 -a "$(cat "$sticky/log")" = planted
 [ $fails -eq 0 ]
