@@ -65,7 +65,8 @@ static size_t escape(const unsigned char *p, int n, uint32_t cp, char esc[16])
 	return (size_t)snprintf(esc, 16, "\\u{%04x}", (unsigned int)cp);
 }
 
-size_t ft_sanitize(const char *in, size_t len, char *out, size_t sz)
+/* @line: one line of output (a field, a screen row): a newline and a tab escaped too. */
+static size_t sanitize(const char *in, size_t len, char *out, size_t sz, bool line)
 {
 	const unsigned char *p = (const unsigned char *)in;
 	size_t i = 0, o = 0;
@@ -83,7 +84,7 @@ size_t ft_sanitize(const char *in, size_t len, char *out, size_t sz)
 			pl = escape(p + i, -1, 0, esc);
 			piece = esc;
 			n = 1;
-		} else if (ft_cp_unsafe(cp)) {
+		} else if (ft_cp_unsafe(cp) || (line && (cp == '\n' || cp == '\t'))) {
 			pl = escape(p + i, n, cp, esc);
 			piece = esc;
 		} else {
@@ -100,9 +101,19 @@ size_t ft_sanitize(const char *in, size_t len, char *out, size_t sz)
 	return o;
 }
 
+size_t ft_sanitize(const char *in, size_t len, char *out, size_t sz)
+{
+	return sanitize(in, len, out, sz, false);
+}
+
+size_t ft_sanitize_line(const char *in, size_t len, char *out, size_t sz)
+{
+	return sanitize(in, len, out, sz, true);
+}
+
 const char *ft_safe(const char *s, char *buf, size_t sz)
 {
-	ft_sanitize(s, strlen(s), buf, sz);
+	ft_sanitize_line(s, strlen(s), buf, sz);
 	return buf;
 }
 

@@ -34,7 +34,14 @@ int ft_utf8_next(const unsigned char *p, size_t len, uint32_t *cp);
  */
 size_t ft_sanitize(const char *in, size_t len, char *out, size_t sz);
 
-/* ft_sanitize() of a NUL-terminated string into @buf; returns @buf. */
+/*
+ * The same for one line (a screen row, a name in a table): a newline or
+ * a tab in it is escaped too, so a recorded name cannot draw a line of
+ * its own.
+ */
+size_t ft_sanitize_line(const char *in, size_t len, char *out, size_t sz);
+
+/* ft_sanitize_line() of a NUL-terminated string (a field) into @buf; returns @buf. */
 const char *ft_safe(const char *s, char *buf, size_t sz);
 
 /*

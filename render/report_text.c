@@ -100,7 +100,7 @@ static void print_unread_notes(const bool shown[FT_CGU_NR])
 static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows, const struct ft_cgroups *c,
 			  bool fstall)
 {
-	char name[FT_CG_PATH];
+	char name[FT_CG_PATH], safe[4 * FT_CG_PATH];
 	bool unread[FT_CGU_NR] = { false };
 	int i, n = 0;
 
@@ -129,7 +129,7 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 		       (unsigned long long)r->c[FT_PC_RECLAIM], (double)r->c[FT_PC_RECLAIM_US] / 1000);
 		if (fstall)
 			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
-		printf("  %s\n", name);
+		printf("  %s\n", ft_safe(name, safe, sizeof(safe)));
 		print_cgroup_stall(rep, r);
 	}
 	print_unread_notes(unread);
@@ -145,6 +145,7 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 	static const struct ft_procs_filter active = { .active_only = true };
 	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
 	int w = fstall ? 13 : 15, unnamed = 0;
+	char safe[4 * sizeof(t->p[0].comm)];
 
 	if (!n)
 		return;
@@ -155,7 +156,7 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 		const struct ft_proc *p = &t->p[idx[i]];
 
 		printf("  %-*.*s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, w,
-		       p->comm[0] ? p->comm : p->pid == 0 ? "swapper" : "?", p->pid,
+		       p->comm[0] ? ft_safe(p->comm, safe, sizeof(safe)) : p->pid == 0 ? "swapper" : "?", p->pid,
 		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
 		       (unsigned long long)p->c[FT_PC_COMPACTION], (double)p->c[FT_PC_COMPACTION_US] / 1000,
 		       (unsigned long long)p->c[FT_PC_RECLAIM], (double)p->c[FT_PC_RECLAIM_US] / 1000);

@@ -159,8 +159,8 @@ void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* every string on screen passes the sanitiser: names from a recording or a tree too */
-	ft_sanitize(buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, safe,
-		    sizeof(safe));
+	ft_sanitize_line(buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, safe,
+			 sizeof(safe));
 	attron((int)attr);
 	mvaddnstr(y, x, safe, room);
 	attroff((int)attr);
