@@ -165,3 +165,21 @@ void ft_text_kv(const char *text, size_t len, const char *key, char *out, size_t
 		p = nl + 1;
 	}
 }
+
+size_t ft_wrap_take(const char *text, size_t n, size_t room)
+{
+	size_t cut;
+
+	if (n <= room)
+		return n;
+	for (cut = room; cut > 0 && text[cut] != ' '; cut--)
+		;
+	return cut ? cut : room;
+}
+
+size_t ft_wrap_skip(const char *text, size_t n, size_t at)
+{
+	while (at < n && text[at] == ' ')
+		at++;
+	return at;
+}

@@ -60,4 +60,13 @@ int ft_span_copy(const struct ft_span *s, char *dst, size_t dstsz);
  */
 void ft_text_kv(const char *text, size_t len, const char *key, char *out, size_t sz);
 
+/*
+ * Word wrap: how much of @text (@n bytes left) goes on a line of @room
+ * columns, cut at the last space that fits (else at @room); the next
+ * line starts after the spaces that follow (ft_wrap_skip()).  The TUI's
+ * help and findings views and the findings' text wrap with them.
+ */
+size_t ft_wrap_take(const char *text, size_t n, size_t room);
+size_t ft_wrap_skip(const char *text, size_t n, size_t at);
+
 #endif

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "base/sanitize.h"
+#include "model/text.h"
 
 #define RUNBOOK	"docs/runbook.md#"
 
@@ -36,23 +37,16 @@ static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
 /* @text after @lead (its label, or blanks), wrapped at WIDTH at blanks to the column after @lead. */
 static void wrapped(FILE *f, const char *in, const char *lead, const char *text)
 {
-	int col = (int)(strlen(in) + strlen(lead)), room = WIDTH - col > 20 ? WIDTH - col : 20;
-	size_t n = strlen(text), at = 0;
+	int col = (int)(strlen(in) + strlen(lead));
+	size_t room = WIDTH - col > 20 ? (size_t)(WIDTH - col) : 20, n = strlen(text), at = 0;
 	bool first = true;
 
 	while (at < n || first) {
-		size_t take = n - at;
+		size_t take = ft_wrap_take(text + at, n - at, room);
 
-		if ((int)take > room) {
-			take = (size_t)room;
-			while (take > (size_t)room / 2 && text[at + take] != ' ')
-				take--;
-		}
 		fprintf(f, "%s%-*s%.*s\n", in, (int)strlen(lead), first ? lead : "", (int)take, text + at);
 		first = false;
-		at += take;
-		while (at < n && text[at] == ' ')
-			at++;
+		at = ft_wrap_skip(text, n, at + take);
 	}
 }
 

@@ -257,20 +257,3 @@ int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_
 	return y;
 }
 
-size_t ft_wrap_take(const char *text, size_t n, size_t room)
-{
-	size_t cut;
-
-	if (n <= room)
-		return n;
-	for (cut = room; cut > 0 && text[cut] != ' '; cut--)
-		;
-	return cut ? cut : room;
-}
-
-size_t ft_wrap_skip(const char *text, size_t n, size_t at)
-{
-	while (at < n && text[at] == ' ')
-		at++;
-	return at;
-}

@@ -8,6 +8,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "model/text.h"
+
 enum ft_color {
 	FT_C_NONE,
 	FT_C_HEADER,
@@ -42,13 +44,7 @@ void ft_fmt_pct(char *buf, size_t sz, double v);
 /* A rate: "-" when NaN, else ft_fmt_count. */
 void ft_fmt_rate(char *buf, size_t sz, double v, int width);
 
-/*
- * Word wrap: how much of @text (@n bytes left) goes on a line of @room
- * columns, cut at the last space that fits (else at @room); the next
- * line starts after the spaces that follow (ft_wrap_skip()).
- */
-size_t ft_wrap_take(const char *text, size_t n, size_t room);
-size_t ft_wrap_skip(const char *text, size_t n, size_t at);
+/* Word wrap: ft_wrap_take() and ft_wrap_skip() (model/text.h). */
 
 /* A row of a /proc/vmstat rates table: the rate's index into @v, what it counts. */
 struct ft_rate_row {

@@ -77,21 +77,13 @@ static void put_line(struct pen *p, int x, unsigned int attr, const char *text, 
 /* @text at column @x, wrapped at the screen's width (at spaces) to the same column. */
 static void wrap(struct pen *p, int x, unsigned int attr, const char *text)
 {
-	int room = COLS - x > 20 ? COLS - x : 20;
-	size_t n = strlen(text), at = 0;
+	size_t room = COLS - x > 20 ? (size_t)(COLS - x) : 20, n = strlen(text), at = 0;
 
 	while (at < n) {
-		size_t take = n - at;
+		size_t take = ft_wrap_take(text + at, n - at, room);
 
-		if ((int)take > room) {
-			take = (size_t)room;
-			while (take > (size_t)room / 2 && text[at + take] != ' ')
-				take--;
-		}
 		put_line(p, x, attr, text + at, (int)take);
-		at += take;
-		while (at < n && text[at] == ' ')
-			at++;
+		at = ft_wrap_skip(text, n, at + take);
 	}
 }
 
