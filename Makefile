@@ -141,6 +141,7 @@ else
 	@scripts/check-layers.sh
 	@scripts/fn-length.sh
 	@scripts/check-idents.sh
+	@scripts/check-comments.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 endif
 
@@ -154,6 +155,7 @@ check-only: test-build fuzz
 	@scripts/check-layers.sh
 	@scripts/fn-length.sh
 	@scripts/check-idents.sh
+	@scripts/check-comments.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # each layer includes only those below it (docs/DESIGN.md)

@@ -229,6 +229,10 @@ struct ft_rep_direct_cost {
 	int64_t stalls_out;		/* compact_stall in them */
 };
 
+/* Sizes a report always has figures for, compare's rows (in KiB): 2M, 4M, 32M, 1G. */
+#define FT_REP_FIT_SIZES	4
+extern const uint64_t ft_rep_fit_kb[FT_REP_FIT_SIZES];
+
 /*
  * Will it fit over the window (analysis/fits.h): the host's figures at
  * each sample whose zone files were read (a report reads them once a
@@ -237,10 +241,6 @@ struct ft_rep_direct_cost {
  * sizes are the recording host's (hugetlb, multi-size THP, pageblock)
  * and ft_rep_fit_kb's.  after_known: some sample had the map.
  */
-/* Sizes a report always has figures for, compare's rows (in KiB): 2M, 4M, 32M, 1G. */
-#define FT_REP_FIT_SIZES	4
-extern const uint64_t ft_rep_fit_kb[FT_REP_FIT_SIZES];
-
 struct ft_rep_fits {
 	uint64_t samples;
 	struct ft_fits_sizes sizes;
@@ -425,22 +425,12 @@ double ft_report_level_mean(const struct ft_rep_level *lv);
 int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz);
 
 /*
- * Replay @path to its end (or @w's, NULL: the whole recording).  The
- * baseline is the first tick at or after the window's start; the last
- * tick is the last one at or before its end.  0 or -errno (with a
- * message on stderr).
- */
-/*
  * Fallbacks in zone @k of the session's table over the window (@k ==
  * nr_zones: those outside every zone).  The rows and the outside one sum
  * to the window's total.
  */
 struct ft_extfrag_counts ft_report_zone_extfrag(const struct ft_report *rep, int k);
 
-/*
- * The window's fragmenting fallbacks grouped by kernel stack
- * (ft_stack_groups()), or 0 groups without --stacks in the recording.
- */
 /*
  * Who owns the pinned pages of mixed blocks: the page_owner looks the
  * recording holds at the window's end (the newest of each block), of the
@@ -488,9 +478,19 @@ struct ft_rep_owners {
 int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o);
 void ft_report_owners_free(struct ft_rep_owners *o);
 
+/*
+ * The window's fragmenting fallbacks grouped by kernel stack
+ * (ft_stack_groups()), or 0 groups without --stacks in the recording.
+ */
 size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out, size_t max,
 			uint64_t *other, uint64_t *unstacked);
 
+/*
+ * Replay @path to its end (or @w's, NULL: the whole recording).  The
+ * baseline is the first tick at or after the window's start; the last
+ * tick is the last one at or before its end.  0 or -errno (with a
+ * message on stderr).
+ */
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
 /* The figures of the window built (ft_report_build() calls it).  0 or -ENOMEM. */
 int ft_report_figures(struct ft_report *rep);

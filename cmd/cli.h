@@ -119,18 +119,18 @@ extern const struct ft_cmd *const ft_cmds[];
 extern const size_t ft_cmds_nr;
 
 /*
+ * The global flags: every command takes them, before or after its name
+ * (a no-op where the command has no settings file or colour).
+ */
+extern const char *const ft_cli_globals[2];
+
+/*
  * Parse @argv for @cmd: every bound variable gets its default, then what
  * the command line says.  Returns -1 when the command should go on
  * (*@first is the index of the first operand), else the exit status to
  * return at once: 0 after --help (usage on stdout), 2 after a usage error
  * (said on stderr).
  */
-/*
- * The global flags: every command takes them, before or after its name
- * (a no-op where the command has no settings file or colour).
- */
-extern const char *const ft_cli_globals[2];
-
 int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first);
 /*
  * Say that @word is no command, with the closest name when one is close

@@ -246,16 +246,6 @@ struct ft_live_stacks {
 };
 
 /*
- * The live source: a hub (collectors/live.c: the /proc texts, the knobs,
- * the THP tree, the tick) and its parts, one member and one file each
- * (live_trace.c, live_names.c, live_boost.c, live_map.c, live_owner.c,
- * live_stacks.c, live_smaps.c, live_kmsg.c).  A part's members are read and written
- * by its own file only: the hub and the other parts go through its
- * functions (collectors/live_int.h: init, the tick's share, free), and a
- * lock lives in the part it guards (the boost sampler's).
- * scripts/check-layers.sh holds it.
- */
-/*
  * The kernel log (collectors/live_kmsg.c): /dev/kmsg held open from the
  * start on, drained each tick; its page allocation failures become KMSG
  * inputs, nothing else of it is kept.
@@ -266,6 +256,16 @@ struct ft_live_kmsg {
 	uint64_t lost;			/* records overwritten before they were read */
 };
 
+/*
+ * The live source: a hub (collectors/live.c: the /proc texts, the knobs,
+ * the THP tree, the tick) and its parts, one member and one file each
+ * (live_trace.c, live_names.c, live_boost.c, live_map.c, live_owner.c,
+ * live_stacks.c, live_smaps.c, live_kmsg.c).  A part's members are read and written
+ * by its own file only: the hub and the other parts go through its
+ * functions (collectors/live_int.h: init, the tick's share, free), and a
+ * lock lives in the part it guards (the boost sampler's).
+ * scripts/check-layers.sh holds it.
+ */
 struct ft_live {
 	char root[4096];
 	struct ft_procfs procfs;

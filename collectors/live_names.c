@@ -143,12 +143,6 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 }
 
 /*
- * Name the processes the events named, while they live: a NAME input for
- * every row without a command, with its thread group and cgroup.  One
- * already gone is named from saved_cmdlines if it can be, and said to
- * have exited.
- */
-/*
  * fragtop's own threads: a GROUP input for each row that is one, known
  * without a file (tgkill's signal 0 to a thread of this process), so its
  * footprint sums them even when names are off (the exporter without
@@ -171,6 +165,12 @@ static void name_own_threads(struct ft_live *l, uint64_t now)
 	l->names.own_probed = t->born;
 }
 
+/*
+ * Name the processes the events named, while they live: a NAME input for
+ * every row without a command, with its thread group and cgroup.  One
+ * already gone is named from saved_cmdlines if it can be, and said to
+ * have exited.
+ */
 void ft_live_names_take(struct ft_live *l)
 {
 	const struct ft_session *s = &l->session;

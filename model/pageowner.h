@@ -102,11 +102,6 @@ struct ft_po_stack {
 	uint64_t pages;
 };
 
-/*
- * The @max stacks of a show_stacks text that own the most pages, most
- * first, into @out; *@total the pages of all, *@nr how many stacks there
- * were, *@bad the text that was not one.  Returns the stacks filled.
- */
 /* The total of ft_po_stacks_top() when the pages added up past 2^64-1: not a real figure. */
 #define FT_PO_PAGES_SATURATED	UINT64_MAX
 
@@ -116,6 +111,11 @@ struct ft_po_stack {
  */
 bool ft_po_share(uint64_t pages, uint64_t total, double *pct);
 
+/*
+ * The @max stacks of a show_stacks text that own the most pages, most
+ * first, into @out; *@total the pages of all, *@nr how many stacks there
+ * were, *@bad the text that was not one.  Returns the stacks filled.
+ */
 size_t ft_po_stacks_top(const char *buf, size_t len, struct ft_po_stack *out, size_t max,
 			uint64_t *total, size_t *nr, size_t *bad);
 

@@ -308,7 +308,6 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	direct_tick(s);
 }
 
-/* What the source says of itself: trace and map status, memory, the map scan's cost. */
 /* The kernel log's state: whether it is read, and the records it overwrote unread. */
 static void apply_kmsg_state(struct ft_session *s, const struct ft_rec_record *in)
 {
@@ -335,6 +334,7 @@ static void apply_kmsg(struct ft_session *s, const struct ft_rec_record *in)
 	ft_kmsg_add(&s->kmsg, &f);
 }
 
+/* What the source says of itself: trace and map status, memory, the map scan's cost. */
 static void apply_source(struct ft_session *s, const struct ft_rec_record *in)
 {
 	int32_t e;

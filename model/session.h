@@ -74,11 +74,6 @@ struct ft_session_name {
 	char comm[32];
 };
 
-/*
- * The session's plain values: every number, ring and table it keeps by
- * value.  A checkpoint saves them whole; no pointer may be among them
- * (tests/cli/plain.sh reads the compiler's debug info to make sure).
- */
 /* A process's smaps_rollup (SMAPS input): its anonymous memory and the part in huge pages. */
 struct ft_session_smaps {
 	int32_t pid;			/* 0: empty */
@@ -86,6 +81,11 @@ struct ft_session_smaps {
 	struct ft_smaps v;
 };
 
+/*
+ * The session's plain values: every number, ring and table it keeps by
+ * value.  A checkpoint saves them whole; no pointer may be among them
+ * (tests/cli/plain.sh reads the compiler's debug info to make sure).
+ */
 struct ft_session_state {
 	/* the clock: time of the newest input, and of the newest tick */
 	uint64_t t_ns;

@@ -47,11 +47,6 @@ static void fmt_cell(char *buf, size_t sz, const struct ft_stats *s)
 	}
 }
 
-/*
- * Columns (80): the metric (22), the first group (19), another group (19),
- * the change with its mark (10).  More groups: one block each against the
- * first.
- */
 /* @text after a label ending at column @indent - 1, wrapped at " < " to 80 columns. */
 static void print_key(int indent, const char *text)
 {
@@ -97,6 +92,9 @@ const char *ft_render_compare_points(char *buf, size_t sz, double points, bool s
 /*
  * One row: its label, the first group, group @k, the change: relative,
  * or in points for a percentage (@pts: 63.9 to 30.3 is -33.6 pt, not -52.6%).
+ * Columns (80): the metric (22), the first group (19), another group (19),
+ * the change with its mark (10).  More groups: one block each against the
+ * first.
  */
 static void text_row(const char *name, const struct ft_stats *a, const struct ft_stats *b, bool pts)
 {
@@ -200,7 +198,6 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 		printf("  cgroup %-2d %s\n", r + 1, cg->key[r]);
 }
 
-/* The comparison as text of 80 columns on stdout. */
 /* The rules that fired in a different share of runs: each group's fired of checked. */
 static void print_text_findings(const struct ft_cmp_group *g, int ng, const struct ft_cmp_findings *fd,
 				bool lettered)
@@ -222,6 +219,7 @@ static void print_text_findings(const struct ft_cmp_group *g, int ng, const stru
 	}
 }
 
+/* The comparison as text of 80 columns on stdout. */
 void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x)
 {
 	const struct ft_cmp_stacks *stacks = x->stacks, *cgroups = x->cgroups;
@@ -303,7 +301,6 @@ static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, 
 	ft_json_arr_end(j);
 }
 
-/* The comparison as one JSON object on stdout. */
 /* "findings": the rules that fired in a different share of runs, each group's fired and checked runs. */
 static void json_findings(struct ft_json *j, int ng, const struct ft_cmp_findings *fd)
 {
@@ -327,6 +324,7 @@ static void json_findings(struct ft_json *j, int ng, const struct ft_cmp_finding
 	ft_json_arr_end(j);
 }
 
+/* The comparison as one JSON object on stdout. */
 void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct ft_cmp_extra *x)
 {
 	const struct ft_cmp_stacks *stacks = x->stacks, *cgroups = x->cgroups;

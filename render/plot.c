@@ -273,7 +273,6 @@ static void heatmap(FILE *f, const struct ft_plot_run *r, int y0, const struct f
 	free(bins);
 }
 
-/* The runs as one SVG on @f: 0 or -errno. */
 /* A control change's label: where it is drawn, and the row it takes. */
 struct label {
 	double px, x0, x1;	/* its line, and the label's extent */
@@ -360,6 +359,7 @@ static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const stru
 	free(lb);
 }
 
+/* The runs as one SVG on @f: 0 or -errno. */
 int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 {
 	int npanels = FT_PLOT_NR + 1, h = TOP + npanels * (PANEL_H + GAP) + 16, k, z, s, y;

@@ -791,11 +791,6 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 		printf("  (*: also a stack pinning pages of mixed blocks, above)\n");
 }
 
-/*
- * Who owns the pinned pages of mixed blocks (page_owner looks in the
- * recording): nothing when it has none, a line when page_owner could not
- * be read.
- */
 /* Labels against contents (analysis/labels.h): Weiner's table, the hidden blocks first. */
 static void text_labels(const struct ft_report *rep)
 {
@@ -829,6 +824,11 @@ static void text_labels(const struct ft_report *rep)
 		       l.list[i].unmovable, ft_pb_names[l.list[i].cls]);
 }
 
+/*
+ * Who owns the pinned pages of mixed blocks (page_owner looks in the
+ * recording): nothing when it has none, a line when page_owner could not
+ * be read.
+ */
 static void text_owners(const struct ft_report *rep)
 {
 	struct ft_rep_owners o;
@@ -889,7 +889,6 @@ static void text_cost(const struct ft_report *rep)
 	       c->all.opens, c->all.reads, c->all.bytes, (double)c->heap / 1048576.0);
 }
 
-/* The report as text on stdout, section after section. */
 /* fragtop doctor's rules over the window: what is wrong, and what was checked. */
 static void text_findings(const struct ft_report *rep)
 {
@@ -899,6 +898,7 @@ static void text_findings(const struct ft_report *rep)
 	ft_render_findings_text(stdout, rep->findings, "  ");
 }
 
+/* The report as text on stdout, section after section. */
 void ft_render_report_text(const struct ft_report *rep, const struct ft_report_style *st)
 {
 	text_head(rep, st->verbose);
