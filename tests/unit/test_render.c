@@ -21,6 +21,7 @@
 
 #include "analysis/report.h"
 #include "analysis/compare.h"
+#include "analysis/findings.h"
 #include "analysis/plot.h"
 #include "model/counterfield.h"
 #include "model/zonefield.h"
@@ -424,6 +425,158 @@ static void test_model_in_both(void **state)
 	}
 }
 
+/*
+ * The sections no kept recording has (the kernel log's failures,
+ * futile compaction, fragtop's own footprint), planted in a built
+ * model, and the findings of a real window: each field in the JSON
+ * and the text, as the model has it.
+ */
+static void test_planted_sections(void **state)
+{
+	static const struct ft_report_style st = { 0 };
+	struct ft_report *rep = built();
+	struct ft_rep_kmsg *k = &rep->kmsg;
+	struct ft_rep_futile *fu = &rep->futile;
+	struct ft_rep_selfcost *c = &rep->self;
+	const struct ft_findings *fs;
+	char *text, *json, line[256], key[64];
+	const char *at;
+	int w, i, m;
+
+	(void)state;
+	memset(k, 0, sizeof(*k));
+	k->known = true;
+	k->failures = 7;
+	k->by_order[2] = 3;
+	k->by_order[9] = 4;
+	k->lost = 11;
+	k->max_order = 9;
+	k->have_newest = true;
+	k->newest.order = 9;
+	snprintf(k->newest.comm, sizeof(k->newest.comm), "qemu\x1b[2J");
+	snprintf(k->newest.gfp, sizeof(k->newest.gfp), "GFP_HIGHUSER_MOVABLE|__GFP_COMP");
+	memset(fu, 0, sizeof(*fu));
+	fu->traced = true;
+	for (w = 0; w < FT_ISO_WHO_NR; w++) {
+		fu->d.events[w][FT_ISO_MIGRATE] = 10 + (uint64_t)w;
+		fu->d.scanned[w][FT_ISO_MIGRATE] = 1000 + (uint64_t)w;
+		fu->d.scanned_futile[w][FT_ISO_MIGRATE] = 250 + (uint64_t)w;
+		fu->d.scanned_unknown[w][FT_ISO_MIGRATE] = 20 + (uint64_t)w;
+		fu->d.events[w][FT_ISO_FREE] = 30 + (uint64_t)w;
+		fu->d.taken[w][FT_ISO_FREE] = 500 + (uint64_t)w;
+		fu->d.taken_futile[w][FT_ISO_FREE] = 50 + (uint64_t)w;
+		fu->d.taken_unknown[w][FT_ISO_FREE] = 5 + (uint64_t)w;
+		fu->share[w][FT_ISO_MIGRATE] = 0.25 + w / 100.0;
+		fu->share[w][FT_ISO_FREE] = w == FT_ISO_OTHER ? NAN : 0.125;
+	}
+	c->own_known = true;
+	c->pid = 4242;
+	for (m = 0; m < FT_PC_NR; m++)
+		c->own[m] = 100 + (uint64_t)m;
+	c->own_frag_share = 0.015625;
+	assert_int_equal(ft_report_findings(rep, NULL, 0), 0);
+	fs = rep->findings;
+	assert_non_null(fs);
+	text = captured(rep, &st);
+	json = captured(rep, NULL);
+
+	/* the kernel log's failures */
+	at = strstr(json, "\"page_allocation_failures\": {");
+	assert_non_null(at);
+	json_is(at, "total", (double)k->failures);
+	json_is(at, "2", (double)k->by_order[2]);
+	json_is(at, "9", (double)k->by_order[9]);
+	json_is(at, "log_records_lost", (double)k->lost);
+	json_is(at, "order", (double)k->newest.order);
+	assert_non_null(strstr(at, "\"comm\": \"qemu\\u001b[2J\""));
+	text_has(text, "page alloc failures 7 in the kernel log   order 2: 3   order 9: 4   (11 log records overwritten unread)");
+	text_has(text, "newest: qemu\\x1b[2J, order 9, GFP_HIGHUSER_MOVABLE|__GFP_COMP");
+	assert_null(strchr(text, 0x1b));
+
+	/* futile compaction, by who ran the scanners */
+	at = strstr(json, "\"futile_compaction\": {");
+	assert_non_null(at);
+	for (w = 0; w < FT_ISO_WHO_NR; w++) {
+		char sh[2][16];
+
+		snprintf(key, sizeof(key), "\"%s\": {", ft_iso_who_names[w]);
+		at = strstr(at, key);
+		assert_non_null(at);
+		json_is(at, "migrate_events", (double)fu->d.events[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_scanned", (double)fu->d.scanned[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_scanned_futile", (double)fu->d.scanned_futile[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_scanned_unread", (double)fu->d.scanned_unknown[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_futile_share", fu->share[w][FT_ISO_MIGRATE]);
+		json_is(at, "free_events", (double)fu->d.events[w][FT_ISO_FREE]);
+		json_is(at, "free_taken", (double)fu->d.taken[w][FT_ISO_FREE]);
+		json_is(at, "free_taken_futile", (double)fu->d.taken_futile[w][FT_ISO_FREE]);
+		json_is(at, "free_taken_unread", (double)fu->d.taken_unknown[w][FT_ISO_FREE]);
+		json_is(at, "free_futile_share", fu->share[w][FT_ISO_FREE]);
+		for (m = 0; m < 2; m++) {
+			double sv = fu->share[w][m ? FT_ISO_FREE : FT_ISO_MIGRATE];
+
+			if (isnan(sv))
+				snprintf(sh[m], sizeof(sh[m]), "-");
+			else
+				snprintf(sh[m], sizeof(sh[m]), "%.1f%%", 100 * sv);
+		}
+		snprintf(line, sizeof(line), "  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)",
+			 ft_iso_who_names[w], (unsigned long long)fu->d.scanned[w][FT_ISO_MIGRATE], sh[0],
+			 (unsigned long long)fu->d.scanned_unknown[w][FT_ISO_MIGRATE],
+			 (unsigned long long)fu->d.taken[w][FT_ISO_FREE], sh[1],
+			 (unsigned long long)fu->d.taken_unknown[w][FT_ISO_FREE]);
+		text_has(text, line);
+	}
+
+	/* fragtop's own footprint */
+	at = strstr(json, "\"self\": {");
+	assert_non_null(at);
+	json_is(at, "pid", c->pid);
+	for (m = 0; m < FT_PC_NR; m++)
+		json_is(at, ft_proc_fields[m].key, (double)c->own[m]);
+	json_is(at, "fragmenting_share", c->own_frag_share);
+	snprintf(line, sizeof(line), "fragtop itself     pid %d: %llu fragmenting fallbacks (%.2f%% of all), %llu fallbacks",
+		 c->pid, (unsigned long long)c->own[FT_PC_FRAGMENTING], c->own_frag_share * 100,
+		 (unsigned long long)c->own[FT_PC_EXTFRAG]);
+	text_has(text, line);
+
+	/* the findings: each rule that fired, its severity and every figure of its evidence */
+	at = strstr(json, "\"findings\": {");
+	assert_non_null(at);
+	assert_true(fs->nr > 0);
+	for (i = 0; i < fs->nr; i++) {
+		const struct ft_finding *fd = &fs->f[i];
+
+		snprintf(key, sizeof(key), "\"rule\": \"%s\"", fd->rule->name);
+		at = strstr(at, key);
+		assert_non_null(at);
+		snprintf(line, sizeof(line), "\"severity\": \"%s\"", ft_find_sev_names[fd->sev]);
+		assert_non_null(strstr(at, line));
+		for (m = 0; m < fd->nr_ev; m++)
+			json_is(at, ft_find_figs[fd->ev[m]].key, ft_find_value(fs, fd->ev[m]));
+		snprintf(line, sizeof(line), "%s: %s", fd->rule->name, fd->rule->title);
+		text_has(text, line);
+		text_has(text, fd->detail);
+		if (fd->knob[0]) {
+			snprintf(line, sizeof(line), "\"knob\": \"%s\"", fd->knob);
+			assert_non_null(strstr(at, line));
+			snprintf(line, sizeof(line), "%s=%s", fd->knob, fd->value);
+			text_has(text, line);
+		}
+	}
+	for (i = 0; i < FT_FIND_RULES; i++) {
+		snprintf(key, sizeof(key), "\"%s\"", ft_find_rules[i].name);
+		at = strstr(json, fs->checked[i] ? "\"checked\": [" : "\"not_checked\": [");
+		assert_non_null(at);
+		assert_non_null(strstr(at, key));
+		assert_non_null(strstr(text, ft_find_rules[i].name));
+	}
+	free(text);
+	free(json);
+	ft_report_release(rep);
+	free(rep);
+}
+
 /* compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant. */
 static void test_compare_change(void **state)
 {
@@ -802,6 +955,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_text_and_json_agree),
 		cmocka_unit_test(test_model_in_both),
+		cmocka_unit_test(test_planted_sections),
 		cmocka_unit_test(test_compare_change),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
