@@ -168,6 +168,8 @@ static void server_figures(struct exporter *x)
 	m->evicted = st->evicted;
 	m->head_timeouts = st->head_timeouts;
 	m->idle_timeouts = st->idle_timeouts;
+	m->throttled = st->throttled;
+	m->request_timeouts = st->request_timeouts;
 }
 
 /* GET /metrics: the session as it stands, after a fresh sample when the last is old. */
@@ -219,7 +221,7 @@ static struct {
 	struct ft_liveopts live;
 	struct ft_hostport listen;
 	double interval;
-	uint64_t max_conn, max_per_client;
+	uint64_t max_conn, max_per_client, max_rate;
 	double head_timeout, idle_timeout;
 	const char *web_config, *cost_log, *contig_sizes;
 	uint64_t cgroups_top;
@@ -272,6 +274,11 @@ static const struct ft_opt opts[] = {
 	{ "max-per-client", 0, FT_OPT_UINT, "N",
 	  "connections one client address holds at once", 1, FT_HTTPD_MAX_CONN, .var = &o.max_per_client,
 	  .def = "4" },
+	{ "max-rate", 0, FT_OPT_UINT, "N",
+	  "answers one client address gets a second at most (a second's\n"
+	  "worth at once); more requests wait their turn unread, so a\n"
+	  "client pipelining requests cannot take the exporter's CPU\n"
+	  "(0: no bound)", 0, 100000, .var = &o.max_rate, .def = "50" },
 	{ "web.config.file", 0, FT_OPT_STR, "FILE",
 	  "TLS and basic auth, in the web configuration format of\n"
 	  "Prometheus's exporters (tls_server_config, basic_auth_users)",
@@ -400,6 +407,7 @@ static int run(int argc, char **argv)
 	}
 	ho.max_conn = (unsigned int)o.max_conn;
 	ho.max_per_client = (unsigned int)o.max_per_client;
+	ho.max_rate = (unsigned int)o.max_rate;
 	ho.head_timeout_ns = (uint64_t)(o.head_timeout * 1e9);
 	ho.idle_timeout_ns = (uint64_t)(o.idle_timeout * 1e9);
 	ho.ws = &x.ws;

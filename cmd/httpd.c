@@ -63,8 +63,10 @@ static void conn_close(struct ft_httpd_conn *c)
 	c->fd = -1;
 	c->ssl = NULL;
 	c->handshake = false;
-	c->idle = c->keep = false;
+	c->idle = c->keep = c->next_in = false;
 	c->want = 0;
+	c->nr_rd = 0;
+	c->held_until = 0;
 	c->out = NULL;
 	c->in_len = c->out_len = c->out_off = c->used = 0;
 }
@@ -103,6 +105,7 @@ void ft_httpd_answer(struct ft_httpd_conn *c, int status, const char *reason, co
 	c->out = p;
 	c->out_len = n;
 	c->out_off = 0;
+	c->out_ns = ft_now_ns();
 }
 
 static const char *reason_of(int status)
@@ -173,27 +176,93 @@ static bool authorized(struct ft_httpd *h, struct ft_httpd_conn *c, struct ft_ht
 	return false;
 }
 
-static void serve(struct ft_httpd *h, struct ft_httpd_conn *c)
+/*
+ * @peer's bucket, filled for the time since it was last: found, else a
+ * free one or one full by now (the same as a new one), else the one
+ * filled longest ago.
+ */
+static struct ft_httpd_rate *rate_of(struct ft_httpd *h, const unsigned char *peer, uint64_t now)
+{
+	struct ft_httpd_rate *r = NULL;
+	double max = h->o.max_rate;
+	int k, rank = 3;
+
+	for (k = 0; k < FT_HTTPD_MAX_CONN; k++) {
+		struct ft_httpd_rate *b = &h->rates[k];
+		int bk;
+
+		if (b->t_ns && !memcmp(b->peer, peer, 16)) {
+			r = b;
+			rank = -1;
+			break;
+		}
+		/* 0 free, 1 full by now, 2 in use (the one filled longest ago first) */
+		bk = !b->t_ns ? 0 : b->tokens + (double)(now - b->t_ns) / 1e9 * max >= max ? 1 : 2;
+		if (bk < rank || (bk == 2 && rank == 2 && b->t_ns < r->t_ns)) {
+			r = b;
+			rank = bk;
+		}
+	}
+	if (rank >= 0) {
+		memcpy(r->peer, peer, 16);
+		r->tokens = max;
+		r->t_ns = now;
+	}
+	r->tokens += (double)(now - r->t_ns) / 1e9 * max;
+	if (r->tokens > max)
+		r->tokens = max;
+	r->t_ns = now;
+	return r;
+}
+
+/*
+ * May @c's request be answered now?  Its address's bucket gives one
+ * answer of max_rate a second; when it is empty, the request waits
+ * (held_until, when the next answer is due), unread behind it.
+ */
+static bool rate_take(struct ft_httpd *h, struct ft_httpd_conn *c)
+{
+	uint64_t now = ft_now_ns();
+	struct ft_httpd_rate *r;
+
+	if (!h->o.max_rate)
+		return true;
+	r = rate_of(h, c->peer, now);
+	if (r->tokens >= 1) {
+		r->tokens -= 1;
+		return true;
+	}
+	c->held_until = now + (uint64_t)((1 - r->tokens) / h->o.max_rate * 1e9) + 1;
+	h->st.throttled++;
+	return false;
+}
+
+/* Answer @c's request if it is whole.  false: its head is not (more to come). */
+static bool serve(struct ft_httpd *h, struct ft_httpd_conn *c)
 {
 	struct ft_http_req r;
 	int n;
 
 	if (c->ticket)
-		return;		/* its password is being checked */
+		return true;	/* its password is being checked */
 	n = ft_http_parse(c->in, c->in_len, &r);
 	if (n == 0)
-		return;		/* more to come */
+		return false;
+	/* a request back with its password's verdict had its turn already */
+	if (c->verdict == FT_VERDICT_NONE && !rate_take(h, c))
+		return true;
 	if (n < 0) {
 		ft_httpd_error(c, -n);
-		return;
+		return true;
 	}
 	c->used = (size_t)n;
 	c->keep = r.keep_alive && !stopping(h) && h->o.idle_timeout_ns;
 	if (!authorized(h, c, &r))
-		return;
+		return true;
 	h->o.handle(h->o.ctx, c, &r);
 	if (!c->out && c->fd >= 0)	/* a handler that said nothing: the client is not left waiting */
 		ft_httpd_error(c, 500);
+	return true;
 }
 
 /* The one refusal: a 503 with no body, counted; the caller closes or lingers. */
@@ -302,16 +371,22 @@ static void refuse(struct ft_httpd *h, int fd)
  */
 enum slot_class {
 	SLOT_IDLE,		/* kept alive, waiting for its next request: its client reconnects */
-	SLOT_TRICKLING,		/* part of a head or a ClientHello came, and nothing whole since */
-	SLOT_SILENT,		/* nothing at all since it was accepted */
+	SLOT_TRICKLING,		/* part of a head or a ClientHello came, and nothing whole since; or a
+				 * request held for its address's rate */
+	SLOT_SILENT,		/* nothing at all since it was accepted; or its client has not taken
+				 * any of its answer for PROGRESS_NS */
 	SLOT_PROGRESSING,	/* never evicted */
 	SLOT_ANSWERING,		/* never evicted */
 };
 
 static enum slot_class slot_class(const struct ft_httpd_conn *c, uint64_t now)
 {
-	if (c->out || c->ticket || c->verdict != FT_VERDICT_NONE)
+	if (c->ticket || c->verdict != FT_VERDICT_NONE)
 		return SLOT_ANSWERING;
+	if (c->out)
+		return now - c->out_ns < PROGRESS_NS ? SLOT_ANSWERING : SLOT_SILENT;
+	if (c->held_until)
+		return SLOT_TRICKLING;
 	if (c->idle)
 		return SLOT_IDLE;
 	if (c->progress_ns && now - c->progress_ns < PROGRESS_NS)
@@ -528,6 +603,17 @@ static ssize_t conn_write(struct ft_httpd_conn *c, const char *buf, size_t len)
 	return n > 0 ? n : -1;
 }
 
+/* A read ended at c->in_len now: its bytes' time (the last slot takes the rest when all are used). */
+static void note_read(struct ft_httpd_conn *c)
+{
+	const int cap = (int)(sizeof(c->rd) / sizeof(c->rd[0]));
+
+	if (c->nr_rd == cap)
+		c->rd[cap - 1].end = c->in_len;	/* they keep the earlier time: a deadline never later */
+	else
+		c->rd[c->nr_rd++] = (struct ft_httpd_read){ .end = c->in_len, .t_ns = ft_now_ns() };
+}
+
 /*
  * The request's bytes as they come (TLS may hold more than poll() shows),
  * then the answer.  A request sent right behind the last on a kept-alive
@@ -551,6 +637,7 @@ static void conn_take(struct ft_httpd *h, struct ft_httpd_conn *c)
 			c->t0 = ft_now_ns();
 		}
 		c->in_len += (size_t)n;
+		note_read(c);
 		c->want = 0;
 		if (!c->ssl || !sym_SSL_pending(c->ssl))
 			break;
@@ -559,8 +646,8 @@ static void conn_take(struct ft_httpd *h, struct ft_httpd_conn *c)
 		return;
 	for (k = 0, h->st.connections = 0; k < FT_HTTPD_MAX_CONN; k++)
 		h->st.connections += h->conns[k].fd >= 0;
-	serve(h, c);
-	if (!c->out && c->fd >= 0 && c->in_len == sizeof(c->in))
+	/* a head that fills the buffer and is not whole: too large (pipelined ones behind a whole one wait) */
+	if (!serve(h, c) && c->fd >= 0 && c->in_len == sizeof(c->in))
 		ft_httpd_error(c, 431);
 }
 
@@ -570,6 +657,8 @@ static void conn_take(struct ft_httpd *h, struct ft_httpd_conn *c)
  */
 static bool conn_answered(struct ft_httpd_conn *c)
 {
+	int k, n;
+
 	if (!c->keep || stopping(c->h) || !c->h->o.idle_timeout_ns) {
 		if (!c->ssl)
 			shutdown(c->fd, SHUT_WR);
@@ -582,8 +671,13 @@ static bool conn_answered(struct ft_httpd_conn *c)
 	c->keep = false;
 	memmove(c->in, c->in + c->used, c->in_len - c->used);
 	c->in_len -= c->used;
+	/* the next request's clock runs from its first byte: the read that brought it */
+	for (k = 0, n = 0; k < c->nr_rd; k++)
+		if (c->rd[k].end > c->used)
+			c->rd[n++] = (struct ft_httpd_read){ .end = c->rd[k].end - c->used, .t_ns = c->rd[k].t_ns };
+	c->nr_rd = n;
 	c->used = 0;
-	c->t0 = ft_now_ns();
+	c->t0 = n ? c->rd[0].t_ns : ft_now_ns();
 	c->idle = !c->in_len;
 	c->want = 0;
 	return c->in_len || (c->ssl && sym_SSL_pending(c->ssl));
@@ -591,7 +685,8 @@ static bool conn_answered(struct ft_httpd_conn *c)
 
 /*
  * A connection is readable (a request coming) or writable (its answer
- * going); on a kept-alive one, requests already in are answered in turn.
+ * going).  One answer a round: a request pipelined behind it (next_in)
+ * is taken in the next poll() round, after every other connection's.
  */
 static void conn_io(struct ft_httpd *h, struct ft_httpd_conn *c, short revents)
 {
@@ -603,23 +698,25 @@ static void conn_io(struct ft_httpd *h, struct ft_httpd_conn *c, short revents)
 	}
 	if (c->handshake && tls_handshake(h, c) <= 0)
 		return;
-	do {
-		if (!c->out) {
-			conn_take(h, c);
-			if (!c->out || c->fd < 0)
-				return;
-		}
-		n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
-		if (n < 0) {
-			conn_close(c);
+	c->next_in = false;
+	if (!c->out) {
+		conn_take(h, c);
+		if (!c->out || c->fd < 0)
 			return;
-		}
-		c->out_off += (size_t)n;
-		if (n > 0)
-			c->want = 0;
-		if (c->out_off < c->out_len)
-			return;		/* the rest when the socket takes it */
-	} while (conn_answered(c));
+	}
+	n = conn_write(c, c->out + c->out_off, c->out_len - c->out_off);
+	if (n < 0) {
+		conn_close(c);
+		return;
+	}
+	c->out_off += (size_t)n;
+	if (n > 0) {
+		c->want = 0;
+		c->out_ns = ft_now_ns();
+	}
+	if (c->out_off < c->out_len)
+		return;		/* the rest when the socket takes it */
+	c->next_in = conn_answered(c);
 }
 
 /* ms until @ns from now, rounded up, at most @cap. */
@@ -667,11 +764,22 @@ static short conn_events(struct ft_httpd *h, struct ft_httpd_conn *c, uint64_t n
 			return -1;
 		}
 	} else if (now - c->t0 > CONN_TIMEOUT_NS) {	/* slow or silent: gone */
+		h->st.request_timeouts += c->in_len || c->out;
 		conn_close(c);
 		return -1;
 	}
 	if (c->ticket)
 		return 0;
+	if (c->held_until) {	/* its address's rate: its turn comes at held_until */
+		if (now < c->held_until) {
+			*timeout = ms_until(c->held_until - now, *timeout);
+			return 0;
+		}
+		c->held_until = 0;
+		return POLLOUT;
+	}
+	if (c->next_in)
+		return POLLOUT;	/* a pipelined request, in already: this round */
 	if (c->verdict != FT_VERDICT_NONE && !c->out) {
 		if (now < c->due) {
 			*timeout = ms_until(c->due - now, *timeout);
@@ -728,6 +836,7 @@ int ft_httpd_poll(struct ft_httpd *h, int timeout)
 	}
 	if (np > 1 && timeout > 100)
 		timeout = 100;		/* connections have deadlines */
+	h->st.rounds++;
 	if (poll(pf, (nfds_t)np, timeout) < 0)
 		return errno == EINTR ? 0 : -1;
 	now = ft_now_ns();

@@ -12,10 +12,18 @@
  * served at once, and max_per_client of them from one address.  A
  * newcomer past either bound takes the slot of a connection that is not
  * getting anywhere (kept alive between requests, then trickling, then
- * silent, the greediest address first); one whose request or TLS
- * handshake is making progress is never evicted, and when every slot is
- * such, the newcomer gets 503.  A refused client is answered and its
- * socket shut gently (what it sent is read, so it is not reset).
+ * silent or not reading its answer, the greediest address first); one
+ * whose request or TLS handshake is making progress, or whose client is
+ * taking its answer, is never evicted, and when every slot is such, the
+ * newcomer gets 503.  A refused client is answered and its socket shut
+ * gently (what it sent is read, so it is not reset).
+ *
+ * Fair between clients (docs/DESIGN.md, "The exporter's fairness"): a
+ * connection gets at most one answer a poll() round, so pipelined
+ * requests wait their turn behind every other connection's; a request's
+ * deadline counts from its first byte, pipelined or not; an address gets
+ * at most max_rate answers a second (a second's worth at once), the rest
+ * wait unread.
  */
 #ifndef FT_CMD_HTTPD_H
 #define FT_CMD_HTTPD_H
@@ -43,6 +51,9 @@ struct ft_httpd_stats {
 	uint64_t evicted;		/* idle, trickling or silent when a newcomer needed the slot */
 	uint64_t head_timeouts;		/* closed: no whole request head within head_timeout_ns */
 	uint64_t idle_timeouts;		/* kept-alive connections closed after idle_timeout_ns unused */
+	uint64_t request_timeouts;	/* closed: a request not answered and taken 10 s after its first byte */
+	uint64_t throttled;		/* requests held back: their address had had max_rate answers that second */
+	uint64_t rounds;		/* poll() rounds */
 };
 
 struct ft_httpd_conn;
@@ -50,6 +61,7 @@ struct ft_httpd_conn;
 struct ft_httpd_opts {
 	const struct ft_hostport *listen;
 	unsigned int max_conn, max_per_client;	/* 1..FT_HTTPD_MAX_CONN */
+	unsigned int max_rate;		/* answers a second one address gets at most; 0: no bound */
 	uint64_t head_timeout_ns;	/* a request's head must be whole by then */
 	uint64_t idle_timeout_ns;	/* a kept-alive connection's wait for its next request; 0: no keep-alive */
 	struct ft_websec *ws;		/* TLS and users (ws->ctx, ws->wc.nr_users), or NULL: neither */
@@ -66,6 +78,15 @@ struct ft_httpd_conn {
 	bool handshake;			/* TLS: not set up yet */
 	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
 	uint64_t t0;			/* accepted, or its request's first byte (kept alive) */
+	/* the reads since the buffer was last empty: where each ended and when (the first bytes' times) */
+	struct ft_httpd_read {
+		size_t end;
+		uint64_t t_ns;
+	} rd[8];
+	int nr_rd;
+	bool next_in;			/* a pipelined request is in behind the answered one: next round */
+	uint64_t held_until;		/* its request waits for its address's rate until then, else 0 */
+	uint64_t out_ns;		/* its answer made, or last taken by the client */
 	bool idle;			/* kept alive: waiting for the next request since t0 */
 	bool keep;			/* the answer being written leaves the connection open */
 	size_t used;			/* the request's head length: what follows it is the next one's */
@@ -91,6 +112,12 @@ struct ft_httpd {
 		int fd;			/* -1: free */
 		uint64_t until;
 	} lingers[FT_HTTPD_LINGERS];
+	/* answers each address may still have this second (token buckets; a full one is free) */
+	struct ft_httpd_rate {
+		unsigned char peer[16];
+		double tokens;
+		uint64_t t_ns;		/* last filled; 0: free */
+	} rates[FT_HTTPD_MAX_CONN];
 	int lfd;
 	int spare_fd;			/* held for when no descriptor is left: a refusal needs one */
 	uint64_t accept_rest_until;

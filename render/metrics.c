@@ -138,6 +138,11 @@ static const struct {
 		"Scrapes of /metrics answered gzip-compressed (the client's Accept-Encoding asked for it)." },
 	[FT_MF_SRV_IDLE_TIMEOUTS] = { "fragtop_exporter_idle_timeouts", "counter",
 		"Kept-alive connections closed after --idle-timeout without a request." },
+	[FT_MF_SRV_THROTTLED] = { "fragtop_exporter_throttled_requests", "counter",
+		"Requests held back because their client address had had --max-rate answers that second." },
+	[FT_MF_SRV_REQ_TIMEOUTS] = { "fragtop_exporter_request_timeouts", "counter",
+		"Connections closed because a request was not answered and taken 10 s after its first byte "
+		"(a client that does not read its answers)." },
 	[FT_MF_SRV_OPENS] = { "fragtop_exporter_files_opened", "counter",
 		"Files the exporter opened or directories it listed, by source, up to this scrape's sample." },
 	[FT_MF_SRV_READS] = { "fragtop_exporter_reads", "counter",
@@ -1038,6 +1043,8 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 			{ FT_MF_SRV_ACCEPTED, m->server->accepted },
 			{ FT_MF_SRV_GZIP, m->server->gzip },
 			{ FT_MF_SRV_IDLE_TIMEOUTS, m->server->idle_timeouts },
+			{ FT_MF_SRV_THROTTLED, m->server->throttled },
+			{ FT_MF_SRV_REQ_TIMEOUTS, m->server->request_timeouts },
 		};
 		size_t k;
 

@@ -56,6 +56,8 @@ struct ft_metrics_server {
 	uint64_t accepted;		/* connections accepted (kept alive: one for many scrapes) */
 	uint64_t gzip;			/* scrapes answered gzip-compressed */
 	uint64_t idle_timeouts;		/* kept-alive connections closed after --idle-timeout unused */
+	uint64_t throttled;		/* requests held back for their address's --max-rate */
+	uint64_t request_timeouts;	/* closed: a request not answered and taken 10 s after its first byte */
 	struct ft_selfstat process;	/* process_* as every client library has them */
 };
 
@@ -76,7 +78,7 @@ enum ft_mfamily {
 	FT_MF_FINDING, FT_MF_ALLOC_FAILURES,
 	FT_MF_SRV_CONNS, FT_MF_SRV_FD_RESTS, FT_MF_SRV_REFUSED, FT_MF_SRV_SCRAPES,
 	FT_MF_SRV_UNAUTHORIZED, FT_MF_SRV_TLS_FAILED, FT_MF_SRV_EVICTED, FT_MF_SRV_HEAD_TIMEOUTS,
-	FT_MF_SRV_ACCEPTED, FT_MF_SRV_GZIP, FT_MF_SRV_IDLE_TIMEOUTS,
+	FT_MF_SRV_ACCEPTED, FT_MF_SRV_GZIP, FT_MF_SRV_IDLE_TIMEOUTS, FT_MF_SRV_THROTTLED, FT_MF_SRV_REQ_TIMEOUTS,
 	FT_MF_SRV_OPENS, FT_MF_SRV_READS, FT_MF_SRV_READ_BYTES, FT_MF_SRV_HEAP,
 	FT_MF_PROC_CPU, FT_MF_PROC_RSS, FT_MF_PROC_VSIZE, FT_MF_PROC_FDS, FT_MF_PROC_MAX_FDS, FT_MF_PROC_START,
 	FT_MF_NR

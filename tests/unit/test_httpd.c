@@ -28,6 +28,8 @@ static struct ft_httpd h;
 static struct ft_hostport hp;
 static volatile sig_atomic_t stop_flag;
 static int handled;
+static unsigned int max_rate;		/* start()'s, 0 unless a test sets it */
+static char big_body[8 << 20];		/* /big: more than loopback's buffers hold */
 
 static void handle(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req *r)
 {
@@ -35,6 +37,8 @@ static void handle(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req 
 	handled++;
 	if (!strcmp(r->path, "/hello"))
 		ft_httpd_answer(c, 200, "OK", "text/plain", "X-Test: 1\r\n", "hi\n", 3, r->head);
+	else if (!strcmp(r->path, "/big"))
+		ft_httpd_answer(c, 200, "OK", "text/plain", "", big_body, sizeof(big_body), r->head);
 	else if (strcmp(r->path, "/silent"))
 		ft_httpd_error(c, 404);
 	/* /silent: the handler says nothing */
@@ -45,7 +49,7 @@ static void start(unsigned int max_conn, unsigned int per_client, uint64_t head_
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&hp.sa;
 	struct ft_httpd_opts o = {
 		.listen = &hp, .max_conn = max_conn, .max_per_client = per_client, .head_timeout_ns = head_ns,
-		.idle_timeout_ns = idle_ns, .stop = &stop_flag, .handle = handle,
+		.idle_timeout_ns = idle_ns, .stop = &stop_flag, .handle = handle, .max_rate = max_rate,
 	};
 
 	memset(&hp, 0, sizeof(hp));
@@ -219,6 +223,143 @@ static void test_errors(void **state)
 	ft_httpd_close(&h);
 }
 
+/*
+ * One answer a poll() round: three pipelined requests take three rounds,
+ * so another connection's request is answered in the first of them.
+ */
+static void test_one_answer_a_round(void **state)
+{
+	struct got g = { 0 }, go = { 0 };
+	int fd, other;
+
+	(void)state;
+	start(4, 4, 3000000000ull, 60000000000ull);
+	fd = client();
+	other = client();
+	accepted(2);
+	say(fd, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\nGET /hello HTTP/1.1\r\nHost: x\r\n\r\n"
+		"GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	say(other, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	assert_int_equal(ft_httpd_poll(&h, 1000), 0);
+	assert_int_equal(handled, 2);			/* one each */
+	assert_int_equal(ft_httpd_poll(&h, 1000), 0);
+	assert_int_equal(handled, 3);
+	assert_int_equal(ft_httpd_poll(&h, 1000), 0);
+	assert_int_equal(handled, 4);
+	assert_true(until(fd, &g, NULL) || count(&g, "hi\n") == 3);
+	assert_int_equal(count(&g, "HTTP/1.1 200 OK"), 3);
+	assert_true(until(other, &go, "hi\n"));
+	close(fd);
+	close(other);
+	ft_httpd_close(&h);
+}
+
+/*
+ * --max-rate: an address gets max_rate answers at once, then max_rate a
+ * second; the rest wait, unread, and are answered in their turn.
+ */
+static void test_rate(void **state)
+{
+	struct got g = { 0 };
+	uint64_t t0, end;
+	int fd, i;
+
+	(void)state;
+	max_rate = 2;
+	start(4, 4, 3000000000ull, 60000000000ull);
+	max_rate = 0;
+	fd = client();
+	accepted(1);
+	for (i = 0; i < 5; i++)
+		say(fd, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	t0 = ft_now_ns();
+	end = t0 + 10000000000ull;
+	while (handled < 5 && ft_now_ns() < end) {
+		assert_int_equal(ft_httpd_poll(&h, 10), 0);
+		/* never more than the two at once and two a second since (a third may be due as it is read) */
+		assert_true((double)handled <= 2 + (double)(ft_now_ns() - t0) / 1e9 * 2 + 1);
+	}
+	assert_int_equal(handled, 5);
+	assert_true(h.st.throttled >= 1);
+	assert_true(until(fd, &g, NULL) || count(&g, "hi\n") == 5);
+	assert_int_equal(count(&g, "hi\n"), 5);
+	close(fd);
+	ft_httpd_close(&h);
+
+	/* more held than the buffer holds: they wait their turn, none is "too large" (431) */
+	max_rate = 100;
+	start(4, 4, 3000000000ull, 60000000000ull);
+	max_rate = 0;
+	fd = client();
+	accepted(1);
+	{
+		static const char one[] = "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n";
+		char many[300 * (sizeof(one) - 1) + 1];
+
+		for (i = 0; i < 300; i++)
+			memcpy(many + (size_t)i * (sizeof(one) - 1), one, sizeof(one) - 1);
+		many[sizeof(many) - 1] = 0;
+		assert_true(sizeof(many) > FT_HTTP_MAX_HEAD);
+		say(fd, many);
+	}
+	end = ft_now_ns() + 20000000000ull;
+	while (handled < 300 && ft_now_ns() < end)
+		assert_int_equal(ft_httpd_poll(&h, 10), 0);
+	assert_int_equal(handled, 300);
+	assert_true(h.st.throttled >= 1);
+	close(fd);
+	ft_httpd_close(&h);
+}
+
+/*
+ * A client that does not take its answer loses its slot to a newcomer
+ * once its answer has stood still for a second, as a silent one does
+ * (before: a connection with an answer pending was never evicted).
+ */
+static void test_evict_not_reading(void **state)
+{
+	struct got gb = { 0 };
+	uint64_t end;
+	int a, b, k;
+	bool stuck = false;
+
+	(void)state;
+	start(1, 4, 3000000000ull, 60000000000ull);
+	a = client();
+	accepted(1);
+	say(a, "GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+	/* its answer fills the socket's buffers and stops */
+	end = ft_now_ns() + 5000000000ull;
+	while (!stuck && ft_now_ns() < end) {
+		size_t off = 0;
+
+		assert_int_equal(ft_httpd_poll(&h, 10), 0);
+		for (k = 0; k < FT_HTTPD_MAX_CONN; k++)
+			if (h.conns[k].fd >= 0 && h.conns[k].out)
+				off = h.conns[k].out_off;
+		assert_int_equal(ft_httpd_poll(&h, 50), 0);
+		for (k = 0; k < FT_HTTPD_MAX_CONN; k++)
+			if (h.conns[k].fd >= 0 && h.conns[k].out)
+				stuck = off && h.conns[k].out_off == off && off < h.conns[k].out_len;
+	}
+	assert_true(stuck);
+	/* the server turns until the answer has stood still for its second (5 s at most) */
+	end = ft_now_ns() + 5000000000ull;
+	for (k = 0; k < FT_HTTPD_MAX_CONN && h.conns[k].fd < 0; k++)
+		;
+	assert_true(k < FT_HTTPD_MAX_CONN);
+	while (ft_now_ns() - h.conns[k].out_ns < 1000000000ull && ft_now_ns() < end)
+		assert_int_equal(ft_httpd_poll(&h, 10), 0);
+	b = client();
+	say(b, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	assert_true(until(b, &gb, "hi\n"));		/* within 5 s: the stuck one went after its second */
+	assert_non_null(strstr(gb.b, "HTTP/1.1 200 OK"));
+	assert_int_equal(h.st.evicted, 1);
+	close(a);
+	close(b);
+	ft_httpd_close(&h);
+}
+
 /* Past max_conn, the oldest silent connection gives its slot to the newcomer. */
 static void test_evict_any(void **state)
 {
@@ -322,6 +463,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_keepalive),
 		cmocka_unit_test(test_pipelined),
+		cmocka_unit_test(test_one_answer_a_round),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_evict_not_reading),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_evict_any),
 		cmocka_unit_test(test_evict_own),
