@@ -145,16 +145,29 @@ void ft_pbmap_release(struct ft_pbmap *m)
 	ft_pbmap_init(m);
 }
 
-int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order)
+int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order, uint64_t *blocks)
 {
 	struct ft_pbmap_zone *nz = NULL;
 	size_t i, j, n = 0;
+	uint64_t all = 0;
 
 	if (order < 0 || order > 20)
 		return -EINVAL;
-	for (i = 0; i < zi->nr; i++)
-		if ((zi->zones[i].has & FT_ZI_START_PFN) && zi->zones[i].spanned)
-			n++;
+	for (i = 0; i < zi->nr; i++) {
+		const struct ft_zi_zone *src = &zi->zones[i];
+
+		if (!(src->has & FT_ZI_START_PFN) || !src->spanned)
+			continue;
+		n++;
+		if (src->spanned > UINT64_MAX - src->start_pfn)
+			all = UINT64_MAX;
+		else if (all != UINT64_MAX)
+			all += ((src->start_pfn + src->spanned - 1) >> order) - (src->start_pfn >> order) + 1;
+	}
+	if (blocks)
+		*blocks = all;
+	if (all > FT_PBMAP_MAX_BLOCKS)
+		return -E2BIG;
 	/* every tick asks; nearly always nothing moved: keep it all */
 	if (n == m->nr && order == m->order) {
 		for (i = 0, j = 0; i < zi->nr; i++) {

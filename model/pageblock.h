@@ -139,12 +139,21 @@ void ft_pbmap_init(struct ft_pbmap *m);
 void ft_pbmap_release(struct ft_pbmap *m);
 
 /*
+ * The most pageblocks a map lays out, all zones together: 64 TiB of 2 MiB
+ * blocks, x86-64's most physical memory under 4-level paging (1.5 GiB of
+ * struct ft_pb_block).  A recording that says more is not a host: its
+ * zoneinfo would have the map ask for anything (a 1 MB file, 40 GiB).
+ */
+#define FT_PBMAP_MAX_BLOCKS	(1u << 25)
+
+/*
  * (Re)build the zones from zoneinfo (zones with start_pfn and spanned
  * pages).  A zone whose span and order did not change keeps its blocks;
- * others start unscanned.  0, -EINVAL (bad order), -ENOMEM, -E2BIG (a zone
- * beyond 2^32 blocks).
+ * others start unscanned.  0, -EINVAL (bad order), -ENOMEM, -E2BIG (the
+ * zones past FT_PBMAP_MAX_BLOCKS, checked before anything is allocated:
+ * *@blocks, may be NULL, says how many they span then).
  */
-int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order);
+int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order, uint64_t *blocks);
 
 /*
  * Classify @nblocks whole pageblocks of zone @z from block index @block on.

@@ -117,6 +117,8 @@ struct ft_session_state {
 	struct ft_futile futile;		/* the isolate records joined with the map (model/events.h) */
 	struct ft_direct direct;		/* what direct compaction scanned (model/direct.h) */
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
+	uint64_t map_refused;		/* pageblocks the zones spanned when the map refused them (past
+					 * FT_PBMAP_MAX_BLOCKS: no real host), 0: never */
 	int self_pid;			/* the reading fragtop's process (SOURCE input): its own rows; 0 unknown */
 	char map_check[320];		/* the kernel config check's finding (SOURCE input), "" none */
 	bool have_iomem;

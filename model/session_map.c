@@ -7,6 +7,7 @@
  */
 #include "model/session_int.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,8 +17,12 @@ void ft_session_map_layout(struct ft_session *s)
 {
 	if (!ft_sample_has(&s->sample, FT_SRC_ZONEINFO) || s->sample.pageblock_order < 0)
 		return;
-	/* keeps the old layout on -ENOMEM or an absurd span */
-	ft_pbmap_layout(&s->map, &s->sample.zoneinfo, s->sample.pageblock_order);
+	uint64_t blocks = 0;
+
+	/* keeps the old layout on -ENOMEM or an absurd span, which is said (report's head) */
+	if (ft_pbmap_layout(&s->map, &s->sample.zoneinfo, s->sample.pageblock_order, &blocks) == -E2BIG &&
+	    blocks > s->map_refused)
+		s->map_refused = blocks;
 }
 
 void ft_session_map_iomem(struct ft_session *s, const struct ft_rec_record *in)

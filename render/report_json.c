@@ -304,6 +304,10 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_u64(j, "damaged_chunks", f->bad_chunks);
 	ft_json_u64(j, "resyncs", f->resyncs);
 	ft_json_u64(j, "bad_inputs", s->bad_inputs);
+	if (s->map_refused)
+		ft_json_u64(j, "map_refused_blocks", s->map_refused);
+	else
+		ft_json_null(j, "map_refused_blocks");
 	ft_json_arr_begin(j, "skipped");	/* the first FT_SESSION_BAD_KEPT of them */
 	for (i = 0; i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++) {
 		ft_json_obj_begin_inline(j, NULL);

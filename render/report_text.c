@@ -282,6 +282,10 @@ static void text_head(const struct ft_report *rep, bool verbose)
 	if (s->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
 		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)s->bad_inputs,
 		       verbose ? ":" : " (-v says which)");
+	if (s->map_refused)
+		printf("  no pageblock map: the zones span %llu pageblocks, past the %u of the largest host\n"
+		       "  (64 TiB): a recording of no real host\n", (unsigned long long)s->map_refused,
+		       FT_PBMAP_MAX_BLOCKS);
 	for (i = 0; verbose && i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
 		printf("    after tick %llu: %s record (type %u, sub %u, %u bytes): %s\n",
 		       (unsigned long long)s->bad[i].tick, ft_rec_type_name(s->bad[i].type), s->bad[i].type,

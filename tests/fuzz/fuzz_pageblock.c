@@ -37,7 +37,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < m.ram.nr; i++)
 		if (m.ram.start[i] > m.ram.end[i])
 			__builtin_trap();
-	if (ft_pbmap_layout(&m, &zi, order))
+	if (ft_pbmap_layout(&m, &zi, order, NULL))
 		return 0;
 	nw = (size_t)m.zones[0].nr_blocks << order;
 	words = calloc(nw * 2, sizeof(*words));

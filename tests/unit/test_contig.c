@@ -40,7 +40,7 @@ static void setup_map(struct map *t, uint64_t start, uint64_t spanned)
 	t->zi.zones = &t->zone;
 	t->zi.nr = t->zi.cap = 1;
 	ft_pbmap_init(&t->m);
-	assert_int_equal(ft_pbmap_layout(&t->m, &t->zi, 2), 0);
+	assert_int_equal(ft_pbmap_layout(&t->m, &t->zi, 2, NULL), 0);
 }
 
 /* Feed the zone's blocks from one word per PFN of [first_block << 2, end of its last block). */

@@ -45,7 +45,7 @@ static void plant(struct zone *t, bool hole)
 	t->zi.zones = &t->zone;
 	t->zi.nr = t->zi.cap = 1;
 	ft_pbmap_init(&t->m);
-	assert_int_equal(ft_pbmap_layout(&t->m, &t->zi, 2), 0);
+	assert_int_equal(ft_pbmap_layout(&t->m, &t->zi, 2, NULL), 0);
 	for (i = 24; i < 32; i++) {
 		t->flags[i] = MOV;
 		t->counts[i] = 1;

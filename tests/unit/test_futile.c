@@ -35,7 +35,7 @@ static void test_join(void **state)
 
 	(void)state;
 	ft_session_init(&s);
-	assert_int_equal(ft_pbmap_layout(&s.map, &zi, 2), 0);	/* 8 blocks of 4 pages */
+	assert_int_equal(ft_pbmap_layout(&s.map, &zi, 2, NULL), 0);	/* 8 blocks of 4 pages */
 	flags[5] = F(SLAB);	/* block 1 holds an unmovable page */
 	counts[5] = 1;
 	/* blocks 0..5 read whole; 6 and 7 not */

@@ -226,7 +226,7 @@ static int setup(void **state)
 	assert_int_equal(ft_zoneinfo_parse(zoneinfo, strlen(zoneinfo), &t->zi), 0);
 	ft_pbmap_init(&t->map);
 	assert_int_equal(ft_iomem_parse(iomem, strlen(iomem), 4096, &t->map.ram), 0);
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9, NULL), 0);
 	assert_int_equal(ft_kpf_open(&t->kpf, t->rootfd), 0);
 	t->kpf.emit = feed;
 	t->kpf.emit_ctx = t;
@@ -341,14 +341,29 @@ static void test_incremental_and_relayout(void **state)
 	assert_int_equal(n, 16 * PB);
 	expect(&t->map.zones[1], 1, 12, 1, 2, 0, 5);
 	/* the same layout keeps the scanned blocks */
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9, NULL), 0);
 	expect(&t->map.zones[1], 1, 12, 1, 2, 0, 5);
 	/* a different order starts over */
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10, NULL), 0);
 	assert_int_equal(t->map.zones[1].count[FT_PB_UNSCANNED], t->map.zones[1].nr_blocks);
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 99), -EINVAL);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 99, NULL), -EINVAL);
+	/* a zone no host has (2^39 pages, 2^30 blocks: 48 GiB of map): refused before any allocation, the old kept */
+	{
+		struct ft_zoneinfo big = t->zi;
+		uint64_t blocks = 0;
+		struct ft_pb_block *kept = t->map.zones[1].blocks;
+
+		big.zones[1].spanned = 1ull << 39;
+		assert_int_equal(ft_pbmap_layout(&t->map, &big, 9, &blocks), -E2BIG);
+		assert_true(blocks > FT_PBMAP_MAX_BLOCKS);
+		assert_true(blocks >= 1ull << 30);
+		assert_ptr_equal(t->map.zones[1].blocks, kept);
+		big.zones[1].spanned = UINT64_MAX - 3;	/* past the PFNs' end */
+		assert_int_equal(ft_pbmap_layout(&t->map, &big, 9, &blocks), -E2BIG);
+		assert_true(blocks == UINT64_MAX);
+	}
 	/* rescanning after the pages changed moves the counts */
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9, NULL), 0);
 	fill(19, 0, 1, F(SLAB), 1);	/* the free block gets a slab page */
 	put(t->dir, "proc/kpageflags", flags, sizeof(flags));
 	assert_int_equal(ft_kpf_scan_all(&t->kpf, &t->map), 0);
@@ -433,8 +448,8 @@ static void test_coarse_first(void **state)
 	assert_int_equal(normal->blocks[10].cls, FT_PB_MIXED);
 	assert_int_equal(normal->sampled, 0);
 	/* a zone laid out anew is looked at coarsely again */
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10), 0);
-	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10, NULL), 0);
+	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 9, NULL), 0);
 	normal = &t->map.zones[1];
 	assert_true(ft_kpf_first_look(&t->kpf, &t->map));
 	n = ft_kpf_scan(&t->kpf, &t->map, 1);
