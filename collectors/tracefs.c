@@ -106,13 +106,28 @@ static int stale_cb(const char *name, void *ctx)
 	return 0;
 }
 
+/*
+ * Why no tracing dir: libtracefs finds it in /proc/self/mounts, and says
+ * only NULL when it could not open that file either, so a process out of
+ * descriptors would read as "not mounted".  Asked again here.
+ */
+static int no_dir_err(void)
+{
+	int fd = open("/proc/self/mounts", O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return errno == EMFILE || errno == ENFILE ? -errno : -ENOENT;
+	close(fd);
+	return -ENOENT;
+}
+
 static int tracing_dir_err(void)
 {
 	const char *dir = tracefs_tracing_dir();
 	struct stat st;
 
 	if (!dir)
-		return -ENOENT;
+		return no_dir_err();
 	if (stat(dir, &st))
 		return -errno;
 	return access(dir, W_OK) ? -EACCES : 0;
@@ -482,6 +497,9 @@ const char *ft_tracefs_strerror(int err)
 		return "this kernel has none of the mm tracepoints fragtop uses";
 	case -EXDEV:
 		return "--root is not this host's kernel";
+	case -EMFILE:
+	case -ENFILE:
+		return "out of file descriptors (ulimit -n): tracing needs one per CPU and a few more";
 	default:
 		return strerror(-err);
 	}
