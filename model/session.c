@@ -523,6 +523,15 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		apply_host(s, in);
 		break;
 	case FT_RR_TICK:
+		if (s->ticks && in->t_ns < s->tick_t_ns) {
+			/* a clock that ran back (no source of fragtop's makes one): held at the last tick's time */
+			struct ft_rec_record held = *in;
+
+			ft_session_bad(s, in, "tick: earlier than the tick before (held at its time)");
+			held.t_ns = s->tick_t_ns;
+			apply_tick(s, &held);
+			return 1;
+		}
 		apply_tick(s, in);
 		return 1;
 	case FT_RR_PROC:
