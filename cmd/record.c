@@ -263,6 +263,49 @@ static struct rec_name *series_files(const char *dir, size_t *n)
 }
 
 /*
+ * --dir, held open from the start (item 11 of issue 51): every file of
+ * the series is made, listed and deleted through this descriptor
+ * (/proc/self/fd/N/NAME), so a directory above it that another user owns
+ * and swaps for a link mid-run cannot send a recording elsewhere.
+ */
+static int dir_fd = -1;
+static char dir_at[32];
+
+/*
+ * Open DIR and check it again through the descriptor (what unsafe_dir()
+ * saw by name may have been swapped since): 0, or 1 after saying why.
+ */
+static int hold_dir(const char *dir, bool unsafe)
+{
+	struct stat st;
+
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (unsafe ? 0 : O_NOFOLLOW));
+	if (dir_fd < 0 || fstat(dir_fd, &st)) {
+		fprintf(stderr, "fragtop: --dir %s: %s\n", dir, strerror(errno));
+		return 1;
+	}
+	if (!unsafe && (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
+		fprintf(stderr, "fragtop: --dir %s changed as it was opened (another user's, or writable by "
+			"others): refused\n", dir);
+		return 1;
+	}
+	snprintf(dir_at, sizeof(dir_at), "/proc/self/fd/%d", dir_fd);
+	return 0;
+}
+
+/* @path (under dir_at) as the user knows it, into @buf. */
+static const char *shown(const char *path, char *buf, size_t sz)
+{
+	size_t n = strlen(dir_at);
+
+	if (dir_fd >= 0 && !strncmp(path, dir_at, n) && path[n] == '/')
+		snprintf(buf, sz, "%s%s", o.dir, path + n);
+	else
+		snprintf(buf, sz, "%s", path);
+	return buf;
+}
+
+/*
  * Delete the oldest recordings of @dir (of ours, in the series' order)
  * beyond @keep files or @max_size bytes in all; never @current.
  */
@@ -282,9 +325,11 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 		if (!strcmp(path, current) || (n - i <= keep && (!max_size || total <= max_size)))
 			continue;
 		if (ours(path, &st, &h) && !unlink(path)) {
+			char name[4096];
+
 			total -= (uint64_t)st.st_size;
-			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", path, keep,
-				max_size ? " or --max-size" : "");
+			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", shown(path, name, sizeof(name)),
+				keep, max_size ? " or --max-size" : "");
 		}
 	}
 	free(names);
@@ -315,8 +360,9 @@ static void file_for_now(char *buf, size_t sz, const char *dir, uint32_t *seq)
 struct recording {
 	struct ft_live live;
 	struct ft_recorder rec;
-	char path[4096];		/* with --dir: the current file */
-	const char *out;		/* the file written now */
+	char path[4096];		/* with --dir: the current file, under the held directory (dir_at) */
+	const char *out;		/* the file written now, as opened */
+	char name[4096];		/* ... as shown: under DIR as the user named it */
 	uint32_t seq;			/* with --dir: its place in the series */
 	uint64_t next_file;		/* with --dir: when the period ends (CLOCK_REALTIME ns) */
 	bool waiting;			/* the disk filled: no file open, waiting for space */
@@ -331,7 +377,7 @@ static int cannot(const struct recording *r, int err, const char *hint)
 {
 	char why[160];
 
-	fprintf(stderr, "fragtop: cannot record to %s: %s\n", r->out,
+	fprintf(stderr, "fragtop: cannot record to %s: %s\n", r->name,
 		ft_outfile_strerror(err, hint, why, sizeof(why)));
 	return 1;
 }
@@ -345,21 +391,22 @@ static int rotate(struct recording *r)
 	if (r->live.trace.on)
 		ft_live_trace_poll(&r->live);
 	err = ft_recorder_stop(&r->rec);
-	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->out, (unsigned long long)r->rec.ticks,
+	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->name, (unsigned long long)r->rec.ticks,
 		err ? ": " : "", err ? strerror(-err) : "");
-	file_for_now(r->path, sizeof(r->path), o.dir, &r->seq);
+	file_for_now(r->path, sizeof(r->path), dir_at, &r->seq);
+	shown(r->path, r->name, sizeof(r->name));
 	err = ft_recorder_start_series(&r->rec, &r->live, r->out, false, series_id, r->seq);
 	if (err == -ENOSPC || err == -EDQUOT) {	/* no file left behind: wait for space */
-		fprintf(stderr, "fragtop: %s: the disk is full; recording again when there is space\n", r->out);
+		fprintf(stderr, "fragtop: %s: the disk is full; recording again when there is space\n", r->name);
 		r->waiting = true;
 		r->dropped_now = 0;
 		return 0;
 	}
 	if (err)
 		return cannot(r, err, NULL);
-	fprintf(stderr, "fragtop: recording to %s\n", r->out);
+	fprintf(stderr, "fragtop: recording to %s\n", r->name);
 	r->next_file = period_end(ft_realtime_ns(), o.rotate);
-	prune(o.dir, r->out, (unsigned long)o.keep, o.max_size);
+	prune(dir_at, r->out, (unsigned long)o.keep, o.max_size);
 	return 0;
 }
 
@@ -376,7 +423,7 @@ static void full_close(struct recording *r)
 	r->dropped += lost;
 	r->dropped_now = lost;
 	fprintf(stderr, "fragtop: %s: the disk is full: closed %s after %llu ticks (%llu samples lost)%s\n",
-		r->out, err ? "as it was" : "cleanly",
+		r->name, err ? "as it was" : "cleanly",
 		(unsigned long long)(r->rec.ticks - lost), (unsigned long long)lost,
 		o.dir ? "; recording again when there is space" : "");
 	r->waiting = o.dir != NULL;
@@ -394,9 +441,10 @@ static int full_retry(struct recording *r)
 	r->dropped_now++;
 	hup = 0;	/* no file to turn over */
 	/* space for a file and its reserve a few times over, not the crumbs a close freed */
-	if (!statvfs(o.dir, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < 4 * FT_RECW_RESERVE)
+	if (!fstatvfs(dir_fd, &sv) && (uint64_t)sv.f_bavail * sv.f_frsize < 4 * FT_RECW_RESERVE)
 		return 0;
-	file_for_now(r->path, sizeof(r->path), o.dir, &r->seq);
+	file_for_now(r->path, sizeof(r->path), dir_at, &r->seq);
+	shown(r->path, r->name, sizeof(r->name));
 	err = ft_recorder_start_series(&r->rec, &r->live, r->out, false, series_id, r->seq);
 	if (err == -ENOSPC || err == -EDQUOT)
 		return 0;	/* still full: no file is left behind (recwriter.c) */
@@ -404,9 +452,9 @@ static int full_retry(struct recording *r)
 		return cannot(r, err, NULL);
 	r->waiting = false;
 	fprintf(stderr, "fragtop: recording to %s (again: %llu samples dropped while the disk was full)\n",
-		r->out, (unsigned long long)r->dropped_now);
+		r->name, (unsigned long long)r->dropped_now);
 	r->next_file = period_end(ft_realtime_ns(), o.rotate);
-	prune(o.dir, r->out, (unsigned long)o.keep, o.max_size);
+	prune(dir_at, r->out, (unsigned long)o.keep, o.max_size);
 	return 0;
 }
 
@@ -573,10 +621,10 @@ static int run(int argc, char **argv)
 	if (o.dir) {
 		size_t n;
 
-		if (series_open(o.dir))
+		if (hold_dir(o.dir, o.unsafe_dir) || series_open(dir_at))
 			return 1;
-		free(series_files(o.dir, &n));	/* the series' next number */
-		file_for_now(first_path, sizeof(first_path), o.dir, &first_seq);
+		free(series_files(dir_at, &n));	/* the series' next number */
+		file_for_now(first_path, sizeof(first_path), dir_at, &first_seq);
 	}
 	return record_main();
 }
@@ -592,10 +640,11 @@ static int record_main(void)
 	memcpy(r.path, first_path, sizeof(r.path));
 	r.seq = first_seq;
 	r.out = o.dir ? r.path : o.output;
+	shown(r.out, r.name, sizeof(r.name));
 	if (!o.force && !lstat(r.out, &st)) {	/* say it before sampling anything */
 		char why[160];
 
-		fprintf(stderr, "fragtop: cannot record to %s: %s\n", r.out,
+		fprintf(stderr, "fragtop: cannot record to %s: %s\n", r.name,
 			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR :
 					    -EEXIST, "--force", why, sizeof(why)));
 		return 1;
@@ -618,7 +667,7 @@ static int record_main(void)
 		      ft_recorder_start(&r.rec, &r.live, r.out, o.force);
 	if (o.dir && (err == -ENOSPC || err == -EDQUOT)) {
 		/* a service started on a full disk waits for space rather than failing each restart */
-		fprintf(stderr, "fragtop: cannot record to %s: %s; recording when there is space\n", r.out,
+		fprintf(stderr, "fragtop: cannot record to %s: %s; recording when there is space\n", r.name,
 			strerror(-err));
 		r.waiting = true;
 	} else if (err) {
@@ -626,12 +675,12 @@ static int record_main(void)
 		ft_live_close(&r.live);
 		return 1;
 	} else if (!o.quiet) {
-		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.out, o.interval,
+		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.name, o.interval,
 			r.live.trace.on ? " with tracepoints" : "");
 	}
 	if (o.dir && !r.waiting) {
 		r.next_file = period_end(ft_realtime_ns(), o.rotate);
-		prune(o.dir, r.out, (unsigned long)o.keep, o.max_size);
+		prune(dir_at, r.out, (unsigned long)o.keep, o.max_size);
 	}
 	if (record_loop(&r)) {
 		ft_live_close(&r.live);
@@ -657,7 +706,7 @@ static int record_main(void)
 	if (o.quiet && !err && !r.dropped)
 		goto out;
 	fprintf(stderr, "fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
-		"%llu bytes on disk (%llu before compression)%s%s", r.out,
+		"%llu bytes on disk (%llu before compression)%s%s", r.name,
 		(unsigned long long)r.rec.ticks, (unsigned long long)r.rec.pages,
 		(unsigned long long)r.rec.kpf_batches, (unsigned long long)r.rec.audits,
 		(unsigned long long)r.rec.w.file_bytes, (unsigned long long)r.rec.w.raw_bytes,
