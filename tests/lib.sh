@@ -204,15 +204,17 @@ kpf_movable_mixed() {
 # the idle 6.18 capture with its Normal zone spanning 2^28 pages and RAM to
 # match; kpageflags sparse, its first 16 GiB of the zone written: movable
 # pages with a slab page in every 64th block (kpf_movable_mixed).
-tib_tree() {
-	local tree=$1 fx
+tib_tree() {	# TREE [TIB]: a Normal zone of TIB TiB (1), sparse
+	local tree=$1 tib=${2:-1} fx pages
 	fx="$(dirname "${BASH_SOURCE[0]}")/fixtures/6.18-idle"
+	pages=$((tib * 268435456))
 	cp -r "$fx/." "$tree/"
-	awk '/^Node/ { normal = ($4 == "Normal") }
-		normal && /^ +(spanned|present) / { sub(/[0-9]+$/, "268435456") } { print }' \
+	awk -v pages=$pages '/^Node/ { normal = ($4 == "Normal") }
+		normal && /^ +(spanned|present) / { sub(/[0-9]+$/, pages) } { print }' \
 		"$fx/proc/zoneinfo" > "$tree/proc/zoneinfo"
-	sed -i 's/^100000000-63fffffff : System RAM/100000000-100ffffffff : System RAM/' "$tree/proc/iomem"
-	truncate -s $(( (0x100000 + 268435456) * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
+	sed -i "s/^100000000-63fffffff : System RAM/100000000-$(printf '%x' $((0x100000000 + pages * 4096 - 1))) : System RAM/" \
+		"$tree/proc/iomem"
+	truncate -s $(( (0x100000 + pages) * 8 )) "$tree/proc/kpageflags" "$tree/proc/kpagecount"
 	kpf_movable_mixed "$tree/proc/kpageflags"
 }
 
