@@ -132,7 +132,9 @@ static void one(struct out *o, int rootfd, const char *rel, const char *path, in
 	np = procs(rootfd, rel);
 	if (!np && !m.v[FT_CGM_ANON] && !m.v[FT_CGM_FILE])
 		return;
-	say(o, "cg %s\nprocs %u\n", path, np);
+	/* a name may hold any byte but '/': a line holds it escaped (model/cgroup.h) */
+	ft_cgroup_path_escape(path, strlen(path), file, sizeof(file));
+	say(o, "cg %s\nprocs %u\n", file, np);
 	for (i = 0; i < FT_CGM_NR; i++)
 		if (m.have & (1u << i))
 			say(o, "stat %s %llu\n", ft_cgm_names[i], (unsigned long long)m.v[i]);
@@ -140,15 +142,6 @@ static void one(struct out *o, int rootfd, const char *rel, const char *path, in
 		snprintf(file, sizeof(file), "%s/memory.pressure", rel);
 		pressure(o, rootfd, file, "psi ");
 	}
-}
-
-/* A name a line can carry: no newline, no control. */
-static bool plain_name(const char *s)
-{
-	for (; *s; s++)
-		if ((unsigned char)*s < 0x20 || *s == 0x7f)
-			return false;
-	return true;
 }
 
 /* Every cgroup under @rel, depth first, within the bounds (*@dirs counts the directories looked at). */
@@ -165,7 +158,8 @@ static void walk(struct out *o, int rootfd, const char *rel, size_t base, int ve
 	if (!d)
 		return;
 	while ((e = readdir(d)) && !o->full && !o->err) {
-		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || e->d_name[0] == '.' || !plain_name(e->d_name))
+		/* any name, control characters too: one() escapes it, and what is under it is walked */
+		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || e->d_name[0] == '.')
 			continue;
 		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub))
 			continue;	/* deeper than a path fragtop keeps */

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "model/text.h"
 
 const char *const ft_cgm_names[FT_CGM_NR] = {
@@ -375,6 +376,35 @@ const struct ft_pod *ft_cgroup_pod_of(const struct ft_cgroups *c, const char *pa
 	return NULL;
 }
 
+size_t ft_cgroup_path_escape(const char *p, size_t len, char *out, size_t sz)
+{
+	const unsigned char *u = (const unsigned char *)p;
+	size_t o = 0;
+
+	while (len) {
+		uint32_t cp;
+		int n = ft_utf8_next(u, len, &cp);
+		char esc[5];
+
+		if (n <= 0 || cp < 0x20 || cp == 0x7f || cp == '\\') {
+			snprintf(esc, sizeof(esc), "\\x%02x", u[0]);
+			for (int i = 0; i < 4; i++, o++)
+				if (o + 1 < sz)
+					out[o] = esc[i];
+			n = 1;
+		} else {
+			for (int i = 0; i < n; i++, o++)
+				if (o + 1 < sz)
+					out[o] = (char)u[i];
+		}
+		u += n;
+		len -= (size_t)n;
+	}
+	if (sz)
+		out[o < sz ? o : sz - 1] = '\0';
+	return o;
+}
+
 int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
 {
 	struct ft_span unified = { NULL, 0 }, memory = { NULL, 0 }, line;
@@ -399,7 +429,7 @@ int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
 		unified = memory;
 	if (!unified.p || !sz)
 		return -ENOENT;
-	snprintf(out, sz, "%.*s", (int)unified.len, unified.p);
+	ft_cgroup_path_escape(unified.p, unified.len, out, sz);
 	return 0;
 }
 

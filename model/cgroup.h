@@ -141,9 +141,20 @@ double ft_cgroup_smaps_coverage(const struct ft_smaps *s);
  * ("hierarchy-ID:controllers:path" lines): the memory controller's path
  * on a v1 or hybrid host (memcg is what reclaim and compaction work
  * for), unless it is the root, else the unified hierarchy's ("0::").
- * Into @out (cut to @sz); 0, or -ENOENT when the text names neither.
+ * Into @out, escaped as ft_cgroup_path_escape() does (cut to @sz); 0, or
+ * -ENOENT when the text names neither.
  */
 int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz);
+
+/*
+ * A cgroup's path as fragtop keys, shows and exports it: a directory name
+ * may hold any byte but '/' and NUL, so control characters, DEL, a
+ * backslash and bytes that are not UTF-8 become \xNN.  Two paths stay two
+ * (the escape is reversible), a line holds it, and no terminal sees a raw
+ * control character.  Into @out (cut to @sz, NUL-ended); the length it
+ * needed, as snprintf().
+ */
+size_t ft_cgroup_path_escape(const char *p, size_t len, char *out, size_t sz);
 
 /* A CGROUPS input into @out (which it replaces).  Returns the malformed lines skipped. */
 int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out);

@@ -113,9 +113,27 @@ cg "$tmp/elsewhere" 77777 0 1
 ln -s "$tmp/elsewhere" "$HC/linked.service"
 timeout 20 "$FT" snapshot --json --root "$H" > "$tmp/h.json" 2> "$tmp/h.err"
 check "hostile: exits 0 within 20 s (a FIFO is not waited on)" test $? = 0
-check "hostile: the FIFO's, the linked and the newline's cgroups are left out" \
-	test "$(q '[.cgroups.groups[] | select(.path | test("fifo|linked|evil"))] | length' h)" = 0
+check "hostile: the FIFO's and the linked cgroups are left out" \
+	test "$(q '[.cgroups.groups[] | select(.path | test("fifo|linked"))] | length' h)" = 0
+check "hostile: the newline's is listed, escaped (it was left out, and all under it)" \
+	test "$(q '[.cgroups.groups[] | select(.path == "/evil\\x0aname.service") | .anon_bytes][0]' h)" = 4096
 check "hostile: the rest is as before" test "$(q "$pod1 | .anon_bytes" h)" = 2147483648
+# ESC and BEL in a name, a cgroup under it, and two names that differ in a byte that is not UTF-8
+esc=$(printf 'term\033[2J\007.scope')
+cg "$HC/$esc" 8192 0 1
+cg "$HC/$esc/inner.scope" 12288 0 2
+cg "$HC/$(printf 'x\377')" 16384 0 1
+cg "$HC/$(printf 'x\376')" 20480 0 1
+timeout 20 "$FT" snapshot --json --root "$H" > "$tmp/h.json" 2> "$tmp/h.err"
+check "ESC and BEL in a name: listed, escaped" \
+	test "$(q '[.cgroups.groups[] | select(.path == "/term\\x1b[2J\\x07.scope") | .anon_bytes][0]' h)" = 8192
+check "... and the cgroup under it" \
+	test "$(q '[.cgroups.groups[] | select(.path == "/term\\x1b[2J\\x07.scope/inner.scope") | .processes][0]' h)" = 2
+check "two names that differ in a byte that is not UTF-8 stay two" \
+	test "$(q '[.cgroups.groups[] | select(.path == "/x\\xff" or .path == "/x\\xfe") | .anon_bytes] | sort | join(",")' h)" = \
+	"16384,20480"
+"$FT" snapshot --root "$H" > "$tmp/h.txt" 2>&1
+check "the snapshot's text holds no raw control character" eval '! LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d "\n" < "$tmp/h.txt")'
 # ---- report --by cgroup on the adverse recording: rows by cgroup add up, and each is its processes' sum
 R=tests/recordings/adverse-6.18.ftr
 "$FT" report --json "$R" > "$tmp/r.json"

@@ -78,6 +78,18 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!ft_cgroup_of_proc(text, size, path, sizeof(path)))
 		terminated(path, sizeof(path));
+	/* the escape: terminated, no control byte out, and its length the one it says when it fits */
+	{
+		static char esc[4 * 4096 + 1];
+		size_t in = size < 4096 ? size : 4096, n = ft_cgroup_path_escape(text, in, esc, sizeof(esc));
+
+		terminated(esc, sizeof(esc));
+		if (n >= sizeof(esc) || strlen(esc) != n)
+			__builtin_trap();
+		for (size_t k = 0; k < n; k++)
+			if ((unsigned char)esc[k] < 0x20 || esc[k] == 0x7f)
+				__builtin_trap();
+	}
 	if (ft_cgroup_pod_parse(text, size, &pod)) {
 		terminated(pod.ns, sizeof(pod.ns));
 		terminated(pod.name, sizeof(pod.name));

@@ -249,6 +249,30 @@ static void test_proc_cgroup(void **state)
 	assert_string_equal(small, "/fragto");	/* cut, terminated */
 }
 
+/* A path's escape: control characters, DEL, backslash and bytes that are not UTF-8 as \xNN, the rest as it is. */
+static void test_path_escape(void **state)
+{
+	static const char esc_line[] = "0::/term\033[2J\007\n.scope\n";
+	char out[64], cut[6];
+
+	(void)state;
+	assert_int_equal(ft_cgroup_path_escape("/a\033b", 4, out, sizeof(out)), 7);
+	assert_string_equal(out, "/a\\x1bb");
+	ft_cgroup_path_escape("/x\xff", 3, out, sizeof(out));
+	assert_string_equal(out, "/x\\xff");
+	ft_cgroup_path_escape("/x\xfe", 3, out, sizeof(out));
+	assert_string_equal(out, "/x\\xfe");			/* two stay two */
+	ft_cgroup_path_escape("/a\\x1bb", 7, out, sizeof(out));
+	assert_string_equal(out, "/a\\x5cx1bb");		/* a backslash is escaped too: no collision */
+	ft_cgroup_path_escape("/caf\xc3\xa9 \x7f", 8, out, sizeof(out));
+	assert_string_equal(out, "/caf\xc3\xa9 \\x7f");	/* UTF-8 and spaces kept */
+	assert_int_equal(ft_cgroup_path_escape("/\001\002", 3, cut, sizeof(cut)), 9);
+	assert_string_equal(cut, "/\\x01");			/* cut, terminated */
+	/* the process side keys the same way, so a process joins its cgroup */
+	assert_int_equal(ft_cgroup_of_proc(esc_line, sizeof(esc_line) - 1, out, sizeof(out)), 0);
+	assert_string_equal(out, "/term\\x1b[2J\\x07");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -258,6 +282,7 @@ int main(void)
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_input),
 		cmocka_unit_test(test_smaps),
+		cmocka_unit_test(test_path_escape),
 		cmocka_unit_test(test_proc_cgroup),
 	};
 
