@@ -73,19 +73,58 @@ static void fill(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struc
 	free(cd);
 }
 
+/* What row @r counted at the last pick (NULL: it was not there). */
+static const struct ft_cgsel_prev *prev_of(const struct ft_cgsel *sel, const struct ft_cgrow *r)
+{
+	int i;
+
+	for (i = 0; i < sel->nr_prev; i++)
+		if (sel->prev[i].other == r->other && (r->other || !strcmp(sel->prev[i].path, r->path)))
+			return &sel->prev[i];
+	return NULL;
+}
+
+/*
+ * "other" grows by what each row not chosen now (and the folded row)
+ * counted since the last pick; then every row's counts are kept for
+ * the next.  A row new since then brings all it counted.
+ */
+static void other_grows(struct ft_cgsel *sel, const struct ft_cgrows *rows)
+{
+	struct ft_cgsel_prev *next = sel->next;
+	int i, k, n = 0;
+
+	for (i = 0; i < rows->nr; i++) {
+		const struct ft_cgrow *r = &rows->r[i];
+		const struct ft_cgsel_prev *p;
+
+		if (!r->other && !r->path[0])
+			continue;	/* an unattributed bucket: a row of its own */
+		p = prev_of(sel, r);
+		if (r->other || !chosen(sel, r->path))
+			for (k = 0; k < FT_PC_NR; k++)
+				sel->other[k] += p && p->c[k] <= r->c[k] ? r->c[k] - p->c[k] : p ? 0 : r->c[k];
+		if (n < FT_CGROWS_MAX + 1) {
+			snprintf(next[n].path, sizeof(next[n].path), "%s", r->path);
+			next[n].other = r->other;
+			memcpy(next[n].c, r->c, sizeof(next[n].c));
+			n++;
+		}
+	}
+	memcpy(sel->prev, next, (size_t)n * sizeof(next[0]));
+	sel->nr_prev = n;
+}
+
 void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struct ft_cgroups *c,
 		   struct ft_cgtop *out)
 {
-	int i, k, keep = 0;
+	int i, k;
 
-	/* a chosen cgroup no longer seen leaves its place */
-	for (i = 0; i < sel->nr; i++)
-		if (row_at(rows, sel->path[i]) || ft_cgroup_find(c, sel->path[i]))
-			memmove(sel->path[keep++], sel->path[i], sizeof(sel->path[0]));
-	sel->nr = keep;
+	sel->nr = 0;		/* chosen again, by the figures */
 	fill(sel, rows, c);
+	other_grows(sel, rows);
 	out->nr = 0;
-	memset(out->other, 0, sizeof(out->other));
+	memcpy(out->other, sel->other, sizeof(out->other));
 	memset(out->unread, 0, sizeof(out->unread));
 	for (i = 0; i < sel->nr; i++) {
 		struct ft_cgtop_row *o = &out->r[out->nr++];
@@ -102,8 +141,5 @@ void ft_cgtop_pick(struct ft_cgsel *sel, const struct ft_cgrows *rows, const str
 		if (!r->other && !r->path[0])
 			for (k = 0; k < FT_PC_NR; k++)
 				out->unread[r->unread][k] += r->c[k];
-		else if (r->other || !chosen(sel, r->path))
-			for (k = 0; k < FT_PC_NR; k++)
-				out->other[k] += r->c[k];
 	}
 }

@@ -5,18 +5,24 @@
  * every row left out, so the exported counters still add up to the
  * host's and a node with 300 pods cannot blow up a TSDB.
  *
- * The choice is sticky, as a cardinality limiter's: a cgroup chosen
- * stays chosen while it is still seen (traced or read), so its series
- * do not come and go between scrapes and "other" does not drop when a
- * cgroup leaves it.  Free places go to the most fragmenting cgroups
- * first, then (ties, and cgroups no task of which was traced) the
- * largest anonymous memory, then the path.  The unattributed buckets
+ * The K are chosen again at every scrape, by the figures: the most
+ * fragmenting cgroups first, then (ties, and cgroups no task of which was
+ * traced) the largest anonymous memory, then the path.  A choice that
+ * stuck (it did, once) let whoever came first keep the places: 400 small
+ * cgroups at the first scrape kept 40 MB ones made later out for good.
+ * A cgroup that leaves the K is simply absent from the next scrape, which
+ * Prometheus marks stale itself (its staleness handling).  "other" is
+ * a counter of what the rows not chosen grew by at each scrape (their
+ * counts at the last pick kept in the choice), so it never goes back
+ * when a cgroup leaves it: sum(rate()) over the family is the host's,
+ * though the values at one scrape need not add up.  The unattributed buckets
  * (model/procs.h's ft_cg_unread) are rows of their own, under their
  * names, never in "other": they are not cgroups past the top K.
  */
 #ifndef FT_ANALYSIS_CGTOP_H
 #define FT_ANALYSIS_CGTOP_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "analysis/cgrows.h"
@@ -24,11 +30,19 @@
 
 #define FT_CGTOP_MAX	1000	/* --collector.cgroups.top's largest */
 
-/* The chosen paths, kept from scrape to scrape. */
+/* The chosen paths of the last scrape, and what "other" is made of, kept from scrape to scrape. */
 struct ft_cgsel {
 	int k;				/* places: 1..FT_CGTOP_MAX */
 	int nr;
 	char path[FT_CGTOP_MAX][128];
+	/* each row's counts at the last pick (the folded row: other set), for "other"'s growth */
+	int nr_prev;
+	struct ft_cgsel_prev {
+		char path[128];
+		bool other;
+		uint64_t c[FT_PC_NR];
+	} prev[FT_CGROWS_MAX + 1], next[FT_CGROWS_MAX + 1];	/* next: the pick's own, becomes prev */
+	uint64_t other[FT_PC_NR];	/* "other" so far: never less than at the last scrape */
 };
 
 struct ft_cgtop_row {

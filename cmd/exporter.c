@@ -290,7 +290,7 @@ static const struct ft_opt opts[] = {
 	  .var = &o.live.cgroups },
 	{ "collector.cgroups.top", 0, FT_OPT_UINT, "K",
 	  "with --collector.cgroups: at most K cgroups a family (the most\n"
-	  "fragmenting, kept once chosen), the rest summed in \"other\"", 1, FT_CGTOP_MAX,
+	  "fragmenting, chosen again each scrape), the rest in \"other\"", 1, FT_CGTOP_MAX,
 	  .var = &o.cgroups_top, .def = "20" },
 	{ "collector.map", 0, FT_OPT_FLAG, NULL,
 	  "also scan the pageblock map (/proc/kpageflags, root) within\n"

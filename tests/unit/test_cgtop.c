@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * analysis/cgtop.c: the exporter's bounded cgroups.  The chosen and
- * "other" add up to every row; the choice sticks from scrape to scrape;
- * a cgroup gone frees its place; untraced cgroups by anonymous memory;
- * the tasks without a cgroup served under their bucket's name, not "other".
+ * analysis/cgtop.c: the exporter's bounded cgroups.  The K are chosen
+ * again at each scrape by the figures; "other" grows by what the rows
+ * not chosen counted since the last, and never goes back, so the growth
+ * of the chosen and "other" adds up to every row's; untraced cgroups by
+ * anonymous memory; the tasks without a cgroup served under their
+ * bucket's name, not "other".
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -41,26 +43,63 @@ static void memcg(const char *path, uint64_t anon)
 	g->procs = 1;
 }
 
-/* The chosen and "other" add up to every row's fragmenting fallbacks. */
-static void check_sum(void)
-{
-	uint64_t all = 0, shown = top.other[FT_PC_FRAGMENTING];
-	int i;
+/*
+ * What the family grew by since the last scrape equals what every row
+ * did (as rate() sums it): each chosen series from its own last value
+ * (a new one counts from its first sample, as Prometheus takes it),
+ * "other" from its last, and "other" never goes back.
+ */
+static struct { char path[128]; uint64_t v; } last[FT_CGTOP_MAX];
+static int nr_last;
+static uint64_t last_other, last_all;
 
-	for (i = 0; i < FT_CGU_NR; i++)
-		shown += top.unread[i][FT_PC_FRAGMENTING];
+static void check_growth(void)
+{
+	uint64_t all = 0, grown = 0;
+	int i, j;
+
 	for (i = 0; i < rows.nr; i++)
-		all += rows.r[i].c[FT_PC_FRAGMENTING];
+		if (rows.r[i].other || rows.r[i].path[0])
+			all += rows.r[i].c[FT_PC_FRAGMENTING];
+	assert_true(top.other[FT_PC_FRAGMENTING] >= last_other);
+	grown = top.other[FT_PC_FRAGMENTING] - last_other;
 	for (i = 0; i < top.nr; i++)
-		shown += top.r[i].c[FT_PC_FRAGMENTING];
-	assert_int_equal(shown, all);
+		for (j = 0; j < nr_last; j++)
+			if (!strcmp(last[j].path, top.r[i].path))
+				grown += top.r[i].c[FT_PC_FRAGMENTING] - last[j].v;
+	/* rows were only ever added to here: what they grew by is all's growth, unless a chosen one is new */
+	if (all >= last_all) {
+		uint64_t fresh = 0;
+
+		for (i = 0; i < top.nr; i++) {
+			for (j = 0; j < nr_last && strcmp(last[j].path, top.r[i].path); j++)
+				;
+			if (j == nr_last)
+				fresh += top.r[i].c[FT_PC_FRAGMENTING];
+		}
+		assert_true(grown + fresh >= all - last_all);
+	}
+	nr_last = top.nr;
+	for (i = 0; i < top.nr; i++) {
+		snprintf(last[i].path, sizeof(last[i].path), "%s", top.r[i].path);
+		last[i].v = top.r[i].c[FT_PC_FRAGMENTING];
+	}
+	last_other = top.other[FT_PC_FRAGMENTING];
+	last_all = all;
 }
 
 static void scrape(void)
 {
 	ft_cgrows_build(&t, &rows);
 	ft_cgtop_pick(&sel, &rows, &cg, &top);
-	check_sum();
+	check_growth();
+}
+
+static void fresh_sel(int k)
+{
+	ft_cgsel_init(&sel, k);
+	nr_last = 0;
+	last_other = last_all = 0;
 }
 
 static void test_pick(void **state)
@@ -68,7 +107,7 @@ static void test_pick(void **state)
 	(void)state;
 	ft_procs_init(&t);
 	memset(&cg, 0, sizeof(cg));
-	ft_cgsel_init(&sel, 2);
+	fresh_sel(2);
 	proc(10, "/a", 5);
 	proc(11, "/b", 9);
 	proc(12, "/c", 1);
@@ -88,24 +127,51 @@ static void test_pick(void **state)
 	/* the unread task is a bucket of its own, not "other" (the cgroups past the top K) */
 	assert_int_equal(top.other[FT_PC_FRAGMENTING], 1 + 3);
 	assert_int_equal(top.unread[FT_CGU_UNREAD][FT_PC_FRAGMENTING], 2);
-	/* /c overtakes both: the choice sticks, "other" grows */
+	/* /c overtakes both: chosen at once, /a leaves (absent: stale); "other" keeps what it had */
 	proc(12, "/c", 100);
 	scrape();
-	assert_string_equal(top.r[0].path, "/b");
-	assert_string_equal(top.r[1].path, "/a");
-	assert_int_equal(top.other[FT_PC_FRAGMENTING], 101 + 3);
-	/* /a gone (its rows folded, its cgroup removed): its place goes to /c */
-	ft_procs_init(&t);
-	proc(11, "/b", 9);
-	proc(12, "/c", 101);
-	t.other[FT_PC_FRAGMENTING] = 8;
-	memmove(&cg.g[0], &cg.g[1], 3 * sizeof(cg.g[0]));
-	cg.nr = 3;
+	assert_string_equal(top.r[0].path, "/c");
+	assert_string_equal(top.r[1].path, "/b");
+	assert_int_equal(top.r[0].c[FT_PC_FRAGMENTING], 101);
+	assert_int_equal(top.other[FT_PC_FRAGMENTING], 1 + 3);
+	/* /a, not chosen, counts 2 more: "other" grows by them, not by all /a ever counted */
+	proc(10, "/a", 2);
 	scrape();
-	assert_int_equal(top.nr, 2);
-	assert_string_equal(top.r[0].path, "/b");
-	assert_string_equal(top.r[1].path, "/c");
-	assert_int_equal(top.other[FT_PC_FRAGMENTING], 8);
+	assert_int_equal(top.other[FT_PC_FRAGMENTING], 1 + 3 + 2);
+	/* the folded row grows from 3 to 8: "other" by 5 */
+	t.other[FT_PC_FRAGMENTING] = 8;
+	scrape();
+	assert_int_equal(top.other[FT_PC_FRAGMENTING], 1 + 3 + 2 + 5);
+}
+
+/*
+ * 400 small cgroups at the first scrape cannot keep the places from
+ * larger ones made later (the choice stuck, once: the 40 MB cgroups were
+ * never exported).
+ */
+static void test_rechosen(void **state)
+{
+	char path[32];
+	int i;
+
+	(void)state;
+	ft_procs_init(&t);
+	memset(&cg, 0, sizeof(cg));
+	fresh_sel(20);
+	for (i = 0; i < 400; i++) {
+		snprintf(path, sizeof(path), "/small-%03d", i);
+		memcg(path, 4096);
+	}
+	scrape();
+	assert_int_equal(top.nr, 20);
+	for (i = 0; i < 3; i++) {
+		snprintf(path, sizeof(path), "/big-%d", i);
+		memcg(path, 40u << 20);
+	}
+	scrape();
+	for (i = 0; i < 3; i++)
+		assert_true(!strncmp(top.r[i].path, "/big-", 5));
+	assert_int_equal(top.r[0].g->mem.v[FT_CGM_ANON], 40u << 20);
 }
 
 /* Nothing traced: the largest anonymous memory first, then the path. */
@@ -114,7 +180,7 @@ static void test_untraced(void **state)
 	(void)state;
 	ft_procs_init(&t);
 	memset(&cg, 0, sizeof(cg));
-	ft_cgsel_init(&sel, 3);
+	fresh_sel(3);
 	memcg("/x", 5);
 	memcg("/y", 50);
 	memcg("/w", 5);
@@ -175,6 +241,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pick),
 		cmocka_unit_test(test_untraced),
+		cmocka_unit_test(test_rechosen),
 		cmocka_unit_test(test_unread_served),
 	};
 
