@@ -577,6 +577,64 @@ static void test_planted_sections(void **state)
 	free(rep);
 }
 
+/* Lines of @text from the one starting @head to the next starting @end, both out. */
+static int lines_between(const char *text, const char *head, const char *end)
+{
+	const char *p = strstr(text, head), *q;
+	int n = 0;
+
+	assert_non_null(p);
+	p = strchr(p, '\n');
+	assert_non_null(p);
+	q = strstr(p, end);
+	assert_non_null(q);
+	for (; p < q; p++)
+		n += *p == '\n';
+	return n - 1;
+}
+
+/*
+ * A name from a recording is one line, whatever it holds: a process
+ * named with a newline, a tab and ESC, and a cgroup path with a
+ * newline, leave the process and cgroup tables with one line a row and
+ * no raw control character (report --by cgroup printed a cgroup name
+ * over two lines).
+ */
+static void test_names_one_line(void **state)
+{
+	static const struct ft_report_style st = { 0 }, by_cg = { .by_cgroup = true };
+	struct ft_report *rep = built();
+	char *text, *p;
+	int rows, i;
+
+	(void)state;
+	rows = lines_between(text = captured(rep, &st), "  processes ", "THP faults");
+	free(text);
+	assert_true(rep->procs->nr >= 3);
+	for (i = 0; i < rep->procs->nr; i++) {
+		static const char *const hostile[3] = { "evil\nname", "tab\there", "esc\033[2J" };
+
+		snprintf(rep->procs->p[i].comm, sizeof(rep->procs->p[i].comm), "%s", hostile[i % 3]);
+		snprintf(rep->procs->p[i].cgroup, sizeof(rep->procs->p[i].cgroup), "/pod\nfake line %d", i % 2);
+	}
+	text = captured(rep, &st);
+	assert_non_null(strstr(text, "evil\\x0aname"));	/* shown, escaped */
+	assert_non_null(strstr(text, "tab\\x09here"));
+	assert_int_equal(lines_between(text, "  processes ", "THP faults"), rows);
+	for (p = text; *p; p++)
+		assert_true(*p == '\n' || (unsigned char)*p >= 0x20);
+	free(text);
+	assert_int_equal(ft_report_by_cgroup(rep), 0);
+	text = captured(rep, &by_cg);
+	assert_non_null(strstr(text, "/pod\\x0afake line 0"));	/* shown, escaped */
+	assert_null(strstr(text, "\nfake line"));	/* the path's newline never starts a line */
+	for (p = text; *p; p++)
+		assert_true(*p == '\n' || (unsigned char)*p >= 0x20);
+	free(text);
+	ft_report_release(rep);
+	free(rep);
+}
+
 /* compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant. */
 static void test_compare_change(void **state)
 {
@@ -956,6 +1014,7 @@ int main(void)
 		cmocka_unit_test(test_text_and_json_agree),
 		cmocka_unit_test(test_model_in_both),
 		cmocka_unit_test(test_planted_sections),
+		cmocka_unit_test(test_names_one_line),
 		cmocka_unit_test(test_compare_change),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
