@@ -111,8 +111,20 @@ static unsigned int procs(int rootfd, const char *rel)
 	return n;
 }
 
-/* The cgroup at @rel (@path from the hierarchy's root), when it has processes or memory. */
-static void one(struct out *o, int rootfd, const char *rel, const char *path, int version)
+/* What a look at a cgroup found. */
+enum look {
+	LOOK_LISTED,		/* processes, or memory in its subtree: listed */
+	LOOK_EMPTY,		/* neither, in it or under it: nothing to walk */
+	LOOK_UNREAD,		/* no memory.stat to tell: walked, not listed */
+};
+
+/*
+ * The cgroup at @rel (@path from the hierarchy's root): listed when it
+ * has processes or memory.  Its memory.stat counts its whole subtree
+ * (v2's always, v1's total_ lines), so an empty one has nothing under
+ * it worth walking.
+ */
+static enum look one(struct out *o, int rootfd, const char *rel, const char *path, int version)
 {
 	char file[FT_CG_PATH * 2 + 64], *buf = malloc(16384);
 	struct ft_cg_mem m;
@@ -121,17 +133,17 @@ static void one(struct out *o, int rootfd, const char *rel, const char *path, in
 	int i;
 
 	if (!buf)
-		return;
+		return LOOK_UNREAD;
 	snprintf(file, sizeof(file), "%s/memory.stat", rel);
 	n = ft_file_slurp(rootfd, file, buf, 16384);
 	if (n <= 0 || ft_cgroup_mem_parse(buf, (size_t)n, &m)) {
 		free(buf);
-		return;
+		return LOOK_UNREAD;
 	}
 	free(buf);
 	np = procs(rootfd, rel);
 	if (!np && !m.v[FT_CGM_ANON] && !m.v[FT_CGM_FILE])
-		return;
+		return LOOK_EMPTY;
 	/* a name may hold any byte but '/': a line holds it escaped (model/cgroup.h) */
 	ft_cgroup_path_escape(path, strlen(path), file, sizeof(file));
 	say(o, "cg %s\nprocs %u\n", file, np);
@@ -142,28 +154,55 @@ static void one(struct out *o, int rootfd, const char *rel, const char *path, in
 		snprintf(file, sizeof(file), "%s/memory.pressure", rel);
 		pressure(o, rootfd, file, "psi ");
 	}
+	return LOOK_LISTED;
 }
 
-/* Every cgroup under @rel, depth first, within the bounds (*@dirs counts the directories looked at). */
-static void walk(struct out *o, int rootfd, const char *rel, size_t base, int version, int depth, int *dirs)
+/*
+ * A walk's bounds and what it left.  Two budgets: the cgroups it lists
+ * (FT_CGSRC_DIRS) and the empty ones it looks at (FT_CGSRC_EMPTY), so
+ * empty directories, which anyone with a delegated subtree can make by
+ * the thousand, never spend what holds the cgroups with tasks or memory.
+ */
+struct walk {
+	struct out *o;
+	int rootfd, version;
+	size_t base;
+	unsigned int listed, empty;
+	uint64_t left;		/* directories not looked at (a bound reached), each at least one cgroup */
+};
+
+/* Every cgroup under @rel, depth first, within the bounds; what is not looked at is counted. */
+static void walk(struct walk *w, const char *rel, int depth)
 {
 	DIR *d;
 	struct dirent *e;
 	char sub[FT_CG_PATH * 2 + 64];
+	enum look k;
 
-	if (depth > FT_CGSRC_DEPTH || ++*dirs > FT_CGSRC_DIRS || o->full || o->err)
+	if (w->o->full || w->o->err || w->listed >= FT_CGSRC_DIRS || w->empty >= FT_CGSRC_EMPTY) {
+		w->left++;
 		return;
-	one(o, rootfd, rel, rel[base] ? rel + base : "/", version);
-	d = ft_opendir_under(rootfd, rel);
+	}
+	k = one(w->o, w->rootfd, rel, rel[w->base] ? rel + w->base : "/", w->version);
+	if (k == LOOK_LISTED)
+		w->listed++;
+	else
+		w->empty++;
+	if (k == LOOK_EMPTY)
+		return;		/* its memory.stat counts its subtree: nothing under it */
+	d = ft_opendir_under(w->rootfd, rel);
 	if (!d)
 		return;
-	while ((e = readdir(d)) && !o->full && !o->err) {
+	while ((e = readdir(d))) {
 		/* any name, control characters too: one() escapes it, and what is under it is walked */
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || e->d_name[0] == '.')
 			continue;
-		if ((size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub))
-			continue;	/* deeper than a path fragtop keeps */
-		walk(o, rootfd, sub, base, version, depth + 1, dirs);
+		if (depth >= FT_CGSRC_DEPTH ||
+		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub)) {
+			w->left++;	/* deeper than fragtop walks, or a path longer than it keeps */
+			continue;
+		}
+		walk(w, sub, depth + 1);
 	}
 	closedir(d);
 }
@@ -190,7 +229,7 @@ long ft_cgsrc_read(int rootfd, char **text)
 {
 	struct out o = { .cap = 4096 };
 	const char *rel = NULL;
-	int version, dirs = 0;
+	int version;
 
 	o.p = malloc(o.cap);
 	if (!o.p)
@@ -200,8 +239,14 @@ long ft_cgsrc_read(int rootfd, char **text)
 	say(&o, "version %d\n", version ? version : 0);
 	pressure(&o, rootfd, "proc/pressure/memory", "host ");
 	pods(&o, rootfd);
-	if (version)
-		walk(&o, rootfd, rel, strlen(rel), version, 0, &dirs);
+	if (version) {
+		struct walk w = { .o = &o, .rootfd = rootfd, .version = version, .base = strlen(rel) };
+
+		walk(&w, rel, 0);
+		o.full = false;		/* the count goes in whatever the text holds */
+		if (w.left)
+			say(&o, "left %llu\n", (unsigned long long)w.left);
+	}
 	if (o.err) {
 		free(o.p);
 		return o.err;

@@ -460,6 +460,8 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 		out->nr_pods++;
 		return true;
 	}
+	if (ft_span_eq(&word, "left"))
+		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &out->left_out) && !ft_tok_next(&line, &b);
 	if (ft_span_eq(&word, "cg")) {
 		a = ft_span_trim(line);
 		if (!a.len || a.p[0] != '/' || memchr(a.p, '\0', a.len))
@@ -503,6 +505,7 @@ int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out)
 	out->version = 0;
 	out->nr = out->nr_pods = 0;
 	out->dropped = 0;
+	out->left_out = 0;
 	memset(&out->host, 0, sizeof(out->host));
 	ft_cursor_init(&c, text, len);
 	while (ft_line_next(&c, &line))

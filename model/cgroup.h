@@ -17,6 +17,7 @@
  *   procs N                     its processes (cgroup.procs lines)
  *   stat KEY VALUE              its memory.stat line
  *   psi some|full avg10=A avg60=B avg300=C total=T   its memory.pressure
+ *   left N                      directories the walk left unread (a bound reached)
  */
 #ifndef FT_MODEL_CGROUP_H
 #define FT_MODEL_CGROUP_H
@@ -82,6 +83,7 @@ struct ft_cgroups {
 	struct ft_pod pods[FT_CG_PODS];
 	int nr;
 	uint32_t dropped;		/* cgroups past FT_CG_MAX */
+	uint64_t left_out;		/* directories the walk did not look at (its bounds): each one cgroup at least */
 	struct ft_cgroup g[FT_CG_MAX];
 };
 

@@ -97,6 +97,10 @@ static const struct {
 		"Allocator fallbacks (mm_page_alloc_extfrag) fragtop's own threads caused." },
 	[FT_MF_SELF_STALL] = { "fragtop_self_stall_seconds", "counter",
 		"Time fragtop's own threads spent in direct compaction and direct reclaim, by kind." },
+	[FT_MF_CG_UNLISTED] = { "fragtop_cgroups_unlisted", "gauge",
+		"Memory cgroups the last read did not list (--collector.cgroups), by reason: "
+		"not_looked_at (directories past the walk's bounds, each one at least), past_table "
+		"(listed past the 512 a table keeps)." },
 	[FT_MF_CG_FRAG] = { "fragtop_cgroup_fragmenting_fallbacks", "counter",
 		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups, "
 		"one \"other\" summing the rest, and the tasks whose cgroup was not read under "
@@ -926,8 +930,21 @@ static double cg_count(const uint64_t *c, enum ft_proc_col k)
  * with "other" (the rest summed), the memory gauges and pressure for the
  * chosen only (a subtree's memory already holds its children's).
  */
+/* What the last cgroup read left out, by reason: served whenever the cgroups were read. */
+static void cgroups_unlisted(struct out *o, const struct ft_cgroups *c)
+{
+	const char *l1[] = { "reason", "not_looked_at", NULL }, *l2[] = { "reason", "past_table", NULL };
+
+	if (!c || !c->known || !want(o, FT_MF_CG_UNLISTED))
+		return;
+	head(o, FT_MF_CG_UNLISTED);
+	sample(o, fam[FT_MF_CG_UNLISTED].name, "", l1, (double)c->left_out);
+	sample(o, fam[FT_MF_CG_UNLISTED].name, "", l2, (double)c->dropped);
+}
+
 static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgroups *c)
 {
+	cgroups_unlisted(o, c);
 	static const struct { enum ft_mfamily mf; enum ft_proc_col k; } counts[] = {
 		{ FT_MF_CG_FRAG, FT_PC_FRAGMENTING }, { FT_MF_CG_FALLBACKS, FT_PC_EXTFRAG },
 		{ FT_MF_CG_COMPACT, FT_PC_COMPACTION_US }, { FT_MF_CG_RECLAIM, FT_PC_RECLAIM_US },

@@ -324,6 +324,7 @@ static void json_cgroups(struct ft_json *j, const struct ft_session *s)
 		ft_json_null(j, "version");
 	ft_json_i64(j, "pods", c->nr_pods);
 	ft_json_u64(j, "dropped", c->dropped);
+	ft_json_u64(j, "left_out", c->left_out);
 	ft_json_arr_begin(j, "groups");
 	for (i = 0; i < c->nr; i++)
 		json_cgroup(j, c, &c->g[i]);

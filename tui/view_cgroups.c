@@ -210,7 +210,10 @@ static void cgroups_draw(struct ft_ui *ui, int top, int height)
 	       n == 1 ? "" : "s", !cg ? (ui->rp ? "no cgroups in the recording" : "reading the cgroups") :
 	       cg->version ? (cg->version == 2 ? "cgroup v2" : "cgroup v1 memory") : "no memory cgroup hierarchy",
 	       cols[st->sort_col].head, st->inverted ? " (inverted)" : "", (unsigned long long)frag);
-	if (!s->tracing)
+	if (cg && cg->left_out)		/* first: what the walk did not see may be what matters */
+		ft_put(y + 1, 0, ft_attr(FT_C_WARN), "%llu directories not looked at (the walk's bounds), "
+		       "%u cgroups past the %d kept", (unsigned long long)cg->left_out, cg->dropped, FT_CG_MAX);
+	else if (!s->tracing)
 		ft_put(y + 1, 0, ft_attr(FT_C_WARN), "no tracepoints: %s; the traced columns stay 0",
 		       ui->rp ? "the recording has no tracepoint data" : s->trace_err ?
 		       ft_tracefs_strerror(s->trace_err) : "tracing is off (--no-trace)");

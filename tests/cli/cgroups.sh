@@ -134,6 +134,29 @@ check "two names that differ in a byte that is not UTF-8 stay two" \
 	"16384,20480"
 "$FT" snapshot --root "$H" > "$tmp/h.txt" 2>&1
 check "the snapshot's text holds no raw control character" eval '! LC_ALL=C grep -q "[[:cntrl:]]" <(tr -d "\n" < "$tmp/h.txt")'
+# ---- a tenant's 5,000 empty cgroups beside a pod: empty ones spend no budget of the listed ones
+E=$tmp/empties; cp -r "$V2" "$E"
+EC=$E/sys/fs/cgroup
+cg "$EC/tenant.slice" 4096 0 1
+perl -e 'for my $i (1 .. 5000) { my $d = "$ARGV[0]/e$i"; mkdir $d or die "$d: $!";
+	open my $f, ">", "$d/memory.stat" or die; print $f "anon 0\nfile 0\n"; close $f;
+	open $f, ">", "$d/cgroup.procs" or die; close $f; }' "$EC/tenant.slice"
+# twenty pods beside them, wherever the directory's order puts them (before, the walk stopped
+# at 4,096 directories looked at, empty or not: a pod read after them was neither listed nor counted)
+for i in $(seq 1 20); do cg "$EC/tenant.slice/pod-$i.scope" 1073741824 0 2; done
+timeout 60 "$FT" snapshot --json --root "$E" > "$tmp/e.json" 2> "$tmp/e.err"
+check "5,000 empty cgroups beside 20 pods: every pod is listed" \
+	test "$(q '[.cgroups.groups[] | select(.path | startswith("/tenant.slice/pod-")) | .anon_bytes] | length' e)" = 20
+check "... and so is everything listed before" test "$(q "$pod1 | .anon_bytes" e)" = 2147483648
+check "... nothing left out (every directory looked at)" test "$(q '.cgroups.left_out' e)" = 0
+# a chain deeper than the walk goes: what it does not look at is counted
+D=$tmp/deep; cp -r "$V2" "$D"
+p=$D/sys/fs/cgroup
+for i in $(seq 1 19); do p=$p/d$i; cg "$p" 4096 0 1; done
+timeout 20 "$FT" snapshot --json --root "$D" > "$tmp/d.json" 2> "$tmp/d.err"
+check "a chain of 19 under a walk of 16 levels: 16 listed" \
+	test "$(q '[.cgroups.groups[] | select(.path | startswith("/d1"))] | length' d)" = 16
+check "... the directory below them counted as left out" test "$(q '.cgroups.left_out' d)" = 1
 # ---- report --by cgroup on the adverse recording: rows by cgroup add up, and each is its processes' sum
 R=tests/recordings/adverse-6.18.ftr
 "$FT" report --json "$R" > "$tmp/r.json"

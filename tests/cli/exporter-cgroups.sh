@@ -56,6 +56,9 @@ check "... its pressure in seconds (300 s some, 0.3 s full)" \
 		grep -qE '^fragtop_cgroup_pressure_memory_stalled_seconds_total\{[^}]*name=\"default/web-300\"\} 0.3$' '$tmp/m1'"
 check "the 281st is in, the 280th not" \
 	sh -c "grep -q 'name=\"default/web-281\"' '$tmp/m1' && ! grep -q 'name=\"default/web-280\"' '$tmp/m1'"
+check "what the read left out, by reason: nothing here" \
+	sh -c "grep -qx 'fragtop_cgroups_unlisted{reason=\"not_looked_at\"} 0' '$tmp/m1' &&
+		grep -qx 'fragtop_cgroups_unlisted{reason=\"past_table\"} 0' '$tmp/m1'"
 check "\"other\" is there with 0 (nothing traced)" \
 	grep -qE '^fragtop_cgroup_fragmenting_fallbacks_total\{cgroup="other",name="other"\} 0$' "$tmp/m1"
 check "the same cgroups at the next scrape" \

@@ -163,14 +163,17 @@ static void test_input(void **state)
 		"cg /system.slice/sshd.service\n"
 		"stat anon x\n"
 		"stat anon 1\n"
-		"what 1\n";
+		"what 1\n"
+		"left 4200\n"
+		"left many\n";
 	char big[64 + (FT_CG_MAX + 2) * 32];
 	size_t n = 0;
 	int i;
 
 	(void)state;
-	/* 4 malformed: the pod's uid, a relative path, a number, an unknown word */
-	assert_int_equal(ft_cgroup_table_parse(text, sizeof(text) - 1, &c), 4);
+	/* 5 malformed: the pod's uid, a relative path, a number, an unknown word, a count that is none */
+	assert_int_equal(ft_cgroup_table_parse(text, sizeof(text) - 1, &c), 5);
+	assert_int_equal(c.left_out, 4200);		/* the walk's directories not looked at */
 	assert_true(c.known);
 	assert_int_equal(c.version, 2);
 	assert_int_equal(c.host.some.total_us, 1000);
