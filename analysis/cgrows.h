@@ -22,7 +22,7 @@
 #define FT_CGROWS_MAX	256
 
 struct ft_cgrow {
-	char path[128];			/* the processes' cgroup; "" none taken */
+	char path[FT_CG_PATH];		/* the processes' cgroup; "" none taken */
 	enum ft_cg_unread unread;	/* with path "": why (one row per reason) */
 	bool other;			/* folded processes, and the paths past FT_CGROWS_MAX */
 	int procs;			/* process rows summed */

@@ -34,11 +34,11 @@
 struct ft_cgsel {
 	int k;				/* places: 1..FT_CGTOP_MAX */
 	int nr;
-	char path[FT_CGTOP_MAX][128];
+	char path[FT_CGTOP_MAX][FT_CG_PATH];
 	/* each row's counts at the last pick (the folded row: other set), for "other"'s growth */
 	int nr_prev;
 	struct ft_cgsel_prev {
-		char path[128];
+		char path[FT_CG_PATH];
 		bool other;
 		uint64_t c[FT_PC_NR];
 	} prev[FT_CGROWS_MAX + 1], next[FT_CGROWS_MAX + 1];	/* next: the pick's own, becomes prev */
@@ -46,7 +46,7 @@ struct ft_cgsel {
 };
 
 struct ft_cgtop_row {
-	char path[128];
+	char path[FT_CG_PATH];
 	uint64_t c[FT_PC_NR];		/* the traced counts (0: none of its tasks traced) */
 	const struct ft_cgroup *g;	/* its memory cgroup, or NULL (not read, or gone) */
 };

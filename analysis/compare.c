@@ -469,7 +469,7 @@ static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
 {
 	const struct ft_cgroups *c = rep->cgroups;
 	double s = seconds(rep);
-	char name[FT_CG_PATH];
+	char name[FT_CG_PATH], key[FT_STACK_KEY];
 	int i, k;
 
 	ru->have_cgroups = rep->procs && !ft_report_by_cgroup(rep) && rep->cgrows;
@@ -481,12 +481,14 @@ static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
 		if (r->other || !r->path[0] || !r->c[FT_PC_FRAGMENTING])
 			continue;
 		ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
-		for (k = 0; k < ru->nr_cgroups && strcmp(ru->cgroups[k].key, name); k++)
+		/* a name longer than a key keeps its tail and a hash of it all: two stay two */
+		ft_cgroup_path_key(name, strlen(name), key, sizeof(key));
+		for (k = 0; k < ru->nr_cgroups && strcmp(ru->cgroups[k].key, key); k++)
 			;
 		if (k == ru->nr_cgroups) {
 			if (k == FT_CMP_RUN_STACKS)
 				continue;	/* rows come most fragmenting first: the rest are smaller */
-			snprintf(ru->cgroups[ru->nr_cgroups++].key, sizeof(ru->cgroups[0].key), "%s", name);
+			memcpy(ru->cgroups[ru->nr_cgroups++].key, key, sizeof(key));
 		}
 		ru->cgroups[k].per_s += s > 0 ? (double)r->c[FT_PC_FRAGMENTING] / s : NAN;
 	}

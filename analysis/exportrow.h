@@ -31,7 +31,7 @@ const char *ft_exportrow_col_name(size_t i);
 
 /* A cgroup a row has a column for (export --cgroups): its tasks' fragmenting fallbacks in the tick. */
 struct ft_export_cgroup {
-	char path[128];			/* as the processes' cgroup */
+	char path[FT_CG_PATH];			/* as the processes' cgroup */
 	char name[FT_CG_PATH];		/* as people know it: the column's name */
 	uint64_t prev;			/* the count at the tick before */
 };

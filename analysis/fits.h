@@ -138,7 +138,7 @@ struct ft_fits_who {
 	uint32_t fallbacks;
 	int pid;
 	char comm[32];
-	char cgroup[128];
+	char cgroup[FT_CG_PATH];
 	char owner[96];		/* page_owner: "COMM pid P: FRAME" of the first pinning allocation */
 };
 void ft_fits_who(const struct ft_session *s, uint64_t pfn, struct ft_fits_who *w);

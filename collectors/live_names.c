@@ -104,7 +104,7 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 {
 	const struct ft_procs *t = &l->session.events.procs;
 	const char *comm = ft_procname_get(&l->names.proc, pid);
-	char cg[128];
+	char cg[FT_CG_PATH];
 	int tgid;
 
 	if (!strcmp(comm, "?")) {
@@ -132,8 +132,8 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 		}
 	}
 	if (!read_cgroup(l, pid, cg, sizeof(cg))) {
-		uint8_t rec[4 + 127];
-		size_t len = strnlen(cg, 127);
+		uint8_t rec[4 + FT_CG_PATH - 1];
+		size_t len = strnlen(cg, FT_CG_PATH - 1);	/* the key whole (model/cgroup.h) */
 
 		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
 		memcpy(rec + 4, cg, len);

@@ -405,6 +405,28 @@ size_t ft_cgroup_path_escape(const char *p, size_t len, char *out, size_t sz)
 	return o;
 }
 
+void ft_cgroup_path_key(const char *p, size_t len, char *out, size_t sz)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	size_t i, tail;
+
+	if (!sz)
+		return;
+	if (len < sz) {
+		memcpy(out, p, len);
+		out[len] = '\0';
+		return;
+	}
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)p[i]) * 0x100000001b3ull;
+	if (sz < 19) {		/* no room for the hash: cut */
+		snprintf(out, sz, "%.*s", (int)len, p);
+		return;
+	}
+	tail = sz - 19;		/* '~', the tail, '#', 16 digits, NUL */
+	snprintf(out, sz, "~%.*s#%016llx", (int)tail, p + len - tail, (unsigned long long)h);
+}
+
 int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
 {
 	struct ft_span unified = { NULL, 0 }, memory = { NULL, 0 }, line;
@@ -429,7 +451,13 @@ int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
 		unified = memory;
 	if (!unified.p || !sz)
 		return -ENOENT;
-	ft_cgroup_path_escape(unified.p, unified.len, out, sz);
+	{
+		/* escaped whole (a line's path is at most a read's 4 KiB here), then keyed */
+		char esc[4 * 4096 + 1];
+		size_t n = ft_cgroup_path_escape(unified.p, unified.len < 4096 ? unified.len : 4096, esc, sizeof(esc));
+
+		ft_cgroup_path_key(esc, n < sizeof(esc) ? n : sizeof(esc) - 1, out, sz);
+	}
 	return 0;
 }
 
@@ -472,11 +500,7 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 		}
 		g = &out->g[out->nr++];
 		memset(g, 0, sizeof(*g));
-		if (a.len < sizeof(g->path))
-			memcpy(g->path, a.p, a.len);
-		else	/* the tail names it */
-			snprintf(g->path, sizeof(g->path), "~%.*s", (int)(sizeof(g->path) - 2),
-				 a.p + a.len - (sizeof(g->path) - 2));
+		ft_cgroup_path_key(a.p, a.len, g->path, sizeof(g->path));	/* escaped by the collector */
 		return true;
 	}
 	if (!g || out->dropped)

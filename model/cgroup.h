@@ -27,7 +27,15 @@
 #include <stdint.h>
 
 #define FT_CG_MAX	512	/* cgroups a session keeps; more are counted, not kept */
-#define FT_CG_PATH	160	/* longer paths keep their tail, '~' first */
+/*
+ * A cgroup's key: its path, escaped (ft_cgroup_path_escape()), whole up
+ * to FT_CG_PATH - 1 bytes (a systemd-driver containerd path is about 191);
+ * a longer one keeps its tail between '~' and '#' and a hash of it all
+ * (ft_cgroup_path_key()), so two paths are never one key.  The process
+ * table, the cgroup table, the exporter's top K and its labels all key
+ * by it; a screen may shorten it, nothing else.
+ */
+#define FT_CG_PATH	512
 #define FT_CG_PODS	512
 #define FT_CG_POD_NAME	64	/* namespace and name, each (Kubernetes allows 63) */
 #define FT_CG_UID	40
@@ -157,6 +165,13 @@ int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz);
  * needed, as snprintf().
  */
 size_t ft_cgroup_path_escape(const char *p, size_t len, char *out, size_t sz);
+
+/*
+ * The key of escaped path @p (@len bytes) into @out (FT_CG_PATH bytes or
+ * more): @p itself when it fits, else "~TAIL#HHHHHHHHHHHHHHHH" (the tail
+ * that fits, and 64 bits of FNV-1a over the whole path).
+ */
+void ft_cgroup_path_key(const char *p, size_t len, char *out, size_t sz);
 
 /* A CGROUPS input into @out (which it replaces).  Returns the malformed lines skipped. */
 int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out);

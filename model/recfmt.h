@@ -62,7 +62,8 @@ enum ft_rec_record_type {
 	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen;
 				 * sub FT_NAME_EXITED and no command: the process exited */
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
-	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup path (<= 127 bytes), taken with its name */
+	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup's key (model/cgroup.h, < FT_CG_PATH bytes;
+				 * older recordings: a path cut to 127), taken with its name */
 	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
 	FT_RR_SOURCE = 15,	/* sub: enum ft_rs; what the source says of itself (below) */
 	FT_RR_THP = 16,		/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */

@@ -70,7 +70,7 @@ void ft_session_proc_group(struct ft_session *s, const struct ft_rec_record *in)
 
 void ft_session_proc_cgroup(struct ft_session *s, const struct ft_rec_record *in)
 {
-	char path[128];
+	char path[FT_CG_PATH];
 	uint32_t pid;
 	size_t len;
 

@@ -41,15 +41,21 @@ fi
 TMPD=$(mktemp -d)
 SOCK=
 BASE=$ROOTCG/fragtop-test-$$
-A=$BASE/adverse B=$BASE/mthp
+# the adverse workload's cgroup under a directory that makes its path about
+# 198 bytes, Kubernetes-long (a systemd-driver containerd path is ~191):
+# its processes must still join its memory (they did not past 127 bytes)
+LONG=$(printf 'k%.0s' $(seq 170))
+A=$BASE/$LONG/adverse B=$BASE/mthp
+AREL=${A#"$ROOTCG"}
 pids=()
 cleanup() {
 	local p g
 	[ -n "${rpid:-}" ] && kill "$rpid" 2> /dev/null && wait "$rpid" 2> /dev/null
+	[ -n "${xpid:-}" ] && kill "$xpid" 2> /dev/null && wait "$xpid" 2> /dev/null
 	for p in "${pids[@]}"; do pkill -P "$p" 2> /dev/null; kill "$p" 2> /dev/null; done
 	for p in "${pids[@]}"; do wait "$p" 2> /dev/null; done
 	[ -n "$SOCK" ] && end_tmux
-	for g in "$A" "$B"; do	# anything left (a workload's child): back to the root, then the cgroup goes
+	for g in "$A" "$B" "$BASE/$LONG"; do	# anything left (a workload's child): back to the root, then the cgroup goes
 		[ -d "$g" ] || continue
 		for p in $(cat "$g/cgroup.procs" 2> /dev/null); do kill "$p" 2> /dev/null; echo "$p" > "$ROOTCG/cgroup.procs"; done
 		rmdir "$g" 2> /dev/null || until_ok 10 rmdir "$g" || echo "FAIL could not remove $g"
@@ -58,12 +64,15 @@ cleanup() {
 	rm -rf "$TMPD"
 }
 trap cleanup EXIT
-mkdir "$BASE" "$A" "$B" || { echo "FAIL cannot make memory cgroups under $ROOTCG"; exit 1; }
-echo "cgroups: v$v, under $BASE"
+mkdir "$BASE" "$BASE/$LONG" "$A" "$B" || { echo "FAIL cannot make memory cgroups under $ROOTCG"; exit 1; }
+echo "cgroups: v$v, under $BASE; the adverse one's path is ${#AREL} bytes"
 cc -O2 -o "$TMPD/mthp" "$HERE/../load/mthp.c" || { echo "FAIL cannot build the mTHP workload"; exit 1; }
 
 "$FT" record --cgroups -i 1 -o "$TMPD/cg.ftr" 2> "$TMPD/rec.err" & rpid=$!
 until_ok 30 recorded "$TMPD/cg.ftr" '.samples >= 1' || bad "the recording has a tick within 30 s"
+PORT=$(test_port)
+"$FT" exporter --collector.cgroups --listen "127.0.0.1:$PORT" 2> "$TMPD/exp.err" & xpid=$!
+until_ok 30 grep -q 'exporter on' "$TMPD/exp.err" || bad "the exporter started"
 tmux_start cgroups 120 40 env XDG_CONFIG_HOME="$TMPD/xdg" "$FT" --no-config --smaps-interval 2 \
 	--cost-log "$TMPD/cost.jsonl"
 wait_for '^N0 ' > /dev/null
@@ -88,11 +97,18 @@ rows() {	# the table's rows: the counters, then the name (not the lines under th
 		awk 'NF >= 9 && $1 ~ /^[0-9.]+[kMGTPE]?$/ && $7 ~ /^[0-9]+$/ && $8 ~ /^[0-9.]+[kMGTPE]?$/'
 }
 # FRAG is the first column, TASKS the seventh and FALLBK the eighth
-adverse_row() { rows | grep -E " ~?[^ ]*fragtop-test-$$/adverse\$"; }
+adverse_row() { rows | grep -E " ~?[^ ]*k/adverse\$"; }
 adverse_shown() { adverse_row | awk '$8 + 0 > 0 && $7 + 0 > 0 { ok = 1 } END { exit !ok }'; }
-check "the view: the adverse workload's cgroup by name, with its tasks' fallbacks, while it runs" \
+check "the view: the adverse workload's ${#AREL}-byte cgroup, its tasks' fallbacks joined to its tasks" \
 	until_ok 120 adverse_shown
 echo "view's adverse row: $(adverse_row)"
+# the exporter: the long path's label carries both its tasks' fallbacks and its memory
+exported_joined() {
+	curl -s --max-time 10 "http://127.0.0.1:$PORT/metrics" > "$TMPD/m.prom" || return 1
+	awk -v p="cgroup=\"$AREL\"" 'index($0, "fragtop_cgroup_fragmenting_fallbacks_total{" p) == 1 && $NF + 0 > 0 { f = 1 }
+		index($0, "fragtop_cgroup_anon_bytes{" p) == 1 { m = 1 } END { exit !(f && m) }' "$TMPD/m.prom"
+}
+check "the exporter: the ${#AREL}-byte cgroup's fallbacks and memory under one label" until_ok 120 exported_joined
 frag_rows() { rows | grep -v ' other$'; }
 some_frag() { frag_rows | awk '$1 + 0 > 0 { ok = 1 } END { exit !ok }'; }
 in_frag_order() {
@@ -175,6 +191,6 @@ row_is_its_procs() {	# each cgroup's counts are the sum over its processes
 }
 check "each cgroup's fallbacks equal the sum over its processes" row_is_its_procs "$TMPD/r.json"
 check "the adverse workload's cgroup made fallbacks" \
-	jqe --arg p "/fragtop-test-$$/adverse" '[.by_cgroup[] | select(.path == $p) | .extfrag] | .[0] > 0' "$TMPD/r.json"
+	jqe --arg p "$AREL" '[.by_cgroup[] | select(.path == $p) | .extfrag] | .[0] > 0' "$TMPD/r.json"
 echo "cgroups.sh: $fails failure(s)"
 [ "$fails" -eq 0 ]

@@ -276,6 +276,31 @@ static void test_path_escape(void **state)
 	assert_string_equal(out, "/term\\x1b[2J\\x07");
 }
 
+/* A key: the escaped path whole up to 511 bytes; longer, its tail and a hash, so two long paths stay two. */
+static void test_path_key(void **state)
+{
+	char a[700], b[700], ka[FT_CG_PATH], kb[FT_CG_PATH];
+
+	(void)state;
+	ft_cgroup_path_key("/short", 6, ka, sizeof(ka));
+	assert_string_equal(ka, "/short");
+	memset(a, 'x', sizeof(a) - 1);
+	a[sizeof(a) - 1] = 0;
+	a[0] = '/';
+	memcpy(b, a, sizeof(a));
+	b[1] = 'y';			/* the same tail, another head */
+	ft_cgroup_path_key(a, strlen(a), ka, sizeof(ka));
+	ft_cgroup_path_key(b, strlen(b), kb, sizeof(kb));
+	assert_int_equal(strlen(ka), FT_CG_PATH - 1);
+	assert_int_equal(ka[0], '~');
+	assert_int_equal(ka[FT_CG_PATH - 18], '#');
+	assert_string_not_equal(ka, kb);
+	/* exactly the room: whole */
+	a[FT_CG_PATH - 1] = 0;
+	ft_cgroup_path_key(a, strlen(a), ka, sizeof(ka));
+	assert_string_equal(ka, a);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -286,6 +311,7 @@ int main(void)
 		cmocka_unit_test(test_input),
 		cmocka_unit_test(test_smaps),
 		cmocka_unit_test(test_path_escape),
+		cmocka_unit_test(test_path_key),
 		cmocka_unit_test(test_proc_cgroup),
 	};
 

@@ -204,6 +204,40 @@ static void test_join(void **state)
 	check_sums(&t, &rows);
 }
 
+/*
+ * A systemd-driver containerd path (191 bytes) joins its processes to
+ * its memory: the process side (/proc/PID/cgroup through
+ * ft_cgroup_of_proc()) and the cgroup side (the CGROUPS input's "cg"
+ * line) key it whole (it was cut to 127 on one side and kept as '~' and
+ * its last 158 on the other, and never joined).
+ */
+static void test_join_long_path(void **state)
+{
+	static struct ft_procs t;
+	static struct ft_cgrows rows;
+	static struct ft_cgroups c;
+	static const char path[] = "/kubepods.slice/kubepods-burstable.slice/"
+		"kubepods-burstable-pod0b1c2d3e_4f50_6172_8394_a5b6c7d8e9f0.slice/"
+		"cri-containerd-4c1b2d3e4f5061728394a5b6c7d8e9f04c1b2d3e4f5061728394a5b6c7d8e9f0.scope";
+	char proc[512], text[1024], key[FT_CG_PATH];
+
+	(void)state;
+	assert_int_equal(strlen(path), 191);	/* a 64-hex container id */
+	snprintf(proc, sizeof(proc), "0::%s\n", path);
+	assert_int_equal(ft_cgroup_of_proc(proc, strlen(proc), key, sizeof(key)), 0);
+	assert_string_equal(key, path);		/* whole */
+	ft_procs_init(&t);
+	ft_procs_count(&t, 10, 1, FT_PC_FRAGMENTING, 5);
+	ft_procs_cgroup(&t, 10, key);
+	snprintf(text, sizeof(text), "version 2\ncg %s\nprocs 1\nstat anon 41943040\n", path);
+	assert_int_equal(ft_cgroup_table_parse(text, strlen(text), &c), 0);
+	ft_cgrows_build(&t, &rows);
+	ft_cgrows_join(&rows, &c);
+	assert_string_equal(rows.r[0].path, path);
+	assert_int_equal(rows.r[0].cg, 0);
+	assert_int_equal(c.g[rows.r[0].cg].mem.v[FT_CGM_ANON], 41943040);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -211,6 +245,7 @@ int main(void)
 		cmocka_unit_test(test_unread_buckets),
 		cmocka_unit_test(test_overflow),
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_join_long_path),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
