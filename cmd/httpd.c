@@ -375,8 +375,8 @@ enum slot_class {
 				 * request held for its address's rate */
 	SLOT_SILENT,		/* nothing at all since it was accepted; or its client has not taken
 				 * any of its answer for PROGRESS_NS */
-	SLOT_PROGRESSING,	/* never evicted */
-	SLOT_ANSWERING,		/* never evicted */
+	SLOT_PROGRESSING,	/* evicted only from a greedy address (greedy_victim()) */
+	SLOT_ANSWERING,		/* the same */
 };
 
 static enum slot_class slot_class(const struct ft_httpd_conn *c, uint64_t now)
@@ -437,6 +437,37 @@ static struct ft_httpd_conn *victim(struct ft_httpd *h, const unsigned char *pee
 }
 
 /*
+ * When no slot can be taken by class (every one is making progress), a
+ * newcomer still gets one from an address holding more than its share:
+ * the newest connection of the address that holds the most slots, two or
+ * more and more than the newcomer's address plus one.  Sixteen
+ * connections from four addresses, each fresh and being answered, so
+ * took every slot from everyone else for the second they "progressed".
+ * NULL when no address holds more than its share.
+ */
+static struct ft_httpd_conn *greedy_victim(struct ft_httpd *h, const unsigned char *peer)
+{
+	struct ft_httpd_conn *best = NULL;
+	int k, mine = held(h, peer), bn = 0;
+
+	for (k = 0; k < FT_HTTPD_MAX_CONN; k++) {
+		struct ft_httpd_conn *c = &h->conns[k];
+		int n;
+
+		if (c->fd < 0 || c->ticket)
+			continue;	/* a password being checked is held by the checker */
+		n = held(h, c->peer);
+		if (n < 2 || n <= mine + 1)
+			continue;
+		if (!best || n > bn || (n == bn && c->t0 > best->t0)) {
+			best = c;
+			bn = n;
+		}
+	}
+	return best;
+}
+
+/*
  * Every waiting connection gets a slot.  Past max_per_client for its
  * address it takes the slot of victim() among that address's, past
  * max_conn victim() among all: clients that trickle or send
@@ -463,7 +494,11 @@ static void accept_new(struct ft_httpd *h)
 				c = &h->conns[k];
 		}
 		if ((uint64_t)same >= h->o.max_per_client || (uint64_t)busy >= h->o.max_conn || !c) {
-			c = victim(h, (uint64_t)same >= h->o.max_per_client ? peer : NULL, ft_now_ns());
+			bool own = (uint64_t)same >= h->o.max_per_client;
+
+			c = victim(h, own ? peer : NULL, ft_now_ns());
+			if (!c && !own)
+				c = greedy_victim(h, peer);
 			if (!c) {
 				refuse(h, fd);
 				continue;

@@ -14,8 +14,10 @@
  * getting anywhere (kept alive between requests, then trickling, then
  * silent or not reading its answer, the greediest address first); one
  * whose request or TLS handshake is making progress, or whose client is
- * taking its answer, is never evicted, and when every slot is such, the
- * newcomer gets 503.  A refused client is answered and its socket shut
+ * taking its answer, is evicted only when its address holds more than
+ * its share (two slots or more, and more than the newcomer's address
+ * plus one: the newest of the greediest goes), and when every slot is
+ * such, the newcomer gets 503.  A refused client is answered and its socket shut
  * gently (what it sent is read, so it is not reset).
  *
  * Fair between clients (docs/DESIGN.md, "The exporter's fairness"): a

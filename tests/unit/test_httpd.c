@@ -63,6 +63,21 @@ static void start(unsigned int max_conn, unsigned int per_client, uint64_t head_
 	assert_true(ft_httpd_port(&h) > 0);
 }
 
+/* A client from 127.0.0.@host: connected, its socket non-blocking. */
+static int client_from(int host)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	struct sockaddr_in src = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)host) };
+	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&src, sizeof(src)), 0);
+	a.sin_port = htons((uint16_t)ft_httpd_port(&h));
+	assert_int_equal(connect(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(fcntl(fd, F_SETFL, O_NONBLOCK), 0);
+	return fd;
+}
+
 /* A client: connected, its socket non-blocking. */
 static int client(void)
 {
@@ -360,6 +375,37 @@ static void test_evict_not_reading(void **state)
 	ft_httpd_close(&h);
 }
 
+/*
+ * Every slot held by one address's connections being answered (fresh:
+ * they count as progress): a newcomer from another address still gets
+ * one, the newest of the greedy address's, not a 503.
+ */
+static void test_evict_greedy_address(void **state)
+{
+	struct got g = { 0 };
+	int a[4], b, i;
+
+	(void)state;
+	start(4, 4, 3000000000ull, 60000000000ull);
+	for (i = 0; i < 4; i++) {
+		a[i] = client_from(2);
+		accepted((uint64_t)i + 1);
+		say(a[i], "GET /big HTTP/1.1\r\nHost: x\r\n\r\n");
+	}
+	while (handled < 4)
+		assert_int_equal(ft_httpd_poll(&h, 10), 0);
+	b = client_from(3);
+	say(b, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	assert_true(until(b, &g, "hi\n"));
+	assert_non_null(strstr(g.b, "HTTP/1.1 200 OK"));
+	assert_int_equal(h.st.refused, 0);
+	assert_int_equal(h.st.evicted, 1);
+	for (i = 0; i < 4; i++)
+		close(a[i]);
+	close(b);
+	ft_httpd_close(&h);
+}
+
 /* Past max_conn, the oldest silent connection gives its slot to the newcomer. */
 static void test_evict_any(void **state)
 {
@@ -466,6 +512,7 @@ int main(void)
 		cmocka_unit_test(test_one_answer_a_round),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_evict_not_reading),
+		cmocka_unit_test(test_evict_greedy_address),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_evict_any),
 		cmocka_unit_test(test_evict_own),
