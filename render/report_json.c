@@ -168,7 +168,7 @@ static void json_kmsg(struct ft_json *j, const struct ft_report *rep)
 		return;
 	}
 	ft_json_obj_begin(j, "page_allocation_failures");
-	ft_render_kmsg_counts(j, k->failures, k->by_order, k->lost, k->have_newest ? &k->newest : NULL);
+	ft_render_session_kmsg_counts(j, k->failures, k->by_order, k->lost, k->have_newest ? &k->newest : NULL);
 	ft_json_obj_end(j);
 }
 

@@ -235,13 +235,13 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
 		ft_json_obj_end(j);
 		return;
 	}
-	ft_render_kmsg_counts(j, k->failures, k->by_order, k->lost,
+	ft_render_session_kmsg_counts(j, k->failures, k->by_order, k->lost,
 			      k->nlast ? &k->last[(k->nlast - 1) % FT_KMSG_LAST] : NULL);
 	ft_json_obj_end(j);
 }
 
-void ft_render_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS], uint64_t lost,
-			   const struct ft_kmsg_fail *newest)
+void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS],
+				   uint64_t lost, const struct ft_kmsg_fail *newest)
 {
 	char key[8];
 	int o;

@@ -105,8 +105,8 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s);
  * session's, or a report's window's): total, by_order (the orders with
  * any), log_records_lost, and the newest failure when @newest.
  */
-void ft_render_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS], uint64_t lost,
-			   const struct ft_kmsg_fail *newest);
+void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS],
+				   uint64_t lost, const struct ft_kmsg_fail *newest);
 
 /*
  * "by_cgroup": the traced per-process counts summed by cgroup
