@@ -170,10 +170,7 @@ const struct ft_boost_tick *ft_session_boost(const struct ft_session *s, size_t 
 	return zi_index < (size_t)s->boost_nr ? &s->boost[zi_index] : NULL;
 }
 
-/*
- * A /proc text, kept until the tick.  sub has FT_INPUT_ERR set when the
- * source could not be read: the data is then the int32 -errno.
- */
+/* A /proc text, kept until the tick (sub's FT_INPUT_ERR: unread, the data its int32 -errno). */
 static void apply_proc(struct ft_session *s, const struct ft_rec_record *in)
 {
 	int src = in->sub & ~FT_INPUT_ERR;
@@ -270,9 +267,16 @@ static void direct_tick(struct ft_session *s)
 
 static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 {
+	struct ft_rec_record held = *in;
 	struct ft_raw raw = { .t_ns = in->t_ns };
 	uint64_t rt = 0;
 	int i;
+
+	if (s->ticks && in->t_ns < s->tick_t_ns) {	/* a clock run back (none of fragtop's does): held */
+		ft_session_bad(s, in, "tick: earlier than the tick before (held at its time)");
+		held.t_ns = raw.t_ns = s->tick_t_ns;
+		in = &held;
+	}
 
 	for (i = 0; i < FT_SRC_NR; i++) {
 		raw.src[i].fresh = s->pending_fresh[i];
@@ -523,15 +527,6 @@ int ft_session_apply(struct ft_session *s, const struct ft_rec_record *in)
 		apply_host(s, in);
 		break;
 	case FT_RR_TICK:
-		if (s->ticks && in->t_ns < s->tick_t_ns) {
-			/* a clock that ran back (no source of fragtop's makes one): held at the last tick's time */
-			struct ft_rec_record held = *in;
-
-			ft_session_bad(s, in, "tick: earlier than the tick before (held at its time)");
-			held.t_ns = s->tick_t_ns;
-			apply_tick(s, &held);
-			return 1;
-		}
 		apply_tick(s, in);
 		return 1;
 	case FT_RR_PROC:

@@ -925,11 +925,6 @@ static double cg_count(const uint64_t *c, enum ft_proc_col k)
 	return k == FT_PC_COMPACTION_US || k == FT_PC_RECLAIM_US ? (double)c[k] / 1e6 : (double)c[k];
 }
 
-/*
- * --collector.cgroups: per family at most K + 1 cgroups, the counters
- * with "other" (the rest summed), the memory gauges and pressure for the
- * chosen only (a subtree's memory already holds its children's).
- */
 /* What the last cgroup read left out, by reason: served whenever the cgroups were read. */
 static void cgroups_unlisted(struct out *o, const struct ft_cgroups *c)
 {
@@ -942,6 +937,11 @@ static void cgroups_unlisted(struct out *o, const struct ft_cgroups *c)
 	sample(o, fam[FT_MF_CG_UNLISTED].name, "", l2, (double)c->dropped);
 }
 
+/*
+ * --collector.cgroups: per family at most K + 1 cgroups, the counters
+ * with "other" (the rest summed), the memory gauges and pressure for the
+ * chosen only (a subtree's memory already holds its children's).
+ */
 static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgroups *c)
 {
 	cgroups_unlisted(o, c);
