@@ -204,6 +204,21 @@ kpf_movable_mixed() {
 # the idle 6.18 capture with its Normal zone spanning 2^28 pages and RAM to
 # match; kpageflags sparse, its first 16 GiB of the zone written: movable
 # pages with a slab page in every 64th block (kpf_movable_mixed).
+# A CA and a server certificate for localhost and 127.0.0.1 in the current
+# directory (ca.crt, server.key, server.crt; EC P-256, two days), the
+# openssl output in openssl.log.  Exits the test, saying why, if openssl fails.
+test_certs() {
+	local ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
+	{
+		# shellcheck disable=SC2086
+		openssl req -x509 $ec -keyout ca.key -out ca.crt -days 2 -subj /CN=fragtop-test-ca &&
+		openssl req $ec -keyout server.key -out server.csr -subj /CN=localhost &&
+		printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > server.ext &&
+		openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 \
+			-extfile server.ext
+	} > openssl.log 2>&1 || { cat openssl.log; echo "FAIL making the certificates"; exit 1; }
+}
+
 tib_tree() {	# TREE [TIB]: a Normal zone of TIB TiB (1), sparse
 	local tree=$1 tib=${2:-1} fx pages
 	fx="$(dirname "${BASH_SOURCE[0]}")/fixtures/6.18-idle"

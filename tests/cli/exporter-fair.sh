@@ -74,14 +74,7 @@ pipelined "plain"
 stop
 
 # TLS and basic auth
-ec="-newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes"
-{
-	openssl req -x509 $ec -keyout ca.key -out ca.crt -days 2 -subj /CN=fragtop-test-ca &&
-	openssl req $ec -keyout server.key -out server.csr -subj /CN=localhost &&
-	printf 'subjectAltName=DNS:localhost,IP:127.0.0.1\n' > server.ext &&
-	openssl x509 -req -in server.csr -CA ca.crt -CAkey ca.key -CAcreateserial -out server.crt -days 2 \
-		-extfile server.ext
-} > openssl.log 2>&1 || { cat openssl.log; echo "FAIL making the certificates"; exit 1; }
+test_certs
 if perl -MIO::Socket::SSL -e 1 2> /dev/null; then
 	hash=$(perl -e 'print crypt($ARGV[0], $ARGV[1])' s3cret '$2b$10$abcdefghijklmnopqrstuu')
 	printf 'tls_server_config:\n  cert_file: server.crt\n  key_file: server.key\nbasic_auth_users:\n  prometheus: %s\n' \
