@@ -454,8 +454,8 @@ static struct ft_httpd_conn *greedy_victim(struct ft_httpd *h, const unsigned ch
 		struct ft_httpd_conn *c = &h->conns[k];
 		int n;
 
-		if (c->fd < 0 || c->ticket)
-			continue;	/* a password being checked is held by the checker */
+		if (c->fd < 0 || c->ticket || c->verdict != FT_VERDICT_NONE)
+			continue;	/* a password being checked, or its verdict waiting: the client gets it */
 		n = held(h, c->peer);
 		if (n < 2 || n <= mine + 1)
 			continue;
