@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <netinet/in.h>
 #include <poll.h>
 #include <stdio.h>
@@ -410,26 +411,74 @@ static int held(const struct ft_httpd *h, const unsigned char *peer)
  * (the greedy: only when any address may lose one), then the oldest.
  * NULL when every candidate is making progress or being answered.
  */
+/*
+ * How many connections @peer opened lately: a count that halves every
+ * second (@add: one more now).  A flood opens dozens a second from its
+ * addresses, a scraper one; a table of its own, the oldest reused.
+ */
+static double churn(struct ft_httpd *h, const unsigned char *peer, uint64_t now, bool add)
+{
+	struct ft_httpd_churn *e = NULL, *old = NULL;
+	int k;
+
+	for (k = 0; k < FT_HTTPD_MAX_CONN && !e; k++) {
+		struct ft_httpd_churn *b = &h->churn[k];
+
+		if (b->t_ns && !memcmp(b->peer, peer, 16))
+			e = b;
+		else if (!old || b->t_ns < old->t_ns)
+			old = b;
+	}
+	if (!e) {
+		if (!add)
+			return 0;
+		e = old;
+		memcpy(e->peer, peer, 16);
+		e->n = 0;
+		e->t_ns = now;
+	}
+	e->n *= exp2(-(double)(now - e->t_ns) / 1e9);
+	e->t_ns = now;
+	return add ? ++e->n : e->n;
+}
+
+/* Does @c (class @cl, its address's churn @ch and slots @n) give its slot before @b (@bc, @bch, @bn)? */
+static bool gives_before(const struct ft_httpd_conn *c, enum slot_class cl, double ch, int n,
+			 const struct ft_httpd_conn *b, enum slot_class bc, double bch, int bn)
+{
+	if (cl != bc)
+		return cl < bc;
+	if (ch > bch + 1 || ch < bch - 1)	/* an address opening connections by the dozen goes first */
+		return ch > bch;
+	if (n != bn)
+		return n > bn;
+	return c->t0 < b->t0;
+}
+
 static struct ft_httpd_conn *victim(struct ft_httpd *h, const unsigned char *peer, uint64_t now)
 {
 	struct ft_httpd_conn *best = NULL;
 	enum slot_class bc = SLOT_PROGRESSING;
+	double bch = 0;
 	int k, bn = 0;
 
 	for (k = 0; k < FT_HTTPD_MAX_CONN; k++) {
 		struct ft_httpd_conn *c = &h->conns[k];
 		enum slot_class cl;
+		double ch;
 		int n;
 
 		if (c->fd < 0 || (peer && memcmp(c->peer, peer, 16)))
 			continue;
 		cl = slot_class(c, now);
-		if (cl >= SLOT_PROGRESSING || (best && cl > bc))
+		if (cl >= SLOT_PROGRESSING)
 			continue;
 		n = peer ? 0 : held(h, c->peer);
-		if (!best || cl < bc || n > bn || (n == bn && c->t0 < best->t0)) {
+		ch = peer ? 0 : churn(h, c->peer, now, false);
+		if (!best || gives_before(c, cl, ch, n, best, bc, bch, bn)) {
 			best = c;
 			bc = cl;
+			bch = ch;
 			bn = n;
 		}
 	}
@@ -486,6 +535,7 @@ static void accept_new(struct ft_httpd *h)
 		struct ft_httpd_conn *c = NULL;
 
 		peer_key(&ss, peer);
+		churn(h, peer, ft_now_ns(), true);
 		sl = sizeof(ss);
 		for (k = 0, busy = 0, same = 0; k < FT_HTTPD_MAX_CONN; k++) {
 			busy += h->conns[k].fd >= 0;

@@ -12,7 +12,8 @@
  * served at once, and max_per_client of them from one address.  A
  * newcomer past either bound takes the slot of a connection that is not
  * getting anywhere (kept alive between requests, then trickling, then
- * silent or not reading its answer, the greediest address first); one
+ * silent or not reading its answer; in a class, the address that opened
+ * the most connections lately first, then the one holding most); one
  * whose request or TLS handshake is making progress, or whose client is
  * taking its answer, is evicted only when its address holds more than
  * its share (two slots or more, and more than the newcomer's address
@@ -120,6 +121,12 @@ struct ft_httpd {
 		double tokens;
 		uint64_t t_ns;		/* last filled; 0: free */
 	} rates[FT_HTTPD_MAX_CONN];
+	/* connections each address opened lately (halving every second): who gives a slot first */
+	struct ft_httpd_churn {
+		unsigned char peer[16];
+		double n;
+		uint64_t t_ns;		/* last counted; 0: free */
+	} churn[FT_HTTPD_MAX_CONN];
 	int lfd;
 	int spare_fd;			/* held for when no descriptor is left: a refusal needs one */
 	uint64_t accept_rest_until;

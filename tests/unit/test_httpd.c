@@ -406,6 +406,39 @@ static void test_evict_greedy_address(void **state)
 	ft_httpd_close(&h);
 }
 
+/*
+ * Of two silent connections, the one whose address has opened a dozen
+ * lately gives its slot, not the older one: a scraper's connection,
+ * silent for a round trip, no longer loses to a flood's age.
+ */
+static void test_evict_churn(void **state)
+{
+	struct got ga = { 0 }, gc = { 0 };
+	int a, b, c, i, x;
+
+	(void)state;
+	start(2, 4, 3000000000ull, 60000000000ull);
+	a = client_from(2);
+	accepted(1);
+	for (i = 0; i < 12; i++) {	/* 127.0.0.3 opens and drops a dozen */
+		x = client_from(3);
+		accepted((uint64_t)i + 2);
+		close(x);
+	}
+	b = client_from(3);
+	accepted(14);
+	c = client_from(4);
+	say(c, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
+	assert_true(until(c, &gc, "hi\n"));
+	/* the older one from 127.0.0.2 is still open, told nothing */
+	assert_int_equal(recv(a, ga.b, sizeof(ga.b), MSG_DONTWAIT), -1);
+	assert_true(errno == EAGAIN || errno == EWOULDBLOCK);
+	close(a);
+	close(b);
+	close(c);
+	ft_httpd_close(&h);
+}
+
 /* Past max_conn, the oldest silent connection gives its slot to the newcomer. */
 static void test_evict_any(void **state)
 {
@@ -513,6 +546,7 @@ int main(void)
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_evict_not_reading),
 		cmocka_unit_test(test_evict_greedy_address),
+		cmocka_unit_test(test_evict_churn),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_evict_any),
 		cmocka_unit_test(test_evict_own),
