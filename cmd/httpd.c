@@ -406,12 +406,6 @@ static int held(const struct ft_httpd *h, const unsigned char *peer)
 }
 
 /*
- * The connection to give its slot away, of @peer (NULL: of any address):
- * the lowest slot_class; in a class, the address holding the most slots
- * (the greedy: only when any address may lose one), then the oldest.
- * NULL when every candidate is making progress or being answered.
- */
-/*
  * How many connections @peer opened lately: a count that halves every
  * second (@add: one more now).  A flood opens dozens a second from its
  * addresses, a scraper one; a table of its own, the oldest reused.
@@ -455,6 +449,13 @@ static bool gives_before(const struct ft_httpd_conn *c, enum slot_class cl, doub
 	return c->t0 < b->t0;
 }
 
+/*
+ * The connection to give its slot away, of @peer (NULL: of any address):
+ * the lowest slot_class; in a class, the address that opened the most
+ * connections lately, then the one holding the most slots (only when any
+ * address may lose one), then the oldest (gives_before()).  NULL when
+ * every candidate is making progress or being answered.
+ */
 static struct ft_httpd_conn *victim(struct ft_httpd *h, const unsigned char *peer, uint64_t now)
 {
 	struct ft_httpd_conn *best = NULL;
