@@ -107,7 +107,8 @@ struct ft_cmd {
 /* The commands, each defined beside its code; ft_cmds (cmd/main.c) lists them in order. */
 extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
 	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export, ft_cmd_plot,
-	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor, ft_cmd_experiment;
+	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor, ft_cmd_experiment,
+	ft_cmd_fleet;
 
 /*
  * An experiment's restore record under @root that a killed experiment

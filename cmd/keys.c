@@ -9,6 +9,7 @@
 #include <stdio.h>
 
 #include "cmd/cli.h"
+#include "tui/fleet.h"
 #include "tui/ui.h"
 #include "tui/view.h"
 
@@ -74,4 +75,7 @@ void ft_keys_write(FILE *f, bool roff)
 	}
 	keys_table(f, roff, "In the setup view (F2)", ft_view_setup.keys);
 	keys_table(f, roff, "In the help (h; any other key returns)", ft_view_help.keys);
+	keys_title(f, roff, "fragtop fleet");
+	for (i = 0; ft_fleetui_keys[i].label; i++)
+		key_line(f, roff, ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
 }

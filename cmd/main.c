@@ -16,7 +16,7 @@
 const struct ft_cmd *const ft_cmds[] = {
 	&ft_cmd_top, &ft_cmd_snapshot, &ft_cmd_get, &ft_cmd_set, &ft_cmd_record,
 	&ft_cmd_replay, &ft_cmd_report, &ft_cmd_compare, &ft_cmd_export, &ft_cmd_plot, &ft_cmd_exporter,
-	&ft_cmd_fields, &ft_cmd_preflight, &ft_cmd_doctor, &ft_cmd_experiment, &ft_cmd_labels,
+	&ft_cmd_fields, &ft_cmd_preflight, &ft_cmd_doctor, &ft_cmd_experiment, &ft_cmd_labels, &ft_cmd_fleet,
 };
 const size_t ft_cmds_nr = sizeof(ft_cmds) / sizeof(ft_cmds[0]);
 

@@ -28,6 +28,12 @@ FT_SYM(SSL_pending);
 FT_SYM(SSL_shutdown);
 FT_SYM(SSL_get_error);
 FT_SYM(SSL_get_wbio);
+FT_SYM(TLS_client_method);
+FT_SYM(SSL_CTX_set_default_verify_paths);
+FT_SYM(SSL_ctrl);
+FT_SYM(SSL_set1_host);
+FT_SYM(SSL_connect);
+FT_SYM(SSL_get_verify_result);
 FT_SYM(ERR_peek_error);
 FT_SYM(ERR_error_string_n);
 FT_SYM(ERR_clear_error);
@@ -37,6 +43,7 @@ FT_SYM(CRYPTO_memcmp);
 FT_SYM(OPENSSL_sk_pop_free);
 FT_SYM(X509_NAME_free);
 FT_SYM(BIO_number_written);
+FT_SYM(X509_verify_cert_error_string);
 FT_SYM(crypt_r);
 FT_SYM(crypt_gensalt_rn);
 #undef FT_SYM
@@ -53,10 +60,13 @@ static const struct sym ssl_syms[] = {
 	S(SSL_CTX_load_verify_locations), S(SSL_CTX_set_client_CA_list), S(SSL_CTX_set_verify),
 	S(SSL_load_client_CA_file), S(SSL_new), S(SSL_free), S(SSL_set_fd), S(SSL_accept), S(SSL_read),
 	S(SSL_write), S(SSL_pending), S(SSL_shutdown), S(SSL_get_error), S(SSL_get_wbio),
+	S(TLS_client_method), S(SSL_CTX_set_default_verify_paths), S(SSL_ctrl), S(SSL_set1_host), S(SSL_connect),
+	S(SSL_get_verify_result),
 };
 static const struct sym crypto_syms[] = {
 	S(ERR_peek_error), S(ERR_error_string_n), S(ERR_clear_error), S(EVP_Digest), S(EVP_sha256),
 	S(CRYPTO_memcmp), S(OPENSSL_sk_pop_free), S(X509_NAME_free), S(BIO_number_written),
+	S(X509_verify_cert_error_string),
 };
 static const struct sym crypt_syms[] = { S(crypt_r), S(crypt_gensalt_rn) };
 #undef S

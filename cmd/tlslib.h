@@ -49,6 +49,13 @@ FT_SYM(SSL_pending);
 FT_SYM(SSL_shutdown);
 FT_SYM(SSL_get_error);
 FT_SYM(SSL_get_wbio);
+/* libssl, the client side (fragtop fleet) */
+FT_SYM(TLS_client_method);
+FT_SYM(SSL_CTX_set_default_verify_paths);
+FT_SYM(SSL_ctrl);
+FT_SYM(SSL_set1_host);
+FT_SYM(SSL_connect);
+FT_SYM(SSL_get_verify_result);
 /* libcrypto */
 FT_SYM(ERR_peek_error);
 FT_SYM(ERR_error_string_n);
@@ -59,6 +66,7 @@ FT_SYM(CRYPTO_memcmp);
 FT_SYM(OPENSSL_sk_pop_free);
 FT_SYM(X509_NAME_free);
 FT_SYM(BIO_number_written);
+FT_SYM(X509_verify_cert_error_string);
 /* libcrypt */
 FT_SYM(crypt_r);
 FT_SYM(crypt_gensalt_rn);
