@@ -520,10 +520,12 @@ static int by_zone(const void *a, const void *b)
 void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const uint64_t *sizes, int nsizes,
 			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start, double step)
 {
+	char inst[FT_FLEET_INSTANCE];
 	size_t i;
 
+	snprintf(inst, sizeof(inst), "%s", instance);	/* @instance may be d->instance */
 	memset(d, 0, sizeof(*d));
-	snprintf(d->instance, sizeof(d->instance), "%s", instance);
+	memcpy(d->instance, inst, sizeof(inst));
 	d->nsizes = nsizes < FT_FLEET_SIZES ? nsizes : FT_FLEET_SIZES;
 	memcpy(d->sizes, sizes, (size_t)d->nsizes * sizeof(sizes[0]));
 	if (r[0])

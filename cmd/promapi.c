@@ -161,7 +161,9 @@ static struct addrinfo *resolve(const struct ft_promapi *c, uint64_t deadline, c
 		return res;	/* an address: no resolver */
 	hints.ai_flags &= ~AI_NUMERICHOST;
 	rc = getaddrinfo_a(GAI_NOWAIT, list, 1, NULL);
-	while (!rc && (rc = gai_error(&req)) == EAI_INPROGRESS) {
+	if (!rc)
+		rc = gai_error(&req);
+	while (rc == EAI_INPROGRESS) {
 		int ms = left_ms(deadline);
 		struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000 };
 
@@ -176,6 +178,7 @@ static struct addrinfo *resolve(const struct ft_promapi *c, uint64_t deadline, c
 			return NULL;
 		}
 		gai_suspend((const struct gaicb *const *)list, 1, &ts);
+		rc = gai_error(&req);
 	}
 	if (rc) {
 		snprintf(why, sz, "%s: %s", c->url.host, gai_strerror(rc));
@@ -398,7 +401,10 @@ static int exchange(struct ft_promapi *c, struct conn *k, const char *req, size_
 	if (n < 0)
 		return -1;
 	if (ft_http_ans_parse(c->buf, (size_t)n, &a, perr, sizeof(perr))) {
-		snprintf(why, sz, "a malformed HTTP answer: %s", perr);
+		if (a.status && a.status != 200)
+			status_why(&a, why, sz);	/* a refusal cut short is still a refusal */
+		else
+			snprintf(why, sz, "a malformed HTTP answer: %s", perr);
 		return -1;
 	}
 	if (a.gzip) {

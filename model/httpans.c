@@ -112,7 +112,7 @@ int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, s
 		snprintf(why, sz, "the answer ends in its status line");
 		return -1;
 	}
-	reason_of(buf + 12, eol, a);
+	reason_of(buf + 12, eol, a);	/* kept when the rest is refused: a caller may still say the status */
 	for (p = eol + 1; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)

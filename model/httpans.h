@@ -23,7 +23,8 @@ struct ft_http_ans {
 /*
  * Read the answer in @buf (@len bytes, changed in place when chunked).
  * 0, or -1 with why: no status line, headers cut, a broken chunk, a body
- * shorter than its Content-Length.
+ * shorter than its Content-Length (status and reason are then kept when
+ * the status line was read).
  */
 int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, size_t sz);
 

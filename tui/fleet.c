@@ -151,6 +151,7 @@ static void draw_table(struct ft_fleetui *u)
 	}
 	ft_put(1, x, A_REVERSE | A_BOLD, "TREND %s", f->cols[f->sort].kind == FT_FLEET_COL_INSTANCE ?
 	       "FALLBK/s" : f->cols[f->sort].head);
+	ft_put(1, x + FT_FLEET_SPARK + 1, A_REVERSE | A_BOLD, "LABELS");
 	if (u->cursor < u->top)
 		u->top = u->cursor;
 	if (height > 0 && u->cursor >= u->top + (size_t)height)
@@ -179,6 +180,15 @@ static void draw_table(struct ft_fleetui *u)
 		if (x + 4 < COLS)
 			ft_spark(ROWS_TOP + y, x, h->spark, FT_FLEET_SPARK < COLS - x ? FT_FLEET_SPARK : COLS - x, 0, hi,
 				 NULL, -1);
+		x += FT_FLEET_SPARK + 1;
+		if (x + 4 < COLS) {
+			char lab[FT_FLEET_LABELS], *p;
+
+			snprintf(lab, sizeof(lab), "%s", h->labels);
+			for (p = lab; (p = strchr(p, FT_FLEET_LABEL_SEP[0])); p++)
+				*p = ' ';
+			ft_put(ROWS_TOP + y, x, attr | ft_attr(FT_C_DIM), "%s", ft_safe(lab, safe, sizeof(safe)));
+		}
 	}
 	if (!f->nshown) {
 		ft_put(ROWS_TOP + 1, 2, ft_attr(FT_C_DIM), f->nhosts ? "no host matches the filter" :
@@ -254,7 +264,10 @@ static void draw_detail(struct ft_fleetui *u)
 
 				ft_fmt_count(a, sizeof(a), d->zones[i].contig[k][0], 7);
 				ft_fmt_count(b, sizeof(b), d->zones[i].contig[k][1], 7);
-				ft_put(y, x, 0, "%5lluM %7s / %-7s", (unsigned long long)(d->sizes[k] >> 20),
+				bool g = !(d->sizes[k] % (1ull << 30));
+
+				ft_put(y, x, 0, "%5llu%c %7s / %-7s",
+				       (unsigned long long)(d->sizes[k] >> (g ? 30 : 20)), g ? 'G' : 'M',
 				       isnan(d->zones[i].contig[k][0]) ? "-" : a, isnan(d->zones[i].contig[k][1]) ? "-" : b);
 			}
 		}
@@ -280,7 +293,7 @@ static void draw_help(struct ft_fleetui *u)
 	ft_put(y++, 0, A_BOLD, "fragtop fleet: keys (any key returns)");
 	for (i = 0; ft_fleetui_keys[i].label && y < LINES - 1; i++)
 		if (ft_fleetui_keys[i].help)
-			ft_put(y++, 2, 0, "%-16s %s", ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
+			ft_put(y++, 2, 0, "%-27s %s", ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
 	y++;
 	for (c = 0; c < u->f->ncols && y < LINES - 1; c++) {
 		const char *m = u->f->cols[c].meaning, *nl;
@@ -295,6 +308,8 @@ static void draw_help(struct ft_fleetui *u)
 
 static void draw(struct ft_fleetui *u)
 {
+	const char *hints;
+
 	draw_header(u);
 	if (u->help)
 		draw_help(u);
@@ -305,9 +320,10 @@ static void draw(struct ft_fleetui *u)
 	move(LINES - 1, 0);
 	clrtoeol();
 	ft_put(LINES - 1, 0, u->status_bad ? ft_attr(FT_C_BAD) | A_BOLD : ft_attr(FT_C_DIM), "%s", u->status);
-	ft_put(LINES - 1, COLS > 60 ? COLS - 58 : 0, ft_attr(FT_C_DIM), "%s",
-	       u->open ? "Esc back  space pause  h help  q quit" :
-	       "Enter open  s sort  I invert  / filter  space pause  h help  q quit");
+	hints = u->open ? "Esc back  space pause  h help  q quit" :
+		"Enter open  s sort  I invert  / filter  space pause  h help  q quit";
+	if ((int)(strlen(u->status) + strlen(hints)) + 2 < COLS)
+		ft_put(LINES - 1, COLS - (int)strlen(hints) - 1, ft_attr(FT_C_DIM), "%s", hints);
 	refresh();
 }
 

@@ -328,6 +328,10 @@ static void test_detail(void **state)
 	assert_int_equal(d.ncgroups, 2);
 	assert_string_equal(d.cgroups[0].cgroup, "/b");	/* most first */
 	assert_string_equal(d.cgroups[0].name, "ns/pod");
+	assert_string_equal(d.instance, "h:1");
+	/* the console asks for its open host by the detail's own instance */
+	ft_fleet_detail_build(&d, d.instance, sizes, 1, r, 100 - 29, 1);
+	assert_string_equal(d.instance, "h:1");
 	ft_prom_resp_release(&r0);
 	ft_prom_resp_release(&r1);
 	ft_prom_resp_release(&r2);
