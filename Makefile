@@ -230,6 +230,7 @@ bench-only: $(B)/bench $(B)/bench_trace $(B)/bench_map $(B)/bench_rec $(B)/bench
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/tui_cpu.sh ./fragtop $(BENCH_SECS)
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/exporter_cpu.sh ./fragtop
 	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/preflight_cost.sh ./fragtop
+	FT_BENCH_OUT=$(BENCH_OUT) tests/bench/fleet.sh ./fragtop
 	@scripts/bench-compare.sh tests/bench/kept.txt $(BENCH_OUT)
 
 bench-keep:

@@ -91,6 +91,7 @@ struct ft_fleet_meta {
 	double window;			/* the sparklines' window, seconds */
 	unsigned long queries;		/* requests of the refresh */
 	unsigned long long bytes;	/* bytes they read */
+	double seconds;			/* the refresh's wall time, its queries and the build */
 };
 
 /*

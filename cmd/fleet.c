@@ -133,7 +133,7 @@ static int eval_time(struct fleet_run *fr, uint64_t deadline, double *at, char *
 static int refresh(void *ctx, struct ft_fleet *f, char *why, size_t sz)
 {
 	struct fleet_run *fr = ctx;
-	uint64_t deadline = ft_now_ns() + (uint64_t)(o.timeout * 1e9);
+	uint64_t t0 = ft_now_ns(), deadline = t0 + (uint64_t)(o.timeout * 1e9);
 	unsigned long req0 = fr->api.requests;
 	unsigned long long bytes0 = fr->api.bytes_in;
 	char q[4096];
@@ -166,13 +166,14 @@ static int refresh(void *ctx, struct ft_fleet *f, char *why, size_t sz)
 	fr->meta.at = at;
 	fr->meta.queries = fr->api.requests - req0;
 	fr->meta.bytes = fr->api.bytes_in - bytes0;
+	fr->meta.seconds = (double)(ft_now_ns() - t0) / 1e9;
 	return 0;
 }
 
 static int detail(void *ctx, const char *instance, struct ft_fleet_detail *d, char *why, size_t sz)
 {
 	struct fleet_run *fr = ctx;
-	uint64_t deadline = ft_now_ns() + (uint64_t)(o.timeout * 1e9);
+	uint64_t t0 = ft_now_ns(), deadline = t0 + (uint64_t)(o.timeout * 1e9);
 	char q[FT_FLEET_DETAIL_QUERIES][1024];
 	const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES] = { &fr->r[0], &fr->r[1], &fr->r[2] };
 	unsigned long req0 = fr->api.requests;
@@ -192,6 +193,7 @@ static int detail(void *ctx, const char *instance, struct ft_fleet_detail *d, ch
 	fr->meta.at = at;
 	fr->meta.queries = fr->api.requests - req0;
 	fr->meta.bytes = fr->api.bytes_in - bytes0;
+	fr->meta.seconds = (double)(ft_now_ns() - t0) / 1e9;
 	return 0;
 }
 

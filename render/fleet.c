@@ -105,6 +105,7 @@ static void json_meta(struct ft_json *j, const struct ft_fleet_meta *m)
 	ft_json_double(j, "window_seconds", m->window);
 	ft_json_u64(j, "queries", m->queries);
 	ft_json_u64(j, "bytes_read", m->bytes);
+	ft_json_double(j, "refresh_seconds", m->seconds);
 }
 
 static void json_host(struct ft_json *j, const struct ft_fleet *f, const struct ft_fleet_host *h)

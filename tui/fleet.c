@@ -86,7 +86,8 @@ static void do_refresh(struct ft_fleetui *u)
 		say(u, true, "%zu hosts, no fragtop:fleet_* series: load the fragtop-fleet rules (dist/fragtop-rules.yml)",
 		    u->f->nhosts);
 	else
-		say(u, false, "%s: %lu queries, %llu KiB", t, u->src->meta->queries, u->src->meta->bytes / 1024);
+		say(u, false, "%s: %lu queries, %llu KiB in %.2f s", t, u->src->meta->queries,
+		    u->src->meta->bytes / 1024, u->src->meta->seconds);
 	if (u->f->nshown && u->cursor >= u->f->nshown)
 		u->cursor = u->f->nshown - 1;
 }
