@@ -8,8 +8,9 @@
 # three kept recordings backfilled as three hosts (export --openmetrics
 # --label instance=...): a 6.18 run with multi-size THP, a 6.18 run with a
 # watermark_boost_factor change (the annotation) and the patched 6.1 run
-# with fragmentation stalls.  Needs prometheus, promtool, curl and jq;
-# skipped otherwise.  The server is ours and stopped by PID.
+# with fragmentation stalls, and ten simulated hosts (the worst-hosts table
+# reads the fleet's recording rules, backfilled over each span).  Needs
+# prometheus, promtool, curl and jq; skipped otherwise.  The server is ours and stopped by PID.
 # usage: dashboard.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -79,12 +80,29 @@ for h in $hosts; do
 	awk -v h="${h%%:*}" '!/^#/ { t = $NF + 0; if (!lo || t < lo) lo = t; if (t > hi) hi = t }
 		END { printf "%s %d %d\n", h, lo - 1, hi + 1 }' "$tmp/${h%%:*}.om"
 done > "$tmp/spans"
+# and ten simulated hosts (tests/fixtures/simfleet.pl) for the worst-hosts table: none of the
+# recordings has every fleet figure (contiguity, amplification, pressure)
+simend=$(( $(date +%s) / 60 * 60 - 60 ))
+perl tests/fixtures/simfleet.pl 10 20 "$simend" 60 > "$tmp/sim.om"
+promtool tsdb create-blocks-from openmetrics "$tmp/sim.om" "$tmp/data" > "$tmp/bf.log" 2>&1 ||
+	{ echo "FAIL backfill of the simulated fleet:"; cat "$tmp/bf.log"; fails=$((fails + 1)); }
+echo "sim $((simend - 1201)) $((simend + 1))" >> "$tmp/spans"
 start=$(sort -k2n "$tmp/spans" | head -n 1 | cut -d' ' -f2); end=$(sort -k3n "$tmp/spans" | tail -n 1 | cut -d' ' -f3)
 echo "backfilled: $(tr '\n' ';' < "$tmp/spans")"
 printf 'global:\n  scrape_interval: 15s\n' > "$tmp/prometheus.yml"
 prom_start "$tmp" "$PORT" --storage.tsdb.retention.time=100y
 until_ok 60 curl -sf --max-time 2 "http://127.0.0.1:$PORT/-/ready" -o /dev/null
 check "Prometheus serves the backfilled blocks" curl -sf --max-time 5 "http://127.0.0.1:$PORT/-/ready" -o /dev/null
+# the recording rules over each span (the fleet table reads them), then Prometheus again with their blocks
+while read -r h s e; do
+	promtool tsdb create-blocks-from rules --start "$s" --end "$e" --eval-interval 15s \
+		--url "http://127.0.0.1:$PORT" --output-dir "$tmp/rules-$h" dist/fragtop-rules.yml > "$tmp/rules.log" 2>&1 ||
+		{ echo "FAIL the rules over $h:"; tail -5 "$tmp/rules.log"; fails=$((fails + 1)); }
+done < "$tmp/spans"
+prom_stop
+mv "$tmp"/rules-*/* "$tmp/data/" 2> /dev/null
+prom_start "$tmp" "$PORT" --storage.tsdb.retention.time=100y
+until_ok 60 curl -sf --max-time 2 "http://127.0.0.1:$PORT/-/ready" -o /dev/null
 api() {	# PATH ARGS...: a GET of the HTTP API
 	local path=$1; shift
 	curl -s --max-time 20 -G "http://127.0.0.1:$PORT/api/v1/$path" "$@"
