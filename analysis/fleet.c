@@ -184,7 +184,7 @@ static struct ft_fleet_host *host_of(const struct ft_fleet *f, const char *insta
 {
 	struct ft_fleet_host key;
 
-	if (!instance || strlen(instance) >= sizeof(key.instance))
+	if (!instance || !f->nhosts || strlen(instance) >= sizeof(key.instance))
 		return NULL;
 	strcpy(key.instance, instance);
 	return bsearch(&key, f->hosts, f->nhosts, sizeof(key), by_instance);
@@ -250,7 +250,8 @@ static int hosts_from_up(struct ft_fleet *f, const struct ft_prom_resp *up, char
 		for (k = 0; k < FT_FLEET_SPARK; k++)
 			h->spark[k] = NAN;
 	}
-	qsort(f->hosts, f->nhosts, sizeof(f->hosts[0]), by_instance);
+	if (f->nhosts)
+		qsort(f->hosts, f->nhosts, sizeof(f->hosts[0]), by_instance);
 	/* one row an instance: two targets of one instance (two jobs) are one host, up if either is */
 	for (i = 0; i < f->nhosts; i++) {
 		if (n && !strcmp(f->hosts[n - 1].instance, f->hosts[i].instance)) {
@@ -395,7 +396,8 @@ void ft_fleet_arrange(struct ft_fleet *f)
 	for (i = 0; i < f->nhosts; i++)
 		if (shown(f, &f->hosts[i]))
 			f->order[f->nshown++] = i;
-	qsort_r(f->order, f->nshown, sizeof(f->order[0]), cmp_rows, f);
+	if (f->nshown)
+		qsort_r(f->order, f->nshown, sizeof(f->order[0]), cmp_rows, f);
 }
 
 bool ft_fleet_detail_queries(const char *instance, char bufs[FT_FLEET_DETAIL_QUERIES][1024])
@@ -532,7 +534,8 @@ void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, cons
 		detail_now(d, r[0]);
 	if (r[1])
 		detail_history(d, r[1], start, step);
-	qsort(d->zones, (size_t)d->nzones, sizeof(d->zones[0]), by_zone);
+	if (d->nzones)
+		qsort(d->zones, (size_t)d->nzones, sizeof(d->zones[0]), by_zone);
 	for (i = 0; r[2] && i < r[2]->nseries && d->ncgroups < FT_FLEET_CGROUPS; i++) {
 		const struct ft_prom_series *s = &r[2]->series[i];
 		const struct ft_prom_sample *v = ft_prom_last(r[2], s);

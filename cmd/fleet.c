@@ -274,7 +274,7 @@ static int print_once(struct fleet_run *fr, struct ft_fleet *f)
 static int run(int argc, char **argv)
 {
 	struct fleet_run *fr;
-	struct ft_fleet f;
+	struct ft_fleet f = { 0 };
 	int first, rc;
 
 	rc = ft_cli_parse(&ft_cmd_fleet, argc, argv, &first);

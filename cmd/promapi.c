@@ -66,10 +66,10 @@ static void base64(const char *in, char *out, size_t sz)
 	size_t n = strlen(in), i, o = 0;
 
 	for (i = 0; i < n && o + 5 < sz; i += 3) {
-		unsigned int v = (unsigned char)in[i] << 16;
+		unsigned int v = (unsigned int)(unsigned char)in[i] << 16;
 
 		if (i + 1 < n)
-			v |= (unsigned char)in[i + 1] << 8;
+			v |= (unsigned int)(unsigned char)in[i + 1] << 8;
 		if (i + 2 < n)
 			v |= (unsigned char)in[i + 2];
 		out[o++] = tab[v >> 18 & 63];

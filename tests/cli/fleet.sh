@@ -164,7 +164,7 @@ until_ok 10 sh -c "curl -s --max-time 5 http://127.0.0.1:$XPORT/-/ready | grep -
 "$FT" fleet --prometheus "http://127.0.0.1:$XPORT" --timeout 1 --json > /dev/null 2> slow.err; rc=$?
 check "slow (1 s each way, --timeout 1): exit 1, 'no answer in time' ($(cat slow.err))" \
 	sh -c "[ $rc = 1 ] && grep -q 'in time' slow.err"
-"$FT" fleet --prometheus "http://127.0.0.1:$XPORT" --timeout 20 --json > slowok.json 2> slowok.err
+"$FT" fleet --prometheus "http://127.0.0.1:$XPORT" --timeout 30 --json > slowok.json 2> slowok.err
 check "slow, with a timeout that allows it: the table" jqe '.hosts_total == 1003' slowok.json
 fake() {	# ANSWER: a server on FPORT that answers every request with these bytes
 	perl -MIO::Socket::INET -e '
@@ -197,6 +197,7 @@ check "a selector without braces: a usage error" test $rc = 2
 
 # --- the console
 on_screen() { screen | grep -qE -- "$1"; }
+export WAIT_TENTHS=300	# a deadline for each screen, for a loaded machine and the ASan build
 tmux_start fleet 180 40 "$FT" fleet --prometheus "http://127.0.0.1:$PPORT" --interval 1 --timeout 2
 wait_for '^host-0007:9947 +up' > /dev/null
 check "the console: the table, the worst first" test $? = 0

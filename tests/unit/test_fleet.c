@@ -279,6 +279,12 @@ static void test_table(void **state)
 	assert_int_equal(parse(&figs, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", why), 0);
 	assert_int_equal(ft_fleet_build(&f, &up, &figs, why, sizeof(why)), 0);
 	assert_true(f.no_rules);
+	/* no host at all: an empty table, no figure looked up */
+	assert_int_equal(parse(&up, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", why), 0);
+	assert_int_equal(ft_fleet_build(&f, &up, &range, why, sizeof(why)), 0);
+	assert_int_equal(f.nhosts, 0);
+	assert_int_equal(f.nshown, 0);
+	ft_fleet_sparks(&f, &range, 0, 1);
 	assert_true(ft_fleet_query_figures("{job=\"x\"}", q, sizeof(q)));
 	assert_string_equal(q, "{__name__=~\"fragtop:fleet_.+\"} and on (instance) up{job=\"x\"}");
 	ft_fleet_release(&f);
