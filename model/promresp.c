@@ -350,6 +350,16 @@ static int metric(struct rd *d, struct ft_prom_series *se)
 	return expect(d, '}');
 }
 
+/* An object member's key at the cursor, cut to @sz, and its ':'; the cursor at the value. */
+static int member(struct rd *d, char *key, size_t sz)
+{
+	ws(d);
+	if (string(d, key, sz, NULL) || expect(d, ':'))
+		return -1;
+	ws(d);
+	return 0;
+}
+
 /* One element of "result": a series' object, or a scalar's or string's [t, "v"]. */
 static int element(struct rd *d)
 {
@@ -366,8 +376,7 @@ static int element(struct rd *d)
 			return -1;
 		if (!take(d, '}')) {
 			do {
-				ws(d);
-				if (string(d, key, sizeof(key), NULL) || expect(d, ':'))
+				if (member(d, key, sizeof(key)))
 					return -1;
 				if (!strcmp(key, "metric")) {
 					if (metric(d, &se))
@@ -438,10 +447,8 @@ static int data(struct rd *d)
 	if (take(d, '}'))
 		return 0;
 	do {
-		ws(d);
-		if (string(d, key, sizeof(key), NULL) || expect(d, ':'))
+		if (member(d, key, sizeof(key)))
 			return -1;
-		ws(d);
 		if (!strcmp(key, "resultType")) {
 			if (string(d, type, sizeof(type), NULL))
 				return -1;
@@ -484,10 +491,8 @@ static int top(struct rd *d)
 		return fail(d, "not a JSON object (not the Prometheus API?)");
 	if (!take(d, '}')) {
 		do {
-			ws(d);
-			if (string(d, key, sizeof(key), NULL) || expect(d, ':'))
+			if (member(d, key, sizeof(key)))
 				return -1;
-			ws(d);
 			if (!strcmp(key, "status")) {
 				if (string(d, status, sizeof(status), NULL))
 					return -1;

@@ -2,9 +2,11 @@
 #include "tui/draw.h"
 
 #include <langinfo.h>
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/sanitize.h"
@@ -257,3 +259,35 @@ int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_
 	return y;
 }
 
+
+bool ft_curses_open(const char *who, const char *instead)
+{
+	const char *term = getenv("TERM");
+
+	setlocale(LC_ALL, "");
+	/* a terminal that cannot address the cursor draws nothing: say so */
+	if (!term || !*term || !strcmp(term, "dumb")) {
+		fprintf(stderr, "%s: the terminal (TERM=%s) cannot run the TUI; %s\n", who, term ? term : "", instead);
+		return false;
+	}
+	if (!newterm(NULL, stdout, stdin)) {
+		fprintf(stderr, "%s: cannot initialise the terminal (TERM=%s); %s\n", who, term, instead);
+		return false;
+	}
+	cbreak();
+	noecho();
+	keypad(stdscr, TRUE);
+	/*
+	 * No typeahead check while drawing: ncurses polled the terminal
+	 * about five times a screen to see whether a key had come.
+	 */
+	typeahead(-1);
+	/*
+	 * Escape alone closes a prompt; ncurses waits ESCDELAY (1 s) for the
+	 * rest of a sequence, and sampling waits with it.  25 ms as htop,
+	 * unless the operator set ESCDELAY.
+	 */
+	if (!getenv("ESCDELAY"))
+		set_escdelay(25);
+	return true;
+}

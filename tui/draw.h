@@ -73,6 +73,13 @@ void ft_spark(int y, int x, const double *v, int n, double lo, double hi,
 /* A horizontal bar of @w cells. */
 void ft_bar(int y, int x, int w, unsigned int attr);
 
+/*
+ * Take the terminal for curses as every console of fragtop does (the
+ * locale, cbreak, no echo, the keypad, a 25 ms ESCDELAY); false, saying
+ * on stderr as @who why and what to run @instead, when it cannot.
+ */
+bool ft_curses_open(const char *who, const char *instead);
+
 /* mvaddnstr clipped to the screen width. */
 void ft_put(int y, int x, unsigned int attr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

@@ -9,7 +9,6 @@
 #include "tui/fleet.h"
 
 #include <curses.h>
-#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -501,25 +500,8 @@ static void key(struct ft_fleetui *u, int ch)
 
 static bool start(bool color)
 {
-	const char *term = getenv("TERM");
-
-	setlocale(LC_ALL, "");
-	if (!term || !*term || !strcmp(term, "dumb")) {
-		fprintf(stderr, "fragtop fleet: the terminal (TERM=%s) cannot run the console; "
-			"--once prints the table as text\n", term ? term : "");
+	if (!ft_curses_open("fragtop fleet", "--once prints the table as text"))
 		return false;
-	}
-	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "fragtop fleet: cannot initialise the terminal (TERM=%s); --once prints the table\n",
-			term);
-		return false;
-	}
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	typeahead(-1);
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
 	curs_set(0);
 	ft_draw_init_colors(color);
 	return true;

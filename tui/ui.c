@@ -8,7 +8,6 @@
 
 #include <curses.h>
 #include <errno.h>
-#include <locale.h>
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -560,35 +559,8 @@ void ft_ui_control_done(struct ft_ui *ui, const struct ft_audit *a)
 
 bool ft_ui_curses_start(struct ft_ui *ui, bool color)
 {
-	const char *term = getenv("TERM");
-
-	setlocale(LC_ALL, "");
-	/* a terminal that cannot address the cursor draws nothing: say so */
-	if (!term || !*term || !strcmp(term, "dumb")) {
-		fprintf(stderr, "fragtop: the terminal (TERM=%s) cannot run the TUI; "
-			"'fragtop snapshot' prints a sample as text\n", term ? term : "");
+	if (!ft_curses_open("fragtop", "'fragtop snapshot' prints a sample as text"))
 		return false;
-	}
-	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "fragtop: cannot initialise the terminal (TERM=%s); "
-			"'fragtop snapshot' prints a sample as text\n", term);
-		return false;
-	}
-	cbreak();
-	noecho();
-	keypad(stdscr, TRUE);
-	/*
-	 * No typeahead check while drawing: ncurses polled the terminal
-	 * about five times a screen to see whether a key had come.
-	 */
-	typeahead(-1);
-	/*
-	 * Escape alone closes a prompt; ncurses waits ESCDELAY (1 s) for the
-	 * rest of a sequence, and sampling waits with it.  25 ms as htop,
-	 * unless the operator set ESCDELAY.
-	 */
-	if (!getenv("ESCDELAY"))
-		set_escdelay(25);
 	curs_set(0);
 	/*
 	 * Clicks and the wheel, read by fragtop (term_modes()): ncurses is
