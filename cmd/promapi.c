@@ -400,6 +400,10 @@ static int exchange(struct ft_promapi *c, struct conn *k, const char *req, size_
 	n = recv_all(c, k, why, sz);
 	if (n < 0)
 		return -1;
+	if (!n) {
+		snprintf(why, sz, "%s:%s closed the connection without an answer", c->url.host, c->url.port);
+		return -1;
+	}
 	if (ft_http_ans_parse(c->buf, (size_t)n, &a, perr, sizeof(perr))) {
 		if (a.status && a.status != 200)
 			status_why(&a, why, sz);	/* a refusal cut short is still a refusal */

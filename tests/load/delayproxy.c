@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -164,6 +165,8 @@ int main(int argc, char **argv)
 	}
 	at = loopback(number("delayproxy", argv[1], 1, 65535, "LISTEN_PORT"));
 	target = number("delayproxy", argv[2], 1, 65535, "TARGET_PORT");
+	/* a client gone while its answer is held: the write fails, the proxy goes on */
+	signal(SIGPIPE, SIG_IGN);
 	delay_ns = (uint64_t)number("delayproxy", argv[3], 0, 1000, "DELAY_MS") * 1000000ull;
 	end = now_ns() + (uint64_t)number("delayproxy", argv[4], 1, 3600, "SECS") * 1000000000ull;
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
