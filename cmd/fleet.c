@@ -295,6 +295,8 @@ static int run(int argc, char **argv)
 			struct ft_fleetui_src src = { fr, refresh, detail, o.interval, &fr->meta, ft_catch_stop() };
 
 			rc = ft_fleetui_run(&src, &f, !o.no_color);
+			if (!rc && ft_stop_signal())
+				rc = 128 + ft_stop_signal();	/* as the host TUI: killed, said so */
 		}
 		ft_promapi_close(&fr->api);
 	}

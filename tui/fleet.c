@@ -10,11 +10,13 @@
 
 #include <curses.h>
 #include <math.h>
+#include <poll.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/clock.h"
 #include "base/sanitize.h"
@@ -327,6 +329,23 @@ static void draw(struct ft_fleetui *u)
 	refresh();
 }
 
+/*
+ * A key within @ms, or ERR.  The wait is our poll() on the terminal, not
+ * ncurses' timeout: a stop signal during ncurses' own wait could leave
+ * it in a blocking read (seen under ASan), so the console would not end.
+ */
+static int getkey(int ms)
+{
+	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
+	int ch;
+
+	timeout(0);
+	ch = getch();		/* one ncurses already holds */
+	if (ch != ERR || poll(&p, 1, ms) <= 0)
+		return ch;
+	return getch();
+}
+
 static void key_quit(struct ft_fleetui *u, int ch)
 {
 	(void)ch;
@@ -381,7 +400,11 @@ static bool prompt(struct ft_fleetui *u, const char *q, char *buf, int sz)
 		clrtoeol();
 		ft_put(LINES - 1, 0, A_BOLD, "%s%s", q, buf);
 		refresh();
-		ch = getch();
+		ch = getkey(1000);
+		if (ch == ERR && u->src->stop && *u->src->stop) {	/* a stop signal ends the prompt too */
+			curs_set(0);
+			return false;
+		}
 		if (ch == '\n' || ch == KEY_ENTER)
 			break;
 		if (ch == 27) {
@@ -396,7 +419,6 @@ static bool prompt(struct ft_fleetui *u, const char *q, char *buf, int sz)
 		}
 	}
 	curs_set(0);
-	(void)u;
 	return true;
 }
 
@@ -408,7 +430,6 @@ static void key_filter(struct ft_fleetui *u, int ch)
 	if (u->open)
 		return;
 	snprintf(buf, sizeof(buf), "%s", u->f->filter);
-	timeout(-1);
 	if (prompt(u, "filter (LABEL=VALUE or part of an instance; empty: all): ", buf, (int)sizeof(buf))) {
 		memcpy(u->f->filter, buf, sizeof(buf));
 		ft_fleet_arrange(u->f);
@@ -527,9 +548,8 @@ int ft_fleetui_run(const struct ft_fleetui_src *src, struct ft_fleet *f, bool co
 		draw(&u);
 		now = ft_now_ns();
 		/* at most a second, so a stop signal is seen */
-		timeout(u.paused || u.next_ns <= now || u.next_ns - now > 1000000000ull ? 1000
-			: (int)((u.next_ns - now) / 1000000) + 1);
-		ch = getch();
+		ch = getkey(u.paused || u.next_ns <= now || u.next_ns - now > 1000000000ull ? 1000
+			    : (int)((u.next_ns - now) / 1000000) + 1);
 		if (ch != ERR)
 			key(&u, ch);
 	}

@@ -15,7 +15,8 @@
 #   - a Prometheus down, slow (tests/load/delayproxy), answering 401 or
 #     malformed JSON: exit 1 and a clear message, no crash;
 #   - the console (tmux) shows the table, sorts and filters by key, opens
-#     a host, and keeps the table with a status line when Prometheus dies.
+#     a host, keeps the table with a status line when Prometheus dies, and
+#     ends on SIGTERM even at its filter prompt.
 # Every server is ours, on ports of its own, stopped by PID.
 # usage: fleet.sh FRAGTOP_BINARY
 set -u
@@ -229,7 +230,20 @@ check "Esc: back to the table" test $? = 0
 prom_stop
 wait_for 'Connection refused; the table is from' > /dev/null
 check "Prometheus gone: the status line says so, the table stays" on_screen '^host-0123:9947'
-T send-keys -t ft q
-wait_for '^$' > /dev/null
+console_gone() {	# no fragtop of this test's console left
+	local p
+	for p in $(pgrep -f "fleet --prometheus http://127.0.0.1:$PPORT --interval 1"); do
+		[ "$(readlink "/proc/$p/exe")" = "$FT" ] && return 1
+	done
+	return 0
+}
+# a stop signal while the filter prompt waits for a key ends the console
+T send-keys -t ft /
+wait_for 'filter \(' > /dev/null
+for p in $(pgrep -f "fleet --prometheus http://127.0.0.1:$PPORT --interval 1"); do
+	[ "$(readlink "/proc/$p/exe")" = "$FT" ] && kill -TERM "$p"
+done
+until_ok 20 console_gone
+check "SIGTERM at the filter prompt: the console ends" test $? = 0
 echo "fleet.sh: $fails failure(s)"
 [ $fails -eq 0 ]
