@@ -334,7 +334,7 @@ static void draw(struct ft_fleetui *u)
  * ncurses' timeout: a stop signal during ncurses' own wait could leave
  * it in a blocking read (seen under ASan), so the console would not end.
  */
-static int getkey(int ms)
+static int getkey(struct ft_fleetui *u, int ms)
 {
 	struct pollfd p = { STDIN_FILENO, POLLIN, 0 };
 	int ch;
@@ -343,7 +343,11 @@ static int getkey(int ms)
 	ch = getch();		/* one ncurses already holds */
 	if (ch != ERR || poll(&p, 1, ms) <= 0)
 		return ch;
-	return getch();
+	ch = getch();
+	/* the terminal is gone (hung up, closed): end, rather than spin on it */
+	if (ch == ERR && (p.revents & (POLLHUP | POLLERR | POLLNVAL)))
+		u->quit = true;
+	return ch;
 }
 
 static void key_quit(struct ft_fleetui *u, int ch)
@@ -400,8 +404,8 @@ static bool prompt(struct ft_fleetui *u, const char *q, char *buf, int sz)
 		clrtoeol();
 		ft_put(LINES - 1, 0, A_BOLD, "%s%s", q, buf);
 		refresh();
-		ch = getkey(1000);
-		if (ch == ERR && u->src->stop && *u->src->stop) {	/* a stop signal ends the prompt too */
+		ch = getkey(u, 1000);
+		if (ch == ERR && (u->quit || (u->src->stop && *u->src->stop))) {	/* a stop signal ends the prompt too */
 			curs_set(0);
 			return false;
 		}
@@ -548,7 +552,7 @@ int ft_fleetui_run(const struct ft_fleetui_src *src, struct ft_fleet *f, bool co
 		draw(&u);
 		now = ft_now_ns();
 		/* at most a second, so a stop signal is seen */
-		ch = getkey(u.paused || u.next_ns <= now || u.next_ns - now > 1000000000ull ? 1000
+		ch = getkey(&u, u.paused || u.next_ns <= now || u.next_ns - now > 1000000000ull ? 1000
 			    : (int)((u.next_ns - now) / 1000000) + 1);
 		if (ch != ERR)
 			key(&u, ch);
