@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "base/grow.h"
+#include "model/fit.h"
 #include "model/promurl.h"
 
 const char *const ft_fleet_record[FT_FLEET_FIG_NR] = {
@@ -39,22 +40,19 @@ static const struct ft_fleet_col fig_cols[FT_FLEET_FIG_NR] = {
 		"fragtop doctor's rules firing on the host (fragtop_finding_active)", "findings_active" },
 };
 
-static void size_name(uint64_t b, char *buf, size_t sz)
+void ft_fleet_sizes_of(struct ft_fleet_sizes *s, const int *orders, int n, long page_size)
 {
-	static const char unit[] = "KMGT";
-	int u = -1;
+	int i;
 
-	while (b >= 1024 && !(b % 1024) && u < 3) {
-		b /= 1024;
-		u++;
+	memset(s, 0, sizeof(*s));
+	for (i = 0; i < n && i < FT_FLEET_SIZES; i++) {
+		s->bytes[i] = (uint64_t)page_size << orders[i];
+		ft_fit_size_name(orders[i], page_size, s->name[i], sizeof(s->name[i]));
 	}
-	if (u < 0)
-		snprintf(buf, sz, "%lluB", (unsigned long long)b);
-	else
-		snprintf(buf, sz, "%llu%c", (unsigned long long)b, unit[u]);
+	s->n = i;
 }
 
-void ft_fleet_init(struct ft_fleet *f, const uint64_t *sizes, int nsizes)
+void ft_fleet_init(struct ft_fleet *f, const struct ft_fleet_sizes *sizes)
 {
 	struct ft_fleet_col *c;
 	int i, fig;
@@ -64,27 +62,22 @@ void ft_fleet_init(struct ft_fleet *f, const uint64_t *sizes, int nsizes)
 		"the host as Prometheus scrapes it (its instance label)", "instance" };
 	f->cols[f->ncols++] = (struct ft_fleet_col){ "UP", FT_FLEET_COL_UP, 0, 0, false, true, 4,
 		"whether Prometheus's last scrape of the exporter succeeded (its up series)", "up" };
-	if (nsizes > FT_FLEET_SIZES)
-		nsizes = FT_FLEET_SIZES;
 	for (fig = 0; fig < FT_FLEET_FIG_NR; fig++) {
 		if (fig != FT_FLEET_FIG_CONTIG) {
 			f->cols[f->ncols++] = fig_cols[fig];
 			continue;
 		}
-		for (i = 0; i < nsizes; i++) {
-			char name[24];
-
-			size_name(sizes[i], name, sizeof(name));
+		for (i = 0; i < sizes->n; i++) {
 			c = &f->cols[f->ncols++];
 			*c = fig_cols[fig];
-			c->size_bytes = sizes[i];
-			snprintf(c->head, sizeof(c->head), "%s", name);
+			c->size_bytes = sizes->bytes[i];
+			snprintf(c->head, sizeof(c->head), "%s", sizes->name[i]);
 			c->meaning = "aligned blocks of the size the host can give now, above the min watermark";
 			c = &f->cols[f->ncols++];
 			*c = fig_cols[fig];
-			c->size_bytes = sizes[i];
+			c->size_bytes = sizes->bytes[i];
 			c->after = true;
-			snprintf(c->head, sizeof(c->head), "%s_AC", name);
+			snprintf(c->head, sizeof(c->head), "%s_AC", sizes->name[i]);
 			c->meaning = "... after compaction: blocks holding only free and movable pages\n"
 				     "(the exporter's --collector.map)";
 		}
@@ -130,6 +123,16 @@ const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *
 		snprintf(buf, sz, v < 1e7 ? "%.0f" : "%.3g", v);
 		break;
 	}
+	return buf;
+}
+
+const char *ft_fleet_labels_line(const char *labels, char *buf, size_t sz)
+{
+	char *p;
+
+	snprintf(buf, sz, "%s", labels);
+	for (p = buf; (p = strchr(p, FT_FLEET_LABEL_SEP[0])); p++)
+		*p = ' ';
 	return buf;
 }
 
@@ -476,8 +479,8 @@ static void detail_now(struct ft_fleet_detail *d, const struct ft_prom_resp *r)
 		} else if (!strcmp(name, "fragtop_contiguous_blocks")) {
 			const char *sb = ft_prom_label(r, s, "size_bytes"), *when = ft_prom_label(r, s, "when");
 
-			for (k = 0; sb && when && k < d->nsizes; k++)
-				if (strtoull(sb, NULL, 10) == d->sizes[k])
+			for (k = 0; sb && when && k < d->sizes.n; k++)
+				if (strtoull(sb, NULL, 10) == d->sizes.bytes[k])
 					z->contig[k][!strcmp(when, "after_compaction")] = v->v;
 		}
 	}
@@ -519,7 +522,7 @@ static int by_zone(const void *a, const void *b)
 	return strcmp(x->zone, y->zone);
 }
 
-void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const uint64_t *sizes, int nsizes,
+void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const struct ft_fleet_sizes *sizes,
 			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start, double step)
 {
 	char inst[FT_FLEET_INSTANCE];
@@ -528,8 +531,7 @@ void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, cons
 	snprintf(inst, sizeof(inst), "%s", instance);	/* @instance may be d->instance */
 	memset(d, 0, sizeof(*d));
 	memcpy(d->instance, inst, sizeof(inst));
-	d->nsizes = nsizes < FT_FLEET_SIZES ? nsizes : FT_FLEET_SIZES;
-	memcpy(d->sizes, sizes, (size_t)d->nsizes * sizeof(sizes[0]));
+	d->sizes = *sizes;
 	if (r[0])
 		detail_now(d, r[0]);
 	if (r[1])

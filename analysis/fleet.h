@@ -29,6 +29,16 @@
 #define FT_FLEET_LABELS		256
 #define FT_FLEET_LABEL_SEP	"\x1f"	/* between a host's labels */
 
+/* The sizes of interest: bytes, and names as every fit table writes them (ft_fit_size_name: "2M"). */
+struct ft_fleet_sizes {
+	uint64_t bytes[FT_FLEET_SIZES];
+	char name[FT_FLEET_SIZES][16];
+	int n;
+};
+
+/* @n sizes (at most FT_FLEET_SIZES) of @orders pages of @page_size bytes. */
+void ft_fleet_sizes_of(struct ft_fleet_sizes *s, const int *orders, int n, long page_size);
+
 /* The figures, each one recording rule's series (by instance). */
 enum ft_fleet_fig {
 	FT_FLEET_FIG_FALLBACKS,		/* fragmenting fallbacks a second */
@@ -95,11 +105,10 @@ struct ft_fleet_meta {
 };
 
 /*
- * Lay out the columns for the sizes of interest (@sizes bytes, @nsizes of
- * them, at most FT_FLEET_SIZES).  The sort starts on fragmenting
- * fallbacks, worst first.
+ * Lay out the columns for the sizes of interest.  The sort starts on
+ * fragmenting fallbacks, worst first.
  */
-void ft_fleet_init(struct ft_fleet *f, const uint64_t *sizes, int nsizes);
+void ft_fleet_init(struct ft_fleet *f, const struct ft_fleet_sizes *sizes);
 void ft_fleet_release(struct ft_fleet *f);
 
 /*
@@ -107,6 +116,9 @@ void ft_fleet_release(struct ft_fleet *f);
  * nothing ("-": no series): one formatting for the text and the TUI.
  */
 const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *h, int c, char *buf, size_t sz);
+
+/* A host's labels as one line, "k=v k=v" (not yet made safe to print); @buf returned. */
+const char *ft_fleet_labels_line(const char *labels, char *buf, size_t sz);
 
 /* The column whose header is @name (case does not matter), or -1. */
 int ft_fleet_col_find(const struct ft_fleet *f, const char *name);
@@ -159,8 +171,7 @@ struct ft_fleet_detail {
 	int nzones;
 	struct ft_fleet_cgroup cgroups[FT_FLEET_CGROUPS];
 	int ncgroups;
-	uint64_t sizes[FT_FLEET_SIZES];
-	int nsizes;
+	struct ft_fleet_sizes sizes;
 };
 
 #define FT_FLEET_DETAIL_QUERIES	3
@@ -172,7 +183,7 @@ struct ft_fleet_detail {
  */
 bool ft_fleet_detail_queries(const char *instance, char bufs[FT_FLEET_DETAIL_QUERIES][1024]);
 /* Build @d from the three answers (the range one from @start every @step). */
-void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const uint64_t *sizes, int nsizes,
+void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const struct ft_fleet_sizes *sizes,
 			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start, double step);
 
 #endif

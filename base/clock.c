@@ -45,3 +45,11 @@ void ft_age_format(double secs, char *buf, size_t sz)
 	else
 		snprintf(buf, sz, "%.0fh", secs < 9999.0 * 3600 ? -secs / 3600 : -9999.0);
 }
+
+bool ft_utc_format(double secs, char *buf, size_t sz)
+{
+	time_t t = (time_t)secs;
+	struct tm tm;
+
+	return gmtime_r(&t, &tm) && strftime(buf, sz, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}

@@ -8,6 +8,7 @@
 #ifndef FT_BASE_CLOCK_H
 #define FT_BASE_CLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -22,5 +23,8 @@ uint64_t ft_process_cpu_ns(void);	/* CLOCK_PROCESS_CPUTIME_ID: every thread */
  * "-28h" (at most "-9999h").  @buf holds 8 bytes at least.
  */
 void ft_age_format(double secs, char *buf, size_t sz);
+
+/* @secs since the epoch as RFC 3339 in UTC, "2026-12-05T04:21:53Z"; false when it cannot be written. */
+bool ft_utc_format(double secs, char *buf, size_t sz);
 
 #endif

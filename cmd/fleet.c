@@ -76,8 +76,7 @@ struct fleet_run {
 	struct ft_promapi api;
 	struct ft_prom_resp r[3];
 	struct ft_fleet next;		/* built here, swapped in when the refresh is whole */
-	uint64_t sizes[FT_FLEET_SIZES];
-	int nsizes;
+	struct ft_fleet_sizes sizes;
 	struct ft_fleet_meta meta;
 };
 
@@ -106,6 +105,15 @@ static int ask(struct fleet_run *fr, const char *path, const char *query, double
 		strcat(qs, t);
 	}
 	return ft_promapi_get(&fr->api, path, qs, deadline, r, why, sz);
+}
+
+/* What a refresh or a drill-down cost, since @t0 and the counts it began at. */
+static void meta_done(struct fleet_run *fr, double at, uint64_t t0, unsigned long req0, unsigned long long bytes0)
+{
+	fr->meta.at = at;
+	fr->meta.queries = fr->api.requests - req0;
+	fr->meta.bytes = fr->api.bytes_in - bytes0;
+	fr->meta.seconds = (double)(ft_now_ns() - t0) / 1e9;
 }
 
 /* The evaluation time: --at as the server reads it (one query of time()), else now. */
@@ -163,10 +171,7 @@ static int refresh(void *ctx, struct ft_fleet *f, char *why, size_t sz)
 		*f = fr->next;
 		fr->next = t;
 	}
-	fr->meta.at = at;
-	fr->meta.queries = fr->api.requests - req0;
-	fr->meta.bytes = fr->api.bytes_in - bytes0;
-	fr->meta.seconds = (double)(ft_now_ns() - t0) / 1e9;
+	meta_done(fr, at, t0, req0, bytes0);
 	return 0;
 }
 
@@ -189,11 +194,8 @@ static int detail(void *ctx, const char *instance, struct ft_fleet_detail *d, ch
 	    ask(fr, "/api/v1/query_range", q[1], at - o.window, at, deadline, &fr->r[1], why, sz) ||
 	    ask(fr, "/api/v1/query", q[2], 0, at, deadline, &fr->r[2], why, sz))
 		return -1;
-	ft_fleet_detail_build(d, instance, fr->sizes, fr->nsizes, r, at - o.window, o.window / (FT_FLEET_SPARK - 1));
-	fr->meta.at = at;
-	fr->meta.queries = fr->api.requests - req0;
-	fr->meta.bytes = fr->api.bytes_in - bytes0;
-	fr->meta.seconds = (double)(ft_now_ns() - t0) / 1e9;
+	ft_fleet_detail_build(d, instance, &fr->sizes, r, at - o.window, o.window / (FT_FLEET_SPARK - 1));
+	meta_done(fr, at, t0, req0, bytes0);
 	return 0;
 }
 
@@ -202,7 +204,7 @@ static int setup(struct fleet_run *fr, struct ft_fleet *f)
 	struct ft_promapi_opts ao = { o.url, o.user, o.password_file, o.bearer_file, o.ca_file, o.insecure };
 	long page = sysconf(_SC_PAGESIZE);
 	int orders[FT_FLEET_SIZES];
-	size_t n = 0, i;
+	size_t n = 0;
 	char why[512];
 
 	if (!o.url)
@@ -213,11 +215,9 @@ static int setup(struct fleet_run *fr, struct ft_fleet *f)
 		return ft_cli_usage_error(&ft_cmd_fleet, "--size: %s", why);
 	if (o.at && strspn(o.at, "0123456789.:-+TZtz") != strlen(o.at))
 		return ft_cli_usage_error(&ft_cmd_fleet, "--at '%s': not RFC 3339 nor Unix seconds", o.at);
-	for (i = 0; i < n; i++)
-		fr->sizes[i] = (uint64_t)page << orders[i];
-	fr->nsizes = (int)n;
-	ft_fleet_init(f, fr->sizes, fr->nsizes);
-	ft_fleet_init(&fr->next, fr->sizes, fr->nsizes);
+	ft_fleet_sizes_of(&fr->sizes, orders, (int)n, page);
+	ft_fleet_init(f, &fr->sizes);
+	ft_fleet_init(&fr->next, &fr->sizes);
 	f->sort = ft_fleet_col_find(f, o.sort);
 	if (f->sort < 0) {
 		char heads[512] = "";

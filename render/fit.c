@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/clock.h"
+
 #define UNKNOWN UINT64_MAX
 
 static const char *const verdict_text[4] = {
@@ -375,13 +377,8 @@ void ft_render_fits_nfd(FILE *f, const struct ft_fits *t, long expiry, const cha
 
 	fprintf(f, "# fragtop " FT_VERSION ": aligned blocks of each size the host can give now and after\n"
 		   "# compaction (fragtop preflight's figures; the lower end where the map was not read whole)\n");
-	if (expiry > 0) {
-		time_t e = (time_t)expiry;
-		struct tm tm;
-
-		if (gmtime_r(&e, &tm) && strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm))
-			fprintf(f, "# +expiry-time=%s\n", when);
-	}
+	if (expiry > 0 && ft_utc_format((double)expiry, when, sizeof(when)))
+		fprintf(f, "# +expiry-time=%s\n", when);
 	for (k = 0; k < t->sizes.nr; k++)
 		nfd_labels(f, t, &t->host[k], prefix, "");
 	for (n = 0; t->nr_nodes > 1 && n < t->nr_nodes; n++)

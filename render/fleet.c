@@ -4,30 +4,23 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
+#include "base/clock.h"
 #include "base/json.h"
 #include "base/sanitize.h"
 
 static void when(double t, char *buf, size_t sz)
 {
-	time_t s = (time_t)t;
-	struct tm tm;
-
-	if (!gmtime_r(&s, &tm) || !strftime(buf, sz, "%Y-%m-%dT%H:%M:%SZ", &tm))
+	if (!ft_utc_format(t, buf, sz))
 		snprintf(buf, sz, "%.0f", t);
 }
 
-/* The labels as "k=v k=v", each made safe. */
+/* The labels as "k=v k=v", made safe. */
 static const char *labels_line(const char *labels, char *buf, size_t sz)
 {
 	char tmp[FT_FLEET_LABELS];
-	char *p;
 
-	snprintf(tmp, sizeof(tmp), "%s", labels);
-	for (p = tmp; (p = strchr(p, FT_FLEET_LABEL_SEP[0])); p++)
-		*p = ' ';
-	return ft_safe(tmp, buf, sz);
+	return ft_safe(ft_fleet_labels_line(labels, tmp, sizeof(tmp)), buf, sz);
 }
 
 static int instance_width(const struct ft_fleet *f)
@@ -163,16 +156,6 @@ void ft_render_fleet_json(FILE *out, const struct ft_fleet *f, const struct ft_f
 	ft_json_end(&j);
 }
 
-static void size_head(uint64_t b, char *buf, size_t sz)
-{
-	if (b >= (1ull << 30) && !(b % (1ull << 30)))
-		snprintf(buf, sz, "%lluG", (unsigned long long)(b >> 30));
-	else if (b >= (1ull << 20) && !(b % (1ull << 20)))
-		snprintf(buf, sz, "%lluM", (unsigned long long)(b >> 20));
-	else
-		snprintf(buf, sz, "%lluK", (unsigned long long)(b >> 10));
-}
-
 static void num(FILE *out, int w, double v)
 {
 	if (isnan(v))
@@ -183,7 +166,7 @@ static void num(FILE *out, int w, double v)
 
 void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m)
 {
-	char at[32], safe[4 * 256], sz[24];
+	char at[32], safe[4 * 256];
 	int i, o, k;
 
 	when(m->at, at, sizeof(at));
@@ -207,12 +190,10 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 		num(out, 9, z->managed_bytes / 1048576);
 		fprintf(out, " %9s\n", isnan(z->fallbacks) ? "-" : (snprintf(safe, sizeof(safe), "%.2f", z->fallbacks), safe));
 	}
-	if (d->nsizes) {
+	if (d->sizes.n) {
 		fprintf(out, "\ncontiguous blocks (now / after compaction)\n%-4s %-8s", "NODE", "ZONE");
-		for (k = 0; k < d->nsizes; k++) {
-			size_head(d->sizes[k], sz, sizeof(sz));
-			fprintf(out, " %15s", sz);
-		}
+		for (k = 0; k < d->sizes.n; k++)
+			fprintf(out, " %15s", d->sizes.name[k]);
 		fprintf(out, "\n");
 		for (i = 0; i < d->nzones; i++) {
 			const struct ft_fleet_zone *z = &d->zones[i];
@@ -220,7 +201,7 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 			char zn[64];
 
 			fprintf(out, "%-4s %-8s", ft_safe(z->node, safe, sizeof(safe)), ft_safe(z->zone, zn, sizeof(zn)));
-			for (k = 0; k < d->nsizes; k++) {
+			for (k = 0; k < d->sizes.n; k++) {
 				num(out, 7, z->contig[k][0]);
 				fprintf(out, " /");
 				num(out, 5, z->contig[k][1]);
@@ -253,7 +234,6 @@ static void spark_json(struct ft_json *j, const char *key, const double *v)
 void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m)
 {
 	struct ft_json j;
-	char sz[24];
 	int i, o, k;
 
 	ft_json_init(&j, out, true);
@@ -276,9 +256,8 @@ void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d, con
 		ft_json_double(&j, "managed_bytes", z->managed_bytes);
 		ft_json_double(&j, "fragmenting_fallbacks_per_second", z->fallbacks);
 		ft_json_obj_begin(&j, "contiguous_blocks");
-		for (k = 0; k < d->nsizes; k++) {
-			size_head(d->sizes[k], sz, sizeof(sz));
-			ft_json_obj_begin_inline(&j, sz);
+		for (k = 0; k < d->sizes.n; k++) {
+			ft_json_obj_begin_inline(&j, d->sizes.name[k]);
 			ft_json_double(&j, "now", z->contig[k][0]);
 			ft_json_double(&j, "after_compaction", z->contig[k][1]);
 			ft_json_obj_end(&j);

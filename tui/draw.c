@@ -291,3 +291,18 @@ bool ft_curses_open(const char *who, const char *instead)
 		set_escdelay(25);
 	return true;
 }
+
+int ft_prompt_key(char *buf, int *len, int sz, int ch)
+{
+	if (ch == '\n' || ch == KEY_ENTER)
+		return 1;
+	if (ch == 27)
+		return -1;
+	if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && *len > 0) {
+		buf[--*len] = '\0';
+	} else if (ch >= 32 && ch < 127 && *len < sz - 1) {
+		buf[(*len)++] = (char)ch;
+		buf[*len] = '\0';
+	}
+	return 0;
+}

@@ -80,6 +80,13 @@ void ft_bar(int y, int x, int w, unsigned int attr);
  */
 bool ft_curses_open(const char *who, const char *instead);
 
+/*
+ * Key @ch for the line being typed into @buf (*@len bytes, @sz in all):
+ * printable ASCII appended, Backspace removes the last.  1 for Enter,
+ * -1 for Escape, 0 otherwise.  Every prompt of fragtop edits with it.
+ */
+int ft_prompt_key(char *buf, int *len, int sz, int ch);
+
 /* mvaddnstr clipped to the screen width. */
 void ft_put(int y, int x, unsigned int attr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 

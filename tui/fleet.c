@@ -184,12 +184,10 @@ static void draw_table(struct ft_fleetui *u)
 				 NULL, -1);
 		x += FT_FLEET_SPARK + 1;
 		if (x + 4 < COLS) {
-			char lab[FT_FLEET_LABELS], *p;
+			char lab[FT_FLEET_LABELS];
 
-			snprintf(lab, sizeof(lab), "%s", h->labels);
-			for (p = lab; (p = strchr(p, FT_FLEET_LABEL_SEP[0])); p++)
-				*p = ' ';
-			ft_put(ROWS_TOP + y, x, attr | ft_attr(FT_C_DIM), "%s", ft_safe(lab, safe, sizeof(safe)));
+			ft_put(ROWS_TOP + y, x, attr | ft_attr(FT_C_DIM), "%s",
+			       ft_safe(ft_fleet_labels_line(h->labels, lab, sizeof(lab)), safe, sizeof(safe)));
 		}
 	}
 	if (!f->nshown) {
@@ -256,20 +254,17 @@ static void draw_detail(struct ft_fleetui *u)
 		draw_zone(d, i, y++);
 	if (!d->nzones)
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "no zone series for this instance");
-	if (d->nsizes && y + 2 < LINES - 1) {
+	if (d->sizes.n && y + 2 < LINES - 1) {
 		y++;
 		ft_put(y++, 0, A_BOLD, "contiguous blocks, now / after compaction");
 		for (i = 0; i < d->nzones && y < LINES - 1; i++, y++) {
 			ft_put(y, 0, 0, "%-3s %-8s", d->zones[i].node, ft_safe(d->zones[i].zone, nm, sizeof(nm)));
-			for (k = 0, x = 13; k < d->nsizes; k++, x += 22) {
+			for (k = 0, x = 13; k < d->sizes.n; k++, x += 22) {
 				char a[16], b[16];
 
 				ft_fmt_count(a, sizeof(a), d->zones[i].contig[k][0], 7);
 				ft_fmt_count(b, sizeof(b), d->zones[i].contig[k][1], 7);
-				bool g = !(d->sizes[k] % (1ull << 30));
-
-				ft_put(y, x, 0, "%5llu%c %7s / %-7s",
-				       (unsigned long long)(d->sizes[k] >> (g ? 30 : 20)), g ? 'G' : 'M',
+				ft_put(y, x, 0, "%6s %7s / %-7s", d->sizes.name[k],
 				       isnan(d->zones[i].contig[k][0]) ? "-" : a, isnan(d->zones[i].contig[k][1]) ? "-" : b);
 			}
 		}
@@ -396,34 +391,22 @@ static void key_sort(struct ft_fleetui *u, int ch)
 
 static bool prompt(struct ft_fleetui *u, const char *q, char *buf, int sz)
 {
-	int len = (int)strlen(buf), ch;
+	int len = (int)strlen(buf), ch, r = 0;
 
 	curs_set(1);
-	for (;;) {
+	while (!r) {
 		move(LINES - 1, 0);
 		clrtoeol();
 		ft_put(LINES - 1, 0, A_BOLD, "%s%s", q, buf);
 		refresh();
 		ch = getkey(u, 1000);
-		if (ch == ERR && (u->quit || (u->src->stop && *u->src->stop))) {	/* a stop signal ends the prompt too */
-			curs_set(0);
-			return false;
-		}
-		if (ch == '\n' || ch == KEY_ENTER)
-			break;
-		if (ch == 27) {
-			curs_set(0);
-			return false;
-		}
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
-			buf[--len] = '\0';
-		else if (ch >= 32 && ch < 127 && len < sz - 1) {
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
-		}
+		if (ch == ERR && (u->quit || (u->src->stop && *u->src->stop)))
+			r = -1;		/* a stop signal ends the prompt too */
+		else if (ch != ERR)
+			r = ft_prompt_key(buf, &len, sz, ch);
 	}
 	curs_set(0);
-	return true;
+	return r > 0;
 }
 
 static void key_filter(struct ft_fleetui *u, int ch)

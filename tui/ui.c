@@ -475,7 +475,7 @@ bool ft_ui_prompt(struct ft_ui *ui, const char *question, char *buf, int sz)
 
 bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz)
 {
-	int len = (int)strnlen(buf, (size_t)sz - 1), ch;
+	int len = (int)strnlen(buf, (size_t)sz - 1), ch, r;
 
 	buf[len] = '\0';
 	curs_set(1);
@@ -489,17 +489,12 @@ bool ft_ui_prompt_edit(struct ft_ui *ui, const char *question, char *buf, int sz
 		ch = ft_ui_getch(ui, 1000);
 		if (ch == ERR && !stopped(ui))
 			continue;
-		if (ch == '\n' || ch == KEY_ENTER)
+		r = ch == ERR ? -1 : ft_prompt_key(buf, &len, sz, ch);	/* ERR: stopped */
+		if (r > 0)
 			break;
-		if (ch == 27 || ch == ERR) {
+		if (r < 0) {
 			len = 0;
 			break;
-		}
-		if ((ch == KEY_BACKSPACE || ch == 127 || ch == 8) && len > 0)
-			buf[--len] = '\0';
-		else if (ch >= 32 && ch < 127 && len < sz - 1) {
-			buf[len++] = (char)ch;
-			buf[len] = '\0';
 		}
 	}
 	curs_set(0);

@@ -214,13 +214,17 @@ static const char *first(const struct ft_fleet *f)
 
 static void test_table(void **state)
 {
-	static const uint64_t sizes[] = { 2097152, 1073741824 };
+	static const int orders[] = { 9, 18 };	/* 2M, 1G of 4 KiB pages */
+	struct ft_fleet_sizes sizes;
 	struct ft_prom_resp up = { 0 }, figs = { 0 }, range = { 0 };
 	struct ft_fleet f;
 	char why[256], q[512];
 
 	(void)state;
-	ft_fleet_init(&f, sizes, 2);
+	ft_fleet_sizes_of(&sizes, orders, 2, 4096);
+	assert_string_equal(sizes.name[1], "1G");
+	assert_true(sizes.bytes[0] == 2097152);
+	ft_fleet_init(&f, &sizes);
 	assert_int_equal(parse(&up, up_json, why), 0);
 	assert_int_equal(parse(&figs, figs_json, why), 0);
 	assert_int_equal(ft_fleet_build(&f, &up, &figs, why, sizeof(why)), 0);
@@ -249,6 +253,7 @@ static void test_table(void **state)
 	assert_string_equal(ft_fleet_cell(&f, &f.hosts[0], ft_fleet_col_find(&f, "THP_FB%"), q, sizeof(q)), "25.0");
 	assert_string_equal(ft_fleet_cell(&f, &f.hosts[1], ft_fleet_col_find(&f, "THP_FB%"), q, sizeof(q)), "-");
 	assert_string_equal(ft_fleet_cell(&f, &f.hosts[1], 1, q, sizeof(q)), "DOWN");
+	assert_string_equal(ft_fleet_labels_line(f.hosts[1].labels, q, sizeof(q)), "cluster=eu role=db");
 	/* labels: job is left out; the filter matches a whole label */
 	snprintf(f.filter, sizeof(f.filter), "cluster=eu");
 	ft_fleet_arrange(&f);
@@ -295,7 +300,8 @@ static void test_table(void **state)
 
 static void test_detail(void **state)
 {
-	static const uint64_t sizes[] = { 2097152 };
+	static const int orders[] = { 9 };
+	struct ft_fleet_sizes sizes;
 	struct ft_prom_resp r0 = { 0 }, r1 = { 0 }, r2 = { 0 };
 	const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES] = { &r0, &r1, &r2 };
 	static struct ft_fleet_detail d;
@@ -320,7 +326,8 @@ static void test_detail(void **state)
 	assert_int_equal(parse(&r2, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
 			     "{\"metric\":{\"cgroup\":\"/a\"},\"value\":[1,\"1\"]},"
 			     "{\"metric\":{\"cgroup\":\"/b\",\"name\":\"ns/pod\"},\"value\":[1,\"9\"]}]}}", why), 0);
-	ft_fleet_detail_build(&d, "h:1", sizes, 1, r, 100 - 29, 1);
+	ft_fleet_sizes_of(&sizes, orders, 1, 4096);
+	ft_fleet_detail_build(&d, "h:1", &sizes, r, 100 - 29, 1);
 	assert_int_equal(d.nzones, 2);
 	assert_string_equal(d.zones[0].zone, "DMA");	/* node 0 first */
 	assert_true(d.zones[0].free_blocks[2] == 5);
@@ -336,7 +343,7 @@ static void test_detail(void **state)
 	assert_string_equal(d.cgroups[0].name, "ns/pod");
 	assert_string_equal(d.instance, "h:1");
 	/* the console asks for its open host by the detail's own instance */
-	ft_fleet_detail_build(&d, d.instance, sizes, 1, r, 100 - 29, 1);
+	ft_fleet_detail_build(&d, d.instance, &sizes, r, 100 - 29, 1);
 	assert_string_equal(d.instance, "h:1");
 	ft_prom_resp_release(&r0);
 	ft_prom_resp_release(&r1);
