@@ -6,6 +6,7 @@
 #include <string.h>
 
 #define NEEDLE	": page allocation failure: order:"
+#define MODE	", mode:"
 
 /* @s's first @n bytes hold @needle at: its offset, or -1. */
 static long find(const char *s, size_t n, const char *needle)
@@ -29,7 +30,13 @@ static size_t digits(const char *p, size_t n, uint64_t *v)
 	return i;
 }
 
-/* "PRIO,SEQ,USEC,...;": the sequence and the time, and where the message starts. */
+/*
+ * "PRIO,SEQ,USEC,...;": the sequence and the time, and where the message
+ * starts.  PRIO is (facility << 3) | level; the kernel's own records have
+ * facility 0, and a write to /dev/kmsg from user space never does (the
+ * kernel makes it LOG_USER, printk.c devkmsg_write()): anything else is
+ * refused.
+ */
 static int header(const char *rec, size_t len, struct ft_kmsg_fail *out, size_t *msg)
 {
 	const char *semi = memchr(rec, ';', len);
@@ -43,6 +50,8 @@ static int header(const char *rec, size_t len, struct ft_kmsg_fail *out, size_t 
 		n = digits(rec + i, (size_t)(semi - rec) - i, &v);
 		if (!n)
 			return -EINVAL;
+		if (field == 0 && v >> 3)
+			return -EINVAL;		/* not the kernel's */
 		if (field == 1)
 			out->seq = v;
 		else if (field == 2)
@@ -59,9 +68,9 @@ static int header(const char *rec, size_t len, struct ft_kmsg_fail *out, size_t 
 int ft_kmsg_parse(const char *rec, size_t len, struct ft_kmsg_fail *out)
 {
 	const char *m, *nl;
-	size_t start, mlen, c;
+	size_t start, mlen, c, n;
 	uint64_t order;
-	long at, mode;
+	long at;
 
 	memset(out, 0, sizeof(*out));
 	if (!rec || header(rec, len, out, &start))
@@ -70,24 +79,37 @@ int ft_kmsg_parse(const char *rec, size_t len, struct ft_kmsg_fail *out)
 	mlen = len - start;
 	if ((nl = memchr(m, '\n', mlen)))
 		mlen = (size_t)(nl - m);	/* the message; continuation lines after */
-	at = find(m, mlen, NEEDLE);
-	if (at < 0)
+	/*
+	 * warn_alloc()'s own form only: the task's name (TASK_COMM_LEN less
+	 * its NUL) first, then the phrase, the order and ", mode:".  A message
+	 * that holds the phrase further in (a mount option a user chose,
+	 * echoed by tmpfs) is not a failure, nor is a line cut before its mode.
+	 */
+	at = find(m, mlen < FT_KMSG_COMM_MAX + strlen(NEEDLE) ? mlen : FT_KMSG_COMM_MAX + strlen(NEEDLE), NEEDLE);
+	if (at < 1 || at > FT_KMSG_COMM_MAX)
 		return -EINVAL;
-	c = (size_t)at < sizeof(out->comm) - 1 ? (size_t)at : sizeof(out->comm) - 1;
-	memcpy(out->comm, m, c);
-	out->comm[c] = '\0';
+	memcpy(out->comm, m, (size_t)at);
+	out->comm[at] = '\0';
 	c = (size_t)at + strlen(NEEDLE);
-	if (!digits(m + c, mlen - c, &order) || order > 64)
+	n = digits(m + c, mlen - c, &order);
+	if (!n || order > 64)
 		return -EINVAL;
 	out->order = (int)order;
-	mode = find(m + c, mlen - c, "mode:0x");
-	if (mode >= 0) {
-		const char *p = m + c + mode + 7, *end = m + mlen, *lp, *rp;
+	c += n;
+	if (mlen - c < strlen(MODE) || memcmp(m + c, MODE, strlen(MODE)))
+		return -EINVAL;
+	c += strlen(MODE);
+	{
+		const char *p = m + c, *end = m + mlen, *lp, *rp;
 		char hex[9];
 		size_t h = 0;
 
-		while (p + h < end && h < 8 && strchr("0123456789abcdefABCDEF", p[h]) && p[h])
+		if (end - p >= 2 && p[0] == '0' && p[1] == 'x')
+			p += 2;		/* %#x: "0x..." (a mask of 0 prints "0") */
+		while (p + h < end && h < 8 && p[h] && strchr("0123456789abcdefABCDEF", p[h]))
 			h++;
+		if (!h)
+			return -EINVAL;
 		memcpy(hex, p, h);
 		hex[h] = '\0';
 		out->mode = (uint32_t)strtoul(hex, NULL, 16);

@@ -18,6 +18,7 @@
 #define FT_KMSG_ORDERS	16	/* orders counted apart; larger ones in the last */
 #define FT_KMSG_LAST	4	/* the newest failures kept whole */
 #define FT_KMSG_TEXT	1024	/* a KMSG input at most: a /dev/kmsg record is < 1 KiB of text */
+#define FT_KMSG_COMM_MAX 15	/* a task's name at most (TASK_COMM_LEN less its NUL) */
 
 struct ft_kmsg_fail {
 	uint64_t seq;			/* the record's sequence number */
@@ -42,7 +43,11 @@ struct ft_kmsg {
 /*
  * One /dev/kmsg record ("PRIO,SEQ,USEC,FLAGS;MESSAGE\n", continuation
  * lines after) into @out: 0, or -EINVAL when it is not a page allocation
- * failure or is malformed.
+ * failure in the kernel's own form or is malformed.  The kernel's form:
+ * facility 0 in PRIO (user space's writes are LOG_USER at least), and the
+ * message "COMM: page allocation failure: order:N, mode:0xHEX" with COMM
+ * at most FT_KMSG_COMM_MAX bytes; the phrase anywhere else (a user's mount
+ * option echoed by the kernel) or a line cut before its mode is refused.
  */
 int ft_kmsg_parse(const char *rec, size_t len, struct ft_kmsg_fail *out);
 

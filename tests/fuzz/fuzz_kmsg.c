@@ -2,8 +2,8 @@
 /*
  * libFuzzer target: a kernel log record (model/kmsg.c), the bytes of a
  * KMSG input (a recording's, untrusted).  Invariants: no crash; a record
- * taken has a terminated comm and gfp within their buffers and an order
- * that counts (by_order sums to the failures).
+ * taken has a terminated comm (1 to 15 bytes, the kernel's form) and gfp
+ * within their buffers and an order that counts (by_order sums to the failures).
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -24,6 +24,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		return 0;
 	if (strnlen(f.comm, sizeof(f.comm)) >= sizeof(f.comm) || strnlen(f.gfp, sizeof(f.gfp)) >= sizeof(f.gfp) ||
 	    f.order < 0 || f.order > 64)
+		__builtin_trap();
+	/* only the kernel's form: a task's name of 1 to 15 bytes before the phrase */
+	if (!f.comm[0] || strlen(f.comm) > FT_KMSG_COMM_MAX)
 		__builtin_trap();
 	ft_kmsg_add(&k, &f);
 	for (o = 0; o < FT_KMSG_ORDERS; o++)

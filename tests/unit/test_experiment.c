@@ -68,6 +68,9 @@ static void test_guards(void **st)
 	uint8_t state[12] = { 0 };
 	char why[200];
 	const char rec[] = "4,9,9,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
+	const char forged_user[] = "12,7,7,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
+	const char forged_tmpfs[] = "3,8,8,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n";
+	const char cut[] = "4,8,8,-;fio: page allocation failure: order:9";
 	int i;
 
 	(void)st;
@@ -78,6 +81,13 @@ static void test_guards(void **st)
 	assert_true(fixture_tick(&s, "6.18-idle", 1000000000ull));
 	ft_exp_guard_begin(&b, &s, true);
 	assert_int_equal(ft_exp_guard_check(&g, &b, &s, why, sizeof(why)), -1);
+	/* forged ones trip nothing: user space's (LOG_USER), the phrase echoed inside another message, a cut line */
+	fixture_apply(&s, FT_RR_KMSG, 0, 2, forged_user, sizeof(forged_user) - 1);
+	fixture_apply(&s, FT_RR_KMSG, 0, 2, forged_tmpfs, sizeof(forged_tmpfs) - 1);
+	fixture_apply(&s, FT_RR_KMSG, 0, 2, cut, sizeof(cut) - 1);
+	assert_true(fixture_tick(&s, "6.18-idle", 1500000000ull));
+	assert_int_equal(ft_exp_guard_check(&g, &b, &s, why, sizeof(why)), -1);
+	assert_int_equal(s.kmsg.failures, 0);
 	fixture_apply(&s, FT_RR_KMSG, 0, 2, rec, sizeof(rec) - 1);
 	assert_true(fixture_tick(&s, "6.18-idle", 2000000000ull));
 	assert_int_equal(ft_exp_guard_check(&g, &b, &s, why, sizeof(why)), FT_EXP_G_ALLOC_FAILURES);

@@ -39,9 +39,11 @@ static void test_warn_alloc(void **st)
 	assert_string_equal(f.comm, "kworker/u8:2 x");
 	assert_int_equal(f.order, 0);
 	assert_string_equal(f.gfp, "GFP_ATOMIC");
-	/* no mode: still a failure of that order */
-	assert_int_equal(parse("4,1,2,-;a: page allocation failure: order:10\n", &f), 0);
-	assert_int_equal(f.order, 10);
+	/* a task name of 15 bytes, the most there is; a mask of 0 printed by %#x as "0" */
+	assert_int_equal(parse("0,1,2,-;abcdefghijklmno: page allocation failure: order:9, mode:0(), "
+			       "nodemask=(null)\n", &f), 0);
+	assert_string_equal(f.comm, "abcdefghijklmno");
+	assert_int_equal(f.order, 9);
 	assert_int_equal(f.mode, 0);
 }
 
@@ -54,6 +56,21 @@ static void test_refused(void **st)
 		"4,1,2,-;a: page allocation failure: order:\n",	/* no order */
 		"4,1,2,-;a: page allocation failure: order:99\n",	/* no such order */
 		"4,1,2,-;\n a: page allocation failure: order:4\n",	/* only in a continuation line */
+		/* forged: a user's mount option echoed by the kernel (the phrase further in) */
+		"3,9,9,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n",
+		/* forged: the kernel's form written to /dev/kmsg by user space (facility LOG_USER and up) */
+		"12,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",
+		"8,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",
+		"164,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",
+		/* a name of 16 bytes: no task has one */
+		"4,1,2,-;abcdefghijklmnop: page allocation failure: order:4, mode:0x40dc0\n",
+		/* no name at all */
+		"4,1,2,-;: page allocation failure: order:4, mode:0x40dc0\n",
+		/* truncated: before the mode, inside it, or with no digit of it */
+		"4,1,2,-;a: page allocation failure: order:10\n",
+		"4,1,2,-;a: page allocation failure: order:10, mo",
+		"4,1,2,-;a: page allocation failure: order:10, mode:0x",
+		"4,1,2,-;a: page allocation failure: order:10 mode:0x40dc0\n",
 		"",
 	};
 	struct ft_kmsg_fail f;
