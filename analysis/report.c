@@ -126,10 +126,11 @@ static void direct_window(struct ft_report *rep)
  * A knob's new value seen at this tick that no control change of the
  * recording explains: someone else changed it after the tick at @since_ns.
  */
-static void note_outside(struct ft_report *rep, const char *knob, const char *old, const char *new,
-			 uint64_t since_ns)
+static void note_outside(struct ft_report *rep, const struct ft_knob_change *c, uint64_t since_ns)
 {
+	const char *knob = c->knob->name, *old = c->old, *new = c->new;
 	struct ft_session_audit *a;
+	char who[96];
 
 	if (rep->nr_outside == FT_REP_MAX_OUTSIDE) {
 		rep->outside_dropped++;
@@ -141,10 +142,19 @@ static void note_outside(struct ft_report *rep, const char *knob, const char *ol
 	snprintf(a->knob, sizeof(a->knob), "%.31s", knob);
 	snprintf(a->old, sizeof(a->old), "%.31s", old);
 	snprintf(a->new, sizeof(a->new), "%.31s", new);
-	snprintf(a->how, sizeof(a->how), "outside");
 	snprintf(a->outcome, sizeof(a->outcome), "seen");
-	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed outside this fragtop, after +%.1f s",
-		 knob, old, new, (double)(since_ns - rep->start_t_ns) / 1e9);
+	ft_knob_change_who(c, who, sizeof(who));
+	if (c->claim) {		/* another fragtop process said it made it (model/journal.h) */
+		snprintf(a->how, sizeof(a->how), "%.15s", c->claim->by[0] ? c->claim->by : "fragtop");
+		snprintf(a->by, sizeof(a->by), "%s", c->claim->by);
+		a->pid = c->claim->pid;
+		a->uid = c->claim->uid;
+	} else {
+		snprintf(a->how, sizeof(a->how), "outside");
+	}
+	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed %s%.60s, after +%.1f s", knob, old, new,
+		 c->claim ? "by " : "", c->claim ? who : "outside this fragtop",
+		 (double)(since_ns - rep->start_t_ns) / 1e9);
 }
 
 /* The knob changes between two ticks: the first opens an interval. */
@@ -164,11 +174,14 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 		snprintf(t->opened, sizeof(t->opened), "%s %s -> %s", c->audit->knob, c->old, c->new);
 		return;
 	}
-	note_outside(t->rep, c->knob->name, c->old, c->new, t->since_ns);
+	note_outside(t->rep, c, t->since_ns);
 	if (!t->changed) {
+		char who[96];
+
 		t->changed = true;
-		snprintf(t->opened, sizeof(t->opened), "%.40s %.32s -> %.32s (outside fragtop)",
-			 c->knob->name, c->old, c->new);
+		ft_knob_change_who(c, who, sizeof(who));
+		snprintf(t->opened, sizeof(t->opened), "%.32s %.32s -> %.32s (%.48s)", c->knob->name, c->old, c->new,
+			 who);
 	}
 }
 
@@ -768,6 +781,8 @@ const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep
 	const struct ft_session_audit *a = *ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
 	const struct ft_session_audit *o = *io < rep->nr_outside ? &rep->outside[*io] : NULL;
 
+	while (a && ft_session_audit_claim(a))	/* who made an outside change: in its entry */
+		a = ++*ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
 	if (a && (!o || a->t_ns <= o->t_ns)) {
 		(*ia)++;
 		return a;

@@ -392,6 +392,9 @@ int ft_experiment_restore_pending(const char *root, bool quiet)
 		rc = 1;
 	} else {
 		ft_ctl_init(ctl, rootfd, NULL);
+		ctl->by = "restore";
+		ctl->experiment = true;		/* the experiment's own write, done for it */
+		ctl->journal = !strcmp(root, "/");
 		a = ft_ctl_set(ctl, knob, value);
 		if (a->outcome == FT_CTL_OK) {
 			unlink(p);
@@ -772,6 +775,9 @@ static int run(int argc, char **argv)
 		return 1;
 	}
 	ft_ctl_init(&e.ctl, rootfd, NULL);
+	e.ctl.by = "experiment";
+	e.ctl.experiment = true;
+	e.ctl.journal = !strcmp(o.live.root, "/");
 	e.ctl.hook = on_audit;
 	e.ctl.hook_ctx = &e;
 	{	/* writable at all (a read-only /proc/sys, a container)?  Its own value written back says. */

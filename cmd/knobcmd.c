@@ -119,6 +119,8 @@ static int run_set(int argc, char **argv)
 	}
 	ft_ctl_init(ctl, rootfd, NULL);
 	ctl->syslog = !strcmp(root, "/");	/* the host's own knobs: in the system log too */
+	ctl->journal = ctl->syslog;
+	ctl->by = "set";
 	for (i = first; i < argc && !failed; i++) {
 		char name[128];
 		const char *eq = strchr(argv[i], '=');

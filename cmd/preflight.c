@@ -185,6 +185,8 @@ static int compact(struct run *r)
 		return -ENOMEM;
 	ft_ctl_init(ctl, r->live.procfs.rootfd, NULL);
 	ctl->syslog = !strcmp(o.root, "/");
+	ctl->journal = ctl->syslog;
+	ctl->by = "preflight";
 	clock_gettime(CLOCK_BOOTTIME, &ts);
 	err = ft_compact_nodes(ctl, nodes, n, (uint64_t)ts.tv_sec, &ago);
 	if (err == -EAGAIN) {

@@ -147,6 +147,8 @@ static struct ft_ui *open_ui(void)
 		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
 		    NULL);
 	ui->ctl->syslog = !strcmp(root, "/");
+	ui->ctl->journal = ui->ctl->syslog;
+	ui->ctl->by = "tui";
 	ft_ui_live_mode(ui);
 	return ui;
 }

@@ -103,6 +103,7 @@ static void emit_source_tick(struct ft_live *l, uint64_t t_ns)
 	ft_live_stacks_emit_status(l, t_ns);
 	ft_live_smaps_read(l, t_ns);
 	ft_live_kmsg_read(l, t_ns);
+	ft_live_changes_read(l, t_ns);	/* after the knobs: see model/journal.h */
 	ft_live_owner_emit_status(l, t_ns);
 	emit_cost(l, t_ns);
 }
@@ -181,6 +182,7 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	l->wants = FT_LIVE_WANT_ALL;
 	ft_live_smaps_init(l);
 	ft_live_kmsg_open(l);
+	ft_live_changes_open(l);
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
 		ft_file_init(&l->knobs.file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
 		l->knobs.file[i].single = true;	/* a sysctl or a sysfs attribute */
@@ -202,6 +204,7 @@ void ft_live_close(struct ft_live *l)
 	ft_live_boost_free(l);
 	ft_live_stacks_free(l);
 	ft_live_kmsg_close(l);
+	ft_live_changes_close(l);
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++)
 		ft_file_close(&l->knobs.file[i]);
 	ft_thpsrc_release(&l->thp);

@@ -28,6 +28,7 @@
 #include "collectors/thp.h"
 #include "model/cmdlines.h"
 #include "collectors/tracefs.h"
+#include "model/journal.h"
 #include "model/ksyms.h"
 #include "model/recfmt.h"
 #include "model/session.h"
@@ -257,6 +258,22 @@ struct ft_live_kmsg {
 };
 
 /*
+ * The change journal (collectors/live_changes.c, model/journal.h): held
+ * open from the start on, read each tick after the knobs; the lines of
+ * other fragtop processes become claims (AUDIT inputs), so a knob change
+ * seen can be told as `fragtop set`'s, the TUI's or an experiment's.
+ */
+struct ft_live_changes {
+	int fd;				/* -1: none yet (looked for again once a minute) */
+	int err;			/* why not: -ENOENT none yet, -EPERM not root's */
+	uint64_t retry_ns;
+	uint64_t since_rt_ns;		/* lines older than the source's start are not its */
+	size_t nbuf;
+	char buf[FT_JOURNAL_LINE];	/* a line read in part */
+	bool skipping;			/* inside a line too long to be one */
+};
+
+/*
  * The live source: a hub (collectors/live.c: the /proc texts, the knobs,
  * the THP tree, the tick) and its parts, one member and one file each
  * (live_trace.c, live_names.c, live_boost.c, live_map.c, live_owner.c,
@@ -285,6 +302,7 @@ struct ft_live {
 	struct ft_live_stacks stacks;
 	struct ft_live_smaps smaps;
 	struct ft_live_kmsg kmsg;
+	struct ft_live_changes changes;
 };
 
 #define FT_LIVE_BOOST_HZ	50	/* boost reads a second by default */

@@ -93,6 +93,9 @@ void ft_live_smaps_init(struct ft_live *l);
 void ft_live_kmsg_open(struct ft_live *l);
 void ft_live_kmsg_read(struct ft_live *l, uint64_t t_ns);
 void ft_live_kmsg_close(struct ft_live *l);
+void ft_live_changes_open(struct ft_live *l);
+void ft_live_changes_read(struct ft_live *l, uint64_t t_ns);
+void ft_live_changes_close(struct ft_live *l);
 /* Read the asked processes' smaps_rollup that are due (SMAPS inputs). */
 void ft_live_smaps_read(struct ft_live *l, uint64_t t_ns);
 

@@ -3,51 +3,27 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <linux/openat2.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/file.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
-/* @rel under @dirfd, never through a symbolic link nor out of it; @mode for O_CREAT. */
-static int open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
-{
-	struct open_how how = {
-		.flags = (__u64)(unsigned int)(flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK),
-		.mode = flags & O_CREAT ? mode : 0,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS,
-	};
-	int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
-
-	if (fd < 0 && errno == ENOSYS)
-		fd = openat(dirfd, rel, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW, mode);
-	return fd < 0 ? -errno : fd;
-}
+#include "base/beneath.h"
 
 /* run/fragtop/compact.stamp under the root, made if need be: a regular file, or -errno. */
 static int stamp_open(int rootfd)
 {
-	struct stat st;
-	int run, fd;
+	int run = ft_run_dir(rootfd, true), fd;
 
-	if (mkdirat(rootfd, "run", 0755) && errno != EEXIST)
-		return -errno;
-	run = open_beneath(rootfd, "run", O_RDONLY | O_DIRECTORY, 0);
 	if (run < 0)
 		return run;
-	if (mkdirat(run, "fragtop", 0700) && errno != EEXIST) {
-		fd = -errno;
-		close(run);
-		return fd;
-	}
-	fd = open_beneath(run, "fragtop/compact.stamp", O_RDWR | O_CREAT, 0600);
+	fd = ft_open_beneath(run, "compact.stamp", O_RDWR | O_CREAT, 0600);
 	close(run);
 	if (fd < 0)
 		return fd;
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (ft_owned_file(fd)) {
 		close(fd);
 		return -EBADFD;
 	}

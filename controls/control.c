@@ -13,6 +13,8 @@
 
 #include "base/file.h"
 #include "base/zero.h"
+#include "controls/expstate.h"
+#include "controls/journal.h"
 
 #define MAX_KNOBS (int)(sizeof(((struct ft_ctl *)0)->orig) / sizeof(((struct ft_ctl *)0)->orig[0]))
 
@@ -80,10 +82,10 @@ int ft_audit_text(const struct ft_audit *a, char *buf, size_t sz)
 {
 	return snprintf(buf, sz,
 			"seq=%llu\nt_ns=%lld\nuid=%u\nloginuid=%u\nhow=%s\noutcome=%s\nerr=%d\n"
-			"knob=%s\nnode=%d\nold=%s\nnew=%s\nreadback=%s\nmsg=%s\n",
+			"knob=%s\nnode=%d\nold=%s\nnew=%s\nreadback=%s\nmsg=%s\nby=%s\n",
 			(unsigned long long)a->seq, (long long)a->t_ns, a->uid, a->loginuid,
 			ft_ctl_how_names[a->how], ft_ctl_outcome_names[a->outcome], a->err, a->knob,
-			a->node, a->old, a->new, a->readback, a->msg);
+			a->node, a->old, a->new, a->readback, a->msg, a->by);
 }
 
 static uint32_t loginuid(void)
@@ -155,6 +157,7 @@ static struct ft_audit *audit_new(struct ft_ctl *c, const char *knob, enum ft_ct
 	a->how = how;
 	a->node = -1;
 	snprintf(a->knob, sizeof(a->knob), "%s", knob);
+	snprintf(a->by, sizeof(a->by), "%s", c->by ? c->by : "");
 	return a;
 }
 
@@ -240,12 +243,18 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 {
 	struct ft_knob_value after;
 	char why[96], raw[256] = "", path[256];
-	int err;
+	int err, holder;
 
 	snprintf(a->new, sizeof(a->new), "%s", canon);
 	if (c->read_only)
 		return audit_done(c, a, FT_CTL_READ_ONLY, 0, "%s: not set to %s: %s",
 				  k->name, canon, c->read_only_why);
+	if (k->type != FT_KNOB_TRIGGER && !c->experiment && ft_ctl_exp_busy(c->rootfd, k->name, &holder))
+		return audit_done(c, a, FT_CTL_DENIED, -EBUSY, "%s: not set to %s: an experiment (pid %d) is trying "
+				  "its values; it puts the knob back when it ends (or stop it: kill %d)", k->name,
+				  canon, holder, holder);
+	if (c->journal && k->type != FT_KNOB_TRIGGER)
+		ft_ctl_journal(c->rootfd, c->by, k->name, a->old, canon);	/* before the write: see journal.h */
 	err = ctl_write(c, k, node, canon);
 	if (err) {
 		if (k->per_node && err == -ENOENT)

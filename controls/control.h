@@ -4,7 +4,9 @@
  * (nothing is written when that fails), written, read back, and becomes
  * an audit entry whatever its outcome.  Successful changes can be undone
  * one by one, or all restored to the values they had before fragtop first
- * touched them.  The TUI, `fragtop set` and the recorder share this.
+ * touched them.  The TUI, `fragtop set` and the recorder share this.  A
+ * knob an experiment is trying is written by that experiment alone: any
+ * other write of it is refused (outcome denied, -EBUSY) while it runs.
  *
  * Ownership: struct ft_ctl owns its audit ring and undo stack; audit
  * entries returned by the functions below stay valid until the next call
@@ -49,6 +51,7 @@ struct ft_audit {
 	char new[FT_KNOB_TEXT];		/* what was asked (canonical when valid) */
 	char readback[FT_KNOB_TEXT];	/* after the write */
 	char msg[192];			/* one sentence for the status line */
+	char by[16];			/* who wrote: struct ft_ctl's by ("" unsaid) */
 };
 
 #define FT_CTL_AUDIT_MAX	1024	/* session ring; the recorder keeps all */
@@ -84,6 +87,22 @@ struct ft_ctl {
 	 */
 	int (*write)(void *ctx, int rootfd, const struct ft_knob *k, int node, const char *text);
 	void *write_ctx;
+	/*
+	 * Who writes, a word for the audit entries and the change journal:
+	 * "set", "tui", "experiment", "restore", "preflight" (NULL: unsaid).
+	 */
+	const char *by;
+	/*
+	 * Append each knob write to the change journal first (controls/
+	 * journal.h): set for the real root, so a recording of the host can
+	 * tell this process's changes from changes outside fragtop.
+	 */
+	bool journal;
+	/*
+	 * The experiment's own: it may write the knob under experiment, which
+	 * every other writer is refused (controls/expstate.h).
+	 */
+	bool experiment;
 };
 
 /*

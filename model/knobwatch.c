@@ -2,7 +2,10 @@
 #include "model/knobwatch.h"
 
 #include <stdbool.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "model/journal.h"
 
 static size_t nr_watched(void)
 {
@@ -16,6 +19,38 @@ void ft_knob_watch_start(struct ft_knob_watch *w, const struct ft_session *s)
 	for (k = 0; k < nr_watched(); k++)
 		ft_knob_value_text(&ft_knobs[k], &s->knobs[k], w->prev[k], sizeof(w->prev[k]));
 	w->audits_seen = s->nr_audits;
+}
+
+/* The newest claim of @knob to @now among the last audits, recent enough to be this change's. */
+static const struct ft_session_audit *find_claim(const struct ft_session *s, const char *knob, const char *now)
+{
+	size_t i, look = 0;
+
+	for (i = s->nr_audits; i-- > 0 && look++ < FT_KNOB_CLAIM_LOOK;) {
+		const struct ft_session_audit *a = &s->audits[i];
+
+		if (s->ticks - a->tick > FT_KNOB_CLAIM_TICKS)
+			break;
+		if (!strcmp(a->outcome, "claim") && !strcmp(a->knob, knob) && !strcmp(a->new, now))
+			return a;
+	}
+	return NULL;
+}
+
+void ft_knob_change_who(const struct ft_knob_change *c, char *buf, size_t sz)
+{
+	const struct ft_session_audit *a = c->audit ? c->audit : c->claim;
+
+	if (!a) {
+		snprintf(buf, sz, "outside fragtop");
+		return;
+	}
+	if (c->claim)
+		snprintf(buf, sz, "%s (pid %d, uid %u)", ft_journal_who(a->by), a->pid, a->uid);
+	else if (a->by[0])
+		snprintf(buf, sz, "%s (this recording's)", ft_journal_who(a->by));
+	else
+		snprintf(buf, sz, "this recording's fragtop");
 }
 
 void ft_knob_watch_step(struct ft_knob_watch *w, const struct ft_session *s,
@@ -40,7 +75,8 @@ void ft_knob_watch_step(struct ft_knob_watch *w, const struct ft_session *s,
 
 		ft_knob_value_text(&ft_knobs[k], &s->knobs[k], now, sizeof(now));
 		if (w->prev[k][0] && now[0] && strcmp(now, w->prev[k]) && !ours[k]) {
-			struct ft_knob_change c = { .knob = &ft_knobs[k], .old = w->prev[k], .new = now };
+			struct ft_knob_change c = { .knob = &ft_knobs[k], .old = w->prev[k], .new = now,
+						    .claim = find_claim(s, ft_knobs[k].name, now) };
 
 			fn(ctx, &c);
 		}

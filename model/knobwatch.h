@@ -27,7 +27,19 @@ struct ft_knob_change {
 	const struct ft_knob *knob;	/* NULL for a recorded change of a knob this build lacks */
 	const char *old, *new;
 	const struct ft_session_audit *audit;	/* fragtop's own change; NULL: outside */
+	/*
+	 * An outside change another fragtop process claimed in the change
+	 * journal (model/journal.h: the same knob and new value, within
+	 * FT_KNOB_CLAIM_TICKS ticks before it was seen); NULL: none did.
+	 */
+	const struct ft_session_audit *claim;
 };
+
+#define FT_KNOB_CLAIM_TICKS	2	/* a claim older than this many ticks names no change */
+#define FT_KNOB_CLAIM_LOOK	64	/* audit entries looked back through for one */
+
+/* Who made change @c, as a person reads it: "fragtop set (pid 4242, uid 0)", "outside fragtop". */
+void ft_knob_change_who(const struct ft_knob_change *c, char *buf, size_t sz);
 
 typedef void ft_knob_change_fn(void *ctx, const struct ft_knob_change *c);
 

@@ -140,6 +140,16 @@ static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
 	ft_text_kv(t, in->len, "how", a->how, sizeof(a->how));
 	ft_text_kv(t, in->len, "outcome", a->outcome, sizeof(a->outcome));
 	ft_text_kv(t, in->len, "msg", a->msg, sizeof(a->msg));
+	ft_text_kv(t, in->len, "by", a->by, sizeof(a->by));
+	{
+		char num[24] = "";
+
+		ft_text_kv(t, in->len, "pid", num, sizeof(num));
+		a->pid = atoi(num);
+		num[0] = '\0';
+		ft_text_kv(t, in->len, "uid", num, sizeof(num));
+		a->uid = (uint32_t)strtoul(num, NULL, 10);
+	}
 }
 
 static void apply_boost(struct ft_session *s, const struct ft_rec_record *in)

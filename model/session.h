@@ -67,7 +67,21 @@ struct ft_session_audit {
 	char knob[FT_KNOB_TEXT], old[FT_KNOB_TEXT], new[FT_KNOB_TEXT];
 	char how[16], outcome[16];
 	char msg[192];
+	/*
+	 * Who wrote (the audit's "by": "set", "tui", "experiment"...; "" in
+	 * older recordings), and for a claim of another fragtop process (how
+	 * and outcome "claim", model/journal.h) its pid and uid.
+	 */
+	char by[16];
+	int pid;
+	uint32_t uid;
 };
+
+/* A claim of another fragtop process (model/journal.h), not a change this recording's fragtop made. */
+static inline bool ft_session_audit_claim(const struct ft_session_audit *a)
+{
+	return a->how[0] == 'c' && !__builtin_strcmp(a->how, "claim");
+}
 
 struct ft_session_name {
 	int pid;			/* 0: free */

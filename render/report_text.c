@@ -603,13 +603,20 @@ static void text_changes(const struct ft_report *rep)
 {
 	const struct ft_session *s = rep->s;
 	const struct ft_session_audit *au;
-	int ia, io, k;
+	int ia, io, k, other;
 	size_t i;
 
 	for (i = 0, k = 0; i < s->nr_audits; i++)
-		k += ft_report_in_window(rep, s->audits[i].t_ns);
+		k += !ft_session_audit_claim(&s->audits[i]) && ft_report_in_window(rep, s->audits[i].t_ns);
+	for (i = 0, other = 0; i < (size_t)rep->nr_outside; i++)
+		other += strcmp(rep->outside[i].how, "outside") != 0;	/* claimed by another fragtop */
 	printf("\ncontrol changes    %d", k + rep->nr_outside);
-	if (rep->nr_outside)
+	if (rep->nr_outside - other && other)
+		printf(" (%d of them outside this fragtop: %d by another fragtop process, %d outside fragtop)",
+		       rep->nr_outside, other, rep->nr_outside - other);
+	else if (other)
+		printf(" (%d of them by another fragtop process)", other);
+	else if (rep->nr_outside)
 		printf(" (%d of them outside this fragtop)", rep->nr_outside);
 	printf("\n");
 	if (s->audits_dropped)
