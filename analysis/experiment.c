@@ -149,10 +149,14 @@ static int groups_of(const char *file, const struct ft_exp_block *b, int nb, con
 	for (k = 0; k < nv; k++)
 		snprintf(out->g[k].name, sizeof(out->g[k].name), "%s", names[k]);
 	for (i = 0; i < nb; i++) {
-		struct ft_cmp_group *g = &out->g[b[i].value];
-		struct ft_cmp_run *ru = &g->run[g->nr++];
+		struct ft_cmp_group *g;
+		struct ft_cmp_run *ru;
 		char from[32], to[32];
 
+		if (b[i].voided)
+			continue;	/* its figures are not its value's (FT_EXP_VOID_RULE) */
+		g = &out->g[b[i].value];
+		ru = &g->run[g->nr++];
 		snprintf(from, sizeof(from), "%.3f", b[i].from_s);
 		snprintf(to, sizeof(to), "%.3f", b[i].to_s);
 		ru->file = strdup(file);

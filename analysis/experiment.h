@@ -73,11 +73,58 @@ void ft_exp_guard_begin(struct ft_exp_guard_base *b, const struct ft_session *s,
 int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b, const struct ft_session *s,
 		       char *why, size_t sz);
 
-/* A block of the recording: the value it ran with, and its window (seconds from the first tick). */
+/*
+ * Whether each guard can be judged on @s: 1 on, 0 off by the user (its
+ * limit NAN), -1 off for want of its input, @why[g] saying which (PSI,
+ * tracing, the kernel log, the THP counters).
+ */
+void ft_exp_guard_inputs(const struct ft_exp_guards *g, const struct ft_session *s, int state[FT_EXP_G_NR],
+			 const char *why[FT_EXP_G_NR]);
+
+/*
+ * A block of the recording: the value it ran with, and its window
+ * (seconds from the first tick).  A void block is left out of the test:
+ * the knob was seen at another value during it (written by someone
+ * else, and written back), or it was cut short by the experiment's stop.
+ */
 struct ft_exp_block {
 	int value;
 	double from_s, to_s;
+	bool voided;
+	char why[160];			/* why it is void: who wrote what, when */
 };
+
+/*
+ * The rule a block is kept or voided by, said in every output: a block
+ * counts only when the knob held the block's value at every tick of it,
+ * and it ran its whole period.
+ */
+#define FT_EXP_VOID_RULE "a block counts only if the knob read its value at every tick and the block ran its whole period"
+
+/*
+ * An experiment's recording as it ran: its knob, the original value,
+ * the values in the order they first ran, its blocks (from the
+ * recording's own changes of the knob: each block from its set to the
+ * next), each voided by FT_EXP_VOID_RULE: a change of the knob seen from
+ * outside within it (the watch of model/knobwatch.h, who made it when
+ * the change journal says), a re-assertion of the block's value, or a
+ * period shorter than the plan's (the plan: the experiment's PLAN note).
+ * Live and `--judge` both take their blocks from here, so both verdicts
+ * are one.  0, or -1 after saying why (@why).
+ */
+#define FT_EXP_PLAN_HOW	"plan"
+struct ft_exp_run {
+	char knob[64];
+	char orig[64];
+	int nv;
+	char val[FT_EXP_VALUES][64];
+	int nb;				/* blocks, void ones included */
+	struct ft_exp_block blocks[FT_EXP_BLOCKS];
+	int sched[FT_EXP_BLOCKS];
+	double period;			/* the plan's; NAN in a recording without one */
+	char last[64];			/* the value the last change left */
+};
+int ft_exp_run_of(const char *file, const char *knob, struct ft_exp_run *out, char *why, size_t sz);
 
 /* Is a lower value of compare row @r the better one (fallbacks, stalls)?  False for shares of success. */
 bool ft_exp_lower_better(int r);

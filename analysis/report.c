@@ -781,7 +781,7 @@ const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep
 	const struct ft_session_audit *a = *ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
 	const struct ft_session_audit *o = *io < rep->nr_outside ? &rep->outside[*io] : NULL;
 
-	while (a && ft_session_audit_claim(a))	/* who made an outside change: in its entry */
+	while (a && ft_session_audit_note(a))	/* who made an outside change: in its entry */
 		a = ++*ia < (int)s->nr_audits ? &s->audits[*ia] : NULL;
 	if (a && (!o || a->t_ns <= o->t_ns)) {
 		(*ia)++;

@@ -35,12 +35,14 @@
 #include "cmd/record.h"
 #include "collectors/live.h"
 #include "controls/control.h"
+#include "model/journal.h"
+#include "model/knobwatch.h"
 
 static struct {
 	const char *knob, *values, *order, *metrics, *guards, *output, *judge;
 	double period;
 	uint64_t rounds, seed;
-	bool json, restore;
+	bool json, restore, require_guards;
 	struct ft_liveopts live;
 } o;
 
@@ -60,6 +62,8 @@ static const struct ft_opt opts[] = {
 	  "stall_p99 (direct compaction ms over a block, 500),\n"
 	  "alloc_failures (kernel log, since the start, 0),\n"
 	  "thp_fallback (% of a block's THP faults, 95); G=off turns one off", .var = &o.guards },
+	{ "require-guards", 0, FT_OPT_FLAG, NULL, "refuse to start when a guard rail lacks its input\n"
+	  "(PSI, tracing, the kernel log, the THP counters)", .var = &o.require_guards },
 	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (overwritten)", .var = &o.output,
 	  .def_help = "fragtop-experiment-KNOB-TIME.ftr here" },
 	FT_OPT_JSON(o.json),
@@ -97,6 +101,10 @@ struct exp {
 	double breach_t;
 	char restore_msg[256];
 	char state[4096];			/* the state directory */
+	int gstate[FT_EXP_G_NR];		/* each guard: 1 on, 0 off (asked), -1 no input */
+	const char *gwhy[FT_EXP_G_NR];
+	bool refused;				/* --require-guards, and a guard lacked its input */
+	int disturbed;				/* writes of the knob by someone else, seen and undone */
 };
 
 /* STATE under @root: var/lib/fragtop.  0, or -errno (said). */
@@ -223,7 +231,71 @@ static bool start_block(struct exp *e, int i, const struct ft_session *s)
 	return true;
 }
 
-/* After every tick: the guards, then the block's end and the next one. */
+/*
+ * The plan in the recording (a note: ft_exp_run_of() reads the period
+ * from it to tell a block cut short), and the guards that can be judged,
+ * said; false when --require-guards and one lacks its input.
+ */
+static bool first_tick(struct exp *e, struct ft_live *l)
+{
+	const struct ft_session *s = &l->session;
+	char text[512];
+	int n, g;
+	bool ok = true;
+
+	n = snprintf(text, sizeof(text), "how=" FT_EXP_PLAN_HOW "\noutcome=" FT_EXP_PLAN_HOW "\nknob=%s\nby=experiment\n"
+		     "msg=period=%g blocks=%d\n", e->knob->name, e->period, e->nb);
+	ft_live_audit(l, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+	ft_exp_guard_inputs(&e->guards, s, e->gstate, e->gwhy);
+	for (g = 0; g < FT_EXP_G_NR; g++)
+		ok &= !(o.require_guards && e->gstate[g] < 0);
+	{	/* said on stderr in every mode: the JSON has them too */
+		fprintf(stderr, "fragtop experiment: guard rails:");
+		for (g = 0; g < FT_EXP_G_NR; g++)
+			fprintf(stderr, "%s %s %s%s%s", g ? ";" : "", ft_exp_guard_names[g],
+				e->gstate[g] > 0 ? "on" : "OFF", e->gstate[g] > 0 ? "" : ": ", e->gwhy[g]);
+		fputc('\n', stderr);
+	}
+	if (!ok)
+		fprintf(stderr, "fragtop experiment: --require-guards: a guard rail lacks its input; nothing "
+			"changed\n");
+	e->refused = !ok;
+	return ok;
+}
+
+/*
+ * The knob read back at every tick: another value than the block's is
+ * said at once with who wrote it (the change journal's claim, else
+ * outside fragtop), and the block's value written again; the recording
+ * then voids the block (FT_EXP_VOID_RULE, analysis/experiment_run.c).
+ */
+static void read_back(struct exp *e, const struct ft_session *s)
+{
+	const struct ft_knob_value *v = &s->knobs[e->knob - ft_knobs];
+	const char *want = e->val[e->sched[e->cur]];
+	const struct ft_session_audit *c;
+	const struct ft_audit *a;
+	char now[FT_KNOB_TEXT], who[96];
+
+	if (v->err || !v->raw_len)
+		return;
+	ft_knob_value_text(e->knob, v, now, sizeof(now));
+	if (!strcmp(now, want))
+		return;
+	c = ft_knob_claim(s, e->knob->name, now);
+	if (c)
+		snprintf(who, sizeof(who), "%s (pid %d, uid %u)", ft_journal_who(c->by), c->pid, c->uid);
+	else
+		snprintf(who, sizeof(who), "someone outside fragtop (sysctl, a script)");
+	e->disturbed++;
+	a = ft_ctl_reassert(&e->ctl, e->knob, want);
+	fprintf(stderr, "fragtop experiment: +%.0f s, block %d of %d: %s reads %s, not %s: written by %s; "
+		"%s %s again: %s; this block will be void (%s)\n", now_s(s), e->cur + 1, e->nb, e->knob->name, now,
+		want, who, a->outcome == FT_CTL_OK ? "wrote" : "could not write", want,
+		ft_ctl_outcome_names[a->outcome], FT_EXP_VOID_RULE);
+}
+
+/* After every tick: the guards, the knob read back, then the block's end and the next one. */
 static bool on_tick(void *ctx, struct ft_live *l)
 {
 	struct exp *e = ctx;
@@ -233,6 +305,8 @@ static bool on_tick(void *ctx, struct ft_live *l)
 
 	if (!e->started) {
 		e->live = l;
+		if (!first_tick(e, l))
+			return false;	/* nothing changed */
 		e->started = true;
 		ft_exp_guard_begin(&e->gbase, s, true);
 		return start_block(e, 0, s);
@@ -245,6 +319,7 @@ static bool on_tick(void *ctx, struct ft_live *l)
 		put_back(e);
 		return false;
 	}
+	read_back(e, s);
 	if (now_s(s) - e->block_t0 < o.period - 0.25)
 		return true;
 	e->blocks[e->done++] = (struct ft_exp_block){ e->sched[e->cur], e->block_t0, now_s(s) };
@@ -452,6 +527,23 @@ static void print_text(const struct exp *e, const struct ft_exp_result *r)
 	for (i = 0; i < e->nb; i++)
 		printf(" %c", 'A' + e->sched[i]);
 	printf(", %.0f s a block; %d of %d blocks run\n", e->period, e->done, e->nb);
+	if (e->started) {	/* a live run: which guards judged it */
+		printf("guard rails:");
+		for (i = 0; i < FT_EXP_G_NR; i++)
+			printf("%s %s %s", i ? "," : "", ft_exp_guard_names[i], e->gstate[i] > 0 ? "on" : "OFF");
+		printf("%s\n", e->disturbed ? "" : "; nobody else wrote the knob");
+		for (i = 0; i < FT_EXP_G_NR; i++)
+			if (e->gstate[i] <= 0)
+				printf("  %s off: %s\n", ft_exp_guard_names[i], e->gwhy[i]);
+	}
+	for (i = 0, k = 0; i < e->done; i++)
+		k += e->blocks[i].voided;
+	if (k || e->disturbed)
+		printf("%d block%s void (%s):\n", k, k == 1 ? "" : "s", FT_EXP_VOID_RULE);
+	for (i = 0; i < e->done; i++)
+		if (e->blocks[i].voided)
+			printf("  block %d (%c=%s, +%.0f..+%.0f s): %s\n", i + 1, 'A' + e->blocks[i].value,
+			       e->val[e->blocks[i].value], e->blocks[i].from_s, e->blocks[i].to_s, e->blocks[i].why);
 	if (e->breach >= 0)
 		printf("stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t, e->restore_msg);
 	else if (!e->ended_all)
@@ -519,9 +611,29 @@ static void print_json(const struct exp *e, const struct ft_exp_result *r, const
 		ft_json_str(&j, "value", e->val[e->blocks[i].value]);
 		ft_json_double(&j, "from_s", e->blocks[i].from_s);
 		ft_json_double(&j, "to_s", e->blocks[i].to_s);
+		ft_json_bool(&j, "void", e->blocks[i].voided);
+		if (e->blocks[i].voided)
+			ft_json_str(&j, "why", e->blocks[i].why);
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
+	ft_json_str(&j, "void_rule", FT_EXP_VOID_RULE);
+	if (e->started) {
+		ft_json_i64(&j, "disturbances", e->disturbed);
+		ft_json_arr_begin(&j, "guards");
+		for (i = 0; i < FT_EXP_G_NR; i++) {
+			ft_json_obj_begin_inline(&j, NULL);
+			ft_json_str(&j, "guard", ft_exp_guard_names[i]);
+			ft_json_double(&j, "limit", e->guards.limit[i]);
+			ft_json_bool(&j, "active", e->gstate[i] > 0);
+			if (e->gstate[i] <= 0)
+				ft_json_str(&j, "why_off", e->gwhy[i]);
+			ft_json_obj_end(&j);
+		}
+		ft_json_arr_end(&j);
+	} else {
+		ft_json_null(&j, "guards");	/* --judge: the recording does not say */
+	}
 	ft_json_i64(&j, "blocks_planned", e->nb);
 	if (e->breach >= 0) {
 		ft_json_obj_begin(&j, "stopped");
@@ -569,18 +681,20 @@ static void print_json(const struct exp *e, const struct ft_exp_result *r, const
 	ft_json_end(&j);
 }
 
-/* Each value ran in two blocks at least: the test can be made. */
+/* Each value ran in two blocks at least that count: the test can be made. */
 static bool enough(const struct exp *e)
 {
 	int n[FT_EXP_VALUES] = { 0 }, i;
 
 	for (i = 0; i < e->done; i++)
-		n[e->blocks[i].value]++;
+		n[e->blocks[i].value] += !e->blocks[i].voided;
 	for (i = 0; i < e->nv; i++)
 		if (n[i] < 2)
 			return false;
 	return true;
 }
+
+static int blocks_of(struct exp *e, const char *file);
 
 static int run_experiment(struct exp *e, const char *file, const int *metrics, int nm)
 {
@@ -594,17 +708,27 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 	err = ft_record_headless(&a);
 	if (e->started && !e->restored)
 		put_back(e);	/* the recorder failed: the knob back all the same, if not in the file */
+	if (!e->started) {	/* nothing was changed: the record is no one's */
+		char p[4200];
+
+		record_path(e->state, p, sizeof(p));
+		unlink(p);
+		return 1;
+	}
 	if (!e->restored && e->started) {
 		fprintf(stderr, "fragtop experiment: %s; the restore record stays for the next start\n",
 			e->restore_msg);
 		return 1;
 	}
-	if (e->started) {
+	{
 		char p[4200];
 
 		record_path(e->state, p, sizeof(p));
 		unlink(p);
 	}
+	/* the verdict is --judge's over the same recording: its blocks, its ticks (one code path) */
+	if (!err && blocks_of(e, file))
+		err = 1;
 	if (!err && enough(e) && (r = calloc(1, sizeof(*r))) &&
 	    ft_exp_judge(file, e->blocks, e->done, e->names, e->nv, e->base, metrics, nm, r)) {
 		ft_exp_release(r);
@@ -638,62 +762,51 @@ static int value_index(struct exp *e, const char *v)
 }
 
 /*
- * --judge FILE: the blocks from the recording's own changes of the knob
- * (fragtop's, outcome ok), the last one putting it back.  0, or 1 after
- * saying why.
+ * The blocks as the recording has them (analysis/experiment_run.c: the
+ * same for a live run and --judge), each value's index @e's own.  0, or
+ * 1 after saying why.
  */
 static int blocks_of(struct exp *e, const char *file)
 {
-	struct ft_report *rep = calloc(1, sizeof(*rep));
-	const struct ft_session_audit *c[FT_EXP_BLOCKS + 1];
-	size_t i;
-	int n = 0, k, err = 1;
+	struct ft_exp_run *r = calloc(1, sizeof(*r));
+	char why[256];
+	int i, err = 1;
 
-	if (!rep || ft_report_build(rep, file, NULL))
-		goto out;
-	for (i = 0; i < rep->s->nr_audits && n <= FT_EXP_BLOCKS; i++) {
-		const struct ft_session_audit *a = &rep->s->audits[i];
-
-		if (!strcmp(a->outcome, "ok") && !strcmp(a->how, "set") && (!o.knob || !strcmp(a->knob, o.knob)) &&
-		    (!n || !strcmp(a->knob, c[0]->knob)))
-			c[n++] = a;
-	}
-	if (n < 3) {
-		fprintf(stderr, "fragtop experiment: %s: %d changes of %s: not an experiment's recording\n", file, n,
-			o.knob ? o.knob : "a knob");
+	if (!r)
+		return 1;
+	if (ft_exp_run_of(file, e->knob ? e->knob->name : o.knob, r, why, sizeof(why))) {
+		fprintf(stderr, "fragtop experiment: %s\n", why);
 		goto out;
 	}
-	e->knob = ft_knob_find(c[0]->knob);
-	snprintf(e->orig, sizeof(e->orig), "%s", c[0]->old);
-	for (k = 0; k + 1 < n; k++) {
-		int v = value_index(e, c[k]->new);
-
-		if (v < 0 || !e->knob)
+	if (!e->knob) {		/* --judge: what the recording says */
+		e->knob = ft_knob_find(r->knob);
+		snprintf(e->orig, sizeof(e->orig), "%.31s", r->orig);
+		e->period = !isnan(r->period) ? r->period :
+			    (r->blocks[r->nb - 1].to_s - r->blocks[0].from_s) / r->nb;
+		e->ended_all = e->restored = true;
+		snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s (as recorded)", r->knob, r->last);
+		if (!e->knob) {
+			fprintf(stderr, "fragtop experiment: %s: no such knob in this fragtop\n", r->knob);
 			goto out;
-		e->sched[k] = v;
-		e->blocks[k] = (struct ft_exp_block){ v, ft_report_secs(rep, c[k]->t_ns),
-						      ft_report_secs(rep, c[k + 1]->t_ns) };
+		}
 	}
-	e->nb = e->done = n - 1;
-	e->period = (e->blocks[n - 2].to_s - e->blocks[0].from_s) / (n - 1);
+	for (i = 0; i < r->nb; i++) {
+		e->blocks[i] = r->blocks[i];
+		e->blocks[i].value = value_index(e, r->val[r->blocks[i].value]);
+		if (e->blocks[i].value < 0)
+			goto out;
+		e->sched[i] = e->blocks[i].value;
+	}
+	e->done = r->nb;
+	if (!e->nb)
+		e->nb = r->nb;
 	for (e->base = 0; e->base < e->nv && strcmp(e->val[e->base], e->orig); e->base++)
 		;
 	if (e->base == e->nv)
 		e->base = 0;
-	{	/* the order it ran in: ABBA's, or another (random) */
-		int abba[FT_EXP_BLOCKS];
-
-		e->order = e->nb % e->nv == 0 && ft_exp_schedule(e->nv, e->nb / e->nv, FT_EXP_ABBA, 0, abba) == e->nb &&
-			   !memcmp(abba, e->sched, (size_t)e->nb * sizeof(int)) ? FT_EXP_ABBA : FT_EXP_RANDOM;
-	}
-	e->ended_all = e->restored = true;
-	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s (as recorded)", e->knob->name,
-		 c[n - 1]->new);
 	err = 0;
 out:
-	if (rep)
-		ft_report_release(rep);
-	free(rep);
+	free(r);
 	return err;
 }
 
@@ -708,6 +821,12 @@ static int judge_only(const int *metrics, int nm)
 	if (!r || blocks_of(&e, o.judge)) {
 		free(r);
 		return 1;
+	}
+	{	/* the order it ran in: ABBA's, or another (random) */
+		int abba[FT_EXP_BLOCKS];
+
+		e.order = e.nb % e.nv == 0 && ft_exp_schedule(e.nv, e.nb / e.nv, FT_EXP_ABBA, 0, abba) == e.nb &&
+			  !memcmp(abba, e.sched, (size_t)e.nb * sizeof(int)) ? FT_EXP_ABBA : FT_EXP_RANDOM;
 	}
 	err = !enough(&e) || ft_exp_judge(o.judge, e.blocks, e.done, e.names, e.nv, e.base, metrics, nm, r);
 	if (o.json)
@@ -731,6 +850,12 @@ static int run(int argc, char **argv)
 		return err;
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_experiment, "'%s': no operand expected", argv[first]);
+	/*
+	 * A reader that went away (the ssh session that ran it dropped, `|&
+	 * head`) must not end it with the tested value set: writes to it fail
+	 * quietly instead, and the run goes on to put the knob back.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	if (o.restore)
 		return ft_experiment_restore_pending(o.live.root, false);
 	if (o.judge)
@@ -750,6 +875,11 @@ static int run(int argc, char **argv)
 		fprintf(stderr, "fragtop experiment: %s: %s\n", o.live.root, strerror(errno));
 		return 1;
 	}
+	/*
+	 * A killed one's restore record first: the knob's value read after
+	 * it, or the value it left would be taken for the original and kept.
+	 */
+	ft_experiment_restore_pending(o.live.root, true);
 	err = refuse(&e, o.live.root, rootfd, &cur) || parse_values(&e, &cur) || parse_guards(&e) ||
 	      parse_metrics(metrics, &nm);
 	if (!err && (e.nb = ft_exp_schedule(e.nv, (int)o.rounds, e.order, e.seed, e.sched)) < 0) {
@@ -761,7 +891,6 @@ static int run(int argc, char **argv)
 		close(rootfd);
 		return 1;
 	}
-	ft_experiment_restore_pending(o.live.root, true);	/* a killed one's first */
 	if ((err = state_dir(o.live.root, e.state, sizeof(e.state)))) {
 		fprintf(stderr, "fragtop experiment: cannot make %s: %s\n", e.state, strerror(-err));
 		close(rootfd);

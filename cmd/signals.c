@@ -13,6 +13,7 @@ void ft_catch_stop_signals(void (*fn)(int))
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGQUIT, &sa, NULL);
 }
 
 static volatile sig_atomic_t stop_sig;

@@ -5,11 +5,15 @@
 
 #include <signal.h>
 
-/* SIGINT, SIGTERM and SIGHUP call @fn: every front end stops cleanly on them. */
+/*
+ * SIGINT, SIGTERM, SIGHUP and SIGQUIT call @fn: every front end stops
+ * cleanly on them (SIGQUIT as SIGTERM: no core, and what fragtop changed
+ * put back, an experiment's knob first).
+ */
 void ft_catch_stop_signals(void (*fn)(int));
 
 /*
- * The common case: SIGINT, SIGTERM and SIGHUP set one flag, which the TUI's
+ * The common case: SIGINT, SIGTERM, SIGHUP and SIGQUIT set one flag, which the TUI's
  * loop and prompts watch (struct ft_ui's stop).  Returns the flag.
  */
 const volatile sig_atomic_t *ft_catch_stop(void);

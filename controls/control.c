@@ -34,6 +34,7 @@ const char *const ft_ctl_how_names[] = {
 	[FT_CTL_STEP] = "step",
 	[FT_CTL_UNDO] = "undo",
 	[FT_CTL_RESTORE] = "restore",
+	[FT_CTL_REASSERT] = "reassert",
 };
 
 int ft_ctl_read(int rootfd, const struct ft_knob *k, struct ft_knob_value *v)
@@ -334,6 +335,11 @@ static const struct ft_audit *change(struct ft_ctl *c, const struct ft_knob *k, 
 const struct ft_audit *ft_ctl_set_knob(struct ft_ctl *c, const struct ft_knob *k, const char *value)
 {
 	return change(c, k, value, FT_CTL_SET);
+}
+
+const struct ft_audit *ft_ctl_reassert(struct ft_ctl *c, const struct ft_knob *k, const char *value)
+{
+	return change(c, k, value, FT_CTL_REASSERT);
 }
 
 const struct ft_audit *ft_ctl_set(struct ft_ctl *c, const char *name, const char *value)

@@ -32,7 +32,7 @@ enum ft_ctl_outcome {
 	FT_CTL_FAILED,		/* any other error */
 };
 
-enum ft_ctl_how { FT_CTL_SET, FT_CTL_STEP, FT_CTL_UNDO, FT_CTL_RESTORE };
+enum ft_ctl_how { FT_CTL_SET, FT_CTL_STEP, FT_CTL_UNDO, FT_CTL_RESTORE, FT_CTL_REASSERT };
 
 extern const char *const ft_ctl_outcome_names[];	/* "ok", "invalid"... */
 extern const char *const ft_ctl_how_names[];		/* "set", "step"... */
@@ -120,6 +120,13 @@ int ft_audit_text(const struct ft_audit *a, char *buf, size_t sz);
 
 /* @why_read_only: NULL for a writable session, else the reason shown. */
 void ft_ctl_init(struct ft_ctl *c, int rootfd, const char *why_read_only);
+
+/*
+ * Write @value again after someone else changed the knob (an experiment
+ * holding its block's value): a set whose audit says "reassert", so a
+ * reader of the recording does not take it for a new block.
+ */
+const struct ft_audit *ft_ctl_reassert(struct ft_ctl *c, const struct ft_knob *k, const char *value);
 
 /* Set knob @name (with or without "vm.") to @value. */
 const struct ft_audit *ft_ctl_set(struct ft_ctl *c, const char *name, const char *value);

@@ -77,10 +77,13 @@ struct ft_session_audit {
 	uint32_t uid;
 };
 
-/* A claim of another fragtop process (model/journal.h), not a change this recording's fragtop made. */
-static inline bool ft_session_audit_claim(const struct ft_session_audit *a)
+/*
+ * A note, not a change this recording's fragtop made: another fragtop
+ * process's claim (model/journal.h) or an experiment's plan.
+ */
+static inline bool ft_session_audit_note(const struct ft_session_audit *a)
 {
-	return a->how[0] == 'c' && !__builtin_strcmp(a->how, "claim");
+	return !__builtin_strcmp(a->how, "claim") || !__builtin_strcmp(a->how, "plan");
 }
 
 struct ft_session_name {

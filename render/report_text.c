@@ -607,7 +607,7 @@ static void text_changes(const struct ft_report *rep)
 	size_t i;
 
 	for (i = 0, k = 0; i < s->nr_audits; i++)
-		k += !ft_session_audit_claim(&s->audits[i]) && ft_report_in_window(rep, s->audits[i].t_ns);
+		k += !ft_session_audit_note(&s->audits[i]) && ft_report_in_window(rep, s->audits[i].t_ns);
 	for (i = 0, other = 0; i < (size_t)rep->nr_outside; i++)
 		other += strcmp(rep->outside[i].how, "outside") != 0;	/* claimed by another fragtop */
 	printf("\ncontrol changes    %d", k + rep->nr_outside);

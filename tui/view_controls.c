@@ -95,7 +95,7 @@ static void recorded_changes(struct controls_state *st, const struct ft_session 
 	for (a = 0; a < s->nr_audits && n < NR_CH; a++) {
 		const struct ft_session_audit *au = &s->audits[a];
 
-		if (ft_session_audit_claim(au))
+		if (ft_session_audit_note(au))
 			continue;	/* another fragtop's word on a change, not one of this recording's */
 		ch[n].t_ns = au->t_ns;
 		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s %-9s %s %s -> %s",
