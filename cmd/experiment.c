@@ -838,6 +838,35 @@ static int judge_only(const int *metrics, int nm)
 	return err ? 1 : 0;
 }
 
+/*
+ * Before the first change: the controls set up as the experiment's, the
+ * knob proved writable (its own value written back), the restore record
+ * written.  0, or 1 after saying why (nothing changed).
+ */
+static int arm(struct exp *e, int rootfd)
+{
+	const struct ft_audit *a;
+	int err;
+
+	ft_ctl_init(&e->ctl, rootfd, NULL);
+	e->ctl.by = "experiment";
+	e->ctl.experiment = true;
+	e->ctl.journal = !strcmp(o.live.root, "/");
+	e->ctl.hook = on_audit;
+	e->ctl.hook_ctx = e;
+	a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);	/* a read-only /proc/sys, a container? */
+	if (a->outcome != FT_CTL_OK) {
+		fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n", e->knob->name, a->msg);
+		return 1;
+	}
+	if ((err = write_record(e))) {
+		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s: %s; nothing changed\n",
+			e->state, strerror(-err));
+		return 1;
+	}
+	return 0;
+}
+
 static int run(int argc, char **argv)
 {
 	static struct exp e;
@@ -903,26 +932,7 @@ static int run(int argc, char **argv)
 		close(rootfd);
 		return 1;
 	}
-	ft_ctl_init(&e.ctl, rootfd, NULL);
-	e.ctl.by = "experiment";
-	e.ctl.experiment = true;
-	e.ctl.journal = !strcmp(o.live.root, "/");
-	e.ctl.hook = on_audit;
-	e.ctl.hook_ctx = &e;
-	{	/* writable at all (a read-only /proc/sys, a container)?  Its own value written back says. */
-		const struct ft_audit *a = ft_ctl_set_knob(&e.ctl, e.knob, e.orig);
-
-		if (a->outcome != FT_CTL_OK) {
-			fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n", e.knob->name,
-				a->msg);
-			close(lock);
-			close(rootfd);
-			return 1;
-		}
-	}
-	if ((err = write_record(&e))) {
-		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s: %s; nothing changed\n",
-			e.state, strerror(-err));
+	if (arm(&e, rootfd)) {
 		close(lock);
 		close(rootfd);
 		return 1;
