@@ -24,7 +24,7 @@
 
 static struct {
 	const char *need, *root, *node, *sizes;
-	bool compact, json, no_map, map_force;
+	bool compact, json, no_map, map_force, contig;
 } o;
 
 static const struct ft_opt opts[] = {
@@ -33,6 +33,10 @@ static const struct ft_opt opts[] = {
 	  "two: 4K 2M 32M 1G); several needs are judged together, largest\n"
 	  "first, each taking its blocks from the ones after it.  Without it,\n"
 	  "the table of every size", .var = &o.need },
+	{ "contig", 0, FT_OPT_FLAG, NULL,
+	  "judge every need as any contiguous range (alloc_contig_pages,\n"
+	  "CMA, a driver's buffer), not as a hugetlb page: without it a\n"
+	  "need of a hugetlb size of this CPU must be one the host offers", .var = &o.contig },
 	{ "node", 0, FT_OPT_STR, "N", "only node N's memory counts (without it, a need may be met\n"
 	  "across nodes)", .var = &o.node },
 	{ "size", 's', FT_OPT_STR, "SIZE[,...]", "more sizes for the table (besides the host's hugetlb,\n"
@@ -124,6 +128,9 @@ struct run {
 	size_t nr_needs;
 	struct ft_fits_need judged[FT_FIT_NEEDS_MAX], before[FT_FIT_NEEDS_MAX];
 	enum ft_fit_verdict verdict;
+	/* each need: judged as a hugetlb page (else a contiguous range), and why so or why it cannot be one */
+	bool hugetlb[FT_FIT_NEEDS_MAX], refused[FT_FIT_NEEDS_MAX];
+	char as_note[FT_FIT_NEEDS_MAX][192];
 	int node;
 	bool map_tried;
 	char reason[256], compact_msg[256];
@@ -137,6 +144,18 @@ static int read_map(struct run *r)
 	return ft_live_map_scan_all(&r->live);
 }
 
+/* A hugetlb need the host cannot give does not fit, whatever the free memory holds. */
+static void refuse_kinds(struct run *r)
+{
+	size_t i;
+
+	for (i = 0; i < r->nr_needs; i++)
+		if (r->refused[i]) {
+			r->judged[i].verdict = FT_FIT_NO;
+			r->verdict = FT_FIT_NO;
+		}
+}
+
 static int build(struct run *r, bool map)
 {
 	int err = ft_fits_build(&r->fits, &r->live.session, &r->sizes, map);
@@ -144,12 +163,14 @@ static int build(struct run *r, bool map)
 	if (err)
 		return err;
 	r->verdict = ft_fits_judge(&r->fits, r->node, r->needs, r->nr_needs, r->judged);
+	refuse_kinds(r);
 	return 0;
 }
 
 /* Judge from the free lists of the sample, read the map when the answer needs it. 0 or 3 after saying why. */
 static int answer(struct run *r)
 {
+	size_t i;
 	int err;
 
 	if (!ft_sample_has(&r->live.session.sample, FT_SRC_BUDDYINFO))
@@ -159,6 +180,10 @@ static int answer(struct run *r)
 		return cannot("%s", strerror(-err));
 	if (o.no_map || (r->nr_needs && r->verdict == FT_FIT_NOW))
 		return 0;
+	for (i = 0; i < r->nr_needs && r->refused[i]; i++)
+		;
+	if (r->nr_needs && i == r->nr_needs)
+		return 0;	/* every need refused: no map to read for them */
 	if (read_map(r) == 0 && (err = build(r, true)))
 		return cannot("%s", strerror(-err));
 	return 0;
@@ -269,6 +294,50 @@ static void quiet(void *ctx, enum ft_diag_level level, const char *msg)
 		fprintf(stderr, "fragtop preflight: %s\n", msg);
 }
 
+/*
+ * How each need will be allocated: as a hugetlb page where its size is one
+ * the host offers (hugepages-<size>kB) or one of this CPU's, which the
+ * host must then offer; else (or with --contig) as a contiguous range.
+ */
+static void need_kinds(struct run *r)
+{
+	const struct ft_host *h = &r->live.host;
+	struct ft_fit_cpu cpu;
+	char size[24];
+	size_t i;
+	unsigned int k;
+
+	ft_host_cpu(r->live.procfs.rootfd, &cpu);
+	for (i = 0; i < r->nr_needs; i++) {
+		int order = r->needs[i].order;
+		uint64_t kb = ((uint64_t)h->page_size << order) / 1024;
+		bool offered = false;
+
+		ft_fit_size_name(order, h->page_size, size, sizeof(size));
+		for (k = 0; k < h->nr_huge; k++)
+			offered |= h->huge_kb[k] == kb;
+		if (o.contig) {
+			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as a contiguous range (--contig)");
+		} else if (offered) {
+			r->hugetlb[i] = true;
+			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as %s hugetlb pages (hugepages-%llukB)", size,
+				 (unsigned long long)kb);
+		} else if (ft_fit_hugetlb_arch(cpu.arch, h->page_size, order)) {
+			r->hugetlb[i] = r->refused[i] = true;
+			if (cpu.arch == FT_ARCH_X86 && kb == 1048576 && cpu.pdpe1gb == 0)
+				snprintf(r->as_note[i], sizeof(r->as_note[i]), "this CPU has no 1 GiB pages: no pdpe1gb "
+					 "(--contig judges it as a contiguous range)");
+			else
+				snprintf(r->as_note[i], sizeof(r->as_note[i]), "this host offers no %s hugetlb pages "
+					 "(no hugepages-%llukB; --contig judges it as a contiguous range)", size,
+					 (unsigned long long)kb);
+		} else {
+			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as a contiguous range: %s is no hugetlb "
+				 "size here", size);
+		}
+	}
+}
+
 /* The needs, --size and --node against the host's first sample; 0 or 3 after saying why. */
 static int check_input(struct run *r)
 {
@@ -307,6 +376,7 @@ static int check_input(struct run *r)
 			      ft_fit_size_name(o2, s->host.page_size, big, sizeof(big)));
 	}
 	ft_fits_sizes(s, FT_FITS_SRC_HOST, asked, na, &r->sizes);
+	need_kinds(r);
 	return 0;
 }
 
@@ -319,6 +389,7 @@ static int print(struct run *r)
 		.verdict = r->nr_needs ? r->verdict : FT_FIT_NOW,
 		.compact = o.compact, .compact_msg = o.compact ? r->compact_msg : NULL,
 		.before = o.compact && r->before[0].need.count ? r->before : NULL,
+		.hugetlb = r->hugetlb, .refused = r->refused, .as_note = r->as_note,
 	};
 
 	if (o.no_map)

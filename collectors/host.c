@@ -11,6 +11,7 @@
 
 #include "base/file.h"
 #include "model/sysfile.h"
+#include "model/fit.h"
 
 static void read_line(int rootfd, const char *rel, char *dst, size_t sz,
 		      const char *fallback)
@@ -114,4 +115,12 @@ void ft_host_refresh(struct ft_host *h)
 void ft_host_close(struct ft_host *h)
 {
 	ft_file_close(&h->meminfo);
+}
+
+void ft_host_cpu(int rootfd, struct ft_fit_cpu *c)
+{
+	char buf[16384];	/* the first processor's lines, its flags with them */
+	long n = ft_file_slurp(rootfd, "proc/cpuinfo", buf, sizeof(buf));
+
+	ft_fit_cpuinfo(buf, n > 0 ? (size_t)n : 0, c);
 }

@@ -32,6 +32,9 @@ struct ft_host {
 
 void ft_host_open(struct ft_host *h, int rootfd, bool live);
 void ft_host_refresh(struct ft_host *h);
+struct ft_fit_cpu;
+/* The CPU's architecture and 1 GiB page flag from proc/cpuinfo under @rootfd (model/fit.h); unknown if unread. */
+void ft_host_cpu(int rootfd, struct ft_fit_cpu *c);
 void ft_host_close(struct ft_host *h);
 
 #endif

@@ -31,7 +31,6 @@ static int journal_open(struct ft_live *l, bool at_end)
 	bool make = !strcmp(l->root, "/") && !geteuid();
 	int dir = ft_run_dir(l->procfs.rootfd, make), fd, err;
 
-	ft_cost_open(FT_COST_OTHER);
 	if (dir < 0)
 		return dir;
 	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, make ? O_RDONLY | O_CREAT : O_RDONLY, 0600);
@@ -45,6 +44,7 @@ static int journal_open(struct ft_live *l, bool at_end)
 		close(fd);
 		return err;
 	}
+	ft_cost_open(FT_COST_OTHER);
 	c->fd = fd;
 	return 0;
 }

@@ -568,3 +568,70 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 	free(taken);
 	return all;
 }
+
+/* The value of the first line of @text starting with @key (up to its colon), or NULL; its end in *@end. */
+static const char *cpu_field(const char *text, size_t len, const char *key, const char **end)
+{
+	const char *p = text, *stop = text + len;
+	size_t k = strlen(key);
+
+	while (p < stop) {
+		const char *nl = memchr(p, '\n', (size_t)(stop - p)), *colon;
+
+		if (!nl)
+			nl = stop;
+		if (p == nl)
+			return NULL;	/* the first processor's block ends */
+		colon = memchr(p, ':', (size_t)(nl - p));
+		if ((size_t)(nl - p) > k && !strncmp(p, key, k) && colon && (p[k] == ' ' || p[k] == '\t' || p[k] == ':')) {
+			*end = nl;
+			return colon + 1;
+		}
+		p = nl + 1;
+	}
+	return NULL;
+}
+
+void ft_fit_cpuinfo(const char *text, size_t len, struct ft_fit_cpu *out)
+{
+	const char *v, *end;
+
+	out->arch = FT_ARCH_UNKNOWN;
+	out->pdpe1gb = -1;
+	if ((v = cpu_field(text, len, "flags", &end))) {
+		const char *p = v;
+
+		out->arch = FT_ARCH_X86;
+		out->pdpe1gb = 0;
+		while (p + 7 <= end) {
+			if (!strncmp(p, "pdpe1gb", 7) && p[-1] == ' ' && (p + 7 == end || p[7] == ' ' || p[7] == '\n')) {
+				out->pdpe1gb = 1;
+				break;
+			}
+			p++;
+		}
+	} else if ((v = cpu_field(text, len, "CPU architecture", &end)) && strtol(v, NULL, 10) == 8) {
+		out->arch = FT_ARCH_ARM64;
+	}
+}
+
+bool ft_fit_hugetlb_arch(enum ft_fit_arch arch, long page_size, int order)
+{
+	static const struct { enum ft_fit_arch arch; long page; uint64_t kb[4]; } tab[] = {
+		{ FT_ARCH_X86, 4096, { 2048, 1048576 } },
+		{ FT_ARCH_ARM64, 4096, { 64, 2048, 32768, 1048576 } },
+		{ FT_ARCH_ARM64, 16384, { 2048, 32768, 1048576 } },
+		{ FT_ARCH_ARM64, 65536, { 2048, 524288, 16777216 } },
+	};
+	uint64_t kb;
+	size_t i, k;
+
+	if (page_size <= 0 || order < 0 || order > 40)
+		return false;
+	kb = ((uint64_t)page_size << order) / 1024;
+	for (i = 0; i < sizeof(tab) / sizeof(tab[0]); i++)
+		for (k = 0; tab[i].arch == arch && tab[i].page == page_size && k < 4; k++)
+			if (tab[i].kb[k] == kb)
+				return true;
+	return false;
+}

@@ -145,6 +145,26 @@ int ft_fit_size_parse(const char *s, long page_size);
 const char *ft_fit_size_name(int order, long page_size, char *buf, size_t sz);
 
 /*
+ * The CPU a hugetlb size depends on, from /proc/cpuinfo's first
+ * processor: the architecture (a "flags" line: x86; "CPU architecture: 8":
+ * arm64) and, on x86, whether it has 1 GiB pages (the pdpe1gb flag).
+ */
+enum ft_fit_arch { FT_ARCH_UNKNOWN, FT_ARCH_X86, FT_ARCH_ARM64 };
+struct ft_fit_cpu {
+	enum ft_fit_arch arch;
+	int pdpe1gb;			/* x86: 1 has it, 0 not; -1 unknown */
+};
+void ft_fit_cpuinfo(const char *text, size_t len, struct ft_fit_cpu *out);
+
+/*
+ * Is @order pages of @page_size a hugetlb page size on @arch (x86: 2M and
+ * 1G; arm64 by its page size, Documentation/arch/arm64/hugetlbpage.rst:
+ * 4K pages 64K, 2M, 32M, 1G; 16K pages 2M, 32M, 1G; 64K pages 2M, 512M,
+ * 16G)?  An unknown arch has none known.
+ */
+bool ft_fit_hugetlb_arch(enum ft_fit_arch arch, long page_size, int order);
+
+/*
  * Needs: "COUNTxSIZE[,COUNTxSIZE...]" (e.g. "4x1G,512x2M"); COUNT >= 1.
  * 0, or -EINVAL with @err (at least 128 bytes) saying what is wrong.
  */

@@ -74,7 +74,12 @@ void ft_render_fit_members(struct ft_json *j, const struct ft_fit *f, const stru
 		ft_json_u64(j, "free_lists", f->free_lists);
 	else
 		ft_json_null(j, "free_lists");
-	ft_json_u64(j, "free_memory_cap", f->free_cap);
+	/*
+	 * The host's free memory over the size (alloc_contig_range() migrates
+	 * to any zone): the host's figure, not a node's or a zone's share, so
+	 * below the host it is named for what it counts and is not summed.
+	 */
+	ft_json_u64(j, f->node < 0 ? "free_memory_cap" : "host_free_memory_cap", f->free_cap);
 	if (!f->map) {
 		ft_json_null(j, "uninitialised_pages");
 		return;
@@ -126,6 +131,7 @@ void ft_render_fits_json(struct ft_json *j, const struct ft_fits *t, const struc
 		ft_json_u64(j, "size_bytes", (uint64_t)t->page_size << order);
 		ft_json_i64(j, "order", order);
 		ft_render_fit_sources(j, t->sizes.src[k]);
+		ft_json_bool(j, "hugetlb", t->sizes.src[k] & FT_FITS_SRC_HUGETLB);	/* a hugetlb size the host offers */
 		ft_json_obj_begin(j, "host");
 		ft_render_fit_members(j, &t->host[k], NULL);
 		ft_json_obj_end(j);
@@ -161,7 +167,7 @@ void ft_render_fits_text(FILE *f, const struct ft_fits *t, const char *indent)
 	char name[24], now[48], after[48];
 	size_t k, n;
 
-	fprintf(f, "%s%-6s %-5s %14s %18s %10s\n", indent, "size", "node", "now", "after compaction",
+	fprintf(f, "%s%-6s %-7s %-5s %14s %18s %10s\n", indent, "size", "hugetlb", "node", "now", "after compaction",
 		"in the way");
 	for (k = 0; k < t->sizes.nr; k++)
 		for (n = 0; n < t->nr_nodes; n++) {
@@ -172,9 +178,9 @@ void ft_render_fits_text(FILE *f, const struct ft_fits *t, const char *indent)
 				ft_render_fit_range(nf->after_lo, nf->after_hi, after, sizeof(after));
 			else
 				snprintf(after, sizeof(after), "?");
-			fprintf(f, "%s%-6s %-5d %14s %18s", indent,
-				ft_fit_size_name(t->sizes.order[k], t->page_size, name, sizeof(name)), nf->node, now,
-				after);
+			fprintf(f, "%s%-6s %-7s %-5d %14s %18s", indent,
+				ft_fit_size_name(t->sizes.order[k], t->page_size, name, sizeof(name)),
+				t->sizes.src[k] & FT_FITS_SRC_HUGETLB ? "yes" : "-", nf->node, now, after);
 			if (nf->map)
 				fprintf(f, " %10" PRIu64, nf->tainted);
 			else
@@ -277,8 +283,18 @@ void ft_render_preflight_text(FILE *f, const struct ft_preflight *p)
 		fprintf(f, "map: %s\n", p->map_note);
 	if (p->compact_msg)
 		fprintf(f, "compaction: %s\n", p->compact_msg);
-	for (i = 0; i < p->nr_needs; i++)
+	for (i = 0; i < p->nr_needs; i++) {
+		if (p->refused && p->refused[i]) {
+			char need[48];
+
+			fprintf(f, "%-10s %-22s %s\n", need_name(&p->needs[i], p->fits->page_size, need, sizeof(need)),
+				verdict_text[FT_FIT_NO], p->as_note[i]);
+			continue;
+		}
 		text_need(f, p, &p->needs[i], p->before ? &p->before[i] : NULL);
+		if (p->as_note)
+			fprintf(f, "%-10s judged %s\n", "", p->as_note[i]);
+	}
 	if (!p->nr_needs)
 		ft_render_fits_text(f, p->fits, "");
 	if (p->reason)
@@ -336,7 +352,12 @@ void ft_render_preflight_json(FILE *f, const struct ft_preflight *p)
 		ft_json_u64(&j, "size_bytes", (uint64_t)p->fits->page_size << n->need.order);
 		ft_json_i64(&j, "order", n->need.order);
 		ft_json_str(&j, "verdict", ft_fit_verdict_names[n->verdict]);
-		if (n->size >= 0) {
+		if (p->hugetlb) {
+			ft_json_str(&j, "as", p->hugetlb[i] ? "hugetlb" : "contiguous_range");
+			ft_json_bool(&j, "host_offers", !p->refused[i]);
+			ft_json_str(&j, "as_note", p->as_note[i]);
+		}
+		if (n->size >= 0 && !(p->refused && p->refused[i])) {
 			ft_json_obj_begin(&j, "available");
 			ft_render_fit_members(&j, &n->left, s);
 			ft_json_obj_end(&j);

@@ -60,6 +60,9 @@ struct ft_preflight {
 	bool compact;
 	const char *compact_msg;		/* refused, or what was done */
 	const struct ft_fits_need *before;	/* the needs judged before compacting, or NULL */
+	/* each need: judged as a hugetlb page, refused as one the host cannot give, and the words */
+	const bool *hugetlb, *refused;
+	const char (*as_note)[192];
 };
 
 void ft_render_preflight_text(FILE *f, const struct ft_preflight *p);

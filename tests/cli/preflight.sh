@@ -122,4 +122,27 @@ check "... nothing written" test ! -s "$T/sys/devices/system/node/node0/compact"
 need 0 "--compact when it fits now: not asked" --need 1x1G --compact
 check "... and not on stderr either: a missing pagetypeinfo is no news for preflight" test ! -s "$TMPD/err"
 check "... says so" grep -q '^compaction: not asked: the needs fit now' "$TMPD/out"
+
+# a need is judged as it will be allocated: a hugetlb size of this CPU must be one the host offers
+rmdir "$T/sys/kernel/mm/hugepages/hugepages-1048576kB"
+printf 'processor\t: 0\nvendor_id\t: GenuineIntel\nflags\t\t: fpu vme de pse tsc msr pae mce cx8 apic sep pge pse36\n\n' \
+	> "$T/proc/cpuinfo"
+need 2 "a CPU without 1 GiB pages (no pdpe1gb, no hugepages-1048576kB): 1x1G does not fit" --need 1x1G
+check "... the reason, where the answer is" grep -q '^1x1G .*this CPU has no 1 GiB pages: no pdpe1gb' "$TMPD/out"
+"$FT" preflight --root "$T" --need 1x1G --json > "$TMPD/h.json"
+check "... and in the JSON: as hugetlb, not offered, the note" jqe '.exit == 2 and .needs[0].as == "hugetlb" and
+	.needs[0].host_offers == false and (.needs[0].as_note | test("no pdpe1gb"))' "$TMPD/h.json"
+check "... the sizes say which are hugetlb sizes here (2M, not 1G)" jqe '[.sizes[] | select(.size == "2M" or .size == "1G") |
+	.hugetlb] == [true, false]' "$TMPD/h.json"
+need 0 "... --contig: the contiguous range's answer, as before" --need 1x1G --contig
+check "... said so" grep -q 'judged as a contiguous range (--contig)' "$TMPD/out"
+need 0 "... 2x4M is no hugetlb size: a contiguous range" --need 2x4M
+check "... said so" grep -q 'judged as a contiguous range: 4M is no hugetlb size here' "$TMPD/out"
+sed -i 's/ pse36$/ pse36 pdpe1gb/' "$T/proc/cpuinfo"
+need 2 "a CPU with pdpe1gb whose kernel offers no 1G pages: 1x1G does not fit" --need 1x1G
+check "... the reason" grep -q 'this host offers no 1G hugetlb pages (no hugepages-1048576kB' "$TMPD/out"
+mkdir -p "$T/sys/kernel/mm/hugepages/hugepages-1048576kB"
+need 0 "... with hugepages-1048576kB: judged as hugetlb pages, and it fits" --need 1x1G
+check "... said so" grep -q 'judged as 1G hugetlb pages (hugepages-1048576kB)' "$TMPD/out"
+rm -f "$T/proc/cpuinfo"
 [ $fails = 0 ]

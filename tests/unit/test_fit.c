@@ -404,9 +404,46 @@ static void test_needs_parse(void **state)
 	}
 }
 
+/* The CPU from /proc/cpuinfo's first processor, and the hugetlb sizes of each architecture and page size. */
+static void test_hugetlb_arch(void **state)
+{
+	static const char x86[] = "processor\t: 0\nflags\t\t: fpu pse pdpe1gb rdtscp lm\n\nprocessor\t: 1\n";
+	static const char x86_no1g[] = "processor\t: 0\nflags\t\t: fpu pse rdtscp lm xpdpe1gbx\n";
+	static const char arm[] = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n"
+				  "CPU architecture: 8\nCPU variant\t: 0x0\n";
+	struct ft_fit_cpu c;
+
+	(void)state;
+	ft_fit_cpuinfo(x86, sizeof(x86) - 1, &c);
+	assert_int_equal(c.arch, FT_ARCH_X86);
+	assert_int_equal(c.pdpe1gb, 1);
+	ft_fit_cpuinfo(x86_no1g, sizeof(x86_no1g) - 1, &c);	/* a longer word holding it is not the flag */
+	assert_int_equal(c.pdpe1gb, 0);
+	ft_fit_cpuinfo(arm, sizeof(arm) - 1, &c);
+	assert_int_equal(c.arch, FT_ARCH_ARM64);
+	assert_int_equal(c.pdpe1gb, -1);
+	ft_fit_cpuinfo("", 0, &c);
+	assert_int_equal(c.arch, FT_ARCH_UNKNOWN);
+	/* x86: 2M and 1G only */
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_X86, 4096, 9));
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_X86, 4096, 18));
+	assert_false(ft_fit_hugetlb_arch(FT_ARCH_X86, 4096, 10));
+	/* arm64: 64K, 2M, 32M, 1G with 4K pages; 2M, 32M, 1G with 16K; 2M, 512M, 16G with 64K */
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 4096, 4));
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 4096, 13));
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 16384, 11));
+	assert_false(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 16384, 2));
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 65536, 13));
+	assert_true(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 65536, 18));
+	assert_false(ft_fit_hugetlb_arch(FT_ARCH_ARM64, 65536, 14));
+	assert_false(ft_fit_hugetlb_arch(FT_ARCH_UNKNOWN, 4096, 9));
+	assert_false(ft_fit_hugetlb_arch(FT_ARCH_X86, 4096, -1));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hugetlb_arch),
 		cmocka_unit_test(test_buddy_and_regions),
 		cmocka_unit_test(test_free_memory_caps_compaction),
 		cmocka_unit_test(test_unread_interval),
