@@ -163,6 +163,7 @@ struct tick_changes {
 	uint64_t since_ns;	/* the tick before */
 	bool changed;
 	char opened[160];	/* what opened it: the last of ours, else the first outside */
+	char who[96];		/* ... made by whom */
 };
 
 static void on_change(void *ctx, const struct ft_knob_change *c)
@@ -172,6 +173,7 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 	if (c->audit) {
 		t->changed = true;
 		snprintf(t->opened, sizeof(t->opened), "%s %s -> %s", c->audit->knob, c->old, c->new);
+		ft_knob_change_who(c, t->who, sizeof(t->who));
 		return;
 	}
 	note_outside(t->rep, c, t->since_ns);
@@ -180,6 +182,7 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 
 		t->changed = true;
 		ft_knob_change_who(c, who, sizeof(who));
+		snprintf(t->who, sizeof(t->who), "%s", who);
 		snprintf(t->opened, sizeof(t->opened), "%.32s %.32s -> %.32s (%.48s)", c->knob->name, c->old, c->new,
 			 who);
 	}
@@ -434,6 +437,7 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 		rep->iv[rep->nr_iv].from = b->prev;
 		rep->iv[rep->nr_iv].boost = boost_now(rep);
 		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", b->tc.opened);
+		snprintf(rep->iv[rep->nr_iv].by, sizeof(rep->iv[0].by), "%s", b->tc.who);
 		rep->nr_iv++;
 	}
 	rep->direct_last = rep->s->direct.cost;	/* as of each tick, like the zones' */

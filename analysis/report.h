@@ -20,6 +20,7 @@
 #include "model/stacks.h"
 
 struct ft_replay;
+struct ft_verdict;
 
 /* The counters whose difference over an interval is reported: model/counterfield.h. */
 
@@ -209,6 +210,7 @@ struct ft_rep_interval {
 	struct ft_rep_level in_blocks;
 	int64_t boost;			/* watermark_boost_factor in it; -1 unknown */
 	char opened_by[160];		/* the change that started it; "" for the first */
+	char by[96];			/* who made that change (model/knobwatch.h ft_knob_change_who()) */
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];	/* the sampler's, summed */
 };
 
@@ -353,6 +355,12 @@ struct ft_report {
 	struct ft_rep_zone_fb zone_fb[FT_EV_ZONES + 1];
 	/* fragtop doctor's rules over the window (ft_report_findings(), analysis/findings.h); NULL before */
 	struct ft_findings *findings;
+	/*
+	 * ... judged per interval of still knobs (analysis/verdict.h), as
+	 * doctor judges them: borrowed, set by the caller that built it
+	 * (`report`), which the renderers show instead of the above; NULL
+	 */
+	const struct ft_verdict *verdict;
 	/*
 	 * The knobs the rules read, as at the window's last tick (the session
 	 * is a tick past the window when it ended before the recording).

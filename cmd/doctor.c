@@ -14,14 +14,14 @@
 
 #include "analysis/findings.h"
 #include "analysis/report.h"
-#include "base/json.h"
+#include "analysis/verdict.h"
 #include "cmd/cli.h"
 #include "cmd/record.h"
 #include "model/fit.h"
-#include "render/findings.h"
+#include "render/verdict.h"
 
 static struct {
-	bool json, rules;
+	bool json, rules, timeline;
 	double seconds;
 	const char *need, *output;
 	struct ft_rep_window window;
@@ -41,6 +41,8 @@ static const struct ft_opt opts[] = {
 	  "(overwritten), to report or replay it later", .var = &o.output },
 	{ "rules", 0, FT_OPT_FLAG, NULL, "list the rules, their severity, thresholds and inputs, and exit",
 	  .var = &o.rules },
+	{ "timeline", 0, FT_OPT_FLAG, NULL, "for each rule, when it was active over the recording (the\n"
+	  "intervals of still knobs the findings are judged on)", .var = &o.timeline },
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
@@ -86,40 +88,43 @@ static int live_file(char *buf, size_t sz, bool *own)
 	return 0;
 }
 
-static void print(const struct ft_findings *fs, const char *from)
+static void print(const struct ft_verdict *v, const char *from)
 {
-	if (o.json) {
-		struct ft_json j;
+	int n = 0, k;
 
-		ft_json_init(&j, stdout, true);
-		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "source", from);
-		ft_json_obj_begin(&j, "window");
-		ft_json_double(&j, "from_s", fs->in.from_s);
-		ft_json_double(&j, "to_s", fs->in.to_s);
-		ft_json_obj_end(&j);
-		ft_render_findings_json(&j, fs);
-		ft_json_obj_end(&j);
-		ft_json_end(&j);
+	if (o.timeline) {
+		if (o.json)
+			ft_render_timeline_json(stdout, v, from);
+		else
+			ft_render_timeline_text(stdout, v, from);
 		return;
 	}
-	printf("fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", from, fs->in.from_s, fs->in.to_s, fs->nr,
-	       fs->nr == 1 ? "" : "s");
-	ft_render_findings_text(stdout, fs, "");
+	if (o.json) {
+		ft_render_doctor_json(stdout, v, from);
+		return;
+	}
+	for (k = 0; k < v->nr; k++)
+		n += v->iv[k].fs->nr;
+	printf("fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", from, v->from_s, v->to_s, n, n == 1 ? "" : "s");
+	ft_render_verdict_text(stdout, v, "");
 }
 
-/* Read @path (or its window), judge it, print.  0, or 1 after saying why. */
+/* Read @path (or its window), judge it per interval of still knobs, print.  0, or 1 after saying why. */
 static int judge(const char *path, const char *from)
 {
 	struct ft_fit_need needs[FT_FIT_NEEDS_MAX];
+	struct ft_verdict *v = calloc(1, sizeof(*v));
 	struct ft_report *rep;
 	size_t nr_needs = 0;
 	char why[160];
 	int err;
 
 	rep = calloc(1, sizeof(*rep));
-	if (!rep)
+	if (!rep || !v) {
+		free(rep);
+		free(v);
 		return 1;
+	}
 	err = ft_report_build(rep, path, &o.window);
 	if (!err)
 		err = ft_report_by_process(rep);
@@ -130,9 +135,11 @@ static int judge(const char *path, const char *from)
 		err = -EINVAL;
 	}
 	if (!err)
-		err = ft_report_findings(rep, needs, nr_needs);
+		err = ft_verdict_build(rep, path, needs, nr_needs, v);
 	if (!err)
-		print(rep->findings, from);
+		print(v, from);
+	ft_verdict_release(v);
+	free(v);
 	ft_report_release(rep);
 	free(rep);
 	return err ? 1 : 0;

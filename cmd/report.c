@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* `fragtop report`: options, the built report (analysis/report.h), a renderer (render/report.h). */
+#include <errno.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -7,6 +8,7 @@
 
 #include "analysis/findings.h"
 #include "analysis/report.h"
+#include "analysis/verdict.h"
 #include "cmd/cli.h"
 #include "render/report.h"
 
@@ -45,6 +47,7 @@ static const struct ft_opt report_opts[] = {
 static int run_report(int argc, char **argv)
 {
 	struct ft_report *rep;
+	struct ft_verdict *v = NULL;
 	bool json;
 	int err, first;
 
@@ -62,8 +65,11 @@ static int run_report(int argc, char **argv)
 		err = ft_report_by_process(rep);
 	if (!err)
 		err = ft_report_by_cgroup(rep);
-	if (!err)
-		err = ft_report_findings(rep, NULL, 0);
+	/* doctor's rules per interval of still knobs, as doctor judges them */
+	if (!err && !(v = calloc(1, sizeof(*v))))
+		err = -ENOMEM;
+	if (!err && !(err = ft_verdict_build(rep, argv[first], NULL, 0, v)))
+		rep->verdict = v;
 	if (!err) {
 		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose, .by_cgroup = o.by_cgroup };
 
@@ -74,6 +80,9 @@ static int run_report(int argc, char **argv)
 	}
 	ft_report_release(rep);
 	free(rep);
+	if (v)
+		ft_verdict_release(v);
+	free(v);
 	return err ? 1 : 0;
 }
 

@@ -50,7 +50,8 @@ static void wrapped(FILE *f, const char *in, const char *lead, const char *text)
 	}
 }
 
-static void text_one(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in)
+void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in,
+			    const struct ft_findings *whole)
 {
 	const struct ft_rule *r = fd->rule;
 	char safe[1024], who[512], val[64], buf[1024];
@@ -74,6 +75,17 @@ static void text_one(FILE *f, const struct ft_findings *fs, const struct ft_find
 	if (n < sizeof(buf))
 		snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s)", fs->in.from_s, fs->in.to_s);
 	wrapped(f, in, "  evidence: ", buf);
+	if (whole) {	/* the whole window's same figures, beside and said to be so */
+		for (i = 0, n = 0; i < fd->nr_ev && n < sizeof(buf); i++) {
+			ft_find_value_text(&whole->in, fd->ev[i], val, sizeof(val));
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "",
+					      ft_find_figs[fd->ev[i]].key, val);
+		}
+		if (n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s, every interval together: not this "
+				 "finding's)", whole->in.from_s, whole->in.to_s);
+		wrapped(f, in, "  whole window: ", buf);
+	}
 	who_text(fd, who, sizeof(who));
 	if (who[0])
 		wrapped(f, in, "  who:      ", who);
@@ -91,27 +103,34 @@ static void text_one(FILE *f, const struct ft_findings *fs, const struct ft_find
 
 void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *in)
 {
-	char buf[2048];
-	size_t n = 0;
 	int i;
 
 	for (i = 0; i < fs->nr; i++) {
 		if (i)
 			fputc('\n', f);
-		text_one(f, fs, &fs->f[i], in);
+		ft_render_finding_text(f, fs, &fs->f[i], in, NULL);
 	}
 	if (!fs->nr)
 		fprintf(f, "%snothing wrong found\n", in);
 	if (fs->nr)
 		fputc('\n', f);
+	ft_render_findings_checked_text(f, fs->checked, fs->missing, in);
+}
+
+void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing, const char *in)
+{
+	char buf[2048];
+	size_t n = 0;
+	int i;
+
 	for (i = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
-		if (fs->checked[i])
+		if (checked[i])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", ft_find_rules[i].name);
 	wrapped(f, in, "checked: ", n ? buf : "nothing");
 	for (i = 0, n = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
-		if (!fs->checked[i])
+		if (!checked[i])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)", n ? "; " : "",
-					      ft_find_rules[i].name, ft_find_figs[fs->missing[i]].needs);
+					      ft_find_rules[i].name, ft_find_figs[missing[i]].needs);
 	if (n)
 		wrapped(f, in, "not checked: ", buf);
 }
@@ -129,7 +148,8 @@ static void json_who(struct ft_json *j, const struct ft_find_who *w, const char 
 	ft_json_obj_end(j);
 }
 
-static void json_one(struct ft_json *j, const struct ft_findings *fs, const struct ft_finding *fd)
+void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs, const struct ft_finding *fd,
+			    void (*extra)(struct ft_json *j, const void *ctx), const void *ctx)
 {
 	const struct ft_rule *r = fd->rule;
 	char anchor[96];
@@ -167,6 +187,8 @@ static void json_one(struct ft_json *j, const struct ft_findings *fs, const stru
 	ft_json_obj_end(j);
 	snprintf(anchor, sizeof(anchor), RUNBOOK "%s", r->name);
 	ft_json_str(j, "runbook", anchor);
+	if (extra)
+		extra(j, ctx);
 	ft_json_obj_end(j);
 }
 
@@ -176,21 +198,28 @@ void ft_render_findings_json(struct ft_json *j, const struct ft_findings *fs)
 
 	ft_json_arr_begin(j, "findings");
 	for (i = 0; i < fs->nr; i++)
-		json_one(j, fs, &fs->f[i]);
+		ft_render_finding_json(j, fs, &fs->f[i], NULL, NULL);
 	ft_json_arr_end(j);
+	ft_render_findings_checked_json(j, fs->checked, fs->missing);
+}
+
+void ft_render_findings_checked_json(struct ft_json *j, const bool *checked, const enum ft_fx *missing)
+{
+	int i;
+
 	ft_json_arr_begin_inline(j, "checked");
 	for (i = 0; i < FT_FIND_RULES; i++)
-		if (fs->checked[i])
+		if (checked[i])
 			ft_json_str(j, NULL, ft_find_rules[i].name);
 	ft_json_arr_end(j);
 	ft_json_arr_begin(j, "not_checked");
 	for (i = 0; i < FT_FIND_RULES; i++) {
-		if (fs->checked[i])
+		if (checked[i])
 			continue;
 		ft_json_obj_begin_inline(j, NULL);
 		ft_json_str(j, "rule", ft_find_rules[i].name);
-		ft_json_str(j, "missing", ft_find_figs[fs->missing[i]].key);
-		ft_json_str(j, "needs", ft_find_figs[fs->missing[i]].needs);
+		ft_json_str(j, "missing", ft_find_figs[missing[i]].key);
+		ft_json_str(j, "needs", ft_find_figs[missing[i]].needs);
 		ft_json_obj_end(j);
 	}
 	ft_json_arr_end(j);

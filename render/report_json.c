@@ -2,6 +2,7 @@
 /* `fragtop report --json`: the built report (analysis/report.h) as one object. */
 #include "render/report.h"
 #include "render/findings.h"
+#include "render/verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -656,7 +657,11 @@ void ft_render_report_json(const struct ft_report *rep)
 	json_intervals(&j, rep);
 	json_cost(&j, rep);
 	json_self(&j, rep);
-	if (rep->findings) {
+	if (rep->verdict) {
+		ft_json_obj_begin(&j, "findings");
+		ft_render_verdict_json(&j, rep->verdict);
+		ft_json_obj_end(&j);
+	} else if (rep->findings) {
 		ft_json_obj_begin(&j, "findings");
 		ft_render_findings_json(&j, rep->findings);
 		ft_json_obj_end(&j);

@@ -2,6 +2,7 @@
 /* `fragtop report` as text: the built report (analysis/report.h), section after section. */
 #include "render/report.h"
 #include "render/findings.h"
+#include "render/verdict.h"
 
 #include <errno.h>
 #include <math.h>
@@ -903,10 +904,15 @@ static void text_cost(const struct ft_report *rep)
 /* fragtop doctor's rules over the window: what is wrong, and what was checked. */
 static void text_findings(const struct ft_report *rep)
 {
-	if (!rep->findings)
+	if (rep->verdict && rep->verdict->nr > 1) {
+		printf("\nfindings (fragtop doctor's rules per interval of still knobs; docs/runbook.md)\n");
+		ft_render_verdict_text(stdout, rep->verdict, "  ");
+		return;
+	}
+	if (!rep->verdict && !rep->findings)
 		return;
 	printf("\nfindings (fragtop doctor's rules over the window; docs/runbook.md)\n");
-	ft_render_findings_text(stdout, rep->findings, "  ");
+	ft_render_findings_text(stdout, rep->verdict ? rep->verdict->whole : rep->findings, "  ");
 }
 
 /* The report as text on stdout, section after section. */

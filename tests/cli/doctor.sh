@@ -53,7 +53,22 @@ check "adverse 6.18: compaction_stalls ($(names "$TMPD/adv.json"))" \
 	jqe '.findings[] | select(.rule == "compaction_stalls") | .evidence.figures.direct_compaction_p99_ms >= 10' "$TMPD/adv.json"
 check "... paid by thpthreads, in its cgroup" jqe '[.findings[] | select(.rule == "compaction_stalls") | .who[] |
 	.name] | (index("thpthreads") != null) and (map(startswith("/process_api/")) | any)' "$TMPD/adv.json"
-check "... nothing contradicts it: no boost_off (the boost was on)" jqe '[.findings[].rule] | index("boost_off") == null' "$TMPD/adv.json"
+# the boost was set to 0 from 9 to 28 s (outside fragtop), then 2500, then 15000: boost_off is of that interval alone
+check "... boost_off in the interval the boost was 0 (9-28 s) alone, with that interval's figures" \
+	jqe '[.findings[] | select(.rule == "boost_off")] | length == 1 and (.[0] | .knobs.watermark_boost_factor == 0 and
+	(.interval.from_s | floor) == 8 and (.interval.to_s | floor) == 27 and .evidence.figures.fragmenting_fallbacks == 57672 and
+	.whole_window.figures.fragmenting_fallbacks == 57728)' "$TMPD/adv.json"
+check "... where the knobs changed, and who changed them" jqe '[.intervals[] | .changed_by] ==
+	[null, "outside fragtop", "this recording'"'"'s fragtop", "outside fragtop"]' "$TMPD/adv.json"
+"$FT" doctor --timeline --json "$R/adverse-6.18.ftr" > "$TMPD/tl.json" 2> "$TMPD/err"
+check "--timeline --json: boost_off active 9-28 s only, the same intervals" jqe '([.timeline[] | select(.rule == "boost_off") |
+	.active[] | [(.from_s | floor), (.to_s | floor)]] == [[8, 27]]) and (.intervals | length == 4)' "$TMPD/tl.json"
+"$FT" doctor --timeline "$R/adverse-6.18.ftr" > "$TMPD/tl.txt" 2> "$TMPD/err"
+check "--timeline text: the same, and the rules never active or not checked said so" \
+	grep -q '^boost_off  *+9.0 to +28.0 s$' "$TMPD/tl.txt" && grep -q '^thp_fragmented  *never (checked in 4 of 4' "$TMPD/tl.txt" &&
+	grep -q '^alloc_failures  *not checked (needs the kernel log' "$TMPD/tl.txt"
+check "... nothing fires where the boost was on" jqe '[.intervals[] | select(.knobs.watermark_boost_factor != 0) | .fired[]] |
+	index("boost_off") == null' "$TMPD/adv.json"
 "$FT" doctor "$R/adverse-6.18.ftr" > "$TMPD/adv.txt" 2>&1
 check "text and JSON name the same findings" test "$(grep -oE '^(WARNING|CRITICAL|INFO) [a-z_]+' "$TMPD/adv.txt" |
 	awk '{print $2}' | paste -sd,)" = "$(names "$TMPD/adv.json")"
