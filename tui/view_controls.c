@@ -13,6 +13,7 @@
 
 #include "base/sanitize.h"
 #include "controls/control.h"
+#include "model/journal.h"
 #include "tui/chart.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
@@ -86,8 +87,9 @@ static void recorded_changes(struct controls_state *st, const struct ft_session 
 	uint64_t *t = st->t;
 	double *v = st->v;
 	struct change *ch = st->ch ? st->ch : (st->ch = calloc(NR_CH, sizeof(*st->ch)));
+	const struct ft_session_audit *claim;
 	size_t n = 0, i, a;
-	int outside = 0;
+	int outside = 0, claimed = 0;
 	char k[48], o[48], w[48], m[48], h[48];
 
 	if (!ch)
@@ -116,14 +118,30 @@ static void recorded_changes(struct controls_state *st, const struct ft_session 
 		if (own)
 			continue;
 		ch[n].t_ns = t[i];
+		claim = NULL;	/* another fragtop process's word on it (model/journal.h) */
+		for (a = 0; a < s->nr_audits && marks[i] <= ft_knobs_nr; a++)
+			if (!strcmp(s->audits[a].how, "claim") && s->audits[a].t_ns > t0 && s->audits[a].t_ns <= t[i] &&
+			    !strcmp(s->audits[a].knob, ft_knobs[marks[i] - 1].name))
+				claim = &s->audits[a];
+		if (claim) {
+			snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s seen      %s changed by %s (pid %d)",
+				 (double)(t[i] - s->first_t_ns) / 1e9, ft_safe(claim->by, h, sizeof(h)),
+				 ft_knobs[marks[i] - 1].name, ft_journal_who(claim->by), claim->pid);
+			claimed++;
+			continue;
+		}
 		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  outside seen      %s changed outside this fragtop",
 			 (double)(t[i] - s->first_t_ns) / 1e9,
 			 marks[i] <= ft_knobs_nr ? ft_knobs[marks[i] - 1].name : "a knob");
 		outside++;
 	}
 	qsort(ch, n, sizeof(ch[0]), by_time_desc);
-	ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
-	       "fragtop), newest first", n, outside);
+	if (claimed)	/* by another fragtop process: outside this one, and named */
+		ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
+		       "fragtop, %d of them another fragtop's), newest first", n, outside + claimed, claimed);
+	else
+		ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
+		       "fragtop), newest first", n, outside);
 	for (i = 0; i < n && y < bottom; i++)
 		ft_put(y++, 2, A_NORMAL, "%s", ch[i].line);
 	if (!n && y < bottom)
