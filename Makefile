@@ -197,7 +197,9 @@ crafted: $(B)/crafted
 	for k in ticks audits formats trace map samples; do \
 		$(B)/crafted $$k tests/recordings/crafted/$$k.ftr tests/recordings/adverse-6.18.ftr || exit 1; \
 	done
-	ls -l tests/recordings/crafted
+	@mkdir -p tests/recordings/forged
+	$(B)/crafted kmsg tests/recordings/forged/kmsg.ftr
+	ls -l tests/recordings/crafted tests/recordings/forged
 
 $(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))
 	@mkdir -p $(dir $@)

@@ -14,6 +14,10 @@
  *   map        a zone claimed to span 2^39 pages, and whole-block KPF
  *              batches that decompress to gigabytes
  *   samples    map samples of every block of a 1 TiB zone, again and again
+ *   kmsg       (tests/recordings/forged/kmsg.ftr, small) the kernel log as
+ *              read: one real warn_alloc() record, and the forged forms
+ *              that are no failure (user space's, the phrase echoed in
+ *              another message, a line cut before its mode)
  *
  * usage: crafted KIND OUT [ADVERSE_RECORDING]
  */
@@ -181,7 +185,7 @@ int main(int argc, char **argv)
 	uint64_t t = 1000000000ull, i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: crafted ticks|audits|formats|trace|map|samples OUT [RECORDING]\n");
+		fprintf(stderr, "usage: crafted ticks|audits|formats|trace|map|samples|kmsg OUT [RECORDING]\n");
 		return 2;
 	}
 	must(ft_recw_open(&w, argv[2], true), argv[2]);
@@ -250,6 +254,24 @@ int main(int argc, char **argv)
 		}
 		free(rec);
 		free(zi);
+	} else if (!strcmp(kind, "kmsg")) {
+		static const char *const recs[] = {
+			"4,7712,123456789,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL|__GFP_COMP|"
+			"__GFP_ZERO), nodemask=(null),cpuset=/,mems_allowed=0\n",
+			"12,7713,123456790,-;fio: page allocation failure: order:5, mode:0x40dc0(GFP_KERNEL)\n",
+			"3,7714,123456791,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n",
+			"4,7715,123456792,-;fio: page allocation failure: order:7",
+		};
+		uint8_t state[12] = { 0 };	/* the log read (err 0), nothing lost */
+
+		for (i = 0; i < 3; i++) {
+			must(ft_recw_add(&w, FT_RR_SOURCE, FT_RS_KMSG, t, state, sizeof(state)), "kmsg source");
+			if (i == 1)
+				for (size_t r = 0; r < sizeof(recs) / sizeof(recs[0]); r++)
+					must(ft_recw_add(&w, FT_RR_KMSG, 0, t, recs[r], strlen(recs[r])), "kmsg");
+			tick(&w, t, NULL);
+			t += 1000000000ull;
+		}
 	} else {
 		fprintf(stderr, "crafted: no kind '%s'\n", kind);
 		return 2;
