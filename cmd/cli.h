@@ -112,10 +112,13 @@ extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, 
 
 /*
  * An experiment's restore record under @root that a killed experiment
- * left (cmd/experiment.c): applied when none runs, said on stderr
+ * left (cmd/experiment.c, controls/expstate.h): applied when none runs
+ * and the knob still holds what it left (or @force), said on stderr
  * (nothing when @quiet and there is none).  0, or 1 when it stays.
  */
-int ft_experiment_restore_pending(const char *root, bool quiet);
+int ft_experiment_restore_pending(const char *root, bool quiet, bool force);
+/* What the last call said ("" nothing), for the TUI's status line. */
+const char *ft_experiment_restore_note(void);
 extern const struct ft_cmd *const ft_cmds[];
 extern const size_t ft_cmds_nr;
 

@@ -19,6 +19,7 @@
 #include <fcntl.h>
 #include <math.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -35,6 +36,7 @@
 #include "cmd/record.h"
 #include "collectors/live.h"
 #include "controls/control.h"
+#include "controls/expstate.h"
 #include "model/journal.h"
 #include "model/knobwatch.h"
 
@@ -42,7 +44,7 @@ static struct {
 	const char *knob, *values, *order, *metrics, *guards, *output, *judge;
 	double period;
 	uint64_t rounds, seed;
-	bool json, restore, require_guards;
+	bool json, restore, require_guards, force;
 	struct ft_liveopts live;
 } o;
 
@@ -70,7 +72,10 @@ static const struct ft_opt opts[] = {
 	{ "judge", 0, FT_OPT_STR, "FILE", "test an experiment's recording again (other --metric, say):\n"
 	  "its blocks are the intervals between its changes of the knob", .var = &o.judge },
 	{ "restore", 0, FT_OPT_FLAG, NULL, "apply a restore record an experiment killed left, and exit\n"
-	  "(fragtop-restore.service runs this at boot)", .var = &o.restore },
+	  "(fragtop-restore.service runs this at boot); only while the\n"
+	  "knob holds what the experiment left", .var = &o.restore },
+	{ "force", 0, FT_OPT_FLAG, NULL, "with --restore: put the original back even if someone changed\n"
+	  "the knob since the experiment left it", .var = &o.force },
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
@@ -100,90 +105,37 @@ struct exp {
 	char breach_why[512];
 	double breach_t;
 	char restore_msg[256];
-	char state[4096];			/* the state directory */
+	int dir;				/* the state directory (controls/expstate.h) */
+	char root[4096];			/* the root, resolved: the record says it */
+	char left[FT_KNOB_TEXT];		/* the value the record says was written last */
+	long long started_at;
 	int gstate[FT_EXP_G_NR];		/* each guard: 1 on, 0 off (asked), -1 no input */
 	const char *gwhy[FT_EXP_G_NR];
 	bool refused;				/* --require-guards, and a guard lacked its input */
 	int disturbed;				/* writes of the knob by someone else, seen and undone */
 };
 
-/* STATE under @root: var/lib/fragtop.  0, or -errno (said). */
-static int state_dir(const char *root, char *buf, size_t sz)
-{
-	static const char *const part[] = { "var", "var/lib", "var/lib/fragtop" };
-	size_t i;
-
-	for (i = 0; i < 3; i++) {
-		snprintf(buf, sz, "%s/%s", root, part[i]);
-		if (mkdir(buf, i < 2 ? 0755 : 0700) && errno != EEXIST)
-			return -errno;
-	}
-	return 0;
-}
-
 /*
- * The lock: held while the experiment runs, the holder's pid in it.  A
- * kernel without file locking (CONFIG_FILE_LOCKING off: flock() is
- * ENOSYS, as in the lab's) falls back on that pid being alive.  The fd,
- * or -1 (another runs) or -2 (cannot).
+ * The restore record (controls/expstate.h), rewritten before each write
+ * of the knob: the value about to be written is "left", the one the knob
+ * holds "before", so whenever it is killed the knob holds one of them.
+ * 0 or -errno.
  */
-static int take_lock(const char *state)
+static int note_record(struct exp *e, const char *next)
 {
-	char p[4200], pid[24] = "";
-	int fd, n, other;
+	struct ft_exp_record r = { .pid = (int)getpid(), .started = e->started_at };
+	size_t n = 0;
+	int k;
 
-	snprintf(p, sizeof(p), "%s/experiment.lock", state);
-	fd = open(p, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -2;
-	if (flock(fd, LOCK_EX | LOCK_NB)) {
-		if (errno == EWOULDBLOCK) {
-			close(fd);
-			return -1;
-		}
-		n = (int)read(fd, pid, sizeof(pid) - 1);
-		other = n > 0 ? atoi(pid) : 0;
-		if (other > 0 && other != (int)getpid() && !kill(other, 0)) {
-			close(fd);
-			return -1;
-		}
-	}
-	n = snprintf(pid, sizeof(pid), "%d\n", (int)getpid());
-	if (ftruncate(fd, 0) || pwrite(fd, pid, (size_t)n, 0) != n) {
-		close(fd);
-		return -2;
-	}
-	return fd;
-}
-
-static void record_path(const char *state, char *buf, size_t sz)
-{
-	snprintf(buf, sz, "%s/experiment.restore", state);
-}
-
-/* The restore record: written and synced before the first change.  0 or -errno. */
-static int write_record(const struct exp *e)
-{
-	char p[4200], tmp[4300], text[512];
-	int fd, n, err = 0;
-
-	record_path(e->state, p, sizeof(p));
-	snprintf(tmp, sizeof(tmp), "%s.new", p);
-	n = snprintf(text, sizeof(text), "knob=%s\nvalue=%s\npid=%d\nstarted=%lld\n", e->knob->name, e->orig,
-		     (int)getpid(), (long long)time(NULL));
-	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC | O_NOFOLLOW, 0600);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, (size_t)n) != n || fsync(fd))
-		err = -errno;
-	close(fd);
-	if (!err && rename(tmp, p))
-		err = -errno;
-	if (!err && (fd = open(e->state, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) >= 0) {
-		fsync(fd);	/* the rename itself on disk */
-		close(fd);
-	}
-	return err;
+	snprintf(r.root, sizeof(r.root), "%s", e->root);
+	snprintf(r.knob, sizeof(r.knob), "%s", e->knob->name);
+	snprintf(r.original, sizeof(r.original), "%s", e->orig);
+	for (k = 0; k < e->nv && n < sizeof(r.values); k++)
+		n += (size_t)snprintf(r.values + n, sizeof(r.values) - n, "%s%s", k ? "," : "", e->val[k]);
+	snprintf(r.before, sizeof(r.before), "%s", e->left);
+	snprintf(r.left, sizeof(r.left), "%s", next);
+	snprintf(e->left, sizeof(e->left), "%s", next);
+	return ft_ctl_exp_record_write(e->dir, &r);
 }
 
 /* Put the knob back; true when it reads back as it was. */
@@ -215,7 +167,14 @@ static double now_s(const struct ft_session *s)
 /* Start block @i: its value set (an audit entry in the recording), the guards counting from here. */
 static bool start_block(struct exp *e, int i, const struct ft_session *s)
 {
-	const struct ft_audit *a = ft_ctl_set_knob(&e->ctl, e->knob, e->val[e->sched[i]]);
+	const struct ft_audit *a;
+	int err = note_record(e, e->val[e->sched[i]]);
+
+	if (err) {	/* no write the record would not undo */
+		snprintf(e->breach_why, sizeof(e->breach_why), "the restore record: %s", strerror(-err));
+		return false;
+	}
+	a = ft_ctl_set_knob(&e->ctl, e->knob, e->val[e->sched[i]]);
 
 	if (a->outcome != FT_CTL_OK) {
 		snprintf(e->breach_why, sizeof(e->breach_why), "setting %s=%s: %s", e->knob->name,
@@ -421,71 +380,116 @@ static int parse_metrics(int *m, int *nm)
 	return *nm ? 0 : -1;
 }
 
-/*
- * A restore record left by an experiment that did not end (SIGKILL, a
- * power loss): applied when no experiment holds the lock, said on
- * stderr.  0: none or applied; 1: left (said why).
- */
-int ft_experiment_restore_pending(const char *root, bool quiet)
+static char restore_note[512];	/* what the last ft_experiment_restore_pending() said */
+
+const char *ft_experiment_restore_note(void)
 {
-	char state[4096], p[4200], text[512], knob[64] = "", value[FT_KNOB_TEXT] = "";
+	return restore_note;
+}
+
+__attribute__((format(printf, 1, 2)))
+static void note(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(restore_note, sizeof(restore_note), fmt, ap);
+	va_end(ap);
+	fprintf(stderr, "fragtop: %s\n", restore_note);
+}
+
+/* Put @r's knob back to its original when it still holds what the experiment left (or @force).  0 or 1. */
+static int apply_record(int rootfd, int dir, const char *root, const struct ft_exp_record *r, bool force)
+{
+	const struct ft_knob *k = ft_knob_find(r->knob);
+	struct ft_knob_value cur;
+	char now[FT_KNOB_TEXT];
 	struct ft_ctl *ctl;
 	const struct ft_audit *a;
-	FILE *f;
-	int lock, rootfd, rc = 0;
-	char *line, *save = NULL;
+	int rc = 1;
 
-	snprintf(state, sizeof(state), "%s/var/lib/fragtop", root);
-	record_path(state, p, sizeof(p));
-	if (access(p, F_OK)) {
-		if (!quiet)
-			fprintf(stderr, "fragtop: no experiment's knob to put back (%s: none)\n", p);
-		return 0;
+	if (ft_ctl_read(rootfd, k, &cur)) {
+		note("an experiment's restore record for %s is kept: the knob cannot be read", r->knob);
+		return 1;
 	}
-	lock = take_lock(state);
-	if (lock == -1)
-		return 0;	/* an experiment runs: its record is its own */
-	f = fopen(p, "re");
-	if (!f) {
-		if (lock >= 0)
-			close(lock);
-		return 0;
-	}
-	text[fread(text, 1, sizeof(text) - 1, f)] = '\0';
-	fclose(f);
-	for (line = strtok_r(text, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		if (!strncmp(line, "knob=", 5))
-			snprintf(knob, sizeof(knob), "%s", line + 5);
-		else if (!strncmp(line, "value=", 6))
-			snprintf(value, sizeof(value), "%s", line + 6);
+	ft_knob_value_text(k, &cur, now, sizeof(now));
+	if (!force && strcmp(now, r->left) && strcmp(now, r->before)) {
+		note("an experiment's restore record is kept: %s is %s, not the %s it left (changed since); "
+		     "`fragtop experiment --restore --force%s%s` puts %s back", r->knob, now, r->left[0] ? r->left : "?",
+		     strcmp(root, "/") ? " --root " : "", strcmp(root, "/") ? root : "", r->original);
+		return 1;
 	}
 	ctl = calloc(1, sizeof(*ctl));
-	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (!ctl || rootfd < 0 || !ft_knob_find(knob)) {
-		fprintf(stderr, "fragtop: %s: an experiment's restore record that cannot be applied (%s)\n", p,
-			!ft_knob_find(knob) ? "no such knob" : strerror(errno));
-		rc = 1;
+	if (!ctl)
+		return 1;
+	ft_ctl_init(ctl, rootfd, NULL);
+	ctl->by = "restore";
+	ctl->experiment = true;		/* the experiment's own write, done for it */
+	ctl->journal = !strcmp(root, "/");
+	a = ft_ctl_set_knob(ctl, k, r->original);
+	if (a->outcome == FT_CTL_OK) {
+		ft_ctl_exp_record_remove(dir);
+		note("an experiment ended without putting %s back: restored it to %s (was %s)", r->knob, r->original,
+		     a->old);
+		rc = 0;
 	} else {
-		ft_ctl_init(ctl, rootfd, NULL);
-		ctl->by = "restore";
-		ctl->experiment = true;		/* the experiment's own write, done for it */
-		ctl->journal = !strcmp(root, "/");
-		a = ft_ctl_set(ctl, knob, value);
-		if (a->outcome == FT_CTL_OK) {
-			unlink(p);
-			fprintf(stderr, "fragtop: an experiment ended without putting %s back: restored it to %s "
-				"(was %s)\n", knob, value, a->old);
-		} else {
-			fprintf(stderr, "fragtop: an experiment left %s changed; putting it back to %s failed: %s%s\n",
-				knob, value, a->msg, geteuid() ? " (run fragtop as root)" : "");
-			rc = 1;
-		}
+		note("an experiment left %s changed; putting it back to %s failed: %s%s", r->knob, r->original, a->msg,
+		     geteuid() ? " (run fragtop as root)" : "");
 	}
-	if (rootfd >= 0)
-		close(rootfd);
 	free(ctl);
-	if (lock >= 0)
+	return rc;
+}
+
+/*
+ * A restore record left by an experiment that did not end (SIGKILL, a
+ * power loss), under @root (controls/expstate.h): applied when none runs
+ * and the knob still holds what it left (or @force), said on stderr.  0:
+ * none or applied; 1: kept or refused (said why).
+ */
+int ft_experiment_restore_pending(const char *root, bool quiet, bool force)
+{
+	struct ft_exp_record r;
+	char resolved[4096], why[160];
+	int rootfd, dir, lock, pid, err, rc = 1;
+
+	restore_note[0] = '\0';
+	rootfd = open(root, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return quiet ? 0 : (note("%s: %s", root, strerror(errno)), 1);
+	dir = ft_ctl_exp_dir(rootfd, false);
+	if (dir < 0) {
+		if (dir != -ENOENT)
+			note("%s/" FT_EXP_STATE_DIR ": not used: %s", root, dir == -ELOOP ? "a symbolic link on the way" :
+			     dir == -EPERM ? "not root's own, or open to others (it must be 0700)" : strerror(-dir));
+		else if (!quiet)
+			fprintf(stderr, "fragtop: no experiment's knob to put back (%s/" FT_EXP_STATE_DIR ": none)\n", root);
+		close(rootfd);
+		return dir == -ENOENT ? 0 : 1;
+	}
+	if (ft_ctl_exp_running(dir, &pid)) {	/* its record is its own */
+		if (!quiet)
+			note("an experiment (pid %d) runs: its record is its own; nothing put back", pid);
+		close(dir);
+		close(rootfd);
+		return quiet ? 0 : 1;
+	}
+	err = ft_ctl_exp_record_read(dir, &r, why, sizeof(why));
+	if (err == -ENOENT) {
+		if (!quiet)
+			fprintf(stderr, "fragtop: no experiment's knob to put back (%s/" FT_EXP_STATE_DIR "/"
+				FT_EXP_RECORD ": none)\n", root);
+		rc = 0;
+	} else if (err) {
+		note("%s/" FT_EXP_STATE_DIR "/" FT_EXP_RECORD ": not applied: %s", root, why);
+	} else if (!realpath(root, resolved) || strcmp(resolved, r.root)) {
+		note("%s/" FT_EXP_STATE_DIR "/" FT_EXP_RECORD ": not applied: it belongs to the root %.200s", root,
+		     r.root[0] ? r.root : "(none said)");
+	} else if ((lock = ft_ctl_exp_lock(dir)) >= 0) {	/* held while it applies: no experiment starts meanwhile */
+		rc = apply_record(rootfd, dir, root, &r, force);
 		close(lock);
+	}
+	close(dir);
+	close(rootfd);
 	return rc;
 }
 
@@ -709,10 +713,7 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 	if (e->started && !e->restored)
 		put_back(e);	/* the recorder failed: the knob back all the same, if not in the file */
 	if (!e->started) {	/* nothing was changed: the record is no one's */
-		char p[4200];
-
-		record_path(e->state, p, sizeof(p));
-		unlink(p);
+		ft_ctl_exp_record_remove(e->dir);
 		return 1;
 	}
 	if (!e->restored && e->started) {
@@ -720,12 +721,7 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 			e->restore_msg);
 		return 1;
 	}
-	{
-		char p[4200];
-
-		record_path(e->state, p, sizeof(p));
-		unlink(p);
-	}
+	ft_ctl_exp_record_remove(e->dir);
 	/* the verdict is --judge's over the same recording: its blocks, its ticks (one code path) */
 	if (!err && blocks_of(e, file))
 		err = 1;
@@ -859,9 +855,10 @@ static int arm(struct exp *e, int rootfd)
 		fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n", e->knob->name, a->msg);
 		return 1;
 	}
-	if ((err = write_record(e))) {
-		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s: %s; nothing changed\n",
-			e->state, strerror(-err));
+	e->started_at = (long long)time(NULL);
+	if ((err = note_record(e, e->orig))) {
+		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s/" FT_EXP_STATE_DIR ": %s; "
+			"nothing changed\n", o.live.root, strerror(-err));
 		return 1;
 	}
 	return 0;
@@ -886,7 +883,9 @@ static int run(int argc, char **argv)
 	 */
 	signal(SIGPIPE, SIG_IGN);
 	if (o.restore)
-		return ft_experiment_restore_pending(o.live.root, false);
+		return ft_experiment_restore_pending(o.live.root, false, o.force);
+	if (o.force)
+		return ft_cli_usage_error(&ft_cmd_experiment, "--force goes with --restore");
 	if (o.judge)
 		return parse_metrics(metrics, &nm) ? 1 : judge_only(metrics, nm);
 	if (!o.knob || !o.values)
@@ -908,7 +907,7 @@ static int run(int argc, char **argv)
 	 * A killed one's restore record first: the knob's value read after
 	 * it, or the value it left would be taken for the original and kept.
 	 */
-	ft_experiment_restore_pending(o.live.root, true);
+	ft_experiment_restore_pending(o.live.root, true, false);
 	err = refuse(&e, o.live.root, rootfd, &cur) || parse_values(&e, &cur) || parse_guards(&e) ||
 	      parse_metrics(metrics, &nm);
 	if (!err && (e.nb = ft_exp_schedule(e.nv, (int)o.rounds, e.order, e.seed, e.sched)) < 0) {
@@ -920,20 +919,25 @@ static int run(int argc, char **argv)
 		close(rootfd);
 		return 1;
 	}
-	if ((err = state_dir(o.live.root, e.state, sizeof(e.state)))) {
-		fprintf(stderr, "fragtop experiment: cannot make %s: %s\n", e.state, strerror(-err));
+	if (!realpath(o.live.root, e.root) || (e.dir = ft_ctl_exp_dir(rootfd, true)) < 0) {
+		err = e.root[0] ? e.dir : -errno;
+		fprintf(stderr, "fragtop experiment: %s/" FT_EXP_STATE_DIR ": %s; nothing changed\n", o.live.root,
+			err == -ELOOP ? "a symbolic link on the way: refused" : err == -EPERM ?
+			"not root's own, or open to others (it must be 0700): refused" : strerror(-err));
 		close(rootfd);
 		return 1;
 	}
-	lock = take_lock(e.state);
+	lock = ft_ctl_exp_lock(e.dir);
 	if (lock < 0) {
-		fprintf(stderr, "fragtop experiment: %s\n", lock == -1 ? "another experiment runs (its lock is "
+		fprintf(stderr, "fragtop experiment: %s\n", lock == -EBUSY ? "another experiment runs (its lock is "
 			"held): one at a time" : "cannot take the lock");
+		close(e.dir);
 		close(rootfd);
 		return 1;
 	}
 	if (arm(&e, rootfd)) {
 		close(lock);
+		close(e.dir);
 		close(rootfd);
 		return 1;
 	}
@@ -946,6 +950,7 @@ static int run(int argc, char **argv)
 		e.nb * o.period / 60, file);
 	err = run_experiment(&e, file, metrics, nm);
 	close(lock);
+	close(e.dir);
 	close(rootfd);
 	return err;
 }

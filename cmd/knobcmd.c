@@ -188,6 +188,8 @@ static int run_get(int argc, char **argv)
 	rootfd = open_root(root);
 	if (rootfd < 0)
 		return 1;
+	if (strcmp(root, "/"))	/* a tree's own pending restore (main() looks at the host's) */
+		ft_experiment_restore_pending(root, true, false);
 	if (first == argc) {
 		struct ft_knob_reading *r = calloc(ft_knobs_nr, sizeof(*r));
 

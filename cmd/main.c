@@ -202,10 +202,10 @@ static int run(int argc, char **argv)
 		}
 		/* a killed experiment's knob back first, said (experiment does it for its own root) */
 		if (cmd != &ft_cmd_experiment)
-			ft_experiment_restore_pending("/", true);
+			ft_experiment_restore_pending("/", true, false);
 		return cmd->run(argc - 1, argv + 1);
 	}
-	ft_experiment_restore_pending("/", true);
+	ft_experiment_restore_pending("/", true, false);
 	return ft_cmd_top.run(argc, argv);	/* no command: the live TUI */
 }
 

@@ -208,6 +208,8 @@ static int run_top(int argc, char **argv)
 		}
 		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", o.write);
 	}
+	if (*ft_experiment_restore_note())	/* said on stderr before the screen took it: again here */
+		ft_ui_status(ui, FT_DIAG_WARN, "%s", ft_experiment_restore_note());
 	ft_tick_start(&ui->tick, (uint64_t)(ui->interval * 1e9), ft_now_ns() + (uint64_t)(ui->interval * 1e9));
 	err = ft_ui_run(ui, !(nc && *nc) && !o.no_color && (o.no_config || rc.rc.color != 0));
 	ft_diag_set_hook(NULL, NULL);
