@@ -105,24 +105,28 @@ const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *
 		return h->up ? "up" : "DOWN";
 	if (isnan(v))
 		return "-";
+	if (isinf(v))
+		return v > 0 ? "inf" : "-inf";
 	switch (col->fig) {
 	case FT_FLEET_FIG_FALLBACKS:
-		snprintf(buf, sz, v < 10 ? "%.2f" : v < 1e5 ? "%.1f" : "%.3g", v);
-		break;
-	case FT_FLEET_FIG_AMPLIFICATION:
-		snprintf(buf, sz, "%.1f", v);
 		break;
 	case FT_FLEET_FIG_THP_FALLBACK:
 	case FT_FLEET_FIG_PRESSURE:
-		snprintf(buf, sz, "%.1f", v * 100);
+		v *= 100;
 		break;
 	case FT_FLEET_FIG_STALL_P99:
-		snprintf(buf, sz, isinf(v) ? "inf" : "%.1f", v * 1000);
+		v *= 1000;
 		break;
-	default:
-		snprintf(buf, sz, v < 1e7 ? "%.0f" : "%.3g", v);
-		break;
+	default:		/* counts */
+		snprintf(buf, sz, fabs(v) < 1e7 ? "%.0f" : "%.3g", v);
+		return buf;
 	}
+	/*
+	 * A server's number can be anything (1e308): a figure that does not
+	 * fit the cell's fixed form takes three digits and an exponent.
+	 */
+	snprintf(buf, sz, isinf(v) ? (v > 0 ? "inf" : "-inf") : fabs(v) < 10 && col->fig == FT_FLEET_FIG_FALLBACKS ?
+		 "%.2f" : fabs(v) < 1e5 ? "%.1f" : "%.3g", v);
 	return buf;
 }
 
@@ -329,6 +333,18 @@ int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const stru
 	return 0;
 }
 
+int ft_fleet_slot(double t, double start, double step)
+{
+	double slot = step > 0 ? (t - start) / step : 0;
+	double at;
+
+	/* the nearest point, half a step either side of it; lround(-0.5) would be -1 */
+	if (!(slot >= -0.5 && slot < FT_FLEET_SPARK - 0.5))
+		return -1;
+	at = floor(slot + 0.5);
+	return at < 0 ? 0 : at > FT_FLEET_SPARK - 1 ? FT_FLEET_SPARK - 1 : (int)at;
+}
+
 void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start, double step)
 {
 	size_t i, k;
@@ -341,10 +357,10 @@ void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, doubl
 			continue;
 		for (k = 0; k < s->nsamples; k++) {
 			const struct ft_prom_sample *p = &range->samples[s->sample0 + k];
-			double slot = step > 0 ? (p->t - start) / step : 0;
+			int at = ft_fleet_slot(p->t, start, step);
 
-			if (slot >= -0.5 && slot < FT_FLEET_SPARK - 0.5)
-				h->spark[(int)lround(slot)] = p->v;
+			if (at >= 0)
+				h->spark[at] = p->v;
 		}
 	}
 }
@@ -501,11 +517,11 @@ static void detail_history(struct ft_fleet_detail *d, const struct ft_prom_resp 
 		fb = !strcmp(name, "fragtop:extfrag_fragmenting:rate5m");
 		for (k = 0; k < s->nsamples; k++) {
 			const struct ft_prom_sample *p = &r->samples[s->sample0 + k];
-			double slot = step > 0 ? (p->t - start) / step : 0;
+			int at = ft_fleet_slot(p->t, start, step);
 
-			if (slot < -0.5 || slot >= FT_FLEET_SPARK - 0.5)
+			if (at < 0)
 				continue;
-			(fb ? z->fallback_spark : z->free_spark)[(int)lround(slot)] = p->v;
+			(fb ? z->fallback_spark : z->free_spark)[at] = p->v;
 			if (fb)
 				z->fallbacks = p->v;
 		}

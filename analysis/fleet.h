@@ -139,6 +139,14 @@ bool ft_fleet_query_spark(const struct ft_fleet *f, const char *selector, char *
  */
 int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const struct ft_prom_resp *figs,
 		   char *why, size_t sz);
+/*
+ * The sparkline point of a sample at time @t, points @step apart from
+ * @start: the nearest, half a step either side; -1 outside the window.
+ * Always within 0 .. FT_FLEET_SPARK - 1 (a float's rounding never
+ * indexes out of the array).
+ */
+int ft_fleet_slot(double t, double start, double step);
+
 /* The sparklines from the range query's answer, @n points from @start every @step seconds. */
 void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start, double step);
 /* Filter and sort again (after the sort column, the order or the filter changed). */

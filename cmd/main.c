@@ -147,7 +147,25 @@ static int finish_output(int rc)
 	return rc;
 }
 
-static bool sanitized;	/* stdout and stderr are the sanitiser's streams */
+static bool sanitized_out, sanitized_err;	/* stdout, stderr are the sanitiser's streams */
+
+/*
+ * Every byte a command writes to stderr passes the sanitiser (a server's
+ * error text, a name from a recording or a tree), curses or not; a
+ * headless command's stdout too (the TUI's ft_put() does its own).  0,
+ * or 1 after saying why.
+ */
+static int sanitize(const struct ft_cmd *cmd)
+{
+	if ((!cmd->curses && ft_sanitize_stream(&stdout)) || ft_sanitize_stream(&stderr)) {
+		fprintf(stderr, "fragtop: cannot set up the output\n");
+		return 1;
+	}
+	sanitized_out = !cmd->curses;
+	sanitized_err = true;
+	setvbuf(stderr, NULL, _IOLBF, 0);
+	return 0;
+}
 
 static int run(int argc, char **argv)
 {
@@ -188,23 +206,15 @@ static int run(int argc, char **argv)
 		cmd = ft_cli_find(argv[1]);
 		if (!cmd)
 			return ft_cli_unknown_cmd(argv[1]);
-		/*
-		 * A headless command prints names from recordings and trees: every
-		 * byte it writes passes the sanitiser (the TUI's ft_put() does its own).
-		 */
-		if (!cmd->curses) {
-			if (ft_sanitize_stream(&stdout) || ft_sanitize_stream(&stderr)) {
-				fprintf(stderr, "fragtop: cannot set up the output\n");
-				return 1;
-			}
-			setvbuf(stderr, NULL, _IOLBF, 0);
-			sanitized = true;
-		}
+		if (sanitize(cmd))
+			return 1;
 		/* a killed experiment's knob back first, said (experiment does it for its own root) */
 		if (cmd != &ft_cmd_experiment)
 			ft_experiment_restore_pending("/", true, false);
 		return cmd->run(argc - 1, argv + 1);
 	}
+	if (sanitize(&ft_cmd_top))
+		return 1;
 	ft_experiment_restore_pending("/", true, false);
 	return ft_cmd_top.run(argc, argv);	/* no command: the live TUI */
 }
@@ -213,11 +223,10 @@ int main(int argc, char **argv)
 {
 	int rc = finish_output(run(argc, argv));
 
-	if (sanitized) {
-		/* what is still buffered goes out, and the streams' state is freed */
-		if (fclose(stdout) && !rc)
-			rc = 1;
+	/* what is still buffered goes out, and the streams' state is freed */
+	if (sanitized_out && fclose(stdout) && !rc)
+		rc = 1;
+	if (sanitized_err)
 		fclose(stderr);
-	}
 	return rc;
 }

@@ -5,9 +5,36 @@
 #include <stdlib.h>
 #include <string.h>
 
+void ft_prom_url_masked(const char *arg, char *buf, size_t sz)
+{
+	const char *p = strstr(arg, "://"), *end, *at;
+
+	p = p ? p + 3 : arg;
+	end = p + strcspn(p, "/?#");
+	at = memchr(p, '@', (size_t)(end - p));
+	if (!at) {
+		snprintf(buf, sz, "%s", arg);
+		return;
+	}
+	while (at && memchr(at + 1, '@', (size_t)(end - at - 1)))	/* the last '@' ends the credentials */
+		at = memchr(at + 1, '@', (size_t)(end - at - 1));
+	{
+		const char *colon = memchr(p, ':', (size_t)(at - p));
+
+		/* a user stays (it helps), its password goes; a lone user part may be a token: it goes */
+		if (colon)
+			snprintf(buf, sz, "%.*s:***%s", (int)(colon - arg), arg, at);
+		else
+			snprintf(buf, sz, "%.*s***%s", (int)(p - arg), arg, at);
+	}
+}
+
 static int bad(char *why, size_t sz, const char *arg, const char *what)
 {
-	snprintf(why, sz, "'%.200s': %s", arg, what);
+	char shown[256];
+
+	ft_prom_url_masked(arg, shown, sizeof(shown));
+	snprintf(why, sz, "'%.200s': %s", shown, what);
 	return -1;
 }
 

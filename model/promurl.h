@@ -49,4 +49,10 @@ int ft_promql_selector_check(const char *sel, char *why, size_t sz);
  */
 int ft_prom_duration(const char *s, double *secs);
 
+/*
+ * @arg as it may be printed: "http://admin:hunter2@host" as
+ * "http://admin:***@host" (errors go to CI logs and the journal).
+ */
+void ft_prom_url_masked(const char *arg, char *buf, size_t sz);
+
 #endif

@@ -201,6 +201,22 @@ fake "$(printf 'HTTP/1.0 200 OK\r\n\r\n{"status":"success","data":{"resultType":
 "$FT" fleet --prometheus "http://127.0.0.1:$FPORT" --once > evil.txt 2>&1
 check "a hostile instance label reaches the terminal escaped" sh -c "! grep -q \$'\\x1b' evil.txt && grep -q 'evil' evil.txt"
 kill "$fpid"; wait "$fpid" 2> /dev/null
+# a server's error text and a sample value with terminal escapes: stderr holds no raw ESC nor BEL
+raw_esc() { LC_ALL=C grep -c $'[\x1b\x07\x9b]' "$1"; }
+fake "$(printf 'HTTP/1.0 400 Bad Request\r\nContent-Type: application/json\r\n\r\n{"status":"error","errorType":"bad_data","error":"\\u001b]0;PWNED\\u0007\\u001b[2J"}')"
+"$FT" fleet --prometheus "http://127.0.0.1:$FPORT" --json > /dev/null 2> err-esc.txt; rc=$?
+check "a server's error text with escapes: exit 1, said, no raw ESC or BEL ($(raw_esc err-esc.txt))" \
+	sh -c "[ $rc = 1 ] && [ \"\$(LC_ALL=C grep -c \$'[\\x1b\\x07]' err-esc.txt)\" = 0 ] && grep -q 'PWNED' err-esc.txt"
+"$FT" fleet --prometheus "http://127.0.0.1:$FPORT" --once > /dev/null 2> err-esc2.txt
+check "... the same from the console's --once" test "$(raw_esc err-esc2.txt)" = 0
+kill "$fpid"; wait "$fpid" 2> /dev/null
+fake "$(printf 'HTTP/1.0 200 OK\r\n\r\n{"status":"success","data":{"resultType":"vector","result":[{"metric":{"instance":"a:1"},"value":[1,"\\u001b]0;x\\u0007"]}]}}')"
+"$FT" fleet --prometheus "http://127.0.0.1:$FPORT" --json > /dev/null 2> err-val.txt
+check "a sample value with escapes: quoted escaped in the parser's message" test "$(raw_esc err-val.txt)" = 0
+kill "$fpid"; wait "$fpid" 2> /dev/null
+"$FT" fleet --prometheus 'http://admin:hunter2-SECRET@127.0.0.1:9/' --json > /dev/null 2> err-cred.txt; rc=$?
+check "a URL with credentials: refused, the password masked ($(cat err-cred.txt))" \
+	sh -c "[ $rc = 1 ] && ! grep -q hunter2 err-cred.txt && grep -q 'admin:\\*\\*\\*@' err-cred.txt"
 "$FT" fleet --json > /dev/null 2> nourl.err; rc=$?
 check "no --prometheus: a usage error" sh -c "[ $rc = 2 ] && grep -q 'prometheus URL is needed' nourl.err"
 fleet --sort NOPE > /dev/null 2> nosort.err; rc=$?

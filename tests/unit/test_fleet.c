@@ -158,6 +158,16 @@ static void test_url(void **state)
 	assert_int_equal(ft_prom_url_parse("http://10.0.0.1", &u, why, sizeof(why)), 0);
 	assert_string_equal(u.port, "9090");
 	assert_int_equal(ft_prom_url_parse("prom:9090", &u, why, sizeof(why)), -1);
+	/* a refused URL is said with its password masked (errors reach CI logs and the journal) */
+	assert_int_equal(ft_prom_url_parse("http://admin:hunter2-SECRET@host:9090", &u, why, sizeof(why)), -1);
+	assert_null(strstr(why, "hunter2"));
+	assert_non_null(strstr(why, "'http://admin:***@host:9090'"));
+	ft_prom_url_masked("https://a:b@c@h/x@y", q, sizeof(q));
+	assert_string_equal(q, "https://a:***@h/x@y");
+	ft_prom_url_masked("http://token@h", q, sizeof(q));	/* a lone user part may be a token */
+	assert_string_equal(q, "http://***@h");
+	ft_prom_url_masked("http://h:9090/p", q, sizeof(q));
+	assert_string_equal(q, "http://h:9090/p");
 	assert_int_equal(ft_prom_url_parse("http://user:pw@prom", &u, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "--user"));
 	assert_int_equal(ft_prom_url_parse("http://prom:99999", &u, why, sizeof(why)), -1);
@@ -350,6 +360,60 @@ static void test_detail(void **state)
 	ft_prom_resp_release(&r2);
 }
 
+/* The sparkline's point of a time at ±0.5 of a step at each edge: never before the array nor past it. */
+static void test_slot_edges(void **state)
+{
+	const double start = 1000, step = 10;
+
+	(void)state;
+	assert_int_equal(ft_fleet_slot(start - 0.5 * step, start, step), 0);	/* lround(-0.5) was -1 */
+	assert_int_equal(ft_fleet_slot(start - 0.5 * step - 1e-9, start, step), -1);
+	assert_int_equal(ft_fleet_slot(start + 0.5 * step, start, step), 1);
+	assert_int_equal(ft_fleet_slot(start + 0.5 * step - 1e-9, start, step), 0);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1) * step, start, step), FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1.5) * step, start, step), FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 0.5) * step - 1e-9, start, step), FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 0.5) * step, start, step), -1);
+	assert_int_equal(ft_fleet_slot(NAN, start, step), -1);
+	assert_int_equal(ft_fleet_slot(INFINITY, start, step), -1);
+	assert_int_equal(ft_fleet_slot(-INFINITY, start, step), -1);
+	assert_int_equal(ft_fleet_slot(start, start, 0), 0);
+}
+
+/* 1e308, -1e308, NaN and ±Inf in every column: a short cell, never a 63-digit one. */
+static void test_huge_cells(void **state)
+{
+	static const int orders[] = { 9, 18 };
+	static const double v[] = { 1e308, -1e308, NAN, INFINITY, -INFINITY, 123456789.5, -0.004 };
+	struct ft_fleet_sizes sizes;
+	struct ft_fleet_host h;
+	static struct ft_fleet f;
+	char buf[64];
+	size_t i;
+	int c;
+
+	(void)state;
+	ft_fleet_sizes_of(&sizes, orders, 2, 4096);
+	ft_fleet_init(&f, &sizes);
+	memset(&h, 0, sizeof(h));
+	snprintf(h.instance, sizeof(h.instance), "a:1");
+	h.up = 1;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		for (c = 0; c < f.ncols; c++) {
+			const char *cell;
+
+			h.v[c] = v[i];
+			cell = ft_fleet_cell(&f, &h, c, buf, sizeof(buf));
+			assert_true(strlen(cell) <= 9);
+		}
+	h.v[0] = 1e308;
+	for (c = 0; c < f.ncols; c++)
+		if (f.cols[c].kind == FT_FLEET_COL_FIG && f.cols[c].fig == FT_FLEET_FIG_AMPLIFICATION) {
+			h.v[c] = 1e308;
+			assert_string_equal(ft_fleet_cell(&f, &h, c, buf, sizeof(buf)), "1e+308");
+		}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -360,6 +424,8 @@ int main(void)
 		cmocka_unit_test(test_url),
 		cmocka_unit_test(test_table),
 		cmocka_unit_test(test_detail),
+		cmocka_unit_test(test_slot_edges),
+		cmocka_unit_test(test_huge_cells),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
