@@ -83,7 +83,7 @@ TESTS_SAN := $(patsubst tests/unit/%.c,$(B)/san/tests/unit/%,$(TEST_SRC))
 TESTS_TSAN := $(patsubst %,$(B)/tsan/tests/unit/%,$(TSAN_TESTS))
 FUZZERS	:= $(patsubst tests/fuzz/%.c,$(B)/fuzz/%,$(FUZZ_SRC))
 
-.PHONY: lab-fit soak soak-exporter crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
+.PHONY: lab-fit soak soak-exporter soak-fleet crafted all deb lab lab-table deps deps-test check check-host check-only check-layers fn-length test-build bench bench-only fuzz fuzz-run fuzz-replay analyze analyze-only bench-keep install uninstall run deps clean
 
 all: fragtop fragtop.1
 
@@ -186,6 +186,10 @@ soak: fragtop
 # round trip (not CI: SOAK_MINUTES=N for another length)
 soak-exporter: fragtop
 	bash tests/soak-exporter.sh ./fragtop
+
+# the fleet console under ASan against a Prometheus that flaps (not CI: SOAK_MINUTES=N, default 10)
+soak-fleet: $(B)/fragtop-san
+	bash tests/soak-fleet.sh $(B)/fragtop-san
 
 # the crafted recordings of tests/recordings/crafted (kept; this writes them again)
 $(B)/crafted: tests/crafted.c $(call OBJ,plain,$(LIB_SRC))

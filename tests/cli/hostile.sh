@@ -33,6 +33,15 @@ check "snapshot JSON: the names kept, as escapes" jqe '(.hostname | startswith("
 "$FT" record -o "$tmp/h.ftr" --root "$H" -i 0.2 -t 1 2> /dev/null
 "$FT" report "$tmp/h.ftr" > "$tmp/r.txt"; rc=$?
 check "report text: exit 0, no raw control" test $rc = 0 -a "$(raw_controls "$tmp/r.txt")" = 0
+# doctor, preflight and report's errors on the hostile sources: stdout and stderr alike
+"$FT" doctor "$tmp/h.ftr" > "$tmp/d.txt" 2>&1
+"$FT" doctor --timeline "$tmp/h.ftr" >> "$tmp/d.txt" 2>&1
+check "doctor (and --timeline) on it: no raw control" test "$(raw_controls "$tmp/d.txt")" = 0
+"$FT" preflight --root "$H" --need 1x2M > "$tmp/p.txt" 2>&1
+"$FT" preflight --root "$H" --need 1x1G > "$tmp/p.txt" 2>&1
+check "preflight on the tree: no raw control" test "$(raw_controls "$tmp/p.txt")" = 0 -a -s "$tmp/p.txt"
+"$FT" report "$tmp/h.ftr" --from $'\e]0;x\a' > "$tmp/re.txt" 2>&1
+check "report's error quoting a hostile argument: no raw control" test "$(raw_controls "$tmp/re.txt")" = 0 -a -s "$tmp/re.txt"
 "$FT" report --json "$tmp/h.ftr" > "$tmp/r.json"
 check "report JSON: valid, no raw control" clean "$tmp/r.json"
 check "report JSON: parses" jqe '.samples > 0' "$tmp/r.json"
