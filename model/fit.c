@@ -610,8 +610,12 @@ void ft_fit_cpuinfo(const char *text, size_t len, struct ft_fit_cpu *out)
 			}
 			p++;
 		}
-	} else if ((v = cpu_field(text, len, "CPU architecture", &end)) && strtol(v, NULL, 10) == 8) {
-		out->arch = FT_ARCH_ARM64;
+	} else if ((v = cpu_field(text, len, "CPU architecture", &end))) {
+		while (v < end && *v == ' ')
+			v++;
+		/* "8", the whole value (the text is not terminated: no strtol) */
+		if (end - v >= 1 && v[0] == '8' && (end - v == 1 || v[1] == ' ' || v[1] == '\n'))
+			out->arch = FT_ARCH_ARM64;
 	}
 }
 
