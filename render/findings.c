@@ -34,8 +34,7 @@ static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
 
 #define WIDTH	80	/* the text's columns, as report's */
 
-/* @text after @lead (its label, or blanks), wrapped at WIDTH at blanks to the column after @lead. */
-static void wrapped(FILE *f, const char *in, const char *lead, const char *text)
+void ft_render_wrapped(FILE *f, const char *in, const char *lead, const char *text)
 {
 	int col = (int)(strlen(in) + strlen(lead));
 	size_t room = WIDTH - col > 20 ? (size_t)(WIDTH - col) : 20, n = strlen(text), at = 0;
@@ -61,12 +60,12 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 
 	snprintf(buf, sizeof(buf), "%s %s: %s", fd->sev == FT_SEV_CRITICAL ? "CRITICAL" :
 		 fd->sev == FT_SEV_WARNING ? "WARNING" : "INFO", r->name, r->title);
-	wrapped(f, in, "", buf);
-	wrapped(f, in, "  ", ft_safe(fd->detail, safe, sizeof(safe)));
+	ft_render_wrapped(f, in, "", buf);
+	ft_render_wrapped(f, in, "  ", ft_safe(fd->detail, safe, sizeof(safe)));
 	/* the two lines of why, as one paragraph at this width */
 	snprintf(buf, sizeof(buf), "%.*s%s%s", nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
 		 nl ? " " : "", nl ? nl + 1 : "");
-	wrapped(f, in, "  ", buf);
+	ft_render_wrapped(f, in, "  ", buf);
 	for (i = 0; i < fd->nr_ev && n < sizeof(buf); i++) {
 		ft_find_value_text(&fs->in, fd->ev[i], val, sizeof(val));
 		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "", ft_find_figs[fd->ev[i]].key,
@@ -74,7 +73,7 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 	}
 	if (n < sizeof(buf))
 		snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s)", fs->in.from_s, fs->in.to_s);
-	wrapped(f, in, "  evidence: ", buf);
+	ft_render_wrapped(f, in, "  evidence: ", buf);
 	if (whole) {	/* the whole window's same figures, beside and said to be so */
 		for (i = 0, n = 0; i < fd->nr_ev && n < sizeof(buf); i++) {
 			ft_find_value_text(&whole->in, fd->ev[i], val, sizeof(val));
@@ -84,21 +83,21 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 		if (n < sizeof(buf))
 			snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s, every interval together: not this "
 				 "finding's)", whole->in.from_s, whole->in.to_s);
-		wrapped(f, in, "  whole window: ", buf);
+		ft_render_wrapped(f, in, "  whole window: ", buf);
 	}
 	who_text(fd, who, sizeof(who));
 	if (who[0])
-		wrapped(f, in, "  who:      ", who);
-	wrapped(f, in, "  look:     ", r->look);
+		ft_render_wrapped(f, in, "  who:      ", who);
+	ft_render_wrapped(f, in, "  look:     ", r->look);
 	if (fd->knob[0])
 		snprintf(buf, sizeof(buf), "%s (fragtop set %s=%s)", r->action, fd->knob, fd->value);
 	else
 		snprintf(buf, sizeof(buf), "%s", r->action);
-	wrapped(f, in, "  action:   ", buf);
-	wrapped(f, in, "  expect:   ", r->effect);
-	wrapped(f, in, "  source:   ", r->source);
+	ft_render_wrapped(f, in, "  action:   ", buf);
+	ft_render_wrapped(f, in, "  expect:   ", r->effect);
+	ft_render_wrapped(f, in, "  source:   ", r->source);
 	snprintf(buf, sizeof(buf), RUNBOOK "%s", r->name);
-	wrapped(f, in, "  runbook:  ", buf);
+	ft_render_wrapped(f, in, "  runbook:  ", buf);
 }
 
 void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *in)
@@ -126,13 +125,13 @@ void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft
 	for (i = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (checked[i])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", ft_find_rules[i].name);
-	wrapped(f, in, "checked: ", n ? buf : "nothing");
+	ft_render_wrapped(f, in, "checked: ", n ? buf : "nothing");
 	for (i = 0, n = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (!checked[i])
 			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)", n ? "; " : "",
 					      ft_find_rules[i].name, ft_find_figs[missing[i]].needs);
 	if (n)
-		wrapped(f, in, "not checked: ", buf);
+		ft_render_wrapped(f, in, "not checked: ", buf);
 }
 
 static void json_who(struct ft_json *j, const struct ft_find_who *w, const char *kind)

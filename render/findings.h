@@ -11,6 +11,12 @@
 #include "analysis/findings.h"
 #include "base/json.h"
 
+/*
+ * @text after @indent and @lead (its label, or blanks), wrapped at 80
+ * columns at blanks to the column after @lead, as report's text is.
+ */
+void ft_render_wrapped(FILE *f, const char *indent, const char *lead, const char *text);
+
 /* Each finding in full, then what was checked; @indent before every line. */
 void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *indent);
 

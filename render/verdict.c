@@ -6,7 +6,6 @@
 #include <string.h>
 
 #include "base/sanitize.h"
-#include "model/text.h"
 #include "render/findings.h"
 
 static const char *const defrag_names[] = { "never", "defer", "defer+madvise", "madvise", "always" };
@@ -47,24 +46,6 @@ static size_t knobs_text(const struct ft_verdict *v, const struct ft_find_knobs 
 	return n;
 }
 
-#define WIDTH	80	/* the text's columns, as report's */
-
-/* @text after @in and @lead, wrapped at WIDTH at blanks to the column after @lead. */
-static void wrapped(FILE *f, const char *in, const char *lead, const char *text)
-{
-	int col = (int)(strlen(in) + strlen(lead));
-	size_t room = WIDTH - col > 20 ? (size_t)(WIDTH - col) : 20, n = strlen(text), at = 0;
-	bool first = true;
-
-	while (at < n || first) {
-		size_t take = ft_wrap_take(text + at, n - at, room);
-
-		fprintf(f, "%s%-*s%.*s\n", in, (int)strlen(lead), first ? lead : "", (int)take, text + at);
-		first = false;
-		at = ft_wrap_skip(text, n, at + take);
-	}
-}
-
 void ft_render_verdict_text(FILE *f, const struct ft_verdict *v, const char *in)
 {
 	bool checked[FT_FIND_RULES] = { false };
@@ -87,7 +68,7 @@ void ft_render_verdict_text(FILE *f, const struct ft_verdict *v, const char *in)
 		ft_safe(paren ? strndupa(ob, (size_t)(paren - ob)) : ob, safe, sizeof(safe));
 		snprintf(at, sizeof(at), "  +%.1f s  ", v->iv[k].from_s);
 		snprintf(line, sizeof(line), "%s, by %s", safe, v->iv[k].by[0] ? v->iv[k].by : "?");
-		wrapped(f, in, at, line);
+		ft_render_wrapped(f, in, at, line);
 	}
 	if (v->folded)
 		fprintf(f, "%s  (%d more changes after: the last interval holds them all, its knobs as at its end)\n", in,
@@ -99,7 +80,7 @@ void ft_render_verdict_text(FILE *f, const struct ft_verdict *v, const char *in)
 		knobs_text(v, &v->iv[k].knobs, false, knobs, sizeof(knobs));
 		fprintf(f, "\n%sinterval %d, +%.1f to +%.1f s: %d finding%s\n", in, k + 1, v->iv[k].from_s,
 			v->iv[k].to_s, fs->nr, fs->nr == 1 ? "" : "s");
-		wrapped(f, in, "  knobs: ", knobs);
+		ft_render_wrapped(f, in, "  knobs: ", knobs);
 		for (i = 0; i < fs->nr; i++) {
 			fputc('\n', f);
 			ft_render_finding_text(f, fs, &fs->f[i], in, v->whole);
