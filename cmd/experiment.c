@@ -141,7 +141,10 @@ static int note_record(struct exp *e, const char *next)
 /* Put the knob back; true when it reads back as it was. */
 static bool put_back(struct exp *e)
 {
-	const struct ft_audit *a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);
+	const struct ft_audit *a;
+
+	note_record(e, e->orig);	/* killed while it writes: the knob holds one of the record's two */
+	a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);
 
 	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s: %s", e->knob->name, e->orig,
 		 ft_ctl_outcome_names[a->outcome]);
@@ -413,6 +416,10 @@ static int apply_record(int rootfd, int dir, const char *root, const struct ft_e
 		return 1;
 	}
 	ft_knob_value_text(k, &cur, now, sizeof(now));
+	if (!strcmp(now, r->original)) {	/* back already (killed while it put it back): nothing to do */
+		ft_ctl_exp_record_remove(dir);
+		return 0;
+	}
 	if (!force && strcmp(now, r->left) && strcmp(now, r->before)) {
 		note("an experiment's restore record is kept: %s is %s, not the %s it left (changed since); "
 		     "`fragtop experiment --restore --force%s%s` puts %s back", r->knob, now, r->left[0] ? r->left : "?",
