@@ -234,19 +234,25 @@ void ft_render_timeline_text(FILE *f, const struct ft_verdict *v, const char *so
 	}
 }
 
+/* doctor's JSON object opened: "source" and the "window". */
+static void envelope_begin(struct ft_json *j, FILE *f, const struct ft_verdict *v, const char *source)
+{
+	ft_json_init(j, f, true);
+	ft_json_obj_begin(j, NULL);
+	ft_json_str(j, "source", source);
+	ft_json_obj_begin(j, "window");
+	ft_json_double(j, "from_s", v->from_s);
+	ft_json_double(j, "to_s", v->to_s);
+	ft_json_obj_end(j);
+}
+
 void ft_render_timeline_json(FILE *f, const struct ft_verdict *v, const char *source)
 {
 	double from[FT_VERDICT_MAX_IV], to[FT_VERDICT_MAX_IV];
 	struct ft_json j;
 	int r, n, i, k;
 
-	ft_json_init(&j, f, true);
-	ft_json_obj_begin(&j, NULL);
-	ft_json_str(&j, "source", source);
-	ft_json_obj_begin(&j, "window");
-	ft_json_double(&j, "from_s", v->from_s);
-	ft_json_double(&j, "to_s", v->to_s);
-	ft_json_obj_end(&j);
+	envelope_begin(&j, f, v, source);
 	ft_json_arr_begin(&j, "intervals");
 	for (k = 0; k < v->nr; k++) {
 		ft_json_obj_begin_inline(&j, NULL);
@@ -284,13 +290,7 @@ void ft_render_doctor_json(FILE *f, const struct ft_verdict *v, const char *sour
 {
 	struct ft_json j;
 
-	ft_json_init(&j, f, true);
-	ft_json_obj_begin(&j, NULL);
-	ft_json_str(&j, "source", source);
-	ft_json_obj_begin(&j, "window");
-	ft_json_double(&j, "from_s", v->from_s);
-	ft_json_double(&j, "to_s", v->to_s);
-	ft_json_obj_end(&j);
+	envelope_begin(&j, f, v, source);
 	ft_render_verdict_json(&j, v);
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
