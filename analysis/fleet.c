@@ -7,6 +7,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/cell.h"
 #include "base/grow.h"
 #include "model/fit.h"
 #include "model/promurl.h"
@@ -336,13 +337,11 @@ int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const stru
 int ft_fleet_slot(double t, double start, double step)
 {
 	double slot = step > 0 ? (t - start) / step : 0;
-	double at;
 
 	/* the nearest point, half a step either side of it; lround(-0.5) would be -1 */
 	if (!(slot >= -0.5 && slot < FT_FLEET_SPARK - 0.5))
 		return -1;
-	at = floor(slot + 0.5);
-	return at < 0 ? 0 : at > FT_FLEET_SPARK - 1 ? FT_FLEET_SPARK - 1 : (int)at;
+	return ft_cell_index(slot + 0.5, 0, FT_FLEET_SPARK - 1);
 }
 
 void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start, double step)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/cell.h"
 #include "base/clock.h"
 #include "base/json.h"
 #include "base/sanitize.h"
@@ -188,7 +189,7 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 			num(out, 7, o <= z->max_order ? z->free_blocks[o] : NAN);
 		num(out, 9, z->free_bytes / 1048576);
 		num(out, 9, z->managed_bytes / 1048576);
-		fprintf(out, " %9s\n", isnan(z->fallbacks) ? "-" : (snprintf(safe, sizeof(safe), "%.2f", z->fallbacks), safe));
+		fprintf(out, " %9s\n", ft_cell(safe, sizeof(safe), z->fallbacks, 9, 2));
 	}
 	if (d->sizes.n) {
 		fprintf(out, "\ncontiguous blocks (now / after compaction)\n%-4s %-8s", "NODE", "ZONE");
@@ -216,7 +217,8 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 	{
 		char nm[4 * 128];
 
-		fprintf(out, "  %9.2f  %s%s%s\n", d->cgroups[i].fallbacks, ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)),
+		fprintf(out, "  %9s  %s%s%s\n", ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
+			ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)),
 			d->cgroups[i].name[0] ? "  " : "", ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
 	}
 }

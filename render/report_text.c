@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "base/cell.h"
 #include "base/cost.h"
 #include "base/sanitize.h"
 #include "model/cgroup.h"
@@ -20,12 +21,20 @@
 #include "render/contig.h"
 #include "render/fit.h"
 
-static void fmt_pct(char *b, size_t sz, double v)
+/* @v% in at most 8 columns, or @sz - 1 when fewer ("-" when not known); returns @b. */
+static const char *fmt_pct(char *b, size_t sz, double v)
 {
-	if (isnan(v))
-		snprintf(b, sz, "-");
-	else
-		snprintf(b, sz, "%.1f%%", v);
+	return ft_cell_pct(b, sz, v, sz > 9 ? 8 : (int)sz - 1, 1);
+}
+
+/* A share of 0-100 as "%5.1f%%" would print it, in 6 columns whatever it holds (one buffer a call site). */
+#define SHARE6(v) ft_cell_pct((char[16]){ 0 }, 16, (v), 6, 1)
+
+/* An integer in a cell of @sz - 1 columns: whole when it fits, else as ft_cell(). */
+static void fmt_int(char *b, size_t sz, long long v)
+{
+	if (snprintf(b, sz, "%lld", v) >= (int)sz)
+		ft_cell(b, sz, (double)v, (int)sz - 1, 0);
 }
 
 static const char *when(uint64_t rt_ns, char *b, size_t sz)
@@ -75,12 +84,13 @@ static void print_wrapped(int indent, int width, const char *text)
 static void print_cgroup_stall(const struct ft_report *rep, const struct ft_cgrow *r)
 {
 	struct ft_rep_memstall m;
+	char pc[16];
 
 	if (r->other || ft_report_cgroup_stall(rep, r->path, r->c[FT_PC_COMPACTION_US], &m))
 		return;
 	printf("    memory stall %.3f s", (double)m.some_us / 1e6);
 	if (!isnan(m.share))
-		printf(", direct compaction %.1f%% of it", m.share * 100);
+		printf(", direct compaction %s of it", fmt_pct(pc, sizeof(pc), m.share * 100));
 	printf("\n");
 }
 
@@ -101,7 +111,7 @@ static void print_unread_notes(const bool shown[FT_CGU_NR])
 static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows, const struct ft_cgroups *c,
 			  bool fstall)
 {
-	char name[FT_CG_PATH], safe[4 * FT_CG_PATH];
+	char name[FT_CG_PATH], safe[4 * FT_CG_PATH], cms[16], rms[16];
 	bool unread[FT_CGU_NR] = { false };
 	int i, n = 0;
 
@@ -124,10 +134,12 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
 		if (!r->other && !r->path[0])
 			unread[r->unread] = true;
-		printf("  %5d %8llu %7llu %7llu %7.1f %7llu %7.1f", r->procs,
+		printf("  %5d %8llu %7llu %7llu %7s %7llu %7s", r->procs,
 		       (unsigned long long)r->c[FT_PC_FRAGMENTING], (unsigned long long)r->c[FT_PC_EXTFRAG],
-		       (unsigned long long)r->c[FT_PC_COMPACTION], (double)r->c[FT_PC_COMPACTION_US] / 1000,
-		       (unsigned long long)r->c[FT_PC_RECLAIM], (double)r->c[FT_PC_RECLAIM_US] / 1000);
+		       (unsigned long long)r->c[FT_PC_COMPACTION],
+		       ft_cell(cms, sizeof(cms), (double)r->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
+		       (unsigned long long)r->c[FT_PC_RECLAIM],
+		       ft_cell(rms, sizeof(rms), (double)r->c[FT_PC_RECLAIM_US] / 1000, 7, 1));
 		if (fstall)
 			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
 		printf("  %s\n", ft_safe(name, safe, sizeof(safe)));
@@ -146,7 +158,7 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 	static const struct ft_procs_filter active = { .active_only = true };
 	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
 	int w = fstall ? 13 : 15, unnamed = 0;
-	char safe[4 * sizeof(t->p[0].comm)];
+	char safe[4 * sizeof(t->p[0].comm)], cms[16], rms[16];
 
 	if (!n)
 		return;
@@ -156,11 +168,13 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 	for (i = 0; i < n; i++) {
 		const struct ft_proc *p = &t->p[idx[i]];
 
-		printf("  %-*.*s %7d %8llu %7llu %7llu %7.1f %7llu %7.1f", w, w,
+		printf("  %-*.*s %7d %8llu %7llu %7llu %7s %7llu %7s", w, w,
 		       p->comm[0] ? ft_safe(p->comm, safe, sizeof(safe)) : p->pid == 0 ? "swapper" : "?", p->pid,
 		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
-		       (unsigned long long)p->c[FT_PC_COMPACTION], (double)p->c[FT_PC_COMPACTION_US] / 1000,
-		       (unsigned long long)p->c[FT_PC_RECLAIM], (double)p->c[FT_PC_RECLAIM_US] / 1000);
+		       (unsigned long long)p->c[FT_PC_COMPACTION],
+		       ft_cell(cms, sizeof(cms), (double)p->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
+		       (unsigned long long)p->c[FT_PC_RECLAIM],
+		       ft_cell(rms, sizeof(rms), (double)p->c[FT_PC_RECLAIM_US] / 1000, 7, 1));
 		if (fstall)
 			printf(" %6llu", (unsigned long long)p->c[FT_PC_FRAG_STALL]);
 		printf("\n");
@@ -180,6 +194,7 @@ static const char *const lat_label[FT_LAT_NR] = {
 static void print_lat_line(const struct ft_rep_stretch *f, int src, bool present)
 {
 	const struct ft_rep_lat *l = &f->pct[src];
+	char mean[16];
 
 	if (!present) {
 		printf("  %-19s absent on the recorded kernel\n", lat_label[src]);
@@ -189,8 +204,8 @@ static void print_lat_line(const struct ft_rep_stretch *f, int src, bool present
 		printf("  %-19s out of memory\n", lat_label[src]);
 		return;
 	}
-	printf("  %-19s %7llu %7.0f %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
-	       (unsigned long long)l->count, l->count ? l->mean_us : 0.0,
+	printf("  %-19s %7llu %7s %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
+	       (unsigned long long)l->count, ft_cell(mean, sizeof(mean), l->count ? l->mean_us : 0.0, 7, 0),
 	       (unsigned long long)l->p50_us, (unsigned long long)l->p90_us,
 	       (unsigned long long)l->p99_us, (unsigned long long)l->p999_us,
 	       (unsigned long long)l->max_us, l->exact ? "" : " ~");
@@ -220,7 +235,7 @@ static void print_hist_rows(const char *name, const struct ft_hist *h)
 	for (r = first; r <= last; r++, nrows++) {
 		uint64_t lo = ft_hist_bucket_lo((unsigned int)r * FT_HIST_SUB);
 		uint64_t hi = ft_hist_bucket_hi((unsigned int)r * FT_HIST_SUB + FT_HIST_SUB - 1);
-		int w = peak ? (int)((double)row[r] * 40 / (double)peak + 0.5) : 0;
+		int w = peak ? ft_cell_index((double)row[r] * 40 / (double)peak + 0.5, 0, 40) : 0;
 
 		if (row[r] && !w)
 			w = 1;
@@ -329,14 +344,10 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 		print_processes(rep->procs, rep->lat_present[FT_LAT_FRAG_STALL], st->by_thread);
 }
 
-/* @v as "%.0f", or "-" when it is not known (NAN). */
+/* @v as "%.0f" in at most 10 columns, or "-" when it is not known (NAN). */
 static const char *ratio(char *buf, size_t sz, double v)
 {
-	if (isnan(v))
-		snprintf(buf, sz, "-");
-	else
-		snprintf(buf, sz, "%.0f", v);
-	return buf;
+	return ft_cell(buf, sz, v, 10, 0);
 }
 
 /*
@@ -361,10 +372,7 @@ static void text_futile(const struct ft_report *rep)
 			continue;
 		any = true;
 		for (sc = 0; sc < FT_ISO_SCANNER_NR; sc++) {
-			if (isnan(f->share[w][sc]))
-				snprintf(sh[sc], sizeof(sh[sc]), "-");
-			else
-				snprintf(sh[sc], sizeof(sh[sc]), "%.1f%%", 100 * f->share[w][sc]);
+			fmt_pct(sh[sc], sizeof(sh[sc]), 100 * f->share[w][sc]);
 		}
 		printf("  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)\n",
 		       ft_iso_who_names[w], (unsigned long long)d->scanned[w][FT_ISO_MIGRATE], sh[0],
@@ -415,6 +423,7 @@ static void text_compaction_cost(const struct ft_report *rep)
 static void text_memstall(const struct ft_report *rep)
 {
 	const struct ft_rep_memstall *m = &rep->all->mem;
+	char v[16];
 
 	if (!rep->all->mem_known)
 		return;
@@ -422,9 +431,9 @@ static void text_memstall(const struct ft_report *rep)
 	if (m->full_us != UINT64_MAX)
 		printf("   full %.3f s", (double)m->full_us / 1e6);
 	if (!isnan(m->compaction_us))
-		printf("   direct compaction %.3f s", m->compaction_us / 1e6);
+		printf("   direct compaction %s s", ft_cell(v, sizeof(v), m->compaction_us / 1e6, 12, 3));
 	if (!isnan(m->share))
-		printf(" (%.1f%% of some)", m->share * 100);
+		printf(" (%s of some)", fmt_pct(v, sizeof(v), m->share * 100));
 	printf("\n");
 }
 
@@ -455,7 +464,7 @@ static void text_outcomes(const struct ft_report *rep)
 {
 	const struct ft_rep_stretch *f = rep->all;
 	const int64_t *d = f->d;
-	char v[64];
+	char v[64], mean[16], min[16], last[16];
 
 	fmt_pct(v, sizeof(v), 100 * f->thp_success);
 	printf("THP faults         alloc %lld   fallback %lld   success %s\n",
@@ -472,8 +481,9 @@ static void text_outcomes(const struct ft_report *rep)
 	text_kmsg(rep);
 	/* the kernel's own fragmentation gauge, host-wide; absent before 6.15, never 0 */
 	if (rep->in_blocks.n)
-		printf("free in pageblocks mean %.1f%%  min %.1f%%  last %.1f%% of free memory\n",
-		       ft_report_level_mean(&rep->in_blocks), rep->in_blocks.min, rep->in_blocks.last);
+		printf("free in pageblocks mean %s  min %s  last %s of free memory\n",
+		       fmt_pct(mean, sizeof(mean), ft_report_level_mean(&rep->in_blocks)),
+		       fmt_pct(min, sizeof(min), rep->in_blocks.min), fmt_pct(last, sizeof(last), rep->in_blocks.last));
 	else
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }
@@ -518,11 +528,13 @@ static void text_boost_map(const struct ft_report *rep)
 		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    reads\n");
 		for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
 			const struct ft_boost_tick *bz = &rep->boost_zone[k];
+			char pct[16];
 
 			if (!zi->zones[k].present)
 				continue;
-			printf("  N%d %-10s %30llu %7.2f%% %9llu %8llu\n", zi->zones[k].node,
-			       zi->zones[k].name, (unsigned long long)bz->peak, 100.0 * ft_boost_share(bz),
+			printf("  N%d %-10s %30llu %8s %9llu %8llu\n", zi->zones[k].node,
+			       zi->zones[k].name, (unsigned long long)bz->peak,
+			       ft_cell_pct(pct, sizeof(pct), 100.0 * ft_boost_share(bz), 8, 2),
 			       (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
 		}
 	}
@@ -668,35 +680,35 @@ static void cell_from(char *b, size_t sz, const struct ft_rep_interval *iv, cons
 		      enum ft_cf cf)
 {
 	(void)iv, (void)cf;
-	snprintf(b, sz, "%.1f", f->from_s);
+	ft_cell(b, sz, f->from_s, (int)sz - 1, 1);
 }
 
 static void cell_to(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		    enum ft_cf cf)
 {
 	(void)iv, (void)cf;
-	snprintf(b, sz, "%.1f", f->to_s);
+	ft_cell(b, sz, f->to_s, (int)sz - 1, 1);
 }
 
 static void cell_boost(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
 	(void)f, (void)cf;
-	snprintf(b, sz, "%lld", (long long)iv->boost);
+	fmt_int(b, sz, (long long)iv->boost);
 }
 
 static void cell_growth(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 			enum ft_cf cf)
 {
 	(void)iv;
-	snprintf(b, sz, "%lld", (long long)f->d[cf]);
+	fmt_int(b, sz, (long long)f->d[cf]);
 }
 
 static void cell_per_s(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
 	(void)iv;
-	snprintf(b, sz, "%.1f", isnan(f->rate[cf]) ? 0.0 : f->rate[cf]);
+	ft_cell(b, sz, isnan(f->rate[cf]) ? 0.0 : f->rate[cf], (int)sz - 1, 1);
 }
 
 static void cell_thp_ok(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
@@ -712,7 +724,7 @@ static void cell_compact_mean(char *b, size_t sz, const struct ft_rep_interval *
 	const struct ft_rep_lat *l = &f->pct[FT_LAT_COMPACTION];
 
 	(void)iv, (void)cf;
-	snprintf(b, sz, "%.0f", l->count ? l->mean_us : 0.0);
+	ft_cell(b, sz, l->count ? l->mean_us : 0.0, (int)sz - 1, 0);
 }
 
 /* A row per interval between control changes. */
@@ -733,7 +745,9 @@ static void text_intervals(const struct ft_report *rep)
 		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++) {
 			char cell[32];
 
-			iv_cols[col].cell(cell, sizeof(cell), &rep->iv[k], &rep->iv_fig[k], iv_cols[col].cf);
+			/* the cell's width, not more: a figure that does not fit is shortened, not cut */
+			iv_cols[col].cell(cell, (size_t)iv_cols[col].width + 1, &rep->iv[k], &rep->iv_fig[k],
+					  iv_cols[col].cf);
 			printf(" %*s", iv_cols[col].width, cell);
 		}
 		printf("\n  %7s after", "");
@@ -758,17 +772,17 @@ static void text_stacks(const struct ft_report *rep)
 	       st->per_sec, st->err ? ", refused by the kernel" : "");
 	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
 	for (i = 0; i < shown; i++) {
-		printf("%10llu %5.1f%% ", (unsigned long long)st->g[i].fragmenting, st->share[i]);
+		printf("%10llu %6s ", (unsigned long long)st->g[i].fragmenting, SHARE6(st->share[i]));
 		print_wrapped(19, 80, st->g[i].key);
 	}
 	if (st->nr > shown)
-		printf("%10llu %5.1f%%  %zu more stacks\n", (unsigned long long)st->rest, st->share_rest,
+		printf("%10llu %6s  %zu more stacks\n", (unsigned long long)st->rest, SHARE6(st->share_rest),
 		       st->nr - shown);
 	if (st->other)
-		printf("%10llu %5.1f%%  stacks past the first %d\n", (unsigned long long)st->other, st->share_other,
+		printf("%10llu %6s  stacks past the first %d\n", (unsigned long long)st->other, SHARE6(st->share_other),
 		       FT_EV_STACKS);
-	printf("%10llu %5.1f%%  without a stack (over the budget, or before stacks were on)\n",
-	       (unsigned long long)st->unstacked, st->share_unstacked);
+	printf("%10llu %6s  without a stack (over the budget, or before stacks were on)\n",
+	       (unsigned long long)st->unstacked, SHARE6(st->share_unstacked));
 	printf("%10llu         fragmenting fallbacks in all\n", (unsigned long long)st->all);
 }
 
@@ -795,7 +809,7 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 		char share[16] = "     -";
 
 		if (!isnan(o->top_pct[i]))
-			snprintf(share, sizeof(share), "%5.1f%%", o->top_pct[i]);
+			snprintf(share, sizeof(share), "%6s", SHARE6(o->top_pct[i]));
 		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, o->top_pins[i] ? '*' : ' ');
 		print_wrapped(20, 80, ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
@@ -864,13 +878,13 @@ static void text_owners(const struct ft_report *rep)
 	for (i = 0; i < o.nr && i < FT_REP_OWNERS_SHOWN; i++) {
 		const struct ft_po_entry *e = &o.groups[i].first;
 
-		printf("%10llu %5.1f%% %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
-		       o.group_pct[i], o.groups[i].count, e->order,
+		printf("%10llu %6s %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
+		       SHARE6(o.group_pct[i]), o.groups[i].count, e->order,
 		       e->page_mt, e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, "",
 		       ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
 	if (o.has_rest)
-		printf("%10llu %5.1f%%          more stacks\n", (unsigned long long)o.rest_pages, o.rest_pct);
+		printf("%10llu %6s          more stacks\n", (unsigned long long)o.rest_pages, SHARE6(o.rest_pct));
 	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
 	       (unsigned long long)o.tally.pin_pages, o.tally.pins);
 	text_owner_stacks(rep, &o);
@@ -887,7 +901,8 @@ static void text_cost(const struct ft_report *rep)
 		if (isnan(c->own_frag_share))
 			snprintf(share, sizeof(share), "none traced");
 		else
-			snprintf(share, sizeof(share), "%.2f%% of all", c->own_frag_share * 100);
+			snprintf(share, sizeof(share), "%s of all",
+				 ft_cell_pct((char[16]){ 0 }, 16, c->own_frag_share * 100, 8, 2));
 		printf("fragtop itself     pid %d: %llu fragmenting fallbacks (%s), %llu fallbacks, %llu direct\n"
 		       "                   compactions (%.1f ms), %llu direct reclaims (%.1f ms)\n",
 		       c->pid, (unsigned long long)c->own[FT_PC_FRAGMENTING], share,

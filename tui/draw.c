@@ -83,72 +83,6 @@ unsigned int ft_attr(enum ft_color c)
 	}
 }
 
-void ft_fmt_count(char *buf, size_t sz, double v, int width)
-{
-	static const char units[] = " kMGTPE";
-	int u = 0;
-
-	if (isnan(v)) {
-		snprintf(buf, sz, "-");
-		return;
-	}
-	if (v < 0) {
-		snprintf(buf, sz, "%.0f", v);
-		return;
-	}
-	if (v < 10 && v != floor(v)) {
-		snprintf(buf, sz, "%.1f", v);
-		return;
-	}
-	if (snprintf(buf, sz, "%.0f", v) <= width)
-		return;
-	while (v >= 1000 && u < 6) {
-		v /= 1000;
-		u++;
-	}
-	if (v < 10)
-		snprintf(buf, sz, "%.2f%c", v, units[u]);
-	else if (v < 100)
-		snprintf(buf, sz, "%.1f%c", v, units[u]);
-	else
-		snprintf(buf, sz, "%.0f%c", v, units[u]);
-}
-
-void ft_fmt_pct(char *buf, size_t sz, double v)
-{
-	if (isnan(v))
-		snprintf(buf, sz, "-");
-	else if (v >= 100)
-		snprintf(buf, sz, "%.0f", v);
-	else if (v >= 10)
-		snprintf(buf, sz, "%.1f", floor(v * 10) / 10);
-	else
-		snprintf(buf, sz, "%.2f", floor(v * 100) / 100);
-}
-
-void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size)
-{
-	static const char units[] = "KMGTPE";
-	double v = (double)pages * (double)(page_size > 0 ? page_size : 4096) / 1024;
-	int u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	if (v < 10 && u)
-		snprintf(buf, sz, "%.2f%c", v, units[u]);
-	else if (v < 100 && u)
-		snprintf(buf, sz, "%.1f%c", v, units[u]);
-	else
-		snprintf(buf, sz, "%.0f%c", v, units[u]);
-}
-
-void ft_fmt_rate(char *buf, size_t sz, double v, int width)
-{
-	ft_fmt_count(buf, sz, v, width);
-}
-
 void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 {
 	char buf[1024], safe[4096];
@@ -202,10 +136,9 @@ void ft_spark(int y, int x, const double *v, int n, double lo, double hi,
 
 		if (!isnan(v[i])) {
 			if (hi > lo)
-				level = (int)ceil((v[i] - lo) / (hi - lo) * 8);
+				level = ft_cell_index(ceil((v[i] - lo) / (hi - lo) * 8), 0, 8);
 			else
 				level = v[i] > 0 ? 4 : 0;
-			level = level < 0 ? 0 : level > 8 ? 8 : level;
 		} else {
 			attr = ft_attr(FT_C_DIM);
 		}
@@ -258,7 +191,6 @@ int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_
 	}
 	return y;
 }
-
 
 bool ft_curses_open(const char *who, const char *instead)
 {

@@ -8,6 +8,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "base/cell.h"
 #include "model/text.h"
 
 enum ft_color {
@@ -31,18 +32,6 @@ bool ft_draw_init_colors(bool want);
 /* Attribute for a colour; with colours off, a monochrome stand-in. */
 unsigned int ft_attr(enum ft_color c);
 
-/* "123", "12.3k", "1.23M": fits in @width (>= 4) characters. */
-void ft_fmt_count(char *buf, size_t sz, double v, int width);
-/* 4 KiB pages as "1.66G", "512M", "16K". */
-void ft_fmt_pages(char *buf, size_t sz, uint64_t pages, long page_size);
-/*
- * A percentage in at most 5 columns, cut rather than rounded up so that
- * only a whole is 100: "100", "99.9" (for 99.96), "9.99", "0.05"; "-"
- * when NaN.
- */
-void ft_fmt_pct(char *buf, size_t sz, double v);
-/* A rate: "-" when NaN, else ft_fmt_count. */
-void ft_fmt_rate(char *buf, size_t sz, double v, int width);
 
 /* Word wrap: ft_wrap_take() and ft_wrap_skip() (model/text.h). */
 

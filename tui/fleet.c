@@ -211,7 +211,7 @@ static void draw_zone(const struct ft_fleet_detail *d, int i, int y)
 			snprintf(b, sizeof(b), "-");
 		ft_put(y, x, 0, "%6s", b);
 	}
-	ft_put(y, x, 0, "%8.0f", isnan(z->free_bytes) ? 0 : z->free_bytes / 1048576);
+	ft_put(y, x, 0, "%8s", ft_cell(b, sizeof(b), isnan(z->free_bytes) ? 0 : z->free_bytes / 1048576, 8, 0));
 	x += 9;
 	for (k = 0; k < FT_FLEET_SPARK; k++)
 		if (!isnan(z->free_spark[k]) && z->free_spark[k] > hi)
@@ -224,7 +224,7 @@ static void draw_zone(const struct ft_fleet_detail *d, int i, int y)
 		if (!isnan(z->fallback_spark[k]) && z->fallback_spark[k] > hi)
 			hi = z->fallback_spark[k];
 	if (x + 10 + FT_FLEET_SPARK < COLS) {
-		ft_put(y, x, 0, "%9s", isnan(z->fallbacks) ? "-" : (snprintf(b, sizeof(b), "%.2f", z->fallbacks), b));
+		ft_put(y, x, 0, "%9s", ft_cell(b, sizeof(b), z->fallbacks, 9, 2));
 		ft_spark(y, x + 10, z->fallback_spark, FT_FLEET_SPARK, 0, hi > 0 ? hi : 1, NULL, -1);
 	}
 }
@@ -274,7 +274,7 @@ static void draw_detail(struct ft_fleetui *u)
 		ft_put(y++, 0, A_BOLD, "cgroups by fragmenting fallbacks/s%s", d->ncgroups ? "" :
 		       ": none (the exporter's --collector.cgroups)");
 		for (i = 0; i < d->ncgroups && y < LINES - 1; i++)
-			ft_put(y++, 0, 0, "%9.2f  %s  %s", d->cgroups[i].fallbacks,
+			ft_put(y++, 0, 0, "%9s  %s  %s", ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
 			       ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)), ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
 	}
 }

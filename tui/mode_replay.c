@@ -228,9 +228,7 @@ static void draw_timeline(struct ft_ui *ui)
 	}
 	if (room - 9 < w)
 		w = room - 9;
-	fill = len > 0 ? (int)(pos / len * w + 0.5) : 0;
-	if (fill > w)
-		fill = w;
+	fill = len > 0 ? ft_cell_index(pos / len * w + 0.5, 0, w) : 0;
 	memset(bar, '#', (size_t)fill);
 	memset(bar + fill, '-', (size_t)(w - fill));
 	bar[w] = '\0';

@@ -244,7 +244,8 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 		unsigned int attr = (int)i == st->stack_sel ? A_REVERSE : A_NORMAL;
 
 		ft_fmt_count(c, sizeof(c), (double)g[i].fragmenting, 9);
-		ft_put(y, 0, attr, "%9s %5.1f%%", c, all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0);
+		ft_put(y, 0, attr, "%9s %6s", c, ft_cell_pct((char[16]){ 0 }, 16,
+				all ? 100.0 * (double)g[i].fragmenting / (double)all : 0.0, 6, 1));
 		if ((int)i == st->stack_sel && st->stack_open) {
 			y = open_stack(y, end - 1, g[i].key, attr);
 			continue;
@@ -258,8 +259,9 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 	if (!n)
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "no fragmenting fallback with a stack yet");
 	ft_fmt_count(c, sizeof(c), (double)(unstacked + other), 9);
-	ft_put(y, 0, ft_attr(FT_C_DIM), "%9s %5.1f%%  without a stack (over %u a second%s)%s", c,
-	       all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, s->stacks_src.per_sec,
+	ft_put(y, 0, ft_attr(FT_C_DIM), "%9s %6s  without a stack (over %u a second%s)%s", c,
+	       ft_cell_pct((char[16]){ 0 }, 16, all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, 6, 1),
+	       s->stacks_src.per_sec,
 	       other ? ", or past the stack table" : "", n > shown ? "; more stacks below the screen" : "");
 }
 

@@ -88,7 +88,7 @@ static void put_pct(int y, int col, double ratio)
 		ft_put(y, x + RATE_W - 7, ft_attr(FT_C_DIM), "    -%%");
 	else
 		ft_put(y, x + RATE_W - 7, ratio < 0.5 ? ft_attr(FT_C_BAD) : ft_attr(FT_C_OK),
-		       "%5.0f%%", ratio * 100);
+		       "%6s", ft_cell_pct((char[16]){ 0 }, 16, ratio * 100, 6, 0));
 }
 
 /* A pressure average in percent, in 5 columns. */
@@ -361,7 +361,7 @@ static void draw_gauge(int y, int x, int w, const struct ft_zi_zone *zi, uint64_
 	if (scale <= 0)
 		scale = 1;
 	fill = zi->free < zi->min ? FT_C_BAD : zi->free < zi->low ? FT_C_WARN : FT_C_OK;
-	p = (int)((double)zi->free / scale * w);
+	p = ft_cell_index((double)zi->free / scale * w, 0, w);
 	ft_put(y, x - 1, A_NORMAL, "[");
 	for (i = 0; i < w; i++) {
 		double lo = scale * i / w, hi = scale * (i + 1) / w;
@@ -451,13 +451,13 @@ static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 	ft_put(y, 0, A_BOLD, "N%d %-8s", zi->node, zi->name);
 	if (zi->has & FT_ZI_FREE_BLOCKS && COLS < 100) {
 		/* 6.15+: the share of free memory in whole pageblocks says more than managed */
-		ft_put(y, 12, A_NORMAL, "free %7llu %6s  in blocks %3.0f%% alloc %5s/s",
-		       (unsigned long long)zi->free, a, free_in_blocks_pct(zi), c);
+		ft_put(y, 12, A_NORMAL, "free %7llu %6s  in blocks %4s alloc %5s/s",
+		       (unsigned long long)zi->free, a, ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0), c);
 	} else {
 		ft_put(y, 12, A_NORMAL, "free %7llu %6s  managed %6s  alloc %5s/s",
 		       (unsigned long long)zi->free, a, b, c);
 		if (zi->has & FT_ZI_FREE_BLOCKS)
-			ft_put(y, 81, A_NORMAL, "in blocks %3.0f%%", free_in_blocks_pct(zi));
+			ft_put(y, 81, A_NORMAL, "in blocks %4s", ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0));
 	}
 	if (z->bi && pbo >= 0 && pbo < s->nr_orders) {
 		ft_thousandths_format(z->unusable[pbo], d, sizeof(d));
@@ -493,8 +493,9 @@ static void zone_wmark(struct ft_ui *ui, int y, const struct ft_zone *z)
 		if (COLS >= 112) {
 			ft_fmt_count(a, sizeof(a), (double)ceil, 5);
 			ft_put(y, 80, bt->boosted ? ft_attr(FT_C_BOOST) : ft_attr(FT_C_DIM),
-			       "%3.0f%% boosted %2u ep  ceil %s",
-			       bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, bt->episodes, a);
+			       "%4s boosted %2u ep  ceil %s",
+			       ft_cell_pct((char[16]){ 0 }, 16, bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, 4, 0),
+			       bt->episodes, a);
 		}
 	} else if (zi->has & FT_ZI_BOOST) {
 		ft_fmt_count(e, sizeof(e), (double)zi->boost, 5);
@@ -721,7 +722,7 @@ static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone 
 		ft_put(y, x + 22, ft_attr(FT_C_DIM), "%6s", "-");
 	else
 		ft_put(y, x + 22, u > 0.5 ? ft_attr(FT_C_BAD) : u > 0.2 ? ft_attr(FT_C_WARN) : A_NORMAL,
-		       "%6.3f", u);
+		       "%6s", ft_cell((char[16]){ 0 }, 16, u, 6, 3));
 	ft_put(y, x + 29, bt && bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : A_NORMAL, "%6s", b);
 	ft_put(y, x + 36, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%6s", r1);
 	ft_put(y, x + 43, frag > 0 ? ft_attr(FT_C_BAD) : A_NORMAL, "%6s", r2);

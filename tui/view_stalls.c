@@ -136,7 +136,7 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 	for (int i = 0; i < shown; i++) {
 		unsigned int lo_b = (unsigned int)first / step * step + (unsigned int)i * step;
 		unsigned int hi_b = lo_b + step - 1 < FT_HIST_BUCKETS ? lo_b + step - 1 : FT_HIST_BUCKETS - 1;
-		int w = (int)((double)merged[i] / (double)peak * bar_w + 0.5);
+		int w = ft_cell_index((double)merged[i] / (double)peak * bar_w + 0.5, 0, bar_w);
 		char lo[16], hi[16], cnt[16];
 
 		ft_fmt_count(lo, sizeof(lo), (double)ft_hist_bucket_lo(lo_b), 6);
@@ -280,8 +280,8 @@ static int put_futile(const struct stalls_state *st, const struct ft_session *s,
 	f = ft_futile_share(&st->futile_base, &s->futile, who, FT_ISO_FREE);
 	if (isnan(m) && isnan(f))
 		return putx(y, x, ft_attr(FT_C_DIM), "futile -");
-	snprintf(a, sizeof(a), isnan(m) ? "-" : "%.0f%%", 100 * m);
-	snprintf(b, sizeof(b), isnan(f) ? "-" : "%.0f%%", 100 * f);
+	ft_cell_pct(a, sizeof(a), 100 * m, 5, 0);
+	ft_cell_pct(b, sizeof(b), 100 * f, 5, 0);
 	return putx(y, x, m > 0.5 || f > 0.5 ? ft_attr(FT_C_BAD) : A_NORMAL, "futile mig %s free %s", a, b);
 }
 
@@ -328,7 +328,8 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 	x = put_count(y, x + 1, "free ", fre, "");
 	if (stalls > 0) {
 		x = put_count(y, x + 1, "(", (mig + fre) / stalls, "/stall,");
-		x = putx(y, x + 1, ok < stalls / 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "ok %.0f%%%s", 100 * ok / stalls,
+		x = putx(y, x + 1, ok < stalls / 2 ? ft_attr(FT_C_WARN) : A_NORMAL, "ok %s%s",
+			 ft_cell_pct((char[16]){ 0 }, 16, 100 * ok / stalls, 5, 0),
 			 ok > 0 ? "," : ")");
 		if (ok > 0)
 			x = put_count(y, x + 1, "", (mig + fre) / ok, "/success)");

@@ -122,7 +122,8 @@ static bool row(struct thp_state *st, const struct ft_session *s, int y, const s
 	cell_rate(&c[T_ALLOC_S], tcols[T_ALLOC_S].width, alloc, false);
 	cell_rate(&c[T_FB_S], tcols[T_FB_S].width, fb, true);
 	if (!isnan(alloc) && !isnan(fb) && alloc + fb > 0) {
-		snprintf(c[T_OK].text, sizeof(c[T_OK].text), "%5.1f%%", 100 * alloc / (alloc + fb));
+		snprintf(c[T_OK].text, sizeof(c[T_OK].text), "%6s",
+			 ft_cell_pct((char[16]){ 0 }, 16, 100 * alloc / (alloc + fb), 6, 1));
 		c[T_OK].attr = fb > alloc ? ft_attr(FT_C_BAD) : A_NORMAL;
 	} else {
 		snprintf(c[T_OK].text, sizeof(c[T_OK].text), "-");

@@ -635,6 +635,113 @@ static void test_names_one_line(void **state)
 	free(rep);
 }
 
+/* The length of line @i of @text (0 past its end). */
+static size_t line_len(const char *text, int i)
+{
+	const char *e;
+
+	while (i-- > 0 && text)
+		text = (e = strchr(text, '\n')) ? e + 1 : NULL;
+	if (!text || !*text)
+		return 0;
+	e = strchr(text, '\n');
+	return e ? (size_t)(e - text) : strlen(text);
+}
+
+static int nr_lines(const char *text)
+{
+	int n = 0;
+
+	for (; *text; text++)
+		n += *text == '\n';
+	return n;
+}
+
+/* Every float the report's text prints set to @v (and the ms columns' counters to their top). */
+static void poison(struct ft_report *rep, double v)
+{
+	struct ft_rep_stretch *all[1 + FT_REP_MAX_INTERVALS];
+	int i, k, n = 0, w, sc;
+
+	all[n++] = rep->all;
+	for (k = 0; k < rep->nr_iv; k++)
+		all[n++] = &rep->iv_fig[k];
+	for (k = 0; k < n; k++) {
+		for (i = 0; i < FT_CF_NR; i++)
+			all[k]->rate[i] = v;
+		all[k]->thp_success = all[k]->compact_success = v;
+		for (i = 0; i < FT_LAT_NR; i++)
+			all[k]->pct[i].mean_us = v;
+		all[k]->mem.share = all[k]->mem.compaction_us = v;
+	}
+	rep->cost.direct_migrate = rep->cost.direct_free = rep->cost.direct_per_success = v;
+	rep->cost.wake_migrate = rep->cost.wake_free = v;
+	for (w = 0; w < FT_ISO_WHO_NR; w++)
+		for (sc = 0; sc < FT_ISO_SCANNER_NR; sc++)
+			rep->futile.share[w][sc] = v;
+	rep->in_blocks.sum = rep->in_blocks.min = rep->in_blocks.last = v;
+	for (i = 0; i < FT_REP_STACKS_SHOWN; i++)
+		rep->stacks.share[i] = v;
+	rep->stacks.share_rest = rep->stacks.share_other = rep->stacks.share_unstacked = v;
+	rep->self.own_frag_share = v;
+	for (i = 0; i < FT_THP_SIZES; i++)
+		rep->thp.anon[i].success = v;
+	for (i = 0; i < rep->procs->nr; i++)
+		rep->procs->p[i].c[FT_PC_COMPACTION_US] = rep->procs->p[i].c[FT_PC_RECLAIM_US] = UINT64_MAX;
+}
+
+/*
+ * 1e308, -1e308, NaN and both infinities in every float the report's text
+ * prints: each line keeps its place (a table's row its width, a line of
+ * prose within 80 columns), NaN reads "-", and no figure is spelled out
+ * to hundreds of digits.
+ */
+static void test_hostile_floats(void **state)
+{
+	static const struct ft_report_style st = { 0 }, by_cg = { .by_cgroup = true };
+	static const double hostile[] = { 1e308, -1e308, NAN, INFINITY, -INFINITY };
+	const struct ft_report_style *style[2] = { &st, &by_cg };
+	size_t h;
+	int s;
+
+	(void)state;
+	for (s = 0; s < 2; s++)
+		for (h = 0; h < sizeof(hostile) / sizeof(hostile[0]); h++) {
+			struct ft_report *rep = built();
+			char *base, *text, *json;
+			int i, n;
+
+			if (s)
+				assert_int_equal(ft_report_by_cgroup(rep), 0);
+			base = captured(rep, style[s]);
+			poison(rep, hostile[h]);
+			text = captured(rep, style[s]);
+			n = nr_lines(base);
+			assert_int_equal(nr_lines(text), n);
+			for (i = 0; i < n; i++) {
+				size_t was = line_len(base, i), now = line_len(text, i);
+
+				if (now > (was > 80 ? was : 80))
+					fail_msg("%g: line %d grew from %zu to %zu columns", hostile[h], i + 1, was, now);
+			}
+			assert_null(strstr(text, "nan"));
+			for (const char *p = text; *p; p++) {	/* no figure of 17+ digits before its point */
+				size_t d = strspn(p, "0123456789");
+
+				assert_false(d >= 17 && p[d] == '.');
+			}
+			json = captured(rep, NULL);	/* JSON has no NaN or Inf: null */
+			assert_null(strstr(json, "nan"));
+			assert_null(strstr(json, "inf\""));
+			assert_null(strstr(json, ": inf"));
+			free(json);
+			free(text);
+			free(base);
+			ft_report_release(rep);
+			free(rep);
+		}
+}
+
 /* compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant. */
 static void test_compare_change(void **state)
 {
@@ -1015,6 +1122,7 @@ int main(void)
 		cmocka_unit_test(test_model_in_both),
 		cmocka_unit_test(test_planted_sections),
 		cmocka_unit_test(test_names_one_line),
+		cmocka_unit_test(test_hostile_floats),
 		cmocka_unit_test(test_compare_change),
 		cmocka_unit_test(test_style),
 		cmocka_unit_test(test_accessors),
