@@ -203,6 +203,7 @@ crafted: $(B)/crafted
 	done
 	@mkdir -p tests/recordings/forged
 	$(B)/crafted kmsg tests/recordings/forged/kmsg.ftr
+	$(B)/crafted extremes tests/recordings/forged/extremes.ftr
 	ls -l tests/recordings/crafted tests/recordings/forged
 
 $(B)/bench_map: tests/bench/bench_map.c $(call OBJ,plain,$(LIB_SRC))

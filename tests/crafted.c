@@ -18,6 +18,10 @@
  *              read: one real warn_alloc() record, and the forged forms
  *              that are no failure (user space's, the phrase echoed in
  *              another message, a line cut before its mode)
+ *   extremes   (tests/recordings/forged/extremes.ftr, small) the idle
+ *              capture's texts with every figure replaced, tick by tick,
+ *              by 2^64-1, 0 or 2^63-1, the ticks 1 ns apart: rates,
+ *              shares and means at the ends of a double (huge, 0/0)
  *
  * usage: crafted KIND OUT [ADVERSE_RECORDING]
  */
@@ -92,6 +96,67 @@ static void tick(struct ft_recw *w, uint64_t t, const char *zoneinfo)
 			must(ft_recw_add(w, FT_RR_PROC, (uint16_t)i, t, text[i], len[i]), src[i]);
 	}
 	must(ft_recw_add(w, FT_RR_TICK, 0, t, &rt, 8), "tick");
+}
+
+/* Whether the digits at @p (in @line) name a thing (a node, an order, a cpu), not a figure. */
+static bool names(const char *line, const char *p)
+{
+	static const char *const heads[] = { "Page block order", "Pages per block", "Free pages count",
+					     "Number of " };
+	const char *q = p;
+	size_t i;
+
+	for (i = 0; i < sizeof(heads) / sizeof(heads[0]); i++)
+		if (!strncmp(line, heads[i], strlen(heads[i])))
+			return true;
+	while (q > line && q[-1] == ' ')
+		q--;
+	return (q - line >= 4 && !strncmp(q - 4, "Node", 4)) || (q - line >= 4 && !strncmp(q - 4, "cpu:", 4));
+}
+
+/* @text with every figure (a run of digits that names nothing) replaced by @num (a new string). */
+static char *renumbered(const char *text, const char *num)
+{
+	const char *line = text;
+	size_t n = 0;
+	char *out = malloc(strlen(text) * 20 + 1);
+
+	while (*text) {
+		if (*text >= '0' && *text <= '9' && !names(line, text)) {
+			while (*text >= '0' && *text <= '9')
+				text++;
+			n += (size_t)sprintf(out + n, "%s", num);
+		} else if (*text >= '0' && *text <= '9') {
+			while (*text >= '0' && *text <= '9')
+				out[n++] = *text++;
+		} else {
+			if (*text == '\n')
+				line = text + 1;
+			out[n++] = *text++;
+		}
+	}
+	out[n] = '\0';
+	return out;
+}
+
+/* A tick whose every /proc number is @num (the words and the layout kept). */
+static void tick_of(struct ft_recw *w, uint64_t t, const char *num)
+{
+	static const char *const src[] = { "zoneinfo", "buddyinfo", "pagetypeinfo", "vmstat" };
+	int i;
+
+	for (i = 0; i < 4; i++) {
+		char path[128], *text, *out;
+		size_t len;
+
+		snprintf(path, sizeof(path), FIX "%s", src[i]);
+		text = slurp(path, &len);
+		out = renumbered(text, num);
+		must(ft_recw_add(w, FT_RR_PROC, (uint16_t)i, t, out, strlen(out)), src[i]);
+		free(out);
+		free(text);
+	}
+	must(ft_recw_add(w, FT_RR_TICK, 0, t, &t, 8), "tick");
 }
 
 /* The idle capture's zoneinfo with its Normal zone spanning @pages. */
@@ -185,7 +250,7 @@ int main(int argc, char **argv)
 	uint64_t t = 1000000000ull, i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: crafted ticks|audits|formats|trace|map|samples|kmsg OUT [RECORDING]\n");
+		fprintf(stderr, "usage: crafted ticks|audits|formats|trace|map|samples|kmsg|extremes OUT [RECORDING]\n");
 		return 2;
 	}
 	must(ft_recw_open(&w, argv[2], true), argv[2]);
@@ -272,6 +337,13 @@ int main(int argc, char **argv)
 			tick(&w, t, NULL);
 			t += 1000000000ull;
 		}
+	} else if (!strcmp(kind, "extremes")) {
+		static const char *const nums[] = { "18446744073709551615", "0", "9223372036854775807", "1" };
+
+		tick(&w, t, NULL);
+		for (i = 0; i < 16; i++)
+			tick_of(&w, t + (1 + i) * 1000000000ull, nums[i % 4]);
+		tick(&w, t + 17000000000ull, NULL);
 	} else {
 		fprintf(stderr, "crafted: no kind '%s'\n", kind);
 		return 2;

@@ -6,6 +6,7 @@
 # shows them escaped (never raw), JSON stays valid UTF-8 with the controls
 # as \u escapes, CSV keeps its columns.  FIFOs in a tree or given as a
 # recording block nothing; links in a tree are never written through.
+# Every /proc figure at its extreme reads as a figure, not a wall of digits.
 # usage: hostile.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -86,6 +87,19 @@ ln -sf "$tmp/decoy/vm/watermark_boost_factor" "$F/proc/sys/vm/extfrag_threshold"
 "$FT" set --root "$F" extfrag_threshold=600 > /dev/null 2>&1; rc=$?
 check "a linked knob file: set refuses, the target unchanged" test $rc = 1 -a \
 	"$(cat "$tmp/decoy/vm/watermark_boost_factor")" = "$before"
+
+# every /proc figure at 2^64-1, 0 and 2^63-1 by turns (tests/recordings/forged/extremes.ftr,
+# `make crafted`): no figure spelled out to hundreds of digits, no "nan", no crash
+X=tests/recordings/forged/extremes.ftr
+spelled_out() { grep -cE 'nan|[0-9]{17,}\.[0-9]|[0-9]{21,}' "$1"; }
+for c in report doctor "export --csv"; do
+	n=${c%% *}
+	$FT $c "$X" > "$tmp/x-$n.out" 2>&1; rc=$?
+	check "$c of every figure at its extreme: exit 0, no raw control, nothing spelled out" \
+		test $rc = 0 -a "$(raw_controls "$tmp/x-$n.out")" = 0 -a "$(spelled_out "$tmp/x-$n.out")" = 0
+done
+"$FT" report --json "$X" > "$tmp/x.json" 2>&1
+check "report --json of it: valid JSON" jqe '.samples == 18' "$tmp/x.json"
 
 echo "hostile.sh: $fails failure(s)"
 [ $fails -eq 0 ]
