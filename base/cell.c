@@ -87,7 +87,7 @@ void ft_fmt_count(char *buf, size_t sz, double v, int width)
 {
 	static const char units[] = " kMGTPE";
 	double s = v;
-	int u = 0, d;
+	int u = 0;
 
 	if (!isfinite(v) || v < 0) {
 		ft_cell(buf, sz, v, width, 0);
@@ -107,10 +107,8 @@ void ft_fmt_count(char *buf, size_t sz, double v, int width)
 		ft_cell(buf, sz, v, width, 0);
 		return;
 	}
-	for (d = s < 10 ? 2 : s < 100 ? 1 : 0; d >= 0; d--)
-		if (snprintf(buf, sz, "%.*f%c", d, s, units[u]) <= width)
-			return;
-	ft_cell(buf, sz, v, width, 0);
+	/* "9.99k", "99.9k", "999k": at most 5 columns */
+	snprintf(buf, sz, "%.*f%c", s < 10 ? 2 : s < 100 ? 1 : 0, s, units[u]);
 }
 
 void ft_fmt_rate(char *buf, size_t sz, double v, int width)

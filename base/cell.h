@@ -32,8 +32,9 @@ const char *ft_cell_pct(char *buf, size_t sz, double v, int width, int prec);
 int ft_cell_index(double v, int lo, int hi);
 
 /*
- * A count in at most @width (>= 4) columns: "123", "12.3k", "1.23M", up
- * to "E", then as ft_cell(); "-" when NaN.
+ * A count in @width columns when whole, else with a unit in at most 5
+ * ("123", "12.3k", "1.23M", up to "E"), past that as ft_cell() in
+ * @width; "-" when NaN.
  */
 void ft_fmt_count(char *buf, size_t sz, double v, int width);
 /* A rate: as ft_fmt_count. */
