@@ -4,10 +4,16 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "controls/journal.h"
+
 int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o)
 {
 	const char *root = o->root ? o->root : "/";
-	int err = ft_live_open(l, root, o->pti_interval);
+	int err;
+
+	/* the change journal made before the source opens it: another fragtop's first change is read */
+	ft_ctl_journal_make(root);
+	err = ft_live_open(l, root, o->pti_interval);
 
 	if (err) {
 		fprintf(stderr, "fragtop: cannot open root %s: %s\n", root, strerror(-err));

@@ -4,10 +4,12 @@
  * held open, read to its end each tick after the knobs, each whole line
  * of another process turned into a claim (an AUDIT input); this
  * process's own writes are in the session as its audit entries already.
- * Opened at its end at the start (made, empty, by root on the host, as
- * a writer would make it); one that appears later (a tree's) is read
- * from its start, its lines older than the source's start left out.  Trusted only when root's (or
- * the user's own, in a tree of theirs) and writable by no one else.
+ * Opened at its end at the start; one that appears later (the first
+ * write since boot, or a tree's) is read from its start, its lines older
+ * than the source's start left out.  Only a writer (controls/journal.c)
+ * makes it: a collector writes nothing under the root.  Trusted only
+ * when root's (or the user's own, in a tree of theirs) and writable by no
+ * one else.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -27,13 +29,11 @@
 static int journal_open(struct ft_live *l, bool at_end)
 {
 	struct ft_live_changes *c = &l->changes;
-	/* root on the host makes it (as a writer would), so the first write since boot is not missed */
-	bool make = !strcmp(l->root, "/") && !geteuid();
-	int dir = ft_run_dir(l->procfs.rootfd, make), fd, err;
+	int dir = ft_run_dir(l->procfs.rootfd, false), fd, err;
 
 	if (dir < 0)
 		return dir;
-	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, make ? O_RDONLY | O_CREAT : O_RDONLY, 0600);
+	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, O_RDONLY, 0);
 	close(dir);
 	if (fd < 0)
 		return fd;

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <string.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -58,6 +59,28 @@ int ft_ctl_journal(int rootfd, const char *by, const char *knob, const char *old
 		if (write(fd, line, (size_t)len) != len)
 			err = -EIO;
 	}
+	close(fd);
+	return err;
+}
+
+int ft_ctl_journal_make(const char *root)
+{
+	int rootfd, dir, fd, err;
+
+	if (!root || strcmp(root, "/") || geteuid())
+		return 0;
+	rootfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (rootfd < 0)
+		return -errno;
+	dir = ft_run_dir(rootfd, true);
+	close(rootfd);
+	if (dir < 0)
+		return dir;
+	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	close(dir);
+	if (fd < 0)
+		return fd;
+	err = ft_owned_file(fd);
 	close(fd);
 	return err;
 }
