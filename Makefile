@@ -38,7 +38,7 @@ $(error missing: $(foreach p,$(PKG_MISSING),$(p) (Debian: $(PKG_DEB_$(p)))); `ma
 endif
 endif
 # OpenSSL and libcrypt are dlopen()ed by the exporter when its web config
-# asks for them (cmd/tlslib.h), zlib when a client asks for gzip
+# asks for them (net/tlslib.h), zlib when a client asks for gzip
 # (base/gzip.h): their headers are needed, not their links
 DLOPEN_PKGS := openssl libcrypt zlib
 PKG_CFLAGS := $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
@@ -64,14 +64,20 @@ TSAN_FLAGS := -fsanitize=thread -fno-omit-frame-pointer
 TSAN_TESTS := test_live_threads test_procfs test_replay test_recfmt test_websec
 
 BASE_SRC	:= $(sort $(wildcard base/*.c))
+KERNEL_SRC	:= $(sort $(wildcard kernel/*.c))
+NET_SRC		:= $(sort $(wildcard net/*.c))
 MODEL_SRC	:= $(sort $(wildcard model/*.c))
 COLLECT_SRC	:= $(sort $(wildcard collectors/*.c))
 CONTROL_SRC	:= $(sort $(wildcard controls/*.c))
 ANALYSIS_SRC	:= $(sort $(wildcard analysis/*.c))
 RENDER_SRC	:= $(sort $(wildcard render/*.c))
-TUI_SRC		:= $(sort $(wildcard tui/*.c))
+# tui/'s parsers of its input (keys, the rc file) draw nothing: tests and
+# fuzzers link them without curses
+TUI_PURE	:= tui/rcfile.c tui/termin.c
+TUI_SRC		:= $(filter-out $(TUI_PURE),$(sort $(wildcard tui/*.c)))
 CMD_SRC		:= $(sort $(wildcard cmd/*.c))
-LIB_SRC		:= $(BASE_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(RENDER_SRC)
+LIB_SRC		:= $(BASE_SRC) $(KERNEL_SRC) $(NET_SRC) $(MODEL_SRC) $(COLLECT_SRC) $(CONTROL_SRC) $(ANALYSIS_SRC) $(RENDER_SRC) \
+		   $(TUI_PURE)
 FRONT_SRC	:= $(TUI_SRC) $(CMD_SRC)
 TEST_SRC	:= $(sort $(wildcard tests/unit/test_*.c))
 FUZZ_SRC	:= $(sort $(wildcard tests/fuzz/fuzz_*.c))
@@ -119,13 +125,6 @@ $(B)/tsan/tests/unit/%: $(B)/tsan/tests/unit/%.o $(call OBJ,tsan,$(LIB_SRC))
 # the option parser is the front end's, but has no other dependency
 $(B)/plain/tests/unit/test_cli: $(B)/plain/cmd/cli.o
 $(B)/san/tests/unit/test_cli: $(B)/san/cmd/cli.o
-# the exporter's password checker, with the loader of the libraries it uses
-$(B)/plain/tests/unit/test_websec: $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
-$(B)/san/tests/unit/test_websec: $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
-$(B)/tsan/tests/unit/test_websec: $(B)/tsan/cmd/websec.o $(B)/tsan/cmd/tlslib.o
-# the exporter's HTTP server, with the password checker it hands requests to
-$(B)/plain/tests/unit/test_httpd: $(B)/plain/cmd/httpd.o $(B)/plain/cmd/websec.o $(B)/plain/cmd/tlslib.o
-$(B)/san/tests/unit/test_httpd: $(B)/san/cmd/httpd.o $(B)/san/cmd/websec.o $(B)/san/cmd/tlslib.o
 
 test-build: fragtop fragtop.1 $(B)/fragtop-san $(TESTS) $(TESTS_SAN) $(TESTS_TSAN)
 
@@ -245,13 +244,13 @@ bench-keep:
 	cp $(BENCH_OUT) tests/bench/kept.txt
 	@echo "bench-keep: tests/bench/kept.txt holds today's figures; commit it"
 
-# libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.  model/
-# and base/ are compiled once for all of them, into an archive each links
+# libFuzzer targets, one per parser.  `make fuzz-run RUNS=1000000`.
+# kernel/, net/, model/ and base/ are compiled once for all of them, into an archive each links
 # what it uses from (compiling them again for each target was 19 x 48 files,
 # six minutes of make check).
 RUNS	?= 1000000
 FUZZ_CFLAGS := -g -O1 -std=gnu11 -fms-extensions -Wno-microsoft-anon-tag -I. -D_GNU_SOURCE $(shell $(PKG_CONFIG) --cflags libtraceevent libzstd)
-FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(MODEL_SRC) $(BASE_SRC))
+FUZZ_OBJ := $(patsubst %.c,$(B)/fuzz/obj/%.o,$(KERNEL_SRC) $(NET_SRC) $(MODEL_SRC) $(BASE_SRC) $(TUI_PURE))
 
 $(B)/fuzz/obj/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -16,7 +16,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 #include "model/procs.h"
 
 #define FT_CGROWS_MAX	256
@@ -40,7 +40,7 @@ struct ft_cgrows {
 void ft_cgrows_build(const struct ft_procs *t, struct ft_cgrows *out);
 
 /*
- * Joins @rows with the memory cgroups @c (model/cgroup.h; NULL: none
+ * Joins @rows with the memory cgroups @c (kernel/cgroup.h; NULL: none
  * read): each row's cg, and a row of zero counts for each cgroup with
  * tasks that has none, after the traced rows and before "other", so the
  * rows still add up to the totals.  Those past the table are counted in

@@ -26,7 +26,7 @@
 #include <stdint.h>
 
 #include "analysis/cgrows.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 #define FT_CGTOP_MAX	1000	/* --collector.cgroups.top's largest */
 

@@ -14,7 +14,7 @@
 
 #include "model/counterfield.h"
 #include "model/session.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 #define FT_EXPORT_COLS	11	/* the tick's counters (ft_exportrow_cols[]) */
 #define FT_EXPORT_CGROUPS	8	/* --cgroups: the most fragmenting, a column each */

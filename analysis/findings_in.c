@@ -256,7 +256,7 @@ void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k, s
 	in->fragment_stall = k->fragment_stall;
 	free_memory(s, in);
 	/* of some blocks only (a map never read whole): not a figure of the host */
-	if (ft_report_amp(s, &a) && !ft_amp_partial(&a)) {
+	if (ft_amp_of_map(&s->map, s->map_err, &a) && !ft_amp_partial(&a)) {
 		v[FT_FX_AMPLIFICATION] = ft_amp_ratio(&a);
 		if (a.blocks)
 			v[FT_FX_POLLUTED_PCT] = 100.0 * (double)a.polluted / (double)a.blocks;

@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "analysis/compare.h"
+#include "analysis/measure.h"
 #include "analysis/report.h"
 #include "model/fit.h"
 
@@ -40,18 +40,20 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	const struct ft_session *s = rep->s;
 	const struct ft_rep_stretch *all = rep->all;
 	double cmp[FT_CMP_NR], *v = in->v;
+	struct ft_find_knobs kn;
 	int err;
 
 	ft_find_in_init(in);
 	if (!all)
 		return 0;
-	ft_cmp_measure_report(rep, cmp);
+	ft_measure_report(rep, cmp);
 	in->from_s = all->from_s;
 	in->to_s = all->to_s;
 	v[FT_FX_SECS] = all->secs;
 	v[FT_FX_FRAG] = cmp[FT_CMP_FRAG];
 	v[FT_FX_FRAG_S] = cmp[FT_CMP_FRAG_S];
-	ft_find_in_end(s, &rep->knobs_end, in);
+	ft_find_knobs_read(rep->knobs_end, &kn);
+	ft_find_in_end(s, &kn, in);
 	/* the kernel's own level over the window where it has one (6.15+), else the free lists at the end */
 	if (!isnan(cmp[FT_CMP_IN_BLOCKS]))
 		v[FT_FX_IN_BLOCKS_PCT] = cmp[FT_CMP_IN_BLOCKS];
@@ -95,7 +97,7 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	ft_find_in_who(rep->procs, rep->cgrows, in);
 	err = pinner(rep, in);
 	if (!err)
-		err = ft_find_in_sizes(s, rep->knobs_end.thp_on, need, nr_need, in);
+		err = ft_find_in_sizes(s, kn.thp_on, need, nr_need, in);
 	return err;
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 
 /* log2 of @kb KiB in pages of @page_size, or -1 when not a power of two of at least a page. */
 static int kb_order(uint64_t kb, long page_size)

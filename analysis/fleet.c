@@ -10,7 +10,7 @@
 #include "base/cell.h"
 #include "base/grow.h"
 #include "model/fit.h"
-#include "model/promurl.h"
+#include "net/promurl.h"
 
 const char *const ft_fleet_record[FT_FLEET_FIG_NR] = {
 	[FT_FLEET_FIG_FALLBACKS] = "fragtop:fleet_fragmenting_fallbacks:rate5m",

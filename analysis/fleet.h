@@ -20,7 +20,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/promresp.h"
+#include "net/promresp.h"
 
 #define FT_FLEET_SIZES		4	/* contiguity columns: sizes of interest */
 #define FT_FLEET_SPARK		30	/* points of a sparkline over the window */

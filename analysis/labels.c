@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 
 /* The label of a look: the first entry's block type, or false when none parses. */
 static bool look_label(const struct ft_session *s, const struct ft_owner_look *o, char *mt, size_t sz)

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 #include "analysis/report.h"
+#include "analysis/report_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -518,7 +519,7 @@ static int one_tick(struct build *b)
 	}
 	rep->ticks++;
 	point(rep, &now);
-	ft_find_knobs_read(rep->s->knobs, &rep->knobs_end);
+	memcpy(rep->knobs_end, rep->s->knobs, sizeof(rep->knobs_end));
 	fits_tick(rep);
 	/* the recording fragtop's own cost, likewise */
 	if (rep->s->cost.known) {

@@ -15,7 +15,7 @@
 #include "analysis/findings.h"
 #include "analysis/fits.h"
 #include "model/counterfield.h"
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 #include "model/session.h"
 #include "model/stacks.h"
 
@@ -33,7 +33,7 @@ struct ft_rep_point {			/* the counters at one tick */
 	/* the host's memory pressure totals (us; /proc/pressure/memory), when the tick had them */
 	bool psi, psi_full;
 	uint64_t psi_some_us, psi_full_us;
-	/* page allocation failures in the kernel log so far, by order, when it was read (model/kmsg.h) */
+	/* page allocation failures in the kernel log so far, by order, when it was read (kernel/kmsg.h) */
 	bool kmsg;
 	uint64_t kmsg_fail[FT_KMSG_ORDERS];
 	uint64_t kmsg_lost;
@@ -151,7 +151,7 @@ struct ft_rep_thp {
 
 /*
  * Page allocation failures in the kernel log over the window (KMSG
- * inputs, model/kmsg.h): known when both ends read the log.  The newest
+ * inputs, kernel/kmsg.h): known when both ends read the log.  The newest
  * failure the recording holds is kept for its task and gfp.
  */
 struct ft_rep_kmsg {
@@ -362,10 +362,11 @@ struct ft_report {
 	 */
 	const struct ft_verdict *verdict;
 	/*
-	 * The knobs the rules read, as at the window's last tick (the session
-	 * is a tick past the window when it ended before the recording).
+	 * The knobs as at the window's last tick (the session is a tick past
+	 * the window when it ended before the recording), for the rules to
+	 * read (analysis/findings.h, ft_find_knobs_read()).
 	 */
-	struct ft_find_knobs knobs_end;
+	struct ft_knob_value knobs_end[FT_SESSION_MAX_KNOBS];
 };
 
 #define FT_REP_MAX_RAW	(16u << 20)	/* 64 MiB a source */
@@ -500,8 +501,6 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
  * message on stderr).
  */
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
-/* The figures of the window built (ft_report_build() calls it).  0 or -ENOMEM. */
-int ft_report_figures(struct ft_report *rep);
 /* Stretch @from..@to's figures into @out.  0, or -ENOMEM (percentiles then not known). */
 int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
 		      struct ft_rep_stretch *out);
@@ -510,13 +509,6 @@ void ft_report_release(struct ft_report *rep);
 int ft_report_by_process(struct ft_report *rep);
 /* The window's process rows summed by cgroup into rep->cgrows (analysis/cgrows.h).  0 or -ENOMEM. */
 int ft_report_by_cgroup(struct ft_report *rep);
-
-/*
- * Pollution amplification over every zone's blocks of @s's map (at a
- * report's window's end: the last map scan, model/contig.h) into @a;
- * false without a map.
- */
-bool ft_report_amp(const struct ft_session *s, struct ft_amp *a);
 
 /* Seconds from the recording's first tick (whatever the window) to @t. */
 double ft_report_secs(const struct ft_report *rep, uint64_t t);

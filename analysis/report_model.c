@@ -7,6 +7,7 @@
  * window arithmetic).
  */
 #include "analysis/report.h"
+#include "analysis/report_int.h"
 
 #include <errno.h>
 #include <math.h>
@@ -270,12 +271,4 @@ int ft_report_figures(struct ft_report *rep)
 	return err;
 }
 
-bool ft_report_amp(const struct ft_session *s, struct ft_amp *a)
-{
-	size_t k;
 
-	memset(a, 0, sizeof(*a));
-	for (k = 0; !s->map_err && k < s->map.nr; k++)
-		ft_amp_add(a, &s->map.zones[k]);
-	return !s->map_err && s->map.nr > 0;
-}

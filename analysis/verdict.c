@@ -29,7 +29,7 @@ static int judge_interval(const char *path, double from, double to, const struct
 	if (!err) {
 		iv->fs = rep->findings;
 		rep->findings = NULL;
-		iv->knobs = rep->knobs_end;
+		ft_find_knobs_read(rep->knobs_end, &iv->knobs);
 	}
 	ft_report_release(rep);
 	free(rep);
@@ -52,8 +52,9 @@ int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_
 	n = whole->nr_iv > 0 ? whole->nr_iv : 1;
 	if (n == 1) {		/* the knobs held still: the window is the one interval */
 		v->nr = 1;
-		v->iv[0] = (struct ft_verdict_iv){ .from_s = v->from_s, .to_s = v->to_s, .knobs = whole->knobs_end,
-						   .still = true, .fs = v->whole };
+		v->iv[0] = (struct ft_verdict_iv){ .from_s = v->from_s, .to_s = v->to_s, .still = true,
+						   .fs = v->whole };
+		ft_find_knobs_read(whole->knobs_end, &v->iv[0].knobs);
 		return 0;
 	}
 	v->nr = n < FT_VERDICT_MAX_IV ? n : FT_VERDICT_MAX_IV;

@@ -3,7 +3,7 @@
  * gzip for the exporter's answers (Prometheus asks for it on every
  * scrape), and gunzip for /proc/config.gz (the map's kernel check,
  * collectors/kconfig.c): zlib, loaded with dlopen() the first time one
- * is needed, as OpenSSL is (cmd/tlslib.h), so nothing else maps it.
+ * is needed, as OpenSSL is (net/tlslib.h), so nothing else maps it.
  * Where libz.so.1 cannot be loaded the exporter answers uncompressed,
  * which every client takes, and the kernel's config reads as unknown.
  */

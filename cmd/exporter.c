@@ -10,7 +10,7 @@
  * Prometheus does), and an HTTP/1.1 connection stays open for the next
  * scrape (keep-alive) until --idle-timeout passes without a request.
  * Read-only (no knob is written).  The server (slots, deadlines,
- * eviction, TLS, basic auth) is cmd/httpd.c, which knows nothing of
+ * eviction, TLS, basic auth) is net/httpd.c, which knows nothing of
  * metrics: this file holds the options, the sampling loop and the
  * answers to /metrics and /.
  */
@@ -29,15 +29,15 @@
 #include "base/hostport.h"
 #include "collectors/live.h"
 #include "collectors/self.h"
-#include "model/httpreq.h"
+#include "net/httpreq.h"
 #include "cmd/cli.h"
-#include "cmd/httpd.h"
+#include "net/httpd.h"
 #include "cmd/costlog.h"
 #include "base/gzip.h"
 #include "cmd/liveopts.h"
 #include "render/metrics.h"
 #include "cmd/signals.h"
-#include "cmd/websec.h"
+#include "net/websec.h"
 
 #define FT_EXPORTER_PORT	9947
 
@@ -50,7 +50,7 @@ static void on_signal(int sig)
 
 /* What the serving loop holds. */
 struct exporter {
-	struct ft_httpd httpd;		/* the server (cmd/httpd.h) */
+	struct ft_httpd httpd;		/* the server (net/httpd.h) */
 	struct ft_live live;
 	struct ft_metrics_server srv;	/* the scrape's own figures, the server's copied in */
 	struct ft_self self;		/* its process_* figures */

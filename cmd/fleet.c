@@ -17,10 +17,10 @@
 #include "analysis/fleet.h"
 #include "base/clock.h"
 #include "cmd/cli.h"
-#include "cmd/promapi.h"
+#include "net/promapi.h"
 #include "cmd/signals.h"
 #include "model/fit.h"
-#include "model/promurl.h"
+#include "net/promurl.h"
 #include "render/fleet.h"
 #include "tui/fleet.h"
 

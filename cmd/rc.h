@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Where fragtoprc lives and how the TUI's two commands read and write it
- * (the format is model/rcfile.h): $XDG_CONFIG_HOME/fragtop/fragtoprc, or
+ * (the format is tui/rcfile.h): $XDG_CONFIG_HOME/fragtop/fragtoprc, or
  * ~/.config/fragtop/fragtoprc.  --no-config skips both.
  */
 #ifndef FT_CMD_RC_H
@@ -10,7 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/rcfile.h"
+#include "tui/rcfile.h"
 
 struct ft_rc_file {
 	struct ft_rc rc;

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "base/file.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 struct out {
 	char *p;
@@ -144,7 +144,7 @@ static enum look one(struct out *o, int rootfd, const char *rel, const char *pat
 	np = procs(rootfd, rel);
 	if (!np && !m.v[FT_CGM_ANON] && !m.v[FT_CGM_FILE])
 		return LOOK_EMPTY;
-	/* a name may hold any byte but '/': a line holds it escaped (model/cgroup.h) */
+	/* a name may hold any byte but '/': a line holds it escaped (kernel/cgroup.h) */
 	ft_cgroup_path_escape(path, strlen(path), file, sizeof(file));
 	say(o, "cg %s\nprocs %u\n", file, np);
 	for (i = 0; i < FT_CGM_NR; i++)

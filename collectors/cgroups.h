@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The memory cgroups as the node tells them, read into one CGROUPS input
- * (model/cgroup.h): the hierarchy the memory controller is on (v2's
+ * (kernel/cgroup.h): the hierarchy the memory controller is on (v2's
  * sys/fs/cgroup, else v1's sys/fs/cgroup/memory, also on a hybrid host),
  * each cgroup with processes or memory (memory.stat, memory.pressure on
  * v2, cgroup.procs counted), the host's /proc/pressure/memory, and the

@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "base/file.h"
-#include "model/sysfile.h"
+#include "kernel/sysfile.h"
 #include "model/fit.h"
 
 static void read_line(int rootfd, const char *rel, char *dst, size_t sz,

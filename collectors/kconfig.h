@@ -2,7 +2,7 @@
 /*
  * The running kernel's build configuration under a root: boot/config-
  * <release> if there is one, else proc/config.gz inflated (base/gzip.h).
- * Read only when the pageblock map is about to scan (model/kconfig.h says
+ * Read only when the pageblock map is about to scan (kernel/kconfig.h says
  * why), at most 1 MiB compressed and 4 MiB of text.
  */
 #ifndef FT_COLLECTORS_KCONFIG_H

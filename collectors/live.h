@@ -26,10 +26,10 @@
 #include "collectors/procfs.h"
 #include "collectors/procname.h"
 #include "collectors/thp.h"
-#include "model/cmdlines.h"
+#include "kernel/cmdlines.h"
 #include "collectors/tracefs.h"
 #include "model/journal.h"
-#include "model/ksyms.h"
+#include "kernel/ksyms.h"
 #include "model/recfmt.h"
 #include "model/session.h"
 
@@ -202,7 +202,7 @@ struct ft_live_map {
 	uint8_t *batch;			/* a KPF input being built, kept from batch to batch */
 	size_t batch_cap;
 	/*
-	 * the kernel's config, checked before the first scan (model/kconfig.h):
+	 * the kernel's config, checked before the first scan (kernel/kconfig.h):
 	 * a DEBUG_VM kernel before 6.17 keeps the map off (-ECANCELED) unless forced
 	 */
 	bool force;			/* --map-force, or A in the map view */

@@ -3,7 +3,7 @@
  * Page allocation failures from the kernel log: /dev/kmsg opened at its
  * end when the live source opens (what was logged before fragtop started
  * is not this session's), drained before each tick, each record that is
- * a page allocation failure (model/kmsg.h) a KMSG input as read; nothing
+ * a page allocation failure (kernel/kmsg.h) a KMSG input as read; nothing
  * else of the log is kept or recorded.  A SOURCE input before each tick
  * says whether the log is read and how many records it overwrote unread.
  * Root or dmesg_restrict=0 is needed; a captured tree (--root) has no log.
@@ -16,7 +16,7 @@
 
 #include "base/cost.h"
 #include "collectors/live_int.h"
-#include "model/kmsg.h"
+#include "kernel/kmsg.h"
 #include "model/recfmt.h"
 
 /* Records read a tick at most: a log flooding faster than this is drained over ticks. */

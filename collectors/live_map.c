@@ -20,7 +20,7 @@
 #include "base/zero.h"
 #include "collectors/kconfig.h"
 #include "model/cost.h"
-#include "model/kconfig.h"
+#include "kernel/kconfig.h"
 
 static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *flags,
 		       const uint64_t *counts)
@@ -50,7 +50,7 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 
 
 /*
- * Before the first read of kpageflags: the kernel's config (model/kconfig.h).
+ * Before the first read of kpageflags: the kernel's config (kernel/kconfig.h).
  * -ECANCELED where reading it is risky and nobody forced it.
  */
 static int map_check_kernel(struct ft_live *l)

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /* The live source's names of the tasks behind events: /proc while they live, saved_cmdlines after. */
 #include "collectors/live_int.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -32,7 +32,7 @@ static void emit_name(struct ft_live *l, int pid, const char *comm, uint16_t sub
 	ft_live_emit(l, FT_RR_NAME, sub, now, rec, 4 + n);
 }
 
-/* The cgroup of @pid from /proc/PID/cgroup (model/cgroup.h).  0 when found. */
+/* The cgroup of @pid from /proc/PID/cgroup (kernel/cgroup.h).  0 when found. */
 static int read_cgroup(struct ft_live *l, int pid, char *out, size_t sz)
 {
 	char rel[48], buf[4096];
@@ -133,7 +133,7 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 	}
 	if (!read_cgroup(l, pid, cg, sizeof(cg))) {
 		uint8_t rec[4 + FT_CG_PATH - 1];
-		size_t len = strnlen(cg, FT_CG_PATH - 1);	/* the key whole (model/cgroup.h) */
+		size_t len = strnlen(cg, FT_CG_PATH - 1);	/* the key whole (kernel/cgroup.h) */
 
 		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
 		memcpy(rec + 4, cg, len);

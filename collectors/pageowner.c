@@ -12,7 +12,7 @@
 #include "base/cost.h"
 #include "base/file.h"
 #include "base/grow.h"
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 
 #define DEBUGFS_MAGIC	0x64626720
 #define ENTRY_MAX	(1u << 20)	/* one allocation's text, at most (-ENOMEM: a bigger buffer) */

@@ -11,7 +11,7 @@
  * What a look keeps is the text of the allocations that pin the block
  * (unmovable, reclaimable: ft_po_pins()), as the kernel printed them, and
  * counts of the rest: that text becomes an OWNER input, parsed again by
- * whoever reads it (model/pageowner.h), since a recording is untrusted.
+ * whoever reads it (kernel/pageowner.h), since a recording is untrusted.
  *
  * Ownership: struct ft_pown owns its fd and buffers; a look's text is the
  * caller's struct, grown by ft_pown_block().

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The exporter's own process figures (model/selfstat.h), read per scrape:
+ * The exporter's own process figures (kernel/selfstat.h), read per scrape:
  * /proc/self/stat and /proc/self/fd held open, read and listed again (a
  * scrape opens nothing), the fd limit.  /proc/stat's boot time is read once.  Counted in the cost
  * account as "other".
@@ -10,7 +10,7 @@
 
 #include <stdint.h>
 
-#include "model/selfstat.h"
+#include "kernel/selfstat.h"
 
 struct ft_self {
 	int stat_fd;		/* /proc/self/stat, -1 before the first read */

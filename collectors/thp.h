@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Multi-size THP's settings and counters, read under a root (model/thp.h
+ * Multi-size THP's settings and counters, read under a root (kernel/thp.h
  * has the text).  The tree (9 sizes, ~19 files each on 6.18) is listed
  * once: its directories cannot change while the kernel runs.  Its files
  * are then held open and read again with pread from offset 0, so a read
@@ -17,7 +17,7 @@
 #include <stdint.h>
 
 #include "base/file.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 struct ft_thpsrc_file {
 	struct ft_file f;
@@ -26,7 +26,7 @@ struct ft_thpsrc_file {
 	char rel[160];		/* f.rel points here */
 };
 
-/* The sizes and counters a tree may list: as many as model/thp.h keeps (x86-64 has 9 sizes of 18). */
+/* The sizes and counters a tree may list: as many as kernel/thp.h keeps (x86-64 has 9 sizes of 18). */
 #define FT_THP_SRC_MAX_SIZES	FT_THP_SIZES
 #define FT_THP_SRC_MAX_STATS	FT_THP_STATS
 

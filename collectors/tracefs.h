@@ -20,7 +20,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 
 #define FT_TRACE_PREFIX "fragtop-"
 
@@ -48,7 +48,7 @@ struct ft_tracefs {
 	uint64_t bytes_read;
 	/*
 	 * The texts the decoder was built from, for the recorder, by event
-	 * kind (model/tracedec.h): [FT_TRACE_STACK] is ftrace/kernel_stack's
+	 * kind (kernel/tracedec.h): [FT_TRACE_STACK] is ftrace/kernel_stack's
 	 * format (with --stacks only), [FT_TRACE_HEADER] header_page.
 	 */
 	char *text[FT_TRACE_TEXTS];
@@ -63,7 +63,7 @@ struct ft_tracefs {
 /*
  * The tracer's saved_cmdlines (top level, read only): "PID COMM" lines for
  * the tasks that recorded events in any buffer, ours included, while the
- * top-level record-cmd option is on (model/cmdlines.h parses them).  A
+ * top-level record-cmd option is on (kernel/cmdlines.h parses them).  A
  * malloc'd NUL-terminated text in *@buf and its length, or a negative errno.
  */
 int ft_tracefs_saved_cmdlines(char **buf, size_t *len);

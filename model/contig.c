@@ -175,3 +175,13 @@ double ft_amp_ratio(const struct ft_amp *a)
 		return NAN;
 	return ((double)a->polluted / (double)a->blocks) / ((double)a->unmovable / (double)a->pages);
 }
+
+bool ft_amp_of_map(const struct ft_pbmap *m, int err, struct ft_amp *a)
+{
+	size_t k;
+
+	memset(a, 0, sizeof(*a));
+	for (k = 0; !err && k < m->nr; k++)
+		ft_amp_add(a, &m->zones[k]);
+	return !err && m->nr > 0;
+}

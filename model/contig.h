@@ -32,6 +32,7 @@
 #ifndef FT_MODEL_CONTIG_H
 #define FT_MODEL_CONTIG_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -104,5 +105,12 @@ void ft_amp_add(struct ft_amp *a, const struct ft_pbmap_zone *z);
 
 /* (polluted / blocks) / (unmovable / pages); NAN when either share is 0. */
 double ft_amp_ratio(const struct ft_amp *a);
+
+/*
+ * Every zone of map @m into @a (zeroed first): the host's amplification
+ * as of the map's last scan; false without a map (none, or @err its
+ * reason: the session's map_err).
+ */
+bool ft_amp_of_map(const struct ft_pbmap *m, int err, struct ft_amp *a);
 
 #endif

@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "model/events.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 
 _Static_assert(FT_CF_NR <= 32, "a present mask of 32 bits");
 _Static_assert(FT_CF_NR <= sizeof(((struct ft_session *)0)->counter_first) / sizeof(int64_t),

@@ -16,8 +16,8 @@
 #include <stdint.h>
 
 #include "model/session.h"
-#include "model/tracedec.h"
-#include "model/vmstat.h"
+#include "kernel/tracedec.h"
+#include "kernel/vmstat.h"
 
 enum ft_cf {
 	FT_CF_EXTFRAG, FT_CF_FRAGMENTING, FT_CF_OWNERSHIP,

@@ -35,9 +35,9 @@
 #include <stdint.h>
 
 #include "model/hist.h"
-#include "model/mm.h"
+#include "kernel/mm.h"
 #include "model/procs.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 
 #define FT_EV_MT	8
 #define FT_EV_ZONES	64

@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/mm.h"
+#include "kernel/mm.h"
 #include "model/pageblock.h"
 
 /* Largest order a size may have (2^40 pages: 4 PiB of 4 KiB pages). */

@@ -9,7 +9,7 @@
 #include <stdarg.h>
 
 #include "base/file.h"
-#include "model/text.h"
+#include "base/text.h"
 
 const struct ft_knob ft_knobs[] = {
 	{ .name = "watermark_boost_factor",

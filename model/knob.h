@@ -14,7 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/sysfile.h"
+#include "kernel/sysfile.h"
 
 enum ft_knob_type {
 	FT_KNOB_INT,		/* decimal integer in [min, max] */

@@ -4,7 +4,7 @@
  * oldest first, their texts in one buffer; past FT_OWNERS_LOOKS looks or
  * FT_OWNERS_TEXT bytes the oldest half is dropped.  And the last
  * page_owner_stacks/show_stacks text.  Texts are untrusted: parsed when
- * read (model/pageowner.h).
+ * read (kernel/pageowner.h).
  *
  * Pure; owns its arrays (a checkpoint writes them as arrays).
  */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/text.h"
+#include "base/text.h"
 
 #define BIT(n) (1ull << (n))
 

@@ -24,8 +24,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/mm.h"
-#include "model/zoneinfo.h"
+#include "kernel/mm.h"
+#include "kernel/zoneinfo.h"
 
 /* include/uapi/linux/kernel-page-flags.h, and the kernel-internal bits */
 enum {

@@ -19,7 +19,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 #define FT_PROCS_MAX	1024
 #define FT_PROCS_HASH	2048	/* power of two, > FT_PROCS_MAX */
@@ -56,7 +56,7 @@ struct ft_proc {
 	int tgid;			/* its thread group (a GROUP input); 0: not known, its own */
 	int threads;			/* ft_procs_by_process(): thread rows summed in it; else 1 */
 	char comm[32];			/* "" until named */
-	char cgroup[FT_CG_PATH];	/* "" unless a CGROUP input said: its key (model/cgroup.h) */
+	char cgroup[FT_CG_PATH];	/* "" unless a CGROUP input said: its key (kernel/cgroup.h) */
 	bool exited;
 	uint64_t exited_ns;		/* input time of the exit, when exited */
 	uint64_t last_ns;		/* trace time of its newest event */

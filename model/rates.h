@@ -6,7 +6,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "model/vmstat.h"
+#include "kernel/vmstat.h"
 
 enum ft_rate_id {
 	FT_RATE_COMPACT_STALL,

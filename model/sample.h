@@ -12,13 +12,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/buddyinfo.h"
-#include "model/cgroup.h"
-#include "model/mm.h"
-#include "model/pagetypeinfo.h"
+#include "kernel/buddyinfo.h"
+#include "kernel/cgroup.h"
+#include "kernel/mm.h"
+#include "kernel/pagetypeinfo.h"
 #include "model/rates.h"
-#include "model/vmstat.h"
-#include "model/zoneinfo.h"
+#include "kernel/vmstat.h"
+#include "kernel/zoneinfo.h"
 
 enum ft_source {
 	FT_SRC_ZONEINFO,

@@ -11,7 +11,7 @@
 #include "base/grow.h"
 #include "base/zero.h"
 #include "model/counterfield.h"
-#include "model/text.h"
+#include "base/text.h"
 
 void ft_session_init(struct ft_session *s)
 {

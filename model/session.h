@@ -25,25 +25,25 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/thp.h"
+#include "kernel/thp.h"
 #include "model/boost.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 #include "model/cost.h"
 #include "model/direct.h"
 #include "model/events.h"
 #include "model/history.h"
-#include "model/hostfacts.h"
-#include "model/kmsg.h"
+#include "kernel/hostfacts.h"
+#include "kernel/kmsg.h"
 #include "model/knob.h"
 #include "model/latring.h"
-#include "model/ksyms.h"
+#include "kernel/ksyms.h"
 #include "model/contig.h"
 #include "model/owners.h"
 #include "model/pageblock.h"
 #include "model/recfmt.h"
 #include "model/sample.h"
 #include "model/series.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 #include "model/trq.h"
 
 #define FT_SESSION_MAX_KNOBS	48
@@ -160,14 +160,14 @@ struct ft_session_state {
 		uint64_t stacks_t_ns;	/* the last show_stacks input's time, 0: none */
 		bool stacks_cut;	/* its text was cut */
 	} owner_src;
-	/* page allocation failures in the kernel log (KMSG and SOURCE inputs, model/kmsg.h) */
+	/* page allocation failures in the kernel log (KMSG and SOURCE inputs, kernel/kmsg.h) */
 	struct ft_kmsg kmsg;
 	/* what the source has cost (SOURCE input, model/cost.h) */
 	struct ft_cost_seen cost;
 	/* /proc/meminfo (SOURCE input); 0: not known */
 	uint64_t mem_total_kb, mem_avail_kb;
 	/*
-	 * Multi-size THP (THP inputs, model/thp.h): the last tick's and the
+	 * Multi-size THP (THP inputs, kernel/thp.h): the last tick's and the
 	 * one before, for rates; thp_ticks 0: none on this kernel.
 	 */
 	struct ft_thp thp, thp_prev;
@@ -294,7 +294,7 @@ static inline const struct ft_owner_look *ft_session_owner(const struct ft_sessi
 	return ft_owners_find(&s->owners, pfn);
 }
 
-/* A look's text (the pinning allocations, model/pageowner.h), untrusted. */
+/* A look's text (the pinning allocations, kernel/pageowner.h), untrusted. */
 static inline const char *ft_session_owner_text(const struct ft_session *s, const struct ft_owner_look *o)
 {
 	return ft_owners_text(&s->owners, o);

@@ -89,7 +89,7 @@ void ft_session_proc_cgroup(struct ft_session *s, const struct ft_rec_record *in
 	ft_procs_cgroup(&s->events.procs, (int)pid, path);
 }
 
-/* A process's smaps_rollup: u32 pid, then the file's text (model/cgroup.h's ft_cgroup_smaps_parse()). */
+/* A process's smaps_rollup: u32 pid, then the file's text (kernel/cgroup.h's ft_cgroup_smaps_parse()). */
 void ft_session_proc_smaps(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_session_smaps *e;

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * Fragmenting fallbacks by kernel stack (--stacks), grouped for a reader:
- * each stack's frames named (model/ksyms.h), the allocator's and
+ * each stack's frames named (kernel/ksyms.h), the allocator's and
  * tracing's own frames dropped, and the stacks whose remaining functions
  * are the same counted as one, most first.  Pure: the session's events
  * and names in, groups out.  The TUI's events view, report and compare
@@ -14,7 +14,7 @@
 #include <stdint.h>
 
 #include "model/events.h"
-#include "model/ksyms.h"
+#include "kernel/ksyms.h"
 
 #define FT_STACK_KEY	384	/* the functions of a group, " < " between them (cut) */
 /*

@@ -16,7 +16,7 @@
 #include <stddef.h>
 
 #include "model/events.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 
 #define FT_TRQ_MAX	(1u << 20)	/* records waiting for the tick, at most */
 #define FT_TRQ_KEEP	1024u		/* ... and the room kept for them between bursts */

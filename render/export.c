@@ -11,7 +11,7 @@
 #include "model/counterfield.h"
 #include "model/frag.h"
 #include "model/knob.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 #include "model/zonefield.h"
 #include "render/csv.h"
 

@@ -13,7 +13,7 @@
 #include "analysis/exportrow.h"
 #include "base/json.h"
 #include "model/session.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 #define FT_EXPORT_ZONES	64
 

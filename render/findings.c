@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "base/sanitize.h"
-#include "model/text.h"
+#include "base/text.h"
 
 #define RUNBOOK	"docs/runbook.md#"
 

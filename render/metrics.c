@@ -10,8 +10,8 @@
 #include "model/counterfield.h"
 #include "model/frag.h"
 #include "model/knob.h"
-#include "model/thp.h"
-#include "model/vmstat.h"
+#include "kernel/thp.h"
+#include "kernel/vmstat.h"
 #include "model/zonefield.h"
 
 /* One family: its name, type and help, as node_exporter writes them. */

@@ -15,7 +15,7 @@
 #include "analysis/cgtop.h"
 #include "analysis/findings.h"
 #include "analysis/fits.h"
-#include "model/selfstat.h"
+#include "kernel/selfstat.h"
 #include "model/session.h"
 
 #define FT_METRICS_CT_TEXT	"text/plain; version=0.0.4; charset=utf-8"

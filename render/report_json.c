@@ -12,9 +12,9 @@
 
 #include "base/cost.h"
 #include "base/json.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 #include "model/recfmt.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 #include "analysis/labels.h"
 #include "render/contig.h"
 #include "render/fit.h"

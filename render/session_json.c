@@ -8,7 +8,7 @@
 
 #include "base/json.h"
 #include "model/session.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 void ft_render_session_extfrag_counts(struct ft_json *j, const struct ft_extfrag_counts *c)
 {

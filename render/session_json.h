@@ -8,7 +8,7 @@
 
 #include "analysis/cgrows.h"
 #include "analysis/report.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 struct ft_json;
 struct ft_hist;
@@ -96,7 +96,7 @@ void ft_render_session_cost(struct ft_json *j, const struct ft_session *s);
 
 /*
  * "page_allocation_failures": the kernel log's since the source started
- * (model/kmsg.h): read or why not, the count by order, the newest; null
+ * (kernel/kmsg.h): read or why not, the count by order, the newest; null
  * when the source said nothing of the log (an older recording).
  */
 void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s);

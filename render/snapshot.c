@@ -10,7 +10,7 @@
 
 #include "base/file.h"
 #include "base/json.h"
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 #include "model/frag.h"
 #include "model/zonefield.h"
 #include "render/contig.h"

@@ -10,7 +10,7 @@ set -u
 top=${1:-.}
 cd "$top" || exit 2
 bad=0
-for f in $(find base model collectors controls analysis render tui cmd -name '*.[ch]' | sort); do
+for f in $(find base kernel net model collectors controls analysis render tui cmd -name '*.[ch]' | sort); do
 	awk -v f="$f" '
 	NR > 2 && prev ~ /\*\/[ \t]*$/ && (prev ~ /^\/\*/ || prev ~ /^ \*\//) && $0 ~ /^\/\*/ &&
 	    prev !~ /^\/\* [a-z]+\/[a-z_0-9]+\.[ch] \*\/$/ {

@@ -13,14 +13,14 @@ for doc in docs/DESIGN.md CONTRIBUTING.md; do
 	spans=$(grep -o '`[^`]*`' "$doc")
 	for id in $(printf '%s\n' "$spans" | grep -oE '\b(ft|FT)_[A-Za-z0-9_]+\b' | sort -u); do
 		case $id in *_x | ft_x | FT_X) continue ;; esac
-		if ! grep -rqw -e "$id" base model collectors controls analysis render tui cmd tests scripts lab Makefile \
+		if ! grep -rqw -e "$id" base kernel net model collectors controls analysis render tui cmd tests scripts lab Makefile \
 			--include='*.[ch]' --include='*.sh' --include='*.py' --include=Makefile 2> /dev/null; then
 			echo "$doc: $id: named but nowhere in the sources"
 			bad=1
 		fi
 	done
 	# a path that starts a span or a word (not build/lab/...), whole (not test_<module>.c, linux-VER-{a,b})
-	for p in $(printf '%s\n' "$spans" | grep -oE '(^`|[ (`])(base|model|collectors|controls|analysis|render|tui|cmd|tests|scripts|lab|docs|dist|debian)/[A-Za-z0-9_./-]*[A-Za-z0-9_][^A-Za-z0-9_./-]' |
+	for p in $(printf '%s\n' "$spans" | grep -oE '(^`|[ (`])(base|kernel|net|model|collectors|controls|analysis|render|tui|cmd|tests|scripts|lab|docs|dist|debian)/[A-Za-z0-9_./-]*[A-Za-z0-9_][^A-Za-z0-9_./-]' |
 		grep -vE '[<{]$' | sed -E 's/^[ (`]+//; s/.$//' | sort -u); do
 		[ -e "$p" ] && continue
 		echo "$doc: $p: no such file or folder"

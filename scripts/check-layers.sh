@@ -2,21 +2,28 @@
 # Fails when a file includes a layer above or beside its own (docs/DESIGN.md,
 # "Layers"):
 #   base/        nothing of ours but base/
-#   model/       base/, model/             (pure: bytes in, structs out)
-#   collectors/  base/, model/, collectors/
-#   controls/    base/, model/, controls/
-#   analysis/    base/, model/, collectors/, analysis/
-#   render/      base/, model/, analysis/, render/ (renderers: no source, no curses)
-#   tui/         base/, model/, collectors/, controls/, analysis/, tui/ (curses only)
+#   kernel/      base/, kernel/            (kernel text in, structs out; reads no file)
+#   net/         base/, net/               (HTTP, TLS, the Prometheus client)
+#   model/       base/, kernel/, model/    (pure: the session and what derives from it)
+#   collectors/  base/, kernel/, model/, collectors/
+#   controls/    base/, kernel/, model/, controls/
+#   analysis/    base/, kernel/, net/, model/, collectors/, analysis/
+#   render/      base/, kernel/, net/, model/, analysis/, render/ (renderers: no source, no curses)
+#   tui/         base/, kernel/, net/, model/, collectors/, controls/, analysis/, tui/ (curses only)
 #   cmd/         everything
 # directly or through the headers it includes, and when a file breaks what
 # its layer is for:
+#   - kernel/ opens and reads no file: its callers hand it the bytes;
+#   - only net/ opens a socket (socket, connect, accept, bind) or loads
+#     libssl;
 #   - every .c under tui/ draws with curses (it includes <curses.h> or a
-#     tui/ header that does): headless code belongs in cmd/ or render/;
+#     tui/ header that does), but for its input's parsers (tui/termin.c,
+#     tui/rcfile.c): headless code belongs in cmd/ or render/;
 #   - nothing outside tui/ and cmd/ includes <curses.h>;
 #   - nothing under collectors/ builds a report (analysis/ does);
-#   - only controls/ opens a file under the root for writing (a knob), and
-#     only collectors/tracefs.c writes tracefs (its own instance);
+#   - only controls/ opens a file under the root for writing (a knob, the
+#     experiment's state, the change journal) or makes a directory there,
+#     and only collectors/tracefs.c writes tracefs (its own instance);
 #   - no session field is assigned, and no writable pointer into a session
 #     is taken, outside model/ (inputs change it); a view (tui/view_*.c)
 #     never reads the live or replay source, only the session;
@@ -27,21 +34,25 @@
 #   - render/ computes no window's figure (a difference of two ends):
 #     analysis/ does, once;
 #   - a part of the live source (collectors/live_*.c) owns its member of
-#     struct ft_live: no other file of it reads or writes that member.
+#     struct ft_live: no other file of it reads or writes that member;
+#   - no two files of one layer call each other (a cycle), unless they are
+#     parts of one object (they share a *_int.h).
 # `make check-layers`; `make check` runs it.
 set -u
 cd "$(dirname "$0")/.." || exit 2
 mkdir -p build
-LAYERS="base model collectors controls analysis render tui cmd"
+LAYERS="base kernel net model collectors controls analysis render tui cmd"
 allowed() {	# layer -> the layers it may include
 	case $1 in
 	base) echo "base" ;;
-	model) echo "base model" ;;
-	collectors) echo "base model collectors" ;;
-	controls) echo "base model controls" ;;
-	analysis) echo "base model collectors analysis" ;;
-	render) echo "base model analysis render" ;;
-	tui) echo "base model collectors controls analysis tui" ;;
+	kernel) echo "base kernel" ;;
+	net) echo "base net" ;;
+	model) echo "base kernel model" ;;
+	collectors) echo "base kernel model collectors" ;;
+	controls) echo "base kernel model controls" ;;
+	analysis) echo "base kernel net model collectors analysis" ;;
+	render) echo "base kernel net model analysis render" ;;
+	tui) echo "base kernel net model collectors controls analysis tui" ;;
 	cmd) echo "$LAYERS" ;;
 	esac
 }
@@ -101,10 +112,11 @@ END {
 }' $files
 for f in tui/*.c; do
 	[ -f "$f" ] || continue
+	case $f in tui/termin.c|tui/rcfile.c) continue ;; esac
 	grep -qE '^#include (<curses\.h>|"tui/(draw|view)\.h")' "$f" ||
 		{ echo "$f: under tui/ but draws nothing with curses (headless code goes to cmd/ or render/)"; echo x; }
 done
-for layer in base model collectors controls analysis render; do
+for layer in base kernel net model collectors controls analysis render; do
 	grep -ln '^#include <n\{0,1\}curses' "$layer"/*.[ch] 2> /dev/null | while IFS= read -r f; do
 		echo "$f: includes curses outside tui/"; echo x
 	done
@@ -119,10 +131,25 @@ done
 found() {	# WHY: grep -Hn's lines on stdin
 	awk -F: -v why="$1" '{ print $1 ":" $2 ": " why; print "x" }'
 }
-grep -HnE 'ft_open_under\([^;]*O_(WRONLY|RDWR)' base/*.c model/*.c collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
-	found "opens a file under the root for writing (only controls/ writes knobs)"
+OUTSIDE_CONTROLS="base/*.c kernel/*.c net/*.c model/*.c collectors/*.c analysis/*.c render/*.c tui/*.c cmd/*.c"
+# shellcheck disable=SC2086
+grep -HnE 'ft_open_(under|beneath)\([^;]*O_(WRONLY|RDWR|CREAT)|\bmkdirat\(|ft_run_dir\([^;]*, *true\)' \
+	$OUTSIDE_CONTROLS | grep -v '^base/beneath\.c:' |
+	found "writes under the root (only controls/ does: knobs, the experiment's state, the change journal)"
+# kernel/ is handed bytes: it opens and reads nothing
+grep -HnE '\b(open|openat|fopen|fdopen|read|pread|opendir|readlink|ft_read_file|ft_open_under|ft_open_beneath)\(' \
+	kernel/*.c 2> /dev/null | found "reads a file in kernel/ (its callers hand it the bytes)"
+# only net/ talks to the network, and loads libssl
+# shellcheck disable=SC2086
+NOT_NET="base/*.c kernel/*.c model/*.c collectors/*.c controls/*.c analysis/*.c render/*.c tui/*.c cmd/*.c"
+# shellcheck disable=SC2086
+grep -HnE '\b(socket|connect|accept4?|bind)\(' $NOT_NET |
+	grep -vE ':[0-9]+:([[:space:]]*(/?\*|//)|[^"]*"[^"]*\b(socket|connect|accept4?|bind)\()' |
+	found "opens a socket outside net/"
+# shellcheck disable=SC2086
+grep -HnE '"libssl|FT_TLSLIB_' $NOT_NET | found "loads libssl outside net/ (net/tlslib.c does)"
 grep -HnE '\btracefs_(instance_create|instance_file_write|event_enable|event_disable|trace_on|trace_off)\(' \
-	base/*.c model/*.c collectors/*.c controls/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
+	base/*.c kernel/*.c net/*.c model/*.c collectors/*.c controls/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	grep -v '^collectors/tracefs\.c:' |
 	found "writes tracefs (only collectors/tracefs.c does, in its own instance)"
 # the session changes only through ft_session_apply() (docs/DESIGN.md, Data
@@ -160,6 +187,45 @@ for f in collectors/live*.c; do
 			" (the live source'"'"'s parts own their members: call collectors/live_" a[2] ".c'"'"'s functions)"; \
 			if (a[2] != own) print "x" }'
 done
+# no cycle of calls between two files of one layer (each calls a function
+# the other defines), unless both include one *_int.h: parts of one object
+# shellcheck disable=SC2086
+cfiles=$(for layer in $LAYERS; do ls "$layer"/*.c 2> /dev/null; done)
+# shellcheck disable=SC2086
+awk '
+FNR == 1 { pass += FILENAME == first_file; if (!first_file) { first_file = FILENAME; pass = 1 } }
+pass == 1 && /^[a-z][^;(]*[ *]ft_[A-Za-z0-9_]+\(/ && !/^static/ && !/;[[:space:]]*$/ {
+	name = $0; sub(/\(.*/, "", name); sub(/.*[ *]/, "", name)
+	def[name] = FILENAME
+}
+pass == 1 && /^#include "[a-z]+\/[a-z_]+_int\.h"/ { ints[FILENAME] = ints[FILENAME] " " $2 }
+pass == 2 {
+	line = $0
+	while (match(line, /ft_[A-Za-z0-9_]+\(/)) {
+		name = substr(line, RSTART, RLENGTH - 1)
+		line = substr(line, RSTART + RLENGTH)
+		if ((name in def) && def[name] != FILENAME && !((FILENAME, def[name]) in edge))
+			edge[FILENAME, def[name]] = name
+	}
+}
+function dir(f) { sub(/\/.*/, "", f); return f }
+function share_int(a, b,    n, k, x) {
+	n = split(ints[a], x, " ")
+	for (k = 1; k <= n; k++)
+		if (index(ints[b] " ", " " x[k] " "))
+			return 1
+	return 0
+}
+END {
+	for (key in edge) {
+		split(key, ab, SUBSEP)
+		a = ab[1]; b = ab[2]
+		if (a < b && dir(a) == dir(b) && ((b, a) in edge) && !share_int(a, b)) {
+			print a ": calls " edge[a, b] "() of " b ", which calls " edge[b, a] "() back: a cycle (one module, or an *_int.h)"
+			print "x"
+		}
+	}
+}' $cfiles $cfiles
 # one prefix per module: the word after ft_ of a function a layer exports
 # (ft_json_, ft_tracefs_, ft_render_) is that layer's alone
 for layer in $LAYERS; do

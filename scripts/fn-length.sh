@@ -1,7 +1,7 @@
 #!/bin/sh
 # The longest functions of every folder of the program (cmd/, render/,
-# tui/, analysis/, model/, collectors/, controls/, base/): prints the ten
-# longest, and fails when one is over MAX lines (default 100), counted from
+# tui/, analysis/, model/, net/, kernel/, collectors/, controls/, base/):
+# prints the ten longest, and fails when one is over MAX lines (default 100), counted from
 # the line of its name to its closing brace.  `make check` runs it.
 # usage: fn-length.sh [MAX] [DIR...]
 set -u
@@ -9,7 +9,7 @@ cd "$(dirname "$0")/.." || exit 2
 mkdir -p build
 max=${1:-100}
 [ $# -gt 0 ] && shift
-dirs=${*:-cmd render tui analysis model collectors controls base}
+dirs=${*:-cmd render tui analysis model net kernel collectors controls base}
 for d in $dirs; do
 	for f in "$d"/*.c; do
 		[ -f "$f" ] || continue

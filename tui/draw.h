@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "base/cell.h"
-#include "model/text.h"
+#include "base/text.h"
 
 enum ft_color {
 	FT_C_NONE,
@@ -33,7 +33,7 @@ bool ft_draw_init_colors(bool want);
 unsigned int ft_attr(enum ft_color c);
 
 
-/* Word wrap: ft_wrap_take() and ft_wrap_skip() (model/text.h). */
+/* Word wrap: ft_wrap_take() and ft_wrap_skip() (base/text.h). */
 
 /* A row of a /proc/vmstat rates table: the rate's index into @v, what it counts. */
 struct ft_rate_row {

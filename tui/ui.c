@@ -131,17 +131,21 @@ static int draw_host_part(struct ft_ui *ui, const char *bf)
 	return n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
 }
 
-/* "! 2 findings" (! opens them) on the sources' row while any rule fires: the column after it. */
-static int draw_findings_marker(struct ft_ui *ui, int x)
+/* Each view's mark (struct ft_view's mark: the findings' "! 2 findings") on the sources' row: the column after them. */
+static int draw_view_marks(struct ft_ui *ui, int x)
 {
-	char m[48];
-	int crit, n = ft_findings_active(ui, &crit);
+	int i;
 
-	if (!n)
-		return x;
-	snprintf(m, sizeof(m), "! %d finding%s", n, n == 1 ? "" : "s");
-	ft_put(1, x, (crit ? ft_attr(FT_C_BAD) : ft_attr(FT_C_WARN)) | A_BOLD, "%s", m);
-	return x + (int)strlen(m) + 2;
+	for (i = 0; i < ft_views_nr; i++) {
+		char m[48] = "";
+		unsigned int attr = ft_views[i]->mark ? ft_views[i]->mark(ui, m, sizeof(m)) : 0;
+
+		if (!attr || !m[0])
+			continue;
+		ft_put(1, x, attr, "%s", m);
+		x += (int)strlen(m) + 2;
+	}
+	return x;
 }
 
 static void draw_header(struct ft_ui *ui)
@@ -212,7 +216,7 @@ static void draw_header(struct ft_ui *ui)
 		ft_put(1, x, ft_attr(FT_C_BAD), "trace: %s", why);
 		x += 9 + (int)strlen(why);
 	}
-	x = draw_findings_marker(ui, x);
+	x = draw_view_marks(ui, x);
 	if (mem[0] && x + (int)strlen(mem) < COLS)
 		ft_put(1, COLS - (int)strlen(mem), ft_attr(FT_C_DIM), "%s", mem);
 }
@@ -350,7 +354,7 @@ void ft_ui_draw(struct ft_ui *ui)
  * xterm's mouse reporting (1000: presses and releases, 1006: as SGR
  * numbers) and bracketed paste (2004), set and reset by fragtop: ncurses'
  * own mouse decoding is off (libncursesw 6.4 overflows its stack on an
- * SGR report of 35 numbers), model/termin.c reads the reports instead.
+ * SGR report of 35 numbers), tui/termin.c reads the reports instead.
  */
 static void term_modes(struct ft_ui *ui, bool on)
 {
@@ -379,7 +383,7 @@ static void suspend(struct ft_ui *ui)
 }
 
 /*
- * What follows an ESC ncurses did not make a key of (model/termin.h): a
+ * What follows an ESC ncurses did not make a key of (tui/termin.h): a
  * mouse report (KEY_MOUSE, ui->mouse), a paste marker, a sequence to
  * swallow (ERR), or ESC itself with the key after it put back.
  */

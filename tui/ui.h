@@ -19,8 +19,8 @@
 #include "collectors/live.h"
 #include "collectors/recorder.h"
 #include "controls/control.h"
-#include "model/rcfile.h"
-#include "model/termin.h"
+#include "tui/rcfile.h"
+#include "tui/termin.h"
 #include "tui/view.h"
 
 struct ft_view;
@@ -87,7 +87,7 @@ struct ft_ui {
 	const struct ft_view *status_view;	/* the view it was said in: another does not show it */
 	int status_level;
 	uint64_t status_t_ns;
-	/* terminal input fragtop reads itself (model/termin.h): the last mouse report (KEY_MOUSE) */
+	/* terminal input fragtop reads itself (tui/termin.h): the last mouse report (KEY_MOUSE) */
 	struct ft_mouse_ev mouse;
 	bool mouse_on;			/* the terminal reports the mouse and pastes (xterm's modes set) */
 	bool pasting;			/* inside a bracketed paste: its bytes are not keys */

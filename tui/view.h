@@ -62,7 +62,7 @@ struct ft_view {
 	bool (*click)(struct ft_ui *ui, int y, int x);
 	/* The wheel: @dir -1 up, +1 down.  NULL: it sends Up and Down as keys. */
 	void (*wheel)(struct ft_ui *ui, int dir);
-	/* What the view keeps in the rc file (model/rcfile.h): taken at the start, given back at quit. */
+	/* What the view keeps in the rc file (tui/rcfile.h): taken at the start, given back at quit. */
 	void (*load)(struct ft_ui *ui, const struct ft_rc *rc);
 	void (*save)(const struct ft_ui *ui, struct ft_rc *rc);
 	/*
@@ -87,6 +87,12 @@ struct ft_view {
 	 * draws.  NULL: nothing.
 	 */
 	void (*focus)(struct ft_ui *ui, int top, int height);
+	/*
+	 * A mark the header shows on every view (the findings' "! 2
+	 * findings"), as tmux's formats let a mode speak in the status line:
+	 * written to @buf, its attribute returned; 0 for no mark.  NULL: none.
+	 */
+	unsigned int (*mark)(const struct ft_ui *ui, char *buf, size_t sz);
 };
 
 /* Every view, help and setup too: what the loop allocates state for. */
@@ -104,9 +110,6 @@ int ft_columns_count(void);
 const char *ft_columns_name(int i);
 bool ft_columns_shown(const struct ft_ui *ui, int i);
 void ft_columns_toggle(struct ft_ui *ui, int i);
-
-/* Findings active over the findings view's window (its count), *@critical of them critical; 0 before two ticks. */
-int ft_findings_active(const struct ft_ui *ui, int *critical);
 
 /* The overview's sizes of interest (fragtoprc's sizes=), for the setup view. */
 const char *ft_overview_sizes(const struct ft_ui *ui);

@@ -4,7 +4,7 @@
  * view's traced counts summed by each process's cgroup
  * (analysis/cgrows.h: the rows add up to the totals, "other" holding
  * the processes folded away), beside what the kernel keeps for the
- * cgroup (model/cgroup.h): its tasks, anonymous memory, THP coverage
+ * cgroup (kernel/cgroup.h): its tasks, anonymous memory, THP coverage
  * (huge anonymous over anonymous) and memory pressure.  Named as people
  * know them: a pod's namespace/name, a runtime's short id, a systemd
  * unit.  The cgroups are read only while this view is shown

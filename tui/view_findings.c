@@ -49,17 +49,18 @@ static void findings_tick_always(struct ft_ui *ui)
 		st->first = 0;	/* other findings: read from the top */
 }
 
-int ft_findings_active(const struct ft_ui *ui, int *critical)
+/* The header's mark while any rule fires over the window: "! 2 findings" (! opens them); none before two ticks. */
+static unsigned int findings_mark(const struct ft_ui *ui, char *buf, size_t sz)
 {
 	const struct findings_state *st = ft_view_state(ui, &ft_view_findings);
-	int i, n = 0;
+	int i, crit = 0;
 
-	*critical = 0;
-	if (!st || !st->judged)
+	if (!st || !st->judged || !st->fs.nr)
 		return 0;
-	for (i = 0; i < st->fs.nr; i++, n++)
-		*critical += st->fs.f[i].sev == FT_SEV_CRITICAL;
-	return n;
+	for (i = 0; i < st->fs.nr; i++)
+		crit += st->fs.f[i].sev == FT_SEV_CRITICAL;
+	snprintf(buf, sz, "! %d finding%s", st->fs.nr, st->fs.nr == 1 ? "" : "s");
+	return (crit ? ft_attr(FT_C_BAD) : ft_attr(FT_C_WARN)) | A_BOLD;
 }
 
 /* Where the lines go: a virtual line number, the rows of the screen it maps to. */
@@ -228,6 +229,7 @@ const struct ft_view ft_view_findings = {
 	.legend = findings_legend,
 	.wheel = findings_wheel,
 	.tick_always = findings_tick_always,
+	.mark = findings_mark,
 	.state_size = sizeof(struct findings_state),
 	.init = findings_init,
 };

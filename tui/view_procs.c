@@ -18,7 +18,7 @@
 
 #include "analysis/procrates.h"
 #include "collectors/tracefs.h"
-#include "model/rcfile.h"
+#include "tui/rcfile.h"
 #include "tui/draw.h"
 #include "tui/ui.h"
 #include "tui/view.h"

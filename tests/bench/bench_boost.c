@@ -15,7 +15,7 @@
 
 #include "base/clock.h"
 #include "collectors/live.h"
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 #include "tests/bench/clock.h"
 
 #define SAMPLE_S	5.0

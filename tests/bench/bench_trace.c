@@ -33,7 +33,7 @@
 #include "collectors/live.h"
 #include "collectors/tracefs.h"
 #include "model/events.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 #include "tests/bench/figure.h"
 #include "tests/helpers.h"
 #include "tests/tracebuf.h"

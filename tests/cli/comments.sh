@@ -19,11 +19,11 @@ fresh() {
 }
 fresh
 check "the tree as it is passes" sh scripts/check-comments.sh "$tmp/t"
-printf '\n/* Returns the answer. */\n/* Something else, documented twice. */\nint ft_planted(void);\n' >> "$tmp/t/model/text.h"
-n=$(($(wc -l < "$tmp/t/model/text.h") - 2))
+printf '\n/* Returns the answer. */\n/* Something else, documented twice. */\nint ft_planted(void);\n' >> "$tmp/t/base/text.h"
+n=$(($(wc -l < "$tmp/t/base/text.h") - 2))
 sh scripts/check-comments.sh "$tmp/t" > "$tmp/o" 2>&1; rc=$?
-check "an orphaned comment fails it, named" eval 'test $rc != 0 && grep -q "^model/text.h:$n: an orphaned comment above another" "$tmp/o"'
+check "an orphaned comment fails it, named" eval 'test $rc != 0 && grep -q "^base/text.h:$n: an orphaned comment above another" "$tmp/o"'
 fresh
-printf '\n/* model/text.c */\n/* Returns the answer. */\nint ft_planted(void);\n' >> "$tmp/t/model/text.h"
+printf '\n/* base/text.c */\n/* Returns the answer. */\nint ft_planted(void);\n' >> "$tmp/t/base/text.h"
 check "a section marker above a comment passes" sh scripts/check-comments.sh "$tmp/t"
 [ $fails = 0 ]

@@ -11,12 +11,12 @@ tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 fresh() {
 	rm -rf "$tmp/t"; mkdir -p "$tmp/t"
-	cp -r scripts base model collectors controls analysis render tui cmd "$tmp/t/"
+	cp -r scripts base kernel net model collectors controls analysis render tui cmd "$tmp/t/"
 }
 # plant WHAT FILE LINE PATTERN: the check fails and its message matches PATTERN
 plant() {
 	local what=$1 file=$2 line=$3 pat=$4
-	fresh
+	[ -n "${plant_more:-}" ] || fresh	# plant_more=1: on the tree as planted so far
 	printf '%s\n' "$line" >> "$tmp/t/$file"
 	if sh "$tmp/t/scripts/check-layers.sh" > "$tmp/o" 2>&1; then
 		bad "$what: the check passed"
@@ -45,7 +45,23 @@ plant "curses under analysis/" analysis/report.c '#include <curses.h>' "analysis
 plant "collectors/ building a report" collectors/replay.c 'static int x(void) { return ft_report_build(0, 0, 0); }' \
 	"collectors/replay.c.*builds a report"
 plant "a knob written outside controls/" cmd/knobcmd.c 'static int y(int fd) { return ft_open_under(fd, "proc/sys/vm/x", O_WRONLY); }' \
-	"cmd/knobcmd.c.*for writing"
+	"cmd/knobcmd.c.*writes under the root"
+plant "a file made under the root outside controls/" cmd/experiment.c \
+	'static int y(int d) { return ft_open_beneath(d, "lock", O_RDONLY | O_CREAT, 0600); }' "cmd/experiment.c.*writes under the root"
+plant "a directory made under the root outside controls/" collectors/live_changes.c \
+	'static int y(int d) { return ft_run_dir(d, true); }' "collectors/live_changes.c.*writes under the root"
+plant "a file read in kernel/" kernel/vmstat.c 'static int y(void) { return open("/proc/vmstat", 0); }' \
+	"kernel/vmstat.c.*reads a file in kernel/"
+plant "kernel/ including model/" kernel/zoneinfo.c '#include "model/session.h"' "kernel/zoneinfo.c.*includes model/"
+plant "a socket outside net/" cmd/fleet.c 'static int y(void) { return socket(2, 1, 0); }' "cmd/fleet.c.*opens a socket outside net/"
+plant "libssl loaded outside net/" cmd/exporter.c 'static void *y(void) { return dlopen("libssl.so.3", 2); }' \
+	"cmd/exporter.c.*loads libssl outside net/"
+plant "net/ including model/" net/httpd.c '#include "model/session.h"' "net/httpd.c.*includes model/"
+# a cycle: compare.c calls plot.c, plant.c's call back closes it
+fresh
+printf '%s\n' 'static void y(void) { ft_plot_release(0); }' >> "$tmp/t/analysis/compare.c"
+plant_more=1 plant "a cycle between two files of one layer" analysis/plot.c 'static void y(void) { ft_cmp_release(0, 0); }' \
+	"analysis/compare.c: calls ft_plot_release() of analysis/plot.c, which calls ft_cmp_release() back: a cycle"
 plant "tracefs written outside collectors/tracefs.c" collectors/live.c 'static void z(void) { tracefs_event_enable(0, "kmem", 0); }' \
 	"collectors/live.c.*writes tracefs"
 plant "live.c writing a session field" collectors/live.c 'static void w(struct ft_live *l) { l->session.map_err = 0; }' \

@@ -13,7 +13,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

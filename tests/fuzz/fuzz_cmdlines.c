@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: the tracer's saved_cmdlines (model/cmdlines.c), kernel
+ * libFuzzer target: the tracer's saved_cmdlines (kernel/cmdlines.c), kernel
  * text read live to name tasks gone before /proc was read.  Invariants: no
  * crash; one row per pid, sorted, each pid in the kernel's range; every
  * command is terminated, fits, is not empty nor "<...>", and is found
@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/cmdlines.h"
+#include "kernel/cmdlines.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/httpreq.h"
+#include "net/httpreq.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -10,8 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/httpans.h"
-#include "model/promresp.h"
+#include "net/httpans.h"
+#include "net/promresp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/kconfig.h"
+#include "kernel/kconfig.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

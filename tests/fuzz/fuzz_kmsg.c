@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: a kernel log record (model/kmsg.c), the bytes of a
+ * libFuzzer target: a kernel log record (kernel/kmsg.c), the bytes of a
  * KMSG input (a recording's, untrusted).  Invariants: no crash; a record
  * taken has a terminated comm (1 to 15 bytes, the kernel's form) and gfp
  * within their buffers and an order that counts (by_order sums to the failures).
@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/kmsg.h"
+#include "kernel/kmsg.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

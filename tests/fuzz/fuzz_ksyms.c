@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: kernel symbol names (model/ksyms.c).  The bytes are
+ * libFuzzer target: kernel symbol names (kernel/ksyms.c).  The bytes are
  * /proc/kallsyms text (kernel output, parsed live) and, cut into pieces,
  * KSYM names (a recording's, untrusted).  Invariants: no crash; the
  * parsed symbols are sorted; a name looked up fits its buffer and is
@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/ksyms.h"
+#include "kernel/ksyms.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model/pageblock.h"
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: page_owner text (model/pageowner.c) from untrusted
+ * libFuzzer target: page_owner text (kernel/pageowner.c) from untrusted
  * bytes, as a recording carrying it is.  Invariants: no crash; the offset
  * only moves forward and stays inside the buffer, so the loop ends; every
  * entry's strings are NUL-terminated inside their fields, its frame
@@ -12,7 +12,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

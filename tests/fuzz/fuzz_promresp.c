@@ -10,7 +10,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/promresp.h"
+#include "net/promresp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

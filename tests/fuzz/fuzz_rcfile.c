@@ -9,7 +9,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/rcfile.h"
+#include "tui/rcfile.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -3,7 +3,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "model/selfstat.h"
+#include "kernel/selfstat.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

@@ -8,7 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

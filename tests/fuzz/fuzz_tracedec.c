@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "model/events.h"
-#include "model/tracedec.h"
+#include "kernel/tracedec.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 

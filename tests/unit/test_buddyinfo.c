@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/buddyinfo.h"
+#include "kernel/buddyinfo.h"
 #include "tests/helpers.h"
 
 static void test_fixtures(void **state)

@@ -1,5 +1,5 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* model/cgroup.c: pressure, memory.stat v1 and v2, pods, names, the CGROUPS input. */
+/* kernel/cgroup.c: pressure, memory.stat v1 and v2, pods, names, the CGROUPS input. */
 #include <errno.h>
 #include <math.h>
 #include <setjmp.h>
@@ -11,7 +11,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/cgroup.h"
+#include "kernel/cgroup.h"
 
 static void test_psi(void **state)
 {

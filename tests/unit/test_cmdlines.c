@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The tracer's saved_cmdlines (model/cmdlines.c): the names of tasks gone
+ * The tracer's saved_cmdlines (kernel/cmdlines.c): the names of tasks gone
  * before /proc was read.  The lines are this 6.18 host's, as the kernel
  * prints them ("%d %s\n"), with the kernel's "<...>" and a command with a
  * space, then what a broken or hostile text could hold.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/cmdlines.h"
+#include "kernel/cmdlines.h"
 
 static const char host[] =
 	"5219 fragload.sh\n"

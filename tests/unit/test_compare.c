@@ -87,7 +87,7 @@ static void test_measure(void **state)
 	for (k = 0; k < 2; k++) {
 		/* the run's metrics are its window's report's */
 		assert_int_equal(ft_report_build(&rep, file, &w[k]), 0);
-		ft_cmp_measure_report(&rep, v);
+		ft_measure_report(&rep, v);
 		assert_true(fabs(g[k].run[0].v[FT_CMP_DURATION] -
 				 (double)(rep.last.t_ns - rep.first.t_ns) / 1e9) < 1e-9);
 		ft_report_release(&rep);

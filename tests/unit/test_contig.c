@@ -14,7 +14,7 @@
 
 #include "model/contig.h"
 #include "model/pageblock.h"
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 
 #define F(bit) (1ull << FT_KPF_##bit)
 #define MOV (F(LRU) | F(ANON))

@@ -17,7 +17,7 @@
 
 #include "model/fit.h"
 #include "model/pageblock.h"
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 
 #define F(bit) (1ull << FT_KPF_##bit)
 #define MOV (F(LRU) | F(ANON))

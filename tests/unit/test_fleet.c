@@ -16,9 +16,9 @@
 #include <cmocka.h>
 
 #include "analysis/fleet.h"
-#include "model/httpans.h"
-#include "model/promresp.h"
-#include "model/promurl.h"
+#include "net/httpans.h"
+#include "net/promresp.h"
+#include "net/promurl.h"
 
 static int parse(struct ft_prom_resp *r, const char *s, char *why)
 {

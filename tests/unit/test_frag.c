@@ -6,9 +6,9 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/buddyinfo.h"
+#include "kernel/buddyinfo.h"
 #include "model/frag.h"
-#include "model/text.h"
+#include "base/text.h"
 #include "tests/helpers.h"
 
 /*

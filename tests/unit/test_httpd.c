@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The exporter's HTTP server alone (cmd/httpd.c), on a loopback port the
+ * The exporter's HTTP server alone (net/httpd.c), on a loopback port the
  * kernel picks, with clients in this process: requests answered by a
  * handler, keep-alive and pipelining, errors, eviction by address and in
  * all, the head and idle deadlines, and a stop.  Each wait turns the
@@ -22,7 +22,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "cmd/httpd.h"
+#include "net/httpd.h"
 
 static struct ft_httpd h;
 static struct ft_hostport hp;

@@ -8,7 +8,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/httpreq.h"
+#include "net/httpreq.h"
 
 static int parse(const char *s, struct ft_http_req *r)
 {

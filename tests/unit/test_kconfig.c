@@ -9,7 +9,7 @@
 #include <cmocka.h>
 
 #include "base/gzip.h"
-#include "model/kconfig.h"
+#include "kernel/kconfig.h"
 
 static const char cfg[] =
 	"#\n# Automatically generated file; DO NOT EDIT.\n"

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * model/kmsg.c: warn_alloc()'s line as /dev/kmsg gives it (6.18's, with
+ * kernel/kmsg.c: warn_alloc()'s line as /dev/kmsg gives it (6.18's, with
  * the cpuset tail and a continuation line), its order, task and gfp; what
  * is not a failure, or is malformed, is refused; the count by order and
  * the newest kept; the window's largest order.
@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/kmsg.h"
+#include "kernel/kmsg.h"
 
 static int parse(const char *s, struct ft_kmsg_fail *f)
 {

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Kernel symbol names (model/ksyms.c) and fallbacks grouped by stack
+ * Kernel symbol names (kernel/ksyms.c) and fallbacks grouped by stack
  * (model/stacks.c).  The kallsyms lines are this 6.18 host's
  * (/proc/kallsyms as root), with a module's symbol in the form the kernel
  * prints it ("\t[module]").
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/ksyms.h"
+#include "kernel/ksyms.h"
 #include "model/stacks.h"
 
 static const char kallsyms[] =

@@ -19,7 +19,7 @@
 
 #include "collectors/kpageflags.h"
 #include "model/pageblock.h"
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 
 #define F(bit) (1ull << FT_KPF_##bit)
 #define PB 512			/* pages per pageblock (order 9) */

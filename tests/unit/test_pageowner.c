@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The page_owner parser (model/pageowner.c).  The entries below are laid
+ * The page_owner parser (kernel/pageowner.c).  The entries below are laid
  * out by the format strings of print_page_owner() in Debian's
  * linux-source-6.12 (6.12.118: "PFN 0x%lx ...") and linux-source-6.1
  * (6.1.192: "PFN %lu ...", ", free_ts %llu ns"), with stacks as
@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 #include "tests/helpers.h"
 
 static const char text_612[] =

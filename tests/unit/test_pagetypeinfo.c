@@ -6,8 +6,8 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/buddyinfo.h"
-#include "model/pagetypeinfo.h"
+#include "kernel/buddyinfo.h"
+#include "kernel/pagetypeinfo.h"
 #include "tests/helpers.h"
 
 static void test_618(void **state)

@@ -22,7 +22,7 @@
 
 #include "base/file.h"
 #include "collectors/pageowner.h"
-#include "model/pageowner.h"
+#include "kernel/pageowner.h"
 
 #define ENTRY(pfn, type, comm) \
 	"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 7, tgid 7 (" comm "), ts 1 ns\n" \

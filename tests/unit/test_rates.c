@@ -8,7 +8,7 @@
 #include <cmocka.h>
 
 #include "model/rates.h"
-#include "model/vmstat.h"
+#include "kernel/vmstat.h"
 #include "tests/helpers.h"
 
 static void parse(const char *txt, struct ft_vmstat *vs)

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * fragtoprc (model/rcfile.c): a file fragtop wrote parses back to the
+ * fragtoprc (tui/rcfile.c): a file fragtop wrote parses back to the
  * same settings; blanks, comments and CRLF are fine; each broken line is
  * counted, the first described, its key left at the default, the good
  * lines kept; values out of range are refused; an oversized file is read
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/rcfile.h"
+#include "tui/rcfile.h"
 
 static int parse(struct ft_rc *rc, const char *text, char *why)
 {

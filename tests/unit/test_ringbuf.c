@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The sub-buffer walk (model/ringbuf.c) on pages built word by word: data
+ * The sub-buffer walk (kernel/ringbuf.c) on pages built word by word: data
  * events short and long, time extends, an absolute time stamp, padding,
  * the missed-events flags, and lengths that run past the page, which end
  * the walk as bad and never read past it.  (Every page of every kept
@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/ringbuf.h"
+#include "kernel/ringbuf.h"
 
 struct page {
 	unsigned char b[4096];

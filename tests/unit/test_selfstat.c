@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/selfstat.h"
+#include "kernel/selfstat.h"
 
 static void test_stat(void **state)
 {

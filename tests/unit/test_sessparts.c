@@ -17,10 +17,10 @@
 #include "model/counterfield.h"
 #include "model/direct.h"
 #include "model/history.h"
-#include "model/hostfacts.h"
+#include "kernel/hostfacts.h"
 #include "model/latring.h"
 #include "model/owners.h"
-#include "model/text.h"
+#include "base/text.h"
 #include "model/trq.h"
 
 /* the order the queue hands fallbacks over, by their PFNs */

@@ -7,7 +7,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/sysfile.h"
+#include "kernel/sysfile.h"
 #include "tests/helpers.h"
 
 static void test_int(void **state)

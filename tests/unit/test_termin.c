@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Terminal input after ESC (model/termin.c): SGR and X10 mouse reports,
+ * Terminal input after ESC (tui/termin.c): SGR and X10 mouse reports,
  * the bracketed-paste markers, other CSI and SS3 sequences swallowed
  * whole (a control byte inside one too: ESC [ 1 LF q quits nothing),
  * OSC, DCS, APC, PM and SOS strings swallowed to BEL or ST, malformed and oversized reports dropped at their end (the 35
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/termin.h"
+#include "tui/termin.h"
 
 /* Feed @s (the bytes after ESC) until a verdict; *@used: the bytes it took.  MORE when @s ran out. */
 static enum ft_esc run(const char *s, size_t len, struct ft_mouse_ev *ev, size_t *used)

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/mm.h"
-#include "model/text.h"
+#include "kernel/mm.h"
+#include "base/text.h"
 
 static struct ft_span S(const char *s)
 {

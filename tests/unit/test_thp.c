@@ -21,7 +21,7 @@
 #include "base/cost.h"
 #include "base/file.h"
 #include "collectors/thp.h"
-#include "model/thp.h"
+#include "kernel/thp.h"
 
 static char buf[65536];
 

@@ -12,8 +12,8 @@
 #include <cmocka.h>
 
 #include "model/events.h"
-#include "model/tracedec.h"
-#include "model/zoneinfo.h"
+#include "kernel/tracedec.h"
+#include "kernel/zoneinfo.h"
 #include "tests/helpers.h"
 #include "tests/tracebuf.h"
 

@@ -9,7 +9,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/vmstat.h"
+#include "kernel/vmstat.h"
 #include "tests/helpers.h"
 
 static void test_fixture_and_unknown_names(void **state)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "model/webconfig.h"
+#include "net/webconfig.h"
 
 #define H1 "$2y$04$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG"
 #define H2 "$2b$10$afuzG5q1mPb/FI4JHPK1xeSmBZ.5aisDqGliW1jmXL.Xw2uIrfck."

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The exporter's password checker (cmd/websec.c), with Debian's libcrypt
+ * The exporter's password checker (net/websec.c), with Debian's libcrypt
  * and libcrypto: bcrypt runs on the checker's thread and the verdict comes
  * back through its eventfd; a good password is cached (the next request
  * is answered at once); a refusal is due no sooner than a check at the
@@ -21,7 +21,7 @@
 #include <cmocka.h>
 
 #include "base/clock.h"
-#include "cmd/websec.h"
+#include "net/websec.h"
 
 /* alice's is cost 4 ("apass"), bob's cost 6 ("bpass"): perl's crypt made them */
 #define ALICE "$2b$04$abcdefghijklmnopqrstuuHkgy53g3uraFHgqkdSuNbISb8QeGsFe"

@@ -6,7 +6,7 @@
 #include <stdint.h>
 #include <cmocka.h>
 
-#include "model/zoneinfo.h"
+#include "kernel/zoneinfo.h"
 #include "tests/helpers.h"
 
 static const struct ft_zi_zone *find(const struct ft_zoneinfo *zi, int node, const char *name)
