@@ -91,6 +91,9 @@ int ft_vmstat_parse(const char *buf, size_t len, struct ft_vmstat *out)
 				return -EINVAL;
 			it->value = (int64_t)u;
 		}
+		/* no counter of a real kernel comes near; sums and differences of these then fit */
+		if (it->value > FT_VMSTAT_VALUE_MAX || it->value < -FT_VMSTAT_VALUE_MAX)
+			return -ERANGE;
 		index_item(out, out->nr);
 		out->nr++;
 	}

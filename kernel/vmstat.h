@@ -12,6 +12,12 @@
 
 #define FT_VMSTAT_NAME_LEN	64
 #define FT_VMSTAT_MAX		4096
+/*
+ * A value past 2^56 either way (a century of a billion events a second)
+ * is made up: the file is refused (-ERANGE).  Within it, a sum of
+ * FT_VMSTAT_MAX values and the difference of two such sums fit 64 bits.
+ */
+#define FT_VMSTAT_VALUE_MAX	(INT64_C(1) << 56)
 
 struct ft_vmstat_item {
 	char name[FT_VMSTAT_NAME_LEN];

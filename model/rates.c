@@ -47,7 +47,7 @@ static void counter_values(const struct ft_vmstat *vs, int64_t *sum, bool *found
 			if (def->prefix ? strncmp(name, def->counter, def->len)
 					: strcmp(name, def->counter))
 				continue;
-			sum[d] += vs->items[i].value;
+			sum[d] += vs->items[i].value;	/* each within FT_VMSTAT_VALUE_MAX: no overflow */
 			found[d] = true;
 		}
 	}
@@ -56,7 +56,7 @@ static void counter_values(const struct ft_vmstat *vs, int64_t *sum, bool *found
 static double delta_of(int64_t a, int64_t b)
 {
 	/* A counter that went backwards was reset (or wrapped): unknown. */
-	return b < a ? NAN : (double)(b - a);
+	return b < a ? NAN : (double)b - (double)a;
 }
 
 void ft_rates_compute(const struct ft_vmstat *prev, const struct ft_vmstat *cur,

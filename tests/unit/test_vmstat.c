@@ -53,6 +53,28 @@ static void test_values(void **state)
 	ft_vmstat_release(&vs);
 }
 
+/* The bound on a value, at 2^56 and one past it either way: a made-up file refused whole. */
+static void test_bound(void **state)
+{
+	static const char *const ok[] = { "a 72057594037927936\n", "a -72057594037927936\n",
+					  "a 18374686479671623680\n" };	/* -2^56, wrapped */
+	static const char *const past[] = { "a 72057594037927937\n", "a -72057594037927937\n",
+					    "a 9223372036854775807\n", "a 18374686479671623679\n" };
+	struct ft_vmstat vs = { 0 };
+	int64_t v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
+		assert_int_equal(ft_vmstat_parse(ok[i], strlen(ok[i]), &vs), 0);
+		assert_true(ft_vmstat_get(&vs, "a", &v, NULL));
+		assert_true(v == FT_VMSTAT_VALUE_MAX || v == -FT_VMSTAT_VALUE_MAX);
+	}
+	for (i = 0; i < sizeof(past) / sizeof(past[0]); i++)
+		assert_int_equal(ft_vmstat_parse(past[i], strlen(past[i]), &vs), -ERANGE);
+	ft_vmstat_release(&vs);
+}
+
 static void test_malformed(void **state)
 {
 	static const char *const bad[] = {
@@ -117,6 +139,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_fixture_and_unknown_names),
 		cmocka_unit_test(test_values),
+		cmocka_unit_test(test_bound),
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_index),
 	};
