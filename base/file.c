@@ -5,6 +5,7 @@
 #include "base/grow.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdbool.h>
 #include <fcntl.h>
 #include <linux/openat2.h>
@@ -199,4 +200,22 @@ int ft_root_open(const char *root)
 	int fd = open(root, O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	return fd < 0 ? -errno : fd;
+}
+
+int ft_fds_readable(const int *fds, int n)
+{
+	struct pollfd p[64];
+	int i, k = 0, r;
+
+	if (n > 64)
+		return n;	/* more than one look covers: read them */
+	for (i = 0; i < n; i++)
+		if (fds[i] >= 0)
+			p[k++] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	if (!k)
+		return 0;
+	do
+		r = poll(p, (nfds_t)k, 0);
+	while (r < 0 && errno == EINTR);
+	return r < 0 ? k : r;
 }

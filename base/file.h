@@ -65,4 +65,12 @@ const char *ft_file_strerror(int err);
 /* Open @root as a directory for the *at() calls.  fd or -errno. */
 int ft_root_open(const char *root);
 
+/*
+ * How many of @fds (@n of them; -1 entries skipped) have something to
+ * read now, asked without waiting (poll, timeout 0): a held descriptor
+ * that has nothing is then not read, and no read fails with EAGAIN.
+ * Any error counts them all readable (the read says what it is).
+ */
+int ft_fds_readable(const int *fds, int n);
+
 #endif

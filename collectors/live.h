@@ -93,6 +93,7 @@ struct ft_live_trace {
 	uint64_t wait_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
 	bool busy;			/* it brought pages */
 	uint64_t every_ns;		/* drain this often, busy or not; 0: FT_LIVE_TRACE_*_NS */
+	bool polled;			/* the loop polls the pipes while idle (ft_live_poll_fds()) */
 };
 
 /* The names of the processes behind events (collectors/live_names.c). */
@@ -350,10 +351,23 @@ uint64_t ft_live_boost_wait_ns(const struct ft_live *l);
 
 /*
  * Drain the trace pages when due: every FT_LIVE_TRACE_BUSY_NS while the
- * last drain brought pages, every FT_LIVE_TRACE_IDLE_NS while none came
- * (the same now: a task is named while it lives).
+ * last drain brought pages (a task is named while it lives).  While none
+ * came, a loop that polls ft_live_poll_fds() drains when one is readable
+ * (and at each tick), and sleeps otherwise; one that does not, every
+ * FT_LIVE_TRACE_IDLE_NS.
  */
 void ft_live_trace_maybe_poll(struct ft_live *l);
+
+/*
+ * What the loop should wait on beside its terminal: the trace pipes while
+ * they are idle (their first event makes them readable); none while
+ * busy, when the cadence drains them.  Up to @cap into @fds (POLLIN);
+ * how many.  Polling them tells the source the loop will:
+ * ft_live_trace_wait_ns() then waits for them, not for a clock.
+ */
+int ft_live_poll_fds(struct ft_live *l, int *fds, int cap);
+/* @n of ft_live_poll_fds()'s descriptors became readable: drain now. */
+void ft_live_polled(struct ft_live *l, int n);
 
 /* Something happened that boosts watermarks (fallbacks): the full rate now. */
 void ft_live_boost_heat(struct ft_live *l);

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "base/cost.h"
+#include "base/file.h"
 #include "collectors/live_int.h"
 #include "kernel/kmsg.h"
 #include "model/recfmt.h"
@@ -51,7 +52,8 @@ void ft_live_kmsg_read(struct ft_live *l, uint64_t t_ns)
 	int32_t e;
 	int n;
 
-	for (n = 0; k->fd >= 0 && n < KMSG_PER_TICK; n++) {
+	/* nothing new (the usual tick): no read */
+	for (n = 0; k->fd >= 0 && n < KMSG_PER_TICK && (n || ft_fds_readable(&k->fd, 1)); n++) {
 		char rec[8192];
 		ssize_t r = read(k->fd, rec, sizeof(rec));
 		struct ft_kmsg_fail f;

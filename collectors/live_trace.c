@@ -56,11 +56,17 @@ static uint64_t trace_every(const struct ft_live *l)
 	return l->trace.busy ? FT_LIVE_TRACE_BUSY_NS : FT_LIVE_TRACE_IDLE_NS;
 }
 
+/* Idle pipes that the loop polls: no timed drain, their first event wakes it. */
+static bool poll_waits(const struct ft_live *l)
+{
+	return l->trace.polled && !l->trace.busy && !l->trace.every_ns;
+}
+
 uint64_t ft_live_trace_wait_ns(const struct ft_live *l)
 {
 	uint64_t now = ft_now_ns(), due;
 
-	if (!l->trace.on)
+	if (!l->trace.on || poll_waits(l))
 		return UINT64_MAX;
 	due = l->trace.wait_ns + trace_every(l);
 	return due > now ? due - now : 0;
@@ -80,9 +86,28 @@ void ft_live_trace_maybe_poll(struct ft_live *l)
 {
 	uint64_t now = ft_now_ns();
 
-	if (now - l->trace.wait_ns < trace_every(l))
+	if (!l->trace.on || poll_waits(l) || now - l->trace.wait_ns < trace_every(l))
 		return;
 	ft_live_trace_drain(l, now);
+}
+
+int ft_live_poll_fds(struct ft_live *l, int *fds, int cap)
+{
+	int n;
+
+	if (!l->trace.on || l->trace.every_ns) {
+		l->trace.polled = false;
+		return 0;
+	}
+	n = ft_tracefs_fds(&l->trace.t, fds, cap);
+	l->trace.polled = n > 0;
+	return l->trace.busy ? 0 : n;
+}
+
+void ft_live_polled(struct ft_live *l, int n)
+{
+	if (n > 0 && l->trace.on)
+		ft_live_trace_drain(l, ft_now_ns());
 }
 
 const char ft_live_stacks_per_sec_default[] = "10000";
@@ -176,9 +201,16 @@ void ft_live_trace_tick(struct ft_live *l, uint64_t t_ns)
 {
 	uint64_t lost;
 
+	int fds[64], n;
+
 	if (!l->trace.on)
 		return;
-	ft_live_trace_drain(l, ft_now_ns());	/* events up to now belong to this tick */
+	/* events up to now belong to this tick; pipes with none are not read */
+	n = ft_tracefs_fds(&l->trace.t, fds, 64);
+	if (n == 64 || ft_fds_readable(fds, n))	/* more CPUs than one look covers: read */
+		ft_live_trace_drain(l, ft_now_ns());
+	else
+		l->trace.wait_ns = ft_now_ns();
 	lost = ft_live_trace_lost(l);
 	ft_live_names_reap(l);
 	ft_live_emit(l, FT_RR_TRACE_LOST, 0, t_ns, &lost, sizeof(lost));

@@ -212,6 +212,35 @@ static int open_stats(struct ft_tracefs *t, int cpu)
 	return fd;
 }
 
+/*
+ * CPU @cpu's pages, opened here (not by tracefs_cpu_open(), which keeps
+ * its descriptor to itself) so that the loop can poll it; the
+ * sub-buffer is the page, as the instance is left.  NULL for an offline
+ * CPU.
+ */
+static struct tracefs_cpu *open_pipe(struct ft_tracefs *t, int cpu)
+{
+	char file[64], *path;
+	struct tracefs_cpu *tc;
+	int fd;
+
+	snprintf(file, sizeof(file), "per_cpu/cpu%d/trace_pipe_raw", cpu);
+	path = tracefs_instance_get_file(t->inst, file);
+	if (!path)
+		return NULL;
+	fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	tracefs_put_tracing_file(path);
+	if (fd < 0)
+		return NULL;
+	tc = tracefs_cpu_alloc_fd(fd, getpagesize(), true);
+	if (!tc) {
+		close(fd);
+		return NULL;
+	}
+	t->pipe_fd[cpu] = fd;	/* tracefs_cpu_close() closes it */
+	return tc;
+}
+
 static int open_cpus(struct ft_tracefs *t)
 {
 	int cpu, opened = 0;
@@ -221,13 +250,14 @@ static int open_cpus(struct ft_tracefs *t)
 		t->nr_cpus = 1;
 	t->cpus = calloc((size_t)t->nr_cpus, sizeof(*t->cpus));
 	t->stats_fd = malloc((size_t)t->nr_cpus * sizeof(*t->stats_fd));
-	if (!t->cpus || !t->stats_fd)
+	t->pipe_fd = malloc((size_t)t->nr_cpus * sizeof(*t->pipe_fd));
+	if (!t->cpus || !t->stats_fd || !t->pipe_fd)
 		return -ENOMEM;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++)
-		t->stats_fd[cpu] = -1;
+		t->stats_fd[cpu] = t->pipe_fd[cpu] = -1;
 	for (cpu = 0; cpu < t->nr_cpus; cpu++) {
 		ft_cost_open(FT_COST_TRACE);
-		t->cpus[cpu] = tracefs_cpu_open(t->inst, cpu, true);
+		t->cpus[cpu] = open_pipe(t, cpu);
 		if (!t->cpus[cpu])
 			continue;	/* offline CPU */
 		t->stats_fd[cpu] = open_stats(t, cpu);
@@ -261,6 +291,8 @@ int ft_tracefs_open(struct ft_tracefs *t, size_t buffer_kb)
 	 * "local" (sched_clock, also counting from boot).
 	 */
 	tracefs_instance_file_write(t->inst, "trace_clock", "mono");
+	/* a poll wakes on the first event, not at half a buffer (kernels without it: at half) */
+	tracefs_instance_file_write(t->inst, "buffer_percent", "0");
 	if (buffer_kb && tracefs_instance_set_buffer_size(t->inst, buffer_kb, -1) < 0) {
 		err = errno ? -errno : -EIO;
 		goto out_destroy;
@@ -454,6 +486,16 @@ uint64_t ft_tracefs_lost(struct ft_tracefs *t)
 	return lost;
 }
 
+int ft_tracefs_fds(const struct ft_tracefs *t, int *fds, int cap)
+{
+	int cpu, n = 0;
+
+	for (cpu = 0; t->pipe_fd && cpu < t->nr_cpus && n < cap; cpu++)
+		if (t->cpus[cpu] && t->pipe_fd[cpu] >= 0)
+			fds[n++] = t->pipe_fd[cpu];
+	return n;
+}
+
 void ft_tracefs_close(struct ft_tracefs *t)
 {
 	int cpu;
@@ -466,6 +508,8 @@ void ft_tracefs_close(struct ft_tracefs *t)
 			close(t->stats_fd[cpu]);
 	free(t->stats_fd);
 	t->stats_fd = NULL;
+	free(t->pipe_fd);
+	t->pipe_fd = NULL;
 	free(t->cpus);
 	t->cpus = NULL;
 	free(t->page);

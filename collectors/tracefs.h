@@ -41,6 +41,7 @@ struct ft_tracefs {
 	int nr_cpus;
 	struct tracefs_cpu **cpus;	/* owned; NULL entries for CPUs not opened */
 	int *stats_fd;			/* per_cpu/cpuN/stats, held open for ft_tracefs_lost(); -1: none */
+	int *pipe_fd;			/* per_cpu/cpuN/trace_pipe_raw, cpus[N]'s, for poll(); -1: none */
 	void *page;			/* one sub-buffer, owned */
 	int page_size;
 	struct ft_tracedec dec;		/* formats of this kernel, owned */
@@ -125,6 +126,13 @@ int ft_tracefs_stacks_on(struct ft_tracefs *t, int pageblock_order, unsigned int
  * -errno.
  */
 int ft_tracefs_stacks_rearm(struct ft_tracefs *t);
+
+/*
+ * The descriptors of every CPU's pages, for poll(): readable (POLLIN) as
+ * soon as a CPU has an event (the instance's buffer_percent is 0), so an
+ * idle reader sleeps until one comes.  Up to @cap into @fds; how many.
+ */
+int ft_tracefs_fds(const struct ft_tracefs *t, int *fds, int cap);
 
 /* Stop recording (before a last drain, so that nothing recorded is left unread). */
 void ft_tracefs_stop(struct ft_tracefs *t);

@@ -12,7 +12,7 @@ set -eu
 RUNTIME="libncursesw6 libtracefs1 libtraceevent1 libzstd1 libssl3 libcrypt1 zlib1g"
 BUILD="make build-essential pkg-config libncurses-dev libtracefs-dev libtraceevent-dev libzstd-dev
 libssl-dev libcrypt-dev zlib1g-dev"
-TEST="libcmocka-dev clang libclang-rt-dev tmux jq util-linux procps iproute2 perl fio htop libxml2-utils librsvg2-bin curl
+TEST="libcmocka-dev clang libclang-rt-dev tmux jq strace util-linux procps iproute2 perl fio htop libxml2-utils librsvg2-bin curl
 prometheus prometheus-node-exporter openssl mandoc bash-completion
 debhelper dpkg-dev fakeroot lintian debootstrap git stress-ng gdb"
 LAB="linux-source-6.1 linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio qemu-system-x86 busybox-static file e2fsprogs libc6-dev jq"

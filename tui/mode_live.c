@@ -283,12 +283,24 @@ const struct ft_key ft_ui_live_keys[] = {
 	{ NULL },
 };
 
+static int live_poll_fds(struct ft_ui *ui, int *fds, int cap)
+{
+	return ft_live_poll_fds(ui->live, fds, cap);
+}
+
+static void live_polled(struct ft_ui *ui, int n)
+{
+	ft_live_polled(ui->live, n);
+}
+
 void ft_ui_live_mode(struct ft_ui *ui)
 {
 	ui->s = &ui->live->session;
 	ui->mode_keys = ft_ui_live_keys;
 	ui->idle = live_idle;
 	ui->idle_ms = live_idle_ms;
+	ui->poll_fds = live_poll_fds;
+	ui->polled = live_polled;
 	ui->ctl->hook = on_audit;
 	ui->ctl->hook_ctx = ui;
 }

@@ -9,6 +9,7 @@
 #include <curses.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -439,6 +440,35 @@ static int key_of(struct ft_ui *ui, int ch)
 	return ch;
 }
 
+/*
+ * One wait for the terminal and the source's descriptors (the trace pipes
+ * while idle), @ms at most: a key, or ERR when the time ran out or only
+ * the source's descriptors woke it (they are read then).  A key ncurses
+ * already holds (the rest of a sequence, an ungetch) is taken first, with
+ * no wait; a descriptor that is not readable is not read.
+ */
+static int wait_key(struct ft_ui *ui, int ms)
+{
+	struct pollfd p[1 + FT_UI_POLL_FDS];
+	int fds[FT_UI_POLL_FDS], n = ui->poll_fds ? ui->poll_fds(ui, fds, FT_UI_POLL_FDS) : 0, i, r, ch;
+
+	timeout(0);
+	ch = getch();
+	if (ch != ERR)
+		return ch;
+	p[0] = (struct pollfd){ .fd = STDIN_FILENO, .events = POLLIN };
+	for (i = 0; i < n; i++)
+		p[1 + i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+	r = poll(p, (nfds_t)(1 + n), ms);
+	if (r < 0)	/* a signal: a resize is a key (KEY_RESIZE), a stop is the caller's */
+		return getch();
+	for (i = 0, r = 0; i < n; i++)
+		r += (p[1 + i].revents & POLLIN) != 0;
+	if (r && ui->polled)
+		ui->polled(ui, r);
+	return p[0].revents ? getch() : ERR;
+}
+
 int ft_ui_getch(struct ft_ui *ui, int ms)
 {
 	uint64_t end = ft_now_ns() + (ms > 0 ? (uint64_t)ms : 0) * UINT64_C(1000000);
@@ -449,13 +479,12 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 		int wait = now >= end ? 0 : (int)((end - now) / 1000000) + 1;
 		int most = ui->idle_ms ? ui->idle_ms(ui) : 250;
 
-		/* wake at least every second (or as idle asks): trace buffers, the sampler, ticks */
+		/* wake at least every second (or as idle asks): the sampler, ticks */
 		if (most > 1000)
 			most = 1000;
 		if (ui->tstp && *ui->tstp)
 			suspend(ui);
-		timeout(wait > most ? most : wait);
-		ch = getch();
+		ch = wait_key(ui, wait > most ? most : wait);
 		if (ch != ERR)
 			ch = key_of(ui, ch);
 		else

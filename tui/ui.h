@@ -9,6 +9,9 @@
 #ifndef FT_TUI_UI_H
 #define FT_TUI_UI_H
 
+/* The source's descriptors one wait covers at most (a trace pipe a CPU; the rest drain at ticks). */
+#define FT_UI_POLL_FDS	1024
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -54,6 +57,13 @@ struct ft_ui {
 	int header_room;		/* the columns the mode's part needs at least (its position) */
 	/* how soon idle wants to run again, ms (at most 1000; the boost sampler's 20); NULL: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
+	/*
+	 * The source's descriptors to wait on beside the terminal (up to
+	 * @cap into @fds, how many), and what to do when @n of them are
+	 * readable; NULL: none.
+	 */
+	int (*poll_fds)(struct ft_ui *ui, int *fds, int cap);
+	void (*polled)(struct ft_ui *ui, int n);
 	struct ft_tick tick;		/* when the next tick is due */
 	uint64_t iterations;		/* -n: quit after the draw of this many ticks (0: never) */
 	/* after each tick (cmd/top.c's --cost-log), or NULL */

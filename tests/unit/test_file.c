@@ -141,12 +141,34 @@ static void regular_file_past_first_buffer(void **state)
 	free(text);
 }
 
+/* Readable now, asked without a wait: an empty pipe is not, one with a byte is; -1 skipped; past 64, all. */
+static void fds_readable(void **state)
+{
+	int p[2], q[2], fds[3], many[65], i;
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(pipe(q), 0);
+	fds[0] = p[0], fds[1] = -1, fds[2] = q[0];
+	assert_int_equal(ft_fds_readable(fds, 3), 0);
+	assert_int_equal(write(q[1], "x", 1), 1);
+	assert_int_equal(ft_fds_readable(fds, 3), 1);
+	assert_int_equal(ft_fds_readable(fds, 2), 0);
+	assert_int_equal(ft_fds_readable(fds, 0), 0);
+	for (i = 0; i < 65; i++)
+		many[i] = p[0];
+	assert_int_equal(ft_fds_readable(many, 64), 0);	/* one look covers 64 */
+	assert_int_equal(ft_fds_readable(many, 65), 65);	/* past it: read them all */
+	close(p[0]), close(p[1]), close(q[0]), close(q[1]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(vmstat_whole),
 		cmocka_unit_test(zoneinfo_every_zone),
 		cmocka_unit_test(regular_file_past_first_buffer),
+		cmocka_unit_test(fds_readable),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
