@@ -17,6 +17,7 @@
 
 #include "analysis/compare.h"
 #include "model/hist.h"
+#include "model/knob.h"
 #include "model/session.h"
 
 #define FT_EXP_VALUES	8		/* values tried at most */
@@ -155,5 +156,32 @@ struct ft_exp_result {
 int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv, int base,
 		 const int *metrics, int nm, struct ft_exp_result *out);
 void ft_exp_release(struct ft_exp_result *r);
+
+/*
+ * What an experiment did, as its renderers (render/experiment.c) print it
+ * beside its result: the knob and its values, the order and the blocks
+ * run, the guards that judged it and how it ended.  The command's own
+ * state (cmd/experiment.c) embeds it.
+ */
+struct ft_exp_outcome {
+	const struct ft_knob *knob;
+	char orig[FT_KNOB_TEXT];
+	int nv, base, nb, sched[FT_EXP_BLOCKS];
+	char val[FT_EXP_VALUES][FT_KNOB_TEXT];
+	uint64_t seed;
+	enum ft_exp_order order;
+	double period;				/* a block's length, s */
+	struct ft_exp_guards guards;
+	bool started, restored, ended_all;	/* a live run (not --judge); the knob put back; every block run */
+	struct ft_exp_block blocks[FT_EXP_BLOCKS];
+	int done;				/* blocks finished */
+	int breach;				/* the guard breached, -1 none */
+	char breach_why[512];
+	double breach_t;
+	char restore_msg[256];
+	int gstate[FT_EXP_G_NR];		/* each guard: 1 on, 0 off (asked), -1 no input */
+	const char *gwhy[FT_EXP_G_NR];
+	int disturbed;				/* writes of the knob by someone else, seen and undone */
+};
 
 #endif

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/suggest.h"
+#include "render/roff.h"
 
 static const char *cmd_name(const struct ft_cmd *cmd)
 {
@@ -340,25 +341,6 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 }
 
 /* man(7): a backslash and a leading dot or quote must be escaped. */
-void ft_cli_roff_text(FILE *f, const char *s)
-{
-	bool bol = true;
-
-	for (; *s; s++) {
-		if (*s == '\\')
-			fputs("\\e", f);
-		else if (*s == '-')
-			fputs("\\-", f);
-		else if (bol && (*s == '.' || *s == '\''))
-			fprintf(f, "\\&%c", *s);
-		else if (*s == '\n')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
-		bol = *s == '\n';
-	}
-}
-
 void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr)
 {
 	char help[1024];
@@ -368,7 +350,7 @@ void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr)
 		const struct ft_cmd *cmd = cmds[c];
 
 		fprintf(f, ".SS \"fragtop%s%s\"\n", cmd->name ? " " : "", cmd_name(cmd));
-		ft_cli_roff_text(f, cmd->summary);
+		ft_roff_text(f, cmd->summary);
 		fprintf(f, "\n");
 		for (i = 0; i < cmd->nr_opts; i++) {
 			const struct ft_opt *o = &cmd->opts[i];
@@ -377,26 +359,26 @@ void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr)
 			if (o->short_name)
 				fprintf(f, "\\fB\\-%c\\fR, ", o->short_name);
 			fprintf(f, "\\fB\\-\\-");
-			ft_cli_roff_text(f, o->name);
+			ft_roff_text(f, o->name);
 			fprintf(f, "\\fR");
 			if (o->arg)
 				fprintf(f, " \\fI%s\\fR", o->arg);
 			fprintf(f, "\n");
 			default_help(o, help, sizeof(help));
-			ft_cli_roff_text(f, help);
+			ft_roff_text(f, help);
 			if (o->alias) {
 				fprintf(f, " (also \\fB");
 				if (o->alias_short)
 					fprintf(f, "\\-%c\\fR, \\fB", o->alias_short);
 				fprintf(f, "\\-\\-");
-				ft_cli_roff_text(f, o->alias);
+				ft_roff_text(f, o->alias);
 				fprintf(f, "\\fR)");
 			}
 			fprintf(f, "\n");
 		}
 		if (cmd->about) {
 			fprintf(f, ".PP\n");
-			ft_cli_roff_text(f, cmd->about);
+			ft_roff_text(f, cmd->about);
 			fprintf(f, "\n");
 		}
 	}

@@ -151,8 +151,6 @@ int ft_cli_usage_error(const struct ft_cmd *cmd, const char *fmt, ...)
 
 /* The options of @cmds as man(7) sections (`fragtop help --roff`). */
 void ft_cli_roff(FILE *f, const struct ft_cmd *const *cmds, size_t nr);
-/* @s as man(7) text: backslashes, dashes, a leading dot or quote escaped. */
-void ft_cli_roff_text(FILE *f, const char *s);
 
 /* The entry of command @name, or the TUI's for NULL. */
 const struct ft_cmd *ft_cli_find(const char *name);

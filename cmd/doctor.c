@@ -18,6 +18,7 @@
 #include "cmd/cli.h"
 #include "cmd/record.h"
 #include "model/fit.h"
+#include "render/findings.h"
 #include "render/verdict.h"
 
 static struct {
@@ -90,8 +91,6 @@ static int live_file(char *buf, size_t sz, bool *own)
 
 static void print(const struct ft_verdict *v, const char *from)
 {
-	int n = 0, k;
-
 	if (o.timeline) {
 		if (o.json)
 			ft_render_timeline_json(stdout, v, from);
@@ -103,10 +102,7 @@ static void print(const struct ft_verdict *v, const char *from)
 		ft_render_doctor_json(stdout, v, from);
 		return;
 	}
-	for (k = 0; k < v->nr; k++)
-		n += v->iv[k].fs->nr;
-	printf("fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", from, v->from_s, v->to_s, n, n == 1 ? "" : "s");
-	ft_render_verdict_text(stdout, v, "");
+	ft_render_doctor_text(stdout, v, from);
 }
 
 /* Read @path (or its window), judge it per interval of still knobs, print.  0, or 1 after saying why. */
@@ -145,25 +141,6 @@ static int judge(const char *path, const char *from)
 	return err ? 1 : 0;
 }
 
-/* --rules: the table, a rule a line (docs/runbook.md has a section each, tests/cli/doctor.sh holds them together). */
-static int list_rules(void)
-{
-	int i, j;
-
-	for (i = 0; i < FT_FIND_RULES; i++) {
-		const struct ft_rule *r = &ft_find_rules[i];
-
-		printf("%-20s %-8s", r->name, ft_find_sev_names[r->sev]);
-		for (j = 0; j < FT_FIND_TH && r->th[j].name; j++)
-			printf(" %s=%g%s", r->th[j].name, r->th[j].v, r->th[j].unit);
-		printf("  needs:");
-		for (j = 0; j < r->nr_needs; j++)
-			printf("%s%s", j ? "," : " ", ft_find_figs[r->needs[j]].key);
-		putchar('\n');
-	}
-	return 0;
-}
-
 static int run(int argc, char **argv)
 {
 	char path[4096];
@@ -173,8 +150,10 @@ static int run(int argc, char **argv)
 	err = ft_cli_parse(&ft_cmd_doctor, argc, argv, &first);
 	if (err >= 0)
 		return err;
-	if (o.rules)
-		return list_rules();
+	if (o.rules) {
+		ft_render_rules_text(stdout);
+		return 0;
+	}
 	if (argc - first > 1)
 		return ft_cli_usage_error(&ft_cmd_doctor, "one recording at most");
 	if (first < argc) {

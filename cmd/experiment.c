@@ -20,6 +20,7 @@
 #include <math.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +32,6 @@
 #include "analysis/experiment.h"
 #include "analysis/report.h"
 #include "base/clock.h"
-#include "base/json.h"
 #include "cmd/cli.h"
 #include "cmd/record.h"
 #include "collectors/live.h"
@@ -39,6 +39,7 @@
 #include "controls/expstate.h"
 #include "model/journal.h"
 #include "model/knobwatch.h"
+#include "render/experiment.h"
 
 static struct {
 	const char *knob, *values, *order, *metrics, *guards, *output, *judge;
@@ -84,36 +85,26 @@ static const struct ft_opt opts[] = {
 
 /* The experiment as it runs: record's hooks' context. */
 struct exp {
-	const struct ft_knob *knob;
-	char orig[FT_KNOB_TEXT];
-	int nv, base, nb, sched[FT_EXP_BLOCKS];
-	char val[FT_EXP_VALUES][FT_KNOB_TEXT];
+	struct ft_exp_outcome;			/* what the renderers print (analysis/experiment.h) */
 	const char *names[FT_EXP_VALUES];
-	uint64_t seed;
-	enum ft_exp_order order;
-	double period;				/* a block's length, s */
-	struct ft_exp_guards guards;
 	struct ft_exp_guard_base gbase;
 	struct ft_ctl ctl;
 	struct ft_live *live;
-	bool started, restored, ended_all;
 	int cur;				/* the block running, -1 before */
 	double block_t0;			/* its start, seconds from the first tick */
-	struct ft_exp_block blocks[FT_EXP_BLOCKS];
-	int done;				/* blocks finished */
-	int breach;				/* the guard breached, -1 none */
-	char breach_why[512];
-	double breach_t;
-	char restore_msg[256];
 	int dir;				/* the state directory (controls/expstate.h) */
 	char root[4096];			/* the root, resolved: the record says it */
 	char left[FT_KNOB_TEXT];		/* the value the record says was written last */
 	long long started_at;
-	int gstate[FT_EXP_G_NR];		/* each guard: 1 on, 0 off (asked), -1 no input */
-	const char *gwhy[FT_EXP_G_NR];
 	bool refused;				/* --require-guards, and a guard lacked its input */
-	int disturbed;				/* writes of the knob by someone else, seen and undone */
 };
+
+/* What the renderers print of @e: its first member. */
+static const struct ft_exp_outcome *outcome(const struct exp *e)
+{
+	_Static_assert(offsetof(struct exp, knob) == 0, "the outcome is struct exp's first member");
+	return (const struct ft_exp_outcome *)e;
+}
 
 /*
  * The restore record (controls/expstate.h), rewritten before each write
@@ -524,174 +515,6 @@ static int refuse(struct exp *e, const char *root, int rootfd, struct ft_knob_va
 	return 0;
 }
 
-static void print_text(const struct exp *e, const struct ft_exp_result *r)
-{
-	int k, m, i;
-
-	printf("fragtop experiment: %s, values", e->knob->name);
-	for (k = 0; k < e->nv; k++)
-		printf(" %c=%s", 'A' + k, e->val[k]);
-	printf(" (%s was %s)\norder: %s%s:", e->knob->name, e->orig, ft_exp_order_names[e->order],
-	       e->order == FT_EXP_RANDOM ? "" : "");
-	if (e->order == FT_EXP_RANDOM)
-		printf(" (seed %llu)", (unsigned long long)e->seed);
-	for (i = 0; i < e->nb; i++)
-		printf(" %c", 'A' + e->sched[i]);
-	printf(", %.0f s a block; %d of %d blocks run\n", e->period, e->done, e->nb);
-	if (e->started) {	/* a live run: which guards judged it */
-		printf("guard rails:");
-		for (i = 0; i < FT_EXP_G_NR; i++)
-			printf("%s %s %s", i ? "," : "", ft_exp_guard_names[i], e->gstate[i] > 0 ? "on" : "OFF");
-		printf("%s\n", e->disturbed ? "" : "; nobody else wrote the knob");
-		for (i = 0; i < FT_EXP_G_NR; i++)
-			if (e->gstate[i] <= 0)
-				printf("  %s off: %s\n", ft_exp_guard_names[i], e->gwhy[i]);
-	}
-	for (i = 0, k = 0; i < e->done; i++)
-		k += e->blocks[i].voided;
-	if (k || e->disturbed)
-		printf("%d block%s void (%s):\n", k, k == 1 ? "" : "s", FT_EXP_VOID_RULE);
-	for (i = 0; i < e->done; i++)
-		if (e->blocks[i].voided)
-			printf("  block %d (%c=%s, +%.0f..+%.0f s): %s\n", i + 1, 'A' + e->blocks[i].value,
-			       e->val[e->blocks[i].value], e->blocks[i].from_s, e->blocks[i].to_s, e->blocks[i].why);
-	if (e->breach >= 0)
-		printf("stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t, e->restore_msg);
-	else if (!e->ended_all)
-		printf("stopped early; %s\n", e->restore_msg);
-	else
-		printf("ended; %s\n", e->restore_msg);
-	if (!r) {
-		printf("\nrecommend: none: too few blocks to test (each value needs two)\n");
-		return;
-	}
-	for (m = 0; m < r->nm; m++) {
-		char key[64];
-
-		ft_cmp_row_key(r->metric[m], key, sizeof(key));
-		printf("\n%s (%s is better)\n", key, ft_exp_lower_better(r->metric[m]) ? "lower" : "higher");
-		for (k = 0; k < r->nv; k++) {
-			const struct ft_stats *st = &r->g[k].st[r->metric[m]];
-
-			if (!st->n) {
-				printf("  %c=%-12s not measured (the recording lacks the row's input)\n", 'A' + k,
-				       e->val[k]);
-				continue;
-			}
-			printf("  %c=%-12s n %2zu  mean %12.4g  sd %10.4g", 'A' + k, e->val[k], st->n, st->mean, st->sd);
-			if (k == r->base)
-				printf("  (baseline)\n");
-			else
-				printf("  %+8.1f%%  p %.3g%s\n", r->change[k][m], r->p[k][m],
-				       r->p[k][m] < FT_CMP_ALPHA ? " *" : "");
-		}
-	}
-	for (k = 0; k < r->nv; k++)
-		if (r->guard_worse[k])
-			printf("guard metric: %c=%s: %s\n", 'A' + k, e->val[k], r->guard_why[k]);
-	if (r->recommend >= 0)
-		printf("\nrecommend: %s=%s: %s\n", e->knob->name, e->val[r->recommend], r->why);
-	else
-		printf("\nrecommend: none: %s\n", r->why);
-	printf("Welch's t-test per metric against the baseline, * p < %.2f; the recording has every change\n",
-	       FT_CMP_ALPHA);
-}
-
-static void print_json(const struct exp *e, const struct ft_exp_result *r, const char *file)
-{
-	struct ft_json j;
-	int k, m, i;
-
-	ft_json_init(&j, stdout, true);
-	ft_json_obj_begin(&j, NULL);
-	ft_json_str(&j, "knob", e->knob->name);
-	ft_json_str(&j, "original", e->orig);
-	ft_json_arr_begin_inline(&j, "values");
-	for (k = 0; k < e->nv; k++)
-		ft_json_str(&j, NULL, e->val[k]);
-	ft_json_arr_end(&j);
-	ft_json_str(&j, "baseline", e->val[r ? r->base : e->base]);
-	ft_json_str(&j, "order", ft_exp_order_names[e->order]);
-	if (e->order == FT_EXP_RANDOM)
-		ft_json_u64(&j, "seed", e->seed);
-	ft_json_double(&j, "period_s", e->period);
-	ft_json_str(&j, "recording", file);
-	ft_json_arr_begin(&j, "blocks");
-	for (i = 0; i < e->done; i++) {
-		ft_json_obj_begin_inline(&j, NULL);
-		ft_json_str(&j, "value", e->val[e->blocks[i].value]);
-		ft_json_double(&j, "from_s", e->blocks[i].from_s);
-		ft_json_double(&j, "to_s", e->blocks[i].to_s);
-		ft_json_bool(&j, "void", e->blocks[i].voided);
-		if (e->blocks[i].voided)
-			ft_json_str(&j, "why", e->blocks[i].why);
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
-	ft_json_str(&j, "void_rule", FT_EXP_VOID_RULE);
-	if (e->started) {
-		ft_json_i64(&j, "disturbances", e->disturbed);
-		ft_json_arr_begin(&j, "guards");
-		for (i = 0; i < FT_EXP_G_NR; i++) {
-			ft_json_obj_begin_inline(&j, NULL);
-			ft_json_str(&j, "guard", ft_exp_guard_names[i]);
-			ft_json_double(&j, "limit", e->guards.limit[i]);
-			ft_json_bool(&j, "active", e->gstate[i] > 0);
-			if (e->gstate[i] <= 0)
-				ft_json_str(&j, "why_off", e->gwhy[i]);
-			ft_json_obj_end(&j);
-		}
-		ft_json_arr_end(&j);
-	} else {
-		ft_json_null(&j, "guards");	/* --judge: the recording does not say */
-	}
-	ft_json_i64(&j, "blocks_planned", e->nb);
-	if (e->breach >= 0) {
-		ft_json_obj_begin(&j, "stopped");
-		ft_json_str(&j, "guard", ft_exp_guard_names[e->breach]);
-		ft_json_str(&j, "why", e->breach_why);
-		ft_json_double(&j, "at_s", e->breach_t);
-		ft_json_obj_end(&j);
-	} else {
-		ft_json_null(&j, "stopped");
-	}
-	ft_json_bool(&j, "completed", e->ended_all);
-	ft_json_bool(&j, "restored", e->restored);
-	ft_json_str(&j, "restore", e->restore_msg);
-	ft_json_arr_begin(&j, "metrics");
-	for (m = 0; r && m < r->nm; m++) {
-		char key[64];
-
-		ft_cmp_row_key(r->metric[m], key, sizeof(key));
-		ft_json_obj_begin(&j, NULL);
-		ft_json_str(&j, "metric", key);
-		ft_json_bool(&j, "lower_is_better", ft_exp_lower_better(r->metric[m]));
-		ft_json_arr_begin(&j, "values");
-		for (k = 0; k < r->nv; k++) {
-			const struct ft_stats *st = &r->g[k].st[r->metric[m]];
-
-			ft_json_obj_begin_inline(&j, NULL);
-			ft_json_str(&j, "value", e->val[k]);
-			ft_json_u64(&j, "n", st->n);
-			ft_json_double(&j, "mean", st->mean);
-			ft_json_double(&j, "sd", st->sd);
-			ft_json_double(&j, "change_pct", r->change[k][m]);
-			ft_json_double(&j, "p_value", r->p[k][m]);
-			ft_json_obj_end(&j);
-		}
-		ft_json_arr_end(&j);
-		ft_json_obj_end(&j);
-	}
-	ft_json_arr_end(&j);
-	if (r && r->recommend >= 0)
-		ft_json_str(&j, "recommend", e->val[r->recommend]);
-	else
-		ft_json_null(&j, "recommend");
-	ft_json_str(&j, "why", r ? r->why : "too few blocks to test");
-	ft_json_obj_end(&j);
-	ft_json_end(&j);
-}
-
 /* Each value ran in two blocks at least that count: the test can be made. */
 static bool enough(const struct exp *e)
 {
@@ -740,9 +563,9 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 		err = 1;
 	}
 	if (o.json)
-		print_json(e, r, file);
+		ft_render_experiment_json(stdout, outcome(e), r, file);
 	else
-		print_text(e, r);
+		ft_render_experiment_text(stdout, outcome(e), r);
 	if (r)
 		ft_exp_release(r);
 	free(r);
@@ -833,9 +656,9 @@ static int judge_only(const int *metrics, int nm)
 	}
 	err = !enough(&e) || ft_exp_judge(o.judge, e.blocks, e.done, e.names, e.nv, e.base, metrics, nm, r);
 	if (o.json)
-		print_json(&e, err ? NULL : r, o.judge);
+		ft_render_experiment_json(stdout, outcome(&e), err ? NULL : r, o.judge);
 	else
-		print_text(&e, err ? NULL : r);
+		ft_render_experiment_text(stdout, outcome(&e), err ? NULL : r);
 	ft_exp_release(r);
 	free(r);
 	return err ? 1 : 0;

@@ -8,47 +8,20 @@
 
 #include <stdio.h>
 
-#include "cmd/cli.h"
+#include "render/roff.h"
 #include "tui/fleet.h"
 #include "tui/ui.h"
 #include "tui/view.h"
-
-/* One key and what it does, as a man page's .TP or a README table's row. */
-static void key_line(FILE *f, bool roff, const char *label, const char *help)
-{
-	const char *p;
-
-	if (roff) {
-		fprintf(f, ".TP\n.B ");
-		ft_cli_roff_text(f, label);
-		fprintf(f, "\n");
-		ft_cli_roff_text(f, help);
-		fprintf(f, "\n");
-		return;
-	}
-	fprintf(f, "| `%s` | ", label);
-	for (p = help; *p; p++)
-		fprintf(f, *p == '|' ? "\\|" : "%c", *p);
-	fprintf(f, " |\n");
-}
-
-static void keys_title(FILE *f, bool roff, const char *title)
-{
-	if (roff)
-		fprintf(f, ".SS \"%s\"\n", title);
-	else
-		fprintf(f, "\n%s:\n\n| key | what it does |\n| --- | --- |\n", title);
-}
 
 static void keys_table(FILE *f, bool roff, const char *title, const struct ft_key *t)
 {
 	int i;
 
-	keys_title(f, roff, title);
+	ft_roff_keys_title(f, roff, title);
 	for (i = 0; t[i].label; i++) {
 		if (!t[i].help)
 			continue;	/* a refusal, or a code another entry describes */
-		key_line(f, roff, t[i].label, t[i].help);
+		ft_roff_keys_row(f, roff, t[i].label, t[i].help);
 	}
 }
 
@@ -75,7 +48,7 @@ void ft_keys_write(FILE *f, bool roff)
 	}
 	keys_table(f, roff, "In the setup view (F2)", ft_view_setup.keys);
 	keys_table(f, roff, "In the help (h; any other key returns)", ft_view_help.keys);
-	keys_title(f, roff, "fragtop fleet");
+	ft_roff_keys_title(f, roff, "fragtop fleet");
 	for (i = 0; ft_fleetui_keys[i].label; i++)
-		key_line(f, roff, ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
+		ft_roff_keys_row(f, roff, ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
 }

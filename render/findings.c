@@ -223,3 +223,20 @@ void ft_render_findings_checked_json(struct ft_json *j, const bool *checked, con
 	}
 	ft_json_arr_end(j);
 }
+
+void ft_render_rules_text(FILE *f)
+{
+	int i, j;
+
+	for (i = 0; i < FT_FIND_RULES; i++) {
+		const struct ft_rule *r = &ft_find_rules[i];
+
+		fprintf(f, "%-20s %-8s", r->name, ft_find_sev_names[r->sev]);
+		for (j = 0; j < FT_FIND_TH && r->th[j].name; j++)
+			fprintf(f, " %s=%g%s", r->th[j].name, r->th[j].v, r->th[j].unit);
+		fprintf(f, "  needs:");
+		for (j = 0; j < r->nr_needs; j++)
+			fprintf(f, "%s%s", j ? "," : " ", ft_find_figs[r->needs[j]].key);
+		fputc('\n', f);
+	}
+}

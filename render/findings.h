@@ -36,4 +36,10 @@ void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs, con
 void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing, const char *in);
 void ft_render_findings_checked_json(struct ft_json *j, const bool *checked, const enum ft_fx *missing);
 
+/*
+ * doctor --rules: a rule a line, its severity, thresholds and the figures
+ * it needs (docs/runbook.md has a section each).
+ */
+void ft_render_rules_text(FILE *f);
+
 #endif

@@ -295,3 +295,14 @@ void ft_render_doctor_json(FILE *f, const struct ft_verdict *v, const char *sour
 	ft_json_obj_end(&j);
 	ft_json_end(&j);
 }
+
+void ft_render_doctor_text(FILE *f, const struct ft_verdict *v, const char *source)
+{
+	int n = 0, k;
+
+	for (k = 0; k < v->nr; k++)
+		n += v->iv[k].fs->nr;
+	fprintf(f, "fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", source, v->from_s, v->to_s, n,
+		n == 1 ? "" : "s");
+	ft_render_verdict_text(f, v, "");
+}

@@ -23,6 +23,9 @@ void ft_render_verdict_text(FILE *f, const struct ft_verdict *v, const char *ind
  */
 void ft_render_verdict_json(struct ft_json *j, const struct ft_verdict *v);
 
+/* doctor's text: a line of what was judged and how many findings, then the verdict's text. */
+void ft_render_doctor_text(FILE *f, const struct ft_verdict *v, const char *source);
+
 /* doctor --json: "source", "window" and the verdict's members, as one object. */
 void ft_render_doctor_json(FILE *f, const struct ft_verdict *v, const char *source);
 

@@ -33,6 +33,8 @@
 #   - no two layers export functions of one prefix (the word after ft_);
 #   - render/ computes no window's figure (a difference of two ends):
 #     analysis/ does, once;
+#   - cmd/ writes no JSON and prints no table (render/ does), but the
+#     usage of its option tables;
 #   - a part of the live source (collectors/live_*.c) owns its member of
 #     struct ft_live: no other file of it reads or writes that member;
 #   - no two files of one layer call each other (a cycle), unless they are
@@ -152,6 +154,12 @@ grep -HnE '\btracefs_(instance_create|instance_file_write|event_enable|event_dis
 	base/*.c kernel/*.c net/*.c model/*.c collectors/*.c controls/*.c analysis/*.c render/*.c tui/*.c cmd/*.c |
 	grep -v '^collectors/tracefs\.c:' |
 	found "writes tracefs (only collectors/tracefs.c does, in its own instance)"
+# cmd/ parses options, opens sources and calls analysis/ and render/: it
+# writes no JSON and prints no table (a field width) but the usage of its
+# option tables (cmd/cli.c, cmd/main.c)
+grep -Hn '\bft_json_[a-z_]*(' cmd/*.c | found "writes JSON in cmd/ (a renderer's job: render/)"
+grep -HnE '(^|[^n])printf\([^;]*%-?[0-9*]+(\.[0-9*]+)?(s|c|d|i|u|ll[du]|l[du]|zu|f|g|e|x)' cmd/*.c |
+	grep -vE '^cmd/(cli|main)\.c:' | found "prints a table in cmd/ (a renderer's job: render/)"
 # the session changes only through ft_session_apply() (docs/DESIGN.md, Data
 # flow): no field of it is assigned outside model/, no non-const pointer
 # into it is taken there; and a view reads the session only, never its source

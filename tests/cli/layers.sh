@@ -57,6 +57,10 @@ plant "a socket outside net/" cmd/fleet.c 'static int y(void) { return socket(2,
 plant "libssl loaded outside net/" cmd/exporter.c 'static void *y(void) { return dlopen("libssl.so.3", 2); }' \
 	"cmd/exporter.c.*loads libssl outside net/"
 plant "net/ including model/" net/httpd.c '#include "model/session.h"' "net/httpd.c.*includes model/"
+plant "JSON written in cmd/" cmd/doctor.c 'static void y(struct ft_json *j) { ft_json_str(j, "a", "b"); }' \
+	"cmd/doctor.c.*writes JSON in cmd/"
+plant "a table printed in cmd/" cmd/knobcmd.c 'static void y(const char *k) { printf("%-20s %8llu\\n", k, 1ull); }' \
+	"cmd/knobcmd.c.*prints a table in cmd/"
 # a cycle: compare.c calls plot.c, plant.c's call back closes it
 fresh
 printf '%s\n' 'static void y(void) { ft_plot_release(0); }' >> "$tmp/t/analysis/compare.c"
