@@ -403,7 +403,7 @@ const struct ft_rule ft_find_rules[FT_FIND_RULES] = {
 	  "the map (5): the mixed blocks and who owns them (page_owner); the stalls view (3)",
 	  "find who pins the blocks (boot with page_owner=on, record --owner-blocks) and move or fix it",
 	  "no knob fixes pinned pages; the scanning falls when fewer blocks hold them",
-	  "the map's futile share (docs/DESIGN.md, futile compaction)",
+	  "the map's futile share (docs/design/metrics.md, futile compaction)",
 	  NEEDS(FT_FX_FUTILE_PCT, FT_FX_MIGRATE_SCANNED),
 	  { { "futile_pct", 50, "%" }, { "min_scanned", 10000, "" } }, futile_compaction },
 	{ "pollution_spread", FT_SEV_WARNING, "unmovable pages spread over many pageblocks",

@@ -42,7 +42,7 @@ struct ft_rep_point {			/* the counters at one tick */
 /*
  * The memory stall between two points and the share of it direct
  * compaction's traced time makes: the kernel counts a direct compaction
- * inside the memory stall (psi_memstall_enter() around it, docs/DESIGN.md).
+ * inside the memory stall (psi_memstall_enter() around it, docs/design/session.md).
  * The traced time sums every task's, PSI's some counts wall time while
  * any task stalls: tasks that compact at once can make the share pass 1.
  */

@@ -342,7 +342,7 @@ long ft_tracefs_drain(struct ft_tracefs *t, ft_tracefs_page_fn fn, void *ctx)
 		 * splice hands the ring's page to the pipe and takes a fresh
 		 * page from the allocator for each one.  Under the adverse
 		 * workload those fresh unmovable pages were 2,016 fragmenting
-		 * fallbacks of fragtop's own in one burst (docs/DESIGN.md).
+		 * fallbacks of fragtop's own in one burst (docs/design/cost.md).
 		 * A read past the full pages takes what is in the page the
 		 * kernel is still filling.
 		 */

@@ -11,7 +11,7 @@
  * (the large_rmappable test) is a BUG; CONFIG_DEBUG_VM alone has
  * folio_large_mapcount()'s VM_WARN_ON_FOLIO() through page_mapped(), a
  * panic with panic_on_warn.  6.17 reads each page through
- * snapshot_page() instead (docs/DESIGN.md).
+ * snapshot_page() instead (docs/design/kernel.md).
  */
 #ifndef FT_KERNEL_KCONFIG_H
 #define FT_KERNEL_KCONFIG_H

@@ -9,7 +9,7 @@
  * take, and no more than the watermark lets through: the kernel's slow
  * path asks __zone_watermark_ok() at the min watermark (boost included),
  * with the zone's lowmem_reserve for a movable allocation, before any
- * compaction (docs/DESIGN.md, "Will it fit", has the source lines).  Each
+ * compaction (docs/design/fit.md has the source lines).  Each
  * block taken lowers the free pages, so the count is
  * (free - unusable - min - reserve) >> order.  Above the largest order
  * (alloc_contig_pages(), no watermark), the aligned runs wholly inside

@@ -21,7 +21,7 @@
  * such, the newcomer gets 503.  A refused client is answered and its socket shut
  * gently (what it sent is read, so it is not reset).
  *
- * Fair between clients (docs/DESIGN.md, "The exporter's fairness"): a
+ * Fair between clients (docs/design/exporter.md, "The exporter's fairness"): a
  * connection gets at most one answer a poll() round, so pipelined
  * requests wait their turn behind every other connection's; a request's
  * deadline counts from its first byte, pipelined or not; an address gets

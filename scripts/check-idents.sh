@@ -1,14 +1,15 @@
 #!/bin/sh
-# The design document and CONTRIBUTING.md name what the code has: every
-# backquoted ft_/FT_ identifier in them appears in the sources, and every
-# backquoted path under a folder of the tree exists.  A placeholder ends
+# The docs (every file under docs/, its design/ and guide/ parts, the
+# README, CONTRIBUTING.md and model/RECORDING.md) name what the code has:
+# every backquoted ft_/FT_ identifier in them appears in the sources, and
+# every backquoted path under a folder of the tree exists.  A placeholder ends
 # in "_x" (`ft_view_x`, `struct ft_x`).  Prints "FILE: NAME: why" lines
 # and fails when there are any.  `make check` runs it (tests/cli/idents.sh).
 # usage: check-idents.sh [TREE]   (default: this checkout)
 set -u
 cd "${1:-$(dirname "$0")/..}" || exit 2
 bad=0
-for doc in docs/DESIGN.md CONTRIBUTING.md; do
+for doc in docs/*.md docs/design/*.md docs/guide/*.md README.md CONTRIBUTING.md model/RECORDING.md; do
 	[ -f "$doc" ] || continue
 	spans=$(grep -o '`[^`]*`' "$doc")
 	for id in $(printf '%s\n' "$spans" | grep -oE '\b(ft|FT)_[A-Za-z0-9_]+\b' | sort -u); do

@@ -160,7 +160,7 @@ grep -HnE '\btracefs_(instance_create|instance_file_write|event_enable|event_dis
 grep -Hn '\bft_json_[a-z_]*(' cmd/*.c | found "writes JSON in cmd/ (a renderer's job: render/)"
 grep -HnE '(^|[^n])printf\([^;]*%-?[0-9*]+(\.[0-9*]+)?(s|c|d|i|u|ll[du]|l[du]|zu|f|g|e|x)' cmd/*.c |
 	grep -vE '^cmd/(cli|main)\.c:' | found "prints a table in cmd/ (a renderer's job: render/)"
-# the session changes only through ft_session_apply() (docs/DESIGN.md, Data
+# the session changes only through ft_session_apply() (docs/design/session.md, Data
 # flow): no field of it is assigned outside model/, no non-const pointer
 # into it is taken there; and a view reads the session only, never its source
 grep -HnE 'session\.[A-Za-z_][A-Za-z0-9_.]*(\[[^]]*\])?[A-Za-z0-9_.]*[[:space:]]*(([-+*/|&^]|<<|>>)?=[^=]|\+\+|--)' \

@@ -5,7 +5,7 @@
 # - the exporter's fragtop_contiguous_blocks{node,zone,size_bytes,when}
 #   has the planted counts once --collector.map has read the map, a
 #   series per zone, size and when, so their number is the zones times the
-#   sizes times two, within the bound DESIGN.md gives; promtool finds
+#   sizes times two, within the bound docs/design/fit.md gives; promtool finds
 #   nothing to say; without the map only when="now" of the buddy's sizes;
 # - `fragtop labels` writes a node-feature-discovery feature file that
 #   parses as NFD documents it (comments, one "# +expiry-time=" directive
@@ -46,7 +46,7 @@ check "1G: 1 3 1 2" \
 n=$(grep -c '^fragtop_contiguous_blocks{' "$tmp/m")
 # 2 zones x 3 sizes (2M: hugetlb and the pageblock; 1G; 32M) x 2
 check "one series per zone, size and when: 2 x 3 x 2 = 12 ($n)" test "$n" = 12
-check "within DESIGN.md's bound: 2 x 16 a zone" test "$n" -le $((2 * 16 * 2))
+check "within the design's bound: 2 x 16 a zone" test "$n" -le $((2 * 16 * 2))
 if command -v promtool > /dev/null; then
 	check "promtool check metrics: nothing to say" eval 'promtool check metrics < "$tmp/m" > "$tmp/pt" 2>&1 && [ ! -s "$tmp/pt" ]'
 	[ -s "$tmp/pt" ] && cat "$tmp/pt"

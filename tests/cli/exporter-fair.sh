@@ -1,5 +1,5 @@
 #!/bin/bash
-# The exporter's fairness (docs/DESIGN.md, "The exporter's fairness"), on
+# The exporter's fairness (docs/design/exporter.md, "The exporter's fairness"), on
 # the idle fixture tree, plain and over TLS with basic auth:
 #  - one client pipelining GETs on one connection from 127.0.0.2 and
 #    reading every answer as fast as it comes (tests/load/pipeline.pl):

@@ -16,7 +16,7 @@ trap 'rm -rf "$tmp"' EXIT
 
 "$FT" help --markdown-keys > "$tmp/keys.md"; rc=$?
 check "help --markdown-keys: exit 0, tables" test $rc = 0 -a "$(grep -c '^| key | what it does |$' "$tmp/keys.md")" -ge 4
-sed -n '/^<!-- keys: begin -->$/,/^<!-- keys: end -->$/p' "$top/docs/guide.md" | sed '1d;$d' > "$tmp/guide-keys.md"
+sed -n '/^<!-- keys: begin -->$/,/^<!-- keys: end -->$/p' "$top/docs/guide/keys.md" | sed '1d;$d' > "$tmp/guide-keys.md"
 check "the guide's key tables are the binary's (fragtop help --markdown-keys)" diff -u "$tmp/guide-keys.md" "$tmp/keys.md"
 # every view key of the Everywhere table, as the README's views sentence names them
 views=$(sed -n 's/^| `\([1-9 !]*\)  Tab` | \(.*\); Tab cycles |$/\2/p' "$tmp/keys.md")
@@ -43,7 +43,13 @@ check "the README is at most 150 lines ($(wc -l < "$top/README.md"))" test "$(wc
 check "the README names man ./fragtop.1, and make's default goal makes it" \
 	eval "grep -q 'man ./fragtop.1' '$top/README.md' && make -C '$top' -pq 2> /dev/null | grep -qE '^all: .*fragtop\.1'"
 # sentences short enough to read aloud
-check "the guide has no sentence over 60 words" sh "$top/scripts/check-sentences.sh" "$top/docs/guide.md" 60
+guide_sentences() {	# every part of the guide
+	local f
+	for f in "$top/docs/guide.md" "$top"/docs/guide/*.md; do
+		sh "$top/scripts/check-sentences.sh" "$f" 60 || return 1
+	done
+}
+check "the guide has no sentence over 60 words" guide_sentences
 check "nor the README" sh "$top/scripts/check-sentences.sh" "$top/README.md" 60
 { printf 'A planted one'; for w in $(seq 57); do printf ' word'; done; printf ' ends.\nShort one.\n'; } > "$tmp/long.md"
 check "a planted 61-word sentence fails the check, named by its line" \

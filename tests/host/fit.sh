@@ -7,7 +7,7 @@
 #    back.  The kernel gives at least "now" and at most "after compaction"
 #    (the interval's ends).  Five trials idle, five after the seeds'
 #    adverse workload (boost 0), every one printed; at least 9 of the 10 of
-#    each size must hold (docs/DESIGN.md says why one may not: memory
+#    each size must hold (docs/design/fit.md says why one may not: memory
 #    freed or taken by others between the read and the ask).
 #  - 4M and 32M, which no hugetlb size has: node 0 compacted (fragtop set
 #    compact_node=0), and preflight's "now" read again: the free lists

@@ -11,7 +11,7 @@
 # region is tainted all three are 0, and the check still holds.
 # Needs root, /proc/kpageflags and a size above the pageblock; skipped
 # otherwise, and when pages of that size are already held (they read as
-# movable regions: docs/DESIGN.md).  Restores nr_hugepages even on failure.
+# movable regions: docs/design/fit.md).  Restores nr_hugepages even on failure.
 # usage: gigantic.sh FRAGTOP_BINARY
 set -u
 . "$(dirname "$0")/../lib.sh"
@@ -60,7 +60,7 @@ measure() {
 
 # On a machine booted with deferred struct page init (deferred_init=lazy
 # here), memory not used since boot is not the zone's yet: fragtop takes
-# it out at the zone's end (docs/DESIGN.md), but where the kernel really
+# it out at the zone's end (docs/design/fit.md), but where the kernel really
 # keeps it cannot be checked here, so the test first has it initialised
 # by faulting most of free memory in once, and says how much there was.
 uninit=$(jq '[.zones[].pageblocks.gigantic.uninitialised_pages // 0] | add' "$TMPD/first.json")
