@@ -99,40 +99,6 @@ r=$(src_max thp reads "$TMPD/x.jsonl")
 check "exporter: a scrape reads the THP tree ($r reads)" test "$r" -ge 150 -a "$r" -le 200
 check "exporter: at most 240 reads a scrape" test "$(all_max reads "$TMPD/x.jsonl")" -le 240
 
-# The idle TUI's loop on the live host (tracing on, the kernel log held):
-# one wait a tick over the terminal, the trace pipes and nothing else, its
-# timeout the next tick; the pipes and the log are read only when poll()
-# says they hold something.  Counted from strace over TICKS ticks of the
-# main thread: waits that ended by their timeout (a trace pipe waking it
-# is an event of the host's, read at once), and reads that failed EAGAIN.
-idle_wakes() {
-	local log=$TMPD/idle.jsonl st=$TMPD/idle.strace pid spid n0 n1 ticks timer failed
-	if ! command -v strace > /dev/null; then
-		skip "idle wake-ups: strace not installed"; return
-	fi
-	tmux_n=$((${tmux_n:-0} + 1)); SOCK=cost-$$-$tmux_n
-	T new-session -d -s ft -x 160 -y 50 \
-		"env TERM=screen $(printf '%q' "$FT") --no-config --read-only -i 0.5 -n 40 --cost-log $log"
-	until_ok 30 logged "$log" 3
-	pid=$(pgrep -f -- "^$FT --no-config .*--cost-log $log" | head -1)	# not tmux's own line
-	[ -n "$pid" ] || { bad "idle wake-ups: no fragtop under the pane"; end_tmux; SOCK=; return; }
-	n0=$(lines "$log")
-	strace -qq -p "$pid" -e trace=poll,ppoll,read,pread64 -o "$st" & spid=$!
-	until_ok 10 test -s "$st"
-	n0=$(lines "$log")
-	until_ok 30 logged "$log" $((n0 + 10))
-	n1=$(lines "$log")
-	kill "$spid"; wait "$spid" 2> /dev/null
-	ticks=$((n1 - n0))
-	timer=$(grep -cE '^poll\(.*\], [0-9]+, [1-9][0-9]*\) += 0 \(Timeout\)' "$st")
-	failed=$(grep -cE '^read\(.*= -1 EAGAIN' "$st")
-	echo "     idle live TUI: $timer timed wake-ups and $failed failed reads over $ticks ticks" \
-		"($(grep -cE '^poll\(' "$st") polls in all)"
-	check "idle: at most one timed wake-up a tick ($timer over $ticks ticks)" test "$timer" -le $((ticks + 1))
-	check "idle: no read of a descriptor with nothing in it ($failed)" test "$failed" -le "$ticks"
-	end_tmux; SOCK=
-}
-
 # the live host, read-only: the overview opens nothing after its first tick
 # but the names of tasks that made events (/proc/PID, new processes only)
 if [ "$(id -u)" = 0 ] && [ -r /proc/zoneinfo ]; then
@@ -154,7 +120,6 @@ if [ "$(id -u)" = 0 ] && [ -r /proc/zoneinfo ]; then
 	check "live: the THP tree not read" test "$(src_max thp reads "$log")" = 0
 	check "live: at most 32 reads a tick but /proc/PID and the trace" test "$r" -le 32
 	end_tmux; SOCK=
-	idle_wakes
 else
 	skip "the live host's overview needs root"
 fi
