@@ -27,7 +27,8 @@ struct ft_cgrow {
 	bool other;			/* folded processes, and the paths past FT_CGROWS_MAX */
 	int procs;			/* process rows summed */
 	uint64_t c[FT_PC_NR];
-	int cg;				/* ft_cgrows_join(): its cgroup in the ft_cgroups, -1 none */
+	/* ft_cgrows_join(): its cgroup in the ft_cgroups, -1 none */
+	int cg;
 };
 
 struct ft_cgrows {

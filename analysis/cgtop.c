@@ -62,7 +62,8 @@ static void fill(struct ft_cgsel *sel, const struct ft_cgrows *rows, const struc
 		const struct ft_cgrow *r = &rows->r[k];
 
 		if (!r->other && r->path[0] && !chosen(sel, r->path))
-			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING], anon_of(ft_cgroup_find(c, r->path)) };
+			cd[n++] = (struct cand){ r->path, r->c[FT_PC_FRAGMENTING],
+						 anon_of(ft_cgroup_find(c, r->path)) };
 	}
 	for (k = 0; c && k < c->nr; k++)
 		if (!row_at(rows, c->g[k].path) && !chosen(sel, c->g[k].path))
@@ -79,7 +80,8 @@ static const struct ft_cgsel_prev *prev_of(const struct ft_cgsel *sel, const str
 	int i;
 
 	for (i = 0; i < sel->nr_prev; i++)
-		if (sel->prev[i].other == r->other && (r->other || !strcmp(sel->prev[i].path, r->path)))
+		if (sel->prev[i].other == r->other &&
+		    (r->other || !strcmp(sel->prev[i].path, r->path)))
 			return &sel->prev[i];
 	return NULL;
 }
@@ -103,7 +105,8 @@ static void other_grows(struct ft_cgsel *sel, const struct ft_cgrows *rows)
 		p = prev_of(sel, r);
 		if (r->other || !chosen(sel, r->path))
 			for (k = 0; k < FT_PC_NR; k++)
-				sel->other[k] += p && p->c[k] <= r->c[k] ? r->c[k] - p->c[k] : p ? 0 : r->c[k];
+				sel->other[k] += p &&
+				p->c[k] <= r->c[k] ? r->c[k] - p->c[k] : p ? 0 : r->c[k];
 		if (n < FT_CGROWS_MAX + 1) {
 			snprintf(next[n].path, sizeof(next[n].path), "%s", r->path);
 			next[n].other = r->other;

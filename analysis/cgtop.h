@@ -41,7 +41,8 @@ struct ft_cgsel {
 		char path[FT_CG_PATH];
 		bool other;
 		uint64_t c[FT_PC_NR];
-	} prev[FT_CGROWS_MAX + 1], next[FT_CGROWS_MAX + 1];	/* next: the pick's own, becomes prev */
+	/* next: the pick's own, becomes prev */
+	} prev[FT_CGROWS_MAX + 1], next[FT_CGROWS_MAX + 1];
 	uint64_t other[FT_PC_NR];	/* "other" so far: never less than at the last scrape */
 };
 
@@ -55,7 +56,8 @@ struct ft_cgtop {
 	int nr;
 	struct ft_cgtop_row r[FT_CGTOP_MAX];
 	uint64_t other[FT_PC_NR];	/* the rows not chosen and the folded "other" */
-	uint64_t unread[FT_CGU_NR][FT_PC_NR];	/* the unattributed buckets, by reason (not chosen, not other) */
+	/* the unattributed buckets, by reason (not chosen, not other) */
+	uint64_t unread[FT_CGU_NR][FT_PC_NR];
 };
 
 /* An empty choice of @k places. */

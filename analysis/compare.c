@@ -12,7 +12,8 @@
 
 double ft_cmp_change_pct(const struct ft_stats *base, const struct ft_stats *g)
 {
-	return base->n && g->n && base->mean != 0 ? (g->mean - base->mean) * 100 / fabs(base->mean) : NAN;
+	return base->n && g->n &&
+	base->mean != 0 ? (g->mean - base->mean) * 100 / fabs(base->mean) : NAN;
 }
 
 
@@ -79,7 +80,8 @@ static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
 			;
 		if (k == ru->nr_cgroups) {
 			if (k == FT_CMP_RUN_STACKS)
-				continue;	/* rows come most fragmenting first: the rest are smaller */
+				/* rows come most fragmenting first: the rest are smaller */
+				continue;
 			memcpy(ru->cgroups[ru->nr_cgroups++].key, key, sizeof(key));
 		}
 		ru->cgroups[k].per_s += s > 0 ? (double)r->c[FT_PC_FRAGMENTING] / s : NAN;
@@ -131,7 +133,10 @@ static void keyed(const struct ft_cmp_group *g, int ng, bool cg, struct ft_cmp_s
 	int k, i, s, r;
 
 	memset(out, 0, sizeof(*out));
-	/* the keys with the most fallbacks a second summed over every run (a run's mean weighs alike) */
+	/*
+	 * the keys with the most fallbacks a second summed over every run (a run's mean weighs
+	 * alike)
+	 */
 	for (k = 0; k < ng; k++)
 		for (i = 0; i < g[k].nr; i++)
 			for (s = 0; s < run_nr(&g[k].run[i], cg); s++) {
@@ -150,7 +155,10 @@ static void keyed(const struct ft_cmp_group *g, int ng, bool cg, struct ft_cmp_s
 						if (!isnan(v))
 							sum += v / g[kk].nr;
 					}
-				/* insertion into the top FT_CMP_STACKS, kept in v[0][row][0] as the sort key */
+				/*
+				 * insertion into the top FT_CMP_STACKS, kept in v[0][row][0] as the
+				 * sort key
+				 */
 				for (at = out->nr; at > 0 && out->v[0][at - 1][0] < sum; at--)
 					;
 				if (at >= FT_CMP_STACKS)
@@ -205,7 +213,8 @@ void ft_cmp_findings(const struct ft_cmp_group *g, int ng, struct ft_cmp_finding
 		struct ft_cmp_finding *f = &out->f[out->nr];
 		bool differ = false;
 
-		memset(f, 0, sizeof(*f));	/* a rule that did not differ left its counts here */
+		/* a rule that did not differ left its counts here */
+		memset(f, 0, sizeof(*f));
 		f->rule = &ft_find_rules[r];
 		for (k = 0; k < ng; k++) {
 			double vals[FT_CMP_MAX_RUNS];
@@ -217,9 +226,13 @@ void ft_cmp_findings(const struct ft_cmp_group *g, int ng, struct ft_cmp_finding
 				f->fired[k] += g[k].run[i].fired[r];
 			}
 			ft_stats_of(vals, (size_t)f->checked[k], &f->st[k]);
-			/* shares compared as fractions: fired[k] / checked[k] against the first group's */
+			/*
+			 * shares compared as fractions: fired[k] / checked[k] against the first
+			 * group's
+			 */
 			if (k && f->checked[k] && f->checked[0] &&
-			    (int64_t)f->fired[k] * f->checked[0] != (int64_t)f->fired[0] * f->checked[k])
+			    (int64_t)f->fired[k] * f->checked[0] != (int64_t)f->fired[0] *
+				    f->checked[k])
 				differ = true;
 		}
 		if (differ)

@@ -25,7 +25,8 @@ static uint64_t xorshift(uint64_t *s)
 	return *s;
 }
 
-int ft_exp_schedule(int nv, int rounds, enum ft_exp_order order, uint64_t seed, int out[FT_EXP_BLOCKS])
+int ft_exp_schedule(int nv, int rounds, enum ft_exp_order order, uint64_t seed,
+		    int out[FT_EXP_BLOCKS])
 {
 	uint64_t st = seed ? seed : 0x9e3779b97f4a7c15ull;
 	int r, i, n = 0;
@@ -62,7 +63,8 @@ void ft_exp_guard_begin(struct ft_exp_guard_base *b, const struct ft_session *s,
 	b->thp_fallback = c[FT_CF_THP_FALLBACK];
 }
 
-int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b, const struct ft_session *s,
+int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b,
+		       const struct ft_session *s,
 		       char *why, size_t sz)
 {
 	const double *lim = g->limit;
@@ -71,32 +73,42 @@ int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_
 	uint32_t have = ft_counters_read(s, c) & b->have;
 	struct ft_hist h;
 
-	if (!isnan(lim[FT_EXP_G_PRESSURE]) && ft_sample_has(&s->sample, FT_SRC_PRESSURE) && full->have &&
+	if (!isnan(lim[FT_EXP_G_PRESSURE]) && ft_sample_has(&s->sample, FT_SRC_PRESSURE) &&
+	    full->have &&
 	    full->avg10 > lim[FT_EXP_G_PRESSURE]) {
-		snprintf(why, sz, "memory pressure full avg10 %.2f%%, above %g%%", full->avg10, lim[FT_EXP_G_PRESSURE]);
+		snprintf(why, sz, "memory pressure full avg10 %.2f%%, above %g%%", full->avg10,
+			 lim[FT_EXP_G_PRESSURE]);
 		return FT_EXP_G_PRESSURE;
 	}
 	if (!isnan(lim[FT_EXP_G_STALL_P99]) && s->tracing) {
 		ft_hist_sub(&h, &s->events.lat[FT_LAT_COMPACTION], &b->direct);
 		if (h.count >= FT_EXP_GUARD_MIN_STALLS &&
 		    (double)ft_hist_percentile(&h, 99) / 1000 > lim[FT_EXP_G_STALL_P99]) {
-			snprintf(why, sz, "direct compaction p99 %.1f ms over %llu stalls, above %g ms",
-				 (double)ft_hist_percentile(&h, 99) / 1000, (unsigned long long)h.count,
+			snprintf(why, sz,
+				 "direct compaction p99 %.1f ms over %llu stalls, above %g ms",
+				 (double)ft_hist_percentile(&h, 99) / 1000,
+				 (unsigned long long)h.count,
 				 lim[FT_EXP_G_STALL_P99]);
 			return FT_EXP_G_STALL_P99;
 		}
 	}
-	if (!isnan(lim[FT_EXP_G_ALLOC_FAILURES]) && b->kmsg_known && s->kmsg.known && !s->kmsg.err &&
+	if (!isnan(lim[FT_EXP_G_ALLOC_FAILURES]) && b->kmsg_known && s->kmsg.known &&
+	    !s->kmsg.err &&
 	    (double)(s->kmsg.failures - b->kmsg_start) > lim[FT_EXP_G_ALLOC_FAILURES]) {
 		snprintf(why, sz, "%llu page allocation failures in the kernel log, above %g",
-			 (unsigned long long)(s->kmsg.failures - b->kmsg_start), lim[FT_EXP_G_ALLOC_FAILURES]);
+			 (unsigned long long)(s->kmsg.failures - b->kmsg_start),
+			 lim[FT_EXP_G_ALLOC_FAILURES]);
 		return FT_EXP_G_ALLOC_FAILURES;
 	}
-	if (!isnan(lim[FT_EXP_G_THP_FALLBACK]) && (have & (1u << FT_CF_THP_ALLOC)) && (have & (1u << FT_CF_THP_FALLBACK))) {
-		double a = (double)(c[FT_CF_THP_ALLOC] - b->thp_alloc), f = (double)(c[FT_CF_THP_FALLBACK] - b->thp_fallback);
+	if (!isnan(lim[FT_EXP_G_THP_FALLBACK]) && (have & (1u << FT_CF_THP_ALLOC)) &&
+	    (have & (1u << FT_CF_THP_FALLBACK))) {
+		double a = (double)(c[FT_CF_THP_ALLOC] - b->thp_alloc),
+		f = (double)(c[FT_CF_THP_FALLBACK] - b->thp_fallback);
 
-		if (a + f >= FT_EXP_GUARD_MIN_FAULTS && 100 * f / (a + f) > lim[FT_EXP_G_THP_FALLBACK]) {
-			snprintf(why, sz, "%.0f%% of %.0f THP faults fell back, above %g%%", 100 * f / (a + f), a + f,
+		if (a + f >= FT_EXP_GUARD_MIN_FAULTS &&
+		    100 * f / (a + f) > lim[FT_EXP_G_THP_FALLBACK]) {
+			snprintf(why, sz, "%.0f%% of %.0f THP faults fell back, above %g%%",
+				 100 * f / (a + f), a + f,
 				 lim[FT_EXP_G_THP_FALLBACK]);
 			return FT_EXP_G_THP_FALLBACK;
 		}
@@ -109,7 +121,8 @@ bool ft_exp_lower_better(int r)
 	char key[64];
 
 	ft_cmp_row_key(r, key, sizeof(key));
-	return !strstr(key, "success") && !strstr(key, "_now_min") && !strstr(key, "after_compaction_min") &&
+	return !strstr(key, "success") && !strstr(key, "_now_min") &&
+	!strstr(key, "after_compaction_min") &&
 	       !strstr(key, "gigantic_available") && !strstr(key, "free_in_pageblocks");
 }
 
@@ -126,7 +139,10 @@ int ft_exp_metric(const char *key)
 	return -1;
 }
 
-/* The rows a recommendation must not make worse: direct compaction's p99, THP success, allocation stalls. */
+/*
+ * The rows a recommendation must not make worse: direct compaction's p99, THP success, allocation
+ * stalls.
+ */
 static const int guard_rows[] = {
 	FT_CMP_LAT0 + 3 * FT_LAT_COMPACTION + 1, FT_CMP_THP_OK, FT_CMP_ALLOCSTALLS,
 };
@@ -141,7 +157,8 @@ static bool worse(const struct ft_cmp_group *base, const struct ft_cmp_group *g,
 }
 
 /* Each value's blocks as the runs of a group, windows of the one file. */
-static int groups_of(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv,
+static int groups_of(const char *file, const struct ft_exp_block *b, int nb,
+		     const char *const *names, int nv,
 		     struct ft_exp_result *out)
 {
 	int i, k;
@@ -182,8 +199,10 @@ static void against_base(struct ft_exp_result *out)
 		for (m = 0; m < out->nm; m++) {
 			int r = out->metric[m];
 
-			out->p[k][m] = k == out->base ? NAN : ft_cmp_p_value(&base->st[r], &g->st[r]);
-			out->change[k][m] = k == out->base ? NAN : ft_cmp_change_pct(&base->st[r], &g->st[r]);
+			out->p[k][m] = k == out->base ? NAN : ft_cmp_p_value(&base->st[r],
+									     &g->st[r]);
+			out->change[k][m] = k == out->base ? NAN : ft_cmp_change_pct(&base->st[r],
+				&g->st[r]);
 		}
 		for (j = 0; k != out->base && j < sizeof(guard_rows) / sizeof(guard_rows[0]); j++)
 			if (worse(base, g, guard_rows[j], &p)) {
@@ -191,7 +210,8 @@ static void against_base(struct ft_exp_result *out)
 
 				ft_cmp_row_key(guard_rows[j], key, sizeof(key));
 				out->guard_worse[k] = true;
-				snprintf(out->guard_why[k], sizeof(out->guard_why[k]), "%s worse (p %.3g)", key, p);
+				snprintf(out->guard_why[k], sizeof(out->guard_why[k]),
+					 "%s worse (p %.3g)", key, p);
 				break;
 			}
 	}
@@ -215,15 +235,18 @@ static void decide(struct ft_exp_result *out)
 				  out->g[k].st[r].mean > out->g[best].st[r].mean)))
 			best = k;
 	if (best < 0) {
-		snprintf(out->why, sizeof(out->why), "the metric was not measured in two blocks of each value");
+		snprintf(out->why, sizeof(out->why),
+			 "the metric was not measured in two blocks of each value");
 		return;
 	}
 	for (k = 0; k < out->nv; k++) {
 		double p = k == best ? 0 : ft_cmp_p_value(&out->g[k].st[r], &out->g[best].st[r]);
 
 		if (isnan(p) || p >= FT_CMP_ALPHA) {
-			snprintf(out->why, sizeof(out->why), "%s, the best mean, is not better than %s at p < %.2f "
-				 "(p %.3g): fewer blocks, or no effect here", out->g[best].name, out->g[k].name,
+			snprintf(out->why, sizeof(out->why),
+				 "%s, the best mean, is not better than %s at p < %.2f (p %.3g): "
+				 "fewer blocks, or no effect here", out->g[best].name,
+				 out->g[k].name,
 				 FT_CMP_ALPHA, p);
 			return;
 		}
@@ -236,14 +259,18 @@ static void decide(struct ft_exp_result *out)
 	}
 	out->recommend = best;
 	if (best == out->base)
-		snprintf(out->why, sizeof(out->why), "keep its own value: every other value is worse, Welch's p <= %.3g",
+		snprintf(out->why, sizeof(out->why),
+			 "keep its own value: every other value is worse, Welch's p <= %.3g",
 			 worst_p);
 	else
-		snprintf(out->why, sizeof(out->why), "%+.1f%% against %s, better than every other value at Welch's "
-			 "p <= %.3g, no guard metric worse", out->change[best][0], out->g[out->base].name, worst_p);
+		snprintf(out->why, sizeof(out->why),
+			 "%+.1f%% against %s, better than every other value at Welch's p <= %.3g, "
+			 "no guard metric worse", out->change[best][0], out->g[out->base].name,
+			 worst_p);
 }
 
-int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv, int base,
+int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names,
+		 int nv, int base,
 		 const int *metrics, int nm, struct ft_exp_result *out)
 {
 	memset(out, 0, sizeof(*out));

@@ -34,14 +34,18 @@ extern const char *const ft_exp_order_names[2];
  * random: each round shuffled (xorshift from @seed).  The number of
  * blocks, or -1 when nv * rounds passes FT_EXP_BLOCKS.
  */
-int ft_exp_schedule(int nv, int rounds, enum ft_exp_order order, uint64_t seed, int out[FT_EXP_BLOCKS]);
+int ft_exp_schedule(int nv, int rounds, enum ft_exp_order order, uint64_t seed,
+		    int out[FT_EXP_BLOCKS]);
 
 /* The guard rails, checked after every tick; a limit NAN is off. */
 enum ft_exp_guard {
 	FT_EXP_G_PRESSURE,		/* the host's memory pressure, full avg10 %, at most */
-	FT_EXP_G_STALL_P99,		/* direct compaction p99 over the block so far, ms, at most */
-	FT_EXP_G_ALLOC_FAILURES,	/* page allocation failures in the kernel log since the start, at most */
-	FT_EXP_G_THP_FALLBACK,		/* THP faults fallen back over the block so far, %, at most */
+	/* direct compaction p99 over the block so far, ms, at most */
+	FT_EXP_G_STALL_P99,
+	/* page allocation failures in the kernel log since the start, at most */
+	FT_EXP_G_ALLOC_FAILURES,
+	/* THP faults fallen back over the block so far, %, at most */
+	FT_EXP_G_THP_FALLBACK,
 	FT_EXP_G_NR
 };
 extern const char *const ft_exp_guard_names[FT_EXP_G_NR];
@@ -71,7 +75,8 @@ void ft_exp_guard_begin(struct ft_exp_guard_base *b, const struct ft_session *s,
  * The first guard @s breaches, with what it measured in @why; -1 when
  * none does (a guard without its input, or too few events, does not).
  */
-int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b, const struct ft_session *s,
+int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_base *b,
+		       const struct ft_session *s,
 		       char *why, size_t sz);
 
 /*
@@ -79,7 +84,8 @@ int ft_exp_guard_check(const struct ft_exp_guards *g, const struct ft_exp_guard_
  * limit NAN), -1 off for want of its input, @why[g] saying which (PSI,
  * tracing, the kernel log, the THP counters).
  */
-void ft_exp_guard_inputs(const struct ft_exp_guards *g, const struct ft_session *s, int state[FT_EXP_G_NR],
+void ft_exp_guard_inputs(const struct ft_exp_guards *g, const struct ft_session *s,
+			 int state[FT_EXP_G_NR],
 			 const char *why[FT_EXP_G_NR]);
 
 /*
@@ -100,7 +106,9 @@ struct ft_exp_block {
  * counts only when the knob held the block's value at every tick of it,
  * and it ran its whole period.
  */
-#define FT_EXP_VOID_RULE "a block counts only if the knob read its value at every tick and the block ran its whole period"
+#define FT_EXP_VOID_RULE \
+	"a block counts only if the knob read its value at every tick and the block ran its " \
+	"whole period"
 
 /*
  * An experiment's recording as it ran: its knob, the original value,
@@ -127,7 +135,10 @@ struct ft_exp_run {
 };
 int ft_exp_run_of(const char *file, const char *knob, struct ft_exp_run *out, char *why, size_t sz);
 
-/* Is a lower value of compare row @r the better one (fallbacks, stalls)?  False for shares of success. */
+/*
+ * Is a lower value of compare row @r the better one (fallbacks, stalls)? False for shares of
+ * success.
+ */
 bool ft_exp_lower_better(int r);
 
 /* A compare row by its key ("extfrag_fragmenting_per_s"), or -1. */
@@ -136,9 +147,12 @@ int ft_exp_metric(const char *key);
 struct ft_exp_result {
 	int nv, nm;
 	int metric[FT_EXP_METRICS];	/* compare rows judged */
-	int base;			/* the value the others are tested against (the knob's own, else the first) */
-	struct ft_cmp_group g[FT_EXP_VALUES];	/* per value: its blocks as runs, their statistics */
-	double p[FT_EXP_VALUES][FT_EXP_METRICS];	/* Welch's p against the base; NAN for the base */
+	/* the value the others are tested against (the knob's own, else the first) */
+	int base;
+	/* per value: its blocks as runs, their statistics */
+	struct ft_cmp_group g[FT_EXP_VALUES];
+	/* Welch's p against the base; NAN for the base */
+	double p[FT_EXP_VALUES][FT_EXP_METRICS];
 	double change[FT_EXP_VALUES][FT_EXP_METRICS];	/* % against the base */
 	/* the guard metrics (compare rows) of each value against the base: worse at p < alpha */
 	bool guard_worse[FT_EXP_VALUES];
@@ -153,7 +167,8 @@ struct ft_exp_result {
  * on each of @nm metrics, the guard metrics, the recommendation.  0, or
  * -1 after a report said why.
  */
-int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names, int nv, int base,
+int ft_exp_judge(const char *file, const struct ft_exp_block *b, int nb, const char *const *names,
+		 int nv, int base,
 		 const int *metrics, int nm, struct ft_exp_result *out);
 void ft_exp_release(struct ft_exp_result *r);
 
@@ -172,7 +187,8 @@ struct ft_exp_outcome {
 	enum ft_exp_order order;
 	double period;				/* a block's length, s */
 	struct ft_exp_guards guards;
-	bool started, restored, ended_all;	/* a live run (not --judge); the knob put back; every block run */
+	/* a live run (not --judge); the knob put back; every block run */
+	bool started, restored, ended_all;
 	struct ft_exp_block blocks[FT_EXP_BLOCKS];
 	int done;				/* blocks finished */
 	int breach;				/* the guard breached, -1 none */
@@ -181,7 +197,8 @@ struct ft_exp_outcome {
 	char restore_msg[256];
 	int gstate[FT_EXP_G_NR];		/* each guard: 1 on, 0 off (asked), -1 no input */
 	const char *gwhy[FT_EXP_G_NR];
-	int disturbed;				/* writes of the knob by someone else, seen and undone */
+	/* writes of the knob by someone else, seen and undone */
+	int disturbed;
 };
 
 #endif

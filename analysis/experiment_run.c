@@ -16,28 +16,34 @@
 #include "analysis/report.h"
 #include "model/counterfield.h"
 
-void ft_exp_guard_inputs(const struct ft_exp_guards *g, const struct ft_session *s, int state[FT_EXP_G_NR],
+void ft_exp_guard_inputs(const struct ft_exp_guards *g, const struct ft_session *s,
+			 int state[FT_EXP_G_NR],
 			 const char *why[FT_EXP_G_NR])
 {
 	int64_t c[FT_CF_NR];
 	uint32_t have = ft_counters_read(s, c);
 	bool in[FT_EXP_G_NR] = {
-		[FT_EXP_G_PRESSURE] = ft_sample_has(&s->sample, FT_SRC_PRESSURE) && s->sample.psi.full.have,
+		[FT_EXP_G_PRESSURE] = ft_sample_has(&s->sample, FT_SRC_PRESSURE) &&
+		s->sample.psi.full.have,
 		[FT_EXP_G_STALL_P99] = s->tracing,
 		[FT_EXP_G_ALLOC_FAILURES] = s->kmsg.known && !s->kmsg.err,
-		[FT_EXP_G_THP_FALLBACK] = (have & (1u << FT_CF_THP_ALLOC)) && (have & (1u << FT_CF_THP_FALLBACK)),
+		[FT_EXP_G_THP_FALLBACK] = (have & (1u << FT_CF_THP_ALLOC)) &&
+		(have & (1u << FT_CF_THP_FALLBACK)),
 	};
 	static const char *const lacks[FT_EXP_G_NR] = {
-		[FT_EXP_G_PRESSURE] = "no memory pressure (/proc/pressure/memory's full line: PSI off?)",
+		[FT_EXP_G_PRESSURE] =
+			"no memory pressure (/proc/pressure/memory's full line: PSI off?)",
 		[FT_EXP_G_STALL_P99] = "no tracing (--no-trace, not root, or no tracefs)",
-		[FT_EXP_G_ALLOC_FAILURES] = "the kernel log is not read (/dev/kmsg: root, or dmesg_restrict=0)",
+		[FT_EXP_G_ALLOC_FAILURES] =
+			"the kernel log is not read (/dev/kmsg: root, or dmesg_restrict=0)",
 		[FT_EXP_G_THP_FALLBACK] = "no THP fault counters in /proc/vmstat",
 	};
 	int i;
 
 	for (i = 0; i < FT_EXP_G_NR; i++) {
 		state[i] = isnan(g->limit[i]) ? 0 : in[i] ? 1 : -1;
-		why[i] = state[i] == 0 ? "turned off (--guard NAME=off)" : state[i] < 0 ? lacks[i] : "";
+		why[i] = state[i] == 0 ? "turned off (--guard NAME=off)" : state[i] < 0 ?
+			lacks[i] : "";
 	}
 }
 
@@ -78,7 +84,8 @@ static int value_index(struct ft_exp_run *r, const char *v)
 }
 
 /* The recording's own sets of the knob (the first naming it), the plan's period. */
-static int changes_of(const struct ft_report *rep, struct ft_exp_run *r, const struct ft_session_audit **c)
+static int changes_of(const struct ft_report *rep, struct ft_exp_run *r,
+		      const struct ft_session_audit **c)
 {
 	const struct ft_session *s = rep->s;
 	size_t i;
@@ -91,7 +98,8 @@ static int changes_of(const struct ft_report *rep, struct ft_exp_run *r, const s
 
 		if (!strcmp(a->how, FT_EXP_PLAN_HOW) && (p = strstr(a->msg, "period=")))
 			r->period = strtod(p + 7, NULL);
-		if (strcmp(a->outcome, "ok") || strcmp(a->how, "set") || (a->by[0] && strcmp(a->by, "experiment")))
+		if (strcmp(a->outcome, "ok") || strcmp(a->how, "set") ||
+		    (a->by[0] && strcmp(a->by, "experiment")))
 			continue;
 		if (!r->knob[0])
 			snprintf(r->knob, sizeof(r->knob), "%s", a->knob);
@@ -124,7 +132,8 @@ static void void_disturbed(const struct ft_report *rep, struct ft_exp_run *r)
 
 		if (strcmp(a->how, "reassert") || strcmp(a->knob, r->knob))
 			continue;
-		snprintf(why, sizeof(why), "the knob read %.31s at +%.1f s, written by someone else; the experiment "
+		snprintf(why, sizeof(why),
+			 "the knob read %.31s at +%.1f s, written by someone else; the experiment "
 			 "wrote %.31s back", a->old, t, a->new);
 		void_block(r, block_at(r, t), why);
 	}
@@ -133,7 +142,8 @@ static void void_disturbed(const struct ft_report *rep, struct ft_exp_run *r)
 
 		if (b->to_s - b->from_s >= r->period - 0.5)
 			continue;
-		snprintf(why, sizeof(why), "cut short at +%.1f s (%.1f of %g s): the experiment stopped", b->to_s,
+		snprintf(why, sizeof(why),
+			 "cut short at +%.1f s (%.1f of %g s): the experiment stopped", b->to_s,
 			 b->to_s - b->from_s, r->period);
 		void_block(r, k, why);
 	}
@@ -164,11 +174,13 @@ int ft_exp_run_of(const char *file, const char *knob, struct ft_exp_run *r, char
 		int v = value_index(r, c[k]->new);
 
 		if (v < 0) {
-			snprintf(why, sz, "%s: more than %d values of %s", file, FT_EXP_VALUES, r->knob);
+			snprintf(why, sz, "%s: more than %d values of %s", file, FT_EXP_VALUES,
+				 r->knob);
 			goto out;
 		}
 		r->sched[k] = v;
-		r->blocks[k] = (struct ft_exp_block){ .value = v, .from_s = ft_report_secs(rep, c[k]->t_ns),
+		r->blocks[k] = (struct ft_exp_block){ .value = v,
+						      .from_s = ft_report_secs(rep, c[k]->t_ns),
 						      .to_s = ft_report_secs(rep, c[k + 1]->t_ns) };
 	}
 	r->nb = n - 1;

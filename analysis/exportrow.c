@@ -20,7 +20,8 @@ const struct ft_exportrow_col ft_exportrow_cols[FT_EXPORT_COLS] = {
 
 const char *ft_exportrow_col_name(size_t i)
 {
-	return ft_exportrow_cols[i].name ? ft_exportrow_cols[i].name : ft_counter_fields[ft_exportrow_cols[i].c].key;
+	return ft_exportrow_cols[i].name ?
+		ft_exportrow_cols[i].name : ft_counter_fields[ft_exportrow_cols[i].c].key;
 }
 
 static void values(const struct ft_session *s, int64_t *v)
@@ -58,13 +59,17 @@ void ft_exportrow_begin(struct ft_exportrow_state *st, const struct ft_session *
 		st->cg[st->ncg++].prev = cgroup_count(first, cg[k].path);
 	}
 	values(first, st->prev);
-	/* THP sizes with anonymous fault counters (none in a recording made before fragtop read them) */
+	/*
+	 * THP sizes with anonymous fault counters (none in a recording made before fragtop read
+	 * them)
+	 */
 	for (k = 0; first->thp_ticks && k < first->thp.nr && st->thp_n < FT_THP_SIZES; k++)
 		if (ft_thp_stat(&first->thp.s[k], "anon_fault_alloc", &v))
 			st->thp_kb[st->thp_n++] = first->thp.s[k].kb;
 }
 
-void ft_exportrow_tick(struct ft_exportrow_state *st, const struct ft_session *s, struct ft_exportrow *row)
+void ft_exportrow_tick(struct ft_exportrow_state *st, const struct ft_session *s,
+		       struct ft_exportrow *row)
 {
 	static const char *const names[2] = { "anon_fault_alloc", "anon_fault_fallback" };
 	int64_t now[FT_EXPORT_COLS];
@@ -87,6 +92,7 @@ void ft_exportrow_tick(struct ft_exportrow_state *st, const struct ft_session *s
 	}
 	for (k = 0; row && k < st->thp_n; k++)
 		for (c = 0; c < 2; c++)
-			row->thp_have[k][c] = ft_thp_growth(&s->thp_prev, &s->thp, st->thp_kb[k], names[c],
+			row->thp_have[k][c] = ft_thp_growth(&s->thp_prev, &s->thp, st->thp_kb[k],
+							    names[c],
 							    &row->thp[k][c]);
 }

@@ -29,7 +29,9 @@ extern const struct ft_exportrow_col ft_exportrow_cols[FT_EXPORT_COLS];
 /* Column @i's name. */
 const char *ft_exportrow_col_name(size_t i);
 
-/* A cgroup a row has a column for (export --cgroups): its tasks' fragmenting fallbacks in the tick. */
+/*
+ * A cgroup a row has a column for (export --cgroups): its tasks' fragmenting fallbacks in the tick.
+ */
 struct ft_export_cgroup {
 	char path[FT_CG_PATH];			/* as the processes' cgroup */
 	char name[FT_CG_PATH];		/* as people know it: the column's name */
@@ -41,23 +43,30 @@ struct ft_exportrow_state {
 	int64_t prev[FT_EXPORT_COLS];	/* the counters at the tick before */
 	int ncg;
 	struct ft_export_cgroup cg[FT_EXPORT_CGROUPS];
-	int thp_n;			/* THP sizes with anonymous fault counters at the first tick */
+	/* THP sizes with anonymous fault counters at the first tick */
+	int thp_n;
 	uint32_t thp_kb[FT_THP_SIZES];
 };
 
 /* One tick's figures. */
 struct ft_exportrow {
 	int64_t d[FT_EXPORT_COLS];	/* each counter's growth in the tick */
-	uint64_t cg[FT_EXPORT_CGROUPS];	/* each chosen cgroup's fragmenting fallbacks in it (0 when folded away) */
-	bool thp_have[FT_THP_SIZES][2];	/* the size's alloc and fallback counts are known for the tick */
+	/* each chosen cgroup's fragmenting fallbacks in it (0 when folded away) */
+	uint64_t cg[FT_EXPORT_CGROUPS];
+	/* the size's alloc and fallback counts are known for the tick */
+	bool thp_have[FT_THP_SIZES][2];
 	uint64_t thp[FT_THP_SIZES][2];	/* ... anon_fault_alloc, anon_fault_fallback */
 };
 
-/* The columns from the first tick @first; @cg: the chosen cgroups (@ncg, at most FT_EXPORT_CGROUPS). */
+/*
+ * The columns from the first tick @first; @cg: the chosen cgroups (@ncg, at most
+ * FT_EXPORT_CGROUPS).
+ */
 void ft_exportrow_begin(struct ft_exportrow_state *st, const struct ft_session *first,
 			const struct ft_export_cgroup *cg, int ncg);
 
 /* Tick @s's figures into @row (NULL: counted only, before the window). */
-void ft_exportrow_tick(struct ft_exportrow_state *st, const struct ft_session *s, struct ft_exportrow *row);
+void ft_exportrow_tick(struct ft_exportrow_state *st, const struct ft_session *s,
+		       struct ft_exportrow *row);
 
 #endif

@@ -55,13 +55,15 @@ enum ft_fx {
 	FT_FX_ALLOC_FAILURES,		/* page allocation failures in the kernel log */
 	FT_FX_ALLOC_FAIL_ORDER,		/* the largest order among them (-1: none) */
 	FT_FX_MIN_FREE_KB,		/* min_free_kbytes at the window's end */
-	FT_FX_SIZES,			/* sizes of interest judged on every node at the end (in->size) */
+	/* sizes of interest judged on every node at the end (in->size) */
+	FT_FX_SIZES,
 	FT_FX_NR
 };
 
 /* thp_defrag's settings, as FT_FX_THP_DEFRAG holds them. */
 enum ft_find_defrag {
-	FT_DEFRAG_NEVER, FT_DEFRAG_DEFER, FT_DEFRAG_DEFER_MADVISE, FT_DEFRAG_MADVISE, FT_DEFRAG_ALWAYS,
+	FT_DEFRAG_NEVER, FT_DEFRAG_DEFER, FT_DEFRAG_DEFER_MADVISE, FT_DEFRAG_MADVISE,
+	FT_DEFRAG_ALWAYS,
 };
 
 struct ft_find_fig {
@@ -74,7 +76,8 @@ extern const struct ft_find_fig ft_find_figs[FT_FX_NR];
 
 /* Who caused or paid something: a process or a cgroup and its share of the whole. */
 struct ft_find_who {
-	char name[160];			/* untrusted (a command, a cgroup path): escaped when shown */
+	/* untrusted (a command, a cgroup path): escaped when shown */
+	char name[160];
 	int pid;			/* a process's; 0 for a cgroup */
 	double pct;			/* of the window's total, % */
 };
@@ -96,11 +99,13 @@ struct ft_find_in {
 	double v[FT_FX_NR];		/* NAN: not known */
 	/* who: fragmenting fallbacks, direct compaction's time (the most of each) */
 	struct ft_find_who frag_proc, frag_cg, stall_proc, stall_cg;
-	char pinner[160];		/* page_owner: the stack pinning most pages of mixed blocks ("" none) */
+	/* page_owner: the stack pinning most pages of mixed blocks ("" none) */
+	char pinner[160];
 	bool sizes_known;		/* the contiguity figures were had (zone files read) */
 	int nr_sizes;
 	struct ft_find_size size[FT_FIND_SIZES];
-	bool fragment_stall;		/* the kernel has fragment_stall_order (the seeds' patch 4) */
+	/* the kernel has fragment_stall_order (the seeds' patch 4) */
+	bool fragment_stall;
 };
 
 void ft_find_in_init(struct ft_find_in *in);
@@ -122,7 +127,8 @@ struct ft_rule {
 	const char *action;		/* what to change, in words */
 	const char *effect;		/* the change's expected effect */
 	const char *source;		/* where that expectation comes from */
-	enum ft_fx needs[FT_FIND_NEEDS];	/* figures it cannot be judged without; ends at FT_FX_SECS after [0] */
+	/* figures it cannot be judged without; ends at FT_FX_SECS after [0] */
+	enum ft_fx needs[FT_FIND_NEEDS];
 	int nr_needs;
 	struct ft_find_th {
 		const char *name;
@@ -145,7 +151,8 @@ struct ft_finding {
 	int nr_ev;
 	enum ft_fx ev[FT_FIND_EV];	/* the figures that raised it (their values: the input's) */
 	char detail[512];		/* what it is about, made from the figures */
-	struct ft_find_who who[2];	/* who caused or pays it: a cgroup, a process (name "": not known) */
+	/* who caused or pays it: a cgroup, a process (name "": not known) */
+	struct ft_find_who who[2];
 	char knob[32], value[32];	/* the action's knob and value; "" none */
 };
 
@@ -201,16 +208,22 @@ void ft_find_knobs_read(const struct ft_knob_value *knobs, struct ft_find_knobs 
  * and from @s's newest tick free memory and its share in whole blocks
  * from the zone files, the map's pollution (read whole).
  */
-void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k, struct ft_find_in *in);
+void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k,
+		    struct ft_find_in *in);
 /* The highest zone's boost peak of @zones (@nr, zoneinfo order), % of its ceiling at @s's end. */
-double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr, double factor);
-/* Who fragmented most and who paid most for direct compaction: @t's processes, @rows' cgroups (NULL: none). */
+double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr,
+			   double factor);
+/*
+ * Who fragmented most and who paid most for direct compaction: @t's processes, @rows' cgroups
+ * (NULL: none).
+ */
 void ft_find_in_who(const struct ft_procs *t, const struct ft_cgrows *rows, struct ft_find_in *in);
 /*
  * The sizes of interest at @s's end: the pageblock (PMD THP) while THP is
  * on (@thp_on), and the @nr_need needs asked, on every node.  0 or -ENOMEM.
  */
-int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need, size_t nr_need,
+int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need,
+		     size_t nr_need,
 		     struct ft_find_in *in);
 /*
  * The input from a report's window (its figures made, ft_report_by_process()
@@ -220,7 +233,9 @@ int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fi
  */
 int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need,
 		      struct ft_find_in *in);
-/* The rules judged over the report's window into rep->findings (owned by the report).  0 or -ENOMEM. */
+/*
+ * The rules judged over the report's window into rep->findings (owned by the report). 0 or -ENOMEM.
+ */
 int ft_report_findings(struct ft_report *rep, const struct ft_fit_need *need, size_t nr_need);
 
 #endif

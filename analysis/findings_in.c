@@ -20,7 +20,8 @@
 #include "model/fit.h"
 
 /* Knob @name of @knobs (a session's, ft_knobs[] order): false when it was not read. */
-static bool knob_read(const struct ft_knob_value *knobs, const char *name, const struct ft_knob_value **out)
+static bool knob_read(const struct ft_knob_value *knobs, const char *name,
+		      const struct ft_knob_value **out)
 {
 	const struct ft_knob *k = ft_knob_find(name);
 	const struct ft_knob_value *v;
@@ -44,7 +45,8 @@ static const char *knob_option(const struct ft_knob_value *knobs, const char *na
 {
 	const struct ft_knob_value *v;
 
-	if (!knob_read(knobs, name, &v) || v->sel.selected < 0 || v->sel.selected >= v->sel.nr_options)
+	if (!knob_read(knobs, name, &v) || v->sel.selected < 0 ||
+	    v->sel.selected >= v->sel.nr_options)
 		return NULL;
 	return v->sel.options[v->sel.selected];
 }
@@ -109,7 +111,8 @@ static void free_memory(const struct ft_session *s, struct ft_find_in *in)
 		in->v[FT_FX_IN_BLOCKS_PCT] = 100.0 * (double)blocks / (double)free;
 }
 
-double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr, double factor)
+double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tick *zones, int nr,
+			   double factor)
 {
 	const struct ft_sample *sm = &s->sample;
 	double best = NAN;
@@ -121,7 +124,8 @@ double ft_find_ceiling_pct(const struct ft_session *s, const struct ft_boost_tic
 		return NAN;
 	for (i = 0; i < nr && (size_t)i < sm->zoneinfo.nr; i++) {
 		const struct ft_zi_zone *zi = &sm->zoneinfo.zones[i];
-		uint64_t c = ft_boost_ceiling(zi->high, zi->boost, (int64_t)factor, sm->pageblock_order);
+		uint64_t c = ft_boost_ceiling(zi->high, zi->boost, (int64_t)factor,
+					      sm->pageblock_order);
 		double p;
 
 		if (!c || !zi->managed)
@@ -149,7 +153,10 @@ static void top_proc(const struct ft_procs *t, int c, double total, struct ft_fi
 	w->pct = 100.0 * (double)best->c[c] / total;
 }
 
-/* The cgroup row with the most of column @c (named ones only: not "other" nor an unattributed bucket). */
+/*
+ * The cgroup row with the most of column @c (named ones only: not "other" nor an unattributed
+ * bucket).
+ */
 static void top_cgroup(const struct ft_cgrows *rows, int c, double total, struct ft_find_who *w)
 {
 	const struct ft_cgrow *best = NULL;
@@ -187,7 +194,8 @@ void ft_find_in_who(const struct ft_procs *t, const struct ft_cgrows *rows, stru
 	top_cgroup(rows, FT_PC_FRAGMENTING, frag, &in->frag_cg);
 	top_cgroup(rows, FT_PC_COMPACTION_US, us, &in->stall_cg);
 }
-int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need, size_t nr_need,
+int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fit_need *need,
+		     size_t nr_need,
 		     struct ft_find_in *in)
 {
 	struct ft_fits_sizes sz;
@@ -243,7 +251,8 @@ int ft_find_in_sizes(const struct ft_session *s, bool thp_on, const struct ft_fi
 }
 
 
-void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k, struct ft_find_in *in)
+void ft_find_in_end(const struct ft_session *s, const struct ft_find_knobs *k,
+		    struct ft_find_in *in)
 {
 	double *v = in->v;
 	struct ft_amp a;

@@ -50,7 +50,9 @@ void ft_find_live_tick(struct ft_find_live *fl, const struct ft_session *s)
 	if (!s->ticks)
 		return;
 	/* a seek back, or a jump (a seek on, a long pause): the window starts again */
-	if (last && (s->tick_t_ns < last->t_ns || s->tick_t_ns - last->t_ns > (uint64_t)(2 * fl->window_s * 1e9)))
+	if (last &&
+	    (s->tick_t_ns < last->t_ns ||
+	     s->tick_t_ns - last->t_ns > (uint64_t)(2 * fl->window_s * 1e9)))
 		ft_find_live_init(fl, fl->window_s);
 	for (i = 0; i < s->boost_nr && i < FT_BOOST_ZONES; i++)
 		if (s->boost[i].peak > fl->peak[i])
@@ -73,10 +75,12 @@ static double grow(const struct ft_find_point *a, const struct ft_find_point *b,
 {
 	uint32_t bit = 1u << cf;
 
-	return (a->have & b->have & bit) && b->c[cf] >= a->c[cf] ? (double)(b->c[cf] - a->c[cf]) : NAN;
+	return (a->have & b->have & bit) &&
+	b->c[cf] >= a->c[cf] ? (double)(b->c[cf] - a->c[cf]) : NAN;
 }
 
-static void window_figures(const struct ft_find_point *a, const struct ft_find_point *b, double secs,
+static void window_figures(const struct ft_find_point *a, const struct ft_find_point *b,
+			   double secs,
 			   const struct ft_session *s, double *v)
 {
 	double al = grow(a, b, FT_CF_THP_ALLOC), fb = grow(a, b, FT_CF_THP_FALLBACK);
@@ -99,18 +103,22 @@ static void window_figures(const struct ft_find_point *a, const struct ft_find_p
 	v[FT_FX_BG_COMPACT] = grow(a, b, FT_CF_BG_COMPACT);
 	v[FT_FX_MIGRATE_SCANNED] = grow(a, b, FT_CF_MIGRATE_SCANNED);
 	if (ft_session_has_event(s, FT_EV_COMPACT_ISO_MIGRATE)) {
-		v[FT_FX_FUTILE_PCT] = 100 * ft_futile_share(&a->futile, &b->futile, FT_ISO_DIRECT, FT_ISO_MIGRATE);
+		v[FT_FX_FUTILE_PCT] = 100 * ft_futile_share(&a->futile, &b->futile, FT_ISO_DIRECT,
+							    FT_ISO_MIGRATE);
 		if (isnan(v[FT_FX_FUTILE_PCT]) && s->map.nr && !s->map_err)
-			v[FT_FX_FUTILE_PCT] = 0;	/* nothing scanned in read blocks: nothing futile */
+			/* nothing scanned in read blocks: nothing futile */
+			v[FT_FX_FUTILE_PCT] = 0;
 	}
 	if (s->boost_nr && b->samples > a->samples)
-		v[FT_FX_BOOSTED_PCT] = 100.0 * (double)(b->boosted - a->boosted) / (double)(b->samples - a->samples);
+		v[FT_FX_BOOSTED_PCT] = 100.0 * (double)(b->boosted - a->boosted) /
+			(double)(b->samples - a->samples);
 	if (a->psi && b->psi && b->psi_some_us >= a->psi_some_us) {
 		double some = (double)(b->psi_some_us - a->psi_some_us);
 
 		v[FT_FX_MEMSTALL_PCT] = 100 * some / (secs * 1e6);
 		if (s->tracing)
-			v[FT_FX_COMPACT_SHARE_PCT] = some > 0 ? 100 * v[FT_FX_DIRECT_MS] * 1000 / some : 0;
+			v[FT_FX_COMPACT_SHARE_PCT] = some > 0 ? 100 * v[FT_FX_DIRECT_MS] * 1000 /
+				some : 0;
 	}
 	if (a->kmsg && b->kmsg) {
 		uint64_t n = 0;
@@ -123,7 +131,8 @@ static void window_figures(const struct ft_find_point *a, const struct ft_find_p
 	}
 }
 
-bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, struct ft_find_in *in)
+bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s,
+		     struct ft_find_in *in)
 {
 	struct ft_boost_tick peaks[FT_BOOST_ZONES];
 	struct ft_find_knobs kn;
@@ -151,14 +160,16 @@ bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, 
 	for (i = 0; i < s->boost_nr && i < FT_BOOST_ZONES; i++) {
 		peaks[i].peak = fl->peak[i];
 		for (k = 1; k < fl->n; k++) {
-			const struct ft_find_point *p = &fl->p[(fl->head + k) % FT_FIND_LIVE_POINTS];
+			const struct ft_find_point *p =
+				&fl->p[(fl->head + k) % FT_FIND_LIVE_POINTS];
 
 			if (p->peak[i] > peaks[i].peak)
 				peaks[i].peak = p->peak[i];
 		}
 	}
 	if (s->boost_nr)
-		in->v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, peaks, s->boost_nr, in->v[FT_FX_BOOST_FACTOR]);
+		in->v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, peaks, s->boost_nr,
+							       in->v[FT_FX_BOOST_FACTOR]);
 	ft_find_in_sizes(s, kn.thp_on, NULL, 0, in);	/* -ENOMEM: the sizes not judged, said so */
 	return true;
 }

@@ -33,7 +33,8 @@ struct ft_find_point {
 	uint64_t kmsg_fail[FT_KMSG_ORDERS];
 	struct ft_futile futile;
 	uint64_t boosted, samples;	/* the boost sampler's reads, every zone summed */
-	uint64_t peak[FT_BOOST_ZONES];	/* each zone's boost peak from the point before to this one */
+	/* each zone's boost peak from the point before to this one */
+	uint64_t peak[FT_BOOST_ZONES];
 };
 
 struct ft_find_live {
@@ -58,6 +59,7 @@ void ft_find_live_tick(struct ft_find_live *fl, const struct ft_session *s);
  * tick, and what that tick gives alone (ft_find_in_end()).  False before
  * two ticks.
  */
-bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s, struct ft_find_in *in);
+bool ft_find_in_live(const struct ft_find_live *fl, const struct ft_session *s,
+		     struct ft_find_in *in);
 
 #endif

@@ -26,7 +26,8 @@ static int pinner(const struct ft_report *rep, struct ft_find_in *in)
 	if (!err && o.known && o.nr) {
 		const struct ft_po_entry *e = &o.groups[0].first;
 
-		snprintf(in->pinner, sizeof(in->pinner), "%s (%llu pages)%s%s", e->comm[0] ? e->comm : "?",
+		snprintf(in->pinner, sizeof(in->pinner), "%s (%llu pages)%s%s",
+			 e->comm[0] ? e->comm : "?",
 			 (unsigned long long)o.groups[0].pages, e->nr_frames ? " at " : "",
 			 e->nr_frames ? e->frames[0] : "");
 	}
@@ -54,14 +55,18 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	v[FT_FX_FRAG_S] = cmp[FT_CMP_FRAG_S];
 	ft_find_knobs_read(rep->knobs_end, &kn);
 	ft_find_in_end(s, &kn, in);
-	/* the kernel's own level over the window where it has one (6.15+), else the free lists at the end */
+	/*
+	 * the kernel's own level over the window where it has one (6.15+), else the free lists at
+	 * the end
+	 */
 	if (!isnan(cmp[FT_CMP_IN_BLOCKS]))
 		v[FT_FX_IN_BLOCKS_PCT] = cmp[FT_CMP_IN_BLOCKS];
 	if (all->have[FT_CF_THP_ALLOC] && all->have[FT_CF_THP_FALLBACK]) {
 		double a = (double)all->d[FT_CF_THP_ALLOC], f = (double)all->d[FT_CF_THP_FALLBACK];
 
 		v[FT_FX_THP_FAULTS] = a + f;
-		v[FT_FX_THP_FALLBACK_PCT] = a + f > 0 ? 100 * f / (a + f) : 0;	/* no fault: none fell back */
+		/* no fault: none fell back */
+		v[FT_FX_THP_FALLBACK_PCT] = a + f > 0 ? 100 * f / (a + f) : 0;
 	}
 	if (s->tracing) {
 		v[FT_FX_DIRECT] = (double)all->d[FT_CF_DIRECT_COMPACT];
@@ -75,14 +80,16 @@ int ft_find_in_report(const struct ft_report *rep, const struct ft_fit_need *nee
 	v[FT_FX_BG_COMPACT] = cmp[FT_CMP_BG_COMPACT];
 	v[FT_FX_FUTILE_PCT] = cmp[FT_CMP_FUTILE_DIRECT_MIGRATE];
 	/* traced with a map, and direct compaction scanned nothing there: nothing futile */
-	if (isnan(v[FT_FX_FUTILE_PCT]) && ft_session_has_event(s, FT_EV_COMPACT_ISO_MIGRATE) && s->map.nr &&
+	if (isnan(v[FT_FX_FUTILE_PCT]) && ft_session_has_event(s, FT_EV_COMPACT_ISO_MIGRATE) &&
+	    s->map.nr &&
 	    !s->map_err)
 		v[FT_FX_FUTILE_PCT] = 0;
 	if (all->have[FT_CF_MIGRATE_SCANNED])
 		v[FT_FX_MIGRATE_SCANNED] = (double)all->d[FT_CF_MIGRATE_SCANNED];
 	v[FT_FX_BOOSTED_PCT] = cmp[FT_CMP_BOOSTED];
 	if (rep->boost_nr)
-		v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, rep->boost_zone, rep->boost_nr, v[FT_FX_BOOST_FACTOR]);
+		v[FT_FX_CEILING_PCT] = ft_find_ceiling_pct(s, rep->boost_zone, rep->boost_nr,
+							   v[FT_FX_BOOST_FACTOR]);
 	if (all->mem_known && all->secs > 0) {
 		v[FT_FX_MEMSTALL_PCT] = 100.0 * (double)all->mem.some_us / (all->secs * 1e6);
 		if (!isnan(all->mem.share))

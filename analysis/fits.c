@@ -15,14 +15,16 @@ static int kb_order(uint64_t kb, long page_size)
 	uint64_t bytes = kb * 1024;
 	int o = 0;
 
-	if (!kb || kb >= 1ull << 40 || bytes & (bytes - 1) || page_size <= 0 || bytes < (uint64_t)page_size)
+	if (!kb || kb >= 1ull << 40 || bytes & (bytes - 1) || page_size <= 0 ||
+	    bytes < (uint64_t)page_size)
 		return -1;
 	while (((uint64_t)page_size << o) < bytes)
 		o++;
 	return o <= FT_FIT_MAX_ORDER ? o : -1;
 }
 
-static void add_size(struct ft_fits_sizes *out, int order, unsigned int src, struct ft_fits_sizes *spill)
+static void add_size(struct ft_fits_sizes *out, int order, unsigned int src,
+		     struct ft_fits_sizes *spill)
 {
 	size_t i;
 
@@ -61,7 +63,8 @@ size_t ft_fits_sizes(const struct ft_session *s, unsigned int which, const int *
 	/* the host's, largest first, so that the smallest go when there are too many */
 	if (which & FT_FITS_SRC_HUGETLB)
 		for (i = s->host.nr_huge; i-- > 0;)
-			add_size(&host, kb_order(s->host.huge_kb[i], ps), FT_FITS_SRC_HUGETLB, NULL);
+			add_size(&host, kb_order(s->host.huge_kb[i], ps), FT_FITS_SRC_HUGETLB,
+				 NULL);
 	if (which & FT_FITS_SRC_PAGEBLOCK)
 		add_size(&host, s->sample.pageblock_order, FT_FITS_SRC_PAGEBLOCK, NULL);
 	if (which & FT_FITS_SRC_MTHP)
@@ -220,8 +223,11 @@ static const struct ft_pbmap_zone *map_zone(const struct ft_session *s, const st
 	return mz;
 }
 
-/* Zone @j's inputs, with the map's part where it read the zone; into @t's map counts when @count. */
-static void zone_of(struct ft_fits *t, const struct ft_session *s, const struct ft_zone *j, bool map, bool count,
+/*
+ * Zone @j's inputs, with the map's part where it read the zone; into @t's map counts when @count.
+ */
+static void zone_of(struct ft_fits *t, const struct ft_session *s, const struct ft_zone *j,
+		    bool map, bool count,
 		    uint64_t *blocks, struct ft_fit_zin *in)
 {
 	zone_in(s, j, blocks, in);
@@ -229,14 +235,18 @@ static void zone_of(struct ft_fits *t, const struct ft_session *s, const struct 
 		return;
 	in->mz = map_zone(s, j->zi);
 	in->m = in->mz ? &s->map : NULL;
-	ft_fit_uninit(in, &in->uninit_lo, &in->uninit_hi);	/* one walk of the zone's blocks, for every size */
+	/* one walk of the zone's blocks, for every size */
+	ft_fit_uninit(in, &in->uninit_lo, &in->uninit_hi);
 	if (in->mz && count) {
 		t->map = true;
 		t->map_unread += in->mz->count[FT_PB_UNSCANNED];
 	}
 }
 
-/* The sums' "after compaction" above the buddy's orders held to the host's free memory (@lo, @hi pages). */
+/*
+ * The sums' "after compaction" above the buddy's orders held to the host's free memory (@lo, @hi
+ * pages).
+ */
 static void contig_cap(struct ft_fit *f, uint64_t lo, uint64_t hi)
 {
 	if (f->buddy || f->order > 62)
@@ -267,7 +277,10 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 	}
 	if (!ft_sample_has(sm, FT_SRC_ZONEINFO) || !ft_sample_has(sm, FT_SRC_BUDDYINFO))
 		return -ENODATA;
-	/* the host's free memory alloc_contig_range() may migrate to: every zone's above its watermark */
+	/*
+	 * the host's free memory alloc_contig_range() may migrate to: every zone's above its
+	 * watermark
+	 */
 	for (i = 0; i < sm->nr_zones; i++) {
 		const struct ft_zone *j = &sm->zones[i];
 		uint64_t blocks[FT_MAX_ORDERS];
@@ -322,7 +335,8 @@ int ft_fits_build(struct ft_fits *t, const struct ft_session *s, const struct ft
 	return 0;
 }
 
-enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node, const struct ft_fit_need *needs, size_t n,
+enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node,
+				  const struct ft_fit_need *needs, size_t n,
 				  struct ft_fits_need *out)
 {
 	struct ft_fit_need known[FT_FIT_NEEDS_MAX] = { 0 };
@@ -358,7 +372,8 @@ enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node, const struc
 			zf[z * nk + i] = *ft_fits_at(t, z, kidx[i]);
 	}
 	if (nk)
-		all = ft_fit_needs_judge(zf, t->nr_zones, use, known, nk, t->contig_free_lo, t->contig_free_hi, left,
+		all = ft_fit_needs_judge(zf, t->nr_zones, use, known, nk, t->contig_free_lo,
+					 t->contig_free_hi, left,
 					  each);
 	for (i = 0, nk = 0; i < n; i++) {
 		if (out[i].size < 0) {
@@ -389,7 +404,8 @@ void ft_fits_who(const struct ft_session *s, uint64_t pfn, struct ft_fits_who *w
 		const struct ft_proc *p = ft_procs_find(&s->events.procs, w->pid);
 		const char *name = ft_session_name(s, w->pid);
 
-		snprintf(w->comm, sizeof(w->comm), "%s", p && p->comm[0] ? p->comm : name ? name : "");
+		snprintf(w->comm, sizeof(w->comm), "%s", p &&
+			 p->comm[0] ? p->comm : name ? name : "");
 		if (p)
 			snprintf(w->cgroup, sizeof(w->cgroup), "%s", p->cgroup);
 	}

@@ -27,7 +27,8 @@ enum {
 	FT_FITS_SRC_MTHP		= 1u << 1,
 	FT_FITS_SRC_PAGEBLOCK	= 1u << 2,
 	FT_FITS_SRC_ASKED	= 1u << 3,	/* a user named it */
-	FT_FITS_SRC_HOST		= FT_FITS_SRC_HUGETLB | FT_FITS_SRC_MTHP | FT_FITS_SRC_PAGEBLOCK,
+	FT_FITS_SRC_HOST		= FT_FITS_SRC_HUGETLB | FT_FITS_SRC_MTHP |
+		FT_FITS_SRC_PAGEBLOCK,
 };
 
 struct ft_fits_sizes {
@@ -99,7 +100,8 @@ struct ft_fits_need {
  * on every node's for -1.  A need whose size is not in the table is
  * UNKNOWN.  Returns the worst verdict.
  */
-enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node, const struct ft_fit_need *needs, size_t n,
+enum ft_fit_verdict ft_fits_judge(const struct ft_fits *t, int node,
+				  const struct ft_fit_need *needs, size_t n,
 				  struct ft_fits_need *out);
 
 /*
@@ -122,10 +124,16 @@ struct ft_fits_trend {
 /* Add @t's host figures at @t_ns (a time not after the last: a seek, starts again). */
 void ft_fits_trend_add(struct ft_fits_trend *tr, const struct ft_fits *t, uint64_t t_ns);
 
-/* Size @k's rate (blocks a second; < 0 falling) and the window it is over: false before enough ticks. */
+/*
+ * Size @k's rate (blocks a second; < 0 falling) and the window it is over: false before enough
+ * ticks.
+ */
 bool ft_fits_trend_rate(const struct ft_fits_trend *tr, size_t k, double *per_s, double *window_s);
 
-/* Seconds until @now blocks reach @count at @per_s: INFINITY when not falling, 0 when already below. */
+/*
+ * Seconds until @now blocks reach @count at @per_s: INFINITY when not falling, 0 when already
+ * below.
+ */
 double ft_fits_trend_eta(uint64_t now, uint64_t count, double per_s);
 
 /*
@@ -139,7 +147,8 @@ struct ft_fits_who {
 	int pid;
 	char comm[32];
 	char cgroup[FT_CG_PATH];
-	char owner[96];		/* page_owner: "COMM pid P: FRAME" of the first pinning allocation */
+	/* page_owner: "COMM pid P: FRAME" of the first pinning allocation */
+	char owner[96];
 };
 void ft_fits_who(const struct ft_session *s, uint64_t pfn, struct ft_fits_who *w);
 

@@ -23,22 +23,34 @@ const char *const ft_fleet_record[FT_FLEET_FIG_NR] = {
 };
 
 static const struct ft_fleet_col fig_cols[FT_FLEET_FIG_NR] = {
-	[FT_FLEET_FIG_FALLBACKS] = { "FALLBK/s", FT_FLEET_COL_FIG, FT_FLEET_FIG_FALLBACKS, 0, false, false, 9,
+	[FT_FLEET_FIG_FALLBACKS] = { "FALLBK/s", FT_FLEET_COL_FIG, FT_FLEET_FIG_FALLBACKS, 0, false,
+				     false, 9,
 		"fragmenting fallbacks a second over 5 min: allocations that took part of another\n"
 		"migratetype's pageblock, mixing it", "fragmenting_fallbacks_per_second" },
-	[FT_FLEET_FIG_AMPLIFICATION] = { "AMPL", FT_FLEET_COL_FIG, FT_FLEET_FIG_AMPLIFICATION, 0, false, false, 6,
-		"pollution amplification of the worst zone: pageblocks an unmovable page spoils per\n"
-		"pageblock of unmovable memory (the exporter's --collector.map)", "pollution_amplification" },
-	[FT_FLEET_FIG_CONTIG] = { "", FT_FLEET_COL_FIG, FT_FLEET_FIG_CONTIG, 0, false, true, 7, NULL,
+	[FT_FLEET_FIG_AMPLIFICATION] = { "AMPL", FT_FLEET_COL_FIG, FT_FLEET_FIG_AMPLIFICATION, 0,
+					 false, false, 6,
+		"pollution amplification of the worst zone: pageblocks an unmovable page spoils "
+		"per\npageblock of unmovable memory (the exporter's --collector.map)",
+		"pollution_amplification" },
+	[FT_FLEET_FIG_CONTIG] = { "", FT_FLEET_COL_FIG, FT_FLEET_FIG_CONTIG, 0, false, true, 7,
+				  NULL,
 				  "contiguous_blocks" },
-	[FT_FLEET_FIG_THP_FALLBACK] = { "THP_FB%", FT_FLEET_COL_FIG, FT_FLEET_FIG_THP_FALLBACK, 0, false, false, 7,
-		"anonymous THP faults that fell back to small pages, of those that asked, over 5 min", "thp_fallback_ratio" },
-	[FT_FLEET_FIG_STALL_P99] = { "STALL_P99", FT_FLEET_COL_FIG, FT_FLEET_FIG_STALL_P99, 0, false, false, 9,
-		"the 99th percentile of direct compaction stalls over 5 min, ms", "compaction_stall_p99_seconds" },
-	[FT_FLEET_FIG_PRESSURE] = { "PSI%", FT_FLEET_COL_FIG, FT_FLEET_FIG_PRESSURE, 0, false, false, 6,
-		"memory pressure: the share of time some task waited on memory (PSI some) over 5 min", "memory_pressure_ratio" },
-	[FT_FLEET_FIG_FINDINGS] = { "FINDINGS", FT_FLEET_COL_FIG, FT_FLEET_FIG_FINDINGS, 0, false, false, 8,
-		"fragtop doctor's rules firing on the host (fragtop_finding_active)", "findings_active" },
+	[FT_FLEET_FIG_THP_FALLBACK] = { "THP_FB%", FT_FLEET_COL_FIG, FT_FLEET_FIG_THP_FALLBACK, 0,
+					false, false, 7,
+		"anonymous THP faults that fell back to small pages, of those that asked, over 5 "
+		"min", "thp_fallback_ratio" },
+	[FT_FLEET_FIG_STALL_P99] = { "STALL_P99", FT_FLEET_COL_FIG, FT_FLEET_FIG_STALL_P99, 0,
+				     false, false, 9,
+		"the 99th percentile of direct compaction stalls over 5 min, ms",
+		"compaction_stall_p99_seconds" },
+	[FT_FLEET_FIG_PRESSURE] = { "PSI%", FT_FLEET_COL_FIG, FT_FLEET_FIG_PRESSURE, 0, false,
+				    false, 6,
+		"memory pressure: the share of time some task waited on memory (PSI some) over 5 "
+		"min", "memory_pressure_ratio" },
+	[FT_FLEET_FIG_FINDINGS] = { "FINDINGS", FT_FLEET_COL_FIG, FT_FLEET_FIG_FINDINGS, 0, false,
+				    false, 8,
+		"fragtop doctor's rules firing on the host (fragtop_finding_active)",
+		"findings_active" },
 };
 
 void ft_fleet_sizes_of(struct ft_fleet_sizes *s, const int *orders, int n, long page_size)
@@ -59,10 +71,12 @@ void ft_fleet_init(struct ft_fleet *f, const struct ft_fleet_sizes *sizes)
 	int i, fig;
 
 	memset(f, 0, sizeof(*f));
-	f->cols[f->ncols++] = (struct ft_fleet_col){ "INSTANCE", FT_FLEET_COL_INSTANCE, 0, 0, false, false, 24,
+	f->cols[f->ncols++] = (struct ft_fleet_col){ "INSTANCE", FT_FLEET_COL_INSTANCE, 0, 0, false,
+						     false, 24,
 		"the host as Prometheus scrapes it (its instance label)", "instance" };
 	f->cols[f->ncols++] = (struct ft_fleet_col){ "UP", FT_FLEET_COL_UP, 0, 0, false, true, 4,
-		"whether Prometheus's last scrape of the exporter succeeded (its up series)", "up" };
+		"whether Prometheus's last scrape of the exporter succeeded (its up series)",
+		"up" };
 	for (fig = 0; fig < FT_FLEET_FIG_NR; fig++) {
 		if (fig != FT_FLEET_FIG_CONTIG) {
 			f->cols[f->ncols++] = fig_cols[fig];
@@ -73,13 +87,15 @@ void ft_fleet_init(struct ft_fleet *f, const struct ft_fleet_sizes *sizes)
 			*c = fig_cols[fig];
 			c->size_bytes = sizes->bytes[i];
 			snprintf(c->head, sizeof(c->head), "%s", sizes->name[i]);
-			c->meaning = "aligned blocks of the size the host can give now, above the min watermark";
+			c->meaning = "aligned blocks of the size the host can give now, above the "
+				     "min watermark";
 			c = &f->cols[f->ncols++];
 			*c = fig_cols[fig];
 			c->size_bytes = sizes->bytes[i];
 			c->after = true;
 			snprintf(c->head, sizeof(c->head), "%s_AC", sizes->name[i]);
-			c->meaning = "... after compaction: blocks holding only free and movable pages\n"
+			c->meaning =
+				"... after compaction: blocks holding only free and movable pages\n"
 				     "(the exporter's --collector.map)";
 		}
 	}
@@ -95,7 +111,8 @@ void ft_fleet_release(struct ft_fleet *f)
 	f->nhosts = f->cap = f->nshown = f->order_cap = 0;
 }
 
-const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *h, int c, char *buf, size_t sz)
+const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *h, int c, char *buf,
+			  size_t sz)
 {
 	const struct ft_fleet_col *col = &f->cols[c];
 	double v = h->v[c];
@@ -126,7 +143,8 @@ const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *
 	 * A server's number can be anything (1e308): a figure that does not
 	 * fit the cell's fixed form takes three digits and an exponent.
 	 */
-	snprintf(buf, sz, isinf(v) ? (v > 0 ? "inf" : "-inf") : fabs(v) < 10 && col->fig == FT_FLEET_FIG_FALLBACKS ?
+	snprintf(buf, sz, isinf(v) ? (v > 0 ? "inf" : "-inf") : fabs(v) < 10 &&
+		 col->fig == FT_FLEET_FIG_FALLBACKS ?
 		 "%.2f" : fabs(v) < 1e5 ? "%.1f" : "%.3g", v);
 	return buf;
 }
@@ -160,7 +178,8 @@ bool ft_fleet_query_up(const char *selector, char *buf, size_t sz)
 
 bool ft_fleet_query_figures(const char *selector, char *buf, size_t sz)
 {
-	int n = snprintf(buf, sz, "{__name__=~\"fragtop:fleet_.+\"} and on (instance) up%s", selector);
+	int n = snprintf(buf, sz, "{__name__=~\"fragtop:fleet_.+\"} and on (instance) up%s",
+			 selector);
 
 	return n > 0 && (size_t)n < sz;
 }
@@ -173,19 +192,22 @@ bool ft_fleet_query_spark(const struct ft_fleet *f, const char *selector, char *
 	if (c->kind == FT_FLEET_COL_UP)
 		n = snprintf(buf, sz, "up%s", selector);
 	else if (c->kind == FT_FLEET_COL_INSTANCE)
-		n = snprintf(buf, sz, "%s and on (instance) up%s", ft_fleet_record[FT_FLEET_FIG_FALLBACKS], selector);
+		n = snprintf(buf, sz, "%s and on (instance) up%s",
+			     ft_fleet_record[FT_FLEET_FIG_FALLBACKS], selector);
 	else if (c->fig == FT_FLEET_FIG_CONTIG)
 		n = snprintf(buf, sz, "%s{size_bytes=\"%llu\",when=\"%s\"} and on (instance) up%s",
 			     ft_fleet_record[c->fig], (unsigned long long)c->size_bytes,
 			     c->after ? "after_compaction" : "now", selector);
 	else
-		n = snprintf(buf, sz, "%s and on (instance) up%s", ft_fleet_record[c->fig], selector);
+		n = snprintf(buf, sz, "%s and on (instance) up%s", ft_fleet_record[c->fig],
+			     selector);
 	return n > 0 && (size_t)n < sz;
 }
 
 static int by_instance(const void *a, const void *b)
 {
-	return strcmp(((const struct ft_fleet_host *)a)->instance, ((const struct ft_fleet_host *)b)->instance);
+	return strcmp(((const struct ft_fleet_host *)a)->instance,
+		      ((const struct ft_fleet_host *)b)->instance);
 }
 
 static struct ft_fleet_host *host_of(const struct ft_fleet *f, const char *instance)
@@ -202,7 +224,8 @@ static struct ft_fleet_host *host_of(const struct ft_fleet *f, const char *insta
  * The target's labels but __name__, instance and job, "k=v" joined by
  * FT_FLEET_LABEL_SEP, control bytes as '?', cut at a whole label.
  */
-static void labels_of(const struct ft_prom_resp *r, const struct ft_prom_series *s, char *buf, size_t sz)
+static void labels_of(const struct ft_prom_resp *r, const struct ft_prom_series *s, char *buf,
+		      size_t sz)
 {
 	size_t i, n = 0, m;
 	char *p;
@@ -239,12 +262,15 @@ static int hosts_from_up(struct ft_fleet *f, const struct ft_prom_resp *up, char
 		struct ft_fleet_host *h;
 
 		if (!inst || !v || strlen(inst) >= FT_FLEET_INSTANCE)
-			continue;	/* no instance, or one longer than a row keeps: not a host to join */
+			/* no instance, or one longer than a row keeps: not a host to join */
+			continue;
 		if (f->nhosts >= FT_FLEET_MAX_HOSTS) {
-			snprintf(why, sz, "more than %d hosts: narrow --selector", FT_FLEET_MAX_HOSTS);
+			snprintf(why, sz, "more than %d hosts: narrow --selector",
+				 FT_FLEET_MAX_HOSTS);
 			return -1;
 		}
-		if (ft_grow((void **)&f->hosts, &f->cap, f->nhosts + 1, sizeof(*h), FT_FLEET_MAX_HOSTS)) {
+		if (ft_grow((void **)&f->hosts, &f->cap, f->nhosts + 1, sizeof(*h),
+			    FT_FLEET_MAX_HOSTS)) {
 			snprintf(why, sz, "out of memory");
 			return -1;
 		}
@@ -260,7 +286,9 @@ static int hosts_from_up(struct ft_fleet *f, const struct ft_prom_resp *up, char
 	}
 	if (f->nhosts)
 		qsort(f->hosts, f->nhosts, sizeof(f->hosts[0]), by_instance);
-	/* one row an instance: two targets of one instance (two jobs) are one host, up if either is */
+	/*
+	 * one row an instance: two targets of one instance (two jobs) are one host, up if either is
+	 */
 	for (i = 0; i < f->nhosts; i++) {
 		if (n && !strcmp(f->hosts[n - 1].instance, f->hosts[i].instance)) {
 			f->hosts[n - 1].up |= f->hosts[i].up;
@@ -275,7 +303,8 @@ static int hosts_from_up(struct ft_fleet *f, const struct ft_prom_resp *up, char
 }
 
 /* The column a fleet series fills, or -1. */
-static int col_of(const struct ft_fleet *f, const struct ft_prom_resp *r, const struct ft_prom_series *s)
+static int col_of(const struct ft_fleet *f, const struct ft_prom_resp *r,
+		  const struct ft_prom_series *s)
 {
 	const char *name = ft_prom_label(r, s, "__name__"), *sb, *when;
 	int fig, c;
@@ -303,7 +332,8 @@ static int col_of(const struct ft_fleet *f, const struct ft_prom_resp *r, const 
 	return -1;
 }
 
-int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const struct ft_prom_resp *figs,
+int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up,
+		   const struct ft_prom_resp *figs,
 		   char *why, size_t sz)
 {
 	size_t i;
@@ -326,7 +356,8 @@ int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const stru
 		f->series_read += figs->nseries;
 		f->no_rules = f->nhosts && !figs->nseries;
 	}
-	if (ft_grow((void **)&f->order, &f->order_cap, f->nhosts ? f->nhosts : 1, sizeof(size_t), FT_FLEET_MAX_HOSTS)) {
+	if (ft_grow((void **)&f->order, &f->order_cap, f->nhosts ? f->nhosts : 1, sizeof(size_t),
+		    FT_FLEET_MAX_HOSTS)) {
 		snprintf(why, sz, "out of memory");
 		return -1;
 	}
@@ -344,7 +375,8 @@ int ft_fleet_slot(double t, double start, double step)
 	return ft_cell_index(slot + 0.5, 0, FT_FLEET_SPARK - 1);
 }
 
-void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start, double step)
+void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start,
+		     double step)
 {
 	size_t i, k;
 
@@ -375,7 +407,8 @@ static bool shown(const struct ft_fleet *f, const struct ft_fleet_host *h)
 	if (!strchr(f->filter, '='))
 		return strstr(h->instance, f->filter) != NULL;
 	for (p = h->labels; (p = strstr(p, f->filter)); p++)
-		if ((p == h->labels || p[-1] == FT_FLEET_LABEL_SEP[0]) && (p[n] == FT_FLEET_LABEL_SEP[0] || !p[n]))
+		if ((p == h->labels || p[-1] == FT_FLEET_LABEL_SEP[0]) &&
+		    (p[n] == FT_FLEET_LABEL_SEP[0] || !p[n]))
 			return true;
 	return false;
 }
@@ -383,7 +416,8 @@ static bool shown(const struct ft_fleet *f, const struct ft_fleet_host *h)
 static int cmp_rows(const void *a, const void *b, void *arg)
 {
 	const struct ft_fleet *f = arg;
-	const struct ft_fleet_host *x = &f->hosts[*(const size_t *)a], *y = &f->hosts[*(const size_t *)b];
+	const struct ft_fleet_host *x = &f->hosts[*(const size_t *)a],
+	*y = &f->hosts[*(const size_t *)b];
 	const struct ft_fleet_col *c = &f->cols[f->sort];
 	double vx, vy;
 	int r;
@@ -425,12 +459,15 @@ bool ft_fleet_detail_queries(const char *instance, char bufs[FT_FLEET_DETAIL_QUE
 
 	if (!ft_promql_quote(q, sizeof(q), instance))
 		return false;
-	n[0] = snprintf(bufs[0], 1024, "{__name__=~\"fragtop_zone_(free_blocks|free_bytes|managed_bytes)"
-			"|fragtop_contiguous_blocks\",instance=%s}", q);
-	n[1] = snprintf(bufs[1], 1024, "{__name__=~\"fragtop_zone_free_bytes|fragtop:extfrag_fragmenting:rate5m\","
+	n[0] = snprintf(bufs[0], 1024,
+			"{__name__=~\"fragtop_zone_(free_blocks|free_bytes|managed_bytes)|fragtop_c"
+			"ontiguous_blocks\",instance=%s}", q);
+	n[1] = snprintf(bufs[1], 1024,
+			"{__name__=~\"fragtop_zone_free_bytes|fragtop:extfrag_fragmenting:rate5m\","
 			"instance=%s}", q);
 	n[2] = snprintf(bufs[2], 1024, "topk(%d, sum by (cgroup, name) "
-			"(rate(fragtop_cgroup_fragmenting_fallbacks_total{instance=%s}[5m])))", FT_FLEET_CGROUPS, q);
+			"(rate(fragtop_cgroup_fragmenting_fallbacks_total{instance=%s}[5m])))",
+			FT_FLEET_CGROUPS, q);
 	for (int i = 0; i < FT_FLEET_DETAIL_QUERIES; i++)
 		if (n[i] < 0 || n[i] >= 1024)
 			return false;
@@ -472,7 +509,8 @@ static void detail_now(struct ft_fleet_detail *d, const struct ft_prom_resp *r)
 
 	for (i = 0; i < r->nseries; i++) {
 		const struct ft_prom_series *s = &r->series[i];
-		const char *name = ft_prom_label(r, s, "__name__"), *o = ft_prom_label(r, s, "order");
+		const char *name = ft_prom_label(r, s, "__name__"),
+		*o = ft_prom_label(r, s, "order");
 		const struct ft_prom_sample *v = ft_prom_last(r, s);
 		struct ft_fleet_zone *z = zone_of(d, r, s);
 
@@ -492,7 +530,8 @@ static void detail_now(struct ft_fleet_detail *d, const struct ft_prom_resp *r)
 		} else if (!strcmp(name, "fragtop_zone_managed_bytes")) {
 			z->managed_bytes = v->v;
 		} else if (!strcmp(name, "fragtop_contiguous_blocks")) {
-			const char *sb = ft_prom_label(r, s, "size_bytes"), *when = ft_prom_label(r, s, "when");
+			const char *sb = ft_prom_label(r, s, "size_bytes"),
+			*when = ft_prom_label(r, s, "when");
 
 			for (k = 0; sb && when && k < d->sizes.n; k++)
 				if (strtoull(sb, NULL, 10) == d->sizes.bytes[k])
@@ -501,7 +540,8 @@ static void detail_now(struct ft_fleet_detail *d, const struct ft_prom_resp *r)
 	}
 }
 
-static void detail_history(struct ft_fleet_detail *d, const struct ft_prom_resp *r, double start, double step)
+static void detail_history(struct ft_fleet_detail *d, const struct ft_prom_resp *r, double start,
+			   double step)
 {
 	size_t i, k;
 
@@ -537,8 +577,10 @@ static int by_zone(const void *a, const void *b)
 	return strcmp(x->zone, y->zone);
 }
 
-void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const struct ft_fleet_sizes *sizes,
-			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start, double step)
+void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance,
+			   const struct ft_fleet_sizes *sizes,
+			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start,
+			   double step)
 {
 	char inst[FT_FLEET_INSTANCE];
 	size_t i;
@@ -556,7 +598,8 @@ void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, cons
 	for (i = 0; r[2] && i < r[2]->nseries && d->ncgroups < FT_FLEET_CGROUPS; i++) {
 		const struct ft_prom_series *s = &r[2]->series[i];
 		const struct ft_prom_sample *v = ft_prom_last(r[2], s);
-		const char *cg = ft_prom_label(r[2], s, "cgroup"), *name = ft_prom_label(r[2], s, "name");
+		const char *cg = ft_prom_label(r[2], s, "cgroup"),
+		*name = ft_prom_label(r[2], s, "name");
 		struct ft_fleet_cgroup *c = &d->cgroups[d->ncgroups];
 
 		if (!v || !cg)
@@ -568,7 +611,8 @@ void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, cons
 	}
 	/* topk's order is not kept by the API: most first again */
 	for (i = 1; i < (size_t)d->ncgroups; i++)
-		for (size_t j = i; j > 0 && d->cgroups[j].fallbacks > d->cgroups[j - 1].fallbacks; j--) {
+		for (size_t j = i; j > 0 && d->cgroups[j].fallbacks > d->cgroups[j - 1].fallbacks;
+		     j--) {
 			struct ft_fleet_cgroup t = d->cgroups[j];
 
 			d->cgroups[j] = d->cgroups[j - 1];

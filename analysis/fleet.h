@@ -29,7 +29,9 @@
 #define FT_FLEET_LABELS		256
 #define FT_FLEET_LABEL_SEP	"\x1f"	/* between a host's labels */
 
-/* The sizes of interest: bytes, and names as every fit table writes them (ft_fit_size_name: "2M"). */
+/*
+ * The sizes of interest: bytes, and names as every fit table writes them (ft_fit_size_name: "2M").
+ */
 struct ft_fleet_sizes {
 	uint64_t bytes[FT_FLEET_SIZES];
 	char name[FT_FLEET_SIZES][16];
@@ -43,7 +45,8 @@ void ft_fleet_sizes_of(struct ft_fleet_sizes *s, const int *orders, int n, long 
 enum ft_fleet_fig {
 	FT_FLEET_FIG_FALLBACKS,		/* fragmenting fallbacks a second */
 	FT_FLEET_FIG_AMPLIFICATION,	/* the worst zone's pollution amplification */
-	FT_FLEET_FIG_CONTIG,		/* blocks of a size: size_bytes, when (now, after_compaction) */
+	/* blocks of a size: size_bytes, when (now, after_compaction) */
+	FT_FLEET_FIG_CONTIG,
 	FT_FLEET_FIG_THP_FALLBACK,	/* share of anonymous THP faults that fell back */
 	FT_FLEET_FIG_STALL_P99,		/* direct compaction stall p99, seconds */
 	FT_FLEET_FIG_PRESSURE,		/* share of time some task waited on memory (PSI some) */
@@ -66,14 +69,16 @@ struct ft_fleet_col {
 	bool low_worst;			/* fewer is worse (blocks that fit) */
 	int width;
 	const char *meaning;		/* the help's and the legend's sentence */
-	const char *json;		/* its key in --json ("contiguous_blocks" holds the sizes) */
+	/* its key in --json ("contiguous_blocks" holds the sizes) */
+	const char *json;
 };
 
 #define FT_FLEET_COLS_MAX	(2 + FT_FLEET_FIG_NR - 1 + 2 * FT_FLEET_SIZES)
 
 struct ft_fleet_host {
 	char instance[FT_FLEET_INSTANCE];
-	char labels[FT_FLEET_LABELS];	/* the target's other labels, "k=v" joined by FT_FLEET_LABEL_SEP */
+	/* the target's other labels, "k=v" joined by FT_FLEET_LABEL_SEP */
+	char labels[FT_FLEET_LABELS];
 	int up;				/* Prometheus's up: 1, 0 */
 	double v[FT_FLEET_COLS_MAX];	/* NaN: no series */
 	double spark[FT_FLEET_SPARK];	/* the sort column over the window; NaN: no point */
@@ -91,7 +96,8 @@ struct ft_fleet {
 	char filter[128];		/* "label=value", or part of an instance; "" all */
 	/* what the last refresh read */
 	size_t series_read;
-	bool no_rules;			/* hosts answer, no fleet series: the rules are not loaded */
+	/* hosts answer, no fleet series: the rules are not loaded */
+	bool no_rules;
 };
 
 /* What a refresh was: the header of the text, the JSON and the TUI. */
@@ -115,7 +121,8 @@ void ft_fleet_release(struct ft_fleet *f);
  * Row @h's cell of column @c as the table shows it, right-aligned to
  * nothing ("-": no series): one formatting for the text and the TUI.
  */
-const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *h, int c, char *buf, size_t sz);
+const char *ft_fleet_cell(const struct ft_fleet *f, const struct ft_fleet_host *h, int c, char *buf,
+			  size_t sz);
 
 /* A host's labels as one line, "k=v k=v" (not yet made safe to print); @buf returned. */
 const char *ft_fleet_labels_line(const char *labels, char *buf, size_t sz);
@@ -129,7 +136,10 @@ int ft_fleet_col_find(const struct ft_fleet *f, const char *name);
  */
 bool ft_fleet_query_up(const char *selector, char *buf, size_t sz);
 bool ft_fleet_query_figures(const char *selector, char *buf, size_t sz);
-/* The sort column's series over the window (a range query); false: the column has none (INSTANCE, UP). */
+/*
+ * The sort column's series over the window (a range query); false: the column has none (INSTANCE,
+ * UP).
+ */
 bool ft_fleet_query_spark(const struct ft_fleet *f, const char *selector, char *buf, size_t sz);
 
 /*
@@ -137,7 +147,8 @@ bool ft_fleet_query_spark(const struct ft_fleet *f, const char *selector, char *
  * NULL: hosts only).  0, or -1 with why (too many hosts, out of memory).
  * The filter and the sort are applied.
  */
-int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const struct ft_prom_resp *figs,
+int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up,
+		   const struct ft_prom_resp *figs,
 		   char *why, size_t sz);
 /*
  * The sparkline point of a sample at time @t, points @step apart from
@@ -148,7 +159,8 @@ int ft_fleet_build(struct ft_fleet *f, const struct ft_prom_resp *up, const stru
 int ft_fleet_slot(double t, double start, double step);
 
 /* The sparklines from the range query's answer, @n points from @start every @step seconds. */
-void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start, double step);
+void ft_fleet_sparks(struct ft_fleet *f, const struct ft_prom_resp *range, double start,
+		     double step);
 /* Filter and sort again (after the sort column, the order or the filter changed). */
 void ft_fleet_arrange(struct ft_fleet *f);
 
@@ -159,12 +171,16 @@ void ft_fleet_arrange(struct ft_fleet *f);
 
 struct ft_fleet_zone {
 	char node[8], zone[16];
-	double free_blocks[FT_FLEET_ORDERS + 1];	/* [FT_FLEET_ORDERS]: the orders above, summed */
-	int max_order;					/* the highest order with a series, -1 none */
+	/* [FT_FLEET_ORDERS]: the orders above, summed */
+	double free_blocks[FT_FLEET_ORDERS + 1];
+	/* the highest order with a series, -1 none */
+	int max_order;
 	double free_bytes, managed_bytes;
-	double contig[FT_FLEET_SIZES][2];		/* the sizes of interest, now and after compaction */
+	/* the sizes of interest, now and after compaction */
+	double contig[FT_FLEET_SIZES][2];
 	double free_spark[FT_FLEET_SPARK];		/* free bytes over the window */
-	double fallback_spark[FT_FLEET_SPARK];		/* fragmenting fallbacks/s over the window */
+	/* fragmenting fallbacks/s over the window */
+	double fallback_spark[FT_FLEET_SPARK];
 	double fallbacks;				/* ... now */
 };
 
@@ -191,7 +207,9 @@ struct ft_fleet_detail {
  */
 bool ft_fleet_detail_queries(const char *instance, char bufs[FT_FLEET_DETAIL_QUERIES][1024]);
 /* Build @d from the three answers (the range one from @start every @step). */
-void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance, const struct ft_fleet_sizes *sizes,
-			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start, double step);
+void ft_fleet_detail_build(struct ft_fleet_detail *d, const char *instance,
+			   const struct ft_fleet_sizes *sizes,
+			   const struct ft_prom_resp *r[FT_FLEET_DETAIL_QUERIES], double start,
+			   double step);
 
 #endif

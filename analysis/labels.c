@@ -8,7 +8,8 @@
 #include "kernel/pageowner.h"
 
 /* The label of a look: the first entry's block type, or false when none parses. */
-static bool look_label(const struct ft_session *s, const struct ft_owner_look *o, char *mt, size_t sz)
+static bool look_label(const struct ft_session *s, const struct ft_owner_look *o, char *mt,
+		       size_t sz)
 {
 	const char *text = ft_session_owner_text(s, o);
 	struct ft_po_entry *e = malloc(sizeof(*e));	/* ~1 KiB: not on a view's stack */
@@ -46,7 +47,8 @@ static void add_hidden(struct ft_labels *out, uint64_t pfn, const struct ft_pb_b
 
 	out->hidden++;
 	/* most unmovable pages first; a full list drops its last */
-	for (at = 0; at < out->nr_list && out->list[at].unmovable >= pb->pages[FT_PG_UNMOVABLE]; at++)
+	for (at = 0; at < out->nr_list && out->list[at].unmovable >= pb->pages[FT_PG_UNMOVABLE];
+	     at++)
 		;
 	if (at == FT_LABELS_HIDDEN)
 		return;
@@ -54,7 +56,8 @@ static void add_hidden(struct ft_labels *out, uint64_t pfn, const struct ft_pb_b
 		out->nr_list++;
 	for (i = out->nr_list - 1; i > at; i--)
 		out->list[i] = out->list[i - 1];
-	out->list[at] = (struct ft_label_hidden){ pfn, pb->pages[FT_PG_UNMOVABLE], (enum ft_pb)pb->cls };
+	out->list[at] = (struct ft_label_hidden){ pfn, pb->pages[FT_PG_UNMOVABLE],
+						  (enum ft_pb)pb->cls };
 }
 
 struct look_ref {

@@ -56,51 +56,71 @@ static const struct cmp_row {
 #define GROWTH(name, key, cf, need)	{ name, key, "", CMP_DELTA, cf, 0, need, NULL }
 #define PER_S(name, key, cf, need)	{ name, key, "/s", CMP_PER_S, cf, 0, need, NULL }
 #define FN(name, key, unit, fn, cf, need)	{ name, key, unit, CMP_FN, cf, 0, need, fn }
-	[FT_CMP_FRAG] = GROWTH("fragmenting fallbacks", "extfrag_fragmenting", FT_CF_FRAGMENTING, NEED_TRACE),
-	[FT_CMP_FRAG_S] = PER_S("  per second", "extfrag_fragmenting_per_s", FT_CF_FRAGMENTING, NEED_TRACE),
+	[FT_CMP_FRAG] = GROWTH("fragmenting fallbacks", "extfrag_fragmenting", FT_CF_FRAGMENTING,
+			       NEED_TRACE),
+	[FT_CMP_FRAG_S] = PER_S("  per second", "extfrag_fragmenting_per_s", FT_CF_FRAGMENTING,
+				NEED_TRACE),
 	[FT_CMP_EXTFRAG] = GROWTH("all fallbacks", "extfrag", FT_CF_EXTFRAG, NEED_TRACE),
 	[FT_CMP_EXTFRAG_S] = PER_S("  per second", "extfrag_per_s", FT_CF_EXTFRAG, NEED_TRACE),
-	[FT_CMP_OWNERSHIP] = GROWTH("ownership changes", "extfrag_change_ownership", FT_CF_OWNERSHIP, NEED_TRACE),
+	[FT_CMP_OWNERSHIP] = GROWTH("ownership changes", "extfrag_change_ownership",
+				    FT_CF_OWNERSHIP, NEED_TRACE),
 	[FT_CMP_THP_OK] = { "THP fault success %", "thp_fault_success_pct", "%", CMP_PCT_OF_SUM,
 			    FT_CF_THP_ALLOC, FT_CF_THP_FALLBACK, 0, NULL },
 	[FT_CMP_COMPACT] = GROWTH("compaction stalls", "compact_stall", FT_CF_COMPACT_STALL, 0),
 	[FT_CMP_COMPACT_FAIL] = GROWTH("compaction fails", "compact_fail", FT_CF_COMPACT_FAIL, 0),
 	[FT_CMP_COMPACT_OK] = { "compaction success %", "compact_success_pct", "%", CMP_PCT_OF,
 				FT_CF_COMPACT_SUCCESS, FT_CF_COMPACT_STALL, 0, NULL },
-	[FT_CMP_DIRECT_COMPACT] = GROWTH("direct compactions", "direct_compaction_stalls", FT_CF_DIRECT_COMPACT,
+	[FT_CMP_DIRECT_COMPACT] = GROWTH("direct compactions", "direct_compaction_stalls",
+					 FT_CF_DIRECT_COMPACT,
 					 NEED_TRACE),
-	[FT_CMP_BG_COMPACT] = GROWTH("bg compactions", "background_compactions", FT_CF_BG_COMPACT, NEED_TRACE),
-	[FT_CMP_RECLAIMS] = GROWTH("direct reclaims", "direct_reclaims", FT_CF_RECLAIMS, NEED_TRACE),
+	[FT_CMP_BG_COMPACT] = GROWTH("bg compactions", "background_compactions", FT_CF_BG_COMPACT,
+				     NEED_TRACE),
+	[FT_CMP_RECLAIMS] = GROWTH("direct reclaims", "direct_reclaims", FT_CF_RECLAIMS,
+				   NEED_TRACE),
 	[FT_CMP_KSWAPD] = GROWTH("kswapd wakes", "kswapd_wakes", FT_CF_KSWAPD_WAKES, NEED_TRACE),
-	[FT_CMP_KCOMPACTD] = GROWTH("kcompactd wakes", "kcompactd_wakes", FT_CF_KCOMPACTD_WAKES, NEED_TRACE),
-	[FT_CMP_FRAG_STALLS] = GROWTH("fragmentation stalls", "fragmentation_stalls", FT_CF_FRAG_STALLS,
+	[FT_CMP_KCOMPACTD] = GROWTH("kcompactd wakes", "kcompactd_wakes", FT_CF_KCOMPACTD_WAKES,
+				    NEED_TRACE),
+	[FT_CMP_FRAG_STALLS] = GROWTH("fragmentation stalls", "fragmentation_stalls",
+				      FT_CF_FRAG_STALLS,
 				      NEED_FRAG_STALL),
 	/* the seeds' "total stall time": what the fragmentation stalls cost the allocating tasks */
-	[FT_CMP_FRAG_STALL_MS] = FN("  total stall ms", "fragmentation_stall_ms", "ms", frag_stall_ms, 0,
+	[FT_CMP_FRAG_STALL_MS] = FN("  total stall ms", "fragmentation_stall_ms", "ms",
+				    frag_stall_ms, 0,
 				    NEED_FRAG_STALL),
 	[FT_CMP_BOOST_PEAK] = FN("boost peak (pages)", "boost_peak_pages", "", boost_peak, 0, 0),
 	[FT_CMP_BOOSTED] = FN("boosted %", "boosted_pct", "%", boosted_pct, 0, 0),
 	[FT_CMP_BOOST_EPISODES] = FN("boost episodes", "boost_episodes", "", boost_episodes, 0, 0),
-	[FT_CMP_IN_BLOCKS] = FN("free in pageblocks %", "free_in_pageblocks_pct", "%", in_blocks, 0, 0),
-	[FT_CMP_ALLOCSTALLS] = GROWTH("allocation stalls", "allocstall", FT_CF_ALLOCSTALLS, NEED_VM),
-	[FT_CMP_PGSCAN_KSWAPD] = GROWTH("kswapd scanned pages", "pgscan_kswapd", FT_CF_PGSCAN_KSWAPD, NEED_VM),
-	[FT_CMP_MIGRATE_PER_STALL] = FN("migrate scanned/stall", "compact_migrate_scanned_per_stall", "",
+	[FT_CMP_IN_BLOCKS] = FN("free in pageblocks %", "free_in_pageblocks_pct", "%", in_blocks, 0,
+				0),
+	[FT_CMP_ALLOCSTALLS] = GROWTH("allocation stalls", "allocstall", FT_CF_ALLOCSTALLS,
+				      NEED_VM),
+	[FT_CMP_PGSCAN_KSWAPD] = GROWTH("kswapd scanned pages", "pgscan_kswapd",
+					FT_CF_PGSCAN_KSWAPD, NEED_VM),
+	[FT_CMP_MIGRATE_PER_STALL] = FN("migrate scanned/stall",
+					"compact_migrate_scanned_per_stall", "",
 					migrate_per_stall, FT_CF_MIGRATE_SCANNED, NEED_VM),
 	[FT_CMP_FREE_PER_STALL] = FN("free scanned/stall", "compact_free_scanned_per_stall", "",
 				     free_per_stall, FT_CF_MIGRATE_SCANNED, NEED_VM),
 	[FT_CMP_SCANNED_PER_SUCCESS] = FN("scanned/success", "compact_scanned_per_success", "",
 					  scanned_per_success, FT_CF_MIGRATE_SCANNED, NEED_VM),
-	[FT_CMP_AMPLIFICATION] = FN("amplification", "pollution_amplification", "", amplification, 0, 0),
-	[FT_CMP_GIANT_NOW] = FN("gigantic pages now", "gigantic_available_now", "", giant_now, 0, 0),
-	[FT_CMP_GIANT_AFTER] = FN("  after compaction", "gigantic_available_after_compaction", "", giant_after,
+	[FT_CMP_AMPLIFICATION] = FN("amplification", "pollution_amplification", "", amplification,
+				    0, 0),
+	[FT_CMP_GIANT_NOW] = FN("gigantic pages now", "gigantic_available_now", "", giant_now, 0,
+				0),
+	[FT_CMP_GIANT_AFTER] = FN("  after compaction", "gigantic_available_after_compaction", "",
+				  giant_after,
 				  0, 0),
-	[FT_CMP_FUTILE_DIRECT_MIGRATE] = FN("futile direct migr. %", "futile_direct_migrate_pct", "%", futile_dm, 0,
+	[FT_CMP_FUTILE_DIRECT_MIGRATE] = FN("futile direct migr. %", "futile_direct_migrate_pct",
+					    "%", futile_dm, 0,
 					    NEED_TRACE),
-	[FT_CMP_FUTILE_DIRECT_FREE] = FN("futile direct free %", "futile_direct_free_pct", "%", futile_df, 0,
+	[FT_CMP_FUTILE_DIRECT_FREE] = FN("futile direct free %", "futile_direct_free_pct", "%",
+					 futile_df, 0,
 					 NEED_TRACE),
-	[FT_CMP_FUTILE_KCD_MIGRATE] = FN("futile bg migrate %", "futile_kcompactd_migrate_pct", "%", futile_km,
+	[FT_CMP_FUTILE_KCD_MIGRATE] = FN("futile bg migrate %", "futile_kcompactd_migrate_pct", "%",
+					 futile_km,
 					 0, NEED_TRACE),
-	[FT_CMP_FUTILE_KCD_FREE] = FN("futile bg free %", "futile_kcompactd_free_pct", "%", futile_kf, 0,
+	[FT_CMP_FUTILE_KCD_FREE] = FN("futile bg free %", "futile_kcompactd_free_pct", "%",
+				      futile_kf, 0,
 				      NEED_TRACE),
 #undef GROWTH
 #undef PER_S
@@ -108,7 +128,8 @@ static const struct cmp_row {
 };
 
 static const char *const lat_short[FT_LAT_NR] = {
-	[FT_LAT_COMPACTION] = "compaction", [FT_LAT_RECLAIM] = "reclaim", [FT_LAT_FRAG_STALL] = "frag stall",
+	[FT_LAT_COMPACTION] = "compaction", [FT_LAT_RECLAIM] = "reclaim",
+	[FT_LAT_FRAG_STALL] = "frag stall",
 	[FT_LAT_BG_COMPACTION] = "bg compact",
 };
 static const char *const pct_name[3] = { "p50", "p99", "max" };
@@ -118,7 +139,10 @@ static double pct_of(int64_t part, int64_t whole)
 	return whole > 0 ? 100.0 * (double)part / (double)whole : NAN;
 }
 
-/* Per THP size: the anon faults it served and fell back in the run, and the success %; NAN where a size did neither. */
+/*
+ * Per THP size: the anon faults it served and fell back in the run, and the success %; NAN where a
+ * size did neither.
+ */
 static void thp_rows(const struct ft_report *r, double *v)
 {
 	int k;
@@ -127,8 +151,10 @@ static void thp_rows(const struct ft_report *r, double *v)
 		uint64_t a, f;
 		double al, fb;
 
-		if (!ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k], "anon_fault_alloc", &a) ||
-		    !ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k], "anon_fault_fallback", &f) ||
+		if (!ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k],
+				   "anon_fault_alloc", &a) ||
+		    !ft_thp_growth(&r->thp_first, &r->thp_last, ft_cmp_thp_kb[k],
+				   "anon_fault_fallback", &f) ||
 		    a + f == 0)
 			continue;
 		al = (double)a;
@@ -169,7 +195,8 @@ static bool boost_sum(const struct ft_report *r, struct ft_boost_tick *t)
 
 static double frag_stall_ms(const struct ft_report *r)
 {
-	return (double)(r->last.lat[FT_LAT_FRAG_STALL].sum_us - r->first.lat[FT_LAT_FRAG_STALL].sum_us) / 1000;
+	return (double)(r->last.lat[FT_LAT_FRAG_STALL].sum_us -
+			r->first.lat[FT_LAT_FRAG_STALL].sum_us) / 1000;
 }
 
 static double boost_peak(const struct ft_report *r)
@@ -284,7 +311,8 @@ static double free_per_stall(const struct ft_report *r)
 
 static double scanned_per_success(const struct ft_report *r)
 {
-	return r->direct.success > 0 ? (double)(r->direct.migrate + r->direct.free) / (double)r->direct.success : NAN;
+	return r->direct.success > 0 ? (double)(r->direct.migrate + r->direct.free) /
+		(double)r->direct.success : NAN;
 }
 
 static bool has_what_it_needs(const struct ft_report *r, const struct cmp_row *row)
@@ -310,17 +338,22 @@ static double measure_row(const struct ft_report *r, const struct cmp_row *row)
 	case CMP_PER_S:
 		return d > 0 ? growth(r, row->a) / d : NAN;
 	case CMP_PCT_OF:
-		return pct_of(r->last.c[row->a] - r->first.c[row->a], r->last.c[row->b] - r->first.c[row->b]);
+		return pct_of(r->last.c[row->a] - r->first.c[row->a],
+			      r->last.c[row->b] - r->first.c[row->b]);
 	case CMP_PCT_OF_SUM:
 		return pct_of(r->last.c[row->a] - r->first.c[row->a],
-			      r->last.c[row->a] - r->first.c[row->a] + r->last.c[row->b] - r->first.c[row->b]);
+			      r->last.c[row->a] - r->first.c[row->a] + r->last.c[row->b] -
+				      r->first.c[row->b]);
 	case CMP_FN:
 		return row->fn(r);
 	}
 	return NAN;
 }
 
-/* Per size of ft_rep_fit_kb: the host's smallest now and after compaction over the run; NAN where not known. */
+/*
+ * Per size of ft_rep_fit_kb: the host's smallest now and after compaction over the run; NAN where
+ * not known.
+ */
 static void fit_rows(const struct ft_report *r, double *v)
 {
 	const struct ft_rep_fits *f = &r->fits;
@@ -356,7 +389,8 @@ void ft_measure_report(const struct ft_report *r, double *v)
 	for (s = 0; s < FT_LAT_NR; s++) {
 		struct ft_rep_lat l;
 
-		if (!r->lat_present[s] || ft_report_latency(r, s, &r->first, &r->last, &l) || !l.count)
+		if (!r->lat_present[s] || ft_report_latency(r, s, &r->first, &r->last, &l) ||
+		    !l.count)
 			continue;
 		v[FT_CMP_LAT0 + 3 * s] = (double)l.p50_us;
 		v[FT_CMP_LAT0 + 3 * s + 1] = (double)l.p99_us;
@@ -373,7 +407,8 @@ static const char *fit_name(int r, char *buf, size_t sz)
 {
 	uint64_t kb = ft_rep_fit_kb[(r - FT_CMP_FIT0) / 2];
 
-	snprintf(buf, sz, kb >= 1048576 ? "%lluG" : "%lluM", (unsigned long long)(kb >= 1048576 ? kb >> 20 : kb >> 10));
+	snprintf(buf, sz, kb >= 1048576 ? "%lluG" : "%lluM",
+		 (unsigned long long)(kb >= 1048576 ? kb >> 20 : kb >> 10));
 	return buf;
 }
 
@@ -385,11 +420,13 @@ void ft_cmp_row_name(int r, char *buf, size_t sz)
 		snprintf(buf, sz, "%s %s", fit_name(r, size, sizeof(size)),
 			 (r - FT_CMP_FIT0) % 2 ? "after compact, min" : "blocks now, min");
 	else if (r >= FT_CMP_THP0)
-		snprintf(buf, sz, "THP %ukB %s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_what[(r - FT_CMP_THP0) % 3]);
+		snprintf(buf, sz, "THP %ukB %s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3],
+			 thp_what[(r - FT_CMP_THP0) % 3]);
 	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].name);
 	else
-		snprintf(buf, sz, "%s %s us", lat_short[(r - FT_CMP_LAT0) / 3], pct_name[(r - FT_CMP_LAT0) % 3]);
+		snprintf(buf, sz, "%s %s us", lat_short[(r - FT_CMP_LAT0) / 3],
+			 pct_name[(r - FT_CMP_LAT0) % 3]);
 }
 
 void ft_cmp_row_key(int r, char *buf, size_t sz)
@@ -398,14 +435,17 @@ void ft_cmp_row_key(int r, char *buf, size_t sz)
 	static const char *const p[3] = { "p50_us", "p99_us", "max_us" };
 
 	if (r >= FT_CMP_FIT0)
-		snprintf(buf, sz, "contiguous_%llukB_%s", (unsigned long long)ft_rep_fit_kb[(r - FT_CMP_FIT0) / 2],
+		snprintf(buf, sz, "contiguous_%llukB_%s",
+			 (unsigned long long)ft_rep_fit_kb[(r - FT_CMP_FIT0) / 2],
 			 (r - FT_CMP_FIT0) % 2 ? "after_compaction_min" : "now_min");
 	else if (r >= FT_CMP_THP0)
-		snprintf(buf, sz, "thp_%ukB_%s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3], thp_key[(r - FT_CMP_THP0) % 3]);
+		snprintf(buf, sz, "thp_%ukB_%s", ft_cmp_thp_kb[(r - FT_CMP_THP0) / 3],
+			 thp_key[(r - FT_CMP_THP0) % 3]);
 	else if (r < FT_CMP_LAT0)
 		snprintf(buf, sz, "%s", rows[r].key);
 	else
-		snprintf(buf, sz, "latency_%s_%s", keys[(r - FT_CMP_LAT0) / 3], p[(r - FT_CMP_LAT0) % 3]);
+		snprintf(buf, sz, "latency_%s_%s", keys[(r - FT_CMP_LAT0) / 3],
+			 p[(r - FT_CMP_LAT0) % 3]);
 }
 
 

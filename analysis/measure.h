@@ -17,18 +17,25 @@
 enum ft_cmp_row {
 	FT_CMP_DURATION,
 	FT_CMP_FRAG, FT_CMP_FRAG_S, FT_CMP_EXTFRAG, FT_CMP_EXTFRAG_S, FT_CMP_OWNERSHIP,
-	FT_CMP_THP_OK, FT_CMP_COMPACT, FT_CMP_COMPACT_FAIL, FT_CMP_COMPACT_OK, FT_CMP_DIRECT_COMPACT, FT_CMP_BG_COMPACT,
+	FT_CMP_THP_OK, FT_CMP_COMPACT, FT_CMP_COMPACT_FAIL, FT_CMP_COMPACT_OK,
+	FT_CMP_DIRECT_COMPACT, FT_CMP_BG_COMPACT,
 	FT_CMP_RECLAIMS, FT_CMP_KSWAPD, FT_CMP_KCOMPACTD, FT_CMP_FRAG_STALLS, FT_CMP_FRAG_STALL_MS,
 	FT_CMP_BOOST_PEAK, FT_CMP_BOOSTED, FT_CMP_BOOST_EPISODES, FT_CMP_IN_BLOCKS,
 	FT_CMP_ALLOCSTALLS, FT_CMP_PGSCAN_KSWAPD, FT_CMP_MIGRATE_PER_STALL, FT_CMP_FREE_PER_STALL,
 	FT_CMP_SCANNED_PER_SUCCESS,
-	FT_CMP_AMPLIFICATION, FT_CMP_GIANT_NOW, FT_CMP_GIANT_AFTER,	/* the last map scan (model/contig.h) */
-	/* futile compaction (model/events.h): direct and kcompactd, migrate scanned and free taken */
-	FT_CMP_FUTILE_DIRECT_MIGRATE, FT_CMP_FUTILE_DIRECT_FREE, FT_CMP_FUTILE_KCD_MIGRATE, FT_CMP_FUTILE_KCD_FREE,
+	/* the last map scan (model/contig.h) */
+	FT_CMP_AMPLIFICATION, FT_CMP_GIANT_NOW, FT_CMP_GIANT_AFTER,
+	/*
+	 * futile compaction (model/events.h): direct and kcompactd, migrate scanned and free taken
+	 */
+	FT_CMP_FUTILE_DIRECT_MIGRATE, FT_CMP_FUTILE_DIRECT_FREE, FT_CMP_FUTILE_KCD_MIGRATE,
+	FT_CMP_FUTILE_KCD_FREE,
 	FT_CMP_LAT0,		/* then p50, p99, max for each latency source */
 	/* then per anonymous THP size (ft_cmp_thp_kb): alloc, fallback, success % */
 	FT_CMP_THP0 = FT_CMP_LAT0 + 3 * FT_LAT_NR,
-	/* then per size of ft_rep_fit_kb: the host's smallest now and after compaction in the run */
+	/*
+	 * then per size of ft_rep_fit_kb: the host's smallest now and after compaction in the run
+	 */
 	FT_CMP_FIT0 = FT_CMP_THP0 + 3 * 8,
 	FT_CMP_NR = FT_CMP_FIT0 + 2 * FT_REP_FIT_SIZES
 };

@@ -86,7 +86,10 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 	}
 	x->r->marks = m;
 	m += x->r->nr_marks++;
-	/* ours at the audit's time; one from outside between the last tick and this one, as report says */
+	/*
+	 * ours at the audit's time; one from outside between the last tick and this one, as report
+	 * says
+	 */
 	m->t = a ? (double)((int64_t)a->t_ns - (int64_t)x->start) / 1e9 : x->prev_t;
 	snprintf(m->text, sizeof(m->text), "%.60s %.60s -> %.60s%s", a ? a->knob : c->knob->name,
 		 c->old, c->new, a ? "" : " (outside fragtop)");
@@ -118,7 +121,8 @@ static void thp_point(struct ft_plot_run *r, const struct ft_session *s, size_t 
 
 		slot = thp_slot(kb);
 		if (slot < 0 || !ft_thp_growth(&s->thp_prev, &s->thp, kb, "anon_fault_alloc", &a) ||
-		    !ft_thp_growth(&s->thp_prev, &s->thp, kb, "anon_fault_fallback", &f) || !(a + f))
+		    !ft_thp_growth(&s->thp_prev, &s->thp, kb, "anon_fault_fallback", &f) ||
+		    !(a + f))
 			continue;
 		r->v[FT_PLOT_THP_OK][slot][n] = 100.0 * (double)a / (double)(a + f);
 		r->thp_faults[slot] += (double)(a + f);
@@ -150,13 +154,15 @@ static void heat_point(struct ft_plot_run *r, const struct ft_session *s, size_t
 	if (!s->tracing || ft_latring_newest_ns(&s->lat) != s->tick_t_ns)
 		return;
 	for (src = 0; src < FT_LAT_NR; src++) {
-		if (src == FT_LAT_BG_COMPACTION || !ft_session_lat_last(s, (enum ft_lat_source)src, &lh))
+		if (src == FT_LAT_BG_COMPACTION ||
+		    !ft_session_lat_last(s, (enum ft_lat_source)src, &lh))
 			continue;
 		for (i = 0; i < FT_HIST_BUCKETS; i++) {
 			uint64_t lo = ft_hist_bucket_lo((unsigned int)i);
 			int o = lo ? 63 - __builtin_clzll(lo) : 0;
 
-			r->heat[n][o < FT_PLOT_OCTAVES ? o : FT_PLOT_OCTAVES - 1] += (double)lh.bucket[i];
+			r->heat[n][o < FT_PLOT_OCTAVES ? o : FT_PLOT_OCTAVES -
+				   1] += (double)lh.bucket[i];
 		}
 	}
 }
@@ -184,8 +190,13 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 
 		if (!start) {
 			start = s->tick_t_ns;
-			if (w && ((w->from && ft_report_window_secs(w->from, s->first_rt_ns, &from, why, sizeof(why))) ||
-				  (w->to && ft_report_window_secs(w->to, s->first_rt_ns, &to, why, sizeof(why))))) {
+			if (w &&
+			    ((w->from &&
+			      ft_report_window_secs(w->from, s->first_rt_ns, &from, why,
+						    sizeof(why))) ||
+				  (w->to &&
+				   ft_report_window_secs(w->to, s->first_rt_ns, &to, why,
+							 sizeof(why))))) {
 				ft_diag(FT_DIAG_ERR, "%s: %s", path, why);
 				err = -EINVAL;
 				break;
@@ -220,7 +231,8 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 
 			for (k = 0; k < FT_PLOT_THP_OK; k++) {
 				static const enum ft_zh_metric m[FT_PLOT_THP_OK] = {
-					FT_ZH_FRAG_RATE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED, FT_ZH_UNUSABLE, FT_ZH_FREE,
+					FT_ZH_FRAG_RATE, FT_ZH_BOOST_PEAK, FT_ZH_BOOSTED,
+					FT_ZH_UNUSABLE, FT_ZH_FREE,
 					FT_ZH_IN_BLOCKS,
 				};
 
@@ -242,7 +254,8 @@ int ft_plot_load(struct ft_plot_run *r, const char *path, const struct ft_rep_wi
 		return err;
 	}
 	if (!r->n) {
-		ft_diag(FT_DIAG_ERR, "%s: no sample%s", path, w && (w->from || w->to) ? " in the window" : "");
+		ft_diag(FT_DIAG_ERR, "%s: no sample%s", path, w &&
+			(w->from || w->to) ? " in the window" : "");
 		return -ENODATA;
 	}
 	return 0;

@@ -20,7 +20,8 @@
 #define FT_PLOT_OCTAVES		22	/* latency rows: [2^k, 2^(k+1)) us, the last open */
 
 /* FT_PLOT_THP_OK's lines are THP sizes (slots), every other panel's are zones */
-enum ft_plot_series { FT_PLOT_FRAG, FT_PLOT_PEAK, FT_PLOT_BOOSTED, FT_PLOT_UNUSABLE, FT_PLOT_FREE, FT_PLOT_IN_BLOCKS, FT_PLOT_THP_OK, FT_PLOT_NR };
+enum ft_plot_series { FT_PLOT_FRAG, FT_PLOT_PEAK, FT_PLOT_BOOSTED, FT_PLOT_UNUSABLE, FT_PLOT_FREE,
+		      FT_PLOT_IN_BLOCKS, FT_PLOT_THP_OK, FT_PLOT_NR };
 
 /* A control change: a labelled vertical line. */
 struct ft_plot_mark {
@@ -34,7 +35,8 @@ struct ft_plot_run {
 	size_t n, cap;			/* ticks */
 	double *t;			/* seconds into the recording */
 	double *v[FT_PLOT_NR][FT_PLOT_LINES];
-	double thp_faults[FT_PLOT_THP_SLOTS];	/* faults seen per size: a line only where some were */
+	/* faults seen per size: a line only where some were */
+	double thp_faults[FT_PLOT_THP_SLOTS];
 	uint64_t thp_t_ns;		/* the THP input used last */
 	double (*heat)[FT_PLOT_OCTAVES];	/* stalls per tick and octave */
 	int nz;

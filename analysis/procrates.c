@@ -4,7 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s, const struct ft_procs *t,
+void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s,
+			 const struct ft_procs *t,
 			  bool threads)
 {
 	double dt;

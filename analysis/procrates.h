@@ -21,8 +21,12 @@ struct ft_procrates {
 	double rate[FT_PROCS_MAX];
 };
 
-/* At the session's tick: the rates of table @t's rows (@threads: @t is per thread).  Again at the same tick: nothing. */
-void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s, const struct ft_procs *t,
+/*
+ * At the session's tick: the rates of table @t's rows (@threads: @t is per thread). Again at the
+ * same tick: nothing.
+ */
+void ft_procrates_update(struct ft_procrates *r, const struct ft_session *s,
+			 const struct ft_procs *t,
 			  bool threads);
 /* Row @row's fragmenting fallbacks per second, or NAN before two ticks of it. */
 double ft_procrates_get(const struct ft_procrates *r, int row);

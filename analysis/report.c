@@ -56,7 +56,8 @@ int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64
 
 	memset(out, 0, sizeof(*out));
 	/* made within the window: it stalled from 0 (unless the first table left cgroups out) */
-	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped && !ft_cgroup_find(rep->cgroups_first, path))
+	if (!a && b && rep->cgroups_first && !rep->cgroups_first->dropped &&
+	    !ft_cgroup_find(rep->cgroups_first, path))
 		a = &none;
 	if (!a || !b || b->some.total_us < a->some.total_us)
 		return -ENODATA;
@@ -64,11 +65,13 @@ int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64
 	out->full_us = a->full.have && b->full.have && b->full.total_us >= a->full.total_us ?
 		       b->full.total_us - a->full.total_us : UINT64_MAX;
 	out->compaction_us = rep->lat_present[FT_LAT_COMPACTION] ? (double)compaction_us : NAN;
-	out->share = !isnan(out->compaction_us) && out->some_us ? out->compaction_us / (double)out->some_us : NAN;
+	out->share = !isnan(out->compaction_us) &&
+	out->some_us ? out->compaction_us / (double)out->some_us : NAN;
 	return 0;
 }
 
-int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from,
+		       const struct ft_rep_point *to,
 		       struct ft_rep_memstall *out)
 {
 	const struct ft_hist *a = &from->lat[FT_LAT_COMPACTION], *b = &to->lat[FT_LAT_COMPACTION];
@@ -81,7 +84,8 @@ int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *f
 		       to->psi_full_us - from->psi_full_us : UINT64_MAX;
 	out->compaction_us = rep->lat_present[FT_LAT_COMPACTION] && b->sum_us >= a->sum_us ?
 			     (double)(b->sum_us - a->sum_us) : NAN;
-	out->share = !isnan(out->compaction_us) && out->some_us ? out->compaction_us / (double)out->some_us : NAN;
+	out->share = !isnan(out->compaction_us) &&
+	out->some_us ? out->compaction_us / (double)out->some_us : NAN;
 	return 0;
 }
 
@@ -146,14 +150,16 @@ static void note_outside(struct ft_report *rep, const struct ft_knob_change *c, 
 	snprintf(a->outcome, sizeof(a->outcome), "seen");
 	ft_knob_change_who(c, who, sizeof(who));
 	if (c->claim) {		/* another fragtop process said it made it (model/journal.h) */
-		snprintf(a->how, sizeof(a->how), "%.15s", c->claim->by[0] ? c->claim->by : "fragtop");
+		snprintf(a->how, sizeof(a->how), "%.15s",
+			 c->claim->by[0] ? c->claim->by : "fragtop");
 		snprintf(a->by, sizeof(a->by), "%s", c->claim->by);
 		a->pid = c->claim->pid;
 		a->uid = c->claim->uid;
 	} else {
 		snprintf(a->how, sizeof(a->how), "outside");
 	}
-	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed %s%.60s, after +%.1f s", knob, old, new,
+	snprintf(a->msg, sizeof(a->msg), "%.31s %.31s -> %.31s: changed %s%.60s, after +%.1f s",
+		 knob, old, new,
 		 c->claim ? "by " : "", c->claim ? who : "outside this fragtop",
 		 (double)(since_ns - rep->start_t_ns) / 1e9);
 }
@@ -173,7 +179,8 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 
 	if (c->audit) {
 		t->changed = true;
-		snprintf(t->opened, sizeof(t->opened), "%s %s -> %s", c->audit->knob, c->old, c->new);
+		snprintf(t->opened, sizeof(t->opened), "%s %s -> %s", c->audit->knob, c->old,
+			 c->new);
 		ft_knob_change_who(c, t->who, sizeof(t->who));
 		return;
 	}
@@ -184,7 +191,8 @@ static void on_change(void *ctx, const struct ft_knob_change *c)
 		t->changed = true;
 		ft_knob_change_who(c, who, sizeof(who));
 		snprintf(t->who, sizeof(t->who), "%s", who);
-		snprintf(t->opened, sizeof(t->opened), "%.32s %.32s -> %.32s (%.48s)", c->knob->name, c->old, c->new,
+		snprintf(t->opened, sizeof(t->opened), "%.32s %.32s -> %.32s (%.48s)",
+			 c->knob->name, c->old, c->new,
 			 who);
 	}
 }
@@ -196,7 +204,8 @@ static void keep_latency(void *ctx, enum ft_lat_source src, uint64_t us)
 
 	if (rep->raw_full[src])
 		return;
-	if (ft_grow_from((void **)&rep->raw[src], &rep->cap_raw[src], rep->nr_raw[src] + 1, sizeof(uint32_t),
+	if (ft_grow_from((void **)&rep->raw[src], &rep->cap_raw[src], rep->nr_raw[src] + 1,
+			 sizeof(uint32_t),
 			 4096, FT_REP_MAX_RAW)) {
 		rep->raw_full[src] = true;
 		return;
@@ -275,7 +284,9 @@ static void level_add(struct ft_rep_level *lv, double v)
 	lv->n++;
 }
 
-/* The tick's share of free memory in whole free pageblocks (vmstat, 6.15+), when the kernel has it. */
+/*
+ * The tick's share of free memory in whole free pageblocks (vmstat, 6.15+), when the kernel has it.
+ */
 static void add_in_blocks(struct ft_report *rep, struct ft_rep_interval *iv)
 {
 	const struct ft_vmstat *vs = &rep->s->sample.vmstat;
@@ -329,7 +340,8 @@ int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, c
 		if (n == 3 && (tail != ':' || sscanf(arg, "%u:%u:%u%c", &h, &m, &s, &tail) != 3))
 			n = 0;
 		if ((n != 2 && n != 3) || h > 23 || m > 59 || s > 60) {
-			snprintf(why, sz, "'%s' is neither seconds nor a time of day (HH:MM[:SS])", arg);
+			snprintf(why, sz, "'%s' is neither seconds nor a time of day (HH:MM[:SS])",
+				 arg);
 			return -EINVAL;
 		}
 		if (!start_rt_ns || !localtime_r(&t0, &tm)) {
@@ -383,7 +395,9 @@ static int window_ends(struct build *b)
 	rep->start_t_ns = rep->s->tick_t_ns;
 	if (w && ((w->from && ft_report_window_secs(w->from, rep->s->first_rt_ns, &rep->from_s, why,
 						 sizeof(why))) ||
-		  (w->to && ft_report_window_secs(w->to, rep->s->first_rt_ns, &rep->to_s, why, sizeof(why))))) {
+		  (w->to &&
+		   ft_report_window_secs(w->to, rep->s->first_rt_ns, &rep->to_s, why,
+					 sizeof(why))))) {
 		ft_diag(FT_DIAG_ERR, "%s: %s", b->path, why);
 		b->said = true;
 		return -EINVAL;
@@ -424,7 +438,9 @@ static void baseline(struct build *b, const struct ft_rep_point *now)
 	ft_knob_watch_start(&b->watch, rep->s);
 }
 
-/* A tick after the baseline: a new interval if a knob changed, and what is kept "as of each tick". */
+/*
+ * A tick after the baseline: a new interval if a knob changed, and what is kept "as of each tick".
+ */
 static void later_tick(struct build *b, const struct ft_rep_point *now)
 {
 	struct ft_report *rep = b->rep;
@@ -437,7 +453,8 @@ static void later_tick(struct build *b, const struct ft_rep_point *now)
 		rep->iv[rep->nr_iv - 1].to = b->prev;
 		rep->iv[rep->nr_iv].from = b->prev;
 		rep->iv[rep->nr_iv].boost = boost_now(rep);
-		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s", b->tc.opened);
+		snprintf(rep->iv[rep->nr_iv].opened_by, sizeof(rep->iv[0].opened_by), "%s",
+			 b->tc.opened);
 		snprintf(rep->iv[rep->nr_iv].by, sizeof(rep->iv[0].by), "%s", b->tc.who);
 		rep->nr_iv++;
 	}
@@ -583,13 +600,18 @@ static void window_done(struct build *b)
 
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w)
 {
-	/* zone layout once a minute is plenty for a report; every latency kept for exact percentiles */
-	const struct ft_session_opts so = { .lean = 60, .on_latency = keep_latency, .on_latency_ctx = rep };
+	/*
+	 * zone layout once a minute is plenty for a report; every latency kept for exact
+	 * percentiles
+	 */
+	const struct ft_session_opts so = { .lean = 60, .on_latency = keep_latency,
+					    .on_latency_ctx = rep };
 	struct build b = { .rep = rep, .w = w, .path = path, .tc = { .rep = rep } };
 	int err;
 
 	memset(rep, 0, sizeof(*rep));
-	rep->rp = calloc(1, sizeof(*rep->rp));	/* a session is 1.9 MB: its rings stay out of RSS until used */
+	/* a session is 1.9 MB: its rings stay out of RSS until used */
+	rep->rp = calloc(1, sizeof(*rep->rp));
 	if (!rep->rp) {
 		ft_diag(FT_DIAG_ERR, "%s: %s", path, strerror(ENOMEM));
 		return -ENOMEM;
@@ -597,18 +619,24 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	rep->s = &rep->rp->session;
 	err = ft_replay_open(rep->rp, path, &so);
 	if (err) {
-		ft_diag(FT_DIAG_ERR, "%s: %s", path, rep->rp->r.why[0] ? rep->rp->r.why : strerror(-err));
+		ft_diag(FT_DIAG_ERR, "%s: %s", path,
+			rep->rp->r.why[0] ? rep->rp->r.why : strerror(-err));
 		return err;
 	}
 	rep->from_s = 0;
 	rep->to_s = INFINITY;
-	ft_report_cut_init(&b.cut, rep->from_s, rep->to_s);	/* set again once the window's ends are known */
-	/* the processes' table and the stacks' counts at the window's ends (ft_report_release frees) */
+	/* set again once the window's ends are known */
+	ft_report_cut_init(&b.cut, rep->from_s, rep->to_s);
+	/*
+	 * the processes' table and the stacks' counts at the window's ends (ft_report_release
+	 * frees)
+	 */
 	rep->procs_first = malloc(sizeof(*rep->procs_first));
 	rep->procs = malloc(sizeof(*rep->procs));
 	rep->stack_first = malloc(sizeof(*rep->stack_first));
 	rep->stack_last = malloc(sizeof(*rep->stack_last));
-	rep->cgroups_first = malloc(sizeof(*rep->cgroups_first));	/* kept when the recording has them */
+	/* kept when the recording has them */
+	rep->cgroups_first = malloc(sizeof(*rep->cgroups_first));
 	rep->cgroups = malloc(sizeof(*rep->cgroups));
 	while ((err = ft_replay_step(rep->rp)) > 0 && (err = one_tick(&b)) > 0)
 		;
@@ -619,7 +647,8 @@ int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep
 	}
 	if (!rep->have_first) {
 		if (rep->start_t_ns)
-			ft_diag(FT_DIAG_ERR, "%s: no sample in the window (the recording is %.1f s long)", path,
+			ft_diag(FT_DIAG_ERR,
+				"%s: no sample in the window (the recording is %.1f s long)", path,
 				(double)(rep->s->tick_t_ns - rep->start_t_ns) / 1e9);
 		else
 			ft_diag(FT_DIAG_ERR, "%s: no complete sample in the recording%s%s", path,
@@ -681,7 +710,8 @@ static void owners_figures(struct ft_rep_owners *o)
 	size_t i, k;
 
 	for (i = 0; i < o->nr && i < FT_REP_OWNERS_SHOWN; i++)
-		o->group_pct[i] = ft_report_pct((int64_t)o->groups[i].pages, (int64_t)o->tally.pin_pages);
+		o->group_pct[i] = ft_report_pct((int64_t)o->groups[i].pages,
+						(int64_t)o->tally.pin_pages);
 	o->has_rest = o->nr > FT_REP_OWNERS_SHOWN || o->tally.other;
 	o->rest_pages = o->tally.other_pages;
 	for (i = FT_REP_OWNERS_SHOWN; i < o->nr; i++)
@@ -709,13 +739,15 @@ int ft_report_owners_model(const struct ft_report *rep, struct ft_rep_owners *o)
 		o->have_stacks = true;
 		o->stacks_cut = s->owner_src.stacks_cut;
 		o->stacks_t_ns = s->owner_src.stacks_t_ns;
-		o->nr_top = ft_po_stacks_top(s->owners.stacks, s->owners.stacks_len - 1, o->top, FT_REP_OWNER_STACKS,
+		o->nr_top = ft_po_stacks_top(s->owners.stacks, s->owners.stacks_len - 1, o->top,
+					     FT_REP_OWNER_STACKS,
 					     &o->stacks_pages, &o->nr_stacks, &o->bad);
 	}
 	o->groups = calloc(FT_REP_OWNER_GROUPS, sizeof(*o->groups));
 	if (!o->groups)
 		return -ENOMEM;
-	o->nr = ft_report_owners(rep, o->groups, FT_REP_OWNER_GROUPS, &o->tally, &o->blocks, &o->looks);
+	o->nr = ft_report_owners(rep, o->groups, FT_REP_OWNER_GROUPS, &o->tally, &o->blocks,
+				 &o->looks);
 	owners_figures(o);
 	return 0;
 }
@@ -798,7 +830,8 @@ const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep
 }
 
 /* Counter @name of size @z over the window; false when either end lacks it (or it went back). */
-bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name, uint64_t *d)
+bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name,
+			 uint64_t *d)
 {
 	return ft_thp_growth(&rep->thp_first, &rep->thp_last, z->kb, name, d);
 }
@@ -806,7 +839,8 @@ bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *
 /* The recording fragtop's cost a tick over the window: (last - first) / ticks between. */
 double ft_report_cost_per_tick(const struct ft_report *rep, uint64_t first, uint64_t last)
 {
-	return rep->cost_ticks > 1 && last >= first ? (double)(last - first) / (double)(rep->cost_ticks - 1) : NAN;
+	return rep->cost_ticks > 1 &&
+	last >= first ? (double)(last - first) / (double)(rep->cost_ticks - 1) : NAN;
 }
 /* @part of @whole in percent; NAN when @whole is not above 0. */
 double ft_report_pct(int64_t part, int64_t whole)

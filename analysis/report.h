@@ -33,7 +33,10 @@ struct ft_rep_point {			/* the counters at one tick */
 	/* the host's memory pressure totals (us; /proc/pressure/memory), when the tick had them */
 	bool psi, psi_full;
 	uint64_t psi_some_us, psi_full_us;
-	/* page allocation failures in the kernel log so far, by order, when it was read (kernel/kmsg.h) */
+	/*
+	 * page allocation failures in the kernel log so far, by order, when it was read
+	 * (kernel/kmsg.h)
+	 */
 	bool kmsg;
 	uint64_t kmsg_fail[FT_KMSG_ORDERS];
 	uint64_t kmsg_lost;
@@ -51,7 +54,8 @@ struct ft_report;
 struct ft_rep_memstall {
 	uint64_t some_us, full_us;	/* full_us: UINT64_MAX when the kernel has no full line */
 	double compaction_us;		/* NAN: direct compaction was not traced */
-	double share;			/* compaction_us / some_us; NAN without either, or no stall */
+	/* compaction_us / some_us; NAN without either, or no stall */
+	double share;
 };
 
 /*
@@ -65,7 +69,8 @@ int ft_report_cgroup_stall(const struct ft_report *rep, const char *path, uint64
 			   struct ft_rep_memstall *out);
 
 /* 0, or -ENODATA when either point lacks the pressure totals (or they went back). */
-int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+int ft_report_memstall(const struct ft_report *rep, const struct ft_rep_point *from,
+		       const struct ft_rep_point *to,
 		       struct ft_rep_memstall *out);
 
 /*
@@ -98,14 +103,20 @@ struct ft_rep_stretch {
 	double from_s, to_s, secs;	/* seconds into the recording, and its length */
 	int64_t d[FT_CF_NR];		/* each counter's growth */
 	double rate[FT_CF_NR];		/* ... a second; NAN for a stretch of no time */
-	bool have[FT_CF_NR];		/* the recording's kernel counts it (else d means nothing) */
+	/* the recording's kernel counts it (else d means nothing) */
+	bool have[FT_CF_NR];
 	double thp_success;		/* THP faults served / tried, 0..1; NAN without faults */
-	double compact_success;		/* compact_success / compact_stall, 0..1; NAN without stalls */
-	uint64_t direct_zone_runs;	/* zone compactions run in direct stalls (the latency table's count) */
-	struct ft_bg_node bg[FT_EV_NODES + 1];	/* background compaction by node; [FT_EV_NODES]: unknown */
+	/* compact_success / compact_stall, 0..1; NAN without stalls */
+	double compact_success;
+	/* zone compactions run in direct stalls (the latency table's count) */
+	uint64_t direct_zone_runs;
+	/* background compaction by node; [FT_EV_NODES]: unknown */
+	struct ft_bg_node bg[FT_EV_NODES + 1];
 	struct ft_hist lat[FT_LAT_NR];	/* each source's stall latencies in it */
-	struct ft_rep_lat pct[FT_LAT_NR];	/* ... their percentiles (exact where every value was kept) */
-	bool pct_known[FT_LAT_NR];	/* the source was traced, and its percentiles could be had */
+	/* ... their percentiles (exact where every value was kept) */
+	struct ft_rep_lat pct[FT_LAT_NR];
+	/* the source was traced, and its percentiles could be had */
+	bool pct_known[FT_LAT_NR];
 	bool mem_known;			/* both ends had the memory pressure totals */
 	struct ft_rep_memstall mem;	/* the memory stall over it */
 };
@@ -120,12 +131,16 @@ struct ft_rep_cost {
 	bool have;
 	int64_t migrate, free, isolated;
 	double direct_migrate, direct_free;	/* per direct stall; NAN without stalls */
-	double direct_per_success;		/* pages scanned per direct success; NAN without one */
+	/* pages scanned per direct success; NAN without one */
+	double direct_per_success;
 	int64_t wakes, kcompactd_migrate, kcompactd_free;
 	double wake_migrate, wake_free;		/* per kcompactd wake; NAN without wakes */
 };
 
-/* Futile compaction over the window (model/events.h): its growth, and the futile share of each scanner. */
+/*
+ * Futile compaction over the window (model/events.h): its growth, and the futile share of each
+ * scanner.
+ */
 struct ft_rep_futile {
 	bool traced;			/* the isolate events were traced */
 	struct ft_futile d;
@@ -164,9 +179,13 @@ struct ft_rep_kmsg {
 	struct ft_kmsg_fail newest;	/* untrusted comm and gfp */
 };
 
-/* What the recording fragtop cost a tick over the window (its COST inputs), in all and by source. */
+/*
+ * What the recording fragtop cost a tick over the window (its COST inputs), in all and by source.
+ */
 struct ft_rep_selfcost {
-	/* fragtop's own traced footprint: its rows over the window (with tracing and its pid known) */
+	/*
+	 * fragtop's own traced footprint: its rows over the window (with tracing and its pid known)
+	 */
 	bool own_known;
 	int pid;
 	uint64_t own[FT_PC_NR];
@@ -194,7 +213,8 @@ struct ft_rep_stacks {
 	uint64_t other, unstacked;	/* past the kernel's table; without a stack */
 	uint64_t rest;			/* beyond the first FT_REP_STACKS_SHOWN groups */
 	uint64_t all;
-	double share[FT_REP_STACKS_SHOWN], share_rest, share_other, share_unstacked;	/* of all, % */
+	/* of all, % */
+	double share[FT_REP_STACKS_SHOWN], share_rest, share_other, share_unstacked;
 };
 
 /* Fallbacks of one zone of the session's table over the window, or of none (outside: node -1). */
@@ -210,7 +230,8 @@ struct ft_rep_interval {
 	struct ft_rep_level in_blocks;
 	int64_t boost;			/* watermark_boost_factor in it; -1 unknown */
 	char opened_by[160];		/* the change that started it; "" for the first */
-	char by[96];			/* who made that change (model/knobwatch.h ft_knob_change_who()) */
+	/* who made that change (model/knobwatch.h ft_knob_change_who()) */
+	char by[96];
 	struct ft_boost_tick boost_zone[FT_BOOST_ZONES];	/* the sampler's, summed */
 };
 
@@ -280,8 +301,10 @@ struct ft_report {
 	struct ft_rep_point first, last;
 	bool have_first;
 	struct ft_rep_direct_cost direct;
-	struct ft_direct_cost direct_first, direct_last;	/* the session's, at the window's ends */
-	struct ft_futile futile_first, futile_last;	/* the same for futile compaction (model/events.h) */
+	/* the session's, at the window's ends */
+	struct ft_direct_cost direct_first, direct_last;
+	/* the same for futile compaction (model/events.h) */
+	struct ft_futile futile_first, futile_last;
 	double from_s, to_s;		/* the window, seconds from the first tick (to: INFINITY) */
 	uint64_t start_t_ns;		/* the recording's first tick */
 	uint64_t ticks;			/* in the window */
@@ -337,7 +360,9 @@ struct ft_report {
 	 * every zone) at the window's first tick and its last.
 	 */
 	struct ft_extfrag_counts zone_first[FT_EV_ZONES + 1], zone_last[FT_EV_ZONES + 1];
-	/* --stacks: the counts by kernel stack at the window's ends (model/stacks.h); NULL without */
+	/*
+	 * --stacks: the counts by kernel stack at the window's ends (model/stacks.h); NULL without
+	 */
 	struct ft_stack_base *stack_first, *stack_last;
 	size_t nr_raw[FT_LAT_NR], cap_raw[FT_LAT_NR];
 	bool raw_full[FT_LAT_NR];
@@ -353,7 +378,10 @@ struct ft_report {
 	struct ft_rep_stacks stacks;
 	int nr_zone_fb;			/* every zone, then the outside row; 0 without tracing */
 	struct ft_rep_zone_fb zone_fb[FT_EV_ZONES + 1];
-	/* fragtop doctor's rules over the window (ft_report_findings(), analysis/findings.h); NULL before */
+	/*
+	 * fragtop doctor's rules over the window (ft_report_findings(), analysis/findings.h); NULL
+	 * before
+	 */
 	struct ft_findings *findings;
 	/*
 	 * ... judged per interval of still knobs (analysis/verdict.h), as
@@ -431,7 +459,8 @@ double ft_report_level_mean(const struct ft_rep_level *lv);
  * recording's start (CLOCK_REALTIME ns, 0 if unknown).  0, or -EINVAL
  * with a message in @why.
  */
-int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why, size_t sz);
+int ft_report_window_secs(const char *arg, uint64_t start_rt_ns, double *secs, char *why,
+			  size_t sz);
 
 /*
  * Fallbacks in zone @k of the session's table over the window (@k ==
@@ -476,11 +505,14 @@ struct ft_rep_owners {
 	uint64_t stacks_pages;		/* FT_PO_PAGES_SATURATED: past 2^64, no shares */
 	/* the figures the renderers print, made once here */
 	double group_pct[FT_REP_OWNERS_SHOWN];	/* the first groups' share of the pinned pages, % */
-	uint64_t rest_pages;		/* the groups past FT_REP_OWNERS_SHOWN and those past the table */
+	/* the groups past FT_REP_OWNERS_SHOWN and those past the table */
+	uint64_t rest_pages;
 	double rest_pct;
 	bool has_rest;
-	double top_pct[FT_REP_OWNER_STACKS];	/* of every page show_stacks counted, %; NAN: saturated */
-	bool top_pins[FT_REP_OWNER_STACKS];	/* the stack also pins pages of mixed blocks (a group) */
+	/* of every page show_stacks counted, %; NAN: saturated */
+	double top_pct[FT_REP_OWNER_STACKS];
+	/* the stack also pins pages of mixed blocks (a group) */
+	bool top_pins[FT_REP_OWNER_STACKS];
 };
 
 /* Fill @o from the report.  0, or -ENOMEM (then o->groups is NULL and nr 0). */
@@ -502,12 +534,15 @@ size_t ft_report_stacks(const struct ft_report *rep, struct ft_stack_group *out,
  */
 int ft_report_build(struct ft_report *rep, const char *path, const struct ft_rep_window *w);
 /* Stretch @from..@to's figures into @out.  0, or -ENOMEM (percentiles then not known). */
-int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *from, const struct ft_rep_point *to,
+int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *from,
+		      const struct ft_rep_point *to,
 		      struct ft_rep_stretch *out);
 void ft_report_release(struct ft_report *rep);
 /* The window's process rows: its threads summed by process.  0 or -ENOMEM. */
 int ft_report_by_process(struct ft_report *rep);
-/* The window's process rows summed by cgroup into rep->cgrows (analysis/cgrows.h).  0 or -ENOMEM. */
+/*
+ * The window's process rows summed by cgroup into rep->cgrows (analysis/cgrows.h). 0 or -ENOMEM.
+ */
 int ft_report_by_cgroup(struct ft_report *rep);
 
 /* Seconds from the recording's first tick (whatever the window) to @t. */
@@ -524,7 +559,9 @@ const struct ft_session_audit *ft_report_next_change(const struct ft_report *rep
 /* THP counter @name of size @z over the window; false when an end lacks it (or it went back). */
 bool ft_report_thp_delta(const struct ft_report *rep, const struct ft_thp_size *z, const char *name,
 			 uint64_t *d);
-/* fragtop's own cost a tick over the window: (@last - @first) / ticks between; NAN under 2 ticks. */
+/*
+ * fragtop's own cost a tick over the window: (@last - @first) / ticks between; NAN under 2 ticks.
+ */
 double ft_report_cost_per_tick(const struct ft_report *rep, uint64_t first, uint64_t last);
 /* @part of @whole in percent; NAN when @whole is not above 0. */
 double ft_report_pct(int64_t part, int64_t whole);

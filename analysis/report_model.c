@@ -28,7 +28,8 @@ static bool counter_have(const struct ft_report *rep, int c)
 	return c != FT_CF_FRAG_STALLS || rep->lat_present[FT_LAT_FRAG_STALL];
 }
 
-int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *a, const struct ft_rep_point *b,
+int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *a,
+		      const struct ft_rep_point *b,
 		      struct ft_rep_stretch *s)
 {
 	const int64_t *d = s->d;
@@ -44,7 +45,8 @@ int ft_report_stretch(const struct ft_report *rep, const struct ft_rep_point *a,
 		s->have[c] = counter_have(rep, c);
 	}
 	/* as fractions of the percentages report_pct gives (the JSON's figures since they were) */
-	s->thp_success = ft_report_pct(d[FT_CF_THP_ALLOC], d[FT_CF_THP_ALLOC] + d[FT_CF_THP_FALLBACK]) / 100;
+	s->thp_success = ft_report_pct(d[FT_CF_THP_ALLOC],
+				       d[FT_CF_THP_ALLOC] + d[FT_CF_THP_FALLBACK]) / 100;
 	s->compact_success = ft_report_pct(d[FT_CF_COMPACT_SUCCESS], d[FT_CF_COMPACT_STALL]) / 100;
 	s->direct_zone_runs = b->lat[FT_LAT_COMPACTION].count - a->lat[FT_LAT_COMPACTION].count;
 	for (n = 0; n <= FT_EV_NODES; n++) {
@@ -107,12 +109,16 @@ static void futile(struct ft_report *rep)
 			D(taken_futile);
 			D(taken_unknown);
 #undef D
-			f->share[w][sc] = ft_futile_share(a, b, (enum ft_iso_who)w, (enum ft_iso_scanner)sc);
+			f->share[w][sc] = ft_futile_share(a, b, (enum ft_iso_who)w,
+							  (enum ft_iso_scanner)sc);
 		}
 	}
 }
 
-/* Fallbacks by zone over the window: every zone of the session's table, then those outside every zone. */
+/*
+ * Fallbacks by zone over the window: every zone of the session's table, then those outside every
+ * zone.
+ */
 static void zone_fallbacks(struct ft_report *rep)
 {
 	const struct ft_events *ev = &rep->s->events;
@@ -148,14 +154,17 @@ static void thp(struct ft_report *rep)
 		struct ft_thp_size *z = &t->d.s[i];
 		struct ft_rep_thp_anon *an = &t->anon[i];
 
-		for (k = 0; k < z->nr_stats; k++)	/* counters in the window; levels (nr_*) as at its end */
+		/* counters in the window; levels (nr_*) as at its end */
+		for (k = 0; k < z->nr_stats; k++)
 			t->known[i][k] = !strncmp(z->stat_name[k], "nr_", 3) ||
-				ft_report_thp_delta(rep, &rep->thp_last.s[i], z->stat_name[k], &z->stat[k]);
+				ft_report_thp_delta(rep, &rep->thp_last.s[i], z->stat_name[k],
+						    &z->stat[k]);
 		an->have = ft_report_thp_delta(rep, z, "anon_fault_alloc", &an->alloc) &&
 			ft_report_thp_delta(rep, z, "anon_fault_fallback", &an->fallback);
 		if (!ft_report_thp_delta(rep, z, "split", &an->split))
 			an->split = 0;
-		an->success = ft_report_pct((int64_t)an->alloc, (int64_t)(an->alloc + an->fallback)) / 100;
+		an->success = ft_report_pct((int64_t)an->alloc,
+					    (int64_t)(an->alloc + an->fallback)) / 100;
 	}
 }
 
@@ -163,7 +172,8 @@ static void thp(struct ft_report *rep)
 static void selfcost(struct ft_report *rep)
 {
 	struct ft_rep_selfcost *c = &rep->self;
-	struct ft_cost_counts a = ft_cost_total(&rep->cost_first), b = ft_cost_total(&rep->cost_last);
+	struct ft_cost_counts a = ft_cost_total(&rep->cost_first),
+	b = ft_cost_total(&rep->cost_last);
 	size_t i;
 
 #define RATE(o, x, y) do { \

@@ -7,7 +7,8 @@
 #include <string.h>
 
 /* One interval of @path, as a report of its own: its findings into @iv.  0 or -errno. */
-static int judge_interval(const char *path, double from, double to, const struct ft_fit_need *need, size_t nr_need,
+static int judge_interval(const char *path, double from, double to, const struct ft_fit_need *need,
+			  size_t nr_need,
 			  struct ft_verdict_iv *iv)
 {
 	struct ft_report *rep = calloc(1, sizeof(*rep));
@@ -36,7 +37,8 @@ static int judge_interval(const char *path, double from, double to, const struct
 	return err;
 }
 
-int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_fit_need *need, size_t nr_need,
+int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_fit_need *need,
+		     size_t nr_need,
 		     struct ft_verdict *v)
 {
 	int err, k, n;
@@ -52,7 +54,8 @@ int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_
 	n = whole->nr_iv > 0 ? whole->nr_iv : 1;
 	if (n == 1) {		/* the knobs held still: the window is the one interval */
 		v->nr = 1;
-		v->iv[0] = (struct ft_verdict_iv){ .from_s = v->from_s, .to_s = v->to_s, .still = true,
+		v->iv[0] = (struct ft_verdict_iv){ .from_s = v->from_s, .to_s = v->to_s,
+						   .still = true,
 						   .fs = v->whole };
 		ft_find_knobs_read(whole->knobs_end, &v->iv[0].knobs);
 		return 0;

@@ -28,18 +28,22 @@
 struct ft_verdict_iv {
 	double from_s, to_s;		/* seconds from the recording's first tick */
 	char opened_by[160];		/* the change that opened it ("" for the first) */
-	char by[96];			/* who made it: "fragtop set (pid 42, uid 0)", "outside fragtop"... */
+	/* who made it: "fragtop set (pid 42, uid 0)", "outside fragtop"... */
+	char by[96];
 	struct ft_find_knobs knobs;	/* in force in it (as at its last tick) */
-	bool still;			/* the knobs held still in it (false: the rest past FT_VERDICT_MAX_IV) */
+	/* the knobs held still in it (false: the rest past FT_VERDICT_MAX_IV) */
+	bool still;
 	struct ft_findings *fs;		/* judged on it alone; owned (the whole's when nr is 1) */
 };
 
 struct ft_verdict {
 	double from_s, to_s;		/* the window */
-	struct ft_findings *whole;	/* the rules over the whole window, to be shown as such; owned */
+	/* the rules over the whole window, to be shown as such; owned */
+	struct ft_findings *whole;
 	int nr;
 	struct ft_verdict_iv iv[FT_VERDICT_MAX_IV];
-	int folded;			/* intervals past FT_VERDICT_MAX_IV judged together in the last */
+	/* intervals past FT_VERDICT_MAX_IV judged together in the last */
+	int folded;
 };
 
 /*
@@ -47,7 +51,8 @@ struct ft_verdict {
  * done) per interval of still knobs into @v, with @need as doctor's
  * --need.  0, or -errno (a report of an interval failed: said).
  */
-int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_fit_need *need, size_t nr_need,
+int ft_verdict_build(struct ft_report *whole, const char *path, const struct ft_fit_need *need,
+		     size_t nr_need,
 		     struct ft_verdict *v);
 void ft_verdict_release(struct ft_verdict *v);
 

@@ -18,7 +18,8 @@ int ft_open_beneath(int dirfd, const char *rel, int flags, mode_t mode)
 	int fd = (int)syscall(SYS_openat2, dirfd, rel, &how, sizeof(how));
 
 	if (fd < 0 && errno == ENOSYS)
-		fd = openat(dirfd, rel, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW, mode);
+		fd = openat(dirfd, rel, flags | O_CLOEXEC | O_NOCTTY | O_NONBLOCK | O_NOFOLLOW,
+			    mode);
 	return fd < 0 ? -errno : fd;
 }
 

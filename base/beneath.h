@@ -12,7 +12,10 @@
 #include <stdbool.h>
 #include <sys/types.h>
 
-/* @rel under @dirfd, never through a symbolic link nor out of it; @mode for O_CREAT.  An fd or -errno. */
+/*
+ * @rel under @dirfd, never through a symbolic link nor out of it; @mode for O_CREAT. An fd or
+ * -errno.
+ */
 int ft_open_beneath(int dirfd, const char *rel, int flags, mode_t mode);
 
 /*

@@ -24,7 +24,10 @@ uint64_t ft_process_cpu_ns(void);	/* CLOCK_PROCESS_CPUTIME_ID: every thread */
  */
 void ft_age_format(double secs, char *buf, size_t sz);
 
-/* @secs since the epoch as RFC 3339 in UTC, "2026-12-05T04:21:53Z"; false when it cannot be written. */
+/*
+ * @secs since the epoch as RFC 3339 in UTC, "2026-12-05T04:21:53Z"; false when it cannot be
+ * written.
+ */
 bool ft_utc_format(double secs, char *buf, size_t sz);
 
 #endif

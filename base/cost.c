@@ -43,7 +43,8 @@ enum ft_cost_src ft_cost_src_of(const char *rel)
 		{ "proc/sys/", FT_COST_KNOBS },
 		{ "sys/kernel/mm/transparent_hugepage/hugepages-", FT_COST_THP },
 		{ "sys/kernel/mm/transparent_hugepage/", FT_COST_KNOBS },
-		{ "sys/kernel/mm/transparent_hugepage", FT_COST_THP },	/* the listing of the sizes */
+		/* the listing of the sizes */
+		{ "sys/kernel/mm/transparent_hugepage", FT_COST_THP },
 		{ "sys/devices/system/node/", FT_COST_KNOBS },
 		{ "proc/kpage", FT_COST_KPAGEFLAGS },
 		{ "proc/iomem", FT_COST_KPAGEFLAGS },

@@ -37,7 +37,8 @@ enum ft_cost_src {
 	/* added at the end, so older recordings' counts stay where they were */
 	FT_COST_CGROUP,		/* the memory cgroups, their pressure, /var/log/pods */
 	FT_COST_PRESSURE,	/* the host's /proc/pressure/memory: the overview's every tick */
-	FT_COST_SMAPS,		/* proc/PID/smaps_rollup: the processes view's THP% (walks page tables) */
+	/* proc/PID/smaps_rollup: the processes view's THP% (walks page tables) */
+	FT_COST_SMAPS,
 	FT_COST_KMSG,		/* /dev/kmsg: the kernel log, for page allocation failures */
 	FT_COST_NR
 };

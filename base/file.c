@@ -99,7 +99,8 @@ void ft_file_init(struct ft_file *f, const char *rel)
  */
 static int file_grow(struct ft_file *f)
 {
-	int err = ft_grow_from((void **)&f->buf, &f->cap, f->cap + 1, 1, f->single ? 256 : 16384, FT_FILE_MAX);
+	int err = ft_grow_from((void **)&f->buf, &f->cap, f->cap + 1, 1, f->single ? 256 : 16384,
+			       FT_FILE_MAX);
 
 	return err == -E2BIG ? -EFBIG : err;
 }

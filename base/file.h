@@ -17,7 +17,8 @@
 
 struct ft_file {
 	const char *rel;	/* path relative to the root, borrowed */
-	enum ft_cost_src cost;	/* what its opens and reads count as (from rel; may be set after init) */
+	/* what its opens and reads count as (from rel; may be set after init) */
+	enum ft_cost_src cost;
 	/*
 	 * One read at offset 0 returns all of it that fits the buffer: a
 	 * sysfs attribute, a sysctl, a single_open() seq_file (meminfo).  A

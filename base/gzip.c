@@ -32,7 +32,8 @@ static int load(char *why, size_t sz)
 	if (!state) {
 		h = dlopen(FT_ZLIB, RTLD_NOW | RTLD_LOCAL);
 		if (!h) {
-			snprintf(saved, sizeof(saved), "cannot load %s (Debian: zlib1g): %s", FT_ZLIB, dlerror());
+			snprintf(saved, sizeof(saved), "cannot load %s (Debian: zlib1g): %s",
+				 FT_ZLIB, dlerror());
 			state = -1;
 		} else if (!(*(void **)&sym_deflateInit2_ = dlsym(h, "deflateInit2_")) ||
 			   !(*(void **)&sym_deflate = dlsym(h, "deflate")) ||
@@ -67,7 +68,8 @@ int ft_gzip(const char *in, size_t n, char **out, size_t *outn, char *why, size_
 		snprintf(why, sz, "%zu bytes: too large for one deflate call", n);
 		return -1;
 	}
-	if (sym_deflateInit2_(&z, GZIP_LEVEL, Z_DEFLATED, GZIP_WBITS, GZIP_MEMLEVEL, Z_DEFAULT_STRATEGY,
+	if (sym_deflateInit2_(&z, GZIP_LEVEL, Z_DEFLATED, GZIP_WBITS, GZIP_MEMLEVEL,
+			      Z_DEFAULT_STRATEGY,
 			      ZLIB_VERSION, (int)sizeof(z)) != Z_OK) {
 		snprintf(why, sz, "deflateInit2: %s", z.msg ? z.msg : "out of memory");
 		return -1;

@@ -21,7 +21,8 @@ int ft_hostport_parse(const char *arg, struct ft_hostport *hp, char *why, size_t
 		const char *close = strchr(arg, ']');
 
 		if (!close || close[1] != ':') {
-			snprintf(why, sz, "is not [ADDR]:PORT (an IPv6 address in brackets, then :PORT)");
+			snprintf(why, sz,
+				 "is not [ADDR]:PORT (an IPv6 address in brackets, then :PORT)");
 			return -1;
 		}
 		h = arg + 1;
@@ -40,7 +41,8 @@ int ft_hostport_parse(const char *arg, struct ft_hostport *hp, char *why, size_t
 		port = colon + 1;
 	}
 	p = strtol(port, &end, 10);
-	if (end == port || *end || p < 1 || p > 65535 || *port == '-' || *port == '+' || *port == ' ') {
+	if (end == port || *end || p < 1 || p > 65535 || *port == '-' || *port == '+' ||
+	    *port == ' ') {
 		snprintf(why, sz, "has no port from 1 to 65535: ADDR:PORT, [ADDR]:PORT or PORT");
 		return -1;
 	}
@@ -103,7 +105,8 @@ bool ft_hostport_loopback(const struct ft_hostport *hp)
 	if (hp->sa.ss_family == AF_INET6) {
 		const struct in6_addr *a = &((const struct sockaddr_in6 *)&hp->sa)->sin6_addr;
 
-		return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
+		return IN6_IS_ADDR_LOOPBACK(a) ||
+		(IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
 	}
 	return (ntohl(((const struct sockaddr_in *)&hp->sa)->sin_addr.s_addr) >> 24) == 127;
 }

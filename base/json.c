@@ -135,7 +135,10 @@ const char *ft_json_fmt_double(char *buf, size_t sz, double val)
 	static const int digits[] = { 6, 9, 12, 15, 17 };
 	size_t i;
 
-	/* the shortest of these that reads back as the same number: 6 digits mostly, never a lost one */
+	/*
+	 * the shortest of these that reads back as the same number: 6 digits mostly, never a lost
+	 * one
+	 */
 	for (i = 0; i < sizeof(digits) / sizeof(digits[0]); i++) {
 		snprintf(buf, sz, "%.*g", digits[i], val);
 		if (strtod(buf, NULL) == val)

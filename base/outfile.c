@@ -83,18 +83,21 @@ const char *ft_outfile_strerror(int err, const char *how_to_replace, char *buf, 
 
 	switch (-err) {
 	case EEXIST:
-		snprintf(buf, sz, "it exists (choose another name%s%s%s)", h ? ", or " : "", h ? h : "",
+		snprintf(buf, sz, "it exists (choose another name%s%s%s)", h ? ", or " : "",
+			 h ? h : "",
 			 h ? " replaces it" : "");
 		break;
 	case ELOOP:
-		snprintf(buf, sz, "it is a symbolic link; fragtop does not write through links%s%s%s",
+		snprintf(buf, sz,
+			 "it is a symbolic link; fragtop does not write through links%s%s%s",
 			 h ? " (" : "", h ? h : "", h ? " replaces the link itself)" : "");
 		break;
 	case EISDIR:
 		snprintf(buf, sz, "it is a directory");
 		break;
 	case EPERM:
-		snprintf(buf, sz, "not allowed to replace it (another user's file in a sticky directory?)");
+		snprintf(buf, sz,
+			 "not allowed to replace it (another user's file in a sticky directory?)");
 		break;
 	default:
 		snprintf(buf, sz, "%s", strerror(-err));

@@ -5,8 +5,8 @@
  * (a planted /tmp/x -> /etc/shadow must not be truncated), creates a
  * recording 0600 (it holds root-only data: pagetypeinfo, kpageflags,
  * physical addresses) and other output under the umask, and refuses an
- * existing file unless told to replace it.  Replacing writes a new file beside it and renames it over
- * the old name: a link at that name is replaced, never followed, and the
+ * existing file unless told to replace it. Replacing writes a new file beside it and renames it
+ * over the old name: a link at that name is replaced, never followed, and the
  * old file's readers keep their copy.
  */
 #ifndef FT_BASE_OUTFILE_H

@@ -25,7 +25,8 @@ size_t ft_suggest_distance(const char *a, const char *b)
 				v = d[i - 1][j] + 1;
 			if (d[i][j - 1] + 1 < v)
 				v = d[i][j - 1] + 1;
-			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+			    d[i - 2][j - 2] + 1 < v)
 				v = d[i - 2][j - 2] + 1;
 			d[i][j] = v;
 		}

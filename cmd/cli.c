@@ -28,7 +28,8 @@ static int opt_label(const struct ft_opt *o, char *buf, size_t sz)
 
 	if (o->short_name)
 		snprintf(sh, sizeof(sh), "-%c, ", o->short_name);
-	return snprintf(buf, sz, "%s--%s%s%s", sh, o->name, o->arg ? " " : "", o->arg ? o->arg : "");
+	return snprintf(buf, sz, "%s--%s%s%s", sh, o->name, o->arg ? " " : "",
+			o->arg ? o->arg : "");
 }
 
 /*
@@ -43,7 +44,8 @@ static void default_help(const struct ft_opt *o, char *buf, size_t sz)
 	if (!def)
 		snprintf(buf, sz, "%s", o->help);
 	else if (n && o->help[n - 1] == ')')
-		snprintf(buf, sz, "%.*s; default%s %s)", (int)(n - 1), o->help, o->def_help ? ":" : "", def);
+		snprintf(buf, sz, "%.*s; default%s %s)", (int)(n - 1), o->help,
+			 o->def_help ? ":" : "", def);
 	else
 		snprintf(buf, sz, "%s (default%s %s)", o->help, o->def_help ? ":" : "", def);
 }
@@ -127,7 +129,8 @@ int ft_cli_usage_error(const struct ft_cmd *cmd, const char *fmt, ...)
 	va_end(ap);
 	fprintf(stderr, "\n");
 	synopsis(cmd, stderr);
-	fprintf(stderr, "'fragtop %s%s--help' lists the options\n", cmd_name(cmd), cmd->name ? " " : "");
+	fprintf(stderr, "'fragtop %s%s--help' lists the options\n", cmd_name(cmd),
+		cmd->name ? " " : "");
 	return 2;
 }
 
@@ -153,15 +156,19 @@ static int convert(const struct ft_cmd *cmd, const struct ft_opt *o, const char 
 	case FT_OPT_NUM:
 		d = strtod(arg, &end);
 		if (end == arg || *end || !(d >= o->lo && d <= o->hi))
-			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number%s in [%g, %g]", o->name, arg,
-						  o->type == FT_OPT_SECS ? " of seconds" : "", o->lo, o->hi);
+			return ft_cli_usage_error(cmd, "--%s: '%s' is not a number%s in [%g, %g]",
+						  o->name, arg,
+						  o->type == FT_OPT_SECS ? " of seconds" : "",
+						  o->lo, o->hi);
 		*(double *)o->var = d;
 		return 0;
 	case FT_OPT_UINT: {
 		unsigned long long u = strtoull(arg, &end, 10);
 
-		if (end == arg || *end || arg[0] == '-' || !((double)u >= o->lo && (double)u <= o->hi))
-			return ft_cli_usage_error(cmd, "--%s: '%s' is not a whole number in [%.0f, %.0f]",
+		if (end == arg || *end || arg[0] == '-' ||
+		    !((double)u >= o->lo && (double)u <= o->hi))
+			return ft_cli_usage_error(cmd, "--%s: '%s' is not a whole number in [%.0f, "
+						       "%.0f]",
 						  o->name, arg, o->lo, o->hi);
 		*(uint64_t *)o->var = u;
 		return 0;
@@ -184,7 +191,9 @@ static int set_defaults(const struct ft_cmd *cmd)
 			continue;
 		if (o->def) {
 			if (convert(cmd, o, o->def)) {
-				fprintf(stderr, "fragtop: --%s: a bad default in the option table\n", o->name);
+				fprintf(stderr,
+					"fragtop: --%s: a bad default in the option table\n",
+					o->name);
 				return 1;
 			}
 			continue;
@@ -247,10 +256,12 @@ static int bad_option(const struct ft_cmd *cmd, bool missing, const char *arg)
 		for (i = 0; missing && i < cmd->nr_opts; i++)
 			if (cmd->opts[i].short_name == optopt || cmd->opts[i].alias_short == optopt)
 				return ft_cli_usage_error(cmd, "-%c needs a value (%s)", optopt,
-							  cmd->opts[i].arg ? cmd->opts[i].arg : "?");
+							  cmd->opts[i].arg ?
+								  cmd->opts[i].arg : "?");
 		return ft_cli_usage_error(cmd, "-%c: unknown option", optopt);
 	}
-	snprintf(word, sizeof(word), "%s", arg + (arg[0] == '-' && arg[1] == '-' ? 2 : arg[0] == '-'));
+	snprintf(word, sizeof(word), "%s",
+		 arg + (arg[0] == '-' && arg[1] == '-' ? 2 : arg[0] == '-'));
 	word[strcspn(word, "=")] = '\0';
 	for (i = 0; missing && i < cmd->nr_opts; i++)
 		if ((cmd->opts[i].name && !strcmp(cmd->opts[i].name, word)) ||
@@ -261,7 +272,8 @@ static int bad_option(const struct ft_cmd *cmd, bool missing, const char *arg)
 		return ft_cli_usage_error(cmd, "%.60s needs a value", arg);
 	near = closest_option(cmd, word);
 	if (!strncmp(arg, "--", 2) && near)
-		return ft_cli_usage_error(cmd, "--%s: unknown option; did you mean --%s?", word, near);
+		return ft_cli_usage_error(cmd, "--%s: unknown option; did you mean --%s?", word,
+					  near);
 	return ft_cli_usage_error(cmd, "%.60s: unknown option", arg);
 }
 
@@ -275,7 +287,8 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 	*first = 1;
 	if (set_defaults(cmd))
 		return 1;
-	lo = calloc(cmd->nr_opts * 2 + 2 + sizeof(ft_cli_globals) / sizeof(ft_cli_globals[0]), sizeof(*lo));
+	lo = calloc(cmd->nr_opts * 2 + 2 + sizeof(ft_cli_globals) / sizeof(ft_cli_globals[0]),
+		    sizeof(*lo));
 	if (!lo) {
 		fprintf(stderr, "fragtop: out of memory\n");
 		return 1;
@@ -298,10 +311,14 @@ int ft_cli_parse(const struct ft_cmd *cmd, int argc, char **argv, int *first)
 		}
 	}
 	lo[n++] = (struct option){ "help", no_argument, NULL, 'h' };
-	/* the global flags, taken by every command (as git takes its own anywhere): a no-op where unused */
+	/*
+	 * the global flags, taken by every command (as git takes its own anywhere): a no-op where
+	 * unused
+	 */
 	for (i = 0; i < sizeof(ft_cli_globals) / sizeof(ft_cli_globals[0]); i++)
 		if (!cli_has(cmd, ft_cli_globals[i]))
-			lo[n++] = (struct option){ ft_cli_globals[i], no_argument, NULL, GLOBAL_VAL };
+			lo[n++] = (struct option){ ft_cli_globals[i], no_argument, NULL,
+						   GLOBAL_VAL };
 	shorts[sl] = '\0';
 	opterr = 0;
 	optind = 1;

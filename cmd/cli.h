@@ -83,7 +83,8 @@ struct ft_cmd {
 	  "/proc/kallsyms: fallbacks by allocation site", .var = &(v) }, \
 	{ "stacks-per-sec", 0, FT_OPT_UINT, "N", \
 	  "with --stacks, at most N stacks a second; later fallbacks of\n" \
-	  "the second go without (sampled)", 1, 1000000, .var = &(n), .def = ft_live_stacks_per_sec_default }
+	  "the second go without (sampled)", 1, 1000000, .var = &(n), \
+	  .def = ft_live_stacks_per_sec_default }
 #define FT_OPT_PTI_INTERVAL(v) { "pagetypeinfo-interval", 0, FT_OPT_SECS, "SECS", \
 	"how often to read /proc/pagetypeinfo, which the kernel\n" \
 	"walks under zone->lock (0: every tick)", 0, 86400, .var = &(v), .def = "10" }
@@ -107,7 +108,8 @@ struct ft_cmd {
 /* The commands, each defined beside its code; ft_cmds (cmd/main.c) lists them in order. */
 extern const struct ft_cmd ft_cmd_top, ft_cmd_snapshot, ft_cmd_get, ft_cmd_set, ft_cmd_record,
 	ft_cmd_replay, ft_cmd_report, ft_cmd_compare, ft_cmd_export, ft_cmd_plot,
-	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor, ft_cmd_experiment,
+	ft_cmd_exporter, ft_cmd_fields, ft_cmd_preflight, ft_cmd_labels, ft_cmd_doctor,
+	ft_cmd_experiment,
 	ft_cmd_fleet;
 
 /*

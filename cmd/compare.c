@@ -24,12 +24,14 @@
 #include "render/compare.h"
 
 /* "NAME=FILE[,FILE...]" or "FILE"; a FILE may end in "@FROM..TO". */
-static int parse_group(char *arg, struct ft_cmp_group *g, int index, const struct ft_rep_window *dflt)
+static int parse_group(char *arg, struct ft_cmp_group *g, int index,
+		       const struct ft_rep_window *dflt)
 {
 	char *eq = strchr(arg, '='), *files = arg, *save = NULL, *f;
 
 	/* a name is what comes before '=', if it is not part of a path */
-	if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg)) && eq - arg < (long)sizeof(g->name)) {
+	if (eq && eq > arg && !memchr(arg, '/', (size_t)(eq - arg)) &&
+	    eq - arg < (long)sizeof(g->name)) {
 		snprintf(g->name, sizeof(g->name), "%.*s", (int)(eq - arg), arg);
 		files = eq + 1;
 	} else {
@@ -44,7 +46,8 @@ static int parse_group(char *arg, struct ft_cmp_group *g, int index, const struc
 		char *at = strrchr(f, '@');
 
 		if (g->nr == FT_CMP_MAX_RUNS) {
-			fprintf(stderr, "fragtop: compare: at most %d runs a group\n", FT_CMP_MAX_RUNS);
+			fprintf(stderr, "fragtop: compare: at most %d runs a group\n",
+				FT_CMP_MAX_RUNS);
 			return -E2BIG;
 		}
 		r = &g->run[g->nr++];
@@ -81,7 +84,8 @@ static const struct ft_opt compare_opts[] = {
 static int run_compare(int argc, char **argv)
 {
 	static struct ft_cmp_group g[FT_CMP_MAX_GROUPS];
-	static struct ft_cmp_stacks stacks, cgroups;	/* ft_cmp_stacks() and ft_cmp_cgroups() of the groups */
+	/* ft_cmp_stacks() and ft_cmp_cgroups() of the groups */
+	static struct ft_cmp_stacks stacks, cgroups;
 	static struct ft_cmp_findings findings;		/* ft_cmp_findings() */
 	const struct ft_cmp_extra x = { &stacks, &cgroups, &findings };
 	int err, first, ng, k;
@@ -91,7 +95,8 @@ static int run_compare(int argc, char **argv)
 		return err;
 	ng = argc - first;
 	if (ng < 2)
-		return ft_cli_usage_error(&ft_cmd_compare, "two groups (or two recordings) expected");
+		return ft_cli_usage_error(&ft_cmd_compare,
+					  "two groups (or two recordings) expected");
 	if (ng > FT_CMP_MAX_GROUPS)
 		return ft_cli_usage_error(&ft_cmd_compare, "at most %d groups", FT_CMP_MAX_GROUPS);
 	if (o.json && o.csv)

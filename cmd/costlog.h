@@ -24,7 +24,9 @@ struct ft_costlog {
 	"(files opened, reads, bytes per source; heap) to FILE, a new\n" \
 	"file (an existing one is refused)", .var = &(v) }
 
-/* Create @path for the lines (0600; refused if it exists or is a link).  0, or 1 after saying why. */
+/*
+ * Create @path for the lines (0600; refused if it exists or is a link). 0, or 1 after saying why.
+ */
 int ft_costlog_open(struct ft_costlog *c, const char *path);
 /* A line for the session's newest tick; @what: the mode and view ("top overview", "record"). */
 void ft_costlog_tick(struct ft_costlog *c, const struct ft_session *s, const char *what);

@@ -31,7 +31,8 @@ static struct {
 
 static const struct ft_opt opts[] = {
 	FT_OPT_JSON(o.json),
-	{ "seconds", 's', FT_OPT_SECS, "N", "live: watch the host for N seconds (Ctrl-C ends it sooner)", 2, 86400,
+	{ "seconds", 's', FT_OPT_SECS, "N",
+	  "live: watch the host for N seconds (Ctrl-C ends it sooner)", 2, 86400,
 	  .var = &o.seconds, .def = "30" },
 	FT_OPT_FROM(o.window.from),
 	FT_OPT_TO(o.window.to),
@@ -40,10 +41,12 @@ static const struct ft_opt opts[] = {
 	  "fit now is a finding (size_wont_fit), e.g. 4x1G,512x2M", .var = &o.need },
 	{ "output", 'o', FT_OPT_STR, "FILE", "live: keep what was watched as a recording in FILE\n"
 	  "(overwritten), to report or replay it later", .var = &o.output },
-	{ "rules", 0, FT_OPT_FLAG, NULL, "list the rules, their severity, thresholds and inputs, and exit",
+	{ "rules", 0, FT_OPT_FLAG, NULL,
+	  "list the rules, their severity, thresholds and inputs, and exit",
 	  .var = &o.rules },
-	{ "timeline", 0, FT_OPT_FLAG, NULL, "for each rule, when it was active over the recording (the\n"
-	  "intervals of still knobs the findings are judged on)", .var = &o.timeline },
+	{ "timeline", 0, FT_OPT_FLAG, NULL,
+	  "for each rule, when it was active over the recording (the\nintervals of still knobs the "
+	  "findings are judged on)", .var = &o.timeline },
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_TRACE(o.live.no_trace),
 	FT_OPT_TRACE_BUFFER(o.live.trace_kb),
@@ -61,9 +64,11 @@ static int watch(const char *path)
 
 	a.live.cgroups = true;		/* who pays, by cgroup */
 	if (geteuid() != 0 && !strcmp(o.live.root, "/"))
-		fprintf(stderr, "fragtop doctor: not root: no tracing and no map; the rules that need them "
+		fprintf(stderr,
+			"fragtop doctor: not root: no tracing and no map; the rules that need them "
 			"are listed as not checked\n");
-	fprintf(stderr, "fragtop doctor: watching the host for %g s (Ctrl-C ends it sooner)\n", o.seconds);
+	fprintf(stderr, "fragtop doctor: watching the host for %g s (Ctrl-C ends it sooner)\n",
+		o.seconds);
 	return ft_record_headless(&a);
 }
 
@@ -81,7 +86,8 @@ static int live_file(char *buf, size_t sz, bool *own)
 	snprintf(buf, sz, "%s/fragtop-doctor-XXXXXX", dir && *dir ? dir : "/tmp");
 	fd = mkstemp(buf);
 	if (fd < 0) {
-		fprintf(stderr, "fragtop doctor: cannot make a file in %s: %s\n", dir && *dir ? dir : "/tmp",
+		fprintf(stderr, "fragtop doctor: cannot make a file in %s: %s\n", dir &&
+			*dir ? dir : "/tmp",
 			strerror(errno));
 		return 1;
 	}
@@ -105,7 +111,10 @@ static void print(const struct ft_verdict *v, const char *from)
 	ft_render_doctor_text(stdout, v, from);
 }
 
-/* Read @path (or its window), judge it per interval of still knobs, print.  0, or 1 after saying why. */
+/*
+ * Read @path (or its window), judge it per interval of still knobs, print. 0, or 1 after saying
+ * why.
+ */
 static int judge(const char *path, const char *from)
 {
 	struct ft_fit_need needs[FT_FIT_NEEDS_MAX];
@@ -126,7 +135,9 @@ static int judge(const char *path, const char *from)
 		err = ft_report_by_process(rep);
 	if (!err)
 		err = ft_report_by_cgroup(rep);
-	if (!err && o.need && ft_fit_needs_parse(o.need, rep->s->host.page_size, needs, &nr_needs, why, sizeof(why))) {
+	if (!err && o.need &&
+	    ft_fit_needs_parse(o.need, rep->s->host.page_size, needs, &nr_needs, why,
+			       sizeof(why))) {
 		fprintf(stderr, "fragtop doctor: --need %s: %s\n", o.need, why);
 		err = -EINVAL;
 	}
@@ -158,7 +169,8 @@ static int run(int argc, char **argv)
 		return ft_cli_usage_error(&ft_cmd_doctor, "one recording at most");
 	if (first < argc) {
 		if (o.output)
-			return ft_cli_usage_error(&ft_cmd_doctor, "--output goes with a live watch, not a recording");
+			return ft_cli_usage_error(&ft_cmd_doctor, "--output goes with a live "
+								  "watch, not a recording");
 		return judge(argv[first], argv[first]);
 	}
 	if (o.window.from || o.window.to)

@@ -50,32 +50,45 @@ static struct {
 } o;
 
 static const struct ft_opt opts[] = {
-	{ "knob", 'k', FT_OPT_STR, "NAME", "the knob to try (fragtop get lists them)", .var = &o.knob },
-	{ "values", 'V', FT_OPT_STR, "A,B[,...]", "the values to try, 2 to 8; the knob's own value, when\n"
+	{ "knob", 'k', FT_OPT_STR, "NAME", "the knob to try (fragtop get lists them)",
+	  .var = &o.knob },
+	{ "values", 'V', FT_OPT_STR, "A,B[,...]",
+	  "the values to try, 2 to 8; the knob's own value, when\n"
 	  "among them, is the baseline the others are tested against", .var = &o.values },
-	{ "period", 'p', FT_OPT_SECS, "SECS", "a block's length", 2, 86400, .var = &o.period, .def = "60" },
-	{ "rounds", 'r', FT_OPT_UINT, "N", "rounds: every value once a round", 1, 32, .var = &o.rounds, .def = "4" },
-	{ "order", 0, FT_OPT_STR, "ORDER", "abba (rounds alternate direction: A B B A ...) or random", .var = &o.order,
+	{ "period", 'p', FT_OPT_SECS, "SECS", "a block's length", 2, 86400, .var = &o.period,
+	  .def = "60" },
+	{ "rounds", 'r', FT_OPT_UINT, "N", "rounds: every value once a round", 1, 32,
+	  .var = &o.rounds, .def = "4" },
+	{ "order", 0, FT_OPT_STR, "ORDER",
+	  "abba (rounds alternate direction: A B B A ...) or random", .var = &o.order,
 	  .def = "abba" },
-	{ "seed", 0, FT_OPT_UINT, "N", "with --order random: the shuffle's seed (said in the output)", 0, 1e18,
+	{ "seed", 0, FT_OPT_UINT, "N",
+	  "with --order random: the shuffle's seed (said in the output)", 0, 1e18,
 	  .var = &o.seed },
-	{ "metric", 'm', FT_OPT_STR, "M[,...]", "compare's rows to test (fragtop compare --json names them);\n"
-	  "the first decides the recommendation", .var = &o.metrics, .def = "extfrag_fragmenting_per_s" },
-	{ "guard", 'g', FT_OPT_STR, "G=LIMIT[,...]", "guard rails: pressure (full avg10 %, default 20),\n"
+	{ "metric", 'm', FT_OPT_STR, "M[,...]",
+	  "compare's rows to test (fragtop compare --json names them);\n"
+	  "the first decides the recommendation", .var = &o.metrics,
+	  .def = "extfrag_fragmenting_per_s" },
+	{ "guard", 'g', FT_OPT_STR, "G=LIMIT[,...]",
+	  "guard rails: pressure (full avg10 %, default 20),\n"
 	  "stall_p99 (direct compaction ms over a block, 500),\n"
 	  "alloc_failures (kernel log, since the start, 0),\n"
 	  "thp_fallback (% of a block's THP faults, 95); G=off turns one off", .var = &o.guards },
-	{ "require-guards", 0, FT_OPT_FLAG, NULL, "refuse to start when a guard rail lacks its input\n"
+	{ "require-guards", 0, FT_OPT_FLAG, NULL,
+	  "refuse to start when a guard rail lacks its input\n"
 	  "(PSI, tracing, the kernel log, the THP counters)", .var = &o.require_guards },
 	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (overwritten)", .var = &o.output,
 	  .def_help = "fragtop-experiment-KNOB-TIME.ftr here" },
 	FT_OPT_JSON(o.json),
-	{ "judge", 0, FT_OPT_STR, "FILE", "test an experiment's recording again (other --metric, say):\n"
+	{ "judge", 0, FT_OPT_STR, "FILE",
+	  "test an experiment's recording again (other --metric, say):\n"
 	  "its blocks are the intervals between its changes of the knob", .var = &o.judge },
-	{ "restore", 0, FT_OPT_FLAG, NULL, "apply a restore record an experiment killed left, and exit\n"
+	{ "restore", 0, FT_OPT_FLAG, NULL,
+	  "apply a restore record an experiment killed left, and exit\n"
 	  "(fragtop-restore.service runs this at boot); only while the\n"
 	  "knob holds what the experiment left", .var = &o.restore },
-	{ "force", 0, FT_OPT_FLAG, NULL, "with --restore: put the original back even if someone changed\n"
+	{ "force", 0, FT_OPT_FLAG, NULL,
+	  "with --restore: put the original back even if someone changed\n"
 	  "the knob since the experiment left it", .var = &o.force },
 	FT_OPT_ROOT(o.live.root),
 	FT_OPT_NO_TRACE(o.live.no_trace),
@@ -85,7 +98,8 @@ static const struct ft_opt opts[] = {
 
 /* The experiment as it runs: record's hooks' context. */
 struct exp {
-	struct ft_exp_outcome;			/* what the renderers print (analysis/experiment.h) */
+	/* what the renderers print (analysis/experiment.h) */
+	struct ft_exp_outcome;
 	const char *names[FT_EXP_VALUES];
 	struct ft_exp_guard_base gbase;
 	struct ft_ctl ctl;
@@ -122,7 +136,8 @@ static int note_record(struct exp *e, const char *next)
 	snprintf(r.knob, sizeof(r.knob), "%s", e->knob->name);
 	snprintf(r.original, sizeof(r.original), "%s", e->orig);
 	for (k = 0; k < e->nv && n < sizeof(r.values); k++)
-		n += (size_t)snprintf(r.values + n, sizeof(r.values) - n, "%s%s", k ? "," : "", e->val[k]);
+		n += (size_t)snprintf(r.values + n, sizeof(r.values) - n, "%s%s", k ? "," : "",
+				      e->val[k]);
 	snprintf(r.before, sizeof(r.before), "%s", e->left);
 	snprintf(r.left, sizeof(r.left), "%s", next);
 	snprintf(e->left, sizeof(e->left), "%s", next);
@@ -134,10 +149,12 @@ static bool put_back(struct exp *e)
 {
 	const struct ft_audit *a;
 
-	note_record(e, e->orig);	/* killed while it writes: the knob holds one of the record's two */
+	/* killed while it writes: the knob holds one of the record's two */
+	note_record(e, e->orig);
 	a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);
 
-	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s: %s", e->knob->name, e->orig,
+	snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s: %s", e->knob->name,
+		 e->orig,
 		 ft_ctl_outcome_names[a->outcome]);
 	e->restored = a->outcome == FT_CTL_OK;
 	return e->restored;
@@ -150,7 +167,8 @@ static void on_audit(void *ctx, const struct ft_audit *a)
 	int n = ft_audit_text(a, text, sizeof(text));
 
 	if (e->live && n > 0)
-		ft_live_audit(e->live, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+		ft_live_audit(e->live, text,
+			      (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 }
 
 static double now_s(const struct ft_session *s)
@@ -158,14 +176,17 @@ static double now_s(const struct ft_session *s)
 	return (double)(s->tick_t_ns - s->first_t_ns) / 1e9;
 }
 
-/* Start block @i: its value set (an audit entry in the recording), the guards counting from here. */
+/*
+ * Start block @i: its value set (an audit entry in the recording), the guards counting from here.
+ */
 static bool start_block(struct exp *e, int i, const struct ft_session *s)
 {
 	const struct ft_audit *a;
 	int err = note_record(e, e->val[e->sched[i]]);
 
 	if (err) {	/* no write the record would not undo */
-		snprintf(e->breach_why, sizeof(e->breach_why), "the restore record: %s", strerror(-err));
+		snprintf(e->breach_why, sizeof(e->breach_why), "the restore record: %s",
+			 strerror(-err));
 		return false;
 	}
 	a = ft_ctl_set_knob(&e->ctl, e->knob, e->val[e->sched[i]]);
@@ -179,7 +200,8 @@ static bool start_block(struct exp *e, int i, const struct ft_session *s)
 	e->block_t0 = now_s(s);
 	ft_exp_guard_begin(&e->gbase, s, false);
 	if (!o.json)
-		fprintf(stderr, "fragtop experiment: block %d of %d: %s=%s\n", i + 1, e->nb, e->knob->name,
+		fprintf(stderr, "fragtop experiment: block %d of %d: %s=%s\n", i + 1, e->nb,
+			e->knob->name,
 			e->val[e->sched[i]]);
 	return true;
 }
@@ -196,8 +218,9 @@ static bool first_tick(struct exp *e, struct ft_live *l)
 	int n, g;
 	bool ok = true;
 
-	n = snprintf(text, sizeof(text), "how=" FT_EXP_PLAN_HOW "\noutcome=" FT_EXP_PLAN_HOW "\nknob=%s\nby=experiment\n"
-		     "msg=period=%g blocks=%d\n", e->knob->name, e->period, e->nb);
+	n = snprintf(text, sizeof(text),
+		     "how=" FT_EXP_PLAN_HOW "\noutcome=" FT_EXP_PLAN_HOW "\nknob=%s\n"
+		     "by=experiment\nmsg=period=%g blocks=%d\n", e->knob->name, e->period, e->nb);
 	ft_live_audit(l, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 	ft_exp_guard_inputs(&e->guards, s, e->gstate, e->gwhy);
 	for (g = 0; g < FT_EXP_G_NR; g++)
@@ -206,11 +229,13 @@ static bool first_tick(struct exp *e, struct ft_live *l)
 		fprintf(stderr, "fragtop experiment: guard rails:");
 		for (g = 0; g < FT_EXP_G_NR; g++)
 			fprintf(stderr, "%s %s %s%s%s", g ? ";" : "", ft_exp_guard_names[g],
-				e->gstate[g] > 0 ? "on" : "OFF", e->gstate[g] > 0 ? "" : ": ", e->gwhy[g]);
+				e->gstate[g] > 0 ? "on" : "OFF", e->gstate[g] > 0 ? "" : ": ",
+				e->gwhy[g]);
 		fputc('\n', stderr);
 	}
 	if (!ok)
-		fprintf(stderr, "fragtop experiment: --require-guards: a guard rail lacks its input; nothing "
+		fprintf(stderr, "fragtop experiment: --require-guards: a guard rail lacks its "
+				"input; nothing "
 			"changed\n");
 	e->refused = !ok;
 	return ok;
@@ -237,13 +262,16 @@ static void read_back(struct exp *e, const struct ft_session *s)
 		return;
 	c = ft_knob_claim(s, e->knob->name, now);
 	if (c)
-		snprintf(who, sizeof(who), "%s (pid %d, uid %u)", ft_journal_who(c->by), c->pid, c->uid);
+		snprintf(who, sizeof(who), "%s (pid %d, uid %u)", ft_journal_who(c->by), c->pid,
+			 c->uid);
 	else
 		snprintf(who, sizeof(who), "someone outside fragtop (sysctl, a script)");
 	e->disturbed++;
 	a = ft_ctl_reassert(&e->ctl, e->knob, want);
-	fprintf(stderr, "fragtop experiment: +%.0f s, block %d of %d: %s reads %s, not %s: written by %s; "
-		"%s %s again: %s; this block will be void (%s)\n", now_s(s), e->cur + 1, e->nb, e->knob->name, now,
+	fprintf(stderr,
+		"fragtop experiment: +%.0f s, block %d of %d: %s reads %s, not %s: written by %s; "
+		"%s %s again: %s; this block will be void (%s)\n", now_s(s), e->cur + 1, e->nb,
+		e->knob->name, now,
 		want, who, a->outcome == FT_CTL_OK ? "wrote" : "could not write", want,
 		ft_ctl_outcome_names[a->outcome], FT_EXP_VOID_RULE);
 }
@@ -268,7 +296,8 @@ static bool on_tick(void *ctx, struct ft_live *l)
 	if (g >= 0) {		/* the value back within this tick, and the experiment over */
 		e->breach = g;
 		e->breach_t = now_s(s);
-		snprintf(e->breach_why, sizeof(e->breach_why), "guard %s breached: %s", ft_exp_guard_names[g], why);
+		snprintf(e->breach_why, sizeof(e->breach_why), "guard %s breached: %s",
+			 ft_exp_guard_names[g], why);
 		put_back(e);
 		return false;
 	}
@@ -338,10 +367,12 @@ static int parse_guards(struct exp *e)
 		char *eq = strchr(g, '='), *end;
 		double v;
 
-		for (i = 0; eq && i < FT_EXP_G_NR && strncmp(g, ft_exp_guard_names[i], (size_t)(eq - g)); i++)
+		for (i = 0; eq && i < FT_EXP_G_NR &&
+		     strncmp(g, ft_exp_guard_names[i], (size_t)(eq - g)); i++)
 			;
 		if (!eq || i == FT_EXP_G_NR || strlen(ft_exp_guard_names[i]) != (size_t)(eq - g)) {
-			fprintf(stderr, "fragtop experiment: --guard %s: not NAME=LIMIT with NAME pressure, stall_p99, "
+			fprintf(stderr, "fragtop experiment: --guard %s: not NAME=LIMIT with NAME "
+					"pressure, stall_p99, "
 				"alloc_failures or thp_fallback\n", g);
 			return -1;
 		}
@@ -351,7 +382,8 @@ static int parse_guards(struct exp *e)
 		}
 		v = strtod(eq + 1, &end);
 		if (end == eq + 1 || *end || !isfinite(v) || v < 0) {
-			fprintf(stderr, "fragtop experiment: --guard %s: the limit is not a number >= 0 (or off)\n", g);
+			fprintf(stderr, "fragtop experiment: --guard %s: the limit is not a number "
+					">= 0 (or off)\n", g);
 			return -1;
 		}
 		e->guards.limit[i] = v;
@@ -365,9 +397,11 @@ static int parse_metrics(int *m, int *nm)
 
 	snprintf(list, sizeof(list), "%s", o.metrics);
 	*nm = 0;
-	for (k = strtok_r(list, ",", &save); k && *nm < FT_EXP_METRICS; k = strtok_r(NULL, ",", &save))
+	for (k = strtok_r(list, ",", &save); k && *nm < FT_EXP_METRICS;
+	     k = strtok_r(NULL, ",", &save))
 		if ((m[(*nm)++] = ft_exp_metric(k)) < 0) {
-			fprintf(stderr, "fragtop experiment: --metric %s: no such row (fragtop compare --json lists "
+			fprintf(stderr, "fragtop experiment: --metric %s: no such row (fragtop "
+					"compare --json lists "
 				"them under rows[].metric)\n", k);
 			return -1;
 		}
@@ -392,8 +426,12 @@ static void note(const char *fmt, ...)
 	fprintf(stderr, "fragtop: %s\n", restore_note);
 }
 
-/* Put @r's knob back to its original when it still holds what the experiment left (or @force).  0 or 1. */
-static int apply_record(int rootfd, int dir, const char *root, const struct ft_exp_record *r, bool force)
+/*
+ * Put @r's knob back to its original when it still holds what the experiment left (or @force). 0 or
+ * 1.
+ */
+static int apply_record(int rootfd, int dir, const char *root, const struct ft_exp_record *r,
+			bool force)
 {
 	const struct ft_knob *k = ft_knob_find(r->knob);
 	struct ft_knob_value cur;
@@ -403,18 +441,23 @@ static int apply_record(int rootfd, int dir, const char *root, const struct ft_e
 	int rc = 1;
 
 	if (ft_ctl_read(rootfd, k, &cur)) {
-		note("an experiment's restore record for %s is kept: the knob cannot be read", r->knob);
+		note("an experiment's restore record for %s is kept: the knob cannot be read",
+		     r->knob);
 		return 1;
 	}
 	ft_knob_value_text(k, &cur, now, sizeof(now));
-	if (!strcmp(now, r->original)) {	/* back already (killed while it put it back): nothing to do */
+	/* back already (killed while it put it back): nothing to do */
+	if (!strcmp(now, r->original)) {
 		ft_ctl_exp_record_remove(dir);
 		return 0;
 	}
 	if (!force && strcmp(now, r->left) && strcmp(now, r->before)) {
-		note("an experiment's restore record is kept: %s is %s, not the %s it left (changed since); "
-		     "`fragtop experiment --restore --force%s%s` puts %s back", r->knob, now, r->left[0] ? r->left : "?",
-		     strcmp(root, "/") ? " --root " : "", strcmp(root, "/") ? root : "", r->original);
+		note("an experiment's restore record is kept: %s is %s, not the %s it left "
+		     "(changed since); "
+		     "`fragtop experiment --restore --force%s%s` puts %s back", r->knob, now,
+		     r->left[0] ? r->left : "?",
+		     strcmp(root, "/") ? " --root " : "", strcmp(root, "/") ? root : "",
+		     r->original);
 		return 1;
 	}
 	ctl = calloc(1, sizeof(*ctl));
@@ -427,11 +470,13 @@ static int apply_record(int rootfd, int dir, const char *root, const struct ft_e
 	a = ft_ctl_set_knob(ctl, k, r->original);
 	if (a->outcome == FT_CTL_OK) {
 		ft_ctl_exp_record_remove(dir);
-		note("an experiment ended without putting %s back: restored it to %s (was %s)", r->knob, r->original,
+		note("an experiment ended without putting %s back: restored it to %s (was %s)",
+		     r->knob, r->original,
 		     a->old);
 		rc = 0;
 	} else {
-		note("an experiment left %s changed; putting it back to %s failed: %s%s", r->knob, r->original, a->msg,
+		note("an experiment left %s changed; putting it back to %s failed: %s%s", r->knob,
+		     r->original, a->msg,
 		     geteuid() ? " (run fragtop as root)" : "");
 	}
 	free(ctl);
@@ -457,16 +502,20 @@ int ft_experiment_restore_pending(const char *root, bool quiet, bool force)
 	dir = ft_ctl_exp_dir(rootfd, false);
 	if (dir < 0) {
 		if (dir != -ENOENT)
-			note("%s/" FT_EXP_STATE_DIR ": not used: %s", root, dir == -ELOOP ? "a symbolic link on the way" :
-			     dir == -EPERM ? "not root's own, or open to others (it must be 0700)" : strerror(-dir));
+			note("%s/" FT_EXP_STATE_DIR ": not used: %s", root,
+			     dir == -ELOOP ? "a symbolic link on the way" :
+			     dir == -EPERM ? "not root's own, or open to others (it must be "
+					     "0700)" : strerror(-dir));
 		else if (!quiet)
-			fprintf(stderr, "fragtop: no experiment's knob to put back (%s/" FT_EXP_STATE_DIR ": none)\n", root);
+			fprintf(stderr, "fragtop: no experiment's knob to put back "
+					"(%s/" FT_EXP_STATE_DIR ": none)\n", root);
 		close(rootfd);
 		return dir == -ENOENT ? 0 : 1;
 	}
 	if (ft_ctl_exp_running(dir, &pid)) {	/* its record is its own */
 		if (!quiet)
-			note("an experiment (pid %d) runs: its record is its own; nothing put back", pid);
+			note("an experiment (pid %d) runs: its record is its own; nothing put back",
+			     pid);
 		close(dir);
 		close(rootfd);
 		return quiet ? 0 : 1;
@@ -474,15 +523,18 @@ int ft_experiment_restore_pending(const char *root, bool quiet, bool force)
 	err = ft_ctl_exp_record_read(dir, &r, why, sizeof(why));
 	if (err == -ENOENT) {
 		if (!quiet)
-			fprintf(stderr, "fragtop: no experiment's knob to put back (%s/" FT_EXP_STATE_DIR "/"
+			fprintf(stderr, "fragtop: no experiment's knob to put back "
+					"(%s/" FT_EXP_STATE_DIR "/"
 				FT_EXP_RECORD ": none)\n", root);
 		rc = 0;
 	} else if (err) {
 		note("%s/" FT_EXP_STATE_DIR "/" FT_EXP_RECORD ": not applied: %s", root, why);
 	} else if (!realpath(root, resolved) || strcmp(resolved, r.root)) {
-		note("%s/" FT_EXP_STATE_DIR "/" FT_EXP_RECORD ": not applied: it belongs to the root %.200s", root,
+		note("%s/" FT_EXP_STATE_DIR "/" FT_EXP_RECORD ": not applied: it belongs to the "
+							      "root %.200s", root,
 		     r.root[0] ? r.root : "(none said)");
-	} else if ((lock = ft_ctl_exp_lock(dir)) >= 0) {	/* held while it applies: no experiment starts meanwhile */
+	/* held while it applies: no experiment starts meanwhile */
+	} else if ((lock = ft_ctl_exp_lock(dir)) >= 0) {
 		rc = apply_record(rootfd, dir, root, &r, force);
 		close(lock);
 	}
@@ -501,14 +553,15 @@ static int refuse(struct exp *e, const char *root, int rootfd, struct ft_knob_va
 	e->knob = ft_knob_find(o.knob);
 	if (!e->knob || e->knob->type == FT_KNOB_TRIGGER || e->knob->per_node) {
 		fprintf(stderr, "fragtop experiment: --knob %s: %s\n", o.knob,
-			e->knob ? "a trigger, not a setting" : "no such knob (fragtop get lists them)");
+			e->knob ? "a trigger, not a setting" : "no such knob (fragtop get lists "
+							       "them)");
 		return 1;
 	}
 	if (ft_ctl_read(rootfd, e->knob, cur)) {
 		char why[160];
 
-		fprintf(stderr, "fragtop experiment: %s: %s\n", e->knob->name, ft_knob_strerror(e->knob, cur->err, why,
-												  sizeof(why)));
+		fprintf(stderr, "fragtop experiment: %s: %s\n", e->knob->name,
+			ft_knob_strerror(e->knob, cur->err, why, sizeof(why)));
 		return 1;
 	}
 	ft_knob_value_text(e->knob, cur, e->orig, sizeof(e->orig));
@@ -541,18 +594,22 @@ static int run_experiment(struct exp *e, const char *file, const int *metrics, i
 
 	err = ft_record_headless(&a);
 	if (e->started && !e->restored)
-		put_back(e);	/* the recorder failed: the knob back all the same, if not in the file */
+		/* the recorder failed: the knob back all the same, if not in the file */
+		put_back(e);
 	if (!e->started) {	/* nothing was changed: the record is no one's */
 		ft_ctl_exp_record_remove(e->dir);
 		return 1;
 	}
 	if (!e->restored && e->started) {
-		fprintf(stderr, "fragtop experiment: %s; the restore record stays for the next start\n",
+		fprintf(stderr,
+			"fragtop experiment: %s; the restore record stays for the next start\n",
 			e->restore_msg);
 		return 1;
 	}
 	ft_ctl_exp_record_remove(e->dir);
-	/* the verdict is --judge's over the same recording: its blocks, its ticks (one code path) */
+	/*
+	 * the verdict is --judge's over the same recording: its blocks, its ticks (one code path)
+	 */
 	if (!err && blocks_of(e, file))
 		err = 1;
 	if (!err && enough(e) && (r = calloc(1, sizeof(*r))) &&
@@ -610,9 +667,11 @@ static int blocks_of(struct exp *e, const char *file)
 		e->period = !isnan(r->period) ? r->period :
 			    (r->blocks[r->nb - 1].to_s - r->blocks[0].from_s) / r->nb;
 		e->ended_all = e->restored = true;
-		snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s (as recorded)", r->knob, r->last);
+		snprintf(e->restore_msg, sizeof(e->restore_msg), "%s put back to %s (as recorded)",
+			 r->knob, r->last);
 		if (!e->knob) {
-			fprintf(stderr, "fragtop experiment: %s: no such knob in this fragtop\n", r->knob);
+			fprintf(stderr, "fragtop experiment: %s: no such knob in this fragtop\n",
+				r->knob);
 			goto out;
 		}
 	}
@@ -651,10 +710,13 @@ static int judge_only(const int *metrics, int nm)
 	{	/* the order it ran in: ABBA's, or another (random) */
 		int abba[FT_EXP_BLOCKS];
 
-		e.order = e.nb % e.nv == 0 && ft_exp_schedule(e.nv, e.nb / e.nv, FT_EXP_ABBA, 0, abba) == e.nb &&
-			  !memcmp(abba, e.sched, (size_t)e.nb * sizeof(int)) ? FT_EXP_ABBA : FT_EXP_RANDOM;
+		e.order = e.nb % e.nv == 0 &&
+		ft_exp_schedule(e.nv, e.nb / e.nv, FT_EXP_ABBA, 0, abba) == e.nb &&
+			  !memcmp(abba, e.sched, (size_t)e.nb * sizeof(int)) ?
+				  FT_EXP_ABBA : FT_EXP_RANDOM;
 	}
-	err = !enough(&e) || ft_exp_judge(o.judge, e.blocks, e.done, e.names, e.nv, e.base, metrics, nm, r);
+	err = !enough(&e) ||
+	ft_exp_judge(o.judge, e.blocks, e.done, e.names, e.nv, e.base, metrics, nm, r);
 	if (o.json)
 		ft_render_experiment_json(stdout, outcome(&e), err ? NULL : r, o.judge);
 	else
@@ -682,12 +744,14 @@ static int arm(struct exp *e, int rootfd)
 	e->ctl.hook_ctx = e;
 	a = ft_ctl_set_knob(&e->ctl, e->knob, e->orig);	/* a read-only /proc/sys, a container? */
 	if (a->outcome != FT_CTL_OK) {
-		fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n", e->knob->name, a->msg);
+		fprintf(stderr, "fragtop experiment: cannot write %s: %s; nothing changed\n",
+			e->knob->name, a->msg);
 		return 1;
 	}
 	e->started_at = (long long)time(NULL);
 	if ((err = note_record(e, e->orig))) {
-		fprintf(stderr, "fragtop experiment: cannot write the restore record in %s/" FT_EXP_STATE_DIR ": %s; "
+		fprintf(stderr, "fragtop experiment: cannot write the restore record in "
+				"%s/" FT_EXP_STATE_DIR ": %s; "
 			"nothing changed\n", o.live.root, strerror(-err));
 		return 1;
 	}
@@ -705,7 +769,8 @@ static int run(int argc, char **argv)
 	if (err >= 0)
 		return err;
 	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_experiment, "'%s': no operand expected", argv[first]);
+		return ft_cli_usage_error(&ft_cmd_experiment, "'%s': no operand expected",
+					  argv[first]);
 	/*
 	 * A reader that went away (the ssh session that ran it dropped, `|&
 	 * head`) must not end it with the tested value set: writes to it fail
@@ -721,7 +786,8 @@ static int run(int argc, char **argv)
 	if (!o.knob || !o.values)
 		return ft_cli_usage_error(&ft_cmd_experiment, "--knob and --values are needed");
 	if (strcmp(o.order, "abba") && strcmp(o.order, "random"))
-		return ft_cli_usage_error(&ft_cmd_experiment, "--order %s: abba or random", o.order);
+		return ft_cli_usage_error(&ft_cmd_experiment, "--order %s: abba or random",
+					  o.order);
 	memset(&e, 0, sizeof(e));
 	e.breach = -1;
 	e.cur = -1;
@@ -741,7 +807,8 @@ static int run(int argc, char **argv)
 	err = refuse(&e, o.live.root, rootfd, &cur) || parse_values(&e, &cur) || parse_guards(&e) ||
 	      parse_metrics(metrics, &nm);
 	if (!err && (e.nb = ft_exp_schedule(e.nv, (int)o.rounds, e.order, e.seed, e.sched)) < 0) {
-		fprintf(stderr, "fragtop experiment: %d values x %llu rounds: at most %d blocks\n", e.nv,
+		fprintf(stderr, "fragtop experiment: %d values x %llu rounds: at most %d blocks\n",
+			e.nv,
 			(unsigned long long)o.rounds, FT_EXP_BLOCKS);
 		err = 1;
 	}
@@ -751,15 +818,19 @@ static int run(int argc, char **argv)
 	}
 	if (!realpath(o.live.root, e.root) || (e.dir = ft_ctl_exp_dir(rootfd, true)) < 0) {
 		err = e.root[0] ? e.dir : -errno;
-		fprintf(stderr, "fragtop experiment: %s/" FT_EXP_STATE_DIR ": %s; nothing changed\n", o.live.root,
+		fprintf(stderr,
+			"fragtop experiment: %s/" FT_EXP_STATE_DIR ": %s; nothing changed\n",
+			o.live.root,
 			err == -ELOOP ? "a symbolic link on the way: refused" : err == -EPERM ?
-			"not root's own, or open to others (it must be 0700): refused" : strerror(-err));
+			"not root's own, or open to others (it must be 0700): "
+			"refused" : strerror(-err));
 		close(rootfd);
 		return 1;
 	}
 	lock = ft_ctl_exp_lock(e.dir);
 	if (lock < 0) {
-		fprintf(stderr, "fragtop experiment: %s\n", lock == -EBUSY ? "another experiment runs (its lock is "
+		fprintf(stderr, "fragtop experiment: %s\n",
+			lock == -EBUSY ? "another experiment runs (its lock is "
 			"held): one at a time" : "cannot take the lock");
 		close(e.dir);
 		close(rootfd);
@@ -774,8 +845,10 @@ static int run(int argc, char **argv)
 	if (o.output)
 		snprintf(file, sizeof(file), "%s", o.output);
 	else
-		snprintf(file, sizeof(file), "fragtop-experiment-%s-%lld.ftr", e.knob->name, (long long)time(NULL));
-	fprintf(stderr, "fragtop experiment: %s from %s, %d blocks of %g s (about %.0f min); recording to %s; "
+		snprintf(file, sizeof(file), "fragtop-experiment-%s-%lld.ftr", e.knob->name,
+			 (long long)time(NULL));
+	fprintf(stderr, "fragtop experiment: %s from %s, %d blocks of %g s (about %.0f min); "
+			"recording to %s; "
 		"Ctrl-C ends it and puts the knob back\n", e.knob->name, e.orig, e.nb, o.period,
 		e.nb * o.period / 60, file);
 	err = run_experiment(&e, file, metrics, nm);

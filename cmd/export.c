@@ -68,7 +68,8 @@ static int parse_label(const char *arg, void *var, char *why, size_t sz)
 }
 
 static const struct ft_opt opts[] = {
-	{ "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first", .var = &o.csv },
+	{ "csv", 0, FT_OPT_FLAG, NULL, "comma-separated values, a header line first",
+	  .var = &o.csv },
 	{ "json", 'j', FT_OPT_FLAG, NULL, "one JSON document", .var = &o.json },
 	{ "openmetrics", 0, FT_OPT_FLAG, NULL,
 	  "OpenMetrics with timestamps, every tick, for\n"
@@ -98,7 +99,8 @@ static int top_cgroups(const char *file, struct ft_export_cgroup *out)
 
 	if (!rep)
 		return 0;
-	if (!ft_report_build(rep, file, &o.window) && rep->procs && !ft_report_by_cgroup(rep) && rep->cgrows) {
+	if (!ft_report_build(rep, file, &o.window) && rep->procs && !ft_report_by_cgroup(rep) &&
+	    rep->cgrows) {
 		c = rep->cgroups;
 		for (i = 0; i < rep->cgrows->nr && n < FT_EXPORT_CGROUPS; i++) {
 			const struct ft_cgrow *r = &rep->cgrows->r[i];
@@ -126,7 +128,8 @@ static int top_cgroups(const char *file, struct ft_export_cgroup *out)
 static int openmetrics(struct ft_replay *rp, double from, double to)
 {
 	static FILE *tmp[FT_MF_NR];	/* closed below on every path */
-	static struct ft_find_live find;	/* fragtop_finding_active: the exporter's minute, tick by tick */
+	/* fragtop_finding_active: the exporter's minute, tick by tick */
+	static struct ft_find_live find;
 	static struct ft_findings fs;
 	struct ft_rep_cut cut;
 	bool started = false;
@@ -147,7 +150,8 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 		int where = ft_report_cut_where(&cut, t);
 		bool judged;
 
-		ft_find_live_tick(&find, s);	/* the window reaches back before the cut, as the exporter's would */
+		/* the window reaches back before the cut, as the exporter's would */
+		ft_find_live_tick(&find, s);
 		if (where < 0)
 			continue;
 		if (where > 0)
@@ -163,7 +167,8 @@ static int openmetrics(struct ft_replay *rp, double from, double to)
 			};
 
 			if (!m.timestamp_ms)
-				m.timestamp_ms = 1;	/* a recording without wall time: from the epoch */
+				/* a recording without wall time: from the epoch */
+				m.timestamp_ms = 1;
 			if (ft_render_metrics_write(tmp[f], s, &m)) {
 				err = -EIO;
 				goto out;
@@ -244,8 +249,11 @@ static int run(int argc, char **argv)
 		ft_replay_close(&rp);
 		return 1;
 	}
-	if ((o.window.from && ft_report_window_secs(o.window.from, rp.session.first_rt_ns, &from, why, sizeof(why))) ||
-	    (o.window.to && ft_report_window_secs(o.window.to, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
+	if ((o.window.from &&
+	     ft_report_window_secs(o.window.from, rp.session.first_rt_ns, &from, why,
+				   sizeof(why))) ||
+	    (o.window.to &&
+	     ft_report_window_secs(o.window.to, rp.session.first_rt_ns, &to, why, sizeof(why)))) {
 		fprintf(stderr, "fragtop: %s: %s\n", file, why);
 		ft_replay_close(&rp);
 		return 1;

@@ -69,7 +69,10 @@ struct exporter {
 	/* fragtop_contiguous_blocks: the host's sizes and --collector.contiguity.sizes */
 	struct ft_fits fits;
 	const char *contig_sizes;
-	/* fragtop_finding_active: the rules over the last minute of ticks (analysis/findings_live.h) */
+	/*
+	 * fragtop_finding_active: the rules over the last minute of ticks
+	 * (analysis/findings_live.h)
+	 */
 	struct ft_find_live find;
 	struct ft_findings findings;
 };
@@ -111,7 +114,9 @@ static void cgroups_of_scrape(struct exporter *x, struct ft_metrics *m)
 	m->cgroups_names = c;
 }
 
-/* fragtop_contiguous_blocks: every size of interest, after the map where --collector.map reads it. */
+/*
+ * fragtop_contiguous_blocks: every size of interest, after the map where --collector.map reads it.
+ */
 static void fits_of_scrape(struct exporter *x, struct ft_metrics *m)
 {
 	const struct ft_session *s = &x->live.session;
@@ -122,7 +127,8 @@ static void fits_of_scrape(struct exporter *x, struct ft_metrics *m)
 
 	/* checked at start (sizes_ok), with the same page size */
 	if (x->contig_sizes &&
-	    ft_fit_sizes_parse(x->contig_sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n, err, sizeof(err)))
+	    ft_fit_sizes_parse(x->contig_sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n,
+			       err, sizeof(err)))
 		n = 0;
 	ft_fits_sizes(s, FT_FITS_SRC_HOST, asked, n, &sizes);
 	if (!ft_fits_build(&x->fits, s, &sizes, true))
@@ -142,7 +148,9 @@ static void metrics_answer(struct exporter *x, struct ft_httpd_conn *c, const st
 
 	if (r->gzip && !ft_gzip(body, len, &z, &zlen, why, sizeof(why))) {
 		x->srv.gzip++;
-		ft_httpd_answer(c, 200, "OK", ct, "Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n", z, zlen, r->head);
+		ft_httpd_answer(c, 200, "OK", ct,
+				"Content-Encoding: gzip\r\nVary: Accept-Encoding\r\n", z, zlen,
+				r->head);
 		free(z);
 		return;
 	}
@@ -200,13 +208,16 @@ static void scrape(struct exporter *x, struct ft_httpd_conn *c, const struct ft_
 /* The server's handler: a whole, authorized request. */
 static void route(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req *r)
 {
-	static const char page[] = "<!DOCTYPE html>\n<html><head><title>fragtop exporter</title></head>"
-		"<body><h1>fragtop exporter</h1><p><a href=\"/metrics\">Metrics</a></p></body></html>\n";
+	static const char page[] =
+		"<!DOCTYPE html>\n<html><head><title>fragtop "
+		"exporter</title></head><body><h1>fragtop exporter</h1><p><a "
+		"href=\"/metrics\">Metrics</a></p></body></html>\n";
 
 	if (!strcmp(r->path, "/metrics"))
 		scrape(ctx, c, r);
 	else if (!strcmp(r->path, "/"))
-		ft_httpd_answer(c, 200, "OK", "text/html; charset=utf-8", "", page, sizeof(page) - 1, r->head);
+		ft_httpd_answer(c, 200, "OK", "text/html; charset=utf-8", "", page,
+				sizeof(page) - 1, r->head);
 	else
 		ft_httpd_error(c, 404);
 }
@@ -262,17 +273,20 @@ static const struct ft_opt opts[] = {
 	  "most N times a second (no reads while nothing happens; 0: off;\n"
 	  "off for --root unless given)", 0, 1000, .var = &o.live.boost_hz, .def = "50",
 	  .given = &o.live.boost_given },
-	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1, FT_HTTPD_MAX_CONN,
+	{ "max-connections", 0, FT_OPT_UINT, "N", "connections served at once; more get 503", 1,
+	  FT_HTTPD_MAX_CONN,
 	  .var = &o.max_conn, .def = "16" },
 	{ "header-timeout", 0, FT_OPT_SECS, "SECS",
 	  "a connection that has not sent its whole request head by then\n"
-	  "is closed (slow clients cannot hold slots)", 0.1, 60, .var = &o.head_timeout, .def = "3" },
+	  "is closed (slow clients cannot hold slots)", 0.1, 60, .var = &o.head_timeout,
+	  .def = "3" },
 	{ "idle-timeout", 0, FT_OPT_SECS, "SECS",
 	  "how long a kept-alive connection may wait for its next request\n"
 	  "(Prometheus keeps one open between scrapes; 0: close after\n"
 	  "each answer)", 0, 3600, .var = &o.idle_timeout, .def = "120" },
 	{ "max-per-client", 0, FT_OPT_UINT, "N",
-	  "connections one client address holds at once", 1, FT_HTTPD_MAX_CONN, .var = &o.max_per_client,
+	  "connections one client address holds at once", 1, FT_HTTPD_MAX_CONN,
+	  .var = &o.max_per_client,
 	  .def = "4" },
 	{ "max-rate", 0, FT_OPT_UINT, "N",
 	  "answers one client address gets a second at most (a second's\n"
@@ -316,25 +330,32 @@ static void say_listening(const struct exporter *x)
 	char addr[FT_HOSTPORT_MAX];
 
 	ft_hostport_format(&o.listen, addr, sizeof(addr));
-	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics (a sample per scrape, at most every %gs)%s%s\n",
+	fprintf(stderr, "fragtop: exporter on http%s://%s/metrics (a sample per scrape, at most "
+			"every %gs)%s%s\n",
 		tls ? "s" : "", addr, o.interval, x->live.trace.on ? " with tracepoints" : "",
 		auth ? ", basic auth" : "");
 	if (ft_hostport_loopback(&o.listen) || (tls && auth))
 		return;
 	if (!tls && !auth)
-		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
+		fprintf(stderr,
+			"fragtop: warning: listening beyond loopback (%s) with neither TLS nor "
 			"authentication: whoever reaches the port reads the metrics\n", addr);
 	else if (!tls)
-		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) without TLS: passwords "
+		fprintf(stderr,
+			"fragtop: warning: listening beyond loopback (%s) without TLS: passwords "
 			"and metrics cross the network in the clear\n", addr);
 	else
-		fprintf(stderr, "fragtop: warning: listening beyond loopback (%s) without authentication: "
+		fprintf(stderr,
+			"fragtop: warning: listening beyond loopback (%s) without authentication: "
 			"whoever reaches the port reads the metrics\n", addr);
 }
 
 /* Without scrapes a sample still comes this often (exited tasks are reaped at ticks). */
 #define IDLE_TICK_NS	(60ull * 1000000000ull)
-/* The exporter drains the trace this often without cgroups, busy or not: its buffers hold many seconds. */
+/*
+ * The exporter drains the trace this often without cgroups, busy or not: its buffers hold many
+ * seconds.
+ */
 #define TRACE_EVERY_NS	(1000000000ull)
 
 /* ms until @ns from now, rounded up, at most @cap. */
@@ -365,7 +386,10 @@ static int serve_once(struct exporter *x)
 		x->last_tick_ns = now;
 	}
 	ft_live_trace_maybe_poll(&x->live);
-	if (o.map)	/* --collector.map: the pass goes on between scrapes (at least a turn a second), in budget */
+	/*
+	 * --collector.map: the pass goes on between scrapes (at least a turn a second), in budget
+	 */
+	if (o.map)
 		ft_live_map_poll(&x->live);
 	return ft_httpd_poll(&x->httpd, ms_until(ft_live_trace_wait_ns(&x->live), 1000));
 }
@@ -377,7 +401,8 @@ static bool cgroups_start(struct exporter *x)
 		return false;
 	x->cg = calloc(1, sizeof(*x->cg));
 	if (!x->cg) {
-		fprintf(stderr, "fragtop: --collector.cgroups: out of memory; serving without it\n");
+		fprintf(stderr,
+			"fragtop: --collector.cgroups: out of memory; serving without it\n");
 		ft_live_want(&x->live, x->live.wants & ~(unsigned int)FT_LIVE_WANT_CGROUPS);
 		return false;
 	}
@@ -397,7 +422,8 @@ static int run(int argc, char **argv)
 	if (err >= 0)
 		return err;
 	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected", argv[first]);
+		return ft_cli_usage_error(&ft_cmd_exporter, "'%s': no operand expected",
+					  argv[first]);
 	if (o.web_config && ft_websec_load(&x.ws, o.web_config))
 		return 1;
 	ft_cost_long_running();
@@ -434,12 +460,15 @@ static int run(int argc, char **argv)
 	/* with them, the live source's cadence: a task's cgroup is read while it lives */
 	x.live.trace.every_ns = x.live.names.off ? TRACE_EVERY_NS : 0;
 	if (ft_live_tick(&x.live, true))
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n", o.live.root);
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s yet; serving what there is\n",
+			o.live.root);
 	/* tracing runs all along, so counters are exact between scrapes */
 	ft_liveopts_trace(&x.live, &o.live);
 	if (o.map && ft_live_map_enable(&x.live, true))
-		fprintf(stderr, "fragtop: --collector.map: no pageblock map (%s); serving without it\n",
-			x.live.map.err == -ECANCELED ? "a CONFIG_DEBUG_VM kernel before 6.17: --map-force reads it" :
+		fprintf(stderr,
+			"fragtop: --collector.map: no pageblock map (%s); serving without it\n",
+			x.live.map.err == -ECANCELED ?
+				"a CONFIG_DEBUG_VM kernel before 6.17: --map-force reads it" :
 			strerror(-x.live.map.err));
 	say_listening(&x);
 	x.max_age_ns = (uint64_t)(o.interval * 1e9);
@@ -456,7 +485,8 @@ static int run(int argc, char **argv)
 	ft_costlog_close(&x.cost_log);
 	free(x.cg);
 	ft_fits_release(&x.fits);
-	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n", (unsigned long long)x.srv.scrapes);
+	fprintf(stderr, "fragtop: exporter stopped after %llu scrapes\n",
+		(unsigned long long)x.srv.scrapes);
 	return 0;
 }
 

@@ -29,7 +29,8 @@ static int run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_fields, "no argument expected, got '%s'", argv[first]);
+		return ft_cli_usage_error(&ft_cmd_fields, "no argument expected, got '%s'",
+					  argv[first]);
 	if (opt.json)
 		ft_render_fields_json();
 	else

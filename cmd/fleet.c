@@ -41,33 +41,49 @@ static int parse_window(const char *arg, void *var, char *why, size_t sz)
 }
 
 static const struct ft_opt opts[] = {
-	{ "prometheus", 'p', FT_OPT_STR, "URL", "the Prometheus (or Thanos, Mimir, VictoriaMetrics) to ask:\n"
-	  "http[s]://HOST[:PORT][/PREFIX]", .var = &o.url },
-	{ "selector", 0, FT_OPT_STR, "{LABEL=\"VALUE\",...}", "the hosts: a label selector on Prometheus's up series",
+	{ "prometheus", 'p', FT_OPT_STR, "URL",
+	  "the Prometheus (or Thanos, Mimir, VictoriaMetrics) to "
+	  "ask:\nhttp[s]://HOST[:PORT][/PREFIX]", .var = &o.url },
+	{ "selector", 0, FT_OPT_STR, "{LABEL=\"VALUE\",...}",
+	  "the hosts: a label selector on Prometheus's up series",
 	  .var = &o.selector, .def = "{job=\"fragtop\"}" },
-	{ "window", 'w', FT_OPT_CB, "DURATION", "the sparklines' window (15m, 1h, or seconds)", .var = &o.window,
+	{ "window", 'w', FT_OPT_CB, "DURATION", "the sparklines' window (15m, 1h, or seconds)",
+	  .var = &o.window,
 	  .def = "15m", .parse = parse_window },
-	{ "sort", 's', FT_OPT_STR, "COLUMN", "sort by the column with this header (FALLBK/s, 2M_AC, UP, ...),\n"
-	  "worst first", .var = &o.sort, .def = "FALLBK/s" },
-	{ "filter", 'f', FT_OPT_STR, "LABEL=VALUE|TEXT", "only the hosts with this target label, or whose\n"
-	  "instance holds TEXT", .var = &o.filter },
-	{ "size", 0, FT_OPT_STR, "SIZE[,...]", "the sizes whose contiguity is shown, now and after\n"
-	  "compaction (at most 4)", .var = &o.sizes, .def = "2M,1G" },
-	{ "host", 0, FT_OPT_STR, "INSTANCE", "print one host's drill-down (its zones and cgroups) instead", .var = &o.host },
-	{ "at", 0, FT_OPT_STR, "TIME", "ask as of TIME (RFC 3339 or Unix seconds) instead of now", .var = &o.at },
-	{ "interval", 'd', FT_OPT_SECS, "SECS", "seconds between refreshes", 1, 86400, .var = &o.interval, .def = "15" },
-	{ "timeout", 0, FT_OPT_SECS, "SECS", "the most a refresh may take; past it the last table stays", 0.1, 300,
+	{ "sort", 's', FT_OPT_STR, "COLUMN",
+	  "sort by the column with this header (FALLBK/s, 2M_AC, UP, ...),\nworst first",
+	  .var = &o.sort, .def = "FALLBK/s" },
+	{ "filter", 'f', FT_OPT_STR, "LABEL=VALUE|TEXT",
+	  "only the hosts with this target label, or whose\ninstance holds TEXT",
+	  .var = &o.filter },
+	{ "size", 0, FT_OPT_STR, "SIZE[,...]",
+	  "the sizes whose contiguity is shown, now and after\ncompaction (at most 4)",
+	  .var = &o.sizes, .def = "2M,1G" },
+	{ "host", 0, FT_OPT_STR, "INSTANCE",
+	  "print one host's drill-down (its zones and cgroups) instead", .var = &o.host },
+	{ "at", 0, FT_OPT_STR, "TIME", "ask as of TIME (RFC 3339 or Unix seconds) instead of now",
+	  .var = &o.at },
+	{ "interval", 'd', FT_OPT_SECS, "SECS", "seconds between refreshes", 1, 86400,
+	  .var = &o.interval, .def = "15" },
+	{ "timeout", 0, FT_OPT_SECS, "SECS",
+	  "the most a refresh may take; past it the last table stays", 0.1, 300,
 	  .var = &o.timeout, .def = "5" },
-	{ "user", 0, FT_OPT_STR, "NAME", "basic auth as NAME (with --password-file)", .var = &o.user },
-	{ "password-file", 0, FT_OPT_STR, "FILE", "the basic-auth password: FILE's first line, read at each request",
+	{ "user", 0, FT_OPT_STR, "NAME", "basic auth as NAME (with --password-file)",
+	  .var = &o.user },
+	{ "password-file", 0, FT_OPT_STR, "FILE",
+	  "the basic-auth password: FILE's first line, read at each request",
 	  .var = &o.password_file },
-	{ "bearer-token-file", 0, FT_OPT_STR, "FILE", "send FILE's first line as a bearer token, read at each\n"
-	  "request", .var = &o.bearer_file },
-	{ "ca-file", 0, FT_OPT_STR, "FILE", "https: trust the CA certificates in FILE instead of the system's",
+	{ "bearer-token-file", 0, FT_OPT_STR, "FILE",
+	  "send FILE's first line as a bearer token, read at each\nrequest",
+	  .var = &o.bearer_file },
+	{ "ca-file", 0, FT_OPT_STR, "FILE",
+	  "https: trust the CA certificates in FILE instead of the system's",
 	  .var = &o.ca_file },
-	{ "insecure-skip-verify", 0, FT_OPT_FLAG, NULL, "https: do not check the server's certificate", .var = &o.insecure },
-	{ "once", '1', FT_OPT_FLAG, NULL, "print the table once as text and exit (so does a stdout that is\n"
-	  "not a terminal)", .var = &o.once },
+	{ "insecure-skip-verify", 0, FT_OPT_FLAG, NULL,
+	  "https: do not check the server's certificate", .var = &o.insecure },
+	{ "once", '1', FT_OPT_FLAG, NULL,
+	  "print the table once as text and exit (so does a stdout that is\nnot a terminal)",
+	  .var = &o.once },
 	FT_OPT_JSON(o.json),
 	{ "no-color", 0, FT_OPT_FLAG, NULL, "monochrome", .var = &o.no_color },
 };
@@ -108,7 +124,8 @@ static int ask(struct fleet_run *fr, const char *path, const char *query, double
 }
 
 /* What a refresh or a drill-down cost, since @t0 and the counts it began at. */
-static void meta_done(struct fleet_run *fr, double at, uint64_t t0, unsigned long req0, unsigned long long bytes0)
+static void meta_done(struct fleet_run *fr, double at, uint64_t t0, unsigned long req0,
+		      unsigned long long bytes0)
 {
 	fr->meta.at = at;
 	fr->meta.queries = fr->api.requests - req0;
@@ -137,7 +154,10 @@ static int eval_time(struct fleet_run *fr, uint64_t deadline, double *at, char *
 	return 0;
 }
 
-/* A refresh: the hosts, their figures, the sort column's sparklines.  0, or -1 with why (the table unchanged). */
+/*
+ * A refresh: the hosts, their figures, the sort column's sparklines. 0, or -1 with why (the table
+ * unchanged).
+ */
 static int refresh(void *ctx, struct ft_fleet *f, char *why, size_t sz)
 {
 	struct fleet_run *fr = ctx;
@@ -161,9 +181,11 @@ static int refresh(void *ctx, struct ft_fleet *f, char *why, size_t sz)
 	if (ft_fleet_build(&fr->next, &fr->r[0], &fr->r[1], why, sz))
 		return -1;
 	if (ft_fleet_query_spark(&fr->next, o.selector, q, sizeof(q))) {
-		if (ask(fr, "/api/v1/query_range", q, at - o.window, at, deadline, &fr->r[2], why, sz))
+		if (ask(fr, "/api/v1/query_range", q, at - o.window, at, deadline, &fr->r[2], why,
+			sz))
 			return -1;
-		ft_fleet_sparks(&fr->next, &fr->r[2], at - o.window, o.window / (FT_FLEET_SPARK - 1));
+		ft_fleet_sparks(&fr->next, &fr->r[2], at - o.window,
+				o.window / (FT_FLEET_SPARK - 1));
 	}
 	{
 		struct ft_fleet t = *f;
@@ -194,27 +216,32 @@ static int detail(void *ctx, const char *instance, struct ft_fleet_detail *d, ch
 	    ask(fr, "/api/v1/query_range", q[1], at - o.window, at, deadline, &fr->r[1], why, sz) ||
 	    ask(fr, "/api/v1/query", q[2], 0, at, deadline, &fr->r[2], why, sz))
 		return -1;
-	ft_fleet_detail_build(d, instance, &fr->sizes, r, at - o.window, o.window / (FT_FLEET_SPARK - 1));
+	ft_fleet_detail_build(d, instance, &fr->sizes, r, at - o.window,
+			      o.window / (FT_FLEET_SPARK - 1));
 	meta_done(fr, at, t0, req0, bytes0);
 	return 0;
 }
 
 static int setup(struct fleet_run *fr, struct ft_fleet *f)
 {
-	struct ft_promapi_opts ao = { o.url, o.user, o.password_file, o.bearer_file, o.ca_file, o.insecure };
+	struct ft_promapi_opts ao = { o.url, o.user, o.password_file, o.bearer_file, o.ca_file,
+				      o.insecure };
 	long page = sysconf(_SC_PAGESIZE);
 	int orders[FT_FLEET_SIZES];
 	size_t n = 0;
 	char why[512];
 
 	if (!o.url)
-		return ft_cli_usage_error(&ft_cmd_fleet, "--prometheus URL is needed (e.g. http://prometheus:9090)");
+		return ft_cli_usage_error(&ft_cmd_fleet, "--prometheus URL is needed (e.g. "
+							 "http://prometheus:9090)");
 	if (ft_promql_selector_check(o.selector, why, sizeof(why)))
 		return ft_cli_usage_error(&ft_cmd_fleet, "--selector: %s", why);
-	if (o.sizes[0] && ft_fit_sizes_parse(o.sizes, page, orders, FT_FLEET_SIZES, &n, why, sizeof(why)))
+	if (o.sizes[0] &&
+	    ft_fit_sizes_parse(o.sizes, page, orders, FT_FLEET_SIZES, &n, why, sizeof(why)))
 		return ft_cli_usage_error(&ft_cmd_fleet, "--size: %s", why);
 	if (o.at && strspn(o.at, "0123456789.:-+TZtz") != strlen(o.at))
-		return ft_cli_usage_error(&ft_cmd_fleet, "--at '%s': not RFC 3339 nor Unix seconds", o.at);
+		return ft_cli_usage_error(&ft_cmd_fleet, "--at '%s': not RFC 3339 nor Unix seconds",
+					  o.at);
 	ft_fleet_sizes_of(&fr->sizes, orders, (int)n, page);
 	ft_fleet_init(f, &fr->sizes);
 	ft_fleet_init(&fr->next, &fr->sizes);
@@ -223,8 +250,10 @@ static int setup(struct fleet_run *fr, struct ft_fleet *f)
 		char heads[512] = "";
 
 		for (int c = 0; c < f->ncols; c++)
-			snprintf(heads + strlen(heads), sizeof(heads) - strlen(heads), "%s%s", c ? " " : "", f->cols[c].head);
-		return ft_cli_usage_error(&ft_cmd_fleet, "--sort '%s': no such column (%s)", o.sort, heads);
+			snprintf(heads + strlen(heads), sizeof(heads) - strlen(heads), "%s%s",
+				 c ? " " : "", f->cols[c].head);
+		return ft_cli_usage_error(&ft_cmd_fleet, "--sort '%s': no such column (%s)", o.sort,
+					  heads);
 	}
 	if (o.filter)
 		snprintf(f->filter, sizeof(f->filter), "%s", o.filter);
@@ -244,7 +273,9 @@ static int print_once(struct fleet_run *fr, struct ft_fleet *f)
 
 	if (o.host) {
 		struct ft_fleet_detail *d = calloc(1, sizeof(*d));
-		int rc = d ? detail(fr, o.host, d, why, sizeof(why)) : (snprintf(why, sizeof(why), "out of memory"), -1);
+		int rc = d ? detail(fr, o.host, d, why,
+				    sizeof(why)) : (snprintf(why, sizeof(why), "out of memory"),
+						    -1);
 
 		if (!rc) {
 			if (o.json)
@@ -262,8 +293,10 @@ static int print_once(struct fleet_run *fr, struct ft_fleet *f)
 		return 1;
 	}
 	if (f->no_rules)
-		fprintf(stderr, "fragtop fleet: %zu hosts answer but no fragtop:fleet_* series exists: load the "
-			"fragtop-fleet group of dist/fragtop-rules.yml into Prometheus\n", f->nhosts);
+		fprintf(stderr, "fragtop fleet: %zu hosts answer but no fragtop:fleet_* series "
+				"exists: load the "
+			"fragtop-fleet group of dist/fragtop-rules.yml into Prometheus\n",
+			f->nhosts);
 	if (o.json)
 		ft_render_fleet_json(stdout, f, &fr->meta);
 	else
@@ -292,11 +325,13 @@ static int run(int argc, char **argv)
 		if (o.json || o.once || o.host || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
 			rc = print_once(fr, &f);
 		} else {
-			struct ft_fleetui_src src = { fr, refresh, detail, o.interval, &fr->meta, ft_catch_stop() };
+			struct ft_fleetui_src src = { fr, refresh, detail, o.interval, &fr->meta,
+						      ft_catch_stop() };
 
 			rc = ft_fleetui_run(&src, &f, !o.no_color);
 			if (!rc && ft_stop_signal())
-				rc = 128 + ft_stop_signal();	/* as the host TUI: killed, said so */
+				/* as the host TUI: killed, said so */
+				rc = 128 + ft_stop_signal();
 		}
 		ft_promapi_close(&fr->api);
 	}

@@ -36,7 +36,8 @@ void ft_keys_write(FILE *f, bool roff)
 	/* replay refuses the live keys: the title names them from the live table */
 	n = (size_t)snprintf(title, sizeof(title), "Replay (");
 	for (i = 0; ft_ui_live_keys[i].label && n < sizeof(title); i++)
-		n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " " : "", ft_ui_live_keys[i].label);
+		n += (size_t)snprintf(title + n, sizeof(title) - n, "%s%s", i ? " " : "",
+				      ft_ui_live_keys[i].label);
 	if (n < sizeof(title))
 		snprintf(title + n, sizeof(title) - n, " are refused: a recording is not a host)");
 	keys_table(f, roff, title, ft_ui_replay_keys);

@@ -222,7 +222,8 @@ static int run_get(int argc, char **argv)
 			continue;
 		}
 		if (k->type == FT_KNOB_TRIGGER) {
-			fprintf(stderr, "fragtop: %s is an action (write-only): it has no value\n", k->name);
+			fprintf(stderr, "fragtop: %s is an action (write-only): it has no value\n",
+				k->name);
 			failed++;
 			continue;
 		}

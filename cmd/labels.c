@@ -55,13 +55,16 @@ static bool prefix_ok(const char *p)
 {
 	const char *slash = strchr(p, '/'), *c;
 
-	if (!slash || slash == p || slash - p > 253 || strchr(slash + 1, '/') || strlen(slash + 1) > 20)
+	if (!slash || slash == p || slash - p > 253 || strchr(slash + 1, '/') ||
+	    strlen(slash + 1) > 20)
 		return false;
 	for (c = p; c < slash; c++)
-		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.' || *c == '-'))
+		if (!((*c >= 'a' && *c <= 'z') || (*c >= '0' && *c <= '9') || *c == '.' ||
+		      *c == '-'))
 			return false;
 	for (c = slash + 1; *c; c++) {
-		bool alnum = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9');
+		bool alnum = (*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') ||
+		(*c >= '0' && *c <= '9');
 
 		if (!alnum && (c == slash + 1 || (*c != '.' && *c != '-' && *c != '_')))
 			return false;
@@ -75,7 +78,9 @@ static int sizes_of(const struct ft_session *s, struct ft_fits_sizes *out)
 	char err[128];
 	size_t n = 0;
 
-	if (o.sizes && ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n, err, sizeof(err))) {
+	if (o.sizes &&
+	    ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, &n, err,
+			       sizeof(err))) {
 		fprintf(stderr, "fragtop labels: --size '%s': %s\n", o.sizes, err);
 		return 2;
 	}
@@ -114,8 +119,10 @@ static int run(int argc, char **argv)
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_labels, "'%s': no operand expected", argv[first]);
 	if (!prefix_ok(o.prefix))
-		return ft_cli_usage_error(&ft_cmd_labels, "--prefix '%s': a label namespace and name start "
-					  "(\"example.com/fragtop.\"): lower case, digits, '.', '-', one '/'", o.prefix);
+		return ft_cli_usage_error(&ft_cmd_labels,
+					  "--prefix '%s': a label namespace and name start "
+					  "(\"example.com/fragtop.\"): lower case, digits, '.', "
+					  "'-', one '/'", o.prefix);
 	l = calloc(1, sizeof(*l));
 	if (!l || ft_live_open(l, o.root, 0)) {
 		fprintf(stderr, "fragtop labels: cannot open root %s\n", o.root);
@@ -127,14 +134,17 @@ static int run(int argc, char **argv)
 	ft_fits_init(&t);
 	rc = sizes_of(&l->session, &sizes);
 	if (!rc && (err = ft_live_tick(l, true)) != 0) {
-		fprintf(stderr, "fragtop labels: no usable /proc/zoneinfo under %s: %s\n", o.root, strerror(-err));
+		fprintf(stderr, "fragtop labels: no usable /proc/zoneinfo under %s: %s\n", o.root,
+			strerror(-err));
 		rc = 1;
 	}
 	if (!rc && !o.no_map) {
 		l->map.scan = true;
 		if (ft_live_map_scan_all(l))
-			fprintf(stderr, "fragtop labels: no after-compaction labels: the pageblock map: %s\n",
-				l->map.err == -EACCES || l->map.err == -EPERM ? "/proc/kpageflags needs root" :
+			fprintf(stderr, "fragtop labels: no after-compaction labels: the pageblock "
+					"map: %s\n",
+				l->map.err == -EACCES ||
+				l->map.err == -EPERM ? "/proc/kpageflags needs root" :
 				strerror(-l->map.err));
 	}
 	if (!rc && ft_fits_build(&t, &l->session, &sizes, !o.no_map)) {
@@ -152,9 +162,10 @@ static int run(int argc, char **argv)
 const struct ft_cmd ft_cmd_labels = {
 	.name = "labels",
 	.summary = "contiguity as node labels: a node-feature-discovery feature file",
-	.about = "For NFD's local source: -o /etc/kubernetes/node-feature-discovery/features.d/fragtop,\n"
-		 "from a timer or a DaemonSet; a pod then selects nodes on, say,\n"
-		 "feature.node.kubernetes.io/fragtop.contiguous-1G-now (a count).",
+	.about = "For NFD's local source: -o "
+		 "/etc/kubernetes/node-feature-discovery/features.d/fragtop,\nfrom a timer or a "
+		 "DaemonSet; a pod then selects nodes on, "
+		 "say,\nfeature.node.kubernetes.io/fragtop.contiguous-1G-now (a count).",
 	FT_CMD_OPTS(opts),
 	.run = run,
 };

@@ -11,7 +11,10 @@ int ft_liveopts_open(struct ft_live *l, const struct ft_liveopts *o)
 	const char *root = o->root ? o->root : "/";
 	int err;
 
-	/* the change journal made before the source opens it: another fragtop's first change is read */
+	/*
+	 * the change journal made before the source opens it: another fragtop's first change is
+	 * read
+	 */
 	ft_ctl_journal_make(root);
 	err = ft_live_open(l, root, o->pti_interval);
 
@@ -37,7 +40,8 @@ void ft_liveopts_trace(struct ft_live *l, const struct ft_liveopts *o)
 {
 	if (o->no_trace) {
 		if (o->stacks)
-			fprintf(stderr, "fragtop: --stacks needs the tracepoints: ignored with --no-trace\n");
+			fprintf(stderr, "fragtop: --stacks needs the tracepoints: ignored with "
+					"--no-trace\n");
 		return;
 	}
 	ft_live_trace_start(l, (size_t)o->trace_kb);

@@ -15,8 +15,10 @@
 
 const struct ft_cmd *const ft_cmds[] = {
 	&ft_cmd_top, &ft_cmd_snapshot, &ft_cmd_get, &ft_cmd_set, &ft_cmd_record,
-	&ft_cmd_replay, &ft_cmd_report, &ft_cmd_compare, &ft_cmd_export, &ft_cmd_plot, &ft_cmd_exporter,
-	&ft_cmd_fields, &ft_cmd_preflight, &ft_cmd_doctor, &ft_cmd_experiment, &ft_cmd_labels, &ft_cmd_fleet,
+	&ft_cmd_replay, &ft_cmd_report, &ft_cmd_compare, &ft_cmd_export, &ft_cmd_plot,
+	&ft_cmd_exporter,
+	&ft_cmd_fields, &ft_cmd_preflight, &ft_cmd_doctor, &ft_cmd_experiment, &ft_cmd_labels,
+	&ft_cmd_fleet,
 };
 const size_t ft_cmds_nr = sizeof(ft_cmds) / sizeof(ft_cmds[0]);
 
@@ -42,7 +44,8 @@ int ft_cli_unknown_cmd(const char *word)
 	ft_suggest_try(&sg, "help");
 	ft_suggest_try(&sg, "version");
 	near = ft_suggest_best(&sg);
-	fprintf(stderr, "fragtop: '%s' is not a fragtop command%s%s%s\n'fragtop help' lists them\n", word,
+	fprintf(stderr, "fragtop: '%s' is not a fragtop command%s%s%s\n'fragtop help' lists them\n",
+		word,
 		near ? "; did you mean '" : "", near ? near : "", near ? "'?" : "");
 	return 2;
 }
@@ -128,7 +131,8 @@ static void usage(FILE *f)
 			fprintf(f, "  %-10s %s\n", ft_cmds[i]->name, ft_cmds[i]->summary);
 	fprintf(f, "  %-10s %s\n", "help", "this list, or 'help COMMAND' for a command's options");
 	fprintf(f, "  %-10s %s\n", "version", "fragtop's version (also --version)");
-	fprintf(f, "\nEvery command takes --%s and --%s, before or after its name.\n", ft_cli_globals[0],
+	fprintf(f, "\nEvery command takes --%s and --%s, before or after its name.\n",
+		ft_cli_globals[0],
 		ft_cli_globals[1]);
 	fprintf(f, "\nWithout a command, fragtop runs the live TUI:\n\n");
 	ft_cli_usage(&ft_cmd_top, f);
@@ -175,16 +179,19 @@ static int run(int argc, char **argv)
 	if (argc > 1 && (!strcmp(argv[1], "help") || !strcmp(argv[1], "--help") ||
 			 !strcmp(argv[1], "-h"))) {
 		if (argc > 2 && !strcmp(argv[2], "--roff")) {
-			ft_cli_roff(stdout, ft_cmds, ft_cmds_nr);	/* the man page's option lists */
+			/* the man page's option lists */
+			ft_cli_roff(stdout, ft_cmds, ft_cmds_nr);
 			return 0;
 		}
-		if (argc > 2 && (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {
+		if (argc > 2 &&
+		    (!strcmp(argv[2], "--roff-keys") || !strcmp(argv[2], "--markdown-keys"))) {
 			/* the man page's KEYS, or the guide's key tables */
 			ft_keys_write(stdout, !strcmp(argv[2], "--roff-keys"));
 			return 0;
 		}
 		if (argc > 2 && !strcmp(argv[2], "version")) {
-			printf("usage: fragtop version   (or fragtop --version): fragtop's version\n");
+			printf("usage: fragtop version   (or fragtop --version): fragtop's "
+			       "version\n");
 			return 0;
 		}
 		if (argc > 2) {
@@ -197,7 +204,9 @@ static int run(int argc, char **argv)
 		usage(stdout);
 		return 0;
 	}
-	if (argc > 1 && (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") || !strcmp(argv[1], "version") ||
+	if (argc > 1 &&
+	    (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	     !strcmp(argv[1], "version") ||
 			 version_among_globals(argc, argv))) {
 		printf("fragtop %s\n", FT_VERSION);
 		return 0;
@@ -208,7 +217,9 @@ static int run(int argc, char **argv)
 			return ft_cli_unknown_cmd(argv[1]);
 		if (sanitize(cmd))
 			return 1;
-		/* a killed experiment's knob back first, said (experiment does it for its own root) */
+		/*
+		 * a killed experiment's knob back first, said (experiment does it for its own root)
+		 */
 		if (cmd != &ft_cmd_experiment)
 			ft_experiment_restore_pending("/", true, false);
 		return cmd->run(argc - 1, argv + 1);

@@ -29,7 +29,8 @@ static struct {
 } o;
 
 static const struct ft_opt plot_opts[] = {
-	{ "output", 'o', FT_OPT_STR, "FILE", "write the SVG to FILE (required; '-': stdout)", .var = &o.output },
+	{ "output", 'o', FT_OPT_STR, "FILE", "write the SVG to FILE (required; '-': stdout)",
+	  .var = &o.output },
 	{ "force", 0, FT_OPT_FLAG, NULL, "overwrite FILE", .var = &o.force },
 	FT_OPT_FROM(o.window.from),
 	FT_OPT_TO(o.window.to),
@@ -47,7 +48,8 @@ static int run_plot(int argc, char **argv)
 		return err;
 	nr = argc - first;
 	if (nr < 1 || nr > FT_PLOT_FILES)
-		return ft_cli_usage_error(&ft_cmd_plot, "one to %d recordings expected", FT_PLOT_FILES);
+		return ft_cli_usage_error(&ft_cmd_plot, "one to %d recordings expected",
+					  FT_PLOT_FILES);
 	if (!o.output)
 		return ft_cli_usage_error(&ft_cmd_plot, "-o FILE is required");
 	for (k = 0; k < nr; k++)
@@ -59,11 +61,13 @@ static int run_plot(int argc, char **argv)
 	if (!strcmp(o.output, "-")) {
 		f = stdout;
 	} else {
-		fd = ft_outfile_create_mode(o.output, o.force, 0666);	/* a picture: the umask decides, as for any output */
+		/* a picture: the umask decides, as for any output */
+		fd = ft_outfile_create_mode(o.output, o.force, 0666);
 		f = fd >= 0 ? fdopen(fd, "w") : NULL;
 		if (!f) {
 			fprintf(stderr, "fragtop: %s: %s\n", o.output,
-				ft_outfile_strerror(fd < 0 ? fd : -errno, "--force", why, sizeof(why)));
+				ft_outfile_strerror(fd < 0 ? fd : -errno, "--force", why,
+						    sizeof(why)));
 			if (fd >= 0)
 				close(fd);
 			for (k = 0; k < nr; k++)

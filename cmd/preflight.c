@@ -39,8 +39,9 @@ static const struct ft_opt opts[] = {
 	  "need of a hugetlb size of this CPU must be one the host offers", .var = &o.contig },
 	{ "node", 0, FT_OPT_STR, "N", "only node N's memory counts (without it, a need may be met\n"
 	  "across nodes)", .var = &o.node },
-	{ "size", 's', FT_OPT_STR, "SIZE[,...]", "more sizes for the table (besides the host's hugetlb,\n"
-	  "multi-size THP and pageblock sizes)", .var = &o.sizes },
+	{ "size", 's', FT_OPT_STR, "SIZE[,...]",
+	  "more sizes for the table (besides the host's hugetlb,\nmulti-size THP and pageblock "
+	  "sizes)", .var = &o.sizes },
 	{ "compact", 0, FT_OPT_FLAG, NULL,
 	  "when a need does not fit now, ask the kernel to compact the nodes\n"
 	  "concerned (root; nodeN/compact), check again and say what it\n"
@@ -110,11 +111,13 @@ static const char *map_why(int err)
 	switch (err) {
 	case -EACCES:
 	case -EPERM:
-		return "/proc/kpageflags needs root: \"after compaction\" and sizes above the buddy's are not known";
+		return "/proc/kpageflags needs root: \"after compaction\" and sizes above the "
+		       "buddy's are not known";
 	case -ENOENT:
 		return "no /proc/kpageflags on this kernel: \"after compaction\" is not known";
 	case -ECANCELED:
-		return "kept off on a CONFIG_DEBUG_VM kernel before 6.17 (--map-force reads it anyway)";
+		return "kept off on a CONFIG_DEBUG_VM kernel before 6.17 (--map-force reads it "
+		       "anyway)";
 	default:
 		return "the pageblock map could not be read";
 	}
@@ -128,7 +131,10 @@ struct run {
 	size_t nr_needs;
 	struct ft_fits_need judged[FT_FIT_NEEDS_MAX], before[FT_FIT_NEEDS_MAX];
 	enum ft_fit_verdict verdict;
-	/* each need: judged as a hugetlb page (else a contiguous range), and why so or why it cannot be one */
+	/*
+	 * each need: judged as a hugetlb page (else a contiguous range), and why so or why it
+	 * cannot be one
+	 */
 	bool hugetlb[FT_FIT_NEEDS_MAX], refused[FT_FIT_NEEDS_MAX];
 	char as_note[FT_FIT_NEEDS_MAX][192];
 	int node;
@@ -167,7 +173,10 @@ static int build(struct run *r, bool map)
 	return 0;
 }
 
-/* Judge from the free lists of the sample, read the map when the answer needs it. 0 or 3 after saying why. */
+/*
+ * Judge from the free lists of the sample, read the map when the answer needs it. 0 or 3 after
+ * saying why.
+ */
 static int answer(struct run *r)
 {
 	size_t i;
@@ -218,7 +227,8 @@ static int compact(struct run *r)
 		snprintf(r->compact_msg, sizeof(r->compact_msg),
 			 "refused: the last one was %" PRIu64 " s ago (at most one a minute)", ago);
 	} else if (err) {
-		snprintf(r->compact_msg, sizeof(r->compact_msg), "not asked: run/fragtop/compact.stamp: %s",
+		snprintf(r->compact_msg, sizeof(r->compact_msg),
+			 "not asked: run/fragtop/compact.stamp: %s",
 			 strerror(-err));
 	} else {
 		size_t len = 0, k, ok = 0;
@@ -228,7 +238,8 @@ static int compact(struct run *r)
 
 			ok += a->outcome == FT_CTL_OK;
 			if (a->outcome != FT_CTL_OK && len < sizeof(r->compact_msg)) {
-				int w = snprintf(r->compact_msg + len, sizeof(r->compact_msg) - len, "%s%s",
+				int w = snprintf(r->compact_msg + len, sizeof(r->compact_msg) - len,
+						 "%s%s",
 						 len ? "; " : "", a->msg);
 
 				len += w > 0 ? (size_t)w : 0;
@@ -239,11 +250,13 @@ static int compact(struct run *r)
 			size_t ll = 0;
 
 			for (k = 0; k < n && ll < sizeof(list); k++) {
-				int w = snprintf(list + ll, sizeof(list) - ll, "%s%d", k ? ", " : "", nodes[k]);
+				int w = snprintf(list + ll, sizeof(list) - ll, "%s%d",
+						 k ? ", " : "", nodes[k]);
 
 				ll += w > 0 ? (size_t)w : 0;
 			}
-			snprintf(r->compact_msg, sizeof(r->compact_msg), "node%s %s compacted", n == 1 ? "" : "s",
+			snprintf(r->compact_msg, sizeof(r->compact_msg), "node%s %s compacted",
+				 n == 1 ? "" : "s",
 				 list);
 		}
 		if (ok) {
@@ -278,7 +291,9 @@ static int parse_sizes(const struct ft_session *s, int *asked, size_t *n)
 	char err[128];
 
 	*n = 0;
-	if (o.sizes && ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, n, err, sizeof(err)))
+	if (o.sizes &&
+	    ft_fit_sizes_parse(o.sizes, s->host.page_size, asked, FT_FITS_SIZES_MAX, n, err,
+			       sizeof(err)))
 		return cannot("--size '%s': %s", o.sizes, err);
 	return 0;
 }
@@ -317,23 +332,28 @@ static void need_kinds(struct run *r)
 		for (k = 0; k < h->nr_huge; k++)
 			offered |= h->huge_kb[k] == kb;
 		if (o.contig) {
-			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as a contiguous range (--contig)");
+			snprintf(r->as_note[i], sizeof(r->as_note[i]),
+				 "as a contiguous range (--contig)");
 		} else if (offered) {
 			r->hugetlb[i] = true;
-			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as %s hugetlb pages (hugepages-%llukB)", size,
+			snprintf(r->as_note[i], sizeof(r->as_note[i]),
+				 "as %s hugetlb pages (hugepages-%llukB)", size,
 				 (unsigned long long)kb);
 		} else if (ft_fit_hugetlb_arch(cpu.arch, h->page_size, order)) {
 			r->hugetlb[i] = r->refused[i] = true;
 			if (cpu.arch == FT_ARCH_X86 && kb == 1048576 && cpu.pdpe1gb == 0)
-				snprintf(r->as_note[i], sizeof(r->as_note[i]), "this CPU has no 1 GiB pages: no pdpe1gb "
-					 "(--contig judges it as a contiguous range)");
+				snprintf(r->as_note[i], sizeof(r->as_note[i]),
+					 "this CPU has no 1 GiB pages: no pdpe1gb (--contig judges "
+					 "it as a contiguous range)");
 			else
-				snprintf(r->as_note[i], sizeof(r->as_note[i]), "this host offers no %s hugetlb pages "
-					 "(no hugepages-%llukB; --contig judges it as a contiguous range)", size,
+				snprintf(r->as_note[i], sizeof(r->as_note[i]),
+					 "this host offers no %s hugetlb pages (no "
+					 "hugepages-%llukB; --contig judges it as a contiguous "
+					 "range)", size,
 					 (unsigned long long)kb);
 		} else {
-			snprintf(r->as_note[i], sizeof(r->as_note[i]), "as a contiguous range: %s is no hugetlb "
-				 "size here", size);
+			snprintf(r->as_note[i], sizeof(r->as_note[i]),
+				 "as a contiguous range: %s is no hugetlb size here", size);
 		}
 	}
 }
@@ -347,12 +367,15 @@ static int check_input(struct run *r)
 	char err[160], list[256];
 
 	/* the host facts (page size, hugetlb sizes) came with the open */
-	if (o.need && ft_fit_needs_parse(o.need, s->host.page_size, r->needs, &r->nr_needs, err, sizeof(err)))
+	if (o.need &&
+	    ft_fit_needs_parse(o.need, s->host.page_size, r->needs, &r->nr_needs, err, sizeof(err)))
 		return cannot("--need '%s': %s", o.need, err);
 	if (!o.need && o.compact)
-		return cannot("--compact needs --need: it compacts only for blocks that do not fit now");
+		return cannot("--compact needs --need: it compacts only for blocks that do not fit "
+			      "now");
 	if (o.compact && geteuid() != 0 && !strcmp(o.root, "/"))
-		return cannot("--compact needs root (it writes /sys/devices/system/node/nodeN/compact)");
+		return cannot("--compact needs root (it writes "
+			      "/sys/devices/system/node/nodeN/compact)");
 	if ((rc = parse_sizes(s, asked, &na)) != 0)
 		return rc;
 	for (i = 0; i < r->nr_needs && na < FT_FITS_SIZES_MAX * 2; i++)
@@ -370,8 +393,10 @@ static int check_input(struct run *r)
 			continue;
 		while (o2 < 62 && (2ull << o2) <= span)
 			o2++;
-		return cannot("need %zu: %s is larger than any zone%s (the largest spans %s)", i + 1,
-			      ft_fit_size_name(r->needs[i].order, s->host.page_size, size, sizeof(size)),
+		return cannot("need %zu: %s is larger than any zone%s (the largest spans %s)",
+			      i + 1,
+			      ft_fit_size_name(r->needs[i].order, s->host.page_size, size,
+					       sizeof(size)),
 			      r->node >= 0 ? " of the node" : "",
 			      ft_fit_size_name(o2, s->host.page_size, big, sizeof(big)));
 	}
@@ -403,10 +428,12 @@ static int print(struct run *r)
 			snprintf(r->reason, sizeof(r->reason), "%s", map_why(r->live.map.err));
 		else if (o.no_map)
 			snprintf(r->reason, sizeof(r->reason),
-				 "the free lists do not hold it, and without the map (--no-map) nothing more is known");
+				 "the free lists do not hold it, and without the map (--no-map) "
+				 "nothing more is known");
 		else
 			snprintf(r->reason, sizeof(r->reason),
-				 "the answer lies among pageblocks not read whole (%" PRIu64 ")", r->fits.map_unread);
+				 "the answer lies among pageblocks not read whole (%" PRIu64 ")",
+				 r->fits.map_unread);
 		p.reason = r->reason;
 	}
 	if (o.json)
@@ -423,7 +450,8 @@ static int run(int argc, char **argv)
 
 	rc = ft_cli_parse(&ft_cmd_preflight, argc, argv, &first);
 	if (rc >= 0)
-		return rc == 0 ? 0 : FT_FIT_UNKNOWN;	/* a usage error must not read as "does not fit" */
+		/* a usage error must not read as "does not fit" */
+		return rc == 0 ? 0 : FT_FIT_UNKNOWN;
 	if (first != argc) {
 		ft_cli_usage_error(&ft_cmd_preflight, "'%s': no operand expected", argv[first]);
 		return FT_FIT_UNKNOWN;

@@ -50,8 +50,9 @@ static bool ours(struct ft_rc_file *f, const char *base, const char *dir)
 		*slash = '\0';
 	if (lstat(p, &st) == 0 && st.st_uid == geteuid())
 		return true;
-	snprintf(f->note, sizeof(f->note), "%.300s belongs to uid %u, not to this user (uid %u): settings read, "
-		 "not written", p, (unsigned)st.st_uid, (unsigned)geteuid());
+	snprintf(f->note, sizeof(f->note),
+		 "%.300s belongs to uid %u, not to this user (uid %u): settings read, not written",
+		 p, (unsigned)st.st_uid, (unsigned)geteuid());
 	return false;
 }
 
@@ -76,15 +77,19 @@ void ft_settings_load(struct ft_rc_file *f)
 	fd = open(f->path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0) {
 		if (errno != ENOENT) {
-			snprintf(f->msg, sizeof(f->msg), "fragtoprc: %s: using the defaults", strerror(errno));
-			snprintf(f->note, sizeof(f->note), "fragtoprc could not be read: not written over on quit");
+			snprintf(f->msg, sizeof(f->msg), "fragtoprc: %s: using the defaults",
+				 strerror(errno));
+			snprintf(f->note, sizeof(f->note),
+				 "fragtoprc could not be read: not written over on quit");
 		}
 		return;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
 		close(fd);
-		snprintf(f->msg, sizeof(f->msg), "fragtoprc is not a regular file: using the defaults");
-		snprintf(f->note, sizeof(f->note), "fragtoprc is not a regular file: not written over on quit");
+		snprintf(f->msg, sizeof(f->msg),
+			 "fragtoprc is not a regular file: using the defaults");
+		snprintf(f->note, sizeof(f->note),
+			 "fragtoprc is not a regular file: not written over on quit");
 		return;
 	}
 	while (len < sizeof(text) && (n = read(fd, text + len, sizeof(text) - len)) > 0)
@@ -95,7 +100,8 @@ void ft_settings_load(struct ft_rc_file *f)
 		snprintf(f->msg, sizeof(f->msg), "fragtoprc: %s%s%.0d%s: the defaults for %s", why,
 			 bad > 1 ? " (and " : "", bad > 1 ? bad - 1 : 0, bad > 1 ? " more)" : "",
 			 bad > 1 ? "them" : "it");
-		snprintf(f->note, sizeof(f->note), "fragtoprc has errors: not written over on quit (fix or remove it)");
+		snprintf(f->note, sizeof(f->note),
+			 "fragtoprc has errors: not written over on quit (fix or remove it)");
 	}
 }
 
@@ -133,10 +139,16 @@ int ft_settings_save(const struct ft_rc_file *f, char *why, size_t sz)
 		snprintf(why, sz, "the settings do not fit");
 		return -1;
 	}
-	/* the directory opened once, not through a link: swapped meanwhile, the write stays in it */
+	/*
+	 * the directory opened once, not through a link: swapped meanwhile, the write stays in it
+	 */
 	err = ft_atomic_open_in(&out, f->path, O_NOFOLLOW);
-	if (err == -ELOOP || err == -ENOTDIR || (!err && (fstat(out.dirfd, &st) || st.st_uid != geteuid()))) {
-		/* under sudo with the user's HOME: never leave root's file in somebody else's directory */
+	if (err == -ELOOP || err == -ENOTDIR ||
+	    (!err && (fstat(out.dirfd, &st) || st.st_uid != geteuid()))) {
+		/*
+		 * under sudo with the user's HOME: never leave root's file in somebody else's
+		 * directory
+		 */
 		if (!err)
 			ft_atomic_abort(&out);
 		snprintf(why, sz, "%s is not a directory of this user: fragtoprc not written", dir);

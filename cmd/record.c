@@ -68,7 +68,8 @@ static int parse_rotate(const char *arg, void *var, char *why, size_t sz)
 		*rotate = 0;
 	else if (!strcmp(arg, "hourly"))
 		*rotate = -1;
-	else if (*rotate = strtod(arg, &end), *end || end == arg || !isfinite(*rotate) || *rotate < 1 ||
+	else if (*rotate = strtod(arg, &end), *end || end == arg || !isfinite(*rotate) ||
+		 *rotate < 1 ||
 		 *rotate > 366 * 86400.0)
 		return -1;
 	return 0;
@@ -90,19 +91,23 @@ static struct {
 static const struct ft_opt opts[] = {
 	{ "output", 'o', FT_OPT_STR, "FILE", "the recording (refused if it exists, see --force)",
 	  .var = &o.output },
-	{ "dir", 0, FT_OPT_STR, "DIR", "record continuously into DIR, a file a period (see --rotate)",
+	{ "dir", 0, FT_OPT_STR, "DIR",
+	  "record continuously into DIR, a file a period (see --rotate)",
 	  .var = &o.dir },
 	{ "rotate", 0, FT_OPT_CB, "PERIOD", "with --dir: daily, hourly, or a number of seconds",
 	  .var = &o.rotate, .def = "daily", .parse = parse_rotate, .given = &o.rotate_given },
-	{ "keep", 0, FT_OPT_UINT, "N", "with --dir: keep the newest N files", 1, 100000, .var = &o.keep,
+	{ "keep", 0, FT_OPT_UINT, "N", "with --dir: keep the newest N files", 1, 100000,
+	  .var = &o.keep,
 	  .def = "7", .given = &o.keep_given },
-	{ "max-size", 0, FT_OPT_UINT, "BYTES", "with --dir: also delete the oldest while all exceed BYTES",
+	{ "max-size", 0, FT_OPT_UINT, "BYTES",
+	  "with --dir: also delete the oldest while all exceed BYTES",
 	  1, 1e18, .var = &o.max_size, .given = &o.max_size_given },
 	{ "unsafe-dir", 0, FT_OPT_FLAG, NULL,
 	  "with --dir: take DIR even if it is a symbolic link, another\n"
 	  "user's or writable by others (refused by default)", .var = &o.unsafe_dir },
 	FT_OPT_INTERVAL(o.interval, 0.1, "1"),
-	{ "duration", 't', FT_OPT_SECS, "SECS", "stop after SECS", 0.1, 366 * 86400.0, .var = &o.duration,
+	{ "duration", 't', FT_OPT_SECS, "SECS", "stop after SECS", 0.1, 366 * 86400.0,
+	  .var = &o.duration,
 	  .def_help = "until Ctrl-C, SIGTERM or SIGHUP" },
 	FT_OPT_PTI_INTERVAL(o.live.pti_interval),
 	FT_OPT_ROOT(o.live.root),
@@ -210,7 +215,8 @@ static int series_open(const char *dir)
 	if (fd < 0 || fstat(fd, &st) || !S_ISREG(st.st_mode) || st.st_uid != geteuid() ||
 	    (n = read(fd, text, sizeof(text) - 1)) < 17 ||
 	    sscanf(text, "%16llx", (unsigned long long *)&series_id) != 1 || !series_id) {
-		fprintf(stderr, "fragtop: %s: not this recorder's series file (a regular file of yours "
+		fprintf(stderr,
+			"fragtop: %s: not this recorder's series file (a regular file of yours "
 			"holding an id); remove it to start a new series\n", path);
 		if (fd >= 0)
 			close(fd);
@@ -247,7 +253,8 @@ static struct rec_name *series_files(const char *dir, size_t *n)
 		/* a recording of no series (record -o, an older fragtop) is not this recorder's */
 		if (!ours(path, &st, &h) || h.series_id != series_id)
 			continue;
-		if (ft_grow_from((void **)&names, &cap, *n + 1, sizeof(*names), 32, SIZE_MAX / sizeof(*names)))
+		if (ft_grow_from((void **)&names, &cap, *n + 1, sizeof(*names), 32,
+				 SIZE_MAX / sizeof(*names)))
 			break;
 		memcpy(names[*n].s, e->d_name, len + 1);
 		names[*n].seq = h.series_seq;
@@ -285,7 +292,8 @@ static int hold_dir(const char *dir, bool unsafe)
 		return 1;
 	}
 	if (!unsafe && (st.st_uid != geteuid() || (st.st_mode & (S_IWGRP | S_IWOTH)))) {
-		fprintf(stderr, "fragtop: --dir %s changed as it was opened (another user's, or writable by "
+		fprintf(stderr, "fragtop: --dir %s changed as it was opened (another user's, or "
+				"writable by "
 			"others): refused\n", dir);
 		return 1;
 	}
@@ -328,7 +336,8 @@ static void prune(const char *dir, const char *current, unsigned long keep, uint
 			char name[4096];
 
 			total -= (uint64_t)st.st_size;
-			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n", shown(path, name, sizeof(name)),
+			fprintf(stderr, "fragtop: deleted %s (beyond --keep %lu%s)\n",
+				shown(path, name, sizeof(name)),
 				keep, max_size ? " or --max-size" : "");
 		}
 	}
@@ -360,7 +369,8 @@ static void file_for_now(char *buf, size_t sz, const char *dir, uint32_t *seq)
 struct recording {
 	struct ft_live live;
 	struct ft_recorder rec;
-	char path[4096];		/* with --dir: the current file, under the held directory (dir_at) */
+	/* with --dir: the current file, under the held directory (dir_at) */
+	char path[4096];
 	const char *out;		/* the file written now, as opened */
 	char name[4096];		/* ... as shown: under DIR as the user named it */
 	uint32_t seq;			/* with --dir: its place in the series */
@@ -391,13 +401,16 @@ static int rotate(struct recording *r)
 	if (r->live.trace.on)
 		ft_live_trace_poll(&r->live);
 	err = ft_recorder_stop(&r->rec);
-	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->name, (unsigned long long)r->rec.ticks,
+	fprintf(stderr, "fragtop: %s: %llu ticks, closed%s%s\n", r->name,
+		(unsigned long long)r->rec.ticks,
 		err ? ": " : "", err ? strerror(-err) : "");
 	file_for_now(r->path, sizeof(r->path), dir_at, &r->seq);
 	shown(r->path, r->name, sizeof(r->name));
 	err = ft_recorder_start_series(&r->rec, &r->live, r->out, false, series_id, r->seq);
 	if (err == -ENOSPC || err == -EDQUOT) {	/* no file left behind: wait for space */
-		fprintf(stderr, "fragtop: %s: the disk is full; recording again when there is space\n", r->name);
+		fprintf(stderr,
+			"fragtop: %s: the disk is full; recording again when there is space\n",
+			r->name);
 		r->waiting = true;
 		r->dropped_now = 0;
 		return 0;
@@ -422,7 +435,8 @@ static void full_close(struct recording *r)
 
 	r->dropped += lost;
 	r->dropped_now = lost;
-	fprintf(stderr, "fragtop: %s: the disk is full: closed %s after %llu ticks (%llu samples lost)%s\n",
+	fprintf(stderr,
+		"fragtop: %s: the disk is full: closed %s after %llu ticks (%llu samples lost)%s\n",
 		r->name, err ? "as it was" : "cleanly",
 		(unsigned long long)(r->rec.ticks - lost), (unsigned long long)lost,
 		o.dir ? "; recording again when there is space" : "");
@@ -430,7 +444,9 @@ static void full_close(struct recording *r)
 	r->full_stop = !o.dir;
 }
 
-/* While waiting for space, at each tick: a sample dropped, and a new file tried.  0, or 1 to stop. */
+/*
+ * While waiting for space, at each tick: a sample dropped, and a new file tried. 0, or 1 to stop.
+ */
 static int full_retry(struct recording *r)
 {
 	int err;
@@ -451,7 +467,8 @@ static int full_retry(struct recording *r)
 	if (err)
 		return cannot(r, err, NULL);
 	r->waiting = false;
-	fprintf(stderr, "fragtop: recording to %s (again: %llu samples dropped while the disk was full)\n",
+	fprintf(stderr,
+		"fragtop: recording to %s (again: %llu samples dropped while the disk was full)\n",
 		r->name, (unsigned long long)r->dropped_now);
 	r->next_file = period_end(ft_realtime_ns(), o.rotate);
 	prune(dir_at, r->out, (unsigned long)o.keep, o.max_size);
@@ -483,7 +500,8 @@ static bool map_step(struct recording *r, uint64_t left_ns, uint64_t *owner_bloc
 		int n = ft_live_owner_scan_mixed(&r->live, (unsigned int)*owner_blocks);
 
 		if (n < 0) {	/* said once (ft_diag) and recorded as the source's state */
-			fprintf(stderr, "fragtop: no page owners in the recording: %s\n", ft_pown_strerror(n));
+			fprintf(stderr, "fragtop: no page owners in the recording: %s\n",
+				ft_pown_strerror(n));
 			*owner_blocks = 0;
 		}
 	}
@@ -579,7 +597,8 @@ static int unsafe_dir(const char *dir)
 		why = "may be written by others (group or world)";
 	if (!why)
 		return 0;
-	fprintf(stderr, "fragtop: --dir %s %s: files planted there could be taken for recordings and "
+	fprintf(stderr,
+		"fragtop: --dir %s %s: files planted there could be taken for recordings and "
 		"pruned; use a directory of your own (0700), or --unsafe-dir\n", dir, why);
 	return 1;
 }
@@ -590,7 +609,8 @@ static int check_args(int argc, char **argv, int first)
 	if (!!o.output == !!o.dir)
 		return ft_cli_usage_error(&ft_cmd_record, "-o FILE or --dir DIR (one of them)");
 	if ((o.rotate_given || o.keep_given || o.max_size_given || o.unsafe_dir) && !o.dir)
-		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep, --max-size and --unsafe-dir go with --dir");
+		return ft_cli_usage_error(&ft_cmd_record, "--rotate, --keep, --max-size and "
+							  "--unsafe-dir go with --dir");
 	if (first != argc)
 		return ft_cli_usage_error(&ft_cmd_record, "'%s': no operand expected", argv[first]);
 	return 0;
@@ -645,7 +665,8 @@ static int record_main(void)
 		char why[160];
 
 		fprintf(stderr, "fragtop: cannot record to %s: %s\n", r.name,
-			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ? -EISDIR :
+			ft_outfile_strerror(S_ISLNK(st.st_mode) ? -ELOOP : S_ISDIR(st.st_mode) ?
+					    -EISDIR :
 					    -EEXIST, "--force", why, sizeof(why)));
 		return 1;
 	}
@@ -658,7 +679,8 @@ static int record_main(void)
 	ft_catch_stop_signals(on_signal);
 	err = ft_live_tick(&r.live, true);
 	if (err) {
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root, strerror(-err));
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root,
+			strerror(-err));
 		ft_live_close(&r.live);
 		return 1;
 	}
@@ -666,8 +688,11 @@ static int record_main(void)
 	err = o.dir ? ft_recorder_start_series(&r.rec, &r.live, r.out, o.force, series_id, r.seq) :
 		      ft_recorder_start(&r.rec, &r.live, r.out, o.force);
 	if (o.dir && (err == -ENOSPC || err == -EDQUOT)) {
-		/* a service started on a full disk waits for space rather than failing each restart */
-		fprintf(stderr, "fragtop: cannot record to %s: %s; recording when there is space\n", r.name,
+		/*
+		 * a service started on a full disk waits for space rather than failing each restart
+		 */
+		fprintf(stderr, "fragtop: cannot record to %s: %s; recording when there is space\n",
+			r.name,
 			strerror(-err));
 		r.waiting = true;
 	} else if (err) {
@@ -675,7 +700,8 @@ static int record_main(void)
 		ft_live_close(&r.live);
 		return 1;
 	} else if (!o.quiet) {
-		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.name, o.interval,
+		fprintf(stderr, "fragtop: recording to %s every %gs%s; Ctrl-C stops\n", r.name,
+			o.interval,
 			r.live.trace.on ? " with tracepoints" : "");
 	}
 	if (o.dir && !r.waiting) {
@@ -697,22 +723,26 @@ static int record_main(void)
 			full_close(&r);
 	}
 	if (r.waiting || r.full_stop) {	/* the disk filled and no file is open now */
-		fprintf(stderr, "fragtop: stopped %s: %llu samples dropped for a full disk in all\n",
-			r.waiting ? "while waiting for space" : "on a full disk", (unsigned long long)r.dropped);
+		fprintf(stderr,
+			"fragtop: stopped %s: %llu samples dropped for a full disk in all\n",
+			r.waiting ? "while waiting for space" : "on a full disk",
+			(unsigned long long)r.dropped);
 		ft_live_close(&r.live);
 		return r.full_stop ? 1 : 0;
 	}
 	err = ft_recorder_stop(&r.rec);
 	if (o.quiet && !err && !r.dropped)
 		goto out;
-	fprintf(stderr, "fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
+	fprintf(stderr,
+		"fragtop: %s: %llu ticks, %llu trace pages, %llu map batches, %llu audit entries; "
 		"%llu bytes on disk (%llu before compression)%s%s", r.name,
 		(unsigned long long)r.rec.ticks, (unsigned long long)r.rec.pages,
 		(unsigned long long)r.rec.kpf_batches, (unsigned long long)r.rec.audits,
 		(unsigned long long)r.rec.w.file_bytes, (unsigned long long)r.rec.w.raw_bytes,
 		err ? ": " : "", err ? strerror(-err) : "");
 	if (r.dropped)
-		fprintf(stderr, "; %llu samples dropped for a full disk in all", (unsigned long long)r.dropped);
+		fprintf(stderr, "; %llu samples dropped for a full disk in all",
+			(unsigned long long)r.dropped);
 	fputc('\n', stderr);
 out:
 	ft_live_close(&r.live);

@@ -14,7 +14,8 @@
 struct ft_record_args {
 	struct ft_liveopts live;
 	const char *output;		/* overwritten if it exists */
-	double interval, duration;	/* seconds: the tick, and how long (Ctrl-C ends it sooner) */
+	/* seconds: the tick, and how long (Ctrl-C ends it sooner) */
+	double interval, duration;
 	double map_interval;		/* a map scan every so many seconds; 0: none */
 	uint64_t owner_blocks;		/* page_owner looks after each scan */
 	/*

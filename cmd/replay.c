@@ -22,7 +22,8 @@ static struct {
 } o;
 
 static const struct ft_opt replay_opts[] = {
-	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000)", 1, 1000, .var = &o.speed,
+	{ "speed", 0, FT_OPT_SECS, "N", "recorded seconds per second (1-1000)", 1, 1000,
+	  .var = &o.speed,
 	  .def = "1" },
 	FT_OPT_NO_COLOR(o.no_color),
 	FT_OPT_NO_CONFIG(o.no_config),
@@ -45,7 +46,8 @@ static int run_replay(int argc, char **argv)
 	speed = o.speed;
 	color = !(nc && *nc) && !o.no_color;
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n", argv[first]);
+		fprintf(stderr, "fragtop: replay needs a terminal; try 'fragtop report %s'\n",
+			argv[first]);
 		return 1;
 	}
 	ui = calloc(1, sizeof(*ui));
@@ -89,8 +91,10 @@ static int run_replay(int argc, char **argv)
 	ft_diag_set_hook(ft_ui_diag, ui);
 	if (!ui->rp->r.clean)
 		ft_ui_status(ui, FT_DIAG_WARN, "%s: %s", ui->rp->path,
-			     ui->rp->r.why[0] ? ui->rp->r.why : "not closed cleanly: read up to its last complete chunk");
-	ft_tick_start(&ui->tick, (uint64_t)(1e9 / ui->speed), ft_now_ns() + (uint64_t)(1e9 / ui->speed));
+			     ui->rp->r.why[0] ? ui->rp->r.why : "not closed cleanly: read up to "
+								"its last complete chunk");
+	ft_tick_start(&ui->tick, (uint64_t)(1e9 / ui->speed),
+		      ft_now_ns() + (uint64_t)(1e9 / ui->speed));
 	err = ft_ui_run(ui, color);
 	ft_diag_set_hook(NULL, NULL);
 	/* the settings file is the live TUI's: a replay reads it and never writes it */

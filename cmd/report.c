@@ -37,7 +37,8 @@ static const struct ft_opt report_opts[] = {
 	FT_OPT_TO(o.window.to),
 	{ "threads", 'H', FT_OPT_FLAG, NULL, "a process row per thread", .var = &o.threads,
 	  .def_help = "threads summed by process" },
-	{ "verbose", 'v', FT_OPT_FLAG, NULL, "say which inputs were skipped as malformed, and where",
+	{ "verbose", 'v', FT_OPT_FLAG, NULL,
+	  "say which inputs were skipped as malformed, and where",
 	  .var = &o.verbose },
 	{ "by", 0, FT_OPT_CB, "WHAT", "the top table's rows: process, or cgroup (the processes'\n"
 	  "traced counts summed by their cgroup)", .var = &o.by_cgroup, .parse = parse_by,
@@ -71,7 +72,8 @@ static int run_report(int argc, char **argv)
 	if (!err && !(err = ft_verdict_build(rep, argv[first], NULL, 0, v)))
 		rep->verdict = v;
 	if (!err) {
-		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose, .by_cgroup = o.by_cgroup };
+		struct ft_report_style st = { .by_thread = o.threads, .verbose = o.verbose,
+					      .by_cgroup = o.by_cgroup };
 
 		if (json)
 			ft_render_report_json(rep);

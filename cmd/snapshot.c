@@ -33,13 +33,16 @@ static struct {
 static const struct ft_opt opts[] = {
 	FT_OPT_JSON(o.json),
 	{ "openmetrics", 0, FT_OPT_FLAG, NULL,
-	  "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them", .var = &o.openmetrics },
+	  "print Prometheus metrics (OpenMetrics 1.0), as the exporter serves them",
+	  .var = &o.openmetrics },
 	{ "prometheus", 0, FT_OPT_FLAG, NULL,
 	  "print Prometheus metrics in the text format 0.0.4: what\n"
-	  "node_exporter's textfile collector reads (it refuses OpenMetrics)", .var = &o.prometheus },
+	  "node_exporter's textfile collector reads (it refuses OpenMetrics)",
+	  .var = &o.prometheus },
 	{ "output", 'o', FT_OPT_STR, "FILE",
 	  "write to FILE whole or not at all (a temp file renamed over it,\n"
-	  "mode 0644): with --prometheus, for node_exporter's textfile collector", .var = &o.output },
+	  "mode 0644): with --prometheus, for node_exporter's textfile collector",
+	  .var = &o.output },
 	FT_OPT_ROOT(o.live.root),
 	{ "interval", 'i', FT_OPT_SECS, "SECS",
 	  "take two samples SECS apart and add rates, and (as root,\n"
@@ -81,7 +84,8 @@ static int write_out(struct ft_live *live)
 	const struct ft_snapshot_in in = {
 		.session = &live->session, .root = live->root, .map_scan = live->map.scan,
 		.map_err = live->map.err, .interval_s = o.interval, .now = time(NULL),
-		.trace_error = live->session.trace_err ? ft_tracefs_strerror(live->session.trace_err) : NULL,
+		.trace_error = live->session.trace_err ?
+			ft_tracefs_strerror(live->session.trace_err) : NULL,
 		.cgrows = live->session.tracing ? &cgrows : NULL,
 	};
 	const char *path = o.output;
@@ -119,9 +123,11 @@ static int run(int argc, char **argv)
 	if (rc >= 0)
 		return rc;
 	if (first != argc)
-		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected", argv[first]);
+		return ft_cli_usage_error(&ft_cmd_snapshot, "'%s': no operand expected",
+					  argv[first]);
 	if (o.json + o.openmetrics + o.prometheus > 1)
-		return ft_cli_usage_error(&ft_cmd_snapshot, "one of --json, --openmetrics and --prometheus");
+		return ft_cli_usage_error(&ft_cmd_snapshot,
+					  "one of --json, --openmetrics and --prometheus");
 	if (ft_liveopts_open(&live, &o.live))
 		return 1;
 	if (o.json)	/* the containers' memory and pressure: JSON's "cgroups" and "pressure" */
@@ -129,7 +135,8 @@ static int run(int argc, char **argv)
 	ft_catch_stop_signals(on_signal);
 	err = sample(&live);
 	if (err) {
-		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root, strerror(-err));
+		fprintf(stderr, "fragtop: no usable zoneinfo under %s: %s\n", o.live.root,
+			strerror(-err));
 		ft_live_close(&live);
 		return 1;
 	}
@@ -139,7 +146,9 @@ static int run(int argc, char **argv)
 		ft_live_map_scan_all(&live);
 	}
 	rc = write_out(&live);
-	/* the sample is printed; the map that was asked for is not there: a failure, as in ls or cp */
+	/*
+	 * the sample is printed; the map that was asked for is not there: a failure, as in ls or cp
+	 */
 	if (!rc && o.map && live.map.err)
 		rc = 1;
 	ft_live_close(&live);

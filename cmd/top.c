@@ -35,7 +35,8 @@ static void finish_controls(struct ft_ui *ui)
 	if (ui->restore_on_exit) {
 		ft_ctl_restore_all(ui->ctl);
 		for (i = from; i < ft_ctl_audit_kept(ui->ctl); i++)
-			fprintf(stderr, "fragtop: restore: %s\n", ft_ctl_audit_get(ui->ctl, i)->msg);
+			fprintf(stderr, "fragtop: restore: %s\n",
+				ft_ctl_audit_get(ui->ctl, i)->msg);
 		return;
 	}
 	for (i = 0; i < ft_knobs_nr && i < 64; i++) {
@@ -46,7 +47,8 @@ static void finish_controls(struct ft_ui *ui)
 			continue;
 		ft_knob_value_text(&ft_knobs[i], &v, now, sizeof(now));
 		if (strcmp(now, ui->ctl->orig[i]))
-			fprintf(stderr, "fragtop: left changed: %s %s (was %s; --restore-on-exit puts it back)\n",
+			fprintf(stderr, "fragtop: left changed: %s %s (was %s; --restore-on-exit "
+					"puts it back)\n",
 				ft_knobs[i].name, now, ui->ctl->orig[i]);
 	}
 }
@@ -73,7 +75,8 @@ static const struct ft_opt top_opts[] = {
 	{ "map-cpu", 0, FT_OPT_NUM, "PCT",
 	  "CPU fragtop may use in all while the map view is shown, % of\n"
 	  "a core: its scan takes what the ticks and the drawing leave\n"
-	  "(at least half), blocks fallbacks named first, then round-robin", 0.1, 100, .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
+	  "(at least half), blocks fallbacks named first, then round-robin", 0.1, 100,
+	  .var = &o.live.map_cpu, .def = "2", .given = &o.live.map_cpu_given },
 	FT_OPT_MAP_FORCE(o.live.map_force),
 	{ "map-rate", 0, FT_OPT_UINT, "PFNS", "also cap the map scan at PFNS PFNs per second",
 	  4096, 1099511627776.0, .var = &o.live.map_rate, .def_help = "no cap" },
@@ -88,7 +91,8 @@ static const struct ft_opt top_opts[] = {
 	  "their page tables to print it; 0: never)", 0, 3600, .var = &o.live.smaps_interval,
 	  .def = "10", .given = &o.live.smaps_given },
 	FT_OPT_NO_CONFIG(o.no_config),
-	{ "iterations", 'n', FT_OPT_UINT, "N", "quit after N samples are drawn (as top -n)", 1, 1e12,
+	{ "iterations", 'n', FT_OPT_UINT, "N", "quit after N samples are drawn (as top -n)", 1,
+	  1e12,
 	  .var = &o.iterations, .def_help = "until q" },
 	FT_OPT_COST_LOG(o.cost_log),
 };
@@ -144,7 +148,8 @@ static struct ft_ui *open_ui(void)
 	ui->restore_on_exit = o.restore;
 	ft_ctl_init(ui->ctl, ui->live->procfs.rootfd,
 		    o.read_only ? "fragtop runs --read-only" :
-		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI ('fragtop set --root' writes to it)" :
+		    strcmp(root, "/") ? "--root: a captured tree is not changed from the TUI "
+					"('fragtop set --root' writes to it)" :
 		    NULL);
 	ui->ctl->syslog = !strcmp(root, "/");
 	ui->ctl->journal = ui->ctl->syslog;
@@ -167,7 +172,8 @@ static int run_top(int argc, char **argv)
 	if (first != argc)
 		return ft_cli_unknown_cmd(argv[first]);
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		fprintf(stderr, "fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
+		fprintf(stderr,
+			"fragtop: the live view needs a terminal; try 'fragtop snapshot'\n");
 		return 1;
 	}
 	if (!o.no_config) {
@@ -208,9 +214,11 @@ static int run_top(int argc, char **argv)
 		}
 		ft_ui_status(ui, FT_DIAG_INFO, "recording to %s", o.write);
 	}
-	if (*ft_experiment_restore_note())	/* said on stderr before the screen took it: again here */
+	/* said on stderr before the screen took it: again here */
+	if (*ft_experiment_restore_note())
 		ft_ui_status(ui, FT_DIAG_WARN, "%s", ft_experiment_restore_note());
-	ft_tick_start(&ui->tick, (uint64_t)(ui->interval * 1e9), ft_now_ns() + (uint64_t)(ui->interval * 1e9));
+	ft_tick_start(&ui->tick, (uint64_t)(ui->interval * 1e9),
+		      ft_now_ns() + (uint64_t)(ui->interval * 1e9));
 	err = ft_ui_run(ui, !(nc && *nc) && !o.no_color && (o.no_config || rc.rc.color != 0));
 	ft_diag_set_hook(NULL, NULL);
 	if (err < 0) {
@@ -221,7 +229,8 @@ static int run_top(int argc, char **argv)
 		return 1;
 	}
 	finish_controls(ui);
-	if (!o.no_config && !ft_stop_signal())	/* killed (TERM, HUP, INT): the settings stay as they were */
+	/* killed (TERM, HUP, INT): the settings stay as they were */
+	if (!o.no_config && !ft_stop_signal())
 		ft_cmd_rc_finish(&rc);
 	if (ui->rec) {
 		char msg[1200];
@@ -241,7 +250,8 @@ static int run_top(int argc, char **argv)
 const struct ft_cmd ft_cmd_top = {
 	.name = NULL,
 	.summary = "the live TUI: per node and zone, free memory by order and migratetype,\n"
-		   "pageblocks, watermarks and boost, fallbacks and stalls; keys change the vm knobs",
+		   "pageblocks, watermarks and boost, fallbacks and stalls; keys change the vm "
+		   "knobs",
 	FT_CMD_OPTS(top_opts),
 	.run = run_top,
 	.curses = true,

@@ -72,7 +72,8 @@ static void pressure(struct out *o, int rootfd, const char *rel, const char *pre
 		return;
 	for (i = 0; i < 2; i++)
 		if (l[i]->have)
-			say(o, "%s%s avg10=%.2f avg60=%.2f avg300=%.2f total=%llu\n", prefix, kind[i], l[i]->avg10,
+			say(o, "%s%s avg10=%.2f avg60=%.2f avg300=%.2f total=%llu\n", prefix,
+			    kind[i], l[i]->avg10,
 			    l[i]->avg60, l[i]->avg300, (unsigned long long)l[i]->total_us);
 }
 
@@ -168,7 +169,8 @@ struct walk {
 	int rootfd, version;
 	size_t base;
 	unsigned int listed, empty;
-	uint64_t left;		/* directories not looked at (a bound reached), each at least one cgroup */
+	/* directories not looked at (a bound reached), each at least one cgroup */
+	uint64_t left;
 };
 
 /* Every cgroup under @rel, depth first, within the bounds; what is not looked at is counted. */
@@ -194,12 +196,16 @@ static void walk(struct walk *w, const char *rel, int depth)
 	if (!d)
 		return;
 	while ((e = readdir(d))) {
-		/* any name, control characters too: one() escapes it, and what is under it is walked */
+		/*
+		 * any name, control characters too: one() escapes it, and what is under it is
+		 * walked
+		 */
 		if ((e->d_type != DT_DIR && e->d_type != DT_UNKNOWN) || e->d_name[0] == '.')
 			continue;
 		if (depth >= FT_CGSRC_DEPTH ||
 		    (size_t)snprintf(sub, sizeof(sub), "%s/%s", rel, e->d_name) >= sizeof(sub)) {
-			w->left++;	/* deeper than fragtop walks, or a path longer than it keeps */
+			/* deeper than fragtop walks, or a path longer than it keeps */
+			w->left++;
 			continue;
 		}
 		walk(w, sub, depth + 1);
@@ -240,7 +246,8 @@ long ft_cgsrc_read(int rootfd, char **text)
 	pressure(&o, rootfd, "proc/pressure/memory", "host ");
 	pods(&o, rootfd);
 	if (version) {
-		struct walk w = { .o = &o, .rootfd = rootfd, .version = version, .base = strlen(rel) };
+		struct walk w = { .o = &o, .rootfd = rootfd, .version = version,
+				  .base = strlen(rel) };
 
 		walk(&w, rel, 0);
 		o.full = false;		/* the count goes in whatever the text holds */

@@ -24,7 +24,9 @@
 #define FT_CGSRC_EMPTY	65536
 #define FT_CGSRC_TEXT	(1u << 20)
 
-/* The CGROUPS input's text under @rootfd, malloc'd into *@text.  Its length, or -errno (-ENOMEM). */
+/*
+ * The CGROUPS input's text under @rootfd, malloc'd into *@text. Its length, or -errno (-ENOMEM).
+ */
 long ft_cgsrc_read(int rootfd, char **text);
 
 #endif

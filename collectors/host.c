@@ -44,7 +44,8 @@ static void sizes(int rootfd, const char *dir, uint64_t *kb_out, unsigned int *n
 		unsigned int i;
 		char tail;
 
-		if (sscanf(e->d_name, "hugepages-%llukB%c", &kb, &tail) != 1 || !kb || kb >= 1ull << 40)
+		if (sscanf(e->d_name, "hugepages-%llukB%c", &kb, &tail) != 1 || !kb ||
+		    kb >= 1ull << 40)
 			continue;
 		if (*nr == max) {
 			if (kb <= kb_out[0])
@@ -94,7 +95,8 @@ void ft_host_open(struct ft_host *h, int rootfd, bool live)
 		h->pmd_order = order;
 	}
 	sizes(rootfd, "sys/kernel/mm/hugepages", h->huge_kb, &h->nr_huge, FT_HOST_HUGE_MAX);
-	sizes(rootfd, "sys/kernel/mm/transparent_hugepage", h->mthp_kb, &h->nr_mthp, FT_HOST_MTHP_MAX);
+	sizes(rootfd, "sys/kernel/mm/transparent_hugepage", h->mthp_kb, &h->nr_mthp,
+	      FT_HOST_MTHP_MAX);
 	ft_host_refresh(h);
 }
 

@@ -3,7 +3,8 @@
  * Facts about the host being watched: name, kernel release, page size,
  * THP PMD order (the pageblock order when pagetypeinfo is unreadable), the
  * huge page sizes (/sys/kernel/mm/hugepages: the largest is the gigantic
- * region of model/contig.h), the multi-size THP sizes, and for a live root, MemTotal/MemAvailable from /proc/meminfo (held open).
+ * region of model/contig.h), the multi-size THP sizes, and for a live root, MemTotal/MemAvailable
+ * from /proc/meminfo (held open).
  */
 #ifndef FT_COLLECTORS_HOST_H
 #define FT_COLLECTORS_HOST_H
@@ -22,7 +23,8 @@ struct ft_host {
 	uint64_t huge_kb[FT_HOST_HUGE_MAX];	/* hugepages-<kB>kB sizes, ascending */
 	unsigned int nr_huge;
 #define FT_HOST_MTHP_MAX 16
-	uint64_t mthp_kb[FT_HOST_MTHP_MAX];	/* transparent_hugepage/hugepages-<kB>kB (6.8+), ascending */
+	/* transparent_hugepage/hugepages-<kB>kB (6.8+), ascending */
+	uint64_t mthp_kb[FT_HOST_MTHP_MAX];
 	unsigned int nr_mthp;
 	bool live;			/* root is "/" */
 	int rootfd;			/* borrowed */
@@ -33,7 +35,10 @@ struct ft_host {
 void ft_host_open(struct ft_host *h, int rootfd, bool live);
 void ft_host_refresh(struct ft_host *h);
 struct ft_fit_cpu;
-/* The CPU's architecture and 1 GiB page flag from proc/cpuinfo under @rootfd (model/fit.h); unknown if unread. */
+/*
+ * The CPU's architecture and 1 GiB page flag from proc/cpuinfo under @rootfd (model/fit.h); unknown
+ * if unread.
+ */
 void ft_host_cpu(int rootfd, struct ft_fit_cpu *c);
 void ft_host_close(struct ft_host *h);
 

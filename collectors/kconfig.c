@@ -12,7 +12,8 @@
 #define KCONFIG_GZ_MAX	(1 << 20)
 #define KCONFIG_MAX	(4 << 20)
 
-char *ft_kconfigsrc_read(int rootfd, const char *release, size_t *len, char *from, size_t fsz, char *why,
+char *ft_kconfigsrc_read(int rootfd, const char *release, size_t *len, char *from, size_t fsz,
+			 char *why,
 		      size_t sz)
 {
 	char rel[192], *buf, *text = NULL;

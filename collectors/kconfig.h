@@ -15,7 +15,8 @@
  * *@len, with the file it came from in @from; NULL with why in @why when
  * neither file can be read.
  */
-char *ft_kconfigsrc_read(int rootfd, const char *release, size_t *len, char *from, size_t fsz, char *why,
+char *ft_kconfigsrc_read(int rootfd, const char *release, size_t *len, char *from, size_t fsz,
+			 char *why,
 		      size_t sz);
 
 #endif

@@ -95,7 +95,8 @@ static void read_counts(struct ft_kpf *k, const struct ft_pbmap *m, const struct
 	for (i = 0; i < n; i++)
 		counts[i] = UINT64_MAX;
 	for (i = 0; i < n && k->count_fd >= 0; i++) {
-		if (flags[i] || pfn + i < z->start_pfn || pfn + i >= z->end_pfn || !ft_ram_has(&m->ram, pfn + i))
+		if (flags[i] || pfn + i < z->start_pfn || pfn + i >= z->end_pfn ||
+		    !ft_ram_has(&m->ram, pfn + i))
 			continue;
 		for (j = i + 1; j < n && !flags[j]; j++)
 			;
@@ -107,7 +108,8 @@ static void read_counts(struct ft_kpf *k, const struct ft_pbmap *m, const struct
 }
 
 /* @nb blocks of zone @zi from @block on, into the map (or the emit hook).  PFNs read or -errno. */
-static long scan_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nb)
+static long scan_at(struct ft_kpf *k, const struct ft_pbmap *m, size_t zi, uint32_t block,
+		    uint32_t nb)
 {
 	const struct ft_pbmap_zone *z = &m->zones[zi];
 	uint64_t pfn0;
@@ -208,7 +210,8 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 	/* first a block in every cell of the zone on screen */
 	if (k->focus_bpc && k->focus < m->nr) {
 		const struct ft_pbmap_zone *z = &m->zones[k->focus];
-		uint32_t cells = (uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) / k->focus_bpc);
+		uint32_t cells =
+			(uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) / k->focus_bpc);
 
 		if (k->focus_epoch != z->epoch) {
 			k->focus_epoch = z->epoch;
@@ -216,7 +219,8 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 		}
 		while (k->focus_next < cells && done < COARSE_STEP && looks++ < COARSE_LOOKS) {
 			uint32_t b = k->focus_next++ * k->focus_bpc;
-			uint32_t nb = z->nr_blocks - b < k->focus_bpc ? z->nr_blocks - b : k->focus_bpc;
+			uint32_t nb = z->nr_blocks - b < k->focus_bpc ? z->nr_blocks -
+				b : k->focus_bpc;
 
 			if (known(z, b, nb))
 				continue;
@@ -231,7 +235,9 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 			return pfns;
 		}
 	}
-	/* then every 8th block of every zone, the one on screen first, spread evenly as they come */
+	/*
+	 * then every 8th block of every zone, the one on screen first, spread evenly as they come
+	 */
 	if (k->coarse_n < m->nr) {
 		struct ft_kpf_coarse *c = realloc(k->coarse, m->nr * sizeof(*c));
 
@@ -252,7 +258,8 @@ static long coarse_step(struct ft_kpf *k, const struct ft_pbmap *m, bool *more)
 			*c = (struct ft_kpf_coarse){ .epoch = z->epoch };
 		while ((1ull << bits) < z->nr_blocks)
 			bits++;
-		while (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE && done < COARSE_STEP &&
+		while (c->r < ((1ull << bits) + COARSE_STRIDE - 1) / COARSE_STRIDE &&
+		       done < COARSE_STEP &&
 		       looks++ < COARSE_LOOKS) {
 			uint64_t b = bitrev(c->r++, bits);
 
@@ -282,7 +289,8 @@ bool ft_kpf_first_look(const struct ft_kpf *k, const struct ft_pbmap *m)
 	z = &m->zones[k->focus];
 	if (k->focus_epoch != z->epoch)
 		return true;	/* laid out anew: the look starts again */
-	return k->focus_next < (uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) / k->focus_bpc);
+	return k->focus_next < (uint32_t)(((uint64_t)z->nr_blocks + k->focus_bpc - 1) /
+					  k->focus_bpc);
 }
 
 void ft_kpf_focus(struct ft_kpf *k, size_t zone, uint32_t bpc)

@@ -38,7 +38,8 @@ struct ft_kpf {
 	uint64_t pfns;			/* PFNs read, ever */
 	uint64_t count_reads;		/* runs of flagless pages read from kpagecount */
 	bool rescan;			/* the batch being emitted is a block out of turn */
-	bool sampling;			/* the batch being emitted is a sample (FT_PB_SAMPLE_SPOTS runs) */
+	/* the batch being emitted is a sample (FT_PB_SAMPLE_SPOTS runs) */
+	bool sampling;
 	/* a whole pass over every zone, a step at a time (ft_kpf_rescan_begin()) */
 	bool rescanning;
 	size_t rescan_zone;		/* the zone being read whole ... */

@@ -49,7 +49,10 @@ void ft_live_emit_status(struct ft_live *l, enum ft_rs what, int err)
 	ft_live_emit(l, FT_RR_SOURCE, (uint16_t)what, ft_now_ns(), &e, sizeof(e));
 }
 
-/* The per-size THP tree as a THP input; absent before 6.8 (or in a tree without it): no input, not an error. */
+/*
+ * The per-size THP tree as a THP input; absent before 6.8 (or in a tree without it): no input, not
+ * an error.
+ */
 static void emit_thp(struct ft_live *l, uint64_t t_ns)
 {
 	char *buf = malloc(FT_LIVE_THP_TEXT);
@@ -130,7 +133,8 @@ static const char *kb_list(const uint64_t *kb, unsigned int n, char *buf, size_t
 
 	buf[0] = '\0';
 	for (unsigned int i = 0; i < n && len < sz; i++) {
-		int w = snprintf(buf + len, sz - len, "%s%llu", i ? "," : "", (unsigned long long)kb[i]);
+		int w = snprintf(buf + len, sz - len, "%s%llu", i ? "," : "",
+				 (unsigned long long)kb[i]);
 
 		len += w > 0 ? (size_t)w : 0;
 	}
@@ -141,7 +145,8 @@ static const char *kb_list(const uint64_t *kb, unsigned int n, char *buf, size_t
 static size_t host_text(struct ft_live *l, char *buf, size_t sz)
 {
 	char boot[64] = "";
-	long n = ft_file_slurp(l->procfs.rootfd, "proc/sys/kernel/random/boot_id", boot, sizeof(boot));
+	long n = ft_file_slurp(l->procfs.rootfd, "proc/sys/kernel/random/boot_id", boot,
+			       sizeof(boot));
 	char huge[FT_HOST_HUGE_MAX * 16], mthp[FT_HOST_MTHP_MAX * 16];
 	int len;
 
@@ -149,7 +154,8 @@ static size_t host_text(struct ft_live *l, char *buf, size_t sz)
 		boot[n - 1] = '\0';
 	len = snprintf(buf, sz,
 		       "fragtop=%s\nhostname=%s\nrelease=%s\npage_size=%ld\npmd_order=%d\n"
-		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\nhugepage_kb=%s\nmthp_kb=%s\n",
+		       "pageblock_order=%d\ncpus=%ld\nboot_id=%s\nroot=%s\n"
+		       "hugepage_kb=%s\nmthp_kb=%s\n",
 		       FT_VERSION, l->host.hostname, l->host.release, l->host.page_size,
 		       l->host.pmd_order, l->session.sample.pageblock_order,
 		       sysconf(_SC_NPROCESSORS_CONF), boot, l->root,
@@ -174,7 +180,8 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	ft_live_emit_status(l, FT_RS_TRACE, 0);	/* not asked for yet */
 	ft_live_emit_status(l, FT_RS_MAP, 0);
 	{
-		uint32_t self = (uint32_t)getpid();	/* its rows in the process tables are fragtop's own */
+		/* its rows in the process tables are fragtop's own */
+		uint32_t self = (uint32_t)getpid();
 
 		ft_live_emit(l, FT_RR_SOURCE, FT_RS_SELF, ft_now_ns(), &self, 4);
 	}
@@ -186,7 +193,8 @@ int ft_live_open(struct ft_live *l, const char *root, double pti_interval_s)
 	for (size_t i = 0; i < FT_SESSION_MAX_KNOBS; i++) {
 		ft_file_init(&l->knobs.file[i], i < ft_knobs_nr ? ft_knobs[i].path : "");
 		l->knobs.file[i].single = true;	/* a sysctl or a sysfs attribute */
-		l->knobs.file[i].cost = FT_COST_KNOBS;	/* a per-size one too, though under the THP tree */
+		/* a per-size one too, though under the THP tree */
+		l->knobs.file[i].cost = FT_COST_KNOBS;
 	}
 	/* a captured tree does not change: no sampler unless asked */
 	ft_live_boost_init(l, strcmp(root, "/") ? 0 : FT_LIVE_BOOST_HZ);
@@ -231,15 +239,21 @@ static void read_knobs(struct ft_live *l, uint64_t t_ns)
 		if (ft_knobs[i].type == FT_KNOB_TRIGGER || ft_knobs[i].per_node)
 			continue;
 		if (!(l->wants & FT_LIVE_WANT_SIZE_KNOBS) && ft_knob_per_size(&ft_knobs[i])) {
-			ft_file_close(f);	/* while no view shows them: no descriptors either */
+			/* while no view shows them: no descriptors either */
+			ft_file_close(f);
 			continue;
 		}
-		n = f->fd < 0 && f->err == -ENOENT && !retry ? f->err : ft_file_read(f, l->procfs.rootfd);
+		n = f->fd < 0 && f->err == -ENOENT &&
+		!retry ? f->err : ft_file_read(f, l->procfs.rootfd);
 		if (n >= 0) {
-			ft_live_emit(l, FT_RR_KNOB, (uint16_t)i, t_ns, f->buf, f->len < max ? f->len : max);
+			ft_live_emit(l, FT_RR_KNOB, (uint16_t)i, t_ns, f->buf,
+				     f->len < max ? f->len : max);
 			l->knobs.err[i] = 0;
 		} else if (l->knobs.err[i] != (int)n) {
-			/* an absent knob is said once (and again to a new recording), not every tick */
+			/*
+			 * an absent knob is said once (and again to a new recording), not every
+			 * tick
+			 */
 			emit_err(l, FT_RR_KNOB, (uint16_t)i, t_ns, (int)n);
 			l->knobs.err[i] = (int)n;
 		}
@@ -276,7 +290,8 @@ int ft_live_tick(struct ft_live *l, bool force_pti)
 		if (raw.src[i].err)
 			emit_err(l, FT_RR_PROC, (uint16_t)i, raw.t_ns, raw.src[i].err);
 		else
-			ft_live_emit(l, FT_RR_PROC, (uint16_t)i, raw.t_ns, raw.src[i].buf, raw.src[i].len);
+			ft_live_emit(l, FT_RR_PROC, (uint16_t)i, raw.t_ns, raw.src[i].buf,
+				     raw.src[i].len);
 	}
 	read_knobs(l, raw.t_ns);
 	ft_live_trace_tick(l, raw.t_ns);
@@ -320,7 +335,8 @@ void ft_live_meta(struct ft_live *l, ft_input_fn fn, void *ctx)
 	{
 		uint32_t self = (uint32_t)getpid();
 		struct ft_rec_record me = {
-			.type = FT_RR_SOURCE, .sub = FT_RS_SELF, .t_ns = in.t_ns, .data = (const uint8_t *)&self, .len = 4,
+			.type = FT_RR_SOURCE, .sub = FT_RS_SELF, .t_ns = in.t_ns,
+			.data = (const uint8_t *)&self, .len = 4,
 		};
 
 		fn(ctx, &me);

@@ -50,7 +50,8 @@ typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
  * FT_LIVE_MAP_SLICE_NS of CPU, keys read between them.
  */
 #define FT_LIVE_OWNER_Q		64	/* blocks waiting for a page_owner look */
-#define FT_LIVE_OWNER_AGAIN	5000000000ull	/* a block looked at this recently is not read again */
+/* a block looked at this recently is not read again */
+#define FT_LIVE_OWNER_AGAIN	5000000000ull
 #define FT_LIVE_MAP_FIRST_S	10
 #define FT_LIVE_MAP_SLICE_NS	30000000ull
 /* the THP input's text at most (9 sizes of 20 lines are about 9 KiB) */
@@ -65,11 +66,15 @@ typedef void (*ft_input_fn)(void *ctx, const struct ft_rec_record *in);
  * the session keeps the last one it was given, with its time.
  */
 enum ft_live_want {
-	FT_LIVE_WANT_THP = 1u << 0,	/* the per-size THP tree: the THP view, a recording, a scrape */
+	/* the per-size THP tree: the THP view, a recording, a scrape */
+	FT_LIVE_WANT_THP = 1u << 0,
 	/* the per-size THP settings (17 knobs on 6.18): the controls and THP views, a recording */
 	FT_LIVE_WANT_SIZE_KNOBS = 1u << 1,
 	FT_LIVE_WANT_ALL = FT_LIVE_WANT_THP | FT_LIVE_WANT_SIZE_KNOBS,
-	/* the memory cgroups, pressure and pods (collectors/cgroups.h): only when asked, never in ALL */
+	/*
+	 * the memory cgroups, pressure and pods (collectors/cgroups.h): only when asked, never in
+	 * ALL
+	 */
 	FT_LIVE_WANT_CGROUPS = 1u << 2,
 };
 
@@ -93,18 +98,24 @@ struct ft_live_trace {
 	uint64_t wait_ns;		/* the last trace drain (ft_live_trace_maybe_poll()) */
 	bool busy;			/* it brought pages */
 	uint64_t every_ns;		/* drain this often, busy or not; 0: FT_LIVE_TRACE_*_NS */
-	bool polled;			/* the loop polls the pipes while idle (ft_live_poll_fds()) */
+	/* the loop polls the pipes while idle (ft_live_poll_fds()) */
+	bool polled;
 };
 
 /* The names of the processes behind events (collectors/live_names.c). */
 struct ft_live_names {
 	struct ft_procname proc;	/* taken while they live (from ft_live_trace_start() on) */
 	bool started;
-	/* and of those gone before /proc was read: the tracer's saved_cmdlines, read once a drain at most */
+	/*
+	 * and of those gone before /proc was read: the tracer's saved_cmdlines, read once a drain
+	 * at most
+	 */
 	struct ft_cmdlines saved;
 	bool saved_read;
-	bool off;			/* the tasks behind events are not named (the exporter shows none) */
-	uint64_t own_probed;		/* names off: rows born before this were probed for fragtop's own threads */
+	/* the tasks behind events are not named (the exporter shows none) */
+	bool off;
+	/* names off: rows born before this were probed for fragtop's own threads */
+	uint64_t own_probed;
 };
 
 /*
@@ -150,7 +161,8 @@ struct ft_live_boost {
 	 * at a tenth of it; each slow read counts for the ten it stands for.
 	 */
 	uint64_t hot_until;		/* under lock */
-	uint32_t slow;			/* under lock: FT_LIVE_BOOST_SLOW, or _TRACED while tracing */
+	/* under lock: FT_LIVE_BOOST_SLOW, or _TRACED while tracing */
+	uint32_t slow;
 	size_t seen_q;			/* session.trq records looked at for fallbacks */
 	/*
 	 * The exporter's way (ft_live_boost_on_trace()): no thread and no
@@ -174,12 +186,15 @@ struct ft_live_map {
 	struct ft_kpf kpf;
 	bool scan;
 	int err;			/* why the map cannot be scanned (0: fine) */
-	double cpu;			/* share of a core fragtop may use in all while the map is scanned (0.02: 2%) */
+	/* share of a core fragtop may use in all while the map is scanned (0.02: 2%) */
+	double cpu;
 	uint64_t rate;			/* at most this many PFNs a poll; 0: no cap */
 	double allow_ns;		/* CPU time the scan may still spend (< 0: overspent) */
 	uint64_t last_ns;		/* last ft_live_map_poll() that scanned */
-	uint64_t proc_ns;		/* the process's CPU time when the last poll ended (0: none yet) */
-	uint64_t other_ns;		/* CPU fragtop spent between polls, the budget charged with it, ever */
+	/* the process's CPU time when the last poll ended (0: none yet) */
+	uint64_t proc_ns;
+	/* CPU fragtop spent between polls, the budget charged with it, ever */
+	uint64_t other_ns;
 	uint64_t scan_ns, scan_pfns;	/* CPU time spent and PFNs read, ever */
 	uint64_t rescan_steps;		/* the last R's slices (ft_live_map_rescan_step()) */
 	/* blocks fallbacks named, to rescan first (a bit per block keeps them once) */
@@ -197,7 +212,8 @@ struct ft_live_map {
 	uint64_t rescan_lag_max_ns;	/* longest fallback -> rescan */
 	uint64_t rescans_late;		/* of them, later than FT_LIVE_MAP_LATE */
 	uint64_t polls;			/* ft_live_map_poll() calls that scanned */
-	uint64_t rescans_deferred;	/* rescans not in the poll that queued them: the budget was spent */
+	/* rescans not in the poll that queued them: the budget was spent */
+	uint64_t rescans_deferred;
 	char *iomem;			/* /proc/iomem as read for the map */
 	size_t iomem_len;
 	uint8_t *batch;			/* a KPF input being built, kept from batch to batch */
@@ -226,7 +242,8 @@ struct ft_live_owner {
 		bool cursor;		/* asked for by the view: may borrow budget */
 	} q[FT_LIVE_OWNER_Q];
 	size_t qn;
-	uint64_t fb_seen;		/* events.fb_head when ft_live_owner_scan_mixed() last looked */
+	/* events.fb_head when ft_live_owner_scan_mixed() last looked */
+	uint64_t fb_seen;
 	size_t zone;			/* ft_live_owner_scan_mixed()'s place */
 	uint32_t block;
 };

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's boost sampler: each zone's watermark boost between ticks, in a thread or after a drain. */
+/*
+ * The live source's boost sampler: each zone's watermark boost between ticks, in a thread or after
+ * a drain.
+ */
 #include "collectors/live_int.h"
 
 #include <errno.h>
@@ -40,7 +43,8 @@ bool ft_live_boost_may_follow(struct ft_live *l)
 		found = s->trq.r[i].kind == FT_EV_EXTFRAG && s->events.pageblock_order >= 0 &&
 			s->trq.r[i].u.extfrag.fallback_order < s->events.pageblock_order;
 	l->boost.seen_q = s->trq.nr;
-	if (k >= 0 && k < FT_SESSION_MAX_KNOBS && !s->knobs[k].err && s->knobs[k].raw_len && !s->knobs[k].num)
+	if (k >= 0 && k < FT_SESSION_MAX_KNOBS && !s->knobs[k].err && s->knobs[k].raw_len &&
+	    !s->knobs[k].num)
 		return false;
 	return found;
 }
@@ -134,7 +138,8 @@ static void *boost_main(void *arg)
 			pthread_mutex_unlock(&l->boost.lock);
 			break;
 		}
-		if (ft_now_ns() < next) {	/* heated: the full rate from now, this read unweighted */
+		/* heated: the full rate from now, this read unweighted */
+		if (ft_now_ns() < next) {
 			next = ft_now_ns();
 			weight = 1;
 		}

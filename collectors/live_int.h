@@ -61,7 +61,9 @@ void ft_live_boost_after_drain(struct ft_live *l);
 /* The tick's share: the BOOST input, what the sampler saw since the last. */
 void ft_live_boost_tick(struct ft_live *l, uint64_t t_ns);
 void ft_live_boost_free(struct ft_live *l);
-/* A boost may follow what the drain brought: a fragmenting fallback, or a zone last seen boosted. */
+/*
+ * A boost may follow what the drain brought: a fragmenting fallback, or a zone last seen boosted.
+ */
 bool ft_live_boost_may_follow(struct ft_live *l);
 /* The exporter's way: a read after a drain, at most hz a second. */
 void ft_live_boost_read_on_trace(struct ft_live *l, bool sign);
@@ -84,7 +86,10 @@ bool ft_live_owner_open(const struct ft_live *l);
 /* page_owner's state as a SOURCE input, once it was tried. */
 void ft_live_owner_emit_status(struct ft_live *l, uint64_t t_ns);
 void ft_live_owner_free(struct ft_live *l);
-/* Look at the queued blocks' page_owner within the map's budget (@borrow: seconds it may run ahead). */
+/*
+ * Look at the queued blocks' page_owner within the map's budget (@borrow: seconds it may run
+ * ahead).
+ */
 void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow);
 
 /* collectors/live_smaps.c */

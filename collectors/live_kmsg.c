@@ -60,7 +60,8 @@ void ft_live_kmsg_read(struct ft_live *l, uint64_t t_ns)
 		const char *nl;
 		size_t len;
 
-		if (r < 0 && errno == EPIPE) {	/* overwritten before we read it: the next is there */
+		/* overwritten before we read it: the next is there */
+		if (r < 0 && errno == EPIPE) {
 			k->lost++;
 			continue;
 		}
@@ -76,7 +77,8 @@ void ft_live_kmsg_read(struct ft_live *l, uint64_t t_ns)
 		ft_cost_read(FT_COST_KMSG, (size_t)r);
 		len = (size_t)r;
 		if ((nl = memchr(rec, '\n', len)))
-			len = (size_t)(nl - rec) + 1;	/* the message; not its continuation lines */
+			/* the message; not its continuation lines */
+			len = (size_t)(nl - rec) + 1;
 		if (len < FT_KMSG_TEXT && !ft_kmsg_parse(rec, len, &f))
 			ft_live_emit(l, FT_RR_KMSG, 0, t_ns, rec, len);
 	}

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's pageblock map scan: /proc/kpageflags within a CPU budget, the blocks fallbacks named first. */
+/*
+ * The live source's pageblock map scan: /proc/kpageflags within a CPU budget, the blocks fallbacks
+ * named first.
+ */
 #include "collectors/live_int.h"
 
 #include <errno.h>
@@ -43,7 +46,8 @@ static void emit_batch(void *ctx, size_t zone, uint64_t pfn, size_t words, const
 	memcpy(buf + 8, flags, words * 8);
 	memcpy(buf + 8 + words * 8, counts, words * 8);
 	ft_live_emit(l, FT_RR_KPF,
-		     (uint16_t)(zone | (l->map.kpf.rescan ? FT_KPF_RESCAN : 0) | (l->map.kpf.sampling ? FT_KPF_SAMPLE : 0)),
+		     (uint16_t)(zone | (l->map.kpf.rescan ? FT_KPF_RESCAN : 0) |
+				(l->map.kpf.sampling ? FT_KPF_SAMPLE : 0)),
 		     ft_now_ns(), buf,
 		     8 + words * 16);
 }
@@ -61,7 +65,8 @@ static int map_check_kernel(struct ft_live *l)
 
 	if (!l->map.checked) {
 		l->map.checked = true;
-		cfg = ft_kconfigsrc_read(l->procfs.rootfd, l->host.release, &len, from, sizeof(from), why,
+		cfg = ft_kconfigsrc_read(l->procfs.rootfd, l->host.release, &len, from,
+					 sizeof(from), why,
 				      sizeof(why));
 		if (cfg) {
 			risk = ft_kconfig_risk(cfg, len, l->host.release, why, sizeof(why));
@@ -72,7 +77,8 @@ static int map_check_kernel(struct ft_live *l)
 		}
 		ft_live_emit(l, FT_RR_SOURCE, FT_RS_MAP_CHECK, ft_now_ns(), found, strlen(found));
 		if (risk != FT_KCONFIG_SAFE && !l->map.force) {
-			ft_diag(FT_DIAG_WARN, "pageblock map off: %s; --map-force scans anyway", why);
+			ft_diag(FT_DIAG_WARN, "pageblock map off: %s; --map-force scans anyway",
+				why);
 			l->map.err = -ECANCELED;
 		}
 	}
@@ -133,7 +139,8 @@ int ft_live_map_enable(struct ft_live *l, bool on)
 	l->map.rescan_lag_max_ns = 0;
 	l->map.rescans = l->map.rescans_late = l->map.rescans_deferred = 0;
 	if (!on) {
-		l->map.kpf.rescanning = false;	/* R's pass ends with the map: nothing reads it meanwhile */
+		/* R's pass ends with the map: nothing reads it meanwhile */
+		l->map.kpf.rescanning = false;
 		free(l->map.batch);		/* the map off: no resident batch */
 		l->map.batch = NULL;
 		l->map.batch_cap = 0;
@@ -183,7 +190,8 @@ static void map_queue_fallbacks(struct ft_live *l)
 		}
 		l->map.queued[z][b / 8] |= (uint8_t)(1u << (b % 8));
 		l->map.dirty[l->map.dirty_n++] = (struct ft_live_dirty){
-			.zone = (uint32_t)z, .block = (uint32_t)b, .ts = f->ts, .poll = l->map.polls,
+			.zone = (uint32_t)z, .block = (uint32_t)b, .ts = f->ts,
+			.poll = l->map.polls,
 		};
 	}
 	l->map.fb_seen = ev->fb_head;
@@ -233,7 +241,8 @@ static uint64_t map_budget(struct ft_live *l, uint64_t now)
 		 * keeps the other half, so a fragtop whose ticks cost more (a
 		 * trace storm, a sanitizer's build) still paints its map
 		 */
-		double rest = (double)(c0 - l->map.proc_ns), half = aim * (double)(now - l->map.last_ns) / 2;
+		double rest = (double)(c0 - l->map.proc_ns),
+		half = aim * (double)(now - l->map.last_ns) / 2;
 
 		l->map.allow_ns -= rest < half ? rest : half;
 		l->map.other_ns += c0 - l->map.proc_ns;
@@ -261,10 +270,12 @@ static long map_dirty_pass(struct ft_live *l, uint64_t c0, uint64_t *pfns)
 	long n = 0;
 
 	while (done < l->map.dirty_n &&
-	       (l->map.allow_ns + l->map.cpu * 1e9) * 0.75 - (double)(ft_thread_cpu_ns() - c0) > 0) {
+	       (l->map.allow_ns + l->map.cpu * 1e9) * 0.75 -
+		       (double)(ft_thread_cpu_ns() - c0) > 0) {
 		const struct ft_live_dirty *d = &l->map.dirty[done++];
 
-		if (d->zone < FT_LIVE_MAP_ZONES && l->map.queued[d->zone] && d->block < l->map.queued_n[d->zone])
+		if (d->zone < FT_LIVE_MAP_ZONES && l->map.queued[d->zone] &&
+		    d->block < l->map.queued_n[d->zone])
 			l->map.queued[d->zone][d->block / 8] &= (uint8_t)~(1u << (d->block % 8));
 		if (d->zone >= m->nr || d->block >= m->zones[d->zone].nr_blocks)
 			continue;	/* laid out anew since */
@@ -274,7 +285,8 @@ static long map_dirty_pass(struct ft_live *l, uint64_t c0, uint64_t *pfns)
 		*pfns += (uint64_t)n;
 		/* a block a fallback left mixed: whose pages pin it, if page_owner says */
 		if (ft_live_owner_open(l) && m->zones[d->zone].blocks[d->block].cls == FT_PB_MIXED)
-			ft_live_owner_want(l, (m->zones[d->zone].first_block + d->block) << m->order,
+			ft_live_owner_want(l,
+					   (m->zones[d->zone].first_block + d->block) << m->order,
 					   1u << m->order, false);
 		l->map.rescans++;
 		l->map.rescans_deferred += d->poll != l->map.polls;

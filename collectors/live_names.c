@@ -1,5 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's names of the tasks behind events: /proc while they live, saved_cmdlines after. */
+/*
+ * The live source's names of the tasks behind events: /proc while they live, saved_cmdlines after.
+ */
 #include "collectors/live_int.h"
 #include "kernel/cgroup.h"
 
@@ -133,7 +135,8 @@ static bool name_one(struct ft_live *l, int pid, uint64_t now)
 	}
 	if (!read_cgroup(l, pid, cg, sizeof(cg))) {
 		uint8_t rec[4 + FT_CG_PATH - 1];
-		size_t len = strnlen(cg, FT_CG_PATH - 1);	/* the key whole (kernel/cgroup.h) */
+		/* the key whole (kernel/cgroup.h) */
+		size_t len = strnlen(cg, FT_CG_PATH - 1);
 
 		memcpy(rec, &(uint32_t){ (uint32_t)pid }, 4);
 		memcpy(rec + 4, cg, len);
@@ -153,7 +156,10 @@ static void name_own_threads(struct ft_live *l, uint64_t now)
 	const struct ft_procs *t = &l->session.events.procs;
 	int self = (int)getpid(), i;
 
-	/* each row once, when new (rows are born in order): a task is a thread of ours or not for good */
+	/*
+	 * each row once, when new (rows are born in order): a task is a thread of ours or not for
+	 * good
+	 */
 	for (i = 0; i < t->nr; i++) {
 		const struct ft_proc *p = &t->p[i];
 

@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's page_owner looks: the blocks under the map's cursor and the mixed blocks fallbacks named. */
+/*
+ * The live source's page_owner looks: the blocks under the map's cursor and the mixed blocks
+ * fallbacks named.
+ */
 #include "collectors/live_int.h"
 
 #include <errno.h>
@@ -52,7 +55,8 @@ static int owner_open(struct ft_live *l)
 	if (e)
 		ft_diag(FT_DIAG_INFO, "page owners: %s", ft_pown_strerror(e));
 	else
-		owner_stacks(l);	/* once when it opens; record's scans read it again each time */
+		/* once when it opens; record's scans read it again each time */
+		owner_stacks(l);
 	return e;
 }
 
@@ -170,7 +174,8 @@ int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 		}
 		looked++;
 		if (z->blocks[l->owner.block].cls == FT_PB_MIXED) {
-			err = owner_look(l, (z->first_block + l->owner.block) << m->order, 1u << m->order);
+			err = owner_look(l, (z->first_block + l->owner.block) << m->order,
+					 1u << m->order);
 			if (err)
 				return err;
 			done++;
@@ -180,7 +185,10 @@ int ft_live_owner_scan_mixed(struct ft_live *l, unsigned int max)
 	return (int)done;
 }
 
-/* The queued page_owner looks, within the map's budget (the cursor's may borrow); @c0 the poll's start. */
+/*
+ * The queued page_owner looks, within the map's budget (the cursor's may borrow); @c0 the poll's
+ * start.
+ */
 void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow)
 {
 	while (l->owner.qn && l->owner.state > 0) {
@@ -199,7 +207,8 @@ void ft_live_owner_poll(struct ft_live *l, uint64_t c0, double borrow)
 			ft_diag(FT_DIAG_WARN, "page owners: %s", ft_pown_strerror(err));
 			ft_pown_close(&l->owner.pown);
 			l->owner.state = err;
-			ft_live_emit(l, FT_RR_SOURCE, FT_RS_OWNER, ft_now_ns(), &(int32_t){ err }, 4);
+			ft_live_emit(l, FT_RR_SOURCE, FT_RS_OWNER, ft_now_ns(), &(int32_t){ err },
+				     4);
 			l->owner.qn = 0;
 		}
 	}

@@ -45,7 +45,8 @@ void ft_live_smaps_read(struct ft_live *l, uint64_t t_ns)
 		snprintf(rel, sizeof(rel), "proc/%d/smaps_rollup", pid);
 		n = ft_file_slurp(l->procfs.rootfd, rel, (char *)rec + 4, FT_REC_SMAPS_TEXT);
 		if (n <= 0)
-			continue;	/* gone, a kernel thread (empty), or not ours to read: nothing to show */
+			/* gone, a kernel thread (empty), or not ours to read: nothing to show */
+			continue;
 		memcpy(rec, &p32, 4);
 		ft_live_emit(l, FT_RR_SMAPS, 0, t_ns, rec, 4 + (size_t)n);
 	}

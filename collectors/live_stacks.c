@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's --stacks: the stacktrace trigger's state and the frames named from /proc/kallsyms. */
+/*
+ * The live source's --stacks: the stacktrace trigger's state and the frames named from
+ * /proc/kallsyms.
+ */
 #include "collectors/live_int.h"
 
 #include <errno.h>
@@ -99,7 +102,8 @@ void ft_live_stacks_rearm(struct ft_live *l)
 	err = ft_live_trace_stacks_rearm(l);
 	if (err < 0 && !l->stacks.err) {
 		l->stacks.err = err;
-		ft_diag(FT_DIAG_WARN, "kernel stacks stopped: the trigger could not be set again: %s",
+		ft_diag(FT_DIAG_WARN,
+			"kernel stacks stopped: the trigger could not be set again: %s",
 			strerror(-err));
 	}
 }
@@ -116,7 +120,8 @@ int ft_live_stacks_start(struct ft_live *l, unsigned int per_sec)
 	if (!ft_live_trace_on(l))
 		l->stacks.err = l->session.trace_err ? l->session.trace_err : -ENODEV;
 	else
-		l->stacks.err = ft_live_trace_stacks_on(l, order > 0 ? order : l->host.pmd_order, l->stacks.per_sec);
+		l->stacks.err = ft_live_trace_stacks_on(l, order > 0 ? order : l->host.pmd_order,
+							l->stacks.per_sec);
 	if (l->stacks.err) {
 		if (ft_live_trace_on(l))
 			ft_diag(FT_DIAG_WARN, "no kernel stacks: the stacktrace trigger: %s",

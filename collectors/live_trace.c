@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* The live source's tracepoints: the private instance, draining it into the session, and its cadence. */
+/*
+ * The live source's tracepoints: the private instance, draining it into the session, and its
+ * cadence.
+ */
 #include "collectors/live_int.h"
 
 #include <errno.h>
@@ -184,7 +187,8 @@ void ft_live_emit_formats(struct ft_live *l, ft_input_fn fn, void *ctx)
 {
 	int i;
 
-	ft_live_emit_format(l, FT_TRACE_HEADER, fn, ctx);	/* header_page first: the decoder needs it */
+	/* header_page first: the decoder needs it */
+	ft_live_emit_format(l, FT_TRACE_HEADER, fn, ctx);
 	for (i = FT_EV_NR - 1; i >= 0; i--)
 		ft_live_emit_format(l, i, fn, ctx);
 }

@@ -15,7 +15,8 @@
 #include "kernel/pageowner.h"
 
 #define DEBUGFS_MAGIC	0x64626720
-#define ENTRY_MAX	(1u << 20)	/* one allocation's text, at most (-ENOMEM: a bigger buffer) */
+/* one allocation's text, at most (-ENOMEM: a bigger buffer) */
+#define ENTRY_MAX	(1u << 20)
 
 static int cmp_idx(const void *a, const void *b)
 {
@@ -37,7 +38,8 @@ static int load_whole(struct ft_pown *p)
 		ssize_t n;
 
 		if (p->len + 65536 > cap) {
-			err = ft_grow_from((void **)&p->text, &cap, p->len + 65536, 1, 262144, FT_FILE_MAX);
+			err = ft_grow_from((void **)&p->text, &cap, p->len + 65536, 1, 262144,
+					   FT_FILE_MAX);
 			if (err) {
 				err = err == -E2BIG ? -EFBIG : err;
 				break;
@@ -58,7 +60,8 @@ static int load_whole(struct ft_pown *p)
 	while (!err && (at = off, r = ft_po_next(p->text, p->len, &off, e)) != 0) {
 		if (r < 0)
 			continue;
-		err = ft_grow_from((void **)&p->idx, &idx_cap, p->nr_idx + 1, sizeof(*p->idx), 64, SIZE_MAX / 32);
+		err = ft_grow_from((void **)&p->idx, &idx_cap, p->nr_idx + 1, sizeof(*p->idx), 64,
+				   SIZE_MAX / 32);
 		if (err)
 			break;
 		p->idx[p->nr_idx++] = (struct ft_pown_idx){ .pfn = e->pfn, .off = at };
@@ -216,7 +219,8 @@ const char *ft_pown_strerror(int err)
 	switch (err) {
 	case -ENOENT:
 		return "no " "/" FT_POWN_PATH ": a kernel with CONFIG_PAGE_OWNER, booted with "
-		       "page_owner=on, and debugfs mounted (mount -t debugfs none /sys/kernel/debug)";
+		       "page_owner=on, and debugfs mounted (mount -t debugfs none "
+		       "/sys/kernel/debug)";
 	case -EACCES:
 	case -EPERM:
 		return "/" FT_POWN_PATH " needs root";

@@ -53,7 +53,8 @@ static void report(struct ft_procfs *p, int i, int err)
 		return;
 	}
 	if (i == FT_SRC_PRESSURE && (err == -ENOENT || err == -EOPNOTSUPP))
-		return;		/* a kernel without PSI (or booted psi=0): nothing to show, not a fault */
+		/* a kernel without PSI (or booted psi=0): nothing to show, not a fault */
+		return;
 	if (i == FT_SRC_PAGETYPEINFO && (err == -EACCES || err == -EPERM))
 		ft_diag(FT_DIAG_WARN, "/%s needs root: no pageblock or migratetype data",
 			src_paths[i]);

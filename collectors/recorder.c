@@ -24,7 +24,9 @@ static void on_input(void *ctx, const struct ft_rec_record *in)
 {
 	struct ft_recorder *r = ctx;
 
-	/* host facts, formats, iomem and stack names go to META chunks: a reader needs them first */
+	/*
+	 * host facts, formats, iomem and stack names go to META chunks: a reader needs them first
+	 */
 	if (ft_rec_is_meta(in->type)) {
 		failed(r, ft_recw_add_meta(&r->w, in->type, in->sub, in->t_ns, in->data, in->len));
 		return;
@@ -57,7 +59,8 @@ int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path
 	return ft_recorder_start_series(r, l, path, overwrite, 0, 0);
 }
 
-int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite,
+int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path,
+			     bool overwrite,
 			     uint64_t id, uint32_t seq)
 {
 	int err;

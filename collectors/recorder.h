@@ -33,7 +33,8 @@ struct ft_recorder {
  */
 int ft_recorder_start(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite);
 /* The same, the file @seq of series @id (record --dir). */
-int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path, bool overwrite,
+int ft_recorder_start_series(struct ft_recorder *r, struct ft_live *l, const char *path,
+			     bool overwrite,
 			     uint64_t id, uint32_t seq);
 
 /*

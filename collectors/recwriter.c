@@ -69,7 +69,8 @@ int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite)
 	return ft_recw_open_series(w, path, overwrite, 0, 0);
 }
 
-int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id, uint32_t seq)
+int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id,
+			uint32_t seq)
 {
 	struct ft_rec_filehdr h = { .version = FT_REC_VERSION, .series_id = id, .series_seq = seq };
 	uint8_t hb[FT_REC_FILE_HDR];
@@ -340,7 +341,8 @@ static void hear(struct ft_recw *w)
 static int hand_over(struct ft_recw *w, typeof(w->data) *b, uint16_t type)
 {
 	struct ft_recw_job j = {
-		.type = type, .buf = b->buf, .len = b->len, .cap = b->cap, .nr = b->nr, .ticks = b->ticks,
+		.type = type, .buf = b->buf, .len = b->len, .cap = b->cap, .nr = b->nr,
+		.ticks = b->ticks,
 		.t_first = b->t_first, .t_last = b->t_last,
 	};
 

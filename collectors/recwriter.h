@@ -76,7 +76,8 @@ struct ft_recw {
 	} data, meta;
 	uint64_t raw_bytes;
 	int err;			/* the writer's first error, as the caller last heard it */
-	bool full;			/* that error was a full disk: the file can still be closed */
+	/* that error was a full disk: the file can still be closed */
+	bool full;
 	bool threaded;			/* a writer thread runs (else the caller writes) */
 	uint64_t dropped_ticks;		/* ticks an error lost: refused, or in chunks not written */
 
@@ -85,7 +86,8 @@ struct ft_recw {
 	pthread_cond_t wake, done;	/* a chunk for the writer; a chunk written */
 	struct ft_recw_job queue[FT_RECW_QUEUE];
 	int q_head, q_nr;
-	struct { uint8_t *buf; size_t cap; } spare[FT_RECW_SPARES];	/* written chunks' buffers */
+	/* written chunks' buffers */
+	struct { uint8_t *buf; size_t cap; } spare[FT_RECW_SPARES];
 	int nr_spare;
 	bool busy, stop;
 	int pub_err;			/* io_err and io_full, published after each chunk */
@@ -96,7 +98,8 @@ struct ft_recw {
 	int fd;
 	uint64_t off;			/* where the next chunk goes */
 	uint32_t seq;
-	bool sync;			/* fdatasync after each chunk (set before the first record) */
+	/* fdatasync after each chunk (set before the first record) */
+	bool sync;
 	struct ft_recw_pending pend[FT_RECW_INDEX_EVERY];
 	int nr_pend;
 	uint64_t last_index;		/* offset, 0 if none yet */
@@ -121,7 +124,8 @@ struct ft_recw {
  */
 int ft_recw_open(struct ft_recw *w, const char *path, bool overwrite);
 /* The same, the file @seq of series @id (model/recfmt.h; record --dir). */
-int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id, uint32_t seq);
+int ft_recw_open_series(struct ft_recw *w, const char *path, bool overwrite, uint64_t id,
+			uint32_t seq);
 
 /*
  * A record for the current data chunk; may hand the chunk over.  0 or

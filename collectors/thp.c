@@ -51,7 +51,8 @@ static int add_stats(struct ft_thpsrc *t, size_t *cap, int rootfd, uint32_t kb, 
 		return 0;
 	while (!err && (e = readdir(d)))
 		if (e->d_name[0] != '.' && strlen(e->d_name) < 40) {
-			if (n++ == FT_THP_SRC_MAX_STATS) {	/* more than the model keeps: counted, not read */
+			/* more than the model keeps: counted, not read */
+			if (n++ == FT_THP_SRC_MAX_STATS) {
 				t->stats_left_out++;
 				n--;
 				continue;
@@ -88,10 +89,12 @@ static int sizes_of(struct ft_thpsrc *t, int rootfd, uint32_t *kbs)
 		unsigned int kb;
 		char tail;
 
-		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb || strlen(e->d_name) > 48)
+		if (sscanf(e->d_name, "hugepages-%ukB%c", &kb, &tail) != 1 || !kb ||
+		    strlen(e->d_name) > 48)
 			continue;
 		all++;
-		if (n == sizeof(seen) / sizeof(seen[0])) {	/* keep the smallest: drop the largest so far */
+		/* keep the smallest: drop the largest so far */
+		if (n == sizeof(seen) / sizeof(seen[0])) {
 			qsort(seen, n, sizeof(seen[0]), by_kb);
 			n = FT_THP_SRC_MAX_SIZES;
 		}
@@ -181,9 +184,11 @@ long ft_thpsrc_read(struct ft_thpsrc *t, int rootfd, char *buf, size_t sz)
 	t->files_left_out = t->nr - i;
 	if ((t->files_left_out || t->sizes_left_out || t->stats_left_out) && !t->said) {
 		t->said = true;
-		ft_diag(FT_DIAG_WARN, "THP tree: %zu of %zu files not read (%zu bytes hold the rest), %zu size "
+		ft_diag(FT_DIAG_WARN,
+			"THP tree: %zu of %zu files not read (%zu bytes hold the rest), %zu size "
 			"directories past the %d smallest and %zu counters past %d a size left out",
-			t->files_left_out, t->nr, sz, t->sizes_left_out, FT_THP_SRC_MAX_SIZES, t->stats_left_out,
+			t->files_left_out, t->nr, sz, t->sizes_left_out, FT_THP_SRC_MAX_SIZES,
+			t->stats_left_out,
 			FT_THP_SRC_MAX_STATS);
 	}
 	return (long)n;

@@ -26,7 +26,9 @@ struct ft_thpsrc_file {
 	char rel[160];		/* f.rel points here */
 };
 
-/* The sizes and counters a tree may list: as many as kernel/thp.h keeps (x86-64 has 9 sizes of 18). */
+/*
+ * The sizes and counters a tree may list: as many as kernel/thp.h keeps (x86-64 has 9 sizes of 18).
+ */
 #define FT_THP_SRC_MAX_SIZES	FT_THP_SIZES
 #define FT_THP_SRC_MAX_STATS	FT_THP_STATS
 

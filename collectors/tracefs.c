@@ -543,7 +543,8 @@ const char *ft_tracefs_strerror(int err)
 		return "--root is not this host's kernel";
 	case -EMFILE:
 	case -ENFILE:
-		return "out of file descriptors (ulimit -n): tracing needs one per CPU and a few more";
+		return "out of file descriptors (ulimit -n): tracing needs one per CPU and a few "
+		       "more";
 	default:
 		return strerror(-err);
 	}

@@ -40,8 +40,10 @@ struct ft_tracefs {
 	unsigned int enabled;		/* bit per enum ft_trace_event */
 	int nr_cpus;
 	struct tracefs_cpu **cpus;	/* owned; NULL entries for CPUs not opened */
-	int *stats_fd;			/* per_cpu/cpuN/stats, held open for ft_tracefs_lost(); -1: none */
-	int *pipe_fd;			/* per_cpu/cpuN/trace_pipe_raw, cpus[N]'s, for poll(); -1: none */
+	/* per_cpu/cpuN/stats, held open for ft_tracefs_lost(); -1: none */
+	int *stats_fd;
+	/* per_cpu/cpuN/trace_pipe_raw, cpus[N]'s, for poll(); -1: none */
+	int *pipe_fd;
 	void *page;			/* one sub-buffer, owned */
 	int page_size;
 	struct ft_tracedec dec;		/* formats of this kernel, owned */

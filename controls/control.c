@@ -139,9 +139,11 @@ static void log_entry(const struct ft_audit *a)
 		opened = true;
 	}
 	syslog(a->outcome == FT_CTL_OK ? LOG_NOTICE : LOG_WARNING,
-	       "uid=%u loginuid=%u %s %s: %s -> %s: %s (%s)", a->uid, a->loginuid, ft_ctl_how_names[a->how],
+	       "uid=%u loginuid=%u %s %s: %s -> %s: %s (%s)", a->uid, a->loginuid,
+	       ft_ctl_how_names[a->how],
 	       log_safe(a->knob, k, sizeof(k)), a->old[0] ? log_safe(a->old, o, sizeof(o)) : "?",
-	       log_safe(a->new, n, sizeof(n)), ft_ctl_outcome_names[a->outcome], log_safe(a->msg, m, sizeof(m)));
+	       log_safe(a->new, n, sizeof(n)), ft_ctl_outcome_names[a->outcome],
+	       log_safe(a->msg, m, sizeof(m)));
 }
 
 static struct ft_audit *audit_new(struct ft_ctl *c, const char *knob, enum ft_ctl_how how)
@@ -250,24 +252,31 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 	if (c->read_only)
 		return audit_done(c, a, FT_CTL_READ_ONLY, 0, "%s: not set to %s: %s",
 				  k->name, canon, c->read_only_why);
-	if (k->type != FT_KNOB_TRIGGER && !c->experiment && ft_ctl_exp_busy(c->rootfd, k->name, &holder))
-		return audit_done(c, a, FT_CTL_DENIED, -EBUSY, "%s: not set to %s: an experiment (pid %d) is trying "
-				  "its values; it puts the knob back when it ends (or stop it: kill %d)", k->name,
+	if (k->type != FT_KNOB_TRIGGER && !c->experiment &&
+	    ft_ctl_exp_busy(c->rootfd, k->name, &holder))
+		return audit_done(c, a, FT_CTL_DENIED, -EBUSY,
+				  "%s: not set to %s: an experiment (pid %d) is trying its values; "
+				  "it puts the knob back when it ends (or stop it: kill %d)",
+				  k->name,
 				  canon, holder, holder);
 	if (c->journal && k->type != FT_KNOB_TRIGGER)
-		ft_ctl_journal(c->rootfd, c->by, k->name, a->old, canon);	/* before the write: see journal.h */
+		/* before the write: see journal.h */
+		ft_ctl_journal(c->rootfd, c->by, k->name, a->old, canon);
 	err = ctl_write(c, k, node, canon);
 	if (err) {
 		if (k->per_node && err == -ENOENT)
 			return audit_done(c, a, FT_CTL_ABSENT, err, "%s: there is no node %d",
 					  k->name, node);
 		return audit_done(c, a, errno_outcome(err), err, "%s: %s %s: %s; nothing changed",
-				  k->name, k->type == FT_KNOB_TRIGGER ? "cannot trigger with" : "cannot write",
+				  k->name,
+				  k->type == FT_KNOB_TRIGGER ?
+					  "cannot trigger with" : "cannot write",
 				  canon, ft_knob_strerror(k, err, why, sizeof(why)));
 	}
 	if (k->type == FT_KNOB_TRIGGER) {
 		if (k->per_node)
-			return audit_done(c, a, FT_CTL_OK, 0, "%s: node %d triggered", k->name, node);
+			return audit_done(c, a, FT_CTL_OK, 0, "%s: node %d triggered", k->name,
+					  node);
 		return audit_done(c, a, FT_CTL_OK, 0, "%s: triggered with %s", k->name, canon);
 	}
 	ft_ctl_read(c->rootfd, k, &after);
@@ -278,7 +287,8 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 		if (after.err && !raw[0])
 			snprintf(a->readback, sizeof(a->readback), "(unreadable)");
 		else if (after.err)
-			snprintf(a->readback, sizeof(a->readback), "%.*s", (int)strcspn(raw, "\n"), raw);
+			snprintf(a->readback, sizeof(a->readback), "%.*s", (int)strcspn(raw, "\n"),
+				 raw);
 		else
 			ft_knob_value_text(k, &after, a->readback, sizeof(a->readback));
 		/*
@@ -289,7 +299,8 @@ static const struct ft_audit *apply(struct ft_ctl *c, struct ft_audit *a, const 
 		if (track && a->old[0] && !ctl_write(c, k, node, a->old) &&
 		    !ft_ctl_read(c->rootfd, k, &after) && reads_as(k, &after, a->old))
 			return audit_done(c, a, FT_CTL_MISMATCH, 0,
-					  "%s: wrote %s but it reads back %s; put back %s", k->name, canon,
+					  "%s: wrote %s but it reads back %s; put back %s", k->name,
+					  canon,
 					  a->readback, a->old);
 		if (track && !after.err)
 			remember(c, k, a->old, a->readback);
@@ -320,7 +331,8 @@ static const struct ft_audit *change(struct ft_ctl *c, const struct ft_knob *k, 
 	err = ft_knob_validate(k, value, &cur, canon, &node, why, sizeof(why));
 	a->node = node;
 	if (err)
-		return audit_done(c, a, FT_CTL_INVALID, err, "%s: %s; nothing changed", k->name, why);
+		return audit_done(c, a, FT_CTL_INVALID, err, "%s: %s; nothing changed", k->name,
+				  why);
 	if (cur.err == -ENOENT)
 		return audit_done(c, a, FT_CTL_ABSENT, cur.err, "%s: %s; nothing changed", k->name,
 				  ft_knob_strerror(k, cur.err, why, sizeof(why)));
@@ -389,8 +401,10 @@ const struct ft_audit *ft_ctl_step(struct ft_ctl *c, const struct ft_knob *k, in
 		if (v == cur.num) {
 			a = audit_new(c, k->name, FT_CTL_STEP);
 			snprintf(a->old, sizeof(a->old), "%lld", (long long)cur.num);
-			return audit_done(c, a, FT_CTL_INVALID, -ERANGE, "%s is already at its %s (%lld)",
-					  k->name, dir > 0 ? "maximum" : "minimum", (long long)cur.num);
+			return audit_done(c, a, FT_CTL_INVALID, -ERANGE,
+					  "%s is already at its %s (%lld)",
+					  k->name, dir > 0 ? "maximum" : "minimum",
+					  (long long)cur.num);
 		}
 		snprintf(val, sizeof(val), "%lld", (long long)v);
 	} else {
@@ -398,7 +412,8 @@ const struct ft_audit *ft_ctl_step(struct ft_ctl *c, const struct ft_knob *k, in
 		if (i < 0 || i >= cur.sel.nr_options) {
 			a = audit_new(c, k->name, FT_CTL_STEP);
 			ft_knob_value_text(k, &cur, a->old, sizeof(a->old));
-			return audit_done(c, a, FT_CTL_INVALID, -ERANGE, "%s is already at its %s option",
+			return audit_done(c, a, FT_CTL_INVALID, -ERANGE,
+					  "%s is already at its %s option",
 					  k->name, dir > 0 ? "last" : "first");
 		}
 		snprintf(val, sizeof(val), "%s", cur.sel.options[i]);

@@ -126,7 +126,8 @@ void ft_ctl_init(struct ft_ctl *c, int rootfd, const char *why_read_only);
  * holding its block's value): a set whose audit says "reassert", so a
  * reader of the recording does not take it for a new block.
  */
-const struct ft_audit *ft_ctl_reassert(struct ft_ctl *c, const struct ft_knob *k, const char *value);
+const struct ft_audit *ft_ctl_reassert(struct ft_ctl *c, const struct ft_knob *k,
+				       const char *value);
 
 /* Set knob @name (with or without "vm.") to @value. */
 const struct ft_audit *ft_ctl_set(struct ft_ctl *c, const char *name, const char *value);

@@ -78,7 +78,8 @@ int ft_ctl_exp_lock(int dir)
 	if (!err && flock(fd, LOCK_EX | LOCK_NB)) {
 		if (errno == EWOULDBLOCK) {
 			err = -EBUSY;
-		} else {	/* a kernel without file locking (the lab's): the pid written in it, alive */
+		/* a kernel without file locking (the lab's): the pid written in it, alive */
+		} else {
 			other = lock_pid(fd);
 			if (other > 0 && other != (int)getpid() && !kill(other, 0))
 				err = -EBUSY;
@@ -121,8 +122,10 @@ int ft_ctl_exp_record_write(int dir, const struct ft_exp_record *r)
 	char text[6144];
 	int fd, n, err = 0;
 
-	n = snprintf(text, sizeof(text), "root=%s\nknob=%s\noriginal=%s\nvalues=%s\nleft=%s\nbefore=%s\npid=%d\n"
-		     "started=%lld\n", r->root, r->knob, r->original, r->values, r->left, r->before, r->pid, r->started);
+	n = snprintf(text, sizeof(text),
+		     "root=%s\nknob=%s\noriginal=%s\nvalues=%s\nleft=%s\nbefore=%s\npid=%d\n"
+		     "started=%lld\n", r->root, r->knob, r->original, r->values, r->left, r->before,
+		     r->pid, r->started);
 	if (n < 0 || (size_t)n >= sizeof(text))
 		return -ENAMETOOLONG;
 	unlinkat(dir, FT_EXP_RECORD ".new", 0);
@@ -165,7 +168,8 @@ int ft_ctl_exp_record_read(int dir, struct ft_exp_record *r, char *why, size_t s
 	if (fd == -ENOENT)
 		return fd;
 	if (fd < 0) {
-		snprintf(why, sz, "cannot open it: %s", fd == -ELOOP ? "it is a symbolic link" : strerror(-fd));
+		snprintf(why, sz, "cannot open it: %s",
+			 fd == -ELOOP ? "it is a symbolic link" : strerror(-fd));
 		return fd;
 	}
 	err = private_to(fd, false);
@@ -196,7 +200,8 @@ int ft_ctl_exp_record_read(int dir, struct ft_exp_record *r, char *why, size_t s
 	r->started = atoll(num);
 	k = ft_knob_find(r->knob);
 	if (!k || k->type == FT_KNOB_TRIGGER || k->per_node) {
-		snprintf(why, sz, "'%.60s' is %s", r->knob, k ? "an action, not a setting" : "no knob fragtop knows");
+		snprintf(why, sz, "'%.60s' is %s", r->knob,
+			 k ? "an action, not a setting" : "no knob fragtop knows");
 		return -EINVAL;
 	}
 	if (!r->original[0]) {

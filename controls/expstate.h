@@ -53,7 +53,10 @@ struct ft_exp_record {
  */
 int ft_ctl_exp_dir(int rootfd, bool create);
 
-/* The lock in @dir: its fd (keep it open while the experiment runs), -EBUSY another holds it, or -errno. */
+/*
+ * The lock in @dir: its fd (keep it open while the experiment runs), -EBUSY another holds it, or
+ * -errno.
+ */
 int ft_ctl_exp_lock(int dir);
 
 /* Does an experiment hold @dir's lock now?  Its pid in *@pid (0: unknown). */

@@ -47,9 +47,12 @@ int ft_ctl_journal(int rootfd, const char *by, const char *knob, const char *old
 		err = -EFBIG;
 	if (!err) {
 		clock_gettime(CLOCK_REALTIME, &ts);
-		len = snprintf(line, sizeof(line), "t_ns=%lld pid=%d uid=%u by=%s knob=%s old=%s new=%s\n",
-			       (long long)ts.tv_sec * 1000000000 + ts.tv_nsec, (int)getpid(), (unsigned int)getuid(),
-			       word(by, b, sizeof(b)), word(knob, k, sizeof(k)), word(old, o, sizeof(o)),
+		len = snprintf(line, sizeof(line),
+			       "t_ns=%lld pid=%d uid=%u by=%s knob=%s old=%s new=%s\n",
+			       (long long)ts.tv_sec * 1000000000 + ts.tv_nsec, (int)getpid(),
+			       (unsigned int)getuid(),
+			       word(by, b, sizeof(b)), word(knob, k, sizeof(k)),
+			       word(old, o, sizeof(o)),
 			       word(new, n, sizeof(n)));
 		if (len >= (int)sizeof(line)) {
 			line[sizeof(line) - 2] = '\n';

@@ -7,7 +7,10 @@
 #ifndef FT_CONTROLS_JOURNAL_H
 #define FT_CONTROLS_JOURNAL_H
 
-/* Append one line for a write of @knob from @old to @new by @by (a word).  0 or -errno (nothing appended). */
+/*
+ * Append one line for a write of @knob from @old to @new by @by (a word). 0 or -errno (nothing
+ * appended).
+ */
 int ft_ctl_journal(int rootfd, const char *by, const char *knob, const char *old, const char *new);
 
 /*

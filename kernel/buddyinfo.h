@@ -23,7 +23,8 @@ struct ft_buddyinfo {
 	size_t nr, cap;
 	union {
 		struct ft_buddyinfo_state;	/* its members by name (-fms-extensions) */
-		struct ft_buddyinfo_state state;	/* the same, whole: what a checkpoint saves */
+		/* the same, whole: what a checkpoint saves */
+		struct ft_buddyinfo_state state;
 	};
 };
 

@@ -13,7 +13,8 @@
 const char *const ft_cgm_names[FT_CGM_NR] = {
 	[FT_CGM_ANON] = "anon", [FT_CGM_ANON_THP] = "anon_thp", [FT_CGM_FILE] = "file",
 	[FT_CGM_FILE_THP] = "file_thp", [FT_CGM_SHMEM_THP] = "shmem_thp",
-	[FT_CGM_THP_FAULT_ALLOC] = "thp_fault_alloc", [FT_CGM_THP_COLLAPSE_ALLOC] = "thp_collapse_alloc",
+	[FT_CGM_THP_FAULT_ALLOC] = "thp_fault_alloc",
+	[FT_CGM_THP_COLLAPSE_ALLOC] = "thp_collapse_alloc",
 };
 
 /* "avg10=0.12" into @v; false when the key is not @key or the number is junk. */
@@ -22,7 +23,8 @@ static bool psi_field(const struct ft_span *tok, const char *key, double *v)
 	size_t n = strlen(key);
 	char num[32], *end;
 
-	if (tok->len <= n + 1 || memcmp(tok->p, key, n) || tok->p[n] != '=' || tok->len - n - 1 >= sizeof(num))
+	if (tok->len <= n + 1 || memcmp(tok->p, key, n) || tok->p[n] != '=' ||
+	    tok->len - n - 1 >= sizeof(num))
 		return false;
 	memcpy(num, tok->p + n + 1, tok->len - n - 1);
 	num[tok->len - n - 1] = '\0';
@@ -30,7 +32,10 @@ static bool psi_field(const struct ft_span *tok, const char *key, double *v)
 	return *end == '\0' && end != num && isfinite(*v) && *v >= 0;
 }
 
-/* The words after "some" or "full": avg10= avg60= avg300= total=, in that order; @out unchanged if not. */
+/*
+ * The words after "some" or "full": avg10= avg60= avg300= total=, in that order; @out unchanged if
+ * not.
+ */
 static int psi_rest(struct ft_span *line, struct ft_psi_line *out)
 {
 	static const char *const keys[3] = { "avg10", "avg60", "avg300" };
@@ -95,13 +100,15 @@ int ft_cgroup_mem_parse(const char *buf, size_t len, struct ft_cg_mem *out)
 		enum ft_cgm f;
 		bool strong;
 	} keys[] = {
-		{ "anon", FT_CGM_ANON, true }, { "anon_thp", FT_CGM_ANON_THP, true }, { "file", FT_CGM_FILE, true },
+		{ "anon", FT_CGM_ANON, true }, { "anon_thp", FT_CGM_ANON_THP, true },
+		{ "file", FT_CGM_FILE, true },
 		{ "file_thp", FT_CGM_FILE_THP, true }, { "shmem_thp", FT_CGM_SHMEM_THP, true },
 		{ "thp_fault_alloc", FT_CGM_THP_FAULT_ALLOC, true },
 		{ "thp_collapse_alloc", FT_CGM_THP_COLLAPSE_ALLOC, true },
 		{ "total_rss", FT_CGM_ANON, true }, { "total_rss_huge", FT_CGM_ANON_THP, true },
 		{ "total_cache", FT_CGM_FILE, true },
-		{ "rss", FT_CGM_ANON, false }, { "rss_huge", FT_CGM_ANON_THP, false }, { "cache", FT_CGM_FILE, false },
+		{ "rss", FT_CGM_ANON, false }, { "rss_huge", FT_CGM_ANON_THP, false },
+		{ "cache", FT_CGM_FILE, false },
 	};
 	struct ft_cursor c;
 	struct ft_span line, key, val, extra;
@@ -114,12 +121,14 @@ int ft_cgroup_mem_parse(const char *buf, size_t len, struct ft_cg_mem *out)
 	while (ft_line_next(&c, &line)) {
 		if (!ft_tok_next(&line, &key))
 			continue;
-		if (!ft_tok_next(&line, &val) || ft_tok_next(&line, &extra) || ft_span_u64(&val, &v))
+		if (!ft_tok_next(&line, &val) || ft_tok_next(&line, &extra) ||
+		    ft_span_u64(&val, &v))
 			return -EINVAL;
 		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			uint32_t bit = 1u << keys[i].f;
 
-			if (!ft_span_eq(&key, keys[i].key) || (strong & bit) || ((out->have & bit) && !keys[i].strong))
+			if (!ft_span_eq(&key, keys[i].key) || (strong & bit) ||
+			    ((out->have & bit) && !keys[i].strong))
 				continue;
 			out->v[keys[i].f] = v;
 			out->have |= bit;
@@ -183,7 +192,8 @@ static bool kube_name(const char *p, size_t n)
 	if (!n || n >= FT_CG_POD_NAME)
 		return false;
 	for (i = 0; i < n; i++)
-		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9') || p[i] == '-' || p[i] == '.'))
+		if (!((p[i] >= 'a' && p[i] <= 'z') || (p[i] >= '0' && p[i] <= '9') || p[i] == '-' ||
+		      p[i] == '.'))
 			return false;
 	return true;
 }
@@ -304,7 +314,8 @@ static bool qos_slice(const char *part, size_t n, char *buf, size_t sz)
 	static const char *const qos[] = { "burstable", "besteffort", "guaranteed" };
 	size_t i;
 
-	if ((n == 14 && !memcmp(part, "kubepods.slice", 14)) || (n == 8 && !memcmp(part, "kubepods", 8))) {
+	if ((n == 14 && !memcmp(part, "kubepods.slice", 14)) ||
+	    (n == 8 && !memcmp(part, "kubepods", 8))) {
 		snprintf(buf, sz, "kubepods");
 		return true;
 	}
@@ -312,7 +323,8 @@ static bool qos_slice(const char *part, size_t n, char *buf, size_t sz)
 		size_t q = strlen(qos[i]);
 
 		if ((n == q && !memcmp(part, qos[i], q)) ||
-		    (n == 9 + q + 6 && !memcmp(part, "kubepods-", 9) && !memcmp(part + 9, qos[i], q) &&
+		    (n == 9 + q + 6 && !memcmp(part, "kubepods-", 9) &&
+		     !memcmp(part + 9, qos[i], q) &&
 		     !memcmp(part + 9 + q, ".slice", 6))) {
 			snprintf(buf, sz, "kubepods/%s", qos[i]);
 			return true;
@@ -343,7 +355,8 @@ void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, ch
 			container_of(ap, an, true, ctr, sizeof(ctr));
 		for (i = 0; i < nr_pods; i++)
 			if (!strcmp(pods[i].uid, uid)) {
-				snprintf(buf, sz, "%s/%s%s%s", pods[i].ns, pods[i].name, ctr[0] ? "/" : "", ctr);
+				snprintf(buf, sz, "%s/%s%s%s", pods[i].ns, pods[i].name,
+					 ctr[0] ? "/" : "", ctr);
 				return;
 			}
 		snprintf(buf, sz, "pod:%.8s%s%s", uid, ctr[0] ? "/" : "", ctr);
@@ -351,7 +364,8 @@ void ft_cgroup_name(const char *path, const struct ft_pod *pods, int nr_pods, ch
 	}
 	if (qos_slice(part, n, buf, sz) || container_of(part, n, false, buf, sz))
 		return;
-	if ((n > 8 && !memcmp(part + n - 8, ".service", 8)) || (n > 6 && !memcmp(part + n - 6, ".scope", 6)) ||
+	if ((n > 8 && !memcmp(part + n - 8, ".service", 8)) ||
+	    (n > 6 && !memcmp(part + n - 6, ".scope", 6)) ||
 	    (n > 6 && !memcmp(part + n - 6, ".slice", 6))) {
 		snprintf(buf, sz, "%.*s", (int)n, part);
 		return;
@@ -454,7 +468,8 @@ int ft_cgroup_of_proc(const char *buf, size_t len, char *out, size_t sz)
 	{
 		/* escaped whole (a line's path is at most a read's 4 KiB here), then keyed */
 		char esc[4 * 4096 + 1];
-		size_t n = ft_cgroup_path_escape(unified.p, unified.len < 4096 ? unified.len : 4096, esc, sizeof(esc));
+		size_t n = ft_cgroup_path_escape(unified.p, unified.len < 4096 ? unified.len : 4096,
+						 esc, sizeof(esc));
 
 		ft_cgroup_path_key(esc, n < sizeof(esc) ? n : sizeof(esc) - 1, out, sz);
 	}
@@ -472,13 +487,15 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 	if (!ft_tok_next(&line, &word))
 		return true;
 	if (ft_span_eq(&word, "version"))
-		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && v <= 2 && ((out->version = (int)v), 1);
+		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && v <= 2 &&
+		((out->version = (int)v), 1);
 	if (ft_span_eq(&word, "host"))
 		return !psi_line(line, &out->host);
 	if (ft_span_eq(&word, "pod")) {
 		struct ft_pod *p = &out->pods[out->nr_pods];
 
-		if (out->nr_pods >= FT_CG_PODS || !ft_tok_next(&line, &a) || !ft_tok_next(&line, &b) ||
+		if (out->nr_pods >= FT_CG_PODS || !ft_tok_next(&line, &a) ||
+		    !ft_tok_next(&line, &b) ||
 		    !ft_tok_next(&line, &c) || ft_tok_next(&line, &word) || !uid_ok(a.p, a.len) ||
 		    !kube_name(b.p, b.len) || !kube_name(c.p, c.len))
 			return false;
@@ -489,7 +506,8 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 		return true;
 	}
 	if (ft_span_eq(&word, "left"))
-		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &out->left_out) && !ft_tok_next(&line, &b);
+		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &out->left_out) &&
+		!ft_tok_next(&line, &b);
 	if (ft_span_eq(&word, "cg")) {
 		a = ft_span_trim(line);
 		if (!a.len || a.p[0] != '/' || memchr(a.p, '\0', a.len))
@@ -500,16 +518,19 @@ static bool cgroups_line(struct ft_span line, struct ft_cgroups *out)
 		}
 		g = &out->g[out->nr++];
 		memset(g, 0, sizeof(*g));
-		ft_cgroup_path_key(a.p, a.len, g->path, sizeof(g->path));	/* escaped by the collector */
+		/* escaped by the collector */
+		ft_cgroup_path_key(a.p, a.len, g->path, sizeof(g->path));
 		return true;
 	}
 	if (!g || out->dropped)
 		return !!g;	/* past FT_CG_MAX: its lines are the dropped cgroup's */
 	if (ft_span_eq(&word, "procs"))
-		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && v <= UINT32_MAX && ((g->procs = (uint32_t)v), 1);
+		return ft_tok_next(&line, &a) && !ft_span_u64(&a, &v) && v <= UINT32_MAX &&
+		((g->procs = (uint32_t)v), 1);
 	if (ft_span_eq(&word, "psi"))
 		return !psi_line(line, &g->psi);
-	if (!ft_span_eq(&word, "stat") || !ft_tok_next(&line, &a) || !ft_tok_next(&line, &b) || ft_span_u64(&b, &v))
+	if (!ft_span_eq(&word, "stat") || !ft_tok_next(&line, &a) || !ft_tok_next(&line, &b) ||
+	    ft_span_u64(&b, &v))
 		return false;
 	for (i = 0; i < FT_CGM_NR; i++)
 		if (ft_span_eq(&a, ft_cgm_names[i])) {
@@ -535,7 +556,8 @@ int ft_cgroup_table_parse(const char *text, size_t len, struct ft_cgroups *out)
 	while (ft_line_next(&c, &line))
 		bad += !cgroups_line(line, out);
 	for (i = 0; i < out->nr; i++)
-		ft_cgroup_name(out->g[i].path, out->pods, out->nr_pods, out->g[i].name, sizeof(out->g[i].name));
+		ft_cgroup_name(out->g[i].path, out->pods, out->nr_pods, out->g[i].name,
+			       sizeof(out->g[i].name));
 	return bad;
 }
 

@@ -91,7 +91,8 @@ struct ft_cgroups {
 	struct ft_pod pods[FT_CG_PODS];
 	int nr;
 	uint32_t dropped;		/* cgroups past FT_CG_MAX */
-	uint64_t left_out;		/* directories the walk did not look at (its bounds): each one cgroup at least */
+	/* directories the walk did not look at (its bounds): each one cgroup at least */
+	uint64_t left_out;
 	struct ft_cgroup g[FT_CG_MAX];
 };
 

@@ -46,9 +46,12 @@ void ft_hostfacts_parse(struct ft_host_facts *h, const char *text, size_t len)
 	long ps;
 	int order;
 
-	snprintf(h->text, sizeof(h->text), "%.*s", (int)(len < sizeof(h->text) ? len : sizeof(h->text) - 1), text);
-	snprintf(h->hostname, sizeof(h->hostname), "%.127s", ft_hostfacts_get(h, "hostname", v, sizeof(v)));
-	snprintf(h->release, sizeof(h->release), "%.127s", ft_hostfacts_get(h, "release", v, sizeof(v)));
+	snprintf(h->text, sizeof(h->text), "%.*s",
+		 (int)(len < sizeof(h->text) ? len : sizeof(h->text) - 1), text);
+	snprintf(h->hostname, sizeof(h->hostname), "%.127s",
+		 ft_hostfacts_get(h, "hostname", v, sizeof(v)));
+	snprintf(h->release, sizeof(h->release), "%.127s",
+		 ft_hostfacts_get(h, "release", v, sizeof(v)));
 	ps = atol(ft_hostfacts_get(h, "page_size", v, sizeof(v)));
 	if (ps >= 512 && ps <= (1l << 24) && !(ps & (ps - 1)))
 		h->page_size = ps;

@@ -22,7 +22,8 @@ struct ft_host_facts {
 	uint64_t huge_kb[8];		/* hugetlb sizes (hugepage_kb=), ascending */
 	unsigned int nr_huge;		/* 0: none, or a recording made before they were */
 	uint64_t mthp_kb[16];		/* multi-size THP sizes (mthp_kb=), ascending */
-	unsigned int nr_mthp;		/* 0: none (before 6.8), or a recording made before they were */
+	/* 0: none (before 6.8), or a recording made before they were */
+	unsigned int nr_mthp;
 	char text[2048];		/* the HOST input as given ("key=value\n") */
 };
 

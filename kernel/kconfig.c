@@ -37,7 +37,8 @@ bool ft_kconfig_release(const char *release, int *major, int *minor)
 	return true;
 }
 
-enum ft_kconfig_risk ft_kconfig_risk(const char *config, size_t len, const char *release, char *why, size_t sz)
+enum ft_kconfig_risk ft_kconfig_risk(const char *config, size_t len, const char *release, char *why,
+				     size_t sz)
 {
 	int ma, mi;
 	bool pgflags = ft_kconfig_get(config, len, "CONFIG_DEBUG_VM_PGFLAGS") == 'y';
@@ -47,13 +48,14 @@ enum ft_kconfig_risk ft_kconfig_risk(const char *config, size_t len, const char 
 		return FT_KCONFIG_SAFE;
 	}
 	if (ft_kconfig_release(release, &ma, &mi) && (ma > 6 || (ma == 6 && mi >= 17))) {
-		snprintf(why, sz, "CONFIG_DEBUG_VM, but %d.%d reads kpageflags through snapshot_page() (6.17+)",
+		snprintf(why, sz, "CONFIG_DEBUG_VM, but %d.%d reads kpageflags through "
+				  "snapshot_page() (6.17+)",
 			 ma, mi);
 		return FT_KCONFIG_SAFE;
 	}
 	snprintf(why, sz,
-		 "this kernel (%.64s) is built with CONFIG_DEBUG_VM%s and reads /proc/kpageflags without "
-		 "snapshot_page() (6.17): a folio split during the read can hit %s",
+		 "this kernel (%.64s) is built with CONFIG_DEBUG_VM%s and reads /proc/kpageflags "
+		 "without snapshot_page() (6.17): a folio split during the read can hit %s",
 		 release, pgflags ? "_PGFLAGS" : "", pgflags ? "VM_BUG_ON (a crash)" :
 		 "VM_WARN_ON_FOLIO (a crash with panic_on_warn)");
 	return pgflags ? FT_KCONFIG_RISK_BUG : FT_KCONFIG_RISK_WARN;

@@ -35,6 +35,7 @@ enum ft_kconfig_risk {
 };
 
 /* What reading kpageflags risks on @release built with @config; why in @why. */
-enum ft_kconfig_risk ft_kconfig_risk(const char *config, size_t len, const char *release, char *why, size_t sz);
+enum ft_kconfig_risk ft_kconfig_risk(const char *config, size_t len, const char *release, char *why,
+				     size_t sz);
 
 #endif

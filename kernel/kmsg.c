@@ -85,8 +85,11 @@ int ft_kmsg_parse(const char *rec, size_t len, struct ft_kmsg_fail *out)
 	 * that holds the phrase further in (a mount option a user chose,
 	 * echoed by tmpfs) is not a failure, nor is a line cut before its mode.
 	 */
-	at = find(m, mlen < FT_KMSG_COMM_MAX + strlen(NEEDLE) ? mlen : FT_KMSG_COMM_MAX + strlen(NEEDLE), NEEDLE);
-	if (at < 1 || at > FT_KMSG_COMM_MAX || memchr(m, '\0', (size_t)at))	/* a task's name holds no NUL */
+	at = find(m,
+		  mlen < FT_KMSG_COMM_MAX + strlen(NEEDLE) ? mlen : FT_KMSG_COMM_MAX +
+		  strlen(NEEDLE), NEEDLE);
+	/* a task's name holds no NUL */
+	if (at < 1 || at > FT_KMSG_COMM_MAX || memchr(m, '\0', (size_t)at))
 		return -EINVAL;
 	memcpy(out->comm, m, (size_t)at);
 	out->comm[at] = '\0';

@@ -114,7 +114,8 @@ static bool head_line(struct ft_span s, struct ft_po_entry *e)
 		return false;
 	e->gfp = (uint32_t)v;
 	if (!eat(&s, "(") || !eat_until(&s, ')', e->gfp_names, sizeof(e->gfp_names)) ||
-	    !eat(&s, "), pid ") || !eat_int(&s, &e->pid) || !eat(&s, ", tgid ") || !eat_int(&s, &e->tgid) ||
+	    !eat(&s, "), pid ") || !eat_int(&s, &e->pid) || !eat(&s, ", tgid ") ||
+	    !eat_int(&s, &e->tgid) ||
 	    !eat(&s, " ("))
 		return false;
 	end = last_of(&s, "), ts ");
@@ -313,7 +314,8 @@ size_t ft_po_group_more(const char *buf, size_t len, struct ft_po_group *out, si
 	return n;
 }
 
-int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e, uint64_t *pages)
+int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e,
+		     uint64_t *pages)
 {
 	struct ft_cursor c;
 	struct ft_span line;
@@ -328,7 +330,8 @@ int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entr
 			struct ft_span s = line;
 
 			/* the count ends the stack; a blank line follows */
-			if (!e->all_frames || !eat(&s, "nr_base_pages: ") || !eat_num(&s, UINT64_MAX, pages) || s.len)
+			if (!e->all_frames || !eat(&s, "nr_base_pages: ") ||
+			    !eat_num(&s, UINT64_MAX, pages) || s.len)
 				goto bad;
 			if (!ft_line_next(&c, &line) || line.len)
 				goto bad;

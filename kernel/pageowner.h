@@ -35,7 +35,8 @@ struct ft_po_entry {
 	uint32_t gfp;			/* the mask */
 	char gfp_names[96];		/* as the kernel names it: "GFP_KERNEL|__GFP_COMP", cut */
 	int pid, tgid;
-	char comm[17];			/* a task's command is at most 15 bytes; kept raw, sanitised when shown */
+	/* a task's command is at most 15 bytes; kept raw, sanitised when shown */
+	char comm[17];
 	uint64_t ts_ns;			/* when it was allocated (the kernel's local clock) */
 	char page_mt[16];		/* the migratetype its gfp asks for: "Unmovable" */
 	char block_mt[16];		/* its pageblock's */
@@ -44,7 +45,8 @@ struct ft_po_entry {
 	int nr_frames;			/* frames kept (at most FT_PO_FRAMES) */
 	int all_frames;			/* frames the kernel printed */
 	char frames[FT_PO_FRAMES][FT_PO_FRAME_LEN];
-	uint64_t stack_id;		/* FNV-1a of every frame's function: equal stacks, equal ids */
+	/* FNV-1a of every frame's function: equal stacks, equal ids */
+	uint64_t stack_id;
 };
 
 /*
@@ -133,6 +135,7 @@ const char *ft_po_stack_text(const struct ft_po_entry *e, int max, char *buf, si
  * zero), 0 at the end, -EINVAL for text that is not one (skipped to the
  * next blank line, as ft_po_next()).
  */
-int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e, uint64_t *pages);
+int ft_po_stack_next(const char *buf, size_t len, size_t *off, struct ft_po_entry *e,
+		     uint64_t *pages);
 
 #endif

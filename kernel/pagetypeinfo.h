@@ -46,7 +46,8 @@ struct ft_pagetypeinfo {
 	size_t nr, cap;
 	union {
 		struct ft_pagetypeinfo_state;	/* its members by name (-fms-extensions) */
-		struct ft_pagetypeinfo_state state;	/* the same, whole: what a checkpoint saves */
+		/* the same, whole: what a checkpoint saves */
+		struct ft_pagetypeinfo_state state;
 	};
 };
 

@@ -8,7 +8,8 @@
 #define MISSED		(1ull << 31)
 #define MISSED_STORED	(1ull << 30)
 #define TS_SHIFT	27
-#define TS_MSB		(0x1full << 59)	/* an absolute time stamp holds 59 bits: the top 5 are the page's */
+/* an absolute time stamp holds 59 bits: the top 5 are the page's */
+#define TS_MSB		(0x1full << 59)
 
 /* enum ring_buffer_type of include/linux/ring_buffer.h */
 enum { TYPE_DATA_MAX = 28, TYPE_PADDING = 29, TYPE_TIME_EXTEND = 30, TYPE_TIME_STAMP = 31 };
@@ -72,7 +73,8 @@ const unsigned char *ft_rb_next(struct ft_rb_page *pg, uint32_t *size, uint64_t 
 			pg->ts += ((uint64_t)len << TS_SHIFT) + delta;
 			pg->next = at + 8;
 			continue;
-		case TYPE_TIME_STAMP: {	/* absolute (rb_fix_abs_ts()): the top bits from where the walk is */
+		/* absolute (rb_fix_abs_ts()): the top bits from where the walk is */
+		case TYPE_TIME_STAMP: {
 			uint64_t abs = ((uint64_t)len << TS_SHIFT) + delta;
 
 			if (pg->ts & TS_MSB) {

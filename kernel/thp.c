@@ -78,10 +78,12 @@ static int line(struct ft_thp *t, const char *l, size_t n)
 		setting(z->shmem, sizeof(z->shmem), val, vl);
 		return 0;
 	}
-	if (nl < 7 || memcmp(name, "stats/", 6) || nl - 6 >= FT_THP_NAME || z->nr_stats == FT_THP_STATS)
+	if (nl < 7 || memcmp(name, "stats/", 6) || nl - 6 >= FT_THP_NAME ||
+	    z->nr_stats == FT_THP_STATS)
 		return -1;
 	for (i = 6; i < nl; i++)
-		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= '0' && name[i] <= '9')))
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= '0' && name[i] <= '9')))
 			return -1;
 	if (!vl || vl >= sizeof(num))
 		return -1;
@@ -92,7 +94,8 @@ static int line(struct ft_thp *t, const char *l, size_t n)
 	errno = 0;
 	z->stat[z->nr_stats] = strtoull(num, &end, 10);
 	if (*end || errno == ERANGE)
-		return -1;	/* beyond 2^64-1: no kernel counter, not taken for one at its ceiling */
+		/* beyond 2^64-1: no kernel counter, not taken for one at its ceiling */
+		return -1;
 	memcpy(z->stat_name[z->nr_stats], name + 6, nl - 6);
 	z->stat_name[z->nr_stats][nl - 6] = '\0';
 	z->nr_stats++;
@@ -168,7 +171,8 @@ const struct ft_thp_size *ft_thp_find(const struct ft_thp *t, uint32_t kb)
 	return NULL;
 }
 
-bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb, const char *name,
+bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb,
+		   const char *name,
 		   uint64_t *d)
 {
 	const struct ft_thp_size *a = ft_thp_find(from, kb), *b = ft_thp_find(to, kb);

@@ -42,7 +42,8 @@ bool ft_thp_stat(const struct ft_thp_size *z, const char *name, uint64_t *v);
  * Counter @name of size @kb grew by *@d from @from to @to: false when
  * either lacks it or it went back (a reboot in between).
  */
-bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb, const char *name,
+bool ft_thp_growth(const struct ft_thp *from, const struct ft_thp *to, uint32_t kb,
+		   const char *name,
 		   uint64_t *d);
 /* The selected word of a setting ("[never]" -> "never"), "" when none is marked. */
 const char *ft_thp_selected(const char *setting, char *buf, size_t sz);

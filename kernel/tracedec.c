@@ -153,7 +153,8 @@ static int format_kind(const char *system, const char *buf, size_t len)
  * untrusted).  The compaction status names are read from the text by
  * parse_status_names(), which bounds everything.  0 or -EINVAL.
  */
-static int format_fields(struct ft_tracedec *d, const char *system, const char *buf, size_t len, char *copy,
+static int format_fields(struct ft_tracedec *d, const char *system, const char *buf, size_t len,
+			 char *copy,
 			 struct tep_event **ev)
 {
 	char *pf;
@@ -172,7 +173,10 @@ static int format_fields(struct ft_tracedec *d, const char *system, const char *
 	return 0;
 }
 
-/* The fields fragtop reads of an event of @kind (@text: its format, for status names).  0 or -EINVAL. */
+/*
+ * The fields fragtop reads of an event of @kind (@text: its format, for status names). 0 or
+ * -EINVAL.
+ */
 static int kind_fields(struct ft_tracedec *d, struct tep_event *ev, int kind, const char *text)
 {
 	int err = 0;
@@ -216,8 +220,10 @@ static int kind_fields(struct ft_tracedec *d, struct tep_event *ev, int kind, co
 		break;
 	case FT_EV_KSWAPD_WAKE:
 	case FT_EV_COMPACT_KCOMPACTD_WAKE:
-		err = err ?: get_field(ev, "nid", &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
-		err = err ?: get_field(ev, "order", &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
+		err = err ?: get_field(ev, "nid",
+				       &d->f_wake_nid[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
+		err = err ?: get_field(ev, "order",
+				       &d->f_order[kind == FT_EV_COMPACT_KCOMPACTD_WAKE]);
 		break;
 	case FT_EV_COMPACT_ISO_MIGRATE:
 	case FT_EV_COMPACT_ISO_FREE: {
@@ -229,14 +235,16 @@ static int kind_fields(struct ft_tracedec *d, struct tep_event *ev, int kind, co
 		err = err ?: get_field(ev, "nr_taken", &d->f_iso_taken[k]);
 		break;
 	}
-	case FT_EV_KERNEL_STACK: {	/* "int size", then "unsigned long caller[8]" (as many as size says) */
+	/* "int size", then "unsigned long caller[8]" (as many as size says) */
+	case FT_EV_KERNEL_STACK: {
 		struct tep_format_field *tf = tep_find_any_field(ev, "caller");
 
 		err = get_field(ev, "size", &d->f_stack_size);
 		if (!err && (!tf || tf->offset < 0 || tf->offset > 64))
 			err = -EINVAL;
 		if (!err)
-			d->f_stack_caller = (struct ft_field){ .offset = tf->offset, .size = 8, .present = true };
+			d->f_stack_caller = (struct ft_field){ .offset = tf->offset, .size = 8,
+							       .present = true };
 		break;
 	}
 	default:
@@ -346,7 +354,8 @@ static int64_t opt_field(const unsigned char *data, unsigned int size, const str
 }
 
 /* A kernel_stack record: its frames (as many as its size says and its length holds) to on_stack. */
-static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned int size, uint64_t ts,
+static void stack_rec(struct ft_tracedec *d, const unsigned char *rec, unsigned int size,
+		      uint64_t ts,
 		      int cpu, void *ctx)
 {
 	struct ft_trace_stack st = { .ts = ts, .cpu = cpu };
@@ -373,7 +382,8 @@ static inline void rec_fields(const struct ft_tracedec *d, const unsigned char *
 {
 	switch (r->kind) {
 	case FT_EV_EXTFRAG:
-		if (d->extfrag_end && size >= (unsigned int)d->extfrag_end) {	/* the usual: all there */
+		/* the usual: all there */
+		if (d->extfrag_end && size >= (unsigned int)d->extfrag_end) {
 			r->u.extfrag.pfn = (uint64_t)field_in(rec, &d->f_pfn);
 			r->u.extfrag.alloc_order = (int)field_in(rec, &d->f_alloc_order);
 			r->u.extfrag.fallback_order = (int)field_in(rec, &d->f_fallback_order);
@@ -408,8 +418,12 @@ static inline void rec_fields(const struct ft_tracedec *d, const unsigned char *
 		break;
 	case FT_EV_KSWAPD_WAKE:
 	case FT_EV_COMPACT_KCOMPACTD_WAKE:
-		r->u.wake.nid = (int)field(rec, size, &d->f_wake_nid[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
-		r->u.wake.order = (int)field(rec, size, &d->f_order[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE], ok);
+		r->u.wake.nid = (int)field(rec, size,
+					   &d->f_wake_nid[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE],
+					   ok);
+		r->u.wake.order = (int)field(rec, size,
+					     &d->f_order[r->kind == FT_EV_COMPACT_KCOMPACTD_WAKE],
+					     ok);
 		break;
 	case FT_EV_COMPACT_ISO_MIGRATE:
 	case FT_EV_COMPACT_ISO_FREE: {

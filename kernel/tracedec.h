@@ -55,7 +55,8 @@ enum { FT_EV_KERNEL_STACK = FT_EV_NR, FT_EV_KINDS };
 /* One decoded event. */
 struct ft_trace_rec {
 	enum ft_trace_event kind;
-	uint32_t stack;			/* extfrag: its kernel stack in events.stacks[], 1-based; 0 none */
+	/* extfrag: its kernel stack in events.stacks[], 1-based; 0 none */
+	uint32_t stack;
 	uint64_t ts;			/* ns, trace clock */
 	int cpu;
 	int pid;
@@ -95,7 +96,8 @@ struct ft_trace_stack {
 	uint64_t ts;
 	int cpu;
 	int n;				/* frames in ip[] */
-	int all;			/* frames the record holds (n: at most FT_STACK_DEPTH of them) */
+	/* frames the record holds (n: at most FT_STACK_DEPTH of them) */
+	int all;
 	uint64_t ip[FT_STACK_DEPTH];
 };
 
@@ -137,7 +139,8 @@ struct ft_tracedec {
 	/* ftrace/kernel_stack: its type (-1 without its format), frame count and first frame */
 	int stack_type;
 	struct ft_field f_stack_size, f_stack_caller;
-	ft_trace_stack_fn on_stack;	/* given kernel_stack records (with the sub-buffer's ctx); NULL: skipped */
+	/* given kernel_stack records (with the sub-buffer's ctx); NULL: skipped */
+	ft_trace_stack_fn on_stack;
 	/*
 	 * Compaction status values and names, from the print fmt of
 	 * mm_compaction_end (REC->status) or of mm_compaction_suitable

@@ -34,7 +34,8 @@ static int by_name(const void *key, const void *elem)
 /* Item @i in at[] when it is a known counter (the first of a name wins). */
 static void index_item(struct ft_vmstat *vs, size_t i)
 {
-	const char *const *hit = bsearch(vs->items[i].name, ft_vm_names, FT_VM_NR, sizeof(ft_vm_names[0]), by_name);
+	const char *const *hit = bsearch(vs->items[i].name, ft_vm_names, FT_VM_NR,
+					 sizeof(ft_vm_names[0]), by_name);
 
 	if (hit && vs->at[hit - ft_vm_names] < 0)
 		vs->at[hit - ft_vm_names] = (int32_t)i;

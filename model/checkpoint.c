@@ -90,7 +90,8 @@ static size_t arrays_of(struct ft_session *s, struct ck_array *out)
 	};
 	size_t n = sizeof(fixed) / sizeof(fixed[0]), i, k;
 
-	_Static_assert(sizeof(fixed) / sizeof(fixed[0]) + FT_SRC_NR + FT_LAT_RING * FT_LAT_NR == MAX_ARRAYS,
+	_Static_assert(sizeof(fixed) / sizeof(fixed[0]) + FT_SRC_NR + FT_LAT_RING *
+		       FT_LAT_NR == MAX_ARRAYS,
 		       "MAX_ARRAYS counts them");
 	memcpy(out, fixed, sizeof(fixed));
 	/* the /proc texts given since the last tick */
@@ -180,7 +181,13 @@ static uint64_t fingerprint(void)
 	uint64_t h = 0xcbf29ce484222325ull;
 	size_t v[1], i, j, n;
 
-#define MIX(x) do { v[0] = (x); for (j = 0; j < sizeof(size_t); j++) { h ^= (v[0] >> (8 * j)) & 0xff; h *= 0x100000001b3ull; } } while (0)
+#define MIX(x) do { \
+	v[0] = (x); \
+	for (j = 0; j < sizeof(size_t); j++) { \
+		h ^= (v[0] >> (8 * j)) & 0xff; \
+		h *= 0x100000001b3ull; \
+	} \
+} while (0)
 	MIX(sizeof(struct ft_session));
 	MIX(sizeof(struct ft_pbmap_zone_state));
 	MIX(sizeof(struct ft_pb_block));

@@ -4,7 +4,8 @@
 #include <math.h>
 #include <string.h>
 
-const char *const ft_gr_names[FT_GR_NR] = { "unknown", "free", "movable", "tainted", "uninitialised" };
+const char *const ft_gr_names[FT_GR_NR] = { "unknown", "free", "movable", "tainted",
+					    "uninitialised" };
 
 int ft_contig_order(long page_size, const uint64_t *sizes_kb, size_t n, int pageblock_order)
 {
@@ -56,7 +57,8 @@ static void name_block(struct ft_contig_region *r, uint64_t pfn)
 }
 
 /* Region @pfn's blocks [@b0, @b0 + @nb) of zone @z, the map at pageblock @order. */
-static void classify(const struct ft_pbmap_zone *z, int order, uint64_t pfn, uint32_t b0, uint32_t nb,
+static void classify(const struct ft_pbmap_zone *z, int order, uint64_t pfn, uint32_t b0,
+		     uint32_t nb,
 		     struct ft_contig_region *r)
 {
 	uint32_t b;
@@ -110,7 +112,8 @@ static uint64_t map_free(const struct ft_pbmap_zone *z)
 }
 
 uint32_t ft_contig_zone(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, int gorder,
-			uint64_t kernel_free, struct ft_contig_zone *c, struct ft_contig_region *out,
+			uint64_t kernel_free, struct ft_contig_zone *c,
+			struct ft_contig_region *out,
 			size_t cap)
 {
 	uint64_t r0, uninit_from = UINT64_MAX;
@@ -129,7 +132,8 @@ uint32_t ft_contig_zone(const struct ft_pbmap *m, const struct ft_pbmap_zone *z,
 		/* a little drift (per-CPU lists, pages freed while the scan ran) is not a region */
 		if (mf > kernel_free && mf - kernel_free > (1ull << gorder) / 16) {
 			c->uninit_pages = mf - kernel_free;
-			uninit_from = c->uninit_pages < z->end_pfn - z->start_pfn ? z->end_pfn - c->uninit_pages :
+			uninit_from = c->uninit_pages < z->end_pfn - z->start_pfn ? z->end_pfn -
+				c->uninit_pages :
 										    z->start_pfn;
 		}
 	}
@@ -173,7 +177,8 @@ double ft_amp_ratio(const struct ft_amp *a)
 {
 	if (!a->blocks || !a->pages || !a->unmovable)
 		return NAN;
-	return ((double)a->polluted / (double)a->blocks) / ((double)a->unmovable / (double)a->pages);
+	return ((double)a->polluted / (double)a->blocks) /
+		((double)a->unmovable / (double)a->pages);
 }
 
 bool ft_amp_of_map(const struct ft_pbmap *m, int err, struct ft_amp *a)

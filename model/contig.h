@@ -79,7 +79,8 @@ struct ft_contig_zone {
  * the number of regions (as in @c->regions).
  */
 uint32_t ft_contig_zone(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, int gorder,
-			uint64_t kernel_free, struct ft_contig_zone *c, struct ft_contig_region *out,
+			uint64_t kernel_free, struct ft_contig_zone *c,
+			struct ft_contig_region *out,
 			size_t cap);
 
 /* The gigantic region of @pfn in zone @z: its index, or -1 if none holds it. */
@@ -91,7 +92,8 @@ struct ft_amp {
 	uint64_t polluted;		/* of them, holding an unmovable page */
 	uint64_t pages;			/* their RAM pages */
 	uint64_t unmovable;		/* of them, unmovable */
-	uint64_t unread;		/* blocks not read whole yet: while any, the ratio is partial */
+	/* blocks not read whole yet: while any, the ratio is partial */
+	uint64_t unread;
 };
 
 /* The ratio is of some of the blocks only: others are not read whole yet (a first pass). */

@@ -24,7 +24,8 @@
 struct ft_cost_seen {
 	bool known;			/* a COST input arrived */
 	uint64_t ticks;			/* COST inputs applied */
-	struct ft_cost now, prev;	/* the newest and the one before (prev valid when ticks > 1) */
+	/* the newest and the one before (prev valid when ticks > 1) */
+	struct ft_cost now, prev;
 	uint64_t t_ns, prev_t_ns;
 };
 

@@ -33,7 +33,8 @@ enum ft_cf {
 	FT_CF_MIGRATE_SCANNED, FT_CF_FREE_SCANNED, FT_CF_ISOLATED,
 	FT_CF_DAEMON_WAKES, FT_CF_DAEMON_MIGRATE_SCANNED, FT_CF_DAEMON_FREE_SCANNED,
 	FT_CF_PGSCAN_KSWAPD,		/* pages kswapd scanned */
-	FT_CF_ALLOCSTALLS,		/* allocstall_*: direct reclaim entries, every zone type summed */
+	/* allocstall_*: direct reclaim entries, every zone type summed */
+	FT_CF_ALLOCSTALLS,
 	FT_CF_NR
 };
 

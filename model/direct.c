@@ -43,7 +43,8 @@ void ft_direct_kinds(const struct ft_direct *d, const int64_t *first, const int6
 		     struct ft_scan_kinds *out)
 {
 	static const enum ft_cf all[2] = { FT_CF_MIGRATE_SCANNED, FT_CF_FREE_SCANNED };
-	static const enum ft_cf daemon[2] = { FT_CF_DAEMON_MIGRATE_SCANNED, FT_CF_DAEMON_FREE_SCANNED };
+	static const enum ft_cf daemon[2] = { FT_CF_DAEMON_MIGRATE_SCANNED,
+					      FT_CF_DAEMON_FREE_SCANNED };
 	const int64_t direct[2] = { d->cost.migrate, d->cost.free };
 	int k;
 

@@ -100,9 +100,11 @@ static void extfrag(struct ft_events *ev, const struct ft_trace_rec *r)
 	}
 	if (ev->on_fallback)
 		ev->on_fallback(ev->on_fallback_ctx, e->pfn, r->pid, frag);
-	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn, .ts = r->ts };
+	ev->fb_ring[ev->fb_head++ % FT_EV_FB_RING] = (struct ft_fb_pfn){ .pfn = e->pfn,
+									 .ts = r->ts };
 	if (r->stack)
-		add_counts(r->stack <= (uint32_t)ev->nr_stacks ? &ev->stacks[r->stack - 1].fb : &ev->stack_other,
+		add_counts(r->stack <= (uint32_t)ev->nr_stacks ? &ev->stacks[r->stack - 1].fb :
+			   &ev->stack_other,
 			   frag, own);
 	rf = &ev->recent[ev->recent_head++ % FT_EV_RECENT];
 	*rf = (struct ft_recent_fallback){
@@ -191,7 +193,8 @@ static void slot_delete(struct ft_open_begin *tab, struct ft_open_begin *s)
 }
 
 /* Take @r's begin..end pair of @src: its latency in *@us; false if there was no begin. */
-static bool take_pair(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r, uint64_t *us)
+static bool take_pair(struct ft_events *ev, enum ft_lat_source src, const struct ft_trace_rec *r,
+		      uint64_t *us)
 {
 	struct ft_open_begin *s = r->pid > 0 ? slot(ev->open[src], r->pid, false) : NULL;
 
@@ -221,7 +224,8 @@ static int kcompactd_node(const struct ft_events *ev, int pid)
 
 static void kcompactd_wake(struct ft_events *ev, const struct ft_trace_rec *r)
 {
-	int i, nid = r->u.wake.nid >= 0 && r->u.wake.nid < FT_EV_NODES ? r->u.wake.nid : FT_EV_NODES;
+	int i, nid = r->u.wake.nid >= 0 &&
+	r->u.wake.nid < FT_EV_NODES ? r->u.wake.nid : FT_EV_NODES;
 
 	ev->bg[nid].wakes++;
 	for (i = 0; i < ev->nr_kcompactd; i++)
@@ -232,7 +236,8 @@ static void kcompactd_wake(struct ft_events *ev, const struct ft_trace_rec *r)
 }
 
 /* Count @r's task's open direct attempt @a in compact_stall, once. */
-static void direct_count(struct ft_events *ev, struct ft_open_begin *a, const struct ft_trace_rec *r)
+static void direct_count(struct ft_events *ev, struct ft_open_begin *a,
+			 const struct ft_trace_rec *r)
 {
 	if (a->counted)
 		return;
@@ -241,7 +246,10 @@ static void direct_count(struct ft_events *ev, struct ft_open_begin *a, const st
 	ft_procs_count(&ev->procs, r->pid, r->ts, FT_PC_COMPACTION, 1);
 }
 
-/* The task of @r has left its direct attempt (a new one, direct reclaim, a kswapd wake-up, a fallback). */
+/*
+ * The task of @r has left its direct attempt (a new one, direct reclaim, a kswapd wake-up, a
+ * fallback).
+ */
 static void direct_close(struct ft_events *ev, const struct ft_trace_rec *r)
 {
 	struct ft_open_begin *a;
@@ -296,7 +304,8 @@ static void compact_begin(struct ft_events *ev, const struct ft_trace_rec *r)
 }
 
 /* A zone compaction ended (@paired: with its begin, @us after it), of its kind. */
-static void compact_done(struct ft_events *ev, const struct ft_trace_rec *r, bool direct, bool paired,
+static void compact_done(struct ft_events *ev, const struct ft_trace_rec *r, bool direct,
+			 bool paired,
 			 uint64_t us)
 {
 	int i;
@@ -304,7 +313,8 @@ static void compact_done(struct ft_events *ev, const struct ft_trace_rec *r, boo
 	for (i = 0; i < ev->nr_compact_status; i++)
 		if (ev->compact_status_val[i] == r->u.compact.status)
 			break;
-	ev->compact_status[direct ? FT_CK_DIRECT : FT_CK_BACKGROUND][i < ev->nr_compact_status ? i : FT_MAX_STATUS]++;
+	ev->compact_status[direct ? FT_CK_DIRECT : FT_CK_BACKGROUND][i < ev->nr_compact_status ? i :
+								     FT_MAX_STATUS]++;
 	if (!direct && kcompactd_node(ev, r->pid) < 0)
 		ev->bg_foreign++;	/* paired or not: vmstat counted its scanning */
 	if (!paired)
@@ -335,7 +345,8 @@ static void compact_end(struct ft_events *ev, const struct ft_trace_rec *r)
 		direct = kcompactd_node(ev, r->pid) < 0;
 		p = ft_procs_find(&ev->procs, r->pid);
 		if (direct && paired && (!p || !p->comm[0]) && ev->nr_pending < FT_EV_PENDING) {
-			ev->pending[ev->nr_pending++] = (typeof(ev->pending[0])){ .r = *r, .us = us };
+			ev->pending[ev->nr_pending++] = (typeof(ev->pending[0])){ .r = *r,
+				.us = us };
 			return;
 		}
 	}
@@ -370,7 +381,8 @@ void ft_events_tick(struct ft_events *ev)
  */
 static void compact_defer_reset(struct ft_events *ev, const struct ft_trace_rec *r)
 {
-	struct ft_open_begin *a = ev->exact_direct && r->pid > 0 ? slot(ev->direct, r->pid, false) : NULL;
+	struct ft_open_begin *a = ev->exact_direct &&
+	r->pid > 0 ? slot(ev->direct, r->pid, false) : NULL;
 
 	if (a && !a->counted && !a->zones)
 		ev->direct_silent++;
@@ -399,7 +411,8 @@ uint32_t ft_events_stack(struct ft_events *ev, const struct ft_trace_stack *st)
 		}
 	for (i = 0; i < ev->nr_stacks; i++) {
 		row = &ev->stacks[i];
-		if (row->hash == h && row->n == st->n && !memcmp(row->ip, st->ip, (size_t)st->n * 8))
+		if (row->hash == h && row->n == st->n &&
+		    !memcmp(row->ip, st->ip, (size_t)st->n * 8))
 			return (uint32_t)i + 1;
 	}
 	if (ev->nr_stacks == FT_EV_STACKS)
@@ -420,8 +433,10 @@ double ft_futile_share(const struct ft_futile *a, const struct ft_futile *b, enu
 		       enum ft_iso_scanner sc)
 {
 	const uint64_t(*all)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned : b->taken;
-	const uint64_t(*fut)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned_futile : b->taken_futile;
-	const uint64_t(*unk)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ? b->scanned_unknown : b->taken_unknown;
+	const uint64_t(*fut)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ?
+		b->scanned_futile : b->taken_futile;
+	const uint64_t(*unk)[FT_ISO_SCANNER_NR] = sc == FT_ISO_MIGRATE ?
+		b->scanned_unknown : b->taken_unknown;
 	uint64_t n = all[who][sc], f = fut[who][sc], u = unk[who][sc];
 
 	if (a) {
@@ -432,7 +447,10 @@ double ft_futile_share(const struct ft_futile *a, const struct ft_futile *b, enu
 	return n > u ? (double)f / (double)(n - u) : NAN;
 }
 
-/* Who ran an isolate record: a direct attempt of its task, kcompactd, or neither (compact_memory, alloc_contig_range). */
+/*
+ * Who ran an isolate record: a direct attempt of its task, kcompactd, or neither (compact_memory,
+ * alloc_contig_range).
+ */
 static void isolate(struct ft_events *ev, const struct ft_trace_rec *r)
 {
 	enum ft_iso_who who;
@@ -444,7 +462,8 @@ static void isolate(struct ft_events *ev, const struct ft_trace_rec *r)
 	else if (ev->exact_direct)
 		who = r->pid > 0 && slot(ev->direct, r->pid, false) ? FT_ISO_DIRECT : FT_ISO_OTHER;
 	else
-		who = FT_ISO_DIRECT;	/* without try_to_compact_pages traced: any task's but kcompactd's */
+		/* without try_to_compact_pages traced: any task's but kcompactd's */
+		who = FT_ISO_DIRECT;
 	ev->on_isolate(ev->on_isolate_ctx, r, who);
 }
 
@@ -550,7 +569,8 @@ void ft_events_metrics(const struct ft_events *ev, uint64_t out[FT_M_NR])
 	out[FT_M_FRAGMENTING] = ev->extfrag.fragmenting;
 	out[FT_M_OWNERSHIP] = ev->extfrag.change_ownership;
 	/* exact: attempts counted; otherwise the direct begin/end pairs */
-	out[FT_M_COMPACTION] = ev->exact_direct ? ev->direct_stalls : ev->lat[FT_LAT_COMPACTION].count;
+	out[FT_M_COMPACTION] = ev->exact_direct ?
+		ev->direct_stalls : ev->lat[FT_LAT_COMPACTION].count;
 	out[FT_M_BG_COMPACTION] = ev->lat[FT_LAT_BG_COMPACTION].count;
 	out[FT_M_RECLAIM] = ev->by_kind[FT_EV_RECLAIM_END];
 	out[FT_M_KSWAPD_WAKE] = ev->by_kind[FT_EV_KSWAPD_WAKE];
@@ -566,7 +586,8 @@ void ft_events_name(struct ft_events *ev, int pid, const char *comm, uint64_t t_
 	pending_flush(ev, pid);
 	/* the newest first: stop at one already named (older ones were named before it) */
 	for (i = 0; i < have; i++) {
-		struct ft_recent_fallback *rf = &ev->recent[(ev->recent_head - 1 - i) % FT_EV_RECENT];
+		struct ft_recent_fallback *rf =
+			&ev->recent[(ev->recent_head - 1 - i) % FT_EV_RECENT];
 
 		if (rf->pid != pid)
 			continue;

@@ -46,7 +46,8 @@
 #define FT_EV_FB_RING	4096	/* newest fallback PFNs, for the map's rescans */
 #define FT_EV_STACKS	1024	/* kernel stacks told apart (fallbacks by stack) */
 #define FT_EV_NODES	64	/* background compaction by node; more: "unknown" */
-#define FT_EV_PENDING	64	/* compactions of tasks not named yet (recordings without attempts) */
+/* compactions of tasks not named yet (recordings without attempts) */
+#define FT_EV_PENDING	64
 
 enum ft_lat_source {
 	FT_LAT_COMPACTION,	/* mm_compaction_begin -> end, per task */
@@ -129,7 +130,8 @@ struct ft_events_state {
 	struct ft_open_begin direct[FT_EV_OPEN];
 	uint64_t direct_attempts;	/* try_to_compact_pages */
 	uint64_t direct_stalls;		/* attempts the kernel counts in compact_stall */
-	uint64_t direct_silent;		/* of them, counted by defer_reset alone (SUCCESS untraced) */
+	/* of them, counted by defer_reset alone (SUCCESS untraced) */
+	uint64_t direct_silent;
 	/* kcompactd threads (the pid that emitted kcompactd_wake) and their nodes */
 	int nr_kcompactd;
 	struct { int pid, nid; } kcompactd[FT_EV_NODES];
@@ -140,7 +142,10 @@ struct ft_events_state {
 	 * scanning with direct compaction's, not kcompactd's.
 	 */
 	uint64_t bg_foreign;
-	/* recordings without attempts: ends of unnamed tasks, kind decided by their NAME or the tick */
+	/*
+	 * recordings without attempts: ends of unnamed tasks, kind decided by their NAME or the
+	 * tick
+	 */
 	int nr_pending;
 	struct {
 		struct ft_trace_rec r;
@@ -207,7 +212,10 @@ struct ft_events {
 	/* told every latency as it is counted (exact percentiles); may be NULL */
 	void (*on_latency)(void *ctx, enum ft_lat_source src, uint64_t us);
 	void *on_latency_ctx;
-	/* told every isolate record with who ran it (the session joins it with the map); may be NULL */
+	/*
+	 * told every isolate record with who ran it (the session joins it with the map); may be
+	 * NULL
+	 */
 	void (*on_isolate)(void *ctx, const struct ft_trace_rec *r, enum ft_iso_who who);
 	void *on_isolate_ctx;
 	union {

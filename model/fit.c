@@ -71,7 +71,8 @@ static void units_small(const struct ft_fit_zin *in, int order, uint64_t uhi, st
 {
 	const struct ft_pbmap_zone *z = in->mz;
 	int pb = in->m->order;
-	uint64_t n = 1ull << (pb - order), per = 1ull << order, maybe_from = sat_sub(z->end_pfn, uhi);
+	uint64_t n = 1ull << (pb - order), per = 1ull << order,
+	maybe_from = sat_sub(z->end_pfn, uhi);
 	uint32_t b;
 
 	for (b = 0; b < z->nr_blocks; b++) {
@@ -113,14 +114,16 @@ static void units_large(const struct ft_fit_zin *in, int order, uint64_t ulo, ui
 {
 	const struct ft_pbmap_zone *z = in->mz;
 	int pb = in->m->order;
-	uint64_t size = 1ull << order, r0 = (z->start_pfn + size - 1) >> order, r1 = z->end_pfn >> order;
+	uint64_t size = 1ull << order, r0 = (z->start_pfn + size - 1) >> order,
+	r1 = z->end_pfn >> order;
 	uint64_t per = 1ull << (order - pb), r;
 	uint64_t sure_from = sat_sub(z->end_pfn, ulo), maybe_from = sat_sub(z->end_pfn, uhi);
 
 	for (r = r0; r < r1; r++) {
 		uint64_t pfn = r << order, b0 = (pfn >> pb) - z->first_block, b;
 		uint64_t unm_blocks = 0, holes = 0, unread = 0, taint_pfn = 0;
-		bool movable = false, sure_uninit = pfn + size > sure_from, maybe_uninit = pfn + size > maybe_from;
+		bool movable = false, sure_uninit = pfn + size > sure_from,
+		maybe_uninit = pfn + size > maybe_from;
 		bool in_buddy = order < in->nr_orders;
 
 		f->units++;
@@ -208,7 +211,8 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 	f->wmark = in->wmark;
 	f->unusable = in->unusable;
 	f->buddy = order < in->nr_orders;
-	f->map = in->m && in->mz && in->mz->blocks && in->m->order >= 0 && order <= FT_FIT_MAX_ORDER;
+	f->map = in->m && in->mz && in->mz->blocks && in->m->order >= 0 &&
+	order <= FT_FIT_MAX_ORDER;
 	if (f->map) {	/* the caller's, once for every size (ft_fit_uninit()) */
 		ulo = in->uninit_lo;
 		uhi = in->uninit_hi;
@@ -259,7 +263,8 @@ void ft_fit_zone(const struct ft_fit_zin *in, int order, struct ft_fit *f)
 	}
 	if (f->map) {
 		f->after_lo = max64(f->now_lo, min64(f->empt_lo, cap_lo));
-		f->after_hi = f->now_hi == UNKNOWN ? UNKNOWN : max64(f->now_hi, min64(f->empt_hi, cap_hi));
+		f->after_hi = f->now_hi == UNKNOWN ? UNKNOWN : max64(f->now_hi,
+								     min64(f->empt_hi, cap_hi));
 	} else {
 		f->after_lo = f->now_lo;
 		f->after_hi = UNKNOWN;
@@ -361,14 +366,16 @@ const char *ft_fit_size_name(int order, long page_size, char *buf, size_t sz)
 }
 
 /* Needs, or with @bare sizes too (count 0); see ft_fit_needs_parse(). */
-static int items_parse(const char *s, long page_size, bool bare, struct ft_fit_need *out, size_t *nr, char *err,
+static int items_parse(const char *s, long page_size, bool bare, struct ft_fit_need *out,
+		       size_t *nr, char *err,
 		       size_t errsz)
 {
 	const char *p = s, *what = bare ? "[COUNTx]SIZE" : "COUNTxSIZE";
 
 	*nr = 0;
 	if (!s || !*s) {
-		snprintf(err, errsz, "nothing given (%s, e.g. %s)", what, bare ? "2M or 4x1G" : "4x1G");
+		snprintf(err, errsz, "nothing given (%s, e.g. %s)", what,
+			 bare ? "2M or 4x1G" : "4x1G");
 		return -EINVAL;
 	}
 	while (*p) {
@@ -389,8 +396,11 @@ static int items_parse(const char *s, long page_size, bool bare, struct ft_fit_n
 			*x = 0;
 			errno = 0;
 			count = strtoull(item, &end, 10);
-			if (x == item || *end || item[0] == '-' || item[0] == '+' || errno || !count) {
-				snprintf(err, errsz, "item %zu: the count must be a whole number from 1 up", *nr + 1);
+			if (x == item || *end || item[0] == '-' || item[0] == '+' || errno ||
+			    !count) {
+				snprintf(err, errsz,
+					 "item %zu: the count must be a whole number from 1 up",
+					 *nr + 1);
 				return -EINVAL;
 			}
 			size = x + 1;
@@ -426,19 +436,22 @@ static int items_parse(const char *s, long page_size, bool bare, struct ft_fit_n
 	return 0;
 }
 
-int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr,
+		       char *err,
 		       size_t errsz)
 {
 	return items_parse(s, page_size, false, out, nr, err, errsz);
 }
 
-int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr,
+			  char *err,
 			  size_t errsz)
 {
 	return items_parse(s, page_size, true, out, nr, err, errsz);
 }
 
-int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr, char *err,
+int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr,
+		       char *err,
 		       size_t errsz)
 {
 	struct ft_fit_need n[FT_FIT_NEEDS_MAX];
@@ -494,7 +507,10 @@ static void left_of(const struct ft_fit *f, uint64_t taken, struct ft_fit *out)
 		out->after_hi = sat_sub(f->after_hi, t);
 }
 
-/* A sum's figures above the buddy's orders held to the free memory left for migration (@lo, @hi pages). */
+/*
+ * A sum's figures above the buddy's orders held to the free memory left for migration (@lo, @hi
+ * pages).
+ */
 static void hold_to(struct ft_fit *f, uint64_t lo, uint64_t hi)
 {
 	uint64_t cl, ch;
@@ -510,7 +526,8 @@ static void hold_to(struct ft_fit *f, uint64_t lo, uint64_t hi)
 
 enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const bool *use,
 				       const struct ft_fit_need *needs, size_t nn, uint64_t free_lo,
-				       uint64_t free_hi, struct ft_fit *left, enum ft_fit_verdict *each)
+				       uint64_t free_hi, struct ft_fit *left,
+				       enum ft_fit_verdict *each)
 {
 	uint64_t *taken = calloc(nz ? nz : 1, sizeof(*taken)), all_taken = 0;
 	size_t idx[FT_FIT_NEEDS_MAX], i, j, k;
@@ -556,7 +573,8 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 				if (!use[k])
 					continue;
 				left_of(&z[k * nn + idx[i]], taken[k], &l);
-				have = pass ? min64(sat_sub(l.after_lo, l.now_lo), compacted) : l.now_lo;
+				have = pass ? min64(sat_sub(l.after_lo, l.now_lo),
+						    compacted) : l.now_lo;
 				t = min64(have, want);
 				want -= t;
 				if (pass)
@@ -569,7 +587,10 @@ enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const 
 	return all;
 }
 
-/* The value of the first line of @text starting with @key (up to its colon), or NULL; its end in *@end. */
+/*
+ * The value of the first line of @text starting with @key (up to its colon), or NULL; its end in
+ * *@end.
+ */
 static const char *cpu_field(const char *text, size_t len, const char *key, const char **end)
 {
 	const char *p = text, *stop = text + len;
@@ -583,7 +604,8 @@ static const char *cpu_field(const char *text, size_t len, const char *key, cons
 		if (p == nl)
 			return NULL;	/* the first processor's block ends */
 		colon = memchr(p, ':', (size_t)(nl - p));
-		if ((size_t)(nl - p) > k && !strncmp(p, key, k) && colon && (p[k] == ' ' || p[k] == '\t' || p[k] == ':')) {
+		if ((size_t)(nl - p) > k && !strncmp(p, key, k) && colon &&
+		    (p[k] == ' ' || p[k] == '\t' || p[k] == ':')) {
 			*end = nl;
 			return colon + 1;
 		}
@@ -604,7 +626,8 @@ void ft_fit_cpuinfo(const char *text, size_t len, struct ft_fit_cpu *out)
 		out->arch = FT_ARCH_X86;
 		out->pdpe1gb = 0;
 		while (p + 7 <= end) {
-			if (!strncmp(p, "pdpe1gb", 7) && p[-1] == ' ' && (p + 7 == end || p[7] == ' ' || p[7] == '\n')) {
+			if (!strncmp(p, "pdpe1gb", 7) && p[-1] == ' ' &&
+			    (p + 7 == end || p[7] == ' ' || p[7] == '\n')) {
 				out->pdpe1gb = 1;
 				break;
 			}

@@ -79,7 +79,10 @@ struct ft_fit_zin {
 	 * upper ends of ft_fit_uninit() for the upper figure).
 	 */
 	uint64_t contig_free_lo, contig_free_hi;
-	/* with the map: its pages read free that the zone does not count, ft_fit_uninit()'s, at least and at most */
+	/*
+	 * with the map: its pages read free that the zone does not count, ft_fit_uninit()'s, at
+	 * least and at most
+	 */
 	uint64_t uninit_lo, uninit_hi;
 	/* the map (NULL: not read) and this zone's part of it */
 	const struct ft_pbmap *m;
@@ -93,12 +96,14 @@ struct ft_fit {
 	int order;
 	uint32_t zones;			/* zones summed (ft_fit_add) */
 	bool buddy;			/* order within the buddy allocator's (every zone's) */
-	bool map;			/* the map's figures are in (some blocks read; every zone's) */
+	/* the map's figures are in (some blocks read; every zone's) */
+	bool map;
 	uint64_t free_pages, wmark, unusable;
 	uint64_t uninit_lo, uninit_hi;	/* pages not initialised yet (map) */
 	uint64_t free_lists;		/* blocks of the order on the free lists (buddy orders) */
 	uint64_t wmark_cap;		/* blocks the watermark lets through (buddy orders) */
-	uint64_t free_cap;		/* blocks the free memory above it can hold after compaction */
+	/* blocks the free memory above it can hold after compaction */
+	uint64_t free_cap;
 	/* the map's aligned blocks wholly inside the zone */
 	uint64_t units;
 	uint64_t free_lo, free_hi;	/* every page free */
@@ -117,7 +122,9 @@ struct ft_fit {
 /* Free pages of @in an allocation may take: above the watermark and what it may not use. */
 uint64_t ft_fit_usable(const struct ft_fit_zin *in);
 
-/* Pages of @in the map reads free that the zone does not count (uninitialised): at least, at most. */
+/*
+ * Pages of @in the map reads free that the zone does not count (uninitialised): at least, at most.
+ */
 void ft_fit_uninit(const struct ft_fit_zin *in, uint64_t *lo, uint64_t *hi);
 
 /* Figures of one zone at @order (0..FT_FIT_MAX_ORDER). */
@@ -173,7 +180,8 @@ struct ft_fit_need {
 	uint64_t count;
 	int order;
 };
-int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr,
+		       char *err,
 		       size_t errsz);
 
 /*
@@ -181,11 +189,15 @@ int ft_fit_needs_parse(const char *s, long page_size, struct ft_fit_need *out, s
  * overview's line, fragtoprc's sizes=); count 0 for a bare size.  As
  * ft_fit_needs_parse() otherwise.
  */
-int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr, char *err,
+int ft_fit_interest_parse(const char *s, long page_size, struct ft_fit_need *out, size_t *nr,
+			  char *err,
 			  size_t errsz);
 
-/* A list of sizes, "4M,32M": at most @max orders into @orders, as ft_fit_needs_parse() otherwise. */
-int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr, char *err,
+/*
+ * A list of sizes, "4M,32M": at most @max orders into @orders, as ft_fit_needs_parse() otherwise.
+ */
+int ft_fit_sizes_parse(const char *s, long page_size, int *orders, size_t max, size_t *nr,
+		       char *err,
 		       size_t errsz);
 
 /* A verdict, and preflight's exit code. */
@@ -195,7 +207,8 @@ enum ft_fit_verdict {
 	FT_FIT_NO = 2,			/* does not fit */
 	FT_FIT_UNKNOWN = 3,		/* cannot tell */
 };
-extern const char *const ft_fit_verdict_names[4];	/* "now", "after_compaction", "no", "unknown" */
+/* "now", "after_compaction", "no", "unknown" */
+extern const char *const ft_fit_verdict_names[4];
 
 /* The verdict for @count blocks against figure @f. */
 enum ft_fit_verdict ft_fit_judge(const struct ft_fit *f, uint64_t count);
@@ -216,6 +229,7 @@ enum ft_fit_verdict ft_fit_judge(const struct ft_fit *f, uint64_t count);
  */
 enum ft_fit_verdict ft_fit_needs_judge(const struct ft_fit *z, size_t nz, const bool *use,
 				       const struct ft_fit_need *needs, size_t nn, uint64_t free_lo,
-				       uint64_t free_hi, struct ft_fit *left, enum ft_fit_verdict *each);
+				       uint64_t free_hi, struct ft_fit *left,
+				       enum ft_fit_verdict *each);
 
 #endif

@@ -40,7 +40,8 @@ void ft_history_push(struct ft_history *h, const float (*v)[FT_ZH_NR], size_t nz
 	h->mark[slot] = mark;
 }
 
-void ft_history_get(const struct ft_history *h, int zi, enum ft_zh_metric m, unsigned long back, int n,
+void ft_history_get(const struct ft_history *h, int zi, enum ft_zh_metric m, unsigned long back,
+		    int n,
 		    double *out, uint8_t *marks, uint64_t *t_ns)
 {
 	uint64_t have = h->n < FT_HISTORY_LEN ? h->n : FT_HISTORY_LEN;

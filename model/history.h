@@ -26,7 +26,8 @@ enum ft_zh_metric {
 	FT_ZH_BOOST_PEAK,	/* the sampler's peak (pages), else the boost read at the tick */
 	FT_ZH_BOOSTED,		/* share of the tick boosted, 0..1 (the sampler's) */
 	FT_ZH_FRAG_RATE,	/* fragmenting fallbacks per second */
-	FT_ZH_IN_BLOCKS,	/* share of free pages in whole free pageblocks, 0..1 (6.15+; else NAN) */
+	/* share of free pages in whole free pageblocks, 0..1 (6.15+; else NAN) */
+	FT_ZH_IN_BLOCKS,
 	FT_ZH_NR
 };
 
@@ -54,7 +55,8 @@ void ft_history_push(struct ft_history *h, const float (*v)[FT_ZH_NR], size_t nz
  * before the history starts.  @marks and @t_ns (may be NULL) get the
  * ticks' knob marks and times (0 before the start).
  */
-void ft_history_get(const struct ft_history *h, int zi, enum ft_zh_metric m, unsigned long back, int n,
+void ft_history_get(const struct ft_history *h, int zi, enum ft_zh_metric m, unsigned long back,
+		    int n,
 		    double *out, uint8_t *marks, uint64_t *t_ns);
 
 #endif

@@ -6,7 +6,8 @@
 
 int ft_journal_claim(const char *line, size_t len, char *out, size_t sz)
 {
-	static const char *const need[] = { "t_ns=", "pid=", "uid=", "by=", "knob=", "old=", "new=" };
+	static const char *const need[] = { "t_ns=", "pid=", "uid=", "by=", "knob=", "old=",
+					    "new=" };
 	size_t i = 0, n = 0, f = 0, w;
 	int k;
 
@@ -39,7 +40,8 @@ int ft_journal_claim(const char *line, size_t len, char *out, size_t sz)
 const char *ft_journal_who(const char *by)
 {
 	static const struct { const char *by, *who; } names[] = {
-		{ "set", "fragtop set" }, { "tui", "fragtop's TUI" }, { "experiment", "fragtop experiment" },
+		{ "set", "fragtop set" }, { "tui", "fragtop's TUI" },
+		{ "experiment", "fragtop experiment" },
 		{ "restore", "fragtop's restore" }, { "preflight", "fragtop preflight" },
 	};
 	size_t i;

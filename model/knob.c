@@ -16,7 +16,8 @@ const struct ft_knob ft_knobs[] = {
 	  .path = "proc/sys/vm/watermark_boost_factor",
 	  .type = FT_KNOB_INT, .min = 0, .max = INT_MAX, .step = 2500, .def = 15000,
 	  .unit = "1/10000 of high wmark",
-	  .help = "How far watermarks are boosted after a fragmenting fallback; 0 disables boosting",
+	  .help = "How far watermarks are boosted after a fragmenting fallback; 0 disables "
+		  "boosting",
 	  .since = "5.0" },
 	{ .name = "watermark_scale_factor",
 	  .path = "proc/sys/vm/watermark_scale_factor",
@@ -244,7 +245,8 @@ int ft_knob_validate(const struct ft_knob *k, const char *text,
 		char word[FT_KNOB_TEXT];
 
 		if (ft_span_copy(&s, word, sizeof(word)) || strpbrk(word, " \t[]")) {
-			say(why, why_sz, "'%.*s' is not an option name", (int)(s.len > 40 ? 40 : s.len), s.p);
+			say(why, why_sz, "'%.*s' is not an option name",
+			    (int)(s.len > 40 ? 40 : s.len), s.p);
 			return -EINVAL;
 		}
 		if (cur && !cur->err && cur->sel.nr_options) {
@@ -302,7 +304,8 @@ void ft_knob_range_text(const struct ft_knob *k, const struct ft_knob_value *v,
 	buf[0] = '\0';
 	if (k->type == FT_KNOB_SELECT) {
 		for (i = 0; !v->err && i < v->sel.nr_options && n < sz; i++)
-			n += (size_t)snprintf(buf + n, sz - n, "%s%s", i ? " " : "", v->sel.options[i]);
+			n += (size_t)snprintf(buf + n, sz - n, "%s%s", i ? " " : "",
+					      v->sel.options[i]);
 	} else if (k->per_node) {
 		snprintf(buf, sz, "node number");
 	} else if (k->min == k->max) {
@@ -320,7 +323,8 @@ void ft_knob_path(const struct ft_knob *k, int node, char *buf, size_t sz)
 	const char *at = k->per_node ? strstr(k->path, "%d") : NULL;
 
 	if (at)
-		snprintf(buf, sz, "%.*s%d%s", (int)(at - k->path), k->path, node < 0 ? 0 : node, at + 2);
+		snprintf(buf, sz, "%.*s%d%s", (int)(at - k->path), k->path, node < 0 ? 0 : node,
+			 at + 2);
 	else
 		snprintf(buf, sz, "%s", k->path);
 }

@@ -21,7 +21,8 @@ void ft_knob_watch_start(struct ft_knob_watch *w, const struct ft_session *s)
 	w->audits_seen = s->nr_audits;
 }
 
-const struct ft_session_audit *ft_knob_claim(const struct ft_session *s, const char *knob, const char *now)
+const struct ft_session_audit *ft_knob_claim(const struct ft_session *s, const char *knob,
+					     const char *now)
 {
 	size_t i, look = 0;
 
@@ -74,8 +75,10 @@ void ft_knob_watch_step(struct ft_knob_watch *w, const struct ft_session *s,
 
 		ft_knob_value_text(&ft_knobs[k], &s->knobs[k], now, sizeof(now));
 		if (w->prev[k][0] && now[0] && strcmp(now, w->prev[k]) && !ours[k]) {
-			struct ft_knob_change c = { .knob = &ft_knobs[k], .old = w->prev[k], .new = now,
-						    .claim = ft_knob_claim(s, ft_knobs[k].name, now) };
+			struct ft_knob_change c = { .knob = &ft_knobs[k], .old = w->prev[k],
+						    .new = now,
+						    .claim = ft_knob_claim(s, ft_knobs[k].name,
+									   now) };
 
 			fn(ctx, &c);
 		}

@@ -38,8 +38,12 @@ struct ft_knob_change {
 #define FT_KNOB_CLAIM_TICKS	2	/* a claim older than this many ticks names no change */
 #define FT_KNOB_CLAIM_LOOK	64	/* audit entries looked back through for one */
 
-/* The newest claim of @knob to @value among @s's last audits, recent enough to name a change seen now; NULL. */
-const struct ft_session_audit *ft_knob_claim(const struct ft_session *s, const char *knob, const char *value);
+/*
+ * The newest claim of @knob to @value among @s's last audits, recent enough to name a change seen
+ * now; NULL.
+ */
+const struct ft_session_audit *ft_knob_claim(const struct ft_session *s, const char *knob,
+					     const char *value);
 
 /* Who made change @c, as a person reads it: "fragtop set (pid 4242, uid 0)", "outside fragtop". */
 void ft_knob_change_who(const struct ft_knob_change *c, char *buf, size_t sz);

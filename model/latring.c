@@ -16,13 +16,16 @@ static void cells_set(struct ft_lat_cells *lc, const struct ft_hist *h)
 	lc->nr = 0;
 	for (b = 0; b < FT_HIST_BUCKETS; b++)
 		need += (size_t)(h->bucket[b] / UINT32_MAX) + (h->bucket[b] % UINT32_MAX != 0);
-	if (need > lc->cap && ft_grow((void **)&lc->c, &lc->cap, need, sizeof(*lc->c), SIZE_MAX / 16))
+	if (need > lc->cap &&
+	    ft_grow((void **)&lc->c, &lc->cap, need, sizeof(*lc->c), SIZE_MAX / 16))
 		return;
 	for (b = 0; b < FT_HIST_BUCKETS; b++) {
 		uint64_t n = h->bucket[b];
 
 		for (; n; n -= n > UINT32_MAX ? UINT32_MAX : n)
-			lc->c[lc->nr++] = (struct ft_hist_cell){ b, (uint32_t)(n > UINT32_MAX ? UINT32_MAX : n) };
+			lc->c[lc->nr++] = (struct ft_hist_cell){ b,
+								 (uint32_t)(n > UINT32_MAX ?
+									    UINT32_MAX : n) };
 	}
 }
 
@@ -81,7 +84,8 @@ double ft_latring_window(const struct ft_latring *r, enum ft_lat_source src, dou
 		const struct ft_lat_tick *t = &st->ring[slot];
 
 		/* a tick counts when it started within the window (a tenth of a tick's slack) */
-		if ((double)(newest_ns - t->from_ns) > secs * 1e9 + (double)(t->to_ns - t->from_ns) / 10)
+		if ((double)(newest_ns - t->from_ns) > secs * 1e9 +
+		    (double)(t->to_ns - t->from_ns) / 10)
 			break;
 		merge(r, slot, src, out);
 		from = t->from_ns;

@@ -20,7 +20,9 @@
 
 #define FT_LAT_RING		60	/* ticks of stall histograms kept for windows */
 
-/* A bucket of a histogram (model/hist.h) that is not empty: a bucket's count past 2^32 takes two. */
+/*
+ * A bucket of a histogram (model/hist.h) that is not empty: a bucket's count past 2^32 takes two.
+ */
 struct ft_hist_cell {
 	uint32_t bucket, n;
 };

@@ -26,7 +26,8 @@ static void trim(struct ft_owners *o)
 	o->text_len = at;
 }
 
-int ft_owners_add(struct ft_owners *o, const struct ft_owner_look *look, const char *text, size_t len)
+int ft_owners_add(struct ft_owners *o, const struct ft_owner_look *look, const char *text,
+		  size_t len)
 {
 	struct ft_owner_look l = *look;
 	size_t i, need;
@@ -58,7 +59,8 @@ int ft_owners_add(struct ft_owners *o, const struct ft_owner_look *look, const c
 
 int ft_owners_set_stacks(struct ft_owners *o, const char *text, size_t len)
 {
-	if (ft_grow_from((void **)&o->stacks, &o->stacks_cap, len + 1, 1, 65536, FT_REC_OWNER_STACKS_TEXT + 1))
+	if (ft_grow_from((void **)&o->stacks, &o->stacks_cap, len + 1, 1, 65536,
+			 FT_REC_OWNER_STACKS_TEXT + 1))
 		return -ENOMEM;
 	memcpy(o->stacks, text, len);
 	o->stacks[len] = '\0';

@@ -40,7 +40,8 @@ struct ft_owners {
  * text @text of @len bytes, in place of the block's look before.  0, or
  * -ENOMEM (nothing kept).
  */
-int ft_owners_add(struct ft_owners *o, const struct ft_owner_look *look, const char *text, size_t len);
+int ft_owners_add(struct ft_owners *o, const struct ft_owner_look *look, const char *text,
+		  size_t len);
 
 /* The show_stacks text (@len bytes), in place of the last.  0, or -ENOMEM. */
 int ft_owners_set_stacks(struct ft_owners *o, const char *text, size_t len);

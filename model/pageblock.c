@@ -63,7 +63,8 @@ int ft_iomem_parse(const char *buf, size_t len, long page_size, struct ft_ram *r
 		if (!line.len || line.p[0] == ' ')	/* nested resources */
 			continue;
 		for (digits = 0; p < end && *p != '-'; p++, digits++) {
-			int v = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+			int v = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' &&
+			*p <= 'f' ? *p - 'a' + 10 : -1;
 
 			if (v < 0 || digits >= 16)
 				return -EINVAL;
@@ -72,7 +73,8 @@ int ft_iomem_parse(const char *buf, size_t len, long page_size, struct ft_ram *r
 		if (p == end || !digits)
 			return -EINVAL;
 		for (p++, digits = 0; p < end && *p != ' '; p++, digits++) {
-			int v = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' && *p <= 'f' ? *p - 'a' + 10 : -1;
+			int v = *p >= '0' && *p <= '9' ? *p - '0' : *p >= 'a' &&
+			*p <= 'f' ? *p - 'a' + 10 : -1;
 
 			if (v < 0 || digits >= 16)
 				return -EINVAL;
@@ -162,7 +164,8 @@ int ft_pbmap_layout(struct ft_pbmap *m, const struct ft_zoneinfo *zi, int order,
 		if (src->spanned > UINT64_MAX - src->start_pfn)
 			all = UINT64_MAX;
 		else if (all != UINT64_MAX)
-			all += ((src->start_pfn + src->spanned - 1) >> order) - (src->start_pfn >> order) + 1;
+			all += ((src->start_pfn + src->spanned - 1) >> order) -
+				(src->start_pfn >> order) + 1;
 	}
 	if (blocks)
 		*blocks = all;
@@ -259,8 +262,10 @@ static enum ft_pb block_class(const uint32_t *pages)
 }
 
 /* Pages @pfn .. @pfn + @n of zone @z added to @pages, @thp and @heads. */
-static void count_run(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, uint64_t pfn, size_t n,
-		      const uint64_t *f, const uint64_t *c, uint32_t *pages, uint32_t *thp, uint32_t *heads)
+static void count_run(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, uint64_t pfn,
+		      size_t n,
+		      const uint64_t *f, const uint64_t *c, uint32_t *pages, uint32_t *thp,
+		      uint32_t *heads)
 {
 	uint32_t pg[FT_PG_NR] = { 0 }, t = 0, h = 0;	/* locals: no aliasing in the hot loop */
 	size_t i;
@@ -278,7 +283,8 @@ static void count_run(const struct ft_pbmap *m, const struct ft_pbmap_zone *z, u
 		for (i = 0; i < n; i++) {
 			enum ft_pg k;
 
-			if (pfn + i < z->start_pfn || pfn + i >= z->end_pfn || !ft_ram_has(&m->ram, pfn + i))
+			if (pfn + i < z->start_pfn || pfn + i >= z->end_pfn ||
+			    !ft_ram_has(&m->ram, pfn + i))
 				k = FT_PG_HOLE;
 			else
 				k = ft_page_class(f[i], c ? c[i] : UINT64_MAX);
@@ -311,7 +317,8 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t zi, uint32_t block, uint32_t nbloc
 		uint32_t pages[FT_PG_NR] = { 0 }, thp = 0, heads = 0;
 		enum ft_pb cls;
 
-		count_run(m, z, pfn0, per, flags + b * per, counts ? counts + b * per : NULL, pages, &thp,
+		count_run(m, z, pfn0, per, flags + b * per, counts ? counts + b * per : NULL, pages,
+			  &thp,
 			  &heads);
 		cls = block_class(pages);
 		if (pb->cls == FT_PB_UNSCANNED && pb->scls != FT_PB_UNSCANNED)
@@ -343,7 +350,8 @@ uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned 
 	return block_pfn + spot * quarter + (quarter - run) / 2;
 }
 
-bool ft_pbmap_sample(struct ft_pbmap *m, size_t zi, uint32_t block, size_t words, const uint64_t *flags,
+bool ft_pbmap_sample(struct ft_pbmap *m, size_t zi, uint32_t block, size_t words,
+		     const uint64_t *flags,
 		     const uint64_t *counts)
 {
 	uint32_t pages[FT_PG_NR] = { 0 }, thp = 0, heads = 0;
@@ -360,7 +368,9 @@ bool ft_pbmap_sample(struct ft_pbmap *m, size_t zi, uint32_t block, size_t words
 	if (pb->cls != FT_PB_UNSCANNED)
 		return true;	/* a whole read says more */
 	for (s = 0; s < FT_PB_SAMPLE_SPOTS; s++)
-		count_run(m, z, ft_pb_sample_pfn(m->order, (z->first_block + block) << m->order, words, s), run,
+		count_run(m, z,
+			  ft_pb_sample_pfn(m->order, (z->first_block + block) << m->order, words,
+					   s), run,
 			  flags + s * run, counts ? counts + s * run : NULL, pages, &thp, &heads);
 	if (pb->scls == FT_PB_UNSCANNED)
 		z->sampled++;
@@ -390,7 +400,8 @@ struct ft_pb_block *ft_pbmap_block(const struct ft_pbmap *m, uint64_t pfn)
 	if (z >= 0)
 		return &m->zones[z].blocks[b - m->zones[z].first_block];
 	for (i = 0; i < m->nr; i++)
-		if (b >= m->zones[i].first_block && b - m->zones[i].first_block < m->zones[i].nr_blocks)
+		if (b >= m->zones[i].first_block &&
+		    b - m->zones[i].first_block < m->zones[i].nr_blocks)
 			return &m->zones[i].blocks[b - m->zones[i].first_block];
 	return NULL;
 }

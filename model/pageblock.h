@@ -100,7 +100,8 @@ struct ft_pbmap_zone {
 	struct ft_pb_block *blocks;	/* owned: nr_blocks */
 	union {
 		struct ft_pbmap_zone_state;	/* its members by name (-fms-extensions) */
-		struct ft_pbmap_zone_state state;	/* the same, whole: what a checkpoint saves */
+		/* the same, whole: what a checkpoint saves */
+		struct ft_pbmap_zone_state state;
 	};
 };
 
@@ -176,7 +177,8 @@ void ft_pbmap_feed(struct ft_pbmap *m, size_t z, uint32_t block, uint32_t nblock
 #define FT_PB_SAMPLE_SPOTS	2
 #define FT_PB_SAMPLE_WORDS	32	/* pages a sample reads: 2 runs of 16 (~6 us here) */
 uint64_t ft_pb_sample_pfn(int order, uint64_t block_pfn, size_t words, unsigned int spot);
-bool ft_pbmap_sample(struct ft_pbmap *m, size_t z, uint32_t block, size_t words, const uint64_t *flags,
+bool ft_pbmap_sample(struct ft_pbmap *m, size_t z, uint32_t block, size_t words,
+		     const uint64_t *flags,
 		     const uint64_t *counts);
 
 /* A fallback of task @pid named @pfn at @now_ns: mark its block.  false if no zone holds it. */

@@ -11,9 +11,12 @@
 const struct ft_proc_field ft_proc_fields[FT_PC_NR] = {
 	[FT_PC_FRAGMENTING] = { "fragmenting", "events",
 		"Its fallbacks below pageblock order, the ones that mix pageblocks." },
-	[FT_PC_EXTFRAG] = { "extfrag", "events", "Its allocator fallbacks to another migratetype, all of them." },
-	[FT_PC_OWNERSHIP] = { "ownership_changes", "events", "Its fallbacks that took the whole pageblock over." },
-	[FT_PC_COMPACTION] = { "compaction_stalls", "stalls", "Direct compactions it stalled in, ended." },
+	[FT_PC_EXTFRAG] = { "extfrag", "events",
+			    "Its allocator fallbacks to another migratetype, all of them." },
+	[FT_PC_OWNERSHIP] = { "ownership_changes", "events",
+			      "Its fallbacks that took the whole pageblock over." },
+	[FT_PC_COMPACTION] = { "compaction_stalls", "stalls",
+			       "Direct compactions it stalled in, ended." },
 	[FT_PC_COMPACTION_US] = { "compaction_us", "us", "Time it spent in them." },
 	[FT_PC_RECLAIM] = { "reclaim_stalls", "stalls", "Direct reclaims it stalled in, ended." },
 	[FT_PC_RECLAIM_US] = { "reclaim_us", "us", "Time it spent in them." },
@@ -51,7 +54,8 @@ static void unhash(struct ft_procs *t, int pid)
 	if (t->hash[h] < 0)
 		return;
 	t->hash[h] = -1;
-	for (j = (h + 1) & (FT_PROCS_HASH - 1); t->hash[j] >= 0; j = (j + 1) & (FT_PROCS_HASH - 1)) {
+	for (j = (h + 1) & (FT_PROCS_HASH - 1); t->hash[j] >= 0;
+	     j = (j + 1) & (FT_PROCS_HASH - 1)) {
 		int16_t row = t->hash[j];
 		unsigned int k;
 
@@ -216,7 +220,8 @@ void ft_procs_by_process(struct ft_procs *out, const struct ft_procs *in)
 
 		if (out->hash[h] < 0) {
 			g = &out->p[out->nr];
-			*g = (struct ft_proc){ .pid = key, .tgid = key, .exited = true, .born = x->born };
+			*g = (struct ft_proc){ .pid = key, .tgid = key, .exited = true,
+					       .born = x->born };
 			out->hash[h] = (int16_t)out->nr++;
 		} else {
 			g = &out->p[out->hash[h]];

@@ -52,11 +52,15 @@ struct ft_proc_field {
 extern const struct ft_proc_field ft_proc_fields[FT_PC_NR];
 
 struct ft_proc {
-	int pid;			/* a thread's id; in ft_procs_by_process()'s rows, the process's */
-	int tgid;			/* its thread group (a GROUP input); 0: not known, its own */
-	int threads;			/* ft_procs_by_process(): thread rows summed in it; else 1 */
+	/* a thread's id; in ft_procs_by_process()'s rows, the process's */
+	int pid;
+	/* its thread group (a GROUP input); 0: not known, its own */
+	int tgid;
+	/* ft_procs_by_process(): thread rows summed in it; else 1 */
+	int threads;
 	char comm[32];			/* "" until named */
-	char cgroup[FT_CG_PATH];	/* "" unless a CGROUP input said: its key (kernel/cgroup.h) */
+	/* "" unless a CGROUP input said: its key (kernel/cgroup.h) */
+	char cgroup[FT_CG_PATH];
 	bool exited;
 	uint64_t exited_ns;		/* input time of the exit, when exited */
 	uint64_t last_ns;		/* trace time of its newest event */
@@ -71,7 +75,8 @@ struct ft_procs {
 	uint64_t other[FT_PC_NR];	/* rows folded away when the table was full */
 	uint64_t folded;		/* how many */
 	uint64_t born;			/* rows ever made */
-	uint64_t named;			/* NAME inputs with a command taken: 0, a source without names */
+	/* NAME inputs with a command taken: 0, a source without names */
+	uint64_t named;
 	uint64_t cgrouped;		/* CGROUP inputs taken: 0, a source without cgroups */
 };
 
@@ -99,19 +104,23 @@ void ft_procs_name(struct ft_procs *t, int pid, const char *comm, uint64_t t_ns)
  */
 enum ft_cg_unread {
 	FT_CGU_READ,		/* it has one */
-	FT_CGU_NOT_RECORDED,	/* the source took no cgroup at all (an older recording, none mounted) */
+	/* the source took no cgroup at all (an older recording, none mounted) */
+	FT_CGU_NOT_RECORDED,
 	FT_CGU_EXITED,		/* the process exited before its cgroup was read */
-	FT_CGU_UNREAD,		/* it lives (or lived past its naming) and its cgroup was not read */
+	/* it lives (or lived past its naming) and its cgroup was not read */
+	FT_CGU_UNREAD,
 	FT_CGU_NR
 };
 
 /* the buckets' names and reasons (also for static tables, as legends) */
 #define FT_CGU_NOT_RECORDED_NAME	"(no cgroups)"
-#define FT_CGU_NOT_RECORDED_WHY		"no cgroup was read: an older recording, or no cgroup hierarchy mounted"
+#define FT_CGU_NOT_RECORDED_WHY \
+	"no cgroup was read: an older recording, or no cgroup hierarchy mounted"
 #define FT_CGU_EXITED_NAME		"(exited unread)"
 #define FT_CGU_EXITED_WHY		"the processes exited before fragtop read their cgroup"
 #define FT_CGU_UNREAD_NAME		"(cgroup unread)"
-#define FT_CGU_UNREAD_WHY		"alive, but /proc/PID/cgroup was not read (not yet, or unreadable)"
+#define FT_CGU_UNREAD_WHY \
+	"alive, but /proc/PID/cgroup was not read (not yet, or unreadable)"
 
 /* Why @p of table @t has no cgroup (FT_CGU_READ: it has one). */
 enum ft_cg_unread ft_procs_cg_unread(const struct ft_procs *t, const struct ft_proc *p);

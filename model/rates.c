@@ -47,7 +47,8 @@ static void counter_values(const struct ft_vmstat *vs, int64_t *sum, bool *found
 			if (def->prefix ? strncmp(name, def->counter, def->len)
 					: strcmp(name, def->counter))
 				continue;
-			sum[d] += vs->items[i].value;	/* each within FT_VMSTAT_VALUE_MAX: no overflow */
+			/* each within FT_VMSTAT_VALUE_MAX: no overflow */
+			sum[d] += vs->items[i].value;
 			found[d] = true;
 		}
 	}

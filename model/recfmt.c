@@ -10,8 +10,10 @@
 #include "base/grow.h"
 
 static void put16(uint8_t *p, uint16_t v) { p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); }
-static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v); put16(p + 2, (uint16_t)(v >> 16)); }
-static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v); put32(p + 4, (uint32_t)(v >> 32)); }
+static void put32(uint8_t *p, uint32_t v) { put16(p, (uint16_t)v);
+					    put16(p + 2, (uint16_t)(v >> 16)); }
+static void put64(uint8_t *p, uint64_t v) { put32(p, (uint32_t)v);
+					    put32(p + 4, (uint32_t)(v >> 32)); }
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 static uint32_t get32(const uint8_t *p) { return get16(p) | (uint32_t)get16(p + 2) << 16; }
 static uint64_t get64(const uint8_t *p) { return get32(p) | (uint64_t)get32(p + 4) << 32; }
@@ -220,7 +222,8 @@ static int linear_scan(struct ft_rec_reader *r)
 
 			if (!next) {
 				r->skipped_bytes += r->src.size - off;
-				snprintf(r->why, sizeof(r->why), "damaged data from byte %llu to the end",
+				snprintf(r->why, sizeof(r->why),
+					 "damaged data from byte %llu to the end",
 					 (unsigned long long)off);
 				break;
 			}
@@ -233,7 +236,8 @@ static int linear_scan(struct ft_rec_reader *r)
 		}
 		if (c.stored_len > r->src.size - off - FT_REC_CHUNK_HDR) {
 			r->truncated = true;
-			snprintf(r->why, sizeof(r->why), "the file ends inside chunk %u (cut at byte %llu)",
+			snprintf(r->why, sizeof(r->why),
+				 "the file ends inside chunk %u (cut at byte %llu)",
 				 c.seq, (unsigned long long)r->src.size);
 			break;
 		}
@@ -311,7 +315,8 @@ static int index_chain(struct ft_rec_reader *r)
 		return -EBADMSG;
 	r->nr = 0;
 	if (r->cap < nr_chunks) {
-		struct ft_rec_chunk_ref *t = realloc(r->chunks, (nr_chunks ? nr_chunks : 1) * sizeof(*t));
+		struct ft_rec_chunk_ref *t = realloc(r->chunks,
+						     (nr_chunks ? nr_chunks : 1) * sizeof(*t));
 
 		if (!t)
 			return -ENOMEM;
@@ -540,11 +545,15 @@ size_t ft_rec_find(const struct ft_rec_reader *r, uint64_t t_ns)
 const char *ft_rec_type_name(unsigned int type)
 {
 	static const char *const names[] = {
-		[FT_RR_HOST] = "HOST", [FT_RR_TICK] = "TICK", [FT_RR_PROC] = "PROC", [FT_RR_KNOB] = "KNOB",
-		[FT_RR_TRACE_FMT] = "TRACE_FMT", [FT_RR_TRACE_PAGE] = "TRACE_PAGE", [FT_RR_AUDIT] = "AUDIT",
+		[FT_RR_HOST] = "HOST", [FT_RR_TICK] = "TICK", [FT_RR_PROC] = "PROC",
+		[FT_RR_KNOB] = "KNOB",
+		[FT_RR_TRACE_FMT] = "TRACE_FMT", [FT_RR_TRACE_PAGE] = "TRACE_PAGE",
+		[FT_RR_AUDIT] = "AUDIT",
 		[FT_RR_TRACE_LOST] = "TRACE_LOST", [FT_RR_IOMEM] = "IOMEM", [FT_RR_KPF] = "KPF",
-		[FT_RR_NAME] = "NAME", [FT_RR_BOOST] = "BOOST", [FT_RR_CGROUP] = "CGROUP", [FT_RR_GROUP] = "GROUP",
-		[FT_RR_SOURCE] = "SOURCE", [FT_RR_THP] = "THP", [FT_RR_KSYM] = "KSYM", [FT_RR_OWNER] = "OWNER",
+		[FT_RR_NAME] = "NAME", [FT_RR_BOOST] = "BOOST", [FT_RR_CGROUP] = "CGROUP",
+		[FT_RR_GROUP] = "GROUP",
+		[FT_RR_SOURCE] = "SOURCE", [FT_RR_THP] = "THP", [FT_RR_KSYM] = "KSYM",
+		[FT_RR_OWNER] = "OWNER",
 		[FT_RR_CGROUPS] = "CGROUPS", [FT_RR_SMAPS] = "SMAPS", [FT_RR_KMSG] = "KMSG",
 	};
 

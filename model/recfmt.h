@@ -62,18 +62,22 @@ enum ft_rec_record_type {
 	FT_RR_NAME = 11,	/* u32 pid, then its command (<= 31 bytes), named when seen;
 				 * sub FT_NAME_EXITED and no command: the process exited */
 	FT_RR_BOOST = 12,	/* the boost sampler's tick (model/boost.h) */
-	FT_RR_CGROUP = 13,	/* u32 pid, then its cgroup's key (kernel/cgroup.h, < FT_CG_PATH bytes;
+	FT_RR_CGROUP =
+		13,	/* u32 pid, then its cgroup's key (kernel/cgroup.h, < FT_CG_PATH bytes;
 				 * older recordings: a path cut to 127), taken with its name */
-	FT_RR_GROUP = 14,	/* u32 pid (a thread), u32 its thread group id, taken with its name */
+	/* u32 pid (a thread), u32 its thread group id, taken with its name */
+	FT_RR_GROUP = 14,
 	FT_RR_SOURCE = 15,	/* sub: enum ft_rs; what the source says of itself (below) */
-	FT_RR_THP = 16,		/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */
+	/* multi-size THP's settings and counters, "<kB> <name> <value>" lines */
+	FT_RR_THP = 16,
 	FT_RR_KSYM = 17,	/* u64 a kernel address of a traced stack, then its name,
 				 * "symbol+0xoff [module]" (< 64 bytes); META, once per file */
 	FT_RR_OWNER = 18,	/* a look at one pageblock's page_owner: struct ft_rec_owner
 				 * (below), then the pinning allocations' text as the kernel
 				 * printed it (<= FT_REC_OWNER_TEXT bytes) */
 	FT_RR_CGROUPS = 19,	/* the memory cgroups, pressure and pods: kernel/cgroup.h's text */
-	FT_RR_SMAPS = 20,	/* u32 pid, then its /proc/PID/smaps_rollup text (<= FT_REC_SMAPS_TEXT bytes) */
+	/* u32 pid, then its /proc/PID/smaps_rollup text (<= FT_REC_SMAPS_TEXT bytes) */
+	FT_RR_SMAPS = 20,
 	FT_RR_KMSG = 21,	/* a /dev/kmsg record that is a page allocation failure, as read
 				 * (< FT_KMSG_TEXT bytes; kernel/kmsg.h) */
 };
@@ -115,8 +119,10 @@ enum ft_rs {
 				 * u32 stacks a second at most (--stacks) */
 	FT_RS_OWNER = 5,	/* i32 why page_owner cannot be read (-errno), 0: it can */
 	FT_RS_COST = 6,		/* fragtop's own cost so far: model/cost.h */
-	FT_RS_MAP_CHECK = 7,	/* text: what the kernel config check before the map found (kernel/kconfig.h) */
-	FT_RS_SELF = 8,		/* u32: the reading fragtop's own process id: its rows are its own footprint */
+	/* text: what the kernel config check before the map found (kernel/kconfig.h) */
+	FT_RS_MAP_CHECK = 7,
+	/* u32: the reading fragtop's own process id: its rows are its own footprint */
+	FT_RS_SELF = 8,
 	FT_RS_KMSG = 9,		/* i32 why the kernel log cannot be read (-errno; 0: read from the
 				 * start on), u64 records it overwrote before they were read */
 };

@@ -125,7 +125,8 @@ static void apply_audit(struct ft_session *s, const struct ft_rec_record *in)
 	struct ft_session_audit *a;
 	const char *t = (const char *)in->data;
 
-	if (ft_grow_from((void **)&s->audits, &s->cap_audits, s->nr_audits + 1, sizeof(*s->audits), 16,
+	if (ft_grow_from((void **)&s->audits, &s->cap_audits, s->nr_audits + 1, sizeof(*s->audits),
+			 16,
 			 FT_SESSION_MAX_AUDITS)) {
 		s->audits_dropped++;
 		return;
@@ -250,7 +251,8 @@ static void push_history(struct ft_session *s, uint64_t now)
 			v[i][FT_ZH_IN_BLOCKS] = (float)((double)zi->free_blocks / (double)zi->free);
 	}
 	ft_history_push(&s->hist, (const float (*)[FT_ZH_NR])v, nz,
-			sm->has_prev ? (float)sm->rates.v[FT_RATE_COMPACT_STALL] : NAN, now, s->mark_pending);
+			sm->has_prev ? (float)sm->rates.v[FT_RATE_COMPACT_STALL] : NAN, now,
+			s->mark_pending);
 	s->mark_pending = 0;
 }
 
@@ -282,7 +284,8 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 	uint64_t rt = 0;
 	int i;
 
-	if (s->ticks && in->t_ns < s->tick_t_ns) {	/* a clock run back (none of fragtop's does): held */
+	/* a clock run back (none of fragtop's does): held */
+	if (s->ticks && in->t_ns < s->tick_t_ns) {
 		ft_session_bad(s, in, "tick: earlier than the tick before (held at its time)");
 		held.t_ns = raw.t_ns = s->tick_t_ns;
 		in = &held;
@@ -290,7 +293,8 @@ static void apply_tick(struct ft_session *s, const struct ft_rec_record *in)
 
 	for (i = 0; i < FT_SRC_NR; i++) {
 		raw.src[i].fresh = s->pending_fresh[i];
-		if (s->lean && i != FT_SRC_VMSTAT && i != FT_SRC_PRESSURE && s->ticks % s->lean && s->ticks)
+		if (s->lean && i != FT_SRC_VMSTAT && i != FT_SRC_PRESSURE && s->ticks % s->lean &&
+		    s->ticks)
 			raw.src[i].fresh = false;
 		raw.src[i].err = s->pending_err[i];
 		raw.src[i].buf = s->pending[i].buf;

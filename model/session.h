@@ -15,8 +15,8 @@
  * Ownership: struct ft_session owns its parts (the sample, the decoder
  * and events, the reorder queue, the latency ring, the history rings,
  * direct compaction's cost, the map, the page_owner store, the host
- * facts; each with a header of its own) and its audit list.  Its checkpoints (model/checkpoint.h) are self-contained zstd
- * blobs that bring it back in a session opened from the same formats.
+ * facts; each with a header of its own) and its audit list. Its checkpoints (model/checkpoint.h)
+ * are self-contained zstd blobs that bring it back in a session opened from the same formats.
  */
 #ifndef FT_MODEL_SESSION_H
 #define FT_MODEL_SESSION_H
@@ -51,7 +51,8 @@
 #define FT_SESSION_SMAPS	256	/* pid -> smaps_rollup's anon and huge anon, newest kept */
 #define FT_SESSION_MAX_AUDITS	65536	/* control changes kept; more are counted */
 #define FT_SESSION_BAD_KEPT	8	/* malformed inputs said in full; more are counted */
-#define FT_SESSION_KPF_EARLY	(64u << 20)	/* bytes of map input held for the first tick, at most */
+/* bytes of map input held for the first tick, at most */
+#define FT_SESSION_KPF_EARLY	(64u << 20)
 
 /*
  * A PROC or KNOB input's sub with this bit: the file could not be read,
@@ -131,20 +132,28 @@ struct ft_session_state {
 	struct ft_series ev_series[FT_M_NR];
 	struct ft_extfrag_counts zone_prev[FT_EV_ZONES];
 	double zone_extfrag_rate[FT_EV_ZONES], zone_frag_rate[FT_EV_ZONES];
-	struct ft_futile futile;		/* the isolate records joined with the map (model/events.h) */
-	struct ft_direct direct;		/* what direct compaction scanned (model/direct.h) */
+	/* the isolate records joined with the map (model/events.h) */
+	struct ft_futile futile;
+	/* what direct compaction scanned (model/direct.h) */
+	struct ft_direct direct;
 	int map_err;			/* why no map data (SOURCE input), 0 if fine */
-	uint64_t map_refused;		/* pageblocks the zones spanned when the map refused them (past
-					 * FT_PBMAP_MAX_BLOCKS: no real host), 0: never */
-	int self_pid;			/* the reading fragtop's process (SOURCE input): its own rows; 0 unknown */
-	char map_check[320];		/* the kernel config check's finding (SOURCE input), "" none */
+	/*
+	 * pageblocks the zones spanned when the map refused them (past FT_PBMAP_MAX_BLOCKS: no real
+	 * host), 0: never
+	 */
+	uint64_t map_refused;
+	/* the reading fragtop's process (SOURCE input): its own rows; 0 unknown */
+	int self_pid;
+	/* the kernel config check's finding (SOURCE input), "" none */
+	char map_check[320];
 	bool have_iomem;
 	/* the live map scan's cost and lag (SOURCE input); known: one arrived */
 	struct ft_mapscan {
 		bool known;
 		double cpu;		/* the share of a core it may use */
 		uint64_t rescans, rescans_late, lag_max_ns;
-		uint64_t rescans_deferred;	/* of the rescans, those the budget put off a look */
+		/* of the rescans, those the budget put off a look */
+		uint64_t rescans_deferred;
 	} mapscan;
 	/* the stacktrace trigger (--stacks; SOURCE input); known: one arrived */
 	struct ft_stacks_src {
@@ -295,7 +304,8 @@ static inline const struct ft_owner_look *ft_session_owner(const struct ft_sessi
 }
 
 /* A look's text (the pinning allocations, kernel/pageowner.h), untrusted. */
-static inline const char *ft_session_owner_text(const struct ft_session *s, const struct ft_owner_look *o)
+static inline const char *ft_session_owner_text(const struct ft_session *s,
+						const struct ft_owner_look *o)
 {
 	return ft_owners_text(&s->owners, o);
 }
@@ -334,7 +344,8 @@ static inline bool ft_session_lat_last(const struct ft_session *s, enum ft_lat_s
 
 /* The history rings' values (ft_history_get()). */
 static inline void ft_session_history(const struct ft_session *s, int zi, enum ft_zh_metric m,
-				      unsigned long back, int n, double *out, uint8_t *marks, uint64_t *t_ns)
+				      unsigned long back, int n, double *out, uint8_t *marks,
+				      uint64_t *t_ns)
 {
 	ft_history_get(&s->hist, zi, m, back, n, out, marks, t_ns);
 }

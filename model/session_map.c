@@ -20,7 +20,8 @@ void ft_session_map_layout(struct ft_session *s)
 	uint64_t blocks = 0;
 
 	/* keeps the old layout on -ENOMEM or an absurd span, which is said (report's head) */
-	if (ft_pbmap_layout(&s->map, &s->sample.zoneinfo, s->sample.pageblock_order, &blocks) == -E2BIG &&
+	if (ft_pbmap_layout(&s->map, &s->sample.zoneinfo, s->sample.pageblock_order,
+			    &blocks) == -E2BIG &&
 	    blocks > s->map_refused)
 		s->map_refused = blocks;
 }
@@ -49,7 +50,8 @@ static void hold_kpf(struct ft_session *s, const struct ft_rec_record *in)
 		ft_session_bad(s, in, "map batch before the first tick: past what is held");
 		return;
 	}
-	if (ft_grow_from((void **)&s->kpf_early, &s->kpf_early_cap, s->kpf_early_len + need, 1, 1u << 16,
+	if (ft_grow_from((void **)&s->kpf_early, &s->kpf_early_cap, s->kpf_early_len + need, 1,
+			 1u << 16,
 			 FT_SESSION_KPF_EARLY)) {
 		ft_session_bad(s, in, "map batch before the first tick: out of memory");
 		return;
@@ -74,7 +76,8 @@ static void release_kpf(struct ft_session *s)
 		struct ft_rec_record in;
 
 		memcpy(&h, buf + off, sizeof(h));
-		in = (struct ft_rec_record){ .type = h.type, .sub = h.sub, .len = (uint32_t)h.len, .t_ns = h.t_ns,
+		in = (struct ft_rec_record){ .type = h.type, .sub = h.sub, .len = (uint32_t)h.len,
+					     .t_ns = h.t_ns,
 					     .data = buf + off + sizeof(h) };
 		ft_session_map_kpf(s, &in);
 		off += sizeof(h) + h.len;
@@ -113,7 +116,8 @@ void ft_session_map_kpf(struct ft_session *s, const struct ft_rec_record *in)
 	}
 	block = pfn >> s->map.order;
 	if (block < s->map.zones[z].first_block ||
-	    block + (sample ? 1 : words / per) > s->map.zones[z].first_block + s->map.zones[z].nr_blocks) {
+	    block + (sample ? 1 : words / per) > s->map.zones[z].first_block +
+		    s->map.zones[z].nr_blocks) {
 		ft_session_bad(s, in, "map batch: blocks outside the zone");
 		return;
 	}
@@ -132,7 +136,8 @@ void ft_session_map_kpf(struct ft_session *s, const struct ft_rec_record *in)
 		w = (const uint64_t *)(const void *)(in->data + 8);
 	}
 	if (sample) {
-		if (!ft_pbmap_sample(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block), words, w,
+		if (!ft_pbmap_sample(&s->map, z, (uint32_t)(block - s->map.zones[z].first_block),
+				     words, w,
 				     w + words))
 			ft_session_bad(s, in, "map sample: not understood");
 	} else {

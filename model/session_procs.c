@@ -89,7 +89,10 @@ void ft_session_proc_cgroup(struct ft_session *s, const struct ft_rec_record *in
 	ft_procs_cgroup(&s->events.procs, (int)pid, path);
 }
 
-/* A process's smaps_rollup: u32 pid, then the file's text (kernel/cgroup.h's ft_cgroup_smaps_parse()). */
+/*
+ * A process's smaps_rollup: u32 pid, then the file's text (kernel/cgroup.h's
+ * ft_cgroup_smaps_parse()).
+ */
 void ft_session_proc_smaps(struct ft_session *s, const struct ft_rec_record *in)
 {
 	struct ft_session_smaps *e;
@@ -101,7 +104,8 @@ void ft_session_proc_smaps(struct ft_session *s, const struct ft_rec_record *in)
 		return;
 	}
 	memcpy(&pid, in->data, 4);
-	if (!pid || pid > (1u << 22) || ft_cgroup_smaps_parse((const char *)in->data + 4, in->len - 4, &v)) {
+	if (!pid || pid > (1u << 22) ||
+	    ft_cgroup_smaps_parse((const char *)in->data + 4, in->len - 4, &v)) {
 		ft_session_bad(s, in, "smaps: pid or text");
 		return;
 	}

@@ -116,7 +116,8 @@ static void update_event_rates(struct ft_session *s, uint64_t now)
 	for (i = 0; i < s->events.nr_zones; i++) {
 		const struct ft_extfrag_counts *c = &s->events.extfrag_zone[i];
 
-		s->zone_extfrag_rate[i] = have ? (double)(c->total - s->zone_prev[i].total) / dt : NAN;
+		s->zone_extfrag_rate[i] = have ? (double)(c->total - s->zone_prev[i].total) /
+			dt : NAN;
 		s->zone_frag_rate[i] = have ?
 			(double)(c->fragmenting - s->zone_prev[i].fragmenting) / dt : NAN;
 		s->zone_prev[i] = *c;
@@ -154,7 +155,8 @@ static void start_tracing(struct ft_session *s)
 		void (*on_latency)(void *, enum ft_lat_source, uint64_t) = s->events.on_latency;
 		void *ctx = s->events.on_latency_ctx;
 
-		ft_events_init(&s->events, s->sample.pageblock_order >= 0 ? s->sample.pageblock_order :
+		ft_events_init(&s->events,
+			       s->sample.pageblock_order >= 0 ? s->sample.pageblock_order :
 			       s->sample.pageblock_order_fallback);
 		s->events.on_latency = on_latency;
 		s->events.on_latency_ctx = ctx;

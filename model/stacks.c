@@ -20,7 +20,8 @@ void ft_stack_base_take(struct ft_stack_base *b, const struct ft_events *ev)
 }
 
 /* Row @st's functions past the allocator's frames, " < " apart, into @key. */
-static int row_key(const struct ft_ev_stack *st, const struct ft_symnames *syms, char *key, size_t sz)
+static int row_key(const struct ft_ev_stack *st, const struct ft_symnames *syms, char *key,
+		   size_t sz)
 {
 	size_t len = 0;
 	int i, n = 0;

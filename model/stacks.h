@@ -56,7 +56,8 @@ void ft_stack_base_take(struct ft_stack_base *b, const struct ft_events *ev);
  */
 size_t ft_stack_groups(const struct ft_events *ev, const struct ft_stack_base *from,
 		       const struct ft_stack_base *to, const struct ft_symnames *syms,
-		       struct ft_stack_group *out, size_t max, uint64_t *other, uint64_t *unstacked);
+		       struct ft_stack_group *out, size_t max, uint64_t *other,
+		       uint64_t *unstacked);
 
 /* The first @n functions of a group's key ("a < b < c") into @buf. */
 const char *ft_stack_head(const struct ft_stack_group *g, int n, char *buf, size_t sz);

@@ -30,7 +30,8 @@ static struct trq_key *radix_sort(struct trq_key *k, struct trq_key *tmp, size_t
 		unsigned int shift = (unsigned int)(pass < 4 ? pass : pass - 4) * 8;
 		struct trq_key *t;
 
-#define BYTE(key)	(pass < 4 ? ((uint32_t)(key).cpu >> shift) & 0xff : ((key).ts >> shift) & 0xff)
+#define BYTE(key)	(pass < 4 ? ((uint32_t)(key).cpu >> shift) & 0xff : \
+				    ((key).ts >> shift) & 0xff)
 		for (i = 0; i < n; i++)
 			count[BYTE(k[i])]++;
 		if (count[BYTE(k[0])] == n)
@@ -81,7 +82,8 @@ void ft_trq_flush(struct ft_trq *q, struct ft_events *ev)
 		const struct trq_key *sorted;
 
 		for (i = 0; i < q->nr; i++)
-			k[i] = (struct trq_key){ .ts = q->r[i].ts, .cpu = q->r[i].cpu, .i = (uint32_t)i };
+			k[i] = (struct trq_key){ .ts = q->r[i].ts, .cpu = q->r[i].cpu,
+						 .i = (uint32_t)i };
 		sorted = radix_sort(k, k + q->nr, q->nr);
 		for (i = 0; i < q->nr; i++)
 			ft_events_add(ev, &q->r[sorted[i].i]);
@@ -111,7 +113,8 @@ void ft_trq_trim(struct ft_trq *q, size_t used)
 
 void ft_trq_push(struct ft_trq *q, struct ft_events *ev, const struct ft_trace_rec *r)
 {
-	if (ft_grow_from((void **)&q->r, &q->cap, q->nr + 1, sizeof(*q->r), FT_TRQ_KEEP, FT_TRQ_MAX)) {
+	if (ft_grow_from((void **)&q->r, &q->cap, q->nr + 1, sizeof(*q->r), FT_TRQ_KEEP,
+			 FT_TRQ_MAX)) {
 		ft_trq_flush(q, ev);	/* no room: what waits is counted now */
 		ft_events_add(ev, r);
 		return;

@@ -80,7 +80,8 @@ static int map_zone(const struct ft_session *s, size_t i)
 	int k = s->map_err ? -1 : ft_pbmap_zone_named(&s->map, zi->node, zi->name);
 
 	/* a zone the map has not read a block of whole has nothing to say */
-	return k >= 0 && s->map.zones[k].count[FT_PB_UNSCANNED] < s->map.zones[k].nr_blocks ? k : -1;
+	return k >= 0 &&
+	s->map.zones[k].count[FT_PB_UNSCANNED] < s->map.zones[k].nr_blocks ? k : -1;
 }
 
 static bool get_amplification(const struct ft_session *s, size_t i, struct ft_zv *v)
@@ -92,7 +93,10 @@ static bool get_amplification(const struct ft_session *s, size_t i, struct ft_zv
 		return false;
 	ft_amp_add(&a, &s->map.zones[k]);
 	v->d = ft_amp_ratio(&a);
-	/* partial (blocks not read whole yet) is absent, as gigantic pages are while a region is unread */
+	/*
+	 * partial (blocks not read whole yet) is absent, as gigantic pages are while a region is
+	 * unread
+	 */
 	return isfinite(v->d) && !ft_amp_partial(&a);
 }
 
@@ -122,44 +126,64 @@ static bool get_giant_after(const struct ft_session *s, size_t i, struct ft_zv *
 
 const struct ft_zone_field ft_zone_fields[FT_ZF_NR] = {
 	[FT_ZF_FREE] = { "free_pages", "fragtop_zone_free_bytes", "pages", FT_ZF_GAUGE,
-			 "Free memory of the zone (zoneinfo nr_free_pages).", FT_ZF_UINT, get_free },
-	[FT_ZF_FREE_IN_BLOCKS] = { "free_pages_blocks", "fragtop_zone_free_in_blocks_bytes", "pages", FT_ZF_GAUGE,
-				   "Free memory in whole free pageblocks (zoneinfo nr_free_pages_blocks, 6.15+).",
+			 "Free memory of the zone (zoneinfo nr_free_pages).", FT_ZF_UINT,
+			 get_free },
+	[FT_ZF_FREE_IN_BLOCKS] = { "free_pages_blocks", "fragtop_zone_free_in_blocks_bytes",
+				   "pages", FT_ZF_GAUGE,
+				   "Free memory in whole free pageblocks (zoneinfo "
+				   "nr_free_pages_blocks, 6.15+).",
 				   FT_ZF_UINT, get_free_in_blocks },
-	[FT_ZF_MIN] = { "min", NULL, "pages", FT_ZF_GAUGE, "The min watermark.", FT_ZF_UINT, get_min },
-	[FT_ZF_LOW] = { "low", NULL, "pages", FT_ZF_GAUGE, "The low watermark.", FT_ZF_UINT, get_low },
-	[FT_ZF_HIGH] = { "high", NULL, "pages", FT_ZF_GAUGE, "The high watermark.", FT_ZF_UINT, get_high },
+	[FT_ZF_MIN] = { "min", NULL, "pages", FT_ZF_GAUGE, "The min watermark.", FT_ZF_UINT,
+			get_min },
+	[FT_ZF_LOW] = { "low", NULL, "pages", FT_ZF_GAUGE, "The low watermark.", FT_ZF_UINT,
+			get_low },
+	[FT_ZF_HIGH] = { "high", NULL, "pages", FT_ZF_GAUGE, "The high watermark.", FT_ZF_UINT,
+			 get_high },
 	[FT_ZF_BOOST] = { "boost", "fragtop_zone_boost_bytes", "pages", FT_ZF_GAUGE,
 			  "The watermark boost at the sample (zoneinfo).", FT_ZF_UINT, get_boost },
-	[FT_ZF_PROMO] = { "promo", NULL, "pages", FT_ZF_GAUGE, "The promo watermark (tiered memory).",
+	[FT_ZF_PROMO] = { "promo", NULL, "pages", FT_ZF_GAUGE,
+			  "The promo watermark (tiered memory).",
 			  FT_ZF_UINT, get_promo },
 	[FT_ZF_MANAGED] = { "managed", "fragtop_zone_managed_bytes", "pages", FT_ZF_GAUGE,
-			    "Memory the buddy allocator manages in the zone (zoneinfo managed).", FT_ZF_UINT, get_managed },
-	[FT_ZF_PRESENT] = { "present", NULL, "pages", FT_ZF_GAUGE, "Physical pages the zone spans, less holes.",
+			    "Memory the buddy allocator manages in the zone (zoneinfo managed).",
+			    FT_ZF_UINT, get_managed },
+	[FT_ZF_PRESENT] = { "present", NULL, "pages", FT_ZF_GAUGE,
+			    "Physical pages the zone spans, less holes.",
 			    FT_ZF_UINT, get_present },
-	[FT_ZF_SPANNED] = { "spanned", NULL, "pages", FT_ZF_GAUGE, "Pages the zone spans, holes included.",
+	[FT_ZF_SPANNED] = { "spanned", NULL, "pages", FT_ZF_GAUGE,
+			    "Pages the zone spans, holes included.",
 			    FT_ZF_UINT, get_spanned },
-	[FT_ZF_START_PFN] = { "start_pfn", NULL, "pfn", FT_ZF_GAUGE, "The zone's first page frame.", FT_ZF_UINT,
+	[FT_ZF_START_PFN] = { "start_pfn", NULL, "pfn", FT_ZF_GAUGE, "The zone's first page frame.",
+			      FT_ZF_UINT,
 			      get_start_pfn },
 	[FT_ZF_UNUSABLE_PBO] = { "unusable", NULL, "index", FT_ZF_GAUGE,
-				 "Unusable free space index at pageblock order (0..1).", FT_ZF_INDEX,
+				 "Unusable free space index at pageblock order (0..1).",
+				 FT_ZF_INDEX,
 				 get_unusable_pbo },
 	[FT_ZF_BOOST_PEAK] = { "boost_peak", "fragtop_zone_boost_peak_bytes", "pages", FT_ZF_GAUGE,
-			       "The largest boost the sampler saw in the last tick.", FT_ZF_UINT, get_boost_peak },
+			       "The largest boost the sampler saw in the last tick.", FT_ZF_UINT,
+			       get_boost_peak },
 	[FT_ZF_BOOSTED] = { "boosted_fraction", "fragtop_zone_boosted_ratio", "ratio", FT_ZF_GAUGE,
-			    "Share of the last tick the sampler found the zone boosted (0..1).", FT_ZF_RATIO,
+			    "Share of the last tick the sampler found the zone boosted (0..1).",
+			    FT_ZF_RATIO,
 			    get_boosted },
-	[FT_ZF_AMPLIFICATION] = { "pollution_amplification", "fragtop_zone_pollution_amplification_ratio", "ratio",
+	[FT_ZF_AMPLIFICATION] = { "pollution_amplification",
+				  "fragtop_zone_pollution_amplification_ratio", "ratio",
 				  FT_ZF_GAUGE,
-				  "The share of the zone's pageblocks holding an unmovable page over the share of its "
-				  "pages that are (the map's last whole read; 1: packed).", FT_ZF_RATIO,
+				  "The share of the zone's pageblocks holding an unmovable page "
+				  "over the share of its pages that are (the map's last whole "
+				  "read; 1: packed).", FT_ZF_RATIO,
 				  get_amplification },
-	[FT_ZF_GIANT_NOW] = { "gigantic_available_now", "fragtop_zone_gigantic_pages_available", "count", FT_ZF_GAUGE,
-			      "Gigantic pages (the largest hugetlb size) the zone's free regions hold (the map's).",
+	[FT_ZF_GIANT_NOW] = { "gigantic_available_now", "fragtop_zone_gigantic_pages_available",
+			      "count", FT_ZF_GAUGE,
+			      "Gigantic pages (the largest hugetlb size) the zone's free regions "
+			      "hold (the map's).",
 			      FT_ZF_UINT, get_giant_now },
 	[FT_ZF_GIANT_AFTER] = { "gigantic_available_after_compaction",
-				"fragtop_zone_gigantic_pages_available_after_compaction", "count", FT_ZF_GAUGE,
-				"Gigantic pages the zone's free and movable regions hold (the map's).", FT_ZF_UINT,
+				"fragtop_zone_gigantic_pages_available_after_compaction", "count",
+				FT_ZF_GAUGE,
+				"Gigantic pages the zone's free and movable regions hold (the "
+				"map's).", FT_ZF_UINT,
 				get_giant_after },
 };
 

@@ -42,12 +42,15 @@ static long dechunk(char *p, size_t n, char *why, size_t sz)
 		uint64_t c = 0;
 		size_t d = 0;
 
-		while (in < n && ((p[in] >= '0' && p[in] <= '9') || ((p[in] | 0x20) >= 'a' && (p[in] | 0x20) <= 'f'))) {
+		while (in < n &&
+		       ((p[in] >= '0' && p[in] <= '9') ||
+			((p[in] | 0x20) >= 'a' && (p[in] | 0x20) <= 'f'))) {
 			if (c >> 56) {
 				snprintf(why, sz, "a chunk size too large");
 				return -1;
 			}
-			c = c * 16 + (uint64_t)(p[in] <= '9' ? p[in] - '0' : (p[in] | 0x20) - 'a' + 10);
+			c = c * 16 +
+				(uint64_t)(p[in] <= '9' ? p[in] - '0' : (p[in] | 0x20) - 'a' + 10);
 			in++;
 			d++;
 		}
@@ -101,7 +104,8 @@ int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, s
 	const char *v;
 
 	memset(a, 0, sizeof(*a));
-	if (len < 12 || strncmp(buf, "HTTP/1.", 7) || buf[8] != ' ' || buf[9] < '1' || buf[9] > '5' ||
+	if (len < 12 || strncmp(buf, "HTTP/1.", 7) || buf[8] != ' ' || buf[9] < '1' ||
+	    buf[9] > '5' ||
 	    buf[10] < '0' || buf[10] > '9' || buf[11] < '0' || buf[11] > '9') {
 		snprintf(why, sz, "not an HTTP answer");
 		return -1;
@@ -112,7 +116,8 @@ int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, s
 		snprintf(why, sz, "the answer ends in its status line");
 		return -1;
 	}
-	reason_of(buf + 12, eol, a);	/* kept when the rest is refused: a caller may still say the status */
+	/* kept when the rest is refused: a caller may still say the status */
+	reason_of(buf + 12, eol, a);
 	for (p = eol + 1; p < end; p = eol + 1) {
 		eol = memchr(p, '\n', (size_t)(end - p));
 		if (!eol)
@@ -130,7 +135,8 @@ int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, s
 		else if ((v = header(p, (size_t)(eol - p), "Content-Length", &vlen))) {
 			has_len = true;
 			clen = 0;
-			for (size_t i = 0; i < vlen && v[i] >= '0' && v[i] <= '9' && clen < (1ull << 48); i++)
+			for (size_t i = 0; i < vlen && v[i] >= '0' && v[i] <= '9' &&
+			     clen < (1ull << 48); i++)
 				clen = clen * 10 + (uint64_t)(v[i] - '0');
 		}
 	}
@@ -148,7 +154,8 @@ int ft_http_ans_parse(char *buf, size_t len, struct ft_http_ans *a, char *why, s
 		a->body_len = (size_t)n;
 	} else if (has_len) {
 		if (clen > a->body_len) {
-			snprintf(why, sz, "the answer ends after %zu of its %llu bytes", a->body_len,
+			snprintf(why, sz, "the answer ends after %zu of its %llu bytes",
+				 a->body_len,
 				 (unsigned long long)clen);
 			return -1;
 		}

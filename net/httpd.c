@@ -78,7 +78,8 @@ static void conn_close(struct ft_httpd_conn *c)
  * c->keep is set, and says so ("Connection: keep-alive", which HTTP/1.0
  * clients need), else it says it closes.
  */
-void ft_httpd_answer(struct ft_httpd_conn *c, int status, const char *reason, const char *ctype, const char *extra,
+void ft_httpd_answer(struct ft_httpd_conn *c, int status, const char *reason, const char *ctype,
+		     const char *extra,
 		   const char *body, size_t blen, bool head_only)
 {
 	char *p = NULL;
@@ -89,7 +90,8 @@ void ft_httpd_answer(struct ft_httpd_conn *c, int status, const char *reason, co
 		conn_close(c);
 		return;
 	}
-	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status, reason, ctype, blen);
+	fprintf(f, "HTTP/1.1 %d %s\r\nContent-Type: %s\r\nContent-Length: %zu\r\n", status, reason,
+		ctype, blen);
 	if (c->keep)
 		fprintf(f, "Connection: keep-alive\r\nKeep-Alive: timeout=%llu\r\n",
 			(unsigned long long)(c->h->o.idle_timeout_ns / 1000000000ull));
@@ -261,7 +263,8 @@ static bool serve(struct ft_httpd *h, struct ft_httpd_conn *c)
 	if (!authorized(h, c, &r))
 		return true;
 	h->o.handle(h->o.ctx, c, &r);
-	if (!c->out && c->fd >= 0)	/* a handler that said nothing: the client is not left waiting */
+	/* a handler that said nothing: the client is not left waiting */
+	if (!c->out && c->fd >= 0)
 		ft_httpd_error(c, 500);
 	return true;
 }
@@ -293,7 +296,8 @@ static void out_of_fds(struct ft_httpd *h)
 
 		close(h->spare_fd);
 		/* the waiting clients, one descriptor at a time (a few dozen at most) */
-		for (n = 0; n < 64 && (fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
+		for (n = 0; n < 64 &&
+		     (fd = accept4(h->lfd, NULL, NULL, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0; n++) {
 			send_503(h, fd);
 			close(fd);
 		}
@@ -302,7 +306,8 @@ static void out_of_fds(struct ft_httpd *h)
 	h->accept_rest_until = ft_now_ns() + ACCEPT_REST_NS;
 	h->st.fd_rests++;
 	if (!h->said_out_of_fds) {
-		fprintf(stderr, "fragtop: out of file descriptors (%s): refusing clients, accepting again in 100 ms\n",
+		fprintf(stderr, "fragtop: out of file descriptors (%s): refusing clients, "
+				"accepting again in 100 ms\n",
 			strerror(err));
 		h->said_out_of_fds = true;
 	}
@@ -371,9 +376,13 @@ static void refuse(struct ft_httpd *h, int fd)
  * answered less than PROGRESS_NS ago, or a request being answered.
  */
 enum slot_class {
-	SLOT_IDLE,		/* kept alive, waiting for its next request: its client reconnects */
-	SLOT_TRICKLING,		/* part of a head or a ClientHello came, and nothing whole since; or a
-				 * request held for its address's rate */
+	/* kept alive, waiting for its next request: its client reconnects */
+	SLOT_IDLE,
+	/*
+	 * part of a head or a ClientHello came, and nothing whole since; or a request held for
+	 * its address's rate
+	 */
+	SLOT_TRICKLING,
 	SLOT_SILENT,		/* nothing at all since it was accepted; or its client has not taken
 				 * any of its answer for PROGRESS_NS */
 	SLOT_PROGRESSING,	/* evicted only from a greedy address (greedy_victim()) */
@@ -436,13 +445,17 @@ static double churn(struct ft_httpd *h, const unsigned char *peer, uint64_t now,
 	return add ? ++e->n : e->n;
 }
 
-/* Does @c (class @cl, its address's churn @ch and slots @n) give its slot before @b (@bc, @bch, @bn)? */
+/*
+ * Does @c (class @cl, its address's churn @ch and slots @n) give its slot before @b (@bc, @bch,
+ * @bn)?
+ */
 static bool gives_before(const struct ft_httpd_conn *c, enum slot_class cl, double ch, int n,
 			 const struct ft_httpd_conn *b, enum slot_class bc, double bch, int bn)
 {
 	if (cl != bc)
 		return cl < bc;
-	if (ch > bch + 1 || ch < bch - 1)	/* an address opening connections by the dozen goes first */
+	/* an address opening connections by the dozen goes first */
+	if (ch > bch + 1 || ch < bch - 1)
 		return ch > bch;
 	if (n != bn)
 		return n > bn;
@@ -505,7 +518,8 @@ static struct ft_httpd_conn *greedy_victim(struct ft_httpd *h, const unsigned ch
 		int n;
 
 		if (c->fd < 0 || c->ticket || c->verdict != FT_VERDICT_NONE)
-			continue;	/* a password being checked, or its verdict waiting: the client gets it */
+			/* a password being checked, or its verdict waiting: the client gets it */
+			continue;
 		n = held(h, c->peer);
 		if (n < 2 || n <= mine + 1)
 			continue;
@@ -531,7 +545,8 @@ static void accept_new(struct ft_httpd *h)
 	socklen_t sl = sizeof(ss);
 	int fd, k, busy, same;
 
-	while ((fd = accept4(h->lfd, (struct sockaddr *)&ss, &sl, SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
+	while ((fd = accept4(h->lfd, (struct sockaddr *)&ss, &sl,
+			     SOCK_NONBLOCK | SOCK_CLOEXEC)) >= 0) {
 		unsigned char peer[16];
 		struct ft_httpd_conn *c = NULL;
 
@@ -544,7 +559,8 @@ static void accept_new(struct ft_httpd *h)
 			if (!c && h->conns[k].fd < 0)
 				c = &h->conns[k];
 		}
-		if ((uint64_t)same >= h->o.max_per_client || (uint64_t)busy >= h->o.max_conn || !c) {
+		if ((uint64_t)same >= h->o.max_per_client || (uint64_t)busy >= h->o.max_conn ||
+		    !c) {
 			bool own = (uint64_t)same >= h->o.max_per_client;
 
 			c = victim(h, own ? peer : NULL, ft_now_ns());
@@ -576,7 +592,10 @@ static void accept_new(struct ft_httpd *h)
 		out_of_fds(h);
 }
 
-/* A refused connection is readable: what it sent is dropped; at its end (or LINGER_NS) it is closed. */
+/*
+ * A refused connection is readable: what it sent is dropped; at its end (or LINGER_NS) it is
+ * closed.
+ */
 static void linger_io(struct ft_httpd_linger *lg, uint64_t now)
 {
 	char drop[4096];
@@ -590,7 +609,10 @@ static void linger_io(struct ft_httpd_linger *lg, uint64_t now)
 	}
 }
 
-/* What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is done. */
+/*
+ * What OpenSSL said of an operation on @c: 1 go on, 0 wait (c->want set), -1 the connection is
+ * done.
+ */
 static int tls_status(struct ft_httpd_conn *c, int r)
 {
 	switch (sym_SSL_get_error(c->ssl, r)) {
@@ -614,7 +636,8 @@ static int tls_status(struct ft_httpd_conn *c, int r)
  */
 static int tls_handshake(struct ft_httpd *h, struct ft_httpd_conn *c)
 {
-	static const char plain[] = "HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
+	static const char plain[] =
+		"HTTP/1.0 400 Bad Request\r\nContent-Type: text/plain; charset=utf-8\r\n"
 		"Connection: close\r\n\r\nClient sent an HTTP request to an HTTPS server.\n";
 	unsigned char first;
 	uint64_t out;
@@ -689,13 +712,16 @@ static ssize_t conn_write(struct ft_httpd_conn *c, const char *buf, size_t len)
 	return n > 0 ? n : -1;
 }
 
-/* A read ended at c->in_len now: its bytes' time (the last slot takes the rest when all are used). */
+/*
+ * A read ended at c->in_len now: its bytes' time (the last slot takes the rest when all are used).
+ */
 static void note_read(struct ft_httpd_conn *c)
 {
 	const int cap = (int)(sizeof(c->rd) / sizeof(c->rd[0]));
 
 	if (c->nr_rd == cap)
-		c->rd[cap - 1].end = c->in_len;	/* they keep the earlier time: a deadline never later */
+		/* they keep the earlier time: a deadline never later */
+		c->rd[cap - 1].end = c->in_len;
 	else
 		c->rd[c->nr_rd++] = (struct ft_httpd_read){ .end = c->in_len, .t_ns = ft_now_ns() };
 }
@@ -732,7 +758,10 @@ static void conn_take(struct ft_httpd *h, struct ft_httpd_conn *c)
 		return;
 	for (k = 0, h->st.connections = 0; k < FT_HTTPD_MAX_CONN; k++)
 		h->st.connections += h->conns[k].fd >= 0;
-	/* a head that fills the buffer and is not whole: too large (pipelined ones behind a whole one wait) */
+	/*
+	 * a head that fills the buffer and is not whole: too large (pipelined ones behind a whole
+	 * one wait)
+	 */
 	if (!serve(h, c) && c->fd >= 0 && c->in_len == sizeof(c->in))
 		ft_httpd_error(c, 431);
 }
@@ -760,7 +789,8 @@ static bool conn_answered(struct ft_httpd_conn *c)
 	/* the next request's clock runs from its first byte: the read that brought it */
 	for (k = 0, n = 0; k < c->nr_rd; k++)
 		if (c->rd[k].end > c->used)
-			c->rd[n++] = (struct ft_httpd_read){ .end = c->rd[k].end - c->used, .t_ns = c->rd[k].t_ns };
+			c->rd[n++] = (struct ft_httpd_read){ .end = c->rd[k].end - c->used,
+							     .t_ns = c->rd[k].t_ns };
 	c->nr_rd = n;
 	c->used = 0;
 	c->t0 = n ? c->rd[0].t_ns : ft_now_ns();
@@ -813,7 +843,10 @@ static int ms_until(uint64_t ns, int cap)
 	return ms < (uint64_t)cap ? (int)ms : cap;
 }
 
-/* The password checker's verdicts: each connection waiting on one goes on, at once or at its due time. */
+/*
+ * The password checker's verdicts: each connection waiting on one goes on, at once or at its due
+ * time.
+ */
 static void take_verdicts(struct ft_httpd *h)
 {
 	uint64_t ticket, due;
@@ -936,7 +969,10 @@ int ft_httpd_poll(struct ft_httpd *h, int timeout)
 		else if (h->conns[idx[i]].fd >= 0)
 			conn_io(h, &h->conns[idx[i]], pf[i].revents);
 	}
-	/* newcomers last: what came on the open connections is read first, so none passes for silent */
+	/*
+	 * newcomers last: what came on the open connections is read first, so none passes for
+	 * silent
+	 */
 	if (np && idx[0] == -1 && pf[0].revents)
 		accept_new(h);
 	return 0;

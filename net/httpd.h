@@ -45,17 +45,25 @@
 
 /* What the server says of itself (the exporter's promhttp-like families). */
 struct ft_httpd_stats {
-	unsigned int connections;	/* open when the last request was handed over, it included */
-	uint64_t accepted;		/* connections accepted (kept alive: one for many requests) */
-	uint64_t refused;		/* answered 503: no slot could be had, or the password queue was full */
+	/* open when the last request was handed over, it included */
+	unsigned int connections;
+	/* connections accepted (kept alive: one for many requests) */
+	uint64_t accepted;
+	/* answered 503: no slot could be had, or the password queue was full */
+	uint64_t refused;
 	uint64_t fd_rests;		/* times accept() ran out of file descriptors */
 	uint64_t unauthorized;		/* answered 401 */
-	uint64_t tls_failed;		/* TLS handshakes that failed (plain HTTP on the TLS port too) */
-	uint64_t evicted;		/* idle, trickling or silent when a newcomer needed the slot */
+	/* TLS handshakes that failed (plain HTTP on the TLS port too) */
+	uint64_t tls_failed;
+	/* idle, trickling or silent when a newcomer needed the slot */
+	uint64_t evicted;
 	uint64_t head_timeouts;		/* closed: no whole request head within head_timeout_ns */
-	uint64_t idle_timeouts;		/* kept-alive connections closed after idle_timeout_ns unused */
-	uint64_t request_timeouts;	/* closed: a request not answered and taken 10 s after its first byte */
-	uint64_t throttled;		/* requests held back: their address had had max_rate answers that second */
+	/* kept-alive connections closed after idle_timeout_ns unused */
+	uint64_t idle_timeouts;
+	/* closed: a request not answered and taken 10 s after its first byte */
+	uint64_t request_timeouts;
+	/* requests held back: their address had had max_rate answers that second */
+	uint64_t throttled;
 	uint64_t rounds;		/* poll() rounds */
 };
 
@@ -66,9 +74,12 @@ struct ft_httpd_opts {
 	unsigned int max_conn, max_per_client;	/* 1..FT_HTTPD_MAX_CONN */
 	unsigned int max_rate;		/* answers a second one address gets at most; 0: no bound */
 	uint64_t head_timeout_ns;	/* a request's head must be whole by then */
-	uint64_t idle_timeout_ns;	/* a kept-alive connection's wait for its next request; 0: no keep-alive */
-	struct ft_websec *ws;		/* TLS and users (ws->ctx, ws->wc.nr_users), or NULL: neither */
-	const volatile sig_atomic_t *stop;	/* set: answers close their connections (may be NULL) */
+	/* a kept-alive connection's wait for its next request; 0: no keep-alive */
+	uint64_t idle_timeout_ns;
+	/* TLS and users (ws->ctx, ws->wc.nr_users), or NULL: neither */
+	struct ft_websec *ws;
+	/* set: answers close their connections (may be NULL) */
+	const volatile sig_atomic_t *stop;
 	/* a whole, authorized request: answer it (ft_httpd_answer(), ft_httpd_error()) */
 	void (*handle)(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req *r);
 	void *ctx;
@@ -79,27 +90,36 @@ struct ft_httpd_conn {
 	int fd;				/* -1: free */
 	SSL *ssl;			/* TLS: the session, else NULL */
 	bool handshake;			/* TLS: not set up yet */
-	short want;			/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
+	/* TLS: what OpenSSL waits for (POLLIN, POLLOUT); 0: as the state says */
+	short want;
 	uint64_t t0;			/* accepted, or its request's first byte (kept alive) */
-	/* the reads since the buffer was last empty: where each ended and when (the first bytes' times) */
+	/*
+	 * the reads since the buffer was last empty: where each ended and when (the first bytes'
+	 * times)
+	 */
 	struct ft_httpd_read {
 		size_t end;
 		uint64_t t_ns;
 	} rd[8];
 	int nr_rd;
-	bool next_in;			/* a pipelined request is in behind the answered one: next round */
-	uint64_t held_until;		/* its request waits for its address's rate until then, else 0 */
+	/* a pipelined request is in behind the answered one: next round */
+	bool next_in;
+	/* its request waits for its address's rate until then, else 0 */
+	uint64_t held_until;
 	uint64_t out_ns;		/* its answer made, or last taken by the client */
 	bool idle;			/* kept alive: waiting for the next request since t0 */
 	bool keep;			/* the answer being written leaves the connection open */
-	size_t used;			/* the request's head length: what follows it is the next one's */
+	/* the request's head length: what follows it is the next one's */
+	size_t used;
 	unsigned char peer[16];		/* the client's address (IPv4 as v4-mapped IPv6) */
 	bool heard;			/* TLS: a ClientHello began (its first byte is in) */
-	uint64_t progress_ns;		/* TLS: when a flight of the client's was last answered, or 0 */
+	/* TLS: when a flight of the client's was last answered, or 0 */
+	uint64_t progress_ns;
 	uint64_t tls_out;		/* TLS: bytes the handshake had written by then */
 	uint64_t ticket;		/* its password being checked (net/websec.h), else 0 */
 	enum { FT_VERDICT_NONE, FT_VERDICT_OK, FT_VERDICT_DENIED } verdict;	/* the check's */
-	uint64_t due;			/* denied: the 401 waits until then (timing tells no names) */
+	/* denied: the 401 waits until then (timing tells no names) */
+	uint64_t due;
 	char in[FT_HTTP_MAX_HEAD];
 	size_t in_len;
 	char *out;			/* the answer, once the request is in */
@@ -110,7 +130,9 @@ struct ft_httpd {
 	struct ft_httpd_opts o;
 	struct ft_httpd_stats st;
 	struct ft_httpd_conn conns[FT_HTTPD_MAX_CONN];
-	/* refused connections: their 503 written, what they send read and dropped until they close */
+	/*
+	 * refused connections: their 503 written, what they send read and dropped until they close
+	 */
 	struct ft_httpd_linger {
 		int fd;			/* -1: free */
 		uint64_t until;
@@ -128,7 +150,8 @@ struct ft_httpd {
 		uint64_t t_ns;		/* last counted; 0: free */
 	} churn[FT_HTTPD_MAX_CONN];
 	int lfd;
-	int spare_fd;			/* held for when no descriptor is left: a refusal needs one */
+	/* held for when no descriptor is left: a refusal needs one */
+	int spare_fd;
 	uint64_t accept_rest_until;
 	bool said_out_of_fds;		/* said once */
 };

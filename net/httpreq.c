@@ -13,7 +13,8 @@ static size_t head_end(const char *b, size_t len)
 	for (i = 0; i + 1 < len; i++) {
 		if (b[i] == '\n' && b[i + 1] == '\n')
 			return i + 2;
-		if (i + 3 < len && b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' && b[i + 3] == '\n')
+		if (i + 3 < len && b[i] == '\r' && b[i + 1] == '\n' && b[i + 2] == '\r' &&
+		    b[i + 3] == '\n')
 			return i + 4;
 	}
 	return 0;
@@ -57,7 +58,8 @@ static double offered(const char *v, size_t n, const char *token)
 					char num[8] = "";
 					size_t m = 0;
 
-					for (k += 2; k < e && m < sizeof(num) - 1 && v[k] != ';' && !ows(v[k]); k++)
+					for (k += 2; k < e && m < sizeof(num) - 1 && v[k] != ';' &&
+					     !ows(v[k]); k++)
 						num[m++] = v[k];
 					eq = strtod(num, NULL);
 				}
@@ -166,7 +168,8 @@ static void basic_auth(const char *v, size_t n, struct ft_http_req *r)
 		v++, n--;
 	len = base64_decode(v, n, dec, sizeof(dec));
 	if (len < 0 || memchr(dec, '\0', (size_t)len) || !(colon = memchr(dec, ':', (size_t)len)) ||
-	    (size_t)(colon - dec) >= sizeof(r->user) || (size_t)(dec + len - colon - 1) >= sizeof(r->pass))
+	    (size_t)(colon - dec) >= sizeof(r->user) ||
+	    (size_t)(dec + len - colon - 1) >= sizeof(r->pass))
 		return;
 	memcpy(r->user, dec, (size_t)(colon - dec));
 	r->user[colon - dec] = '\0';
@@ -240,10 +243,12 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 		if (colon == e || colon == s)
 			return -400;
 		if (buf[colon - 1] == ' ' || buf[colon - 1] == '\t')
-			return -400;	/* RFC 9112 5.1: no whitespace between a field's name and its colon */
+			/* RFC 9112 5.1: no whitespace between a field's name and its colon */
+			return -400;
 		v = buf + colon + 1;
 		vn = e - colon - 1;
-		if (is_header(buf + s, colon - s, "Accept") && offered(v, vn, "application/openmetrics-text") > 0)
+		if (is_header(buf + s, colon - s, "Accept") &&
+		    offered(v, vn, "application/openmetrics-text") > 0)
 			r->openmetrics = true;
 		if (is_header(buf + s, colon - s, "Accept-Encoding") && takes_gzip(v, vn))
 			r->gzip = true;
@@ -255,10 +260,12 @@ int ft_http_parse(const char *buf, size_t len, struct ft_http_req *r)
 		}
 		if ((is_header(buf + s, colon - s, "Content-Length") && !zero_length(v, vn)) ||
 		    is_header(buf + s, colon - s, "Transfer-Encoding"))
-			closes = true;	/* a body nobody reads: the connection ends with the answer */
+			/* a body nobody reads: the connection ends with the answer */
+			closes = true;
 		if (is_header(buf + s, colon - s, "Authorization")) {
 			if (r->auth != FT_HTTP_AUTH_NONE) {
-				r->auth = FT_HTTP_AUTH_BAD;	/* two of them: neither is believed */
+				/* two of them: neither is believed */
+				r->auth = FT_HTTP_AUTH_BAD;
 				memset(r->user, 0, sizeof(r->user));
 				memset(r->pass, 0, sizeof(r->pass));
 			} else {

@@ -62,7 +62,8 @@ static int read_secret(const char *path, char *out, size_t sz, char *why, size_t
 
 static void base64(const char *in, char *out, size_t sz)
 {
-	static const char tab[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+	static const char tab[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 	size_t n = strlen(in), i, o = 0;
 
 	for (i = 0; i < n && o + 5 < sz; i += 3) {
@@ -113,7 +114,8 @@ int ft_promapi_open(struct ft_promapi *c, const struct ft_promapi_opts *o, char 
 	}
 	if (!c->url.tls) {
 		if (o->ca_file || o->insecure) {
-			snprintf(why, sz, "--ca-file and --insecure-skip-verify need an https:// URL");
+			snprintf(why, sz,
+				 "--ca-file and --insecure-skip-verify need an https:// URL");
 			return -1;
 		}
 		return 0;
@@ -151,7 +153,8 @@ static struct addrinfo *resolve(const struct ft_promapi *c, uint64_t deadline, c
 {
 	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
 				  .ai_flags = AI_ADDRCONFIG | AI_NUMERICSERV };
-	struct gaicb req = { .ar_name = c->url.host, .ar_service = c->url.port, .ar_request = &hints };
+	struct gaicb req = { .ar_name = c->url.host, .ar_service = c->url.port,
+			     .ar_request = &hints };
 	struct gaicb *list[1] = { &req };
 	struct addrinfo *res = NULL;
 	int rc;
@@ -169,9 +172,13 @@ static struct addrinfo *resolve(const struct ft_promapi *c, uint64_t deadline, c
 
 		if (!ms) {
 			gai_cancel(&req);
-			/* a lookup that cannot be cancelled is waited for: it ends by the resolver's own timeout */
+			/*
+			 * a lookup that cannot be cancelled is waited for: it ends by the
+			 * resolver's own timeout
+			 */
 			while (gai_error(&req) == EAI_INPROGRESS)
-				gai_suspend((const struct gaicb *const *)list, 1, &(struct timespec){ 0, 50000000 });
+				gai_suspend((const struct gaicb *const *)list, 1,
+					    &(struct timespec){ 0, 50000000 });
 			if (req.ar_result)
 				freeaddrinfo(req.ar_result);
 			snprintf(why, sz, "%s: no address in time", c->url.host);
@@ -212,7 +219,8 @@ static int dial(const struct ft_promapi *c, struct conn *k, char *why, size_t sz
 	for (ai = res; ai; ai = ai->ai_next) {
 		socklen_t len = sizeof(err);
 
-		k->fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC, ai->ai_protocol);
+		k->fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK | SOCK_CLOEXEC,
+			       ai->ai_protocol);
 		if (k->fd < 0) {
 			err = errno;
 			continue;
@@ -266,7 +274,8 @@ static int handshake(const struct ft_promapi *c, struct conn *k, char *why, size
 		return -1;
 	}
 	/* SNI (SSL_set_tlsext_host_name) and the name the certificate must carry */
-	sym_SSL_ctrl(k->ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name, (void *)(uintptr_t)c->url.host);
+	sym_SSL_ctrl(k->ssl, SSL_CTRL_SET_TLSEXT_HOSTNAME, TLSEXT_NAMETYPE_host_name,
+		     (void *)(uintptr_t)c->url.host);
 	if (!c->o.insecure && sym_SSL_set1_host(k->ssl, c->url.host) != 1) {
 		tls_why(why, sz, "TLS");
 		return -1;
@@ -275,13 +284,15 @@ static int handshake(const struct ft_promapi *c, struct conn *k, char *why, size
 		int s = tls_step(k, rc);
 
 		if (s == -2) {
-			snprintf(why, sz, "%s:%s: no TLS handshake in time", c->url.host, c->url.port);
+			snprintf(why, sz, "%s:%s: no TLS handshake in time", c->url.host,
+				 c->url.port);
 			return -1;
 		}
 		if (s != 1) {
 			v = sym_SSL_get_verify_result(k->ssl);
 			if (v != X509_V_OK)
-				snprintf(why, sz, "%s: certificate not trusted: %s (--ca-file?)", c->url.host,
+				snprintf(why, sz, "%s: certificate not trusted: %s (--ca-file?)",
+					 c->url.host,
 					 sym_X509_verify_cert_error_string(v));
 			else
 				tls_why(why, sz, "TLS handshake");
@@ -304,7 +315,9 @@ static int send_all(struct conn *k, const char *p, size_t n, char *why, size_t s
 
 				if (s == 1)
 					continue;
-				snprintf(why, sz, s == -2 ? "the request was not taken in time" : "TLS write failed");
+				snprintf(why, sz,
+					 s == -2 ? "the request was not taken in time" :
+					 "TLS write failed");
 				return -1;
 			}
 			w = rc;
@@ -336,7 +349,8 @@ static long recv_all(struct ft_promapi *c, struct conn *k, char *why, size_t sz)
 	for (;;) {
 		ssize_t r;
 
-		if (ft_grow_from((void **)&c->buf, &c->cap, n + 65537, 1, 65537, FT_PROMAPI_MAX_ANSWER + 1)) {
+		if (ft_grow_from((void **)&c->buf, &c->cap, n + 65537, 1, 65537,
+				 FT_PROMAPI_MAX_ANSWER + 1)) {
 			snprintf(why, sz, "an answer past %u MiB", FT_PROMAPI_MAX_ANSWER >> 20);
 			return -1;
 		}
@@ -350,7 +364,10 @@ static long recv_all(struct ft_promapi *c, struct conn *k, char *why, size_t sz)
 					continue;
 				if (s == -2)
 					goto slow;
-				break;	/* closed (a missing close_notify is taken as the end, as curl does) */
+				/*
+				 * closed (a missing close_notify is taken as the end, as curl does)
+				 */
+				break;
 			}
 			r = rc;
 		} else {
@@ -373,14 +390,16 @@ static long recv_all(struct ft_promapi *c, struct conn *k, char *why, size_t sz)
 	c->buf[n] = '\0';
 	return (long)n;
 slow:
-	snprintf(why, sz, "%s:%s: no %sanswer in time", c->url.host, c->url.port, n ? "whole " : "");
+	snprintf(why, sz, "%s:%s: no %sanswer in time", c->url.host, c->url.port,
+		 n ? "whole " : "");
 	return -1;
 }
 
 /* What an answer that is not 200 means for the operator. */
 static void status_why(const struct ft_http_ans *a, char *why, size_t sz)
 {
-	const char *hint = a->status == 401 ? ": check --user and --password-file, or --bearer-token-file"
+	const char *hint = a->status == 401 ?
+		": check --user and --password-file, or --bearer-token-file"
 			 : a->status == 403 ? ": the credentials are not allowed to query"
 			 : a->status == 404 ? ": not the Prometheus API (the URL's path?)"
 			 : "";
@@ -395,13 +414,15 @@ static int exchange(struct ft_promapi *c, struct conn *k, const char *req, size_
 	char perr[256];
 	long n;
 
-	if (dial(c, k, why, sz) || (c->ctx && handshake(c, k, why, sz)) || send_all(k, req, rlen, why, sz))
+	if (dial(c, k, why, sz) || (c->ctx && handshake(c, k, why, sz)) ||
+	    send_all(k, req, rlen, why, sz))
 		return -1;
 	n = recv_all(c, k, why, sz);
 	if (n < 0)
 		return -1;
 	if (!n) {
-		snprintf(why, sz, "%s:%s closed the connection without an answer", c->url.host, c->url.port);
+		snprintf(why, sz, "%s:%s closed the connection without an answer", c->url.host,
+			 c->url.port);
 		return -1;
 	}
 	if (ft_http_ans_parse(c->buf, (size_t)n, &a, perr, sizeof(perr))) {
@@ -458,7 +479,8 @@ int ft_promapi_get(struct ft_promapi *c, const char *path, const char *qs, uint6
 	}
 	len = asprintf(&req, "GET %s%s?%s HTTP/1.0\r\nHost: %s%s%s:%s\r\nUser-Agent: fragtop/%s\r\n"
 		       "Accept: application/json\r\n%s\r\n", c->url.prefix, path, qs,
-		       strchr(c->url.host, ':') ? "[" : "", c->url.host, strchr(c->url.host, ':') ? "]" : "",
+		       strchr(c->url.host, ':') ? "[" : "", c->url.host,
+		       strchr(c->url.host, ':') ? "]" : "",
 		       c->url.port, FT_VERSION, auth);
 	explicit_bzero(secret, sizeof(secret));
 	explicit_bzero(cred, sizeof(cred));

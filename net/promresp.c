@@ -107,14 +107,18 @@ static size_t utf8(unsigned int cp, char *o)
 	return 4;
 }
 
-/* The code point of a \u escape, a surrogate pair read whole; U+0000 and lone surrogates become U+FFFD. */
+/*
+ * The code point of a \u escape, a surrogate pair read whole; U+0000 and lone surrogates become
+ * U+FFFD.
+ */
 static int escape_u(struct rd *d, unsigned int *cp)
 {
 	unsigned int lo;
 
 	if (hex4(d, cp))
 		return -1;
-	if (*cp >= 0xd800 && *cp < 0xdc00 && d->end - d->p >= 6 && d->p[0] == '\\' && d->p[1] == 'u') {
+	if (*cp >= 0xd800 && *cp < 0xdc00 && d->end - d->p >= 6 && d->p[0] == '\\' &&
+	    d->p[1] == 'u') {
 		d->p += 2;
 		if (hex4(d, &lo))
 			return -1;
@@ -183,7 +187,8 @@ static int string(struct rd *d, char *out, size_t cap, uint32_t *off)
 		}
 		if (r->arena_len + k + 1 > FT_PROM_MAX_ARENA)
 			return fail(d, "the labels are past %u MiB", FT_PROM_MAX_ARENA >> 20);
-		if (ft_grow((void **)&r->arena, &r->arena_cap, r->arena_len + k + 1, 1, FT_PROM_MAX_ARENA))
+		if (ft_grow((void **)&r->arena, &r->arena_cap, r->arena_len + k + 1, 1,
+			    FT_PROM_MAX_ARENA))
 			return fail(d, "out of memory");
 		memcpy(r->arena + r->arena_len, tmp, k);
 		r->arena_len += k;
@@ -309,7 +314,8 @@ static int sample(struct rd *d)
 	if (expect(d, '['))
 		return -1;
 	ws(d);
-	if (number(d, &s.t) || expect(d, ',') || (ws(d), string(d, val, sizeof(val), NULL)) || expect(d, ']'))
+	if (number(d, &s.t) || expect(d, ',') || (ws(d), string(d, val, sizeof(val), NULL)) ||
+	    expect(d, ']'))
 		return -1;
 	s.v = strtod(val, &e);
 	if (r->type == FT_PROM_STRING)
@@ -318,7 +324,8 @@ static int sample(struct rd *d)
 		return fail(d, "a sample value '%.20s' that is not a number", val);
 	if (r->nsamples >= FT_PROM_MAX_SAMPLES)
 		return fail(d, "more than %u samples", FT_PROM_MAX_SAMPLES);
-	if (ft_grow((void **)&r->samples, &r->samples_cap, r->nsamples + 1, sizeof(s), FT_PROM_MAX_SAMPLES))
+	if (ft_grow((void **)&r->samples, &r->samples_cap, r->nsamples + 1, sizeof(s),
+		    FT_PROM_MAX_SAMPLES))
 		return fail(d, "out of memory");
 	r->samples[r->nsamples++] = s;
 	return 0;
@@ -342,7 +349,8 @@ static int metric(struct rd *d, struct ft_prom_series *se)
 			return -1;
 		if (r->nlabels >= FT_PROM_MAX_LABELS)
 			return fail(d, "more than %u labels", FT_PROM_MAX_LABELS);
-		if (ft_grow((void **)&r->labels, &r->labels_cap, r->nlabels + 1, sizeof(l), FT_PROM_MAX_LABELS))
+		if (ft_grow((void **)&r->labels, &r->labels_cap, r->nlabels + 1, sizeof(l),
+			    FT_PROM_MAX_LABELS))
 			return fail(d, "out of memory");
 		r->labels[r->nlabels++] = l;
 		se->nlabels++;
@@ -406,7 +414,8 @@ static int element(struct rd *d)
 	se.nsamples = (uint32_t)(r->nsamples - se.sample0);
 	if (r->nseries >= FT_PROM_MAX_SERIES)
 		return fail(d, "more than %u series", FT_PROM_MAX_SERIES);
-	if (ft_grow((void **)&r->series, &r->series_cap, r->nseries + 1, sizeof(se), FT_PROM_MAX_SERIES))
+	if (ft_grow((void **)&r->series, &r->series_cap, r->nseries + 1, sizeof(se),
+		    FT_PROM_MAX_SERIES))
 		return fail(d, "out of memory");
 	r->series[r->nseries++] = se;
 	return 0;
@@ -452,8 +461,10 @@ static int data(struct rd *d)
 		if (!strcmp(key, "resultType")) {
 			if (string(d, type, sizeof(type), NULL))
 				return -1;
-			r->type = !strcmp(type, "vector") ? FT_PROM_VECTOR : !strcmp(type, "matrix") ? FT_PROM_MATRIX :
-				  !strcmp(type, "scalar") ? FT_PROM_SCALAR : !strcmp(type, "string") ? FT_PROM_STRING :
+			r->type = !strcmp(type, "vector") ? FT_PROM_VECTOR : !strcmp(type,
+				"matrix") ? FT_PROM_MATRIX :
+				  !strcmp(type, "scalar") ? FT_PROM_SCALAR : !strcmp(type,
+					  "string") ? FT_PROM_STRING :
 				  FT_PROM_NONE;
 			if (r->type == FT_PROM_NONE)
 				return fail(d, "an unknown resultType");
@@ -560,17 +571,20 @@ void ft_prom_resp_release(struct ft_prom_resp *r)
 	memset(r, 0, sizeof(*r));
 }
 
-const char *ft_prom_label_name(const struct ft_prom_resp *r, const struct ft_prom_series *s, size_t i)
+const char *ft_prom_label_name(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+			       size_t i)
 {
 	return r->arena + r->labels[s->label0 + i].name;
 }
 
-const char *ft_prom_label_value(const struct ft_prom_resp *r, const struct ft_prom_series *s, size_t i)
+const char *ft_prom_label_value(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+				size_t i)
 {
 	return r->arena + r->labels[s->label0 + i].value;
 }
 
-const char *ft_prom_label(const struct ft_prom_resp *r, const struct ft_prom_series *s, const char *name)
+const char *ft_prom_label(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+			  const char *name)
 {
 	size_t i;
 
@@ -580,7 +594,8 @@ const char *ft_prom_label(const struct ft_prom_resp *r, const struct ft_prom_ser
 	return NULL;
 }
 
-const struct ft_prom_sample *ft_prom_last(const struct ft_prom_resp *r, const struct ft_prom_series *s)
+const struct ft_prom_sample *ft_prom_last(const struct ft_prom_resp *r,
+					  const struct ft_prom_series *s)
 {
 	return s->nsamples ? &r->samples[s->sample0 + s->nsamples - 1] : NULL;
 }

@@ -66,11 +66,15 @@ int ft_prom_resp_parse(struct ft_prom_resp *r, const char *buf, size_t len, char
 void ft_prom_resp_release(struct ft_prom_resp *r);
 
 /* The value of label @name of series @s, or NULL. */
-const char *ft_prom_label(const struct ft_prom_resp *r, const struct ft_prom_series *s, const char *name);
+const char *ft_prom_label(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+			  const char *name);
 /* Label @i of @s: its name and value. */
-const char *ft_prom_label_name(const struct ft_prom_resp *r, const struct ft_prom_series *s, size_t i);
-const char *ft_prom_label_value(const struct ft_prom_resp *r, const struct ft_prom_series *s, size_t i);
+const char *ft_prom_label_name(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+			       size_t i);
+const char *ft_prom_label_value(const struct ft_prom_resp *r, const struct ft_prom_series *s,
+				size_t i);
 /* The last sample of @s, or NULL when it has none. */
-const struct ft_prom_sample *ft_prom_last(const struct ft_prom_resp *r, const struct ft_prom_series *s);
+const struct ft_prom_sample *ft_prom_last(const struct ft_prom_resp *r,
+					  const struct ft_prom_series *s);
 
 #endif

@@ -16,12 +16,16 @@ void ft_prom_url_masked(const char *arg, char *buf, size_t sz)
 		snprintf(buf, sz, "%s", arg);
 		return;
 	}
-	while (at && memchr(at + 1, '@', (size_t)(end - at - 1)))	/* the last '@' ends the credentials */
+	/* the last '@' ends the credentials */
+	while (at && memchr(at + 1, '@', (size_t)(end - at - 1)))
 		at = memchr(at + 1, '@', (size_t)(end - at - 1));
 	{
 		const char *colon = memchr(p, ':', (size_t)(at - p));
 
-		/* a user stays (it helps), its password goes; a lone user part may be a token: it goes */
+		/*
+		 * a user stays (it helps), its password goes; a lone user part may be a token: it
+		 * goes
+		 */
 		if (colon)
 			snprintf(buf, sz, "%.*s:***%s", (int)(colon - arg), arg, at);
 		else
@@ -38,7 +42,10 @@ static int bad(char *why, size_t sz, const char *arg, const char *what)
 	return -1;
 }
 
-/* A host's bytes: a name's or an address's; no '@' (credentials go in --user), nothing that ends it. */
+/*
+ * A host's bytes: a name's or an address's; no '@' (credentials go in --user), nothing that ends
+ * it.
+ */
 static bool host_ok(const char *h, size_t n, bool v6)
 {
 	size_t i;
@@ -48,14 +55,16 @@ static bool host_ok(const char *h, size_t n, bool v6)
 	for (i = 0; i < n; i++) {
 		char c = h[i];
 
-		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '-' ||
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		      c == '-' ||
 		      c == '.' || c == '_' || (v6 && (c == ':' || c == '%'))))
 			return false;
 	}
 	return true;
 }
 
-static int port_of(const char *p, size_t n, struct ft_prom_url *u, const char *arg, char *why, size_t sz)
+static int port_of(const char *p, size_t n, struct ft_prom_url *u, const char *arg, char *why,
+		   size_t sz)
 {
 	unsigned long v = 0;
 	size_t i;
@@ -89,7 +98,8 @@ int ft_prom_url_parse(const char *arg, struct ft_prom_url *u, char *why, size_t 
 	}
 	path = p + strcspn(p, "/?#");
 	if (strpbrk(path, "?#"))
-		return bad(why, sz, arg, "a query or fragment has no place here (the path of the API is fragtop's)");
+		return bad(why, sz, arg, "a query or fragment has no place here (the path of the "
+					 "API is fragtop's)");
 	if (memchr(p, '@', (size_t)(path - p)))
 		return bad(why, sz, arg, "credentials in the URL: give --user and --password-file");
 	if (*p == '[') {
@@ -125,7 +135,8 @@ int ft_prom_url_parse(const char *arg, struct ft_prom_url *u, char *why, size_t 
 		return bad(why, sz, arg, "the path is too long");
 	for (size_t i = 0; i < n; i++)
 		if ((unsigned char)path[i] <= ' ' || (unsigned char)path[i] >= 0x7f)
-			return bad(why, sz, arg, "the path has a blank or a control byte: percent-encode it");
+			return bad(why, sz, arg,
+				   "the path has a blank or a control byte: percent-encode it");
 	memcpy(u->prefix, path, n);
 	return 0;
 }
@@ -137,7 +148,8 @@ bool ft_prom_urlencode(char *out, size_t sz, const char *in)
 
 	for (; *in; in++) {
 		unsigned char c = (unsigned char)*in;
-		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		bool plain = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		(c >= '0' && c <= '9') ||
 			     c == '-' || c == '.' || c == '_' || c == '~';
 
 		if (n + (plain ? 1 : 3) >= sz)
@@ -224,7 +236,8 @@ int ft_promql_selector_check(const char *sel, char *why, size_t sz)
 int ft_prom_duration(const char *s, double *secs)
 {
 	static const struct { const char *unit; double secs; } units[] = {
-		{ "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 }, { "w", 604800 },
+		{ "ms", 0.001 }, { "s", 1 }, { "m", 60 }, { "h", 3600 }, { "d", 86400 },
+		{ "w", 604800 },
 		{ "y", 31536000 },
 	};
 	double total = 0;
@@ -251,7 +264,8 @@ int ft_prom_duration(const char *s, double *secs)
 		for (k = 0; k < sizeof(units) / sizeof(units[0]); k++) {
 			size_t n = strlen(units[k].unit);
 
-			if (!strncmp(s, units[k].unit, n) && !(n == 1 && units[k].unit[0] == 'm' && s[1] == 's'))
+			if (!strncmp(s, units[k].unit, n) &&
+			    !(n == 1 && units[k].unit[0] == 'm' && s[1] == 's'))
 				break;
 		}
 		if (k == sizeof(units) / sizeof(units[0]))

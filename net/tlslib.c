@@ -55,12 +55,16 @@ struct sym {
 
 #define S(name) { #name, (void **)&sym_##name }
 static const struct sym ssl_syms[] = {
-	S(TLS_server_method), S(SSL_CTX_new), S(SSL_CTX_free), S(SSL_CTX_ctrl), S(SSL_CTX_set_options),
-	S(SSL_CTX_use_certificate_chain_file), S(SSL_CTX_use_PrivateKey_file), S(SSL_CTX_check_private_key),
+	S(TLS_server_method), S(SSL_CTX_new), S(SSL_CTX_free), S(SSL_CTX_ctrl),
+	S(SSL_CTX_set_options),
+	S(SSL_CTX_use_certificate_chain_file), S(SSL_CTX_use_PrivateKey_file),
+	S(SSL_CTX_check_private_key),
 	S(SSL_CTX_load_verify_locations), S(SSL_CTX_set_client_CA_list), S(SSL_CTX_set_verify),
-	S(SSL_load_client_CA_file), S(SSL_new), S(SSL_free), S(SSL_set_fd), S(SSL_accept), S(SSL_read),
+	S(SSL_load_client_CA_file), S(SSL_new), S(SSL_free), S(SSL_set_fd), S(SSL_accept),
+	S(SSL_read),
 	S(SSL_write), S(SSL_pending), S(SSL_shutdown), S(SSL_get_error), S(SSL_get_wbio),
-	S(TLS_client_method), S(SSL_CTX_set_default_verify_paths), S(SSL_ctrl), S(SSL_set1_host), S(SSL_connect),
+	S(TLS_client_method), S(SSL_CTX_set_default_verify_paths), S(SSL_ctrl), S(SSL_set1_host),
+	S(SSL_connect),
 	S(SSL_get_verify_result),
 };
 static const struct sym crypto_syms[] = {
@@ -72,7 +76,8 @@ static const struct sym crypt_syms[] = { S(crypt_r), S(crypt_gensalt_rn) };
 #undef S
 
 /* dlopen @lib (Debian's package @pkg) and take @n symbols from it; it stays loaded. */
-static int load(const char *lib, const char *pkg, const struct sym *syms, size_t n, char *why, size_t sz)
+static int load(const char *lib, const char *pkg, const struct sym *syms, size_t n, char *why,
+		size_t sz)
 {
 	void *h = dlopen(lib, RTLD_NOW | RTLD_LOCAL);
 	size_t i;
@@ -94,7 +99,8 @@ static int load(const char *lib, const char *pkg, const struct sym *syms, size_t
 #define NR(a) (sizeof(a) / sizeof((a)[0]))
 
 /* Each library once: 1 loaded, -1 it failed (and why, said again to a later caller). */
-static int once(int *state, char *saved, const char *lib, const char *pkg, const struct sym *syms, size_t n,
+static int once(int *state, char *saved, const char *lib, const char *pkg, const struct sym *syms,
+		size_t n,
 		char *why, size_t sz)
 {
 	if (!*state)
@@ -109,7 +115,8 @@ int ft_tlslib_crypto(char *why, size_t sz)
 	static int state;
 	static char saved[256];
 
-	return once(&state, saved, FT_TLSLIB_CRYPTO, "libssl3", crypto_syms, NR(crypto_syms), why, sz);
+	return once(&state, saved, FT_TLSLIB_CRYPTO, "libssl3", crypto_syms, NR(crypto_syms), why,
+		    sz);
 }
 
 int ft_tlslib_ssl(char *why, size_t sz)
@@ -127,5 +134,6 @@ int ft_tlslib_crypt(char *why, size_t sz)
 	static int state;
 	static char saved[256];
 
-	return once(&state, saved, FT_TLSLIB_CRYPT, "libcrypt1", crypt_syms, NR(crypt_syms), why, sz);
+	return once(&state, saved, FT_TLSLIB_CRYPT, "libcrypt1", crypt_syms, NR(crypt_syms), why,
+		    sz);
 }

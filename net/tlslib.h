@@ -3,7 +3,8 @@
  * OpenSSL (libssl.so.3 and libcrypto.so.3) and libcrypt (libcrypt.so.1),
  * loaded with dlopen() when the exporter's --web.config.file asks for TLS
  * or users, or `fragtop fleet` asks an https URL, and by nothing else.
- * Linked, they were mapped into every fragtop: 1.8 MB of the TUI's resident memory for code it never runs.
+ * Linked, they were mapped into every fragtop: 1.8 MB of the TUI's resident memory for code it
+ * never runs.
  *
  * The functions are called through pointers of their own type (systemd's
  * sym_ pattern), so the compiler still checks every call against

@@ -76,7 +76,9 @@ static int scalar(struct parser *p, const char *v, size_t n, char *out, size_t o
 				case '\\': case '"': case '/': c = v[i]; break;
 				case 't': c = '\t'; break;
 				case 'n': c = '\n'; break;
-				default: return fail(p, p->no, "an escape \\%c this reader does not know", v[i]);
+				default: return fail(p, p->no,
+						     "an escape \\%c this reader does not know",
+						     v[i]);
 				}
 			}
 			if ((unsigned char)c < 0x20 && c != '\t')
@@ -98,7 +100,8 @@ static int scalar(struct parser *p, const char *v, size_t n, char *out, size_t o
 	n = i;
 	rtrim(v, &n);
 	if (n && strchr("[]{}&*!|>%@`,", v[0]))
-		return fail(p, p->no, "'%c' starts YAML this reader does not take (flow collections, anchors, "
+		return fail(p, p->no, "'%c' starts YAML this reader does not take (flow "
+				      "collections, anchors, "
 			    "tags, block scalars): write a plain or quoted value", v[0]);
 	if (n && v[0] == '-' && (n == 1 || v[1] == ' '))
 		return fail(p, p->no, "a list where a single value goes");
@@ -113,7 +116,8 @@ static int scalar(struct parser *p, const char *v, size_t n, char *out, size_t o
 }
 
 /* "KEY: VALUE" at @s: the key into @key, the value's start and length. */
-static int key_value(struct parser *p, const char *s, size_t n, char *key, size_t ksz, const char **val,
+static int key_value(struct parser *p, const char *s, size_t n, char *key, size_t ksz,
+		     const char **val,
 		     size_t *vlen)
 {
 	size_t i;
@@ -133,7 +137,8 @@ static int key_value(struct parser *p, const char *s, size_t n, char *key, size_
 			return -1;
 		i++;
 	} else {
-		for (i = 0; i < n && !(s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t')); i++)
+		for (i = 0; i < n &&
+		     !(s[i] == ':' && (i + 1 == n || s[i + 1] == ' ' || s[i + 1] == '\t')); i++)
 			;
 		if (i == n)
 			return fail(p, p->no, "expected KEY: VALUE");
@@ -208,7 +213,8 @@ static const char *const client_auth_names[] = {
 
 /* The keys exporter-toolkit has that fragtop does not implement: refused by name. */
 static const char *const tls_unsupported[] = {
-	"cipher_suites", "curve_preferences", "client_allowed_sans", "cert", "key", "client_ca", NULL,
+	"cipher_suites", "curve_preferences", "client_allowed_sans", "cert", "key", "client_ca",
+	NULL,
 };
 
 static bool in_list(const char *const *l, const char *k)
@@ -240,7 +246,8 @@ static int tls_key(struct parser *p, const char *key, const char *v, size_t n)
 		return fail(p, p->no, "%s needs a value", key);
 	if (scalar(p, v, n, val, sizeof(val)))
 		return -1;
-	if (!strcmp(key, "cert_file") || !strcmp(key, "key_file") || !strcmp(key, "client_ca_file")) {
+	if (!strcmp(key, "cert_file") || !strcmp(key, "key_file") ||
+	    !strcmp(key, "client_ca_file")) {
 		char *dst = key[0] == 'c' && key[1] == 'e' ? wc->cert_file :
 			    key[0] == 'k' ? wc->key_file : wc->client_ca_file;
 		int *line = dst == wc->cert_file ? &wc->cert_line :
@@ -261,16 +268,21 @@ static int tls_key(struct parser *p, const char *key, const char *v, size_t n)
 				wc->client_auth = (enum ft_client_auth)i;
 				return 0;
 			}
-		return fail(p, p->no, "client_auth_type is NoClientCert, RequestClientCert, RequireAnyClientCert, "
+		return fail(p, p->no, "client_auth_type is NoClientCert, RequestClientCert, "
+				      "RequireAnyClientCert, "
 			    "VerifyClientCertIfGiven or RequireAndVerifyClientCert, not '%s'", val);
 	}
 	if (!strcmp(key, "min_version"))
-		return once(p, &p->min_line, key) || tls_version(p, key, val, &wc->min_version) ? -1 : 0;
+		return once(p, &p->min_line, key) ||
+		tls_version(p, key, val, &wc->min_version) ? -1 : 0;
 	if (!strcmp(key, "max_version"))
-		return once(p, &p->max_line, key) || tls_version(p, key, val, &wc->max_version) ? -1 : 0;
+		return once(p, &p->max_line, key) ||
+		tls_version(p, key, val, &wc->max_version) ? -1 : 0;
 	if (!strcmp(key, "prefer_server_cipher_suites"))
-		return once(p, &p->prefer_line, key) || boolean(p, key, val, &wc->prefer_server_ciphers) ? -1 : 0;
-	return fail(p, p->no, "tls_server_config has no key '%s' (cert_file, key_file, client_auth_type, "
+		return once(p, &p->prefer_line, key) ||
+		boolean(p, key, val, &wc->prefer_server_ciphers) ? -1 : 0;
+	return fail(p, p->no,
+		    "tls_server_config has no key '%s' (cert_file, key_file, client_auth_type, "
 		    "client_ca_file, min_version, max_version, prefer_server_cipher_suites)", key);
 }
 
@@ -287,7 +299,8 @@ static bool bcrypt_hash(const char *h)
 	if (cost < 4 || cost > 31)
 		return false;
 	for (i = 7; i < 60; i++)
-		if (!(h[i] == '.' || h[i] == '/' || (h[i] >= 'A' && h[i] <= 'Z') || (h[i] >= 'a' && h[i] <= 'z') ||
+		if (!(h[i] == '.' || h[i] == '/' || (h[i] >= 'A' && h[i] <= 'Z') ||
+		      (h[i] >= 'a' && h[i] <= 'z') ||
 		      (h[i] >= '0' && h[i] <= '9')))
 			return false;
 	return true;
@@ -307,7 +320,8 @@ static int user_key(struct parser *p, const char *key, const char *v, size_t n)
 		return fail(p, p->no, "a user name longer than %zu bytes", sizeof(u->name) - 1);
 	for (const char *c = key; *c; c++)
 		if (*c == ':' || (unsigned char)*c < 0x20)
-			return fail(p, p->no, "a user name cannot hold ':' or a control character (basic auth "
+			return fail(p, p->no, "a user name cannot hold ':' or a control character "
+					      "(basic auth "
 				    "splits at the first ':')");
 	u = &wc->users[wc->nr_users];
 	if (empty_value(v, n))
@@ -315,12 +329,15 @@ static int user_key(struct parser *p, const char *key, const char *v, size_t n)
 	if (scalar(p, v, n, u->hash, sizeof(u->hash)))
 		return -1;
 	if (!bcrypt_hash(u->hash))
-		return fail(p, p->no, "user '%s': not a bcrypt hash ($2y$ or $2b$, a cost, 53 characters; "
+		return fail(p, p->no,
+			    "user '%s': not a bcrypt hash ($2y$ or $2b$, a cost, 53 characters; "
 			    "htpasswd -nBC 10 USER makes one)", key);
 	u->cost = (u->hash[4] - '0') * 10 + (u->hash[5] - '0');
 	if (u->cost > FT_WEB_MAX_COST)
-		return fail(p, p->no, "user '%s': bcrypt cost %d is above %d, the most fragtop checks (each "
-			    "step doubles the CPU a password costs; htpasswd -nBC 10 USER makes a cost-10 hash)",
+		return fail(p, p->no,
+			    "user '%s': bcrypt cost %d is above %d, the most fragtop checks (each "
+			    "step doubles the CPU a password costs; htpasswd -nBC 10 USER makes a "
+			    "cost-10 hash)",
 			    key, u->cost, FT_WEB_MAX_COST);
 	snprintf(u->name, sizeof(u->name), "%s", key);
 	u->line = p->no;
@@ -352,13 +369,17 @@ static int check_whole(struct parser *p)
 		return fail(p, wc->tls_line, "tls_server_config needs both cert_file and key_file");
 	if (wc->min_version > wc->max_version)
 		return fail(p, wc->tls_line, "min_version %s is above max_version %s",
-			    ft_tls_version_name(wc->min_version), ft_tls_version_name(wc->max_version));
+			    ft_tls_version_name(wc->min_version),
+			    ft_tls_version_name(wc->max_version));
 	if (wc->client_ca_line && wc->client_auth == FT_CLIENT_NONE)
-		return fail(p, wc->client_ca_line, "client_ca_file without a client_auth_type that asks for a "
-			    "certificate (VerifyClientCertIfGiven or RequireAndVerifyClientCert)");
-	if ((wc->client_auth == FT_CLIENT_VERIFY_IF_GIVEN || wc->client_auth == FT_CLIENT_REQUIRE_VERIFY) &&
+		return fail(p, wc->client_ca_line,
+			    "client_ca_file without a client_auth_type that asks for a certificate "
+			    "(VerifyClientCertIfGiven or RequireAndVerifyClientCert)");
+	if ((wc->client_auth == FT_CLIENT_VERIFY_IF_GIVEN ||
+	     wc->client_auth == FT_CLIENT_REQUIRE_VERIFY) &&
 	    !wc->client_ca_line)
-		return fail(p, wc->client_auth_line, "client_auth_type %s needs client_ca_file to verify against",
+		return fail(p, wc->client_auth_line,
+			    "client_auth_type %s needs client_ca_file to verify against",
 			    client_auth_names[wc->client_auth]);
 	return 0;
 }
@@ -378,7 +399,8 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 	wc->prefer_server_ciphers = true;
 	why[0] = '\0';
 	if (len > FT_WEB_MAX_FILE)
-		return fail(&p, 0, "longer than %d KiB: not a web configuration", FT_WEB_MAX_FILE / 1024);
+		return fail(&p, 0, "longer than %d KiB: not a web configuration",
+			    FT_WEB_MAX_FILE / 1024);
 	if (memchr(text, '\0', len))
 		return fail(&p, 0, "a NUL byte: not a text file");
 	while (at < len) {
@@ -394,7 +416,8 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 		while ((size_t)indent < n && s[indent] == ' ')
 			indent++;
 		if ((size_t)indent < n && s[indent] == '\t')
-			return fail(&p, p.no, "a tab in the indentation (YAML indents with spaces)");
+			return fail(&p, p.no,
+				    "a tab in the indentation (YAML indents with spaces)");
 		s += indent;
 		n -= (size_t)indent;
 		rtrim(s, &n);
@@ -406,7 +429,8 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 		 * be basic_auth_users, and the exporter would serve without auth
 		 */
 		if (ended)
-			return fail(&p, p.no, "more after the end of the document ('...' on line %d)", ended);
+			return fail(&p, p.no,
+				    "more after the end of the document ('...' on line %d)", ended);
 		if (!indent && n >= 3 && !strncmp(s, "---", 3) && only_comment(s + 3, n - 3)) {
 			if (content)
 				return fail(&p, p.no, "a second YAML document");
@@ -427,13 +451,16 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 				    !strcmp(key, "http_server_config") ? &http_seen : NULL;
 
 			if (!seen)
-				return fail(&p, p.no, "no key '%s' here (tls_server_config, basic_auth_users, "
+				return fail(&p, p.no, "no key '%s' here (tls_server_config, "
+						      "basic_auth_users, "
 					    "http_server_config)", key);
 			if (once(&p, seen, key))
 				return -1;
 			if (!empty_value(v, vlen))
-				return fail(&p, p.no, "%s takes a mapping: its keys on the lines below, indented", key);
-			sec = seen == &tls_seen ? SEC_TLS : seen == &users_seen ? SEC_USERS : SEC_HTTP;
+				return fail(&p, p.no, "%s takes a mapping: its keys on the lines "
+						      "below, indented", key);
+			sec = seen == &tls_seen ? SEC_TLS : seen == &users_seen ?
+				SEC_USERS : SEC_HTTP;
 			if (sec == SEC_TLS) {
 				wc->tls = true;
 				wc->tls_line = p.no;
@@ -446,9 +473,12 @@ int ft_webconfig_parse(const char *text, size_t len, struct ft_webconfig *wc, ch
 		if (child_indent < 0)
 			child_indent = indent;
 		if (indent != child_indent)
-			return fail(&p, p.no, "indented %d spaces where the lines above have %d%s", indent,
-				    child_indent, indent > child_indent ? " (nothing nests deeper here)" : "");
-		if ((sec == SEC_TLS && tls_key(&p, key, v, vlen)) || (sec == SEC_USERS && user_key(&p, key, v, vlen)) ||
+			return fail(&p, p.no, "indented %d spaces where the lines above have %d%s",
+				    indent,
+				    child_indent,
+				    indent > child_indent ? " (nothing nests deeper here)" : "");
+		if ((sec == SEC_TLS && tls_key(&p, key, v, vlen)) ||
+		    (sec == SEC_USERS && user_key(&p, key, v, vlen)) ||
 		    (sec == SEC_HTTP && http_key(&p, key, v, vlen)))
 			return -1;
 	}

@@ -35,7 +35,8 @@ static char *read_config(const char *path, size_t *len)
 		goto out;
 	}
 	*len = 0;
-	while ((n = read(fd, buf + *len, FT_WEB_MAX_FILE + 1 - *len)) > 0 && *len + (size_t)n <= FT_WEB_MAX_FILE)
+	while ((n = read(fd, buf + *len, FT_WEB_MAX_FILE + 1 - *len)) > 0 &&
+	       *len + (size_t)n <= FT_WEB_MAX_FILE)
 		*len += (size_t)n;
 	if (n > 0)
 		*len += (size_t)n;	/* over the bound: the parser says so */
@@ -67,7 +68,8 @@ static void resolve(const char *config, char *file, size_t sz)
 static const char *ssl_why(void)
 {
 	static char buf[256];
-	unsigned long e = sym_ERR_peek_error();	/* the first: the cause, the later ones its callers */
+	/* the first: the cause, the later ones its callers */
+	unsigned long e = sym_ERR_peek_error();
 
 	if (!e)
 		return "failed";
@@ -82,11 +84,13 @@ static int usable(const char *config, int line, const char *key, const char *fil
 	struct stat st;
 
 	if (stat(file, &st)) {
-		fprintf(stderr, "fragtop: %s: line %d: %s %s: %s\n", config, line, key, file, strerror(errno));
+		fprintf(stderr, "fragtop: %s: line %d: %s %s: %s\n", config, line, key, file,
+			strerror(errno));
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		fprintf(stderr, "fragtop: %s: line %d: %s %s: not a regular file\n", config, line, key, file);
+		fprintf(stderr, "fragtop: %s: line %d: %s %s: not a regular file\n", config, line,
+			key, file);
 		return -1;
 	}
 	return 0;
@@ -115,7 +119,8 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 		resolve(config, wc->client_ca_file, sizeof(wc->client_ca_file));
 	if (usable(config, wc->cert_line, "cert_file", wc->cert_file) ||
 	    usable(config, wc->key_line, "key_file", wc->key_file) ||
-	    (wc->client_ca_line && usable(config, wc->client_ca_line, "client_ca_file", wc->client_ca_file)))
+	    (wc->client_ca_line &&
+	     usable(config, wc->client_ca_line, "client_ca_file", wc->client_ca_file)))
 		return -1;
 	if (!(ws->ctx = sym_SSL_CTX_new(sym_TLS_server_method()))) {
 		fprintf(stderr, "fragtop: %s: TLS: %s\n", config, ssl_why());
@@ -125,30 +130,38 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_SET_MAX_PROTO_VERSION, versions[wc->max_version], NULL);
 	sym_SSL_CTX_set_options(ws->ctx, SSL_OP_NO_RENEGOTIATION |
 			    (wc->prefer_server_ciphers ? SSL_OP_CIPHER_SERVER_PREFERENCE : 0));
-	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_MODE, SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, NULL);
+	sym_SSL_CTX_ctrl(ws->ctx, SSL_CTRL_MODE,
+			 SSL_MODE_ENABLE_PARTIAL_WRITE | SSL_MODE_ACCEPT_MOVING_WRITE_BUFFER, NULL);
 	if (sym_SSL_CTX_use_certificate_chain_file(ws->ctx, wc->cert_file) != 1) {
-		fprintf(stderr, "fragtop: %s: line %d: cert_file %s: %s\n", config, wc->cert_line, wc->cert_file,
+		fprintf(stderr, "fragtop: %s: line %d: cert_file %s: %s\n", config, wc->cert_line,
+			wc->cert_file,
 			ssl_why());
 		return -1;
 	}
 	if (sym_SSL_CTX_use_PrivateKey_file(ws->ctx, wc->key_file, SSL_FILETYPE_PEM) != 1) {
-		fprintf(stderr, "fragtop: %s: line %d: key_file %s: %s\n", config, wc->key_line, wc->key_file,
+		fprintf(stderr, "fragtop: %s: line %d: key_file %s: %s\n", config, wc->key_line,
+			wc->key_file,
 			ssl_why());
 		return -1;
 	}
 	if (sym_SSL_CTX_check_private_key(ws->ctx) != 1) {
-		fprintf(stderr, "fragtop: %s: line %d: key_file %s is not the key of cert_file %s\n", config,
+		fprintf(stderr,
+			"fragtop: %s: line %d: key_file %s is not the key of cert_file %s\n",
+			config,
 			wc->key_line, wc->key_file, wc->cert_file);
 		return -1;
 	}
 	if (wc->client_ca_line) {
 		STACK_OF(X509_NAME) *names = sym_SSL_load_client_CA_file(wc->client_ca_file);
 
-		if (!names || sym_SSL_CTX_load_verify_locations(ws->ctx, wc->client_ca_file, NULL) != 1) {
-			fprintf(stderr, "fragtop: %s: line %d: client_ca_file %s: %s\n", config, wc->client_ca_line,
+		if (!names ||
+		    sym_SSL_CTX_load_verify_locations(ws->ctx, wc->client_ca_file, NULL) != 1) {
+			fprintf(stderr, "fragtop: %s: line %d: client_ca_file %s: %s\n", config,
+				wc->client_ca_line,
 				wc->client_ca_file, names ? ssl_why() : "no certificate in it");
 			if (names)
-				sym_OPENSSL_sk_pop_free((OPENSSL_STACK *)names, (void (*)(void *))sym_X509_NAME_free);
+				sym_OPENSSL_sk_pop_free((OPENSSL_STACK *)names,
+							(void (*)(void *))sym_X509_NAME_free);
 			return -1;
 		}
 		sym_SSL_CTX_set_client_CA_list(ws->ctx, names);
@@ -158,7 +171,8 @@ static int tls_setup(struct ft_websec *ws, const char *config)
 	case FT_CLIENT_REQUEST: mode = SSL_VERIFY_PEER; break;
 	case FT_CLIENT_REQUIRE_ANY: mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT; break;
 	case FT_CLIENT_VERIFY_IF_GIVEN: mode = SSL_VERIFY_PEER; break;
-	case FT_CLIENT_REQUIRE_VERIFY: mode = SSL_VERIFY_PEER | SSL_VERIFY_FAIL_IF_NO_PEER_CERT; break;
+	case FT_CLIENT_REQUIRE_VERIFY: mode = SSL_VERIFY_PEER |
+		SSL_VERIFY_FAIL_IF_NO_PEER_CERT; break;
 	}
 	sym_SSL_CTX_set_verify(ws->ctx, mode, wc->client_auth == FT_CLIENT_REQUEST ||
 			   wc->client_auth == FT_CLIENT_REQUIRE_ANY ? accept_any : NULL);
@@ -185,9 +199,11 @@ static int dummy_setup(struct ft_websec *ws, const char *config)
 		return -1;
 	}
 	t0 = ft_now_ns();
-	if (!sym_crypt_gensalt_rn("$2b$", (unsigned long)ws->max_cost, NULL, 0, salt, sizeof(salt)) ||
+	if (!sym_crypt_gensalt_rn("$2b$", (unsigned long)ws->max_cost, NULL, 0, salt,
+				  sizeof(salt)) ||
 	    !(d = sym_crypt_r("fragtop", salt, ws->cd)) || d[0] == '*') {
-		fprintf(stderr, "fragtop: %s: line %d: libcrypt cannot check bcrypt hashes here\n", config,
+		fprintf(stderr, "fragtop: %s: line %d: libcrypt cannot check bcrypt hashes here\n",
+			config,
 			ws->wc.users[top].line);
 		return -1;
 	}
@@ -203,7 +219,8 @@ static struct ft_websec_job *next_job(struct ft_websec *ws)
 	int i;
 
 	for (i = 0; i < FT_WEBSEC_QUEUE; i++)
-		if (ws->jobs[i].state == FT_JOB_QUEUED && (!best || ws->jobs[i].ticket < best->ticket))
+		if (ws->jobs[i].state == FT_JOB_QUEUED &&
+		    (!best || ws->jobs[i].ticket < best->ticket))
 			best = &ws->jobs[i];
 	return best;
 }
@@ -235,7 +252,8 @@ static void *checker(void *arg)
 		pthread_mutex_unlock(&ws->mu);
 
 		h = sym_crypt_r(pass, hash, ws->cd);
-		ok = user >= 0 && h && strlen(h) == strlen(hash) && !sym_CRYPTO_memcmp(h, hash, strlen(hash));
+		ok = user >= 0 && h && strlen(h) == strlen(hash) &&
+		!sym_CRYPTO_memcmp(h, hash, strlen(hash));
 		explicit_bzero(pass, sizeof(pass));
 
 		pthread_mutex_lock(&ws->mu);
@@ -266,7 +284,8 @@ static int checker_start(struct ft_websec *ws, const char *config)
 	pthread_cond_init(&ws->cv, NULL);
 	err = pthread_create(&ws->thread, NULL, checker, ws);
 	if (err) {
-		fprintf(stderr, "fragtop: %s: cannot start the password checker: %s\n", config, strerror(err));
+		fprintf(stderr, "fragtop: %s: cannot start the password checker: %s\n", config,
+			strerror(err));
 		return -1;
 	}
 	ws->started = true;
@@ -294,7 +313,8 @@ int ft_websec_load(struct ft_websec *ws, const char *path)
 	}
 	/* the libraries only now, and only what the file asks for (net/tlslib.h) */
 	if ((ws->wc.tls && ft_tlslib_ssl(why, sizeof(why))) ||
-	    (ws->wc.nr_users && (ft_tlslib_crypto(why, sizeof(why)) || ft_tlslib_crypt(why, sizeof(why))))) {
+	    (ws->wc.nr_users &&
+	     (ft_tlslib_crypto(why, sizeof(why)) || ft_tlslib_crypt(why, sizeof(why))))) {
 		fprintf(stderr, "fragtop: %s: %s\n", path, why);
 		return -1;
 	}
@@ -317,7 +337,8 @@ static bool cached(const struct ft_websec *ws, int user, const unsigned char key
 	return false;
 }
 
-enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r, const unsigned char peer[16],
+enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r,
+			     const unsigned char peer[16],
 			     uint64_t *ticket)
 {
 	const struct ft_web_user *u;
@@ -332,7 +353,8 @@ enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r, 
 		return FT_AUTH_DENIED;
 	u = ft_webconfig_user(&ws->wc, r->user);
 	idx = u ? (int)(u - ws->wc.users) : -1;
-	if (sym_EVP_Digest(r->pass, strlen(r->pass), key, &klen, sym_EVP_sha256(), NULL) != 1 || klen != sizeof(key))
+	if (sym_EVP_Digest(r->pass, strlen(r->pass), key, &klen, sym_EVP_sha256(), NULL) != 1 ||
+	    klen != sizeof(key))
 		klen = 0;
 	if (u && klen && cached(ws, idx, key))
 		return FT_AUTH_OK;
@@ -349,7 +371,8 @@ enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r, 
 		pthread_mutex_unlock(&ws->mu);
 		return same >= FT_WEBSEC_PER_PEER ? FT_AUTH_LIMIT : FT_AUTH_BUSY;
 	}
-	*j = (struct ft_websec_job){ .state = FT_JOB_QUEUED, .ticket = ++ws->next_ticket, .user = idx, .keyed = klen != 0 };
+	*j = (struct ft_websec_job){ .state = FT_JOB_QUEUED, .ticket = ++ws->next_ticket,
+				     .user = idx, .keyed = klen != 0 };
 	memcpy(j->peer, peer, 16);
 	memcpy(j->key, key, sizeof(key));
 	snprintf(j->pass, sizeof(j->pass), "%s", r->pass);
@@ -386,7 +409,8 @@ bool ft_websec_result(struct ft_websec *ws, uint64_t *ticket, bool *ok, uint64_t
 		*ticket = j->ticket;
 		*ok = j->ok;
 		*due_ns = j->ok ? 0 : j->started_ns + ws->refuse_ns;
-		if (j->ok && j->keyed) {	/* remembered: the next scrape is not checked again */
+		/* remembered: the next scrape is not checked again */
+		if (j->ok && j->keyed) {
 			ws->cache[ws->cache_next].user = j->user;
 			memcpy(ws->cache[ws->cache_next].key, j->key, sizeof(j->key));
 			ws->cache_next = (ws->cache_next + 1) % FT_WEBSEC_CACHE;
@@ -424,7 +448,9 @@ void ft_websec_cancel(struct ft_websec *ws, uint64_t ticket)
 /* How long ft_websec_free() waits for the thread to see it is told to stop. */
 #define QUIT_WAIT_NS	(200ull * 1000000ull)
 
-/* Tell the thread to stop; false if it is still in bcrypt after QUIT_WAIT_NS (then it is detached). */
+/*
+ * Tell the thread to stop; false if it is still in bcrypt after QUIT_WAIT_NS (then it is detached).
+ */
 static bool checker_stop(struct ft_websec *ws)
 {
 	struct timespec until;

@@ -75,7 +75,8 @@ struct ft_websec {
 	pthread_cond_t cv;
 	bool quit, gone;
 	int efd;			/* eventfd: readable when a verdict is in */
-	uint64_t refuse_ns;		/* a check at max_cost takes this long: refusals wait for it */
+	/* a check at max_cost takes this long: refusals wait for it */
+	uint64_t refuse_ns;
 	uint64_t next_ticket;
 	struct ft_websec_job jobs[FT_WEBSEC_QUEUE];
 };
@@ -92,7 +93,8 @@ int ft_websec_load(struct ft_websec *ws, const char *path);
  * auth, or its password is cached; else its check is queued for @peer
  * (FT_AUTH_PENDING, *@ticket set) or cannot be (BUSY, LIMIT).
  */
-enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r, const unsigned char peer[16],
+enum ft_auth ft_websec_check(struct ft_websec *ws, const struct ft_http_req *r,
+			     const unsigned char peer[16],
 			     uint64_t *ticket);
 
 /* What poll() waits on for verdicts (-1: no users, no thread). */

@@ -75,7 +75,8 @@ static const char *change_text(char *buf, size_t sz, double v, const char *unit,
 	if (isnan(v))
 		snprintf(buf, sz, "-");
 	else
-		snprintf(buf, sz, "%+.1f%s%s", fabs(v) < 0.05 ? 0.0 : v, unit, significant ? "*" : " ");
+		snprintf(buf, sz, "%+.1f%s%s", fabs(v) < 0.05 ? 0.0 : v, unit,
+			 significant ? "*" : " ");
 	return buf;
 }
 
@@ -128,7 +129,8 @@ static bool heads_lettered(const struct ft_cmp_group *g, int ng)
 	return false;
 }
 
-static const char *head(const struct ft_cmp_group *g, int k, bool lettered, bool with_n, char *buf, size_t sz)
+static const char *head(const struct ft_cmp_group *g, int k, bool lettered, bool with_n, char *buf,
+			size_t sz)
 {
 	char name[8];
 
@@ -142,7 +144,8 @@ static const char *head(const struct ft_cmp_group *g, int k, bool lettered, bool
 }
 
 /* Fragmenting fallbacks a second by kernel stack (runs recorded with --stacks). */
-static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct ft_cmp_stacks *stacks,
+static void print_text_stacks(const struct ft_cmp_group *g, int ng,
+			      const struct ft_cmp_stacks *stacks,
 			      bool lettered)
 {
 	char ha[160], hb[160];
@@ -157,7 +160,8 @@ static void print_text_stacks(const struct ft_cmp_group *g, int ng, const struct
 
 			snprintf(name, sizeof(name), "  stack %d", r + 1);
 			if (ng > 2 && r == 0)
-				printf("%-22s %19.19s %19.19s\n", "", head(g, 0, lettered, false, ha, sizeof(ha)),
+				printf("%-22s %19.19s %19.19s\n", "",
+				       head(g, 0, lettered, false, ha, sizeof(ha)),
 				       head(g, k, lettered, false, hb, sizeof(hb)));
 			text_row(name, &stacks->st[0][r], &stacks->st[k][r], false);
 		}
@@ -186,7 +190,8 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 			char name[24];
 
 			if (ng > 2 && r == 0)
-				printf("%-22s %19.19s %19.19s\n", "", head(g, 0, lettered, false, ha, sizeof(ha)),
+				printf("%-22s %19.19s %19.19s\n", "",
+				       head(g, 0, lettered, false, ha, sizeof(ha)),
 				       head(g, k, lettered, false, hb, sizeof(hb)));
 			if (keyed)
 				snprintf(name, sizeof(name), "  cgroup %d", r + 1);
@@ -199,7 +204,8 @@ static void print_text_cgroups(const struct ft_cmp_group *g, int ng, const struc
 }
 
 /* The rules that fired in a different share of runs: each group's fired of checked. */
-static void print_text_findings(const struct ft_cmp_group *g, int ng, const struct ft_cmp_findings *fd,
+static void print_text_findings(const struct ft_cmp_group *g, int ng,
+				const struct ft_cmp_findings *fd,
 				bool lettered)
 {
 	int r, k;
@@ -212,7 +218,8 @@ static void print_text_findings(const struct ft_cmp_group *g, int ng, const stru
 		for (k = 0; k < ng; k++) {
 			char na[160];
 
-			printf("  %s %d/%d", head(g, k, lettered, false, na, sizeof(na)), fd->f[r].fired[k],
+			printf("  %s %d/%d", head(g, k, lettered, false, na, sizeof(na)),
+			       fd->f[r].fired[k],
 			       fd->f[r].checked[k]);
 		}
 		printf("\n");
@@ -231,7 +238,8 @@ void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct f
 
 		if (k > 1)
 			printf("\n");
-		printf("%-22s %19.19s %19.19s %10s\n", "", head(g, 0, lettered, true, na, sizeof(na)),
+		printf("%-22s %19.19s %19.19s %10s\n", "",
+		       head(g, 0, lettered, true, na, sizeof(na)),
 		       head(g, k, lettered, true, nb, sizeof(nb)), "change");
 		for (r = 0; r < FT_CMP_NR; r++) {
 			char name[40];
@@ -266,8 +274,11 @@ void ft_render_compare_text(const struct ft_cmp_group *g, int ng, const struct f
 	}
 }
 
-/* @arr: fragmenting fallbacks a second per key (a kernel stack, a cgroup), each group's statistics. */
-static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, const char *arr, const char *keyname,
+/*
+ * @arr: fragmenting fallbacks a second per key (a kernel stack, a cgroup), each group's statistics.
+ */
+static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, const char *arr,
+		       const char *keyname,
 		       const struct ft_cmp_stacks *stacks)
 {
 	int k, r, i;
@@ -290,7 +301,8 @@ static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, 
 				ft_json_double(j, NULL, stacks->v[k][r][i]);
 			ft_json_arr_end(j);
 			if (k) {
-				ft_json_double(j, "change_pct", ft_cmp_change_pct(&stacks->st[0][r], s));
+				ft_json_double(j, "change_pct",
+					       ft_cmp_change_pct(&stacks->st[0][r], s));
 				ft_json_double(j, "p_value", p);
 			}
 			ft_json_obj_end(j);
@@ -301,7 +313,10 @@ static void json_keyed(struct ft_json *j, const struct ft_cmp_group *g, int ng, 
 	ft_json_arr_end(j);
 }
 
-/* "findings": the rules that fired in a different share of runs, each group's fired and checked runs. */
+/*
+ * "findings": the rules that fired in a different share of runs, each group's fired and checked
+ * runs.
+ */
 static void json_findings(struct ft_json *j, int ng, const struct ft_cmp_findings *fd)
 {
 	int r, k;
@@ -397,7 +412,8 @@ void ft_render_compare_json(const struct ft_cmp_group *g, int ng, const struct f
 		ft_json_obj_end(&j);
 	}
 	ft_json_arr_end(&j);
-	json_keyed(&j, g, ng, "stacks", "stack", stacks);	/* fragmenting fallbacks/s by kernel stack (--stacks) */
+	/* fragmenting fallbacks/s by kernel stack (--stacks) */
+	json_keyed(&j, g, ng, "stacks", "stack", stacks);
 	json_keyed(&j, g, ng, "cgroups", "cgroup", cgroups);	/* ... by cgroup, named */
 	json_findings(&j, ng, x->findings);
 	ft_json_obj_end(&j);
@@ -436,21 +452,24 @@ void ft_render_compare_csv(const struct ft_cmp_group *g, int ng, const struct ft
 
 		ft_cmp_row_key(r, key, sizeof(key));
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r], ft_cmp_row_is_pct(r));
+			csv_row(key, g[k].name, k ? &g[0].st[r] : NULL, &g[k].st[r],
+				ft_cmp_row_is_pct(r));
 	}
 	for (r = 0; r < stacks->nr; r++) {
 		char key[FT_STACK_KEY + 8];
 
 		snprintf(key, sizeof(key), "stack:%s", stacks->key[r]);
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r], false);
+			csv_row(key, g[k].name, k ? &stacks->st[0][r] : NULL, &stacks->st[k][r],
+				false);
 	}
 	for (r = 0; r < cgroups->nr; r++) {
 		char key[FT_STACK_KEY + 8];
 
 		snprintf(key, sizeof(key), "cgroup:%s", cgroups->key[r]);
 		for (k = 0; k < ng; k++)
-			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r], false);
+			csv_row(key, g[k].name, k ? &cgroups->st[0][r] : NULL, &cgroups->st[k][r],
+				false);
 	}
 	/* a differing finding: each checked run 1 (fired) or 0, so the mean is the share fired */
 	for (r = 0; r < x->findings->nr; r++) {

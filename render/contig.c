@@ -102,13 +102,17 @@ void ft_render_contig_text(FILE *f, const struct ft_session *s, size_t k, const 
 	ft_amp_add(&a, &s->map.zones[k]);
 	ratio = ft_amp_ratio(&a);
 	if (isfinite(ratio) && ft_amp_partial(&a))
-		fprintf(f, "%samplification ~%.2f (partial: %llu blocks not read whole yet): %.2f%% of %llu "
+		fprintf(f, "%samplification ~%.2f (partial: %llu blocks not read whole yet): "
+			   "%.2f%% of %llu "
 			"blocks hold unmovable pages, %.3f%% of pages are\n", indent, ratio,
 			(unsigned long long)a.unread, 100.0 * (double)a.polluted / (double)a.blocks,
-			(unsigned long long)a.blocks, 100.0 * (double)a.unmovable / (double)a.pages);
+			(unsigned long long)a.blocks,
+			100.0 * (double)a.unmovable / (double)a.pages);
 	else if (isfinite(ratio))
-		fprintf(f, "%samplification %.2f: %.2f%% of %llu blocks hold unmovable pages, %.3f%% of pages are\n",
-			indent, ratio, 100.0 * (double)a.polluted / (double)a.blocks, (unsigned long long)a.blocks,
+		fprintf(f, "%samplification %.2f: %.2f%% of %llu blocks hold unmovable pages, "
+			   "%.3f%% of pages are\n",
+			indent, ratio, 100.0 * (double)a.polluted / (double)a.blocks,
+			(unsigned long long)a.blocks,
 			100.0 * (double)a.unmovable / (double)a.pages);
 	else
 		fprintf(f, "%samplification n/a: %s\n", indent,
@@ -116,7 +120,8 @@ void ft_render_contig_text(FILE *f, const struct ft_session *s, size_t k, const 
 	ft_session_contig(s, k, &c, NULL, 0);
 	if (c.order < 0)
 		return;
-	fprintf(f, "%s%s regions %u:", indent, ft_render_contig_size(s, c.order, size, sizeof(size)), c.regions);
+	fprintf(f, "%s%s regions %u:", indent,
+		ft_render_contig_size(s, c.order, size, sizeof(size)), c.regions);
 	for (g = 0; g < FT_GR_NR; g++)
 		if (c.count[g] || g == FT_GR_FREE || g == FT_GR_MOVABLE || g == FT_GR_TAINTED)
 			fprintf(f, " %s %u", ft_gr_names[g], c.count[g]);
@@ -158,7 +163,8 @@ static size_t node_sums(const struct ft_session *s, struct node_sum *ns, size_t 
 
 void ft_render_contig_nodes_json(struct ft_json *j, const struct ft_session *s)
 {
-	struct node_sum *ns = calloc(s->map.nr ? s->map.nr : 1, sizeof(*ns));	/* a node has a zone at least */
+	/* a node has a zone at least */
+	struct node_sum *ns = calloc(s->map.nr ? s->map.nr : 1, sizeof(*ns));
 	size_t n, i;
 	int order, g;
 
@@ -193,8 +199,10 @@ void ft_render_contig_nodes_text(FILE *f, const struct ft_session *s, const char
 
 	n = ns ? node_sums(s, ns, s->map.nr, &order) : 0;
 	for (i = 0; i < n; i++)
-		fprintf(f, "%snode %d: %s pages available now %u, after compaction %u (of %u regions; %u tainted)\n",
-			indent, ns[i].node, ft_render_contig_size(s, order, size, sizeof(size)), ns[i].now, ns[i].after,
+		fprintf(f, "%snode %d: %s pages available now %u, after compaction %u (of %u "
+			   "regions; %u tainted)\n",
+			indent, ns[i].node, ft_render_contig_size(s, order, size, sizeof(size)),
+			ns[i].now, ns[i].after,
 			ns[i].regions, ns[i].count[FT_GR_TAINTED]);
 	free(ns);
 }

@@ -11,7 +11,9 @@
  * from recordings and must not shift the columns.
  */
 void ft_render_csv_field(FILE *f, const char *s);
-/* A number as ",N" with every digit it needs (ft_json_fmt_double), or "," alone for NaN (no value). */
+/*
+ * A number as ",N" with every digit it needs (ft_json_fmt_double), or "," alone for NaN (no value).
+ */
 void ft_render_csv_num(FILE *f, double v);
 
 #endif

@@ -6,14 +6,16 @@
 #include "analysis/compare.h"
 #include "base/json.h"
 
-void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const struct ft_exp_result *r)
+void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e,
+			       const struct ft_exp_result *r)
 {
 	int k, m, i;
 
 	fprintf(f, "fragtop experiment: %s, values", e->knob->name);
 	for (k = 0; k < e->nv; k++)
 		fprintf(f, " %c=%s", 'A' + k, e->val[k]);
-	fprintf(f, " (%s was %s)\norder: %s%s:", e->knob->name, e->orig, ft_exp_order_names[e->order],
+	fprintf(f, " (%s was %s)\norder: %s%s:", e->knob->name, e->orig,
+		ft_exp_order_names[e->order],
 	       e->order == FT_EXP_RANDOM ? "" : "");
 	if (e->order == FT_EXP_RANDOM)
 		fprintf(f, " (seed %llu)", (unsigned long long)e->seed);
@@ -23,7 +25,8 @@ void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const st
 	if (e->started) {	/* a live run: which guards judged it */
 		fprintf(f, "guard rails:");
 		for (i = 0; i < FT_EXP_G_NR; i++)
-			fprintf(f, "%s %s %s", i ? "," : "", ft_exp_guard_names[i], e->gstate[i] > 0 ? "on" : "OFF");
+			fprintf(f, "%s %s %s", i ? "," : "", ft_exp_guard_names[i],
+				e->gstate[i] > 0 ? "on" : "OFF");
 		fprintf(f, "%s\n", e->disturbed ? "" : "; nobody else wrote the knob");
 		for (i = 0; i < FT_EXP_G_NR; i++)
 			if (e->gstate[i] <= 0)
@@ -35,10 +38,13 @@ void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const st
 		fprintf(f, "%d block%s void (%s):\n", k, k == 1 ? "" : "s", FT_EXP_VOID_RULE);
 	for (i = 0; i < e->done; i++)
 		if (e->blocks[i].voided)
-			fprintf(f, "  block %d (%c=%s, +%.0f..+%.0f s): %s\n", i + 1, 'A' + e->blocks[i].value,
-			       e->val[e->blocks[i].value], e->blocks[i].from_s, e->blocks[i].to_s, e->blocks[i].why);
+			fprintf(f, "  block %d (%c=%s, +%.0f..+%.0f s): %s\n", i + 1,
+				'A' + e->blocks[i].value,
+			       e->val[e->blocks[i].value], e->blocks[i].from_s, e->blocks[i].to_s,
+			       e->blocks[i].why);
 	if (e->breach >= 0)
-		fprintf(f, "stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t, e->restore_msg);
+		fprintf(f, "stopped: %s at +%.1f s; %s\n", e->breach_why, e->breach_t,
+			e->restore_msg);
 	else if (!e->ended_all)
 		fprintf(f, "stopped early; %s\n", e->restore_msg);
 	else
@@ -51,16 +57,19 @@ void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const st
 		char key[64];
 
 		ft_cmp_row_key(r->metric[m], key, sizeof(key));
-		fprintf(f, "\n%s (%s is better)\n", key, ft_exp_lower_better(r->metric[m]) ? "lower" : "higher");
+		fprintf(f, "\n%s (%s is better)\n", key,
+			ft_exp_lower_better(r->metric[m]) ? "lower" : "higher");
 		for (k = 0; k < r->nv; k++) {
 			const struct ft_stats *st = &r->g[k].st[r->metric[m]];
 
 			if (!st->n) {
-				fprintf(f, "  %c=%-12s not measured (the recording lacks the row's input)\n", 'A' + k,
+				fprintf(f, "  %c=%-12s not measured (the recording lacks the row's "
+					   "input)\n", 'A' + k,
 				       e->val[k]);
 				continue;
 			}
-			fprintf(f, "  %c=%-12s n %2zu  mean %12.4g  sd %10.4g", 'A' + k, e->val[k], st->n, st->mean, st->sd);
+			fprintf(f, "  %c=%-12s n %2zu  mean %12.4g  sd %10.4g", 'A' + k, e->val[k],
+				st->n, st->mean, st->sd);
 			if (k == r->base)
 				fprintf(f, "  (baseline)\n");
 			else
@@ -70,16 +79,19 @@ void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const st
 	}
 	for (k = 0; k < r->nv; k++)
 		if (r->guard_worse[k])
-			fprintf(f, "guard metric: %c=%s: %s\n", 'A' + k, e->val[k], r->guard_why[k]);
+			fprintf(f, "guard metric: %c=%s: %s\n", 'A' + k, e->val[k],
+				r->guard_why[k]);
 	if (r->recommend >= 0)
 		fprintf(f, "\nrecommend: %s=%s: %s\n", e->knob->name, e->val[r->recommend], r->why);
 	else
 		fprintf(f, "\nrecommend: none: %s\n", r->why);
-	fprintf(f, "Welch's t-test per metric against the baseline, * p < %.2f; the recording has every change\n",
+	fprintf(f, "Welch's t-test per metric against the baseline, * p < %.2f; the recording has "
+		   "every change\n",
 	       FT_CMP_ALPHA);
 }
 
-void ft_render_experiment_json(FILE *f, const struct ft_exp_outcome *e, const struct ft_exp_result *r,
+void ft_render_experiment_json(FILE *f, const struct ft_exp_outcome *e,
+			       const struct ft_exp_result *r,
 				const char *file)
 {
 	struct ft_json j;

@@ -13,9 +13,11 @@
 #include "analysis/experiment.h"
 
 /* @r NULL: too few blocks to test (each value needs two). */
-void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e, const struct ft_exp_result *r);
+void ft_render_experiment_text(FILE *f, const struct ft_exp_outcome *e,
+			       const struct ft_exp_result *r);
 /* One object; @file the recording. */
-void ft_render_experiment_json(FILE *f, const struct ft_exp_outcome *e, const struct ft_exp_result *r,
+void ft_render_experiment_json(FILE *f, const struct ft_exp_outcome *e,
+			       const struct ft_exp_result *r,
 			       const char *file);
 
 #endif

@@ -47,7 +47,8 @@ static void csv_header(const struct ft_export *x, const struct ft_export_zone *z
 			csv_col(f);
 		}
 	for (z = 0; z < x->rs.thp_n; z++)
-		printf(",thp_%ukB_anon_fault_alloc,thp_%ukB_anon_fault_fallback", x->rs.thp_kb[z], x->rs.thp_kb[z]);
+		printf(",thp_%ukB_anon_fault_alloc,thp_%ukB_anon_fault_fallback", x->rs.thp_kb[z],
+		       x->rs.thp_kb[z]);
 	for (z = 0; z < x->rs.ncg; z++) {
 		char f[FT_CG_PATH + 16];
 
@@ -81,13 +82,15 @@ static int zone_index(const struct ft_session *s, const struct ft_export_zone *k
 	int found = -1;
 
 	for (i = 0; i < s->sample.nr_zones; i++)
-		if (s->sample.zones[i].zi->node == key->node && !strcmp(s->sample.zones[i].zi->name, key->name))
+		if (s->sample.zones[i].zi->node == key->node &&
+		    !strcmp(s->sample.zones[i].zi->name, key->name))
 			found = (int)i;
 	return found;
 }
 
 /* A zone's fields in one tick: CSV cells (empty where absent) or a JSON object (null). */
-static void zone_out(struct ft_export *x, const struct ft_session *s, const struct ft_export_zone *key)
+static void zone_out(struct ft_export *x, const struct ft_session *s,
+		     const struct ft_export_zone *key)
 {
 	int i = zone_index(s, key);
 	char v[32];
@@ -112,7 +115,10 @@ static void zone_out(struct ft_export *x, const struct ft_session *s, const stru
 		ft_json_obj_end(&x->j);
 }
 
-/* THP by size: each size's anonymous faults served and fallen back in the tick (empty, null: not known). */
+/*
+ * THP by size: each size's anonymous faults served and fallen back in the tick (empty, null: not
+ * known).
+ */
 static void thp_out(struct ft_export *x, const struct ft_exportrow *r)
 {
 	static const char *const names[2] = { "anon_fault_alloc", "anon_fault_fallback" };
@@ -145,9 +151,11 @@ static void thp_out(struct ft_export *x, const struct ft_exportrow *r)
 }
 
 /* One tick as a CSV line or a JSON object: its figures @r (analysis/exportrow.h). */
-static void row(struct ft_export *x, const struct ft_session *s, double t, const struct ft_exportrow *r)
+static void row(struct ft_export *x, const struct ft_session *s, double t,
+		const struct ft_exportrow *r)
 {
-	const struct ft_knob_value *bv = &s->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
+	const struct ft_knob_value *bv =
+		&s->knobs[ft_knob_find("watermark_boost_factor") - ft_knobs];
 	size_t i;
 	int z;
 
@@ -181,7 +189,8 @@ static void row(struct ft_export *x, const struct ft_session *s, double t, const
 		ft_json_obj_end(&x->j);
 }
 
-void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first,
+void ft_render_export_begin(struct ft_export *x, bool csv, const char *file,
+			    const struct ft_session *first,
 			    const struct ft_export_cgroup *cg, int ncg)
 {
 	size_t i;

@@ -28,11 +28,13 @@ struct ft_export {
 	struct ft_json j;
 	struct ft_export_zone zones[FT_EXPORT_ZONES];
 	int nz;
-	struct ft_exportrow_state rs;	/* the figures' columns and the tick before (analysis/exportrow.h) */
+	/* the figures' columns and the tick before (analysis/exportrow.h) */
+	struct ft_exportrow_state rs;
 };
 
 /* @ncg cgroups @cg get a column each (export --cgroups; 0: none). */
-void ft_render_export_begin(struct ft_export *x, bool csv, const char *file, const struct ft_session *first,
+void ft_render_export_begin(struct ft_export *x, bool csv, const char *file,
+			    const struct ft_session *first,
 			    const struct ft_export_cgroup *cg, int ncg);
 /* The tick at @t seconds: a row when @shown, else only its counts taken. */
 void ft_render_export_tick(struct ft_export *x, const struct ft_session *s, double t, bool shown);

@@ -24,8 +24,8 @@ void ft_render_fields_text(void)
 	char src[96];
 	size_t i;
 
-	printf("zone fields (snapshot --json, export: N<node>_<zone>_<key>; the exporter's family,\n"
-	       " in bytes where the unit is pages)\n");
+	printf("zone fields (snapshot --json, export: N<node>_<zone>_<key>; the exporter's "
+	       "family,\n in bytes where the unit is pages)\n");
 	printf("  %-22s %-7s %-7s %-40s %s\n", "KEY", "UNIT", "KIND", "FAMILY", "HELP");
 	for (i = 0; i < FT_ZF_NR; i++) {
 		const struct ft_zone_field *f = &ft_zone_fields[i];
@@ -37,13 +37,16 @@ void ft_render_fields_text(void)
 	printf("  %-34s %-11s %-52s %s\n", "KEY", "UNIT", "SOURCE", "HELP");
 	for (i = 0; i < FT_CF_NR; i++) {
 		ft_counter_source((enum ft_cf)i, src, sizeof(src));
-		printf("  %-34s %-11s %-52s %s\n", ft_counter_fields[i].key, ft_counter_fields[i].unit,
+		printf("  %-34s %-11s %-52s %s\n", ft_counter_fields[i].key,
+		       ft_counter_fields[i].unit,
 		       src, ft_counter_fields[i].help);
 	}
-	printf("\nprocess counters (report --json processes[], beside pid, tgid, threads, comm, exited, cgroup)\n");
+	printf("\nprocess counters (report --json processes[], beside pid, tgid, threads, comm, "
+	       "exited, cgroup)\n");
 	printf("  %-34s %-11s %s\n", "KEY", "UNIT", "HELP");
 	for (i = 0; i < FT_PC_NR; i++)
-		printf("  %-34s %-11s %s\n", ft_proc_fields[i].key, ft_proc_fields[i].unit, ft_proc_fields[i].help);
+		printf("  %-34s %-11s %s\n", ft_proc_fields[i].key, ft_proc_fields[i].unit,
+		       ft_proc_fields[i].help);
 	printf("\nthe vm knobs: fragtop get\n");
 }
 
@@ -67,7 +70,8 @@ void ft_render_fields_json(void)
 		if (f->metric) {
 			ft_json_str(&j, "family", f->metric);
 			/* the exporter's base unit: pages go out as bytes */
-			ft_json_str(&j, "family_unit", strcmp(f->unit, "pages") ? f->unit : "bytes");
+			ft_json_str(&j, "family_unit",
+				    strcmp(f->unit, "pages") ? f->unit : "bytes");
 		} else {
 			ft_json_null(&j, "family");
 			ft_json_null(&j, "family_unit");

@@ -24,10 +24,12 @@ static void who_text(const struct ft_finding *fd, char *buf, size_t sz)
 			continue;
 		ft_safe(w->name, safe, sizeof(safe));
 		if (w->pid)
-			len += (size_t)snprintf(buf + len, sz - len, "%sprocess %s (pid %d) %.0f%%", len ? ", " : "",
+			len += (size_t)snprintf(buf + len, sz - len, "%sprocess %s (pid %d) %.0f%%",
+						len ? ", " : "",
 						safe, w->pid, w->pct);
 		else
-			len += (size_t)snprintf(buf + len, sz - len, "%scgroup %s %.0f%%", len ? ", " : "", safe,
+			len += (size_t)snprintf(buf + len, sz - len, "%scgroup %s %.0f%%",
+						len ? ", " : "", safe,
 						w->pct);
 	}
 }
@@ -43,13 +45,15 @@ void ft_render_wrapped(FILE *f, const char *in, const char *lead, const char *te
 	while (at < n || first) {
 		size_t take = ft_wrap_take(text + at, n - at, room);
 
-		fprintf(f, "%s%-*s%.*s\n", in, (int)strlen(lead), first ? lead : "", (int)take, text + at);
+		fprintf(f, "%s%-*s%.*s\n", in, (int)strlen(lead), first ? lead : "", (int)take,
+			text + at);
 		first = false;
 		at = ft_wrap_skip(text, n, at + take);
 	}
 }
 
-void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in,
+void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd,
+			    const char *in,
 			    const struct ft_findings *whole)
 {
 	const struct ft_rule *r = fd->rule;
@@ -63,12 +67,14 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 	ft_render_wrapped(f, in, "", buf);
 	ft_render_wrapped(f, in, "  ", ft_safe(fd->detail, safe, sizeof(safe)));
 	/* the two lines of why, as one paragraph at this width */
-	snprintf(buf, sizeof(buf), "%.*s%s%s", nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
+	snprintf(buf, sizeof(buf), "%.*s%s%s",
+		 nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
 		 nl ? " " : "", nl ? nl + 1 : "");
 	ft_render_wrapped(f, in, "  ", buf);
 	for (i = 0; i < fd->nr_ev && n < sizeof(buf); i++) {
 		ft_find_value_text(&fs->in, fd->ev[i], val, sizeof(val));
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "", ft_find_figs[fd->ev[i]].key,
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "",
+				      ft_find_figs[fd->ev[i]].key,
 				      val);
 	}
 	if (n < sizeof(buf))
@@ -81,8 +87,9 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 					      ft_find_figs[fd->ev[i]].key, val);
 		}
 		if (n < sizeof(buf))
-			snprintf(buf + n, sizeof(buf) - n, " (%.0f-%.0f s, every interval together: not this "
-				 "finding's)", whole->in.from_s, whole->in.to_s);
+			snprintf(buf + n, sizeof(buf) - n,
+				 " (%.0f-%.0f s, every interval together: not this finding's)",
+				 whole->in.from_s, whole->in.to_s);
 		ft_render_wrapped(f, in, "  whole window: ", buf);
 	}
 	who_text(fd, who, sizeof(who));
@@ -90,7 +97,8 @@ void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct 
 		ft_render_wrapped(f, in, "  who:      ", who);
 	ft_render_wrapped(f, in, "  look:     ", r->look);
 	if (fd->knob[0])
-		snprintf(buf, sizeof(buf), "%s (fragtop set %s=%s)", r->action, fd->knob, fd->value);
+		snprintf(buf, sizeof(buf), "%s (fragtop set %s=%s)", r->action, fd->knob,
+			 fd->value);
 	else
 		snprintf(buf, sizeof(buf), "%s", r->action);
 	ft_render_wrapped(f, in, "  action:   ", buf);
@@ -116,7 +124,8 @@ void ft_render_findings_text(FILE *f, const struct ft_findings *fs, const char *
 	ft_render_findings_checked_text(f, fs->checked, fs->missing, in);
 }
 
-void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing, const char *in)
+void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing,
+				     const char *in)
 {
 	char buf[2048];
 	size_t n = 0;
@@ -124,12 +133,15 @@ void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft
 
 	for (i = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (checked[i])
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", ft_find_rules[i].name);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+					      ft_find_rules[i].name);
 	ft_render_wrapped(f, in, "checked: ", n ? buf : "nothing");
 	for (i = 0, n = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (!checked[i])
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)", n ? "; " : "",
-					      ft_find_rules[i].name, ft_find_figs[missing[i]].needs);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)",
+					      n ? "; " : "",
+					      ft_find_rules[i].name,
+					      ft_find_figs[missing[i]].needs);
 	if (n)
 		ft_render_wrapped(f, in, "not checked: ", buf);
 }
@@ -147,7 +159,8 @@ static void json_who(struct ft_json *j, const struct ft_find_who *w, const char 
 	ft_json_obj_end(j);
 }
 
-void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs, const struct ft_finding *fd,
+void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs,
+			    const struct ft_finding *fd,
 			    void (*extra)(struct ft_json *j, const void *ctx), const void *ctx)
 {
 	const struct ft_rule *r = fd->rule;
@@ -202,7 +215,8 @@ void ft_render_findings_json(struct ft_json *j, const struct ft_findings *fs)
 	ft_render_findings_checked_json(j, fs->checked, fs->missing);
 }
 
-void ft_render_findings_checked_json(struct ft_json *j, const bool *checked, const enum ft_fx *missing)
+void ft_render_findings_checked_json(struct ft_json *j, const bool *checked,
+				     const enum ft_fx *missing)
 {
 	int i;
 

@@ -27,14 +27,21 @@ void ft_render_findings_json(struct ft_json *j, const struct ft_findings *fs);
  * One finding of @fs in full; @whole (or NULL): the whole window's same
  * figures, printed beside and said to be so (render/verdict.c).
  */
-void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd, const char *in,
+void ft_render_finding_text(FILE *f, const struct ft_findings *fs, const struct ft_finding *fd,
+			    const char *in,
 			    const struct ft_findings *whole);
 /* One finding as an object; @extra (or NULL) adds members of its own before it closes. */
-void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs, const struct ft_finding *fd,
+void ft_render_finding_json(struct ft_json *j, const struct ft_findings *fs,
+			    const struct ft_finding *fd,
 			    void (*extra)(struct ft_json *j, const void *ctx), const void *ctx);
-/* "checked: ..." and "not checked: ... (needs ...)" for rule flags @checked, @missing (FT_FIND_RULES each). */
-void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing, const char *in);
-void ft_render_findings_checked_json(struct ft_json *j, const bool *checked, const enum ft_fx *missing);
+/*
+ * "checked: ..." and "not checked: ... (needs ...)" for rule flags @checked, @missing
+ * (FT_FIND_RULES each).
+ */
+void ft_render_findings_checked_text(FILE *f, const bool *checked, const enum ft_fx *missing,
+				     const char *in);
+void ft_render_findings_checked_json(struct ft_json *j, const bool *checked,
+				     const enum ft_fx *missing);
 
 /*
  * doctor --rules: a rule a line, its severity, thresholds and the figures

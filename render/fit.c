@@ -131,7 +131,8 @@ void ft_render_fits_json(struct ft_json *j, const struct ft_fits *t, const struc
 		ft_json_u64(j, "size_bytes", (uint64_t)t->page_size << order);
 		ft_json_i64(j, "order", order);
 		ft_render_fit_sources(j, t->sizes.src[k]);
-		ft_json_bool(j, "hugetlb", t->sizes.src[k] & FT_FITS_SRC_HUGETLB);	/* a hugetlb size the host offers */
+		/* a hugetlb size the host offers */
+		ft_json_bool(j, "hugetlb", t->sizes.src[k] & FT_FITS_SRC_HUGETLB);
 		ft_json_obj_begin(j, "host");
 		ft_render_fit_members(j, &t->host[k], NULL);
 		ft_json_obj_end(j);
@@ -167,7 +168,8 @@ void ft_render_fits_text(FILE *f, const struct ft_fits *t, const char *indent)
 	char name[24], now[48], after[48];
 	size_t k, n;
 
-	fprintf(f, "%s%-6s %-7s %-5s %14s %18s %10s\n", indent, "size", "hugetlb", "node", "now", "after compaction",
+	fprintf(f, "%s%-6s %-7s %-5s %14s %18s %10s\n", indent, "size", "hugetlb", "node", "now",
+		"after compaction",
 		"in the way");
 	for (k = 0; k < t->sizes.nr; k++)
 		for (n = 0; n < t->nr_nodes; n++) {
@@ -175,12 +177,15 @@ void ft_render_fits_text(FILE *f, const struct ft_fits *t, const char *indent)
 
 			ft_render_fit_range(nf->now_lo, nf->now_hi, now, sizeof(now));
 			if (nf->map || nf->after_hi != UNKNOWN)
-				ft_render_fit_range(nf->after_lo, nf->after_hi, after, sizeof(after));
+				ft_render_fit_range(nf->after_lo, nf->after_hi, after,
+						    sizeof(after));
 			else
 				snprintf(after, sizeof(after), "?");
 			fprintf(f, "%s%-6s %-7s %-5d %14s %18s", indent,
-				ft_fit_size_name(t->sizes.order[k], t->page_size, name, sizeof(name)),
-				t->sizes.src[k] & FT_FITS_SRC_HUGETLB ? "yes" : "-", nf->node, now, after);
+				ft_fit_size_name(t->sizes.order[k], t->page_size, name,
+						 sizeof(name)),
+				t->sizes.src[k] & FT_FITS_SRC_HUGETLB ? "yes" : "-", nf->node, now,
+				after);
 			if (nf->map)
 				fprintf(f, " %10" PRIu64, nf->tainted);
 			else
@@ -200,13 +205,15 @@ static const char *need_name(const struct ft_fits_need *n, long page_size, char 
 }
 
 /* "in the way: ..." for a need that does not fit now. */
-static void text_blockers(FILE *f, const struct ft_preflight *p, const struct ft_fit *l, const char *size)
+static void text_blockers(FILE *f, const struct ft_preflight *p, const struct ft_fit *l,
+			  const char *size)
 {
 	uint32_t i;
 
 	if (!l->map)
 		return;
-	fprintf(f, "%-10s in the way: %" PRIu64 " of %" PRIu64 " %s blocks hold an unmovable page or a hole",
+	fprintf(f, "%-10s in the way: %" PRIu64 " of %" PRIu64 " %s blocks hold an unmovable page "
+							       "or a hole",
 		"", l->tainted, l->units, size);
 	if (l->unread)
 		fprintf(f, ", %" PRIu64 " not read whole", l->unread);
@@ -224,7 +231,8 @@ static void text_blockers(FILE *f, const struct ft_preflight *p, const struct ft
 			fprintf(f, ", the last by %s (pid %d%s%s)", w.comm[0] ? w.comm : "?", w.pid,
 				w.cgroup[0] ? ", cgroup " : "", w.cgroup);
 		if (w.owner[0])
-			fprintf(f, "%s page_owner: %s", w.fallbacks || w.pid > 0 ? ";" : ":", w.owner);
+			fprintf(f, "%s page_owner: %s", w.fallbacks || w.pid > 0 ? ";" : ":",
+				w.owner);
 		fputc('\n', f);
 	}
 }
@@ -237,7 +245,8 @@ static void text_need(FILE *f, const struct ft_preflight *p, const struct ft_fit
 	size_t i;
 
 	ft_fit_size_name(n->need.order, t->page_size, size, sizeof(size));
-	fprintf(f, "%-10s %-22s", need_name(n, t->page_size, need, sizeof(need)), verdict_text[n->verdict]);
+	fprintf(f, "%-10s %-22s", need_name(n, t->page_size, need, sizeof(need)),
+		verdict_text[n->verdict]);
 	if (n->size < 0) {
 		fprintf(f, " no figures for %s\n", size);
 		return;
@@ -258,7 +267,9 @@ static void text_need(FILE *f, const struct ft_preflight *p, const struct ft_fit
 			fprintf(f, "%snode %d: %s", i ? ", " : "", nf->node,
 				ft_render_fit_range(nf->now_lo, nf->now_hi, now, sizeof(now)));
 			if (nf->map)
-				fprintf(f, "/%s", ft_render_fit_range(nf->after_lo, nf->after_hi, after, sizeof(after)));
+				fprintf(f, "/%s",
+					ft_render_fit_range(nf->after_lo, nf->after_hi, after,
+							    sizeof(after)));
 		}
 		fputc(')', f);
 	}
@@ -287,7 +298,8 @@ void ft_render_preflight_text(FILE *f, const struct ft_preflight *p)
 		if (p->refused && p->refused[i]) {
 			char need[48];
 
-			fprintf(f, "%-10s %-22s %s\n", need_name(&p->needs[i], p->fits->page_size, need, sizeof(need)),
+			fprintf(f, "%-10s %-22s %s\n",
+				need_name(&p->needs[i], p->fits->page_size, need, sizeof(need)),
 				verdict_text[FT_FIT_NO], p->as_note[i]);
 			continue;
 		}
@@ -348,7 +360,9 @@ void ft_render_preflight_json(FILE *f, const struct ft_preflight *p)
 		ft_json_obj_begin(&j, NULL);
 		ft_json_str(&j, "need", need_name(n, p->fits->page_size, need, sizeof(need)));
 		ft_json_u64(&j, "count", n->need.count);
-		ft_json_str(&j, "size", ft_fit_size_name(n->need.order, p->fits->page_size, size, sizeof(size)));
+		ft_json_str(&j, "size",
+			    ft_fit_size_name(n->need.order, p->fits->page_size, size,
+					     sizeof(size)));
 		ft_json_u64(&j, "size_bytes", (uint64_t)p->fits->page_size << n->need.order);
 		ft_json_i64(&j, "order", n->need.order);
 		ft_json_str(&j, "verdict", ft_fit_verdict_names[n->verdict]);
@@ -379,7 +393,8 @@ void ft_render_preflight_json(FILE *f, const struct ft_preflight *p)
 }
 
 /* One size's two labels: @who "" for the host, "node1." for a node. */
-static void nfd_labels(FILE *f, const struct ft_fits *t, const struct ft_fit *fit, const char *prefix,
+static void nfd_labels(FILE *f, const struct ft_fits *t, const struct ft_fit *fit,
+		       const char *prefix,
 		       const char *who)
 {
 	char size[24];
@@ -388,7 +403,8 @@ static void nfd_labels(FILE *f, const struct ft_fits *t, const struct ft_fit *fi
 	if (fit->buddy || fit->map)
 		fprintf(f, "%s%scontiguous-%s-now=%" PRIu64 "\n", prefix, who, size, fit->now_lo);
 	if (fit->map)
-		fprintf(f, "%s%scontiguous-%s-after-compaction=%" PRIu64 "\n", prefix, who, size, fit->after_lo);
+		fprintf(f, "%s%scontiguous-%s-after-compaction=%" PRIu64 "\n", prefix, who, size,
+			fit->after_lo);
 }
 
 void ft_render_fits_nfd(FILE *f, const struct ft_fits *t, long expiry, const char *prefix)
@@ -396,8 +412,10 @@ void ft_render_fits_nfd(FILE *f, const struct ft_fits *t, long expiry, const cha
 	char when[32], who[24];
 	size_t k, n;
 
-	fprintf(f, "# fragtop " FT_VERSION ": aligned blocks of each size the host can give now and after\n"
-		   "# compaction (fragtop preflight's figures; the lower end where the map was not read whole)\n");
+	fprintf(f, "# fragtop " FT_VERSION ": aligned blocks of each size the host can give now "
+					   "and after\n"
+		   "# compaction (fragtop preflight's figures; the lower end where the map was not "
+		   "read whole)\n");
 	if (expiry > 0 && ft_utc_format((double)expiry, when, sizeof(when)))
 		fprintf(f, "# +expiry-time=%s\n", when);
 	for (k = 0; k < t->sizes.nr; k++)

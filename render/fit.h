@@ -60,7 +60,9 @@ struct ft_preflight {
 	bool compact;
 	const char *compact_msg;		/* refused, or what was done */
 	const struct ft_fits_need *before;	/* the needs judged before compacting, or NULL */
-	/* each need: judged as a hugetlb page, refused as one the host cannot give, and the words */
+	/*
+	 * each need: judged as a hugetlb page, refused as one the host cannot give, and the words
+	 */
 	const bool *hugetlb, *refused;
 	const char (*as_note)[192];
 };

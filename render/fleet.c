@@ -46,11 +46,14 @@ void ft_render_fleet_text(FILE *out, const struct ft_fleet *f, const struct ft_f
 	for (i = 0; i < f->nhosts; i++)
 		up += f->hosts[i].up == 1;
 	when(m->at, at, sizeof(at));
-	fprintf(out, "%zu hosts, %zu up, %zu shown%s%s; at %s; sorted by %s%s; %lu queries, %llu bytes\n",
-		f->nhosts, up, f->nshown, f->filter[0] ? " by " : "", f->filter[0] ? ft_safe(f->filter, lab, sizeof(lab)) : "",
+	fprintf(out, "%zu hosts, %zu up, %zu shown%s%s; at %s; sorted by %s%s; %lu queries, %llu "
+		     "bytes\n",
+		f->nhosts, up, f->nshown, f->filter[0] ? " by " : "",
+		f->filter[0] ? ft_safe(f->filter, lab, sizeof(lab)) : "",
 		at, f->cols[f->sort].head, f->inverted ? " (inverted)" : "", m->queries, m->bytes);
 	if (f->no_rules)
-		fprintf(out, "no fleet series: load dist/fragtop-rules.yml's fragtop-fleet group into Prometheus\n");
+		fprintf(out, "no fleet series: load dist/fragtop-rules.yml's fragtop-fleet group "
+			     "into Prometheus\n");
 	fprintf(out, "%-*s", iw, "INSTANCE");
 	for (c = 1; c < f->ncols; c++)
 		fprintf(out, " %*s", f->cols[c].width, f->cols[c].head);
@@ -60,7 +63,8 @@ void ft_render_fleet_text(FILE *out, const struct ft_fleet *f, const struct ft_f
 
 		fprintf(out, "%-*s", iw, ft_safe(h->instance, safe, sizeof(safe)));
 		for (c = 1; c < f->ncols; c++)
-			fprintf(out, " %*s", f->cols[c].width, ft_fleet_cell(f, h, c, cell, sizeof(cell)));
+			fprintf(out, " %*s", f->cols[c].width,
+				ft_fleet_cell(f, h, c, cell, sizeof(cell)));
 		fprintf(out, "  %s\n", labels_line(h->labels, lab, sizeof(lab)));
 	}
 }
@@ -148,7 +152,9 @@ void ft_render_fleet_json(FILE *out, const struct ft_fleet *f, const struct ft_f
 	ft_json_bool(&j, "rules_loaded", !f->no_rules);
 	ft_json_u64(&j, "hosts_total", f->nhosts);
 	ft_json_u64(&j, "hosts_up", up);
-	ft_json_str(&j, "trend_of", f->cols[f->sort].kind == FT_FLEET_COL_INSTANCE ? "FALLBK/s" : f->cols[f->sort].head);
+	ft_json_str(&j, "trend_of",
+		    f->cols[f->sort].kind == FT_FLEET_COL_INSTANCE ? "FALLBK/s" :
+		    f->cols[f->sort].head);
 	ft_json_arr_begin(&j, "hosts");
 	for (i = 0; i < f->nshown; i++)
 		json_host(&j, f, &f->hosts[f->order[i]]);
@@ -165,13 +171,15 @@ static void num(FILE *out, int w, double v)
 		fprintf(out, " %*.0f", w, v);
 }
 
-void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m)
+void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d,
+				 const struct ft_fleet_meta *m)
 {
 	char at[32], safe[4 * 256];
 	int i, o, k;
 
 	when(m->at, at, sizeof(at));
-	fprintf(out, "%s at %s (Prometheus %s; %lu queries)\n", ft_safe(d->instance, safe, sizeof(safe)), at,
+	fprintf(out, "%s at %s (Prometheus %s; %lu queries)\n",
+		ft_safe(d->instance, safe, sizeof(safe)), at,
 		m->url, m->queries);
 	if (!d->nzones)
 		fprintf(out, "no zone series for this instance\n");
@@ -184,7 +192,8 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 
 		char zn[64];
 
-		fprintf(out, "%-4s %-8s", ft_safe(z->node, safe, sizeof(safe)), ft_safe(z->zone, zn, sizeof(zn)));
+		fprintf(out, "%-4s %-8s", ft_safe(z->node, safe, sizeof(safe)),
+			ft_safe(z->zone, zn, sizeof(zn)));
 		for (o = 0; o <= FT_FLEET_ORDERS; o++)
 			num(out, 7, o <= z->max_order ? z->free_blocks[o] : NAN);
 		num(out, 9, z->free_bytes / 1048576);
@@ -192,7 +201,8 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 		fprintf(out, " %9s\n", ft_cell(safe, sizeof(safe), z->fallbacks, 9, 2));
 	}
 	if (d->sizes.n) {
-		fprintf(out, "\ncontiguous blocks (now / after compaction)\n%-4s %-8s", "NODE", "ZONE");
+		fprintf(out, "\ncontiguous blocks (now / after compaction)\n%-4s %-8s", "NODE",
+			"ZONE");
 		for (k = 0; k < d->sizes.n; k++)
 			fprintf(out, " %15s", d->sizes.name[k]);
 		fprintf(out, "\n");
@@ -201,7 +211,8 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 
 			char zn[64];
 
-			fprintf(out, "%-4s %-8s", ft_safe(z->node, safe, sizeof(safe)), ft_safe(z->zone, zn, sizeof(zn)));
+			fprintf(out, "%-4s %-8s", ft_safe(z->node, safe, sizeof(safe)),
+				ft_safe(z->zone, zn, sizeof(zn)));
 			for (k = 0; k < d->sizes.n; k++) {
 				num(out, 7, z->contig[k][0]);
 				fprintf(out, " /");
@@ -217,9 +228,11 @@ void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, con
 	{
 		char nm[4 * 128];
 
-		fprintf(out, "  %9s  %s%s%s\n", ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
+		fprintf(out, "  %9s  %s%s%s\n",
+			ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
 			ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)),
-			d->cgroups[i].name[0] ? "  " : "", ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
+			d->cgroups[i].name[0] ? "  " : "",
+			ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
 	}
 }
 
@@ -233,7 +246,8 @@ static void spark_json(struct ft_json *j, const char *key, const double *v)
 	ft_json_arr_end(j);
 }
 
-void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m)
+void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d,
+				 const struct ft_fleet_meta *m)
 {
 	struct ft_json j;
 	int i, o, k;
@@ -253,7 +267,9 @@ void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d, con
 		for (o = 0; o <= z->max_order && o < FT_FLEET_ORDERS; o++)
 			ft_json_double(&j, NULL, z->free_blocks[o]);
 		ft_json_arr_end(&j);
-		ft_json_double(&j, "free_blocks_above", z->max_order >= FT_FLEET_ORDERS ? z->free_blocks[FT_FLEET_ORDERS] : 0);
+		ft_json_double(&j, "free_blocks_above",
+			       z->max_order >= FT_FLEET_ORDERS ? z->free_blocks[FT_FLEET_ORDERS] :
+			       0);
 		ft_json_double(&j, "free_bytes", z->free_bytes);
 		ft_json_double(&j, "managed_bytes", z->managed_bytes);
 		ft_json_double(&j, "fragmenting_fallbacks_per_second", z->fallbacks);

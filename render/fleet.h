@@ -12,7 +12,9 @@
 
 void ft_render_fleet_text(FILE *out, const struct ft_fleet *f, const struct ft_fleet_meta *m);
 void ft_render_fleet_json(FILE *out, const struct ft_fleet *f, const struct ft_fleet_meta *m);
-void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m);
-void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d, const struct ft_fleet_meta *m);
+void ft_render_fleet_detail_text(FILE *out, const struct ft_fleet_detail *d,
+				 const struct ft_fleet_meta *m);
+void ft_render_fleet_detail_json(FILE *out, const struct ft_fleet_detail *d,
+				 const struct ft_fleet_meta *m);
 
 #endif

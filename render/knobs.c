@@ -38,7 +38,8 @@ void ft_render_knobs_json(const struct ft_knob_reading *r, size_t n)
 		} else {
 			if (v.err) {
 				ft_json_null(&j, "value");
-				ft_json_str(&j, "error", ft_knob_strerror(k, v.err, txt, sizeof(txt)));
+				ft_json_str(&j, "error",
+					    ft_knob_strerror(k, v.err, txt, sizeof(txt)));
 			} else if (k->type == FT_KNOB_INT) {
 				ft_json_i64(&j, "value", v.num);
 			} else {
@@ -94,6 +95,7 @@ void ft_render_knobs_table(const struct ft_knob_reading *r, size_t n)
 		if (k->def != FT_KNOB_NO_DEFAULT && k->type == FT_KNOB_INT)
 			snprintf(def, sizeof(def), "%" PRId64, k->def);
 		ft_knob_range_text(k, &v, range, sizeof(range));
-		printf("%-28s %-14s %-8s %-24s %s\n", k->name, val, def, range, k->unit ? k->unit : "");
+		printf("%-28s %-14s %-8s %-24s %s\n", k->name, val, def, range,
+		       k->unit ? k->unit : "");
 	}
 }

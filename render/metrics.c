@@ -19,7 +19,8 @@ static const struct {
 	const char *name, *type, *help;
 } fam[FT_MF_NR] = {
 	[FT_MF_BUILD] = { "fragtop_build", "info", "fragtop's version and the kernel it watches." },
-	[FT_MF_UP] = { "fragtop_up", "gauge", "1 if the source was read at the last sample, 0 if not." },
+	[FT_MF_UP] = { "fragtop_up", "gauge",
+		       "1 if the source was read at the last sample, 0 if not." },
 	[FT_MF_FREE_BLOCKS] = { "fragtop_zone_free_blocks", "gauge",
 		"Free blocks of the order in the zone (buddyinfo)." },
 	[FT_MF_FREE_BY_TYPE] = { "fragtop_zone_free_blocks_by_type", "gauge",
@@ -30,31 +31,36 @@ static const struct {
 		"Unusable free space index for an allocation of the order (0..1)." },
 	[FT_MF_FRAGIDX] = { "fragtop_zone_fragmentation_index", "gauge",
 		"Fragmentation index for the order (-1: a free block of it exists)." },
-	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge", "Pageblocks of the migratetype (pagetypeinfo)." },
+	[FT_MF_PAGEBLOCKS] = { "fragtop_zone_pageblocks", "gauge",
+			       "Pageblocks of the migratetype (pagetypeinfo)." },
 	[FT_MF_CONTIG] = { "fragtop_contiguous_blocks", "gauge",
-		"Aligned blocks of size_bytes the zone can give: when=\"now\" from the free lists above the min "
-		"watermark (all-free runs above the buddy's largest order), when=\"after_compaction\" the blocks "
-		"holding only free and movable pages that the free memory can hold (the pageblock map, "
-		"--collector.map). Where blocks were not read whole, the interval's lower end." },
+		"Aligned blocks of size_bytes the zone can give: when=\"now\" from the free lists "
+		"above the min watermark (all-free runs above the buddy's largest order), "
+		"when=\"after_compaction\" the blocks holding only free and movable pages that the "
+		"free memory can hold (the pageblock map, --collector.map). Where blocks were not "
+		"read whole, the interval's lower end." },
 	[FT_MF_KNOB] = { "fragtop_vm_knob", "gauge", "A vm knob's value." },
 	[FT_MF_COMPACT_SCANNED] = { "fragtop_compaction_scanned_pages", "counter",
-		"Pages compaction's migrate and free scanners scanned since fragtop started, from /proc/vmstat: "
-		"direct (allocating tasks', as report counts it: without tracing, compaction asked through "
-		"compact_memory is in it), background (kcompactd's), and compact_memory (asked through "
-		"compact_memory or proactive compaction: the ticks a traced task other than kcompactd "
-		"compacted in, and the one after)." },
+		"Pages compaction's migrate and free scanners scanned since fragtop started, from "
+		"/proc/vmstat: direct (allocating tasks', as report counts it: without tracing, "
+		"compaction asked through compact_memory is in it), background (kcompactd's), and "
+		"compact_memory (asked through compact_memory or proactive compaction: the ticks a "
+		"traced task other than kcompactd compacted in, and the one after)." },
 	[FT_MF_COMPACT_ISOLATED] = { "fragtop_compaction_isolated_pages", "counter",
 		"Pages compaction isolated to migrate (vmstat compact_isolated)." },
 	[FT_MF_THP_ENABLED] = { "fragtop_thp_size_enabled", "gauge",
 		"1 for the setting a THP size's enabled file selects, 0 for the others it lists." },
 	[FT_MF_THP_SHMEM_ENABLED] = { "fragtop_thp_size_shmem_enabled", "gauge",
-		"1 for the setting a THP size's shmem_enabled file selects, 0 for the others it lists." },
+		"1 for the setting a THP size's shmem_enabled file selects, 0 for the others it "
+		"lists." },
 	[FT_MF_THP_ANON] = { "fragtop_thp_anon_faults", "counter",
-		"Anonymous page faults that asked for a THP of the size, by result (stats/anon_fault_*)." },
+		"Anonymous page faults that asked for a THP of the size, by result "
+		"(stats/anon_fault_*)." },
 	[FT_MF_THP_SHMEM] = { "fragtop_thp_shmem_allocations", "counter",
 		"shmem allocations that asked for a THP of the size, by result (stats/shmem_*)." },
 	[FT_MF_THP_SPLITS] = { "fragtop_thp_splits", "counter",
-		"THPs of the size split, failed to split or queued for a deferred split (stats/split*)." },
+		"THPs of the size split, failed to split or queued for a deferred split "
+		"(stats/split*)." },
 	[FT_MF_THP_SWPOUT] = { "fragtop_thp_swapouts", "counter",
 		"THPs of the size swapped out whole, or split to be swapped out (stats/swpout*)." },
 	[FT_MF_THP_ANON_FOLIOS] = { "fragtop_thp_anon_folios", "gauge",
@@ -64,14 +70,15 @@ static const struct {
 	[FT_MF_EXTFRAG] = { "fragtop_extfrag_events", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) by zone and migratetypes." },
 	[FT_MF_COMPACTION] = { "fragtop_compaction_outcomes", "counter",
-		"Zone compactions by kind (direct: an allocating task's; background: kcompactd, proactive, "
-		"compact_memory) and outcome." },
+		"Zone compactions by kind (direct: an allocating task's; background: kcompactd, "
+		"proactive, compact_memory) and outcome." },
 	[FT_MF_FRAG_STALLS] = { "fragtop_fragmentation_stalls", "counter",
 		"Fragmentation stalls (mm_fragmentation_stall, patched kernels)." },
-	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter", "Trace events the ring buffer dropped." },
+	[FT_MF_LOST] = { "fragtop_trace_lost_events", "counter",
+			 "Trace events the ring buffer dropped." },
 	[FT_MF_PSI_WAITING] = { "fragtop_pressure_memory_waiting_seconds", "counter",
-		"Time some tasks waited for memory (/proc/pressure/memory some total), as node_exporter's "
-		"node_pressure_memory_waiting_seconds_total." },
+		"Time some tasks waited for memory (/proc/pressure/memory some total), as "
+		"node_exporter's node_pressure_memory_waiting_seconds_total." },
 	[FT_MF_PSI_STALLED] = { "fragtop_pressure_memory_stalled_seconds", "counter",
 		"Time all non-idle tasks stalled on memory (/proc/pressure/memory full total), as "
 		"node_exporter's node_pressure_memory_stalled_seconds_total." },
@@ -83,28 +90,31 @@ static const struct {
 		"Background zone compactions (kcompactd, proactive, compact_memory) by node." },
 	[FT_MF_BG_COMPACT_SECONDS] = { "fragtop_background_compaction_seconds", "counter",
 		"Time in background zone compactions by node." },
-	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter", "kcompactd wake-ups by node." },
+	[FT_MF_KCOMPACTD_WAKES] = { "fragtop_kcompactd_wakes", "counter",
+				    "kcompactd wake-ups by node." },
 	[FT_MF_FINDING] = { "fragtop_finding_active", "gauge",
-		"1 while the rule fires over the last minute, 0 while it is checked and does not (fragtop doctor's "
-		"rules, severity the rule's own; docs/runbook.md#RULE). A rule whose inputs are missing has no "
-		"series." },
+		"1 while the rule fires over the last minute, 0 while it is checked and does not "
+		"(fragtop doctor's rules, severity the rule's own; docs/runbook.md#RULE). A rule "
+		"whose inputs are missing has no series." },
 	[FT_MF_ALLOC_FAILURES] = { "fragtop_page_allocation_failures", "counter",
-		"Page allocation failures the kernel logged since fragtop started, by order (/dev/kmsg; the "
-		"last order counts larger ones too)." },
+		"Page allocation failures the kernel logged since fragtop started, by order "
+		"(/dev/kmsg; the last order counts larger ones too)." },
 	[FT_MF_SELF_FRAG] = { "fragtop_self_fragmenting_fallbacks", "counter",
-		"Fragmenting fallbacks fragtop's own threads caused (its footprint, traced as any process's)." },
+		"Fragmenting fallbacks fragtop's own threads caused (its footprint, traced as any "
+		"process's)." },
 	[FT_MF_SELF_FALLBACKS] = { "fragtop_self_fallbacks", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) fragtop's own threads caused." },
 	[FT_MF_SELF_STALL] = { "fragtop_self_stall_seconds", "counter",
-		"Time fragtop's own threads spent in direct compaction and direct reclaim, by kind." },
+		"Time fragtop's own threads spent in direct compaction and direct reclaim, by "
+		"kind." },
 	[FT_MF_CG_UNLISTED] = { "fragtop_cgroups_unlisted", "gauge",
 		"Memory cgroups the last read did not list (--collector.cgroups), by reason: "
 		"not_looked_at (directories past the walk's bounds, each one at least), past_table "
 		"(listed past the 512 a table keeps)." },
 	[FT_MF_CG_FRAG] = { "fragtop_cgroup_fragmenting_fallbacks", "counter",
-		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top K cgroups, "
-		"one \"other\" summing the rest, and the tasks whose cgroup was not read under "
-		"\"" FT_CGU_EXITED_NAME "\" or \"" FT_CGU_UNREAD_NAME "\")." },
+		"Fragmenting fallbacks of the cgroup's traced tasks (--collector.cgroups: the top "
+		"K cgroups, one \"other\" summing the rest, and the tasks whose cgroup was not "
+		"read under \"" FT_CGU_EXITED_NAME "\" or \"" FT_CGU_UNREAD_NAME "\")." },
 	[FT_MF_CG_FALLBACKS] = { "fragtop_cgroup_fallbacks", "counter",
 		"Allocator fallbacks (mm_page_alloc_extfrag) of the cgroup's traced tasks." },
 	[FT_MF_CG_COMPACT] = { "fragtop_cgroup_compaction_stall_seconds", "counter",
@@ -114,41 +124,49 @@ static const struct {
 	[FT_MF_CG_ANON] = { "fragtop_cgroup_anon_bytes", "gauge",
 		"The cgroup's anonymous memory (memory.stat: v2 anon, v1 total_rss)." },
 	[FT_MF_CG_ANON_THP] = { "fragtop_cgroup_anon_thp_bytes", "gauge",
-		"The cgroup's anonymous memory in huge pages (memory.stat: v2 anon_thp, v1 total_rss_huge)." },
+		"The cgroup's anonymous memory in huge pages (memory.stat: v2 anon_thp, v1 "
+		"total_rss_huge)." },
 	[FT_MF_CG_WAITING] = { "fragtop_cgroup_pressure_memory_waiting_seconds", "counter",
-		"Time some of the cgroup's tasks waited for memory (memory.pressure some total, v2)." },
+		"Time some of the cgroup's tasks waited for memory (memory.pressure some total, "
+		"v2)." },
 	[FT_MF_CG_STALLED] = { "fragtop_cgroup_pressure_memory_stalled_seconds", "counter",
-		"Time all of the cgroup's tasks stalled on memory (memory.pressure full total, v2)." },
+		"Time all of the cgroup's tasks stalled on memory (memory.pressure full total, "
+		"v2)." },
 	[FT_MF_SRV_CONNS] = { "fragtop_exporter_connections", "gauge",
 		"Connections the exporter holds open, this scrape's included." },
 	[FT_MF_SRV_REFUSED] = { "fragtop_exporter_refused_connections", "counter",
 		"Connections answered 503 because --max-connections were open." },
 	[FT_MF_SRV_FD_RESTS] = { "fragtop_exporter_out_of_fds", "counter",
 		"Times accept() found no file descriptor left (the listener rested 100 ms)." },
-	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter", "Scrapes of /metrics answered before this one." },
+	[FT_MF_SRV_SCRAPES] = { "fragtop_exporter_scrapes", "counter",
+				"Scrapes of /metrics answered before this one." },
 	[FT_MF_SRV_UNAUTHORIZED] = { "fragtop_exporter_unauthorized_requests", "counter",
 		"Requests answered 401: no or wrong basic-auth credentials (--web.config.file)." },
 	[FT_MF_SRV_TLS_FAILED] = { "fragtop_exporter_tls_handshake_failures", "counter",
 		"TLS handshakes that failed, plain HTTP sent to the TLS port included." },
 	[FT_MF_SRV_EVICTED] = { "fragtop_exporter_evicted_connections", "counter",
-		"Connections closed to give a newcomer the slot: kept alive between requests, trickling or silent, "
-		"never one making progress." },
+		"Connections closed to give a newcomer the slot: kept alive between requests, "
+		"trickling or silent, never one making progress." },
 	[FT_MF_SRV_HEAD_TIMEOUTS] = { "fragtop_exporter_header_timeouts", "counter",
-		"Connections closed for not sending a whole request head within --header-timeout." },
+		"Connections closed for not sending a whole request head within "
+		"--header-timeout." },
 	[FT_MF_SRV_ACCEPTED] = { "fragtop_exporter_accepted_connections", "counter",
-		"Connections accepted; a client that keeps its connection alive (HTTP/1.1) is accepted once for "
-		"many scrapes." },
+		"Connections accepted; a client that keeps its connection alive (HTTP/1.1) is "
+		"accepted once for many scrapes." },
 	[FT_MF_SRV_GZIP] = { "fragtop_exporter_gzip_scrapes", "counter",
-		"Scrapes of /metrics answered gzip-compressed (the client's Accept-Encoding asked for it)." },
+		"Scrapes of /metrics answered gzip-compressed (the client's Accept-Encoding asked "
+		"for it)." },
 	[FT_MF_SRV_IDLE_TIMEOUTS] = { "fragtop_exporter_idle_timeouts", "counter",
 		"Kept-alive connections closed after --idle-timeout without a request." },
 	[FT_MF_SRV_THROTTLED] = { "fragtop_exporter_throttled_requests", "counter",
-		"Requests held back because their client address had had --max-rate answers that second." },
+		"Requests held back because their client address had had --max-rate answers that "
+		"second." },
 	[FT_MF_SRV_REQ_TIMEOUTS] = { "fragtop_exporter_request_timeouts", "counter",
-		"Connections closed because a request was not answered and taken 10 s after its first byte "
-		"(a client that does not read its answers)." },
+		"Connections closed because a request was not answered and taken 10 s after its "
+		"first byte (a client that does not read its answers)." },
 	[FT_MF_SRV_OPENS] = { "fragtop_exporter_files_opened", "counter",
-		"Files the exporter opened or directories it listed, by source, up to this scrape's sample." },
+		"Files the exporter opened or directories it listed, by source, up to this "
+		"scrape's sample." },
 	[FT_MF_SRV_READS] = { "fragtop_exporter_reads", "counter",
 		"Read calls the exporter made, by source, up to this scrape's sample." },
 	[FT_MF_SRV_READ_BYTES] = { "fragtop_exporter_read_bytes", "counter",
@@ -156,11 +174,15 @@ static const struct {
 	[FT_MF_SRV_HEAP] = { "fragtop_exporter_heap_bytes", "gauge",
 		"Heap the exporter holds (malloc's bytes in use) at this scrape's sample." },
 	/* the process collector every Prometheus client library has, by its names */
-	[FT_MF_PROC_CPU] = { "process_cpu_seconds", "counter", "Total user and system CPU time spent in seconds." },
-	[FT_MF_PROC_RSS] = { "process_resident_memory_bytes", "gauge", "Resident memory size in bytes." },
-	[FT_MF_PROC_VSIZE] = { "process_virtual_memory_bytes", "gauge", "Virtual memory size in bytes." },
+	[FT_MF_PROC_CPU] = { "process_cpu_seconds", "counter",
+			     "Total user and system CPU time spent in seconds." },
+	[FT_MF_PROC_RSS] = { "process_resident_memory_bytes", "gauge",
+			     "Resident memory size in bytes." },
+	[FT_MF_PROC_VSIZE] = { "process_virtual_memory_bytes", "gauge",
+			       "Virtual memory size in bytes." },
 	[FT_MF_PROC_FDS] = { "process_open_fds", "gauge", "Number of open file descriptors." },
-	[FT_MF_PROC_MAX_FDS] = { "process_max_fds", "gauge", "Maximum number of open file descriptors." },
+	[FT_MF_PROC_MAX_FDS] = { "process_max_fds", "gauge",
+				 "Maximum number of open file descriptors." },
 	[FT_MF_PROC_START] = { "process_start_time_seconds", "gauge",
 		"Start time of the process since unix epoch in seconds." },
 };
@@ -178,7 +200,8 @@ static const int zone_field_of[FT_MF_NR] = {
  * A family's name, type and help: the registry's for a zone field (and
  * whether it counts pages, exported in bytes), else fam[]'s.
  */
-static void family(enum ft_mfamily mf, const char **name, const char **type, const char **help, bool *in_bytes)
+static void family(enum ft_mfamily mf, const char **name, const char **type, const char **help,
+		   bool *in_bytes)
 {
 	int zf = zone_field_of[mf] - 1;
 
@@ -271,13 +294,17 @@ int ft_render_metrics_label_ok(const char *name, char *why, size_t sz)
 	size_t i;
 
 	for (i = 0; name[i]; i++)
-		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') || (name[i] >= 'A' && name[i] <= 'Z') ||
+		if (!(name[i] == '_' || (name[i] >= 'a' && name[i] <= 'z') ||
+		      (name[i] >= 'A' && name[i] <= 'Z') ||
 		      (i && name[i] >= '0' && name[i] <= '9'))) {
-			snprintf(why, sz, "a label name is letters, digits and '_', not starting with a digit");
+			snprintf(why, sz, "a label name is letters, digits and '_', not starting "
+					  "with a digit");
 			return -1;
 		}
 	if (!i || !strncmp(name, "__", 2)) {
-		snprintf(why, sz, i ? "label names starting with \"__\" are Prometheus's own" : "an empty label name");
+		snprintf(why, sz,
+			 i ? "label names starting with \"__\" are Prometheus's own" :
+			 "an empty label name");
 		return -1;
 	}
 	for (i = 0; own_labels[i]; i++)
@@ -288,7 +315,10 @@ int ft_render_metrics_label_ok(const char *name, char *why, size_t sz)
 	return 0;
 }
 
-/* @v in the fewest digits that read back as @v (Go's strconv 'g', -1: 0.3, not 0.29999999999999999). */
+/*
+ * @v in the fewest digits that read back as @v (Go's strconv 'g', -1: 0.3, not
+ * 0.29999999999999999).
+ */
 static const char *shortest(double v, char *buf, size_t sz)
 {
 	int prec;
@@ -303,7 +333,8 @@ static const char *shortest(double v, char *buf, size_t sz)
 }
 
 /* name{k="v",...} value [timestamp]; @labels: NULL-ended key, value pairs. */
-static void sample(struct out *o, const char *name, const char *suffix, const char *const *labels, double v)
+static void sample(struct out *o, const char *name, const char *suffix, const char *const *labels,
+		   double v)
 {
 	char buf[32];
 	int i;
@@ -349,7 +380,8 @@ static bool want(const struct out *o, enum ft_mfamily mf)
 }
 
 /* Per order: free blocks, the unusable index or the fragmentation index of zone @z. */
-static void order_samples(struct out *o, const struct ft_sample *sm, int mf, const struct ft_zone *z,
+static void order_samples(struct out *o, const struct ft_sample *sm, int mf,
+			  const struct ft_zone *z,
 			  const char **l)
 {
 	char ord[16];
@@ -399,7 +431,8 @@ static void type_samples(struct out *o, const struct ft_sample *sm, int mf, cons
 }
 
 /* Family @mf's samples for zone @i (labels node and zone in @l). */
-static void zone_samples(struct out *o, const struct ft_session *s, int mf, size_t i, const char **l)
+static void zone_samples(struct out *o, const struct ft_session *s, int mf, size_t i,
+			 const char **l)
 {
 	const struct ft_zone *z = &s->sample.zones[i];
 	const struct ft_zi_zone *zi = z->zi;
@@ -412,7 +445,8 @@ static void zone_samples(struct out *o, const struct ft_session *s, int mf, size
 		struct ft_zv v;
 
 		if (f->get(s, i, &v))
-			sample(o, f->metric, "", l, strcmp(f->unit, "pages") ? v.d : v.d * (double)s->host.page_size);
+			sample(o, f->metric, "", l,
+			       strcmp(f->unit, "pages") ? v.d : v.d * (double)s->host.page_size);
 		return;
 	}
 	switch (mf) {
@@ -465,7 +499,10 @@ static bool zone_family_absent(const struct ft_session *s, int mf)
 	return true;
 }
 
-/* fragtop_contiguous_blocks: every zone and size of @t, now and (where the map read it) after compaction. */
+/*
+ * fragtop_contiguous_blocks: every zone and size of @t, now and (where the map read it) after
+ * compaction.
+ */
 static void contiguity(struct out *o, const struct ft_fits *t)
 {
 	char node[16], bytes[32];
@@ -477,11 +514,16 @@ static void contiguity(struct out *o, const struct ft_fits *t)
 	for (z = 0; z < t->nr_zones; z++)
 		for (k = 0; k < t->sizes.nr; k++) {
 			const struct ft_fit *f = ft_fits_at(t, z, k);
-			const char *l[] = { "node", node, "zone", f->zone, "size_bytes", bytes, "when", "now", NULL };
+			const char *l[] = { "node", node, "zone", f->zone, "size_bytes", bytes,
+					    "when", "now", NULL };
 
 			snprintf(node, sizeof(node), "%d", f->node);
-			snprintf(bytes, sizeof(bytes), "%llu", (unsigned long long)t->page_size << f->order);
-			/* without the map, what lies above the buddy's orders is not known: no series */
+			snprintf(bytes, sizeof(bytes), "%llu",
+				 (unsigned long long)t->page_size << f->order);
+			/*
+			 * without the map, what lies above the buddy's orders is not known: no
+			 * series
+			 */
 			if (f->buddy || f->map)
 				sample(o, fam[FT_MF_CONTIG].name, "", l, (double)f->now_lo);
 			l[7] = "after_compaction";
@@ -592,12 +634,16 @@ static void background(struct out *o, const struct ft_events *ev)
 				snprintf(node, sizeof(node), "%d", n);
 			sample(o, fam[mf[f]].name, "_total", l,
 			       mf[f] == FT_MF_BG_COMPACTIONS ? (double)b->count :
-			       mf[f] == FT_MF_BG_COMPACT_SECONDS ? (double)b->us / 1e6 : (double)b->wakes);
+			       mf[f] == FT_MF_BG_COMPACT_SECONDS ? (double)b->us /
+				       1e6 : (double)b->wakes);
 		}
 	}
 }
 
-/* The host's memory pressure totals, when /proc/pressure/memory was read (fragtop_up{source="pressure"}). */
+/*
+ * The host's memory pressure totals, when /proc/pressure/memory was read
+ * (fragtop_up{source="pressure"}).
+ */
 static void host_pressure(struct out *o, const struct ft_session *s)
 {
 	const struct ft_psi *p = &s->sample.psi;
@@ -606,11 +652,13 @@ static void host_pressure(struct out *o, const struct ft_session *s)
 		return;
 	if (want(o, FT_MF_PSI_WAITING) && p->some.have) {
 		head(o, FT_MF_PSI_WAITING);
-		sample(o, fam[FT_MF_PSI_WAITING].name, "_total", NULL, (double)p->some.total_us / 1e6);
+		sample(o, fam[FT_MF_PSI_WAITING].name, "_total", NULL,
+		       (double)p->some.total_us / 1e6);
 	}
 	if (want(o, FT_MF_PSI_STALLED) && p->full.have) {
 		head(o, FT_MF_PSI_STALLED);
-		sample(o, fam[FT_MF_PSI_STALLED].name, "_total", NULL, (double)p->full.total_us / 1e6);
+		sample(o, fam[FT_MF_PSI_STALLED].name, "_total", NULL,
+		       (double)p->full.total_us / 1e6);
 	}
 }
 
@@ -636,59 +684,122 @@ static void self_events(struct out *o, const struct ft_session *s)
 	ft_procs_of_process(&s->events.procs, s->self_pid, own);
 	if (want(o, FT_MF_SELF_FRAG)) {
 		head(o, FT_MF_SELF_FRAG);
-		sample(o, fam[FT_MF_SELF_FRAG].name, "_total", NULL, (double)own[FT_PC_FRAGMENTING]);
+		sample(o, fam[FT_MF_SELF_FRAG].name, "_total", NULL,
+		       (double)own[FT_PC_FRAGMENTING]);
 	}
 	if (want(o, FT_MF_SELF_FALLBACKS)) {
 		head(o, FT_MF_SELF_FALLBACKS);
-		sample(o, fam[FT_MF_SELF_FALLBACKS].name, "_total", NULL, (double)own[FT_PC_EXTFRAG]);
+		sample(o, fam[FT_MF_SELF_FALLBACKS].name, "_total", NULL,
+		       (double)own[FT_PC_EXTFRAG]);
 	}
 	if (want(o, FT_MF_SELF_STALL)) {
-		const char *lc[] = { "kind", "compaction", NULL }, *lr[] = { "kind", "reclaim", NULL };
+		const char *lc[] = { "kind", "compaction", NULL },
+		*lr[] = { "kind", "reclaim", NULL };
 
 		head(o, FT_MF_SELF_STALL);
-		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lc, (double)own[FT_PC_COMPACTION_US] / 1e6);
-		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lr, (double)own[FT_PC_RECLAIM_US] / 1e6);
+		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lc,
+		       (double)own[FT_PC_COMPACTION_US] / 1e6);
+		sample(o, fam[FT_MF_SELF_STALL].name, "_total", lr,
+		       (double)own[FT_PC_RECLAIM_US] / 1e6);
+	}
+}
+
+/* Fallbacks by zone, fragmenting or not, and migratetype pair (every pair a zone can have). */
+static void extfrag(struct out *o, const struct ft_session *s)
+{
+	const struct ft_events *ev = &s->events;
+	char node[16], a[32], b[32];
+	int z, fr, x, y;
+
+	head(o, FT_MF_EXTFRAG);
+	for (z = 0; z <= ev->nr_zones; z++) {
+		int zi = z < ev->nr_zones ? z : FT_EV_ZONES;
+		const char *zone = z < ev->nr_zones ? ev->zones[z].name : "none";
+
+		snprintf(node, sizeof(node), "%d", z < ev->nr_zones ? ev->zones[z].node : -1);
+		for (fr = 0; fr < 2; fr++)
+			for (x = 0; x < FT_EV_MT; x++)
+				for (y = 0; y < FT_EV_MT; y++) {
+					const char *l[] = {
+						"node", node, "zone", zone,
+						"fragmenting", fr ? "true" : "false",
+						"alloc_migratetype",
+						ft_sample_mt_name(&s->sample, x, a, sizeof(a)),
+						"fallback_migratetype",
+						ft_sample_mt_name(&s->sample, y, b, sizeof(b)), NULL
+					};
+					uint64_t n = ev->zone_pair[zi][fr][x][y];
+
+					if (n || (z < ev->nr_zones && fallback_pair(x, y)))
+						sample(o, fam[FT_MF_EXTFRAG].name, "_total", l,
+						       (double)n);
+				}
+	}
+}
+
+/* The stall latency histograms, as Prometheus histograms in seconds. */
+static void stall_seconds(struct out *o, const struct ft_session *s)
+{
+	const struct ft_events *ev = &s->events;
+	int i;
+
+	head(o, FT_MF_STALL_SECONDS);
+	for (i = 0; i < FT_LAT_NR; i++) {
+		const struct ft_hist *h = &ev->lat[i];
+		uint64_t cum = 0;
+		unsigned int bk = 0;
+		char le[32];
+		int k;
+
+		/* background compaction stalls no task: its time is a counter of its own */
+		if (i == FT_LAT_BG_COMPACTION || !ft_session_has_event(s, ft_lat_event[i]))
+			continue;
+		/*
+		 * buckets at powers of two microseconds, 1 us to 4 s; the log-linear ones
+		 * sum into them
+		 */
+		for (k = 0; k <= 22; k++) {
+			const char *l[] = { "source", ft_lat_names[i], "le", le, NULL };
+			uint64_t bound = 1ull << k;
+
+			for (; bk < FT_HIST_BUCKETS && ft_hist_bucket_hi(bk) <= bound; bk++)
+				cum += h->bucket[bk];
+			le_seconds(le, sizeof(le), bound);
+			sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)cum);
+		}
+		{
+			const char *l[] = { "source", ft_lat_names[i], "le", "+Inf", NULL };
+			const char *l2[] = { "source", ft_lat_names[i], NULL };
+
+			sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l,
+			       (double)h->count);
+			sample(o, fam[FT_MF_STALL_SECONDS].name, "_sum", l2,
+			       (double)h->sum_us / 1e6);
+			sample(o, fam[FT_MF_STALL_SECONDS].name, "_count", l2,
+			       (double)h->count);
+		}
 	}
 }
 
 static void events(struct out *o, const struct ft_session *s)
 {
 	const struct ft_events *ev = &s->events;
-	char node[16], a[32], b[32];
-	int z, fr, x, y, i;
+	int i;
 
-	if (want(o, FT_MF_EXTFRAG)) {
-		head(o, FT_MF_EXTFRAG);
-		for (z = 0; z <= ev->nr_zones; z++) {
-			int zi = z < ev->nr_zones ? z : FT_EV_ZONES;
-
-			snprintf(node, sizeof(node), "%d", z < ev->nr_zones ? ev->zones[z].node : -1);
-			for (fr = 0; fr < 2; fr++)
-				for (x = 0; x < FT_EV_MT; x++)
-					for (y = 0; y < FT_EV_MT; y++) {
-						const char *l[] = { "node", node, "zone",
-							z < ev->nr_zones ? ev->zones[z].name : "none",
-							"fragmenting", fr ? "true" : "false",
-							"alloc_migratetype", ft_sample_mt_name(&s->sample, x, a, sizeof(a)),
-							"fallback_migratetype", ft_sample_mt_name(&s->sample, y, b, sizeof(b)),
-							NULL };
-
-						if (ev->zone_pair[zi][fr][x][y] || (z < ev->nr_zones && fallback_pair(x, y)))
-							sample(o, fam[FT_MF_EXTFRAG].name, "_total", l,
-							       (double)ev->zone_pair[zi][fr][x][y]);
-					}
-		}
-	}
+	if (want(o, FT_MF_EXTFRAG))
+		extfrag(o, s);
 	if (want(o, FT_MF_COMPACTION) && ft_session_has_event(s, FT_EV_COMPACT_END)) {
 		int k;
 
 		head(o, FT_MF_COMPACTION);
 		for (k = 0; k < FT_CK_NR; k++)
 			for (i = 0; i < ev->nr_compact_status; i++) {
-				const char *l[] = { "kind", ft_compact_kind_names[k], "status", s->dec.status_name[i],
+				const char *l[] = { "kind", ft_compact_kind_names[k], "status",
+						    s->dec.status_name[i],
 						    NULL };
 
-				sample(o, fam[FT_MF_COMPACTION].name, "_total", l, (double)ev->compact_status[k][i]);
+				sample(o, fam[FT_MF_COMPACTION].name, "_total", l,
+				       (double)ev->compact_status[k][i]);
 			}
 	}
 	if (want(o, FT_MF_COMPACT_STALLS) && ft_session_has_event(s, FT_EV_COMPACT_END)) {
@@ -696,50 +807,22 @@ static void events(struct out *o, const struct ft_session *s)
 
 		ft_events_metrics(ev, m);
 		head(o, FT_MF_COMPACT_STALLS);
-		sample(o, fam[FT_MF_COMPACT_STALLS].name, "_total", NULL, (double)m[FT_M_COMPACTION]);
+		sample(o, fam[FT_MF_COMPACT_STALLS].name, "_total", NULL,
+		       (double)m[FT_M_COMPACTION]);
 	}
 	if (ft_session_has_event(s, FT_EV_COMPACT_END))
 		background(o, ev);
 	if (want(o, FT_MF_FRAG_STALLS) && ft_session_has_event(s, FT_EV_FRAG_STALL)) {
 		head(o, FT_MF_FRAG_STALLS);
-		sample(o, fam[FT_MF_FRAG_STALLS].name, "_total", NULL, (double)ev->by_kind[FT_EV_FRAG_STALL]);
+		sample(o, fam[FT_MF_FRAG_STALLS].name, "_total", NULL,
+		       (double)ev->by_kind[FT_EV_FRAG_STALL]);
 	}
 	if (want(o, FT_MF_LOST)) {
 		head(o, FT_MF_LOST);
 		sample(o, fam[FT_MF_LOST].name, "_total", NULL, (double)s->lost);
 	}
-	if (want(o, FT_MF_STALL_SECONDS)) {
-		head(o, FT_MF_STALL_SECONDS);
-		for (i = 0; i < FT_LAT_NR; i++) {
-			const struct ft_hist *h = &ev->lat[i];
-			uint64_t cum = 0;
-			unsigned int bk = 0;
-			char le[32];
-			int k;
-
-			/* background compaction stalls no task: its time is a counter of its own */
-			if (i == FT_LAT_BG_COMPACTION || !ft_session_has_event(s, ft_lat_event[i]))
-				continue;
-			/* buckets at powers of two microseconds, 1 us to 4 s; the log-linear ones sum into them */
-			for (k = 0; k <= 22; k++) {
-				const char *l[] = { "source", ft_lat_names[i], "le", le, NULL };
-				uint64_t bound = 1ull << k;
-
-				for (; bk < FT_HIST_BUCKETS && ft_hist_bucket_hi(bk) <= bound; bk++)
-					cum += h->bucket[bk];
-				le_seconds(le, sizeof(le), bound);
-				sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)cum);
-			}
-			{
-				const char *l[] = { "source", ft_lat_names[i], "le", "+Inf", NULL };
-				const char *l2[] = { "source", ft_lat_names[i], NULL };
-
-				sample(o, fam[FT_MF_STALL_SECONDS].name, "_bucket", l, (double)h->count);
-				sample(o, fam[FT_MF_STALL_SECONDS].name, "_sum", l2, (double)h->sum_us / 1e6);
-				sample(o, fam[FT_MF_STALL_SECONDS].name, "_count", l2, (double)h->count);
-			}
-		}
-	}
+	if (want(o, FT_MF_STALL_SECONDS))
+		stall_seconds(o, s);
 }
 
 /*
@@ -768,11 +851,15 @@ static void compaction_cost(struct out *o, const struct ft_session *s)
 		for (k = 0; k < 2; k++) {
 			const char *ld[] = { "scanner", scanner[k], "kind", "direct", NULL };
 			const char *lb[] = { "scanner", scanner[k], "kind", "background", NULL };
-			const char *lm[] = { "scanner", scanner[k], "kind", "compact_memory", NULL };
+			const char *lm[] = { "scanner", scanner[k], "kind", "compact_memory",
+					     NULL };
 
-			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", ld, (double)sk.direct[k]);
-			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb, (double)sk.kcompactd[k]);
-			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lm, (double)sk.other[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", ld,
+			       (double)sk.direct[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lb,
+			       (double)sk.kcompactd[k]);
+			sample(o, fam[FT_MF_COMPACT_SCANNED].name, "_total", lm,
+			       (double)sk.other[k]);
 		}
 	}
 	if (want(o, FT_MF_COMPACT_ISOLATED) && ft_vmstat_value(vs, FT_VM_COMPACT_ISOLATED, &iso)) {
@@ -844,7 +931,8 @@ static void thp(struct out *o, const struct ft_session *s)
 
 				any = mf == FT_MF_THP_ENABLED ? t->s[i].enabled[0] :
 				      mf == FT_MF_THP_SHMEM_ENABLED ? t->s[i].shmem[0] :
-				      thp_stats[k].mf == mf && ft_thp_stat(&t->s[i], thp_stats[k].stat, &v);
+				      thp_stats[k].mf == mf &&
+				      ft_thp_stat(&t->s[i], thp_stats[k].stat, &v);
 			}
 		if (!any)	/* not on this kernel: the family is left out */
 			continue;
@@ -852,18 +940,24 @@ static void thp(struct out *o, const struct ft_session *s)
 		for (i = 0; i < t->nr; i++) {
 			ft_thp_size_label(t->s[i].kb, size, sizeof(size));
 			if (mf == FT_MF_THP_ENABLED || mf == FT_MF_THP_SHMEM_ENABLED) {
-				thp_setting(o, mf, size, mf == FT_MF_THP_ENABLED ? t->s[i].enabled : t->s[i].shmem);
+				thp_setting(o, mf, size,
+					    mf == FT_MF_THP_ENABLED ? t->s[i].enabled :
+					    t->s[i].shmem);
 				continue;
 			}
 			for (k = 0; k < sizeof(thp_stats) / sizeof(thp_stats[0]); k++) {
-				const char *l[] = { "size", size, "result", thp_stats[k].result, NULL };
+				const char *l[] = { "size", size, "result", thp_stats[k].result,
+						    NULL };
 				uint64_t v;
 
-				if (thp_stats[k].mf != mf || !ft_thp_stat(&t->s[i], thp_stats[k].stat, &v))
+				if (thp_stats[k].mf != mf ||
+				    !ft_thp_stat(&t->s[i], thp_stats[k].stat, &v))
 					continue;
 				if (!thp_stats[k].result)
 					l[2] = NULL;
-				sample(o, fam[mf].name, strcmp(fam[mf].type, "counter") ? "" : "_total", l, (double)v);
+				sample(o, fam[mf].name,
+				       strcmp(fam[mf].type, "counter") ? "" : "_total", l,
+				       (double)v);
 			}
 		}
 	}
@@ -872,7 +966,8 @@ static void thp(struct out *o, const struct ft_session *s)
 /* What the exporter's sampling cost (the session's COST input, model/cost.h), by source. */
 static void own_cost(struct out *o, const struct ft_session *s)
 {
-	static const enum ft_mfamily mf[3] = { FT_MF_SRV_OPENS, FT_MF_SRV_READS, FT_MF_SRV_READ_BYTES };
+	static const enum ft_mfamily mf[3] = { FT_MF_SRV_OPENS, FT_MF_SRV_READS,
+					       FT_MF_SRV_READ_BYTES };
 	int k;
 
 	if (!s->cost.known)
@@ -885,7 +980,8 @@ static void own_cost(struct out *o, const struct ft_session *s)
 			const struct ft_cost_counts *c = &s->cost.now.src[i];
 			const char *l[] = { "source", ft_cost_src_names[i], NULL };
 
-			sample(o, fam[mf[k]].name, "_total", l, (double)(k == 0 ? c->opens : k == 1 ? c->reads : c->bytes));
+			sample(o, fam[mf[k]].name, "_total", l,
+			       (double)(k == 0 ? c->opens : k == 1 ? c->reads : c->bytes));
 		}
 	}
 	if (want(o, FT_MF_SRV_HEAP)) {
@@ -894,7 +990,9 @@ static void own_cost(struct out *o, const struct ft_session *s)
 	}
 }
 
-/* The process collector's families (client_golang's names and help), when the exporter read them. */
+/*
+ * The process collector's families (client_golang's names and help), when the exporter read them.
+ */
 static void process(struct out *o, const struct ft_selfstat *p)
 {
 	const struct {
@@ -914,21 +1012,27 @@ static void process(struct out *o, const struct ft_selfstat *p)
 	for (k = 0; p->known && k < sizeof(rows) / sizeof(rows[0]); k++)
 		if (rows[k].have && want(o, rows[k].mf)) {
 			head(o, rows[k].mf);
-			sample(o, fam[rows[k].mf].name, strcmp(fam[rows[k].mf].type, "counter") ? "" : "_total", NULL,
+			sample(o, fam[rows[k].mf].name,
+			       strcmp(fam[rows[k].mf].type, "counter") ? "" : "_total", NULL,
 			       rows[k].v);
 		}
 }
 
-/* Counter @k of the counts @c (a chosen cgroup's, "other"'s, a bucket's) in its family's unit (us as seconds). */
+/*
+ * Counter @k of the counts @c (a chosen cgroup's, "other"'s, a bucket's) in its family's unit (us
+ * as seconds).
+ */
 static double cg_count(const uint64_t *c, enum ft_proc_col k)
 {
-	return k == FT_PC_COMPACTION_US || k == FT_PC_RECLAIM_US ? (double)c[k] / 1e6 : (double)c[k];
+	return k == FT_PC_COMPACTION_US ||
+	k == FT_PC_RECLAIM_US ? (double)c[k] / 1e6 : (double)c[k];
 }
 
 /* What the last cgroup read left out, by reason: served whenever the cgroups were read. */
 static void cgroups_unlisted(struct out *o, const struct ft_cgroups *c)
 {
-	const char *l1[] = { "reason", "not_looked_at", NULL }, *l2[] = { "reason", "past_table", NULL };
+	const char *l1[] = { "reason", "not_looked_at", NULL },
+	*l2[] = { "reason", "past_table", NULL };
 
 	if (!c || !c->known || !want(o, FT_MF_CG_UNLISTED))
 		return;
@@ -962,18 +1066,22 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 		for (i = 0; i < t->nr; i++) {
 			const char *l[] = { "cgroup", t->r[i].path, "name", name, NULL };
 
-			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
-			sample(o, fam[counts[f].mf].name, "_total", l, cg_count(t->r[i].c, counts[f].k));
+			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
+				       sizeof(name));
+			sample(o, fam[counts[f].mf].name, "_total", l,
+			       cg_count(t->r[i].c, counts[f].k));
 		}
 		sample(o, fam[counts[f].mf].name, "_total", lo, cg_count(t->other, counts[f].k));
 		for (u = FT_CGU_READ + 1; u < FT_CGU_NR; u++) {
-			const char *lu[] = { "cgroup", ft_cg_unread_names[u], "name", ft_cg_unread_names[u], NULL };
+			const char *lu[] = { "cgroup", ft_cg_unread_names[u], "name",
+					     ft_cg_unread_names[u], NULL };
 			int k;
 
 			for (k = 0; k < FT_PC_NR && !t->unread[u][k]; k++)
 				;
 			if (k < FT_PC_NR)	/* served once it counts something */
-				sample(o, fam[counts[f].mf].name, "_total", lu, cg_count(t->unread[u], counts[f].k));
+				sample(o, fam[counts[f].mf].name, "_total", lu,
+				       cg_count(t->unread[u], counts[f].k));
 		}
 	}
 	for (f = FT_MF_CG_ANON; f <= FT_MF_CG_STALLED; f++) {
@@ -983,12 +1091,14 @@ static void cgroups(struct out *o, const struct ft_cgtop *t, const struct ft_cgr
 		for (i = 0; i < t->nr; i++) {
 			const struct ft_cgroup *g = t->r[i].g;
 			const char *l[] = { "cgroup", t->r[i].path, "name", name, NULL };
-			const struct ft_psi_line *p = !g ? NULL : f == FT_MF_CG_WAITING ? &g->psi.some : &g->psi.full;
+			const struct ft_psi_line *p = !g ? NULL : f == FT_MF_CG_WAITING ?
+				&g->psi.some : &g->psi.full;
 			enum ft_cgm mk = f == FT_MF_CG_ANON ? FT_CGM_ANON : FT_CGM_ANON_THP;
 
 			if (!g)
 				continue;
-			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			ft_cgroup_name(t->r[i].path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
+				       sizeof(name));
 			if (f == FT_MF_CG_ANON || f == FT_MF_CG_ANON_THP) {
 				if (g->mem.have & (1u << mk))
 					sample(o, fam[f].name, "", l, (double)g->mem.v[mk]);
@@ -1016,11 +1126,15 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 			const char *l[] = { "source", ft_source_names[i], NULL };
 			int err = s->sample.err[i];
 
-			/* no PSI in this kernel (or the recording): no series, as node_exporter has none */
+			/*
+			 * no PSI in this kernel (or the recording): no series, as node_exporter has
+			 * none
+			 */
 			if (i == FT_SRC_PRESSURE && !ft_sample_has(&s->sample, (int)i) &&
 			    (!err || err == -ENOENT || err == -EOPNOTSUPP))
 				continue;
-			sample(&o, fam[FT_MF_UP].name, "", l, ft_sample_has(&s->sample, (int)i) ? 1 : 0);
+			sample(&o, fam[FT_MF_UP].name, "", l,
+			       ft_sample_has(&s->sample, (int)i) ? 1 : 0);
 		}
 		{
 			const char *l[] = { "source", "tracepoints", NULL };
@@ -1038,7 +1152,8 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 		for (i = 0; i < ft_knobs_nr && i < FT_SESSION_MAX_KNOBS; i++) {
 			const char *l[] = { "knob", ft_knobs[i].name, NULL };
 
-			if (ft_knobs[i].type == FT_KNOB_INT && !s->knobs[i].err && s->knobs[i].raw_len)
+			if (ft_knobs[i].type == FT_KNOB_INT && !s->knobs[i].err &&
+			    s->knobs[i].raw_len)
 				sample(&o, fam[FT_MF_KNOB].name, "", l, (double)s->knobs[i].num);
 		}
 	}
@@ -1072,7 +1187,8 @@ int ft_render_metrics_write(FILE *f, const struct ft_session *s, const struct ft
 		for (k = 0; k < sizeof(counters) / sizeof(counters[0]); k++)
 			if (want(&o, counters[k].mf)) {
 				head(&o, counters[k].mf);
-				sample(&o, fam[counters[k].mf].name, "_total", NULL, (double)counters[k].v);
+				sample(&o, fam[counters[k].mf].name, "_total", NULL,
+				       (double)counters[k].v);
 			}
 		own_cost(&o, s);
 		process(&o, &m->server->process);

@@ -41,11 +41,13 @@ static const char *const colors[FT_PLOT_ZONES] = {
 	"#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b",
 };
 static const char *const thp_colors[FT_PLOT_THP_SLOTS] = {
-	"#7f7f7f", "#17becf", "#1f77b4", "#2ca02c", "#bcbd22", "#ff7f0e", "#e377c2", "#9467bd", "#d62728",
+	"#7f7f7f", "#17becf", "#1f77b4", "#2ca02c", "#bcbd22", "#ff7f0e", "#e377c2", "#9467bd",
+	"#d62728",
 };
 static const char *const dashes[FT_PLOT_FILES] = { "", "7 4", "2 3", "9 3 2 3", "4 4", "1 2" };
 /* Column @c of @cols over the time range: the ticks in it, [*i0, *i1). */
-static void column(const struct ft_plot_run *r, const struct ft_scale *x, int c, int cols, size_t *i0, size_t *i1)
+static void column(const struct ft_plot_run *r, const struct ft_scale *x, int c, int cols,
+		   size_t *i0, size_t *i1)
 {
 	double a = x->d0 + (x->d1 - x->d0) * c / cols, b = x->d0 + (x->d1 - x->d0) * (c + 1) / cols;
 
@@ -79,7 +81,8 @@ static void axis_y(FILE *f, int y0, double lo, double hi, struct ft_scale *ys)
 		fmt_tick(b, sizeof(b), t[i]);
 		fprintf(f, "<line x1=\"%d\" y1=\"%.1f\" x2=\"%d\" y2=\"%.1f\" stroke=\"#ddd\"/>\n",
 			LEFT, y, W - RIGHT, y);
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"t\">%s</text>\n", LEFT - 6, y + 4, b);
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"t\">%s</text>\n",
+			LEFT - 6, y + 4, b);
 	}
 }
 
@@ -96,7 +99,8 @@ static void axis_x(FILE *f, int y0, const struct ft_scale *x, bool labels)
 		fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#999\"/>\n",
 			px, y0 + PANEL_H, px, y0 + PANEL_H + 4);
 		if (labels)
-			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" class=\"t\">%g</text>\n",
+			fprintf(f, "<text x=\"%.1f\" y=\"%d\" text-anchor=\"middle\" "
+				   "class=\"t\">%g</text>\n",
 				px, y0 + PANEL_H + 16, t[i]);
 	}
 }
@@ -119,17 +123,77 @@ static void thp_legend(FILE *f, const struct ft_plot_run *runs, int nr, int y)
 			any |= runs[k].thp_faults[slot] > 0;
 		if (!any)
 			continue;
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"t\">%ukB</text>\n", x, y, x + 18, y, thp_colors[slot],
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+			   "stroke-width=\"2\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"t\">%ukB</text>\n", x, y, x + 18, y,
+			thp_colors[slot],
 			x + 22, y + 4, 8u << slot);
 		x += 80;
 	}
 }
 
-/* One line panel: every file's zones (or THP sizes), downsampled to a point a pixel column. */
-static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series s, int y0, const struct ft_scale *x)
+/*
+ * Panel @s's lines, a run's dashes and a zone's colour, each column the mean (or max) of its ticks.
+ */
+static void lines_of(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series s,
+		     const struct ft_scale *x, const struct ft_scale *ys)
 {
 	int cols = W - LEFT - RIGHT, k, z, c;
+	static struct dot { int x; double y; } dots[W];
+	size_t ndots = 0;
+
+	for (k = 0; k < nr; k++)
+		for (z = 0; z < lines(&runs[k], s); z++) {
+			size_t i0 = 0, i1;
+			bool open = false;
+
+			if (s == FT_PLOT_THP_OK && !runs[k].thp_faults[z])
+				continue;
+			fprintf(f,
+				"<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\"%s%s%s d=\"",
+				s == FT_PLOT_THP_OK ? thp_colors[z] : colors[z],
+				dashes[k][0] ? " stroke-dasharray=\"" : "", dashes[k],
+				dashes[k][0] ? "\"" : "");
+			for (c = 0; c < cols; c++, i0 = i1) {
+				double acc = panels[s].max ? -INFINITY : 0;
+				size_t cnt = 0, i;
+
+				column(&runs[k], x, c, cols, &i0, &i1);
+				for (i = i0; i < i1; i++) {
+					double v = runs[k].v[s][z][i];
+
+					if (isnan(v))
+						continue;
+					acc = panels[s].max ? fmax(acc, v) : acc + v;
+					cnt++;
+				}
+				if (!cnt)
+					/* no tick in this column: the line goes on */
+					continue;
+				if (!panels[s].max)
+					acc /= (double)cnt;
+				fprintf(f, "%c%d %.1f ", open ? 'L' : 'M', LEFT + c,
+					ft_scale_px(ys, acc));
+				open = true;
+				/* sparse points: each a dot as well */
+				if (s == FT_PLOT_THP_OK)
+					dots[ndots++] = (struct dot){ LEFT + c,
+								      ft_scale_px(ys, acc) };
+			}
+			fprintf(f, "\"/>\n");
+			for (i0 = 0; i0 < ndots; i0++)
+				fprintf(f, "<circle cx=\"%d\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>\n",
+					dots[i0].x,
+					dots[i0].y, thp_colors[z]);
+			ndots = 0;
+		}
+}
+
+/* One line panel: every file's zones (or THP sizes), downsampled to a point a pixel column. */
+static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series s, int y0,
+		  const struct ft_scale *x)
+{
+	int cols = W - LEFT - RIGHT, k, z;
 	double lo = INFINITY, hi = -INFINITY;
 	struct ft_scale ys;
 	bool any = false;
@@ -147,10 +211,12 @@ static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series
 			}
 	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">", LEFT, y0 - 8);
 	ft_render_xml_text(f, panels[s].title);
-	fprintf(f, "%s%s%s</text>\n", panels[s].unit[0] ? " (" : "", panels[s].unit, panels[s].unit[0] ? ")" : "");
+	fprintf(f, "%s%s%s</text>\n", panels[s].unit[0] ? " (" : "", panels[s].unit,
+		panels[s].unit[0] ? ")" : "");
 	if (s == FT_PLOT_THP_OK)
 		thp_legend(f, runs, nr, y0 - 12);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		   "stroke=\"#999\"/>\n",
 		LEFT, y0, cols, PANEL_H);
 	if (!any) {
 		bool thp_input = false;
@@ -159,14 +225,16 @@ static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series
 			thp_input |= runs[k].thp;
 		const char *what = nr > 1 ? "these recordings" : "this recording";
 
-		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">", LEFT + cols / 2,
+		fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">",
+			LEFT + cols / 2,
 			y0 + PANEL_H / 2);
 		if (s != FT_PLOT_THP_OK)
 			fprintf(f, "not in %s", what);
 		else if (thp_input)
 			fprintf(f, "no anonymous THP fault in %s", what);
 		else
-			fprintf(f, "no per-size THP counters in %s (kernels 6.10+; recorded since fragtop reads them)",
+			fprintf(f, "no per-size THP counters in %s (kernels 6.10+; recorded since "
+				   "fragtop reads them)",
 				what);
 		fprintf(f, "</text>\n");
 		axis_x(f, y0, x, false);
@@ -183,60 +251,23 @@ static void panel(FILE *f, struct ft_plot_run *runs, int nr, enum ft_plot_series
 	}
 	axis_y(f, y0, lo, hi, &ys);
 	axis_x(f, y0, x, false);
-	static struct dot { int x; double y; } dots[W];
-	size_t ndots = 0;
-
-	for (k = 0; k < nr; k++)
-		for (z = 0; z < lines(&runs[k], s); z++) {
-			size_t i0 = 0, i1;
-			bool open = false;
-
-			if (s == FT_PLOT_THP_OK && !runs[k].thp_faults[z])
-				continue;
-			fprintf(f, "<path fill=\"none\" stroke=\"%s\" stroke-width=\"1.4\"%s%s%s d=\"",
-				s == FT_PLOT_THP_OK ? thp_colors[z] : colors[z],
-				dashes[k][0] ? " stroke-dasharray=\"" : "", dashes[k], dashes[k][0] ? "\"" : "");
-			for (c = 0; c < cols; c++, i0 = i1) {
-				double acc = panels[s].max ? -INFINITY : 0;
-				size_t cnt = 0, i;
-
-				column(&runs[k], x, c, cols, &i0, &i1);
-				for (i = i0; i < i1; i++) {
-					double v = runs[k].v[s][z][i];
-
-					if (isnan(v))
-						continue;
-					acc = panels[s].max ? fmax(acc, v) : acc + v;
-					cnt++;
-				}
-				if (!cnt)
-					continue;	/* no tick in this column: the line goes on */
-				if (!panels[s].max)
-					acc /= (double)cnt;
-				fprintf(f, "%c%d %.1f ", open ? 'L' : 'M', LEFT + c, ft_scale_px(&ys, acc));
-				open = true;
-				if (s == FT_PLOT_THP_OK)	/* sparse points: each a dot as well */
-					dots[ndots++] = (struct dot){ LEFT + c, ft_scale_px(&ys, acc) };
-			}
-			fprintf(f, "\"/>\n");
-			for (i0 = 0; i0 < ndots; i0++)
-				fprintf(f, "<circle cx=\"%d\" cy=\"%.1f\" r=\"2\" fill=\"%s\"/>\n", dots[i0].x,
-					dots[i0].y, thp_colors[z]);
-			ndots = 0;
-		}
+	lines_of(f, runs, nr, s, x, &ys);
 }
 
 /* The first file's stall latencies: time x log2 latency, the darker the more. */
 static void heatmap(FILE *f, const struct ft_plot_run *r, int y0, const struct ft_scale *x)
 {
 	int cols = (W - LEFT - RIGHT) / 4, c, o;
-	double cell_w = (double)(W - LEFT - RIGHT) / cols, cell_h = (double)PANEL_H / FT_PLOT_OCTAVES, top = 0;
+	double cell_w = (double)(W - LEFT - RIGHT) / cols,
+	cell_h = (double)PANEL_H / FT_PLOT_OCTAVES, top = 0;
 	double (*bins)[FT_PLOT_OCTAVES] = calloc((size_t)cols, sizeof(*bins));
 	size_t i0 = 0, i1, i;
 
-	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">stall latency (direct compaction, direct reclaim, "
+	fprintf(f, "<text x=\"%d\" y=\"%d\" class=\"h\">stall latency (direct compaction, direct "
+		   "reclaim, "
 		"fragmentation stall), log2 us; darker: more</text>\n", LEFT, y0 - 8);
-	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" stroke=\"#999\"/>\n",
+	fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"none\" "
+		   "stroke=\"#999\"/>\n",
 		LEFT, y0, W - LEFT - RIGHT, PANEL_H);
 	if (!bins)
 		return;
@@ -259,14 +290,17 @@ static void heatmap(FILE *f, const struct ft_plot_run *r, int y0, const struct f
 			if (!bins[c][o])
 				continue;
 			a = log1p(bins[c][o]) / log1p(top);
-			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"#8b0000\" "
-				"fill-opacity=\"%.2f\"/>\n", LEFT + c * cell_w, y0 + PANEL_H - (o + 1) * cell_h,
+			fprintf(f, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" "
+				   "fill=\"#8b0000\" "
+				"fill-opacity=\"%.2f\"/>\n", LEFT + c * cell_w,
+				y0 + PANEL_H - (o + 1) * cell_h,
 				cell_w, cell_h, 0.15 + 0.85 * a);
 		}
 	for (o = 0; o < FT_PLOT_OCTAVES; o += 5) {
 		static const char *const lab[] = { "1us", "32us", "1ms", "33ms", "1s" };
 
-		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"t\">%s</text>\n", LEFT - 6,
+		fprintf(f, "<text x=\"%d\" y=\"%.1f\" text-anchor=\"end\" class=\"t\">%s</text>\n",
+			LEFT - 6,
 			y0 + PANEL_H - o * cell_h, lab[o / 5]);
 	}
 	axis_x(f, y0, x, true);
@@ -298,7 +332,8 @@ static int by_px(const void *a, const void *b)
  * recordings' labels do not print over each other; one that would run
  * past the right edge ends at its line.
  */
-static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const struct ft_scale *x, double t0,
+static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const struct ft_scale *x,
+		  double t0,
 		  double t1, int npanels)
 {
 	struct label *lb;
@@ -321,7 +356,8 @@ static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const stru
 				continue;
 			snprintf(when, sizeof(when), "+%.1f s ", mk->t);
 			w = LABEL_PX * (double)(strlen(when) + strlen(mk->text) +
-						(nr > 1 ? strlen(b ? b + 1 : runs[k].file) + 2 : 0));
+						(nr > 1 ? strlen(b ? b + 1 : runs[k].file) + 2 :
+						 0));
 			lb[n] = (struct label){ .px = ft_scale_px(x, mk->t), .k = k, .m = m };
 			lb[n].left = lb[n].px + 4 + w > W - RIGHT;
 			lb[n].x0 = lb[n].left ? lb[n].px - 4 - w : lb[n].px + 4;
@@ -343,10 +379,13 @@ static void marks(FILE *f, const struct ft_plot_run *runs, size_t nr, const stru
 			row = r;
 		row_end[row] = lb[i].x1;
 		for (s = 0; s < npanels; s++)
-			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" stroke=\"#b35900\" "
+			fprintf(f, "<line x1=\"%.1f\" y1=\"%d\" x2=\"%.1f\" y2=\"%d\" "
+				   "stroke=\"#b35900\" "
 				"stroke-width=\"1.5\" stroke-dasharray=\"5 3\"/>\n", lb[i].px,
-				TOP + s * (PANEL_H + GAP) + 10, lb[i].px, TOP + s * (PANEL_H + GAP) + 10 + PANEL_H);
-		fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">", lb[i].left ? lb[i].px - 4 : lb[i].px + 4,
+				TOP + s * (PANEL_H + GAP) + 10, lb[i].px,
+				TOP + s * (PANEL_H + GAP) + 10 + PANEL_H);
+		fprintf(f, "<text x=\"%.1f\" y=\"%d\"%s class=\"m\">",
+			lb[i].left ? lb[i].px - 4 : lb[i].px + 4,
 			TOP + 10 + 12 + row * 12, lb[i].left ? " text-anchor=\"end\"" : "");
 		if (nr > 1) {
 			ft_render_xml_text(f, b ? b + 1 : runs[lb[i].k].file);
@@ -374,10 +413,11 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 		t1 = t0 + 1;
 	x = (struct ft_scale){ t0, t1, LEFT, W - RIGHT };
 	fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 0 %d %d\">\n"
-		"<style>text { font-family: sans-serif; fill: #222 } .t { font-size: 11px } "
-		".h { font-size: 13px; font-weight: bold } .m { font-size: 10px; fill: #b35900 }</style>\n"
-		"<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W, h, W, h);
+		"<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" viewBox=\"0 "
+		"0 %d %d\">\n<style>text { font-family: sans-serif; fill: #222 } .t { font-size: "
+		"11px } .h { font-size: 13px; font-weight: bold } .m { font-size: 10px; fill: "
+		"#b35900 }</style>\n<rect width=\"100%%\" height=\"100%%\" fill=\"white\"/>\n", W,
+		h, W, h);
 	fprintf(f, "<text x=\"%d\" y=\"22\" class=\"h\">fragtop: ", LEFT);
 	for (k = 0; k < nr; k++) {
 		const char *b = strrchr(runs[k].file, '/');
@@ -389,8 +429,10 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 	/* legend: zones by colour, files by dash */
 	y = 42;
 	for (z = 0; z < runs[0].nz; z++) {
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" stroke-width=\"2\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"t\">", LEFT + z * 130, y, LEFT + z * 130 + 22, y, colors[z],
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"%s\" "
+			   "stroke-width=\"2\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"t\">", LEFT + z * 130, y,
+			LEFT + z * 130 + 22, y, colors[z],
 			LEFT + z * 130 + 26, y + 4);
 		ft_render_xml_text(f, runs[0].zone[z]);
 		fprintf(f, "</text>\n");
@@ -399,15 +441,18 @@ int ft_render_plot_svg(FILE *f, struct ft_plot_run *runs, int nr)
 		int lx = LEFT + (runs[0].nz + k - 1) * 130;
 		const char *b = strrchr(runs[k].file, '/');
 
-		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" stroke-dasharray=\"%s\"/>"
-			"<text x=\"%d\" y=\"%d\" class=\"t\">", lx, y, lx + 22, y, dashes[k], lx + 26, y + 4);
+		fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#444\" "
+			   "stroke-dasharray=\"%s\"/>"
+			"<text x=\"%d\" y=\"%d\" class=\"t\">", lx, y, lx + 22, y, dashes[k],
+			lx + 26, y + 4);
 		ft_render_xml_text(f, b ? b + 1 : runs[k].file);
 		fprintf(f, "</text>\n");
 	}
 	for (s = 0; s < FT_PLOT_NR; s++)
 		panel(f, runs, nr, (enum ft_plot_series)s, TOP + s * (PANEL_H + GAP) + 10, &x);
 	heatmap(f, &runs[0], TOP + FT_PLOT_NR * (PANEL_H + GAP) + 10, &x);
-	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">seconds into the recording</text>\n",
+	fprintf(f, "<text x=\"%d\" y=\"%d\" text-anchor=\"middle\" class=\"t\">seconds into the "
+		   "recording</text>\n",
 		LEFT + (W - LEFT - RIGHT) / 2, h - 14);
 	marks(f, runs, (size_t)nr, &x, t0, t1, npanels);
 	fprintf(f, "</svg>\n");

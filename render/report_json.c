@@ -69,7 +69,8 @@ static void json_cost(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
-static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep, const struct ft_rep_stretch *f,
+static void json_lat(struct ft_json *j, const char *key, const struct ft_report *rep,
+		     const struct ft_rep_stretch *f,
 		     int src)
 {
 	const struct ft_rep_lat *l = &f->pct[src];
@@ -118,7 +119,8 @@ static void json_counters(struct ft_json *j, const struct ft_rep_stretch *f)
 }
 
 /* "compaction": how direct stalls were counted, and background compaction by node. */
-static void json_compaction(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_stretch *f)
+static void json_compaction(struct ft_json *j, const struct ft_report *rep,
+			    const struct ft_rep_stretch *f)
 {
 	ft_json_obj_begin(j, "compaction");
 	ft_json_bool(j, "direct_exact", rep->s->events.exact_direct);
@@ -159,7 +161,10 @@ static void json_memstall(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
-/* "page_allocation_failures": the kernel log's over the window, by order; null when it was not read. */
+/*
+ * "page_allocation_failures": the kernel log's over the window, by order; null when it was not
+ * read.
+ */
 static void json_kmsg(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_kmsg *k = &rep->kmsg;
@@ -169,11 +174,15 @@ static void json_kmsg(struct ft_json *j, const struct ft_report *rep)
 		return;
 	}
 	ft_json_obj_begin(j, "page_allocation_failures");
-	ft_render_session_kmsg_counts(j, k->failures, k->by_order, k->lost, k->have_newest ? &k->newest : NULL);
+	ft_render_session_kmsg_counts(j, k->failures, k->by_order, k->lost,
+				      k->have_newest ? &k->newest : NULL);
 	ft_json_obj_end(j);
 }
 
-/* "futile_compaction": per who ran the scanners, what they isolated and the share in polluted blocks. */
+/*
+ * "futile_compaction": per who ran the scanners, what they isolated and the share in polluted
+ * blocks.
+ */
 static void json_futile(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_futile *f = &rep->futile;
@@ -237,12 +246,17 @@ static void json_direct_cost(struct ft_json *j, const struct ft_report *rep)
 }
 
 /* boost_by_zone: the sampler's per zone over a stretch (render/session_json.c). */
-static void json_boost(struct ft_json *j, const struct ft_report *rep, const struct ft_boost_tick *b)
+static void json_boost(struct ft_json *j, const struct ft_report *rep,
+		       const struct ft_boost_tick *b)
 {
-	ft_render_session_boost_zones(j, "boost_by_zone", &rep->s->sample.zoneinfo, b, rep->boost_nr);
+	ft_render_session_boost_zones(j, "boost_by_zone", &rep->s->sample.zoneinfo, b,
+				      rep->boost_nr);
 }
 
-/* "thp_by_size": every size's counters over the window, [{size_kb, enabled, shmem_enabled, <counter>: n}], null without THP inputs. */
+/*
+ * "thp_by_size": every size's counters over the window, [{size_kb, enabled, shmem_enabled,
+ * <counter>: n}], null without THP inputs.
+ */
 static void json_thp(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_rep_thp *t = &rep->thp;
@@ -258,7 +272,8 @@ static void json_thp(struct ft_json *j, const struct ft_report *rep)
 
 		ft_json_obj_begin_inline(j, NULL);
 		ft_render_session_thp_settings(j, z);
-		for (k = 0; k < z->nr_stats; k++)	/* counters in the window; levels (nr_*) as at its end */
+		/* counters in the window; levels (nr_*) as at its end */
+		for (k = 0; k < z->nr_stats; k++)
 			if (t->known[i][k])
 				ft_json_u64(j, z->stat_name[k], z->stat[k]);
 			else
@@ -323,7 +338,8 @@ static void json_head(struct ft_json *j, const struct ft_report *rep)
 	ft_json_arr_end(j);
 	ft_json_obj_end(j);
 	ft_json_bool(j, "traced", s->tracing);
-	ft_json_i64(j, "pageblock_order", s->tracing ? s->events.pageblock_order : s->sample.pageblock_order);
+	ft_json_i64(j, "pageblock_order",
+		    s->tracing ? s->events.pageblock_order : s->sample.pageblock_order);
 	ft_json_u64(j, "lost", s->lost);
 }
 
@@ -459,7 +475,8 @@ static void json_stacks(struct ft_json *j, const struct ft_report *rep)
 }
 
 /* "show_stacks": the last page_owner_stacks/show_stacks' top stacks, null without one. */
-static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, const struct ft_rep_owners *o)
+static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep,
+			      const struct ft_rep_owners *o)
 {
 	char stack[256];
 	size_t i;
@@ -480,7 +497,8 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, co
 	ft_json_arr_begin(j, "top");
 	for (i = 0; i < o->nr_top; i++) {
 		ft_json_obj_begin_inline(j, NULL);
-		ft_json_str(j, "stack", ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
+		ft_json_str(j, "stack",
+			    ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
 		ft_json_u64(j, "pages", o->top[i].pages);
 		ft_json_obj_end(j);
 	}
@@ -488,7 +506,10 @@ static void json_owner_stacks(struct ft_json *j, const struct ft_report *rep, co
 	ft_json_obj_end(j);
 }
 
-/* "labels": page_owner's block labels against the map's classes (analysis/labels.h); null without looks. */
+/*
+ * "labels": page_owner's block labels against the map's classes (analysis/labels.h); null without
+ * looks.
+ */
 static void json_labels(struct ft_json *j, const struct ft_report *rep)
 {
 	const struct ft_session *s = rep->s;
@@ -525,7 +546,9 @@ static void json_labels(struct ft_json *j, const struct ft_report *rep)
 	ft_json_obj_end(j);
 }
 
-/* "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks. */
+/*
+ * "owners": null without page_owner looks, else the stacks that own pinned pages of mixed blocks.
+ */
 static void json_owners(struct ft_json *j, const struct ft_report *rep)
 {
 	struct ft_rep_owners o;
@@ -582,7 +605,8 @@ static void json_fits(struct ft_json *j, const struct ft_report *rep)
 	ft_json_arr_begin(j, "sizes");
 	for (k = 0; k < f->sizes.nr; k++) {
 		ft_json_obj_begin(j, NULL);
-		ft_json_str(j, "size", ft_fit_size_name(f->sizes.order[k], rep->s->host.page_size, size,
+		ft_json_str(j, "size",
+			    ft_fit_size_name(f->sizes.order[k], rep->s->host.page_size, size,
 							 sizeof(size)));
 		ft_json_u64(j, "size_bytes", (uint64_t)rep->s->host.page_size << f->sizes.order[k]);
 		ft_json_i64(j, "order", f->sizes.order[k]);
@@ -591,7 +615,8 @@ static void json_fits(struct ft_json *j, const struct ft_report *rep)
 		ft_json_double(j, "now_min_at_s", ft_report_secs(rep, f->now_min_t_ns[k]));
 		if (f->after_known[k]) {
 			ft_json_u64(j, "after_compaction_min", f->after_min[k]);
-			ft_json_double(j, "after_compaction_min_at_s", ft_report_secs(rep, f->after_min_t_ns[k]));
+			ft_json_double(j, "after_compaction_min_at_s",
+				       ft_report_secs(rep, f->after_min_t_ns[k]));
 		} else {
 			ft_json_null(j, "after_compaction_min");
 			ft_json_null(j, "after_compaction_min_at_s");

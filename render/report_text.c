@@ -27,7 +27,10 @@ static const char *fmt_pct(char *b, size_t sz, double v)
 	return ft_cell_pct(b, sz, v, sz > 9 ? 8 : (int)sz - 1, 1);
 }
 
-/* A share of 0-100 as "%5.1f%%" would print it, in 6 columns whatever it holds (one buffer a call site). */
+/*
+ * A share of 0-100 as "%5.1f%%" would print it, in 6 columns whatever it holds (one buffer a call
+ * site).
+ */
 #define SHARE6(v) ft_cell_pct((char[16]){ 0 }, 16, (v), 6, 1)
 
 /* An integer in a cell of @sz - 1 columns: whole when it fits, else as ft_cell(). */
@@ -80,7 +83,10 @@ static void print_wrapped(int indent, int width, const char *text)
 	}
 }
 
-/* Under a cgroup's row, where its pressure was recorded (v2): its memory stall and compaction's share. */
+/*
+ * Under a cgroup's row, where its pressure was recorded (v2): its memory stall and compaction's
+ * share.
+ */
 static void print_cgroup_stall(const struct ft_report *rep, const struct ft_cgrow *r)
 {
 	struct ft_rep_memstall m;
@@ -108,7 +114,8 @@ static void print_unread_notes(const bool shown[FT_CGU_NR])
  * The ten cgroups whose processes fragmented most (report --by cgroup), as
  * the process table; the name last and whole, as top's command.
  */
-static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *rows,
+			  const struct ft_cgroups *c,
 			  bool fstall)
 {
 	char name[FT_CG_PATH], safe[4 * FT_CG_PATH], cms[16], rms[16];
@@ -116,26 +123,31 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 	int i, n = 0;
 
 	for (i = 0; i < rows->nr && n < 10; i++)
-		n += rows->r[i].c[FT_PC_FRAGMENTING] || rows->r[i].c[FT_PC_EXTFRAG] || rows->r[i].c[FT_PC_COMPACTION] ||
+		n += rows->r[i].c[FT_PC_FRAGMENTING] || rows->r[i].c[FT_PC_EXTFRAG] ||
+		rows->r[i].c[FT_PC_COMPACTION] ||
 		     rows->r[i].c[FT_PC_RECLAIM] || rows->r[i].c[FT_PC_FRAG_STALL];
 	if (!n)
 		return;
-	printf("  procs fragment  fallbk compact  cmp ms reclaim  rcl ms%s  cgroup\n", fstall ? " fstall" : "");
+	printf("  procs fragment  fallbk compact  cmp ms reclaim  rcl ms%s  cgroup\n",
+	       fstall ? " fstall" : "");
 	for (i = 0, n = 0; i < rows->nr && n < 10; i++) {
 		const struct ft_cgrow *r = &rows->r[i];
 
-		if (!r->c[FT_PC_FRAGMENTING] && !r->c[FT_PC_EXTFRAG] && !r->c[FT_PC_COMPACTION] && !r->c[FT_PC_RECLAIM] &&
+		if (!r->c[FT_PC_FRAGMENTING] && !r->c[FT_PC_EXTFRAG] && !r->c[FT_PC_COMPACTION] &&
+		    !r->c[FT_PC_RECLAIM] &&
 		    !r->c[FT_PC_FRAG_STALL])
 			continue;
 		n++;
 		if (r->other || !r->path[0])
 			snprintf(name, sizeof(name), "%s", ft_cgrow_name(r));
 		else
-			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
+				       sizeof(name));
 		if (!r->other && !r->path[0])
 			unread[r->unread] = true;
 		printf("  %5d %8llu %7llu %7llu %7s %7llu %7s", r->procs,
-		       (unsigned long long)r->c[FT_PC_FRAGMENTING], (unsigned long long)r->c[FT_PC_EXTFRAG],
+		       (unsigned long long)r->c[FT_PC_FRAGMENTING],
+		       (unsigned long long)r->c[FT_PC_EXTFRAG],
 		       (unsigned long long)r->c[FT_PC_COMPACTION],
 		       ft_cell(cms, sizeof(cms), (double)r->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
 		       (unsigned long long)r->c[FT_PC_RECLAIM],
@@ -169,8 +181,10 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 		const struct ft_proc *p = &t->p[idx[i]];
 
 		printf("  %-*.*s %7d %8llu %7llu %7llu %7s %7llu %7s", w, w,
-		       p->comm[0] ? ft_safe(p->comm, safe, sizeof(safe)) : p->pid == 0 ? "swapper" : "?", p->pid,
-		       (unsigned long long)p->c[FT_PC_FRAGMENTING], (unsigned long long)p->c[FT_PC_EXTFRAG],
+		       p->comm[0] ? ft_safe(p->comm, safe, sizeof(safe)) : p->pid == 0 ?
+			       "swapper" : "?", p->pid,
+		       (unsigned long long)p->c[FT_PC_FRAGMENTING],
+		       (unsigned long long)p->c[FT_PC_EXTFRAG],
 		       (unsigned long long)p->c[FT_PC_COMPACTION],
 		       ft_cell(cms, sizeof(cms), (double)p->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
 		       (unsigned long long)p->c[FT_PC_RECLAIM],
@@ -181,8 +195,10 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 		unnamed += !p->comm[0] && p->pid != 0;
 	}
 	if (unnamed)
-		printf("  ?: %s\n", t->named ? "exited before fragtop read its name, and the tracer kept none"
-					     : "this recording has no process names (made before fragtop recorded them)");
+		printf("  ?: %s\n",
+		       t->named ? "exited before fragtop read its name, and the tracer kept none"
+					     : "this recording has no process names (made before "
+					       "fragtop recorded them)");
 }
 
 /* the text's row names (the JSON's keys are ft_lat_names[]) */
@@ -205,7 +221,8 @@ static void print_lat_line(const struct ft_rep_stretch *f, int src, bool present
 		return;
 	}
 	printf("  %-19s %7llu %7s %7llu %7llu %7llu %8llu %8llu%s\n", lat_label[src],
-	       (unsigned long long)l->count, ft_cell(mean, sizeof(mean), l->count ? l->mean_us : 0.0, 7, 0),
+	       (unsigned long long)l->count,
+	       ft_cell(mean, sizeof(mean), l->count ? l->mean_us : 0.0, 7, 0),
 	       (unsigned long long)l->p50_us, (unsigned long long)l->p90_us,
 	       (unsigned long long)l->p99_us, (unsigned long long)l->p999_us,
 	       (unsigned long long)l->max_us, l->exact ? "" : " ~");
@@ -253,11 +270,13 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 
 	/* an attempt may run no zone's compaction (deferred, skipped) or several */
 	if (rep->s->events.exact_direct)
-		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts compact_stall)\n"
-		       "                   zone compactions run in them %llu (the latency table's count)\n",
+		printf("  direct (traced)  stalls %lld (attempts, counted as the kernel counts "
+		       "compact_stall)\n                   zone compactions run in them %llu (the "
+		       "latency table's count)\n",
 		       stalls, (unsigned long long)f->direct_zone_runs);
 	else
-		printf("  direct (traced)  stalls %lld (begin/end pairs: no try_to_compact_pages traced)\n",
+		printf("  direct (traced)  stalls %lld (begin/end pairs: no try_to_compact_pages "
+		       "traced)\n",
 		       stalls);
 	printf("  background       compactions %lld", (long long)f->d[FT_CF_BG_COMPACT]);
 	for (n = 0; n <= FT_EV_NODES; n++) {
@@ -268,7 +287,8 @@ static void print_compaction_split(const struct ft_report *rep, const struct ft_
 		if (col++ % 2 == 0)
 			printf("\n   ");
 		if (n < FT_EV_NODES)
-			printf("   N%-2d %llu, %.1f ms, %llu wakes", n, (unsigned long long)g->count,
+			printf("   N%-2d %llu, %.1f ms, %llu wakes", n,
+			       (unsigned long long)g->count,
 			       (double)g->us / 1000.0, (unsigned long long)g->wakes);
 		else
 			printf("   N?  %llu, %.1f ms, %llu wakes", (unsigned long long)g->count,
@@ -289,22 +309,30 @@ static void text_head(const struct ft_report *rep, bool verbose)
 	printf("  host %s, kernel %s, started %s\n", s->host.hostname, s->host.release,
 	       when(s->first_rt_ns, t1, sizeof(t1)));
 	if (rep->from_s > 0 || !isinf(rep->to_s))
-		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends included,\n"
-		       "  the first one the baseline the figures are counted from\n", rep->all->from_s, rep->all->to_s);
-	printf("  %.1f s, %llu samples; %s%s%s\n", ft_report_duration(rep), (unsigned long long)rep->ticks,
-	       f->clean ? "closed cleanly" : f->truncated ? "cut short (read up to the last complete chunk)" :
-	       "not closed (killed?): read by scanning", f->bad_chunks ? ", damaged chunks skipped: " : "",
-	       f->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)f->bad_chunks), t2) : "");
-	if (s->bad_inputs)	/* the session skipped them: what they would have said is not in the figures */
+		printf("  window %.1f s to %.1f s into the recording: the ticks at both ends "
+		       "included,\n  the first one the baseline the figures are counted from\n",
+		       rep->all->from_s, rep->all->to_s);
+	printf("  %.1f s, %llu samples; %s%s%s\n", ft_report_duration(rep),
+	       (unsigned long long)rep->ticks,
+	       f->clean ? "closed cleanly" : f->truncated ?
+		       "cut short (read up to the last complete chunk)" :
+	       "not closed (killed?): read by scanning",
+	       f->bad_chunks ? ", damaged chunks skipped: " : "",
+	       f->bad_chunks ? (snprintf(t2, sizeof(t2), "%llu", (unsigned long long)f->bad_chunks),
+				t2) : "");
+	/* the session skipped them: what they would have said is not in the figures */
+	if (s->bad_inputs)
 		printf("  %llu malformed inputs skipped%s\n", (unsigned long long)s->bad_inputs,
 		       verbose ? ":" : " (-v says which)");
 	if (s->map_refused)
-		printf("  no pageblock map: the zones span %llu pageblocks, past the %u of the largest host\n"
-		       "  (64 TiB): a recording of no real host\n", (unsigned long long)s->map_refused,
+		printf("  no pageblock map: the zones span %llu pageblocks, past the %u of the "
+		       "largest host\n  (64 TiB): a recording of no real host\n",
+		       (unsigned long long)s->map_refused,
 		       FT_PBMAP_MAX_BLOCKS);
 	for (i = 0; verbose && i < s->bad_inputs && i < FT_SESSION_BAD_KEPT; i++)
 		printf("    after tick %llu: %s record (type %u, sub %u, %u bytes): %s\n",
-		       (unsigned long long)s->bad[i].tick, ft_rec_type_name(s->bad[i].type), s->bad[i].type,
+		       (unsigned long long)s->bad[i].tick, ft_rec_type_name(s->bad[i].type),
+		       s->bad[i].type,
 		       s->bad[i].sub, s->bad[i].len, s->bad[i].why);
 	if (verbose && s->bad_inputs > FT_SESSION_BAD_KEPT)
 		printf("    and %llu more like them, not kept\n",
@@ -319,11 +347,13 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 	int k;
 
 	if (!s->tracing) {
-		printf("  no tracepoints in this recording: fallback and stall figures are absent\n");
+		printf("  no tracepoints in this recording: fallback and stall figures are "
+		       "absent\n");
 	} else {
 		printf("\nextfrag events     total %lld   fragmenting (below order %d) %lld\n"
 		       "                   ownership changes %lld   lost %llu\n",
-		       (long long)d[FT_CF_EXTFRAG], s->events.pageblock_order, (long long)d[FT_CF_FRAGMENTING],
+		       (long long)d[FT_CF_EXTFRAG], s->events.pageblock_order,
+		       (long long)d[FT_CF_FRAGMENTING],
 		       (long long)d[FT_CF_OWNERSHIP], (unsigned long long)s->lost);
 		for (k = 0; k < rep->nr_zone_fb; k++) {
 			const struct ft_rep_zone_fb *z = &rep->zone_fb[k];
@@ -331,10 +361,13 @@ static void text_extfrag(const struct ft_report *rep, const struct ft_report_sty
 			if (!z->total)
 				continue;
 			if (!z->outside)
-				printf("  N%d %-10s total %llu  fragmenting %llu\n", z->node, z->zone,
-				       (unsigned long long)z->total, (unsigned long long)z->fragmenting);
+				printf("  N%d %-10s total %llu  fragmenting %llu\n", z->node,
+				       z->zone,
+				       (unsigned long long)z->total,
+				       (unsigned long long)z->fragmenting);
 			else
-				printf("  outside zones total %llu  fragmenting %llu\n", (unsigned long long)z->total,
+				printf("  outside zones total %llu  fragmenting %llu\n",
+				       (unsigned long long)z->total,
 				       (unsigned long long)z->fragmenting);
 		}
 	}
@@ -374,8 +407,10 @@ static void text_futile(const struct ft_report *rep)
 		for (sc = 0; sc < FT_ISO_SCANNER_NR; sc++) {
 			fmt_pct(sh[sc], sizeof(sh[sc]), 100 * f->share[w][sc]);
 		}
-		printf("  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)\n",
-		       ft_iso_who_names[w], (unsigned long long)d->scanned[w][FT_ISO_MIGRATE], sh[0],
+		printf("  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, "
+		       "%llu unread)\n",
+		       ft_iso_who_names[w], (unsigned long long)d->scanned[w][FT_ISO_MIGRATE],
+		       sh[0],
 		       (unsigned long long)d->scanned_unknown[w][FT_ISO_MIGRATE],
 		       (unsigned long long)d->taken[w][FT_ISO_FREE], sh[1],
 		       (unsigned long long)d->taken_unknown[w][FT_ISO_FREE]);
@@ -401,7 +436,8 @@ static void text_compaction_cost(const struct ft_report *rep)
 	printf("compaction cost    scanned  migrate %lld  free %lld   isolated %lld\n",
 	       (long long)c->migrate, (long long)c->free, (long long)c->isolated);
 	printf("  per direct stall   migrate %s  free %s   scanned per success %s\n",
-	       ratio(x[0], sizeof(x[0]), c->direct_migrate), ratio(x[1], sizeof(x[1]), c->direct_free),
+	       ratio(x[0], sizeof(x[0]), c->direct_migrate),
+	       ratio(x[1], sizeof(x[1]), c->direct_free),
 	       ratio(x[2], sizeof(x[2]), c->direct_per_success));
 	if (!d->known && d->stalls > 0)
 		printf("    (the whole less kcompactd's: untraced compaction asked through\n"
@@ -431,7 +467,8 @@ static void text_memstall(const struct ft_report *rep)
 	if (m->full_us != UINT64_MAX)
 		printf("   full %.3f s", (double)m->full_us / 1e6);
 	if (!isnan(m->compaction_us))
-		printf("   direct compaction %s s", ft_cell(v, sizeof(v), m->compaction_us / 1e6, 12, 3));
+		printf("   direct compaction %s s",
+		       ft_cell(v, sizeof(v), m->compaction_us / 1e6, 12, 3));
 	if (!isnan(m->share))
 		printf(" (%s of some)", fmt_pct(v, sizeof(v), m->share * 100));
 	printf("\n");
@@ -455,7 +492,8 @@ static void text_kmsg(const struct ft_report *rep)
 		printf("   (%llu log records overwritten unread)", (unsigned long long)k->lost);
 	printf("\n");
 	if (k->have_newest)
-		printf("                   newest: %s, order %d, %s\n", ft_safe(k->newest.comm, comm, sizeof(comm)),
+		printf("                   newest: %s, order %d, %s\n",
+		       ft_safe(k->newest.comm, comm, sizeof(comm)),
 		       k->newest.order, ft_safe(k->newest.gfp, gfp, sizeof(gfp)));
 }
 
@@ -483,7 +521,8 @@ static void text_outcomes(const struct ft_report *rep)
 	if (rep->in_blocks.n)
 		printf("free in pageblocks mean %s  min %s  last %s of free memory\n",
 		       fmt_pct(mean, sizeof(mean), ft_report_level_mean(&rep->in_blocks)),
-		       fmt_pct(min, sizeof(min), rep->in_blocks.min), fmt_pct(last, sizeof(last), rep->in_blocks.last));
+		       fmt_pct(min, sizeof(min), rep->in_blocks.min),
+		       fmt_pct(last, sizeof(last), rep->in_blocks.last));
 	else
 		printf("free in pageblocks absent (nr_free_pages_blocks: kernels 6.15+)\n");
 }
@@ -505,11 +544,13 @@ static void text_thp(const struct ft_report *rep)
 		if (!an->have || (!an->alloc && !an->fallback && (!en[0] || !strcmp(en, "never"))))
 			continue;
 		if (!shown++)
-			printf("THP by size        %-8s %10s %10s %8s %8s\n", "anon", "alloc", "fallback", "success",
+			printf("THP by size        %-8s %10s %10s %8s %8s\n", "anon", "alloc",
+			       "fallback", "success",
 			       "split");
 		ft_thp_size_label(z->kb, size, sizeof(size));
 		fmt_pct(pc, sizeof(pc), 100 * an->success);
-		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-", (unsigned long long)an->alloc,
+		printf("  %-16s %-8s %10llu %10llu %8s %8llu\n", size, en[0] ? en : "-",
+		       (unsigned long long)an->alloc,
 		       (unsigned long long)an->fallback, pc, (unsigned long long)an->split);
 	}
 	if (!shown)
@@ -525,7 +566,8 @@ static void text_boost_map(const struct ft_report *rep)
 	if (rep->boost_nr) {
 		const struct ft_zoneinfo *zi = &s->sample.zoneinfo;
 
-		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    reads\n");
+		printf("watermark boost    (sampled between ticks)   peak  boosted  episodes    "
+		       "reads\n");
 		for (k = 0; k < rep->boost_nr && (size_t)k < zi->nr; k++) {
 			const struct ft_boost_tick *bz = &rep->boost_zone[k];
 			char pct[16];
@@ -548,14 +590,18 @@ static void text_boost_map(const struct ft_report *rep)
 		for (c = 0; c < FT_PB_NR; c++)
 			if (z->count[c])
 				printf(" %s %u", ft_pb_names[c], z->count[c]);
-		printf("  pollution %llu pages  THP-backed %llu pages\n", (unsigned long long)z->pollution,
+		printf("  pollution %llu pages  THP-backed %llu pages\n",
+		       (unsigned long long)z->pollution,
 		       (unsigned long long)z->thp);
 		ft_render_contig_text(stdout, s, (size_t)k, "    ");
 	}
 	ft_render_contig_nodes_text(stdout, s, "  ");
 }
 
-/* Will it fit over the window: each size's smallest now and after compaction for the host, and the last. */
+/*
+ * Will it fit over the window: each size's smallest now and after compaction for the host, and the
+ * last.
+ */
 static void text_fits(const struct ft_report *rep)
 {
 	const struct ft_rep_fits *f = &rep->fits;
@@ -574,7 +620,8 @@ static void text_fits(const struct ft_report *rep)
 		snprintf(at, sizeof(at), "+%.0fs", ft_report_secs(rep, f->now_min_t_ns[k]));
 		printf("  %-6s %11llu %8s", size, (unsigned long long)f->now_min[k], at);
 		if (f->after_known[k]) {
-			snprintf(at, sizeof(at), "+%.0fs", ft_report_secs(rep, f->after_min_t_ns[k]));
+			snprintf(at, sizeof(at), "+%.0fs",
+				 ft_report_secs(rep, f->after_min_t_ns[k]));
 			printf(" %21llu %8s", (unsigned long long)f->after_min[k], at);
 		} else {
 			printf(" %21s %8s", "-", "");
@@ -620,12 +667,15 @@ static void text_changes(const struct ft_report *rep)
 	size_t i;
 
 	for (i = 0, k = 0; i < s->nr_audits; i++)
-		k += !ft_session_audit_note(&s->audits[i]) && ft_report_in_window(rep, s->audits[i].t_ns);
+		k += !ft_session_audit_note(&s->audits[i]) &&
+		ft_report_in_window(rep, s->audits[i].t_ns);
 	for (i = 0, other = 0; i < (size_t)rep->nr_outside; i++)
-		other += strcmp(rep->outside[i].how, "outside") != 0;	/* claimed by another fragtop */
+		/* claimed by another fragtop */
+		other += strcmp(rep->outside[i].how, "outside") != 0;
 	printf("\ncontrol changes    %d", k + rep->nr_outside);
 	if (rep->nr_outside - other && other)
-		printf(" (%d of them outside this fragtop: %d by another fragtop process, %d outside fragtop)",
+		printf(" (%d of them outside this fragtop: %d by another fragtop process, %d "
+		       "outside fragtop)",
 		       rep->nr_outside, other, rep->nr_outside - other);
 	else if (other)
 		printf(" (%d of them by another fragtop process)", other);
@@ -654,10 +704,12 @@ static void text_changes(const struct ft_report *rep)
  * is a row here.  The JSON intervals are the counter registry's
  * (json_counters()).
  */
-typedef void iv_cell_fn(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+typedef void iv_cell_fn(char *b, size_t sz, const struct ft_rep_interval *iv,
+			const struct ft_rep_stretch *f,
 			enum ft_cf cf);
 
-static iv_cell_fn cell_from, cell_to, cell_boost, cell_growth, cell_per_s, cell_thp_ok, cell_compact_mean;
+static iv_cell_fn cell_from, cell_to, cell_boost, cell_growth, cell_per_s, cell_thp_ok,
+cell_compact_mean;
 
 static const struct iv_col {
 	const char *head[2];
@@ -676,49 +728,56 @@ static const struct iv_col {
 	{ { "compact", "mean us" }, 9, cell_compact_mean, 0 },
 };
 
-static void cell_from(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_from(char *b, size_t sz, const struct ft_rep_interval *iv,
+		      const struct ft_rep_stretch *f,
 		      enum ft_cf cf)
 {
 	(void)iv, (void)cf;
 	ft_cell(b, sz, f->from_s, (int)sz - 1, 1);
 }
 
-static void cell_to(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_to(char *b, size_t sz, const struct ft_rep_interval *iv,
+		    const struct ft_rep_stretch *f,
 		    enum ft_cf cf)
 {
 	(void)iv, (void)cf;
 	ft_cell(b, sz, f->to_s, (int)sz - 1, 1);
 }
 
-static void cell_boost(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_boost(char *b, size_t sz, const struct ft_rep_interval *iv,
+		       const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
 	(void)f, (void)cf;
 	fmt_int(b, sz, (long long)iv->boost);
 }
 
-static void cell_growth(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_growth(char *b, size_t sz, const struct ft_rep_interval *iv,
+			const struct ft_rep_stretch *f,
 			enum ft_cf cf)
 {
 	(void)iv;
 	fmt_int(b, sz, (long long)f->d[cf]);
 }
 
-static void cell_per_s(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_per_s(char *b, size_t sz, const struct ft_rep_interval *iv,
+		       const struct ft_rep_stretch *f,
 		       enum ft_cf cf)
 {
 	(void)iv;
 	ft_cell(b, sz, isnan(f->rate[cf]) ? 0.0 : f->rate[cf], (int)sz - 1, 1);
 }
 
-static void cell_thp_ok(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_thp_ok(char *b, size_t sz, const struct ft_rep_interval *iv,
+			const struct ft_rep_stretch *f,
 			enum ft_cf cf)
 {
 	(void)iv, (void)cf;
 	fmt_pct(b, sz, 100 * f->thp_success);
 }
 
-static void cell_compact_mean(char *b, size_t sz, const struct ft_rep_interval *iv, const struct ft_rep_stretch *f,
+static void cell_compact_mean(char *b, size_t sz, const struct ft_rep_interval *iv,
+			      const struct ft_rep_stretch *f,
 			      enum ft_cf cf)
 {
 	const struct ft_rep_lat *l = &f->pct[FT_LAT_COMPACTION];
@@ -745,8 +804,12 @@ static void text_intervals(const struct ft_report *rep)
 		for (col = 0; col < sizeof(iv_cols) / sizeof(iv_cols[0]); col++) {
 			char cell[32];
 
-			/* the cell's width, not more: a figure that does not fit is shortened, not cut */
-			iv_cols[col].cell(cell, (size_t)iv_cols[col].width + 1, &rep->iv[k], &rep->iv_fig[k],
+			/*
+			 * the cell's width, not more: a figure that does not fit is shortened, not
+			 * cut
+			 */
+			iv_cols[col].cell(cell, (size_t)iv_cols[col].width + 1, &rep->iv[k],
+					  &rep->iv_fig[k],
 					  iv_cols[col].cf);
 			printf(" %*s", iv_cols[col].width, cell);
 		}
@@ -772,14 +835,17 @@ static void text_stacks(const struct ft_report *rep)
 	       st->per_sec, st->err ? ", refused by the kernel" : "");
 	printf("     count  share  stack, innermost first, the allocator's frames left out\n");
 	for (i = 0; i < shown; i++) {
-		printf("%10llu %6s ", (unsigned long long)st->g[i].fragmenting, SHARE6(st->share[i]));
+		printf("%10llu %6s ", (unsigned long long)st->g[i].fragmenting,
+		       SHARE6(st->share[i]));
 		print_wrapped(19, 80, st->g[i].key);
 	}
 	if (st->nr > shown)
-		printf("%10llu %6s  %zu more stacks\n", (unsigned long long)st->rest, SHARE6(st->share_rest),
+		printf("%10llu %6s  %zu more stacks\n", (unsigned long long)st->rest,
+		       SHARE6(st->share_rest),
 		       st->nr - shown);
 	if (st->other)
-		printf("%10llu %6s  stacks past the first %d\n", (unsigned long long)st->other, SHARE6(st->share_other),
+		printf("%10llu %6s  stacks past the first %d\n", (unsigned long long)st->other,
+		       SHARE6(st->share_other),
 		       FT_EV_STACKS);
 	printf("%10llu %6s  without a stack (over the budget, or before stacks were on)\n",
 	       (unsigned long long)st->unstacked, SHARE6(st->share_unstacked));
@@ -799,7 +865,8 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 
 	if (!o->have_stacks)
 		return;
-	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f s%s): %zu stacks, ",
+	printf("\nstacks owning the most pages anywhere (page_owner_stacks/show_stacks at %.0f "
+	       "s%s): %zu stacks, ",
 	       ft_report_secs(rep, o->stacks_t_ns), o->stacks_cut ? ", cut" : "", o->nr_stacks);
 	if (o->stacks_pages == FT_PO_PAGES_SATURATED)
 		printf("pages past 2^64 in all (saturated: not a real count, no shares)\n");
@@ -810,8 +877,10 @@ static void text_owner_stacks(const struct ft_report *rep, const struct ft_rep_o
 
 		if (!isnan(o->top_pct[i]))
 			snprintf(share, sizeof(share), "%6s", SHARE6(o->top_pct[i]));
-		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share, o->top_pins[i] ? '*' : ' ');
-		print_wrapped(20, 80, ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
+		printf("%10llu %s %c ", (unsigned long long)o->top[i].pages, share,
+		       o->top_pins[i] ? '*' : ' ');
+		print_wrapped(20, 80,
+			      ft_po_stack_text(&o->top[i].e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
 	if (o->nr)
 		printf("  (*: also a stack pinning pages of mixed blocks, above)\n");
@@ -830,7 +899,8 @@ static void text_labels(const struct ft_report *rep)
 	printf("\npageblock labels against contents (page_owner's block type, the map's class;"
 	       " %zu blocks read by both)\n", l.blocks);
 	if (!l.blocks) {
-		printf("  none: %zu blocks without an entry to label them, %zu not read whole by the map\n",
+		printf("  none: %zu blocks without an entry to label them, %zu not read whole by "
+		       "the map\n",
 		       l.no_label, l.unread);
 		return;
 	}
@@ -846,7 +916,8 @@ static void text_labels(const struct ft_report *rep)
 	}
 	printf("  labelled Movable, holding unmovable pages: %zu\n", l.hidden);
 	for (i = 0; i < l.nr_list; i++)
-		printf("    PFN %#llx  %u unmovable pages  (%s)\n", (unsigned long long)l.list[i].pfn,
+		printf("    PFN %#llx  %u unmovable pages  (%s)\n",
+		       (unsigned long long)l.list[i].pfn,
 		       l.list[i].unmovable, ft_pb_names[l.list[i].cls]);
 }
 
@@ -867,24 +938,29 @@ static void text_owners(const struct ft_report *rep)
 	}
 	if (o.err && !o.looks) {
 		printf("\npage owners: not recorded: %s\n", o.err == -ENOENT ?
-		       "no page_owner (a CONFIG_PAGE_OWNER kernel booted with page_owner=on, debugfs mounted)" :
+		       "no page_owner (a CONFIG_PAGE_OWNER kernel booted with page_owner=on, "
+		       "debugfs mounted)" :
 		       strerror(-o.err));
 		ft_report_owners_free(&o);
 		return;
 	}
-	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks read)\n",
+	printf("\ntop owners of pinned pages in mixed blocks (page_owner: %zu mixed of %zu blocks "
+	       "read)\n",
 	       o.blocks, o.looks);
-	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the allocator's frames left out\n");
+	printf("     pages  share  allocs  first: order type gfp, pid command; stack, the "
+	       "allocator's frames left out\n");
 	for (i = 0; i < o.nr && i < FT_REP_OWNERS_SHOWN; i++) {
 		const struct ft_po_entry *e = &o.groups[i].first;
 
-		printf("%10llu %6s %7u  o%u %s %s, %d %s\n%29s%s\n", (unsigned long long)o.groups[i].pages,
+		printf("%10llu %6s %7u  o%u %s %s, %d %s\n%29s%s\n",
+		       (unsigned long long)o.groups[i].pages,
 		       SHARE6(o.group_pct[i]), o.groups[i].count, e->order,
 		       e->page_mt, e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, "",
 		       ft_po_stack_text(e, FT_PO_FRAMES, stack, sizeof(stack)));
 	}
 	if (o.has_rest)
-		printf("%10llu %6s          more stacks\n", (unsigned long long)o.rest_pages, SHARE6(o.rest_pct));
+		printf("%10llu %6s          more stacks\n", (unsigned long long)o.rest_pages,
+		       SHARE6(o.rest_pct));
 	printf("%10llu         pinned pages in mixed blocks in all (%u allocations)\n",
 	       (unsigned long long)o.tally.pin_pages, o.tally.pins);
 	text_owner_stacks(rep, &o);
@@ -903,16 +979,20 @@ static void text_cost(const struct ft_report *rep)
 		else
 			snprintf(share, sizeof(share), "%s of all",
 				 ft_cell_pct((char[16]){ 0 }, 16, c->own_frag_share * 100, 8, 2));
-		printf("fragtop itself     pid %d: %llu fragmenting fallbacks (%s), %llu fallbacks, %llu direct\n"
-		       "                   compactions (%.1f ms), %llu direct reclaims (%.1f ms)\n",
+		printf("fragtop itself     pid %d: %llu fragmenting fallbacks (%s), %llu "
+		       "fallbacks, %llu direct\n                   compactions (%.1f ms), %llu "
+		       "direct reclaims (%.1f ms)\n",
 		       c->pid, (unsigned long long)c->own[FT_PC_FRAGMENTING], share,
-		       (unsigned long long)c->own[FT_PC_EXTFRAG], (unsigned long long)c->own[FT_PC_COMPACTION],
-		       (double)c->own[FT_PC_COMPACTION_US] / 1000, (unsigned long long)c->own[FT_PC_RECLAIM],
+		       (unsigned long long)c->own[FT_PC_EXTFRAG],
+		       (unsigned long long)c->own[FT_PC_COMPACTION],
+		       (double)c->own[FT_PC_COMPACTION_US] / 1000,
+		       (unsigned long long)c->own[FT_PC_RECLAIM],
 		       (double)c->own[FT_PC_RECLAIM_US] / 1000);
 	}
 	if (c->ticks < 2)
 		return;
-	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap %.1f MiB\n",
+	printf("fragtop's own cost %.1f files opened, %.1f reads, %.0f bytes read a tick; heap "
+	       "%.1f MiB\n",
 	       c->all.opens, c->all.reads, c->all.bytes, (double)c->heap / 1048576.0);
 }
 
@@ -920,7 +1000,8 @@ static void text_cost(const struct ft_report *rep)
 static void text_findings(const struct ft_report *rep)
 {
 	if (rep->verdict && rep->verdict->nr > 1) {
-		printf("\nfindings (fragtop doctor's rules per interval of still knobs; docs/runbook.md)\n");
+		printf("\nfindings (fragtop doctor's rules per interval of still knobs; "
+		       "docs/runbook.md)\n");
 		ft_render_verdict_text(stdout, rep->verdict, "  ");
 		return;
 	}

@@ -10,7 +10,10 @@
 #include <stdbool.h>
 #include <stdio.h>
 
-/* @s as roff text: backslashes and hyphens escaped, a line's leading '.' or '\'' made text, newlines spaces. */
+/*
+ * @s as roff text: backslashes and hyphens escaped, a line's leading '.' or '\'' made text,
+ * newlines spaces.
+ */
 void ft_roff_text(FILE *f, const char *s);
 
 /* A key table's title: a man page's .SS (@roff), or a Markdown table's heading and header. */

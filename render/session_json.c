@@ -79,7 +79,8 @@ static void json_outcomes(struct ft_json *j, const struct ft_session *s, const u
 	ft_json_obj_end(j);
 }
 
-void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *ev)
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s,
+				  const struct ft_events *ev)
 {
 	uint64_t m[FT_M_NR];
 
@@ -116,7 +117,8 @@ void ft_render_session_self(struct ft_json *j, const struct ft_procs *t, int pid
 	ft_render_session_self_counts(j, pid, own, ft_procs_frag_share(t, own[FT_PC_FRAGMENTING]));
 }
 
-void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR], double share)
+void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR],
+				   double share)
 {
 	int k;
 
@@ -230,8 +232,10 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
 	ft_json_obj_begin(j, "page_allocation_failures");
 	ft_json_bool(j, "read", !k->err);
 	if (k->err) {
-		ft_json_str(j, "error", k->err == -EACCES || k->err == -EPERM ? "/dev/kmsg needs root" :
-			    k->err == -ENOENT ? "no kernel log (a captured tree)" : strerror(-k->err));
+		ft_json_str(j, "error", k->err == -EACCES ||
+			    k->err == -EPERM ? "/dev/kmsg needs root" :
+			    k->err == -ENOENT ?
+				    "no kernel log (a captured tree)" : strerror(-k->err));
 		ft_json_obj_end(j);
 		return;
 	}
@@ -240,7 +244,8 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s)
 	ft_json_obj_end(j);
 }
 
-void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS],
+void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total,
+				   const uint64_t by_order[FT_KMSG_ORDERS],
 				   uint64_t lost, const struct ft_kmsg_fail *newest)
 {
 	char key[8];
@@ -318,7 +323,10 @@ void ft_render_session_cost_line(FILE *f, const struct ft_session *s, const char
 	ft_json_end(&j);
 }
 
-/* A report's row: "memory_stall_us" (its PSI some over the window) and "compaction_share_of_stall", or nulls. */
+/*
+ * A report's row: "memory_stall_us" (its PSI some over the window) and "compaction_share_of_stall",
+ * or nulls.
+ */
 static void cgroup_stall(struct ft_json *j, const struct ft_report *rep, const struct ft_cgrow *r)
 {
 	struct ft_rep_memstall m;
@@ -335,7 +343,8 @@ static void cgroup_stall(struct ft_json *j, const struct ft_report *rep, const s
 		ft_json_double(j, "compaction_share_of_stall", m.share);
 }
 
-void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows,
+				 const struct ft_cgroups *c,
 				 const struct ft_report *rep)
 {
 	char name[FT_CG_PATH];
@@ -355,7 +364,8 @@ void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows
 			ft_json_str(j, "name", "other");
 			ft_json_null(j, "unattributed");
 		} else {
-			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
+			ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name,
+				       sizeof(name));
 			ft_json_str(j, "path", r->path);
 			ft_json_str(j, "name", r->path[0] ? name : ft_cgrow_name(r));
 			if (r->path[0])

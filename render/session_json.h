@@ -46,7 +46,8 @@ void ft_render_session_processes(struct ft_json *j, const struct ft_procs *t, in
 void ft_render_session_self(struct ft_json *j, const struct ft_procs *t, int pid);
 
 /* "self" from its counts and share, already summed (report's ft_rep_selfcost). */
-void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR], double share);
+void ft_render_session_self_counts(struct ft_json *j, int pid, const uint64_t own[FT_PC_NR],
+				   double share);
 
 struct ft_session;
 struct ft_events;
@@ -59,7 +60,8 @@ struct ft_events;
  * background {compactions, outcomes, by_node [{node (null: not known),
  * compactions, ms, kcompactd_wakes}]}}.
  */
-void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s, const struct ft_events *ev);
+void ft_render_session_compaction(struct ft_json *j, const struct ft_session *s,
+				  const struct ft_events *ev);
 
 /*
  * @key: the boost sampler's figures of the @nr zones of @b (zoneinfo
@@ -105,7 +107,8 @@ void ft_render_session_kmsg(struct ft_json *j, const struct ft_session *s);
  * session's, or a report's window's): total, by_order (the orders with
  * any), log_records_lost, and the newest failure when @newest.
  */
-void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total, const uint64_t by_order[FT_KMSG_ORDERS],
+void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total,
+				   const uint64_t by_order[FT_KMSG_ORDERS],
 				   uint64_t lost, const struct ft_kmsg_fail *newest);
 
 /*
@@ -116,7 +119,8 @@ void ft_render_session_kmsg_counts(struct ft_json *j, uint64_t total, const uint
  * With @rep (a report's window), each row's memory stall over it and
  * the share its direct compaction makes (ft_report_cgroup_stall()).
  */
-void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows, const struct ft_cgroups *c,
+void ft_render_session_by_cgroup(struct ft_json *j, const struct ft_cgrows *rows,
+				 const struct ft_cgroups *c,
 				 const struct ft_report *rep);
 
 /* --cost-log's line: {"tick", "what", "cost"} on one line of @f. */

@@ -39,14 +39,16 @@ static void json_u64s(struct ft_json *j, const char *key, const uint64_t *v, int
 	ft_json_arr_end(j);
 }
 
-static const struct ft_pbmap_zone *map_zone(const struct ft_snapshot_in *l, const struct ft_zi_zone *zi)
+static const struct ft_pbmap_zone *map_zone(const struct ft_snapshot_in *l,
+					    const struct ft_zi_zone *zi)
 {
 	int k = ft_pbmap_zone_named(&l->session->map, zi->node, zi->name);
 
 	return k < 0 ? NULL : &l->session->map.zones[k];
 }
 
-static void json_pageblocks(struct ft_json *j, const struct ft_session *s, const struct ft_pbmap_zone *mz)
+static void json_pageblocks(struct ft_json *j, const struct ft_session *s,
+			    const struct ft_pbmap_zone *mz)
 {
 	int order = s->map.order;
 	uint64_t marked = 0;
@@ -87,7 +89,8 @@ static void json_pageblocks(struct ft_json *j, const struct ft_session *s, const
 
 /* A zone's scalar fields in snapshot's JSON, in order (model/zonefield.h). */
 static const enum ft_zf zone_fields[] = {
-	FT_ZF_FREE, FT_ZF_FREE_IN_BLOCKS, FT_ZF_MIN, FT_ZF_LOW, FT_ZF_HIGH, FT_ZF_BOOST, FT_ZF_PROMO,
+	FT_ZF_FREE, FT_ZF_FREE_IN_BLOCKS, FT_ZF_MIN, FT_ZF_LOW, FT_ZF_HIGH, FT_ZF_BOOST,
+	FT_ZF_PROMO,
 	FT_ZF_MANAGED, FT_ZF_PRESENT, FT_ZF_SPANNED, FT_ZF_START_PFN,
 };
 
@@ -107,7 +110,8 @@ static void json_zone(struct ft_json *j, const struct ft_snapshot_in *l, const s
 	for (f = 0; f < sizeof(zone_fields) / sizeof(zone_fields[0]); f++) {
 		const char *key = ft_zone_fields[zone_fields[f]].key;
 
-		if (ft_zone_field_text(l->session, (size_t)(z - s->zones), zone_fields[f], v, sizeof(v)))
+		if (ft_zone_field_text(l->session, (size_t)(z - s->zones), zone_fields[f], v,
+				       sizeof(v)))
 			ft_json_raw(j, key, v);
 		else
 			ft_json_null(j, key);
@@ -188,7 +192,8 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 	if (!l->session->tracing) {
 		ft_json_null(j, "events");
 		ft_json_null(j, "latency");
-		ft_json_str(j, "trace_error", l->trace_error ? l->trace_error : "not traced (use --interval SECS)");
+		ft_json_str(j, "trace_error",
+			    l->trace_error ? l->trace_error : "not traced (use --interval SECS)");
 		return;
 	}
 	ft_json_obj_begin(j, "events");
@@ -231,7 +236,8 @@ static void json_events(struct ft_json *j, const struct ft_snapshot_in *l)
 		ft_render_session_processes(j, &by_process, 0);
 		ft_render_session_self(j, &by_process, l->session->self_pid);
 	}
-	ft_render_session_by_cgroup(j, l->cgrows, l->session->nr_cgroups ? l->session->cgroups : NULL, NULL);
+	ft_render_session_by_cgroup(j, l->cgrows,
+				    l->session->nr_cgroups ? l->session->cgroups : NULL, NULL);
 	ft_render_session_compaction(j, l->session, ev);
 	ft_json_u64(j, "kcompactd_wake", ev->by_kind[FT_EV_COMPACT_KCOMPACTD_WAKE]);
 	ft_json_u64(j, "kswapd_wake", ev->by_kind[FT_EV_KSWAPD_WAKE]);
@@ -307,7 +313,9 @@ static void json_cgroup(struct ft_json *j, const struct ft_cgroups *c, const str
 	ft_json_obj_end(j);
 }
 
-/* "cgroups": the memory hierarchy's version, the pods named, every cgroup read; null when not read. */
+/*
+ * "cgroups": the memory hierarchy's version, the pods named, every cgroup read; null when not read.
+ */
 static void json_cgroups(struct ft_json *j, const struct ft_session *s)
 {
 	const struct ft_cgroups *c = s->nr_cgroups ? s->cgroups : NULL;
@@ -389,7 +397,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	if (l->map_scan && l->map_err)
 		ft_json_str(&j, "map_error", l->map_err == -EACCES || l->map_err == -EPERM ?
 			    "/proc/kpageflags needs root" : l->map_err == -ECANCELED ?
-			    "kept off: a CONFIG_DEBUG_VM kernel before 6.17 (--map-force reads it anyway)" :
+			    "kept off: a CONFIG_DEBUG_VM kernel before 6.17 (--map-force reads it "
+			    "anyway)" :
 			    strerror(-l->map_err));
 	if (l->map_scan && !l->map_err)
 		ft_render_contig_nodes_json(&j, l->session);
@@ -403,7 +412,8 @@ void ft_render_snapshot_json(FILE *f, const struct ft_snapshot_in *l)
 	ft_render_session_kmsg(&j, l->session);
 	/* the boost sampler over the interval (reads between the two samples) */
 	if (l->interval_s > 0 && l->session->boost_nr) {
-		ft_render_session_boost_zones(&j, "boost_by_zone", &smp->zoneinfo, l->session->boost_total,
+		ft_render_session_boost_zones(&j, "boost_by_zone", &smp->zoneinfo,
+					      l->session->boost_total,
 					      l->session->boost_nr);
 	} else {
 		ft_json_null(&j, "boost_by_zone");
@@ -421,7 +431,8 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 	int o, t;
 
 	fprintf(f, "fragtop %s  host %s  kernel %s  pageblock order %d\n",
-		FT_VERSION, l->session->host.hostname, l->session->host.release, s->pageblock_order);
+		FT_VERSION, l->session->host.hostname, l->session->host.release,
+		s->pageblock_order);
 	for (i = 0; i < s->nr_zones; i++) {
 		const struct ft_zone *z = &s->zones[i];
 		const struct ft_zi_zone *zi = z->zi;
@@ -438,7 +449,8 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 		if (zi->has & FT_ZI_FREE_BLOCKS)
 			fprintf(f, "  free in whole pageblocks %llu (%.1f%% of free)\n",
 				(unsigned long long)zi->free_blocks,
-				zi->free ? 100.0 * (double)zi->free_blocks / (double)zi->free : 0.0);
+				zi->free ? 100.0 * (double)zi->free_blocks /
+					(double)zi->free : 0.0);
 		if (!z->bi)
 			continue;
 		fprintf(f, "  %-16s", "order");
@@ -465,9 +477,11 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 			fprintf(f, "  map %u blocks: ", mz->nr_blocks);
 			for (c = FT_PB_FREE; c < FT_PB_NR; c++)
 				fprintf(f, " %s %u", ft_pb_names[c], mz->count[c]);
-			fprintf(f, "  (unmovable pages in mixed blocks: %llu; THP-backed pages: %llu)\n",
+			fprintf(f, "  (unmovable pages in mixed blocks: %llu; THP-backed pages: "
+				   "%llu)\n",
 				(unsigned long long)mz->pollution, (unsigned long long)mz->thp);
-			ft_render_contig_text(f, l->session, (size_t)(mz - l->session->map.zones), "  ");
+			ft_render_contig_text(f, l->session, (size_t)(mz - l->session->map.zones),
+					      "  ");
 		}
 		if (!z->pti)
 			continue;
@@ -484,15 +498,17 @@ void ft_render_snapshot_table(FILE *f, const struct ft_snapshot_in *l)
 		ft_render_contig_nodes_text(f, l->session, "");
 	}
 	/* what the rows mean, as vmstat's man page would say (the figures are the kernel's own) */
-	fputs("\nfree, min, low, high, boost, managed: pages (zoneinfo); free blocks: blocks of 2^order pages\n"
-	      "unusable index: the share of free memory held by blocks smaller than the order (0..1)\n"
-	      "frag index: why an allocation of the order would fail: -1.000 it would not (a free block\n"
-	      "  of the order exists); near 0 for lack of memory, near 1 for fragmentation (compaction\n"
-	      "  runs above extfrag_threshold / 1000); the kernel's debugfs extfrag_index\n", f);
+	fputs("\nfree, min, low, high, boost, managed: pages (zoneinfo); free blocks: blocks of "
+	      "2^order pages\nunusable index: the share of free memory held by blocks smaller than "
+	      "the order (0..1)\nfrag index: why an allocation of the order would fail: -1.000 it "
+	      "would not (a free block\n  of the order exists); near 0 for lack of memory, near 1 "
+	      "for fragmentation (compaction\n  runs above extfrag_threshold / 1000); the kernel's "
+	      "debugfs extfrag_index\n", f);
 	if (l->map_scan && !l->map_err)
-		fputs("amplification: the share of blocks holding an unmovable page over the share of pages\n"
-		      "  that are unmovable: 1 when they are packed, large when spread\n"
-		      "regions: aligned runs of the largest huge page size, wholly in the zone: free, movable\n"
-		      "  (compaction can empty it), tainted (an unmovable page or a hole), unknown (not read\n"
-		      "  whole), uninitialised (the kernel has not initialised it yet)\n", f);
+		fputs("amplification: the share of blocks holding an unmovable page over the share "
+		      "of pages\n  that are unmovable: 1 when they are packed, large when spread\n"
+		      "regions: aligned runs of the largest huge page size, wholly in the zone: "
+		      "free, movable\n  (compaction can empty it), tainted (an unmovable page or a "
+		      "hole), unknown (not read\n  whole), uninitialised (the kernel has not "
+		      "initialised it yet)\n", f);
 }

@@ -8,10 +8,15 @@
 #include "base/sanitize.h"
 #include "render/findings.h"
 
-static const char *const defrag_names[] = { "never", "defer", "defer+madvise", "madvise", "always" };
+static const char *const defrag_names[] = { "never", "defer", "defer+madvise", "madvise",
+					    "always" };
 
-/* The knobs the rules read, as "name value" pairs; @all: every one, else those that differ among @v's intervals. */
-static size_t knobs_text(const struct ft_verdict *v, const struct ft_find_knobs *k, bool all, char *buf, size_t sz)
+/*
+ * The knobs the rules read, as "name value" pairs; @all: every one, else those that differ among
+ * @v's intervals.
+ */
+static size_t knobs_text(const struct ft_verdict *v, const struct ft_find_knobs *k, bool all,
+			 char *buf, size_t sz)
 {
 	const struct { const char *name; size_t off; } num[] = {
 		{ "watermark_boost_factor", offsetof(struct ft_find_knobs, boost_factor) },
@@ -29,17 +34,23 @@ static size_t knobs_text(const struct ft_verdict *v, const struct ft_find_knobs 
 		bool differs = false;
 
 		for (it = 1; it < v->nr; it++) {
-			double a = *(const double *)(const void *)((const char *)&v->iv[it].knobs + num[i].off);
-			double b = *(const double *)(const void *)((const char *)&v->iv[0].knobs + num[i].off);
+			double a =
+				*(const double *)(const void *)((const char *)&v->iv[it].knobs +
+								num[i].off);
+			double b =
+				*(const double *)(const void *)((const char *)&v->iv[0].knobs +
+								num[i].off);
 
 			differs |= a != b && !(isnan(a) && isnan(b));
 		}
 		if ((!all && !differs) || isnan(x))
 			continue;
 		if (i == 4 && x >= 0 && x < 5)
-			n += (size_t)snprintf(buf + n, sz - n, "%s%s %s", n ? ", " : "", num[i].name, defrag_names[(int)x]);
+			n += (size_t)snprintf(buf + n, sz - n, "%s%s %s", n ? ", " : "",
+					      num[i].name, defrag_names[(int)x]);
 		else
-			n += (size_t)snprintf(buf + n, sz - n, "%s%s %.0f", n ? ", " : "", num[i].name, x);
+			n += (size_t)snprintf(buf + n, sz - n, "%s%s %.0f", n ? ", " : "",
+					      num[i].name, x);
 	}
 	if (!n && !all)
 		return knobs_text(v, k, true, buf, sz) ? strlen(buf) : 0;
@@ -71,14 +82,16 @@ void ft_render_verdict_text(FILE *f, const struct ft_verdict *v, const char *in)
 		ft_render_wrapped(f, in, at, line);
 	}
 	if (v->folded)
-		fprintf(f, "%s  (%d more changes after: the last interval holds them all, its knobs as at its end)\n", in,
+		fprintf(f, "%s  (%d more changes after: the last interval holds them all, its "
+			   "knobs as at its end)\n", in,
 			v->folded);
 	memcpy(missing, v->iv[0].fs->missing, sizeof(missing));
 	for (k = 0; k < v->nr; k++) {
 		const struct ft_findings *fs = v->iv[k].fs;
 
 		knobs_text(v, &v->iv[k].knobs, false, knobs, sizeof(knobs));
-		fprintf(f, "\n%sinterval %d, +%.1f to +%.1f s: %d finding%s\n", in, k + 1, v->iv[k].from_s,
+		fprintf(f, "\n%sinterval %d, +%.1f to +%.1f s: %d finding%s\n", in, k + 1,
+			v->iv[k].from_s,
 			v->iv[k].to_s, fs->nr, fs->nr == 1 ? "" : "s");
 		ft_render_wrapped(f, in, "  knobs: ", knobs);
 		for (i = 0; i < fs->nr; i++) {
@@ -177,7 +190,8 @@ void ft_render_verdict_json(struct ft_json *j, const struct ft_verdict *v)
 				struct extra x = { v, &v->iv[k], fd };
 
 				if ((int)fd->sev == sev)
-					ft_render_finding_json(j, v->iv[k].fs, fd, finding_extra, &x);
+					ft_render_finding_json(j, v->iv[k].fs, fd, finding_extra,
+							       &x);
 			}
 	ft_json_arr_end(j);
 	ft_render_findings_checked_json(j, checked, v->iv[0].fs->missing);
@@ -217,7 +231,9 @@ void ft_render_timeline_text(FILE *f, const struct ft_verdict *v, const char *so
 	double from[FT_VERDICT_MAX_IV], to[FT_VERDICT_MAX_IV];
 	int r, n, i, c;
 
-	fprintf(f, "fragtop doctor --timeline: %s, %.0f to %.0f s, %d interval%s of still knobs\n\n", source,
+	fprintf(f,
+		"fragtop doctor --timeline: %s, %.0f to %.0f s, %d interval%s of still knobs\n\n",
+		source,
 		v->from_s, v->to_s, v->nr, v->nr == 1 ? "" : "s");
 	fprintf(f, "%-22s %s\n", "rule", "active");
 	for (r = 0; r < FT_FIND_RULES; r++) {
@@ -225,9 +241,11 @@ void ft_render_timeline_text(FILE *f, const struct ft_verdict *v, const char *so
 		c = nr_checked(v, r);
 		fprintf(f, "%-22s", ft_find_rules[r].name);
 		if (!c)
-			fprintf(f, " not checked (needs %s)", ft_find_figs[v->iv[0].fs->missing[r]].needs);
+			fprintf(f, " not checked (needs %s)",
+				ft_find_figs[v->iv[0].fs->missing[r]].needs);
 		else if (!n)
-			fprintf(f, " never (checked in %d of %d interval%s)", c, v->nr, v->nr == 1 ? "" : "s");
+			fprintf(f, " never (checked in %d of %d interval%s)", c, v->nr,
+				v->nr == 1 ? "" : "s");
 		for (i = 0; i < n; i++)
 			fprintf(f, "%s +%.1f to +%.1f s", i ? "," : "", from[i], to[i]);
 		fputc('\n', f);
@@ -235,7 +253,8 @@ void ft_render_timeline_text(FILE *f, const struct ft_verdict *v, const char *so
 }
 
 /* doctor's JSON object opened: "source" and the "window". */
-static void envelope_begin(struct ft_json *j, FILE *f, const struct ft_verdict *v, const char *source)
+static void envelope_begin(struct ft_json *j, FILE *f, const struct ft_verdict *v,
+			   const char *source)
 {
 	ft_json_init(j, f, true);
 	ft_json_obj_begin(j, NULL);
@@ -302,7 +321,8 @@ void ft_render_doctor_text(FILE *f, const struct ft_verdict *v, const char *sour
 
 	for (k = 0; k < v->nr; k++)
 		n += v->iv[k].fs->nr;
-	fprintf(f, "fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", source, v->from_s, v->to_s, n,
+	fprintf(f, "fragtop doctor: %s, %.0f to %.0f s: %d finding%s\n\n", source, v->from_s,
+		v->to_s, n,
 		n == 1 ? "" : "s");
 	ft_render_verdict_text(f, v, "");
 }

@@ -91,7 +91,8 @@ static void tick(struct ft_recw *w, uint64_t t, const char *zoneinfo)
 			text[i] = slurp(path, &len[i]);
 		}
 		if (i == 0 && zoneinfo)
-			must(ft_recw_add(w, FT_RR_PROC, 0, t, zoneinfo, strlen(zoneinfo)), "zoneinfo");
+			must(ft_recw_add(w, FT_RR_PROC, 0, t, zoneinfo, strlen(zoneinfo)),
+			     "zoneinfo");
 		else
 			must(ft_recw_add(w, FT_RR_PROC, (uint16_t)i, t, text[i], len[i]), src[i]);
 	}
@@ -101,7 +102,8 @@ static void tick(struct ft_recw *w, uint64_t t, const char *zoneinfo)
 /* Whether the digits at @p (in @line) name a thing (a node, an order, a cpu), not a figure. */
 static bool names(const char *line, const char *p)
 {
-	static const char *const heads[] = { "Page block order", "Pages per block", "Free pages count",
+	static const char *const heads[] = { "Page block order", "Pages per block",
+					     "Free pages count",
 					     "Number of " };
 	const char *q = p;
 	size_t i;
@@ -111,7 +113,8 @@ static bool names(const char *line, const char *p)
 			return true;
 	while (q > line && q[-1] == ' ')
 		q--;
-	return (q - line >= 4 && !strncmp(q - 4, "Node", 4)) || (q - line >= 4 && !strncmp(q - 4, "cpu:", 4));
+	return (q - line >= 4 && !strncmp(q - 4, "Node", 4)) ||
+	(q - line >= 4 && !strncmp(q - 4, "cpu:", 4));
 }
 
 /* @text with every figure (a run of digits that names nothing) replaced by @num (a new string). */
@@ -172,8 +175,10 @@ static char *big_zone(uint64_t pages)
 		q = q ? q + 1 : p + strlen(p);
 		if (!strncmp(p, "Node ", 5))
 			normal = strstr(p, "Normal") && strstr(p, "Normal") < q;
-		if (normal && (strstr(p, "        spanned ") == p || strstr(p, "        present ") == p)) {
-			n += (size_t)sprintf(out + n, "        %.7s %llu\n", p + 8, (unsigned long long)pages);
+		if (normal &&
+		    (strstr(p, "        spanned ") == p || strstr(p, "        present ") == p)) {
+			n += (size_t)sprintf(out + n, "        %.7s %llu\n", p + 8,
+					     (unsigned long long)pages);
 			continue;
 		}
 		memcpy(out + n, p, (size_t)(q - p));
@@ -220,8 +225,10 @@ static void from_recording(const char *path, struct ft_recw *w, uint8_t **page, 
 			continue;
 		while (ft_rec_next(raw, len, &off, &rec, &bad)) {
 			if (rec.type == FT_RR_TRACE_FMT) {
-				must(ft_recw_add_meta(w, rec.type, rec.sub, 1, rec.data, rec.len), "format");
-				if (!fmt && rec.len > 27 && !memcmp(rec.data, "kmem/mm_page_alloc_extfrag\n", 27)) {
+				must(ft_recw_add_meta(w, rec.type, rec.sub, 1, rec.data, rec.len),
+				     "format");
+				if (!fmt && rec.len > 27 &&
+				    !memcmp(rec.data, "kmem/mm_page_alloc_extfrag\n", 27)) {
 					fmt = malloc(rec.len);
 					memcpy(fmt, rec.data, rec.len);
 					fmt_len = rec.len;
@@ -250,7 +257,9 @@ int main(int argc, char **argv)
 	uint64_t t = 1000000000ull, i;
 
 	if (argc < 3) {
-		fprintf(stderr, "usage: crafted ticks|audits|formats|trace|map|samples|kmsg|extremes OUT [RECORDING]\n");
+		fprintf(stderr, "usage: crafted "
+				"ticks|audits|formats|trace|map|samples|kmsg|extremes OUT "
+				"[RECORDING]\n");
 		return 2;
 	}
 	must(ft_recw_open(&w, argv[2], true), argv[2]);
@@ -266,7 +275,8 @@ int main(int argc, char **argv)
 		tick(&w, t, NULL);
 		for (i = 0; on_disk(&w) < LIMIT; i++) {
 			char a[128];
-			int n = snprintf(a, sizeof(a), "knob=watermark_boost_factor\nold=%llu\nnew=%llu\nwho=crafted\n",
+			int n = snprintf(a, sizeof(a), "knob=watermark_boost_factor\nold=%llu\n"
+						       "new=%llu\nwho=crafted\n",
 					 (unsigned long long)i, (unsigned long long)i + 1);
 
 			must(ft_recw_add(&w, FT_RR_AUDIT, 0, t + i, a, (size_t)n), "audit");
@@ -291,9 +301,11 @@ int main(int argc, char **argv)
 		tick(&w, t, NULL);
 		for (i = 0; on_disk(&w) < LIMIT; i++) {
 			if (!strcmp(kind, "trace"))
-				must(ft_recw_add(&w, FT_RR_TRACE_PAGE, cpu, t + i, page, page_len), "page");
+				must(ft_recw_add(&w, FT_RR_TRACE_PAGE, cpu, t + i, page, page_len),
+				     "page");
 			else
-				must(ft_recw_add_meta(&w, FT_RR_TRACE_FMT, 0, t + i, fmt, fmt_len), "format");
+				must(ft_recw_add_meta(&w, FT_RR_TRACE_FMT, 0, t + i, fmt, fmt_len),
+				     "format");
 			if (i % 1024 == 0) {
 				tick(&w, t + i + 1, NULL);
 				must(ft_recw_flush(&w), "chunk");
@@ -308,11 +320,13 @@ int main(int argc, char **argv)
 
 		tick(&w, t, zi);
 		for (i = 0; on_disk(&w) < LIMIT; i++) {
-			uint64_t block = first + (samples ? i % (1u << 19) : (i * 64) % (1ull << 30));
+			uint64_t block = first +
+				(samples ? i % (1u << 19) : (i * 64) % (1ull << 30));
 			uint64_t pfn = block << 9;
 
 			memcpy(rec, &pfn, 8);
-			must(ft_recw_add(&w, FT_RR_KPF, (uint16_t)(2 | (samples ? FT_KPF_SAMPLE : 0)), t + i, rec,
+			must(ft_recw_add(&w, FT_RR_KPF,
+					 (uint16_t)(2 | (samples ? FT_KPF_SAMPLE : 0)), t + i, rec,
 					 8 + words * 16), "kpf");
 			if (i % 256 == 0)
 				tick(&w, t + i + 1, zi);
@@ -321,24 +335,30 @@ int main(int argc, char **argv)
 		free(zi);
 	} else if (!strcmp(kind, "kmsg")) {
 		static const char *const recs[] = {
-			"4,7712,123456789,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL|__GFP_COMP|"
-			"__GFP_ZERO), nodemask=(null),cpuset=/,mems_allowed=0\n",
-			"12,7713,123456790,-;fio: page allocation failure: order:5, mode:0x40dc0(GFP_KERNEL)\n",
-			"3,7714,123456791,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n",
+			"4,7712,123456789,-;fio: page allocation failure: order:4, "
+			"mode:0x40dc0(GFP_KERNEL|__GFP_COMP|__GFP_ZERO), "
+			"nodemask=(null),cpuset=/,mems_allowed=0\n",
+			"12,7713,123456790,-;fio: page allocation failure: order:5, "
+			"mode:0x40dc0(GFP_KERNEL)\n",
+			"3,7714,123456791,-;tmpfs: Unknown parameter 'x: page allocation failure: "
+			"order:10'\n",
 			"4,7715,123456792,-;fio: page allocation failure: order:7",
 		};
 		uint8_t state[12] = { 0 };	/* the log read (err 0), nothing lost */
 
 		for (i = 0; i < 3; i++) {
-			must(ft_recw_add(&w, FT_RR_SOURCE, FT_RS_KMSG, t, state, sizeof(state)), "kmsg source");
+			must(ft_recw_add(&w, FT_RR_SOURCE, FT_RS_KMSG, t, state, sizeof(state)),
+			     "kmsg source");
 			if (i == 1)
 				for (size_t r = 0; r < sizeof(recs) / sizeof(recs[0]); r++)
-					must(ft_recw_add(&w, FT_RR_KMSG, 0, t, recs[r], strlen(recs[r])), "kmsg");
+					must(ft_recw_add(&w, FT_RR_KMSG, 0, t, recs[r],
+							 strlen(recs[r])), "kmsg");
 			tick(&w, t, NULL);
 			t += 1000000000ull;
 		}
 	} else if (!strcmp(kind, "extremes")) {
-		static const char *const nums[] = { "18446744073709551615", "0", "9223372036854775807", "1" };
+		static const char *const nums[] = { "18446744073709551615", "0",
+						    "9223372036854775807", "1" };
 
 		tick(&w, t, NULL);
 		for (i = 0; i < 16; i++)

@@ -14,10 +14,12 @@
 
 #include "model/session.h"
 
-static inline void fixture_apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t, const void *d,
+static inline void fixture_apply(struct ft_session *s, uint16_t type, uint16_t sub, uint64_t t,
+				 const void *d,
 				 size_t len)
 {
-	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = t, .data = d };
+	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = t,
+				    .data = d };
 
 	ft_session_apply(s, &in);
 }

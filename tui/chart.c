@@ -65,7 +65,8 @@ int ft_chart_row(const struct ft_session *s, int y, int x, int width, int zi,
 		lo = fmin(lo, v[i]);
 		hi = fmax(hi, v[i]);
 	}
-	if (zi != FT_CHART_STALLS && (m == FT_ZH_UNUSABLE || m == FT_ZH_BOOSTED || m == FT_ZH_IN_BLOCKS)) {
+	if (zi != FT_CHART_STALLS &&
+	    (m == FT_ZH_UNUSABLE || m == FT_ZH_BOOSTED || m == FT_ZH_IN_BLOCKS)) {
 		lo = 0;		/* shares: a fixed 0..1 scale */
 		hi = 1;
 	} else if (zi != FT_CHART_STALLS && m == FT_ZH_FREE && hi > lo) {

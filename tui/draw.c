@@ -95,14 +95,17 @@ void ft_put(int y, int x, unsigned int attr, const char *fmt, ...)
 	n = vsnprintf(buf, sizeof(buf), fmt, ap);
 	va_end(ap);
 	/* every string on screen passes the sanitiser: names from a recording or a tree too */
-	ft_sanitize_line(buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1, safe,
+	ft_sanitize_line(buf, n < 0 ? 0 : (size_t)n < sizeof(buf) ? (size_t)n : sizeof(buf) - 1,
+			 safe,
 			 sizeof(safe));
 	attron((int)attr);
 	mvaddnstr(y, x, safe, room);
 	attroff((int)attr);
 }
 
-/* The locale's codeset, asked each time (no state at file or function scope in tui/; it is cheap) */
+/*
+ * The locale's codeset, asked each time (no state at file or function scope in tui/; it is cheap)
+ */
 static bool utf8(void)
 {
 	return !strcmp(nl_langinfo(CODESET), "UTF-8");
@@ -186,7 +189,8 @@ int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_
 
 		ft_fmt_rate(buf, sizeof(buf), r, 8);
 		ft_put(y, 2, A_NORMAL, "%-46s", rows[k].what);
-		ft_put(y++, 49, isnan(r) ? ft_attr(FT_C_DIM) : r > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
+		ft_put(y++, 49,
+		       isnan(r) ? ft_attr(FT_C_DIM) : r > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%8s",
 		       isnan(r) ? "-" : buf);
 	}
 	return y;
@@ -199,11 +203,13 @@ bool ft_curses_open(const char *who, const char *instead)
 	setlocale(LC_ALL, "");
 	/* a terminal that cannot address the cursor draws nothing: say so */
 	if (!term || !*term || !strcmp(term, "dumb")) {
-		fprintf(stderr, "%s: the terminal (TERM=%s) cannot run the TUI; %s\n", who, term ? term : "", instead);
+		fprintf(stderr, "%s: the terminal (TERM=%s) cannot run the TUI; %s\n", who,
+			term ? term : "", instead);
 		return false;
 	}
 	if (!newterm(NULL, stdout, stdin)) {
-		fprintf(stderr, "%s: cannot initialise the terminal (TERM=%s); %s\n", who, term, instead);
+		fprintf(stderr, "%s: cannot initialise the terminal (TERM=%s); %s\n", who, term,
+			instead);
 		return false;
 	}
 	cbreak();

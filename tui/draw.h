@@ -45,7 +45,8 @@ struct ft_rate_row {
  * header at @y, then a row per @rows entry with @v[id] per second ('-'
  * where NaN), stopping at @bottom.  Returns the row after it.
  */
-int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_row *rows, size_t n);
+int ft_draw_rate_table(int y, int bottom, const double *v, const struct ft_rate_row *rows,
+		       size_t n);
 
 struct ft_series;
 
@@ -77,6 +78,7 @@ bool ft_curses_open(const char *who, const char *instead);
 int ft_prompt_key(char *buf, int *len, int sz, int ch);
 
 /* mvaddnstr clipped to the screen width. */
-void ft_put(int y, int x, unsigned int attr, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+void ft_put(int y, int x, unsigned int attr, const char *fmt,
+	    ...) __attribute__((format(printf, 4, 5)));
 
 #endif

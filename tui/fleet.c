@@ -37,7 +37,8 @@ struct ft_fleetui {
 	double good_at;			/* ... its evaluation time */
 };
 
-static void say(struct ft_fleetui *u, bool bad, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static void say(struct ft_fleetui *u, bool bad, const char *fmt,
+		...) __attribute__((format(printf, 3, 4)));
 static void say(struct ft_fleetui *u, bool bad, const char *fmt, ...)
 {
 	va_list ap;
@@ -84,7 +85,8 @@ static void do_refresh(struct ft_fleetui *u)
 	u->good_at = u->src->meta->at;
 	clock_of(u->good_at, t, sizeof(t));
 	if (!u->open && u->f->no_rules)
-		say(u, true, "%zu hosts, no fragtop:fleet_* series: load the fragtop-fleet rules (dist/fragtop-rules.yml)",
+		say(u, true, "%zu hosts, no fragtop:fleet_* series: load the fragtop-fleet rules "
+			     "(dist/fragtop-rules.yml)",
 		    u->f->nhosts);
 	else
 		say(u, false, "%s: %lu queries, %llu KiB in %.2f s", t, u->src->meta->queries,
@@ -106,7 +108,8 @@ static void draw_header(struct ft_fleetui *u)
 	ft_put(0, 0, ft_attr(FT_C_HEADER) | A_BOLD, "fragtop fleet");
 	ft_put(0, 14, ft_attr(FT_C_LABEL), "%s %s  hosts %zu  up %zu%s%s%s  window %.0fm%s",
 	       u->src->meta->url, ft_safe(u->src->meta->selector, sel, sizeof(sel)), f->nhosts, up,
-	       f->filter[0] ? "  filter '" : "", f->filter, f->filter[0] ? "'" : "", u->src->meta->window / 60,
+	       f->filter[0] ? "  filter '" : "", f->filter, f->filter[0] ? "'" : "",
+	       u->src->meta->window / 60,
 	       u->paused ? "  PAUSED" : "");
 	if (up < f->nhosts)
 		ft_put(0, COLS - 10, ft_attr(FT_C_BAD) | A_BOLD, "%zu down", f->nhosts - up);
@@ -147,11 +150,14 @@ static void draw_table(struct ft_fleetui *u)
 	for (c = 0, x = 0; c < f->ncols && x < COLS; c++) {
 		int w = c ? f->cols[c].width : iw;
 
-		ft_put(1, x, c == f->sort ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		ft_put(1, x,
+		       c == f->sort ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE |
+		       A_BOLD,
 		       c ? "%*s" : "%-*s", w, f->cols[c].head);
 		x += w + 1;
 	}
-	ft_put(1, x, A_REVERSE | A_BOLD, "TREND %s", f->cols[f->sort].kind == FT_FLEET_COL_INSTANCE ?
+	ft_put(1, x, A_REVERSE | A_BOLD, "TREND %s",
+	       f->cols[f->sort].kind == FT_FLEET_COL_INSTANCE ?
 	       "FALLBK/s" : f->cols[f->sort].head);
 	ft_put(1, x + FT_FLEET_SPARK + 1, A_REVERSE | A_BOLD, "LABELS");
 	if (u->cursor < u->top)
@@ -171,28 +177,34 @@ static void draw_table(struct ft_fleetui *u)
 		attr = row == u->cursor ? A_REVERSE : 0;
 		if (attr)
 			ft_put(ROWS_TOP + y, 0, attr, "%-*s", COLS, "");
-		ft_put(ROWS_TOP + y, 0, attr, "%-*.*s", iw, iw, ft_safe(h->instance, safe, sizeof(safe)));
+		ft_put(ROWS_TOP + y, 0, attr, "%-*.*s", iw, iw,
+		       ft_safe(h->instance, safe, sizeof(safe)));
 		for (c = 1, x = iw + 1; c < f->ncols && x < COLS; c++) {
 			const char *s = ft_fleet_cell(f, h, c, cell, sizeof(cell));
 
-			ft_put(ROWS_TOP + y, x, attr | (c == 1 && !h->up ? ft_attr(FT_C_BAD) | A_BOLD : 0), "%*s",
+			ft_put(ROWS_TOP + y, x,
+			       attr | (c == 1 && !h->up ? ft_attr(FT_C_BAD) | A_BOLD : 0), "%*s",
 			       f->cols[c].width, s);
 			x += f->cols[c].width + 1;
 		}
 		if (x + 4 < COLS)
-			ft_spark(ROWS_TOP + y, x, h->spark, FT_FLEET_SPARK < COLS - x ? FT_FLEET_SPARK : COLS - x, 0, hi,
+			ft_spark(ROWS_TOP + y, x, h->spark,
+				 FT_FLEET_SPARK < COLS - x ? FT_FLEET_SPARK : COLS - x, 0, hi,
 				 NULL, -1);
 		x += FT_FLEET_SPARK + 1;
 		if (x + 4 < COLS) {
 			char lab[FT_FLEET_LABELS];
 
 			ft_put(ROWS_TOP + y, x, attr | ft_attr(FT_C_DIM), "%s",
-			       ft_safe(ft_fleet_labels_line(h->labels, lab, sizeof(lab)), safe, sizeof(safe)));
+			       ft_safe(ft_fleet_labels_line(h->labels, lab, sizeof(lab)), safe,
+				       sizeof(safe)));
 		}
 	}
 	if (!f->nshown) {
-		ft_put(ROWS_TOP + 1, 2, ft_attr(FT_C_DIM), f->nhosts ? "no host matches the filter" :
-		       u->good_ns ? "no host: does the selector match Prometheus's up series?" : "");
+		ft_put(ROWS_TOP + 1, 2, ft_attr(FT_C_DIM),
+		       f->nhosts ? "no host matches the filter" :
+		       u->good_ns ?
+			       "no host: does the selector match Prometheus's up series?" : "");
 	}
 }
 
@@ -211,7 +223,8 @@ static void draw_zone(const struct ft_fleet_detail *d, int i, int y)
 			snprintf(b, sizeof(b), "-");
 		ft_put(y, x, 0, "%6s", b);
 	}
-	ft_put(y, x, 0, "%8s", ft_cell(b, sizeof(b), isnan(z->free_bytes) ? 0 : z->free_bytes / 1048576, 8, 0));
+	ft_put(y, x, 0, "%8s",
+	       ft_cell(b, sizeof(b), isnan(z->free_bytes) ? 0 : z->free_bytes / 1048576, 8, 0));
 	x += 9;
 	for (k = 0; k < FT_FLEET_SPARK; k++)
 		if (!isnan(z->free_spark[k]) && z->free_spark[k] > hi)
@@ -225,7 +238,8 @@ static void draw_zone(const struct ft_fleet_detail *d, int i, int y)
 			hi = z->fallback_spark[k];
 	if (x + 10 + FT_FLEET_SPARK < COLS) {
 		ft_put(y, x, 0, "%9s", ft_cell(b, sizeof(b), z->fallbacks, 9, 2));
-		ft_spark(y, x + 10, z->fallback_spark, FT_FLEET_SPARK, 0, hi > 0 ? hi : 1, NULL, -1);
+		ft_spark(y, x + 10, z->fallback_spark, FT_FLEET_SPARK, 0, hi > 0 ? hi : 1, NULL,
+			 -1);
 	}
 }
 
@@ -240,14 +254,16 @@ static void draw_detail(struct ft_fleetui *u)
 		clrtoeol();
 	}
 	y = 1;
-	ft_put(y++, 0, A_BOLD | ft_attr(FT_C_HEADER), "%s", ft_safe(d->instance, safe, sizeof(safe)));
+	ft_put(y++, 0, A_BOLD | ft_attr(FT_C_HEADER), "%s",
+	       ft_safe(d->instance, safe, sizeof(safe)));
 	ft_put(y, 0, A_REVERSE | A_BOLD, "%-*s", COLS, "");
 	ft_put(y, 0, A_REVERSE | A_BOLD, "N   ZONE");
 	for (o = 0, x = 13; o < FT_FLEET_ORDERS; o++, x += 7)
 		ft_put(y, x, A_REVERSE | A_BOLD, "%6d", o);
 	ft_put(y, x, A_REVERSE | A_BOLD, "%6s", "11+");
 	x += 7;
-	ft_put(y, x, A_REVERSE | A_BOLD, "%8s %-*s %9s %s", "FREE_MiB", FT_FLEET_SPARK, "free over the window",
+	ft_put(y, x, A_REVERSE | A_BOLD, "%8s %-*s %9s %s", "FREE_MiB", FT_FLEET_SPARK,
+	       "free over the window",
 	       "FALLBK/s", "over the window");
 	y++;
 	for (i = 0; i < d->nzones && y < LINES - 1; i++)
@@ -258,14 +274,16 @@ static void draw_detail(struct ft_fleetui *u)
 		y++;
 		ft_put(y++, 0, A_BOLD, "contiguous blocks, now / after compaction");
 		for (i = 0; i < d->nzones && y < LINES - 1; i++, y++) {
-			ft_put(y, 0, 0, "%-3s %-8s", d->zones[i].node, ft_safe(d->zones[i].zone, nm, sizeof(nm)));
+			ft_put(y, 0, 0, "%-3s %-8s", d->zones[i].node,
+			       ft_safe(d->zones[i].zone, nm, sizeof(nm)));
 			for (k = 0, x = 13; k < d->sizes.n; k++, x += 22) {
 				char a[16], b[16];
 
 				ft_fmt_count(a, sizeof(a), d->zones[i].contig[k][0], 7);
 				ft_fmt_count(b, sizeof(b), d->zones[i].contig[k][1], 7);
 				ft_put(y, x, 0, "%6s %7s / %-7s", d->sizes.name[k],
-				       isnan(d->zones[i].contig[k][0]) ? "-" : a, isnan(d->zones[i].contig[k][1]) ? "-" : b);
+				       isnan(d->zones[i].contig[k][0]) ? "-" : a,
+				       isnan(d->zones[i].contig[k][1]) ? "-" : b);
 			}
 		}
 	}
@@ -274,8 +292,10 @@ static void draw_detail(struct ft_fleetui *u)
 		ft_put(y++, 0, A_BOLD, "cgroups by fragmenting fallbacks/s%s", d->ncgroups ? "" :
 		       ": none (the exporter's --collector.cgroups)");
 		for (i = 0; i < d->ncgroups && y < LINES - 1; i++)
-			ft_put(y++, 0, 0, "%9s  %s  %s", ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
-			       ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)), ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
+			ft_put(y++, 0, 0, "%9s  %s  %s",
+			       ft_cell((char[16]){ 0 }, 16, d->cgroups[i].fallbacks, 9, 2),
+			       ft_safe(d->cgroups[i].cgroup, safe, sizeof(safe)),
+			       ft_safe(d->cgroups[i].name, nm, sizeof(nm)));
 	}
 }
 
@@ -290,14 +310,16 @@ static void draw_help(struct ft_fleetui *u)
 	ft_put(y++, 0, A_BOLD, "fragtop fleet: keys (any key returns)");
 	for (i = 0; ft_fleetui_keys[i].label && y < LINES - 1; i++)
 		if (ft_fleetui_keys[i].help)
-			ft_put(y++, 2, 0, "%-27s %s", ft_fleetui_keys[i].label, ft_fleetui_keys[i].help);
+			ft_put(y++, 2, 0, "%-27s %s", ft_fleetui_keys[i].label,
+			       ft_fleetui_keys[i].help);
 	y++;
 	for (c = 0; c < u->f->ncols && y < LINES - 1; c++) {
 		const char *m = u->f->cols[c].meaning, *nl;
 
 		for (bool first = true; m && y < LINES - 1; first = false) {
 			nl = strchr(m, '\n');
-			ft_put(y++, 2, 0, "%-10s %.*s", first ? u->f->cols[c].head : "", nl ? (int)(nl - m) : (int)strlen(m), m);
+			ft_put(y++, 2, 0, "%-10s %.*s", first ? u->f->cols[c].head : "",
+			       nl ? (int)(nl - m) : (int)strlen(m), m);
 			m = nl ? nl + 1 : NULL;
 		}
 	}
@@ -316,7 +338,8 @@ static void draw(struct ft_fleetui *u)
 		draw_table(u);
 	move(LINES - 1, 0);
 	clrtoeol();
-	ft_put(LINES - 1, 0, u->status_bad ? ft_attr(FT_C_BAD) | A_BOLD : ft_attr(FT_C_DIM), "%s", u->status);
+	ft_put(LINES - 1, 0, u->status_bad ? ft_attr(FT_C_BAD) | A_BOLD : ft_attr(FT_C_DIM), "%s",
+	       u->status);
 	hints = u->open ? "Esc back  space pause  h help  q quit" :
 		"Enter open  s sort  I invert  / filter  space pause  h help  q quit";
 	if ((int)(strlen(u->status) + strlen(hints)) + 2 < COLS)
@@ -382,7 +405,8 @@ static void key_sort(struct ft_fleetui *u, int ch)
 	else if (ch == 'I')
 		f->inverted = !f->inverted;
 	else
-		f->sort = ch == 'S' ? (f->sort + f->ncols - 1) % f->ncols : (f->sort + 1) % f->ncols;
+		f->sort = ch == 'S' ?
+			(f->sort + f->ncols - 1) % f->ncols : (f->sort + 1) % f->ncols;
 	ft_fleet_arrange(f);
 	/* the sparklines follow the sort column: ask for them now */
 	if (ch != 'I')
@@ -417,7 +441,8 @@ static void key_filter(struct ft_fleetui *u, int ch)
 	if (u->open)
 		return;
 	snprintf(buf, sizeof(buf), "%s", u->f->filter);
-	if (prompt(u, "filter (LABEL=VALUE or part of an instance; empty: all): ", buf, (int)sizeof(buf))) {
+	if (prompt(u, "filter (LABEL=VALUE or part of an instance; empty: all): ", buf,
+		   (int)sizeof(buf))) {
 		memcpy(u->f->filter, buf, sizeof(buf));
 		ft_fleet_arrange(u->f);
 		u->cursor = 0;
@@ -429,7 +454,8 @@ static void key_open(struct ft_fleetui *u, int ch)
 	(void)ch;
 	if (u->open || !u->f->nshown)
 		return;
-	snprintf(u->d->instance, sizeof(u->d->instance), "%s", u->f->hosts[u->f->order[u->cursor]].instance);
+	snprintf(u->d->instance, sizeof(u->d->instance), "%s",
+		 u->f->hosts[u->f->order[u->cursor]].instance);
 	u->open = true;
 	u->d->nzones = u->d->ncgroups = 0;
 	do_refresh(u);
@@ -474,15 +500,19 @@ static void key_redraw(struct ft_fleetui *u, int ch)
 const struct ft_fleetui_key ft_fleetui_keys[] = {
 	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", key_quit },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", key_help },
-	{ "Up Down PgUp PgDn Home End", { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END, 'k', 'j' },
+	{ "Up Down PgUp PgDn Home End",
+	  { KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, KEY_END, 'k', 'j' },
 	  "move among the hosts", key_move },
-	{ "Enter", { '\n', KEY_ENTER, KEY_RIGHT }, "open the host: its zones and cgroups as Prometheus holds them",
+	{ "Enter", { '\n', KEY_ENTER, KEY_RIGHT },
+	  "open the host: its zones and cgroups as Prometheus holds them",
 	  key_open },
 	{ "Esc Left", { 27, KEY_LEFT, KEY_BACKSPACE }, "back to the table", key_back },
-	{ "s S F6", { 's', 'S', KEY_F(6) }, "sort by the next / previous column; its sparkline follows", key_sort },
+	{ "s S F6", { 's', 'S', KEY_F(6) },
+	  "sort by the next / previous column; its sparkline follows", key_sort },
 	{ "P", { 'P' }, "sort by fragmenting fallbacks/s", key_sort },
 	{ "I", { 'I' }, "invert the sort: best first", key_sort },
-	{ "/ F4", { '/', KEY_F(4) }, "filter: LABEL=VALUE (cluster=eu, role=db) or part of an instance",
+	{ "/ F4", { '/', KEY_F(4) },
+	  "filter: LABEL=VALUE (cluster=eu, role=db) or part of an instance",
 	  key_filter },
 	{ "space", { ' ' }, "pause / resume the refreshes", key_pause },
 	{ "r F5", { 'r', KEY_F(5) }, "refresh now", key_now },
@@ -535,7 +565,8 @@ int ft_fleetui_run(const struct ft_fleetui_src *src, struct ft_fleet *f, bool co
 		draw(&u);
 		now = ft_now_ns();
 		/* at most a second, so a stop signal is seen */
-		ch = getkey(&u, u.paused || u.next_ns <= now || u.next_ns - now > 1000000000ull ? 1000
+		ch = getkey(&u, u.paused || u.next_ns <= now ||
+			    u.next_ns - now > 1000000000ull ? 1000
 			    : (int)((u.next_ns - now) / 1000000) + 1);
 		if (ch != ERR)
 			key(&u, ch);

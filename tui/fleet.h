@@ -18,18 +18,26 @@
 
 struct ft_fleetui_src {
 	void *ctx;
-	/* Refresh @f in place (its sort, order and filter kept); 0, or -1 with why and @f unchanged. */
+	/*
+	 * Refresh @f in place (its sort, order and filter kept); 0, or -1 with why and @f
+	 * unchanged.
+	 */
 	int (*table)(void *ctx, struct ft_fleet *f, char *why, size_t sz);
 	/* One host's drill-down; 0, or -1 with why. */
-	int (*detail)(void *ctx, const char *instance, struct ft_fleet_detail *d, char *why, size_t sz);
+	int (*detail)(void *ctx, const char *instance, struct ft_fleet_detail *d, char *why,
+		      size_t sz);
 	double interval;			/* seconds between refreshes */
 	const struct ft_fleet_meta *meta;	/* the last refresh's */
-	const volatile sig_atomic_t *stop;	/* set by SIGINT, SIGTERM, SIGHUP: the console ends */
+	/* set by SIGINT, SIGTERM, SIGHUP: the console ends */
+	const volatile sig_atomic_t *stop;
 };
 
 struct ft_fleetui;
 
-/* A key of the console, as struct ft_key is the host TUI's (help and the man page are written from it). */
+/*
+ * A key of the console, as struct ft_key is the host TUI's (help and the man page are written from
+ * it).
+ */
 struct ft_fleetui_key {
 	const char *label;
 	int codes[8];

@@ -48,7 +48,8 @@ static int live_idle_ms(struct ft_ui *ui)
  */
 static unsigned int live_wants(const struct ft_ui *ui)
 {
-	const struct ft_view *v = ui->view == &ft_view_help && ui->prev_view ? ui->prev_view : ui->view;
+	const struct ft_view *v = ui->view == &ft_view_help &&
+	ui->prev_view ? ui->prev_view : ui->view;
 
 	return (ui->rec ? FT_LIVE_WANT_ALL : 0) | (v ? v->wants : 0);
 }
@@ -65,8 +66,10 @@ static void rescan_slice(struct ft_ui *ui)
 	r = ft_live_map_rescan_step(ui->live, RESCAN_SLICE_NS);
 	ui->redraw = true;
 	if (r > 0)
-		ft_ui_status(ui, FT_DIAG_INFO, "full rescan: %.0f ms in %llu slices (keys read between)",
-			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6, (unsigned long long)ui->live->map.rescan_steps);
+		ft_ui_status(ui, FT_DIAG_INFO,
+			     "full rescan: %.0f ms in %llu slices (keys read between)",
+			     (double)(ft_now_ns() - ui->rescan_t0) / 1e6,
+			     (unsigned long long)ui->live->map.rescan_steps);
 }
 
 /* What runs between keys, and while a prompt waits: sampling never stops for the operator. */
@@ -88,7 +91,8 @@ static void live_idle(struct ft_ui *ui)
 	}
 	ft_live_trace_maybe_poll(ui->live);
 	/* the map is scanned only while it is on screen */
-	want = ui->view == &ft_view_map || (ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
+	want = ui->view == &ft_view_map ||
+	(ui->view == &ft_view_help && ui->prev_view == &ft_view_map);
 	if (want != ui->live->map.scan) {
 		ft_live_map_enable(ui->live, want);
 		/* a draw first: it tells the scanner which zone is on screen and how coarse */
@@ -145,7 +149,8 @@ static void watch_report(struct ft_ui *ui)
 
 		if (!zi->zones[i].present || !on)
 			continue;
-		n += (size_t)snprintf(msg + n, sizeof(msg) - n, " %s boosted %.0f%%, %u ep;", zi->zones[i].name,
+		n += (size_t)snprintf(msg + n, sizeof(msg) - n, " %s boosted %.0f%%, %u ep;",
+				      zi->zones[i].name,
 				      reads ? 100.0 * on / reads : 0.0, b->episodes - a->episodes);
 		said++;
 	}
@@ -163,7 +168,8 @@ static void on_audit(void *ctx, const struct ft_audit *a)
 	int n = ft_audit_text(a, text, sizeof(text));
 
 	if (ui->live && n > 0)
-		ft_live_audit(ui->live, text, (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
+		ft_live_audit(ui->live, text,
+			      (size_t)n < sizeof(text) ? (size_t)n : sizeof(text) - 1);
 }
 
 static void key_boost(struct ft_ui *ui, int ch)
@@ -205,7 +211,8 @@ static void key_interval(struct ft_ui *ui, int ch)
 		return;
 	v = strtod(buf, &end);
 	if (*end || !(v >= 0.1 && v <= 3600)) {
-		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s; keeping %gs",
+		ft_ui_status(ui, FT_DIAG_WARN,
+			     "'%s' is not an interval between 0.1 and 3600 s; keeping %gs",
 			     buf, ui->interval);
 		return;
 	}
@@ -241,7 +248,8 @@ int ft_ui_record_stop(struct ft_ui *ui, char *msg, size_t sz)
 	err = ft_recorder_stop(ui->rec);
 	snprintf(msg, sz, "recorded %llu ticks to %.1024s (%llu bytes)%s%s",
 		 (unsigned long long)(ui->rec->ticks - ui->rec->w.dropped_ticks), ui->rec->path,
-		 (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "", err ? strerror(-err) : "");
+		 (unsigned long long)ui->rec->w.file_bytes, err ? ": " : "",
+		 err ? strerror(-err) : "");
 	free(ui->rec);
 	ui->rec = NULL;
 	return err;
@@ -275,7 +283,8 @@ static void key_record(struct ft_ui *ui, int ch)
 }
 
 const struct ft_key ft_ui_live_keys[] = {
-	{ "b B", { 'b', 'B' }, "watermark_boost_factor one step down / up", "b/B boost", 40, key_boost },
+	{ "b B", { 'b', 'B' }, "watermark_boost_factor one step down / up", "b/B boost", 40,
+	  key_boost },
 	{ "u", { 'u' }, "undo the last knob change", "u undo", 50, key_undo },
 	{ "w", { 'w' }, "start recording to a file / stop recording", NULL, 0, key_record },
 	{ "d", { 'd' }, "set the sampling interval (seconds)", "d interval", 70, key_interval },

@@ -40,7 +40,8 @@ static void replay_idle(struct ft_ui *ui)
 	if (ft_replay_step(rp) <= 0) {
 		ui->at_end = true;
 		ui->paused = true;
-		ft_ui_status(ui, FT_DIAG_INFO, "end of the recording: the comma key steps back, T seeks");
+		ft_ui_status(ui, FT_DIAG_INFO,
+			     "end of the recording: the comma key steps back, T seeks");
 		return;
 	}
 	ft_ui_ticked(ui);
@@ -103,7 +104,8 @@ static void key_seek(struct ft_ui *ui, int ch)
 	uint64_t t0, t1;
 
 	(void)ch;
-	if (!ft_ui_prompt(ui, "seek to (seconds from the start, HH:MM[:SS], or N%): ", buf, sizeof(buf)))
+	if (!ft_ui_prompt(ui, "seek to (seconds from the start, HH:MM[:SS], or N%): ", buf,
+			  sizeof(buf)))
 		return;
 	ft_replay_bounds(ui->rp, &t0, &t1);
 	v = strtod(buf, &end);
@@ -113,11 +115,14 @@ static void key_seek(struct ft_ui *ui, int ch)
 	} else if (ft_report_window_secs(buf, s->first_rt_ns, &v, why, sizeof(why))) {
 		ft_ui_status(ui, FT_DIAG_WARN, "%s", why);
 		return;
-	} else if (s->ticks > 1 && s->tick_t_ns > s->first_t_ns) {	/* the recorded interval, on average */
-		slack = FT_REP_WINDOW_SHARE * (double)(s->tick_t_ns - s->first_t_ns) / 1e9 / (double)(s->ticks - 1);
+	/* the recorded interval, on average */
+	} else if (s->ticks > 1 && s->tick_t_ns > s->first_t_ns) {
+		slack = FT_REP_WINDOW_SHARE * (double)(s->tick_t_ns - s->first_t_ns) / 1e9 /
+			(double)(s->ticks - 1);
 	}
 	replay_seek_time(ui, t0 + (uint64_t)((v > slack ? v - slack : 0) * 1e9));
-	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)", (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
+	ft_ui_status(ui, FT_DIAG_INFO, "at %.1f s (tick %llu)",
+		     (double)(ui->rp->session.tick_t_ns - t0) / 1e9,
 		     (unsigned long long)ui->rp->session.ticks);
 }
 
@@ -163,10 +168,13 @@ static void on_next_change(void *ctx, const struct ft_knob_change *c)
 	n->found = true;
 	if (c->audit)	/* the recording's strings, made safe for the terminal */
 		snprintf(n->what, sizeof(n->what), "control change: %.120s (%.40s)",
-			 ft_safe(c->audit->msg, m, sizeof(m)), ft_safe(c->audit->outcome, a, sizeof(a)));
+			 ft_safe(c->audit->msg, m, sizeof(m)),
+			 ft_safe(c->audit->outcome, a, sizeof(a)));
 	else
-		snprintf(n->what, sizeof(n->what), "outside change: %s %s -> %s (made outside this fragtop)",
-			 c->knob ? c->knob->name : "a knob", ft_safe(c->old, a, sizeof(a)), ft_safe(c->new, b, sizeof(b)));
+		snprintf(n->what, sizeof(n->what),
+			 "outside change: %s %s -> %s (made outside this fragtop)",
+			 c->knob ? c->knob->name : "a knob", ft_safe(c->old, a, sizeof(a)),
+			 ft_safe(c->new, b, sizeof(b)));
 }
 
 /*
@@ -184,12 +192,14 @@ static void key_next_change(struct ft_ui *ui, int ch)
 	while (!n.found && ft_replay_step(rp) > 0)
 		ft_knob_watch_step(&watch, &rp->session, on_next_change, &n);
 	landed(ui);
-	ft_ui_status(ui, FT_DIAG_INFO, "%s", n.found ? n.what : "no control change after this point");
+	ft_ui_status(ui, FT_DIAG_INFO, "%s",
+		     n.found ? n.what : "no control change after this point");
 	ui->paused = true;
 }
 
 const struct ft_key ft_ui_replay_keys[] = {
-	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)", ". , step", 62,
+	{ ". ,", { '.', ',', KEY_SRIGHT, KEY_SLEFT }, "one tick forward / back (pauses)",
+	  ". , step", 62,
 	  key_step },
 	{ "> <", { '>', '<' }, "faster / slower (x1 ... x1000)", "> < speed", 64, key_speed },
 	{ "T", { 'T' }, "seek: seconds from the start, HH:MM[:SS], or N%", "T seek", 66, key_seek },

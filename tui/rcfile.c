@@ -34,7 +34,8 @@ static void copy(char *dst, const char *v, size_t n)
 }
 
 /* One "key=value": 0, or -1 with the reason in @why. */
-static int set(struct ft_rc *rc, const char *k, size_t kn, const char *v, size_t vn, char *why, size_t sz)
+static int set(struct ft_rc *rc, const char *k, size_t kn, const char *v, size_t vn, char *why,
+	       size_t sz)
 {
 	char num[32], *end;
 	double d;
@@ -98,7 +99,8 @@ static int set(struct ft_rc *rc, const char *k, size_t kn, const char *v, size_t
 		return 0;
 	}
 	if (KEY("config_version"))
-		return vn == 1 && v[0] == '1' ? 0 : (snprintf(why, sz, "config_version is not 1"), -1);
+		return vn == 1 &&
+		v[0] == '1' ? 0 : (snprintf(why, sz, "config_version is not 1"), -1);
 #undef KEY
 	snprintf(why, sz, "no such key");
 	return -1;
@@ -155,7 +157,8 @@ int ft_rc_parse(const char *text, size_t len, struct ft_rc *rc, char *why, size_
 }
 
 /* snprintf at @n of @buf, the total length kept even past @sz */
-#define ADD(...) (n += snprintf(buf + (n < (int)sz ? n : (int)sz), sz > (size_t)n ? sz - (size_t)n : 0, __VA_ARGS__))
+#define ADD(...) (n += snprintf(buf + (n < (int)sz ? n : (int)sz), \
+				sz > (size_t)n ? sz - (size_t)n : 0, __VA_ARGS__))
 
 int ft_rc_format(const struct ft_rc *rc, char *buf, size_t sz)
 {

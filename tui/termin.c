@@ -42,9 +42,11 @@ static enum ft_esc csi_param(struct ft_esc_state *st, int b)
 static enum ft_esc csi_final(struct ft_esc_state *st, int b, struct ft_mouse_ev *ev)
 {
 	if (st->sgr) {
-		if ((b != 'M' && b != 'm') || st->bad || st->nnum != 3 || !st->digit || st->num[1] < 1 || st->num[2] < 1)
+		if ((b != 'M' && b != 'm') || st->bad || st->nnum != 3 || !st->digit ||
+		    st->num[1] < 1 || st->num[2] < 1)
 			return FT_ESC_DROP;
-		*ev = (struct ft_mouse_ev){ .button = st->num[0], .x = st->num[1] - 1, .y = st->num[2] - 1,
+		*ev = (struct ft_mouse_ev){ .button = st->num[0], .x = st->num[1] - 1,
+					    .y = st->num[2] - 1,
 					    .release = b == 'm' };
 		return FT_ESC_MOUSE;
 	}
@@ -67,7 +69,8 @@ static enum ft_esc csi(struct ft_esc_state *st, int b, struct ft_mouse_ev *ev)
 	}
 	if (b >= 0x30 && b <= 0x3f) {
 		if (first && b != ';' && (b < '0' || b > '9'))
-			return FT_ESC_MORE;	/* another private marker ('?' '=' '>'): a sequence not ours */
+			/* another private marker ('?' '=' '>'): a sequence not ours */
+			return FT_ESC_MORE;
 		return csi_param(st, b);
 	}
 	if (b >= 0x20 && b <= 0x2f) {		/* intermediate bytes: no mouse report has them */
@@ -79,9 +82,12 @@ static enum ft_esc csi(struct ft_esc_state *st, int b, struct ft_mouse_ev *ev)
 	if (b == 0x18 || b == 0x1a)
 		return FT_ESC_DROP;		/* CAN, SUB: the sequence is cancelled */
 	if (b == 0x1b || b > 0x7f)
-		return FT_ESC_BROKEN;		/* a new sequence, or beyond ASCII: not this one's */
-	st->bad = true;			/* another control byte (or DEL): a terminal goes on with the */
-	return FT_ESC_MORE;			/* sequence, so must fragtop: its final byte is no key */
+		/* a new sequence, or beyond ASCII: not this one's */
+		return FT_ESC_BROKEN;
+	/* another control byte (or DEL): a terminal goes on with the */
+	st->bad = true;
+	/* sequence, so must fragtop: its final byte is no key */
+	return FT_ESC_MORE;
 }
 
 /*
@@ -92,7 +98,8 @@ static enum ft_esc csi(struct ft_esc_state *st, int b, struct ft_mouse_ev *ev)
 static enum ft_esc str(struct ft_esc_state *st, int b)
 {
 	if (st->str_esc)
-		return FT_ESC_DROP;		/* ST, or ESC and something else: ended either way */
+		/* ST, or ESC and something else: ended either way */
+		return FT_ESC_DROP;
 	if (b == 0x07 || b == 0x18 || b == 0x1a || ++st->str_len > FT_ESC_STR_MAX)
 		return FT_ESC_DROP;
 	st->str_esc = b == 0x1b;
@@ -129,8 +136,10 @@ enum ft_esc ft_esc_feed(struct ft_esc_state *st, int byte, struct ft_mouse_ev *e
 			return FT_ESC_MORE;
 		if (st->x10[1] < 1 || st->x10[2] < 1)
 			return FT_ESC_DROP;
-		*ev = (struct ft_mouse_ev){ .button = st->x10[0], .x = st->x10[1] - 1, .y = st->x10[2] - 1,
-					    .release = (st->x10[0] & 3) == 3 && !(st->x10[0] & 64) };
+		*ev = (struct ft_mouse_ev){ .button = st->x10[0], .x = st->x10[1] - 1,
+					    .y = st->x10[2] - 1,
+					    .release = (st->x10[0] & 3) == 3 &&
+					    !(st->x10[0] & 64) };
 		return FT_ESC_MOUSE;
 	case FT_ESC_CSI:
 		break;

@@ -27,7 +27,8 @@
 
 /* A mouse report: the button code as the terminal sent it, the cell (0-based). */
 struct ft_mouse_ev {
-	int button;		/* 0 1 2: left middle right; +32 motion; 64 65: wheel up, down; +4 +8 +16: modifiers */
+	/* 0 1 2: left middle right; +32 motion; 64 65: wheel up, down; +4 +8 +16: modifiers */
+	int button;
 	int x, y;
 	bool release;
 };
@@ -42,7 +43,8 @@ enum ft_esc {
 	FT_ESC_PASTE_BEGIN,	/* bracketed paste: what follows was pasted, not typed */
 	FT_ESC_PASTE_END,
 	FT_ESC_DROP,		/* a sequence read whole, to be ignored (a malformed report too) */
-	FT_ESC_BROKEN,		/* the bytes before this one are dropped; this one is not the sequence's */
+	/* the bytes before this one are dropped; this one is not the sequence's */
+	FT_ESC_BROKEN,
 	FT_ESC_KEYS,		/* no sequence: ESC, and st->key when st->fed is 1, are keys */
 };
 

@@ -114,13 +114,16 @@ static int draw_host_part(struct ft_ui *ui, const char *bf)
 		snprintf(every, sizeof(every), "every %gs  ", ui->interval);
 	for (k = 0; k < 5; k++) {
 		if (k == 0)
-			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  %sboost_factor %s", FT_VERSION,
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %s  %sboost_factor %s",
+				     FT_VERSION,
 				     s->host.hostname, s->host.release, every, bf);
 		else if (k == 1)
-			n = snprintf(left, sizeof(left), "fragtop %s  %s  %sboost_factor %s", FT_VERSION,
+			n = snprintf(left, sizeof(left), "fragtop %s  %s  %sboost_factor %s",
+				     FT_VERSION,
 				     s->host.hostname, every, bf);
 		else if (k == 2)
-			n = snprintf(left, sizeof(left), "fragtop %s  %sboost_factor %s", FT_VERSION, every, bf);
+			n = snprintf(left, sizeof(left), "fragtop %s  %sboost_factor %s",
+				     FT_VERSION, every, bf);
 		else if (k == 3)
 			n = snprintf(left, sizeof(left), "fragtop  boost_factor %s", bf);
 		else
@@ -132,7 +135,10 @@ static int draw_host_part(struct ft_ui *ui, const char *bf)
 	return n < 0 ? 0 : n < (int)sizeof(left) ? n : (int)sizeof(left) - 1;
 }
 
-/* Each view's mark (struct ft_view's mark: the findings' "! 2 findings") on the sources' row: the column after them. */
+/*
+ * Each view's mark (struct ft_view's mark: the findings' "! 2 findings") on the sources' row: the
+ * column after them.
+ */
 static int draw_view_marks(struct ft_ui *ui, int x)
 {
 	int i;
@@ -191,7 +197,10 @@ static void draw_header(struct ft_ui *ui)
 		bool ok = ft_sample_has(smp, i);
 		char extra[48] = "";
 
-		/* the overview's pressure line says it is there; no PSI here is no fault of the source */
+		/*
+		 * the overview's pressure line says it is there; no PSI here is no fault of the
+		 * source
+		 */
 		if (i == FT_SRC_PRESSURE && (ok || !smp->err[i] || smp->err[i] == -ENOENT ||
 					     smp->err[i] == -EOPNOTSUPP))
 			continue;
@@ -201,7 +210,8 @@ static void draw_header(struct ft_ui *ui)
 			snprintf(extra, sizeof(extra), " %.0fs ago", age < 0 ? 0 : floor(age));
 		} else if (!ok && smp->err[i]) {
 			snprintf(extra, sizeof(extra), ": %s",
-				 smp->err[i] == -EACCES ? "needs root" : ft_file_strerror(smp->err[i]));
+				 smp->err[i] == -EACCES ?
+					 "needs root" : ft_file_strerror(smp->err[i]));
 		}
 		ft_put(1, x, ok ? A_NORMAL : ft_attr(FT_C_BAD), "%s%s", ft_source_names[i], extra);
 		x += (int)(strlen(ft_source_names[i]) + strlen(extra)) + 2;
@@ -245,7 +255,8 @@ static void hint_text(const struct ft_ui *ui, char *buf, size_t sz)
 		if (!next)
 			break;
 		last = next->hint_pos;
-		n += (size_t)snprintf(buf + n, n < sz ? sz - n : 0, "%s%s", n ? "  " : "", next->hint);
+		n += (size_t)snprintf(buf + n, n < sz ? sz - n : 0, "%s%s", n ? "  " : "",
+				      next->hint);
 		if (n >= sz)
 			break;
 	}
@@ -303,7 +314,10 @@ static void draw_tabs(struct ft_ui *ui)
 	int i, x = 0, gap = 1, need = 0, tight = 0;
 	bool shorter;
 
-	/* a blank between tabs when they all fit with it; the short names when they do not fit without */
+	/*
+	 * a blank between tabs when they all fit with it; the short names when they do not fit
+	 * without
+	 */
 	for (i = 0; i < ft_views_nr; i++) {
 		need += (int)strlen(ft_views[i]->name) + 4;
 		tight += (int)strlen(ft_views[i]->name) + 3;
@@ -324,9 +338,11 @@ static void draw_tabs(struct ft_ui *ui)
 		if (x + (int)strlen(label) + 3 > COLS)
 			break;
 		if (i < 9)
-			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ", i + 1, label);
+			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " %d %s ",
+			       i + 1, label);
 		else	/* the tenth, findings: its key is the header marker's ! */
-			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " ! %s ", label);
+			ft_put(TAB_ROW, x, on ? A_REVERSE | A_BOLD : ft_attr(FT_C_DIM), " ! %s ",
+			       label);
 		x += (int)strlen(label) + 3 + gap;
 	}
 	for (; i < ft_views_nr && i < 16; i++)
@@ -398,7 +414,8 @@ static int escape(struct ft_ui *ui)
 	timeout(get_escdelay());	/* the rest of a sequence comes with it */
 	while (r == FT_ESC_MORE) {
 		c = getch();
-		if (c == ERR || c > 255) {	/* nothing more, or a key ncurses knew: the sequence ended */
+		/* nothing more, or a key ncurses knew: the sequence ended */
+		if (c == ERR || c > 255) {
 			if (c != ERR)
 				ungetch(c);
 			r = ft_esc_end(&st);
@@ -450,7 +467,8 @@ static int key_of(struct ft_ui *ui, int ch)
 static int wait_key(struct ft_ui *ui, int ms)
 {
 	struct pollfd p[1 + FT_UI_POLL_FDS];
-	int fds[FT_UI_POLL_FDS], n = ui->poll_fds ? ui->poll_fds(ui, fds, FT_UI_POLL_FDS) : 0, i, r, ch;
+	int fds[FT_UI_POLL_FDS], n = ui->poll_fds ? ui->poll_fds(ui, fds, FT_UI_POLL_FDS) : 0, i, r,
+	ch;
 
 	timeout(0);
 	ch = getch();
@@ -488,7 +506,8 @@ int ft_ui_getch(struct ft_ui *ui, int ms)
 		if (ch != ERR)
 			ch = key_of(ui, ch);
 		else
-			ui->pasting = false;	/* a paste whose end never came ends when input does */
+			/* a paste whose end never came ends when input does */
+			ui->pasting = false;
 		if (ch != ERR || stopped(ui))
 			return ch;
 		if (ui->idle)
@@ -652,7 +671,8 @@ static void key_pause(struct ft_ui *ui, int ch)
 
 static void key_view(struct ft_ui *ui, int ch)
 {
-	open_view(ui, ft_views[ch == '!' ? 9 : ch - '1']);	/* !: the tenth, as the header's marker */
+	/* !: the tenth, as the header's marker */
+	open_view(ui, ft_views[ch == '!' ? 9 : ch - '1']);
 }
 
 void ft_ui_ticked(struct ft_ui *ui)
@@ -706,13 +726,15 @@ static void key_mouse(struct ft_ui *ui, int ch);
 const struct ft_key ft_ui_keys[] = {
 	{ "q F10", { 'q', 'Q', KEY_F(10) }, "quit", "q quit", 10, key_quit },
 	{ "1 2 3 4 5 6 7 8 9 !  Tab", { '1', '2', '3', '4', '5', '6', '7', '8', '9', '!' },
-	  "overview, events, stalls, controls, map, history, processes, thp, cgroups, findings; Tab cycles",
+	  "overview, events, stalls, controls, map, history, processes, thp, cgroups, findings; "
+	  "Tab cycles",
 	  "1-9/! views",
 	  30,
 	  key_view },
 	{ "Tab", { '\t' }, NULL, NULL, 0, key_tab },
 	{ "h F1 ?", { 'h', '?', KEY_F(1) }, "this help", "h help", 20, key_help },
-	{ "F2", { KEY_F(2) }, "setup: the settings fragtoprc keeps between runs", "F2 setup", 25, key_setup },
+	{ "F2", { KEY_F(2) }, "setup: the settings fragtoprc keeps between runs", "F2 setup", 25,
+	  key_setup },
 	{ "space", { ' ' }, "pause / resume", "space pause", 60, key_pause },
 	{ "Ctrl-L", { 12 }, "redraw the screen", NULL, 0, key_redraw },
 	{ "mouse", { KEY_MOUSE }, "click a tab (its view), a column header (sort by it) or a map "
@@ -725,7 +747,8 @@ const struct ft_key ft_ui_keys[] = {
 static void key_not_here(struct ft_ui *ui, int ch)
 {
 	ft_ui_status(ui, FT_DIAG_INFO, "%s: not in the %s view (the processes view has it)",
-		     ch == KEY_F(3) ? "F3 search" : ch == KEY_F(4) ? "F4 filter" : "F6 sort", ui->view->name);
+		     ch == KEY_F(3) ? "F3 search" : ch == KEY_F(4) ? "F4 filter" : "F6 sort",
+		     ui->view->name);
 }
 
 static const struct ft_key fallback_keys[] = {
@@ -738,7 +761,8 @@ static const struct ft_key *find_key(const struct ft_key *table, int ch)
 	int i, c;
 
 	for (i = 0; table && table[i].label; i++)
-		for (c = 0; c < (int)(sizeof(table[i].codes) / sizeof(table[i].codes[0])) && table[i].codes[c]; c++)
+		for (c = 0; c < (int)(sizeof(table[i].codes) / sizeof(table[i].codes[0])) &&
+		     table[i].codes[c]; c++)
 			if (table[i].codes[c] == ch)
 				return &table[i];
 	return NULL;
@@ -763,7 +787,8 @@ void ft_ui_key(struct ft_ui *ui, int ch)
 	}
 	k = find_key(ui->mode_keys, ch);
 	if (!k && ui->rp && (k = find_key(ft_ui_live_keys, ch))) {
-		ft_ui_status(ui, FT_DIAG_INFO, "replay: '%s' is the live TUI's (%s); a recording is not a host",
+		ft_ui_status(ui, FT_DIAG_INFO,
+			     "replay: '%s' is the live TUI's (%s); a recording is not a host",
 			     k->label, k->help);
 		return;
 	}
@@ -820,7 +845,8 @@ void ft_ui_rc_apply(struct ft_ui *ui, const struct ft_rc *rc)
 			ui->view = ft_views[i];
 	}
 	if (rc->view[0] && strcmp(ui->view->name, rc->view) && !ui->status[0])
-		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: view=%s is no view of fragtop", rc->view);
+		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: view=%s is no view of fragtop",
+			     rc->view);
 }
 
 void ft_ui_rc_collect(const struct ft_ui *ui, struct ft_rc *rc)

@@ -9,7 +9,9 @@
 #ifndef FT_TUI_UI_H
 #define FT_TUI_UI_H
 
-/* The source's descriptors one wait covers at most (a trace pipe a CPU; the rest drain at ticks). */
+/*
+ * The source's descriptors one wait covers at most (a trace pipe a CPU; the rest drain at ticks).
+ */
 #define FT_UI_POLL_FDS	1024
 
 #include <signal.h>
@@ -49,12 +51,15 @@ struct ft_ui {
 	struct ft_replay *rp;		/* the replay source; NULL live */
 	const struct ft_session *s;	/* what the views show: the source's session, read only */
 	const struct ft_key *mode_keys;	/* the entry point's own keys */
-	/* the entry point's work between keys: ticks due, trace pages (also while a prompt is open) */
+	/*
+	 * the entry point's work between keys: ticks due, trace pages (also while a prompt is open)
+	 */
 	void (*idle)(struct ft_ui *ui);
 	/* the mode's part of the header (replay: the timeline), or NULL */
 	void (*header)(struct ft_ui *ui);
 	int header_end;			/* the header's columns before the mode's part */
-	int header_room;		/* the columns the mode's part needs at least (its position) */
+	/* the columns the mode's part needs at least (its position) */
+	int header_room;
 	/* how soon idle wants to run again, ms (at most 1000; the boost sampler's 20); NULL: 250 */
 	int (*idle_ms)(struct ft_ui *ui);
 	/*
@@ -79,7 +84,8 @@ struct ft_ui {
 	bool color_set, interval_set;	/* changed in the TUI: the rc file keeps them */
 	bool quit;
 	bool redraw;			/* idle has something new to show before the next tick */
-	const volatile sig_atomic_t *stop;	/* non-zero: a signal asked to stop (cmd/signals.h) */
+	/* non-zero: a signal asked to stop (cmd/signals.h) */
+	const volatile sig_atomic_t *stop;
 	const struct ft_view *view;	/* current */
 	const struct ft_view *prev_view;	/* to go back from help */
 	const struct ft_view *drawn_view;	/* the one the last draw drew (its scroll_info) */
@@ -89,17 +95,21 @@ struct ft_ui {
 	struct ft_recorder *rec;	/* -w FILE; NULL when not recording */
 	bool restore_on_exit;
 	bool writes_confirmed;		/* the operator said yes to changing knobs here */
-	/* the rc file's settings: applied when the loop starts, collected when it ends; NULL: none */
+	/*
+	 * the rc file's settings: applied when the loop starts, collected when it ends; NULL: none
+	 */
 	struct ft_rc *rc;
 	const char *rc_path;		/* where they are kept, for the setup view ("": not kept) */
 	const char *rc_note;		/* why they will not be written, or NULL */
 	char status[256];		/* last diagnostic */
-	const struct ft_view *status_view;	/* the view it was said in: another does not show it */
+	/* the view it was said in: another does not show it */
+	const struct ft_view *status_view;
 	int status_level;
 	uint64_t status_t_ns;
 	/* terminal input fragtop reads itself (tui/termin.h): the last mouse report (KEY_MOUSE) */
 	struct ft_mouse_ev mouse;
-	bool mouse_on;			/* the terminal reports the mouse and pastes (xterm's modes set) */
+	/* the terminal reports the mouse and pastes (xterm's modes set) */
+	bool mouse_on;
 	bool pasting;			/* inside a bracketed paste: its bytes are not keys */
 	bool prompting;			/* a prompt is open: pasted text is typed into it */
 	/* each view's state (struct ft_view's state_size), in the order of

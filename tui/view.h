@@ -32,7 +32,8 @@ struct ft_legend {
 
 struct ft_view {
 	const char *name;
-	const char *tab;	/* a shorter name for the tab bar when the names do not all fit; NULL: none */
+	/* a shorter name for the tab bar when the names do not all fit; NULL: none */
+	const char *tab;
 	/* Draw rows [top, top + height) of stdscr. */
 	void (*draw)(struct ft_ui *ui, int top, int height);
 	/* The view's keys, ending with a NULL label; NULL: none. */
@@ -62,7 +63,10 @@ struct ft_view {
 	bool (*click)(struct ft_ui *ui, int y, int x);
 	/* The wheel: @dir -1 up, +1 down.  NULL: it sends Up and Down as keys. */
 	void (*wheel)(struct ft_ui *ui, int dir);
-	/* What the view keeps in the rc file (tui/rcfile.h): taken at the start, given back at quit. */
+	/*
+	 * What the view keeps in the rc file (tui/rcfile.h): taken at the start, given back at
+	 * quit.
+	 */
 	void (*load)(struct ft_ui *ui, const struct ft_rc *rc);
 	void (*save)(const struct ft_ui *ui, struct ft_rc *rc);
 	/*

@@ -113,7 +113,8 @@ struct sort_by {
 static int cmp(const void *a, const void *b, void *arg)
 {
 	const struct sort_by *by = arg;
-	const struct ft_cgrow *x = &by->st->rows.r[*(const int *)a], *y = &by->st->rows.r[*(const int *)b];
+	const struct ft_cgrow *x = &by->st->rows.r[*(const int *)a],
+	*y = &by->st->rows.r[*(const int *)b];
 	double vx = value(by->cg, x, by->st->sort_col), vy = value(by->cg, y, by->st->sort_col);
 
 	if (x->other != y->other)
@@ -137,7 +138,9 @@ static void draw_header(struct cgroups_state *st, int y)
 		st->col_x[c] = x;
 		if (x + cols[c].width + NAME_MIN >= COLS)
 			break;
-		ft_put(y, x, c == st->sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		ft_put(y, x,
+		       c == st->sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE |
+		       A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
 		x += cols[c].width + 1;
 	}
@@ -147,7 +150,8 @@ static void draw_header(struct cgroups_state *st, int y)
 }
 
 /* The cell of column @c (@w wide) of row @r into @buf. */
-static void cell(const struct ft_cgroups *cg, const struct ft_cgrow *r, enum col c, char *buf, size_t sz)
+static void cell(const struct ft_cgroups *cg, const struct ft_cgrow *r, enum col c, char *buf,
+		 size_t sz)
 {
 	double v = value(cg, r, c);
 
@@ -173,19 +177,23 @@ static void draw_row(const struct ft_cgroups *cg, int y, const struct ft_cgrow *
 	for (c = 0; c < C_NR && x + cols[c].width + NAME_MIN < COLS; c++) {
 		cell(cg, r, c, v, sizeof(v));
 		ft_put(y, x, c == C_FRAG && r->c[FT_PC_FRAGMENTING] ? ft_attr(FT_C_WARN) :
-		       c == C_PSI && value(cg, r, c) >= 10 ? ft_attr(FT_C_BAD) : A_NORMAL, "%*s", cols[c].width, v);
+		       c == C_PSI && value(cg, r, c) >= 10 ? ft_attr(FT_C_BAD) : A_NORMAL, "%*s",
+		       cols[c].width, v);
 		x += cols[c].width + 1;
 	}
 	if (r->other)
-		snprintf(name, sizeof(name), "other (%d processes folded or past the table)", r->procs);
+		snprintf(name, sizeof(name), "other (%d processes folded or past the table)",
+			 r->procs);
 	else if (!r->path[0])
 		snprintf(name, sizeof(name), "%s", ft_cgrow_name(r));
 	else
-		ft_cgroup_name(r->path, cg ? cg->pods : NULL, cg ? cg->nr_pods : 0, name, sizeof(name));
+		ft_cgroup_name(r->path, cg ? cg->pods : NULL, cg ? cg->nr_pods : 0, name,
+			       sizeof(name));
 	/* a long name keeps its tail: the leaf names it */
 	room = COLS - x;
 	len = (int)strlen(name);
-	ft_put(y, x, r->other || !r->path[0] ? ft_attr(FT_C_DIM) : A_NORMAL, "%s%s", len > room ? "~" : "",
+	ft_put(y, x, r->other || !r->path[0] ? ft_attr(FT_C_DIM) : A_NORMAL, "%s%s",
+	       len > room ? "~" : "",
 	       name + (len > room ? len - room + 1 : 0));
 }
 
@@ -206,19 +214,27 @@ static void cgroups_draw(struct ft_ui *ui, int top, int height)
 		frag += st->rows.r[i].c[FT_PC_FRAGMENTING];
 	}
 	qsort_r(st->idx, (size_t)n, sizeof(st->idx[0]), cmp, &(struct sort_by){ st, cg });
-	ft_put(y, 0, ft_attr(FT_C_DIM), "%d cgroup%s (%s)   sorted by %s%s   fragmenting fallbacks %llu", n,
-	       n == 1 ? "" : "s", !cg ? (ui->rp ? "no cgroups in the recording" : "reading the cgroups") :
-	       cg->version ? (cg->version == 2 ? "cgroup v2" : "cgroup v1 memory") : "no memory cgroup hierarchy",
-	       cols[st->sort_col].head, st->inverted ? " (inverted)" : "", (unsigned long long)frag);
+	ft_put(y, 0, ft_attr(FT_C_DIM),
+	       "%d cgroup%s (%s)   sorted by %s%s   fragmenting fallbacks %llu", n,
+	       n == 1 ? "" : "s",
+	       !cg ? (ui->rp ? "no cgroups in the recording" : "reading the cgroups") :
+	       cg->version ?
+		       (cg->version == 2 ? "cgroup v2" :
+			"cgroup v1 memory") : "no memory cgroup hierarchy",
+	       cols[st->sort_col].head, st->inverted ? " (inverted)" : "",
+	       (unsigned long long)frag);
 	if (cg && cg->left_out)		/* first: what the walk did not see may be what matters */
-		ft_put(y + 1, 0, ft_attr(FT_C_WARN), "%llu directories not looked at (the walk's bounds), "
-		       "%u cgroups past the %d kept", (unsigned long long)cg->left_out, cg->dropped, FT_CG_MAX);
+		ft_put(y + 1, 0, ft_attr(FT_C_WARN),
+		       "%llu directories not looked at (the walk's bounds), %u cgroups past the %d "
+		       "kept", (unsigned long long)cg->left_out, cg->dropped, FT_CG_MAX);
 	else if (!s->tracing)
-		ft_put(y + 1, 0, ft_attr(FT_C_WARN), "no tracepoints: %s; the traced columns stay 0",
+		ft_put(y + 1, 0, ft_attr(FT_C_WARN),
+		       "no tracepoints: %s; the traced columns stay 0",
 		       ui->rp ? "the recording has no tracepoint data" : s->trace_err ?
 		       ft_tracefs_strerror(s->trace_err) : "tracing is off (--no-trace)");
 	else if (cg && (cg->dropped || st->rows.untraced_left_out))
-		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%u cgroups past the %d kept, %d with tasks past the table",
+		ft_put(y + 1, 0, ft_attr(FT_C_DIM),
+		       "%u cgroups past the %d kept, %d with tasks past the table",
 		       cg->dropped, FT_CG_MAX, st->rows.untraced_left_out);
 	y += 2;
 	draw_header(st, y++);
@@ -226,12 +242,14 @@ static void cgroups_draw(struct ft_ui *ui, int top, int height)
 	if (st->first_row > n - rows)
 		st->first_row = n - rows > 0 ? n - rows : 0;
 	if (!n)
-		ft_put(y, 2, ft_attr(FT_C_DIM), "no cgroup has tasks, and no task has caused a fallback or stalled yet");
+		ft_put(y, 2, ft_attr(FT_C_DIM),
+		       "no cgroup has tasks, and no task has caused a fallback or stalled yet");
 	for (i = st->first_row; i < n && y < top + height; i++, y++)
 		draw_row(cg, y, &st->rows.r[st->idx[i]]);
 	ui->scroll_info[0] = '\0';
 	if (st->first_row || st->first_row + rows < n)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", st->first_row + 1,
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)",
+			 st->first_row + 1,
 			 st->first_row + rows < n ? st->first_row + rows : n, n);
 }
 
@@ -284,14 +302,17 @@ static bool cgroups_click(struct ft_ui *ui, int y, int x)
 }
 
 static const struct ft_key cgroups_keys[] = {
-	{ "s S", { 's', 'S' }, "sort by the next / previous column (or click its header)", NULL, 0, key_sort },
+	{ "s S", { 's', 'S' }, "sort by the next / previous column (or click its header)", NULL, 0,
+	  key_sort },
 	{ "I", { 'I' }, "invert the order", NULL, 0, key_invert },
-	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0, key_scroll },
+	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0,
+	  key_scroll },
 	{ NULL },
 };
 
 static const struct ft_legend cgroups_legend[] = {
-	{ "FRAG FALLBK OWN", "the cgroup's tasks' fragmenting fallbacks, all fallbacks, and ownership changes "
+	{ "FRAG FALLBK OWN",
+	  "the cgroup's tasks' fragmenting fallbacks, all fallbacks, and ownership changes "
 	  "(traced, summed over its processes: the rows add up to the totals)" },
 	{ "COMPACT CMP_MS", "its tasks' direct compaction stalls, and their time in ms" },
 	{ "RECLAIM RCL_MS", "its tasks' direct reclaim stalls, and their time in ms" },
@@ -300,10 +321,13 @@ static const struct ft_legend cgroups_legend[] = {
 	{ "ANON", "its anonymous memory (memory.stat: v2 anon, v1 total_rss: the subtree's)" },
 	{ "THP%", "huge-page coverage: anonymous memory in huge pages over anonymous memory "
 	  "(v2 anon_thp / anon, v1 total_rss_huge / total_rss)" },
-	{ "PSI10", "the cgroup's memory pressure, some, over the last 10 s (v2 memory.pressure; '-' on v1)" },
-	{ "CGROUP", "a pod's namespace/name (from /var/log/pods), a runtime's short container id, a systemd unit, "
+	{ "PSI10", "the cgroup's memory pressure, some, over the last 10 s (v2 memory.pressure; "
+		   "'-' on v1)" },
+	{ "CGROUP", "a pod's namespace/name (from /var/log/pods), a runtime's short container id, "
+		    "a systemd unit, "
 	  "else the path; '~' at the start: cut from the left to fit" },
-	{ "other", "the processes folded away when the processes table was full, and cgroups past the table" },
+	{ "other", "the processes folded away when the processes table was full, and cgroups past "
+		   "the table" },
 	{ FT_CGU_EXITED_NAME, FT_CGU_EXITED_WHY },
 	{ FT_CGU_UNREAD_NAME, FT_CGU_UNREAD_WHY },
 	{ FT_CGU_NOT_RECORDED_NAME, FT_CGU_NOT_RECORDED_WHY },

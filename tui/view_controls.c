@@ -25,7 +25,10 @@ struct change;
 struct controls_state {
 	int sel;
 	int first;	/* the first knob shown: the list scrolls to keep sel in sight */
-	/* a replay's recorded changes, sorted for the draw (owned; made at its first: 13 MiB at most) */
+	/*
+	 * a replay's recorded changes, sorted for the draw (owned; made at its first: 13 MiB at
+	 * most)
+	 */
 	struct change *ch;
 	uint8_t marks[FT_HISTORY_LEN];
 	uint64_t t[FT_HISTORY_LEN];
@@ -81,7 +84,8 @@ static int by_time_desc(const void *a, const void *b)
  */
 #define NR_CH	(FT_SESSION_MAX_AUDITS + FT_HISTORY_LEN)
 
-static void recorded_changes(struct controls_state *st, const struct ft_session *s, int y, int bottom)
+static void recorded_changes(struct controls_state *st, const struct ft_session *s, int y,
+			     int bottom)
 {
 	uint8_t *marks = st->marks;
 	uint64_t *t = st->t;
@@ -98,7 +102,8 @@ static void recorded_changes(struct controls_state *st, const struct ft_session 
 		const struct ft_session_audit *au = &s->audits[a];
 
 		if (ft_session_audit_note(au))
-			continue;	/* another fragtop's word on a change, not one of this recording's */
+			/* another fragtop's word on a change, not one of this recording's */
+			continue;
 		ch[n].t_ns = au->t_ns;
 		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s %-9s %s %s -> %s",
 			 (double)(au->t_ns - s->first_t_ns) / 1e9, ft_safe(au->how, h, sizeof(h)),
@@ -120,27 +125,35 @@ static void recorded_changes(struct controls_state *st, const struct ft_session 
 		ch[n].t_ns = t[i];
 		claim = NULL;	/* another fragtop process's word on it (model/journal.h) */
 		for (a = 0; a < s->nr_audits && marks[i] <= ft_knobs_nr; a++)
-			if (!strcmp(s->audits[a].how, "claim") && s->audits[a].t_ns > t0 && s->audits[a].t_ns <= t[i] &&
+			if (!strcmp(s->audits[a].how, "claim") && s->audits[a].t_ns > t0 &&
+			    s->audits[a].t_ns <= t[i] &&
 			    !strcmp(s->audits[a].knob, ft_knobs[marks[i] - 1].name))
 				claim = &s->audits[a];
 		if (claim) {
-			snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  %-7s seen      %s changed by %s (pid %d)",
-				 (double)(t[i] - s->first_t_ns) / 1e9, ft_safe(claim->by, h, sizeof(h)),
-				 ft_knobs[marks[i] - 1].name, ft_journal_who(claim->by), claim->pid);
+			snprintf(ch[n++].line, sizeof(ch[0].line),
+				 "%+7.1fs  %-7s seen      %s changed by %s (pid %d)",
+				 (double)(t[i] - s->first_t_ns) / 1e9,
+				 ft_safe(claim->by, h, sizeof(h)),
+				 ft_knobs[marks[i] - 1].name, ft_journal_who(claim->by),
+				 claim->pid);
 			claimed++;
 			continue;
 		}
-		snprintf(ch[n++].line, sizeof(ch[0].line), "%+7.1fs  outside seen      %s changed outside this fragtop",
+		snprintf(ch[n++].line, sizeof(ch[0].line),
+			 "%+7.1fs  outside seen      %s changed outside this fragtop",
 			 (double)(t[i] - s->first_t_ns) / 1e9,
 			 marks[i] <= ft_knobs_nr ? ft_knobs[marks[i] - 1].name : "a knob");
 		outside++;
 	}
 	qsort(ch, n, sizeof(ch[0]), by_time_desc);
 	if (claimed)	/* by another fragtop process: outside this one, and named */
-		ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
-		       "fragtop, %d of them another fragtop's), newest first", n, outside + claimed, claimed);
+		ft_put(y++, 0, ft_attr(FT_C_LABEL),
+		       "control changes in the recording up to here: %zu (%d outside this fragtop, "
+		       "%d of them another fragtop's), newest first", n, outside + claimed,
+		       claimed);
 	else
-		ft_put(y++, 0, ft_attr(FT_C_LABEL), "control changes in the recording up to here: %zu (%d outside this "
+		ft_put(y++, 0, ft_attr(FT_C_LABEL),
+		       "control changes in the recording up to here: %zu (%d outside this "
 		       "fragtop), newest first", n, outside);
 	for (i = 0; i < n && y < bottom; i++)
 		ft_put(y++, 2, A_NORMAL, "%s", ch[i].line);
@@ -157,7 +170,8 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 
 	if (ui->ctl && ui->ctl->read_only)
 		ft_put(y++, 0, ft_attr(FT_C_WARN), "read-only: %s", ui->ctl->read_only_why);
-	ft_put(y++, 0, ft_attr(FT_C_LABEL), "  %-28s %-14s %-8s %-26s %s", "knob", "value", "default",
+	ft_put(y++, 0, ft_attr(FT_C_LABEL), "  %-28s %-14s %-8s %-26s %s", "knob", "value",
+	       "default",
 	       "range", "unit");
 	/* the knobs that fit with the help below them, the selected one among them */
 	rows = (bottom - y - 3) * 2 / 3;	/* a third for the help and the audit log */
@@ -169,7 +183,8 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		st->first = st->sel - rows + 1;
 	if (st->first < 0)
 		st->first = 0;
-	for (i = (size_t)st->first; i < ft_knobs_nr && y < bottom && (int)i < st->first + rows; i++, y++) {
+	for (i = (size_t)st->first; i < ft_knobs_nr && y < bottom && (int)i < st->first + rows; i++,
+	     y++) {
 		const struct ft_knob *k = &ft_knobs[i];
 		const struct ft_knob_value *v = &s->knobs[i];
 		char val[96], def[24] = "-", range[96];
@@ -181,7 +196,8 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		} else if (v->err == -ENOENT) {
 			snprintf(val, sizeof(val), "absent");
 			attr = ft_attr(FT_C_DIM);
-		} else if (v->err == -ENODATA && ui->rp) {	/* the recording holds no read of it */
+		/* the recording holds no read of it */
+		} else if (v->err == -ENODATA && ui->rp) {
 			snprintf(val, sizeof(val), "not recorded");
 			attr = ft_attr(FT_C_DIM);
 		} else if (v->err) {
@@ -196,7 +212,8 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		ft_knob_range_text(k, v, range, sizeof(range));
 		if ((int)i == st->sel)
 			attr |= A_REVERSE;
-		ft_put(y, 0, attr, "%c %-28s %-14s %-8s %-26s %s", changed ? '*' : ' ', k->name, val, def,
+		ft_put(y, 0, attr, "%c %-28s %-14s %-8s %-26s %s", changed ? '*' : ' ', k->name,
+		       val, def,
 		       range, k->unit ? k->unit : "");
 		if (changed)
 			ft_put(y, 0, ft_attr(FT_C_WARN) | A_BOLD, "*");
@@ -207,14 +224,17 @@ static void controls_draw(struct ft_ui *ui, int top, int height)
 		char why[96], range[96], line[256];
 
 		if (k->type != FT_KNOB_TRIGGER && v->err == -ENOENT)
-			snprintf(line, sizeof(line), "%s: %s", k->name, ft_knob_strerror(k, v->err, why, sizeof(why)));
+			snprintf(line, sizeof(line), "%s: %s", k->name,
+				 ft_knob_strerror(k, v->err, why, sizeof(why)));
 		else
 			snprintf(line, sizeof(line), "%s", k->help);
 		y = wrapped(y + 1, bottom, line);
 		/* the range and unit whole, where the table's row cut them (80 columns) */
 		ft_knob_range_text(k, v, range, sizeof(range));
-		if (ROW_W + (int)strlen(range) + 1 + (k->unit ? (int)strlen(k->unit) : 0) > COLS && y < bottom) {
-			snprintf(line, sizeof(line), "range %s%s%s", range, k->unit ? "; unit " : "",
+		if (ROW_W + (int)strlen(range) + 1 + (k->unit ? (int)strlen(k->unit) : 0) > COLS &&
+		    y < bottom) {
+			snprintf(line, sizeof(line), "range %s%s%s", range,
+				 k->unit ? "; unit " : "",
 				 k->unit ? k->unit : "");
 			y = wrapped(y, bottom, line);
 		}
@@ -304,7 +324,8 @@ static void key_step(struct ft_ui *ui, int ch)
 	if (!ft_ui_may_write(ui))
 		return;
 	if (k->drastic && k->type != FT_KNOB_TRIGGER &&
-	    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name, dir > 0 ? "up" : "down", k->help))
+	    !ft_ui_confirm(ui, "%s one step %s: %s. Sure? [y/N] ", k->name, dir > 0 ? "up" : "down",
+			   k->help))
 		return;
 	ft_ui_control_done(ui, ft_ctl_step(ui->ctl, k, dir));
 }
@@ -323,25 +344,31 @@ static void key_restore(struct ft_ui *ui, int ch)
 
 	(void)ch;
 	if (!n) {
-		ft_ui_status(ui, FT_DIAG_INFO, "nothing to restore: every knob has the value fragtop found");
+		ft_ui_status(ui, FT_DIAG_INFO,
+			     "nothing to restore: every knob has the value fragtop found");
 		return;
 	}
-	if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n, n == 1 ? "" : "s"))
+	if (!ft_ui_confirm(ui, "put back the %d knob%s fragtop changed? [y/N] ", n,
+			   n == 1 ? "" : "s"))
 		return;
 	failed = ft_ctl_restore_all(ui->ctl);
 	ft_ui_read_knobs(ui);
 	if (failed)
-		ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)", failed, n);
+		ft_ui_status(ui, FT_DIAG_WARN, "restore: %d of %d failed (see the audit log)",
+			     failed, n);
 	else
 		ft_ui_status(ui, FT_DIAG_INFO, "restored %d knob%s", n, n == 1 ? "" : "s");
 }
 
 static const struct ft_key controls_keys[] = {
-	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP, 'g', KEY_HOME }, "select a knob (g Home: the first)",
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP, 'g', KEY_HOME },
+	  "select a knob (g Home: the first)",
 	  NULL, 0, key_select },
-	{ "+ - Right Left", { '+', '=', KEY_RIGHT, '-', KEY_LEFT }, "one step up or down (next or previous option)",
+	{ "+ - Right Left", { '+', '=', KEY_RIGHT, '-', KEY_LEFT },
+	  "one step up or down (next or previous option)",
 	  NULL, 0, key_step },
-	{ "e Enter", { 'e', '\n', KEY_ENTER }, "type a value; on an action: run it (asks first)", NULL, 0,
+	{ "e Enter", { 'e', '\n', KEY_ENTER }, "type a value; on an action: run it (asks first)",
+	  NULL, 0,
 	  key_edit },
 	{ "r", { 'r' }, "restore every knob fragtop changed (asks first)", NULL, 0, key_restore },
 	{ NULL },
@@ -349,12 +376,16 @@ static const struct ft_key controls_keys[] = {
 
 static const struct ft_legend controls_legend[] = {
 	{ "knob", "a vm sysctl or THP setting fragtop can set (b B u w d p keys, or Enter)" },
-	{ "value default", "what it is now, and the kernel's default ('-': none, it depends on memory)" },
+	{ "value default",
+	  "what it is now, and the kernel's default ('-': none, it depends on memory)" },
 	{ "range unit", "the values it takes, and what one unit is" },
-	{ "(action)", "a write that does something once (compact_memory, drop_caches), not a setting" },
+	{ "(action)",
+	  "a write that does something once (compact_memory, drop_caches), not a setting" },
 	{ "absent", "this kernel has no such file" },
-	{ "not recorded", "replay: the recording holds no read of this knob (the fragtop that made it did not read it)" },
-	{ "audit log", "every change fragtop made or saw, newest first (also in syslog and the recording)" },
+	{ "not recorded", "replay: the recording holds no read of this knob (the fragtop that made "
+			  "it did not read it)" },
+	{ "audit log",
+	  "every change fragtop made or saw, newest first (also in syslog and the recording)" },
 	{ NULL, NULL },
 };
 

@@ -40,11 +40,14 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 	const struct ft_session *s = ui->s;
 	int y = top, bottom = top + height;
 
-	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data "
-	       "(made with --no-trace or without root)" : s->trace_err ? ft_tracefs_strerror(s->trace_err) :
+	ft_put(y++, 0, A_BOLD, "No tracepoints: %s",
+	       ui->rp ? "the recording has no tracepoint data "
+	       "(made with --no-trace or without root)" : s->trace_err ?
+		       ft_tracefs_strerror(s->trace_err) :
 	       "tracing is off (--no-trace)");
 	y++;
-	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
+	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) +
+		1;
 	static const char *const root_adds[] = {
 		"As root (tracefs at /sys/kernel/tracing) the tracepoints add each fallback",
 		"(mm_page_alloc_extfrag) with its zone, migratetypes, whether it fragments and",
@@ -90,7 +93,8 @@ static int counters(struct ft_ui *ui, int top, int height)
 	}
 	ft_put(y, 0, s->lost ? ft_attr(FT_C_BAD) : ft_attr(FT_C_DIM),
 	       "lost events %llu   pageblock order %d   buffers read %llu",
-	       (unsigned long long)s->lost, s->events.pageblock_order, (unsigned long long)s->pages);
+	       (unsigned long long)s->lost, s->events.pageblock_order,
+	       (unsigned long long)s->pages);
 	return y + 1;
 }
 
@@ -107,8 +111,10 @@ static void top_pairs(struct ft_ui *ui, int y)
 			if (!ev->pair[i][k])
 				continue;
 			for (p = 0; p < 3; p++) {
-				if (best[p][0] < 0 || ev->pair[i][k] > ev->pair[best[p][0]][best[p][1]]) {
-					memmove(best[p + 1], best[p], sizeof(best[0]) * (size_t)(2 - p));
+				if (best[p][0] < 0 ||
+				    ev->pair[i][k] > ev->pair[best[p][0]][best[p][1]]) {
+					memmove(best[p + 1], best[p],
+						sizeof(best[0]) * (size_t)(2 - p));
 					best[p][0] = i;
 					best[p][1] = k;
 					break;
@@ -147,10 +153,12 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 	char zone[24], types[80], a[32], b[32], ag[16];
 
 	if (r->zone >= 0)
-		snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node, ev->zones[r->zone].name);
+		snprintf(zone, sizeof(zone), "N%d %s", ev->zones[r->zone].node,
+			 ev->zones[r->zone].name);
 	else
 		snprintf(zone, sizeof(zone), "?");
-	snprintf(types, sizeof(types), "%s<-%s", ft_sample_mt_name(&s->sample, r->alloc_mt, a, sizeof(a)),
+	snprintf(types, sizeof(types), "%s<-%s",
+		 ft_sample_mt_name(&s->sample, r->alloc_mt, a, sizeof(a)),
 		 ft_sample_mt_name(&s->sample, r->fallback_mt, b, sizeof(b)));
 	ft_age_format(age, ag, sizeof(ag));
 	ft_put(y, 0, r->fragmenting ? ft_attr(FT_C_WARN) : A_NORMAL,
@@ -162,9 +170,11 @@ static void recent_row(struct ft_ui *ui, int y, const struct ft_recent_fallback 
 
 /* The view's state (struct ft_view's state_size: the loop owns it). */
 struct events_state {
-	int stacks_mode;	/* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
+	/* -1: the stacks when the session has them, else the recent fallbacks; 0 / 1: K chose */
+	int stacks_mode;
 	int stack_sel;		/* the stack selected (j/k) */
-	bool stack_open;		/* Enter: the selected stack's every frame, one caller a line */
+	/* Enter: the selected stack's every frame, one caller a line */
+	bool stack_open;
 };
 
 /* @ui's events state. */
@@ -224,7 +234,8 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 	if (!ft_session_has_stacks(s)) {
 		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", ui->rp ?
 		       "the recording has no kernel stacks (record with --stacks)" :
-		       "no kernel stacks: start fragtop with --stacks to group fallbacks by allocation site");
+		       "no kernel stacks: start fragtop with --stacks to group fallbacks by "
+		       "allocation site");
 		return;
 	}
 	if (s->stacks_src.err) {
@@ -260,9 +271,11 @@ static void stacks_table(struct ft_ui *ui, int y, int end)
 		ft_put(y++, 2, ft_attr(FT_C_DIM), "no fragmenting fallback with a stack yet");
 	ft_fmt_count(c, sizeof(c), (double)(unstacked + other), 9);
 	ft_put(y, 0, ft_attr(FT_C_DIM), "%9s %6s  without a stack (over %u a second%s)%s", c,
-	       ft_cell_pct((char[16]){ 0 }, 16, all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, 6, 1),
+	       ft_cell_pct((char[16]){ 0 }, 16,
+			   all ? 100.0 * (double)(unstacked + other) / (double)all : 0.0, 6, 1),
 	       s->stacks_src.per_sec,
-	       other ? ", or past the stack table" : "", n > shown ? "; more stacks below the screen" : "");
+	       other ? ", or past the stack table" : "",
+	       n > shown ? "; more stacks below the screen" : "");
 }
 
 static void key_stacks(struct ft_ui *ui, int ch)
@@ -323,8 +336,9 @@ static void events_draw(struct ft_ui *ui, int top, int height)
 static const struct ft_key events_keys[] = {
 	{ "K", { 'K' }, "fragmenting fallbacks by kernel stack (--stacks) / the recent fallbacks",
 	  "K stacks", 0, key_stacks },
-	{ "j k Enter", { 'j', 'k', KEY_DOWN, KEY_UP, '\n', KEY_ENTER }, "in the stacks table: select a stack, "
-	  "open it whole (a caller a line) or close it", NULL, 0, key_stack_sel },
+	{ "j k Enter", { 'j', 'k', KEY_DOWN, KEY_UP, '\n', KEY_ENTER },
+	  "in the stacks table: select a stack, open it whole (a caller a line) or close it", NULL,
+	  0, key_stack_sel },
 	{ NULL },
 };
 
@@ -332,21 +346,27 @@ static const struct ft_legend events_legend[] = {
 	{ "/s  10s avg", "per second over the last tick, and over the last 10 seconds" },
 	{ "total", "since fragtop started (or the recording began)" },
 	{ "last 109s", "a sparkline of the counts per tick over that span" },
-	{ "fallbacks (extfrag)", "allocations served from another migratetype's free list (mm_page_alloc_extfrag)" },
+	{ "fallbacks (extfrag)",
+	  "allocations served from another migratetype's free list (mm_page_alloc_extfrag)" },
 	{ "fragmenting", "fallbacks of less than a pageblock: they mix migratetypes in a block" },
-	{ "ownership changed", "fallbacks that took the whole pageblock for the allocating migratetype" },
+	{ "ownership changed",
+	  "fallbacks that took the whole pageblock for the allocating migratetype" },
 	{ "lost events", "trace events the ring buffer dropped (counts above are short by them)" },
 	{ "buffers read", "trace ring-buffer pages fragtop read" },
-	{ "alloc<-fallback", "the migratetype asked for <- the one it was taken from; the line above sums each pair" },
+	{ "alloc<-fallback",
+	  "the migratetype asked for <- the one it was taken from; the line above sums each pair" },
 	{ "age", "seconds before now (or the replay's position)" },
 	{ "zone pfn", "where the fallback block lies: node, zone and page frame number (hex)" },
 	{ "order 1<-9", "the order asked for <- the order of the free block it was cut from" },
 	{ "frag own", "yes/no: fragmenting; the pageblock changed owner" },
 	{ "command", "the task that allocated ('?': exited before fragtop read its name)" },
-	{ "fragment share", "with K: fragmenting fallbacks per kernel stack, and their share of all" },
-	{ "site < callers", "a stack: where it allocated, then who called it; '...': cut at the edge (Enter opens it)" },
-	{ "from /proc/vmstat", "without tracepoints (not root, --no-trace): the kernel's own counts of the same "
-	  "events, per second over the last tick" },
+	{ "fragment share",
+	  "with K: fragmenting fallbacks per kernel stack, and their share of all" },
+	{ "site < callers", "a stack: where it allocated, then who called it; '...': cut at the "
+			    "edge (Enter opens it)" },
+	{ "from /proc/vmstat",
+	  "without tracepoints (not root, --no-trace): the kernel's own counts of the same events, "
+	  "per second over the last tick" },
 	{ NULL, NULL },
 };
 

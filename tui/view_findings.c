@@ -49,7 +49,10 @@ static void findings_tick_always(struct ft_ui *ui)
 		st->first = 0;	/* other findings: read from the top */
 }
 
-/* The header's mark while any rule fires over the window: "! 2 findings" (! opens them); none before two ticks. */
+/*
+ * The header's mark while any rule fires over the window: "! 2 findings" (! opens them); none
+ * before two ticks.
+ */
 static unsigned int findings_mark(const struct ft_ui *ui, char *buf, size_t sz)
 {
 	const struct findings_state *st = ft_view_state(ui, &ft_view_findings);
@@ -113,19 +116,22 @@ static void one(struct pen *p, const struct ft_findings *fs, const struct ft_fin
 	wrap(p, 0, sev_attr, buf);
 	wrap(p, 2, A_NORMAL, f->detail);
 	/* the two lines of why, as one paragraph at the screen's width */
-	snprintf(buf, sizeof(buf), "%.*s%s%s", nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
+	snprintf(buf, sizeof(buf), "%.*s%s%s",
+		 nl ? (int)(nl - r->explain) : (int)strlen(r->explain), r->explain,
 		 nl ? " " : "", nl ? nl + 1 : "");
 	wrap(p, 2, ft_attr(FT_C_DIM), buf);
 	buf[0] = '\0';
 	for (i = 0; i < f->nr_ev && n < sizeof(buf); i++) {
 		ft_find_value_text(&fs->in, f->ev[i], val, sizeof(val));
-		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "", ft_find_figs[f->ev[i]].key,
+		n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s %s", i ? ", " : "",
+				      ft_find_figs[f->ev[i]].key,
 				      val);
 	}
 	field(p, "evidence", buf);
 	field(p, "look", r->look);
 	if (f->knob[0])
-		snprintf(buf, sizeof(buf), "%s: %s=%s (fragtop set, or the controls view, 4)", r->action, f->knob,
+		snprintf(buf, sizeof(buf), "%s: %s=%s (fragtop set, or the controls view, 4)",
+			 r->action, f->knob,
 			 f->value);
 	else
 		snprintf(buf, sizeof(buf), "%s", r->action);
@@ -146,12 +152,15 @@ static void checked(struct pen *p, const struct ft_findings *fs)
 
 	for (i = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (fs->checked[i])
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "", ft_find_rules[i].name);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s", n ? ", " : "",
+					      ft_find_rules[i].name);
 	field(p, "checked", n ? buf : "nothing yet");
 	for (i = 0, n = 0; i < FT_FIND_RULES && n < sizeof(buf); i++)
 		if (!fs->checked[i])
-			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)", n ? "; " : "",
-					      ft_find_rules[i].name, ft_find_figs[fs->missing[i]].needs);
+			n += (size_t)snprintf(buf + n, sizeof(buf) - n, "%s%s (needs %s)",
+					      n ? "; " : "",
+					      ft_find_rules[i].name,
+					      ft_find_figs[fs->missing[i]].needs);
 	if (n)
 		field(p, "unchecked", buf);
 }
@@ -163,12 +172,14 @@ static void findings_draw(struct ft_ui *ui, int top, int height)
 	int i;
 
 	if (!st->judged) {
-		ft_put(top, 0, ft_attr(FT_C_DIM), "findings: the window needs two ticks (fragtop doctor's rules, "
-		       "over the last %.0f s)", st->fl.window_s);
+		ft_put(top, 0, ft_attr(FT_C_DIM),
+		       "findings: the window needs two ticks (fragtop doctor's rules, over the "
+		       "last %.0f s)", st->fl.window_s);
 		return;
 	}
-	ft_put(top, 0, ft_attr(FT_C_LABEL), "%d finding%s over %.0f-%.0f s (the last %.0f s); the rules: "
-	       "fragtop doctor --rules, docs/runbook.md", st->fs.nr, st->fs.nr == 1 ? "" : "s", st->fs.in.from_s,
+	ft_put(top, 0, ft_attr(FT_C_LABEL),
+	       "%d finding%s over %.0f-%.0f s (the last %.0f s); the rules: fragtop doctor "
+	       "--rules, docs/runbook.md", st->fs.nr, st->fs.nr == 1 ? "" : "s", st->fs.in.from_s,
 	       st->fs.in.to_s, st->fl.window_s);
 	if (!st->fs.nr) {
 		wrap(&p, 0, ft_attr(FT_C_OK), "nothing wrong found");
@@ -180,15 +191,18 @@ static void findings_draw(struct ft_ui *ui, int top, int height)
 	st->lines = p.line;
 	st->page = p.height;
 	if (st->first && st->lines > st->page)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "lines %d-%d of %d", st->first + 1,
-			 st->first + st->page < st->lines ? st->first + st->page : st->lines, st->lines);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "lines %d-%d of %d",
+			 st->first + 1,
+			 st->first + st->page < st->lines ? st->first + st->page : st->lines,
+			 st->lines);
 }
 
 static void key_scroll(struct ft_ui *ui, int ch)
 {
 	struct findings_state *st = S(ui);
 	int max = st->lines > st->page ? st->lines - st->page : 0;
-	int d = ch == 'j' || ch == KEY_DOWN ? 1 : ch == 'k' || ch == KEY_UP ? -1 : ch == KEY_NPAGE ? st->page :
+	int d = ch == 'j' || ch == KEY_DOWN ? 1 : ch == 'k' ||
+	ch == KEY_UP ? -1 : ch == KEY_NPAGE ? st->page :
 		ch == KEY_PPAGE ? -st->page : ch == 'G' ? max : -st->first;
 
 	st->first += d;
@@ -204,19 +218,24 @@ static void findings_wheel(struct ft_ui *ui, int dir)
 }
 
 static const struct ft_key findings_keys[] = {
-	{ "j k PgUp PgDn g G", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE, 'g', 'G' }, "scroll", NULL, 0,
+	{ "j k PgUp PgDn g G", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE, 'g', 'G' },
+	  "scroll", NULL, 0,
 	  key_scroll },
 	{ NULL },
 };
 
 static const struct ft_legend findings_legend[] = {
-	{ "CRITICAL WARNING INFO", "the finding's severity: the rule's own, or graver where the figures say so "
-	  "(a size asked for that cannot fit even after compaction)" },
+	{ "CRITICAL WARNING INFO",
+	  "the finding's severity: the rule's own, or graver where the figures say so (a size "
+	  "asked for that cannot fit even after compaction)" },
 	{ "evidence", "the figures that raised it, over the window (the last minute of ticks)" },
-	{ "action", "what to change; the knob and value, for fragtop set or the controls view (4)" },
+	{ "action",
+	  "what to change; the knob and value, for fragtop set or the controls view (4)" },
 	{ "expect, source", "the change's expected effect, and where that expectation comes from "
-	  "(fragtop's lab table, the seeds' table, or the kernel's documentation where nothing was measured)" },
-	{ "unchecked", "rules whose inputs the session lacks (tracing and the map need root), and what they need" },
+	  "(fragtop's lab table, the seeds' table, or the kernel's documentation where nothing was "
+	  "measured)" },
+	{ "unchecked", "rules whose inputs the session lacks (tracing and the map need root), and "
+		       "what they need" },
 	{ "! N findings", "in the header, on every view: N rules fire over the window" },
 	{ NULL, NULL },
 };

@@ -101,9 +101,11 @@ static void put_refused(struct pen *p)
 
 	labels[0] = '\0';
 	for (int i = 0; ft_ui_live_keys[i].label && n < sizeof(labels); i++)
-		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s%s", n ? " " : "", ft_ui_live_keys[i].label);
+		n += (size_t)snprintf(labels + n, sizeof(labels) - n, "%s%s", n ? " " : "",
+				      ft_ui_live_keys[i].label);
 	if (visible(p))
-		ft_put(row(p), 2, ft_attr(FT_C_DIM), "%s: refused (a recording is not a host)", labels);
+		ft_put(row(p), 2, ft_attr(FT_C_DIM), "%s: refused (a recording is not a host)",
+		       labels);
 	p->line++;
 }
 
@@ -125,18 +127,23 @@ static void put_legend(struct pen *p, const struct ft_legend *lg)
 static const struct ft_legend every_legend[] = {
 	{ "fragtop 0.1  host", "the version, the host's name and its kernel" },
 	{ "every 1s", "the sampling interval (d, or the setup view, changes it)" },
-	{ "boost_factor", "watermark_boost_factor now: how far a fragmenting fallback raises the watermarks" },
+	{ "boost_factor",
+	  "watermark_boost_factor now: how far a fragmenting fallback raises the watermarks" },
 	{ "PAUSED", "the screen is frozen (space resumes); the tick's reads go on" },
-	{ "src:", "the sources the last tick read; a dim one failed or is absent; pagetypeinfo says how old its "
+	{ "src:", "the sources the last tick read; a dim one failed or is absent; pagetypeinfo "
+		  "says how old its "
 	  "last read is (it is read every few seconds: it takes zone->lock)" },
-	{ "trace", "the tracepoints are read (root, tracefs): events, stalls and processes have data" },
-	{ "avail 22.7G of 23.5G", "memory available (MemAvailable) of all (MemTotal), from /proc/meminfo" },
+	{ "trace",
+	  "the tracepoints are read (root, tracefs): events, stalls and processes have data" },
+	{ "avail 22.7G of 23.5G",
+	  "memory available (MemAvailable) of all (MemTotal), from /proc/meminfo" },
 	{ "REPLAY [###] 3/82s x1", "a recording: the position in it, its length, and the speed" },
 	{ "1 overview ...", "the views; the one shown is highlighted (1-8, Tab, or a click)" },
 	{ "at 50.0 s (tick 51)", "replay: the position, in seconds and ticks" },
-	{ "sizes 1-4 of 9 (j/k)", "on the status line's right: the part of a list shown, and the keys that scroll it" },
-	{ "rows 1-17/26  cols 1-6/11", "the same, short, when both the rows (j/k) and the columns (Left/Right) "
-	  "are cut" },
+	{ "sizes 1-4 of 9 (j/k)",
+	  "on the status line's right: the part of a list shown, and the keys that scroll it" },
+	{ "rows 1-17/26  cols 1-6/11",
+	  "the same, short, when both the rows (j/k) and the columns (Left/Right) are cut" },
 	{ "K M G", "sizes in KiB, MiB, GiB; counts as k (thousands) and M (millions)" },
 	{ NULL, NULL },
 };
@@ -200,8 +207,9 @@ static void help_draw(struct ft_ui *ui, int top, int height)
 	help_lines(ui, &pen);
 	ui->scroll_info[0] = '\0';
 	if (st.lines > height)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "help lines %d-%d of %d (j/k PgDn PgUp; "
-			 "other keys return)", st.first + 1, st.first + height, st.lines);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info),
+			 "help lines %d-%d of %d (j/k PgDn PgUp; other keys return)", st.first + 1,
+			 st.first + height, st.lines);
 	else
 		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "any key returns");
 }
@@ -232,8 +240,10 @@ static void key_scroll(struct ft_ui *ui, int ch)
 /* The keys that scroll; any other returns to the view it was opened over (tui/ui.c). */
 static const struct ft_key help_keys[] = {
 	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "a line down, up", NULL, 0, key_scroll },
-	{ "PgDn PgUp space", { KEY_NPAGE, KEY_PPAGE, ' ' }, "a page down, up", NULL, 0, key_scroll },
-	{ "g G Home End", { 'g', 'G', KEY_HOME, KEY_END }, "the first, the last line", NULL, 0, key_scroll },
+	{ "PgDn PgUp space", { KEY_NPAGE, KEY_PPAGE, ' ' }, "a page down, up", NULL, 0,
+	  key_scroll },
+	{ "g G Home End", { 'g', 'G', KEY_HOME, KEY_END }, "the first, the last line", NULL, 0,
+	  key_scroll },
 	{ NULL },
 };
 

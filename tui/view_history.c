@@ -31,7 +31,8 @@ struct history_state {
 	unsigned long back;
 	int cursor;
 	int first_zone;
-	uint64_t seen_n;		/* the history's length at the last draw: new ticks move `back` */
+	/* the history's length at the last draw: new ticks move `back` */
+	uint64_t seen_n;
 };
 
 /* @ui's history state. */
@@ -95,8 +96,10 @@ static void draw_axis(struct history_state *st, const struct ft_session *s, int 
 			ft_put(y, x0 + k, ft_attr(FT_C_WARN) | A_BOLD, "v");
 	/* the span's ends over the marks (the charts below keep them) */
 	if (i < w) {
-		ft_put(y, x0 + i, ft_attr(FT_C_DIM), "%+.0f s", (double)((int64_t)t[i] - (int64_t)s->first_t_ns) / 1e9);
-		ft_put(y, x0 + w - 8, ft_attr(FT_C_DIM), "%+7.0f s", (double)((int64_t)t[w - 1] - (int64_t)s->first_t_ns) / 1e9);
+		ft_put(y, x0 + i, ft_attr(FT_C_DIM), "%+.0f s",
+		       (double)((int64_t)t[i] - (int64_t)s->first_t_ns) / 1e9);
+		ft_put(y, x0 + w - 8, ft_attr(FT_C_DIM), "%+7.0f s",
+		       (double)((int64_t)t[w - 1] - (int64_t)s->first_t_ns) / 1e9);
 	}
 	if (t[c]) {
 		uint64_t rt = s->first_rt_ns ? s->first_rt_ns + (t[c] - s->first_t_ns) : 0;
@@ -107,7 +110,8 @@ static void draw_axis(struct history_state *st, const struct ft_session *s, int 
 			strftime(when, sizeof(when), " %H:%M:%S", &tm);
 		if (marks[c])
 			describe_mark(s, marks[c], c > 0 ? t[c - 1] : 0, t[c], what, sizeof(what));
-		ft_put(y + 1, 0, A_NORMAL, "%s %+.1f s%s%s%s", st->cursor >= 0 ? "cursor" : "newest",
+		ft_put(y + 1, 0, A_NORMAL, "%s %+.1f s%s%s%s",
+		       st->cursor >= 0 ? "cursor" : "newest",
 		       (double)((int64_t)t[c] - (int64_t)s->first_t_ns) / 1e9, when,
 		       what[0] ? "  change: " : "", what);
 	} else {
@@ -122,14 +126,16 @@ static void draw_axis(struct history_state *st, const struct ft_session *s, int 
  */
 static void hold(struct history_state *st, const struct ft_session *s, int w, unsigned long n)
 {
-	unsigned long have = kept(s), max_back = have > (unsigned long)w ? have - (unsigned long)w : 0;
+	unsigned long have = kept(s),
+	max_back = have > (unsigned long)w ? have - (unsigned long)w : 0;
 	unsigned long take = st->back < max_back ? max_back - st->back : 0;
 	int oldest = have >= (unsigned long)w ? 0 : w - (int)have;
 
 	take = take < n ? take : n;
 	st->back += take;
 	if (st->cursor >= 0 && n > take)
-		st->cursor = st->cursor - (int)(n - take) > oldest ? st->cursor - (int)(n - take) : oldest;
+		st->cursor = st->cursor - (int)(n - take) > oldest ? st->cursor -
+			(int)(n - take) : oldest;
 }
 
 static void history_draw(struct ft_ui *ui, int top, int height)
@@ -173,7 +179,8 @@ static void history_draw(struct ft_ui *ui, int top, int height)
 			break;
 		ft_put(y, 0, A_BOLD, "N%d %s", zi->node, zi->name);
 		for (m = 0; m < FT_ZH_NR; m++)
-			ft_chart_row(s, y + 1 + m, 2, COLS - 2, (int)i, (enum ft_zh_metric)m, st->back, st->cursor);
+			ft_chart_row(s, y + 1 + m, 2, COLS - 2, (int)i, (enum ft_zh_metric)m,
+				     st->back, st->cursor);
 		y += ZONE_ROWS + 1;
 		shown++;
 	}
@@ -221,7 +228,8 @@ static void key_time(struct ft_ui *ui, int ch)
 		if (st->back > 0)
 			st->back = st->back > page ? st->back - page : 0;
 		else if (st->cursor >= 0)
-			st->cursor = st->cursor + (int)page < w - 1 ? st->cursor + (int)page : w - 1;
+			st->cursor = st->cursor + (int)page < w - 1 ? st->cursor + (int)page : w -
+				1;
 		break;
 	case KEY_END:
 		st->back = 0;
@@ -229,7 +237,8 @@ static void key_time(struct ft_ui *ui, int ch)
 		break;
 	case KEY_HOME:
 		st->back = have > (unsigned long)w ? have - (unsigned long)w : 0;
-		st->cursor = have >= (unsigned long)w ? 0 : w - (int)have;	/* the oldest kept */
+		/* the oldest kept */
+		st->cursor = have >= (unsigned long)w ? 0 : w - (int)have;
 		break;
 	}
 }
@@ -246,10 +255,12 @@ static void key_zones(struct ft_ui *ui, int ch)
 }
 
 static const struct ft_key history_keys[] = {
-	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "move the time cursor (every chart read at one tick)", NULL, 0,
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT },
+	  "move the time cursor (every chart read at one tick)", NULL, 0,
 	  key_time },
 	{ "[ ]", { '[', ']' }, "half a screen back / forward in time", NULL, 0, key_time },
-	{ "Home End", { KEY_HOME, KEY_END }, "the oldest tick kept / now (cursor off)", NULL, 0, key_time },
+	{ "Home End", { KEY_HOME, KEY_END }, "the oldest tick kept / now (cursor off)", NULL, 0,
+	  key_time },
 	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones", NULL, 0, key_zones },
 	{ NULL },
 };

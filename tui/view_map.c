@@ -42,7 +42,8 @@ struct map_state {
 	struct ft_labels labels;
 	int zone;			/* index into the session's map zones */
 	uint32_t bpc;			/* blocks per cell; 0: fit the zone */
-	bool zoomed;			/* + or - chose bpc; else it fits the zone at every draw (a resize) */
+	/* + or - chose bpc; else it fits the zone at every draw (a resize) */
+	bool zoomed;
 	uint32_t cur;			/* cursor cell */
 	int top;			/* first row shown */
 	bool overlay;
@@ -50,7 +51,8 @@ struct map_state {
 	bool chosen;			/* the zone was picked (first look: the largest) */
 	char want[32];			/* the rc file's zone ("N0 Normal"), until it is there */
 	char shown[32];			/* the zone the last draw showed, for the rc file */
-	uint64_t jump_block;		/* O into another zone: the block to put the cursor on (+1; 0: none) */
+	/* O into another zone: the block to put the cursor on (+1; 0: none) */
+	uint64_t jump_block;
 	int grid_y, grid_rows;		/* where the last draw put the grid */
 	uint32_t grid_w, grid_cells;
 };
@@ -113,7 +115,8 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 
 	if (!m->nr)
 		return false;
-	if (!st->chosen) {	/* the rc file's zone, else the largest: where fragmentation matters */
+	/* the rc file's zone, else the largest: where fragmentation matters */
+	if (!st->chosen) {
 		char name[32];
 		int want = -1;
 
@@ -135,7 +138,8 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 	if (g->width < 8)
 		return false;
 	g->grid_h = height;
-	if (!st->zoomed || !st->bpc) {	/* fitted: again for this size (a resize), the cursor's block kept */
+	/* fitted: again for this size (a resize), the cursor's block kept */
+	if (!st->zoomed || !st->bpc) {
 		uint32_t fit = fit_bpc(g->z->nr_blocks, g->width, g->grid_h);
 
 		fit = fit ? fit : 1;
@@ -145,7 +149,8 @@ static bool geometry(struct ft_ui *ui, int height, struct geom *g)
 	}
 	g->bpc = st->bpc;
 	g->cells = (g->z->nr_blocks + g->bpc - 1) / g->bpc;
-	if (st->jump_block) {	/* O chose a block of this zone: its cell, now that cells are known */
+	/* O chose a block of this zone: its cell, now that cells are known */
+	if (st->jump_block) {
 		uint64_t b = st->jump_block - 1;
 
 		if (b >= g->z->first_block && b - g->z->first_block < g->z->nr_blocks)
@@ -230,11 +235,13 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 		x += (int)strlen(buf);
 	}
 	if (z->count[FT_PB_UNSCANNED]) {
-		snprintf(buf, sizeof(buf), "unscanned %u (%u sampled)  ", z->count[FT_PB_UNSCANNED], z->sampled);
+		snprintf(buf, sizeof(buf), "unscanned %u (%u sampled)  ", z->count[FT_PB_UNSCANNED],
+			 z->sampled);
 		ft_put(y, x, ft_attr(FT_C_DIM), "%s", buf);
 		x += (int)strlen(buf);
 	}
-	ft_put(y, x, A_NORMAL, "pollution %llu pages  THP-backed %llu", (unsigned long long)z->pollution,
+	ft_put(y, x, A_NORMAL, "pollution %llu pages  THP-backed %llu",
+	       (unsigned long long)z->pollution,
 	       (unsigned long long)z->thp);
 	/* pagetypeinfo's view of the same zone, for comparison */
 	for (i = 0; i < s->nr_zones; i++) {
@@ -254,8 +261,12 @@ static void draw_counts(int y, const struct ft_ui *ui, const struct ft_pbmap_zon
 	}
 }
 
-/* The cell under the cursor: its PFNs, its blocks' classes, its pages, its fallbacks; rows @y and @y + 1. */
-static void draw_cursor(struct map_state *st, const struct geom *g, int order, long page_size, uint64_t now, int y)
+/*
+ * The cell under the cursor: its PFNs, its blocks' classes, its pages, its fallbacks; rows @y and
+ * @y + 1.
+ */
+static void draw_cursor(struct map_state *st, const struct geom *g, int order, long page_size,
+			uint64_t now, int y)
 {
 	uint64_t pfn0, pfn1;
 	char detail[160] = "", seen[48] = "", thp[80] = "";
@@ -268,17 +279,21 @@ static void draw_cursor(struct map_state *st, const struct geom *g, int order, l
 	pfn1 = ((g->z->first_block + cur.first + cur.n) << order) - 1;
 	for (c = 0; c < FT_PB_NR && n < sizeof(detail); c++)
 		if (cur.count[c])
-			n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ", ft_pb_names[c], cur.count[c]);
+			n += (size_t)snprintf(detail + n, sizeof(detail) - n, "%s %u ",
+					      ft_pb_names[c], cur.count[c]);
 	/* what the cell is built from: whole reads, samples of a few pages */
 	if (cur.count[FT_PB_UNSCANNED] && n < sizeof(detail)) {
 		uint32_t ns = 0;
 
 		for (c = 0; c < FT_PB_NR; c++)
 			ns += cur.scount[c];
-		n += (size_t)snprintf(detail + n, sizeof(detail) - n, "(%u of %u read whole", cur.n - cur.count[FT_PB_UNSCANNED], cur.n);
+		n += (size_t)snprintf(detail + n, sizeof(detail) - n, "(%u of %u read whole",
+				      cur.n - cur.count[FT_PB_UNSCANNED], cur.n);
 		for (c = 0; c < FT_PB_NR && ns && n < sizeof(detail); c++)
 			if (cur.scount[c])
-				n += (size_t)snprintf(detail + n, sizeof(detail) - n, ", sampled %s %u", ft_pb_names[c], cur.scount[c]);
+				n += (size_t)snprintf(detail + n, sizeof(detail) - n,
+						      ", sampled %s %u", ft_pb_names[c],
+						      cur.scount[c]);
 		if (n < sizeof(detail))
 			n += (size_t)snprintf(detail + n, sizeof(detail) - n, ")");
 	}
@@ -292,10 +307,13 @@ static void draw_cursor(struct map_state *st, const struct geom *g, int order, l
 			 (double)cur.thp / (double)cur.thp_folios * (double)page_size / 1024);
 	else if (cur.thp)
 		snprintf(thp, sizeof(thp), "  THP-backed %llu", (unsigned long long)cur.thp);
-	ft_put(y, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0, (unsigned long long)pfn1, detail);
+	ft_put(y, 0, A_BOLD, "cursor %#llx-%#llx: %s", (unsigned long long)pfn0,
+	       (unsigned long long)pfn1, detail);
 	ft_put(y + 1, 0, A_NORMAL, "pages: free %llu  movable %llu  unmovable %llu  hole %llu%s%s",
-	       (unsigned long long)cur.pages[FT_PG_FREE], (unsigned long long)cur.pages[FT_PG_MOVABLE],
-	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE], (unsigned long long)cur.pages[FT_PG_HOLE], thp, seen);
+	       (unsigned long long)cur.pages[FT_PG_FREE],
+	       (unsigned long long)cur.pages[FT_PG_MOVABLE],
+	       (unsigned long long)cur.pages[FT_PG_UNMOVABLE],
+	       (unsigned long long)cur.pages[FT_PG_HOLE], thp, seen);
 }
 
 #define OWNER_ROWS	6	/* the page owners' panel: a line, then the biggest stacks */
@@ -327,12 +345,15 @@ static void owner_want(struct ft_ui *ui, const struct geom *g, int order)
 		if (c != FT_PB_MIXED && c != FT_PB_UNMOVABLE)
 			continue;
 		asked++;
-		if (ft_live_owner_want(ui->live, (g->z->first_block + b) << order, 1u << order, true))
+		if (ft_live_owner_want(ui->live, (g->z->first_block + b) << order, 1u << order,
+				       true))
 			return;
 	}
 }
 
-/* Labels against contents over every block page_owner was read for (analysis/labels.h): one line. */
+/*
+ * Labels against contents over every block page_owner was read for (analysis/labels.h): one line.
+ */
 static void draw_labels(struct ft_labels *lp, const struct ft_session *s, int y)
 {
 	struct ft_labels *l = lp;	/* the view's state: 1 KiB, not on the draw's stack */
@@ -348,16 +369,19 @@ static void draw_labels(struct ft_labels *lp, const struct ft_session *s, int y)
 				movable += l->n[k][c];
 	if (l->nr_list)
 		ft_put(y, 0, l->hidden ? ft_attr(FT_C_WARN) : A_NORMAL,
-		       "labels: of %zu blocks page_owner and the map read, %zu labelled Movable, %zu of them holding "
-		       "unmovable pages (most: PFN %#llx, %u)", l->blocks, movable, l->hidden,
+		       "labels: of %zu blocks page_owner and the map read, %zu labelled Movable, "
+		       "%zu of them holding unmovable pages (most: PFN %#llx, %u)", l->blocks,
+		       movable, l->hidden,
 		       (unsigned long long)l->list[0].pfn, l->list[0].unmovable);
 	else
-		ft_put(y, 0, ft_attr(FT_C_DIM), "labels: of %zu blocks page_owner and the map read, %zu labelled "
-		       "Movable, none holding unmovable pages", l->blocks, movable);
+		ft_put(y, 0, ft_attr(FT_C_DIM),
+		       "labels: of %zu blocks page_owner and the map read, %zu labelled Movable, "
+		       "none holding unmovable pages", l->blocks, movable);
 }
 
 /* The page owners of the cursor's cell: the looks at its blocks, grouped by stack; rows @y... */
-static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now, int y)
+static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order, uint64_t now,
+			int y)
 {
 	struct map_state *st = S(ui);
 	struct ft_po_group *grp = st->groups;
@@ -370,14 +394,17 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 
 	if (s->owner_src.err) {
 		ft_put(y, 0, ft_attr(FT_C_DIM), "page owners: %s",
-		       s->owner_src.err == -ENOENT ? "none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on, "
+		       s->owner_src.err == -ENOENT ?
+			       "none: boot a CONFIG_PAGE_OWNER kernel with page_owner=on, "
 						     "mount debugfs" :
-		       s->owner_src.err == -EACCES || s->owner_src.err == -EPERM ? "page_owner needs root" :
+		       s->owner_src.err == -EACCES ||
+		       s->owner_src.err == -EPERM ? "page_owner needs root" :
 		       strerror(-s->owner_src.err));
 		return;
 	}
 	for (b = first; b < g->z->nr_blocks && b < first + g->bpc; b++) {
-		const struct ft_owner_look *o = ft_session_owner(s, (g->z->first_block + b) << order);
+		const struct ft_owner_look *o = ft_session_owner(s,
+								 (g->z->first_block + b) << order);
 
 		if (!o)
 			continue;
@@ -386,7 +413,8 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 		entries += o->entries;
 		if (o->t_ns > newest)
 			newest = o->t_ns;
-		n = ft_po_group_more(ft_session_owner_text(s, o), o->text_len, grp, n, OWNER_GROUPS, &t);
+		n = ft_po_group_more(ft_session_owner_text(s, o), o->text_len, grp, n, OWNER_GROUPS,
+				     &t);
 	}
 	ft_po_group_sort(grp, n);
 	if (!looks) {
@@ -395,10 +423,13 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 				  "  O: the next cell they were read for");
 		return;
 	}
-	ft_put(y++, 0, A_BOLD, "page owners: %u pinning allocation%s (%llu page%s) by %zu stack%s%s; "
-	       "%u allocation%s in all; %u block%s read, %.0fs ago%s",
-	       t.pins, t.pins == 1 ? "" : "s", (unsigned long long)t.pin_pages, t.pin_pages == 1 ? "" : "s",
-	       n + (t.other ? 1 : 0), n + (t.other ? 1 : 0) == 1 ? "" : "s", t.other ? " (one: other)" : "",
+	ft_put(y++, 0, A_BOLD,
+	       "page owners: %u pinning allocation%s (%llu page%s) by %zu stack%s%s; %u "
+	       "allocation%s in all; %u block%s read, %.0fs ago%s",
+	       t.pins, t.pins == 1 ? "" : "s", (unsigned long long)t.pin_pages,
+	       t.pin_pages == 1 ? "" : "s",
+	       n + (t.other ? 1 : 0), n + (t.other ? 1 : 0) == 1 ? "" : "s",
+	       t.other ? " (one: other)" : "",
 	       entries, entries == 1 ? "" : "s", looks, looks == 1 ? "" : "s",
 	       now > newest ? (double)(now - newest) / 1e9 : 0.0, cut ? ", text cut" : "");
 	for (i = 0; i < n && i < OWNER_ROWS - 2; i++) {
@@ -409,7 +440,8 @@ static void draw_owners(const struct ft_ui *ui, const struct geom *g, int order,
 		       (unsigned long long)grp[i].pages, grp[i].count, e->order, e->page_mt,
 		       e->gfp_names[0] ? e->gfp_names : "-", e->pid, e->comm, line);
 	}
-	draw_labels(&st->labels, s, y + (int)(OWNER_ROWS - 2 - (i < OWNER_ROWS - 2 ? i : OWNER_ROWS - 2)));
+	draw_labels(&st->labels, s,
+		    y + (int)(OWNER_ROWS - 2 - (i < OWNER_ROWS - 2 ? i : OWNER_ROWS - 2)));
 }
 
 /*
@@ -469,7 +501,8 @@ static void giants_of(const struct ft_session *s, size_t k, struct giants *gi)
 }
 
 /* The region holding cell @ce's first block, or NULL. */
-static const struct ft_contig_region *cell_region(const struct giants *gi, const struct geom *g, int order,
+static const struct ft_contig_region *cell_region(const struct giants *gi, const struct geom *g,
+						  int order,
 						  const struct cell *ce)
 {
 	long ri;
@@ -489,13 +522,16 @@ static unsigned int giant_attr(const struct ft_contig_region *r, const struct ce
 	};
 
 	if (!r)
-		return ft_attr(FT_C_DIM) | A_DIM;	/* no whole region here: the zone's ragged ends */
+		/* no whole region here: the zone's ragged ends */
+		return ft_attr(FT_C_DIM) | A_DIM;
 	return ft_attr(by_class[r->cls]) |
-	       (r->cls == FT_GR_TAINTED && (ce->pages[FT_PG_UNMOVABLE] || ce->pages[FT_PG_HOLE]) ? A_REVERSE : 0);
+	       (r->cls == FT_GR_TAINTED &&
+		(ce->pages[FT_PG_UNMOVABLE] || ce->pages[FT_PG_HOLE]) ? A_REVERSE : 0);
 }
 
 /* Amplification and the gigantic pages of the zone: the start of the scan line. */
-static size_t contig_line(const struct ft_session *s, const struct giants *gi, const struct ft_pbmap_zone *z,
+static size_t contig_line(const struct ft_session *s, const struct giants *gi,
+			  const struct ft_pbmap_zone *z,
 			  char *buf, size_t sz)
 {
 	struct ft_amp a = { 0 };
@@ -508,11 +544,14 @@ static size_t contig_line(const struct ft_session *s, const struct giants *gi, c
 	if (!isfinite(ratio))
 		n = snprintf(buf, sz, "amplification -  ");
 	else
-		n = snprintf(buf, sz, "amplification %s%.2f  ", ft_amp_partial(&a) ? "~" : "", ratio);
+		n = snprintf(buf, sz, "amplification %s%.2f  ", ft_amp_partial(&a) ? "~" : "",
+			     ratio);
 	if (gi->order >= 0 && n > 0 && (size_t)n < sz) {
 		ft_fmt_pages(size, sizeof(size), 1ull << gi->order, s->host.page_size);
-		n += snprintf(buf + n, sz - (size_t)n, "%s regions %u: %u now, %u after compaction, %u tainted  ",
-			      size, gi->c.regions, gi->c.now, gi->c.after, gi->c.count[FT_GR_TAINTED]);
+		n += snprintf(buf + n, sz - (size_t)n,
+			      "%s regions %u: %u now, %u after compaction, %u tainted  ",
+			      size, gi->c.regions, gi->c.now, gi->c.after,
+			      gi->c.count[FT_GR_TAINTED]);
 	}
 	return n < 0 ? 0 : (size_t)n < sz ? (size_t)n : sz - 1;
 }
@@ -526,15 +565,18 @@ static bool draw_no_map(const struct ft_ui *ui, int y)
 		ft_put(y + 1, 2, A_BOLD, "The pageblock map is kept off on this kernel.");
 		put_wrapped(y + 2, 2, COLS - 4, 4,
 			    s->map_check[0] ? s->map_check :
-			    "it was built with CONFIG_DEBUG_VM before 6.17: reading /proc/kpageflags while "
-			    "folios split can hit VM_BUG_ON or VM_WARN_ON_FOLIO");
-		ft_put(y + 7, 2, A_NORMAL, "%s", ui->live ? "A: scan anyway (or start with --map-force)" :
+			    "it was built with CONFIG_DEBUG_VM before 6.17: reading "
+			    "/proc/kpageflags while folios split can hit VM_BUG_ON or "
+			    "VM_WARN_ON_FOLIO");
+		ft_put(y + 7, 2, A_NORMAL, "%s",
+		       ui->live ? "A: scan anyway (or start with --map-force)" :
 			 "(recorded so; --map-force records the map anyway)");
 		return true;
 	}
 	if (s->map_err == -ENODATA && !ui->live) {	/* the session's own: no map input came */
 		ft_put(y + 1, 2, A_BOLD, "No pageblock map in this recording.");
-		ft_put(y + 2, 2, A_NORMAL, "It was made without map scans: record --map-interval SECS records them.");
+		ft_put(y + 2, 2, A_NORMAL,
+		       "It was made without map scans: record --map-interval SECS records them.");
 		return true;
 	}
 	if (s->map_err) {
@@ -553,7 +595,8 @@ static int draw_grid(const struct ft_ui *ui, const struct geom *g, const struct 
 {
 	struct map_state *st = S(ui);
 	int order = ui->s->map.order, r, x;
-	uint64_t now = ui->s->t_ns;	/* the session's time: marks fade in replay as they did live */
+	/* the session's time: marks fade in replay as they did live */
+	uint64_t now = ui->s->t_ns;
 
 	for (r = 0; r < g->grid_h && st->top + r < g->rows; r++, y++) {
 		uint32_t c0 = (uint32_t)(st->top + r) * (uint32_t)g->width;
@@ -606,17 +649,21 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	 * the scan, the legend), 2 under it
 	 */
 	ui->scroll_info[0] = '\0';
-	if (height - 8 - owner_rows(s) < 1 || COLS - MARGIN < 8) {	/* no row or too narrow for the grid */
-		ft_put(y, 0, ft_attr(FT_C_DIM), "map: needs %dx%d or more", MARGIN + 8, LINES - height + 9 + owner_rows(s));
+	/* no row or too narrow for the grid */
+	if (height - 8 - owner_rows(s) < 1 || COLS - MARGIN < 8) {
+		ft_put(y, 0, ft_attr(FT_C_DIM), "map: needs %dx%d or more", MARGIN + 8,
+		       LINES - height + 9 + owner_rows(s));
 		return;
 	}
 	if (!geometry(ui, height - 8 - owner_rows(s), &g)) {
-		ft_put(y + 1, 2, ft_attr(FT_C_DIM), "no zone with a known span and pageblock order yet");
+		ft_put(y + 1, 2, ft_attr(FT_C_DIM),
+		       "no zone with a known span and pageblock order yet");
 		return;
 	}
 	ft_fmt_pages(a, sizeof(a), 1ull << m->order, 4096);
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "N%d %-8s", g.z->node, g.z->name);
-	ft_put(y, 12, A_NORMAL, "PFN %#llx-%#llx  %u blocks of %s  %u per cell  zone %d/%zu  pass %llu",
+	ft_put(y, 12, A_NORMAL,
+	       "PFN %#llx-%#llx  %u blocks of %s  %u per cell  zone %d/%zu  pass %llu",
 	       (unsigned long long)g.z->start_pfn, (unsigned long long)g.z->end_pfn - 1,
 	       g.z->nr_blocks, a, g.bpc, st->zone + 1, m->nr, (unsigned long long)g.z->scans);
 	y++;
@@ -641,11 +688,14 @@ static void map_draw(struct ft_ui *ui, int top, int height)
 	ft_put(y++, 0, ft_attr(FT_C_DIM), "%s", scan);
 	if (st->giant && gi.order >= 0)
 		ft_put(y++, 0, ft_attr(FT_C_DIM),
-		       "G regions: cyan free  green movable  red tainted (reverse: its unmovable blocks)  dim unknown");
+		       "G regions: cyan free  green movable  red tainted (reverse: its unmovable "
+		       "blocks)  dim unknown");
 	else
 		ft_put(y++, 0, ft_attr(FT_C_DIM),
-		       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? unscanned%s",
-		       st->overlay ? "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks  G: regions");
+		       ". free  m movable  u unmovable  x mixed  CAPS: >= half  dim: sampled  ? "
+		       "unscanned%s",
+		       st->overlay ?
+			       "  fallback * 10s + 1min ~ earlier" : "  o: fallbacks  G: regions");
 	st->grid_y = y;
 	st->grid_w = (uint32_t)g.width;
 	st->grid_cells = g.cells;
@@ -741,7 +791,8 @@ static void key_giant(struct ft_ui *ui, int ch)
 	if (ft_session_contig_order(ui->s) < 0) {
 		ft_ui_status(ui, FT_DIAG_WARN, "no gigantic regions: %s",
 			     ui->s->host.nr_huge ? "no huge page size above the pageblock" :
-						   "no hugetlb sizes known (a recording made before they were)");
+						   "no hugetlb sizes known (a recording made "
+						   "before they were)");
 		return;
 	}
 	st->giant = !st->giant;
@@ -758,7 +809,8 @@ static void key_force(struct ft_ui *ui, int ch)
 	}
 	ft_live_map_force(ui->live);
 	if (ft_live_map_enable(ui->live, true) == 0)
-		ft_ui_status(ui, FT_DIAG_WARN, "scanning /proc/kpageflags on a DEBUG_VM kernel, as asked");
+		ft_ui_status(ui, FT_DIAG_WARN,
+			     "scanning /proc/kpageflags on a DEBUG_VM kernel, as asked");
 }
 
 static void key_overlay(struct ft_ui *ui, int ch)
@@ -813,7 +865,8 @@ static void key_owner(struct ft_ui *ui, int ch)
 		if (!o->text_len)
 			continue;
 		for (z = 0; z < m->nr; z++)
-			if (b >= m->zones[z].first_block && b - m->zones[z].first_block < m->zones[z].nr_blocks)
+			if (b >= m->zones[z].first_block &&
+			    b - m->zones[z].first_block < m->zones[z].nr_blocks)
 				break;
 		if (z == m->nr)
 			continue;
@@ -826,12 +879,14 @@ static void key_owner(struct ft_ui *ui, int ch)
 	if (best == UINT64_MAX)
 		best = wrap;
 	if (best == UINT64_MAX) {
-		ft_ui_status(ui, FT_DIAG_INFO, "no block with pinning page owners read (%zu looks%s)",
+		ft_ui_status(ui, FT_DIAG_INFO,
+			     "no block with pinning page owners read (%zu looks%s)",
 			     s->owners.nr, s->owner_src.err ? ", page_owner cannot be read" : "");
 		return;
 	}
 	z = (size_t)(best >> 40);
-	if ((int)z != st->zone) {	/* another zone: fit it, the cursor placed at the next draw */
+	/* another zone: fit it, the cursor placed at the next draw */
+	if ((int)z != st->zone) {
 		st->zone = (int)z;
 		st->chosen = true;
 		st->bpc = 0;
@@ -848,7 +903,8 @@ static bool map_click(struct ft_ui *ui, int y, int x)
 	uint32_t c;
 
 	(void)ui;
-	if (y < st->grid_y || y >= st->grid_y + st->grid_rows || x < MARGIN || (uint32_t)(x - MARGIN) >= st->grid_w)
+	if (y < st->grid_y || y >= st->grid_y + st->grid_rows || x < MARGIN ||
+	    (uint32_t)(x - MARGIN) >= st->grid_w)
 		return false;
 	c = (uint32_t)(st->top + y - st->grid_y) * st->grid_w + (uint32_t)(x - MARGIN);
 	if (c >= st->grid_cells)
@@ -877,43 +933,58 @@ static void map_save(const struct ft_ui *ui, struct ft_rc *rc)
 }
 
 static const struct ft_key map_keys[] = {
-	{ "arrows PgUp PgDn", { KEY_LEFT, KEY_RIGHT, KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, 'g' },
-	  "move the cursor, or click a cell (the line below the map describes it)", NULL, 0, key_cursor },
+	{ "arrows PgUp PgDn",
+	  { KEY_LEFT, KEY_RIGHT, KEY_UP, KEY_DOWN, KEY_PPAGE, KEY_NPAGE, KEY_HOME, 'g' },
+	  "move the cursor, or click a cell (the line below the map describes it)", NULL, 0,
+	  key_cursor },
 	{ "+ - 0", { '+', '=', '-', '0' }, "zoom in, out, fit the zone", NULL, 0, key_zoom },
 	{ "z Z", { 'z', 'Z' }, "next, previous zone", NULL, 0, key_zone },
 	{ "o", { 'o' }, "overlay the blocks named by fallbacks", NULL, 0, key_overlay },
-	{ "G", { 'G' }, "colour cells by their gigantic region (1 GiB on x86-64): free, movable, tainted",
+	{ "G", { 'G' },
+	  "colour cells by their gigantic region (1 GiB on x86-64): free, movable, tainted",
 	  NULL, 0, key_giant },
-	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0, key_owner },
-	{ "R", { 'R' }, "rescan every zone now, in slices: keys work meanwhile", NULL, 0, key_rescan },
-	{ "A", { 'A' }, "scan anyway where the map is kept off (a CONFIG_DEBUG_VM kernel before 6.17)", NULL, 0,
+	{ "O", { 'O' }, "next cell with page owners read (page_owner=on kernels)", NULL, 0,
+	  key_owner },
+	{ "R", { 'R' }, "rescan every zone now, in slices: keys work meanwhile", NULL, 0,
+	  key_rescan },
+	{ "A", { 'A' },
+	  "scan anyway where the map is kept off (a CONFIG_DEBUG_VM kernel before 6.17)", NULL, 0,
 	  key_force },
 	{ NULL },
 };
 
 static const struct ft_legend map_legend[] = {
-	{ ". m u x", "a cell of pageblocks: free, movable, unmovable, mixed (movable with unmovable pages)" },
+	{ ". m u x",
+	  "a cell of pageblocks: free, movable, unmovable, mixed (movable with unmovable pages)" },
 	{ ":", "a cell that is mostly free ('.' is a lone free block)" },
 	{ "CAPS", "upper case: half the cell's pages or more are of that kind" },
 	{ "dim", "sampled, not read whole: a pass reads every page later" },
 	{ "?", "not scanned yet" },
-	{ "* + ~", "with o: a block a fallback was cut from in the last 10 s, the last minute, earlier" },
+	{ "* + ~",
+	  "with o: a block a fallback was cut from in the last 10 s, the last minute, earlier" },
 	{ "PFN", "the zone's page frame numbers (hex); each row starts at the PFN on its left" },
 	{ "per cell", "pageblocks each character stands for" },
 	{ "pass", "whole passes over the zone so far" },
-	{ "pollution", "unmovable pages lying in mixed blocks (movable blocks that unmovable pages entered)" },
-	{ "THP-backed", "pageblocks backed by a transparent huge page (any large anonymous folio, 16 KiB to 2 MiB)" },
-	{ "amplification", "share of blocks holding an unmovable page over the share of pages that are: "
-	  "1 packed, large spread; ~: partial, of the blocks read so far" },
-	{ "regions", "aligned runs of the largest huge page size wholly in the zone; now: all free; after "
+	{ "pollution",
+	  "unmovable pages lying in mixed blocks (movable blocks that unmovable pages entered)" },
+	{ "THP-backed", "pageblocks backed by a transparent huge page (any large anonymous folio, "
+			"16 KiB to 2 MiB)" },
+	{ "amplification",
+	  "share of blocks holding an unmovable page over the share of pages that are: 1 packed, "
+	  "large spread; ~: partial, of the blocks read so far" },
+	{ "regions",
+	  "aligned runs of the largest huge page size wholly in the zone; now: all free; after "
 	  "compaction: free or movable; tainted: an unmovable page or a hole" },
-	{ "G colours", "with G: cyan free region, green movable, red tainted (reverse: the cells that taint it), "
+	{ "G colours", "with G: cyan free region, green movable, red tainted (reverse: the cells "
+		       "that taint it), "
 	  "dim unknown" },
-	{ "labels", "page_owner's migratetype label of each block it was read for (Block N type X) against what "
-	  "the map found in it: Movable-labelled blocks holding unmovable pages are pollution the labels hide "
-	  "(report prints the whole table)" },
+	{ "labels", "page_owner's migratetype label of each block it was read for (Block N type X) "
+		    "against what "
+	  "the map found in it: Movable-labelled blocks holding unmovable pages are pollution the "
+	  "labels hide (report prints the whole table)" },
 	{ "pagetypeinfo", "the kernel's own count of pageblocks per migratetype, to compare" },
-	{ "cursor", "the cell under the cursor: its PFNs, its blocks' kinds and its pages' (and, with O, "
+	{ "cursor",
+	  "the cell under the cursor: its PFNs, its blocks' kinds and its pages' (and, with O, "
 	  "their page owners)" },
 	{ NULL, NULL },
 };

@@ -33,8 +33,8 @@ struct overview_state {
 	bool list_mode;		/* drawn as the list last time */
 	/*
 	 * The contiguity line: fragtoprc's sizes= (setup, F2): "" the host's
-	 * hugetlb sizes (the pageblock without one), "-" no line; its figures (analysis/fits.h) as of
-	 * the session's tick fits_tick, and their trend (owned).
+	 * hugetlb sizes (the pageblock without one), "-" no line; its figures (analysis/fits.h) as
+	 * of the session's tick fits_tick, and their trend (owned).
 	 */
 	char sizes[96];
 	struct list_item *items;	/* the list's lines (owned: made at its first draw) */
@@ -103,7 +103,8 @@ static void put_psi_pct(int y, int col, const char *label, const struct ft_psi_l
 		return;
 	}
 	ft_fmt_pct(v, sizeof(v), l->avg10);
-	ft_put(y, x + RATE_W - 7, l->avg10 >= 10 ? ft_attr(FT_C_BAD) : l->avg10 > 0 ? ft_attr(FT_C_WARN) : A_NORMAL,
+	ft_put(y, x + RATE_W - 7,
+	       l->avg10 >= 10 ? ft_attr(FT_C_BAD) : l->avg10 > 0 ? ft_attr(FT_C_WARN) : A_NORMAL,
 	       "%4s%%", v);
 }
 
@@ -128,7 +129,10 @@ static bool fits_shown(const struct ft_ui *ui)
 	return strcmp(S(ui)->sizes, "-") != 0;
 }
 
-/* The rate lines and the ruler: 4 lines, 5 with the pressure line, one more with the contiguity line. */
+/*
+ * The rate lines and the ruler: 4 lines, 5 with the pressure line, one more with the contiguity
+ * line.
+ */
 static int rate_lines(const struct ft_ui *ui)
 {
 	return RATE_LINES + ft_sample_has(&ui->s->sample, FT_SRC_PRESSURE) + fits_shown(ui);
@@ -155,11 +159,15 @@ static size_t fits_items(const struct ft_ui *ui, struct ft_fit_need *n)
 	}
 	/* no hugetlb size (a tree, an old recording): the pageblock */
 	if (!nr && ui->s->sample.pageblock_order >= 0)
-		n[nr++] = (struct ft_fit_need){ .count = 0, .order = ui->s->sample.pageblock_order };
+		n[nr++] = (struct ft_fit_need){ .count = 0,
+						.order = ui->s->sample.pageblock_order };
 	return nr;
 }
 
-/* The table as of the session's tick: the free lists, and the map where it read a zone (no file read). */
+/*
+ * The table as of the session's tick: the free lists, and the map where it read a zone (no file
+ * read).
+ */
 static void fits_update(struct ft_ui *ui)
 {
 	struct overview_state *st = S(ui);
@@ -168,7 +176,8 @@ static void fits_update(struct ft_ui *ui)
 	int asked[FT_FIT_NEEDS_MAX];
 	size_t nr, i;
 
-	if (!st->fits || !st->trend || !fits_shown(ui) || (st->fits_built && st->fits_tick == ui->s->ticks))
+	if (!st->fits || !st->trend || !fits_shown(ui) ||
+	    (st->fits_built && st->fits_tick == ui->s->ticks))
 		return;
 	nr = fits_items(ui, n);
 	for (i = 0; i < nr; i++)
@@ -225,16 +234,20 @@ static int fits_item(struct ft_ui *ui, int y, int x, int end, const struct ft_fi
 	if (need->count) {
 		enum ft_fit_verdict v = ft_fit_judge(f, need->count);
 
-		c = v == FT_FIT_NOW ? FT_C_OK : v == FT_FIT_AFTER ? FT_C_WARN : v == FT_FIT_NO ? FT_C_BAD : FT_C_DIM;
-		snprintf(size + strlen(size), sizeof(size) - strlen(size), "x%llu", (unsigned long long)need->count);
+		c = v == FT_FIT_NOW ? FT_C_OK : v == FT_FIT_AFTER ? FT_C_WARN : v == FT_FIT_NO ?
+			FT_C_BAD : FT_C_DIM;
+		snprintf(size + strlen(size), sizeof(size) - strlen(size), "x%llu",
+			 (unsigned long long)need->count);
 	}
 	if (ft_fits_trend_rate(st->trend, (size_t)k, &per_s, &window) && per_s < 0) {
-		double e = need->count ? ft_fits_trend_eta(f->now_lo, need->count, per_s) : INFINITY;
+		double e = need->count ? ft_fits_trend_eta(f->now_lo, need->count,
+							   per_s) : INFINITY;
 
 		ft_fmt_count(rate, sizeof(rate), -per_s * 60, 5);
 		if (isfinite(e) && e > 0) {
 			fmt_eta(eta, sizeof(eta), e);
-			snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), "/m, in %s", eta);
+			snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), "/m, in %s",
+				 eta);
 		} else {
 			snprintf(rate + strlen(rate), sizeof(rate) - strlen(rate), "/m");
 		}
@@ -246,7 +259,8 @@ static int fits_item(struct ft_ui *ui, int y, int x, int end, const struct ft_fi
 		return -1;
 	ft_put(y, x, ft_attr(c) | (need->count ? A_BOLD : 0), "%s", size);
 	x += (int)strlen(size) + 1;
-	ft_put(y, x, f->now_lo || f->now_hi == UINT64_MAX ? A_NORMAL : ft_attr(FT_C_BAD), "%s", text);
+	ft_put(y, x, f->now_lo || f->now_hi == UINT64_MAX ? A_NORMAL : ft_attr(FT_C_BAD), "%s",
+	       text);
 	x += len;
 	if (rate[0]) {
 		ft_put(y, x + 1, ft_attr(FT_C_WARN), "-%s", rate);
@@ -270,7 +284,8 @@ static void draw_fits(struct ft_ui *ui, int y)
 	}
 	nr = fits_items(ui, n);
 	if (!nr) {
-		ft_put(y, x, ft_attr(FT_C_DIM), "no size known yet: set sizes of interest in setup (F2)");
+		ft_put(y, x, ft_attr(FT_C_DIM),
+		       "no size known yet: set sizes of interest in setup (F2)");
 		return;
 	}
 	for (i = 0; i < nr && x >= 0; i++)
@@ -322,7 +337,8 @@ static void draw_zone_history(struct ft_ui *ui, int y, int lines, int zi)
 		if (lines == 5)
 			ft_chart_row(ui->s, y + i, 2, COLS - 2, zi, order[i], 0, -1);
 		else
-			ft_chart_row(ui->s, y + i / 2, 2 + (i % 2) * half, half - 1, zi, order[i], 0, -1);
+			ft_chart_row(ui->s, y + i / 2, 2 + (i % 2) * half, half - 1, zi, order[i],
+				     0, -1);
 	}
 }
 
@@ -452,12 +468,14 @@ static void zone_head(struct ft_ui *ui, int y, const struct ft_zone *z)
 	if (zi->has & FT_ZI_FREE_BLOCKS && COLS < 100) {
 		/* 6.15+: the share of free memory in whole pageblocks says more than managed */
 		ft_put(y, 12, A_NORMAL, "free %7llu %6s  in blocks %4s alloc %5s/s",
-		       (unsigned long long)zi->free, a, ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0), c);
+		       (unsigned long long)zi->free, a,
+		       ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0), c);
 	} else {
 		ft_put(y, 12, A_NORMAL, "free %7llu %6s  managed %6s  alloc %5s/s",
 		       (unsigned long long)zi->free, a, b, c);
 		if (zi->has & FT_ZI_FREE_BLOCKS)
-			ft_put(y, 81, A_NORMAL, "in blocks %4s", ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0));
+			ft_put(y, 81, A_NORMAL, "in blocks %4s",
+			       ft_cell_pct(b, sizeof(b), free_in_blocks_pct(zi), 4, 0));
 	}
 	if (z->bi && pbo >= 0 && pbo < s->nr_orders) {
 		ft_thousandths_format(z->unusable[pbo], d, sizeof(d));
@@ -485,21 +503,26 @@ static void zone_wmark(struct ft_ui *ui, int y, const struct ft_zone *z)
 	if (bt) {
 		const struct ft_knob *bk = ft_knob_find("watermark_boost_factor");
 		const struct ft_knob_value *bv = &ui->s->knobs[bk - ft_knobs];
-		uint64_t ceil = bv->err ? 0 : ft_boost_ceiling(zi->high, zi->boost, bv->num, s->pageblock_order);
+		uint64_t ceil = bv->err ? 0 : ft_boost_ceiling(zi->high, zi->boost, bv->num,
+							       s->pageblock_order);
 
 		ft_fmt_count(e, sizeof(e), (double)bt->peak, 5);
-		ft_put(y, 68, bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM), "boost %s", e);
+		ft_put(y, 68, bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
+		       "boost %s", e);
 		/* how much of the tick it was boosted, how often it started, against the ceiling */
 		if (COLS >= 112) {
 			ft_fmt_count(a, sizeof(a), (double)ceil, 5);
 			ft_put(y, 80, bt->boosted ? ft_attr(FT_C_BOOST) : ft_attr(FT_C_DIM),
 			       "%4s boosted %2u ep  ceil %s",
-			       ft_cell_pct((char[16]){ 0 }, 16, bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, 4, 0),
+			       ft_cell_pct((char[16]){ 0 }, 16,
+					   bt->samples ? 100.0 * bt->boosted / bt->samples : 0.0, 4,
+					   0),
 			       bt->episodes, a);
 		}
 	} else if (zi->has & FT_ZI_BOOST) {
 		ft_fmt_count(e, sizeof(e), (double)zi->boost, 5);
-		ft_put(y, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM), "boost %s", e);
+		ft_put(y, 68, zi->boost ? ft_attr(FT_C_BOOST) | A_BOLD : ft_attr(FT_C_DIM),
+		       "boost %s", e);
 	} else {
 		ft_put(y, 68, ft_attr(FT_C_DIM), "boost n/a");
 	}
@@ -521,7 +544,8 @@ static void zone_free(struct ft_ui *ui, int y, const struct ft_zone *z)
 	for (o = 0; o < s->nr_orders; o++)
 		total += (double)z->bi->blocks[o] * (double)(1ull << o);
 	for (o = 0; o < s->nr_orders && 11 + o * 6 + 6 <= COLS; o++) {
-		double share = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
+		double share = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) /
+			total : 0;
 
 		ft_fmt_count(a, sizeof(a), (double)z->bi->blocks[o], 5);
 		ft_put(y, 11 + o * 6, ft_attr(heat(share)), "%6s", a);
@@ -597,7 +621,8 @@ static void draw_zone(struct ft_ui *ui, int y, int lines, const struct ft_zone *
  */
 #define LIST_W		79
 #define LIST_ZONES	8	/* more zones than this that do not fit: the list */
-#define LIST_ITEMS	(2 * FT_BOOST_ZONES * 4)	/* its lines at most: zones and node lines */
+/* its lines at most: zones and node lines */
+#define LIST_ITEMS	(2 * FT_BOOST_ZONES * 4)
 
 struct list_item {
 	int zone;		/* index in the sample's zones; -1: a node summary */
@@ -697,12 +722,16 @@ static void draw_node_line(struct ft_ui *ui, int y, int x, int node)
 	ft_fmt_pages(a, sizeof(a), free, ui->s->host.page_size);
 	ft_fmt_rate(b, sizeof(b), ui->s->tracing ? fb : NAN, 6);
 	ft_put(y, x, A_BOLD, "node %-3d", node);
-	ft_put(y, x + 9, ft_attr(FT_C_DIM), "%d zones  free %s  worst unusable %s  frag/s %s  mixed %llu",
+	ft_put(y, x + 9, ft_attr(FT_C_DIM),
+	       "%d zones  free %s  worst unusable %s  frag/s %s  mixed %llu",
 	       zones, a, isnan(worst) ? "-" : (snprintf(w, sizeof(w), "%.3f", worst), w), b,
 	       (unsigned long long)mixed);
 }
 
-/* A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate, unusable index. */
+/*
+ * A zone's line 1: identity, free, managed (or the share in whole pageblocks), allocation rate,
+ * unusable index.
+ */
 static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone *z)
 {
 	const struct ft_sample *s = &ui->s->sample;
@@ -714,14 +743,16 @@ static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone 
 
 	ft_session_zone_extfrag_rate(ui->s, zi->node, zi->name, &fb, &frag);
 	ft_fmt_pages(f, sizeof(f), zi->free, ui->s->host.page_size);
-	ft_fmt_count(b, sizeof(b), (double)(bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0), 6);
+	ft_fmt_count(b, sizeof(b), (double)(bt ? bt->peak : zi->has & FT_ZI_BOOST ? zi->boost : 0),
+		     6);
 	ft_fmt_rate(r1, sizeof(r1), fb, 6);
 	ft_fmt_rate(r2, sizeof(r2), frag, 6);
 	ft_put(y, x, A_NORMAL, "N%-3d %-8.8s %7s", zi->node, zi->name, f);
 	if (isnan(u))
 		ft_put(y, x + 22, ft_attr(FT_C_DIM), "%6s", "-");
 	else
-		ft_put(y, x + 22, u > 0.5 ? ft_attr(FT_C_BAD) : u > 0.2 ? ft_attr(FT_C_WARN) : A_NORMAL,
+		ft_put(y, x + 22,
+		       u > 0.5 ? ft_attr(FT_C_BAD) : u > 0.2 ? ft_attr(FT_C_WARN) : A_NORMAL,
 		       "%6s", ft_cell((char[16]){ 0 }, 16, u, 6, 3));
 	ft_put(y, x + 29, bt && bt->peak ? ft_attr(FT_C_BOOST) | A_BOLD : A_NORMAL, "%6s", b);
 	ft_put(y, x + 36, fb > 0 ? ft_attr(FT_C_WARN) : A_NORMAL, "%6s", r1);
@@ -733,7 +764,8 @@ static void draw_zone_line(struct ft_ui *ui, int y, int x, const struct ft_zone 
 		for (o = 0; o < s->nr_orders; o++)
 			total += (double)z->bi->blocks[o] * (double)(1ull << o);
 		for (o = 0; o < s->nr_orders; o++) {
-			share[o] = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) / total : 0;
+			share[o] = total > 0 ? (double)z->bi->blocks[o] * (double)(1ull << o) /
+				total : 0;
 			top = fmax(top, share[o]);
 		}
 		ft_spark(y, x + 57, share, s->nr_orders < LIST_W - 57 ? s->nr_orders : LIST_W - 57,
@@ -751,7 +783,8 @@ static void draw_list_head(int y, int x)
 static void draw_list(struct ft_ui *ui, int y, int rows)
 {
 	struct overview_state *st = S(ui);
-	struct list_item *it = st->items ? st->items : (st->items = calloc(LIST_ITEMS, sizeof(*it)));
+	struct list_item *it = st->items ?
+		st->items : (st->items = calloc(LIST_ITEMS, sizeof(*it)));
 	int n = it ? list_items(ui, it, LIST_ITEMS) : 0, cols, col, per, i, shown = 0;
 	int zones = 0;
 
@@ -775,7 +808,8 @@ static void draw_list(struct ft_ui *ui, int y, int rows)
 				zones++;
 			}
 		}
-	snprintf(ui->scroll_info, sizeof(ui->scroll_info), "lines %d-%d of %d (%d zones) by %s, j/k o",
+	snprintf(ui->scroll_info, sizeof(ui->scroll_info),
+		 "lines %d-%d of %d (%d zones) by %s, j/k o",
 		 st->first_zone + 1, st->first_zone + shown, n, zones, order_names[st->list_order]);
 }
 
@@ -783,7 +817,8 @@ static void overview_draw(struct ft_ui *ui, int top, int height)
 {
 	struct overview_state *st = S(ui);
 	const struct ft_sample *s = &ui->s->sample;
-	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block, rl = rate_lines(ui);
+	int y = top, shown = 0, skipped = 0, total = nr_populated(s), hist = 0, block,
+	rl = rate_lines(ui);
 	size_t i;
 
 	if (height < rl + 1) {
@@ -856,7 +891,8 @@ static void key_scroll(struct ft_ui *ui, int ch)
 	switch (ch) {
 	case 'j':
 	case KEY_DOWN:
-		if (st->first_zone < total - 1 || st->list_mode)	/* the list clamps when drawn */
+		/* the list clamps when drawn */
+		if (st->first_zone < total - 1 || st->list_mode)
 			st->first_zone++;
 		break;
 	case 'k':
@@ -937,50 +973,73 @@ void ft_overview_set_sizes(struct ft_ui *ui, const char *sizes)
 }
 
 static const struct ft_key overview_keys[] = {
-	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones (or lines)", NULL, 0, key_scroll },
-	{ "PgUp PgDn", { KEY_PPAGE, KEY_NPAGE }, "a page of zones (or lines)", NULL, 0, key_scroll },
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "scroll zones (or lines)", NULL, 0,
+	  key_scroll },
+	{ "PgUp PgDn", { KEY_PPAGE, KEY_NPAGE }, "a page of zones (or lines)", NULL, 0,
+	  key_scroll },
 	{ "g Home", { 'g', KEY_HOME }, "back to the first zone", NULL, 0, key_scroll },
-	{ "o", { 'o' }, "many zones (one line each): order by node, fragmenting/s, unusable index", NULL, 0,
+	{ "o", { 'o' }, "many zones (one line each): order by node, fragmenting/s, unusable index",
+	  NULL, 0,
 	  key_order },
 	{ NULL },
 };
 
 static const struct ft_legend overview_legend[] = {
-	{ "compaction/s", "direct compaction per second (vmstat): stall = compact_stall, ok = compact_success, "
+	{ "compaction/s",
+	  "direct compaction per second (vmstat): stall = compact_stall, ok = compact_success, "
 	  "fail = compact_fail; success = ok / (ok + fail)" },
 	{ "stalls/s", "direct compaction stalls per second over the last minute, as a sparkline" },
-	{ "THP faults/s", "anonymous THP faults per second: alloc got a huge page, fallback did not (thp_fault_*)" },
-	{ "pressure", "the host's memory pressure (/proc/pressure/memory; on kernels with PSI): some10 and full10 "
-	  "are the last 10 s's averages, the share of time some task (full: every task) stalled on memory; "
+	{ "THP faults/s", "anonymous THP faults per second: alloc got a huge page, fallback did "
+			  "not (thp_fault_*)" },
+	{ "pressure", "the host's memory pressure (/proc/pressure/memory; on kernels with PSI): "
+		      "some10 and full10 "
+	  "are the last 10 s's averages, the share of time some task (full: every task) stalled on "
+	  "memory; "
 	  "ms/s: the stalled time per second over the last tick" },
-	{ "reclaim/s", "pages reclaimed by kswapd and directly, direct reclaim stalls (allocstall), kcompactd wakes" },
+	{ "reclaim/s", "pages reclaimed by kswapd and directly, direct reclaim stalls "
+		       "(allocstall), kcompactd wakes" },
 	{ "order", "the columns of the free row: blocks of 2^order pages" },
 	{ "N0 DMA32", "node 0, zone DMA32: one block of lines per zone" },
-	{ "free", "on a zone's line: its free pages and their size; on the free row: free blocks per order "
+	{ "free",
+	  "on a zone's line: its free pages and their size; on the free row: free blocks per order "
 	  "(brighter: a larger share of free memory)" },
 	{ "managed", "memory the buddy allocator manages in the zone" },
 	{ "alloc", "pages allocated in the zone per second (pgalloc_<zone>, all nodes together)" },
-	{ "unusable@9", "unusable free space index at pageblock order 9 (0: every free page is in a block of 2 MiB "
+	{ "unusable@9", "unusable free space index at pageblock order 9 (0: every free page is in "
+			"a block of 2 MiB "
 	  "or more; 1: none is)" },
-	{ "amp", "pollution amplification, once the map (5) has read the zone: the share of its pageblocks "
-	  "holding an unmovable page over the share of its pages that are (1: packed; 2+ yellow, 4+ red: spread); "
+	{ "amp", "pollution amplification, once the map (5) has read the zone: the share of its "
+		 "pageblocks "
+	  "holding an unmovable page over the share of its pages that are (1: packed; 2+ yellow, "
+	  "4+ red: spread); "
 	  "~ and dim: partial, the map has blocks of the zone left to read" },
-	{ "in blocks", "share of free pages lying in whole free pageblocks (nr_free_pages_blocks, 6.15+)" },
-	{ "wmark [ ]", "a gauge: '=' free pages, m l h the min, low and high watermarks, '+' the boost above high; "
+	{ "in blocks",
+	  "share of free pages lying in whole free pageblocks (nr_free_pages_blocks, 6.15+)" },
+	{ "wmark [ ]", "a gauge: '=' free pages, m l h the min, low and high watermarks, '+' the "
+		       "boost above high; "
 	  "the scale is twice the boosted high" },
 	{ "min low high", "the base watermarks in pages (zoneinfo; the boost taken off)" },
-	{ "boost", "the watermark boost now, in pages: raised after a fragmenting fallback (watermark_boost_factor)" },
+	{ "boost", "the watermark boost now, in pages: raised after a fragmenting fallback "
+		   "(watermark_boost_factor)" },
 	{ "% boosted", "share of the last tick the boost sampler found the zone boosted" },
 	{ "ep", "boost episodes started in the last tick (the boost went from 0 to above 0)" },
-	{ "ceil", "the largest boost the kernel allows the zone now: max(pageblock, high x factor / 10000)" },
-	{ "blocks", "pageblocks per migratetype (pagetypeinfo, read every few seconds: it takes zone->lock)" },
-	{ "fb/s frag", "allocator fallbacks (mm_page_alloc_extfrag) in the zone per second, and the fragmenting ones" },
-	{ "contiguous", "will it fit (fragtop preflight's figures, for the host): per size of interest (setup, F2), "
-	  "the aligned blocks free now above the min watermark / after compaction (\"?\" until the map (5) has read "
-	  "the zones; '+': the lower end, blocks not read whole); 2Mx512: a need, green now, yellow after compaction, "
-	  "red not at all; -120/m, in 40m: \"now\" falls 120 a minute over the last ticks (up to 120), and reaches the "
+	{ "ceil", "the largest boost the kernel allows the zone now: max(pageblock, high x factor "
+		  "/ 10000)" },
+	{ "blocks", "pageblocks per migratetype (pagetypeinfo, read every few seconds: it takes "
+		    "zone->lock)" },
+	{ "fb/s frag", "allocator fallbacks (mm_page_alloc_extfrag) in the zone per second, and "
+		       "the fragmenting ones" },
+	{ "contiguous", "will it fit (fragtop preflight's figures, for the host): per size of "
+			"interest (setup, F2), "
+	  "the aligned blocks free now above the min watermark / after compaction (\"?\" until the "
+	  "map (5) has read "
+	  "the zones; '+': the lower end, blocks not read whole); 2Mx512: a need, green now, "
+	  "yellow after compaction, "
+	  "red not at all; -120/m, in 40m: \"now\" falls 120 a minute over the last ticks (up to "
+	  "120), and reaches the "
 	  "need in 40 minutes at that rate (an extrapolation)" },
-	{ "sparklines", "the last minute of the zone's unusable index, free memory, boost peak, share boosted, "
+	{ "sparklines",
+	  "the last minute of the zone's unusable index, free memory, boost peak, share boosted, "
 	  "fragmenting fallbacks per second and share in blocks; '|' marks a control change" },
 	{ NULL, NULL },
 };

@@ -29,7 +29,8 @@ enum col {
 	C_RATE,			/* fragmenting fallbacks/s over the last tick */
 	C_FRAG, C_EXTFRAG, C_OWN, C_COMPACT, C_COMPACT_MS, C_RECLAIM, C_RECLAIM_MS,
 	C_STALL, C_STALL_MS,
-	C_THP,			/* huge-page coverage from smaps_rollup (live: the rows shown, slowly) */
+	/* huge-page coverage from smaps_rollup (live: the rows shown, slowly) */
+	C_THP,
 	C_NR
 };
 
@@ -61,20 +62,24 @@ struct procs_state {
 	bool inverted;
 	char comm_filter[32];
 	char search[32];		/* F3: the command searched for; its match is marked */
-	int search_from;		/* F3 again with the same text: the match after the last (rows, sorted) */
+	/* F3 again with the same text: the match after the last (rows, sorted) */
+	int search_from;
 	int first_row;
 	bool threads;		/* H: a row per thread */
 	int header_y;	/* the column header's row at the last draw */
 	int col_x[C_NR + 1];	/* each column's first column on screen; col_x[c + 1] ends it */
-	int first_col;		/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
-	int end_col;		/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
+	/* Left/Right: the first counter column shown; C_NR: the cgroup alone */
+	int first_col;
+	/* the last draw showed columns [first_col, end_col); C_NR + 1: the cgroup too */
+	int end_col;
 	bool cgroup_cut;		/* the last draw cut a cgroup path to fit ('~') */
 	bool hidden[C_NR + 1];	/* columns the setup view (F2) took away; [C_NR]: the cgroup */
 	int match_row;	/* the F3 match's place in the sorted rows */
 	struct ft_procs by_process;	/* the rows shown when !threads */
 	struct ft_procrates rates;	/* fragmenting/s of the rows shown (analysis/procrates.h) */
 	int idx[FT_PROCS_MAX];		/* the rows in the order shown (the last draw's) */
-	int shown_from, shown_to;	/* the last draw's rows on screen: idx[shown_from, shown_to) */
+	/* the last draw's rows on screen: idx[shown_from, shown_to) */
+	int shown_from, shown_to;
 	const struct ft_procs *shown;	/* ... of this table */
 };
 
@@ -101,13 +106,15 @@ static double thp_pct(const struct ft_session *s, const struct ft_proc *p)
 	return e ? ft_cgroup_smaps_coverage(&e->v) * 100 : NAN;
 }
 
-static double value(struct procs_state *st, const struct ft_session *s, const struct ft_procs *t, int row,
+static double value(struct procs_state *st, const struct ft_session *s, const struct ft_procs *t,
+		    int row,
 		    enum col c)
 {
 	double v;
 
 	if (c == C_RATE)
-		return isnan(ft_procrates_get(&st->rates, row)) ? -1 : ft_procrates_get(&st->rates, row);
+		return isnan(ft_procrates_get(&st->rates, row)) ? -1 : ft_procrates_get(&st->rates,
+			row);
 	if (c == C_THP)
 		return isnan(v = thp_pct(s, &t->p[row])) ? -1 : v;
 	return (double)t->p[row].c[cols[c].pc];
@@ -155,7 +162,9 @@ static void draw_header(struct procs_state *st, int y)
 			continue;	/* taken away in the setup: no room to click */
 		if (x + cols[c].width >= COLS)
 			break;
-		ft_put(y, x, c == st->sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE | A_BOLD,
+		ft_put(y, x,
+		       c == st->sort_col ? (A_REVERSE | A_BOLD | ft_attr(FT_C_BOOST)) : A_REVERSE |
+		       A_BOLD,
 		       "%*s", cols[c].width, cols[c].head);
 		x += cols[c].width + 1;
 	}
@@ -170,7 +179,8 @@ static void draw_header(struct procs_state *st, int y)
 }
 
 /* Process @p (row @row of the table) on screen row @y; @match: F3 found it. */
-static void draw_row(struct procs_state *st, const struct ft_session *s, int y, const struct ft_proc *p, int row,
+static void draw_row(struct procs_state *st, const struct ft_session *s, int y,
+		     const struct ft_proc *p, int row,
 		     bool match)
 {
 	unsigned int attr = (p->exited ? ft_attr(FT_C_DIM) : A_NORMAL) | (match ? A_REVERSE : 0);
@@ -180,7 +190,8 @@ static void draw_row(struct procs_state *st, const struct ft_session *s, int y, 
 
 	ft_put(y, 0, attr, "%7d %c %-15.15s", p->pid, p->exited ? 'x' : ' ', comm);
 	for (c = st->first_col; c < C_NR; c++) {
-		double d = c == C_RATE ? ft_procrates_get(&st->rates, row) : c == C_THP ? thp_pct(s, p) :
+		double d = c == C_RATE ? ft_procrates_get(&st->rates, row) : c == C_THP ? thp_pct(s,
+			p) :
 			   (double)p->c[cols[c].pc];
 
 		if (st->hidden[c])
@@ -217,7 +228,8 @@ static void draw_row(struct procs_state *st, const struct ft_session *s, int y, 
 static void scroll_info(struct ft_ui *ui, int n, int rows)
 {
 	struct procs_state *st = S(ui);
-	int last = st->first_row + rows < n ? st->first_row + rows : n, nvis = 0, from = 0, to = 0, c;
+	int last = st->first_row + rows < n ? st->first_row + rows : n, nvis = 0, from = 0, to = 0,
+	c;
 	bool rows_cut = st->first_row || st->first_row + rows < n, cols_cut;
 
 	/* the columns counted as shown: those the setup left, the cgroup last */
@@ -233,13 +245,16 @@ static void scroll_info(struct ft_ui *ui, int n, int rows)
 	cols_cut = from > 0 || to < nvis || st->cgroup_cut;
 	ui->scroll_info[0] = '\0';
 	if (rows_cut && cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d", st->first_row + 1,
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d/%d  cols %d-%d/%d",
+			 st->first_row + 1,
 			 last, n, from + 1, to, nvis);
 	else if (rows_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)", st->first_row + 1,
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "rows %d-%d of %d (j/k)",
+			 st->first_row + 1,
 			 last, n);
 	else if (cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)", from + 1, to,
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info),
+			 "columns %d-%d of %d (Left/Right)", from + 1, to,
 			 nvis);
 }
 
@@ -298,17 +313,22 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 
 		ft_procs_of_process(t, s->self_pid, own);
 		share = ft_procs_frag_share(t, own[FT_PC_FRAGMENTING]);
-		snprintf(self, sizeof(self), "   fragtop itself %llu (%.2f%%)", (unsigned long long)own[FT_PC_FRAGMENTING],
+		snprintf(self, sizeof(self), "   fragtop itself %llu (%.2f%%)",
+			 (unsigned long long)own[FT_PC_FRAGMENTING],
 			 isnan(share) ? 0.0 : share * 100);
 	}
-	ft_put(y, 0, ft_attr(FT_C_DIM), "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu%s",
-	       n, st->threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
+	ft_put(y, 0, ft_attr(FT_C_DIM),
+	       "%d %s%s%s%s   sorted by %s%s   fragmenting fallbacks %llu%s",
+	       n,
+	       st->threads ? (n == 1 ? "thread" : "threads") : (n == 1 ? "process" : "processes"),
 	       st->comm_filter[0] ? " matching '" : "", st->comm_filter,
-	       st->comm_filter[0] ? "'" : "", cols[st->sort_col].head, st->inverted ? " (inverted)" : "",
+	       st->comm_filter[0] ? "'" : "", cols[st->sort_col].head,
+	       st->inverted ? " (inverted)" : "",
 	       (unsigned long long)frag_total, self);
 	if (t->folded)
-		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "%llu processes folded into the totals (table full): "
-		       "%llu fragmenting fallbacks", (unsigned long long)t->folded,
+		ft_put(y + 1, 0, ft_attr(FT_C_DIM),
+		       "%llu processes folded into the totals (table full): %llu fragmenting "
+		       "fallbacks", (unsigned long long)t->folded,
 		       (unsigned long long)t->other[FT_PC_FRAGMENTING]);
 	else if (!t->named && n)
 		ft_put(y + 1, 0, ft_attr(FT_C_DIM), "?: %s", ui->rp ?
@@ -324,12 +344,14 @@ static void procs_draw(struct ft_ui *ui, int top, int height)
 			st->match_row = (st->search_from + i) % n;
 	if (st->match_row >= 0)
 		st->search_from = st->match_row;
-	if (st->match_row >= 0 && (st->match_row < st->first_row || st->match_row >= st->first_row + rows))
+	if (st->match_row >= 0 &&
+	    (st->match_row < st->first_row || st->match_row >= st->first_row + rows))
 		st->first_row = st->match_row;	/* bring the match into sight */
 	if (st->first_row > n - rows)
 		st->first_row = n - rows > 0 ? n - rows : 0;
 	if (!n)
-		ft_put(y, 2, ft_attr(FT_C_DIM), "%s", st->comm_filter[0] ? "no process matches the filter" :
+		ft_put(y, 2, ft_attr(FT_C_DIM), "%s",
+		       st->comm_filter[0] ? "no process matches the filter" :
 		       "no process has caused a fallback or stalled yet");
 	st->cgroup_cut = false;
 	st->shown = t;
@@ -383,7 +405,8 @@ static void key_filter(struct ft_ui *ui, int ch)
 	struct procs_state *st = S(ui);
 
 	(void)ch;
-	if (ft_ui_prompt(ui, "filter by command (empty: none): ", st->comm_filter, sizeof(st->comm_filter)) ||
+	if (ft_ui_prompt(ui, "filter by command (empty: none): ", st->comm_filter,
+			 sizeof(st->comm_filter)) ||
 	    !st->comm_filter[0])
 		st->first_row = 0;
 }
@@ -401,7 +424,8 @@ static void key_search(struct ft_ui *ui, int ch)
 	(void)ch;
 	memcpy(last, st->search, sizeof(last));
 	if (!ft_ui_prompt_edit(ui, st->search[0] ? "search (Enter: the next match; empty: none): " :
-			       "search for a command (empty: none): ", st->search, sizeof(st->search))) {
+			       "search for a command (empty: none): ", st->search,
+			       sizeof(st->search))) {
 		st->search[0] = '\0';
 		return;
 	}
@@ -483,7 +507,8 @@ static void procs_focus(struct ft_ui *ui, int top, int height)
 
 	(void)top;
 	(void)height;
-	if (!ui->live || st->hidden[C_THP] || st->first_col > C_THP || st->end_col <= C_THP || !st->shown)
+	if (!ui->live || st->hidden[C_THP] || st->first_col > C_THP || st->end_col <= C_THP ||
+	    !st->shown)
 		return;
 	for (i = st->shown_from; i < st->shown_to && n < FT_LIVE_SMAPS_MAX; i++) {
 		const struct ft_proc *p = &st->shown->p[st->idx[i]];
@@ -523,17 +548,20 @@ static bool procs_click(struct ft_ui *ui, int y, int x)
 }
 
 static const struct ft_key procs_keys[] = {
-	{ "s S F6", { 's', 'S', KEY_F(6) }, "sort by the next / previous column (or click its header)",
+	{ "s S F6", { 's', 'S', KEY_F(6) },
+	  "sort by the next / previous column (or click its header)",
 	  NULL, 0, key_sort },
 	{ "P", { 'P' }, "sort by fragmenting fallbacks/s", NULL, 0, key_sort_rate },
 	{ "H", { 'H' }, "a row per thread / per process (threads summed)", NULL, 0, key_threads },
 	{ "I", { 'I' }, "invert the order", NULL, 0, key_invert },
 	{ "/ F4", { '/', KEY_F(4) }, "filter by command (empty clears)", NULL, 0, key_filter },
-	{ "F3", { KEY_F(3) }, "search: mark a command holding the text; F3 Enter again: the next one", NULL, 0,
+	{ "F3", { KEY_F(3) },
+	  "search: mark a command holding the text; F3 Enter again: the next one", NULL, 0,
 	  key_search },
 	{ "j k PgUp PgDn", { 'j', 'k', KEY_DOWN, KEY_UP, KEY_NPAGE, KEY_PPAGE }, "scroll", NULL, 0,
 	  key_scroll },
-	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after COMMAND (the cgroup last)", NULL, 0,
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT },
+	  "scroll the columns after COMMAND (the cgroup last)", NULL, 0,
 	  key_columns },
 	{ NULL },
 };
@@ -557,14 +585,16 @@ static void load_columns(struct ft_ui *ui, const char *list)
 		size_t n = strcspn(p, ",");
 		bool known = false;
 
-		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1), p);
+		snprintf(word, sizeof(word), "%.*s", (int)(n < sizeof(word) ? n : sizeof(word) - 1),
+			 p);
 		for (c = 0; c <= C_NR; c++)
 			if (!strcmp(word, ft_columns_name(c))) {
 				st->hidden[c] = false;
 				known = true;
 			}
 		if (!known && !ui->status[0])
-			ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: columns: '%s' is no column of the processes view",
+			ft_ui_status(ui, FT_DIAG_WARN,
+				     "fragtoprc: columns: '%s' is no column of the processes view",
 				     word);
 		p += n + (p[n] == ',');
 	}
@@ -586,7 +616,8 @@ static void save_columns(struct procs_state *st, char *buf, size_t sz)
 	}
 	for (c = 0; c <= C_NR && len < sz; c++)
 		if (!st->hidden[c])
-			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "", ft_columns_name(c));
+			len += (size_t)snprintf(buf + len, sz - len, "%s%s", len ? "," : "",
+						ft_columns_name(c));
 }
 
 /* The rc file keeps the sort column, by its header. */
@@ -599,7 +630,8 @@ static void procs_load(struct ft_ui *ui, const struct ft_rc *rc)
 		if (!strcmp(rc->sort, cols[c].head))
 			st->sort_col = c;
 	if (rc->sort[0] && strcmp(rc->sort, cols[st->sort_col].head) && !ui->status[0])
-		ft_ui_status(ui, FT_DIAG_WARN, "fragtoprc: sort=%s is no column of the processes view", rc->sort);
+		ft_ui_status(ui, FT_DIAG_WARN,
+			     "fragtoprc: sort=%s is no column of the processes view", rc->sort);
 	load_columns(ui, rc->columns);
 }
 
@@ -613,7 +645,8 @@ static void procs_save(const struct ft_ui *ui, struct ft_rc *rc)
 }
 
 static const struct ft_legend procs_legend[] = {
-	{ "fragtop itself", "the fragmenting fallbacks fragtop's own threads caused, and their share (its footprint)" },
+	{ "fragtop itself", "the fragmenting fallbacks fragtop's own threads caused, and their "
+			    "share (its footprint)" },
 	{ "PID TID", "process (or thread, with H) id" },
 	{ "S", "x: exited (its counts stay until it scrolls away)" },
 	{ "COMMAND", "the task's name (comm; a kernel thread's as the kernel names it)" },
@@ -624,12 +657,14 @@ static const struct ft_legend procs_legend[] = {
 	{ "COMPACT CMP_MS", "its direct compaction stalls, and their time in ms" },
 	{ "RECLAIM RCL_MS", "its direct reclaim stalls, and their time in ms" },
 	{ "FSTALL FST_MS", "its fragmentation stalls (patched kernels), and their time" },
-	{ "THP%", "its huge-page coverage: AnonHugePages over Anonymous in /proc/PID/smaps_rollup, read for the "
-	  "rows on screen every --smaps-interval seconds (10; the kernel walks the page tables to print it); "
-	  "'-' not read yet, or not readable" },
+	{ "THP%", "its huge-page coverage: AnonHugePages over Anonymous in /proc/PID/smaps_rollup, "
+		  "read for the "
+	  "rows on screen every --smaps-interval seconds (10; the kernel walks the page tables to "
+	  "print it); '-' not read yet, or not readable" },
 	{ "CGROUP", "its cgroup path; '~' at the start: cut from the left to fit" },
-	{ "?", "a task that exited before fragtop could read its name (in a recording with no names "
-	  "at all: made before fragtop recorded them, said above the table)" },
+	{ "?",
+	  "a task that exited before fragtop could read its name (in a recording with no names at "
+	  "all: made before fragtop recorded them, said above the table)" },
 	{ NULL, NULL },
 };
 

@@ -49,7 +49,8 @@ static void cost_row(int y, unsigned int attr, const char *name, const struct ft
 	ft_fmt_count(a[0], sizeof(a[0]), (double)all->opens, 7);
 	ft_fmt_count(a[1], sizeof(a[1]), (double)all->reads, 7);
 	ft_fmt_count(a[2], sizeof(a[2]), (double)all->bytes, 7);
-	ft_put(y, 0, attr, "  %-13s%6s %6s %7s   %7s %7s %7s", name, t[0], t[1], t[2], a[0], a[1], a[2]);
+	ft_put(y, 0, attr, "  %-13s%6s %6s %7s   %7s %7s %7s", name, t[0], t[1], t[2], a[0], a[1],
+	       a[2]);
 }
 
 /* What the source has cost: a row per source that read anything, then the sum and the heap. */
@@ -68,17 +69,20 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 	       live ? "What this fragtop costs" : "What the recording fragtop cost");
 	if (!c->known) {
 		if (y < end)
-			ft_put(y++, 0, ft_attr(FT_C_DIM), "  not known (a recording made before fragtop counted it)");
+			ft_put(y++, 0, ft_attr(FT_C_DIM),
+			       "  not known (a recording made before fragtop counted it)");
 		return y;
 	}
 	if (y < end)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %-13s%6s %6s %7s   %7s %7s %7s", "source", "files", "reads",
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %-13s%6s %6s %7s   %7s %7s %7s", "source",
+		       "files", "reads",
 		       "bytes", "files", "reads", "bytes");
 	for (i = 0; i < FT_COST_NR && y < end - 1; i++) {
 		const struct ft_cost_counts *a = &c->now.src[i];
 
 		if (a->opens || a->reads)
-			cost_row(y++, A_NORMAL, ft_cost_src_names[i], have ? &tick.src[i] : NULL, a);
+			cost_row(y++, A_NORMAL, ft_cost_src_names[i], have ? &tick.src[i] : NULL,
+				 a);
 	}
 	tt = ft_cost_total(&tick);
 	ta = ft_cost_total(&c->now);
@@ -86,8 +90,9 @@ static int cost_draw(const struct ft_session *s, bool live, int y, int end)
 		cost_row(y++, A_BOLD, "all", have ? &tt : NULL, &ta);
 	ft_fmt_count(heap, sizeof(heap), (double)c->now.heap, 5);
 	if (y < end)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  malloc holds %sB (the part never written is not resident); "
-		       "%llu ticks; files: opened or listed", heap, (unsigned long long)c->ticks);
+		ft_put(y++, 0, ft_attr(FT_C_DIM),
+		       "  malloc holds %sB (the part never written is not resident); %llu ticks; "
+		       "files: opened or listed", heap, (unsigned long long)c->ticks);
 	return y;
 }
 
@@ -120,7 +125,8 @@ static int columns_row(const struct ft_ui *ui, int y, int end)
 	}
 	y++;
 	if (y < end && st->sel == R_COLUMNS)
-		ft_put(y++, 25, ft_attr(FT_C_DIM), "(Left Right: a column, Enter or space: show or hide it)");
+		ft_put(y++, 25, ft_attr(FT_C_DIM),
+		       "(Left Right: a column, Enter or space: show or hide it)");
 	return y;
 }
 
@@ -141,29 +147,34 @@ static void setup_draw(struct ft_ui *ui, int top, int height)
 		ft_put(y++, 25, ft_attr(FT_C_DIM), "the recording's (> < set the replay's speed)");
 	ft_put(y, 0, st->sel == R_COLOR ? A_REVERSE : A_NORMAL, "  %-22s", "colour scheme");
 	ft_put(y++, 25, A_BOLD, "%s%s", ui->color_wanted ? "default" : "monochrome",
-	       ui->color_wanted && !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
+	       ui->color_wanted &&
+	       !ui->color ? "   (this terminal has no colours)" : "   (Enter toggles)");
 	ft_put(y, 0, st->sel == R_SIZES ? A_REVERSE : A_NORMAL, "  %-22s", "sizes of interest");
 	ft_put(y++, 25, A_BOLD, "%s   (Enter: the overview's contiguous line)",
 	       !ft_overview_sizes(ui)[0] ? "the host's hugetlb sizes" :
 	       !strcmp(ft_overview_sizes(ui), "-") ? "none: no line" : ft_overview_sizes(ui));
 	y++;
-	ft_put(y++, 0, ft_attr(FT_C_DIM), ui->rp ? "  as the settings file has them (a replay does not change the file):" :
+	ft_put(y++, 0, ft_attr(FT_C_DIM),
+	       ui->rp ? "  as the settings file has them (a replay does not change the file):" :
 	       "  kept as they are when fragtop quits:");
 	ft_put(y, 2, A_NORMAL, "%-22s", "view to open on");
 	ft_put(y++, 25, A_BOLD, "%s", now.view);
 	ft_put(y, 2, A_NORMAL, "%-22s", "processes sorted by");
-	ft_put(y++, 25, A_BOLD, "%s   (s S F6, or a click on a header, in the processes view)", now.sort);
+	ft_put(y++, 25, A_BOLD, "%s   (s S F6, or a click on a header, in the processes view)",
+	       now.sort);
 	ft_put(y, 2, A_NORMAL, "%-22s", "map zone");
 	ft_put(y++, 25, A_BOLD, "%s", now.map_zone[0] ? now.map_zone : "(the largest)");
 	y = columns_row(ui, y, top + height);
 	y++;
 	if (y < top + height)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  file  %s", ui->rc_path && ui->rc_path[0] ? ui->rc_path :
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  file  %s", ui->rc_path &&
+		       ui->rc_path[0] ? ui->rc_path :
 		       "none: --no-config, or no HOME");
 	if (y < top + height && ui->rc_note)
 		ft_put(y++, 0, ft_attr(FT_C_WARN), "  %s", ui->rc_note);
 	else if (y < top + height && ui->rc)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %s", ui->rp ? "read, never written by a replay: it is the live view's" :
+		ft_put(y++, 0, ft_attr(FT_C_DIM), "  %s",
+		       ui->rp ? "read, never written by a replay: it is the live view's" :
 		       "written when fragtop quits with q or F10; not when a signal stops it");
 	y++;
 	cost_draw(ui->s, ui->live != NULL, y, top + height);
@@ -208,7 +219,8 @@ static void toggle_color(struct ft_ui *ui)
 	ui->color_wanted = !ui->color_wanted;
 	ui->color_set = true;
 	ui->color = ft_draw_init_colors(ui->color_wanted);
-	ft_ui_status(ui, FT_DIAG_INFO, "colour scheme: %s", ui->color_wanted ? "default" : "monochrome");
+	ft_ui_status(ui, FT_DIAG_INFO, "colour scheme: %s",
+		     ui->color_wanted ? "default" : "monochrome");
 }
 
 /* The overview's sizes of interest, typed: [COUNTx]SIZE,...; empty: the host's; "-": no line. */
@@ -219,15 +231,18 @@ static void edit_sizes(struct ft_ui *ui)
 	size_t nr;
 
 	snprintf(buf, sizeof(buf), "%s", ft_overview_sizes(ui));
-	if (!ft_ui_prompt_edit(ui, "sizes of interest ([COUNTx]SIZE,... e.g. 2M,1G,512x2M; empty: the host's; -: none): ",
+	if (!ft_ui_prompt_edit(ui, "sizes of interest ([COUNTx]SIZE,... e.g. 2M,1G,512x2M; empty: "
+				   "the host's; -: none): ",
 			       buf, sizeof(buf)))
 		return;
-	if (buf[0] && strcmp(buf, "-") && ft_fit_interest_parse(buf, ui->s->host.page_size, n, &nr, err, sizeof(err))) {
+	if (buf[0] && strcmp(buf, "-") &&
+	    ft_fit_interest_parse(buf, ui->s->host.page_size, n, &nr, err, sizeof(err))) {
 		ft_ui_status(ui, FT_DIAG_WARN, "sizes of interest: %s", err);
 		return;
 	}
 	ft_overview_set_sizes(ui, buf);
-	ft_ui_status(ui, FT_DIAG_INFO, "sizes of interest: %s", buf[0] ? buf : "the host's hugetlb sizes");
+	ft_ui_status(ui, FT_DIAG_INFO, "sizes of interest: %s",
+		     buf[0] ? buf : "the host's hugetlb sizes");
 }
 
 static void key_change(struct ft_ui *ui, int ch)
@@ -249,7 +264,8 @@ static void key_change(struct ft_ui *ui, int ch)
 		if (ch == KEY_LEFT || ch == '-')
 			st->col_sel = st->col_sel > 0 ? st->col_sel - 1 : 0;
 		else if (ch == KEY_RIGHT || ch == '+')
-			st->col_sel = st->col_sel + 1 < ft_columns_count() ? st->col_sel + 1 : st->col_sel;
+			st->col_sel = st->col_sel + 1 < ft_columns_count() ? st->col_sel +
+				1 : st->col_sel;
 		else
 			ft_columns_toggle(ui, st->col_sel);
 		return;
@@ -262,26 +278,31 @@ static void key_change(struct ft_ui *ui, int ch)
 		return;
 	v = strtod(buf, &end);
 	if (*end || !(v >= 0.1 && v <= 3600))
-		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s", buf);
+		ft_ui_status(ui, FT_DIAG_WARN, "'%s' is not an interval between 0.1 and 3600 s",
+			     buf);
 	else
 		ft_ui_set_interval(ui, v);
 }
 
 static const struct ft_key setup_keys[] = {
 	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a setting", NULL, 0, key_select },
-	{ "Left Right Enter", { KEY_LEFT, KEY_RIGHT, '-', '+', '\n', KEY_ENTER, ' ' }, "change it (on the "
-	  "columns row: choose a column, show or hide it)", NULL, 0, key_change },
+	{ "Left Right Enter", { KEY_LEFT, KEY_RIGHT, '-', '+', '\n', KEY_ENTER, ' ' },
+	  "change it (on the columns row: choose a column, show or hide it)", NULL, 0, key_change },
 	{ "Esc", { 27 }, "back (as F2)", NULL, 0, key_back },
 	{ NULL },
 };
 
 static const struct ft_legend setup_legend[] = {
-	{ "files reads bytes", "what fragtop opened, read calls and bytes, per source: the last tick, and since the start" },
+	{ "files reads bytes", "what fragtop opened, read calls and bytes, per source: the last "
+			       "tick, and since the start" },
 	{ "malloc holds", "heap in use; the part never written is not resident" },
 	{ "file", "the fragtoprc that keeps these settings" },
-	{ "sizes of interest", "the overview's contiguous line: [COUNTx]SIZE,... (2M,1G,512x2M: a count is a need "
-	  "the line judges); empty: the host's hugetlb sizes; -: no line; fragtoprc keeps it (sizes=)" },
-	{ "[x] FRAG/s", "a processes column shown ([ ]: hidden); fragtoprc keeps the choice (columns=)" },
+	{ "sizes of interest",
+	  "the overview's contiguous line: [COUNTx]SIZE,... (2M,1G,512x2M: a count is a need the "
+	  "line judges); empty: the host's hugetlb sizes; -: no line; fragtoprc keeps it "
+	  "(sizes=)" },
+	{ "[x] FRAG/s",
+	  "a processes column shown ([ ]: hidden); fragtoprc keeps the choice (columns=)" },
 	{ NULL, NULL },
 };
 

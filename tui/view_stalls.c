@@ -44,7 +44,10 @@ static const struct {
 
 #define BAR_FULL_MIN	20	/* a bar is full at the fullest row, or at 20 events if fewer */
 
-/* The view's state (struct ft_view's state_size: the loop owns it): the window shown and the reset point. */
+/*
+ * The view's state (struct ft_view's state_size: the loop owns it): the window shown and the reset
+ * point.
+ */
 struct stalls_state {
 	int window;
 	bool have_base;
@@ -53,7 +56,8 @@ struct stalls_state {
 	bool have_cost;
 	uint64_t cost_t_ns;
 	int64_t cost_base[FT_CF_NR];
-	struct ft_direct_cost direct_base;	/* the session's at the base (zero: since the start) */
+	/* the session's at the base (zero: since the start) */
+	struct ft_direct_cost direct_base;
 	struct ft_futile futile_base;	/* futile compaction at the same base */
 	int64_t cost_now[FT_CF_NR];
 };
@@ -66,7 +70,8 @@ static struct stalls_state *S(const struct ft_ui *ui)
 /* compaction's cost counts from here: vmstat when the view first saw it, or at the reset */
 
 /* @src over the window; returns the seconds covered, *@since_reset when the reset cut it. */
-static double window_hist(const struct stalls_state *st, const struct ft_session *s, int src, struct ft_hist *out,
+static double window_hist(const struct stalls_state *st, const struct ft_session *s, int src,
+			  struct ft_hist *out,
 			  bool *since_reset)
 {
 	double covered = ft_session_lat_window(s, src, windows[st->window].secs, out);
@@ -95,7 +100,8 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", title);
 	if (!h->count) {
-		ft_put(y, (int)strlen(title) + 2 > 32 ? (int)strlen(title) + 2 : 32, ft_attr(FT_C_DIM),
+		ft_put(y, (int)strlen(title) + 2 > 32 ? (int)strlen(title) + 2 : 32,
+		       ft_attr(FT_C_DIM),
 		       "none in this window");
 		return 1;
 	}
@@ -135,7 +141,8 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 	}
 	for (int i = 0; i < shown; i++) {
 		unsigned int lo_b = (unsigned int)first / step * step + (unsigned int)i * step;
-		unsigned int hi_b = lo_b + step - 1 < FT_HIST_BUCKETS ? lo_b + step - 1 : FT_HIST_BUCKETS - 1;
+		unsigned int hi_b = lo_b + step - 1 < FT_HIST_BUCKETS ? lo_b + step -
+			1 : FT_HIST_BUCKETS - 1;
 		int w = ft_cell_index((double)merged[i] / (double)peak * bar_w + 0.5, 0, bar_w);
 		char lo[16], hi[16], cnt[16];
 
@@ -149,7 +156,8 @@ static int draw_hist(int y, int rows, const char *title, const struct ft_hist *h
 		ft_bar(y + 2 + i, 33, w, ft_attr(FT_C_OK));
 	}
 	if (unpaired) {
-		ft_put(y + 2 + shown, 2, ft_attr(FT_C_DIM), "%llu end%s without a begin (or begin table full)",
+		ft_put(y + 2 + shown, 2, ft_attr(FT_C_DIM),
+		       "%llu end%s without a begin (or begin table full)",
 		       (unsigned long long)unpaired, unpaired > 1 ? "s" : "");
 		shown++;
 	}
@@ -180,7 +188,8 @@ static void draw_window_line(struct stalls_state *st, const struct ft_session *s
 }
 
 /* ft_put(), returning the column after what it wrote */
-static int __attribute__((format(printf, 4, 5))) putx(int y, int x, unsigned int attr, const char *fmt, ...)
+static int __attribute__((format(printf, 4, 5))) putx(int y, int x, unsigned int attr,
+						      const char *fmt, ...)
 {
 	char buf[160];
 	va_list ap;
@@ -202,7 +211,8 @@ static int draw_outcomes(const struct ft_session *s, int y, int x, const uint64_
 
 		if (!st[i])
 			continue;
-		snprintf(buf, sizeof(buf), "%s %llu", s->dec.status_name[i], (unsigned long long)st[i]);
+		snprintf(buf, sizeof(buf), "%s %llu", s->dec.status_name[i],
+			 (unsigned long long)st[i]);
 		ft_put(y, x, A_NORMAL, "%s", buf);
 		x += (int)strlen(buf) + 2;
 	}
@@ -221,11 +231,14 @@ static void draw_compaction(const struct ft_session *s, int y)
 	ft_events_metrics(ev, m);
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "direct compaction");
 	x = putx(y, 19, A_BOLD, "stalls %llu", (unsigned long long)m[FT_M_COMPACTION]);
-	if (ev->exact_direct)	/* an attempt may run no zone's compaction (deferred, skipped) or several */
-		x = putx(y, x + 1, ft_attr(FT_C_DIM), "attempts, as compact_stall; zone runs %llu (begin->end)",
+	/* an attempt may run no zone's compaction (deferred, skipped) or several */
+	if (ev->exact_direct)
+		x = putx(y, x + 1, ft_attr(FT_C_DIM),
+			 "attempts, as compact_stall; zone runs %llu (begin->end)",
 			 (unsigned long long)ev->lat[FT_LAT_COMPACTION].count);
 	else
-		x = putx(y, x + 1, ft_attr(FT_C_DIM), "(begin/end pairs: recorded without try_to_compact_pages)");
+		x = putx(y, x + 1, ft_attr(FT_C_DIM),
+			 "(begin/end pairs: recorded without try_to_compact_pages)");
 	draw_outcomes(s, y, x + 2, ev->compact_status[FT_CK_DIRECT]);
 	y++;
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "background");
@@ -237,7 +250,8 @@ static void draw_compaction(const struct ft_session *s, int y)
 		if (!b->count && !b->wakes)
 			continue;
 		snprintf(node, sizeof(node), n < FT_EV_NODES ? "N%d" : "N?", n);
-		x = putx(y, x + 2, A_NORMAL, "%s %llu %.0fms wakes %llu", node, (unsigned long long)b->count,
+		x = putx(y, x + 2, A_NORMAL, "%s %llu %.0fms wakes %llu", node,
+			 (unsigned long long)b->count,
 			   (double)b->us / 1000.0, (unsigned long long)b->wakes);
 	}
 	draw_outcomes(s, y, x + 2, ev->compact_status[FT_CK_BACKGROUND]);
@@ -269,7 +283,8 @@ static int put_count(int y, int x, const char *label, double v, const char *unit
  * @who's scanners isolated in blocks holding unmovable pages, where the
  * map had read the blocks; red from a half.  Nothing without the events.
  */
-static int put_futile(const struct stalls_state *st, const struct ft_session *s, enum ft_iso_who who, int y, int x)
+static int put_futile(const struct stalls_state *st, const struct ft_session *s,
+		      enum ft_iso_who who, int y, int x)
 {
 	double m, f;
 	char a[16], b[16];
@@ -282,7 +297,8 @@ static int put_futile(const struct stalls_state *st, const struct ft_session *s,
 		return putx(y, x, ft_attr(FT_C_DIM), "futile -");
 	ft_cell_pct(a, sizeof(a), 100 * m, 5, 0);
 	ft_cell_pct(b, sizeof(b), 100 * f, 5, 0);
-	return putx(y, x, m > 0.5 || f > 0.5 ? ft_attr(FT_C_BAD) : A_NORMAL, "futile mig %s free %s", a, b);
+	return putx(y, x, m > 0.5 || f > 0.5 ? ft_attr(FT_C_BAD) : A_NORMAL,
+		    "futile mig %s free %s", a, b);
 }
 
 /* Two lines: compaction's cost since the base, direct and kcompactd's apart (mmtests' split). */
@@ -341,8 +357,10 @@ static void draw_cost(struct stalls_state *st, const struct ft_session *s, int y
 	if (wakes > 0)
 		x = put_count(y + 1, x + 1, "(", (dmig + dfre) / wakes, "/wake)");
 	x = put_futile(st, s, FT_ISO_KCOMPACTD, y + 1, x + 2);
-	if (s->direct.cost.ticks_out > st->direct_base.ticks_out)	/* compaction asked through compact_memory */
-		putx(y + 1, x + 2, ft_attr(FT_C_DIM), "direct leaves out %llu ticks of compact_memory",
+	/* compaction asked through compact_memory */
+	if (s->direct.cost.ticks_out > st->direct_base.ticks_out)
+		putx(y + 1, x + 2, ft_attr(FT_C_DIM),
+		     "direct leaves out %llu ticks of compact_memory",
 		     (unsigned long long)(s->direct.cost.ticks_out - st->direct_base.ticks_out));
 }
 
@@ -362,18 +380,22 @@ static void not_tracing(struct ft_ui *ui, int top, int height)
 	const struct ft_session *s = ui->s;
 	int y = top, bottom = top + height;
 
-	ft_put(y++, 0, A_BOLD, "No tracepoints: %s", ui->rp ? "the recording has no tracepoint data" :
+	ft_put(y++, 0, A_BOLD, "No tracepoints: %s",
+	       ui->rp ? "the recording has no tracepoint data" :
 	       s->trace_err ? ft_tracefs_strerror(s->trace_err) : "tracing is off (--no-trace)");
 	y++;
-	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) + 1;
+	y = ft_draw_rate_table(y, bottom, s->sample.rates.v, rows, sizeof(rows) / sizeof(rows[0])) +
+		1;
 	if (y + 1 < bottom) {
 		draw_cost(st, s, y);	/* two lines */
 		y += 3;
 	}
 	if (y < bottom)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "As root (tracefs at /sys/kernel/tracing) the tracepoints add how");
+		ft_put(y++, 0, ft_attr(FT_C_DIM),
+		       "As root (tracefs at /sys/kernel/tracing) the tracepoints add how");
 	if (y < bottom)
-		ft_put(y++, 0, ft_attr(FT_C_DIM), "long each stall took: histograms per kind and window, and who stalled.");
+		ft_put(y++, 0, ft_attr(FT_C_DIM),
+		       "long each stall took: histograms per kind and window, and who stalled.");
 }
 
 static void stalls_draw(struct ft_ui *ui, int top, int height)
@@ -395,7 +417,9 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 	draw_window_line(st, s, y);
 	y += 2;
 	{
-		/* a source absent, or with nothing in the window, takes two lines; the rest share */
+		/*
+		 * a source absent, or with nothing in the window, takes two lines; the rest share
+		 */
 		int shown = 0, small = 0;
 
 		for (i = 0; i < FT_LAT_NR; i++) {
@@ -420,7 +444,8 @@ static void stalls_draw(struct ft_ui *ui, int top, int height)
 			y += 2;
 			continue;
 		}
-		y += draw_hist(y, hs[i].count ? per - 1 : 2, lat_title[i], &hs[i], ev->unpaired[i]) + 1;
+		y += draw_hist(y, hs[i].count ? per - 1 : 2, lat_title[i], &hs[i],
+			       ev->unpaired[i]) + 1;
 	}
 	if (y > top + height - 4)
 		y = top + height - 4;
@@ -464,15 +489,20 @@ static const struct ft_key stalls_keys[] = {
 };
 
 static const struct ft_legend stalls_legend[] = {
-	{ "window", "what the histograms cover: the last 10 s, the last minute, or since start (v); r resets" },
+	{ "window", "what the histograms cover: the last 10 s, the last minute, or since start "
+		    "(v); r resets" },
 	{ "(begin->end)", "a stall's time from its begin tracepoint to its end, per task" },
-	{ "n mean p50 ...", "stalls in the window, their mean and percentiles (p99.9: 999 in 1000 were shorter), "
-	  "max, in microseconds; ~: a percentile read from the buckets, at most 6.25% high (report gives "
-	  "them exact from every stall)" },
-	{ "[a, b) us", "a histogram bucket: stalls from a to under b microseconds, then their count and a bar" },
-	{ "stalls N", "direct compaction attempts counted as the kernel's compact_stall is (one per "
-	  "allocation that compacted)" },
-	{ "zone runs N", "zones compacted (mm_compaction_begin/end pairs): one stall can compact several zones" },
+	{ "n mean p50 ...",
+	  "stalls in the window, their mean and percentiles (p99.9: 999 in 1000 were shorter), "
+	  "max, in microseconds; ~: a percentile read from the buckets, at most 6.25% high (report "
+	  "gives them exact from every stall)" },
+	{ "[a, b) us",
+	  "a histogram bucket: stalls from a to under b microseconds, then their count and a bar" },
+	{ "stalls N",
+	  "direct compaction attempts counted as the kernel's compact_stall is (one per allocation "
+	  "that compacted)" },
+	{ "zone runs N",
+	  "zones compacted (mm_compaction_begin/end pairs): one stall can compact several zones" },
 	{ "success partial_skipped ...", "how the zone runs ended (mm_compaction_end's status)" },
 	{ "background", "compactions no task waited for (kcompactd, proactive, compact_memory)" },
 	{ "N0 3 46ms", "per node: background compactions and their time" },
@@ -480,14 +510,18 @@ static const struct ft_legend stalls_legend[] = {
 	{ "compaction cost", "pages compaction scanned since the start, from /proc/vmstat" },
 	{ "mig free", "pages the migrate and the free scanner looked at" },
 	{ "isolated", "pages isolated to migrate" },
-	{ "futile", "of the pages the migrate scanner scanned (mig) and the free scanner took (free), direct's on "
-	  "the first line and kcompactd's on the second, the share in pageblocks holding unmovable pages, which "
-	  "can never become free (the isolate tracepoints joined with the map; blocks the map has not read are "
-	  "left out; - none read)" },
-	{ "/stall /success", "pages scanned per direct stall and per successful one; ok: the share that succeeded" },
+	{ "futile", "of the pages the migrate scanner scanned (mig) and the free scanner took "
+		    "(free), direct's on "
+	  "the first line and kcompactd's on the second, the share in pageblocks holding unmovable "
+	  "pages, which can never become free (the isolate tracepoints joined with the map; blocks "
+	  "the map has not read are left out; - none read)" },
+	{ "/stall /success",
+	  "pages scanned per direct stall and per successful one; ok: the share that succeeded" },
 	{ "/wake", "pages kcompactd scanned per wake-up" },
-	{ "from /proc/vmstat", "without tracepoints: the stalls the kernel counts, per second, with no time" },
-	{ "leaves out", "ticks whose scanning was not direct compaction's (compact_memory, proactive) are left "
+	{ "from /proc/vmstat",
+	  "without tracepoints: the stalls the kernel counts, per second, with no time" },
+	{ "leaves out",
+	  "ticks whose scanning was not direct compaction's (compact_memory, proactive) are left "
 	  "out of the direct figures" },
 	{ NULL, NULL },
 };

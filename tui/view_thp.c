@@ -24,7 +24,8 @@
 /* The view's state (struct ft_view's state_size: the loop owns it). */
 struct thp_state {
 	int first_row, sel;	/* the first size shown, the size selected (in the order shown) */
-	int first_col, end_col;	/* Left/Right: the first column after SIZE shown; the last draw's end */
+	/* Left/Right: the first column after SIZE shown; the last draw's end */
+	int first_col, end_col;
 };
 
 /* @ui's thp state. */
@@ -34,7 +35,8 @@ static struct thp_state *S(const struct ft_ui *ui)
 }
 
 /* The columns after SIZE: header, width, left-aligned. */
-enum { T_ANON, T_SHMEM, T_ALLOC_S, T_FB_S, T_OK, T_SPLIT_S, T_SWPFB_S, T_ALLOC, T_FB, T_IN_USE, T_NR };
+enum { T_ANON, T_SHMEM, T_ALLOC_S, T_FB_S, T_OK, T_SPLIT_S, T_SWPFB_S, T_ALLOC, T_FB, T_IN_USE,
+       T_NR };
 static const struct {
 	const char *head;
 	int width;
@@ -100,7 +102,8 @@ static const char *top_enabled(const struct ft_session *s, char *buf, size_t sz)
 }
 
 /* One size; returns whether its anon setting was inherited (shown with a *). */
-static bool row(struct thp_state *st, const struct ft_session *s, int y, const struct ft_thp_size *z, const char *top)
+static bool row(struct thp_state *st, const struct ft_session *s, int y,
+		const struct ft_thp_size *z, const char *top)
 {
 	char size[16], en[24], sh[24];
 	double alloc = per_s(s, z, "anon_fault_alloc"), fb = per_s(s, z, "anon_fault_fallback");
@@ -150,7 +153,8 @@ static void header(struct thp_state *st, int y)
 	ft_put(y, 0, A_REVERSE, "%-*s", COLS, "");
 	ft_put(y, 0, A_REVERSE | A_BOLD, "%7s", "SIZE");
 	for (k = st->first_col; k < T_NR && x + tcols[k].width <= COLS; k++) {
-		ft_put(y, x, A_REVERSE | A_BOLD, tcols[k].left ? "%-*s" : "%*s", tcols[k].width, tcols[k].head);
+		ft_put(y, x, A_REVERSE | A_BOLD, tcols[k].left ? "%-*s" : "%*s", tcols[k].width,
+		       tcols[k].head);
 		x += tcols[k].width + 1;
 	}
 	st->end_col = k;
@@ -163,7 +167,8 @@ static void header(struct thp_state *st, int y)
  */
 static bool active(const struct ft_thp_size *z)
 {
-	static const char *const names[] = { "anon_fault_alloc", "anon_fault_fallback", "nr_anon", "shmem_alloc",
+	static const char *const names[] = { "anon_fault_alloc", "anon_fault_fallback", "nr_anon",
+					     "shmem_alloc",
 					     "shmem_fallback" };
 	uint64_t v;
 
@@ -173,7 +178,9 @@ static bool active(const struct ft_thp_size *z)
 	return false;
 }
 
-/* The sizes in the order shown: those active first, each group smallest first.  Returns how many. */
+/*
+ * The sizes in the order shown: those active first, each group smallest first. Returns how many.
+ */
 static int shown_order(const struct ft_thp *t, int order[FT_THP_SIZES])
 {
 	int n = 0, i, pass;
@@ -201,13 +208,15 @@ static int detail(const struct ft_session *s, int y, int rows, const struct ft_t
 		return 0;
 	ft_thp_size_label(z->kb, size, sizeof(size));
 	ft_put(y, 0, ft_attr(FT_C_LABEL), "%s", size);
-	ft_put(y, 8, ft_attr(FT_C_DIM), "every counter in its stats/: per second over the last tick, since boot");
+	ft_put(y, 8, ft_attr(FT_C_DIM),
+	       "every counter in its stats/: per second over the last tick, since boot");
 	for (i = 0; i < z->nr_stats && i / ncol < rows - 1; i++) {
 		double r = per_s(s, z, z->stat_name[i]);
 
 		ft_fmt_rate(rb, sizeof(rb), r, 7);
 		ft_fmt_count(cb, sizeof(cb), (double)z->stat[i], 9);
-		ft_put(y + 1 + i / ncol, (i % ncol) * w, A_NORMAL, "  %-26.26s %7s %9s", z->stat_name[i],
+		ft_put(y + 1 + i / ncol, (i % ncol) * w, A_NORMAL, "  %-26.26s %7s %9s",
+		       z->stat_name[i],
 		       isnan(r) ? "-" : rb, cb);
 	}
 	return 1 + (i + ncol - 1) / ncol;
@@ -227,19 +236,23 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 		char rel[64];
 
 		ft_put(top + 1, 2, A_BOLD, "No multi-size THP in this recording.");
-		ft_put(top + 2, 2, A_NORMAL, "It holds no read of /sys/kernel/mm/transparent_hugepage/hugepages-*kB:");
-		ft_put(top + 3, 2, A_NORMAL, "the kernel it was made on (%s) had none (they came in 6.8),",
+		ft_put(top + 2, 2, A_NORMAL,
+		       "It holds no read of /sys/kernel/mm/transparent_hugepage/hugepages-*kB:");
+		ft_put(top + 3, 2, A_NORMAL,
+		       "the kernel it was made on (%s) had none (they came in 6.8),",
 		       ft_safe(s->host.release, rel, sizeof(rel)));
 		ft_put(top + 4, 2, A_NORMAL, "or the fragtop that made it did not record them.");
 		return;
 	}
 	if (!s->thp_ticks || !t->nr) {
 		ft_put(top + 1, 2, A_BOLD, "No multi-size THP here.");
-		ft_put(top + 2, 2, A_NORMAL, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB: kernels 6.8+ (counters 6.10+)");
+		ft_put(top + 2, 2, A_NORMAL, "/sys/kernel/mm/transparent_hugepage/hugepages-*kB: "
+					     "kernels 6.8+ (counters 6.10+)");
 		return;
 	}
-	ft_put(y++, 0, ft_attr(FT_C_DIM), "anonymous THP faults by size: the last tick per second, then since boot; "
-	       "a fallback: the size could not be served");
+	ft_put(y++, 0, ft_attr(FT_C_DIM),
+	       "anonymous THP faults by size: the last tick per second, then since boot; a "
+	       "fallback: the size could not be served");
 	header(st, y++);
 	n = shown_order(t, order);
 	if (st->sel > n - 1)
@@ -253,13 +266,15 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 	if (st->sel >= st->first_row + rows)
 		st->first_row = st->sel - rows + 1;
 	top_enabled(s, topw, sizeof(topw));
-	for (i = st->first_row; i < n && i < st->first_row + rows && y < top + height - 1; i++, y++) {
+	for (i = st->first_row; i < n && i < st->first_row + rows && y < top + height - 1; i++,
+	     y++) {
 		inherited |= row(st, s, y, &t->s[order[i]], topw);
 		if (i == st->sel)
 			mvchgat(y, 0, 7, A_REVERSE, 0, NULL);
 	}
 	if (inherited)
-		ft_put(y, 0, ft_attr(FT_C_DIM), "* inherit: the top-level setting (thp_enabled%s%s)",
+		ft_put(y, 0, ft_attr(FT_C_DIM),
+		       "* inherit: the top-level setting (thp_enabled%s%s)",
 		       topw[0] ? ", " : ", not known", topw);
 	/* both the rows and the columns cut (80 columns): short, so that a message fits beside */
 	rows_cut = st->first_row || i < n;
@@ -270,9 +285,11 @@ static void thp_draw(struct ft_ui *ui, int top, int height)
 			 st->first_row + 1, i,
 			 n, st->first_col + 1, st->end_col, T_NR);
 	else if (rows_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)", st->first_row + 1, i, n);
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "sizes %d-%d of %d (j/k)",
+			 st->first_row + 1, i, n);
 	else if (cols_cut)
-		snprintf(ui->scroll_info, sizeof(ui->scroll_info), "columns %d-%d of %d (Left/Right)",
+		snprintf(ui->scroll_info, sizeof(ui->scroll_info),
+			 "columns %d-%d of %d (Left/Right)",
 			 st->first_col + 1, st->end_col, T_NR);
 	detail(s, y + 2, top + height - y - 2, &t->s[order[st->sel]]);
 }
@@ -301,16 +318,20 @@ static void key_select(struct ft_ui *ui, int ch)
 }
 
 static const struct ft_key thp_keys[] = {
-	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP }, "select a size: its every counter below the table "
-	  "(sizes that saw faults or hold THPs first)", NULL, 0, key_select },
-	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after SIZE", NULL, 0, key_columns },
+	{ "j k Up Down", { 'j', 'k', KEY_DOWN, KEY_UP },
+	  "select a size: its every counter below the table (sizes that saw faults or hold THPs "
+	  "first)", NULL, 0, key_select },
+	{ "Left Right", { KEY_LEFT, KEY_RIGHT }, "scroll the columns after SIZE", NULL, 0,
+	  key_columns },
 	{ NULL },
 };
 
 static const struct ft_legend thp_legend[] = {
 	{ "SIZE", "a multi-size THP size (hugepages-<size>kB)" },
-	{ "ANON SHMEM", "its enabled and shmem_enabled settings; '*': inherit, the top-level setting applies" },
-	{ "ALLOC/s FALLBK/s", "anonymous faults per second that got a THP of the size, or fell back" },
+	{ "ANON SHMEM",
+	  "its enabled and shmem_enabled settings; '*': inherit, the top-level setting applies" },
+	{ "ALLOC/s FALLBK/s",
+	  "anonymous faults per second that got a THP of the size, or fell back" },
 	{ "OK%", "the share of those faults that got one" },
 	{ "SPLIT/s", "THPs of the size split per second" },
 	{ "SWPFB/s", "THPs split to be swapped out per second (swpout_fallback)" },

@@ -48,7 +48,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	printf("fragtop bench (root %s, one run; no thresholds asserted)\n\n", root);
-	printf("%-14s %10s %10s %10s  %s\n", "source", "bytes", "read us", "parse us", "parse/read");
+	printf("%-14s %10s %10s %10s  %s\n", "source", "bytes", "read us", "parse us",
+	       "parse/read");
 	ft_sample_init(&s);
 	memset(&raw, 0, sizeof(raw));
 	for (i = 0; i < FT_SRC_NR; i++) {
@@ -105,9 +106,11 @@ int main(int argc, char **argv)
 	}
 	tick_parse = (now_us() - t0) / n;
 
-	printf("\nfull snapshot: read %.1f us, parse+join %.2f us: parse/read = %.1f%% (goal <= 10%%)\n",
+	printf("\nfull snapshot: read %.1f us, parse+join %.2f us: parse/read = %.1f%% (goal <= "
+	       "10%%)\n",
 	       full_read, full_parse, 100 * full_parse / full_read);
-	printf("TUI tick (no pagetypeinfo): read %.1f us, parse+join %.2f us: parse/read = %.1f%%\n",
+	printf("TUI tick (no pagetypeinfo): read %.1f us, parse+join %.2f us: parse/read = "
+	       "%.1f%%\n",
 	       tick_read, tick_parse, 100 * tick_parse / tick_read);
 	if (read_us[FT_SRC_PAGETYPEINFO] > 0 && read_us[FT_SRC_BUDDYINFO] > 0)
 		printf("pagetypeinfo costs %.0fx buddyinfo and %.0fx zoneinfo to read: "

@@ -104,9 +104,11 @@ int main(void)
 			return 1;
 		ft_live_boost_set(&t, FT_LIVE_BOOST_HZ);
 		hot = thread_cpu_s(&t, true);
-		usleep((useconds_t)(FT_LIVE_BOOST_HOT / 1000 + 1000000));	/* cooled down to the idle rate */
+		/* cooled down to the idle rate */
+		usleep((useconds_t)(FT_LIVE_BOOST_HOT / 1000 + 1000000));
 		idle = thread_cpu_s(&t, false);
-		printf("  its thread at %d Hz, wake-ups included: %.3f%% of a core; at the idle rate: %.3f%%\n",
+		printf("  its thread at %d Hz, wake-ups included: %.3f%% of a core; at the idle "
+		       "rate: %.3f%%\n",
 		       FT_LIVE_BOOST_HZ, hot * 100 / SAMPLE_S, idle * 100 / SAMPLE_S);
 		ft_live_close(&t);
 	}

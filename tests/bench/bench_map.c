@@ -33,7 +33,8 @@ static uint64_t bare_pread(int fd, const struct ft_pbmap *m, uint64_t *buf)
 			uint32_t nb = zn->nr_blocks - b < FT_KPF_BATCH_BLOCKS ?
 				      zn->nr_blocks - b : FT_KPF_BATCH_BLOCKS;
 			size_t words = (size_t)nb << m->order;
-			ssize_t r = pread(fd, buf, words * 8, (off_t)(((zn->first_block + b) << m->order) * 8));
+			ssize_t r = pread(fd, buf, words * 8,
+					  (off_t)(((zn->first_block + b) << m->order) * 8));
 
 			if (r < 0)
 				return 0;
@@ -80,28 +81,34 @@ int main(void)
 	/* the classifier alone, on flags already in memory (the last batch read) */
 	{
 		const struct ft_pbmap_zone *zn = &l.session.map.zones[l.session.map.nr - 1];
-		uint32_t nb = zn->nr_blocks < FT_KPF_BATCH_BLOCKS ? zn->nr_blocks : FT_KPF_BATCH_BLOCKS;
+		uint32_t nb = zn->nr_blocks < FT_KPF_BATCH_BLOCKS ?
+			zn->nr_blocks : FT_KPF_BATCH_BLOCKS;
 		size_t words = (size_t)nb << l.session.map.order;
 		int i;
 
-		if (pread(fd, buf, words * 8, (off_t)((zn->first_block << l.session.map.order) * 8)) > 0) {
+		if (pread(fd, buf, words * 8,
+			  (off_t)((zn->first_block << l.session.map.order) * 8)) > 0) {
 			for (rep = 0; rep < 3; rep++) {
 				c0 = cpu_ms();
 				for (i = 0; i < 20; i++)
-					ft_pbmap_feed(&l.session.map, l.session.map.nr - 1, 0, nb, buf, NULL, false);
+					ft_pbmap_feed(&l.session.map, l.session.map.nr - 1, 0, nb,
+						      buf, NULL, false);
 				if ((cpu_ms() - c0) / (20.0 * (double)words) < best_cls)
 					best_cls = (cpu_ms() - c0) / (20.0 * (double)words);
 			}
 		}
 	}
 	printf("  %llu PFNs (%.1f GiB of 4K pages) in %zu zones, pageblock order %d\n",
-	       (unsigned long long)pfns, (double)pfns * 4096 / (1 << 30), l.session.map.nr, l.session.map.order);
+	       (unsigned long long)pfns, (double)pfns * 4096 / (1 << 30), l.session.map.nr,
+	       l.session.map.order);
 	printf("  bare pread of kpageflags:    %8.1f ms CPU  (%.1f ns/PFN)\n", best_bare,
 	       best_bare * 1e6 / (double)pfns);
-	printf("  full scan + classification:  %8.1f ms CPU  (%.1f ns/PFN, %.1f ms wall; kpagecount read for %llu runs of flagless pages)\n",
+	printf("  full scan + classification:  %8.1f ms CPU  (%.1f ns/PFN, %.1f ms wall; "
+	       "kpagecount read for %llu runs of flagless pages)\n",
 	       best_full, best_full * 1e6 / (double)pfns, full_wall,
 	       (unsigned long long)l.map.kpf.count_reads / 3);
-	printf("  classification adds %.1f%% to the bare read (goal <= 10%%); the classifier alone: %.2f ns/PFN\n",
+	printf("  classification adds %.1f%% to the bare read (goal <= 10%%); the classifier "
+	       "alone: %.2f ns/PFN\n",
 	       (best_full - best_bare) * 100 / best_bare, best_cls * 1e6);
 	printf("  exact pass / bare pread of the same range: %.2fx CPU per PFN (target <= 1.2x)\n",
 	       best_full / best_bare);
@@ -136,8 +143,9 @@ int main(void)
 			if (ft_kpf_scan(&l.map.kpf, m, 1) < 0)
 				break;
 		c1 = cpu_ms() - c0;
-		printf("  first look of N%d %s (%u cells of %u blocks): %llu samples of %d pages, %.1f ms CPU\n"
-		       "  (%.1f us each): %.2f s of the default %.0f%% budget, run at once (it may borrow %d s ahead)\n",
+		printf("  first look of N%d %s (%u cells of %u blocks): %llu samples of %d pages, "
+		       "%.1f ms CPU\n  (%.1f us each): %.2f s of the default %.0f%% budget, run at "
+		       "once (it may borrow %d s ahead)\n",
 		       m->zones[big].node, m->zones[big].name, cells, bpc,
 		       (unsigned long long)(l.map.kpf.samples - s0), FT_PB_SAMPLE_WORDS, c1,
 		       c1 * 1000 / (double)(l.map.kpf.samples - s0 ? l.map.kpf.samples - s0 : 1),
@@ -151,7 +159,8 @@ int main(void)
 		l.map.cpu = FT_LIVE_MAP_CPU;
 		for (rep = 0; rep < 5; rep++) {
 			l.map.allow_ns = 0;
-			l.map.last_ns = ft_now_ns() - 1000000000ull;	/* a second since the last poll */
+			/* a second since the last poll */
+			l.map.last_ns = ft_now_ns() - 1000000000ull;
 			c0 = cpu_ms();
 			ft_live_map_poll(&l);
 			c1 = cpu_ms() - c0;
@@ -160,10 +169,12 @@ int main(void)
 				worst = c1;
 		}
 		bench_figure("map.scan_pct", sum / 5 / 10, "%core");
-		printf("  map view open, default budget %.0f%% of a core: %.1f ms CPU per 1 s (worst %.1f) = %.2f%% of a core;\n"
-		       "  %.0f PFNs a second, a full pass of this host every %.0f s (blocks fallbacks name go first)\n",
+		printf("  map view open, default budget %.0f%% of a core: %.1f ms CPU per 1 s "
+		       "(worst %.1f) = %.2f%% of a core;\n  %.0f PFNs a second, a full pass of "
+		       "this host every %.0f s (blocks fallbacks name go first)\n",
 		       FT_LIVE_MAP_CPU * 100, sum / 5, worst, sum / 5 / 10,
-		       (double)(l.map.scan_pfns - p0) / 5, (double)pfns / ((double)(l.map.scan_pfns - p0) / 5));
+		       (double)(l.map.scan_pfns - p0) / 5,
+		       (double)pfns / ((double)(l.map.scan_pfns - p0) / 5));
 	}
 	close(fd);
 	free(buf);

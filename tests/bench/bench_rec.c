@@ -42,9 +42,11 @@ static size_t vary(const char *src, size_t len, char *dst, size_t cap, unsigned 
 		char name[64];
 
 		if (sscanf(src + i, "%63s %llu", name, &v) == 2 &&
-		    (strstr(name, "pgalloc") || strstr(name, "nr_free") || strstr(name, "pgfault") ||
+		    (strstr(name, "pgalloc") || strstr(name, "nr_free") ||
+		     strstr(name, "pgfault") ||
 		     strstr(name, "thp_fault") || strstr(name, "compact_stall")))
-			n += (size_t)snprintf(dst + n, cap - n, "%s %llu\n", name, v + k * 37ull + (k % 7));
+			n += (size_t)snprintf(dst + n, cap - n, "%s %llu\n", name,
+					      v + k * 37ull + (k % 7));
 		else {
 			memcpy(dst + n, src + i, ll);
 			n += ll;
@@ -79,7 +81,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "bench_rec: cannot write %s\n", live_file);
 		return 1;
 	}
-	meta = fsize(live_file);	/* file header + host facts + trace formats: once per file */
+	/* file header + host facts + trace formats: once per file */
+	meta = fsize(live_file);
 	printf("\nrecordings (one run)\n");
 	for (i = 0; i < ticks; i++) {
 		sleep(1);
@@ -93,14 +96,16 @@ int main(int argc, char **argv)
 	       "  %.2f MB per hour (goal <= 1 MB/h; atop ~14 MB/h here)\n",
 	       ticks, l.trace.on ? " with tracepoints" : "", fsize(live_file), meta,
 	       (double)(fsize(live_file) - meta) * 3600.0 / ticks / 1e6);
-	printf("  tick CPU without the recorder %.2f ms, with it %.2f ms (the recorder: %.2f ms a tick, %.3f%% of a core at 1 s)\n",
+	printf("  tick CPU without the recorder %.2f ms, with it %.2f ms (the recorder: %.2f ms a "
+	       "tick, %.3f%% of a core at 1 s)\n",
 	       tick_plain / 10, tick_rec / ticks, tick_rec / ticks - tick_plain / 10,
 	       (tick_rec / ticks - tick_plain / 10) / 10);
 	ft_live_close(&l);
 
 	/* a synthetic day: this host's texts, counters moving every tick */
 	{
-		static const char *const src[] = { "proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo",
+		static const char *const src[] = { "proc/zoneinfo", "proc/buddyinfo",
+						   "proc/pagetypeinfo",
 						   "proc/vmstat" };
 		static char orig[4][1 << 17], buf[1 << 17];
 		long olen[4];
@@ -116,7 +121,8 @@ int main(int argc, char **argv)
 			return 1;
 		w.sync = false;
 		w0 = wall_ms();
-		ft_recw_add_meta(&w, FT_RR_HOST, 0, 1, "hostname=synthetic\npageblock_order=9\n", 37);
+		ft_recw_add_meta(&w, FT_RR_HOST, 0, 1, "hostname=synthetic\npageblock_order=9\n",
+				 37);
 		for (i = 0; i < 86400; i++) {
 			t = 1000000000ull * (unsigned long long)(i + 1);
 			for (s = 0; s < 4; s++) {
@@ -132,7 +138,8 @@ int main(int argc, char **argv)
 				ft_recw_flush(&w);
 		}
 		ft_recw_close(&w);
-		printf("  synthetic 24 h (86,400 ticks): %ld bytes (%.1f MB), written in %.1f s\n", fsize(day),
+		printf("  synthetic 24 h (86,400 ticks): %ld bytes (%.1f MB), written in %.1f s\n",
+		       fsize(day),
 		       (double)fsize(day) / 1e6, (wall_ms() - w0) / 1e3);
 	}
 	/* open + seek + load the chunk at 3/4 of the day */
@@ -148,14 +155,17 @@ int main(int argc, char **argv)
 
 			if (ft_replay_open(&rp, day, NULL))
 				return 1;
-			k = ft_rec_find(&rp.r, 64800ull * 1000000000ull + (unsigned long long)rep * 977000000000ull);
+			k = ft_rec_find(&rp.r,
+					64800ull * 1000000000ull + (unsigned long long)rep *
+					977000000000ull);
 			if (k >= rp.r.nr || ft_rec_load(&rp.r, k, &raw, &len))
 				return 1;
 			if (wall_ms() - w0 < best)
 				best = wall_ms() - w0;
 			ft_replay_close(&rp);
 		}
-		printf("  open + seek to a time + decode its chunk: %.1f ms (goal <= 50 ms; index chain, then <= %d chunks of prefix chain)\n",
+		printf("  open + seek to a time + decode its chunk: %.1f ms (goal <= 50 ms; index "
+		       "chain, then <= %d chunks of prefix chain)\n",
 		       best, FT_REC_KEY_EVERY);
 	}
 	/*
@@ -175,7 +185,8 @@ int main(int argc, char **argv)
 		while (!ft_replay_index(&rp, 1u << 30))
 			;
 		printf("  replay index pass: %.2f s wall, %.2f s CPU; %zu checkpoints, %.1f MB\n",
-		       (wall_ms() - w0) / 1e3, (cpu_ms() - ci0) / 1e3, rp.nr_ck, (double)rp.ck_bytes / 1e6);
+		       (wall_ms() - w0) / 1e3, (cpu_ms() - ci0) / 1e3, rp.nr_ck,
+		       (double)rp.ck_bytes / 1e6);
 		for (k = 0; k < n; k++) {
 			/* a pseudo-random walk: 37/24 of the day modulo the day */
 			uint64_t sec = 1 + (uint64_t)((k * 37 % n) * 3600 + k * 613 % 3600);
@@ -196,7 +207,8 @@ int main(int argc, char **argv)
 			if (t > back_worst)
 				back_worst = t;
 		}
-		printf("  seek to a time (%d seeks over the day): mean %.1f ms, worst %.1f ms (goal <= 50 ms)\n",
+		printf("  seek to a time (%d seeks over the day): mean %.1f ms, worst %.1f ms "
+		       "(goal <= 50 ms)\n",
 		       n, seek_sum / n, seek_worst);
 		bench_figure("seek.mean_ms", seek_sum / n, "ms");
 		bench_figure("seek.worst_ms", seek_worst, "ms");
@@ -211,7 +223,8 @@ int main(int argc, char **argv)
 		if (!r || ft_report_build(r, day, NULL))	/* as `fragtop report` runs it */
 			return 1;
 		printf("  report on it: %.2f s wall, %.2f s CPU, %llu samples (goal <= 2 s)\n",
-		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3, (unsigned long long)r->s->ticks);
+		       (wall_ms() - w0) / 1e3, (cpu_ms() - c1) / 1e3,
+		       (unsigned long long)r->s->ticks);
 		ft_report_release(r);
 		free(r);
 	}

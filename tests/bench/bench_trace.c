@@ -79,7 +79,8 @@ static void fallback_rec(unsigned char *rec, const char *fmt, int p, int i, int 
 static uint64_t decode_all(struct ft_tracedec *d, const unsigned char *pages, int n, int rounds,
 			   struct ft_events *ev, double *dt)
 {
-	struct ft_zone_range z[2] = { { 0, "DMA32", 4096, 1048576 }, { 0, "Normal", 1048576, 6553600 } };
+	struct ft_zone_range z[2] = { { 0, "DMA32", 4096, 1048576 },
+				      { 0, "Normal", 1048576, 6553600 } };
 	uint64_t events = 0;
 	double t0;
 	int p, r;
@@ -105,7 +106,9 @@ static int offline(void)
 	struct ft_events *ev = malloc(sizeof(*ev));
 	unsigned char *pages = malloc((size_t)PAGES * TB_PAGE);
 	size_t len;
-	char *fmt = fixture_read("6.18-idle", "sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format", &len);
+	char *fmt = fixture_read("6.18-idle",
+				 "sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format",
+				 &len);
 	char *hp;
 	size_t hlen;
 	uint64_t events = 0;
@@ -143,8 +146,8 @@ static int offline(void)
 		if (!p || t < dt)
 			dt = t;
 	}
-	printf("offline decode+aggregate: %llu extfrag events in %.3f s CPU (best of 5) = %.1f M events/s "
-	       "(%.1f ns/event; goal >= 25 M/s)\n", (unsigned long long)events, dt,
+	printf("offline decode+aggregate: %llu extfrag events in %.3f s CPU (best of 5) = %.1f M "
+	       "events/s (%.1f ns/event; goal >= 25 M/s)\n", (unsigned long long)events, dt,
 	       (double)events / dt / 1e6, dt * 1e9 / (double)events);
 	bench_figure("decode.events_per_s", (double)events / dt / 1e6, "M/s");
 	ft_tracedec_release(&d);
@@ -168,8 +171,11 @@ static int offline_stacks(void)
 	struct ft_events *ev = calloc(1, sizeof(*ev));
 	unsigned char *pages = malloc((size_t)PAGES * TB_PAGE);
 	size_t len, slen, hlen;
-	char *fmt = fixture_read("6.18-idle", "sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format", &len);
-	char *sfmt = fixture_read("6.18-idle", "sys/kernel/tracing/events/ftrace/kernel_stack/format", &slen);
+	char *fmt = fixture_read("6.18-idle",
+				 "sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format",
+				 &len);
+	char *sfmt = fixture_read("6.18-idle",
+				  "sys/kernel/tracing/events/ftrace/kernel_stack/format", &slen);
 	char *hp = fixture_read("6.18-idle", "sys/kernel/tracing/events/header_page", &hlen);
 	uint64_t events = 0, stacks = 0;
 	double dt;
@@ -196,11 +202,13 @@ static int offline_stacks(void)
 			tb_set(srec, sfmt, "common_type", tb_id(sfmt));
 			tb_set(srec, sfmt, "size", FRAMES);
 			for (k = 0; k < FRAMES; k++) {
-				uint64_t ip = 0xffffffff81000000ull + 0x1000u * (unsigned int)(i % 8) + (unsigned int)k;
+				uint64_t ip = 0xffffffff81000000ull + 0x1000u *
+					(unsigned int)(i % 8) + (unsigned int)k;
 
 				memcpy(srec + off + 8 * k, &ip, 8);
 			}
-			if (tb_add(&tb, 100, rec, 36) || tb_add(&tb, 0, srec, (size_t)off + 8 * FRAMES))
+			if (tb_add(&tb, 100, rec, 36) ||
+			    tb_add(&tb, 0, srec, (size_t)off + 8 * FRAMES))
 				break;
 			i++;
 		}
@@ -210,8 +218,9 @@ static int offline_stacks(void)
 	d.on_stack = intern_stack;
 	events = decode_all(&d, pages, PAGES, rounds, ev, &dt);
 	stacks = (uint64_t)ev->nr_stacks;
-	printf("offline with --stacks: %llu extfrag events, each with a %d-frame stack (%llu told apart), "
-	       "in %.3f s CPU = %.1f ns/event (the line above: the event without its stack)\n",
+	printf("offline with --stacks: %llu extfrag events, each with a %d-frame stack (%llu told "
+	       "apart), in %.3f s CPU = %.1f ns/event (the line above: the event without its "
+	       "stack)\n",
 	       (unsigned long long)events, FRAMES, (unsigned long long)stacks, dt,
 	       dt * 1e9 / (double)events);
 	ft_tracedec_release(&d);
@@ -228,7 +237,8 @@ static void churn(void)
 	/* fault and free memory: page allocations and frees on every CPU */
 	for (;;) {
 		size_t sz = 64 << 20;
-		char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+		char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+			       0);
 		size_t o;
 
 		if (m == MAP_FAILED)
@@ -304,7 +314,8 @@ static double child_faults(struct ft_tracefs *t, int mb, int rounds)
 			_exit(1);
 		for (int r = 0; r < rounds; r++) {
 			size_t sz = (size_t)mb << 20;
-			char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+			char *m = mmap(NULL, sz, PROT_READ | PROT_WRITE,
+				       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 
 			if (m == MAP_FAILED)
 				_exit(1);
@@ -349,7 +360,8 @@ static int live_stacks(void)
 		printf("live --stacks: skipped (needs root)\n");
 		return 0;
 	}
-	err = ft_tracefs_open(&t, 65536);	/* 64 MiB a CPU: a run's records stay in the buffer */
+	/* 64 MiB a CPU: a run's records stay in the buffer */
+	err = ft_tracefs_open(&t, 65536);
 	if (err) {
 		printf("live --stacks: skipped (%s)\n", ft_tracefs_strerror(err));
 		return 0;
@@ -361,7 +373,8 @@ static int live_stacks(void)
 		bool stacks = r % 2;
 
 		if (stacks)
-			tracefs_instance_file_append(t.inst, "events/kmem/mm_page_alloc/trigger", "stacktrace");
+			tracefs_instance_file_append(t.inst, "events/kmem/mm_page_alloc/trigger",
+						     "stacktrace");
 		if (stacks) {
 			s1 += traced_faults(&t, ev, &e);
 			n1 += e / 2;	/* an event and its stack record */
@@ -370,13 +383,15 @@ static int live_stacks(void)
 			n0 += e;
 		}
 		if (stacks)
-			tracefs_instance_file_append(t.inst, "events/kmem/mm_page_alloc/trigger", "!stacktrace");
+			tracefs_instance_file_append(t.inst, "events/kmem/mm_page_alloc/trigger",
+						     "!stacktrace");
 	}
-	printf("live --stacks: the allocating task's system CPU per traced page allocation: %.0f ns "
-	       "without a stack, %.0f ns with one (+%.0f ns; %llu and %llu events, lost %llu)\n",
+	printf("live --stacks: the allocating task's system CPU per traced page allocation: %.0f "
+	       "ns without a stack, %.0f ns with one (+%.0f ns; %llu and %llu events, lost %llu)\n",
 	       s0 * 1e9 / (double)(n0 ? n0 : 1), s1 * 1e9 / (double)(n1 ? n1 : 1),
 	       s1 * 1e9 / (double)(n1 ? n1 : 1) - s0 * 1e9 / (double)(n0 ? n0 : 1),
-	       (unsigned long long)n0, (unsigned long long)n1, (unsigned long long)ft_tracefs_lost(&t));
+	       (unsigned long long)n0, (unsigned long long)n1,
+	       (unsigned long long)ft_tracefs_lost(&t));
 	ft_tracefs_close(&t);
 	free(ev);
 	return 0;

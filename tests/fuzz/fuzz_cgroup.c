@@ -25,7 +25,8 @@ static void terminated(const char *s, size_t max)
 
 static void psi_ok(const struct ft_psi_line *l)
 {
-	if (l->have && (!isfinite(l->avg10) || l->avg10 < 0 || !isfinite(l->avg60) || l->avg60 < 0 ||
+	if (l->have &&
+	    (!isfinite(l->avg10) || l->avg10 < 0 || !isfinite(l->avg60) || l->avg60 < 0 ||
 			!isfinite(l->avg300) || l->avg300 < 0))
 		__builtin_trap();
 }
@@ -78,10 +79,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (!ft_cgroup_of_proc(text, size, path, sizeof(path)))
 		terminated(path, sizeof(path));
-	/* the escape: terminated, no control byte out, and its length the one it says when it fits */
+	/*
+	 * the escape: terminated, no control byte out, and its length the one it says when it fits
+	 */
 	{
 		static char esc[4 * 4096 + 1];
-		size_t in = size < 4096 ? size : 4096, n = ft_cgroup_path_escape(text, in, esc, sizeof(esc));
+		size_t in = size < 4096 ? size : 4096,
+		n = ft_cgroup_path_escape(text, in, esc, sizeof(esc));
 
 		terminated(esc, sizeof(esc));
 		if (n >= sizeof(esc) || strlen(esc) != n)

@@ -48,7 +48,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			f->after_hi = b & 0x80 ? UINT64_MAX : f->after_lo + (b >> 6);
 			f->map = true;
 		}
-	all = ft_fit_needs_judge(z, 2, use, needs, nr, size ? data[0] * 1000ull : 0, UINT64_MAX, left, each);
+	all = ft_fit_needs_judge(z, 2, use, needs, nr, size ? data[0] * 1000ull : 0, UINT64_MAX,
+				 left, each);
 	if ((unsigned int)all > FT_FIT_UNKNOWN)
 		__builtin_trap();
 	for (i = 0; i < nr; i++) {

@@ -29,8 +29,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			for (i = 0; r.path[i]; i++)
 				if ((unsigned char)r.path[i] <= ' ')
 					__builtin_trap();
-		if (!memchr(r.user, '\0', sizeof(r.user)) || !memchr(r.pass, '\0', sizeof(r.pass)) ||
-		    strchr(r.user, ':') || (r.auth != FT_HTTP_AUTH_BASIC && (r.user[0] || r.pass[0])))
+		if (!memchr(r.user, '\0', sizeof(r.user)) ||
+		    !memchr(r.pass, '\0', sizeof(r.pass)) ||
+		    strchr(r.user, ':') ||
+		    (r.auth != FT_HTTP_AUTH_BASIC && (r.user[0] || r.pass[0])))
 			__builtin_trap();
 	}
 	return 0;

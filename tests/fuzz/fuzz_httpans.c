@@ -29,7 +29,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (!why[0])
 			__builtin_trap();
 	} else {
-		if (a.status < 100 || a.status > 599 || a.body < buf || a.body + a.body_len > buf + size)
+		if (a.status < 100 || a.status > 599 || a.body < buf ||
+		    a.body + a.body_len > buf + size)
 			__builtin_trap();
 		for (i = 0; a.reason[i]; i++)
 			if (a.reason[i] < 0x20 || a.reason[i] >= 0x7f)

@@ -16,7 +16,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const char *const keys[] = { "t_ns=", "pid=", "uid=", "by=", "knob=", "old=", "new=" };
+	static const char *const keys[] = { "t_ns=", "pid=", "uid=", "by=", "knob=", "old=",
+					    "new=" };
 	char out[FT_JOURNAL_LINE + 64];
 	const char *p;
 	int n = ft_journal_claim((const char *)data, size, out, sizeof(out));

@@ -22,7 +22,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (ft_kmsg_parse((const char *)data, size, &f))
 		return 0;
-	if (strnlen(f.comm, sizeof(f.comm)) >= sizeof(f.comm) || strnlen(f.gfp, sizeof(f.gfp)) >= sizeof(f.gfp) ||
+	if (strnlen(f.comm, sizeof(f.comm)) >= sizeof(f.comm) ||
+	    strnlen(f.gfp, sizeof(f.gfp)) >= sizeof(f.gfp) ||
 	    f.order < 0 || f.order > 64)
 		__builtin_trap();
 	/* only the kernel's form: a task's name of 1 to 15 bytes before the phrase */

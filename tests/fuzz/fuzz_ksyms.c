@@ -42,7 +42,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (ft_symnames_add(&t, data[off], (const char *)data + off, len))
 			continue;
 		kept = ft_symnames_get(&t, data[off]);
-		if (!kept || strlen(kept) >= FT_SYMNAME_LEN || memcmp(kept, data + off, strlen(kept)))
+		if (!kept || strlen(kept) >= FT_SYMNAME_LEN ||
+		    memcmp(kept, data + off, strlen(kept)))
 			__builtin_trap();
 		for (i = 0; kept[i]; i++)
 			if ((unsigned char)kept[i] < 0x20 || (unsigned char)kept[i] > 0x7e)

@@ -148,7 +148,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		snprintf(p, sizeof(p), "%s/%s", root, rel);
 		fd = ft_outfile_create(p, data[0] & 8);
 		if (fd >= 0) {
-			must(!fstat(fd, &st) && S_ISREG(st.st_mode) && (st.st_mode & 07777) == 0600);
+			must(!fstat(fd, &st) && S_ISREG(st.st_mode) &&
+			     (st.st_mode & 07777) == 0600);
 			close(fd);
 			unlink(p);
 			repair();

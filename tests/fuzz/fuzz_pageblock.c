@@ -49,7 +49,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		memcpy(&words[i], data + 5 + i * 8, 8);
 	for (i = size - 5 >= 8 ? (size - 5) / 8 : 0; i < nw * 2; i++)
 		words[i] = words[i % (((size - 5) / 8) ? ((size - 5) / 8) : 1)];
-	ft_pbmap_feed(&m, 0, 0, m.zones[0].nr_blocks, words, data[5] & 1 ? words + nw : NULL, data[5] & 2);
+	ft_pbmap_feed(&m, 0, 0, m.zones[0].nr_blocks, words, data[5] & 1 ? words + nw : NULL,
+		      data[5] & 2);
 	for (sum = 0, c = 0; c < FT_PB_NR; c++)
 		sum += m.zones[0].count[c];
 	if (sum != m.zones[0].nr_blocks || m.zones[0].count[FT_PB_UNSCANNED])

@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		terminated(e.page_mt, sizeof(e.page_mt));
 		terminated(e.block_mt, sizeof(e.block_mt));
 		if (e.nr_frames < 0 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames ||
-		    (e.all_frames > e.nr_frames && e.nr_frames != FT_PO_FRAMES) || e.block > e.pfn || e.order > 64)
+		    (e.all_frames > e.nr_frames && e.nr_frames != FT_PO_FRAMES) ||
+		    e.block > e.pfn || e.order > 64)
 			__builtin_trap();
 		for (i = 0; i < e.nr_frames; i++)
 			terminated(e.frames[i], FT_PO_FRAME_LEN);
@@ -54,14 +55,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		r = ft_po_stack_next((const char *)data, size, &off, &e, &pages);
 		if (off > size || (r != 0 && off <= prev))
 			__builtin_trap();
-		if (r == 1 && (e.nr_frames < 1 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames))
+		if (r == 1 &&
+		    (e.nr_frames < 1 || e.nr_frames > FT_PO_FRAMES || e.nr_frames > e.all_frames))
 			__builtin_trap();
 	} while (r != 0);
 	/* the top stacks of show_stacks: at most max, most first, within the total */
 	{
 		struct ft_po_stack top[3];
 		uint64_t total;
-		size_t nr, bad, n = ft_po_stacks_top((const char *)data, size, top, 3, &total, &nr, &bad), k;
+		size_t nr, bad,
+		n = ft_po_stacks_top((const char *)data, size, top, 3, &total, &nr, &bad), k;
 		char text[128];
 
 		if (n > 3 || n > nr)

@@ -27,12 +27,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	if (r.success && r.type == FT_PROM_NONE)
 		__builtin_trap();
-	if (!memchr(r.error, '\0', sizeof(r.error)) || !memchr(r.error_type, '\0', sizeof(r.error_type)))
+	if (!memchr(r.error, '\0', sizeof(r.error)) ||
+	    !memchr(r.error_type, '\0', sizeof(r.error_type)))
 		__builtin_trap();
 	for (i = 0; i < r.nseries; i++) {
 		const struct ft_prom_series *s = &r.series[i];
 
-		if ((size_t)s->label0 + s->nlabels > r.nlabels || (size_t)s->sample0 + s->nsamples > r.nsamples)
+		if ((size_t)s->label0 + s->nlabels > r.nlabels ||
+		    (size_t)s->sample0 + s->nsamples > r.nsamples)
 			__builtin_trap();
 		for (k = 0; k < s->nlabels; k++) {
 			const struct ft_prom_label *l = &r.labels[s->label0 + k];

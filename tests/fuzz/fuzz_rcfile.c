@@ -40,7 +40,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		__builtin_trap();
 	if (ft_rc_parse(text, (size_t)n, &back, why, sizeof(why)))
 		__builtin_trap();
-	if (strcmp(back.view, rc.view) || strcmp(back.sort, rc.sort) || strcmp(back.map_zone, rc.map_zone) ||
+	if (strcmp(back.view, rc.view) || strcmp(back.sort, rc.sort) ||
+	    strcmp(back.map_zone, rc.map_zone) ||
 	    back.color != rc.color)
 		__builtin_trap();
 	return 0;

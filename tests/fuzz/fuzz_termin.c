@@ -1,5 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
-/* libFuzzer target: terminal input after ESC (ft_esc_feed), byte by byte, restarting after each verdict. */
+/*
+ * libFuzzer target: terminal input after ESC (ft_esc_feed), byte by byte, restarting after each
+ * verdict.
+ */
 #include <stddef.h>
 #include <stdint.h>
 

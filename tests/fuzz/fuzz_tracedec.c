@@ -42,7 +42,8 @@ static void load(const char *rel, const char *system)
 static void on_stack(void *ctx, const struct ft_trace_stack *st)
 {
 	(void)ctx;
-	if (st->n < 0 || st->n > FT_STACK_DEPTH || st->n > st->all || (st->n < st->all && st->n != FT_STACK_DEPTH))
+	if (st->n < 0 || st->n > FT_STACK_DEPTH || st->n > st->all ||
+	    (st->n < st->all && st->n != FT_STACK_DEPTH))
 		__builtin_trap();
 }
 
@@ -63,7 +64,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 				char p[512];
 				FILE *f;
 
-				snprintf(p, sizeof(p), "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s", rel);
+				snprintf(p, sizeof(p),
+					 "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s",
+					 rel);
 				f = fopen(p, "r");
 				if (!f)
 					continue;

@@ -36,9 +36,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	bounded(wc.client_ca_file, sizeof(wc.client_ca_file));
 	if (wc.tls && (!wc.cert_file[0] || !wc.key_file[0]))
 		__builtin_trap();
-	if (wc.min_version < FT_TLS10 || wc.max_version > FT_TLS13 || wc.min_version > wc.max_version)
+	if (wc.min_version < FT_TLS10 || wc.max_version > FT_TLS13 ||
+	    wc.min_version > wc.max_version)
 		__builtin_trap();
-	if ((wc.client_auth == FT_CLIENT_VERIFY_IF_GIVEN || wc.client_auth == FT_CLIENT_REQUIRE_VERIFY) &&
+	if ((wc.client_auth == FT_CLIENT_VERIFY_IF_GIVEN ||
+	     wc.client_auth == FT_CLIENT_REQUIRE_VERIFY) &&
 	    !wc.client_ca_file[0])
 		__builtin_trap();
 	if (wc.nr_users < 0 || wc.nr_users > FT_WEB_MAX_USERS)

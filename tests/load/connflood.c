@@ -52,7 +52,8 @@ int main(int argc, char **argv)
 		src[i] = (struct sockaddr_in){ .sin_family = AF_INET };
 		if (inet_pton(AF_INET, argv[4 + i], &src[i].sin_addr) != 1 ||
 		    (ntohl(src[i].sin_addr.s_addr) >> 24) != 127) {
-			fprintf(stderr, "connflood: '%s' is not an address in 127.0.0.0/8\n", argv[4 + i]);
+			fprintf(stderr, "connflood: '%s' is not an address in 127.0.0.0/8\n",
+				argv[4 + i]);
 			return 2;
 		}
 	}
@@ -66,7 +67,8 @@ int main(int argc, char **argv)
 		uint64_t t = now_ns();
 
 		while (t >= next) {	/* the connects due by now */
-			int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), k, old = 0;
+			int fd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0), k,
+			old = 0;
 
 			next += gap;
 			if (fd < 0) {
@@ -74,7 +76,8 @@ int main(int argc, char **argv)
 				continue;
 			}
 			if (bind(fd, (struct sockaddr *)&src[turn], sizeof(src[turn])) < 0 ||
-			    (connect(fd, (struct sockaddr *)&dst, sizeof(dst)) < 0 && errno != EINPROGRESS)) {
+			    (connect(fd, (struct sockaddr *)&dst, sizeof(dst)) < 0 &&
+			     errno != EINPROGRESS)) {
 				close(fd);
 				failed++;
 				turn = (turn + 1) % nsrc;
@@ -114,7 +117,9 @@ int main(int argc, char **argv)
 
 			if (!pf[i].revents)
 				continue;
-			/* the server wrote (a 503) or closed: read what it said, close at its end */
+			/*
+			 * the server wrote (a 503) or closed: read what it said, close at its end
+			 */
 			if (read(pf[i].fd, buf, sizeof(buf)) > 0)
 				continue;
 			close(pf[i].fd);

@@ -172,7 +172,8 @@ int main(int argc, char **argv)
 	lfd = socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
 	if (lfd < 0 || setsockopt(lfd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one)) < 0 ||
 	    bind(lfd, (struct sockaddr *)&at, sizeof(at)) < 0 || listen(lfd, 64) < 0) {
-		fprintf(stderr, "delayproxy: cannot listen on 127.0.0.1:%s: %s\n", argv[1], strerror(errno));
+		fprintf(stderr, "delayproxy: cannot listen on 127.0.0.1:%s: %s\n", argv[1],
+			strerror(errno));
 		return 1;
 	}
 	printf("delayproxy on 127.0.0.1:%s\n", argv[1]);
@@ -188,11 +189,13 @@ int main(int argc, char **argv)
 				struct way *w = &pairs[i].w[k];
 
 				if (!w->eof && w->n < CHUNKS)
-					pf[np++] = (struct pollfd){ .fd = w->from, .events = POLLIN };
+					pf[np++] = (struct pollfd){ .fd = w->from,
+								    .events = POLLIN };
 				if (!w->n)
 					continue;
 				if (w->q[w->head]->due <= now)	/* due: when the socket takes it */
-					pf[np++] = (struct pollfd){ .fd = w->to, .events = POLLOUT };
+					pf[np++] = (struct pollfd){ .fd = w->to,
+								    .events = POLLOUT };
 				else if ((int)((w->q[w->head]->due - now) / 1000000) + 1 < ms)
 					ms = (int)((w->q[w->head]->due - now) / 1000000) + 1;
 			}

@@ -36,7 +36,8 @@ static double now(void)
 /* @len bytes at a 2 MiB boundary, the slack around them unmapped again */
 static char *map_aligned(size_t len)
 {
-	char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+		       0);
 	uintptr_t a;
 
 	if (p == MAP_FAILED)
@@ -51,7 +52,8 @@ static char *map_aligned(size_t len)
 int main(int argc, char **argv)
 {
 	double secs = argc > 1 ? atof(argv[1]) : 20, end = now() + secs;
-	size_t keep = (argc > 2 ? strtoul(argv[2], NULL, 10) : 1024) << 20, held = 0, i, nr = 0, cap;
+	size_t keep = (argc > 2 ? strtoul(argv[2], NULL, 10) : 1024) << 20, held = 0, i, nr = 0,
+	cap;
 	long page = sysconf(_SC_PAGESIZE);
 	char **chunks;
 	unsigned long rounds = 0;

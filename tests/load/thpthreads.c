@@ -36,7 +36,8 @@ static double now(void)
 /* @len bytes at a 2 MiB boundary (the rest of the mapping unmapped again) */
 static char *map_aligned(size_t len, int flags)
 {
-	char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
+	char *p = mmap(NULL, len + HUGE, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | flags, -1, 0);
 	uintptr_t a;
 
 	if (p == MAP_FAILED)
@@ -73,7 +74,8 @@ static void *worker(void *arg)
 		}
 		rounds++;
 	}
-	printf("thread %ld: %lu rounds, %lu THP-sized faults\n", (long)(intptr_t)arg, rounds, faults);
+	printf("thread %ld: %lu rounds, %lu THP-sized faults\n", (long)(intptr_t)arg, rounds,
+	       faults);
 	return NULL;
 }
 

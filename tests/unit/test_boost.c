@@ -17,8 +17,8 @@
 static void test_scan(void **state)
 {
 	static const char zi[] =
-		"Node 0, zone      DMA\n  pages free     3840\n        boost    0\n        min      51\n"
-		"Node 0, zone    DMA32\n  pages free     772808\n        boost    512\n"
+		"Node 0, zone      DMA\n  pages free     3840\n        boost    0\n        min     "
+		" 51\nNode 0, zone    DMA32\n  pages free     772808\n        boost    512\n"
 		"Node 0, zone   Normal\n  pages free     10000\n        boost    16384\n"
 		"Node 0, zone  Movable\n  pages free     0\n";
 	uint64_t b[8];
@@ -76,7 +76,8 @@ static void test_episodes(void **state)
 	assert_int_equal(a.z[0].episodes, 2);
 	/* a slowed sampler's read stands for the reads it skipped */
 	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 0 }, 2, 10);
-	assert_int_equal(a.z[1].samples, 6 + 10);	/* six reads since the encode, then one for ten */
+	/* six reads since the encode, then one for ten */
+	assert_int_equal(a.z[1].samples, 6 + 10);
 	ft_boost_acc_add(&a, (const uint64_t[]){ 0, 8 }, 2, 10);
 	assert_int_equal(a.z[1].boosted, 10);
 	assert_int_equal(a.z[1].episodes, 1);	/* episodes and peaks are not weighted */

@@ -43,7 +43,8 @@ static void test_orders_by_count(void **state)
 {
 	/* arm64 64K pages: 14 orders; parse whatever count is printed */
 	const char txt[] = "Node 0, zone   Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14\n";
-	const char too_many[] = "Node 0, zone Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21\n";
+	const char too_many[] =
+		"Node 0, zone Normal 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21\n";
 	struct ft_buddyinfo bi = { 0 };
 
 	(void)state;

@@ -24,7 +24,8 @@ static void test_ordinary(void **state)
 
 	(void)state;
 	assert_string_equal(ft_cell(b, sizeof(b), 12.34, 7, 1), "12.3");
-	assert_string_equal(ft_cell(b, sizeof(b), 1234567, 7, 1), "1234567");	/* the decimal goes first */
+	/* the decimal goes first */
+	assert_string_equal(ft_cell(b, sizeof(b), 1234567, 7, 1), "1234567");
 	assert_string_equal(ft_cell(b, sizeof(b), 12345678, 7, 1), "1.23e7");
 	assert_string_equal(ft_cell(b, sizeof(b), 1e308, 7, 1), "1e308");
 	assert_string_equal(ft_cell(b, sizeof(b), -1e308, 7, 1), "-1e308");
@@ -54,8 +55,10 @@ static void test_every_width(void **state)
 	for (i = 0; i < NR_HOSTILE; i++)
 		for (w = 1; w <= 12; w++)
 			for (p = 0; p <= 3; p++) {
-				assert_true(strlen(ft_cell(b, sizeof(b), hostile[i], w, p)) <= (size_t)w);
-				assert_true(strlen(ft_cell_pct(b, sizeof(b), hostile[i], w, p)) <= (size_t)w);
+				assert_true(strlen(ft_cell(b, sizeof(b), hostile[i], w,
+							   p)) <= (size_t)w);
+				assert_true(strlen(ft_cell_pct(b, sizeof(b), hostile[i], w,
+							       p)) <= (size_t)w);
 			}
 }
 
@@ -94,7 +97,9 @@ static void test_tui_formats(void **state)
 	assert_string_equal(b, "2.00M");
 }
 
-/* An index from a float: both ends and half a step either side of each, and the values no index is. */
+/*
+ * An index from a float: both ends and half a step either side of each, and the values no index is.
+ */
 static void test_index(void **state)
 {
 	(void)state;

@@ -21,9 +21,12 @@ static void test_psi(void **state)
 	static const char some[] = "some avg10=12.50 avg60=0.00 avg300=0.00 total=7\n";
 	static const char *const bad[] = {
 		"", "full avg10=0.00 avg60=0.00 avg300=0.00 total=1\n",	/* no some */
-		"some avg10=0.00 avg60=0.00 total=1\n", "some avg10=x avg60=0.00 avg300=0.00 total=1\n",
-		"some avg10=0.00 avg60=0.00 avg300=0.00 total=-1\n", "half avg10=0 avg60=0 avg300=0 total=1\n",
-		"some avg10=nan avg60=0.00 avg300=0.00 total=1\n", "some avg10=0 avg60=0 avg300=0 total=1 more\n",
+		"some avg10=0.00 avg60=0.00 total=1\n",
+		"some avg10=x avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=0.00 avg60=0.00 avg300=0.00 total=-1\n",
+		"half avg10=0 avg60=0 avg300=0 total=1\n",
+		"some avg10=nan avg60=0.00 avg300=0.00 total=1\n",
+		"some avg10=0 avg60=0 avg300=0 total=1 more\n",
 	};
 	struct ft_psi p;
 	size_t i;
@@ -44,9 +47,11 @@ static void test_memstat(void **state)
 {
 	/* v2 (6.18's keys, cut) and v1 (this VM's root memory.stat, cut) */
 	static const char v2[] = "anon 1073741824\nfile 4096\nkernel 8192\nanon_thp 805306368\n"
-				 "file_thp 0\nshmem_thp 2097152\nthp_fault_alloc 384\nthp_collapse_alloc 3\n";
+				 "file_thp 0\nshmem_thp 2097152\nthp_fault_alloc "
+				 "384\nthp_collapse_alloc 3\n";
 	static const char v1[] = "cache 10330112\nrss 3342336\nrss_huge 0\nshmem 9736192\n"
-				 "total_cache 1567330304\ntotal_rss 104267776\ntotal_rss_huge 2097152\n";
+				 "total_cache 1567330304\ntotal_rss 104267776\ntotal_rss_huge "
+				 "2097152\n";
 	static const char v1_leaf[] = "cache 4096\nrss 8192\nrss_huge 0\n";
 	struct ft_cg_mem m;
 
@@ -80,9 +85,11 @@ static void test_memstat(void **state)
 
 static void test_pod(void **state)
 {
-	static const char good[] = "kube-system_coredns-5d78c9869d-9xk2p_0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0";
+	static const char good[] =
+		"kube-system_coredns-5d78c9869d-9xk2p_0b1c2d3e-4f50-6172-8394-a5b6c7d8e9f0";
 	static const char *const bad[] = {
-		"default_web", "default_web_abc_def", "Default_web_0b1c2d3e-4f50", "default__0b1c2d3e-4f50",
+		"default_web", "default_web_abc_def", "Default_web_0b1c2d3e-4f50",
+		"default__0b1c2d3e-4f50",
 		"default_web_0b1c2d3e-4f5g", "default_web_1234", "_web_0b1c2d3e-4f50",
 	};
 	struct ft_pod p;
@@ -108,23 +115,31 @@ static void test_names(void **state)
 	} t[] = {
 		{ "/", "/" },
 		/* the systemd driver: the uid's dashes are underscores */
-		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0b1c2d3e_4f50_6172_8394_a5b6c7d8e9f0.slice",
+		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0b1c2d3e_4f50_617"
+		  "2_8394_a5b6c7d8e9f0.slice",
 		  "default/web-7f9c" },
-		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0b1c2d3e_4f50_6172_8394_a5b6c7d8e9f0.slice/"
-		  "cri-containerd-4c1b9a0e3f2d4c5b6a7980aabbccddeeff00112233445566778899aabbccddee.scope",
+		{ "/kubepods.slice/kubepods-burstable.slice/kubepods-burstable-pod0b1c2d3e_4f50_617"
+		  "2_8394_a5b6c7d8e9f0.slice/"
+		  "cri-containerd-4c1b9a0e3f2d4c5b6a7980aabbccddeeff00112233445566778899aabbccddee."
+		  "scope",
 		  "default/web-7f9c/4c1b9a0e3f2d" },
 		/* the cgroupfs driver */
-		{ "/kubepods/besteffort/pod11111111-2222-3333-4444-555555555555", "kube-system/coredns-abc" },
+		{ "/kubepods/besteffort/pod11111111-2222-3333-4444-555555555555",
+		  "kube-system/coredns-abc" },
 		{ "/kubepods/besteffort/pod11111111-2222-3333-4444-555555555555/"
-		  "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0", "kube-system/coredns-abc/9f8e7d6c5b4a" },
+		  "9f8e7d6c5b4a39281706f5e4d3c2b1a09f8e7d6c5b4a39281706f5e4d3c2b1a0",
+		  "kube-system/coredns-abc/9f8e7d6c5b4a" },
 		/* a pod no directory names */
-		{ "/kubepods.slice/kubepods-pod99999999_8888_7777_6666_555555555555.slice", "pod:99999999" },
+		{ "/kubepods.slice/kubepods-pod99999999_8888_7777_6666_555555555555.slice",
+		  "pod:99999999" },
 		{ "/kubepods.slice", "kubepods" },
 		{ "/kubepods.slice/kubepods-burstable.slice", "kubepods/burstable" },
 		{ "/kubepods/guaranteed", "kubepods/guaranteed" },
-		{ "/system.slice/docker-4c1b9a0e3f2d4c5b6a7980aabbccddeeff00112233445566778899aabbccddee.scope",
+		{ "/system.slice/docker-4c1b9a0e3f2d4c5b6a7980aabbccddeeff00112233445566778899aabbc"
+		  "cddee.scope",
 		  "docker:4c1b9a0e3f2d" },
-		{ "/machine.slice/crio-0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7e8f9.scope",
+		{ "/machine.slice/crio-0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f60718293a4b5c6d7"
+		  "e8f9.scope",
 		  "crio:0a1b2c3d4e5f" },
 		{ "/system.slice/sshd.service", "sshd.service" },
 		{ "/user.slice/user-1000.slice/session-3.scope", "session-3.scope" },
@@ -171,7 +186,10 @@ static void test_input(void **state)
 	int i;
 
 	(void)state;
-	/* 5 malformed: the pod's uid, a relative path, a number, an unknown word, a count that is none */
+	/*
+	 * 5 malformed: the pod's uid, a relative path, a number, an unknown word, a count that is
+	 * none
+	 */
 	assert_int_equal(ft_cgroup_table_parse(text, sizeof(text) - 1, &c), 5);
 	assert_int_equal(c.left_out, 4200);		/* the walk's directories not looked at */
 	assert_true(c.known);
@@ -204,13 +222,16 @@ static void test_input(void **state)
 static void test_smaps(void **state)
 {
 	/* this VM's /proc/self/smaps_rollup, cut, and one with huge pages */
-	static const char self[] = "555ea1a31000-7ffe9d5d6000 ---p 00000000 00:00 0                          [rollup]\n"
-				   "Rss:                1680 kB\nAnonymous:           112 kB\nKSM:                   0 kB\n"
-				   "AnonHugePages:         0 kB\nSwap:                  0 kB\n";
+	static const char self[] = "555ea1a31000-7ffe9d5d6000 ---p 00000000 00:00 0                "
+				   "          [rollup]\nRss:                1680 kB\nAnonymous:    "
+				   "       112 kB\nKSM:                   0 kB\nAnonHugePages:     "
+				   "    0 kB\nSwap:                  0 kB\n";
 	static const char huge[] = "Anonymous:        4194304 kB\nAnonHugePages:    3145728 kB\n";
 	static const char *const bad[] = {
-		"Anonymous: 1 kB\n", "AnonHugePages: 1 kB\n", "Anonymous: x kB\nAnonHugePages: 1 kB\n",
-		"Anonymous: 1 MB\nAnonHugePages: 1 kB\n", "Anonymous: 18014398509481984 kB\nAnonHugePages: 0 kB\n",
+		"Anonymous: 1 kB\n", "AnonHugePages: 1 kB\n",
+		"Anonymous: x kB\nAnonHugePages: 1 kB\n",
+		"Anonymous: 1 MB\nAnonHugePages: 1 kB\n",
+		"Anonymous: 18014398509481984 kB\nAnonHugePages: 0 kB\n",
 	};
 	struct ft_smaps s;
 	size_t i;
@@ -231,8 +252,10 @@ static void test_smaps(void **state)
 static void test_proc_cgroup(void **state)
 {
 	/* this hybrid VM (v1 memory, unified v2), a pure v2 host, and a process in the v1 root */
-	static const char hybrid[] = "12:memory:/fragtop-test/a\n11:cpu,cpuacct:/\n0::/user.slice/session-3.scope\n";
-	static const char v2[] = "0::/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c1b.scope\n";
+	static const char hybrid[] =
+		"12:memory:/fragtop-test/a\n11:cpu,cpuacct:/\n0::/user.slice/session-3.scope\n";
+	static const char v2[] =
+		"0::/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c1b.scope\n";
 	static const char v1_root[] = "5:memory:/\n0::/system.slice/sshd.service\n";
 	static const char combined[] = "7:memory,hugetlb:/docker/abc\n";
 	static const char none[] = "garbage\n3:cpu:/x\n";
@@ -242,9 +265,11 @@ static void test_proc_cgroup(void **state)
 	assert_int_equal(ft_cgroup_of_proc(hybrid, sizeof(hybrid) - 1, out, sizeof(out)), 0);
 	assert_string_equal(out, "/fragtop-test/a");
 	assert_int_equal(ft_cgroup_of_proc(v2, sizeof(v2) - 1, out, sizeof(out)), 0);
-	assert_string_equal(out, "/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c1b.scope");
+	assert_string_equal(out, "/kubepods.slice/kubepods-pod0b1c2d3e_4f50.slice/cri-containerd-4c"
+				 "1b.scope");
 	assert_int_equal(ft_cgroup_of_proc(v1_root, sizeof(v1_root) - 1, out, sizeof(out)), 0);
-	assert_string_equal(out, "/system.slice/sshd.service");	/* memory at the root says nothing */
+	/* memory at the root says nothing */
+	assert_string_equal(out, "/system.slice/sshd.service");
 	assert_int_equal(ft_cgroup_of_proc(combined, sizeof(combined) - 1, out, sizeof(out)), 0);
 	assert_string_equal(out, "/docker/abc");
 	assert_int_equal(ft_cgroup_of_proc(none, sizeof(none) - 1, out, sizeof(out)), -ENOENT);
@@ -252,7 +277,10 @@ static void test_proc_cgroup(void **state)
 	assert_string_equal(small, "/fragto");	/* cut, terminated */
 }
 
-/* A path's escape: control characters, DEL, backslash and bytes that are not UTF-8 as \xNN, the rest as it is. */
+/*
+ * A path's escape: control characters, DEL, backslash and bytes that are not UTF-8 as \xNN, the
+ * rest as it is.
+ */
 static void test_path_escape(void **state)
 {
 	static const char esc_line[] = "0::/term\033[2J\007\n.scope\n";
@@ -266,7 +294,8 @@ static void test_path_escape(void **state)
 	ft_cgroup_path_escape("/x\xfe", 3, out, sizeof(out));
 	assert_string_equal(out, "/x\\xfe");			/* two stay two */
 	ft_cgroup_path_escape("/a\\x1bb", 7, out, sizeof(out));
-	assert_string_equal(out, "/a\\x5cx1bb");		/* a backslash is escaped too: no collision */
+	/* a backslash is escaped too: no collision */
+	assert_string_equal(out, "/a\\x5cx1bb");
 	ft_cgroup_path_escape("/caf\xc3\xa9 \x7f", 8, out, sizeof(out));
 	assert_string_equal(out, "/caf\xc3\xa9 \\x7f");	/* UTF-8 and spaces kept */
 	assert_int_equal(ft_cgroup_path_escape("/\001\002", 3, cut, sizeof(cut)), 9);
@@ -276,7 +305,10 @@ static void test_path_escape(void **state)
 	assert_string_equal(out, "/term\\x1b[2J\\x07");
 }
 
-/* A key: the escaped path whole up to 511 bytes; longer, its tail and a hash, so two long paths stay two. */
+/*
+ * A key: the escaped path whole up to 511 bytes; longer, its tail and a hash, so two long paths
+ * stay two.
+ */
 static void test_path_key(void **state)
 {
 	char a[700], b[700], ka[FT_CG_PATH], kb[FT_CG_PATH];

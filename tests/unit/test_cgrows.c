@@ -107,12 +107,14 @@ static void test_unread_buckets(void **state)
 	assert_int_equal(rows.nr, 3);
 	for (i = 0; i < rows.nr; i++)
 		seen[rows.r[i].unread] += (int)rows.r[i].c[FT_PC_FRAGMENTING];
-	assert_int_equal(seen[FT_CGU_EXITED], 5 + 7);	/* pid 10 exited too: the reason now holds for it */
+	/* pid 10 exited too: the reason now holds for it */
+	assert_int_equal(seen[FT_CGU_EXITED], 5 + 7);
 	assert_int_equal(seen[FT_CGU_UNREAD], 1);
 	assert_int_equal(seen[FT_CGU_READ], 2);
 	assert_int_equal(seen[FT_CGU_NOT_RECORDED], 0);
 	assert_string_equal(ft_cgrow_name(&rows.r[0]), "(exited unread)");
-	assert_string_equal(ft_cg_unread_reasons[FT_CGU_EXITED], "the processes exited before fragtop read their cgroup");
+	assert_string_equal(ft_cg_unread_reasons[FT_CGU_EXITED],
+			    "the processes exited before fragtop read their cgroup");
 	check_sums(&t, &rows);
 	/* by process, the counters of the inputs stay (the report's table is by process) */
 	{
@@ -146,7 +148,10 @@ static void test_overflow(void **state)
 	check_sums(&t, &rows);
 }
 
-/* The memory cgroups joined: each row finds its cgroup; cgroups with tasks and no trace get a row before "other". */
+/*
+ * The memory cgroups joined: each row finds its cgroup; cgroups with tasks and no trace get a row
+ * before "other".
+ */
 static void test_join(void **state)
 {
 	static struct ft_procs t;
@@ -218,7 +223,8 @@ static void test_join_long_path(void **state)
 	static struct ft_cgroups c;
 	static const char path[] = "/kubepods.slice/kubepods-burstable.slice/"
 		"kubepods-burstable-pod0b1c2d3e_4f50_6172_8394_a5b6c7d8e9f0.slice/"
-		"cri-containerd-4c1b2d3e4f5061728394a5b6c7d8e9f04c1b2d3e4f5061728394a5b6c7d8e9f0.scope";
+		"cri-containerd-4c1b2d3e4f5061728394a5b6c7d8e9f04c1b2d3e4f5061728394a5b6c7d8e9f0.sc"
+		"ope";
 	char proc[512], text[1024], key[FT_CG_PATH];
 
 	(void)state;

@@ -67,7 +67,10 @@ static void check_growth(void)
 		for (j = 0; j < nr_last; j++)
 			if (!strcmp(last[j].path, top.r[i].path))
 				grown += top.r[i].c[FT_PC_FRAGMENTING] - last[j].v;
-	/* rows were only ever added to here: what they grew by is all's growth, unless a chosen one is new */
+	/*
+	 * rows were only ever added to here: what they grew by is all's growth, unless a chosen one
+	 * is new
+	 */
 	if (all >= last_all) {
 		uint64_t fresh = 0;
 
@@ -127,7 +130,9 @@ static void test_pick(void **state)
 	/* the unread task is a bucket of its own, not "other" (the cgroups past the top K) */
 	assert_int_equal(top.other[FT_PC_FRAGMENTING], 1 + 3);
 	assert_int_equal(top.unread[FT_CGU_UNREAD][FT_PC_FRAGMENTING], 2);
-	/* /c overtakes both: chosen at once, /a leaves (absent: stale); "other" keeps what it had */
+	/*
+	 * /c overtakes both: chosen at once, /a leaves (absent: stale); "other" keeps what it had
+	 */
 	proc(12, "/c", 100);
 	scrape();
 	assert_string_equal(top.r[0].path, "/c");
@@ -228,10 +233,12 @@ static void test_unread_served(void **state)
 	assert_non_null(f);
 	assert_int_equal(ft_render_metrics_write(f, &s, &m), 0);
 	fclose(f);
-	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"/a\",name=\"/a\"} 5\n"));
-	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"other\",name=\"other\"} 4\n"));
-	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"(exited unread)\","
-				    "name=\"(exited unread)\"} 3\n"));
+	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"/a\","
+				    "name=\"/a\"} 5\n"));
+	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"other\","
+				    "name=\"other\"} 4\n"));
+	assert_non_null(strstr(buf, "fragtop_cgroup_fragmenting_fallbacks_total{cgroup=\"(exited "
+				    "unread)\",name=\"(exited unread)\"} 3\n"));
 	assert_null(strstr(buf, "cgroup=\"(cgroup unread)\""));	/* an empty bucket has no series */
 	free(buf);
 }

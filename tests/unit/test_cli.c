@@ -98,7 +98,8 @@ static void test_values(void **state)
 	int first;
 
 	(void)state;
-	assert_int_equal(parse("-f -s hello -i 0.5 --pct 50 -n 7 --period hourly FILE", &first), -1);
+	assert_int_equal(parse("-f -s hello -i 0.5 --pct 50 -n 7 --period hourly FILE", &first),
+			 -1);
 	assert_true(o.flag);
 	assert_string_equal(o.str, "hello");
 	assert_true(o.secs == 0.5);

@@ -30,8 +30,10 @@ static void test_rows(void **state)
 		ft_cmp_row_key(r, key, sizeof(key));
 		ft_cmp_row_name(r, name, sizeof(name));
 		assert_true(key[0] && name[0]);
-		for (k = 0; key[k]; k++)	/* JSON and CSV keys: snake_case (sizes as the kernel names them, "16kB") */
-			assert_true((key[k] >= 'a' && key[k] <= 'z') || (key[k] >= '0' && key[k] <= '9') ||
+		/* JSON and CSV keys: snake_case (sizes as the kernel names them, "16kB") */
+		for (k = 0; key[k]; k++)
+			assert_true((key[k] >= 'a' && key[k] <= 'z') ||
+				    (key[k] >= '0' && key[k] <= '9') ||
 				    key[k] == '_' || (key[k] == 'B' && k > 0 && key[k - 1] == 'k'));
 		for (k = 0; k < r; k++) {
 			ft_cmp_row_key(k, other, sizeof(other));
@@ -42,7 +44,8 @@ static void test_rows(void **state)
 
 static void test_change_and_p(void **state)
 {
-	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 }, one[] = { 4 }, zero[] = { 0, 0 };
+	const double a[] = { 1, 2, 3, 4, 5 }, b[] = { 6, 7, 8, 9, 10 }, one[] = { 4 },
+	zero[] = { 0, 0 };
 	struct ft_stats sa, sb, s1, s0, none;
 	double p;
 

@@ -33,7 +33,8 @@ static void put(struct fake *f, const char *rel, const char *text)
 	FILE *fp;
 
 	snprintf(path, sizeof(path), "%s/%s", f->dir, rel);
-	for (slash = strchr(path + strlen(f->dir) + 1, '/'); slash; slash = strchr(slash + 1, '/')) {
+	for (slash = strchr(path + strlen(f->dir) + 1, '/'); slash;
+	     slash = strchr(slash + 1, '/')) {
 		*slash = '\0';
 		mkdir(path, 0755);
 		*slash = '/';
@@ -130,13 +131,17 @@ static void test_validate(void **state)
 	assert_string_equal(why, "-5 is below the minimum 0");
 	assert_int_equal(ft_knob_validate(k, "abc", NULL, canon, &node, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "'abc' is not an integer");
-	assert_int_equal(ft_knob_validate(k, "12abc", NULL, canon, &node, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_knob_validate(k, "12abc", NULL, canon, &node, why, sizeof(why)),
+			 -EINVAL);
 	assert_int_equal(ft_knob_validate(k, "", NULL, canon, &node, why, sizeof(why)), -EINVAL);
 	assert_string_equal(why, "no value given");
-	assert_int_equal(ft_knob_validate(k, "2147483648", NULL, canon, &node, why, sizeof(why)), -ERANGE);
-	assert_int_equal(ft_knob_validate(k, "99999999999999999999", NULL, canon, &node, why, sizeof(why)),
+	assert_int_equal(ft_knob_validate(k, "2147483648", NULL, canon, &node, why, sizeof(why)),
 			 -ERANGE);
-	assert_int_equal(ft_knob_validate(x, "1001", NULL, canon, &node, why, sizeof(why)), -ERANGE);
+	assert_int_equal(ft_knob_validate(k, "99999999999999999999", NULL, canon, &node, why,
+					  sizeof(why)),
+			 -ERANGE);
+	assert_int_equal(ft_knob_validate(x, "1001", NULL, canon, &node, why, sizeof(why)),
+			 -ERANGE);
 	assert_string_equal(why, "1001 is above the maximum 1000");
 	assert_int_equal(ft_knob_validate(n, "3", NULL, canon, &node, why, sizeof(why)), 0);
 	assert_string_equal(canon, "1");
@@ -183,7 +188,8 @@ static void test_refusals_change_nothing(void **state)
 	assert_non_null(strstr(a->msg, "unknown knob"));
 	a = ft_ctl_set(f->ctl, "thp_enabled", "sometimes");
 	assert_int_equal(a->outcome, FT_CTL_INVALID);
-	assert_string_equal(a->msg, "thp_enabled: 'sometimes' is not one of always, madvise, never; "
+	assert_string_equal(a->msg,
+			    "thp_enabled: 'sometimes' is not one of always, madvise, never; "
 			     "nothing changed");
 	assert_string_equal(get(f, "sys/kernel/mm/transparent_hugepage/enabled"),
 			    "always [madvise] never\n");
@@ -218,7 +224,8 @@ static void test_read_only(void **state)
 	ft_ctl_init(f->ctl, f->rootfd, "fragtop runs --read-only");
 	a = ft_ctl_set(f->ctl, "watermark_boost_factor", "0");
 	assert_int_equal(a->outcome, FT_CTL_READ_ONLY);
-	assert_string_equal(a->msg, "watermark_boost_factor: not set to 0: fragtop runs --read-only");
+	assert_string_equal(a->msg,
+			    "watermark_boost_factor: not set to 0: fragtop runs --read-only");
 	a = ft_ctl_step(f->ctl, ft_knob_find("watermark_boost_factor"), -1);
 	assert_int_equal(a->outcome, FT_CTL_READ_ONLY);
 	a = ft_ctl_set(f->ctl, "compact_memory", "1");
@@ -322,7 +329,8 @@ static void test_unreadable_refused(void **state)
 	a = ft_ctl_set(f->ctl, "watermark_boost_factor", "100");
 	assert_int_equal(a->outcome, FT_CTL_FAILED);
 	assert_int_equal(a->err, -ELOOP);
-	assert_string_equal(a->msg, "watermark_boost_factor: cannot read the current value: reached "
+	assert_string_equal(a->msg,
+			    "watermark_boost_factor: cannot read the current value: reached "
 			    "through a symbolic link; not followed; nothing changed");
 	assert_int_equal(f->ctl->undo_nr, 0);
 	snprintf(path, sizeof(path), "%s/proc/sys/vm/extfrag_threshold", f->dir);
@@ -331,8 +339,9 @@ static void test_unreadable_refused(void **state)
 	a = ft_ctl_set(f->ctl, "extfrag_threshold", "600");
 	assert_int_equal(a->outcome, FT_CTL_FAILED);
 	assert_int_equal(a->err, -EBADFD);
-	assert_string_equal(a->msg, "extfrag_threshold: cannot read the current value: not a regular "
-			    "file (a FIFO or device in the tree?); nothing changed");
+	assert_string_equal(a->msg,
+			    "extfrag_threshold: cannot read the current value: not a regular file "
+			    "(a FIFO or device in the tree?); nothing changed");
 	assert_int_equal(f->ctl->undo_nr, 0);
 }
 
@@ -366,7 +375,8 @@ static void test_audit_ring(void **state)
 		ft_ctl_set(f->ctl, "watermark_boost_factor", "x");
 	assert_int_equal(ft_ctl_audit_kept(f->ctl), FT_CTL_AUDIT_MAX);
 	assert_int_equal(ft_ctl_audit_get(f->ctl, 0)->seq, 11);
-	assert_int_equal(ft_ctl_audit_get(f->ctl, FT_CTL_AUDIT_MAX - 1)->seq, FT_CTL_AUDIT_MAX + 10);
+	assert_int_equal(ft_ctl_audit_get(f->ctl, FT_CTL_AUDIT_MAX - 1)->seq,
+			 FT_CTL_AUDIT_MAX + 10);
 	assert_null(ft_ctl_audit_get(f->ctl, FT_CTL_AUDIT_MAX));
 }
 
@@ -413,7 +423,8 @@ static void test_readback_put_back(void **state)
 	a = ft_ctl_set(f->ctl, "thp_64kB", "always");
 	assert_int_equal(a->outcome, FT_CTL_MISMATCH);
 	assert_string_equal(a->readback, "madvise");
-	assert_string_equal(a->msg, "thp_64kB: wrote always but it reads back madvise; put back never");
+	assert_string_equal(a->msg,
+			    "thp_64kB: wrote always but it reads back madvise; put back never");
 	assert_string_equal(get(f, THP64), "never");
 	assert_int_equal(f->ctl->undo_nr, 0);
 	assert_int_equal(ft_ctl_nr_changed(f->ctl), 0);

@@ -35,14 +35,17 @@ static void test_sources(void **state)
 	assert_int_equal(ft_cost_src_of("proc/pagetypeinfo"), FT_COST_PAGETYPEINFO);
 	assert_int_equal(ft_cost_src_of("proc/meminfo"), FT_COST_MEMINFO);
 	assert_int_equal(ft_cost_src_of("proc/sys/vm/watermark_boost_factor"), FT_COST_KNOBS);
-	assert_int_equal(ft_cost_src_of("sys/kernel/mm/transparent_hugepage/enabled"), FT_COST_KNOBS);
+	assert_int_equal(ft_cost_src_of("sys/kernel/mm/transparent_hugepage/enabled"),
+			 FT_COST_KNOBS);
 	assert_int_equal(ft_cost_src_of("sys/kernel/mm/transparent_hugepage"), FT_COST_THP);
-	assert_int_equal(ft_cost_src_of("sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/split"),
+	assert_int_equal(ft_cost_src_of("sys/kernel/mm/transparent_hugepage/hugepages-64kB/stats/sp"
+					"lit"),
 			 FT_COST_THP);
 	assert_int_equal(ft_cost_src_of("sys/devices/system/node/node0/compact"), FT_COST_KNOBS);
 	assert_int_equal(ft_cost_src_of("proc/kpageflags"), FT_COST_KPAGEFLAGS);
 	assert_int_equal(ft_cost_src_of("proc/iomem"), FT_COST_KPAGEFLAGS);
-	assert_int_equal(ft_cost_src_of("sys/kernel/debug/page_owner_stacks/show_stacks"), FT_COST_PAGE_OWNER);
+	assert_int_equal(ft_cost_src_of("sys/kernel/debug/page_owner_stacks/show_stacks"),
+			 FT_COST_PAGE_OWNER);
 	assert_int_equal(ft_cost_src_of("proc/4242/comm"), FT_COST_PID);
 	assert_int_equal(ft_cost_src_of("proc/self/comm"), FT_COST_OTHER);
 	assert_int_equal(ft_cost_src_of("sys/kernel/tracing/saved_cmdlines"), FT_COST_TRACE);
@@ -69,7 +72,8 @@ static void test_held_file(void **state)
 	ft_cost_get(&b);
 	assert_int_equal(b.src[FT_COST_VMSTAT].opens - a.src[FT_COST_VMSTAT].opens, 1);
 	assert_int_equal(b.src[FT_COST_VMSTAT].bytes - a.src[FT_COST_VMSTAT].bytes, f.len);
-	assert_true(b.src[FT_COST_VMSTAT].reads - a.src[FT_COST_VMSTAT].reads >= 2);	/* data, then 0 */
+	/* data, then 0 */
+	assert_true(b.src[FT_COST_VMSTAT].reads - a.src[FT_COST_VMSTAT].reads >= 2);
 	assert_int_equal(ft_file_read(&f, root), 0);
 	ft_cost_get(&c);
 	assert_int_equal(c.src[FT_COST_VMSTAT].opens, b.src[FT_COST_VMSTAT].opens);	/* held */
@@ -88,7 +92,9 @@ static void test_held_file(void **state)
 	close(root);
 }
 
-/* The THP tree: listed and opened by the first read; the next one opens nothing and reads the same. */
+/*
+ * The THP tree: listed and opened by the first read; the next one opens nothing and reads the same.
+ */
 static void test_thp_held(void **state)
 {
 	static char one[65536], two[65536];
@@ -107,13 +113,16 @@ static void test_thp_held(void **state)
 	assert_true(n1 > 0);
 	assert_int_equal(n1, n2);
 	assert_memory_equal(one, two, (size_t)n1);
-	assert_true(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens > 150);	/* 9 sizes, ~19 files */
+	/* 9 sizes, ~19 files */
+	assert_true(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens > 150);
 	assert_int_equal(c.src[FT_COST_THP].opens, b.src[FT_COST_THP].opens);
 	/* a sysfs attribute is one read */
-	assert_int_equal(c.src[FT_COST_THP].reads - b.src[FT_COST_THP].reads, t.nr - 1);	/* 8 kB has no enabled */
+	/* 8 kB has no enabled */
+	assert_int_equal(c.src[FT_COST_THP].reads - b.src[FT_COST_THP].reads, t.nr - 1);
 	ft_thpsrc_close(&t);
 	ft_cost_get(&a);
-	assert_int_equal(ft_thpsrc_read(&t, root, two, sizeof(two)), n1);	/* opened again, not listed */
+	/* opened again, not listed */
+	assert_int_equal(ft_thpsrc_read(&t, root, two, sizeof(two)), n1);
 	ft_cost_get(&b);
 	assert_int_equal(b.src[FT_COST_THP].opens - a.src[FT_COST_THP].opens, t.nr);
 	ft_thpsrc_release(&t);
@@ -121,7 +130,8 @@ static void test_thp_held(void **state)
 	root = ft_root_open(FT_FIXTURES "/6.1-2node-movable");
 	assert_int_equal(ft_thpsrc_read(&t, root, one, sizeof(one)), -ENOENT);
 	ft_cost_get(&a);
-	assert_int_equal(ft_thpsrc_read(&t, root, one, sizeof(one)), -ENOENT);	/* not looked for again */
+	/* not looked for again */
+	assert_int_equal(ft_thpsrc_read(&t, root, one, sizeof(one)), -ENOENT);
 	ft_cost_get(&b);
 	assert_int_equal(b.src[FT_COST_THP].opens, a.src[FT_COST_THP].opens);
 	ft_thpsrc_release(&t);
@@ -165,7 +175,8 @@ static void test_record(void **state)
 
 	(void)state;
 	for (int i = 0; i < FT_COST_NR; i++)
-		c.src[i] = (struct ft_cost_counts){ (uint64_t)i, (uint64_t)i * 10, (uint64_t)i << 40 };
+		c.src[i] = (struct ft_cost_counts){ (uint64_t)i, (uint64_t)i * 10,
+						    (uint64_t)i << 40 };
 	n = ft_costrec_encode(&c, b, sizeof(b));
 	assert_int_equal(n, FT_COST_REC_LEN);
 	assert_int_equal(ft_costrec_decode(b, n, &d), 0);

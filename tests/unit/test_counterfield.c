@@ -25,7 +25,8 @@ static void tick(struct ft_session *s, const char *vmstat, size_t len)
 	static uint64_t t;
 	struct ft_rec_record in = { .type = FT_RR_PROC, .sub = FT_SRC_VMSTAT, .len = (uint32_t)len,
 				    .t_ns = ++t, .data = (const uint8_t *)vmstat };
-	struct ft_rec_record tk = { .type = FT_RR_TICK, .len = 8, .t_ns = t, .data = (const uint8_t *)&t };
+	struct ft_rec_record tk = { .type = FT_RR_TICK, .len = 8, .t_ns = t,
+				    .data = (const uint8_t *)&t };
 
 	ft_session_apply(s, &in);
 	ft_session_apply(s, &tk);

@@ -28,8 +28,10 @@ static void test_abba(void **st)
 	assert_memory_equal(b, want2, sizeof(want2));
 	assert_int_equal(ft_exp_schedule(3, 2, FT_EXP_ABBA, 0, b), 6);
 	assert_memory_equal(b, want3, sizeof(want3));
-	assert_int_equal(ft_exp_schedule(1, 4, FT_EXP_ABBA, 0, b), -1);		/* one value: nothing to test */
-	assert_int_equal(ft_exp_schedule(8, 9, FT_EXP_ABBA, 0, b), -1);		/* past the blocks kept */
+	/* one value: nothing to test */
+	assert_int_equal(ft_exp_schedule(1, 4, FT_EXP_ABBA, 0, b), -1);
+	/* past the blocks kept */
+	assert_int_equal(ft_exp_schedule(8, 9, FT_EXP_ABBA, 0, b), -1);
 }
 
 static void test_random(void **st)
@@ -40,7 +42,8 @@ static void test_random(void **st)
 	(void)st;
 	assert_int_equal(ft_exp_schedule(4, 8, FT_EXP_RANDOM, 42, a), 32);
 	assert_int_equal(ft_exp_schedule(4, 8, FT_EXP_RANDOM, 42, b), 32);
-	assert_memory_equal(a, b, 32 * sizeof(int));	/* the seed said in the output reproduces it */
+	/* the seed said in the output reproduces it */
+	assert_memory_equal(a, b, 32 * sizeof(int));
 	for (r = 0; r < 8; r++) {
 		for (i = 0, seen = 0; i < 4; i++)
 			seen |= 1 << a[4 * r + i];
@@ -67,9 +70,12 @@ static void test_guards(void **st)
 	struct ft_exp_guard_base b;
 	uint8_t state[12] = { 0 };
 	char why[200];
-	const char rec[] = "4,9,9,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
-	const char forged_user[] = "12,7,7,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
-	const char forged_tmpfs[] = "3,8,8,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n";
+	const char rec[] =
+		"4,9,9,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
+	const char forged_user[] =
+		"12,7,7,-;fio: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC)\n";
+	const char forged_tmpfs[] =
+		"3,8,8,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n";
 	const char cut[] = "4,8,8,-;fio: page allocation failure: order:9";
 	int i;
 
@@ -81,7 +87,10 @@ static void test_guards(void **st)
 	assert_true(fixture_tick(&s, "6.18-idle", 1000000000ull));
 	ft_exp_guard_begin(&b, &s, true);
 	assert_int_equal(ft_exp_guard_check(&g, &b, &s, why, sizeof(why)), -1);
-	/* forged ones trip nothing: user space's (LOG_USER), the phrase echoed inside another message, a cut line */
+	/*
+	 * forged ones trip nothing: user space's (LOG_USER), the phrase echoed inside another
+	 * message, a cut line
+	 */
 	fixture_apply(&s, FT_RR_KMSG, 0, 2, forged_user, sizeof(forged_user) - 1);
 	fixture_apply(&s, FT_RR_KMSG, 0, 2, forged_tmpfs, sizeof(forged_tmpfs) - 1);
 	fixture_apply(&s, FT_RR_KMSG, 0, 2, cut, sizeof(cut) - 1);

@@ -141,7 +141,10 @@ static void regular_file_past_first_buffer(void **state)
 	free(text);
 }
 
-/* Readable now, asked without a wait: an empty pipe is not, one with a byte is; -1 skipped; past 64, all. */
+/*
+ * Readable now, asked without a wait: an empty pipe is not, one with a byte is; -1 skipped; past
+ * 64, all.
+ */
 static void fds_readable(void **state)
 {
 	int p[2], q[2], fds[3], many[65], i;

@@ -24,15 +24,18 @@ static struct ft_findings fs;
 static void healthy(void)
 {
 	static const double v[FT_FX_NR] = {
-		[FT_FX_SECS] = 60, [FT_FX_FRAG] = 10, [FT_FX_FRAG_S] = 0.17, [FT_FX_BOOST_FACTOR] = 15000,
-		[FT_FX_SCALE_FACTOR] = 10, [FT_FX_PROACTIVENESS] = 20, [FT_FX_THP_DEFRAG] = FT_DEFRAG_MADVISE,
+		[FT_FX_SECS] = 60, [FT_FX_FRAG] = 10, [FT_FX_FRAG_S] = 0.17,
+		[FT_FX_BOOST_FACTOR] = 15000,
+		[FT_FX_SCALE_FACTOR] = 10, [FT_FX_PROACTIVENESS] = 20,
+		[FT_FX_THP_DEFRAG] = FT_DEFRAG_MADVISE,
 		[FT_FX_THP_FAULTS] = 1000, [FT_FX_THP_FALLBACK_PCT] = 5, [FT_FX_FREE_PCT] = 40,
 		[FT_FX_FREE_MB] = 8000, [FT_FX_IN_BLOCKS_PCT] = 80, [FT_FX_DIRECT] = 0,
 		[FT_FX_DIRECT_P99_MS] = 0, [FT_FX_DIRECT_MS] = 0, [FT_FX_KCOMPACTD_WAKES] = 5,
 		[FT_FX_BG_COMPACT] = 5, [FT_FX_FUTILE_PCT] = 10, [FT_FX_MIGRATE_SCANNED] = 1000,
 		[FT_FX_AMPLIFICATION] = 2, [FT_FX_POLLUTED_PCT] = 5, [FT_FX_BOOSTED_PCT] = 2,
 		[FT_FX_CEILING_PCT] = 50, [FT_FX_MEMSTALL_PCT] = 0.1, [FT_FX_COMPACT_SHARE_PCT] = 0,
-		[FT_FX_ALLOC_FAILURES] = 0, [FT_FX_ALLOC_FAIL_ORDER] = -1, [FT_FX_MIN_FREE_KB] = 67584,
+		[FT_FX_ALLOC_FAILURES] = 0, [FT_FX_ALLOC_FAIL_ORDER] = -1,
+		[FT_FX_MIN_FREE_KB] = 67584,
 		[FT_FX_SIZES] = 1,
 	};
 
@@ -42,8 +45,10 @@ static void healthy(void)
 	in.to_s = 60;
 	in.sizes_known = true;
 	in.nr_sizes = 1;
-	in.size[0] = (struct ft_find_size){ .node = 0, .kb = 2048, .need = 1, .now_lo = 100, .now_hi = 100,
-					    .after_lo = 200, .after_hi = 200, .after_known = true, .free_cap = 4000 };
+	in.size[0] = (struct ft_find_size){ .node = 0, .kb = 2048, .need = 1, .now_lo = 100,
+					    .now_hi = 100,
+					    .after_lo = 200, .after_hi = 200, .after_known = true,
+					    .free_cap = 4000 };
 	snprintf(in.frag_proc.name, sizeof(in.frag_proc.name), "fio");
 	in.frag_proc.pid = 42;
 	in.frag_proc.pct = 61;
@@ -83,7 +88,8 @@ static void fired_only(const char *const *names, int n)
 }
 
 #define FIRES(...)	fired_only((const char *const[]){ __VA_ARGS__ }, \
-				   (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / sizeof(const char *)))
+				   (int)(sizeof((const char *const[]){ __VA_ARGS__ }) / \
+					 sizeof(const char *)))
 #define NOTHING()	fired_only(NULL, 0)
 
 static void test_healthy(void **st)
@@ -191,7 +197,8 @@ static void test_pollution(void **st)
 	in.v[FT_FX_AMPLIFICATION] = 15;
 	in.v[FT_FX_POLLUTED_PCT] = 30;
 	FIRES("pollution_spread");
-	assert_string_equal(finding("pollution_spread")->knob, "");	/* boost on, no stall: nothing to turn */
+	/* boost on, no stall: nothing to turn */
+	assert_string_equal(finding("pollution_spread")->knob, "");
 	in.fragment_stall = true;
 	FIRES("pollution_spread");
 	assert_string_equal(finding("pollution_spread")->knob, "fragment_stall_order");
@@ -214,8 +221,10 @@ static void test_size_wont_fit(void **st)
 	assert_string_equal(f->value, "0");
 	assert_non_null(strstr(f->detail, "node 0: 1 x 2 MiB wanted, 0 now, 5 after compaction"));
 	/* asked for 10: not even after compaction, critical, nothing to compact for */
-	in.size[0] = (struct ft_find_size){ .node = 1, .kb = 1048576, .need = 10, .asked = true, .now_lo = 2,
-					    .now_hi = 2, .after_lo = 5, .after_hi = 5, .after_known = true,
+	in.size[0] = (struct ft_find_size){ .node = 1, .kb = 1048576, .need = 10, .asked = true,
+					    .now_lo = 2,
+					    .now_hi = 2, .after_lo = 5, .after_hi = 5,
+					    .after_known = true,
 					    .free_cap = 12 };
 	FIRES("size_wont_fit");
 	f = finding("size_wont_fit");
@@ -231,7 +240,8 @@ static void test_size_wont_fit(void **st)
 	in.size[0].free_cap = 7;
 	FIRES("size_wont_fit");
 	assert_int_equal(finding("size_wont_fit")->sev, FT_SEV_CRITICAL);
-	assert_non_null(strstr(finding("size_wont_fit")->detail, "free memory above the watermark for 7"));
+	assert_non_null(strstr(finding("size_wont_fit")->detail,
+			       "free memory above the watermark for 7"));
 	/* it fits now */
 	in.size[0].now_lo = in.size[0].now_hi = 10;
 	NOTHING();
@@ -290,7 +300,8 @@ static void test_alloc_failures(void **st)
 	/* the critical one first, whatever the table's order */
 	assert_string_equal(fs.f[0].rule->name, "alloc_failures");
 	assert_int_equal(fs.f[0].sev, FT_SEV_CRITICAL);
-	assert_string_equal(fs.f[0].knob, "");		/* order 4: fragmentation, not the reserve */
+	/* order 4: fragmentation, not the reserve */
+	assert_string_equal(fs.f[0].knob, "");
 	in.v[FT_FX_ALLOC_FAIL_ORDER] = 0;		/* an atomic order-0 failure: the reserve */
 	FIRES("alloc_failures", "compaction_stalls");
 	assert_string_equal(fs.f[0].knob, "min_free_kbytes");
@@ -337,7 +348,8 @@ static void test_table(void **st)
 		assert_true(*r->title && *r->look && *r->action && *r->effect && *r->source);
 		assert_true(r->nr_needs >= 1 && r->nr_needs <= FT_FIND_NEEDS);
 		for (j = 0; j < FT_FIND_TH && r->th[j].name; j++)
-			assert_true(ft_find_th(r, r->th[j].name) == ft_find_th(r, r->th[j].name));	/* not NAN */
+			/* not NAN */
+			assert_true(ft_find_th(r, r->th[j].name) == ft_find_th(r, r->th[j].name));
 		for (j = 0; j < i; j++)
 			assert_string_not_equal(r->name, ft_find_rules[j].name);
 	}

@@ -37,7 +37,8 @@ static void tick_at(unsigned int sec)
 static void failure(unsigned int sec, int order)
 {
 	char rec[160];
-	int n = snprintf(rec, sizeof(rec), "4,%u,%u,-;fio: page allocation failure: order:%d, mode:0xcc0(GFP_KERNEL), "
+	int n = snprintf(rec, sizeof(rec), "4,%u,%u,-;fio: page allocation failure: order:%d, "
+					   "mode:0xcc0(GFP_KERNEL), "
 			 "nodemask=(null)\n", sec, sec, order);
 
 	fixture_apply(&s, FT_RR_KMSG, 0, sec * SEC, rec, (size_t)n);
@@ -118,7 +119,10 @@ static void test_seek_back(void **st)
 	tick_at(101);
 	assert_true(ft_find_in_live(&fl, &s, &in));
 	ft_find_live_tick(&fl, &s);
-	/* a seek back: replay restores the session as it was before (a checkpoint), here a fresh one */
+	/*
+	 * a seek back: replay restores the session as it was before (a checkpoint), here a fresh
+	 * one
+	 */
 	ft_session_release(&s);
 	ft_session_init(&s);
 	tick_at(50);

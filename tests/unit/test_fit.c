@@ -219,7 +219,9 @@ static void test_uninitialised(void **state)
 	fit(&t, 3, &f);
 	assert_int_equal(f.uninit_lo, 16);
 	assert_int_equal(f.uninit_hi, 16);
-	/* 4 on the lists, and maybe 2 more to initialise: (39 - 4) >> 3 = 4, (39 + 16 - 4) >> 3 = 6 */
+	/*
+	 * 4 on the lists, and maybe 2 more to initialise: (39 - 4) >> 3 = 4, (39 + 16 - 4) >> 3 = 6
+	 */
 	assert_int_equal(f.now_lo, 4);
 	assert_int_equal(f.now_hi, 6);
 	/* the two units in it count in the upper figure only */
@@ -228,7 +230,8 @@ static void test_uninitialised(void **state)
 	assert_int_equal(f.after_lo, 4);
 	assert_int_equal(f.after_hi, 6);
 	fit(&t, 1, &f);
-	assert_int_equal(f.empt_lo, 32 - 1 - 8);	/* block 8 loses one; blocks 12-15 are in it */
+	/* block 8 loses one; blocks 12-15 are in it */
+	assert_int_equal(f.empt_lo, 32 - 1 - 8);
 	assert_int_equal(f.empt_hi, 31);
 	fit(&t, 4, &f);
 	/* [48, 64) is uninitialised: neither now nor after compaction */
@@ -304,11 +307,14 @@ static void test_needs(void **state)
 	/* two regions: the second only after compaction, and nothing left of order 1 */
 	needs[1].count = 2;
 	needs[0].count = 9;
-	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each), FT_FIT_AFTER);
+	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 50, 50, left, each),
+			 FT_FIT_AFTER);
 	assert_int_equal(each[1], FT_FIT_AFTER);
 	assert_int_equal(left[0].now_lo, 9);
 	assert_int_equal(each[0], FT_FIT_NOW);
-	/* the host's free memory holds the regions: 24 pages left after the 2M need's 0, one region */
+	/*
+	 * the host's free memory holds the regions: 24 pages left after the 2M need's 0, one region
+	 */
 	needs[1].count = 2;
 	needs[0].count = 1;
 	assert_int_equal(ft_fit_needs_judge(z, 1, &use, needs, 2, 24, 24, left, each), FT_FIT_NO);
@@ -392,22 +398,30 @@ static void test_needs_parse(void **state)
 	{
 		int o[4];
 
-		assert_int_equal(ft_fit_sizes_parse("4M,32M", 4096, o, 4, &nr, err, sizeof(err)), 0);
+		assert_int_equal(ft_fit_sizes_parse("4M,32M", 4096, o, 4, &nr, err, sizeof(err)),
+				 0);
 		assert_int_equal(nr, 2);
 		assert_int_equal(o[0], 10);
 		assert_int_equal(o[1], 13);
-		assert_int_equal(ft_fit_sizes_parse("4x4M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+		assert_int_equal(ft_fit_sizes_parse("4x4M", 4096, o, 4, &nr, err, sizeof(err)),
+				 -EINVAL);
 		assert_non_null(strstr(err, "a size, not COUNTxSIZE"));
-		assert_int_equal(ft_fit_sizes_parse("4M,8M,16M,32M,64M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+		assert_int_equal(ft_fit_sizes_parse("4M,8M,16M,32M,64M", 4096, o, 4, &nr, err,
+						    sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "more than 4 sizes"));
-		assert_int_equal(ft_fit_sizes_parse("3M", 4096, o, 4, &nr, err, sizeof(err)), -EINVAL);
+		assert_int_equal(ft_fit_sizes_parse("3M", 4096, o, 4, &nr, err, sizeof(err)),
+				 -EINVAL);
 	}
 }
 
-/* The CPU from /proc/cpuinfo's first processor, and the hugetlb sizes of each architecture and page size. */
+/*
+ * The CPU from /proc/cpuinfo's first processor, and the hugetlb sizes of each architecture and page
+ * size.
+ */
 static void test_hugetlb_arch(void **state)
 {
-	static const char x86[] = "processor\t: 0\nflags\t\t: fpu pse pdpe1gb rdtscp lm\n\nprocessor\t: 1\n";
+	static const char x86[] =
+		"processor\t: 0\nflags\t\t: fpu pse pdpe1gb rdtscp lm\n\nprocessor\t: 1\n";
 	static const char x86_no1g[] = "processor\t: 0\nflags\t\t: fpu pse rdtscp lm xpdpe1gbx\n";
 	static const char arm[] = "processor\t: 0\nBogoMIPS\t: 50.00\nFeatures\t: fp asimd\n"
 				  "CPU architecture: 8\nCPU variant\t: 0x0\n";
@@ -417,7 +431,8 @@ static void test_hugetlb_arch(void **state)
 	ft_fit_cpuinfo(x86, sizeof(x86) - 1, &c);
 	assert_int_equal(c.arch, FT_ARCH_X86);
 	assert_int_equal(c.pdpe1gb, 1);
-	ft_fit_cpuinfo(x86_no1g, sizeof(x86_no1g) - 1, &c);	/* a longer word holding it is not the flag */
+	/* a longer word holding it is not the flag */
+	ft_fit_cpuinfo(x86_no1g, sizeof(x86_no1g) - 1, &c);
 	assert_int_equal(c.pdpe1gb, 0);
 	ft_fit_cpuinfo(arm, sizeof(arm) - 1, &c);
 	assert_int_equal(c.arch, FT_ARCH_ARM64);

@@ -46,7 +46,8 @@ static void test_sizes(void **state)
 	assert_int_equal(z.order[8], 18);
 	assert_int_equal(z.src[8], FT_FITS_SRC_HUGETLB);
 	/* asked sizes join them, each once */
-	assert_int_equal(ft_fits_sizes(&s, FT_FITS_SRC_HUGETLB | FT_FITS_SRC_PAGEBLOCK, asked, 2, &z), 3);
+	assert_int_equal(ft_fits_sizes(&s, FT_FITS_SRC_HUGETLB | FT_FITS_SRC_PAGEBLOCK, asked, 2,
+				       &z), 3);
 	assert_int_equal(z.order[0], 9);
 	assert_int_equal(z.src[0], FT_FITS_SRC_ASKED | FT_FITS_SRC_HUGETLB | FT_FITS_SRC_PAGEBLOCK);
 	assert_int_equal(z.order[1], 13);
@@ -117,7 +118,10 @@ static void test_trend(void **state)
 	assert_true(ft_fits_trend_rate(&tr, 0, &rate, &window));
 	assert_true(fabs(rate + 2) < 1e-9);
 	assert_true(fabs(window - 59) < 1e-9);
-	/* at 882 now and -2/s, a need of 400 is 241 s off; one already short now; a rising one never */
+	/*
+	 * at 882 now and -2/s, a need of 400 is 241 s off; one already short now; a rising one
+	 * never
+	 */
 	assert_true(fabs(ft_fits_trend_eta(882, 400, rate) - 241) < 1e-9);
 	assert_true(ft_fits_trend_eta(300, 400, rate) == 0);
 	assert_true(isinf(ft_fits_trend_eta(882, 400, 0.5)));
@@ -142,7 +146,10 @@ static void test_trend(void **state)
 	assert_false(ft_fits_trend_rate(&tr, 0, &rate, &window));
 }
 
-/* Who put a block's pages there: its last fallback's task, named and in a cgroup, from the session's tables. */
+/*
+ * Who put a block's pages there: its last fallback's task, named and in a cgroup, from the
+ * session's tables.
+ */
 static void test_who(void **state)
 {
 	static struct ft_session s;

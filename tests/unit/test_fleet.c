@@ -30,10 +30,11 @@ static void test_vector(void **state)
 	struct ft_prom_resp r = { 0 };
 	char why[256];
 	const char *s = "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-			"{\"metric\":{\"__name__\":\"up\",\"instance\":\"a:1\",\"esc\":\"q\\\"\\u00e9\\ud83d\\ude00\\n\"},"
-			"\"value\":[1733370000.5,\"1\"]},"
-			"{\"metric\":{},\"value\":[1,\"NaN\"]},{\"metric\":{},\"value\":[1,\"+Inf\"]}]},"
-			"\"stats\":{\"a\":[1,{\"b\":null}]},\"warnings\":[\"w1\",\"w2\"]}";
+			"{\"metric\":{\"__name__\":\"up\",\"instance\":\"a:1\",\"esc\":"
+			"\"q\\\"\\u00e9\\ud83d\\ude00\\n\"},\"value\":[1733370000.5,\"1\"]},"
+			"{\"metric\":{},\"value\":[1,\"NaN\"]},{\"metric\":{},\"value\":[1,"
+			"\"+Inf\"]}]},\"stats\":{\"a\":[1,{\"b\":null}]},\"warnings\":[\"w1\","
+			"\"w2\"]}";
 
 	(void)state;
 	assert_int_equal(parse(&r, s, why), 0);
@@ -42,7 +43,8 @@ static void test_vector(void **state)
 	assert_int_equal(r.nseries, 3);
 	assert_int_equal(r.warnings, 2);
 	assert_string_equal(ft_prom_label(&r, &r.series[0], "instance"), "a:1");
-	assert_string_equal(ft_prom_label(&r, &r.series[0], "esc"), "q\"\xc3\xa9\xf0\x9f\x98\x80\n");
+	assert_string_equal(ft_prom_label(&r, &r.series[0], "esc"),
+			    "q\"\xc3\xa9\xf0\x9f\x98\x80\n");
 	assert_null(ft_prom_label(&r, &r.series[0], "job"));
 	assert_true(ft_prom_last(&r, &r.series[0])->t == 1733370000.5);
 	assert_true(ft_prom_last(&r, &r.series[0])->v == 1);
@@ -57,20 +59,24 @@ static void test_matrix_scalar_error(void **state)
 	char why[256];
 
 	(void)state;
-	assert_int_equal(parse(&r, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
-			     "{\"metric\":{\"instance\":\"a\"},\"values\":[[1,\"1\"],[2,\"2\"],[3,\"-Inf\"]]},"
-			     "{\"metric\":{\"instance\":\"b\"},\"values\":[]}]}}", why), 0);
+	assert_int_equal(parse(&r, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+				   "\"result\":["
+			     "{\"metric\":{\"instance\":\"a\"},\"values\":[[1,\"1\"],[2,\"2\"],[3,"
+			     "\"-Inf\"]]},{\"metric\":{\"instance\":\"b\"},\"values\":[]}]}}", why),
+			     0);
 	assert_int_equal(r.type, FT_PROM_MATRIX);
 	assert_int_equal(r.nseries, 2);
 	assert_int_equal(r.series[0].nsamples, 3);
 	assert_int_equal(r.series[1].nsamples, 0);
 	assert_null(ft_prom_last(&r, &r.series[1]));
-	assert_int_equal(parse(&r, "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\",\"result\":[5,\"42\"]}}",
+	assert_int_equal(parse(&r, "{\"status\":\"success\",\"data\":{\"resultType\":\"scalar\","
+				   "\"result\":[5,\"42\"]}}",
 			       why), 0);
 	assert_int_equal(r.type, FT_PROM_SCALAR);
 	assert_int_equal(r.nseries, 1);
 	assert_true(r.samples[0].v == 42);
-	assert_int_equal(parse(&r, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":\"parse error\"}", why), 0);
+	assert_int_equal(parse(&r, "{\"status\":\"error\",\"errorType\":\"bad_data\",\"error\":"
+				   "\"parse error\"}", why), 0);
 	assert_false(r.success);
 	assert_string_equal(r.error_type, "bad_data");
 	assert_string_equal(r.error, "parse error");
@@ -82,14 +88,20 @@ static void test_malformed(void **state)
 	static const char *const bad[] = {
 		"", "<html>502 Bad Gateway</html>", "{", "{\"status\":\"success\"}",
 		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":[1,\"x\"]}]}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":[1,2]}]}}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		"[{\"value\":[1,\"x\"]}]}}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		"[{\"value\":[1,2]}]}}",
 		"{\"status\":\"success\",\"data\":{\"resultType\":\"tensor\",\"result\":[]}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}} trailing",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}} "
+		"trailing",
 		"{\"status\":\"ok\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{\"a\":\"\x01\"}}]}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"metric\":{\"a\":\"\\x\"}}]}}",
-		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[{\"value\":[01,\"1\"]}]}}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		"[{\"metric\":{\"a\":\"\x01\"}}]}}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		"[{\"metric\":{\"a\":\"\\x\"}}]}}",
+		"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":"
+		"[{\"value\":[01,\"1\"]}]}}",
 	};
 	struct ft_prom_resp r = { 0 };
 	char why[256], deep[400];
@@ -115,8 +127,10 @@ static void test_http_answer(void **state)
 {
 	struct ft_http_ans a;
 	char why[256];
-	char plain[] = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: 4\r\n\r\nbodyEXTRA";
-	char chunked[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n";
+	char plain[] = "HTTP/1.0 200 OK\r\nContent-Type: application/json\r\nContent-Length: "
+		       "4\r\n\r\nbodyEXTRA";
+	char chunked[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: "
+			 "chunked\r\n\r\n3\r\nabc\r\n2;x=y\r\nde\r\n0\r\n\r\n";
 	char cut[] = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\nshort";
 	char badchunk[] = "HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\nff\r\nabc";
 	char denied[] = "HTTP/1.1 401 Unauthorized\x1b[2J\r\n\r\nno";
@@ -135,7 +149,8 @@ static void test_http_answer(void **state)
 	assert_int_equal(ft_http_ans_parse(denied, strlen(denied), &a, why, sizeof(why)), 0);
 	assert_int_equal(a.status, 401);
 	assert_null(strchr(a.reason, '\x1b'));
-	assert_int_equal(ft_http_ans_parse((char[]){ "SSH-2.0-OpenSSH" }, 15, &a, why, sizeof(why)), -1);
+	assert_int_equal(ft_http_ans_parse((char[]){ "SSH-2.0-OpenSSH" }, 15, &a, why, sizeof(why)),
+			 -1);
 }
 
 static void test_url(void **state)
@@ -159,12 +174,14 @@ static void test_url(void **state)
 	assert_string_equal(u.port, "9090");
 	assert_int_equal(ft_prom_url_parse("prom:9090", &u, why, sizeof(why)), -1);
 	/* a refused URL is said with its password masked (errors reach CI logs and the journal) */
-	assert_int_equal(ft_prom_url_parse("http://admin:hunter2-SECRET@host:9090", &u, why, sizeof(why)), -1);
+	assert_int_equal(ft_prom_url_parse("http://admin:hunter2-SECRET@host:9090", &u, why,
+					   sizeof(why)), -1);
 	assert_null(strstr(why, "hunter2"));
 	assert_non_null(strstr(why, "'http://admin:***@host:9090'"));
 	ft_prom_url_masked("https://a:b@c@h/x@y", q, sizeof(q));
 	assert_string_equal(q, "https://a:***@h/x@y");
-	ft_prom_url_masked("http://token@h", q, sizeof(q));	/* a lone user part may be a token */
+	/* a lone user part may be a token */
+	ft_prom_url_masked("http://token@h", q, sizeof(q));
 	assert_string_equal(q, "http://***@h");
 	ft_prom_url_masked("http://h:9090/p", q, sizeof(q));
 	assert_string_equal(q, "http://h:9090/p");
@@ -178,11 +195,13 @@ static void test_url(void **state)
 	assert_false(ft_prom_urlencode(qs, 20, "0123456789"));
 	assert_true(ft_promql_quote(q, sizeof(q), "a\"b\\c\nd"));
 	assert_string_equal(q, "\"a\\\"b\\\\c\\nd\"");
-	assert_int_equal(ft_promql_selector_check("{job=\"fragtop\",cluster=~\"e.*\"}", why, sizeof(why)), 0);
+	assert_int_equal(ft_promql_selector_check("{job=\"fragtop\",cluster=~\"e.*\""
+						  "}", why, sizeof(why)), 0);
 	assert_int_equal(ft_promql_selector_check("{job=\"}\"}", why, sizeof(why)), 0);
 	assert_int_equal(ft_promql_selector_check("job=\"x\"", why, sizeof(why)), -1);
 	assert_int_equal(ft_promql_selector_check("{job=\"x} or vector(1)", why, sizeof(why)), -1);
-	assert_int_equal(ft_promql_selector_check("{a=\"x\"} or up{b=\"y\"}", why, sizeof(why)), -1);
+	assert_int_equal(ft_promql_selector_check("{a=\"x\"} or up{b=\"y\""
+						  "}", why, sizeof(why)), -1);
 	assert_int_equal(ft_prom_duration("15m", &d), 0);
 	assert_true(d == 900);
 	assert_int_equal(ft_prom_duration("1h30m", &d), 0);
@@ -199,23 +218,25 @@ static void test_url(void **state)
 /* Three hosts: a fragments most, b is down, c has the fewest 2M blocks and no THP figure. */
 static const char up_json[] =
 	"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-	"{\"metric\":{\"__name__\":\"up\",\"instance\":\"c:1\",\"job\":\"fragtop\",\"cluster\":\"eu\"},\"value\":[100,\"1\"]},"
-	"{\"metric\":{\"__name__\":\"up\",\"instance\":\"a:1\",\"job\":\"fragtop\",\"cluster\":\"us\"},\"value\":[100,\"1\"]},"
-	"{\"metric\":{\"__name__\":\"up\",\"instance\":\"b:1\",\"job\":\"fragtop\",\"cluster\":\"eu\",\"role\":\"db\"},"
+	"{\"metric\":{\"__name__\":\"up\",\"instance\":\"c:1\",\"job\":\"fragtop\",\"cluster\":"
+	"\"eu\"},\"value\":[100,\"1\"]},{\"metric\":{\"__name__\":\"up\",\"instance\":\"a:1\","
+	"\"job\":\"fragtop\",\"cluster\":\"us\"},\"value\":[100,\"1\"]},{\"metric\":{\"__name__\":"
+	"\"up\",\"instance\":\"b:1\",\"job\":\"fragtop\",\"cluster\":\"eu\",\"role\":\"db\"},"
 	"\"value\":[100,\"0\"]}]}}";
 static const char figs_json[] =
 	"{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_fragmenting_fallbacks:rate5m\",\"instance\":\"a:1\"},\"value\":[100,\"40\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_fragmenting_fallbacks:rate5m\",\"instance\":\"c:1\"},\"value\":[100,\"3\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_thp_fallback:ratio5m\",\"instance\":\"a:1\"},\"value\":[100,\"0.25\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:sum\",\"instance\":\"a:1\",\"size_bytes\":\"2097152\","
-	"\"when\":\"now\"},\"value\":[100,\"500\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:sum\",\"instance\":\"c:1\",\"size_bytes\":\"2097152\","
-	"\"when\":\"now\"},\"value\":[100,\"7\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:sum\",\"instance\":\"c:1\",\"size_bytes\":\"2097152\","
-	"\"when\":\"after_compaction\"},\"value\":[100,\"70\"]},"
-	"{\"metric\":{\"__name__\":\"fragtop:fleet_fragmenting_fallbacks:rate5m\",\"instance\":\"gone:1\"},\"value\":[100,\"9\"]}"
-	"]}}";
+	"{\"metric\":{\"__name__\":\"fragtop:fleet_fragmenting_fallbacks:rate5m\",\"instance\":\"a:"
+	"1\"},\"value\":[100,\"40\"]},{\"metric\":{\"__name__\":\"fragtop:"
+	"fleet_fragmenting_fallbacks:rate5m\",\"instance\":\"c:1\"},\"value\":[100,\"3\"]},"
+	"{\"metric\":{\"__name__\":\"fragtop:fleet_thp_fallback:ratio5m\",\"instance\":\"a:1\"},"
+	"\"value\":[100,\"0.25\"]},{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:"
+	"sum\",\"instance\":\"a:1\",\"size_bytes\":\"2097152\",\"when\":\"now\"},\"value\":[100,"
+	"\"500\"]},{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:sum\",\"instance\":"
+	"\"c:1\",\"size_bytes\":\"2097152\",\"when\":\"now\"},\"value\":[100,\"7\"]},"
+	"{\"metric\":{\"__name__\":\"fragtop:fleet_contiguous_blocks:sum\",\"instance\":\"c:1\","
+	"\"size_bytes\":\"2097152\",\"when\":\"after_compaction\"},\"value\":[100,\"70\"]},"
+	"{\"metric\":{\"__name__\":\"fragtop:fleet_fragmenting_fallbacks:rate5m\",\"instance\":"
+	"\"gone:1\"},\"value\":[100,\"9\"]}]}}";
 
 static const char *first(const struct ft_fleet *f)
 {
@@ -260,10 +281,13 @@ static void test_table(void **state)
 	assert_int_equal(ft_fleet_col_find(&f, "2M_AC"), ft_fleet_col_find(&f, "2m") + 1);
 	assert_int_equal(ft_fleet_col_find(&f, "nope"), -1);
 	/* cells */
-	assert_string_equal(ft_fleet_cell(&f, &f.hosts[0], ft_fleet_col_find(&f, "THP_FB%"), q, sizeof(q)), "25.0");
-	assert_string_equal(ft_fleet_cell(&f, &f.hosts[1], ft_fleet_col_find(&f, "THP_FB%"), q, sizeof(q)), "-");
+	assert_string_equal(ft_fleet_cell(&f, &f.hosts[0], ft_fleet_col_find(&f, "THP_FB%"), q,
+					  sizeof(q)), "25.0");
+	assert_string_equal(ft_fleet_cell(&f, &f.hosts[1], ft_fleet_col_find(&f, "THP_FB%"), q,
+					  sizeof(q)), "-");
 	assert_string_equal(ft_fleet_cell(&f, &f.hosts[1], 1, q, sizeof(q)), "DOWN");
-	assert_string_equal(ft_fleet_labels_line(f.hosts[1].labels, q, sizeof(q)), "cluster=eu role=db");
+	assert_string_equal(ft_fleet_labels_line(f.hosts[1].labels, q, sizeof(q)),
+			    "cluster=eu role=db");
 	/* labels: job is left out; the filter matches a whole label */
 	snprintf(f.filter, sizeof(f.filter), "cluster=eu");
 	ft_fleet_arrange(&f);
@@ -282,20 +306,25 @@ static void test_table(void **state)
 	f.sort = 2;
 	ft_fleet_arrange(&f);
 	assert_true(ft_fleet_query_spark(&f, "{job=\"fragtop\"}", q, sizeof(q)));
-	assert_non_null(strstr(q, "fragtop:fleet_fragmenting_fallbacks:rate5m and on (instance) up{job=\"fragtop\"}"));
-	assert_int_equal(parse(&range, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
-			     "{\"metric\":{\"instance\":\"a:1\"},\"values\":[[70,\"1\"],[100,\"4\"]]},"
-			     "{\"metric\":{\"instance\":\"zz:1\"},\"values\":[[100,\"4\"]]}]}}", why), 0);
+	assert_non_null(strstr(q, "fragtop:fleet_fragmenting_fallbacks:rate5m and on (instance) "
+				  "up{job=\"fragtop\"}"));
+	assert_int_equal(parse(&range, "{\"status\":\"success\",\"data\":{\"resultType\":"
+				       "\"matrix\",\"result\":["
+			     "{\"metric\":{\"instance\":\"a:1\"},\"values\":[[70,\"1\"],[100,\"4\"]"
+			     "]},{\"metric\":{\"instance\":\"zz:1\"},\"values\":[[100,\"4\"]]}]}}",
+			     why), 0);
 	ft_fleet_sparks(&f, &range, 100 - 29 * 10, 10);
 	assert_true(f.hosts[0].spark[29] == 4);
 	assert_true(f.hosts[0].spark[26] == 1);
 	assert_true(isnan(f.hosts[0].spark[27]));
 	/* no fleet series while hosts answer: the rules are not loaded */
-	assert_int_equal(parse(&figs, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", why), 0);
+	assert_int_equal(parse(&figs, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				      "\"result\":[]}}", why), 0);
 	assert_int_equal(ft_fleet_build(&f, &up, &figs, why, sizeof(why)), 0);
 	assert_true(f.no_rules);
 	/* no host at all: an empty table, no figure looked up */
-	assert_int_equal(parse(&up, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":[]}}", why), 0);
+	assert_int_equal(parse(&up, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				    "\"result\":[]}}", why), 0);
 	assert_int_equal(ft_fleet_build(&f, &up, &range, why, sizeof(why)), 0);
 	assert_int_equal(f.nhosts, 0);
 	assert_int_equal(f.nshown, 0);
@@ -320,22 +349,29 @@ static void test_detail(void **state)
 	(void)state;
 	assert_true(ft_fleet_detail_queries("we\"ird", q));
 	assert_non_null(strstr(q[0], "instance=\"we\\\"ird\""));
-	assert_int_equal(parse(&r0, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
-			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":\"1\",\"zone\":\"Normal\",\"order\":\"0\"},"
-			     "\"value\":[1,\"12\"]},"
-			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":\"1\",\"zone\":\"Normal\",\"order\":\"10\"},"
-			     "\"value\":[1,\"3\"]},"
-			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":\"0\",\"zone\":\"DMA\",\"order\":\"2\"},"
-			     "\"value\":[1,\"5\"]},"
-			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_bytes\",\"node\":\"0\",\"zone\":\"DMA\"},\"value\":[1,\"4096\"]},"
-			     "{\"metric\":{\"__name__\":\"fragtop_contiguous_blocks\",\"node\":\"1\",\"zone\":\"Normal\","
-			     "\"size_bytes\":\"2097152\",\"when\":\"now\"},\"value\":[1,\"6\"]}]}}", why), 0);
-	assert_int_equal(parse(&r1, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\",\"result\":["
-			     "{\"metric\":{\"__name__\":\"fragtop:extfrag_fragmenting:rate5m\",\"node\":\"1\",\"zone\":\"Normal\"},"
-			     "\"values\":[[91,\"2\"],[100,\"5\"]]}]}}", why), 0);
-	assert_int_equal(parse(&r2, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\",\"result\":["
+	assert_int_equal(parse(&r0, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				    "\"result\":["
+			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":"
+			     "\"1\",\"zone\":\"Normal\",\"order\":\"0\"},\"value\":[1,\"12\"]},"
+			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":"
+			     "\"1\",\"zone\":\"Normal\",\"order\":\"10\"},\"value\":[1,\"3\"]},"
+			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_blocks\",\"node\":"
+			     "\"0\",\"zone\":\"DMA\",\"order\":\"2\"},\"value\":[1,\"5\"]},"
+			     "{\"metric\":{\"__name__\":\"fragtop_zone_free_bytes\",\"node\":\"0\","
+			     "\"zone\":\"DMA\"},\"value\":[1,\"4096\"]},{\"metric\":{\"__name__\":"
+			     "\"fragtop_contiguous_blocks\",\"node\":\"1\",\"zone\":\"Normal\","
+			     "\"size_bytes\":\"2097152\",\"when\":\"now\"},\"value\":[1,\"6\"]}]}}",
+			     why), 0);
+	assert_int_equal(parse(&r1, "{\"status\":\"success\",\"data\":{\"resultType\":\"matrix\","
+				    "\"result\":["
+			     "{\"metric\":{\"__name__\":\"fragtop:extfrag_fragmenting:rate5m\","
+			     "\"node\":\"1\",\"zone\":\"Normal\"},\"values\":[[91,\"2\"],[100,"
+			     "\"5\"]]}]}}", why), 0);
+	assert_int_equal(parse(&r2, "{\"status\":\"success\",\"data\":{\"resultType\":\"vector\","
+				    "\"result\":["
 			     "{\"metric\":{\"cgroup\":\"/a\"},\"value\":[1,\"1\"]},"
-			     "{\"metric\":{\"cgroup\":\"/b\",\"name\":\"ns/pod\"},\"value\":[1,\"9\"]}]}}", why), 0);
+			     "{\"metric\":{\"cgroup\":\"/b\",\"name\":\"ns/pod\"},\"value\":[1,"
+			     "\"9\"]}]}}", why), 0);
 	ft_fleet_sizes_of(&sizes, orders, 1, 4096);
 	ft_fleet_detail_build(&d, "h:1", &sizes, r, 100 - 29, 1);
 	assert_int_equal(d.nzones, 2);
@@ -360,19 +396,26 @@ static void test_detail(void **state)
 	ft_prom_resp_release(&r2);
 }
 
-/* The sparkline's point of a time at ±0.5 of a step at each edge: never before the array nor past it. */
+/*
+ * The sparkline's point of a time at ±0.5 of a step at each edge: never before the array nor past
+ * it.
+ */
 static void test_slot_edges(void **state)
 {
 	const double start = 1000, step = 10;
 
 	(void)state;
-	assert_int_equal(ft_fleet_slot(start - 0.5 * step, start, step), 0);	/* lround(-0.5) was -1 */
+	/* lround(-0.5) was -1 */
+	assert_int_equal(ft_fleet_slot(start - 0.5 * step, start, step), 0);
 	assert_int_equal(ft_fleet_slot(start - 0.5 * step - 1e-9, start, step), -1);
 	assert_int_equal(ft_fleet_slot(start + 0.5 * step, start, step), 1);
 	assert_int_equal(ft_fleet_slot(start + 0.5 * step - 1e-9, start, step), 0);
-	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1) * step, start, step), FT_FLEET_SPARK - 1);
-	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1.5) * step, start, step), FT_FLEET_SPARK - 1);
-	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 0.5) * step - 1e-9, start, step), FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1) * step, start, step),
+			 FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 1.5) * step, start, step),
+			 FT_FLEET_SPARK - 1);
+	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 0.5) * step - 1e-9, start, step),
+			 FT_FLEET_SPARK - 1);
 	assert_int_equal(ft_fleet_slot(start + (FT_FLEET_SPARK - 0.5) * step, start, step), -1);
 	assert_int_equal(ft_fleet_slot(NAN, start, step), -1);
 	assert_int_equal(ft_fleet_slot(INFINITY, start, step), -1);
@@ -408,7 +451,8 @@ static void test_huge_cells(void **state)
 		}
 	h.v[0] = 1e308;
 	for (c = 0; c < f.ncols; c++)
-		if (f.cols[c].kind == FT_FLEET_COL_FIG && f.cols[c].fig == FT_FLEET_FIG_AMPLIFICATION) {
+		if (f.cols[c].kind == FT_FLEET_COL_FIG &&
+		    f.cols[c].fig == FT_FLEET_FIG_AMPLIFICATION) {
 			h.v[c] = 1e308;
 			assert_string_equal(ft_fleet_cell(&f, &h, c, buf, sizeof(buf)), "1e+308");
 		}

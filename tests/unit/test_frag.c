@@ -71,8 +71,10 @@ static void test_kernel_debugfs(void **state)
 
 	(void)state;
 	for (i = 0; i < NR_FIXTURE_KERNELS; i++) {
-		int a = compare_debugfs(fixture_kernels[i], "sys/kernel/debug/extfrag/unusable_index", 0);
-		int b = compare_debugfs(fixture_kernels[i], "sys/kernel/debug/extfrag/extfrag_index", 1);
+		int a = compare_debugfs(fixture_kernels[i],
+					"sys/kernel/debug/extfrag/unusable_index", 0);
+		int b = compare_debugfs(fixture_kernels[i],
+					"sys/kernel/debug/extfrag/extfrag_index", 1);
 
 		if (a >= 0)
 			compared += a;

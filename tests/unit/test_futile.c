@@ -18,7 +18,8 @@
 
 #define F(bit) (1ull << FT_KPF_##bit)
 
-static struct ft_trace_rec iso(enum ft_trace_event kind, int pid, uint64_t pfn, uint64_t scanned, uint64_t taken)
+static struct ft_trace_rec iso(enum ft_trace_event kind, int pid, uint64_t pfn, uint64_t scanned,
+			       uint64_t taken)
 {
 	return (struct ft_trace_rec){ .kind = kind, .pid = pid, .ts = 1000,
 				      .u.iso = { pfn, pfn + 4, scanned, taken } };
@@ -27,7 +28,8 @@ static struct ft_trace_rec iso(enum ft_trace_event kind, int pid, uint64_t pfn, 
 static void test_join(void **state)
 {
 	static struct ft_session s;
-	struct ft_zi_zone zone = { .node = 0, .name = "Normal", .has = FT_ZI_START_PFN, .start_pfn = 0, .spanned = 32 };
+	struct ft_zi_zone zone = { .node = 0, .name = "Normal", .has = FT_ZI_START_PFN,
+				   .start_pfn = 0, .spanned = 32 };
 	struct ft_zoneinfo zi = { .zones = &zone, .nr = 1, .cap = 1 };
 	uint64_t flags[32] = { 0 }, counts[32] = { 0 };
 	struct ft_trace_rec r;
@@ -42,7 +44,8 @@ static void test_join(void **state)
 	ft_pbmap_feed(&s.map, 0, 0, 6, flags, counts, false);
 	s.events.exact_direct = true;
 	/* kcompactd is pid 50 (its wake); pid 100 enters a direct attempt */
-	r = (struct ft_trace_rec){ .kind = FT_EV_COMPACT_KCOMPACTD_WAKE, .pid = 50, .u.wake = { 0, 9 } };
+	r = (struct ft_trace_rec){ .kind = FT_EV_COMPACT_KCOMPACTD_WAKE, .pid = 50,
+				   .u.wake = { 0, 9 } };
 	ft_events_add(&s.events, &r);
 	r = (struct ft_trace_rec){ .kind = FT_EV_COMPACT_TRY, .pid = 100, .ts = 900 };
 	ft_events_add(&s.events, &r);
@@ -68,11 +71,14 @@ static void test_join(void **state)
 	assert_int_equal(s.futile.scanned_futile[FT_ISO_DIRECT][FT_ISO_MIGRATE], 4);
 	assert_int_equal(s.futile.scanned_unknown[FT_ISO_DIRECT][FT_ISO_MIGRATE], 8);
 	/* 4 futile of the 8 scanned in blocks read whole */
-	assert_true(fabs(ft_futile_share(NULL, &s.futile, FT_ISO_DIRECT, FT_ISO_MIGRATE) - 0.5) < 1e-12);
-	assert_true(fabs(ft_futile_share(&before, &s.futile, FT_ISO_DIRECT, FT_ISO_MIGRATE) - 0.5) < 1e-12);
+	assert_true(fabs(ft_futile_share(NULL, &s.futile, FT_ISO_DIRECT, FT_ISO_MIGRATE) -
+			 0.5) < 1e-12);
+	assert_true(fabs(ft_futile_share(&before, &s.futile, FT_ISO_DIRECT, FT_ISO_MIGRATE) -
+			 0.5) < 1e-12);
 	/* the free scanner's share is of what it took */
 	assert_int_equal(s.futile.taken[FT_ISO_DIRECT][FT_ISO_FREE], 2);
-	assert_true(fabs(ft_futile_share(NULL, &s.futile, FT_ISO_DIRECT, FT_ISO_FREE) - 1.0) < 1e-12);
+	assert_true(fabs(ft_futile_share(NULL, &s.futile, FT_ISO_DIRECT, FT_ISO_FREE) -
+			 1.0) < 1e-12);
 	assert_int_equal(s.futile.scanned_futile[FT_ISO_KCOMPACTD][FT_ISO_MIGRATE], 4);
 	assert_int_equal(s.futile.events[FT_ISO_OTHER][FT_ISO_MIGRATE], 1);
 	assert_true(fabs(ft_futile_share(NULL, &s.futile, FT_ISO_OTHER, FT_ISO_MIGRATE)) < 1e-12);

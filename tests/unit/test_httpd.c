@@ -38,18 +38,22 @@ static void handle(void *ctx, struct ft_httpd_conn *c, const struct ft_http_req 
 	if (!strcmp(r->path, "/hello"))
 		ft_httpd_answer(c, 200, "OK", "text/plain", "X-Test: 1\r\n", "hi\n", 3, r->head);
 	else if (!strcmp(r->path, "/big"))
-		ft_httpd_answer(c, 200, "OK", "text/plain", "", big_body, sizeof(big_body), r->head);
+		ft_httpd_answer(c, 200, "OK", "text/plain", "", big_body, sizeof(big_body),
+				r->head);
 	else if (strcmp(r->path, "/silent"))
 		ft_httpd_error(c, 404);
 	/* /silent: the handler says nothing */
 }
 
-static void start(unsigned int max_conn, unsigned int per_client, uint64_t head_ns, uint64_t idle_ns)
+static void start(unsigned int max_conn, unsigned int per_client, uint64_t head_ns,
+		  uint64_t idle_ns)
 {
 	struct sockaddr_in *s4 = (struct sockaddr_in *)&hp.sa;
 	struct ft_httpd_opts o = {
-		.listen = &hp, .max_conn = max_conn, .max_per_client = per_client, .head_timeout_ns = head_ns,
-		.idle_timeout_ns = idle_ns, .stop = &stop_flag, .handle = handle, .max_rate = max_rate,
+		.listen = &hp, .max_conn = max_conn, .max_per_client = per_client,
+		.head_timeout_ns = head_ns,
+		.idle_timeout_ns = idle_ns, .stop = &stop_flag, .handle = handle,
+		.max_rate = max_rate,
 	};
 
 	memset(&hp, 0, sizeof(hp));
@@ -67,7 +71,8 @@ static void start(unsigned int max_conn, unsigned int per_client, uint64_t head_
 static int client_from(int host)
 {
 	struct sockaddr_in a = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
-	struct sockaddr_in src = { .sin_family = AF_INET, .sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)host) };
+	struct sockaddr_in src = { .sin_family = AF_INET,
+				   .sin_addr.s_addr = htonl(0x7f000000u | (uint32_t)host) };
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 
 	assert_true(fd >= 0);
@@ -168,8 +173,9 @@ static void test_keepalive(void **state)
 	assert_non_null(strstr(g.b, "X-Test: 1\r\n"));
 	/* the same connection, the next request */
 	say(fd, "HEAD /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-	assert_true(until(fd, &g, "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 3\r\n"
-			  "Connection: keep-alive"));
+	assert_true(until(fd, &g,
+			  "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: "
+			  "3\r\nConnection: keep-alive"));
 	assert_int_equal(count(&g, "HTTP/1.1 200 OK"), 2);
 	assert_int_equal(count(&g, "hi\n"), 1);	/* HEAD: no body */
 	assert_int_equal(h.st.accepted, 1);
@@ -291,7 +297,10 @@ static void test_rate(void **state)
 	end = t0 + 10000000000ull;
 	while (handled < 5 && ft_now_ns() < end) {
 		assert_int_equal(ft_httpd_poll(&h, 10), 0);
-		/* never more than the two at once and two a second since (a third may be due as it is read) */
+		/*
+		 * never more than the two at once and two a second since (a third may be due as it
+		 * is read)
+		 */
 		assert_true((double)handled <= 2 + (double)(ft_now_ns() - t0) / 1e9 * 2 + 1);
 	}
 	assert_int_equal(handled, 5);
@@ -355,7 +364,8 @@ static void test_evict_not_reading(void **state)
 		assert_int_equal(ft_httpd_poll(&h, 50), 0);
 		for (k = 0; k < FT_HTTPD_MAX_CONN; k++)
 			if (h.conns[k].fd >= 0 && h.conns[k].out)
-				stuck = off && h.conns[k].out_off == off && off < h.conns[k].out_len;
+				stuck = off && h.conns[k].out_off == off &&
+				off < h.conns[k].out_len;
 	}
 	assert_true(stuck);
 	/* the server turns until the answer has stood still for its second (5 s at most) */
@@ -367,7 +377,8 @@ static void test_evict_not_reading(void **state)
 		assert_int_equal(ft_httpd_poll(&h, 10), 0);
 	b = client();
 	say(b, "GET /hello HTTP/1.1\r\nHost: x\r\n\r\n");
-	assert_true(until(b, &gb, "hi\n"));		/* within 5 s: the stuck one went after its second */
+	/* within 5 s: the stuck one went after its second */
+	assert_true(until(b, &gb, "hi\n"));
 	assert_non_null(strstr(gb.b, "HTTP/1.1 200 OK"));
 	assert_int_equal(h.st.evicted, 1);
 	close(a);
@@ -466,7 +477,10 @@ static void test_evict_any(void **state)
 	ft_httpd_close(&h);
 }
 
-/* Past max_per_client, an address's own silent connection gives way; a request in progress never does. */
+/*
+ * Past max_per_client, an address's own silent connection gives way; a request in progress never
+ * does.
+ */
 static void test_evict_own(void **state)
 {
 	struct got ga = { 0 }, gb = { 0 };

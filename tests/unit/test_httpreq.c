@@ -41,16 +41,21 @@ static void test_accept(void **state)
 	struct ft_http_req r;
 
 	(void)state;
-	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text; version=1.0.0;"
-			  " charset=utf-8,text/plain;version=0.0.4;q=0.5\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text; "
+			  "version=1.0.0; charset=utf-8,text/plain;version=0.0.4;q=0.5\r\n\r\n",
+			  &r) > 0);
 	assert_true(r.openmetrics);
-	assert_true(parse("GET /metrics HTTP/1.1\r\naccept: text/plain, APPLICATION/OPENMETRICS-TEXT\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\naccept: text/plain, "
+			  "APPLICATION/OPENMETRICS-TEXT\r\n\r\n", &r) > 0);
 	assert_true(r.openmetrics);
-	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;q=0\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: "
+			  "application/openmetrics-text;q=0\r\n\r\n", &r) > 0);
 	assert_false(r.openmetrics);
-	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-textx\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-textx\r\n\r\n",
+			  &r) > 0);
 	assert_false(r.openmetrics);
-	assert_true(parse("GET /metrics HTTP/1.1\r\nX-Accept: application/openmetrics-text\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nX-Accept: application/openmetrics-text\r\n\r\n",
+			  &r) > 0);
 	assert_false(r.openmetrics);
 }
 
@@ -60,14 +65,17 @@ static void test_gzip(void **state)
 	struct ft_http_req r;
 
 	(void)state;
-	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: application/openmetrics-text;version=1.0.0,"
-			  "application/openmetrics-text;version=0.0.1;q=0.75,text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
+	assert_true(parse("GET /metrics HTTP/1.1\r\nAccept: "
+			  "application/openmetrics-text;version=1.0.0,"
+			  "application/openmetrics-text;version=0.0.1;q=0.75,"
+			  "text/plain;version=0.0.4;q=0.5,*/*;q=0.1"
 			  "\r\nAccept-Encoding: gzip\r\n\r\n", &r) > 0);
 	assert_true(r.gzip);
 	assert_true(r.openmetrics);
 	assert_true(parse("GET / HTTP/1.1\r\n\r\n", &r) > 0);
 	assert_false(r.gzip);
-	assert_true(parse("GET / HTTP/1.1\r\naccept-encoding: deflate, GZIP;q=0.5\r\n\r\n", &r) > 0);
+	assert_true(parse("GET / HTTP/1.1\r\naccept-encoding: deflate, GZIP;q=0.5\r\n\r"
+			  "\n", &r) > 0);
 	assert_true(r.gzip);
 	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: gzip;q=0, *\r\n\r\n", &r) > 0);
 	assert_false(r.gzip);		/* its own q beats the star's */
@@ -75,7 +83,8 @@ static void test_gzip(void **state)
 	assert_true(r.gzip);
 	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: identity\r\n\r\n", &r) > 0);
 	assert_false(r.gzip);
-	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: gzipx, x-gzip;q=0.0\r\n\r\n", &r) > 0);
+	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: gzipx, x-gzip;q=0.0\r\n\r\n",
+			  &r) > 0);
 	assert_false(r.gzip);
 	assert_true(parse("GET / HTTP/1.1\r\nAccept-Encoding: x-gzip\r\n\r\n", &r) > 0);
 	assert_true(r.gzip);
@@ -95,7 +104,8 @@ static void test_keep_alive(void **state)
 	assert_true(r.keep_alive);
 	assert_true(parse("GET /metrics HTTP/1.1\r\nConnection: TE, close\r\n\r\n", &r) > 0);
 	assert_false(r.keep_alive);
-	assert_true(parse("GET /metrics HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nConnection: keep-alive, close\r\n\r\n",
+			  &r) > 0);
 	assert_false(r.keep_alive);	/* close wins */
 	assert_true(parse("GET /metrics HTTP/1.1\r\nContent-Length: 0\r\n\r\n", &r) > 0);
 	assert_true(r.keep_alive);
@@ -116,14 +126,18 @@ static void test_strict(void **state)
 	struct ft_http_req r;
 
 	(void)state;
-	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nX: a\rAuthorization: Basic YTpi\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nX: a\rAuthorization: Basic YTpi\r\n\r\n",
+			       &r), -400);
 	assert_int_equal(ft_http_parse(nul, sizeof(nul) - 1, &r), -400);
-	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nAuthorization : Basic YTpi\r\n\r\n", &r), -400);
+	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nAuthorization : Basic YTpi\r\n\r\n", &r),
+			 -400);
 	assert_int_equal(parse("GET /metrics HTTP/1.1\r\nAccept\t: text/plain\r\n\r\n", &r), -400);
 	/* the same heads, well formed, pass */
-	assert_true(parse("GET /metrics HTTP/1.1\r\nX: a\r\nAuthorization: Basic YTpi\r\n\r\n", &r) > 0);
+	assert_true(parse("GET /metrics HTTP/1.1\r\nX: a\r\nAuthorization: Basic YTpi\r\n\r\n",
+			  &r) > 0);
 	assert_int_equal(r.auth, FT_HTTP_AUTH_BASIC);
-	assert_true(parse("GET /metrics HTTP/1.1\nX: a\n\n", &r) > 0);	/* bare LF lines: tolerated */
+	/* bare LF lines: tolerated */
+	assert_true(parse("GET /metrics HTTP/1.1\nX: a\n\n", &r) > 0);
 }
 
 static void test_refused(void **state)
@@ -142,7 +156,8 @@ static void test_refused(void **state)
 	assert_int_equal(parse("GET / HTTP/1.1\r\nno colon here\r\n\r\n", &r), -400);
 	memset(big, 'a', sizeof(big) - 1);
 	memcpy(big, "GET /", 5);
-	assert_int_equal(ft_http_parse(big, FT_HTTP_MAX_HEAD, &r), -431);	/* no end in sight */
+	/* no end in sight */
+	assert_int_equal(ft_http_parse(big, FT_HTTP_MAX_HEAD, &r), -431);
 	memcpy(big + 300, " HTTP/1.1\r\n\r\n", 13);
 	assert_int_equal(ft_http_parse(big, 313, &r), -414);
 }
@@ -182,14 +197,17 @@ static void test_auth(void **state)
 	assert_int_equal(auth(" Basic YWJj", &r), FT_HTTP_AUTH_BAD);		/* "abc": no ':' */
 	assert_int_equal(auth(" Basic YT!6Yg==", &r), FT_HTTP_AUTH_BAD);	/* not base64 */
 	assert_int_equal(auth(" Basic YTpi=x", &r), FT_HTTP_AUTH_BAD);		/* data after '=' */
-	assert_int_equal(auth(" Basic YQBiOmM=", &r), FT_HTTP_AUTH_BAD);	/* "a\0b:c": a NUL */
+	/* "a\0b:c": a NUL */
+	assert_int_equal(auth(" Basic YQBiOmM=", &r), FT_HTTP_AUTH_BAD);
 	memset(big, 'Q', sizeof(big) - 1);
 	big[0] = ' ';
 	memcpy(big + 1, "Basic ", 6);
 	big[sizeof(big) - 1] = '\0';
-	assert_int_equal(auth(big, &r), FT_HTTP_AUTH_BAD);			/* longer than user + pass */
+	/* longer than user + pass */
+	assert_int_equal(auth(big, &r), FT_HTTP_AUTH_BAD);
 	/* two Authorization headers: neither counts */
-	assert_true(parse("GET / HTTP/1.1\r\nAuthorization: Basic YTpi\r\nauthorization: Basic YzpkZA==\r\n\r\n",
+	assert_true(parse("GET / HTTP/1.1\r\nAuthorization: Basic YTpi\r\nauthorization: Basic "
+			  "YzpkZA==\r\n\r\n",
 			  &r) > 0);
 	assert_int_equal(r.auth, FT_HTTP_AUTH_BAD);
 	assert_string_equal(r.user, "");

@@ -25,13 +25,15 @@ static void test_get(void **state)
 	(void)state;
 	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_DEBUG_VM"), 'y');
 	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_DEBUG_VM_PGFLAGS"), 'n');
-	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_DEBUG"), 'n');	/* a prefix is not it */
+	/* a prefix is not it */
+	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_DEBUG"), 'n');
 	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_NR_CPUS"), '6');
 	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_CC_VERSION_TEXT"), 'g');
 	assert_int_equal(ft_kconfig_get(cfg, strlen(cfg), "CONFIG_DEBUG_VM_VMACACHE"), 'n');
 	assert_int_equal(ft_kconfig_get(cfg, 0, "CONFIG_DEBUG_VM"), 'n');
 	/* only the first @len bytes count */
-	assert_int_equal(ft_kconfig_get(cfg, (size_t)(strstr(cfg, "CONFIG_DEBUG_VM=") - cfg), "CONFIG_DEBUG_VM"),
+	assert_int_equal(ft_kconfig_get(cfg, (size_t)(strstr(cfg, "CONFIG_DEBUG_VM=") - cfg),
+					"CONFIG_DEBUG_VM"),
 			 'n');
 }
 
@@ -58,17 +60,23 @@ static void test_risk(void **state)
 	char why[320];
 
 	(void)state;
-	assert_int_equal(ft_kconfig_risk(plain, strlen(plain), "6.1.0", why, sizeof(why)), FT_KCONFIG_SAFE);
+	assert_int_equal(ft_kconfig_risk(plain, strlen(plain), "6.1.0", why, sizeof(why)),
+			 FT_KCONFIG_SAFE);
 	assert_non_null(strstr(why, "without CONFIG_DEBUG_VM"));
-	assert_int_equal(ft_kconfig_risk(cfg, strlen(cfg), "6.12.118", why, sizeof(why)), FT_KCONFIG_RISK_WARN);
+	assert_int_equal(ft_kconfig_risk(cfg, strlen(cfg), "6.12.118", why, sizeof(why)),
+			 FT_KCONFIG_RISK_WARN);
 	assert_non_null(strstr(why, "VM_WARN_ON_FOLIO"));
-	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "6.16.9", why, sizeof(why)), FT_KCONFIG_RISK_BUG);
+	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "6.16.9", why, sizeof(why)),
+			 FT_KCONFIG_RISK_BUG);
 	assert_non_null(strstr(why, "VM_BUG_ON"));
 	/* snapshot_page() from 6.17 on */
-	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "6.17.0", why, sizeof(why)), FT_KCONFIG_SAFE);
-	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "7.0.1", why, sizeof(why)), FT_KCONFIG_SAFE);
+	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "6.17.0", why, sizeof(why)),
+			 FT_KCONFIG_SAFE);
+	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "7.0.1", why, sizeof(why)),
+			 FT_KCONFIG_SAFE);
 	/* a release fragtop cannot read is taken as old */
-	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "?", why, sizeof(why)), FT_KCONFIG_RISK_BUG);
+	assert_int_equal(ft_kconfig_risk(pgflags, strlen(pgflags), "?", why, sizeof(why)),
+			 FT_KCONFIG_RISK_BUG);
 }
 
 static void test_gunzip(void **state)
@@ -91,7 +99,8 @@ static void test_gunzip(void **state)
 	assert_int_equal(ft_gunzip(z, zn / 2, 1 << 20, &back, &bn, why, sizeof(why)), -1);
 	assert_non_null(strstr(why, "cut short"));
 	/* not gzip at all */
-	assert_int_equal(ft_gunzip(cfg, sizeof(cfg) - 1, 1 << 20, &back, &bn, why, sizeof(why)), -1);
+	assert_int_equal(ft_gunzip(cfg, sizeof(cfg) - 1, 1 << 20, &back, &bn, why, sizeof(why)),
+			 -1);
 	assert_non_null(strstr(why, "not a gzip stream"));
 	free(z);
 }

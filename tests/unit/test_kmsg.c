@@ -25,8 +25,8 @@ static void test_warn_alloc(void **st)
 
 	(void)st;
 	assert_int_equal(parse("4,7712,123456789,-;fio: page allocation failure: order:4, "
-			       "mode:0x40dc0(GFP_KERNEL|__GFP_COMP|__GFP_ZERO), nodemask=(null),cpuset=/,"
-			       "mems_allowed=0\n", &f), 0);
+			       "mode:0x40dc0(GFP_KERNEL|__GFP_COMP|__GFP_ZERO), "
+			       "nodemask=(null),cpuset=/,mems_allowed=0\n", &f), 0);
 	assert_int_equal(f.order, 4);
 	assert_int_equal(f.seq, 7712);
 	assert_int_equal(f.ts_us, 123456789);
@@ -34,14 +34,14 @@ static void test_warn_alloc(void **st)
 	assert_int_equal(f.mode, 0x40dc0);
 	assert_string_equal(f.gfp, "GFP_KERNEL|__GFP_COMP|__GFP_ZERO");
 	/* a task name with a colon and a space, an atomic one, a continuation line after */
-	assert_int_equal(parse("4,1,2,c;kworker/u8:2 x: page allocation failure: order:0, mode:0xa20(GFP_ATOMIC), "
-			       "nodemask=(null)\n SUBSYSTEM=net\n", &f), 0);
+	assert_int_equal(parse("4,1,2,c;kworker/u8:2 x: page allocation failure: order:0, "
+			       "mode:0xa20(GFP_ATOMIC), nodemask=(null)\n SUBSYSTEM=net\n", &f), 0);
 	assert_string_equal(f.comm, "kworker/u8:2 x");
 	assert_int_equal(f.order, 0);
 	assert_string_equal(f.gfp, "GFP_ATOMIC");
 	/* a task name of 15 bytes, the most there is; a mask of 0 printed by %#x as "0" */
-	assert_int_equal(parse("0,1,2,-;abcdefghijklmno: page allocation failure: order:9, mode:0(), "
-			       "nodemask=(null)\n", &f), 0);
+	assert_int_equal(parse("0,1,2,-;abcdefghijklmno: page allocation failure: order:9, "
+			       "mode:0(), nodemask=(null)\n", &f), 0);
 	assert_string_equal(f.comm, "abcdefghijklmno");
 	assert_int_equal(f.order, 9);
 	assert_int_equal(f.mode, 0);
@@ -52,13 +52,18 @@ static void test_refused(void **st)
 	static const char *const bad[] = {
 		"6,3,4,-;eth0: link up\n",			/* another message */
 		"page allocation failure: order:4\n",		/* no header */
-		"4,x,2,-;a: page allocation failure: order:4\n",	/* a header that is not numbers */
+		/* a header that is not numbers */
+		"4,x,2,-;a: page allocation failure: order:4\n",
 		"4,1,2,-;a: page allocation failure: order:\n",	/* no order */
 		"4,1,2,-;a: page allocation failure: order:99\n",	/* no such order */
-		"4,1,2,-;\n a: page allocation failure: order:4\n",	/* only in a continuation line */
+		/* only in a continuation line */
+		"4,1,2,-;\n a: page allocation failure: order:4\n",
 		/* forged: a user's mount option echoed by the kernel (the phrase further in) */
 		"3,9,9,-;tmpfs: Unknown parameter 'x: page allocation failure: order:10'\n",
-		/* forged: the kernel's form written to /dev/kmsg by user space (facility LOG_USER and up) */
+		/*
+		 * forged: the kernel's form written to /dev/kmsg by user space (facility LOG_USER
+		 * and up)
+		 */
 		"12,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",
 		"8,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",
 		"164,9,9,-;fio: page allocation failure: order:4, mode:0x40dc0(GFP_KERNEL)\n",

@@ -57,14 +57,17 @@ static void test_ours_and_outside(void **state)
 	ft_session_init(&s);
 	apply(&s, FT_RR_KNOB, kb, "15000\n");
 	apply(&s, FT_RR_KNOB, ks, "10\n");
-	apply(&s, FT_RR_AUDIT, 0, "knob=watermark_boost_factor\nold=1\nnew=2\nhow=set\noutcome=ok\nmsg=m\n");
+	apply(&s, FT_RR_AUDIT, 0,
+	      "knob=watermark_boost_factor\nold=1\nnew=2\nhow=set\noutcome=ok\nmsg=m\n");
 	ft_knob_watch_start(&w, &s);
 	step(&w, &s);
 	assert_int_equal(nr_seen, 0);		/* the baseline and its audit */
 
 	/* ours: an audit and the value it made; a failed one is not a change */
-	apply(&s, FT_RR_AUDIT, 0, "knob=watermark_boost_factor\nold=15000\nnew=0\nhow=key\noutcome=ok\nmsg=m\n");
-	apply(&s, FT_RR_AUDIT, 0, "knob=watermark_scale_factor\nold=10\nnew=99999\nhow=set\noutcome=refused\nmsg=m\n");
+	apply(&s, FT_RR_AUDIT, 0,
+	      "knob=watermark_boost_factor\nold=15000\nnew=0\nhow=key\noutcome=ok\nmsg=m\n");
+	apply(&s, FT_RR_AUDIT, 0,
+	      "knob=watermark_scale_factor\nold=10\nnew=99999\nhow=set\noutcome=refused\nmsg=m\n");
 	apply(&s, FT_RR_KNOB, kb, "0\n");
 	step(&w, &s);
 	assert_int_equal(nr_seen, 1);
@@ -82,7 +85,8 @@ static void test_ours_and_outside(void **state)
 
 	/* ours and outside in one tick: ours first */
 	apply(&s, FT_RR_KNOB, ks, "10\n");
-	apply(&s, FT_RR_AUDIT, 0, "knob=watermark_boost_factor\nold=0\nnew=15000\nhow=undo\noutcome=ok\nmsg=m\n");
+	apply(&s, FT_RR_AUDIT, 0,
+	      "knob=watermark_boost_factor\nold=0\nnew=15000\nhow=undo\noutcome=ok\nmsg=m\n");
 	apply(&s, FT_RR_KNOB, kb, "15000\n");
 	step(&w, &s);
 	assert_int_equal(nr_seen, 2);
@@ -101,7 +105,8 @@ static void test_zeroed(void **state)
 	(void)state;
 	ft_session_init(&s);
 	apply(&s, FT_RR_KNOB, (uint16_t)(boost - ft_knobs), "15000\n");
-	apply(&s, FT_RR_AUDIT, 0, "knob=watermark_boost_factor\nold=1\nnew=2\nhow=set\noutcome=ok\nmsg=m\n");
+	apply(&s, FT_RR_AUDIT, 0,
+	      "knob=watermark_boost_factor\nold=1\nnew=2\nhow=set\noutcome=ok\nmsg=m\n");
 	memset(&w, 0, sizeof(w));
 	step(&w, &s);
 	assert_int_equal(nr_seen, 1);
@@ -120,7 +125,8 @@ static void on_who(void *ctx, const struct ft_knob_change *c)
 	(void)ctx;
 	assert_true(nr_seen < 8);
 	ft_knob_change_who(c, who[nr_seen], sizeof(who[0]));
-	snprintf(seen[nr_seen++], sizeof(seen[0]), "%s %s -> %s", c->claim ? "claimed" : "outside", c->old, c->new);
+	snprintf(seen[nr_seen++], sizeof(seen[0]), "%s %s -> %s", c->claim ? "claimed" : "outside",
+		 c->old, c->new);
 }
 
 /*
@@ -136,10 +142,13 @@ static void test_claims(void **state)
 	const struct ft_knob *boost = ft_knob_find("watermark_boost_factor");
 	uint16_t kb;
 	char text[512];
-	const char *line = "t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000 new=0";
+	const char *line =
+		"t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000 new=0";
 	static const char *const bad[] = {
-		"t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000",	/* a field missing */
-		"pid=4242 t_ns=5 uid=0 by=set knob=watermark_boost_factor old=15000 new=0",	/* out of order */
+		/* a field missing */
+		"t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000",
+		/* out of order */
+		"pid=4242 t_ns=5 uid=0 by=set knob=watermark_boost_factor old=15000 new=0",
 		"t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000 new=0\x1b[2J",
 		"t_ns=5 pid=4242 uid=0 by=set knob=watermark_boost_factor old=15000 new=0 extra=1",
 		"",
@@ -172,7 +181,10 @@ static void test_claims(void **state)
 	ft_knob_watch_step(&w, &s, on_who, NULL);
 	assert_string_equal(seen[0], "outside 0 -> 2500");
 	assert_string_equal(who[0], "outside fragtop");
-	/* a claim at exactly FT_KNOB_CLAIM_TICKS ticks old names its change; one tick older, nothing */
+	/*
+	 * a claim at exactly FT_KNOB_CLAIM_TICKS ticks old names its change; one tick older,
+	 * nothing
+	 */
 	line = "t_ns=6 pid=7 uid=0 by=tui knob=watermark_boost_factor old=2500 new=100";
 	assert_true(ft_journal_claim(line, strlen(line), text, sizeof(text)) > 0);
 	apply(&s, FT_RR_AUDIT, 0, text);

@@ -115,7 +115,8 @@ static void test_functions(void **state)
 	char b[64];
 
 	(void)state;
-	assert_string_equal(ft_sym_function("allocate_slab+0x1a/0x40 [mod]", b, sizeof(b)), "allocate_slab");
+	assert_string_equal(ft_sym_function("allocate_slab+0x1a/0x40 [mod]", b, sizeof(b)),
+			    "allocate_slab");
 	assert_string_equal(ft_sym_function("x", b, sizeof(b)), "x");
 	assert_true(ft_sym_is_allocator("get_page_from_freelist"));
 	assert_true(ft_sym_is_allocator("__alloc_pages_slowpath.constprop.0"));
@@ -131,7 +132,8 @@ static void test_functions(void **state)
 static void names(struct ft_symnames *t)
 {
 	static const char *const n[] = {
-		NULL, "trace_event_raw_event_mm_page_alloc_extfrag+0x10", "__traceiter_mm_page_alloc_extfrag+0x4",
+		NULL, "trace_event_raw_event_mm_page_alloc_extfrag+0x10",
+		"__traceiter_mm_page_alloc_extfrag+0x4",
 		"get_page_from_freelist+0x3a1", "allocate_slab+0x1", "___slab_alloc+0x2",
 		"kmem_cache_alloc_noprof+0x3", "do_anonymous_page+0x4", "handle_mm_fault+0x5",
 		"__filemap_get_folio+0x6",
@@ -191,7 +193,8 @@ static void test_groups(void **state)
 	for (sum = unstacked + other, i = 0; i < n; i++)
 		sum += g[i].fragmenting;
 	assert_int_equal(sum, ev->extfrag.fragmenting);
-	assert_string_equal(ft_stack_head(&g[1], 2, head, sizeof(head)), "allocate_slab < ___slab_alloc");
+	assert_string_equal(ft_stack_head(&g[1], 2, head, sizeof(head)),
+			    "allocate_slab < ___slab_alloc");
 	assert_string_equal(ft_stack_head(&g[1], 9, head, sizeof(head)), g[1].key);
 	/* a window: only what came after its start */
 	ft_stack_base_take(from, ev);

@@ -35,7 +35,8 @@ static void take(void *ctx, const struct ft_rec_record *in)
 	s->type[s->n] = in->type;
 	n = strcspn((const char *)in->data, "\n");
 	n = n < in->len ? n : in->len;
-	snprintf(s->first_line[s->n], sizeof(s->first_line[0]), "%.*s", (int)n, (const char *)in->data);
+	snprintf(s->first_line[s->n], sizeof(s->first_line[0]), "%.*s", (int)n,
+		 (const char *)in->data);
 	s->n++;
 }
 
@@ -54,15 +55,18 @@ static void test_formats_order(void **state)
 		l.trace.t.text_len[i] = strlen(l.trace.t.text[i]);
 	}
 	ft_live_meta(&l, take, &s);
-	assert_int_equal(s.n, 2 + FT_TRACE_TEXTS);	/* HOST, its own pid, header, each event, kernel_stack */
+	/* HOST, its own pid, header, each event, kernel_stack */
+	assert_int_equal(s.n, 2 + FT_TRACE_TEXTS);
 	assert_int_equal(s.type[0], FT_RR_HOST);
-	assert_int_equal(s.type[1], FT_RR_SOURCE);	/* FT_RS_SELF: a file of a series says whose rows are fragtop's */
+	/* FT_RS_SELF: a file of a series says whose rows are fragtop's */
+	assert_int_equal(s.type[1], FT_RR_SOURCE);
 	assert_int_equal(s.type[2], FT_RR_TRACE_FMT);
 	assert_string_equal(s.first_line[2], "header_page");
 	for (i = 0; i < FT_EV_NR; i++) {	/* each event once, after the header */
 		int found = 0;
 
-		snprintf(name, sizeof(name), "%s/%s", ft_trace_events[i].system, ft_trace_events[i].event);
+		snprintf(name, sizeof(name), "%s/%s", ft_trace_events[i].system,
+			 ft_trace_events[i].event);
 		for (k = 3; k < s.n; k++)
 			found += !strcmp(s.first_line[k], name);
 		assert_int_equal(found, 1);

@@ -62,8 +62,9 @@ static void test_read(void **state)
 		snprintf(path, sizeof(path), "%s/proc/%d", dir, pids[i]);
 		mkdir(path, 0755);
 	}
-	plant("proc/123/smaps_rollup", "00400000-7ffc0000 ---p 00000000 00:00 0 [rollup]\nRss: 4096 kB\n"
-	      "Anonymous:        8192 kB\nAnonHugePages:    6144 kB\n");
+	plant("proc/123/smaps_rollup",
+	      "00400000-7ffc0000 ---p 00000000 00:00 0 [rollup]\nRss: 4096 kB\nAnonymous:        "
+	      "8192 kB\nAnonHugePages:    6144 kB\n");
 	plant("proc/125/smaps_rollup", "Rss: 4 kB\n");	/* no Anonymous line: read around */
 	snprintf(path, sizeof(path), "%s/proc/126/smaps_rollup", dir);
 	assert_int_equal(mkfifo(path, 0600), 0);	/* never waited on */
@@ -86,7 +87,8 @@ static void test_read(void **state)
 	assert_null(ft_session_smaps(&l.session, 125));
 	assert_null(ft_session_smaps(&l.session, 126));
 	assert_true(l.session.bad_inputs >= 1);	/* 125's text, said as a bad input */
-	assert_true(smaps_opens() - o0 >= 2);	/* 123 and 125 at least (a FIFO is refused before or at open) */
+	/* 123 and 125 at least (a FIFO is refused before or at open) */
+	assert_true(smaps_opens() - o0 >= 2);
 	o0 = smaps_opens();
 	/* asked again 5 s later: not due */
 	ft_live_smaps_want(&l, pids, 1);

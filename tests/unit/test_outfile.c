@@ -132,7 +132,8 @@ static void test_symlink_never_followed(void **state)
 	assert_int_equal(symlink(target, link), 0);
 	/* refused without replace, with a reason */
 	assert_int_equal(ft_outfile_create(link, false), -ELOOP);
-	assert_non_null(strstr(ft_outfile_strerror(-ELOOP, "--force", msg, sizeof(msg)), "symbolic link"));
+	assert_non_null(strstr(ft_outfile_strerror(-ELOOP, "--force", msg, sizeof(msg)),
+			       "symbolic link"));
 	expect(target, "root's file\n");
 	/* replaced, not followed: the link is now our file, the target unchanged */
 	fd = ft_outfile_create(link, true);
@@ -242,7 +243,8 @@ static void test_atomic_swapped_dir(void **state)
 		assert_string_equal(got, "");
 		/* a link where the directory should be: not opened through */
 		err = ft_atomic_open_in(&a, file, O_NOFOLLOW);
-		assert_true(err == -ENOTDIR || err == -ELOOP);	/* O_DIRECTORY's word, or O_NOFOLLOW's */
+		/* O_DIRECTORY's word, or O_NOFOLLOW's */
+		assert_true(err == -ENOTDIR || err == -ELOOP);
 		listing(other, got, sizeof(got));
 		assert_string_equal(got, "");
 		assert_int_equal(unlink(d), 0);

@@ -38,7 +38,8 @@ static void test_page_class(void **state)
 	assert_int_equal(ft_page_class(F(SLAB) | F(ANON), 1), FT_PG_UNMOVABLE);	/* slab wins */
 	assert_int_equal(ft_page_class(F(PGTABLE), 1), FT_PG_UNMOVABLE);
 	assert_int_equal(ft_page_class(F(RESERVED), 1), FT_PG_UNMOVABLE);
-	assert_int_equal(ft_page_class(F(COMPOUND_TAIL), 0), FT_PG_UNMOVABLE);	/* kernel compound */
+	/* kernel compound */
+	assert_int_equal(ft_page_class(F(COMPOUND_TAIL), 0), FT_PG_UNMOVABLE);
 	assert_int_equal(ft_page_class(0, 1), FT_PG_UNMOVABLE);
 	assert_int_equal(ft_page_class(0, UINT64_MAX), FT_PG_UNMOVABLE);	/* count unknown */
 	assert_int_equal(ft_page_class(0, 0), FT_PG_FREE);	/* per-CPU list */
@@ -193,7 +194,10 @@ struct tree {
 	struct ft_kpf kpf;
 };
 
-/* The scanner hands every batch over (as the live source makes it an input); here it feeds the tree's map. */
+/*
+ * The scanner hands every batch over (as the live source makes it an input); here it feeds the
+ * tree's map.
+ */
 static void feed(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint64_t *fl,
 		 const uint64_t *cn)
 {
@@ -203,7 +207,8 @@ static void feed(void *ctx, size_t zone, uint64_t pfn, size_t words, const uint6
 	if (t->kpf.sampling)
 		assert_true(ft_pbmap_sample(&t->map, zone, block, words, fl, cn));
 	else
-		ft_pbmap_feed(&t->map, zone, block, (uint32_t)(words >> t->map.order), fl, cn, t->kpf.rescan);
+		ft_pbmap_feed(&t->map, zone, block, (uint32_t)(words >> t->map.order), fl, cn,
+			      t->kpf.rescan);
 }
 
 static int setup(void **state)
@@ -347,13 +352,17 @@ static void test_incremental_and_relayout(void **state)
 	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 10, NULL), 0);
 	assert_int_equal(t->map.zones[1].count[FT_PB_UNSCANNED], t->map.zones[1].nr_blocks);
 	assert_int_equal(ft_pbmap_layout(&t->map, &t->zi, 99, NULL), -EINVAL);
-	/* a zone no host has (2^39 pages, 2^30 blocks: 48 GiB of map): refused before any allocation, the old kept */
+	/*
+	 * a zone no host has (2^39 pages, 2^30 blocks: 48 GiB of map): refused before any
+	 * allocation, the old kept
+	 */
 	{
 		struct ft_zoneinfo big = t->zi;
 		uint64_t blocks = 0;
 		struct ft_pb_block *kept = t->map.zones[1].blocks;
 
-		big.zones = malloc(t->zi.nr * sizeof(*big.zones));	/* the zones are the fixture's: a copy */
+		/* the zones are the fixture's: a copy */
+		big.zones = malloc(t->zi.nr * sizeof(*big.zones));
 		assert_non_null(big.zones);
 		memcpy(big.zones, t->zi.zones, t->zi.nr * sizeof(*big.zones));
 		big.zones[1].spanned = 1ull << 39;
@@ -374,7 +383,10 @@ static void test_incremental_and_relayout(void **state)
 	expect(&t->map.zones[1], 0, 12, 2, 2, 0, 5);
 }
 
-/* One block read out of turn (a fallback named it): its counts move, the pass count and cursor do not. */
+/*
+ * One block read out of turn (a fallback named it): its counts move, the pass count and cursor do
+ * not.
+ */
 static void test_rescan_block(void **state)
 {
 	struct tree *t = *state;
@@ -387,7 +399,8 @@ static void test_rescan_block(void **state)
 	scans = t->map.zones[1].scans;
 	zone = t->kpf.zone;
 	block = t->kpf.block;
-	fill(19, 0, 1, F(SLAB), 1);	/* Normal's block 11 (PFN 4096 is block 8) gets a slab page */
+	/* Normal's block 11 (PFN 4096 is block 8) gets a slab page */
+	fill(19, 0, 1, F(SLAB), 1);
 	put(t->dir, "proc/kpageflags", flags, sizeof(flags));
 	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, 11), PB);
 	expect(&t->map.zones[1], 0, 12, 2, 2, 0, 5);
@@ -397,7 +410,8 @@ static void test_rescan_block(void **state)
 	/* the zone's last block alone is no pass either */
 	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, t->map.zones[1].nr_blocks - 1), PB);
 	assert_int_equal(t->map.zones[1].scans, scans);
-	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, t->map.zones[1].nr_blocks), -EINVAL);
+	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 1, t->map.zones[1].nr_blocks),
+			 -EINVAL);
 	assert_int_equal(ft_kpf_scan_block(&t->kpf, &t->map, 2, 0), -EINVAL);
 }
 
@@ -425,7 +439,9 @@ static void test_coarse_first(void **state)
 	/* the middle block of each cell: 2, 6, 10, 14 (PFN blocks 10, 14, 18, 22) */
 	assert_int_equal(normal->blocks[2].scls, FT_PB_MOVABLE);
 	assert_int_equal(normal->blocks[6].scls, FT_PB_MOVABLE);
-	/* block 18's three page tables sit at its start, where no sample looks: a sample can miss */
+	/*
+	 * block 18's three page tables sit at its start, where no sample looks: a sample can miss
+	 */
 	assert_int_equal(normal->blocks[10].scls, FT_PB_MOVABLE);
 	assert_int_equal(normal->blocks[14].scls, FT_PB_MOVABLE);
 	assert_int_equal(normal->blocks[0].scls, FT_PB_UNSCANNED);
@@ -434,7 +450,8 @@ static void test_coarse_first(void **state)
 	assert_int_equal(n, 3 * FT_PB_SAMPLE_WORDS);
 	assert_int_equal(normal->sampled, 6);
 	assert_int_equal(dma->sampled, 1);
-	assert_int_equal(dma->blocks[0].scls, FT_PB_FREE);	/* its 16 reserved pages are not in a run */
+	/* its 16 reserved pages are not in a run */
+	assert_int_equal(dma->blocks[0].scls, FT_PB_FREE);
 	assert_int_equal(normal->blocks[8].scls, FT_PB_MOVABLE);
 	/* then whole batches, which replace the samples */
 	n = ft_kpf_scan(&t->kpf, &t->map, 1);
@@ -465,7 +482,9 @@ static void test_coarse_first(void **state)
 	assert_true(ft_kpf_first_look(&t->kpf, &t->map));
 }
 
-/* Samples the model refuses: a bad length, a run longer than its part of the block, no such block. */
+/*
+ * Samples the model refuses: a bad length, a run longer than its part of the block, no such block.
+ */
 static void test_sample_bounds(void **state)
 {
 	struct tree *t = *state;
@@ -481,7 +500,9 @@ static void test_sample_bounds(void **state)
 	assert_int_equal(t->map.zones[1].blocks[0].scls, FT_PB_MOVABLE);
 	/* the runs sit in the middle of their part of the block */
 	assert_int_equal(ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 0),
-			 4096 + (PB / FT_PB_SAMPLE_SPOTS - FT_PB_SAMPLE_WORDS / FT_PB_SAMPLE_SPOTS) / 2);
+			 4096 +
+				 (PB / FT_PB_SAMPLE_SPOTS - FT_PB_SAMPLE_WORDS /
+				  FT_PB_SAMPLE_SPOTS) / 2);
 	assert_int_equal(ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 1) -
 			 ft_pb_sample_pfn(9, 4096, FT_PB_SAMPLE_WORDS, 0), PB / FT_PB_SAMPLE_SPOTS);
 }

@@ -21,10 +21,10 @@
 #include "tests/helpers.h"
 
 static const char text_612[] =
-	"Page allocated via order 0, mask 0x152c40(GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE), "
-	"pid 412, tgid 412 (fio), ts 83216000123 ns\n"
-	"PFN 0x100a3 type Movable Block 128 type Movable Flags 0x17ffffc0000000(node=0|zone=2|lastcpupid=0x1fffff)\n"
-	" post_alloc_hook+0x1a1/0x1d0\n"
+	"Page allocated via order 0, mask "
+	"0x152c40(GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE), pid 412, tgid "
+	"412 (fio), ts 83216000123 ns\nPFN 0x100a3 type Movable Block 128 type Movable Flags "
+	"0x17ffffc0000000(node=0|zone=2|lastcpupid=0x1fffff)\n post_alloc_hook+0x1a1/0x1d0\n"
 	" get_page_from_freelist+0x3a1/0x10d0\n"
 	" __alloc_pages_noprof+0x1c6/0x340\n"
 	" alloc_pages_mpol_noprof+0x8f/0x1c0\n"
@@ -38,10 +38,10 @@ static const char text_612[] =
 	" entry_SYSCALL_64_after_hwframe+0x76/0x7e\n"
 	"Charged to memcg fio.scope\n"
 	"\n"
-	"Page allocated via order 2, mask 0x52dc0(GFP_KERNEL|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP|__GFP_ZERO), "
-	"pid 88, tgid 88 (kworker/u8:3), ts 83216000999 ns\n"
-	"PFN 0x100b0 type Unmovable Block 128 type Movable Flags 0x17ffffc0000040(head|node=0|zone=2)\n"
-	" post_alloc_hook+0x1a1/0x1d0\n"
+	"Page allocated via order 2, mask "
+	"0x52dc0(GFP_KERNEL|__GFP_NOWARN|__GFP_NORETRY|__GFP_COMP|__GFP_ZERO), pid 88, tgid 88 "
+	"(kworker/u8:3), ts 83216000999 ns\nPFN 0x100b0 type Unmovable Block 128 type Movable "
+	"Flags 0x17ffffc0000040(head|node=0|zone=2)\n post_alloc_hook+0x1a1/0x1d0\n"
 	" get_page_from_freelist+0x3a1/0x10d0\n"
 	" __alloc_pages_noprof+0x1c6/0x340\n"
 	" allocate_slab+0x7a/0x2f0\n"
@@ -52,9 +52,9 @@ static const char text_612[] =
 static const char text_61[] =
 	"Page allocated via order 0, mask 0x100cca(GFP_HIGHUSER_MOVABLE), pid 77, tgid 77 (bash), "
 	"ts 4216000123 ns, free_ts 4100000000 ns\n"
-	"PFN 65699 type Movable Block 128 type Movable Flags 0xfffffc0080014(uptodate|lru|swapbacked|node=0|zone=1)\n"
-	" get_page_from_freelist+0x3a1/0x10d0\n"
-	" __alloc_pages+0x1c6/0x340\n"
+	"PFN 65699 type Movable Block 128 type Movable Flags "
+	"0xfffffc0080014(uptodate|lru|swapbacked|node=0|zone=1)\n "
+	"get_page_from_freelist+0x3a1/0x10d0\n __alloc_pages+0x1c6/0x340\n"
 	"\n";
 
 static void test_612(void **state)
@@ -66,7 +66,8 @@ static void test_612(void **state)
 	assert_int_equal(ft_po_next(text_612, sizeof(text_612) - 1, &off, &e), 1);
 	assert_int_equal(e.order, 0);
 	assert_int_equal(e.gfp, 0x152c40);
-	assert_string_equal(e.gfp_names, "GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE");
+	assert_string_equal(e.gfp_names,
+			    "GFP_NOFS|__GFP_NOWARN|__GFP_NORETRY|__GFP_HARDWALL|__GFP_MOVABLE");
 	assert_int_equal(e.pid, 412);
 	assert_int_equal(e.tgid, 412);
 	assert_string_equal(e.comm, "fio");
@@ -143,7 +144,9 @@ static int parse_all(const char *t, int *bad)
 	return n;
 }
 
-/* What a hostile recording or a cut read can hold: each bad entry is skipped, the good ones kept. */
+/*
+ * What a hostile recording or a cut read can hold: each bad entry is skipped, the good ones kept.
+ */
 static void test_hostile(void **state)
 {
 	struct ft_po_entry e;
@@ -161,24 +164,28 @@ static void test_hostile(void **state)
 	assert_int_equal(e.ts_ns, 5);
 	/* garbage, an entry without its PFN line, a good one, a PFN past 64 bits, a cut one */
 	assert_int_equal(parse_all("junk line\nmore\n\n"
-				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (x), ts 1 ns\n\n"
-				   "Page allocated via order 3, mask 0xcc0(GFP_KERNEL), pid 2, tgid 2 (y), ts 2 ns\n"
-				   "PFN 0x20 type Unmovable Block 0 type Unmovable Flags 0x0()\n f+0x1/0x2\n\n"
-				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (z), ts 1 ns\n"
-				   "PFN 0x1ffffffffffffffff type Movable Block 0 type Movable Flags 0\n\n"
-				   "Page allocated via order 99, mask 0x0(), pid 1, tgid 1 (z), ts 1 ns\n"
-				   "PFN 0x20 type Movable Block 0 type Movable Flags 0\n\n"
-				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (c), ts 1 ns\n"
-				   "PFN 0x20 type Movable Block 0 type Movable Flags 0\n f+0x1/0x2\n", &bad), 1);
+				   "Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (x), ts "
+				   "1 ns\n\nPage allocated via order 3, mask 0xcc0(GFP_KERNEL), "
+				   "pid 2, tgid 2 (y), ts 2 ns\nPFN 0x20 type Unmovable Block 0 "
+				   "type Unmovable Flags 0x0()\n f+0x1/0x2\n\nPage allocated via "
+				   "order 0, mask 0x0(), pid 1, tgid 1 (z), ts 1 ns\nPFN "
+				   "0x1ffffffffffffffff type Movable Block 0 type Movable Flags "
+				   "0\n\nPage allocated via order 99, mask 0x0(), pid 1, tgid 1 "
+				   "(z), ts 1 ns\nPFN 0x20 type Movable Block 0 type Movable Flags "
+				   "0\n\nPage allocated via order 0, mask 0x0(), pid 1, tgid 1 "
+				   "(c), ts 1 ns\nPFN 0x20 type Movable Block 0 type Movable Flags "
+				   "0\n f+0x1/0x2\n", &bad), 1);
 	assert_int_equal(bad, 5);
 	/* a block number past its PFN is no entry; a long frame and a long gfp text are cut */
-	assert_int_equal(parse_all("Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (c), ts 1 ns\n"
-				   "PFN 0x20 type Movable Block 33 type Movable Flags 0\n\n", &bad), 0);
+	assert_int_equal(parse_all("Page allocated via order 0, mask 0x0(), pid 1, tgid 1 (c), ts "
+				   "1 ns\nPFN 0x20 type Movable Block 33 type Movable Flags 0\n\n",
+				   &bad), 0);
 	{
 		char t[1024];
 		size_t o = 0;
 
-		snprintf(t, sizeof(t), "Page allocated via order 0, mask 0x0(%0200d), pid -1, tgid 1 (%s), ts 1 ns\n"
+		snprintf(t, sizeof(t), "Page allocated via order 0, mask 0x0(%0200d), pid -1, tgid "
+				       "1 (%s), ts 1 ns\n"
 			 "PFN 0x20 type %s Block 0 type Movable Flags 0\n %0300d\n\n", 0,
 			 "a command far longer than fifteen", "AVeryLongMigratetypeName", 0);
 		assert_int_equal(ft_po_next(t, strlen(t), &o, &e), 1);
@@ -268,7 +275,8 @@ static void test_captured_61(void **state)
 	int fraggen = 0;
 
 	(void)state;
-	assert_int_equal(walk_captured("6.1-lab", each_61, &fraggen), 547);	/* "PFN 547", decimal */
+	/* "PFN 547", decimal */
+	assert_int_equal(walk_captured("6.1-lab", each_61, &fraggen), 547);
 	assert_true(fraggen >= 1);
 }
 
@@ -299,8 +307,8 @@ static void test_group(void **state)
 	/* a stack of one page and one of four, max 1: the four-page one is kept only if first */
 	{
 		const char two[] =
-			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), ts 5 ns\n"
-			"PFN 0x10200 type Reclaimable Block 129 type Movable Flags 0x0()\n"
+			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), "
+			"ts 5 ns\nPFN 0x10200 type Reclaimable Block 129 type Movable Flags 0x0()\n"
 			" kmem_cache_alloc+0x1/0x2\n"
 			"\n";
 
@@ -357,8 +365,8 @@ static void test_show_stacks(void **state)
 	/* the same frames as a page_owner entry: the same stack id */
 	{
 		const char entry[] =
-			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), ts 5 ns\n"
-			"PFN 0x10200 type Unmovable Block 129 type Movable Flags 0x0()\n"
+			"Page allocated via order 0, mask 0xcc0(GFP_KERNEL), pid 1, tgid 1 (init), "
+			"ts 5 ns\nPFN 0x10200 type Unmovable Block 129 type Movable Flags 0x0()\n"
 			" prep_new_page+0x17/0x4a\n"
 			" alloc_slab_page+0x19/0x85\n"
 			"\n";
@@ -428,7 +436,8 @@ static void test_stacks_saturated(void **state)
 static void test_captured_stacks_612(void **state)
 {
 	size_t len, off = 0;
-	char *text = fixture_read("6.12-lab", "sys/kernel/debug/page_owner_stacks/show_stacks", &len);
+	char *text = fixture_read("6.12-lab", "sys/kernel/debug/page_owner_stacks/show_stacks",
+				  &len);
 	struct ft_po_entry e;
 	uint64_t pages, total = 0;
 	int n = 0, r;

@@ -115,7 +115,8 @@ static void test_malformed(void **state)
 		"Node 0, zone DMA, type Movable 1 2 3 4\n",		/* long row */
 		"Node 0, zone DMA, type Movable 1 x 3\n",
 		"Node 0, zone DMA, type Movable 1 2 3\n",		/* no blocks table */
-		"Node 0, zone DMA, type Movable 1 2 3\n\nNumber of blocks type Movable\nNode 0, zone DMA 1 2\n",
+		"Node 0, zone DMA, type Movable 1 2 3\n\nNumber of blocks type Movable\nNode 0, "
+		"zone DMA 1 2\n",
 		"Node 0, zone DMA, type Movable 1 2 3\nsomething else\n",
 	};
 	static const char good_tail[] = "Node 0, zone DMA, type Movable 1 2 >100000\n\n"

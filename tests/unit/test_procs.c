@@ -87,7 +87,8 @@ static void test_exit_and_reuse(void **state)
 	assert_string_equal(ft_procs_find(&t, 100)->comm, "kworker/0:1");
 	assert_int_equal(ft_procs_find(&t, 100)->c[FT_PC_FRAGMENTING], 0);
 	for (i = 0; i < t.nr; i++) {
-		seen_old += t.p[i].exited && !strcmp(t.p[i].comm, "fio") && t.p[i].c[FT_PC_FRAGMENTING] == 3;
+		seen_old += t.p[i].exited && !strcmp(t.p[i].comm, "fio") &&
+		t.p[i].c[FT_PC_FRAGMENTING] == 3;
 		seen_new += t.p[i].exited && !strcmp(t.p[i].comm, "thpalloc") &&
 			    t.p[i].c[FT_PC_FRAGMENTING] == 3 && t.p[i].exited_ns == 71;
 	}
@@ -118,7 +119,8 @@ static void test_fold(void **state)
 	assert_int_equal(t.other[FT_PC_EXTFRAG], 501);
 	assert_non_null(ft_procs_find(&t, 2));
 	assert_int_equal(ft_procs_find(&t, 5000)->c[FT_PC_EXTFRAG], 7);
-	assert_int_equal(sum(&t, FT_PC_EXTFRAG), (uint64_t)FT_PROCS_MAX * (FT_PROCS_MAX + 1) / 2 + 8);
+	assert_int_equal(sum(&t, FT_PC_EXTFRAG),
+			 (uint64_t)FT_PROCS_MAX * (FT_PROCS_MAX + 1) / 2 + 8);
 	/* every live pid is still found through the hash after the deletions */
 	for (pid = 2; pid <= FT_PROCS_MAX; pid++)
 		if (pid != 500)

@@ -67,7 +67,8 @@ static void test_layout(void **state)
 	char why[160];
 
 	(void)state;
-	assert_int_equal(parse(&rc, "\n# a comment\n   \n  interval = 0.5 \r\nview=map\r\ncolor_scheme=default", why), 0);
+	assert_int_equal(parse(&rc, "\n# a comment\n   \n  interval = 0.5 "
+				    "\r\nview=map\r\ncolor_scheme=default", why), 0);
 	assert_true(rc.interval == 0.5);
 	assert_string_equal(rc.view, "map");
 	assert_int_equal(rc.color, 1);
@@ -86,7 +87,8 @@ static void test_errors(void **state)
 	assert_string_equal(rc.sort, "OWN");
 	assert_int_equal(parse(&rc, "colour=red\n", why), 1);
 	assert_string_equal(why, "line 1: no such key");
-	assert_int_equal(parse(&rc, "interval=0\ninterval=abc\ninterval=1e999\ninterval=nan\ninterval=5000\n", why), 5);
+	assert_int_equal(parse(&rc, "interval=0\ninterval=abc\ninterval=1e999\ninterval=nan\n"
+				    "interval=5000\n", why), 5);
 	assert_string_equal(why, "line 1: a value out of range");
 	assert_true(rc.interval == 0);
 	assert_int_equal(parse(&rc, "color_scheme=pink\nconfig_version=2\n=x\nview=\n", why), 4);

@@ -54,7 +54,8 @@ static size_t nr_chunk_off;
 static size_t tick_payload(int i, char *buf, size_t sz)
 {
 	return (size_t)snprintf(buf, sz, "Node 0, zone Normal\n  pages free %d\n%.*s", i * 7,
-				i % 50, "................................................................");
+				i % 50,
+				"................................................................");
 }
 
 /* chunks handed to the writer thread without waiting (ft_recw_push), not flushed one by one */
@@ -281,13 +282,15 @@ static void test_cut_everywhere(void **state)
 					struct ft_rec_chunk c;
 
 					ft_rec_chunk_decode(file.p + chunk_off[i], &c);
-					if (chunk_off[i] + FT_REC_CHUNK_HDR + c.stored_len <= cut.len &&
+					if (chunk_off[i] + FT_REC_CHUNK_HDR +
+					    c.stored_len <= cut.len &&
 					    c.type == FT_RC_DATA)
 						full++;
 				}
 				assert_int_equal(ticks, (int)full * 2);
 			}
-			assert_int_equal(r.truncated, cut.len != chunk_off[k] && cut.len > FT_REC_FILE_HDR);
+			assert_int_equal(r.truncated, cut.len != chunk_off[k] &&
+					 cut.len > FT_REC_FILE_HDR);
 			ft_rec_close(&r);
 		}
 	}
@@ -415,7 +418,8 @@ static void test_unknown_chunk(void **state)
 
 static void test_header_bounds(void **state)
 {
-	struct ft_rec_chunk c = { .type = FT_RC_DATA, .raw_len = FT_REC_CHUNK_MAX + 1, .stored_len = 10,
+	struct ft_rec_chunk c = { .type = FT_RC_DATA, .raw_len = FT_REC_CHUNK_MAX + 1,
+				  .stored_len = 10,
 				  .flags = FT_RC_ZSTD };
 	struct ft_rec_filehdr h = { .version = 2 };
 	uint8_t b[FT_REC_CHUNK_HDR], fh[FT_REC_FILE_HDR];
@@ -433,14 +437,16 @@ static void test_header_bounds(void **state)
 	b[4] = 200;
 	assert_false(ft_rec_next(b, 24, &off, &rec, &bad));
 	assert_true(bad);
-	assert_int_equal(ft_crc32c(0, "123456789", 9), 0xe3069283u);	/* the CRC-32C check value */
+	/* the CRC-32C check value */
+	assert_int_equal(ft_crc32c(0, "123456789", 9), 0xe3069283u);
 }
 
 /* The series fields: written, read back; a file before them reads as no series. */
 static void test_series_header(void **state)
 {
 	struct ft_rec_filehdr h = { .version = FT_REC_VERSION, .created_realtime_ns = 7,
-				    .series_id = 0x6f8501e6f775da49ull, .series_seq = 123456 }, back;
+				    .series_id = 0x6f8501e6f775da49ull, .series_seq = 123456 },
+				    back;
 	uint8_t fh[FT_REC_FILE_HDR];
 
 	(void)state;

@@ -91,7 +91,9 @@ static long long json_num(const char *json, const char *key)
 	return p ? strtoll(p + strlen(pat), NULL, 10) : -1;
 }
 
-/* The number after @label in the text (after @anchor's line start, NULL: anywhere); -1 when absent. */
+/*
+ * The number after @label in the text (after @anchor's line start, NULL: anywhere); -1 when absent.
+ */
 static long long text_num_in(const char *text, const char *anchor, const char *label)
 {
 	const char *p = anchor ? strstr(text, anchor) : text;
@@ -140,7 +142,8 @@ static void test_text_and_json_agree(void **state)
 
 	(void)state;
 	for (i = 0; i < sizeof(same) / sizeof(same[0]); i++) {
-		long long t = text_num_in(text, same[i].anchor, same[i].label), j = json_num(json, same[i].key);
+		long long t = text_num_in(text, same[i].anchor, same[i].label),
+		j = json_num(json, same[i].key);
 
 		print_message("%s: text %lld, json %lld\n", same[i].key, t, j);
 		assert_true(t >= 0);
@@ -184,7 +187,8 @@ static void json_is(const char *from, const char *key, double want)
 	double v = 0;
 	int r = json_at(from, key, &v, NULL);
 
-	print_message("  %s: json %s %.17g, model %.17g\n", key, r > 0 ? "" : r ? "absent" : "null", v, want);
+	print_message("  %s: json %s %.17g, model %.17g\n", key, r > 0 ? "" : r ? "absent" : "null",
+		      v, want);
 	if (isnan(want)) {
 		assert_int_equal(r, 0);
 		return;
@@ -201,7 +205,8 @@ static void text_has(const char *text, const char *line)
 }
 
 /* The window's stretch: every counter, the shares, the split, the latencies. */
-static void stretch_agrees(const struct ft_rep_stretch *f, const char *json, const struct ft_report *rep)
+static void stretch_agrees(const struct ft_rep_stretch *f, const char *json,
+			   const struct ft_report *rep)
 {
 	double v;
 	int c, lat;
@@ -228,12 +233,15 @@ static void stretch_agrees(const struct ft_rep_stretch *f, const char *json, con
 	}
 }
 
-/* Every figure of the model's sections, in the JSON and in the text, for recordings that have them. */
+/*
+ * Every figure of the model's sections, in the JSON and in the text, for recordings that have them.
+ */
 static void test_model_in_both(void **state)
 {
 	static const char *const files[] = {
 		"tests/recordings/adverse-6.18.ftr", "tests/recordings/lab-6.12-cgroups.ftr",
-		"tests/recordings/stacks-6.18.ftr", "tests/recordings/thpfioscale-boost-0-to-15000.ftr",
+		"tests/recordings/stacks-6.18.ftr",
+		"tests/recordings/thpfioscale-boost-0-to-15000.ftr",
 	};
 	static const struct ft_report_style st = { 0 };
 	size_t fi;
@@ -259,7 +267,8 @@ static void test_model_in_both(void **state)
 		/* totals, then the window's latencies ("latency": {...} after the processes) */
 		stretch_agrees(f, strstr(json, "\"totals\""), rep);
 		if (rep->s->tracing) {
-			snprintf(line, sizeof(line), "extfrag events     total %lld   fragmenting (below order %d) %lld",
+			snprintf(line, sizeof(line), "extfrag events     total %lld   fragmenting "
+						     "(below order %d) %lld",
 				 (long long)f->d[FT_CF_EXTFRAG], rep->s->events.pageblock_order,
 				 (long long)f->d[FT_CF_FRAGMENTING]);
 			text_has(text, line);
@@ -268,7 +277,8 @@ static void test_model_in_both(void **state)
 			json_is(at, "direct_stalls", (double)f->d[FT_CF_DIRECT_COMPACT]);
 			json_is(at, "direct_zone_runs", (double)f->direct_zone_runs);
 			json_is(at, "background_compactions", (double)f->d[FT_CF_BG_COMPACT]);
-			snprintf(line, sizeof(line), "  background       compactions %lld", (long long)f->d[FT_CF_BG_COMPACT]);
+			snprintf(line, sizeof(line), "  background       compactions %lld",
+				 (long long)f->d[FT_CF_BG_COMPACT]);
 			text_has(text, line);
 			for (k = 0; k < rep->nr_zone_fb; k++) {
 				const struct ft_rep_zone_fb *z = &rep->zone_fb[k];
@@ -276,12 +286,17 @@ static void test_model_in_both(void **state)
 				if (!z->total)
 					continue;
 				if (!z->outside) {
-					snprintf(line, sizeof(line), "  N%d %-10s total %llu  fragmenting %llu", z->node, z->zone,
-						 (unsigned long long)z->total, (unsigned long long)z->fragmenting);
+					snprintf(line, sizeof(line),
+						 "  N%d %-10s total %llu  fragmenting %llu",
+						 z->node, z->zone,
+						 (unsigned long long)z->total,
+						 (unsigned long long)z->fragmenting);
 					text_has(text, line);
 				}
-				snprintf(line, sizeof(line), "\"total\": %llu,\n      \"fragmenting\": %llu",
-					 (unsigned long long)z->total, (unsigned long long)z->fragmenting);
+				snprintf(line, sizeof(line),
+					 "\"total\": %llu,\n      \"fragmenting\": %llu",
+					 (unsigned long long)z->total,
+					 (unsigned long long)z->fragmenting);
 				assert_non_null(strstr(strstr(json, "\"extfrag_by_zone\""), line));
 			}
 		}
@@ -296,13 +311,17 @@ static void test_model_in_both(void **state)
 			json_is(at, "kcompactd_migrate_scanned_per_wake", c->wake_migrate);
 			json_is(at, "kcompactd_free_scanned_per_wake", c->wake_free);
 #define R(b, v) (isnan(v) ? snprintf(b, sizeof(b), "-") : snprintf(b, sizeof(b), "%.0f", v))
-			R(x[0], c->direct_migrate), R(x[1], c->direct_free), R(x[2], c->direct_per_success);
-			snprintf(line, sizeof(line), "  per direct stall   migrate %s  free %s   scanned per success %s",
+			R(x[0], c->direct_migrate), R(x[1], c->direct_free),
+			R(x[2], c->direct_per_success);
+			snprintf(line, sizeof(line), "  per direct stall   migrate %s  free %s   "
+						     "scanned per success %s",
 				 x[0], x[1], x[2]);
 			text_has(text, line);
 			R(x[0], c->wake_migrate), R(x[1], c->wake_free);
 #undef R
-			snprintf(line, sizeof(line), "  per kcompactd wake migrate %s  free %s   (%lld wakes)", x[0], x[1],
+			snprintf(line, sizeof(line),
+				 "  per kcompactd wake migrate %s  free %s   (%lld wakes)", x[0],
+				 x[1],
 				 (long long)c->wakes);
 			text_has(text, line);
 		} else {
@@ -311,7 +330,8 @@ static void test_model_in_both(void **state)
 		/* the memory stall */
 		if (f->mem_known) {
 			json_is(json, "psi_some_us", (double)f->mem.some_us);
-			snprintf(line, sizeof(line), "memory stall       some %.3f s", (double)f->mem.some_us / 1e6);
+			snprintf(line, sizeof(line), "memory stall       some %.3f s",
+				 (double)f->mem.some_us / 1e6);
 			text_has(text, line);
 		} else {
 			assert_int_equal(json_at(json, "memory_stall", &v, NULL), 0);
@@ -329,7 +349,8 @@ static void test_model_in_both(void **state)
 				 (unsigned long long)rep->stacks.all);
 			text_has(text, line);
 			for (k = 0; k < (int)rep->stacks.nr && k < FT_REP_STACKS_SHOWN; k++) {
-				snprintf(line, sizeof(line), "%10llu %5.1f%% ", (unsigned long long)rep->stacks.g[k].fragmenting,
+				snprintf(line, sizeof(line), "%10llu %5.1f%% ",
+					 (unsigned long long)rep->stacks.g[k].fragmenting,
 					 rep->stacks.share[k]);
 				text_has(text, line);
 			}
@@ -348,7 +369,8 @@ static void test_model_in_both(void **state)
 				assert_int_equal(json_at(at, "size_kb", &v, &here), 1);
 				assert_true(v == z->kb);
 				for (m = 0; m < z->nr_stats; m++)
-					json_is(here, z->stat_name[m], rep->thp.known[k][m] ? (double)z->stat[m] : NAN);
+					json_is(here, z->stat_name[m],
+						rep->thp.known[k][m] ? (double)z->stat[m] : NAN);
 				at = here;
 			}
 		} else {
@@ -372,9 +394,13 @@ static void test_model_in_both(void **state)
 				json_is(here, "episodes", (double)bz->episodes);
 				json_is(here, "samples", (double)bz->samples);
 				at = here;
-				snprintf(line, sizeof(line), "  N%d %-10s %30llu %7.2f%% %9llu %8llu", zi->zones[k].node,
-					 zi->zones[k].name, (unsigned long long)bz->peak, 100.0 * ft_boost_share(bz),
-					 (unsigned long long)bz->episodes, (unsigned long long)bz->samples);
+				snprintf(line, sizeof(line),
+					 "  N%d %-10s %30llu %7.2f%% %9llu %8llu",
+					 zi->zones[k].node,
+					 zi->zones[k].name, (unsigned long long)bz->peak,
+					 100.0 * ft_boost_share(bz),
+					 (unsigned long long)bz->episodes,
+					 (unsigned long long)bz->samples);
 				text_has(text, line);
 			}
 		}
@@ -389,9 +415,11 @@ static void test_model_in_both(void **state)
 				assert_int_equal(json_at(at, "now_min", &v, &here), 1);
 				assert_true(v == (double)rep->fits.now_min[k]);
 				json_is(here, "after_compaction_min",
-					rep->fits.after_known[k] ? (double)rep->fits.after_min[k] : NAN);
+					rep->fits.after_known[k] ?
+						(double)rep->fits.after_min[k] : NAN);
 				at = here;
-				snprintf(line, sizeof(line), " %11llu ", (unsigned long long)rep->fits.now_min[k]);
+				snprintf(line, sizeof(line), " %11llu ",
+					 (unsigned long long)rep->fits.now_min[k]);
 				text_has(text, line);
 			}
 		}
@@ -489,7 +517,8 @@ static void test_planted_sections(void **state)
 	json_is(at, "log_records_lost", (double)k->lost);
 	json_is(at, "order", (double)k->newest.order);
 	assert_non_null(strstr(at, "\"comm\": \"qemu\\u001b[2J\""));
-	text_has(text, "page alloc failures 7 in the kernel log   order 2: 3   order 9: 4   (11 log records overwritten unread)");
+	text_has(text, "page alloc failures 7 in the kernel log   order 2: 3   order 9: 4   (11 "
+		       "log records overwritten unread)");
 	text_has(text, "newest: qemu\\x1b[2J, order 9, GFP_HIGHUSER_MOVABLE|__GFP_COMP");
 	assert_null(strchr(text, 0x1b));
 
@@ -504,8 +533,10 @@ static void test_planted_sections(void **state)
 		assert_non_null(at);
 		json_is(at, "migrate_events", (double)fu->d.events[w][FT_ISO_MIGRATE]);
 		json_is(at, "migrate_scanned", (double)fu->d.scanned[w][FT_ISO_MIGRATE]);
-		json_is(at, "migrate_scanned_futile", (double)fu->d.scanned_futile[w][FT_ISO_MIGRATE]);
-		json_is(at, "migrate_scanned_unread", (double)fu->d.scanned_unknown[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_scanned_futile",
+			(double)fu->d.scanned_futile[w][FT_ISO_MIGRATE]);
+		json_is(at, "migrate_scanned_unread",
+			(double)fu->d.scanned_unknown[w][FT_ISO_MIGRATE]);
 		json_is(at, "migrate_futile_share", fu->share[w][FT_ISO_MIGRATE]);
 		json_is(at, "free_events", (double)fu->d.events[w][FT_ISO_FREE]);
 		json_is(at, "free_taken", (double)fu->d.taken[w][FT_ISO_FREE]);
@@ -520,8 +551,10 @@ static void test_planted_sections(void **state)
 			else
 				snprintf(sh[m], sizeof(sh[m]), "%.1f%%", 100 * sv);
 		}
-		snprintf(line, sizeof(line), "  %-9s migrate scanned %llu (%s futile, %llu unread)  free taken %llu (%s, %llu unread)",
-			 ft_iso_who_names[w], (unsigned long long)fu->d.scanned[w][FT_ISO_MIGRATE], sh[0],
+		snprintf(line, sizeof(line), "  %-9s migrate scanned %llu (%s futile, %llu unread) "
+					     " free taken %llu (%s, %llu unread)",
+			 ft_iso_who_names[w], (unsigned long long)fu->d.scanned[w][FT_ISO_MIGRATE],
+			 sh[0],
 			 (unsigned long long)fu->d.scanned_unknown[w][FT_ISO_MIGRATE],
 			 (unsigned long long)fu->d.taken[w][FT_ISO_FREE], sh[1],
 			 (unsigned long long)fu->d.taken_unknown[w][FT_ISO_FREE]);
@@ -535,7 +568,8 @@ static void test_planted_sections(void **state)
 	for (m = 0; m < FT_PC_NR; m++)
 		json_is(at, ft_proc_fields[m].key, (double)c->own[m]);
 	json_is(at, "fragmenting_share", c->own_frag_share);
-	snprintf(line, sizeof(line), "fragtop itself     pid %d: %llu fragmenting fallbacks (%.2f%% of all), %llu fallbacks",
+	snprintf(line, sizeof(line), "fragtop itself     pid %d: %llu fragmenting fallbacks "
+				     "(%.2f%% of all), %llu fallbacks",
 		 c->pid, (unsigned long long)c->own[FT_PC_FRAGMENTING], c->own_frag_share * 100,
 		 (unsigned long long)c->own[FT_PC_EXTFRAG]);
 	text_has(text, line);
@@ -614,8 +648,10 @@ static void test_names_one_line(void **state)
 	for (i = 0; i < rep->procs->nr; i++) {
 		static const char *const hostile[3] = { "evil\nname", "tab\there", "esc\033[2J" };
 
-		snprintf(rep->procs->p[i].comm, sizeof(rep->procs->p[i].comm), "%s", hostile[i % 3]);
-		snprintf(rep->procs->p[i].cgroup, sizeof(rep->procs->p[i].cgroup), "/pod\nfake line %d", i % 2);
+		snprintf(rep->procs->p[i].comm, sizeof(rep->procs->p[i].comm), "%s",
+			 hostile[i % 3]);
+		snprintf(rep->procs->p[i].cgroup, sizeof(rep->procs->p[i].cgroup),
+			 "/pod\nfake line %d", i % 2);
 	}
 	text = captured(rep, &st);
 	assert_non_null(strstr(text, "evil\\x0aname"));	/* shown, escaped */
@@ -687,7 +723,8 @@ static void poison(struct ft_report *rep, double v)
 	for (i = 0; i < FT_THP_SIZES; i++)
 		rep->thp.anon[i].success = v;
 	for (i = 0; i < rep->procs->nr; i++)
-		rep->procs->p[i].c[FT_PC_COMPACTION_US] = rep->procs->p[i].c[FT_PC_RECLAIM_US] = UINT64_MAX;
+		rep->procs->p[i].c[FT_PC_COMPACTION_US] = rep->procs->p[i].c[FT_PC_RECLAIM_US] =
+			UINT64_MAX;
 }
 
 /*
@@ -722,10 +759,12 @@ static void test_hostile_floats(void **state)
 				size_t was = line_len(base, i), now = line_len(text, i);
 
 				if (now > (was > 80 ? was : 80))
-					fail_msg("%g: line %d grew from %zu to %zu columns", hostile[h], i + 1, was, now);
+					fail_msg("%g: line %d grew from %zu to %zu columns",
+						 hostile[h], i + 1, was, now);
 			}
 			assert_null(strstr(text, "nan"));
-			for (const char *p = text; *p; p++) {	/* no figure of 17+ digits before its point */
+			/* no figure of 17+ digits before its point */
+			for (const char *p = text; *p; p++) {
 				size_t d = strspn(p, "0123456789");
 
 				assert_false(d >= 17 && p[d] == '.');
@@ -742,7 +781,9 @@ static void test_hostile_floats(void **state)
 		}
 }
 
-/* compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant. */
+/*
+ * compare's change column: signed, "+0.0%" rather than "-0.0%", "-" for none, "*" when significant.
+ */
 static void test_compare_change(void **state)
 {
 	char b[24];
@@ -775,7 +816,8 @@ static void test_style(void **state)
 	assert_non_null(strstr(a, "  processes "));
 	assert_null(strstr(a, "  threads "));
 	assert_non_null(strstr(b, "  threads "));
-	assert_int_equal(text_num(a, "fragmenting (below order 9) "), text_num(b, "fragmenting (below order 9) "));
+	assert_int_equal(text_num(a, "fragmenting (below order 9) "),
+			 text_num(b, "fragmenting (below order 9) "));
 	free(a);
 	free(b);
 	ft_report_release(rep);
@@ -839,16 +881,21 @@ static void test_compare_agree(void **state)
 	ft_cmp_stacks(groups, 2, &cmp_stacks);
 	ft_cmp_cgroups(groups, 2, &cmp_cgroups);
 	ft_cmp_findings(groups, 2, &cmp_findings);
-	/* by cgroup: every fragmenting fallback of the sample is in a named cgroup, so they sum to the total */
+	/*
+	 * by cgroup: every fragmenting fallback of the sample is in a named cgroup, so they sum to
+	 * the total
+	 */
 	assert_true(cmp_cgroups.nr >= 1);
 	for (k = 0; k < 2; k++) {
 		double sum = 0;
 
 		for (r = 0; r < cmp_cgroups.nr; r++)
 			sum += cmp_cgroups.st[k][r].mean;
-		print_message("group %s: fragmenting/s by cgroup sum %g, total %g\n", groups[k].name, sum,
+		print_message("group %s: fragmenting/s by cgroup sum %g, total %g\n",
+			      groups[k].name, sum,
 			      groups[k].st[FT_CMP_FRAG_S].mean);
-		assert_true(fabs(sum - groups[k].st[FT_CMP_FRAG_S].mean) <= 1e-9 * groups[k].st[FT_CMP_FRAG_S].mean);
+		assert_true(fabs(sum - groups[k].st[FT_CMP_FRAG_S].mean) <= 1e-9 *
+			    groups[k].st[FT_CMP_FRAG_S].mean);
 	}
 	for (r = 0; r < FT_CMP_NR; r++) {
 		ft_cmp_row_key(r, key, sizeof(key));
@@ -862,7 +909,8 @@ static void test_compare_agree(void **state)
 	json = capture(print_compare, "j");
 	csv = capture(print_compare, "c");
 	assert_non_null(strstr(text, "\nfragmenting fallbacks/s by cgroup\n"));
-	assert_non_null(strstr(json, "\"cgroup\": \"/process_api/730b0e66741056fbd04b0a311816c6ea\""));
+	assert_non_null(strstr(json,
+			       "\"cgroup\": \"/process_api/730b0e66741056fbd04b0a311816c6ea\""));
 	assert_non_null(strstr(csv, "\ncgroup:/process_api/730b0e66741056fbd04b0a311816c6ea,a,1,"));
 	/* text: the row's name, then each group's mean */
 	snprintf(pat, sizeof(pat), "\n%s ", name);
@@ -873,7 +921,8 @@ static void test_compare_agree(void **state)
 		char *end;
 		double v = strtod(p, &end);
 
-		print_message("%s %s: mean %g, text %g\n", key, groups[k].name, groups[k].st[row].mean, v);
+		print_message("%s %s: mean %g, text %g\n", key, groups[k].name,
+			      groups[k].st[row].mean, v);
 		assert_true(end != p);
 		assert_true(v == groups[k].st[row].mean);
 		p = end;
@@ -965,7 +1014,8 @@ static void print_export(const void *csv)
 	assert_true(ft_replay_step(&rp) > 0);
 	ft_render_export_begin(&x, csv != NULL, file, &rp.session, NULL, 0);
 	do
-		ft_render_export_tick(&x, &rp.session, (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9,
+		ft_render_export_tick(&x, &rp.session,
+				      (double)(rp.session.tick_t_ns - rp.session.first_t_ns) / 1e9,
 				      true);
 	while (ft_replay_step(&rp) > 0);
 	ft_render_export_end(&x);
@@ -985,7 +1035,8 @@ static void test_export_sums(void **state)
 
 	(void)state;
 	for (line = strtok_r(csv, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
-		for (i = 0, cell = strtok_r(line, ",", &cs); cell; cell = strtok_r(NULL, ",", &cs), i++) {
+		for (i = 0, cell = strtok_r(line, ",", &cs); cell; cell = strtok_r(NULL, ",", &cs),
+		     i++) {
 			if (col < 0 && !strcmp(cell, "extfrag_fragmenting"))
 				col = i;
 			else if (rows && i == col)
@@ -996,7 +1047,8 @@ static void test_export_sums(void **state)
 	}
 	for (p = json; (p = strstr(p, "\"extfrag_fragmenting\":")); p++)
 		sum_json += strtoll(p + strlen("\"extfrag_fragmenting\":"), NULL, 10);
-	print_message("fragmenting: report %lld, csv %lld over %d ticks, json %lld\n", want, sum_csv,
+	print_message("fragmenting: report %lld, csv %lld over %d ticks, json %lld\n", want,
+		      sum_csv,
 		      rows - 1, sum_json);
 	assert_true(want > 0);
 	assert_int_equal(sum_csv, want);
@@ -1056,10 +1108,13 @@ static void test_knobs(void **state)
 	char *text, *json;
 
 	(void)state;
-	knob_rows[0] = (struct ft_knob_reading){ .k = ft_knob_find("watermark_boost_factor"), .available = true,
+	knob_rows[0] = (struct ft_knob_reading){ .k = ft_knob_find("watermark_boost_factor"),
+						 .available = true,
 						 .v = { .num = 12345 } };
-	knob_rows[1] = (struct ft_knob_reading){ .k = ft_knob_find("defrag_mode"), .v = { .err = -ENOENT } };
-	knob_rows[2] = (struct ft_knob_reading){ .k = ft_knob_find("compact_memory"), .v = { .err = -EOPNOTSUPP } };
+	knob_rows[1] = (struct ft_knob_reading){ .k = ft_knob_find("defrag_mode"),
+						 .v = { .err = -ENOENT } };
+	knob_rows[2] = (struct ft_knob_reading){ .k = ft_knob_find("compact_memory"),
+						 .v = { .err = -EOPNOTSUPP } };
 	assert_non_null(knob_rows[0].k);
 	assert_non_null(knob_rows[1].k);
 	assert_non_null(knob_rows[2].k);
@@ -1069,10 +1124,12 @@ static void test_knobs(void **state)
 	assert_non_null(strstr(text, "\ndefrag_mode                  absent "));
 	assert_non_null(strstr(text, "\ncompact_memory               absent "));
 	assert_int_equal(json_num(json, "value"), 12345);
-	assert_non_null(strstr(json, "\"name\": \"defrag_mode\",\n      \"type\": \"int\",\n      \"path\": "
-				    "\"proc/sys/vm/defrag_mode\",\n      \"available\": false,\n      \"value\": null,\n"
-				    "      \"error\": "));
-	assert_non_null(strstr(json, "\"type\": \"trigger\",\n      \"path\": \"proc/sys/vm/compact_memory\",\n"
+	assert_non_null(strstr(json, "\"name\": \"defrag_mode\",\n      \"type\": \"int\",\n      "
+				     "\"path\": "
+				    "\"proc/sys/vm/defrag_mode\",\n      \"available\": false,\n   "
+				    "   \"value\": null,\n      \"error\": "));
+	assert_non_null(strstr(json, "\"type\": \"trigger\",\n      \"path\": "
+				     "\"proc/sys/vm/compact_memory\",\n"
 				    "      \"available\": false"));
 	free(text);
 	free(json);
@@ -1110,7 +1167,8 @@ static void test_plot(void **state)
 	for (p = svg; (p = strstr(p, "class=\"m\">")); p++)
 		marks++;
 	assert_int_equal(marks, plot_run.nr_marks);
-	assert_non_null(strstr(svg, "watermark_boost_factor 15000 -&gt; 0 (outside fragtop)</text>"));
+	assert_non_null(strstr(svg,
+			       "watermark_boost_factor 15000 -&gt; 0 (outside fragtop)</text>"));
 	free(svg);
 	ft_plot_release(&plot_run);
 }

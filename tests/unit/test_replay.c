@@ -34,15 +34,18 @@ static char *digest(const struct ft_session *s)
 	int o;
 
 	assert_non_null(d);
-	n += (size_t)snprintf(d + n, cap - n, "order %d zones %zu\n", smp->pageblock_order, smp->nr_zones);
+	n += (size_t)snprintf(d + n, cap - n, "order %d zones %zu\n", smp->pageblock_order,
+			      smp->nr_zones);
 	for (i = 0; i < smp->nr_zones && n < cap - 512; i++) {
 		const struct ft_zone *z = &smp->zones[i];
 
 		n += (size_t)snprintf(d + n, cap - n, "%d %s free %llu min %llu boost %llu |",
 				      z->zi->node, z->zi->name, (unsigned long long)z->zi->free,
-				      (unsigned long long)z->zi->min, (unsigned long long)z->zi->boost);
+				      (unsigned long long)z->zi->min,
+				      (unsigned long long)z->zi->boost);
 		for (o = 0; z->bi && o < smp->nr_orders; o++)
-			n += (size_t)snprintf(d + n, cap - n, " %llu/%d", (unsigned long long)z->bi->blocks[o],
+			n += (size_t)snprintf(d + n, cap - n, " %llu/%d",
+					      (unsigned long long)z->bi->blocks[o],
 					      z->unusable[o]);
 		if (z->pti)
 			n += (size_t)snprintf(d + n, cap - n, " pti %llu %llu",
@@ -55,14 +58,16 @@ static char *digest(const struct ft_session *s)
 				      (long long)smp->vmstat.items[i].value);
 	/* the boost sampler's record, zone by zone */
 	for (i = 0; i < (size_t)s->boost_nr && n < cap - 128; i++)
-		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i, s->boost[i].samples,
+		n += (size_t)snprintf(d + n, cap - n, "\nboost %zu: %u %u %u %llu", i,
+				      s->boost[i].samples,
 				      s->boost[i].boosted, s->boost[i].episodes,
 				      (unsigned long long)s->boost[i].peak);
 	/* the process table: names, cgroups and exits from NAME and CGROUP records */
 	for (i = 0; i < (size_t)s->events.procs.nr && n < cap - 256; i++) {
 		const struct ft_proc *p = &s->events.procs.p[i];
 
-		n += (size_t)snprintf(d + n, cap - n, "\nproc %d %s %s %d", p->pid, p->comm, p->cgroup,
+		n += (size_t)snprintf(d + n, cap - n, "\nproc %d %s %s %d", p->pid, p->comm,
+				      p->cgroup,
 				      p->exited);
 	}
 	for (i = 0; i < ft_knobs_nr && n < cap - 128; i++) {
@@ -135,11 +140,15 @@ static void test_round_trip(void **state)
 	for (i = 0; i < TICKS; i++) {
 		/* the files change between ticks: the other capture, a knob */
 		if (i == 4 || i == 8 || i == 70 || i == 100) {
-			snprintf(cmd, sizeof(cmd), "cp tests/fixtures/%s/proc/zoneinfo tests/fixtures/%s/proc/buddyinfo "
-				 "tests/fixtures/%s/proc/vmstat %s/proc/", i % 8 ? "6.18-frag" : "6.18-idle",
-				 i % 8 ? "6.18-frag" : "6.18-idle", i % 8 ? "6.18-frag" : "6.18-idle", dir);
+			snprintf(cmd, sizeof(cmd), "cp tests/fixtures/%s/proc/zoneinfo "
+						   "tests/fixtures/%s/proc/buddyinfo "
+				 "tests/fixtures/%s/proc/vmstat %s/proc/",
+				 i % 8 ? "6.18-frag" : "6.18-idle",
+				 i % 8 ? "6.18-frag" : "6.18-idle",
+				 i % 8 ? "6.18-frag" : "6.18-idle", dir);
 			sh(cmd);
-			snprintf(cmd, sizeof(cmd), "echo %d > %s/proc/sys/vm/watermark_boost_factor", i * 1000, dir);
+			snprintf(cmd, sizeof(cmd),
+				 "echo %d > %s/proc/sys/vm/watermark_boost_factor", i * 1000, dir);
 			sh(cmd);
 		}
 		/* the sampler reads between ticks: a boost that comes and goes */
@@ -148,7 +157,8 @@ static void test_round_trip(void **state)
 
 			for (r = 0; r < 3; r++) {
 				/* rewritten in place: the sampler keeps the file open */
-				snprintf(cmd, sizeof(cmd), "sed -E '0,/^ +boost/s/^( +boost +)[0-9]+/\\1%d/' "
+				snprintf(cmd, sizeof(cmd),
+					 "sed -E '0,/^ +boost/s/^( +boost +)[0-9]+/\\1%d/' "
 					 "%s/proc/zoneinfo > %s/zi && cat %s/zi > %s/proc/zoneinfo",
 					 (i + r) % 4 ? 0 : 512 * (i + 1), dir, dir, dir, dir);
 				sh(cmd);
@@ -252,7 +262,8 @@ static void test_not_a_recording(void **state)
 	static struct ft_replay rp;
 
 	(void)state;
-	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo", NULL), -EINVAL);
+	assert_int_equal(ft_replay_open(&rp, "tests/fixtures/6.18-idle/proc/zoneinfo", NULL),
+			 -EINVAL);
 	assert_string_equal(rp.r.why, "not a fragtop recording (bad magic)");
 	ft_replay_close(&rp);
 	assert_int_equal(ft_replay_open(&rp, "/nonexistent.ftr", NULL), -ENOENT);

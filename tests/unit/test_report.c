@@ -53,7 +53,8 @@ static void test_window_secs(void **state)
 	assert_int_equal(ft_report_window_secs("24:00", START_NS, &s, why, sizeof(why)), -EINVAL);
 	assert_int_equal(ft_report_window_secs("10:60", START_NS, &s, why, sizeof(why)), -EINVAL);
 	assert_int_equal(ft_report_window_secs("10:5x", START_NS, &s, why, sizeof(why)), -EINVAL);
-	assert_int_equal(ft_report_window_secs("10:05:07:01", START_NS, &s, why, sizeof(why)), -EINVAL);
+	assert_int_equal(ft_report_window_secs("10:05:07:01", START_NS, &s, why, sizeof(why)),
+			 -EINVAL);
 	assert_int_equal(ft_report_window_secs("inf", START_NS, &s, why, sizeof(why)), -EINVAL);
 	assert_int_equal(ft_report_window_secs("10:00", 0, &s, why, sizeof(why)), -EINVAL);
 	assert_non_null(why[0] ? why : NULL);
@@ -71,9 +72,11 @@ static void test_window_where(void **state)
 	size_t i;
 
 	(void)state;
-	assert_int_equal(ft_report_window_where(7.998, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* the baseline */
+	/* the baseline */
+	assert_int_equal(ft_report_window_where(7.998, 8, 10, FT_REP_WINDOW_SLACK), 0);
 	assert_int_equal(ft_report_window_where(9.998, 8, 10, FT_REP_WINDOW_SLACK), 0);
-	assert_int_equal(ft_report_window_where(10.03, 8, 10, FT_REP_WINDOW_SLACK), 0);	/* a late 10 s tick */
+	/* a late 10 s tick */
+	assert_int_equal(ft_report_window_where(10.03, 8, 10, FT_REP_WINDOW_SLACK), 0);
 	assert_int_equal(ft_report_window_where(10.998, 8, 10, FT_REP_WINDOW_SLACK), 1);
 	assert_int_equal(ft_report_window_where(7.9, 8, 10, FT_REP_WINDOW_SLACK), -1);
 	assert_int_equal(ft_report_window_where(1e9, 0, INFINITY, FT_REP_WINDOW_SLACK), 0);
@@ -90,7 +93,8 @@ static void test_window_where(void **state)
 	/* an older recorder's drift: [12, 32] is the ticks at 12.036 to 32.072 */
 	ft_report_cut_init(&c, 12, 32);
 	for (i = 0; i < sizeof(drift) / sizeof(drift[0]); i++)
-		assert_int_equal(ft_report_cut_where(&c, drift[i]), drift[i] < 12 ? -1 : drift[i] > 33 ? 1 : 0);
+		assert_int_equal(ft_report_cut_where(&c, drift[i]),
+				 drift[i] < 12 ? -1 : drift[i] > 33 ? 1 : 0);
 	/* a 0.1 s recording: [8, 10] does not take the ticks at 7.9 or 10.1 */
 	ft_report_cut_init(&c, 8, 10);
 	ft_report_cut_where(&c, 0);
@@ -108,7 +112,8 @@ static void test_memstall(void **state)
 	struct ft_rep_memstall m;
 
 	(void)state;
-	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), -ENODATA);	/* no pressure in either */
+	/* no pressure in either */
+	assert_int_equal(ft_report_memstall(&rep, &a, &b, &m), -ENODATA);
 	a.psi = b.psi = a.psi_full = b.psi_full = true;
 	a.psi_some_us = 1000000, b.psi_some_us = 5000000;
 	a.psi_full_us = 100, b.psi_full_us = 600;
@@ -141,7 +146,8 @@ static void test_cgroup_stall(void **state)
 
 	(void)state;
 	memset(&rep, 0, sizeof(rep));
-	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100, &m), -ENODATA);	/* none recorded */
+	/* none recorded */
+	assert_int_equal(ft_report_cgroup_stall(&rep, "/pod", 100, &m), -ENODATA);
 	a.nr = b.nr = 1;
 	snprintf(a.g[0].path, sizeof(a.g[0].path), "/pod");
 	snprintf(b.g[0].path, sizeof(b.g[0].path), "/pod");

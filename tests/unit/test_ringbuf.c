@@ -55,7 +55,8 @@ static void test_walk(void **state)
 	word(p, 12 + 4);
 	word(p, 1); word(p, 2); word(p, 3);
 	word(p, 29 | (7u << 5));		/* padding (a discarded event): 16 bytes, +7 */
-	word(p, 12);				/* its length after the header, this word included */
+	/* its length after the header, this word included */
+	word(p, 12);
 	word(p, 0); word(p, 0);
 	word(p, 1 | (1u << 5));			/* data, 1 word, +1 */
 	word(p, 0xcccc);

@@ -16,7 +16,8 @@ struct bufs {
 };
 
 static const char *const rel[FT_SRC_NR] = {
-	"proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo", "proc/vmstat", "proc/pressure/memory",
+	"proc/zoneinfo", "proc/buddyinfo", "proc/pagetypeinfo", "proc/vmstat",
+	"proc/pressure/memory",
 };
 
 static void load(const char *kernel, struct bufs *b)
@@ -157,7 +158,9 @@ static int pressure_tick(struct ft_sample *s, const char *text, uint64_t t_ns)
 	return ft_sample_update(s, &raw);
 }
 
-/* The host's pressure: parsed, and the stall rates from two reads; a total that went back has none. */
+/*
+ * The host's pressure: parsed, and the stall rates from two reads; a total that went back has none.
+ */
 static void test_pressure(void **state)
 {
 	struct ft_sample s;

@@ -29,14 +29,16 @@ static void test_kept(void **state)
 {
 	(void)state;
 	expect("plain text\tand a tab\n", 21, "plain text\tand a tab\n");
-	expect("\xc2\xb5s 日本 \xf0\x9f\x90\xa7", 15, "\xc2\xb5s 日本 \xf0\x9f\x90\xa7");	/* µs, CJK, emoji */
+	/* µs, CJK, emoji */
+	expect("\xc2\xb5s 日本 \xf0\x9f\x90\xa7", 15, "\xc2\xb5s 日本 \xf0\x9f\x90\xa7");
 }
 
 static void test_escaped(void **state)
 {
 	(void)state;
 	expect("\x1b]0;pwned\x07", 10, "\\x1b]0;pwned\\x07");			/* OSC title */
-	expect("\x1b]52;c;aGk=\x07", 12, "\\x1b]52;c;aGk=\\x07");		/* OSC 52 clipboard */
+	/* OSC 52 clipboard */
+	expect("\x1b]52;c;aGk=\x07", 12, "\\x1b]52;c;aGk=\\x07");
 	expect("a\rb\x7f", 4, "a\\x0db\\x7f");					/* CR, DEL */
 	expect("\xc2\x9b" "31m", 5, "\\u{009b}31m");				/* C1 CSI */
 	expect("x\xe2\x80\xaey", 5, "x\\u{202e}y");				/* RLO */
@@ -110,7 +112,8 @@ static void test_line(void **state)
 	assert_string_equal(ft_safe("/kube\npods\tx", out, sizeof(out)), "/kube\\x0apods\\x09x");
 	assert_int_equal(ft_sanitize_line("a\nb", 3, out, sizeof(out)), 6);
 	assert_string_equal(out, "a\\x0ab");
-	assert_int_equal(ft_sanitize("a\nb\tc", 5, out, sizeof(out)), 5);	/* a stream keeps its lines */
+	/* a stream keeps its lines */
+	assert_int_equal(ft_sanitize("a\nb\tc", 5, out, sizeof(out)), 5);
 	assert_string_equal(out, "a\nb\tc");
 }
 

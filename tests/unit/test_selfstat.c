@@ -22,7 +22,8 @@ static void test_stat(void **state)
 	/* proc(5): pid (comm) state ppid pgrp session tty tpgid flags minflt cminflt majflt cmajflt
 	 * utime stime cutime cstime priority nice threads itrealvalue starttime vsize rss ... */
 	static const char line[] = "4242 (fra) g (x) 2) S 1 4242 4242 0 -1 4194560 500 0 0 0 "
-				   "250 50 0 0 20 0 2 0 12345 17055744 1113 18446744073709551615 1 1 0\n";
+				   "250 50 0 0 20 0 2 0 12345 17055744 1113 18446744073709551615 1 "
+				   "1 0\n";
 	struct ft_selfstat s = { 0 };
 
 	(void)state;
@@ -40,9 +41,12 @@ static void test_stat_refused(void **state)
 
 	(void)state;
 	assert_int_equal(ft_selfstat_parse("", 0, 100, 4096, 0, &s), -EINVAL);
-	assert_int_equal(ft_selfstat_parse("1 (x S 1 2", 10, 100, 4096, 0, &s), -EINVAL);	/* no ')' */
-	assert_int_equal(ft_selfstat_parse("1 (x) S 1 2 3\n", 14, 100, 4096, 0, &s), -EINVAL);	/* cut short */
-	assert_int_equal(ft_selfstat_parse("1 (x) S 1 2 3\n", 14, 0, 4096, 0, &s), -EINVAL);	/* no tick rate */
+	/* no ')' */
+	assert_int_equal(ft_selfstat_parse("1 (x S 1 2", 10, 100, 4096, 0, &s), -EINVAL);
+	/* cut short */
+	assert_int_equal(ft_selfstat_parse("1 (x) S 1 2 3\n", 14, 100, 4096, 0, &s), -EINVAL);
+	/* no tick rate */
+	assert_int_equal(ft_selfstat_parse("1 (x) S 1 2 3\n", 14, 0, 4096, 0, &s), -EINVAL);
 	assert_false(s.known);
 }
 

@@ -117,7 +117,8 @@ static void test_names(void **state)
 static void test_audits_bounded(void **state)
 {
 	static struct ft_session s;
-	const char a[] = "knob=watermark_boost_factor\nold=15000\nnew=0\nhow=set\noutcome=ok\nmsg=m\n";
+	const char a[] =
+		"knob=watermark_boost_factor\nold=15000\nnew=0\nhow=set\noutcome=ok\nmsg=m\n";
 	size_t i;
 
 	(void)state;
@@ -202,11 +203,13 @@ static void test_self_source(void **state)
 	assert_int_equal(s.self_pid, 4242);
 	ft_procs_count(&s.events.procs, 4242, 1, FT_PC_FRAGMENTING, 3);	/* its main thread */
 	ft_procs_count(&s.events.procs, 4250, 1, FT_PC_FRAGMENTING, 2);	/* its writer thread */
-	ft_procs_count(&s.events.procs, 4251, 1, FT_PC_FRAGMENTING, 100);	/* another process */
+	/* another process */
+	ft_procs_count(&s.events.procs, 4251, 1, FT_PC_FRAGMENTING, 100);
 	ft_procs_group(&s.events.procs, 4250, 4242);
 	assert_int_equal(ft_procs_of_process(&s.events.procs, s.self_pid, own), 2);
 	assert_int_equal(own[FT_PC_FRAGMENTING], 5);
-	assert_true(fabs(ft_procs_frag_share(&s.events.procs, own[FT_PC_FRAGMENTING]) - 5.0 / 105) < 1e-12);
+	assert_true(fabs(ft_procs_frag_share(&s.events.procs, own[FT_PC_FRAGMENTING]) - 5.0 /
+			 105) < 1e-12);
 	assert_int_equal(ft_procs_of_process(&s.events.procs, 0, own), 0);
 	assert_int_equal(own[FT_PC_FRAGMENTING], 0);
 	ft_session_release(&s);
@@ -230,7 +233,8 @@ static void test_formats_once(void **state)
 			size_t hl = (size_t)snprintf(buf, sizeof(buf), "%s\n", files[f]), n;
 			FILE *fp;
 
-			snprintf(path, sizeof(path), "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s%s",
+			snprintf(path, sizeof(path),
+				 "tests/fixtures/6.18-idle/sys/kernel/tracing/events/%s%s",
 				 files[f], f ? "/format" : "");
 			fp = fopen(path, "r");
 			assert_non_null(fp);
@@ -245,7 +249,8 @@ static void test_formats_once(void **state)
 }
 
 /* A format file of the 6.18-idle fixture as a TRACE_FMT input; its text in @text. */
-static void fixture_format(struct ft_session *s, const char *name, const char *file, char *text, size_t sz)
+static void fixture_format(struct ft_session *s, const char *name, const char *file, char *text,
+			   size_t sz)
 {
 	static char buf[1 << 16];
 	char path[256];
@@ -266,7 +271,8 @@ static void fixture_format(struct ft_session *s, const char *name, const char *f
 }
 
 /* One extfrag record in @tb, @delta after the last: its PFN and fallback order given. */
-static void put_fallback(struct tracebuf *tb, const char *fmt, uint32_t delta, uint64_t pfn, int fallback_order)
+static void put_fallback(struct tracebuf *tb, const char *fmt, uint32_t delta, uint64_t pfn,
+			 int fallback_order)
 {
 	static const char *const names[] = { "pfn", "alloc_order", "fallback_order",
 		"alloc_migratetype", "fallback_migratetype", "change_ownership" };
@@ -287,7 +293,8 @@ static void put_fallback(struct tracebuf *tb, const char *fmt, uint32_t delta, u
 }
 
 /* A sub-buffer of extfrag events at @ts[] (absolute ns), each PFN its stamp plus @cpu. */
-static void fallbacks_at(struct ft_session *s, const char *fmt, uint16_t cpu, const uint64_t *ts, int n)
+static void fallbacks_at(struct ft_session *s, const char *fmt, uint16_t cpu, const uint64_t *ts,
+			 int n)
 {
 	struct tracebuf tb;
 	uint64_t prev = ts[0];
@@ -320,7 +327,8 @@ static void test_trace_time_order(void **state)
 	(void)state;
 	ft_session_init(&s);
 	fixture_format(&s, "header_page", "header_page", NULL, 0);
-	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt,
+		       sizeof(fmt));
 	assert_true(ft_session_has_event(&s, FT_EV_EXTFRAG));
 	fallbacks_at(&s, fmt, 1, cpu1, 3);
 	fallbacks_at(&s, fmt, 0, cpu0, 3);
@@ -359,7 +367,8 @@ static void test_trace_queue_trimmed(void **state)
 	(void)state;
 	ft_session_init(&s);
 	fixture_format(&s, "header_page", "header_page", NULL, 0);
-	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt,
+		       sizeof(fmt));
 	for (page = 0; page < 200; page++) {	/* 10,000 records before the tick */
 		for (i = 0; i < 50; i++)
 			ts[i] = stamp++;
@@ -393,7 +402,8 @@ static void test_trace_queue_trimmed(void **state)
 static void tick(struct ft_session *s, uint64_t t);
 
 /* A page of fallbacks at @ts[], each followed by a kernel stack of frames @stk[i] (0: no stack). */
-static void fallbacks_with_stacks(struct ft_session *s, const char *fmt, const char *sfmt, const uint64_t *ts,
+static void fallbacks_with_stacks(struct ft_session *s, const char *fmt, const char *sfmt,
+				  const uint64_t *ts,
 				  const int *stk, int n)
 {
 	struct tracebuf tb;
@@ -405,14 +415,16 @@ static void fallbacks_with_stacks(struct ft_session *s, const char *fmt, const c
 		unsigned char srec[16 + 8 * 4] = { 0 };
 
 		/* fragmenting (order 3 < 9) unless the stack id is even and past 1: then order 9 */
-		put_fallback(&tb, fmt, (uint32_t)(ts[i] - prev), ts[i], stk[i] > 1 && !(stk[i] % 2) ? 9 : 3);
+		put_fallback(&tb, fmt, (uint32_t)(ts[i] - prev), ts[i], stk[i] > 1 &&
+			     !(stk[i] % 2) ? 9 : 3);
 		prev = ts[i];
 		if (!stk[i])
 			continue;
 		tb_set(srec, sfmt, "common_type", tb_id(sfmt));
 		tb_set(srec, sfmt, "size", 4);
 		for (k = 0; k < 4; k++) {
-			uint64_t ip = 0xffffffff81000000ull + 0x100u * (unsigned int)stk[i] + (unsigned int)k;
+			uint64_t ip = 0xffffffff81000000ull + 0x100u * (unsigned int)stk[i] +
+				(unsigned int)k;
 
 			memcpy(srec + off + 8 * k, &ip, 8);
 		}
@@ -438,7 +450,8 @@ static void test_fallbacks_by_stack(void **state)
 	(void)state;
 	ft_session_init(&s);
 	fixture_format(&s, "header_page", "header_page", NULL, 0);
-	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt,
+		       sizeof(fmt));
 	fixture_format(&s, "ftrace/kernel_stack", "ftrace/kernel_stack/format", sfmt, sizeof(sfmt));
 	assert_true(s.dec.stack_type >= 0);
 	tick(&s, t);		/* the zones and the pageblock order: what "fragmenting" needs */
@@ -480,7 +493,8 @@ static void test_stack_names(void **state)
 	ft_session_init(&s);
 	assert_false(ft_session_has_stacks(&s));
 	fixture_format(&s, "header_page", "header_page", NULL, 0);
-	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt, sizeof(fmt));
+	fixture_format(&s, "kmem/mm_page_alloc_extfrag", "kmem/mm_page_alloc_extfrag/format", fmt,
+		       sizeof(fmt));
 	assert_false(ft_session_has_stacks(&s));
 	fixture_format(&s, "ftrace/kernel_stack", "ftrace/kernel_stack/format", sfmt, sizeof(sfmt));
 	assert_true(ft_session_has_stacks(&s));
@@ -619,7 +633,8 @@ static void test_owner_looks(void **state)
 	assert_int_equal(strlen(ft_session_owner_text(&s, o)), 10);
 	assert_null(ft_session_owner(&s, 0x100000));
 	for (len = 0; len < s.owners.nr; len++)
-		assert_int_equal(strlen(ft_session_owner_text(&s, &s.owners.looks[len])), s.owners.looks[len].text_len);
+		assert_int_equal(strlen(ft_session_owner_text(&s, &s.owners.looks[len])),
+				 s.owners.looks[len].text_len);
 	assert_int_equal(s.owner_src.looks, 3 + 2 * FT_OWNERS_LOOKS);
 	ft_session_release(&s);
 }
@@ -695,8 +710,10 @@ static void check_cover(enum ft_ck_struct which, size_t size, const char *what)
 		}
 		for (a = k; k < size && !cover[k]; k++)
 			;
-		if (k - a >= 8 || !(k % 8 == 0 || (k - a < 4 && k % 4 == 0) || (k - a < 2 && k % 2 == 0))) {
-			print_message("%s: bytes %zu..%zu are in no table of the codec\n", what, a, k - 1);
+		if (k - a >= 8 ||
+		    !(k % 8 == 0 || (k - a < 4 && k % 4 == 0) || (k - a < 2 && k % 2 == 0))) {
+			print_message("%s: bytes %zu..%zu are in no table of the codec\n", what, a,
+				      k - 1);
 			bad++;
 		}
 	}
@@ -761,7 +778,8 @@ static void test_map_before_first_tick(void **state)
 		apply(&s, FT_RR_TRACE_LOST, 0, 4, "x", 1);
 	assert_int_equal(s.bad_inputs, FT_SESSION_BAD_KEPT + 4);
 	assert_string_equal(s.bad[FT_SESSION_BAD_KEPT - 1].why, "lost-events count: length");
-	assert_string_equal(s.bad[0].why, "process name: length");	/* the first ones are kept */
+	/* the first ones are kept */
+	assert_string_equal(s.bad[0].why, "process name: length");
 	ft_session_release(&s);
 }
 
@@ -810,7 +828,8 @@ static void test_map_samples(void **state)
 	/* a length the model refuses (not a multiple of the runs) */
 	pfn = (z->first_block + 6) << 9;
 	memcpy(rec, &pfn, 8);
-	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec, 8 + 16 * (FT_PB_SAMPLE_SPOTS + 1));
+	apply(&s, FT_RR_KPF, (uint16_t)(zi | FT_KPF_SAMPLE), 2, rec,
+	      8 + 16 * (FT_PB_SAMPLE_SPOTS + 1));
 	assert_int_equal(s.bad_inputs, bad + 4);
 	assert_int_equal(s.map.zones[zi].sampled, 1);
 	/* a whole read of block 5 replaces its sample */
@@ -843,7 +862,8 @@ static void test_lat_window(void **state)
 	(void)state;
 	ft_session_init(&s);
 	hl = (size_t)snprintf(buf, sizeof(buf), "kmem/mm_page_alloc_extfrag\n");
-	fp = fopen("tests/fixtures/6.18-idle/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/format", "r");
+	fp = fopen("tests/fixtures/6.18-idle/sys/kernel/tracing/events/kmem/mm_page_alloc_extfrag/f"
+		   "ormat", "r");
 	assert_non_null(fp);
 	n = fread(buf + hl, 1, sizeof(buf) - hl, fp);
 	fclose(fp);
@@ -863,7 +883,8 @@ static void test_lat_window(void **state)
 		want += k;
 	assert_int_equal(h.count, want);
 	assert_int_equal(h.max_us, 1000);
-	assert_true(ft_hist_percentile(&h, 0.1) >= 910 && ft_hist_percentile(&h, 0.1) <= 910 + 910 / 16);
+	assert_true(ft_hist_percentile(&h, 0.1) >= 910 &&
+		    ft_hist_percentile(&h, 0.1) <= 910 + 910 / 16);
 	assert_true(ft_session_lat_window(&s, FT_LAT_COMPACTION, 60, &h) == 60.0);
 	for (want = 0, k = 41; k <= 100; k++)
 		want += k;

@@ -132,11 +132,13 @@ static void test_latring(void **state)
 	assert_true(ft_latring_last(&r, FT_LAT_RECLAIM, &out));
 	assert_int_equal(out.count, 0);
 	/* the last 10 s: ticks 61..70 started within them */
-	assert_true(fabs(ft_latring_window(&r, FT_LAT_COMPACTION, 10, 70000000000ull, &out) - 10) < 1e-9);
+	assert_true(fabs(ft_latring_window(&r, FT_LAT_COMPACTION, 10, 70000000000ull, &out) -
+			 10) < 1e-9);
 	assert_int_equal(out.count, 61 + 62 + 63 + 64 + 65 + 66 + 67 + 68 + 69 + 70);
 	assert_int_equal(out.bucket[ft_hist_bucket(100)], out.count);
 	/* longer than the ring: what it holds, FT_LAT_RING ticks */
-	assert_true(fabs(ft_latring_window(&r, FT_LAT_COMPACTION, 3600, 70000000000ull, &out) - FT_LAT_RING) < 1e-9);
+	assert_true(fabs(ft_latring_window(&r, FT_LAT_COMPACTION, 3600, 70000000000ull, &out) -
+			 FT_LAT_RING) < 1e-9);
 	assert_int_equal(out.count, (11 + 70) * FT_LAT_RING / 2);
 	ft_latring_release(&r);
 	assert_int_equal(r.state.n, 0);
@@ -227,11 +229,13 @@ static void test_direct_kinds(void **state)
 	(void)state;
 	first[FT_CF_MIGRATE_SCANNED] = 1000;
 	first[FT_CF_DAEMON_MIGRATE_SCANNED] = 100;
-	now[FT_CF_MIGRATE_SCANNED] = 6000;	/* 5000 more: 300 kcompactd's, 700 direct, the rest compact_memory's */
+	/* 5000 more: 300 kcompactd's, 700 direct, the rest compact_memory's */
+	now[FT_CF_MIGRATE_SCANNED] = 6000;
 	now[FT_CF_DAEMON_MIGRATE_SCANNED] = 400;
 	now[FT_CF_FREE_SCANNED] = 50;
 	d.cost.migrate = 700;
-	d.cost.free = 60;			/* more than the growth (a counter went back): no rest */
+	/* more than the growth (a counter went back): no rest */
+	d.cost.free = 60;
 	ft_direct_kinds(&d, first, now, &k);
 	assert_int_equal(k.direct[0], 700);
 	assert_int_equal(k.kcompactd[0], 300);
@@ -256,7 +260,8 @@ static void test_owners(void **state)
 	l.pfn = 1024;
 	assert_int_equal(ft_owners_add(&o, &l, "other", 5), 0);
 	l.pfn = 512;
-	assert_int_equal(ft_owners_add(&o, &l, "second!", 7), 0);	/* replaces the block's look */
+	/* replaces the block's look */
+	assert_int_equal(ft_owners_add(&o, &l, "second!", 7), 0);
 	assert_int_equal(o.nr, 2);
 	f = ft_owners_find(&o, 512);
 	assert_non_null(f);

@@ -35,8 +35,10 @@ static void test_distance(void **state)
 
 static void test_offer(void **state)
 {
-	static const char *const cmds[] = { "snapshot", "get", "set", "record", "replay", "report", "compare",
-					    "export", "plot", "exporter", "fields", "help", "version", NULL };
+	static const char *const cmds[] = { "snapshot", "get", "set", "record", "replay", "report",
+					    "compare",
+					    "export", "plot", "exporter", "fields", "help",
+					    "version", NULL };
 	static const char *const knobs[] = { "watermark_boost_factor", "watermark_scale_factor",
 					     "extfrag_threshold", NULL };
 

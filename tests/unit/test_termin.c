@@ -3,8 +3,8 @@
  * Terminal input after ESC (tui/termin.c): SGR and X10 mouse reports,
  * the bracketed-paste markers, other CSI and SS3 sequences swallowed
  * whole (a control byte inside one too: ESC [ 1 LF q quits nothing),
- * OSC, DCS, APC, PM and SOS strings swallowed to BEL or ST, malformed and oversized reports dropped at their end (the 35
- * numbers that crashed libncursesw 6.4 among them), and ESC followed by a
+ * OSC, DCS, APC, PM and SOS strings swallowed to BEL or ST, malformed and oversized reports dropped
+ * at their end (the 35 numbers that crashed libncursesw 6.4 among them), and ESC followed by a
  * plain key handed back as keys.
  */
 #include <setjmp.h>
@@ -17,7 +17,9 @@
 
 #include "tui/termin.h"
 
-/* Feed @s (the bytes after ESC) until a verdict; *@used: the bytes it took.  MORE when @s ran out. */
+/*
+ * Feed @s (the bytes after ESC) until a verdict; *@used: the bytes it took. MORE when @s ran out.
+ */
 static enum ft_esc run(const char *s, size_t len, struct ft_mouse_ev *ev, size_t *used)
 {
 	struct ft_esc_state st;
@@ -50,7 +52,8 @@ static void test_sgr(void **state)
 	assert_true(FT_MOUSE_WHEEL(ev.button));
 	assert_int_equal(ev.button & 1, 1);	/* down */
 	assert_int_equal(ev.x, 119);
-	assert_int_equal(RUN("[<16;1;1M", &ev), FT_ESC_MOUSE);	/* ctrl-click: still the left button */
+	/* ctrl-click: still the left button */
+	assert_int_equal(RUN("[<16;1;1M", &ev), FT_ESC_MOUSE);
 	assert_true(FT_MOUSE_LEFT(ev.button));
 	assert_int_equal(RUN("[<32;1;1M", &ev), FT_ESC_MOUSE);	/* a drag: not a click */
 	assert_false(FT_MOUSE_LEFT(ev.button));
@@ -64,7 +67,8 @@ static void test_malformed(void **state)
 	size_t n, used;
 
 	(void)state;
-	assert_int_equal(RUN("[<0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;M", &ev), FT_ESC_DROP);
+	assert_int_equal(RUN("[<0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0;0"
+			     ";0;M", &ev), FT_ESC_DROP);
 	assert_int_equal(RUN("[<0;99999;1M", &ev), FT_ESC_DROP);
 	assert_int_equal(RUN("[<0;;1M", &ev), FT_ESC_DROP);
 	assert_int_equal(RUN("[<0;1M", &ev), FT_ESC_DROP);
@@ -83,9 +87,11 @@ static void test_malformed(void **state)
 	assert_int_equal(used, n);
 	/* a control byte does not end it (a terminal goes on too): no key comes out of it */
 	assert_int_equal(run("[<0;1\n", 6, &ev, &used), FT_ESC_MORE);
-	assert_int_equal(run("[<0;1\n;1M", 9, &ev, &used), FT_ESC_DROP);	/* malformed: dropped whole */
+	/* malformed: dropped whole */
+	assert_int_equal(run("[<0;1\n;1M", 9, &ev, &used), FT_ESC_DROP);
 	assert_int_equal(used, 9);
-	assert_int_equal(run("[1\nq", 4, &ev, &used), FT_ESC_DROP);		/* ESC [ 1 LF q: q is no key */
+	/* ESC [ 1 LF q: q is no key */
+	assert_int_equal(run("[1\nq", 4, &ev, &used), FT_ESC_DROP);
 	assert_int_equal(used, 4);
 	/* beyond ASCII or ESC: broken off, that byte not the sequence's; CAN cancels it */
 	assert_int_equal(run("[<0;1\x80", 6, &ev, &used), FT_ESC_BROKEN);
@@ -121,7 +127,8 @@ static void test_other_sequences(void **state)
 
 		big[0] = ']';
 		memset(big + 1, 'q', sizeof(big) - 1);
-		assert_int_equal(run(big, sizeof(big), &ev, &used), FT_ESC_DROP);	/* bounded */
+		/* bounded */
+		assert_int_equal(run(big, sizeof(big), &ev, &used), FT_ESC_DROP);
 		assert_int_equal(used, FT_ESC_STR_MAX + 2);
 	}
 	/* X10: CSI M and three bytes, each 32 more than the value */

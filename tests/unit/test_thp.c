@@ -32,7 +32,8 @@ static long long fixture_num(const char *rel)
 	FILE *f;
 	long long n = -1;
 
-	snprintf(path, sizeof(path), "tests/fixtures/6.18-mthp/sys/kernel/mm/transparent_hugepage/%s", rel);
+	snprintf(path, sizeof(path),
+		 "tests/fixtures/6.18-mthp/sys/kernel/mm/transparent_hugepage/%s", rel);
 	f = fopen(path, "r");
 	if (f && fgets(v, sizeof(v), f))
 		n = atoll(v);
@@ -116,17 +117,22 @@ static void test_parse(void **state)
 	assert_string_equal(ft_thp_selected("always never", sel, sizeof(sel)), "");
 	{
 		static struct ft_thp later;
-		static const char t2[] = "64 stats/anon_fault_alloc 20\n16 stats/anon_fault_alloc 1\n";
+		static const char t2[] =
+			"64 stats/anon_fault_alloc 20\n16 stats/anon_fault_alloc 1\n";
 
 		ft_thp_parse(t2, sizeof(t2) - 1, &later);
 		assert_true(ft_thp_growth(&t, &later, 64, "anon_fault_alloc", &v) && v == 8);
-		assert_false(ft_thp_growth(&t, &later, 16, "anon_fault_alloc", &v));	/* went back */
+		/* went back */
+		assert_false(ft_thp_growth(&t, &later, 16, "anon_fault_alloc", &v));
 		assert_false(ft_thp_growth(&t, &later, 64, "anon_fault_fallback", &v));	/* gone */
-		assert_false(ft_thp_growth(&t, &later, 32, "anon_fault_alloc", &v));	/* no such size */
+		/* no such size */
+		assert_false(ft_thp_growth(&t, &later, 32, "anon_fault_alloc", &v));
 	}
 }
 
-/* A value past 2^64-1 is no kernel counter: skipped, not kept at its ceiling; 2^64-1 itself is one. */
+/*
+ * A value past 2^64-1 is no kernel counter: skipped, not kept at its ceiling; 2^64-1 itself is one.
+ */
 static void test_saturated(void **state)
 {
 	static struct ft_thp t;
@@ -161,11 +167,13 @@ static void test_bounded(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(root));
 	for (i = 0; i < 1000; i++) {
-		snprintf(path, sizeof(path), "mkdir -p %s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats",
+		snprintf(path, sizeof(path),
+			 "mkdir -p %s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats",
 			 root, 16 * (1000 - i));
 		assert_int_equal(system(path), 0);
 		for (k = 0; k < 4; k++) {
-			snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats/c%d",
+			snprintf(path, sizeof(path),
+				 "%s/sys/kernel/mm/transparent_hugepage/hugepages-%dkB/stats/c%d",
 				 root, 16 * (1000 - i), k);
 			f = fopen(path, "w");
 			assert_non_null(f);
@@ -174,7 +182,8 @@ static void test_bounded(void **state)
 		}
 	}
 	for (k = 4; k < 104; k++) {	/* and one size with 104 counters: the first 32 are taken */
-		snprintf(path, sizeof(path), "%s/sys/kernel/mm/transparent_hugepage/hugepages-16kB/stats/c%d", root, k);
+		snprintf(path, sizeof(path),
+			 "%s/sys/kernel/mm/transparent_hugepage/hugepages-16kB/stats/c%d", root, k);
 		f = fopen(path, "w");
 		assert_non_null(f);
 		fputs("1\n", f);
@@ -196,7 +205,9 @@ static void test_bounded(void **state)
 	assert_int_equal(src.stats_left_out, 104 - FT_THP_SRC_MAX_STATS);
 	assert_true(src.files_left_out > 0);
 	assert_int_equal(strncmp(small, "16 stats/c", 10), 0);	/* the smallest first */
-	/* the tree's directory and 16 stats/ listed, and the files up to the one that did not fit */
+	/*
+	 * the tree's directory and 16 stats/ listed, and the files up to the one that did not fit
+	 */
 	opened = c1.src[FT_COST_THP].opens - c0.src[FT_COST_THP].opens;
 	assert_true(opened <= 1 + FT_THP_SRC_MAX_SIZES + src.nr - src.files_left_out + 1);
 	ft_thpsrc_release(&src);
@@ -208,9 +219,11 @@ static void test_effective(void **state)
 	char w[24];
 
 	(void)state;
-	assert_false(ft_thp_effective("always inherit [madvise] never", "[always] madvise never", w, sizeof(w)));
+	assert_false(ft_thp_effective("always inherit [madvise] never", "[always] madvise never", w,
+				      sizeof(w)));
 	assert_string_equal(w, "madvise");
-	assert_true(ft_thp_effective("always [inherit] madvise never", "always [madvise] never", w, sizeof(w)));
+	assert_true(ft_thp_effective("always [inherit] madvise never", "always [madvise] never", w,
+				     sizeof(w)));
 	assert_string_equal(w, "madvise");
 	assert_true(ft_thp_effective("always [inherit] madvise never", "never", w, sizeof(w)));
 	assert_string_equal(w, "never");

@@ -326,7 +326,8 @@ static void suitable(struct tracebuf *tb, const struct kfmt *k, int pid, int nid
 	add(tb, k->text[FT_EV_COMPACT_SUITABLE], 10, pid, f, v, 2);
 }
 
-static void compaction(struct tracebuf *tb, const struct kfmt *k, int pid, uint64_t zone_start, int status,
+static void compaction(struct tracebuf *tb, const struct kfmt *k, int pid, uint64_t zone_start,
+		       int status,
 		       uint32_t us)
 {
 	static const char *const b[] = { "zone_start" }, *const e[] = { "zone_start", "status" };
@@ -368,7 +369,9 @@ static void test_direct_attempts(void **state)
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 100, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_COMPACT_DEFERRED], 10, 100, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_COMPACT_DEFERRED], 10, 100, NULL, NULL, 0);
-	/* 200: skipped and not suitable everywhere: no stall; then a second attempt that compacts */
+	/*
+	 * 200: skipped and not suitable everywhere: no stall; then a second attempt that compacts
+	 */
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 200, NULL, NULL, 0);
 	suitable(&tb, &k, 200, 0, skipped);
 	suitable(&tb, &k, 200, 0, not_suitable);
@@ -379,7 +382,10 @@ static void test_direct_attempts(void **state)
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 300, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_COMPACT_DEFER_RESET], 10, 300, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_RECLAIM_BEGIN], 10, 300, NULL, NULL, 0);
-	/* 350: SKIPPED untraced (a costly async attempt without free memory), then reclaim: no stall */
+	/*
+	 * 350: SKIPPED untraced (a costly async attempt without free memory), then reclaim: no
+	 * stall
+	 */
 	add(&tb, k.text[FT_EV_COMPACT_TRY], 10, 350, NULL, NULL, 0);
 	add(&tb, k.text[FT_EV_RECLAIM_BEGIN], 10, 350, NULL, NULL, 0);
 	/* 400: kcompactd, background, on node 0 */
@@ -394,7 +400,8 @@ static void test_direct_attempts(void **state)
 	assert_int_equal(ev.direct_attempts, 5);
 	assert_int_equal(ev.direct_stalls, 3);
 	assert_int_equal(ev.direct_silent, 1);
-	assert_true(!ft_procs_find(&ev.procs, 350) || !ft_procs_find(&ev.procs, 350)->c[FT_PC_COMPACTION]);
+	assert_true(!ft_procs_find(&ev.procs, 350) ||
+		    !ft_procs_find(&ev.procs, 350)->c[FT_PC_COMPACTION]);
 	assert_int_equal(ft_procs_find(&ev.procs, 100)->c[FT_PC_COMPACTION], 1);
 	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION], 1);
 	assert_int_equal(ft_procs_find(&ev.procs, 200)->c[FT_PC_COMPACTION_US], 7);
@@ -439,7 +446,8 @@ static void test_direct_attempts(void **state)
 	assert_int_equal(ev.lat[FT_LAT_COMPACTION].count, 1);
 	assert_int_equal(ev.lat[FT_LAT_BG_COMPACTION].count, 2);
 	assert_int_equal(ft_procs_find(&ev.procs, 700)->c[FT_PC_COMPACTION], 1);
-	assert_true(!ft_procs_find(&ev.procs, 600) || !ft_procs_find(&ev.procs, 600)->c[FT_PC_COMPACTION]);
+	assert_true(!ft_procs_find(&ev.procs, 600) ||
+		    !ft_procs_find(&ev.procs, 600)->c[FT_PC_COMPACTION]);
 	assert_int_equal(ev.bg[0].count, 2);
 	unload(&d, &k);
 }
@@ -537,7 +545,8 @@ static void test_kernel_stack(void **state)
 	assert_int_equal(seen.last.ts, seen.rec_ts + 5);
 	assert_int_equal(seen.last.all, 20);
 	assert_int_equal(seen.last.n, FT_STACK_DEPTH);
-	assert_int_equal(seen.last.ip[FT_STACK_DEPTH - 1], 0xffffffff81000000ull + 0x1000u * (FT_STACK_DEPTH - 1));
+	assert_int_equal(seen.last.ip[FT_STACK_DEPTH - 1],
+			 0xffffffff81000000ull + 0x1000u * (FT_STACK_DEPTH - 1));
 	free(sf);
 	unload(&d, &k);
 }
@@ -549,14 +558,17 @@ static void test_malformed(void **state)
 	struct kfmt k = { 0 };
 	struct tracebuf tb;
 	uint64_t commit = TB_PAGE;	/* larger than the data can be */
-	static const char bad_format[] = "name: mm_page_alloc_extfrag\nID: 650\nformat:\n\tfield:int x;\toffset:0;\tsize:4;\tsigned:1;\n";
+	static const char bad_format[] = "name: mm_page_alloc_extfrag\nID: "
+					 "650\nformat:\n\tfield:int "
+					 "x;\toffset:0;\tsize:4;\tsigned:1;\n";
 
 	(void)state;
 	load("6.18-idle", &d, &k);
 	ft_events_init(&ev, 9);
 	tb_init(&tb, 1);
 	memcpy(tb.page + 8, &commit, 8);
-	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, ft_events_add_cb, &ev), -EINVAL);
+	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, TB_PAGE, 0, ft_events_add_cb, &ev),
+			 -EINVAL);
 	assert_int_equal(ft_tracedec_subbuf(&d, tb.page, 8, 0, ft_events_add_cb, &ev), -EINVAL);
 	assert_int_equal(d.bad, 2);
 	/* an event of ours without the fields we need is refused */

@@ -56,12 +56,14 @@ static int setup(void **state)
 	if (geteuid() != 0 || !is_dir(TRACING "/instances"))
 		return 0;
 	/* a pid above pid_max can belong to no process */
-	snprintf(stale, sizeof(stale), TRACING "/instances/" FT_TRACE_PREFIX "%d-%llu-5", 4194305 + 7,
+	snprintf(stale, sizeof(stale), TRACING "/instances/" FT_TRACE_PREFIX "%d-%llu-5",
+		 4194305 + 7,
 		 my_ns());
 	snprintf(other, sizeof(other), TRACING "/instances/notfragtop-test-%d", (int)getpid());
 	/* an older fragtop's name, and one from another PID namespace: not provably stale */
 	snprintf(oldform, sizeof(oldform), TRACING "/instances/" FT_TRACE_PREFIX "%d", 4194305 + 8);
-	snprintf(otherns, sizeof(otherns), TRACING "/instances/" FT_TRACE_PREFIX "1-%llu-5", my_ns() + 1);
+	snprintf(otherns, sizeof(otherns), TRACING "/instances/" FT_TRACE_PREFIX "1-%llu-5",
+		 my_ns() + 1);
 	return 0;
 }
 
@@ -156,16 +158,23 @@ static void test_stale_rule(void **state)
 {
 	(void)state;
 	assert_true(ft_tracefs_instance_stale("fragtop-300-42-1", 1, 42, fake_start));	/* gone */
-	assert_true(ft_tracefs_instance_stale("fragtop-100-42-1", 1, 42, fake_start));	/* pid reused */
-	assert_false(ft_tracefs_instance_stale("fragtop-100-42-777", 1, 42, fake_start));	/* alive */
-	assert_false(ft_tracefs_instance_stale("fragtop-300-43-1", 1, 42, fake_start));	/* other ns */
-	assert_false(ft_tracefs_instance_stale("fragtop-1-42-5", 1, 42, fake_start));	/* ourselves */
-	assert_false(ft_tracefs_instance_stale("fragtop-300", 1, 42, fake_start));	/* old form */
-	assert_false(ft_tracefs_instance_stale("fragtop-0300-42-1", 1, 42, fake_start));	/* leading 0 */
+	/* pid reused */
+	assert_true(ft_tracefs_instance_stale("fragtop-100-42-1", 1, 42, fake_start));
+	/* alive */
+	assert_false(ft_tracefs_instance_stale("fragtop-100-42-777", 1, 42, fake_start));
+	/* other ns */
+	assert_false(ft_tracefs_instance_stale("fragtop-300-43-1", 1, 42, fake_start));
+	/* ourselves */
+	assert_false(ft_tracefs_instance_stale("fragtop-1-42-5", 1, 42, fake_start));
+	/* old form */
+	assert_false(ft_tracefs_instance_stale("fragtop-300", 1, 42, fake_start));
+	/* leading 0 */
+	assert_false(ft_tracefs_instance_stale("fragtop-0300-42-1", 1, 42, fake_start));
 	assert_false(ft_tracefs_instance_stale("fragtop-300-42-1x", 1, 42, fake_start));
 	assert_false(ft_tracefs_instance_stale("fragtop-+300-42-1", 1, 42, fake_start));
 	assert_false(ft_tracefs_instance_stale("fragtop- 300-42-1", 1, 42, fake_start));
-	assert_false(ft_tracefs_instance_stale("fragtop-300-42-1", 1, 0, fake_start));	/* ns unknown */
+	/* ns unknown */
+	assert_false(ft_tracefs_instance_stale("fragtop-300-42-1", 1, 0, fake_start));
 	assert_false(ft_tracefs_instance_stale("notfragtop-300-42-1", 1, 42, fake_start));
 }
 

@@ -107,13 +107,15 @@ static void test_defaults(void **state)
 	assert_int_equal(parse("basic_auth_users:\n  a: " H1 "\n", why, sizeof(why)), 0);
 	assert_false(wc.tls);
 	assert_int_equal(wc.nr_users, 1);
-	assert_int_equal(parse("tls_server_config:\n  cert_file: c\n  key_file: k\n", why, sizeof(why)), 0);
+	assert_int_equal(parse("tls_server_config:\n  cert_file: c\n  key_file: k\n", why,
+			       sizeof(why)), 0);
 	assert_int_equal(wc.min_version, FT_TLS12);
 	assert_int_equal(wc.max_version, FT_TLS13);
 	assert_int_equal(wc.client_auth, FT_CLIENT_NONE);
 	assert_true(wc.prefer_server_ciphers);
 	/* an empty mapping, and the end of a document, comments and blank lines after it */
-	assert_int_equal(parse("basic_auth_users: {}\nhttp_server_config: ~\n...\n# done\n\n", why, sizeof(why)), 0);
+	assert_int_equal(parse("basic_auth_users: {}\nhttp_server_config: ~\n...\n# done\n\n", why,
+			       sizeof(why)), 0);
 	/* anything else after it is refused, never dropped (issue 42, item 6) */
 	assert_int_equal(parse("basic_auth_users: {}\n...\ngarbage: [\n", why, sizeof(why)), -1);
 	assert_string_equal(ft_tls_version_name(FT_TLS11), "TLS11");
@@ -128,36 +130,49 @@ static void test_keys_refused(void **state)
 	refused("tls_server_config:\n  cipher_suites:\n    - TLS_AES_128_GCM_SHA256\n", "line 2: ",
 		"cipher_suites is not supported by fragtop");
 	refused("tls_server_config:\n  client_allowed_sans: [a]\n", "line 2: ", "not supported");
-	refused("http_server_config:\n  headers:\n    X-Frame-Options: deny\n", "line 2: ", "headers is not supported");
+	refused("http_server_config:\n  headers:\n    X-Frame-Options: deny\n", "line 2: ",
+		"headers is not supported");
 	refused("http_server_config:\n  http3: true\n", "line 2: ", "no key 'http3'");
-	refused("tls_server_config:\n  cert_file: a\n  cert_file: b\n", "line 3: ", "given twice (first on line 2)");
-	refused("tls_server_config:\n  cert_file: a\n  key_file: b\ntls_server_config:\n", "line 4: ", "given twice");
-	refused("basic_auth_users:\n  a: " H1 "\n  a: " H2 "\n", "line 3: ", "user 'a' given twice");
-	refused("tls_server_config:\n  min_version: TLS12\n  min_version: TLS13\n", "line 3: ", "twice");
+	refused("tls_server_config:\n  cert_file: a\n  cert_file: b\n", "line 3: ",
+		"given twice (first on line 2)");
+	refused("tls_server_config:\n  cert_file: a\n  key_file: b\ntls_server_config:\n",
+		"line 4: ", "given twice");
+	refused("basic_auth_users:\n  a: " H1 "\n  a: " H2 "\n", "line 3: ",
+		"user 'a' given twice");
+	refused("tls_server_config:\n  min_version: TLS12\n  min_version: TLS13\n", "line 3: ",
+		"twice");
 }
 
 static void test_values_refused(void **state)
 {
 	(void)state;
-	refused("tls_server_config:\n  min_version: TLS1.2\n", "line 2: ", "TLS10, TLS11, TLS12 or TLS13");
-	refused("tls_server_config:\n  client_auth_type: RequireAndVerify\n", "line 2: ", "NoClientCert");
-	refused("tls_server_config:\n  prefer_server_cipher_suites: maybe\n", "line 2: ", "true or false");
+	refused("tls_server_config:\n  min_version: TLS1.2\n", "line 2: ",
+		"TLS10, TLS11, TLS12 or TLS13");
+	refused("tls_server_config:\n  client_auth_type: RequireAndVerify\n", "line 2: ",
+		"NoClientCert");
+	refused("tls_server_config:\n  prefer_server_cipher_suites: maybe\n", "line 2: ",
+		"true or false");
 	refused("tls_server_config:\n  cert_file:\n", "line 2: ", "cert_file needs a value");
 	refused("tls_server_config:\n  cert_file: \"\"\n", "line 2: ", "cert_file is empty");
 	refused("tls_server_config:\n  cert_file: \"unclosed\n", "line 2: ", "without its closing");
-	refused("tls_server_config:\n  cert_file: \"a\" b\n", "line 2: ", "text after the closing quote");
+	refused("tls_server_config:\n  cert_file: \"a\" b\n", "line 2: ",
+		"text after the closing quote");
 	refused("tls_server_config:\n  cert_file: \"a\\qb\"\n", "line 2: ", "escape \\q");
 	refused("tls_server_config:\n  cert_file: &anchor c\n", "line 2: ", "anchors");
 	refused("tls_server_config:\n  cert_file: |\n", "line 2: ", "block scalars");
 	refused("tls_server_config: yes\n", "line 1: ", "takes a mapping");
 	refused("basic_auth_users:\n  a: secret\n", "line 2: ", "not a bcrypt hash");
-	refused("basic_auth_users:\n  a: $2y$03$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
+	refused("basic_auth_users:\n  a: "
+		"$2y$03$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
 		"bcrypt");	/* cost below 4 */
 	refused("basic_auth_users:\n  a: $1$abc$xyz\n", "line 2: ", "bcrypt");	/* MD5 crypt */
 	/* a cost-31 check would take days: refused at load, naming the line and the bound */
-	refused("basic_auth_users:\n  a: " H1 "\n  b: $2b$31$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n",
+	refused("basic_auth_users:\n  a: " H1 "\n  b: "
+					      "$2b$31$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv"
+					      "1wsyH5DG\n",
 		"line 3: ", "user 'b': bcrypt cost 31 is above 14");
-	refused("basic_auth_users:\n  a: $2y$15$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
+	refused("basic_auth_users:\n  a: "
+		"$2y$15$abcdefghijklmnopqrstuuLZYjhNQAOdpbzt4WxWlUHjv1wsyH5DG\n", "line 2: ",
 		"cost 15 is above 14");
 	refused("basic_auth_users:\n  a:\n", "line 2: ", "no password hash");
 	refused("basic_auth_users:\n  \"a\x01\": " H1 "\n", "line 2: ", "control character");
@@ -170,15 +185,18 @@ static void test_structure_refused(void **state)
 
 	(void)state;
 	refused("  cert_file: c\n", "line 1: ", "under no key");
-	refused("tls_server_config:\n  cert_file: c\n    key_file: k\n", "line 3: ", "nothing nests deeper");
-	refused("tls_server_config:\n    cert_file: c\n  key_file: k\n", "line 3: ", "indented 2 spaces");
+	refused("tls_server_config:\n  cert_file: c\n    key_file: k\n", "line 3: ",
+		"nothing nests deeper");
+	refused("tls_server_config:\n    cert_file: c\n  key_file: k\n", "line 3: ",
+		"indented 2 spaces");
 	refused("tls_server_config:\n\tcert_file: c\n", "line 2: ", "a tab in the indentation");
 	refused("- a\n", "line 1: ", "a list where keys go");
 	refused("tls_server_config:\n  cert_file c\n", "line 2: ", "expected KEY: VALUE");
 	refused("tls_server_config:\n  : c\n", "line 2: ", "key is missing");
 	refused("basic_auth_users:\n  a: " H1 "\n---\n", "line 3: ", "a second YAML document");
 	/* issue 42, item 6: "..." then users dropped the users, and TLS was served without auth */
-	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n...\nbasic_auth_users:\n  a: " H1 "\n",
+	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n...\nbasic_auth_users:\n  a: "
+		"" H1 "\n",
 		"line 5: ", "more after the end of the document ('...' on line 4)");
 	refused("basic_auth_users:\n  a: " H1 "\n...\n---\n", "line 4: ", "more after the end");
 	refused_n(nul, sizeof(nul) - 1, "", "NUL byte");
@@ -190,13 +208,17 @@ static void test_structure_refused(void **state)
 static void test_together(void **state)
 {
 	(void)state;
-	refused("tls_server_config:\n  cert_file: c\n", "line 1: ", "needs both cert_file and key_file");
+	refused("tls_server_config:\n  cert_file: c\n", "line 1: ",
+		"needs both cert_file and key_file");
 	refused("tls_server_config: {}\n", "line 1: ", "needs both");
-	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  min_version: TLS13\n  max_version: TLS12\n",
+	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  min_version: TLS13\n  "
+		"max_version: TLS12\n",
 		"line 1: ", "min_version TLS13 is above max_version TLS12");
-	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  client_ca_file: ca\n", "line 4: ",
+	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  client_ca_file: ca\n",
+		"line 4: ",
 		"client_ca_file without a client_auth_type");
-	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  client_auth_type: VerifyClientCertIfGiven\n",
+	refused("tls_server_config:\n  cert_file: c\n  key_file: k\n  client_auth_type: "
+		"VerifyClientCertIfGiven\n",
 		"line 4: ", "needs client_ca_file");
 }
 

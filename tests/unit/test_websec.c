@@ -123,7 +123,8 @@ static void test_refusals_wait(void **state)
 		assert_true(verdict(ws, &got, &ok, &due));
 		assert_true(got == t);
 		assert_false(ok);
-		assert_true(due >= t0 + ws->refuse_ns / 2);	/* the unknown name's check renews refuse_ns */
+		/* the unknown name's check renews refuse_ns */
+		assert_true(due >= t0 + ws->refuse_ns / 2);
 		if (i == 0)
 			assert_true(due >= t0 + ws->refuse_ns);
 	}

@@ -30,7 +30,8 @@ static long rss_kb(const void *addr)
 	if (!f)
 		return -1;
 	while (fgets(line, sizeof(line), f)) {
-		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 && strchr(line, '-') < strchr(line, ' '))
+		if (sscanf(line, "%lx-%lx ", &lo, &hi) == 2 &&
+		    strchr(line, '-') < strchr(line, ' '))
 			in = (uintptr_t)addr >= lo && (uintptr_t)addr < hi;
 		else if (in && sscanf(line, "Rss: %ld kB", &kb) == 1)
 			break;
@@ -43,7 +44,8 @@ static void test_zeroes(void **state)
 {
 	/* anonymous memory, as ft_zero() asks (base/zero.h) */
 	enum { LEN = 3 * 4096 + 123 };
-	unsigned char *buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *buf = mmap(NULL, LEN, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
+				  -1, 0);
 	size_t off, len;
 
 	(void)state;
@@ -61,7 +63,8 @@ static void test_zeroes(void **state)
 
 static void test_stays_out_of_rss(void **state)
 {
-	unsigned char *p = mmap(NULL, MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	unsigned char *p = mmap(NULL, MAP, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
+				0);
 	long before, after;
 
 	(void)state;

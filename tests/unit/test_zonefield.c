@@ -22,7 +22,8 @@
 
 static void apply(struct ft_session *s, uint16_t type, uint16_t sub, const void *d, size_t len)
 {
-	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = 1, .data = d };
+	struct ft_rec_record in = { .type = type, .sub = sub, .len = (uint32_t)len, .t_ns = 1,
+				    .data = d };
 
 	ft_session_apply(s, &in);
 }
@@ -76,11 +77,14 @@ static void test_rows(void **state)
 		/* node_exporter's naming: the prefix, and the unit at the end */
 		assert_int_equal(strncmp(f->metric, "fragtop_zone_", 13), 0);
 		/* the exporter's base units: pages go out as bytes (node_exporter's convention) */
-		if (!strcmp(f->unit, "count"))	/* things counted (node_memory_HugePages_Total): no unit */
-			assert_false(ft_str_ends(f->metric, "_bytes") || ft_str_ends(f->metric, "_ratio") ||
+		/* things counted (node_memory_HugePages_Total): no unit */
+		if (!strcmp(f->unit, "count"))
+			assert_false(ft_str_ends(f->metric, "_bytes") ||
+				     ft_str_ends(f->metric, "_ratio") ||
 				     ft_str_ends(f->metric, "_total"));
 		else
-			assert_true(ft_str_ends(f->metric, !strcmp(f->unit, "pages") ? "_bytes" : "_ratio"));
+			assert_true(ft_str_ends(f->metric,
+						!strcmp(f->unit, "pages") ? "_bytes" : "_ratio"));
 	}
 }
 

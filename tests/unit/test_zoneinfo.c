@@ -118,10 +118,13 @@ static void test_malformed(void **state)
 		"Node 0, zone DMA\n  pages free x\n",
 		"Node 0 zone DMA\n",
 		"Node 0, zone DMA\n  pages free 1\n        min 1\n",	/* truncated */
-		"Node 0, zone DMA\n  pages free 1\n min 1\n low 1\n high 1\n spanned 1\n present 1\n managed 1\n protection: (0, x)\n",
-		"Node 0, zone DMA\n  pages free 1\n min 1\n low 1\n high 1\n spanned 1\n present 1\n managed 1\n  start_pfn: \n",
+		"Node 0, zone DMA\n  pages free 1\n min 1\n low 1\n high 1\n spanned 1\n present "
+		"1\n managed 1\n protection: (0, x)\n",
+		"Node 0, zone DMA\n  pages free 1\n min 1\n low 1\n high 1\n spanned 1\n present "
+		"1\n managed 1\n  start_pfn: \n",
 	};
-	const char good[] = "Node 0, zone DMA\n  pages free 1\n min 2\n low 3\n high 4\n spanned 5\n present 6\n managed 7\n";
+	const char good[] = "Node 0, zone DMA\n  pages free 1\n min 2\n low 3\n high 4\n spanned "
+			    "5\n present 6\n managed 7\n";
 	size_t i;
 
 	(void)state;
