@@ -141,6 +141,7 @@ else
 	@scripts/fn-length.sh
 	@scripts/check-idents.sh
 	@scripts/check-comments.sh
+	@scripts/check-columns.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 endif
 
@@ -155,6 +156,7 @@ check-only: test-build fuzz
 	@scripts/fn-length.sh
 	@scripts/check-idents.sh
 	@scripts/check-comments.sh
+	@scripts/check-columns.sh
 	@FUZZ_REPLAY=1 tests/run.sh $(B)
 
 # each layer includes only those below it (docs/DESIGN.md)
