@@ -32,26 +32,31 @@ double ft_cmp_p_value(const struct ft_stats *base, const struct ft_stats *g)
 /* The run's most fragmenting stack groups, a second. */
 static void measure_stacks(const struct ft_report *rep, struct ft_cmp_run *ru)
 {
-	struct ft_stack_group *sg = calloc(FT_CMP_RUN_STACKS, sizeof(*sg));
 	double s = ft_measure_secs(rep);
+	struct ft_stack_group *sg;
+	struct ft_cmp_stack *st;
 	uint64_t other, unstacked;
 	size_t n, i;
 
 	ru->have_stacks = rep->stack_first != NULL;
-	if (!sg || !ru->have_stacks) {
-		free(sg);
+	if (!ru->have_stacks || !(sg = calloc(FT_CMP_RUN_STACKS, sizeof(*sg))))
 		return;
-	}
 	n = ft_report_stacks(rep, sg, FT_CMP_RUN_STACKS, &other, &unstacked);
 	if (n > FT_CMP_RUN_STACKS)
 		n = FT_CMP_RUN_STACKS;
-	ru->stacks = calloc(n ? n : 1, sizeof(*ru->stacks));
-	for (i = 0; ru->stacks && i < n; i++) {
-		snprintf(ru->stacks[i].key, sizeof(ru->stacks[i].key), "%s", sg[i].key);
-		ru->stacks[i].per_s = s > 0 ? (double)sg[i].fragmenting / s : NAN;
+	st = calloc(n ? n : 1, sizeof(*st));
+	if (!st) {
+		free(sg);
+		return;
 	}
-	ru->nr_stacks = ru->stacks ? (int)n : 0;
+	for (i = 0; i < n; i++) {
+		snprintf(st[i].key, sizeof(st[i].key), "%s", sg[i].key);
+		st[i].per_s = s > 0 ? (double)sg[i].fragmenting / s : NAN;
+	}
 	free(sg);
+	free(ru->stacks);	/* a run measured again keeps no earlier array */
+	ru->stacks = st;
+	ru->nr_stacks = (int)n;
 }
 
 /*
@@ -63,10 +68,11 @@ static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
 	const struct ft_cgroups *c = rep->cgroups;
 	double s = ft_measure_secs(rep);
 	char name[FT_CG_PATH], key[FT_STACK_KEY];
-	int i, k;
+	struct ft_cmp_stack *cg;
+	int i, k, n = 0;
 
 	ru->have_cgroups = rep->procs && !ft_report_by_cgroup(rep) && rep->cgrows;
-	if (!ru->have_cgroups || !(ru->cgroups = calloc(FT_CMP_RUN_STACKS, sizeof(*ru->cgroups))))
+	if (!ru->have_cgroups || !(cg = calloc(FT_CMP_RUN_STACKS, sizeof(*cg))))
 		return;
 	for (i = 0; i < rep->cgrows->nr; i++) {
 		const struct ft_cgrow *r = &rep->cgrows->r[i];
@@ -76,16 +82,19 @@ static void measure_cgroups(struct ft_report *rep, struct ft_cmp_run *ru)
 		ft_cgroup_name(r->path, c ? c->pods : NULL, c ? c->nr_pods : 0, name, sizeof(name));
 		/* a name longer than a key keeps its tail and a hash of it all: two stay two */
 		ft_cgroup_path_key(name, strlen(name), key, sizeof(key));
-		for (k = 0; k < ru->nr_cgroups && strcmp(ru->cgroups[k].key, key); k++)
+		for (k = 0; k < n && strcmp(cg[k].key, key); k++)
 			;
-		if (k == ru->nr_cgroups) {
+		if (k == n) {
 			if (k == FT_CMP_RUN_STACKS)
 				/* rows come most fragmenting first: the rest are smaller */
 				continue;
-			memcpy(ru->cgroups[ru->nr_cgroups++].key, key, sizeof(key));
+			memcpy(cg[n++].key, key, sizeof(key));
 		}
-		ru->cgroups[k].per_s += s > 0 ? (double)r->c[FT_PC_FRAGMENTING] / s : NAN;
+		cg[k].per_s += s > 0 ? (double)r->c[FT_PC_FRAGMENTING] / s : NAN;
 	}
+	free(ru->cgroups);	/* a run measured again keeps no earlier array */
+	ru->cgroups = cg;
+	ru->nr_cgroups = n;
 }
 
 /* A keyed list of runs: their stacks or their cgroups. */
@@ -251,9 +260,9 @@ int ft_cmp_measure(struct ft_cmp_group *g, int ng)
 		for (i = 0; i < g[k].nr; i++) {
 			err = ft_report_build(rep, g[k].run[i].file, &g[k].run[i].w);
 			if (!err) {
-				ft_measure_report(rep, g[k].run[i].v);
 				measure_stacks(rep, &g[k].run[i]);
 				measure_cgroups(rep, &g[k].run[i]);
+				ft_measure_report(rep, g[k].run[i].v);
 				err = measure_findings(rep, &g[k].run[i]);
 			}
 			ft_report_release(rep);
