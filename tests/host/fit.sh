@@ -98,18 +98,29 @@ trial() {
 	done
 }
 # WHEN: node 0 compacted; 4M's and 32M's now after it against [now, after] before
+free_kb() { awk '/^MemFree:/ { print $2 }' /proc/meminfo; }
 compacted() {
-	local when=$1 s now nmax after amax n2 rest
+	local when=$1 s now nmax after amax n2 rest f0 f1 grew
 	sync
 	echo 3 > /proc/sys/vm/drop_caches
+	f0=$(free_kb)
 	"$FT" preflight --json --node 0 --size 4M,32M > "$TMPD/b.json" 2> "$TMPD/err"
 	"$FT" set compact_node=0 > /dev/null 2>&1 || { bad "$when: compact_node=0"; return; }
 	"$FT" preflight --json --node 0 --size 4M,32M > "$TMPD/a.json" 2> "$TMPD/err"
+	f1=$(free_kb)
+	# memory others freed meanwhile (caches still going, a test beside this
+	# one ending) can make blocks compaction alone could not: as many as it
+	# holds whole are allowed above the bound
+	grew=$((f1 > f0 ? f1 - f0 : 0))
 	for s in 4M 32M; do
 		read -r now nmax after amax <<< "$(fig $s "$TMPD/b.json")"
 		read -r n2 rest <<< "$(fig $s "$TMPD/a.json")"
-		echo "     $when $s: before now $now-$nmax, after compaction $after-$amax; compacted, now $n2"
-		check "$when $s: compacting gave at most 'after compaction' ($n2 <= $amax)" test "$n2" -le "$amax"
+		local kb=$(( ${s%M} * 1024 )) more
+		more=$((grew / kb))
+		echo "     $when $s: before now $now-$nmax, after compaction $after-$amax; compacted, now $n2" \
+			"(free memory grew $grew kB meanwhile: $more blocks)"
+		check "$when $s: compacting gave at most 'after compaction' ($n2 <= $amax + $more)" \
+			test "$n2" -le $((amax + more))
 		# a full compaction takes its migration targets from free blocks at
 		# the zone's top: it may leave a few fewer than there were (the lab
 		# saw one of ~900 4M blocks go in 3 of 10 states): 1% of now
