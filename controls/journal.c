@@ -26,18 +26,26 @@ static const char *word(const char *s, char *buf, size_t sz)
 	return buf;
 }
 
+/* The journal under @rootfd, made (root's run directory, 0600) when absent, opened to append. */
+static int journal_open(int rootfd)
+{
+	int dir = ft_run_dir(rootfd, true), fd;
+
+	if (dir < 0)
+		return dir;
+	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
+	close(dir);
+	return fd;
+}
+
 int ft_ctl_journal(int rootfd, const char *by, const char *knob, const char *old, const char *new)
 {
 	char line[FT_JOURNAL_LINE], b[24], k[48], o[64], n[64];
 	struct timespec ts;
 	struct stat st;
-	int dir, fd, len, err = 0;
+	int fd, len, err = 0;
 
-	dir = ft_run_dir(rootfd, true);
-	if (dir < 0)
-		return dir;
-	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
-	close(dir);
+	fd = journal_open(rootfd);
 	if (fd < 0)
 		return fd;
 	err = ft_owned_file(fd);
@@ -68,19 +76,15 @@ int ft_ctl_journal(int rootfd, const char *by, const char *knob, const char *old
 
 int ft_ctl_journal_make(const char *root)
 {
-	int rootfd, dir, fd, err;
+	int rootfd, fd, err;
 
 	if (!root || strcmp(root, "/") || geteuid())
 		return 0;
 	rootfd = open("/", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (rootfd < 0)
 		return -errno;
-	dir = ft_run_dir(rootfd, true);
+	fd = journal_open(rootfd);
 	close(rootfd);
-	if (dir < 0)
-		return dir;
-	fd = ft_open_beneath(dir, FT_JOURNAL_FILE, O_WRONLY | O_APPEND | O_CREAT, 0600);
-	close(dir);
 	if (fd < 0)
 		return fd;
 	err = ft_owned_file(fd);

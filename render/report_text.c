@@ -84,6 +84,23 @@ static void print_wrapped(int indent, int width, const char *text)
 }
 
 /*
+ * A row's counters: fragmenting, fallbacks, compactions and their ms, reclaims and their ms,
+ * stalls.
+ */
+static void print_counters(const uint64_t *c, bool fstall)
+{
+	char cms[16], rms[16];
+
+	printf(" %8llu %7llu %7llu %7s %7llu %7s", (unsigned long long)c[FT_PC_FRAGMENTING],
+	       (unsigned long long)c[FT_PC_EXTFRAG], (unsigned long long)c[FT_PC_COMPACTION],
+	       ft_cell(cms, sizeof(cms), (double)c[FT_PC_COMPACTION_US] / 1000, 7, 1),
+	       (unsigned long long)c[FT_PC_RECLAIM],
+	       ft_cell(rms, sizeof(rms), (double)c[FT_PC_RECLAIM_US] / 1000, 7, 1));
+	if (fstall)
+		printf(" %6llu", (unsigned long long)c[FT_PC_FRAG_STALL]);
+}
+
+/*
  * Under a cgroup's row, where its pressure was recorded (v2): its memory stall and compaction's
  * share.
  */
@@ -118,7 +135,7 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 			  const struct ft_cgroups *c,
 			  bool fstall)
 {
-	char name[FT_CG_PATH], safe[4 * FT_CG_PATH], cms[16], rms[16];
+	char name[FT_CG_PATH], safe[4 * FT_CG_PATH];
 	bool unread[FT_CGU_NR] = { false };
 	int i, n = 0;
 
@@ -145,15 +162,8 @@ static void print_cgroups(const struct ft_report *rep, const struct ft_cgrows *r
 				       sizeof(name));
 		if (!r->other && !r->path[0])
 			unread[r->unread] = true;
-		printf("  %5d %8llu %7llu %7llu %7s %7llu %7s", r->procs,
-		       (unsigned long long)r->c[FT_PC_FRAGMENTING],
-		       (unsigned long long)r->c[FT_PC_EXTFRAG],
-		       (unsigned long long)r->c[FT_PC_COMPACTION],
-		       ft_cell(cms, sizeof(cms), (double)r->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
-		       (unsigned long long)r->c[FT_PC_RECLAIM],
-		       ft_cell(rms, sizeof(rms), (double)r->c[FT_PC_RECLAIM_US] / 1000, 7, 1));
-		if (fstall)
-			printf(" %6llu", (unsigned long long)r->c[FT_PC_FRAG_STALL]);
+		printf("  %5d", r->procs);
+		print_counters(r->c, fstall);
 		printf("  %s\n", ft_safe(name, safe, sizeof(safe)));
 		print_cgroup_stall(rep, r);
 	}
@@ -170,7 +180,7 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 	static const struct ft_procs_filter active = { .active_only = true };
 	int idx[10], n = ft_procs_sorted(t, FT_PC_FRAGMENTING, &active, idx, 10), i;
 	int w = fstall ? 13 : 15, unnamed = 0;
-	char safe[4 * sizeof(t->p[0].comm)], cms[16], rms[16];
+	char safe[4 * sizeof(t->p[0].comm)];
 
 	if (!n)
 		return;
@@ -180,17 +190,11 @@ static void print_processes(const struct ft_procs *t, bool fstall, bool by_threa
 	for (i = 0; i < n; i++) {
 		const struct ft_proc *p = &t->p[idx[i]];
 
-		printf("  %-*.*s %7d %8llu %7llu %7llu %7s %7llu %7s", w, w,
+		printf("  %-*.*s %7d", w, w,
 		       p->comm[0] ? ft_safe(p->comm, safe, sizeof(safe)) : p->pid == 0 ?
-			       "swapper" : "?", p->pid,
-		       (unsigned long long)p->c[FT_PC_FRAGMENTING],
-		       (unsigned long long)p->c[FT_PC_EXTFRAG],
-		       (unsigned long long)p->c[FT_PC_COMPACTION],
-		       ft_cell(cms, sizeof(cms), (double)p->c[FT_PC_COMPACTION_US] / 1000, 7, 1),
-		       (unsigned long long)p->c[FT_PC_RECLAIM],
-		       ft_cell(rms, sizeof(rms), (double)p->c[FT_PC_RECLAIM_US] / 1000, 7, 1));
-		if (fstall)
-			printf(" %6llu", (unsigned long long)p->c[FT_PC_FRAG_STALL]);
+			       "swapper" : "?",
+		       p->pid);
+		print_counters(p->c, fstall);
 		printf("\n");
 		unnamed += !p->comm[0] && p->pid != 0;
 	}
